@@ -1,0 +1,150 @@
+package grammar
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+)
+
+// Include is one #include directive.
+type Include struct {
+	Path       string // as written, without quotes or brackets
+	System     bool   // <...> rather than "..."
+	Line       int
+	Start, End uint32 // the path's span including its delimiters
+}
+
+// File is a parsed source file with everything rules need about its text.
+type File struct {
+	Path     string
+	Lang     Lang
+	Src      []byte
+	Tree     *Tree
+	Masks    []Span // C++ only: the qualifier spans hidden from the parser
+	Guards   *Guards
+	Lines    *Lines
+	Includes []Include
+	// ValidUTF8 is false when the text is not UTF-8; positions still work
+	// on bytes.
+	ValidUTF8 bool
+}
+
+// ErrBinary is returned for files that contain NUL bytes.
+var ErrBinary = errors.New("binary file (contains NUL bytes)")
+
+// LangOf returns the language for a file name and whether extern-lsp reads it.
+func LangOf(path string) (Lang, bool) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".cpp", ".cc", ".cxx", ".cce", ".hpp", ".hh", ".hxx", ".h", ".inc":
+		return CPP, true
+	case ".py", ".pyi":
+		return Python, true
+	}
+	return CPP, false
+}
+
+// ParseFile parses src as the language of path, using p (which may be nil)
+// and the previous tree old for incremental reparsing.
+func ParseFile(ctx context.Context, p *Parser, path string, src []byte, old *File) (*File, error) {
+	lang, _ := LangOf(path)
+	if bytes.IndexByte(src, 0) >= 0 {
+		return nil, ErrBinary
+	}
+	if p == nil || p.lang != lang {
+		p = NewParser(lang)
+	}
+	f := &File{Path: path, Lang: lang, Src: src, Lines: NewLines(src), ValidUTF8: utf8.Valid(src)}
+	parseSrc := src
+	if lang == CPP {
+		parseSrc, f.Masks = Mask(src)
+		f.Guards = ScanGuards(src)
+		f.Includes = scanIncludes(f.Guards, src, f.Lines)
+	} else {
+		f.Guards = &Guards{}
+	}
+	var oldTree *Tree
+	if old != nil {
+		oldTree = old.Tree
+	}
+	t, err := p.Parse(ctx, parseSrc, src, oldTree)
+	if err != nil {
+		return nil, err
+	}
+	f.Tree = t
+	return f, nil
+}
+
+func scanIncludes(g *Guards, src []byte, lines *Lines) []Include {
+	var out []Include
+	for _, d := range g.Directives {
+		if d.Kind != "include" {
+			continue
+		}
+		s := strings.TrimSpace(d.Cond)
+		if len(s) < 2 {
+			continue
+		}
+		open := s[0]
+		closeCh := byte('"')
+		if open == '<' {
+			closeCh = '>'
+		} else if open != '"' {
+			continue
+		}
+		j := strings.IndexByte(s[1:], closeCh)
+		if j < 0 {
+			continue
+		}
+		start := d.CondStart + uint32(bytes.Index(src[d.CondStart:d.End], []byte{open}))
+		out = append(out, Include{Path: s[1 : 1+j], System: open == '<', Line: d.Line, Start: start, End: start + uint32(j) + 2})
+	}
+	return out
+}
+
+// MaskAt returns the masked span covering off, if any.
+func (f *File) MaskAt(off uint32) (Span, bool) {
+	for _, s := range f.Masks {
+		if s.Start <= off && off < s.End {
+			return s, true
+		}
+		if s.Start > off {
+			break
+		}
+	}
+	return Span{}, false
+}
+
+// QualifiersIn returns the masked qualifier texts within [start, end).
+func (f *File) QualifiersIn(start, end uint32) []string {
+	var out []string
+	for _, s := range f.Masks {
+		if s.Start >= end {
+			break
+		}
+		if s.Start >= start && s.End <= end {
+			out = append(out, s.Text)
+		}
+	}
+	return out
+}
+
+// HasQualifier reports whether qualifier q (e.g. "__gm__") was masked in
+// [start, end).
+func (f *File) HasQualifier(start, end uint32, q string) bool {
+	for _, s := range f.QualifiersIn(start, end) {
+		if s == q {
+			return true
+		}
+	}
+	return false
+}
+
+// Close releases the file's C tree.
+func (f *File) Close() {
+	if f != nil {
+		f.Tree.Close()
+	}
+}

@@ -1,0 +1,611 @@
+package grammar
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Cores is the set of core types that compile a piece of code.
+type Cores uint8
+
+const (
+	AIC  Cores = 1 << iota // the cube core (dav-c220-cube)
+	AIV                    // the vector core (dav-c220-vec)
+	None Cores = 0
+	Both       = AIC | AIV
+)
+
+func (c Cores) String() string {
+	switch c {
+	case AIC:
+		return "AIC"
+	case AIV:
+		return "AIV"
+	case Both:
+		return "AIC+AIV"
+	}
+	return "none"
+}
+
+// tri is a three-valued truth: false, true or unknown.
+type tri int8
+
+const (
+	triFalse tri = iota
+	triTrue
+	triUnknown
+)
+
+func triAnd(a, b tri) tri {
+	if a == triFalse || b == triFalse {
+		return triFalse
+	}
+	if a == triUnknown || b == triUnknown {
+		return triUnknown
+	}
+	return triTrue
+}
+
+func triOr(a, b tri) tri {
+	if a == triTrue || b == triTrue {
+		return triTrue
+	}
+	if a == triUnknown || b == triUnknown {
+		return triUnknown
+	}
+	return triFalse
+}
+
+func triNot(a tri) tri {
+	switch a {
+	case triTrue:
+		return triFalse
+	case triFalse:
+		return triTrue
+	}
+	return triUnknown
+}
+
+// config is one device compile: the macros ccec defines for a core type.
+type config map[string]int64
+
+var deviceConfigs = [2]config{
+	{"__DAV_C220_CUBE__": 1, "__DAV_CUBE__": 1, "__CCE_AICORE__": 220, "__NPU_ARCH__": 2201},
+	{"__DAV_C220_VEC__": 1, "__DAV_VEC__": 1, "__CCE_AICORE__": 220, "__NPU_ARCH__": 2201},
+}
+
+// knownUndefined are macros that are never defined in a device compile; the
+// CPU simulator and host-side paths are not device code.
+var knownUndefined = map[string]bool{
+	"__DAV_C220_CUBE__": true, "__DAV_C220_VEC__": true, "__DAV_CUBE__": true, "__DAV_VEC__": true,
+	"__CPU_SIM": true, "__CPU_SIM__": true, "ASCENDC_CPU_DEBUG": true, "__CCE_KT_TEST__": true,
+}
+
+// CoreMacros are the core-type macros the guard model understands, by family.
+var CoreMacros = map[string]struct {
+	Core   Cores
+	Family string
+}{
+	"__DAV_C220_CUBE__": {AIC, "c220"},
+	"__DAV_C220_VEC__":  {AIV, "c220"},
+	"__DAV_CUBE__":      {AIC, "pto"},
+	"__DAV_VEC__":       {AIV, "pto"},
+}
+
+// Directive is one preprocessor conditional line.
+type Directive struct {
+	Kind       string // "if", "ifdef", "ifndef", "elif", "else", "endif", "define", "undef", "include"
+	Line       int    // 0-based
+	Start, End uint32 // the whole directive (through continuations)
+	Cond       string // condition text (or macro name for ifdef/define)
+	CondStart  uint32
+	Macros     []MacroRef // identifiers in the condition
+	Group      int        // index of the opening #if/#ifdef/#ifndef of its group
+	// Cores compiling the code this branch guards, from this branch's
+	// condition alone (ignoring enclosing groups).
+	BranchCores Cores
+}
+
+// MacroRef is an identifier used in a directive's condition.
+type MacroRef struct {
+	Name       string
+	Start, End uint32
+}
+
+type segment struct {
+	start uint32
+	cores Cores
+}
+
+// Guards is the preprocessor guard model of one file.
+type Guards struct {
+	Directives []Directive
+	segs       []segment
+}
+
+// CoresAt returns the cores whose device compile keeps the byte at off.
+func (g *Guards) CoresAt(off uint32) Cores {
+	if g == nil || len(g.segs) == 0 {
+		return Both
+	}
+	i := sort.Search(len(g.segs), func(i int) bool { return g.segs[i].start > off }) - 1
+	if i < 0 {
+		return Both
+	}
+	return g.segs[i].cores
+}
+
+type frame struct {
+	open   int    // directive index of the #if
+	taken  [2]tri // whether an earlier branch was taken, per config
+	cur    [2]tri // the current branch's condition, per config
+	curC   Cores  // the current branch's own cores
+	takenC Cores
+}
+
+// ScanGuards runs the preprocessor conditionals of src for the cube and the
+// vector device compile. Unknown conditions keep code in both.
+func ScanGuards(src []byte) *Guards {
+	g := &Guards{}
+	var stack []frame
+	defs := [2]map[string]bool{{}, {}}
+	state := func() Cores {
+		var c Cores
+		for cfg := 0; cfg < 2; cfg++ {
+			s := triTrue
+			for _, f := range stack {
+				s = triAnd(s, f.cur[cfg])
+			}
+			if s != triFalse {
+				c |= Cores(1 << cfg)
+			}
+		}
+		return c
+	}
+	push := func(off uint32) {
+		c := state()
+		if n := len(g.segs); n > 0 && g.segs[n-1].cores == c {
+			return
+		}
+		if n := len(g.segs); n > 0 && g.segs[n-1].start == off {
+			g.segs[n-1].cores = c
+			return
+		}
+		g.segs = append(g.segs, segment{off, c})
+	}
+	push(0)
+	line := 0
+	for off := 0; off < len(src); {
+		// A logical line runs through backslash continuations.
+		end := off
+		lines := 0
+		for end < len(src) {
+			if src[end] == '\n' {
+				if end > off && (src[end-1] == '\\' || (src[end-1] == '\r' && end > off+1 && src[end-2] == '\\')) {
+					lines++
+					end++
+					continue
+				}
+				break
+			}
+			end++
+		}
+		text := src[off:end]
+		i := 0
+		for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+			i++
+		}
+		if i < len(text) && text[i] == '#' {
+			j := i + 1
+			for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+				j++
+			}
+			k := j
+			for k < len(text) && isIdent(text[k]) {
+				k++
+			}
+			kind := string(text[j:k])
+			condStart := k
+			for condStart < len(text) && (text[condStart] == ' ' || text[condStart] == '\t') {
+				condStart++
+			}
+			cond := stripComment(string(text[condStart:]))
+			d := Directive{Kind: kind, Line: line, Start: uint32(off), End: uint32(end), Cond: cond, CondStart: uint32(off + condStart), Group: -1}
+			switch kind {
+			case "if", "ifdef", "ifndef", "elif":
+				d.Macros = macroRefs(cond, d.CondStart)
+			case "define", "undef":
+				d.Macros = macroRefs(firstWord(cond), d.CondStart)
+			}
+			evalBranch := func() ([2]tri, Cores) {
+				var r [2]tri
+				var own Cores
+				for cfg := 0; cfg < 2; cfg++ {
+					switch kind {
+					case "ifdef":
+						r[cfg] = definedIn(firstWord(cond), cfg, defs)
+					case "ifndef":
+						r[cfg] = triNot(definedIn(firstWord(cond), cfg, defs))
+					default:
+						r[cfg] = evalCond(cond, cfg, defs)
+					}
+				}
+				// The branch's own cores ignore enclosing groups and earlier
+				// branches, for rules that ask what a guard selects.
+				for cfg := 0; cfg < 2; cfg++ {
+					if r[cfg] != triFalse {
+						own |= Cores(1 << cfg)
+					}
+				}
+				return r, own
+			}
+			idx := len(g.Directives)
+			switch kind {
+			case "if", "ifdef", "ifndef":
+				r, own := evalBranch()
+				d.Group = idx
+				d.BranchCores = own
+				stack = append(stack, frame{open: idx, taken: r, cur: r, curC: own, takenC: own})
+				g.Directives = append(g.Directives, d)
+				push(uint32(end))
+			case "elif":
+				if len(stack) > 0 {
+					f := &stack[len(stack)-1]
+					r, own := evalBranch()
+					for cfg := 0; cfg < 2; cfg++ {
+						f.cur[cfg] = triAnd(triNot(f.taken[cfg]), r[cfg])
+						f.taken[cfg] = triOr(f.taken[cfg], r[cfg])
+					}
+					d.Group = f.open
+					d.BranchCores = own
+					f.curC = own
+				}
+				g.Directives = append(g.Directives, d)
+				push(uint32(end))
+			case "else":
+				if len(stack) > 0 {
+					f := &stack[len(stack)-1]
+					var own Cores
+					for cfg := 0; cfg < 2; cfg++ {
+						f.cur[cfg] = triNot(f.taken[cfg])
+						f.taken[cfg] = triTrue
+						if f.cur[cfg] != triFalse {
+							own |= Cores(1 << cfg)
+						}
+					}
+					d.Group = f.open
+					d.BranchCores = own
+					f.curC = own
+				}
+				g.Directives = append(g.Directives, d)
+				push(uint32(end))
+			case "endif":
+				if len(stack) > 0 {
+					d.Group = stack[len(stack)-1].open
+					stack = stack[:len(stack)-1]
+				}
+				g.Directives = append(g.Directives, d)
+				push(uint32(end))
+			case "define", "undef", "include":
+				st := state()
+				name := firstWord(cond)
+				if p := strings.IndexByte(name, '('); p >= 0 {
+					name = name[:p]
+				}
+				for cfg := 0; cfg < 2; cfg++ {
+					if st&Cores(1<<cfg) != 0 && kind != "include" {
+						defs[cfg][name] = kind == "define"
+					}
+				}
+				g.Directives = append(g.Directives, d)
+			}
+		}
+		line += lines + 1
+		off = end + 1
+	}
+	return g
+}
+
+func isIdent(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+func firstWord(s string) string {
+	s = strings.TrimSpace(s)
+	for i := 0; i < len(s); i++ {
+		if !isIdent(s[i]) && s[i] != '(' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+func stripComment(s string) string {
+	if i := strings.Index(s, "//"); i >= 0 {
+		s = s[:i]
+	}
+	for {
+		i := strings.Index(s, "/*")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(s[i+2:], "*/")
+		if j < 0 {
+			s = s[:i]
+			break
+		}
+		s = s[:i] + " " + s[i+2+j+2:]
+	}
+	s = strings.ReplaceAll(s, "\\\r\n", " ")
+	s = strings.ReplaceAll(s, "\\\n", " ")
+	return strings.TrimSpace(s)
+}
+
+func macroRefs(cond string, base uint32) []MacroRef {
+	var out []MacroRef
+	for i := 0; i < len(cond); {
+		if isIdent(cond[i]) && !(cond[i] >= '0' && cond[i] <= '9') {
+			j := i
+			for j < len(cond) && isIdent(cond[j]) {
+				j++
+			}
+			if name := cond[i:j]; name != "defined" {
+				out = append(out, MacroRef{Name: name, Start: base + uint32(i), End: base + uint32(j)})
+			}
+			i = j
+			continue
+		}
+		if cond[i] >= '0' && cond[i] <= '9' {
+			for i < len(cond) && isIdent(cond[i]) {
+				i++
+			}
+			continue
+		}
+		i++
+	}
+	return out
+}
+
+func definedIn(name string, cfg int, defs [2]map[string]bool) tri {
+	if v, ok := defs[cfg][name]; ok {
+		if v {
+			return triTrue
+		}
+		return triFalse
+	}
+	if _, ok := deviceConfigs[cfg][name]; ok {
+		return triTrue
+	}
+	if knownUndefined[name] {
+		return triFalse
+	}
+	return triUnknown
+}
+
+// evalCond evaluates a #if condition for one device config.
+func evalCond(cond string, cfg int, defs [2]map[string]bool) tri {
+	p := &condParser{toks: tokenizeCond(cond), cfg: cfg, defs: defs}
+	v := p.expr(0)
+	if p.bad {
+		return triUnknown
+	}
+	return v.truth()
+}
+
+type cval struct {
+	known bool
+	v     int64
+}
+
+func (c cval) truth() tri {
+	if !c.known {
+		return triUnknown
+	}
+	if c.v != 0 {
+		return triTrue
+	}
+	return triFalse
+}
+
+func fromTri(t tri) cval {
+	switch t {
+	case triTrue:
+		return cval{true, 1}
+	case triFalse:
+		return cval{true, 0}
+	}
+	return cval{}
+}
+
+type condParser struct {
+	toks []string
+	pos  int
+	cfg  int
+	defs [2]map[string]bool
+	bad  bool
+}
+
+func tokenizeCond(s string) []string {
+	var toks []string
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			i++
+		case isIdent(c):
+			j := i
+			for j < len(s) && isIdent(s[j]) {
+				j++
+			}
+			toks = append(toks, s[i:j])
+			i = j
+		default:
+			if i+1 < len(s) {
+				two := s[i : i+2]
+				switch two {
+				case "&&", "||", "==", "!=", "<=", ">=", "<<", ">>":
+					toks = append(toks, two)
+					i += 2
+					continue
+				}
+			}
+			toks = append(toks, string(c))
+			i++
+		}
+	}
+	return toks
+}
+
+var binPrec = map[string]int{"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}
+
+func (p *condParser) peek() string {
+	if p.pos < len(p.toks) {
+		return p.toks[p.pos]
+	}
+	return ""
+}
+
+func (p *condParser) next() string {
+	t := p.peek()
+	p.pos++
+	return t
+}
+
+func (p *condParser) expr(minPrec int) cval {
+	lhs := p.unary()
+	for {
+		op := p.peek()
+		prec, ok := binPrec[op]
+		if !ok || prec <= minPrec {
+			return lhs
+		}
+		p.next()
+		rhs := p.expr(prec)
+		lhs = binop(op, lhs, rhs)
+	}
+}
+
+func binop(op string, a, b cval) cval {
+	switch op {
+	case "&&":
+		return fromTri(triAnd(a.truth(), b.truth()))
+	case "||":
+		return fromTri(triOr(a.truth(), b.truth()))
+	}
+	if !a.known || !b.known {
+		return cval{}
+	}
+	bool2 := func(x bool) cval {
+		if x {
+			return cval{true, 1}
+		}
+		return cval{true, 0}
+	}
+	switch op {
+	case "==":
+		return bool2(a.v == b.v)
+	case "!=":
+		return bool2(a.v != b.v)
+	case "<":
+		return bool2(a.v < b.v)
+	case ">":
+		return bool2(a.v > b.v)
+	case "<=":
+		return bool2(a.v <= b.v)
+	case ">=":
+		return bool2(a.v >= b.v)
+	case "+":
+		return cval{true, a.v + b.v}
+	case "-":
+		return cval{true, a.v - b.v}
+	case "*":
+		return cval{true, a.v * b.v}
+	case "/":
+		if b.v == 0 {
+			return cval{}
+		}
+		return cval{true, a.v / b.v}
+	case "%":
+		if b.v == 0 {
+			return cval{}
+		}
+		return cval{true, a.v % b.v}
+	case "&":
+		return cval{true, a.v & b.v}
+	case "|":
+		return cval{true, a.v | b.v}
+	case "^":
+		return cval{true, a.v ^ b.v}
+	case "<<":
+		return cval{true, a.v << uint(b.v&63)}
+	case ">>":
+		return cval{true, a.v >> uint(b.v&63)}
+	}
+	return cval{}
+}
+
+func (p *condParser) unary() cval {
+	t := p.next()
+	switch t {
+	case "!":
+		return fromTri(triNot(p.unary().truth()))
+	case "-":
+		v := p.unary()
+		v.v = -v.v
+		return v
+	case "(":
+		v := p.expr(0)
+		if p.next() != ")" {
+			p.bad = true
+		}
+		return v
+	case "defined":
+		name := p.next()
+		paren := name == "("
+		if paren {
+			name = p.next()
+		}
+		if paren && p.next() != ")" {
+			p.bad = true
+		}
+		return fromTri(definedIn(name, p.cfg, p.defs))
+	case "":
+		p.bad = true
+		return cval{}
+	}
+	if t[0] >= '0' && t[0] <= '9' {
+		s := strings.TrimRight(t, "uUlL")
+		v, err := strconv.ParseInt(s, 0, 64)
+		if err != nil {
+			return cval{}
+		}
+		return cval{true, v}
+	}
+	if isIdent(t[0]) {
+		if v, ok := deviceConfigs[p.cfg][t]; ok {
+			return cval{true, v}
+		}
+		if knownUndefined[t] {
+			return cval{true, 0}
+		}
+		// A function-like macro call: skip its arguments.
+		if p.peek() == "(" {
+			depth := 0
+			for p.pos < len(p.toks) {
+				tok := p.next()
+				if tok == "(" {
+					depth++
+				} else if tok == ")" {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+		}
+		return cval{}
+	}
+	p.bad = true
+	return cval{}
+}

@@ -1,0 +1,335 @@
+// Package grammar parses AscendC C++ and Python sources with tree-sitter and
+// hands the rest of extern-lsp a Go-side copy of each tree, the masked
+// qualifier spans and the preprocessor core-type guards.
+package grammar
+
+import (
+	"context"
+	"sync"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/cpp"
+	"github.com/smacker/go-tree-sitter/python"
+)
+
+// Lang is a source language extern-lsp parses.
+type Lang int
+
+const (
+	CPP Lang = iota
+	Python
+)
+
+func (l Lang) String() string {
+	if l == Python {
+		return "python"
+	}
+	return "cpp"
+}
+
+type langInfo struct {
+	once  sync.Once
+	lang  *sitter.Language
+	names *names
+}
+
+var langs = [...]*langInfo{CPP: {}, Python: {}}
+
+func (l Lang) info() *langInfo {
+	li := langs[l]
+	li.once.Do(func() {
+		if l == Python {
+			li.lang = python.GetLanguage()
+		} else {
+			li.lang = cpp.GetLanguage()
+		}
+		li.names = newNames(li.lang)
+	})
+	return li
+}
+
+const (
+	flagNamed   = 1
+	flagMissing = 2
+	flagError   = 4
+)
+
+// Node is one syntax node in a Tree. Positions are byte offsets into the
+// source and tree-sitter points (row, byte column), both 0-based.
+type Node struct {
+	Kind     string
+	Field    string // field name in the parent ("" when none)
+	Start    uint32
+	End      uint32
+	StartRow uint32
+	StartCol uint32
+	EndRow   uint32
+	EndCol   uint32
+
+	parent, firstChild, next int32
+	index, last              int32
+	flags                    uint8
+	tree                     *Tree
+}
+
+// Tree is a parsed file's nodes in preorder; Nodes[0] is the root.
+type Tree struct {
+	Nodes []Node
+	Src   []byte // the original (unmasked) source
+	ts    *sitter.Tree
+}
+
+// Root returns the root node.
+func (t *Tree) Root() *Node {
+	if t == nil || len(t.Nodes) == 0 {
+		return nil
+	}
+	return &t.Nodes[0]
+}
+
+// Index is the node's preorder position in its tree.
+func (n *Node) Index() int            { return int(n.index) }
+func (n *Node) Tree() *Tree           { return n.tree }
+func (n *Node) IsNamed() bool         { return n.flags&flagNamed != 0 }
+func (n *Node) IsMissing() bool       { return n.flags&flagMissing != 0 }
+func (n *Node) IsError() bool         { return n.flags&flagError != 0 || n.Kind == "ERROR" }
+func (n *Node) Text() string          { return string(n.tree.Src[n.Start:n.End]) }
+func (n *Node) Bytes() []byte         { return n.tree.Src[n.Start:n.End] }
+func (n *Node) Contains(m *Node) bool { return m != nil && n.Start <= m.Start && m.End <= n.End }
+
+// Parent returns the parent node or nil at the root.
+func (n *Node) Parent() *Node {
+	if n == nil || n.parent < 0 {
+		return nil
+	}
+	return &n.tree.Nodes[n.parent]
+}
+
+// FirstChild returns the first child (named or not) or nil.
+func (n *Node) FirstChild() *Node {
+	if n == nil || n.firstChild < 0 {
+		return nil
+	}
+	return &n.tree.Nodes[n.firstChild]
+}
+
+// NextSibling returns the next sibling (named or not) or nil.
+func (n *Node) NextSibling() *Node {
+	if n == nil || n.next < 0 {
+		return nil
+	}
+	return &n.tree.Nodes[n.next]
+}
+
+// PrevSibling returns the previous sibling or nil.
+func (n *Node) PrevSibling() *Node {
+	p := n.Parent()
+	if p == nil {
+		return nil
+	}
+	var prev *Node
+	for c := p.FirstChild(); c != nil; c = c.NextSibling() {
+		if c == n {
+			return prev
+		}
+		prev = c
+	}
+	return nil
+}
+
+// Children returns all children, named and anonymous.
+func (n *Node) Children() []*Node {
+	var out []*Node
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		out = append(out, c)
+	}
+	return out
+}
+
+// NamedChildren returns the named children.
+func (n *Node) NamedChildren() []*Node {
+	var out []*Node
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.IsNamed() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ChildByField returns the first child in the given field, or nil.
+func (n *Node) ChildByField(field string) *Node {
+	if n == nil {
+		return nil
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Field == field {
+			return c
+		}
+	}
+	return nil
+}
+
+// ChildrenByField returns every child in the given field.
+func (n *Node) ChildrenByField(field string) []*Node {
+	var out []*Node
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Field == field {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ChildOfKind returns the first child of the given kind, or nil.
+func (n *Node) ChildOfKind(kind string) *Node {
+	if n == nil {
+		return nil
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Kind == kind {
+			return c
+		}
+	}
+	return nil
+}
+
+// Ancestor returns the nearest proper ancestor of one of the kinds, or nil.
+func (n *Node) Ancestor(kinds ...string) *Node {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		for _, k := range kinds {
+			if p.Kind == k {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+// Descendants returns the node and everything below it in preorder. It is a
+// slice view of the tree, so it costs nothing to take.
+func (n *Node) Descendants() []Node {
+	return n.tree.Nodes[n.index : n.last+1]
+}
+
+// Walk calls fn on n and its descendants in preorder; fn returning false
+// skips the node's children.
+func (n *Node) Walk(fn func(*Node) bool) {
+	if n == nil {
+		return
+	}
+	if !fn(n) {
+		return
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		c.Walk(fn)
+	}
+}
+
+// NodeAt returns the smallest named node that contains [start, end).
+func (t *Tree) NodeAt(start, end uint32) *Node {
+	n := t.Root()
+	if n == nil {
+		return nil
+	}
+	for {
+		var next *Node
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			if c.Start <= start && end <= c.End && (c.End > start || c.Start == start) {
+				if c.IsNamed() {
+					next = c
+					break
+				}
+			}
+		}
+		if next == nil {
+			return n
+		}
+		n = next
+	}
+}
+
+// HasError reports whether the tree contains ERROR or MISSING nodes.
+func (t *Tree) HasError() bool {
+	for i := range t.Nodes {
+		if t.Nodes[i].IsError() || t.Nodes[i].IsMissing() {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrorCount counts ERROR and MISSING nodes.
+func (t *Tree) ErrorCount() int {
+	c := 0
+	for i := range t.Nodes {
+		if t.Nodes[i].IsError() || t.Nodes[i].IsMissing() {
+			c++
+		}
+	}
+	return c
+}
+
+// Parser parses one language; it keeps the previous tree so edits reparse
+// incrementally. A Parser is not safe for concurrent use.
+type Parser struct {
+	lang Lang
+	p    *sitter.Parser
+}
+
+// NewParser returns a parser for the language.
+func NewParser(l Lang) *Parser {
+	p := sitter.NewParser()
+	p.SetLanguage(l.info().lang)
+	return &Parser{lang: l, p: p}
+}
+
+// Edit describes a text change for incremental reparsing (tree-sitter's
+// InputEdit: byte offsets and row/byte-column points).
+type Edit struct {
+	StartByte, OldEndByte, NewEndByte uint32
+	StartRow, StartCol                uint32
+	OldEndRow, OldEndCol              uint32
+	NewEndRow, NewEndCol              uint32
+}
+
+// ApplyEdit records an edit in the tree so the next Parse with it as old
+// tree reuses unchanged subtrees.
+func (t *Tree) ApplyEdit(e Edit) {
+	if t == nil || t.ts == nil {
+		return
+	}
+	t.ts.Edit(sitter.EditInput{
+		StartIndex: e.StartByte, OldEndIndex: e.OldEndByte, NewEndIndex: e.NewEndByte,
+		StartPoint:  sitter.Point{Row: e.StartRow, Column: e.StartCol},
+		OldEndPoint: sitter.Point{Row: e.OldEndRow, Column: e.OldEndCol},
+		NewEndPoint: sitter.Point{Row: e.NewEndRow, Column: e.NewEndCol},
+	})
+}
+
+// Parse parses src (already masked for C++) and returns the tree whose Src
+// is orig. old may be nil or a tree edited with ApplyEdit.
+func (p *Parser) Parse(ctx context.Context, parseSrc, orig []byte, old *Tree) (*Tree, error) {
+	var oldTS *sitter.Tree
+	if old != nil {
+		oldTS = old.ts
+	}
+	ts, err := p.p.ParseCtx(ctx, oldTS, parseSrc)
+	if err != nil {
+		return nil, err
+	}
+	t := &Tree{Src: orig, ts: ts}
+	t.Nodes = flatten(ts, p.lang.info().names)
+	for i := range t.Nodes {
+		t.Nodes[i].tree = t
+	}
+	return t, nil
+}
+
+// Close releases the C tree; the Go-side nodes stay usable.
+func (t *Tree) Close() {
+	if t != nil && t.ts != nil {
+		t.ts.Close()
+		t.ts = nil
+	}
+}
