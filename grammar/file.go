@@ -61,7 +61,7 @@ func ParseFile(ctx context.Context, p *Parser, path string, src []byte, old *Fil
 	if lang == CPP {
 		parseSrc, f.Masks = Mask(src)
 		f.Guards = ScanGuards(src)
-		f.Includes = scanIncludes(f.Guards, src, f.Lines)
+		f.Includes = IncludesOf(f)
 	} else {
 		f.Guards = &Guards{}
 	}
@@ -77,9 +77,11 @@ func ParseFile(ctx context.Context, p *Parser, path string, src []byte, old *Fil
 	return f, nil
 }
 
-func scanIncludes(g *Guards, src []byte, lines *Lines) []Include {
+// IncludesOf lists the #include directives of a file from its guard scan.
+func IncludesOf(f *File) []Include {
+	src := f.Src
 	var out []Include
-	for _, d := range g.Directives {
+	for _, d := range f.Guards.Directives {
 		if d.Kind != "include" {
 			continue
 		}

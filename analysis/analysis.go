@@ -1,0 +1,250 @@
+// Package analysis is extern-lsp's rule framework: analyzers, passes,
+// diagnostics with fixes, suppressions and the driver that runs rules over a
+// workspace. Rules live in analysis/rules; front ends (check, the server)
+// only format and transport what the driver returns.
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// Severity of a diagnostic.
+type Severity int
+
+const (
+	SeverityError Severity = iota + 1
+	SeverityWarning
+	SeverityInfo
+	SeverityHint
+)
+
+func (s Severity) String() string {
+	switch s {
+	case SeverityError:
+		return "error"
+	case SeverityWarning:
+		return "warning"
+	case SeverityInfo:
+		return "info"
+	case SeverityHint:
+		return "hint"
+	}
+	return "unknown"
+}
+
+// ParseSeverity reads "error", "warning", "info" (or "information"), "hint".
+func ParseSeverity(s string) (Severity, bool) {
+	switch strings.ToLower(s) {
+	case "error":
+		return SeverityError, true
+	case "warning", "warn":
+		return SeverityWarning, true
+	case "info", "information":
+		return SeverityInfo, true
+	case "hint":
+		return SeverityHint, true
+	}
+	return 0, false
+}
+
+// Applicability says whether a fix can be applied without review.
+type Applicability int
+
+const (
+	// Safe fixes keep the kernel's meaning apart from removing the bug;
+	// `check --fix` and fix-all apply them.
+	Safe Applicability = iota
+	// Unsafe fixes are right in the common case but can change behaviour;
+	// applied only on request.
+	Unsafe
+	// DisplayOnly fixes are sketches shown to the user, never applied
+	// automatically.
+	DisplayOnly
+)
+
+func (a Applicability) String() string {
+	switch a {
+	case Safe:
+		return "safe"
+	case Unsafe:
+		return "unsafe"
+	}
+	return "display-only"
+}
+
+// TextEdit replaces the bytes [Start, End) of File with NewText.
+type TextEdit struct {
+	File    string
+	Start   uint32
+	End     uint32
+	NewText string
+}
+
+// Fix is a suggested change made of independent edits against the same base.
+type Fix struct {
+	Title         string
+	Applicability Applicability
+	Edits         []TextEdit
+}
+
+// Related points at another place that explains a diagnostic.
+type Related struct {
+	File       string
+	Start, End uint32
+	Message    string
+}
+
+// Diagnostic is one finding. Start and End are byte offsets in File.
+type Diagnostic struct {
+	File     string
+	Start    uint32
+	End      uint32
+	Code     string
+	Name     string
+	Severity Severity
+	Message  string
+	Related  []Related
+	Fixes    []Fix
+	// Suppressed is set by the driver when a suppression comment matched
+	// (only kept when Options.KeepSuppressed is set).
+	Suppressed string
+}
+
+// Doc is a rule's documentation page, in the shape of ruff's rule pages.
+type Doc struct {
+	Summary    string // one line
+	What       string // what it does
+	Why        string // why it is a bug, with the runtime fact it rests on
+	Example    string // code that is flagged
+	UseInstead string // the correct code
+	FixSafety  string // what the fix does and why it is safe or unsafe
+	Guide      string // the guide section(s), e.g. "§5"
+}
+
+// Analyzer is one rule.
+type Analyzer struct {
+	Code     string // EXT004
+	Name     string // syncall-aiv-only
+	Severity Severity
+	// Lang is the language of the files the rule reports on.
+	Lang grammar.Lang
+	// DefaultOff rules only run when selected explicitly.
+	DefaultOff bool
+	Fixable    bool
+	Doc        Doc
+	Run        func(*Pass)
+}
+
+// DocURL is where a rule's documentation page lives.
+func (a *Analyzer) DocURL() string {
+	return DocsBaseURL + "#" + strings.ToLower(a.Code+"-"+a.Name)
+}
+
+// DocsBaseURL is the rule reference in the repository.
+const DocsBaseURL = "https://github.com/extern-lsp/extern-lsp/blob/main/docs/rules.md"
+
+// Pass is one analyzer's view of one file.
+type Pass struct {
+	Analyzer *Analyzer
+	File     *grammar.File
+	WS       *workspace.Workspace
+	Ctx      *workspace.Context
+	// Consts resolves integer constants of the file and its includes.
+	Consts *cxx.Resolver
+	// Includes are the parsed workspace files this file includes
+	// (transitively), without the file itself.
+	Includes []*grammar.File
+	// Facts is shared, lazily computed per-file knowledge (see Facts).
+	Facts *Facts
+	index *nodeIndex
+	diags *[]Diagnostic
+}
+
+// Nodes returns the file's nodes of the given kinds in source order. The
+// index is built once per file and shared by every rule.
+func (p *Pass) Nodes(kinds ...string) []*grammar.Node {
+	return p.index.get(kinds...)
+}
+
+// Cores returns the cores that compile n.
+func (p *Pass) Cores(n *grammar.Node) grammar.Cores { return p.File.CoresOf(n) }
+
+// Mixed reports whether the file is part of a mixed extern.
+func (p *Pass) Mixed() bool { return p.Ctx != nil && p.Ctx.Kind == workspace.KindMixed }
+
+// Report records a diagnostic, filling in the rule's code, name, severity
+// and the file when left empty.
+func (p *Pass) Report(d Diagnostic) {
+	if d.File == "" {
+		d.File = p.File.Path
+	}
+	if d.Code == "" {
+		d.Code = p.Analyzer.Code
+	}
+	if d.Name == "" {
+		d.Name = p.Analyzer.Name
+	}
+	if d.Severity == 0 {
+		d.Severity = p.Analyzer.Severity
+	}
+	for i := range d.Fixes {
+		for j := range d.Fixes[i].Edits {
+			if d.Fixes[i].Edits[j].File == "" {
+				d.Fixes[i].Edits[j].File = d.File
+			}
+		}
+	}
+	for i := range d.Related {
+		if d.Related[i].File == "" {
+			d.Related[i].File = d.File
+		}
+	}
+	*p.diags = append(*p.diags, d)
+}
+
+// Reportf reports a message on a node's range.
+func (p *Pass) Reportf(n *grammar.Node, format string, args ...any) {
+	p.Report(Diagnostic{Start: n.Start, End: n.End, Message: fmt.Sprintf(format, args...)})
+}
+
+// RelatedAt makes related information on a node of a file.
+func RelatedAt(f *grammar.File, n *grammar.Node, msg string) Related {
+	return Related{File: f.Path, Start: n.Start, End: n.End, Message: msg}
+}
+
+type nodeIndex struct {
+	byKind map[string][]*grammar.Node
+}
+
+func newNodeIndex(t *grammar.Tree) *nodeIndex {
+	ix := &nodeIndex{byKind: map[string][]*grammar.Node{}}
+	if t == nil {
+		return ix
+	}
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		if n.IsNamed() {
+			ix.byKind[n.Kind] = append(ix.byKind[n.Kind], n)
+		}
+	}
+	return ix
+}
+
+func (ix *nodeIndex) get(kinds ...string) []*grammar.Node {
+	if len(kinds) == 1 {
+		return ix.byKind[kinds[0]]
+	}
+	var out []*grammar.Node
+	for _, k := range kinds {
+		out = append(out, ix.byKind[k]...)
+	}
+	if len(kinds) > 1 {
+		sortNodes(out)
+	}
+	return out
+}

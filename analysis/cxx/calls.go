@@ -1,0 +1,251 @@
+package cxx
+
+import (
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// Call is a call expression taken apart.
+type Call struct {
+	Node      *grammar.Node
+	Name      string          // the called name without scope or template args: "SyncAll"
+	Qualified string          // the callee as written without template args: "AscendC::SyncAll"
+	Receiver  *grammar.Node   // for obj.f() / p->f(): the object expression
+	TArgs     []*grammar.Node // template arguments
+	HasTArgs  bool            // written with <...> (even when empty)
+	Args      []*grammar.Node // call arguments
+	NameNode  *grammar.Node   // the identifier of the called name
+}
+
+// AsCall decodes a call_expression; ok is false for other nodes.
+func AsCall(n *grammar.Node) (Call, bool) {
+	if n == nil || n.Kind != "call_expression" {
+		return Call{}, false
+	}
+	c := Call{Node: n}
+	fn := n.ChildByField("function")
+	if fn == nil {
+		return c, false
+	}
+	if args := n.ChildByField("arguments"); args != nil {
+		for _, a := range args.NamedChildren() {
+			if a.Kind != "comment" {
+				c.Args = append(c.Args, a)
+			}
+		}
+	}
+	var scope []string
+	for fn != nil {
+		switch fn.Kind {
+		case "qualified_identifier":
+			if s := fn.ChildByField("scope"); s != nil {
+				scope = append(scope, s.Text())
+			}
+			fn = fn.ChildByField("name")
+			continue
+		case "template_function", "template_method":
+			if ta := fn.ChildByField("arguments"); ta != nil {
+				c.HasTArgs = true
+				for _, a := range ta.NamedChildren() {
+					if a.Kind != "comment" {
+						c.TArgs = append(c.TArgs, a)
+					}
+				}
+			}
+			fn = fn.ChildByField("name")
+			continue
+		case "field_expression":
+			c.Receiver = fn.ChildByField("argument")
+			fn = fn.ChildByField("field")
+			continue
+		case "identifier", "field_identifier", "destructor_name", "operator_name":
+			c.NameNode = fn
+			c.Name = fn.Text()
+		case "parenthesized_expression":
+			return c, false
+		default:
+			c.NameNode = fn
+			c.Name = fn.Text()
+		}
+		break
+	}
+	scope = append(scope, c.Name)
+	c.Qualified = strings.Join(scope, "::")
+	return c, true
+}
+
+// IsNamespace reports whether the call's scope is empty or one of ns.
+func (c Call) InNamespace(ns ...string) bool {
+	q := c.Qualified
+	if q == c.Name {
+		return true
+	}
+	for _, n := range ns {
+		if q == n+"::"+c.Name || strings.TrimPrefix(q, "::") == n+"::"+c.Name {
+			return true
+		}
+	}
+	return false
+}
+
+// Unparen strips parentheses around an expression.
+func Unparen(n *grammar.Node) *grammar.Node {
+	for n != nil && n.Kind == "parenthesized_expression" {
+		c := n.NamedChildren()
+		if len(c) != 1 {
+			return n
+		}
+		n = c[0]
+	}
+	return n
+}
+
+// EnclosingFunction returns the function_definition containing n, or nil.
+func EnclosingFunction(n *grammar.Node) *grammar.Node {
+	return n.Ancestor("function_definition", "lambda_expression")
+}
+
+// FunctionName returns a function definition's name (without scope).
+func FunctionName(fn *grammar.Node) string {
+	d := FunctionDeclarator(fn)
+	if d == nil {
+		return ""
+	}
+	name := d.ChildByField("declarator")
+	if name == nil {
+		return ""
+	}
+	if name.Kind == "qualified_identifier" {
+		for name.Kind == "qualified_identifier" && name.ChildByField("name") != nil {
+			name = name.ChildByField("name")
+		}
+	}
+	if name.Kind == "template_function" {
+		name = name.ChildByField("name")
+	}
+	if name == nil {
+		return ""
+	}
+	return name.Text()
+}
+
+// FunctionDeclarator finds the function_declarator of a definition through
+// pointer/reference declarators.
+func FunctionDeclarator(fn *grammar.Node) *grammar.Node {
+	d := fn.ChildByField("declarator")
+	for d != nil && d.Kind != "function_declarator" {
+		d = d.ChildByField("declarator")
+	}
+	return d
+}
+
+// Param is one function parameter.
+type Param struct {
+	Node     *grammar.Node
+	Name     string
+	TypeText string // the type as written (without qualifiers that were masked)
+	Pointer  bool
+	Index    int
+}
+
+// Params returns a function definition's parameters.
+func Params(fn *grammar.Node) []Param {
+	d := FunctionDeclarator(fn)
+	if d == nil {
+		return nil
+	}
+	pl := d.ChildByField("parameters")
+	if pl == nil {
+		return nil
+	}
+	var out []Param
+	for _, p := range pl.NamedChildren() {
+		if p.Kind != "parameter_declaration" && p.Kind != "optional_parameter_declaration" {
+			continue
+		}
+		prm := Param{Node: p, Index: len(out)}
+		if t := p.ChildByField("type"); t != nil {
+			prm.TypeText = t.Text()
+		}
+		decl := p.ChildByField("declarator")
+		for decl != nil {
+			switch decl.Kind {
+			case "pointer_declarator":
+				prm.Pointer = true
+				decl = decl.ChildByField("declarator")
+				continue
+			case "reference_declarator":
+				if c := decl.NamedChildren(); len(c) > 0 {
+					decl = c[len(c)-1]
+					continue
+				}
+			case "identifier":
+				prm.Name = decl.Text()
+			}
+			break
+		}
+		out = append(out, prm)
+	}
+	return out
+}
+
+// IsArgsParam reports whether a parameter is the extern args pointer:
+// `__gm__ int64_t *args` (any name; the __gm__ qualifier is required).
+func IsArgsParam(f *grammar.File, p Param) bool {
+	if !p.Pointer {
+		return false
+	}
+	t := strings.TrimSpace(p.TypeText)
+	t = strings.TrimPrefix(t, "const ")
+	if t != "int64_t" && t != "uint64_t" && t != "int64" {
+		return false
+	}
+	return f.HasQualifier(p.Node.Start, p.Node.End, "__gm__")
+}
+
+// ArgsParam returns the extern args parameter of a function, if it has one.
+func ArgsParam(f *grammar.File, fn *grammar.Node) (Param, bool) {
+	for _, p := range Params(fn) {
+		if IsArgsParam(f, p) {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
+
+// IsExternC reports whether a function definition has C linkage.
+func IsExternC(fn *grammar.Node) bool {
+	p := fn.Parent()
+	if p != nil && p.Kind == "declaration_list" {
+		p = p.Parent()
+	}
+	return p != nil && p.Kind == "linkage_specification"
+}
+
+// Functions returns every function definition in the file.
+func Functions(f *grammar.File) []*grammar.Node {
+	var out []*grammar.Node
+	for i := range f.Tree.Nodes {
+		if f.Tree.Nodes[i].Kind == "function_definition" {
+			out = append(out, &f.Tree.Nodes[i])
+		}
+	}
+	return out
+}
+
+// Entries returns the functions that take the extern args pointer, C-linkage
+// entries first.
+func Entries(f *grammar.File) (entries, helpers []*grammar.Node) {
+	for _, fn := range Functions(f) {
+		if _, ok := ArgsParam(f, fn); !ok {
+			continue
+		}
+		if IsExternC(fn) {
+			entries = append(entries, fn)
+		} else {
+			helpers = append(helpers, fn)
+		}
+	}
+	return entries, helpers
+}

@@ -1,0 +1,538 @@
+// Package cxx holds the C++ semantics rules share: the integer constant
+// resolver and small helpers over call expressions and types.
+package cxx
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// Def is a named integer constant's definition.
+type Def struct {
+	Name  string
+	File  *grammar.File
+	Node  *grammar.Node // the value expression (nil for #define and implicit enum values)
+	Decl  *grammar.Node // the declaring node (init_declarator, enumerator, preproc_def)
+	Text  string        // #define replacement text
+	Value int64         // for implicit enumerators
+	Impl  bool          // Value is authoritative (implicit enumerator)
+}
+
+// Resolver evaluates integer constant expressions against the constants of a
+// file and the files it includes.
+type Resolver struct {
+	defs  map[string][]*Def
+	depth int
+}
+
+// NewResolver indexes the constants of files; earlier files win on
+// conflicts only when later ones do not redefine (last definition wins, as
+// the files are listed in include order with the main file last).
+func NewResolver(files ...*grammar.File) *Resolver {
+	r := &Resolver{defs: map[string][]*Def{}}
+	for _, f := range files {
+		if f != nil && f.Lang == grammar.CPP && f.Tree != nil {
+			r.index(f)
+		}
+	}
+	return r
+}
+
+// Lookup returns the definitions of a name (last component of a qualified
+// name), most recent last.
+func (r *Resolver) Lookup(name string) []*Def {
+	if i := strings.LastIndex(name, "::"); i >= 0 {
+		name = name[i+2:]
+	}
+	return r.defs[name]
+}
+
+func (r *Resolver) add(d *Def) { r.defs[d.Name] = append(r.defs[d.Name], d) }
+
+func (r *Resolver) index(f *grammar.File) {
+	nodes := f.Tree.Nodes
+	for i := range nodes {
+		n := &nodes[i]
+		switch n.Kind {
+		case "init_declarator":
+			decl := n.Parent()
+			if decl == nil || (decl.Kind != "declaration" && decl.Kind != "field_declaration") || !isConstDecl(decl) {
+				continue
+			}
+			name := n.ChildByField("declarator")
+			val := n.ChildByField("value")
+			if name == nil || val == nil || name.Kind != "identifier" && name.Kind != "field_identifier" {
+				continue
+			}
+			if val.Kind == "initializer_list" {
+				if c := val.NamedChildren(); len(c) == 1 {
+					val = c[0]
+				} else {
+					continue
+				}
+			}
+			r.add(&Def{Name: name.Text(), File: f, Node: val, Decl: n})
+		case "field_declaration":
+			// static constexpr int32_t kX = 3; inside a struct has the value
+			// as a field "default_value".
+			if !isConstDecl(n) {
+				continue
+			}
+			name := n.ChildByField("declarator")
+			val := n.ChildByField("default_value")
+			if name != nil && val != nil && (name.Kind == "field_identifier" || name.Kind == "identifier") {
+				r.add(&Def{Name: name.Text(), File: f, Node: val, Decl: n})
+			}
+		case "enumerator_list":
+			next := int64(0)
+			known := true
+			for _, e := range n.NamedChildren() {
+				if e.Kind != "enumerator" {
+					continue
+				}
+				name := e.ChildByField("name")
+				if name == nil {
+					continue
+				}
+				d := &Def{Name: name.Text(), File: f, Decl: e}
+				if v := e.ChildByField("value"); v != nil {
+					d.Node = v
+					if val, ok := r.Eval(v); ok {
+						next, known = val+1, true
+						d.Value, d.Impl = val, true
+					} else {
+						known = false
+					}
+				} else if known {
+					d.Value, d.Impl = next, true
+					next++
+				}
+				r.add(d)
+			}
+		case "preproc_def":
+			name := n.ChildByField("name")
+			val := n.ChildByField("value")
+			if name != nil && val != nil {
+				r.add(&Def{Name: name.Text(), File: f, Decl: n, Text: strings.TrimSpace(val.Text())})
+			}
+		}
+	}
+}
+
+func isConstDecl(decl *grammar.Node) bool {
+	for c := decl.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Kind == "type_qualifier" {
+			t := c.Text()
+			if t == "const" || t == "constexpr" {
+				return true
+			}
+		}
+		if c.Field == "declarator" {
+			break
+		}
+	}
+	return false
+}
+
+// Eval evaluates an integer constant expression.
+func (r *Resolver) Eval(n *grammar.Node) (int64, bool) {
+	vs := r.EvalAll(n)
+	if len(vs) == 1 {
+		return vs[0], true
+	}
+	return 0, false
+}
+
+// EvalAll evaluates an expression to its possible values: one for a
+// constant, two for `cond ? a : b` with an unknown condition, none when it
+// is not constant.
+func (r *Resolver) EvalAll(n *grammar.Node) []int64 {
+	if n == nil || r.depth > 32 {
+		return nil
+	}
+	r.depth++
+	defer func() { r.depth-- }()
+	switch n.Kind {
+	case "number_literal":
+		if v, ok := ParseInt(n.Text()); ok {
+			return []int64{v}
+		}
+	case "true":
+		return []int64{1}
+	case "false":
+		return []int64{0}
+	case "char_literal":
+		t := n.Text()
+		if len(t) == 3 {
+			return []int64{int64(t[1])}
+		}
+	case "parenthesized_expression", "condition_clause":
+		if c := n.NamedChildren(); len(c) == 1 {
+			return r.EvalAll(c[0])
+		}
+	case "identifier", "qualified_identifier", "field_identifier", "type_identifier":
+		return r.evalName(n.Text())
+	case "type_descriptor":
+		// A template argument the parser read as a type: `SyncAll<kFlag>()`.
+		if c := n.NamedChildren(); len(c) == 1 {
+			return r.EvalAll(c[0])
+		}
+	case "field_expression":
+		// Struct::member through an object; resolve the member name.
+		if f := n.ChildByField("field"); f != nil {
+			return r.evalName(f.Text())
+		}
+	case "unary_expression":
+		op := n.ChildByField("operator")
+		vs := r.EvalAll(n.ChildByField("argument"))
+		if op == nil {
+			return nil
+		}
+		out := make([]int64, 0, len(vs))
+		for _, v := range vs {
+			switch op.Text() {
+			case "-":
+				out = append(out, -v)
+			case "+":
+				out = append(out, v)
+			case "~":
+				out = append(out, ^v)
+			case "!":
+				out = append(out, b2i(v == 0))
+			default:
+				return nil
+			}
+		}
+		return out
+	case "binary_expression":
+		op := n.ChildByField("operator")
+		ls := r.EvalAll(n.ChildByField("left"))
+		rs := r.EvalAll(n.ChildByField("right"))
+		if op == nil || len(ls) == 0 || len(rs) == 0 {
+			return nil
+		}
+		var out []int64
+		for _, a := range ls {
+			for _, b := range rs {
+				v, ok := BinOp(op.Text(), a, b)
+				if !ok {
+					return nil
+				}
+				out = appendUnique(out, v)
+			}
+		}
+		return out
+	case "conditional_expression":
+		conds := r.EvalAll(n.ChildByField("condition"))
+		a := r.EvalAll(n.ChildByField("consequence"))
+		b := r.EvalAll(n.ChildByField("alternative"))
+		if len(conds) == 1 {
+			if conds[0] != 0 {
+				return a
+			}
+			return b
+		}
+		if len(a) == 0 || len(b) == 0 {
+			return nil
+		}
+		out := append([]int64(nil), a...)
+		for _, v := range b {
+			out = appendUnique(out, v)
+		}
+		return out
+	case "cast_expression":
+		return r.EvalAll(n.ChildByField("value"))
+	case "call_expression":
+		// static_cast<T>(x), T(x), uint16_t(x)
+		fn := n.ChildByField("function")
+		args := n.ChildByField("arguments")
+		if fn == nil || args == nil {
+			return nil
+		}
+		name := fn.Text()
+		if i := strings.IndexByte(name, '<'); i >= 0 {
+			name = name[:i]
+		}
+		switch strings.TrimSpace(name) {
+		case "static_cast", "int", "int32_t", "uint32_t", "int64_t", "uint64_t", "uint16_t", "int16_t", "uint8_t", "int8_t", "size_t":
+			if a := args.NamedChildren(); len(a) == 1 {
+				return r.EvalAll(a[0])
+			}
+		}
+	case "initializer_list":
+		if c := n.NamedChildren(); len(c) == 1 {
+			return r.EvalAll(c[0])
+		}
+	}
+	return nil
+}
+
+func (r *Resolver) evalName(name string) []int64 {
+	defs := r.Lookup(name)
+	if len(defs) == 0 {
+		return nil
+	}
+	// The most recent definition wins; several distinct values (the same
+	// name in different scopes) make the name ambiguous.
+	var out []int64
+	for i := len(defs) - 1; i >= 0; i-- {
+		vs := r.evalDef(defs[i])
+		if len(vs) == 0 {
+			continue
+		}
+		for _, v := range vs {
+			out = appendUnique(out, v)
+		}
+	}
+	return out
+}
+
+func (r *Resolver) evalDef(d *Def) []int64 {
+	if d.Impl {
+		return []int64{d.Value}
+	}
+	if d.Node != nil {
+		return r.EvalAll(d.Node)
+	}
+	if d.Text != "" {
+		if v, ok := r.EvalText(d.Text); ok {
+			return []int64{v}
+		}
+	}
+	return nil
+}
+
+// EvalText evaluates a macro replacement text.
+func (r *Resolver) EvalText(text string) (int64, bool) {
+	if r.depth > 32 {
+		return 0, false
+	}
+	r.depth++
+	defer func() { r.depth-- }()
+	p := &textParser{toks: tokenize(text), r: r}
+	v, ok := p.expr(0)
+	if !ok || p.pos != len(p.toks) {
+		return 0, false
+	}
+	return v, true
+}
+
+// ParseInt parses a C++ integer literal.
+func ParseInt(s string) (int64, bool) {
+	s = strings.ReplaceAll(s, "'", "")
+	s = strings.TrimRight(s, "uUlLzZ")
+	if s == "" {
+		return 0, false
+	}
+	base := 10
+	switch {
+	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
+		base, s = 16, s[2:]
+	case strings.HasPrefix(s, "0b") || strings.HasPrefix(s, "0B"):
+		base, s = 2, s[2:]
+	case len(s) > 1 && s[0] == '0':
+		base, s = 8, s[1:]
+	}
+	v, err := strconv.ParseUint(s, base, 64)
+	if err != nil {
+		return 0, false
+	}
+	return int64(v), true
+}
+
+// BinOp applies a C++ binary operator to constants.
+func BinOp(op string, a, b int64) (int64, bool) {
+	switch op {
+	case "+":
+		return a + b, true
+	case "-":
+		return a - b, true
+	case "*":
+		return a * b, true
+	case "/":
+		if b == 0 {
+			return 0, false
+		}
+		return a / b, true
+	case "%":
+		if b == 0 {
+			return 0, false
+		}
+		return a % b, true
+	case "|":
+		return a | b, true
+	case "&":
+		return a & b, true
+	case "^":
+		return a ^ b, true
+	case "<<":
+		if b < 0 || b > 63 {
+			return 0, false
+		}
+		return a << uint(b), true
+	case ">>":
+		if b < 0 || b > 63 {
+			return 0, false
+		}
+		return a >> uint(b), true
+	case "==":
+		return b2i(a == b), true
+	case "!=":
+		return b2i(a != b), true
+	case "<":
+		return b2i(a < b), true
+	case ">":
+		return b2i(a > b), true
+	case "<=":
+		return b2i(a <= b), true
+	case ">=":
+		return b2i(a >= b), true
+	case "&&":
+		return b2i(a != 0 && b != 0), true
+	case "||":
+		return b2i(a != 0 || b != 0), true
+	}
+	return 0, false
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func appendUnique(s []int64, v int64) []int64 {
+	for _, x := range s {
+		if x == v {
+			return s
+		}
+	}
+	return append(s, v)
+}
+
+func tokenize(s string) []string {
+	var toks []string
+	isID := func(b byte) bool {
+		return b == '_' || b == ':' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '\''
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\\':
+			i++
+		case isID(c):
+			j := i
+			for j < len(s) && isID(s[j]) {
+				j++
+			}
+			toks = append(toks, s[i:j])
+			i = j
+		default:
+			if i+1 < len(s) {
+				switch two := s[i : i+2]; two {
+				case "<<", ">>", "&&", "||", "==", "!=", "<=", ">=":
+					toks = append(toks, two)
+					i += 2
+					continue
+				}
+			}
+			toks = append(toks, string(c))
+			i++
+		}
+	}
+	return toks
+}
+
+var precedence = map[string]int{"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}
+
+type textParser struct {
+	toks []string
+	pos  int
+	r    *Resolver
+}
+
+func (p *textParser) peek() string {
+	if p.pos < len(p.toks) {
+		return p.toks[p.pos]
+	}
+	return ""
+}
+
+func (p *textParser) expr(min int) (int64, bool) {
+	lhs, ok := p.unary()
+	if !ok {
+		return 0, false
+	}
+	for {
+		op := p.peek()
+		prec, isOp := precedence[op]
+		if !isOp || prec <= min {
+			return lhs, true
+		}
+		p.pos++
+		rhs, ok := p.expr(prec)
+		if !ok {
+			return 0, false
+		}
+		if lhs, ok = BinOp(op, lhs, rhs); !ok {
+			return 0, false
+		}
+	}
+}
+
+func (p *textParser) unary() (int64, bool) {
+	t := p.peek()
+	p.pos++
+	switch t {
+	case "-":
+		v, ok := p.unary()
+		return -v, ok
+	case "+":
+		return p.unary()
+	case "~":
+		v, ok := p.unary()
+		return ^v, ok
+	case "!":
+		v, ok := p.unary()
+		return b2i(v == 0), ok
+	case "(":
+		// A cast like (uint16_t)3 or a parenthesized expression.
+		if p.pos+1 < len(p.toks) && p.toks[p.pos+1] == ")" && isTypeName(p.toks[p.pos]) {
+			p.pos += 2
+			return p.unary()
+		}
+		v, ok := p.expr(0)
+		if !ok || p.peek() != ")" {
+			return 0, false
+		}
+		p.pos++
+		return v, true
+	case "":
+		return 0, false
+	}
+	if t[0] >= '0' && t[0] <= '9' {
+		return ParseInt(t)
+	}
+	if t == "true" {
+		return 1, true
+	}
+	if t == "false" {
+		return 0, true
+	}
+	vs := p.r.evalName(t)
+	if len(vs) == 1 {
+		return vs[0], true
+	}
+	return 0, false
+}
+
+func isTypeName(s string) bool {
+	switch s {
+	case "int", "unsigned", "long", "short", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,182 @@
+package analysis
+
+import (
+	"fmt"
+	"runtime/debug"
+	"sort"
+
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// Options control one run of the driver.
+type Options struct {
+	Analyzers []*Analyzer
+	// Enabled decides whether a rule runs; nil runs every rule that is not
+	// DefaultOff.
+	Enabled func(*Analyzer) bool
+	// Severity overrides a rule's default severity by code.
+	Severity map[string]Severity
+	// KeepSuppressed keeps suppressed findings with Suppressed set.
+	KeepSuppressed bool
+	// AfterRun, when set, sees every file's suppressions after the rules ran
+	// (used by the unused-suppression report).
+	AfterRun func(p *Pass, sups []*Suppression, diags []Diagnostic) []Diagnostic
+}
+
+func (o *Options) enabled(a *Analyzer) bool {
+	if o.Enabled != nil {
+		return o.Enabled(a)
+	}
+	return !a.DefaultOff
+}
+
+// InternalCode is the code of a diagnostic that reports a rule's own crash
+// or an unreadable file, so one bad input never takes the run down.
+const InternalCode = "EXT000"
+
+// Run analyzes one file of the workspace and returns its diagnostics,
+// suppressions applied, sorted by position. C++ files that are not extern
+// sources get no findings.
+func Run(ws *workspace.Workspace, path string, opts Options) ([]Diagnostic, error) {
+	path = workspace.Abs(path)
+	f, err := ws.File(path)
+	if err != nil {
+		return nil, err
+	}
+	var ctx *workspace.Context
+	if f.Lang == grammar.CPP {
+		ctx = ws.Context(path)
+		if !ctx.Extern {
+			return nil, nil
+		}
+	}
+	var includes []*grammar.File
+	if f.Lang == grammar.CPP {
+		for _, p := range ws.Closure(path)[1:] {
+			if inc, err := ws.File(p); err == nil && inc.Lang == grammar.CPP {
+				includes = append(includes, inc)
+			}
+		}
+	}
+	resolverFiles := append(append([]*grammar.File(nil), includes...), f)
+	base := Pass{
+		File:     f,
+		WS:       ws,
+		Ctx:      ctx,
+		Consts:   cxx.NewResolver(resolverFiles...),
+		Includes: includes,
+		Facts:    &Facts{},
+		index:    newNodeIndex(f.Tree),
+	}
+	var diags []Diagnostic
+	for _, a := range opts.Analyzers {
+		if a.Lang != f.Lang || !opts.enabled(a) {
+			continue
+		}
+		p := base
+		p.Analyzer = a
+		p.diags = &diags
+		runSafely(&p)
+	}
+	for i := range diags {
+		if s, ok := opts.Severity[diags[i].Code]; ok && diags[i].Code != InternalCode {
+			diags[i].Severity = s
+		}
+	}
+	sups := ParseSuppressions(f)
+	kept := diags[:0]
+	for _, d := range diags {
+		if d.File == f.Path && d.Code != InternalCode {
+			line, _ := f.Lines.Position(d.Start)
+			if s := Suppressed(sups, d, line); s != nil {
+				if !opts.KeepSuppressed {
+					continue
+				}
+				d.Suppressed = s.Kind
+			}
+		}
+		kept = append(kept, d)
+	}
+	diags = kept
+	if opts.AfterRun != nil {
+		p := base
+		p.diags = &diags
+		diags = opts.AfterRun(&p, sups, diags)
+	}
+	SortDiagnostics(diags)
+	return diags, nil
+}
+
+func runSafely(p *Pass) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.Report(Diagnostic{
+				Code:     InternalCode,
+				Name:     "internal-error",
+				Severity: SeverityInfo,
+				Message:  fmt.Sprintf("rule %s %s crashed on this file and was skipped: %v (please report it with the file)\n%s", p.Analyzer.Code, p.Analyzer.Name, r, firstFrames(debug.Stack())),
+			})
+		}
+	}()
+	p.Analyzer.Run(p)
+}
+
+func firstFrames(stack []byte) string {
+	lines := 0
+	for i, b := range stack {
+		if b == '\n' {
+			lines++
+			if lines == 12 {
+				return string(stack[:i])
+			}
+		}
+	}
+	return string(stack)
+}
+
+// SortDiagnostics orders by file, position, then code.
+func SortDiagnostics(ds []Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Start != b.Start {
+			return a.Start < b.Start
+		}
+		return a.Code < b.Code
+	})
+}
+
+// ApplyEdits applies non-overlapping edits to src (edits for other files are
+// ignored). Overlapping edits after the first are skipped and counted.
+func ApplyEdits(src []byte, file string, edits []TextEdit) ([]byte, int) {
+	var es []TextEdit
+	for _, e := range edits {
+		if e.File == file || e.File == "" {
+			es = append(es, e)
+		}
+	}
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].Start != es[j].Start {
+			return es[i].Start < es[j].Start
+		}
+		return es[i].End < es[j].End
+	})
+	out := make([]byte, 0, len(src))
+	pos := uint32(0)
+	skipped := 0
+	for _, e := range es {
+		if e.Start < pos || e.End < e.Start || int(e.End) > len(src) {
+			skipped++
+			continue
+		}
+		out = append(out, src[pos:e.Start]...)
+		out = append(out, e.NewText...)
+		pos = e.End
+	}
+	out = append(out, src[pos:]...)
+	return out, skipped
+}

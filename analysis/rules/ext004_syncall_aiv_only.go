@@ -1,0 +1,106 @@
+package rules
+
+import (
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// SyncAllAIVOnly flags the vector-only hardware barrier where the cube core
+// of a mixed extern compiles it.
+var SyncAllAIVOnly = register(&analysis.Analyzer{
+	Code:     "EXT004",
+	Name:     "syncall-aiv-only",
+	Severity: analysis.SeverityError,
+	Lang:     grammar.CPP,
+	Fixable:  true,
+	Doc: analysis.Doc{
+		Summary: "`SyncAll()` defaults to a vector-only barrier; a mixed extern needs `SyncAll<false>()`",
+		What: "Flags the hardware barrier `SyncAll()`, `SyncAll<>()` or `SyncAll<true>()` (with or without `AscendC::`) " +
+			"when the extern is mixed and the cube core compiles the call: no core guard around it, or a cube guard.",
+		Why: "`template <bool isAIVOnly = true> void SyncAll()`: the default orders the vector cores only, while the cube " +
+			"cores run a cube-only barrier. Nothing orders cube against vector, so GM written by the vector phase is read " +
+			"early by the cube (wrong data), and if another path calls `SyncAll<false>()` the kernel hangs (507018). " +
+			"Under a vector-only guard the vector barrier is correct, and AIV-only externs have no cube to release.",
+		Example:    "AscendC::SyncAll();          // in a mixed extern, unguarded",
+		UseInstead: "AscendC::SyncAll<false>();   // whole-core barrier: per-type syncs, then cube<->vector",
+		FixSafety: "Safe: rewrites the call to `SyncAll<false>()`, the barrier a mixed kernel means. A call inside an " +
+			"`if constexpr` whose condition cannot be evaluated is reported at info, as the branch may never be taken.",
+		Guide: "§5",
+	},
+	Run: runSyncAllAIVOnly,
+})
+
+func runSyncAllAIVOnly(pass *analysis.Pass) {
+	if !pass.Mixed() {
+		return
+	}
+	for _, n := range pass.Nodes("call_expression") {
+		call, ok := cxx.AsCall(n)
+		if !ok || call.Name != "SyncAll" || !call.InNamespace("AscendC") || len(call.Args) != 0 {
+			continue
+		}
+		if !syncAllIsAIVOnly(pass, call) {
+			continue
+		}
+		if pass.Cores(n)&grammar.AIC == 0 {
+			continue
+		}
+		sev := analysis.Severity(0)
+		msg := "`SyncAll()` is the vector-only barrier (isAIVOnly=true) but the cube core of this mixed extern compiles it: " +
+			"nothing orders cube against vector and the kernel can hang; use `SyncAll<false>()`"
+		if cond := unevaluableConstexpr(pass, n); cond != nil {
+			sev = analysis.SeverityInfo
+			msg = "`SyncAll()` is the vector-only barrier; it sits under `if constexpr " + cond.Text() +
+				"`, which extern-lsp cannot evaluate: if the cube core takes this branch, use `SyncAll<false>()`"
+		}
+		fn := n.ChildByField("function")
+		prefix := ""
+		if call.Qualified != call.Name {
+			prefix = call.Qualified[:len(call.Qualified)-len(call.Name)]
+		}
+		pass.Report(analysis.Diagnostic{
+			Start:    n.Start,
+			End:      n.End,
+			Severity: sev,
+			Message:  msg,
+			Fixes: []analysis.Fix{{
+				Title:         "Replace with `" + prefix + "SyncAll<false>()`",
+				Applicability: analysis.Safe,
+				Edits:         []analysis.TextEdit{{Start: fn.Start, End: fn.End, NewText: prefix + "SyncAll<false>"}},
+			}},
+		})
+	}
+}
+
+// syncAllIsAIVOnly reports whether the template argument selects the
+// vector-only barrier: none, empty or a constant true.
+func syncAllIsAIVOnly(pass *analysis.Pass, call cxx.Call) bool {
+	if len(call.TArgs) == 0 {
+		return true
+	}
+	if len(call.TArgs) > 1 {
+		return false
+	}
+	v, ok := pass.Consts.Eval(call.TArgs[0])
+	return ok && v != 0
+}
+
+// unevaluableConstexpr returns the condition of an enclosing `if constexpr`
+// that neither the guard model nor the constant resolver can decide.
+func unevaluableConstexpr(pass *analysis.Pass, n *grammar.Node) *grammar.Node {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		if p.Kind != "if_statement" || p.ChildOfKind("constexpr") == nil {
+			continue
+		}
+		cond := p.ChildByField("condition")
+		if _, ok := grammar.CoreCondition(cond); ok {
+			continue
+		}
+		if _, ok := pass.Consts.Eval(cond); ok {
+			continue
+		}
+		return cond
+	}
+	return nil
+}

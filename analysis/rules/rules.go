@@ -1,0 +1,36 @@
+// Package rules holds extern-lsp's analyzers, one file per rule, each with
+// its documentation and a fixture under testdata/.
+package rules
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+)
+
+var all []*analysis.Analyzer
+
+// register adds a rule to the list All returns; each rule file registers
+// itself so adding a rule touches no shared file.
+func register(a *analysis.Analyzer) *analysis.Analyzer {
+	all = append(all, a)
+	return a
+}
+
+// All returns every rule, ordered by code.
+func All() []*analysis.Analyzer {
+	out := append([]*analysis.Analyzer(nil), all...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	return out
+}
+
+// Lookup finds a rule by code or name (case-insensitive).
+func Lookup(codeOrName string) *analysis.Analyzer {
+	for _, a := range all {
+		if strings.EqualFold(a.Code, codeOrName) || strings.EqualFold(a.Name, codeOrName) {
+			return a
+		}
+	}
+	return nil
+}

@@ -1,0 +1,599 @@
+// Package workspace is the model of a tree of extern sources shared by
+// `check` and the language server: file contents (disk or editor overlays),
+// parsed files, the #include graph, which files are extern sources, and each
+// extern unit's kernel kind.
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"sync"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// Kind is an extern's kernel kind.
+type Kind int
+
+const (
+	KindAIV   Kind = iota // vector-only (core_type="aiv", the default)
+	KindAIC               // cube-only
+	KindMixed             // cube + vector
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindAIC:
+		return "aic"
+	case KindMixed:
+		return "mixed"
+	}
+	return "aiv"
+}
+
+// ParseKind reads a stub's core_type.
+func ParseKind(s string) (Kind, bool) {
+	switch s {
+	case "aiv", "vector", "vec":
+		return KindAIV, true
+	case "aic", "cube":
+		return KindAIC, true
+	case "mixed", "mix":
+		return KindMixed, true
+	}
+	return KindAIV, false
+}
+
+// Context is what the workspace knows about one C++ file.
+type Context struct {
+	Path string
+	// Extern is true for a file defining a function that takes
+	// `__gm__ int64_t *args`, or included (transitively) from one.
+	Extern bool
+	Entry  bool     // the file itself defines such a function
+	Units  []string // the entry files whose compile includes this file
+	Kind   Kind
+	// KindSource says where Kind came from: "stub" or "heuristic".
+	KindSource string
+}
+
+type fileEntry struct {
+	src     []byte
+	modTime int64
+	size    int64
+	overlay bool
+	version int32
+	file    *grammar.File
+	err     error
+	scan    *scan
+}
+
+// scan is the cheap text-level summary of a file: includes, entry shape and
+// kind evidence. It needs no parse.
+type scan struct {
+	includes []grammar.Include
+	entry    bool
+	cube     bool
+	vec      bool
+	mixedSig bool
+}
+
+// Workspace holds files by absolute path. It is safe for concurrent use.
+type Workspace struct {
+	mu    sync.Mutex
+	roots []string
+	files map[string]*fileEntry
+	// IncludeDirs are searched after the including file's directory.
+	includeDirs []string
+	// known is every C++ file found under the roots (for reverse includes).
+	known   map[string]bool
+	indexed bool
+	// KindOverride lets the Python stub link decide an entry's kind.
+	kindOverride func(entry string) (Kind, bool)
+	parsers      sync.Pool
+	// units maps a file to the entries whose compile includes it; nil when
+	// it must be rebuilt (a file's includes or entry shape changed).
+	units map[string][]string
+}
+
+// New returns a workspace over the given root folders.
+func New(roots ...string) *Workspace {
+	w := &Workspace{files: map[string]*fileEntry{}, known: map[string]bool{}}
+	for _, r := range roots {
+		if abs, err := filepath.Abs(r); err == nil {
+			w.roots = append(w.roots, abs)
+		}
+	}
+	return w
+}
+
+// Roots returns the workspace folders.
+func (w *Workspace) Roots() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.roots...)
+}
+
+// AddRoot adds a workspace folder.
+func (w *Workspace) AddRoot(root string) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, r := range w.roots {
+		if r == abs {
+			return
+		}
+	}
+	w.roots = append(w.roots, abs)
+	w.indexed = false
+}
+
+// RemoveRoot drops a workspace folder.
+func (w *Workspace) RemoveRoot(root string) {
+	abs, _ := filepath.Abs(root)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i, r := range w.roots {
+		if r == abs {
+			w.roots = append(w.roots[:i], w.roots[i+1:]...)
+			w.indexed = false
+			return
+		}
+	}
+}
+
+// SetIncludeDirs sets extra include folders (absolute).
+func (w *Workspace) SetIncludeDirs(dirs []string) {
+	w.mu.Lock()
+	w.includeDirs = append([]string(nil), dirs...)
+	w.mu.Unlock()
+}
+
+// SetKindOverride installs the stub link's kind decision.
+func (w *Workspace) SetKindOverride(fn func(entry string) (Kind, bool)) {
+	w.mu.Lock()
+	w.kindOverride = fn
+	w.mu.Unlock()
+}
+
+// SetOverlay records an editor buffer for path; it replaces disk content.
+func (w *Workspace) SetOverlay(path string, src []byte, version int32) {
+	path = Abs(path)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	e := w.files[path]
+	var old *grammar.File
+	if e != nil && e.overlay && bytes.Equal(e.src, src) {
+		e.version = version
+		return
+	}
+	if e != nil {
+		old = e.file
+	}
+	_ = old
+	ne := &fileEntry{src: src, overlay: true, version: version}
+	w.replace(path, e, ne)
+}
+
+// replace installs a new entry, dropping the units index when the file's
+// includes or entry shape changed.
+func (w *Workspace) replace(path string, old, ne *fileEntry) {
+	ne.scan = scanText(ne.src)
+	if old == nil || old.scan == nil || !old.scan.sameShape(ne.scan) {
+		w.units = nil
+	}
+	w.files[path] = ne
+	w.markKnown(path)
+}
+
+// SetParsed records an already parsed overlay (the server reparses
+// incrementally itself and hands the result over).
+func (w *Workspace) SetParsed(f *grammar.File, version int32) {
+	path := Abs(f.Path)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.replace(path, w.files[path], &fileEntry{src: f.Src, overlay: true, version: version, file: f})
+}
+
+// ClearOverlay drops an editor buffer; the disk content is read again.
+func (w *Workspace) ClearOverlay(path string) {
+	path = Abs(path)
+	w.mu.Lock()
+	delete(w.files, path)
+	w.units = nil
+	w.mu.Unlock()
+}
+
+// Invalidate forgets the cached content of a file (changed on disk).
+func (w *Workspace) Invalidate(path string) {
+	path = Abs(path)
+	w.mu.Lock()
+	if e := w.files[path]; e != nil && !e.overlay {
+		delete(w.files, path)
+	}
+	w.units = nil
+	if _, err := os.Stat(path); err != nil {
+		delete(w.known, path)
+	} else {
+		w.markKnown(path)
+	}
+	w.mu.Unlock()
+}
+
+func (w *Workspace) markKnown(path string) {
+	if l, ok := grammar.LangOf(path); ok && l == grammar.CPP {
+		w.known[path] = true
+	}
+}
+
+// Abs cleans a path into the workspace's key form.
+func Abs(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return filepath.Clean(path)
+}
+
+// Source returns the current text of a file (overlay or disk).
+func (w *Workspace) Source(path string) ([]byte, error) {
+	e, err := w.entry(Abs(path))
+	if err != nil {
+		return nil, err
+	}
+	return e.src, nil
+}
+
+// Version returns the overlay version of a file, or -1 for disk content.
+func (w *Workspace) Version(path string) int32 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if e := w.files[Abs(path)]; e != nil && e.overlay {
+		return e.version
+	}
+	return -1
+}
+
+func (w *Workspace) entry(path string) (*fileEntry, error) {
+	w.mu.Lock()
+	e := w.files[path]
+	w.mu.Unlock()
+	if e != nil {
+		if e.overlay {
+			return e, nil
+		}
+		if st, err := os.Stat(path); err == nil && st.ModTime().UnixNano() == e.modTime && st.Size() == e.size {
+			return e, nil
+		}
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, &os.PathError{Op: "read", Path: path, Err: errIsDir}
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	e = &fileEntry{src: src, modTime: st.ModTime().UnixNano(), size: st.Size()}
+	w.mu.Lock()
+	if cur := w.files[path]; cur != nil && cur.overlay {
+		e = cur
+	} else {
+		w.files[path] = e
+	}
+	if !w.known[path] {
+		w.units = nil
+	}
+	w.markKnown(path)
+	w.mu.Unlock()
+	return e, nil
+}
+
+type dirError struct{}
+
+func (dirError) Error() string { return "is a directory" }
+
+var errIsDir = dirError{}
+
+// File returns the parsed file at path, parsing it at most once per content.
+func (w *Workspace) File(path string) (*grammar.File, error) {
+	path = Abs(path)
+	e, err := w.entry(path)
+	if err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	f, ferr := e.file, e.err
+	w.mu.Unlock()
+	if f != nil || ferr != nil {
+		return f, ferr
+	}
+	lang, _ := grammar.LangOf(path)
+	var p *grammar.Parser
+	if v := w.parsers.Get(); v != nil {
+		p = v.(*grammar.Parser)
+	}
+	if p == nil {
+		p = grammar.NewParser(lang)
+	}
+	f, err = grammar.ParseFile(context.Background(), p, path, e.src, nil)
+	w.parsers.Put(p)
+	if f != nil && !e.overlay {
+		// Batch parses never reparse incrementally: free the C tree now.
+		f.Tree.Close()
+	}
+	w.mu.Lock()
+	e.file, e.err = f, err
+	w.mu.Unlock()
+	return f, err
+}
+
+var (
+	entryRE = regexp.MustCompile(`(?:__gm__\s+(?:const\s+)?u?int64_t\s*\*|u?int64_t\s+__gm__\s*\*)\s*\w+\s*[,)]`)
+	cubeRE  = regexp.MustCompile(`\b(?:Mmad|LoadData|LoadData2D|LoadData3DV2|Fixpipe|L0A|L0B|L0C|PIPE_M|PIPE_FIX|PIPE_MTE1|TPosition::A1|TPosition::B1|TPosition::A2|TPosition::B2|TPosition::CO1|CO1)\b`)
+	vecRE   = regexp.MustCompile(`\b(?:PIPE_V|VECIN|VECOUT|VECCALC)\b`)
+	mixRE   = regexp.MustCompile(`SyncAll\s*<\s*false\s*>|\bCrossCore(?:Set|Wait)Flag\s*<\s*(?:0x)?[12]\b|\bNotifyEvent\b|\bWaitEvent\b`)
+)
+
+func (w *Workspace) scanOf(path string) *scan {
+	e, err := w.entry(path)
+	if err != nil {
+		return nil
+	}
+	w.mu.Lock()
+	s := e.scan
+	w.mu.Unlock()
+	if s != nil {
+		return s
+	}
+	s = scanText(e.src)
+	w.mu.Lock()
+	e.scan = s
+	w.mu.Unlock()
+	return s
+}
+
+func scanText(src []byte) *scan {
+	s := &scan{}
+	s.includes = includesOf(grammar.ScanGuards(src), src)
+	s.entry = entryRE.Match(src)
+	s.cube = cubeRE.Match(src)
+	s.vec = vecRE.Match(src)
+	s.mixedSig = mixRE.Match(src)
+	return s
+}
+
+func (s *scan) sameShape(o *scan) bool {
+	if s.entry != o.entry || s.cube != o.cube || s.vec != o.vec || s.mixedSig != o.mixedSig || len(s.includes) != len(o.includes) {
+		return false
+	}
+	for i := range s.includes {
+		if s.includes[i].Path != o.includes[i].Path || s.includes[i].System != o.includes[i].System {
+			return false
+		}
+	}
+	return true
+}
+
+func includesOf(g *grammar.Guards, src []byte) []grammar.Include {
+	f := &grammar.File{Src: src, Guards: g}
+	return grammar.IncludesOf(f)
+}
+
+// ResolveInclude returns the workspace path an #include refers to, trying
+// the including file's folder first, then the include folders. System
+// includes and headers that are not on disk (CANN, pto-isa) resolve to "".
+func (w *Workspace) ResolveInclude(from string, inc grammar.Include) string {
+	if inc.System {
+		return ""
+	}
+	cands := []string{filepath.Join(filepath.Dir(from), inc.Path)}
+	w.mu.Lock()
+	for _, d := range w.includeDirs {
+		cands = append(cands, filepath.Join(d, inc.Path))
+	}
+	w.mu.Unlock()
+	for _, c := range cands {
+		w.mu.Lock()
+		e := w.files[c]
+		w.mu.Unlock()
+		if e != nil {
+			return c
+		}
+		if st, err := os.Stat(c); err == nil && !st.IsDir() {
+			return c
+		}
+	}
+	return ""
+}
+
+// Includes returns the workspace files path includes directly.
+func (w *Workspace) Includes(path string) []string {
+	path = Abs(path)
+	s := w.scanOf(path)
+	if s == nil {
+		return nil
+	}
+	var out []string
+	for _, inc := range s.includes {
+		if p := w.ResolveInclude(path, inc); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Closure returns path and every workspace file it includes transitively,
+// in include order (dependencies before the file itself is not guaranteed;
+// the file comes first).
+func (w *Workspace) Closure(path string) []string {
+	path = Abs(path)
+	seen := map[string]bool{path: true}
+	out := []string{path}
+	for i := 0; i < len(out); i++ {
+		for _, inc := range w.Includes(out[i]) {
+			if !seen[inc] {
+				seen[inc] = true
+				out = append(out, inc)
+			}
+		}
+	}
+	return out
+}
+
+// Index walks the roots once to learn every C++ file, so a header can find
+// the entries that include it.
+func (w *Workspace) Index() {
+	w.mu.Lock()
+	if w.indexed {
+		w.mu.Unlock()
+		return
+	}
+	roots := append([]string(nil), w.roots...)
+	w.mu.Unlock()
+	found := map[string]bool{}
+	for _, r := range roots {
+		filepath.WalkDir(r, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() {
+				if p != r && SkipDir(d.Name()) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if l, ok := grammar.LangOf(p); ok && l == grammar.CPP {
+				found[p] = true
+			}
+			return nil
+		})
+	}
+	w.mu.Lock()
+	for p := range found {
+		w.known[p] = true
+	}
+	w.indexed = true
+	w.mu.Unlock()
+}
+
+// SkipDir reports folders never searched: VCS data, build outputs,
+// dependencies and caches.
+func SkipDir(name string) bool {
+	switch name {
+	case ".git", ".hg", ".svn", "node_modules", "build", "build_output", "out", "dist", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache", "third_party", "vendor", ".cache":
+		return true
+	}
+	return len(name) > 1 && name[0] == '.'
+}
+
+// KnownFiles returns every C++ file the workspace knows, sorted.
+func (w *Workspace) KnownFiles() []string {
+	w.Index()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]string, 0, len(w.known))
+	for p := range w.known {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Context returns the extern context of a C++ file.
+func (w *Workspace) Context(path string) *Context {
+	path = Abs(path)
+	c := &Context{Path: path, KindSource: "heuristic"}
+	s := w.scanOf(path)
+	if s == nil {
+		return c
+	}
+	c.Entry = s.entry
+	c.Units = w.unitsOf(path)
+	c.Extern = len(c.Units) > 0
+	c.Kind, c.KindSource = w.kindOf(path, c.Units)
+	return c
+}
+
+// unitsOf returns the entries whose compile includes path (path itself
+// when it is an entry).
+func (w *Workspace) unitsOf(path string) []string {
+	w.Index()
+	w.mu.Lock()
+	units := w.units
+	w.mu.Unlock()
+	if units == nil {
+		units = map[string][]string{}
+		for _, p := range w.KnownFiles() {
+			if s := w.scanOf(p); s == nil || !s.entry {
+				continue
+			}
+			for _, inc := range w.Closure(p) {
+				units[inc] = append(units[inc], p)
+			}
+		}
+		w.mu.Lock()
+		w.units = units
+		w.mu.Unlock()
+	}
+	if _, known := units[path]; !known {
+		if s := w.scanOf(path); s != nil && s.entry {
+			// An entry outside the roots (a single file checked on its own).
+			return []string{path}
+		}
+	}
+	return append([]string(nil), units[path]...)
+}
+
+// UnitKind returns the kind of the extern whose entry is the given file.
+func (w *Workspace) UnitKind(entry string) (Kind, string) {
+	entry = Abs(entry)
+	w.mu.Lock()
+	ov := w.kindOverride
+	w.mu.Unlock()
+	if ov != nil {
+		if k, ok := ov(entry); ok {
+			return k, "stub"
+		}
+	}
+	var cube, vec, mixed bool
+	for _, p := range w.Closure(entry) {
+		if s := w.scanOf(p); s != nil {
+			cube = cube || s.cube
+			vec = vec || s.vec
+			mixed = mixed || s.mixedSig
+		}
+	}
+	switch {
+	case mixed || cube && vec:
+		return KindMixed, "heuristic"
+	case cube:
+		return KindAIC, "heuristic"
+	}
+	return KindAIV, "heuristic"
+}
+
+// kindOf is the most demanding kind among a file's units: a header compiled
+// into one mixed extern is analysed as mixed.
+func (w *Workspace) kindOf(path string, units []string) (Kind, string) {
+	if len(units) == 0 {
+		return w.UnitKind(path)
+	}
+	best, src := KindAIV, "heuristic"
+	for i, u := range units {
+		k, s := w.UnitKind(u)
+		if i == 0 || k == KindMixed || k == KindAIC && best == KindAIV {
+			best, src = k, s
+		}
+	}
+	return best, src
+}
