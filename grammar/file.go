@@ -144,6 +144,30 @@ func (f *File) HasQualifier(start, end uint32, q string) bool {
 	return false
 }
 
+// NodeQualifiers returns the masked qualifiers that belong to n: those
+// inside it and those just before it (tree-sitter starts a declaration at
+// its first real token, so a leading `__gm__` lies before the node).
+func (f *File) NodeQualifiers(n *Node) []string {
+	start := uint32(0)
+	if prev := n.PrevSibling(); prev != nil {
+		start = prev.End
+	} else if p := n.Parent(); p != nil {
+		start = p.Start
+	}
+	return f.QualifiersIn(start, n.End)
+}
+
+// NodeHasQualifier reports whether qualifier q (e.g. "__gm__") belongs to n
+// (see NodeQualifiers).
+func (f *File) NodeHasQualifier(n *Node, q string) bool {
+	for _, s := range f.NodeQualifiers(n) {
+		if s == q {
+			return true
+		}
+	}
+	return false
+}
+
 // Close releases the file's C tree.
 func (f *File) Close() {
 	if f != nil {

@@ -201,7 +201,7 @@ func IsArgsParam(f *grammar.File, p Param) bool {
 	if t != "int64_t" && t != "uint64_t" && t != "int64" {
 		return false
 	}
-	return f.HasQualifier(p.Node.Start, p.Node.End, "__gm__")
+	return f.NodeHasQualifier(p.Node, "__gm__")
 }
 
 // ArgsParam returns the extern args parameter of a function, if it has one.

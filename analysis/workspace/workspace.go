@@ -54,7 +54,7 @@ type Context struct {
 	// Extern is true for a file defining a function that takes
 	// `__gm__ int64_t *args`, or included (transitively) from one.
 	Extern bool
-	Entry  bool     // the file itself defines such a function
+	Entry  bool     // the file defines an extern "C" function taking the args pointer
 	Units  []string // the entry files whose compile includes this file
 	Kind   Kind
 	// KindSource says where Kind came from: "stub" or "heuristic".
@@ -76,7 +76,8 @@ type fileEntry struct {
 // kind evidence. It needs no parse.
 type scan struct {
 	includes []grammar.Include
-	entry    bool
+	entry    bool // has an extern "C" function taking the args pointer
+	argsFn   bool // has any function taking the args pointer
 	cube     bool
 	vec      bool
 	mixedSig bool
@@ -338,7 +339,8 @@ func (w *Workspace) File(path string) (*grammar.File, error) {
 }
 
 var (
-	entryRE = regexp.MustCompile(`(?:__gm__\s+(?:const\s+)?u?int64_t\s*\*|u?int64_t\s+__gm__\s*\*)\s*\w+\s*[,)]`)
+	externCRE = regexp.MustCompile(`extern\s*"C"`)
+	entryRE   = regexp.MustCompile(`(?:__gm__\s+(?:const\s+)?u?int64_t\s*\*|u?int64_t\s+__gm__\s*\*)\s*\w+\s*[,)]`)
 	cubeRE  = regexp.MustCompile(`\b(?:Mmad|LoadData|LoadData2D|LoadData3DV2|Fixpipe|L0A|L0B|L0C|PIPE_M|PIPE_FIX|PIPE_MTE1|TPosition::A1|TPosition::B1|TPosition::A2|TPosition::B2|TPosition::CO1|CO1)\b`)
 	vecRE   = regexp.MustCompile(`\b(?:PIPE_V|VECIN|VECOUT|VECCALC)\b`)
 	mixRE   = regexp.MustCompile(`SyncAll\s*<\s*false\s*>|\bCrossCore(?:Set|Wait)Flag\s*<\s*(?:0x)?[12]\b|\bNotifyEvent\b|\bWaitEvent\b`)
@@ -365,7 +367,8 @@ func (w *Workspace) scanOf(path string) *scan {
 func scanText(src []byte) *scan {
 	s := &scan{}
 	s.includes = includesOf(grammar.ScanGuards(src), src)
-	s.entry = entryRE.Match(src)
+	s.argsFn = entryRE.Match(src)
+	s.entry = s.argsFn && externCRE.Match(src)
 	s.cube = cubeRE.Match(src)
 	s.vec = vecRE.Match(src)
 	s.mixedSig = mixRE.Match(src)
@@ -373,7 +376,7 @@ func scanText(src []byte) *scan {
 }
 
 func (s *scan) sameShape(o *scan) bool {
-	if s.entry != o.entry || s.cube != o.cube || s.vec != o.vec || s.mixedSig != o.mixedSig || len(s.includes) != len(o.includes) {
+	if s.entry != o.entry || s.argsFn != o.argsFn || s.cube != o.cube || s.vec != o.vec || s.mixedSig != o.mixedSig || len(s.includes) != len(o.includes) {
 		return false
 	}
 	for i := range s.includes {
@@ -519,6 +522,9 @@ func (w *Workspace) Context(path string) *Context {
 	}
 	c.Entry = s.entry
 	c.Units = w.unitsOf(path)
+	if !c.Entry && len(c.Units) == 0 && s.argsFn {
+		c.Units = []string{path}
+	}
 	c.Extern = len(c.Units) > 0
 	c.Kind, c.KindSource = w.kindOf(path, c.Units)
 	return c
@@ -546,8 +552,9 @@ func (w *Workspace) unitsOf(path string) []string {
 		w.mu.Unlock()
 	}
 	if _, known := units[path]; !known {
-		if s := w.scanOf(path); s != nil && s.entry {
-			// An entry outside the roots (a single file checked on its own).
+		if s := w.scanOf(path); s != nil && (s.entry || s.argsFn) {
+			// An entry outside the roots, or a file whose args functions no
+			// entry includes: it is its own unit.
 			return []string{path}
 		}
 	}

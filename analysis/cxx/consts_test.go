@@ -1,0 +1,107 @@
+package cxx
+
+import (
+	"context"
+	"testing"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+func TestResolver(t *testing.T) {
+	hdr := `#pragma once
+#define FLAG_BASE 4
+#define FLAG_MIX (FLAG_BASE + 2)
+enum Flags : uint16_t { kA, kB, kC = 9, kD };
+namespace cfg { constexpr int32_t kShift = 8; }
+struct Ids { static constexpr uint16_t kReady = 12; };
+`
+	src := `constexpr uint16_t kLocal = 3;
+const int kNeg = -kLocal;
+void f() {
+  use(1);
+  use(0x10 | 1);
+  use(kLocal);
+  use(kNeg);
+  use(FLAG_MIX);
+  use(kD);
+  use(Flags::kB);
+  use(1 << cfg::kShift);
+  use(Ids::kReady);
+  use(static_cast<uint16_t>(kC));
+  use(0x1 | (2 << 4) | (11 << 8));
+  use(unknown_thing);
+  use(WithRope ? 17 : 7);
+  use(true ? 1 : 2);
+  use(10'000u);
+}
+`
+	parse := func(path, text string) *grammar.File {
+		f, err := grammar.ParseFile(context.Background(), nil, path, []byte(text), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	h, f := parse("h.hpp", hdr), parse("f.cpp", src)
+	r := NewResolver(h, f)
+	want := [][]int64{{1}, {17}, {3}, {-3}, {6}, {10}, {1}, {256}, {12}, {9}, {0x1 | 2<<4 | 11<<8}, nil, {17, 7}, {1}, {10000}}
+	i := 0
+	for j := range f.Tree.Nodes {
+		n := &f.Tree.Nodes[j]
+		c, ok := AsCall(n)
+		if !ok || c.Name != "use" {
+			continue
+		}
+		got := r.EvalAll(c.Args[0])
+		if i >= len(want) {
+			t.Fatalf("more calls than expected")
+		}
+		if len(got) != len(want[i]) {
+			t.Errorf("%s = %v, want %v", c.Args[0].Text(), got, want[i])
+		} else {
+			for k := range got {
+				if got[k] != want[i][k] {
+					t.Errorf("%s = %v, want %v", c.Args[0].Text(), got, want[i])
+				}
+			}
+		}
+		i++
+	}
+	if i != len(want) {
+		t.Errorf("saw %d calls, want %d", i, len(want))
+	}
+}
+
+func TestCallsAndParams(t *testing.T) {
+	src := `extern "C" __global__ __aicore__ void entry(__gm__ int64_t *args) { AscendC::SyncAll<false>(); obj.Get<int>(1, 2); }
+template <bool R> __aicore__ inline void run(__gm__ int64_t *args, int32_t n) {}
+void host(int64_t *args) {}
+`
+	f, err := grammar.ParseFile(context.Background(), nil, "e.cpp", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, helpers := Entries(f)
+	if len(entries) != 1 || FunctionName(entries[0]) != "entry" || len(helpers) != 1 || FunctionName(helpers[0]) != "run" {
+		t.Fatalf("entries %d helpers %d", len(entries), len(helpers))
+	}
+	p, ok := ArgsParam(f, helpers[0])
+	if !ok || p.Name != "args" || p.Index != 0 {
+		t.Errorf("args param %+v", p)
+	}
+	var calls []Call
+	for i := range f.Tree.Nodes {
+		if c, ok := AsCall(&f.Tree.Nodes[i]); ok {
+			calls = append(calls, c)
+		}
+	}
+	if len(calls) != 2 {
+		t.Fatalf("calls %d", len(calls))
+	}
+	if c := calls[0]; c.Name != "SyncAll" || c.Qualified != "AscendC::SyncAll" || !c.HasTArgs || len(c.TArgs) != 1 || !c.InNamespace("AscendC") {
+		t.Errorf("SyncAll call %+v", c)
+	}
+	if c := calls[1]; c.Name != "Get" || c.Receiver == nil || c.Receiver.Text() != "obj" || len(c.Args) != 2 {
+		t.Errorf("method call %+v", c)
+	}
+}

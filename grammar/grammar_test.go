@@ -1,0 +1,288 @@
+package grammar
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func parse(t *testing.T, path, src string) *File {
+	t.Helper()
+	f, err := ParseFile(context.Background(), nil, path, []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestMaskKeepsOffsets(t *testing.T) {
+	src := "extern \"C\" __global__ __aicore__ void k(__gm__ int64_t *args) {\n  __ubuf__ half *u;\n}\n" +
+		"extern \"C\" __global__ [aicore] void k2(__gm__ uint8_t *p) {}\n"
+	masked, spans := Mask([]byte(src))
+	if len(masked) != len(src) {
+		t.Fatalf("masked length %d != %d", len(masked), len(src))
+	}
+	if strings.Contains(string(masked), "__gm__") || strings.Contains(string(masked), "[aicore]") {
+		t.Fatalf("qualifiers left: %s", masked)
+	}
+	for i := range src {
+		if (src[i] == '\n') != (masked[i] == '\n') {
+			t.Fatalf("newline moved at %d", i)
+		}
+	}
+	var texts []string
+	for _, s := range spans {
+		if src[s.Start:s.End] != s.Text {
+			t.Errorf("span %v text %q does not match source %q", s, s.Text, src[s.Start:s.End])
+		}
+		texts = append(texts, s.Text)
+	}
+	want := "__global__ __aicore__ __gm__ __ubuf__ __global__ [aicore] __gm__"
+	if got := strings.Join(texts, " "); got != want {
+		t.Errorf("spans = %q, want %q", got, want)
+	}
+	f := parse(t, "k.cpp", src)
+	if f.Tree.HasError() {
+		t.Errorf("masked source still has parse errors:\n%s", Dump(f.Tree.Root()))
+	}
+}
+
+func TestMaskDeclarationMacros(t *testing.T) {
+	src := "CATLASS_DEVICE void run() {}\ntemplate <class T>\nCATLASS_HOST_DEVICE inline int f(T x) { return 0; }\n"
+	f := parse(t, "m.hpp", src)
+	if f.Tree.HasError() {
+		t.Errorf("declaration macros not masked:\n%s", Dump(f.Tree.Root()))
+	}
+	// An all-caps type used as a type must stay.
+	f = parse(t, "t.hpp", "DTYPE x = 0;\n")
+	if len(f.Masks) != 0 {
+		t.Errorf("masked a type: %v", f.Masks)
+	}
+}
+
+func TestAscendIsGuardParses(t *testing.T) {
+	src := "void f() {\n  if ASCEND_IS_AIV {\n    a();\n  } else {\n    b();\n  }\n  if ASCEND_IS_AIC { c(); }\n}\n"
+	f := parse(t, "g.cpp", src)
+	if f.Tree.HasError() {
+		t.Fatalf("parse errors:\n%s", Dump(f.Tree.Root()))
+	}
+	want := map[string]Cores{"a()": AIV, "b()": AIC, "c()": AIC}
+	for i := range f.Tree.Nodes {
+		n := &f.Tree.Nodes[i]
+		if n.Kind == "call_expression" {
+			if got := f.CoresOf(n); got != want[n.Text()] {
+				t.Errorf("%s: cores %s, want %s", n.Text(), got, want[n.Text()])
+			}
+		}
+	}
+}
+
+func TestGuardSpellings(t *testing.T) {
+	src := `void f() {
+  both0();
+#ifdef __DAV_C220_VEC__
+  vec1();
+#else
+  cube1();
+#endif
+#if defined(__DAV_C220_CUBE__)
+  cube2();
+#elif defined(__DAV_C220_VEC__)
+  vec2();
+#endif
+#ifndef __DAV_C220_CUBE__
+  vec3();
+#endif
+#if defined(__DAV_VEC__) && !defined(__CPU_SIM)
+  vec4();
+#endif
+#if defined(__DAV_CUBE__) || defined(__DAV_C220_CUBE__)
+  cube4();
+#endif
+#if !defined(__DAV_C220_VEC__)
+  cube5();
+#endif
+#ifdef __CPU_SIM
+  none1();
+#else
+  both1();
+#endif
+#if SOME_FEATURE
+  both2();
+#else
+  both3();
+#endif
+#if __CCE_AICORE__ == 220 && defined(__DAV_C220_VEC__)
+  vec5();
+#endif
+#if defined(__DAV_C220_VEC__)
+#if defined(__DAV_C220_CUBE__)
+  none2();
+#endif
+#endif
+  if (g_coreType == AscendC::AIV) { vec6(); } else { cube6(); }
+  if constexpr (g_coreType == AscendC::AIC) { cube7(); }
+  if (AscendC::AIV != g_coreType) { cube8(); }
+#ifdef __DAV_C220_VEC__
+  if ASCEND_IS_AIC { none3(); }
+#endif
+}
+`
+	f := parse(t, "g.cpp", src)
+	if f.Tree.HasError() {
+		t.Fatalf("parse errors:\n%s", Dump(f.Tree.Root()))
+	}
+	seen := 0
+	for i := range f.Tree.Nodes {
+		n := &f.Tree.Nodes[i]
+		if n.Kind != "call_expression" {
+			continue
+		}
+		name := strings.TrimSuffix(n.Text(), "()")
+		var want Cores
+		switch strings.TrimRight(name, "0123456789") {
+		case "both":
+			want = Both
+		case "vec":
+			want = AIV
+		case "cube":
+			want = AIC
+		case "none":
+			want = None
+		default:
+			t.Fatalf("unexpected call %s", name)
+		}
+		seen++
+		if got := f.CoresOf(n); got != want {
+			t.Errorf("%s: cores %s, want %s", name, got, want)
+		}
+	}
+	if seen != 20 {
+		t.Errorf("saw %d calls, want 20", seen)
+	}
+}
+
+func TestGuardDirectives(t *testing.T) {
+	src := "#if defined(__DAV_CUBE__) \\\n    && 1 // c\n#define X 3\n#endif\n#include \"a/b.hpp\"\n#include <kernel_operator.h>\n"
+	f := parse(t, "d.cpp", src)
+	var kinds []string
+	for _, d := range f.Guards.Directives {
+		kinds = append(kinds, d.Kind)
+	}
+	if got := strings.Join(kinds, ","); got != "if,define,endif,include,include" {
+		t.Fatalf("directives %s", got)
+	}
+	d := f.Guards.Directives[0]
+	if d.Cond != "defined(__DAV_CUBE__)      && 1" || d.BranchCores != AIC {
+		t.Errorf("cond %q cores %s", d.Cond, d.BranchCores)
+	}
+	if len(d.Macros) != 1 || src[d.Macros[0].Start:d.Macros[0].End] != "__DAV_CUBE__" {
+		t.Errorf("macros %+v", d.Macros)
+	}
+	if f.Guards.Directives[2].Group != 0 || f.Guards.Directives[1].Line != 2 {
+		t.Errorf("group/line wrong: %+v", f.Guards.Directives)
+	}
+	if len(f.Includes) != 2 || f.Includes[0].Path != "a/b.hpp" || f.Includes[0].System || !f.Includes[1].System {
+		t.Errorf("includes %+v", f.Includes)
+	}
+	if inc := f.Includes[0]; src[inc.Start:inc.End] != `"a/b.hpp"` {
+		t.Errorf("include span %q", src[inc.Start:inc.End])
+	}
+}
+
+func TestLinesUTF16(t *testing.T) {
+	src := []byte("// 中文注释 𝄞\nint x;\r\nlast")
+	l := NewLines(src)
+	if l.Count() != 3 {
+		t.Fatalf("count %d", l.Count())
+	}
+	off := uint32(strings.Index(string(src), "𝄞"))
+	line, col := l.PositionUTF16(off)
+	if line != 0 || col != 8 {
+		t.Errorf("utf16 position %d:%d, want 0:8", line, col)
+	}
+	if back := l.OffsetUTF16(0, 8); back != off {
+		t.Errorf("offset %d, want %d", back, off)
+	}
+	if got := l.OffsetUTF16(0, 10); got != off+4 {
+		t.Errorf("after surrogate pair: %d, want %d", got, off+4)
+	}
+	if l.LineText(1) != "int x;" {
+		t.Errorf("line text %q", l.LineText(1))
+	}
+	if got := l.OffsetUTF16(1, 99); got != l.LineEnd(1) {
+		t.Errorf("past end of line clamps to %d, got %d", l.LineEnd(1), got)
+	}
+	if got := l.OffsetUTF16(9, 0); got != uint32(len(src)) {
+		t.Errorf("past end of file clamps to %d, got %d", len(src), got)
+	}
+}
+
+func TestTreeNavigation(t *testing.T) {
+	f := parse(t, "n.cpp", "int f(int a) { return a + 1; }\n")
+	root := f.Tree.Root()
+	if root.Kind != "translation_unit" || root.Parent() != nil {
+		t.Fatalf("root %s", root.Kind)
+	}
+	fn := root.ChildOfKind("function_definition")
+	body := fn.ChildByField("body")
+	if body == nil || body.Parent() != fn {
+		t.Fatal("body")
+	}
+	n := 0
+	for range fn.Descendants() {
+		n++
+	}
+	walked := 0
+	fn.Walk(func(*Node) bool { walked++; return true })
+	if n != walked {
+		t.Errorf("descendants %d != walk %d", n, walked)
+	}
+	bin := f.Tree.NodeAt(uint32(strings.Index(string(f.Src), "a + 1")), uint32(strings.Index(string(f.Src), "a + 1")+5))
+	if bin.Kind != "binary_expression" {
+		t.Errorf("NodeAt = %s", bin.Kind)
+	}
+	if bin.Ancestor("function_definition") != fn {
+		t.Error("ancestor")
+	}
+}
+
+func TestIncrementalReparse(t *testing.T) {
+	p := NewParser(CPP)
+	src := []byte("void f() { a(); }\n")
+	m, _ := Mask(src)
+	t1, err := p.Parse(context.Background(), m, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Insert "b(); " after "{ ".
+	ins := uint32(strings.Index(string(src), "a();"))
+	src2 := append(append(append([]byte{}, src[:ins]...), "b(); "...), src[ins:]...)
+	t1.ApplyEdit(Edit{StartByte: ins, OldEndByte: ins, NewEndByte: ins + 5, StartCol: ins, OldEndCol: ins, NewEndCol: ins + 5})
+	m2, _ := Mask(src2)
+	t2, err := p.Parse(context.Background(), m2, src2, t1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, _ := NewParser(CPP).Parse(context.Background(), m2, src2, nil)
+	if Dump(t2.Root()) != Dump(fresh.Root()) {
+		t.Errorf("incremental tree differs:\n%s\nvs\n%s", Dump(t2.Root()), Dump(fresh.Root()))
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	if _, err := ParseFile(context.Background(), nil, "b.cpp", []byte{0x7f, 'E', 'L', 'F', 0, 0}, nil); err != ErrBinary {
+		t.Errorf("binary: %v", err)
+	}
+	for _, src := range []string{"", "{{{{", "\xff\xfe int x;", "#if\n#elif\n#endif\n#endif\n#else"} {
+		f := parse(t, "x.cpp", src)
+		_ = f.CoresOf(f.Tree.Root())
+	}
+}
+
+func TestPythonParse(t *testing.T) {
+	f := parse(t, "s.py", "import pypto.language as pl\n\n@pl.jit.extern(core_type=\"mixed\")\ndef k(x: pl.Tensor, n: pl.Scalar[pl.INDEX]): ...\n")
+	if f.Lang != Python || f.Tree.HasError() || f.Tree.Root().Kind != "module" {
+		t.Fatalf("python parse:\n%s", Dump(f.Tree.Root()))
+	}
+}
