@@ -341,9 +341,9 @@ func (w *Workspace) File(path string) (*grammar.File, error) {
 var (
 	externCRE = regexp.MustCompile(`extern\s*"C"`)
 	entryRE   = regexp.MustCompile(`(?:__gm__\s+(?:const\s+)?u?int64_t\s*\*|u?int64_t\s+__gm__\s*\*)\s*\w+\s*[,)]`)
-	cubeRE  = regexp.MustCompile(`\b(?:Mmad|LoadData|LoadData2D|LoadData3DV2|Fixpipe|L0A|L0B|L0C|PIPE_M|PIPE_FIX|PIPE_MTE1|TPosition::A1|TPosition::B1|TPosition::A2|TPosition::B2|TPosition::CO1|CO1)\b`)
-	vecRE   = regexp.MustCompile(`\b(?:PIPE_V|VECIN|VECOUT|VECCALC)\b`)
-	mixRE   = regexp.MustCompile(`SyncAll\s*<\s*false\s*>|\bCrossCore(?:Set|Wait)Flag\s*<\s*(?:0x)?[12]\b|\bNotifyEvent\b|\bWaitEvent\b`)
+	cubeRE    = regexp.MustCompile(`\b(?:Mmad|LoadData|LoadData2D|LoadData3DV2|Fixpipe|L0A|L0B|L0C|PIPE_M|PIPE_FIX|PIPE_MTE1|TPosition::A1|TPosition::B1|TPosition::A2|TPosition::B2|TPosition::CO1|CO1)\b`)
+	vecRE     = regexp.MustCompile(`\b(?:PIPE_V|VECIN|VECOUT|VECCALC)\b`)
+	mixRE     = regexp.MustCompile(`SyncAll\s*<\s*false\s*>|\bCrossCore(?:Set|Wait)Flag\s*<\s*(?:0x)?[12]\b|\bNotifyEvent\b|\bWaitEvent\b`)
 )
 
 func (w *Workspace) scanOf(path string) *scan {
