@@ -159,6 +159,8 @@ type Pass struct {
 	// Includes are the parsed workspace files this file includes
 	// (transitively), without the file itself.
 	Includes []*grammar.File
+	// Settings are the project's rule settings (zero value: defaults).
+	Settings Settings
 	// Facts is shared, lazily computed per-file knowledge (see Facts).
 	Facts *Facts
 	index *nodeIndex

@@ -23,6 +23,9 @@ type Options struct {
 	// AfterRun, when set, sees every file's suppressions after the rules ran
 	// (used by the unused-suppression report).
 	AfterRun func(p *Pass, sups []*Suppression, diags []Diagnostic) []Diagnostic
+	// Settings are the project's rule settings (from analysis/config); the
+	// zero value means defaults. Rules read them as Pass.Settings.
+	Settings Settings
 }
 
 func (o *Options) enabled(a *Analyzer) bool {
@@ -67,6 +70,7 @@ func Run(ws *workspace.Workspace, path string, opts Options) ([]Diagnostic, erro
 		Ctx:      ctx,
 		Consts:   cxx.NewResolver(resolverFiles...),
 		Includes: includes,
+		Settings: opts.Settings,
 		Facts:    &Facts{},
 		index:    newNodeIndex(f.Tree),
 	}

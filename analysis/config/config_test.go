@@ -1,0 +1,201 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+)
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestNearestFileUp(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "pyproject.toml"), `
+[project]
+name = "x"
+[tool.extern-lsp]
+ignore = ["EXT004"]
+reserved-flags = [8, 9, 10]
+core-macro-family = "pto"
+`)
+	// A pyproject.toml without the table does not stop the search.
+	write(t, filepath.Join(root, "a", "pyproject.toml"), "[project]\nname = \"a\"\n")
+	write(t, filepath.Join(root, "b", "extern-lsp.toml"), "select = [\"syncall-aiv-only\"]\n")
+	write(t, filepath.Join(root, "c", "extern-lsp.toml"), "[tool.extern-lsp]\nseverity = { EXT004 = \"warning\" }\n")
+
+	c, err := ForFile(filepath.Join(root, "a", "k", "entry.cpp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Path != filepath.Join(root, "pyproject.toml") || len(c.Ignore) != 1 || c.CoreMacroFamily != "pto" {
+		t.Fatalf("a/: got %+v", c)
+	}
+	s := c.Settings()
+	if !s.Reserved(9) || s.Reserved(11) || s.Family() != "pto" {
+		t.Errorf("settings: %+v", s)
+	}
+	b, err := Load(filepath.Join(root, "b"))
+	if err != nil || b.Path != filepath.Join(root, "b", "extern-lsp.toml") || b.Select[0] != "syncall-aiv-only" {
+		t.Fatalf("b/: %+v %v", b, err)
+	}
+	if b.Settings().Family() != "c220" {
+		t.Errorf("nearest file replaces farther ones; family = %q", b.Settings().Family())
+	}
+	cc, err := Load(filepath.Join(root, "c"))
+	if err != nil || cc.Severity["EXT004"] != "warning" {
+		t.Fatalf("c/: %+v %v", cc, err)
+	}
+	if got := cc.Severities()["EXT004"]; got != analysis.SeverityWarning {
+		t.Errorf("severity override = %v", got)
+	}
+	d, err := Load(t.TempDir())
+	if err != nil || d.Path != "" {
+		t.Errorf("no file: %+v %v", d, err)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	cases := []struct{ text, want string }{
+		{"selekt = [\"EXT004\"]", `key "selekt": unknown key (did you mean "select"?)`},
+		{"select = \"EXT004\"", `key "select": want a list of strings, got "EXT004"`},
+		{"select = [\"EXT999\"]", `key "select": unknown rule "EXT999"`},
+		{"ignore = [\"syncall-aiv-onyl\"]", `did you mean "syncall-aiv-only"?`},
+		{"severity = { EXT004 = \"fatal\" }", `key "severity.EXT004": bad level "fatal" (want "error", "warning", "info", "hint" or "off")`},
+		{"severity = { EXT777 = \"off\" }", `key "severity.EXT777": unknown rule "EXT777"`},
+		{"reserved-flags = [8, 16]", `key "reserved-flags": bad flag id 16 (FFTS flag ids are integers 0-15)`},
+		{"reserved-flags = 8", `key "reserved-flags": want a list of flag ids 0-15, got 8`},
+		{"core-macro-family = \"c310\"", `key "core-macro-family": bad value "c310" (want "c220" (the default), "pto" or "any")`},
+		{"exclude = [\"[\"]", `key "exclude": bad glob "["`},
+		{"select = [", `invalid TOML: line 1`},
+	}
+	for _, tc := range cases {
+		dir := t.TempDir()
+		p := filepath.Join(dir, "extern-lsp.toml")
+		write(t, p, tc.text+"\n")
+		_, err := Load(dir)
+		if err == nil {
+			t.Errorf("%s: no error", tc.text)
+			continue
+		}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, p+": ") || !strings.Contains(msg, tc.want) || strings.Contains(msg, "\n") {
+			t.Errorf("%s:\n got %s\nwant %s: ...%s...", tc.text, msg, p, tc.want)
+		}
+	}
+	// In a pyproject.toml the key is named with its table.
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "pyproject.toml"), "[tool.extern-lsp]\nfoo = 1\n")
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), `key "tool.extern-lsp.foo": unknown key`) {
+		t.Errorf("pyproject: %v", err)
+	}
+	if _, err := LoadFile(filepath.Join(dir, "missing.toml")); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("missing --config: %v", err)
+	}
+	write(t, filepath.Join(dir, "other", "pyproject.toml"), "[project]\n")
+	if _, err := LoadFile(filepath.Join(dir, "other", "pyproject.toml")); err == nil || !strings.Contains(err.Error(), "no [tool.extern-lsp] table") {
+		t.Errorf("--config pyproject without table: %v", err)
+	}
+}
+
+func TestEnabled(t *testing.T) {
+	on := &analysis.Analyzer{Code: "EXT004", Name: "syncall-aiv-only"}
+	off := &analysis.Analyzer{Code: "EXT900", Name: "unused-suppression", DefaultOff: true}
+	cases := []struct {
+		c         Config
+		wantOn    bool
+		wantOffOn bool
+	}{
+		{Config{}, true, false},
+		{Config{Select: []string{"ALL"}}, true, false},
+		{Config{Select: []string{"EXT0"}}, true, false},
+		{Config{Select: []string{"EXT00*"}}, true, false},
+		{Config{Select: []string{"EXT1"}}, false, false},
+		{Config{Select: []string{"ext900"}}, false, true},
+		{Config{Select: []string{"ALL", "unused-suppression"}}, true, true},
+		{Config{Ignore: []string{"syncall-aiv-only"}}, false, false},
+		{Config{Select: []string{"EXT004"}, Ignore: []string{"EXT0"}}, false, false},
+		{Config{Severity: map[string]string{"syncall-aiv-only": "off"}}, false, false},
+		{Config{Severity: map[string]string{"EXT900": "warning"}}, true, false},
+	}
+	for i, tc := range cases {
+		if got := tc.c.Enabled(on); got != tc.wantOn {
+			t.Errorf("%d %+v: EXT004 enabled = %v", i, tc.c, got)
+		}
+		if got := tc.c.Enabled(off); got != tc.wantOffOn {
+			t.Errorf("%d %+v: EXT900 enabled = %v", i, tc.c, got)
+		}
+	}
+}
+
+func TestGlobs(t *testing.T) {
+	c := &Config{Dir: "/p", Exclude: []string{"build", "*.gen.cpp", "third_party/**/vendor", "gen/"}}
+	for path, want := range map[string]bool{
+		"/p/build/a.cpp":                    true,
+		"/p/src/build/a.cpp":                true,
+		"/p/src/k.gen.cpp":                  true,
+		"/p/third_party/vendor/x.h":         true,
+		"/p/third_party/a/b/vendor/x.h":     true,
+		"/p/src/third_party/vendor/x.h":     false,
+		"/p/gen/x.cpp":                      true,
+		"/p/src/entry.cpp":                  false,
+		"/elsewhere/build.cpp":              false,
+		"/p/kernels/builder/entry.cpp":      false,
+		"/p/third_party/a/b/notvendor/x.cc": false,
+	} {
+		if got := c.Excluded(path, false); got != want {
+			t.Errorf("exclude %s = %v, want %v", path, got, want)
+		}
+	}
+	inc := &Config{Dir: "/p", Include: []string{"kernels/**/*.cpp", "*.h"}}
+	for path, want := range map[string]bool{
+		"/p/kernels/a/b/entry.cpp": false,
+		"/p/kernels/entry.cpp":     false,
+		"/p/other/entry.cpp":       true,
+		"/p/other/x.h":             false,
+	} {
+		if got := inc.Excluded(path, false); got != want {
+			t.Errorf("include %s: excluded = %v, want %v", path, got, want)
+		}
+	}
+	if inc.Excluded("/p/other", true) {
+		t.Error("include globs must not prune folders")
+	}
+}
+
+func TestLoaderOverrideAndCache(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "extern-lsp.toml"), "ignore = [\"EXT004\"]\n")
+	write(t, filepath.Join(root, "ci.toml"), "[tool.extern-lsp]\nselect = [\"EXT004\"]\n")
+	l, err := NewLoader("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, _ := l.ForFile(filepath.Join(root, "x", "y", "a.cpp"))
+	c2, _ := l.ForFile(filepath.Join(root, "x", "b.cpp"))
+	if c1 != c2 || len(c1.Ignore) != 1 {
+		t.Errorf("cache: %p %p %+v", c1, c2, c1)
+	}
+	l, err = NewLoader(filepath.Join(root, "ci.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := l.ForFile(filepath.Join(root, "a.cpp"))
+	if len(c.Select) != 1 || len(c.Ignore) != 0 {
+		t.Errorf("override: %+v", c)
+	}
+	o := c.Options(nil)
+	if o.Enabled == nil || len(o.Analyzers) == 0 {
+		t.Errorf("options: %+v", o)
+	}
+}
