@@ -1,0 +1,275 @@
+package cxx
+
+import (
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// FuncDef is a function definition in one of the files of a Funcs index.
+type FuncDef struct {
+	File *grammar.File
+	Node *grammar.Node // function_definition
+	Name string
+}
+
+// Body returns the function's compound statement, or nil.
+func (d FuncDef) Body() *grammar.Node { return d.Node.ChildByField("body") }
+
+// Funcs indexes the function definitions of a file and the workspace files
+// it includes, so rules can follow a call into a helper's body (the
+// barrier a phase function reaches, the drain a helper performs). Build it
+// once per file (through the pass's Facts); it is not safe for concurrent
+// use.
+type Funcs struct {
+	byName map[string][]FuncDef
+	calls  map[*grammar.Node][]*grammar.Node
+	memo   map[reachKey]*reachResult
+}
+
+// IndexFunctions indexes every function definition of the files.
+func IndexFunctions(files ...*grammar.File) *Funcs {
+	fs := &Funcs{
+		byName: map[string][]FuncDef{},
+		calls:  map[*grammar.Node][]*grammar.Node{},
+		memo:   map[reachKey]*reachResult{},
+	}
+	for _, f := range files {
+		if f == nil || f.Tree == nil {
+			continue
+		}
+		for _, fn := range Functions(f) {
+			name := FunctionName(fn)
+			if name == "" {
+				continue
+			}
+			fs.byName[name] = append(fs.byName[name], FuncDef{File: f, Node: fn, Name: name})
+		}
+	}
+	return fs
+}
+
+// Lookup returns the definitions with a name (overloads and methods of
+// different classes all share it: callers treat them as "may call").
+func (fs *Funcs) Lookup(name string) []FuncDef { return fs.byName[name] }
+
+// Def returns the index entry of a function definition node.
+func (fs *Funcs) Def(fn *grammar.Node) (FuncDef, bool) {
+	for _, d := range fs.byName[FunctionName(fn)] {
+		if d.Node == fn {
+			return d, true
+		}
+	}
+	return FuncDef{}, false
+}
+
+// Calls returns the call expressions in a function's body in source order
+// (calls inside lambdas defined there included).
+func (fs *Funcs) Calls(fn *grammar.Node) []*grammar.Node {
+	if cs, ok := fs.calls[fn]; ok {
+		return cs
+	}
+	var out []*grammar.Node
+	if body := fn.ChildByField("body"); body != nil {
+		ds := body.Descendants()
+		for i := range ds {
+			if ds[i].Kind == "call_expression" {
+				out = append(out, &ds[i])
+			}
+		}
+	}
+	fs.calls[fn] = out
+	return out
+}
+
+// Hop is one step of a call chain: a call in a file.
+type Hop struct {
+	File *grammar.File
+	Call *grammar.Node
+}
+
+type reachKey struct {
+	fn    *grammar.Node
+	cores grammar.Cores
+	what  string
+}
+
+type reachResult struct {
+	chain []Hop
+	busy  bool
+}
+
+// MaxCallDepth bounds how deep Reach follows calls into helpers.
+const MaxCallDepth = 6
+
+// Reach looks for a call matching match in fn's body or, through calls to
+// indexed functions, in the functions it calls (up to MaxCallDepth levels),
+// considering only code that the given cores compile. what names the
+// predicate for memoization. It returns the chain of calls from fn's body
+// to the matching call, or nil.
+func (fs *Funcs) Reach(d FuncDef, cores grammar.Cores, what string, match func(f *grammar.File, c Call) bool) []Hop {
+	return fs.reach(d, cores, what, match, MaxCallDepth)
+}
+
+func (fs *Funcs) reach(d FuncDef, cores grammar.Cores, what string, match func(f *grammar.File, c Call) bool, depth int) []Hop {
+	key := reachKey{d.Node, cores, what}
+	if r, ok := fs.memo[key]; ok {
+		if r.busy {
+			return nil // recursion: the outer visit decides
+		}
+		return r.chain
+	}
+	r := &reachResult{busy: true}
+	fs.memo[key] = r
+	for _, n := range fs.Calls(d.Node) {
+		if chain := fs.CallReaches(d.File, n, cores, what, match, depth); chain != nil {
+			r.chain = chain
+			break
+		}
+	}
+	r.busy = false
+	if r.chain == nil && depth <= 1 {
+		// A miss at the depth limit may be a hit from a shallower start.
+		delete(fs.memo, key)
+	}
+	return r.chain
+}
+
+// CallReaches reports whether the call n in file f matches, or calls an
+// indexed function that reaches a match (see Reach). The chain starts with
+// n itself.
+func (fs *Funcs) CallReaches(f *grammar.File, n *grammar.Node, cores grammar.Cores, what string, match func(f *grammar.File, c Call) bool, depth int) []Hop {
+	c, ok := AsCall(n)
+	if !ok {
+		return nil
+	}
+	cc := cores & f.CoresOf(n)
+	if cc == grammar.None {
+		return nil
+	}
+	if match(f, c) {
+		return []Hop{{File: f, Call: n}}
+	}
+	if depth <= 0 {
+		return nil
+	}
+	for _, callee := range fs.Lookup(c.Name) {
+		if callee.Node.Contains(n) {
+			continue // direct recursion
+		}
+		if sub := fs.reach(callee, cc, what, match, depth-1); sub != nil {
+			return append([]Hop{{File: f, Call: n}}, sub...)
+		}
+	}
+	return nil
+}
+
+// Conditions returns the constructs between n and its ancestor stop that
+// decide whether n runs, innermost first: if statements (n in a branch, not
+// in the condition), loops (n in the body), switch statements, the
+// conditional operator and the right operand of && and ||.
+func Conditions(n, stop *grammar.Node) []*grammar.Node {
+	var out []*grammar.Node
+	for child, p := n, n.Parent(); p != nil && p != stop; child, p = p, p.Parent() {
+		switch p.Kind {
+		case "if_statement":
+			if child.Field == "consequence" || child.Field == "alternative" {
+				out = append(out, p)
+			}
+		case "while_statement", "for_statement", "for_range_loop":
+			if child.Field == "body" {
+				out = append(out, p)
+			}
+		case "do_statement":
+			// The body runs at least once: not a condition.
+		case "switch_statement":
+			if child.Field == "body" {
+				out = append(out, p)
+			}
+		case "conditional_expression":
+			if child.Field == "consequence" || child.Field == "alternative" {
+				out = append(out, p)
+			}
+		case "binary_expression":
+			if child.Field == "right" {
+				if op := p.ChildByField("operator"); op != nil && (op.Kind == "&&" || op.Kind == "||") {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// ConditionOf returns the expression a construct from Conditions tests
+// (nil for a range loop).
+func ConditionOf(c *grammar.Node) *grammar.Node {
+	switch c.Kind {
+	case "if_statement", "while_statement", "for_statement", "switch_statement", "conditional_expression":
+		cond := c.ChildByField("condition")
+		if cond != nil && cond.Kind == "condition_clause" {
+			if v := cond.ChildByField("value"); v != nil {
+				return v
+			}
+		}
+		return cond
+	case "binary_expression":
+		return c.ChildByField("left")
+	}
+	return nil
+}
+
+// StatementOf returns the statement that contains n and sits directly in a
+// compound statement, a branch or a loop body (the unit a fix inserts
+// lines around), or nil.
+func StatementOf(n *grammar.Node) *grammar.Node {
+	for s := n; s != nil; s = s.Parent() {
+		if !isStatement(s.Kind) {
+			continue
+		}
+		return s
+	}
+	return nil
+}
+
+func isStatement(kind string) bool {
+	switch kind {
+	case "expression_statement", "return_statement", "declaration", "if_statement", "for_statement",
+		"while_statement", "do_statement", "switch_statement", "for_range_loop", "compound_statement",
+		"break_statement", "continue_statement", "goto_statement", "labeled_statement":
+		return true
+	}
+	return false
+}
+
+// LineIndent returns the whitespace that starts the line holding off, and
+// whether only whitespace precedes off on that line.
+func LineIndent(src []byte, off uint32) (indent string, alone bool) {
+	start := off
+	for start > 0 && src[start-1] != '\n' {
+		start--
+	}
+	i := start
+	for i < off && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	return string(src[start:i]), i == off
+}
+
+// LineStart returns the offset of the start of the line holding off.
+func LineStart(src []byte, off uint32) uint32 {
+	for off > 0 && src[off-1] != '\n' {
+		off--
+	}
+	return off
+}
+
+// LineEnd returns the offset just past the newline ending the line holding
+// off (or the end of src).
+func LineEnd(src []byte, off uint32) uint32 {
+	for int(off) < len(src) && src[off] != '\n' {
+		off++
+	}
+	if int(off) < len(src) {
+		off++
+	}
+	return off
+}

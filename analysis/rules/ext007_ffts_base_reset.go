@@ -1,0 +1,114 @@
+package rules
+
+import (
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// FFTSBaseReset flags an extern that sets the FFTS base address the runtime
+// owns.
+var FFTSBaseReset = register(&analysis.Analyzer{
+	Code:     "EXT007",
+	Name:     "ffts-base-reset",
+	Severity: analysis.SeverityError,
+	Lang:     grammar.CPP,
+	Fixable:  true,
+	Doc: analysis.Doc{
+		Summary: "an extern must not set the FFTS base address: the runtime set it once for the whole launch",
+		What: "Flags calls to `set_ffts_base_addr(...)` and `SetSyncBaseAddr(...)` (with or without `AscendC::`) " +
+			"in device code of an extern source.",
+		Why: "An extern runs as a task inside the runtime's persistent kernel: the launch calls `set_ffts_base_addr` " +
+			"once on every core and then calls each task as `kernel(args)`, with no per-task FFTS setup. The base is a " +
+			"per-core hardware register that outlives your task, so writing another value redirects every cross-core flag " +
+			"and `SyncAll` of every later task on that core (native kernels included): they signal the wrong address and " +
+			"hang (507018) or release early. The base is already right when your extern starts; drop the call.",
+		Example:    "set_ffts_base_addr(reinterpret_cast<uint64_t>(args[5]));",
+		UseInstead: "// nothing: the runtime set the FFTS base before the first task",
+		FixSafety: "Unsafe: deletes the call's statement (or replaces it with `{}` when it is the sole body of an `if` " +
+			"or loop). Code that computed the address only for this call is left behind for you to remove.",
+		Guide: "§1, §5",
+	},
+	Run: runFFTSBaseReset,
+})
+
+func runFFTSBaseReset(pass *analysis.Pass) {
+	for _, n := range pass.Nodes("call_expression") {
+		call, ok := cxx.AsCall(n)
+		if !ok || call.Receiver != nil {
+			continue
+		}
+		if call.Name != "set_ffts_base_addr" && call.Name != "SetSyncBaseAddr" {
+			continue
+		}
+		if !call.InNamespace("AscendC") || pass.Cores(n) == grammar.None {
+			continue
+		}
+		d := analysis.Diagnostic{
+			Start: n.Start,
+			End:   n.End,
+			Message: "`" + call.Name + "` in an extern: the runtime set the FFTS base once for the persistent launch; " +
+				"another value redirects cross-core flags and SyncAll of every later task on this core",
+		}
+		if edit, ok := deleteStatementEdit(pass.File, n); ok {
+			d.Fixes = []analysis.Fix{{
+				Title:         "Remove the `" + call.Name + "` call",
+				Applicability: analysis.Unsafe,
+				Edits:         []analysis.TextEdit{edit},
+			}}
+		}
+		pass.Report(d)
+	}
+}
+
+// deleteStatementEdit removes the expression statement that is exactly the
+// call n: whole lines when the statement has its line to itself (a trailing
+// comment goes with it), `{}` when it is the sole body of an if or loop.
+func deleteStatementEdit(f *grammar.File, n *grammar.Node) (analysis.TextEdit, bool) {
+	stmt := n.Parent()
+	for stmt != nil && stmt.Kind == "parenthesized_expression" {
+		stmt = stmt.Parent()
+	}
+	if stmt == nil || stmt.Kind != "expression_statement" {
+		return analysis.TextEdit{}, false
+	}
+	parent := stmt.Parent()
+	if parent == nil {
+		return analysis.TextEdit{}, false
+	}
+	if parent.Kind != "compound_statement" && !isPreprocBlock(parent.Kind) {
+		return analysis.TextEdit{Start: stmt.Start, End: stmt.End, NewText: "{}"}, true
+	}
+	src := f.Src
+	_, alone := cxx.LineIndent(src, stmt.Start)
+	end := stmt.End
+	rest := cxx.LineEnd(src, end)
+	tail := string(src[end:rest])
+	if alone && onlyCommentOrSpace(tail) {
+		return analysis.TextEdit{Start: cxx.LineStart(src, stmt.Start), End: rest}, true
+	}
+	return analysis.TextEdit{Start: stmt.Start, End: stmt.End}, true
+}
+
+func isPreprocBlock(kind string) bool {
+	switch kind {
+	case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
+		return true
+	}
+	return false
+}
+
+// onlyCommentOrSpace reports whether the rest of a line is blank or a //
+// comment.
+func onlyCommentOrSpace(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '/':
+			return i+1 < len(s) && s[i+1] == '/'
+		}
+		return false
+	}
+	return true
+}

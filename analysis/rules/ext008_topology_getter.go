@@ -1,0 +1,132 @@
+package rules
+
+import (
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// TopologyGetter flags the zero-argument block/lane getters, which read the
+// persistent launch grid instead of the task's logical topology.
+var TopologyGetter = register(&analysis.Analyzer{
+	Code:     "EXT008",
+	Name:     "topology-getter",
+	Severity: analysis.SeverityError,
+	Lang:     grammar.CPP,
+	Fixable:  true,
+	Doc: analysis.Doc{
+		Summary: "zero-argument block/lane getters read the persistent launch grid; use the `(args)` getters",
+		What: "Flags `get_block_idx()`, `get_block_num()`, `get_subblockid()`, `get_subblockdim()`, `GetBlockIdx()`, " +
+			"`GetBlockNum()` and `GetSubBlockIdx()` called without arguments in an extern (unless the workspace " +
+			"defines its own function or macro of that name).",
+		Why: "An extern is not its own launch: the runtime launches one persistent kernel on every core of the die and " +
+			"calls your task from its poll loop. The hardware registers behind the zero-argument getters describe that " +
+			"persistent grid (the whole die), not the task's `pl.spmd(N)` blocks, and the runtime never programs the " +
+			"sub-block register, so `get_subblockid()` returns 0 on both vector lanes: both lanes take the same work and " +
+			"the same flags. The runtime writes the task's block index, block count and lane id into the context behind " +
+			"args; `get_block_idx(args)`, `get_block_num(args)` and `get_sub_block_id(args)` read them.",
+		Example:    "uint32_t lane = get_subblockid();        // 0 on both AIV lanes",
+		UseInstead: "uint32_t lane = get_sub_block_id(args);  // the task's lane id, set by the runtime",
+		FixSafety: "Unsafe: rewrites the call to its `(args)` form using the args pointer of the enclosing function. " +
+			"Offered only when that function takes the `__gm__ int64_t *` args parameter (helpers without it need the " +
+			"value passed in). `get_subblockdim()` has no args form (a c220 cluster has two vector lanes) and gets no fix.",
+		Guide: "§1",
+	},
+	Run: runTopologyGetter,
+})
+
+// topologyGetters maps each zero-argument getter to its args form ("" when
+// there is none).
+var topologyGetters = map[string]string{
+	"get_block_idx":   "get_block_idx",
+	"get_block_num":   "get_block_num",
+	"get_subblockid":  "get_sub_block_id",
+	"get_subblockdim": "",
+	"GetBlockIdx":     "get_block_idx",
+	"GetBlockNum":     "get_block_num",
+	"GetSubBlockIdx":  "get_sub_block_id",
+}
+
+func runTopologyGetter(pass *analysis.Pass) {
+	var defined map[string]bool
+	for _, n := range pass.Nodes("call_expression") {
+		call, ok := cxx.AsCall(n)
+		if !ok || len(call.Args) != 0 || call.Receiver != nil || call.HasTArgs {
+			continue
+		}
+		repl, ok := topologyGetters[call.Name]
+		if !ok || !call.InNamespace("AscendC") || pass.Cores(n) == grammar.None {
+			continue
+		}
+		if defined == nil {
+			defined = ownTopologyGetters(pass)
+		}
+		if defined[call.Name] {
+			continue
+		}
+		msg := "`" + call.Qualified + "()` reads the persistent launch grid, not this task's blocks"
+		if repl == "get_sub_block_id" || call.Name == "get_subblockdim" {
+			msg = "`" + call.Qualified + "()` reads a lane register the runtime never programs " +
+				"(the sub-block id is 0 on both vector lanes)"
+		}
+		d := analysis.Diagnostic{Start: n.Start, End: n.End, Message: msg}
+		if repl != "" {
+			d.Message += "; use `" + repl + "(args)`"
+			if fn := cxx.EnclosingFunction(n); fn != nil && fn.Kind == "function_definition" {
+				if p, ok := cxx.ArgsParam(pass.File, fn); ok && p.Name != "" {
+					text := repl + "(" + p.Name + ")"
+					d.Fixes = []analysis.Fix{{
+						Title:         "Replace with `" + text + "`",
+						Applicability: analysis.Unsafe,
+						Edits:         []analysis.TextEdit{{Start: n.Start, End: n.End, NewText: text}},
+					}}
+				}
+			}
+		}
+		pass.Report(d)
+	}
+}
+
+// ownTopologyGetters returns the getter names the workspace defines itself
+// as a function without parameters or as a macro (a lane bridge some
+// wrappers install), which the rule leaves alone.
+func ownTopologyGetters(pass *analysis.Pass) map[string]bool {
+	out := map[string]bool{}
+	funcs := workspaceFuncs(pass)
+	for name := range topologyGetters {
+		for _, d := range funcs.Lookup(name) {
+			if len(cxx.Params(d.Node)) == 0 {
+				out[name] = true
+			}
+		}
+	}
+	for _, f := range append([]*grammar.File{pass.File}, pass.Includes...) {
+		if f.Guards == nil {
+			continue
+		}
+		for _, dir := range f.Guards.Directives {
+			if dir.Kind != "define" {
+				continue
+			}
+			name := dir.Cond
+			for i := 0; i < len(name); i++ {
+				if c := name[i]; !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+					name = name[:i]
+					break
+				}
+			}
+			if _, ok := topologyGetters[name]; ok {
+				out[name] = true
+			}
+		}
+	}
+	return out
+}
+
+// workspaceFuncs is the shared index of the functions defined in the file
+// and its workspace includes.
+func workspaceFuncs(pass *analysis.Pass) *cxx.Funcs {
+	return pass.Facts.Get("cxx.Funcs", func() any {
+		return cxx.IndexFunctions(append([]*grammar.File{pass.File}, pass.Includes...)...)
+	}).(*cxx.Funcs)
+}
