@@ -18,6 +18,9 @@ type Suppression struct {
 	// reports and fixes).
 	Start, EndOff uint32
 	Used          bool
+	// UsedCodes parallels Codes: which entries silenced a finding (set by
+	// Suppressed), so a partly used NOLINT(A, B) can be reported.
+	UsedCodes []bool
 }
 
 var (
@@ -137,8 +140,29 @@ func Suppressed(sups []*Suppression, d Diagnostic, line int) *Suppression {
 	for _, s := range sups {
 		if line >= s.Line && line <= s.End && s.Matches(d.Code, d.Name) {
 			s.Used = true
+			s.markCodes(d.Code, d.Name)
 			return s
 		}
 	}
 	return nil
 }
+
+func (s *Suppression) markCodes(code, name string) {
+	if len(s.UsedCodes) != len(s.Codes) {
+		s.UsedCodes = make([]bool, len(s.Codes))
+	}
+	for i, c := range s.Codes {
+		if matchCode(c, code, name) {
+			s.UsedCodes[i] = true
+		}
+	}
+}
+
+// CodeUsed reports whether Codes[i] silenced a finding.
+func (s *Suppression) CodeUsed(i int) bool {
+	return i < len(s.UsedCodes) && s.UsedCodes[i]
+}
+
+// MatchCode reports whether a suppression entry (code, name or glob, any
+// case) names a rule.
+func MatchCode(pattern, code, name string) bool { return matchCode(pattern, code, name) }

@@ -53,12 +53,24 @@ func Files(dir string) []string {
 // Run runs the analyzers on every source under dir and checks the wants.
 func Run(t testing.TB, dir string, analyzers ...*analysis.Analyzer) []Result {
 	t.Helper()
+	return RunOptions(t, dir, allOn(analyzers))
+}
+
+func allOn(analyzers []*analysis.Analyzer) analysis.Options {
+	return analysis.Options{Analyzers: analyzers, Enabled: func(*analysis.Analyzer) bool { return true }}
+}
+
+// RunOptions is Run with explicit driver options, for rules that need more
+// than Analyzers (an AfterRun pass, Settings). opts.Analyzers are the rules
+// under test.
+func RunOptions(t testing.TB, dir string, opts analysis.Options) []Result {
+	t.Helper()
+	analyzers := opts.Analyzers
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ws := workspace.New(abs)
-	opts := analysis.Options{Analyzers: analyzers, Enabled: func(*analysis.Analyzer) bool { return true }}
 	var results []Result
 	got := map[string][]analysis.Diagnostic{} // file:line -> diags
 	for _, path := range Files(abs) {
@@ -147,7 +159,13 @@ func Run(t testing.TB, dir string, analyzers ...*analysis.Analyzer) []Result {
 // the file parses with no new ERROR nodes.
 func RunWithFixes(t *testing.T, dir string, analyzers ...*analysis.Analyzer) []Result {
 	t.Helper()
-	results := Run(t, dir, analyzers...)
+	return RunWithFixesOptions(t, dir, allOn(analyzers))
+}
+
+// RunWithFixesOptions is RunWithFixes with explicit driver options.
+func RunWithFixesOptions(t *testing.T, dir string, opts analysis.Options) []Result {
+	t.Helper()
+	results := RunOptions(t, dir, opts)
 	abs, _ := filepath.Abs(dir)
 	for _, r := range results {
 		for _, d := range r.Diags {
@@ -155,14 +173,14 @@ func RunWithFixes(t *testing.T, dir string, analyzers ...*analysis.Analyzer) []R
 				if fix.Applicability == analysis.DisplayOnly {
 					continue
 				}
-				checkFix(t, abs, r, d, fix, analyzers)
+				checkFix(t, abs, r, d, fix, opts)
 			}
 		}
 	}
 	return results
 }
 
-func checkFix(t *testing.T, root string, r Result, d analysis.Diagnostic, fix analysis.Fix, analyzers []*analysis.Analyzer) {
+func checkFix(t *testing.T, root string, r Result, d analysis.Diagnostic, fix analysis.Fix, opts analysis.Options) {
 	t.Helper()
 	ws := workspace.New(root)
 	before, err := ws.File(d.File)
@@ -194,7 +212,7 @@ func checkFix(t *testing.T, root string, r Result, d analysis.Diagnostic, fix an
 			countBefore++
 		}
 	}
-	diags, err := analysis.Run(ws, d.File, analysis.Options{Analyzers: analyzers, Enabled: func(*analysis.Analyzer) bool { return true }})
+	diags, err := analysis.Run(ws, d.File, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
