@@ -115,8 +115,29 @@ func (r *Resolver) index(f *grammar.File) {
 			name := n.ChildByField("name")
 			val := n.ChildByField("value")
 			if name != nil && val != nil {
-				r.add(&Def{Name: name.Text(), File: f, Decl: n, Text: strings.TrimSpace(val.Text())})
+				r.add(&Def{Name: name.Text(), File: f, Decl: n, Text: MacroValue(val.Text())})
 			}
+		}
+	}
+}
+
+// MacroValue is a #define's replacement text without the comments the
+// parser keeps in it (`#define FLAG 12 // note`) and surrounding space.
+func MacroValue(text string) string {
+	for {
+		i := strings.Index(text, "/*")
+		j := strings.Index(text, "//")
+		switch {
+		case j >= 0 && (i < 0 || j < i):
+			return strings.TrimSpace(text[:j])
+		case i >= 0:
+			k := strings.Index(text[i+2:], "*/")
+			if k < 0 {
+				return strings.TrimSpace(text[:i])
+			}
+			text = text[:i] + " " + text[i+2+k+2:]
+		default:
+			return strings.TrimSpace(text)
 		}
 	}
 }

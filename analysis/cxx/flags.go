@@ -1,0 +1,394 @@
+package cxx
+
+import (
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// FlagKind says whether a cross-core flag call sets or waits.
+type FlagKind int
+
+const (
+	FlagSet FlagKind = iota + 1
+	FlagWait
+)
+
+func (k FlagKind) String() string {
+	if k == FlagSet {
+		return "set"
+	}
+	return "wait"
+}
+
+// FlagCall is one cross-core (FFTS) flag operation, decoded:
+//
+//	CrossCoreSetFlag<mode, pipe>(id)        set, mode from the template
+//	CrossCoreWaitFlag<mode, pipe>(id)       wait, mode defaults to 0
+//	NotifyEvent<pipe>(id)                   set, mode 2
+//	WaitEvent(id)                           wait, mode 2 (NotifyEvent's partner)
+//	ffts_cross_core_sync(pipe, cfg)         set, cfg = 0x1 | mode<<4 | flag<<8
+//	wait_flag_dev(id)                       wait, mode unknown (Raw)
+//
+// A cfg may also be written `GetffstMsg(mode, id)`.
+type FlagCall struct {
+	Node *grammar.Node // the call_expression
+	Call Call
+	Kind FlagKind
+	// Mode is the FFTS mode (0 all cubes or all vectors, 1 the two vectors
+	// of a cluster, 2 a cube and its vectors); valid when ModeKnown.
+	Mode      int64
+	ModeKnown bool
+	// ModeDefaulted is set for a wait whose mode was not written (the
+	// template default 0): the hardware wait does not encode a mode.
+	ModeDefaulted bool
+	// Flags are the possible flag ids (one for a constant, several for a
+	// `c ? a : b` the resolver cannot decide); empty when unknown.
+	Flags []int64
+	// IDNode is the expression that holds the flag id alone (the call
+	// argument, the `x` of `x << 8` in a raw cfg, GetffstMsg's second
+	// argument). When a raw cfg cannot be taken apart it is the whole cfg
+	// and IDInCfg is set: rewriting the id then means rewriting the cfg.
+	IDNode  *grammar.Node
+	IDInCfg bool
+	// Cfg is a raw set's config expression (nil otherwise).
+	Cfg *grammar.Node
+	// Raw is true for ffts_cross_core_sync and wait_flag_dev.
+	Raw bool
+}
+
+// HasFlag reports whether id is one of the call's possible flag ids.
+func (fc *FlagCall) HasFlag(id int64) bool {
+	for _, f := range fc.Flags {
+		if f == id {
+			return true
+		}
+	}
+	return false
+}
+
+// AsFlagCall decodes a cross-core flag call; ok is false for any other node.
+func AsFlagCall(n *grammar.Node, r *Resolver) (FlagCall, bool) {
+	call, ok := AsCall(n)
+	if !ok || call.Receiver != nil {
+		return FlagCall{}, false
+	}
+	fc := FlagCall{Node: n, Call: call}
+	switch call.Name {
+	case "CrossCoreSetFlag", "CrossCoreWaitFlag", "NotifyEvent", "WaitEvent":
+		if !call.InNamespace("AscendC") || len(call.Args) != 1 {
+			return FlagCall{}, false
+		}
+		fc.IDNode = call.Args[0]
+		switch call.Name {
+		case "CrossCoreSetFlag":
+			fc.Kind = FlagSet
+			if len(call.TArgs) > 0 {
+				fc.Mode, fc.ModeKnown = evalOne(r, call.TArgs[0])
+			}
+		case "CrossCoreWaitFlag":
+			fc.Kind = FlagWait
+			if len(call.TArgs) > 0 {
+				fc.Mode, fc.ModeKnown = evalOne(r, call.TArgs[0])
+			} else {
+				fc.Mode, fc.ModeKnown, fc.ModeDefaulted = 0, true, true
+			}
+		case "NotifyEvent":
+			fc.Kind, fc.Mode, fc.ModeKnown = FlagSet, 2, true
+		case "WaitEvent":
+			fc.Kind, fc.Mode, fc.ModeKnown = FlagWait, 2, true
+		}
+		fc.Flags = evalAll(r, fc.IDNode)
+	case "ffts_cross_core_sync":
+		if !call.InNamespace() || len(call.Args) != 2 {
+			return FlagCall{}, false
+		}
+		fc.Kind, fc.Raw, fc.Cfg = FlagSet, true, call.Args[1]
+		decodeCfg(&fc, r)
+	case "wait_flag_dev":
+		if !call.InNamespace() || len(call.Args) != 1 {
+			return FlagCall{}, false
+		}
+		fc.Kind, fc.Raw, fc.IDNode = FlagWait, true, call.Args[0]
+		fc.Flags = evalAll(r, fc.IDNode)
+	default:
+		return FlagCall{}, false
+	}
+	return fc, true
+}
+
+func evalOne(r *Resolver, n *grammar.Node) (int64, bool) {
+	if r == nil {
+		return 0, false
+	}
+	return r.Eval(n)
+}
+
+// decodeCfg fills the mode and flag ids of a raw set from its config.
+func decodeCfg(fc *FlagCall, r *Resolver) {
+	cfg := Unparen(fc.Cfg)
+	// GetffstMsg(mode, id) builds the same config.
+	if c, ok := AsCall(cfg); ok && c.Name == "GetffstMsg" && len(c.Args) == 2 {
+		fc.Mode, fc.ModeKnown = evalOne(r, c.Args[0])
+		fc.IDNode = c.Args[1]
+		fc.Flags = evalAll(r, c.Args[1])
+		return
+	}
+	vals := evalAll(r, cfg)
+	var modes []int64
+	for _, c := range vals {
+		modes = appendUnique(modes, (c>>4)&3)
+		fc.Flags = appendUnique(fc.Flags, (c>>8)&0xF)
+	}
+	if len(modes) == 1 {
+		fc.Mode, fc.ModeKnown = modes[0], true
+	}
+	// Find the `x << 8` term so a fix can rewrite the id alone; an id that
+	// overflows the 4-bit field is reported as written.
+	if x := shiftedTerm(cfg, 8); x != nil {
+		fc.IDNode = x
+		if ids := evalAll(r, x); len(ids) > 0 {
+			for _, id := range ids {
+				if id > 0xF || id < 0 {
+					fc.Flags = ids
+					break
+				}
+			}
+		}
+		return
+	}
+	fc.IDNode, fc.IDInCfg = fc.Cfg, true
+}
+
+// shiftedTerm finds x in an or/plus chain containing `x << by`.
+func shiftedTerm(n *grammar.Node, by int64) *grammar.Node {
+	n = Unparen(n)
+	if n == nil || n.Kind != "binary_expression" {
+		return nil
+	}
+	op := n.ChildByField("operator")
+	if op == nil {
+		return nil
+	}
+	switch op.Text() {
+	case "<<":
+		if v, ok := ParseInt(Unparen(n.ChildByField("right")).Text()); ok && v == by {
+			return n.ChildByField("left")
+		}
+	case "|", "+":
+		if x := shiftedTerm(n.ChildByField("left"), by); x != nil {
+			return x
+		}
+		return shiftedTerm(n.ChildByField("right"), by)
+	}
+	return nil
+}
+
+// FlagCalls decodes the cross-core flag calls among nodes (typically a
+// file's call_expression nodes from the shared kind index).
+func FlagCalls(nodes []*grammar.Node, r *Resolver) []FlagCall {
+	var out []FlagCall
+	for _, n := range nodes {
+		if fc, ok := AsFlagCall(n, r); ok {
+			out = append(out, fc)
+		}
+	}
+	return out
+}
+
+// FileFlagCalls decodes every flag call of a file (a scan of its nodes; in
+// a rule prefer FlagCalls over pass.Nodes("call_expression")).
+func FileFlagCalls(f *grammar.File, r *Resolver) []FlagCall {
+	return FlagCalls(callNodes(f), r)
+}
+
+func callNodes(f *grammar.File) []*grammar.Node {
+	if f == nil || f.Tree == nil {
+		return nil
+	}
+	var out []*grammar.Node
+	for i := range f.Tree.Nodes {
+		if f.Tree.Nodes[i].Kind == "call_expression" {
+			out = append(out, &f.Tree.Nodes[i])
+		}
+	}
+	return out
+}
+
+// Site is a node in a particular file.
+type Site struct {
+	File *grammar.File
+	Node *grammar.Node
+}
+
+// IsHardwareSyncAll reports whether a call is AscendC's hardware barrier:
+// `SyncAll()` or `SyncAll<...>()` with no arguments. The three-argument
+// software form `SyncAll(gm, ub, cores)` is not.
+func IsHardwareSyncAll(c Call) bool {
+	return c.Name == "SyncAll" && c.Receiver == nil && c.InNamespace("AscendC") && len(c.Args) == 0
+}
+
+// SyncAllAIVOnly reports whether a hardware SyncAll call is the vector-only
+// barrier (`isAIVOnly`, the default): known is false when its template
+// argument is not a constant.
+func SyncAllAIVOnly(c Call, r *Resolver) (aivOnly, known bool) {
+	switch len(c.TArgs) {
+	case 0:
+		return true, true
+	case 1:
+		v, ok := evalOne(r, c.TArgs[0])
+		return ok && v != 0, ok
+	}
+	return false, false
+}
+
+// UsesHardwareSyncAll reports whether any of files calls the hardware
+// SyncAll in device code, and the first such call. Calls only a __CPU_SIM
+// branch compiles do not count.
+func UsesHardwareSyncAll(files ...*grammar.File) (bool, Site) {
+	for _, f := range files {
+		if s, ok := hardwareSyncAllIn(f, callNodes(f)); ok {
+			return true, s
+		}
+	}
+	return false, Site{}
+}
+
+// HardwareSyncAllIn is UsesHardwareSyncAll for one file's call nodes
+// (from the shared kind index).
+func HardwareSyncAllIn(f *grammar.File, calls []*grammar.Node) (bool, Site) {
+	s, ok := hardwareSyncAllIn(f, calls)
+	return ok, s
+}
+
+func hardwareSyncAllIn(f *grammar.File, calls []*grammar.Node) (Site, bool) {
+	for _, n := range calls {
+		c, ok := AsCall(n)
+		if !ok || !IsHardwareSyncAll(c) {
+			continue
+		}
+		if f.CoresOf(n) == grammar.None {
+			continue
+		}
+		return Site{File: f, Node: n}, true
+	}
+	return Site{}, false
+}
+
+// BarrierKind says what makes a site a hardware barrier.
+type BarrierKind int
+
+const (
+	BarrierSyncAll  BarrierKind = iota + 1 // SyncAll() / SyncAll<...>()
+	BarrierFlagSet                         // a mode-0 flag set
+	BarrierFlagWait                        // a wait on a mode-0 flag
+)
+
+// Barrier is a hardware barrier site: a point every core of the launch (of
+// one type, for mode 0) must reach.
+type Barrier struct {
+	Node *grammar.Node
+	Kind BarrierKind
+	// For SyncAll: whether it is the vector-only form, when known.
+	AIVOnly, AIVOnlyKnown bool
+	// For flags: the decoded call.
+	Flag *FlagCall
+}
+
+// HardwareBarriers lists a file's hardware barrier sites in source order:
+// every hardware SyncAll, every flag set whose mode is known to be 0, and
+// every wait that pairs with a mode-0 set of the same file (same possible
+// flag id) or that spells mode 0 explicitly. A wait whose mode is only the
+// template default is not a barrier on its own: `CrossCoreWaitFlag(id)` is
+// also how a mode-2 handshake waits. Code only the simulator compiles is
+// skipped.
+func HardwareBarriers(f *grammar.File, r *Resolver) []Barrier {
+	return HardwareBarriersIn(f, callNodes(f), r)
+}
+
+// HardwareBarriersIn is HardwareBarriers over a file's call nodes.
+func HardwareBarriersIn(f *grammar.File, calls []*grammar.Node, r *Resolver) []Barrier {
+	var out []Barrier
+	flags := FlagCalls(calls, r)
+	mode0 := map[int64]bool{}
+	for _, fc := range flags {
+		if fc.Kind == FlagSet && fc.ModeKnown && fc.Mode == 0 && f.CoresOf(fc.Node) != grammar.None {
+			for _, id := range fc.Flags {
+				mode0[id] = true
+			}
+		}
+	}
+	fi := 0
+	for _, n := range calls {
+		if f.CoresOf(n) == grammar.None {
+			if fi < len(flags) && flags[fi].Node == n {
+				fi++
+			}
+			continue
+		}
+		if fi < len(flags) && flags[fi].Node == n {
+			fc := &flags[fi]
+			fi++
+			switch {
+			case fc.Kind == FlagSet && fc.ModeKnown && fc.Mode == 0:
+				out = append(out, Barrier{Node: n, Kind: BarrierFlagSet, Flag: fc})
+			case fc.Kind == FlagWait && fc.ModeKnown && fc.Mode == 0 && !fc.ModeDefaulted:
+				out = append(out, Barrier{Node: n, Kind: BarrierFlagWait, Flag: fc})
+			case fc.Kind == FlagWait && (!fc.ModeKnown || fc.Mode == 0) && anyIn(fc.Flags, mode0):
+				out = append(out, Barrier{Node: n, Kind: BarrierFlagWait, Flag: fc})
+			}
+			continue
+		}
+		c, ok := AsCall(n)
+		if !ok || !IsHardwareSyncAll(c) {
+			continue
+		}
+		b := Barrier{Node: n, Kind: BarrierSyncAll}
+		b.AIVOnly, b.AIVOnlyKnown = SyncAllAIVOnly(c, r)
+		out = append(out, b)
+	}
+	return out
+}
+
+func anyIn(ids []int64, set map[int64]bool) bool {
+	for _, id := range ids {
+		if set[id] {
+			return true
+		}
+	}
+	return false
+}
+
+// ReservedBySyncAll reports whether a flag id is one the hardware SyncAll
+// uses (11 cube, 12 vector, 13 cube->vector, 14 vector-only).
+func ReservedBySyncAll(id int64) bool { return id >= 11 && id <= 14 }
+
+// MaxFlagID is the highest FFTS flag id (4-bit field).
+const MaxFlagID = 15
+
+// NamedConstant returns the single definition behind an id expression that
+// is just a name (`kFlag`, `Flags::kReady`, `FLAG_X`), so a fix can edit the
+// definition rather than the use. Only a name with exactly one definition
+// qualifies.
+func NamedConstant(r *Resolver, n *grammar.Node) *Def {
+	n = Unparen(n)
+	if n == nil || r == nil {
+		return nil
+	}
+	switch n.Kind {
+	case "identifier", "qualified_identifier":
+	default:
+		return nil
+	}
+	// Several definitions (scopes, #if branches) would need several edits.
+	defs := r.Lookup(n.Text())
+	if len(defs) != 1 || len(r.evalDef(defs[0])) != 1 {
+		return nil
+	}
+	return defs[0]
+}
+
+func evalAll(r *Resolver, n *grammar.Node) []int64 {
+	if r == nil {
+		return nil
+	}
+	return r.EvalAll(n)
+}
