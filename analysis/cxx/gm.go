@@ -1,0 +1,1153 @@
+package cxx
+
+import (
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// GMKind says what a variable or expression is with respect to global
+// memory: scalar loads and stores through a GMData pointer go through the
+// core's scalar data cache; the others are not data accesses.
+type GMKind uint8
+
+const (
+	NotGM GMKind = iota
+	// GMData is a `__gm__ T *` pointer to data (also `GM_ADDR`).
+	GMData
+	// GMArgs is the extern args pointer (`__gm__ int64_t *args`) or an alias
+	// of it: reading args[k] is the ABI, not a hazard.
+	GMArgs
+	// GMDescriptor is a `__gm__` pointer to a tensor descriptor
+	// (`Tensor`, `ChipTensor` or an alias): its fields are written by the
+	// runtime before the task and read through the invalidated cache.
+	GMDescriptor
+	// GMGlobalTensor is an `AscendC::GlobalTensor<T>` object.
+	GMGlobalTensor
+	// LocalTensor is an `AscendC::LocalTensor<T>` object (UB; GetValue is
+	// the safe pattern).
+	LocalTensor
+)
+
+func (k GMKind) String() string {
+	switch k {
+	case GMData:
+		return "gm-data"
+	case GMArgs:
+		return "gm-args"
+	case GMDescriptor:
+		return "gm-descriptor"
+	case GMGlobalTensor:
+		return "global-tensor"
+	case LocalTensor:
+		return "local-tensor"
+	}
+	return "not-gm"
+}
+
+// IsGMPointer reports whether k is a pointer into global memory.
+func (k GMKind) IsGMPointer() bool { return k == GMData || k == GMArgs || k == GMDescriptor }
+
+// Var is a declared variable, parameter or struct member.
+type Var struct {
+	Name string
+	Kind GMKind
+	// Type is the declared base type without qualifiers, scope or pointer:
+	// "int32_t", "Tensor", "GlobalTensor<half>".
+	Type string
+	// Decl is the declared identifier (identifier or field_identifier).
+	Decl *grammar.Node
+	// Scope is the node the name is visible in (a block, a function, a
+	// class body); nil for names from included files and file scope.
+	Scope *grammar.Node
+	// Field is set for struct/class members.
+	Field bool
+	// ArrayOfPtr is set for a local array of GM pointers
+	// (`__gm__ half *ptrs[2]`): ptrs[i] is a pointer, not a load.
+	ArrayOfPtr bool
+	// Init is the initializer expression, if any.
+	Init *grammar.Node
+}
+
+// AccessKind says whether a scalar GM access loads, stores or both.
+type AccessKind uint8
+
+const (
+	Read AccessKind = iota + 1
+	Write
+	// ReadWrite is a compound assignment or ++/--: a load then a store.
+	ReadWrite
+)
+
+func (k AccessKind) String() string {
+	switch k {
+	case Read:
+		return "read"
+	case Write:
+		return "write"
+	}
+	return "read-write"
+}
+
+// Access is one scalar access to global memory through the scalar cache.
+type Access struct {
+	// Node is the whole accessed lvalue (`p[i]`, `*p`, `m->len`,
+	// `p[i].x`) or the call (`g.GetValue(i)`, `g.SetValue(i, v)`, `g(i)`).
+	Node *grammar.Node
+	// Ptr is the pointer or GlobalTensor expression accessed through.
+	Ptr *grammar.Node
+	// Root names the pointer for coherence matching: "p", "m->tbl", "xGm"
+	// (see Root).
+	Root string
+	// Var is the declaration of the root variable, when known.
+	Var  *Var
+	Kind AccessKind
+	// Via is "subscript", "deref", "arrow", "GetValue", "SetValue" or "call".
+	Via string
+	// Addr is an expression for the accessed address, usable as the first
+	// argument of dcci: `&p[i]`, `p`, `p + 2`, `&m->len`, `g.GetPhyAddr(i)`.
+	Addr string
+	// Stmt is the statement to insert code before: the outermost statement
+	// containing Node whose parent is a block (or a case label); nil when
+	// the access is not inside a function body.
+	Stmt *grammar.Node
+	Func *grammar.Node
+}
+
+// Dcci is one cache maintenance call on a GM pointer: `dcci(ptr, ...)`,
+// `AscendC::DataCacheCleanAndInvalid<T, ...>(gt)`, or a call of a helper
+// whose body does one on the pointer it is passed.
+type Dcci struct {
+	Call *grammar.Node
+	// Root is the pointer's root (see Root); empty when All.
+	Root string
+	// All is set for ENTIRE_DATA_CACHE: every line of the core.
+	All bool
+	// Args are the texts of the remaining arguments and template arguments
+	// (`SINGLE_CACHE_LINE`, `CACHELINE_OUT`, ...). For a helper, those of the
+	// dcci in its body.
+	Args []string
+	// Helper is the called helper's name when the dcci is in its body.
+	Helper string
+	Func   *grammar.Node
+}
+
+// HasArg reports whether one of the dcci's arguments mentions s (e.g.
+// "CACHELINE_OUT").
+func (d Dcci) HasArg(s string) bool {
+	for _, a := range d.Args {
+		if strings.Contains(a, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// GM is a file's global-memory model: which names are GM pointers,
+// descriptors or GlobalTensors, every scalar access through them, and the
+// dcci calls that make lines coherent. Build it once per file with GMOf.
+type GM struct {
+	file      *grammar.File
+	vars      map[string][]*Var
+	fields    map[string][]*Var
+	descTypes map[string]bool
+	// funcs maps a function name to the kind of GM pointer it returns.
+	funcs map[string]GMKind
+	// helpers maps a function name to the parameter indices whose pointer
+	// it dccis, with the dcci's arguments.
+	helpers  map[string]map[int][]string
+	accesses []Access
+	dccis    map[*grammar.Node][]Dcci
+}
+
+// Memo is the per-file fact cache of a pass (*analysis.Facts).
+type Memo interface {
+	Get(key string, compute func() any) any
+}
+
+// GMFactKey is the Facts key of a file's GM model.
+const GMFactKey = "cxx.gm"
+
+// GMOf returns the file's GM model, building it once per file and sharing it
+// between rules: `cxx.GMOf(pass.Facts, pass.File, pass.Nodes, pass.Includes)`.
+func GMOf(m Memo, f *grammar.File, nodes func(kinds ...string) []*grammar.Node, includes []*grammar.File) *GM {
+	return m.Get(GMFactKey, func() any { return NewGM(f, nodes, includes) }).(*GM)
+}
+
+// descriptorTypes are the runtime's tensor descriptor structs.
+var descriptorTypes = []string{"Tensor", "ChipTensor"}
+
+// NewGM builds the model of f. nodes returns f's nodes of the given kinds in
+// source order (pass.Nodes); includes are the workspace files f includes,
+// whose struct members, type aliases, GM-returning functions and dcci
+// helpers are taken into account.
+func NewGM(f *grammar.File, nodes func(kinds ...string) []*grammar.Node, includes []*grammar.File) *GM {
+	g := &GM{
+		file:      f,
+		vars:      map[string][]*Var{},
+		fields:    map[string][]*Var{},
+		descTypes: map[string]bool{},
+		funcs:     map[string]GMKind{},
+		helpers:   map[string]map[int][]string{},
+		dccis:     map[*grammar.Node][]Dcci{},
+	}
+	for _, t := range descriptorTypes {
+		g.descTypes[t] = true
+	}
+	if f == nil || f.Tree == nil {
+		return g
+	}
+	// Included files are scanned linearly (their flat node slices), only
+	// for the kinds that matter; the file itself uses the shared index.
+	incNodes := map[string][]incNode{}
+	for _, inc := range includes {
+		if inc == nil || inc.Tree == nil || inc.Lang != grammar.CPP {
+			continue
+		}
+		for i := range inc.Tree.Nodes {
+			n := &inc.Tree.Nodes[i]
+			switch n.Kind {
+			case "alias_declaration", "type_definition", "field_declaration", "function_definition", "call_expression":
+				incNodes[n.Kind] = append(incNodes[n.Kind], incNode{inc, n})
+			}
+		}
+	}
+	all := func(kind string) []incNode {
+		out := append([]incNode(nil), incNodes[kind]...)
+		for _, n := range nodes(kind) {
+			out = append(out, incNode{f, n})
+		}
+		return out
+	}
+
+	// Descriptor aliases: using X = Tensor; typedef ChipTensor X; (chains
+	// resolve in a second round).
+	aliases := append(all("alias_declaration"), all("type_definition")...)
+	for round := 0; round < 2; round++ {
+		for _, a := range aliases {
+			var name, target *grammar.Node
+			if a.n.Kind == "alias_declaration" {
+				name = a.n.ChildByField("name")
+				target = a.n.ChildByField("type")
+				if target != nil {
+					target = target.ChildByField("type")
+				}
+			} else {
+				target = a.n.ChildByField("type")
+				name = a.n.ChildByField("declarator")
+			}
+			if name == nil || target == nil || name.Kind != "type_identifier" {
+				continue
+			}
+			if g.descTypes[BaseTypeName(target)] {
+				g.descTypes[name.Text()] = true
+			}
+		}
+	}
+
+	// Functions returning GM pointers: `__gm__ T *data_of(...)`.
+	for _, fn := range all("function_definition") {
+		d := FunctionDeclarator(fn.n)
+		t := fn.n.ChildByField("type")
+		if d == nil || t == nil || fn.n.ChildByField("declarator") == nil || fn.n.ChildByField("declarator").Kind != "pointer_declarator" {
+			continue
+		}
+		if fn.f.HasQualifier(LeadingStart(fn.n), d.Start, "__gm__") {
+			if name := FunctionName(fn.n); name != "" {
+				g.funcs[name] = g.pointeeKind(BaseTypeName(t), false)
+			}
+		}
+	}
+
+	// Struct and class members.
+	for _, fd := range all("field_declaration") {
+		for _, v := range g.declVars(fd.f, fd.n, true) {
+			if fd.f != f {
+				v.Scope = nil
+			}
+			g.fields[v.Name] = append(g.fields[v.Name], v)
+		}
+	}
+
+	// Parameters and locals of this file, in source order so Lookup can
+	// resolve initializers against earlier declarations.
+	for _, n := range nodes("parameter_declaration", "optional_parameter_declaration", "declaration") {
+		if n.Kind != "declaration" {
+			fn := paramOwner(n)
+			if fn == nil {
+				continue
+			}
+			for _, v := range g.paramVars(f, n, fn) {
+				g.vars[v.Name] = append(g.vars[v.Name], v)
+			}
+			continue
+		}
+		for _, v := range g.declVars(f, n, false) {
+			g.vars[v.Name] = append(g.vars[v.Name], v)
+		}
+	}
+
+	g.findHelpers(all("call_expression"))
+	g.findDccis(nodes("call_expression"))
+	g.findAccesses(nodes("subscript_expression", "pointer_expression", "field_expression", "call_expression"))
+	return g
+}
+
+type incNode struct {
+	f *grammar.File
+	n *grammar.Node
+}
+
+// LeadingStart returns where the masked qualifiers of a declaration may
+// start (as grammar.File.NodeQualifiers does): a qualifier written first
+// (`__gm__ int32_t *p`) is blanked, so the node starts after it. Used to
+// ask about part of a declaration, e.g. its type without the initializer.
+func LeadingStart(n *grammar.Node) uint32 {
+	if prev := n.PrevSibling(); prev != nil {
+		return prev.End
+	}
+	if p := n.Parent(); p != nil {
+		return p.Start
+	}
+	return 0
+}
+
+// paramOwner returns the function definition or lambda whose parameter list
+// holds p, or nil for prototypes and function pointer types.
+func paramOwner(p *grammar.Node) *grammar.Node {
+	pl := p.Parent()
+	if pl == nil || pl.Kind != "parameter_list" {
+		return nil
+	}
+	d := pl.Parent()
+	if d == nil {
+		return nil
+	}
+	if d.Kind == "abstract_function_declarator" {
+		if l := d.Parent(); l != nil && l.Kind == "lambda_expression" {
+			return l
+		}
+		return nil
+	}
+	if d.Kind != "function_declarator" {
+		return nil
+	}
+	for a := d.Parent(); a != nil; a = a.Parent() {
+		switch a.Kind {
+		case "function_definition", "lambda_expression":
+			return a
+		case "pointer_declarator", "reference_declarator", "function_declarator":
+			continue
+		}
+		return nil
+	}
+	return nil
+}
+
+// BaseTypeName returns a type node's name without scope, template
+// arguments or qualifiers: "AscendC::GlobalTensor<half>" -> "GlobalTensor".
+func BaseTypeName(t *grammar.Node) string {
+	for t != nil {
+		switch t.Kind {
+		case "qualified_identifier":
+			t = t.ChildByField("name")
+			continue
+		case "template_type":
+			t = t.ChildByField("name")
+			continue
+		case "type_descriptor":
+			t = t.ChildByField("type")
+			continue
+		case "struct_specifier", "class_specifier":
+			t = t.ChildByField("name")
+			continue
+		}
+		return strings.TrimSpace(t.Text())
+	}
+	return ""
+}
+
+// typeScope returns the namespace a type is written with ("" when none).
+func typeScope(t *grammar.Node) string {
+	if t != nil && t.Kind == "type_descriptor" {
+		t = t.ChildByField("type")
+	}
+	if t == nil || t.Kind != "qualified_identifier" {
+		return ""
+	}
+	if s := t.ChildByField("scope"); s != nil {
+		return strings.TrimPrefix(s.Text(), "::")
+	}
+	return ""
+}
+
+// objectKind classifies a non-pointer declared type.
+func objectKind(t *grammar.Node) GMKind {
+	if sc := typeScope(t); sc != "" && sc != "AscendC" {
+		return NotGM
+	}
+	switch BaseTypeName(t) {
+	case "GlobalTensor":
+		return GMGlobalTensor
+	case "LocalTensor":
+		return LocalTensor
+	case "GM_ADDR":
+		return GMData
+	}
+	return NotGM
+}
+
+// pointeeKind classifies a __gm__ pointer by what it points to.
+func (g *GM) pointeeKind(base string, args bool) GMKind {
+	switch {
+	case g.descTypes[base]:
+		return GMDescriptor
+	case args:
+		return GMArgs
+	}
+	return GMData
+}
+
+// declarator peels a declarator down to its name, reporting pointer depth
+// and whether an array of pointers was declared.
+func declarator(d *grammar.Node) (name *grammar.Node, ptr int, ref, arrayOfPtr bool, init *grammar.Node) {
+	for d != nil {
+		switch d.Kind {
+		case "init_declarator":
+			init = d.ChildByField("value")
+			d = d.ChildByField("declarator")
+			continue
+		case "pointer_declarator":
+			ptr++
+			d = d.ChildByField("declarator")
+			continue
+		case "reference_declarator":
+			ref = true
+			c := d.NamedChildren()
+			if len(c) == 0 {
+				return nil, ptr, ref, arrayOfPtr, init
+			}
+			d = c[len(c)-1]
+			continue
+		case "array_declarator":
+			// Declarators read outside in: `*ptrs[2]` is a pointer
+			// declarator around an array one, an array of pointers.
+			if ptr > 0 {
+				arrayOfPtr = true
+			}
+			d = d.ChildByField("declarator")
+			continue
+		case "parenthesized_declarator":
+			c := d.NamedChildren()
+			if len(c) == 0 {
+				return nil, ptr, ref, arrayOfPtr, init
+			}
+			d = c[0]
+			continue
+		case "identifier", "field_identifier":
+			return d, ptr, ref, arrayOfPtr, init
+		}
+		return nil, ptr, ref, arrayOfPtr, init
+	}
+	return nil, ptr, ref, arrayOfPtr, init
+}
+
+// declVars returns the variables of a declaration or field declaration.
+func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
+	t := decl.ChildByField("type")
+	if t == nil {
+		return nil
+	}
+	base := BaseTypeName(t)
+	isAuto := t.Kind == "placeholder_type_specifier"
+	scope := decl.Parent()
+	var out []*Var
+	for _, d := range decl.ChildrenByField("declarator") {
+		name, ptr, _, arrayOfPtr, init := declarator(d)
+		if name == nil {
+			continue
+		}
+		if init == nil && field {
+			init = decl.ChildByField("default_value")
+		}
+		v := &Var{Name: name.Text(), Type: base, Decl: name, Scope: scope, Field: field, Init: init, ArrayOfPtr: arrayOfPtr}
+		// The qualifier belongs to the declaration when it is written in
+		// the type or the declarator, not in the initializer.
+		gm := f.HasQualifier(LeadingStart(decl), t.End, "__gm__") || f.HasQualifier(d.Start, name.End, "__gm__")
+		switch {
+		case ptr > 0 && gm:
+			v.Kind = g.pointeeKind(base, false)
+		case ptr == 0 && !isAuto:
+			v.Kind = objectKind(t)
+		case init != nil && (isAuto || ptr > 0):
+			// auto p = reinterpret_cast<__gm__ T *>(x); auto *q = p + 1;
+			k, src := g.KindOf(init)
+			if k.IsGMPointer() {
+				v.Kind = k
+				if src != nil && src.Kind == k {
+					v.Type = src.Type
+				} else if ct := castType(init); ct != nil {
+					v.Type = BaseTypeName(ct)
+				}
+			} else if k == GMGlobalTensor || k == LocalTensor {
+				v.Kind = k
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// paramVars returns the variables a parameter declares.
+func (g *GM) paramVars(f *grammar.File, p *grammar.Node, fn *grammar.Node) []*Var {
+	t := p.ChildByField("type")
+	if t == nil {
+		return nil
+	}
+	name, ptr, _, _, _ := declarator(p.ChildByField("declarator"))
+	if name == nil {
+		return nil
+	}
+	base := BaseTypeName(t)
+	v := &Var{Name: name.Text(), Type: base, Decl: name, Scope: fn}
+	gm := f.HasQualifier(LeadingStart(p), name.End, "__gm__")
+	switch {
+	case ptr > 0 && gm:
+		args := false
+		if base == "int64_t" || base == "uint64_t" || base == "int64" {
+			// The args pointer: named so, in the C entry, or in a
+			// get_*(args) style accessor.
+			fname := ""
+			if fn.Kind == "function_definition" {
+				fname = FunctionName(fn)
+			}
+			args = strings.Contains(strings.ToLower(v.Name), "args") ||
+				(fn.Kind == "function_definition" && IsExternC(fn)) || strings.HasPrefix(fname, "get_")
+		}
+		v.Kind = g.pointeeKind(base, args)
+	case ptr == 0:
+		v.Kind = objectKind(t)
+	}
+	return []*Var{v}
+}
+
+// Lookup resolves a name used at node at: the innermost visible local or
+// parameter declared before it, else a member, else nil.
+func (g *GM) Lookup(name string, at *grammar.Node) *Var {
+	var best *Var
+	for _, v := range g.vars[name] {
+		if v.Decl.Start > at.Start && v.Decl.Tree() == at.Tree() {
+			continue
+		}
+		if v.Scope != nil && (v.Scope.Tree() != at.Tree() || !v.Scope.Contains(at)) {
+			continue
+		}
+		if best == nil || best.Scope == nil || (v.Scope != nil && v.Scope.Start >= best.Scope.Start && v.Scope.End <= best.Scope.End) {
+			best = v
+		}
+	}
+	if best != nil {
+		return best
+	}
+	return g.Field(name, at)
+}
+
+// Field resolves a member name; a member of the class whose body contains
+// at wins, then any member of that name (the last declared).
+func (g *GM) Field(name string, at *grammar.Node) *Var {
+	var any *Var
+	for _, v := range g.fields[name] {
+		if v.Scope != nil && at != nil && v.Scope.Tree() == at.Tree() && v.Scope.Contains(at) {
+			return v
+		}
+		any = v
+	}
+	return any
+}
+
+// KindOf classifies an expression's value and returns the variable it comes
+// from, when one does.
+func (g *GM) KindOf(e *grammar.Node) (GMKind, *Var) {
+	e = Unparen(e)
+	if e == nil {
+		return NotGM, nil
+	}
+	switch e.Kind {
+	case "identifier":
+		v := g.Lookup(e.Text(), e)
+		if v == nil || v.ArrayOfPtr {
+			return NotGM, v
+		}
+		return v.Kind, v
+	case "this":
+		return NotGM, nil
+	case "field_expression":
+		fld := e.ChildByField("field")
+		if fld == nil {
+			return NotGM, nil
+		}
+		v := g.Field(fld.Text(), e)
+		if v == nil || v.ArrayOfPtr {
+			return NotGM, v
+		}
+		return v.Kind, v
+	case "binary_expression":
+		op := operatorText(e)
+		if op != "+" && op != "-" {
+			return NotGM, nil
+		}
+		if k, v := g.KindOf(e.ChildByField("left")); k.IsGMPointer() {
+			return k, v
+		}
+		if op == "+" {
+			if k, v := g.KindOf(e.ChildByField("right")); k.IsGMPointer() {
+				return k, v
+			}
+		}
+		return NotGM, nil
+	case "cast_expression":
+		return g.castKind(e.ChildByField("type"))
+	case "call_expression":
+		if ct := castType(e); ct != nil {
+			return g.castKind(ct)
+		}
+		if c, ok := AsCall(e); ok && c.Receiver == nil {
+			if k, ok := g.funcs[c.Name]; ok {
+				return k, nil
+			}
+		}
+		if c, ok := AsCall(e); ok && c.Name == "GetPhyAddr" && c.Receiver != nil {
+			if k, _ := g.KindOf(c.Receiver); k == GMGlobalTensor {
+				return GMData, nil
+			}
+		}
+		return NotGM, nil
+	case "conditional_expression":
+		if k, v := g.KindOf(e.ChildByField("consequence")); k != NotGM {
+			return k, v
+		}
+		return g.KindOf(e.ChildByField("alternative"))
+	case "update_expression":
+		return g.KindOf(e.ChildByField("argument"))
+	case "assignment_expression":
+		return g.KindOf(e.ChildByField("left"))
+	case "pointer_expression":
+		if operatorText(e) == "&" {
+			a := Unparen(e.ChildByField("argument"))
+			if a != nil && (a.Kind == "subscript_expression" || a.Kind == "pointer_expression") {
+				return g.KindOf(a.ChildByField("argument"))
+			}
+		}
+		return NotGM, nil
+	case "subscript_expression":
+		a := Unparen(e.ChildByField("argument"))
+		if a != nil && (a.Kind == "identifier" || a.Kind == "field_expression") {
+			var v *Var
+			if a.Kind == "identifier" {
+				v = g.Lookup(a.Text(), a)
+			} else if fld := a.ChildByField("field"); fld != nil {
+				v = g.Field(fld.Text(), a)
+			}
+			if v != nil && v.ArrayOfPtr {
+				return v.Kind, v
+			}
+		}
+		return NotGM, nil
+	}
+	return NotGM, nil
+}
+
+// castKind classifies the target type of a cast.
+func (g *GM) castKind(td *grammar.Node) (GMKind, *Var) {
+	if td == nil {
+		return NotGM, nil
+	}
+	if td.ChildByField("declarator") == nil || !strings.Contains(td.ChildByField("declarator").Kind, "pointer") {
+		return objectKind(td), nil
+	}
+	if !g.file.HasQualifier(LeadingStart(td), td.End, "__gm__") && !g.hasQualifierAnywhere(td) {
+		return NotGM, nil
+	}
+	return g.pointeeKind(BaseTypeName(td), false), nil
+}
+
+func (g *GM) hasQualifierAnywhere(n *grammar.Node) bool {
+	return n.Tree() != g.file.Tree && strings.Contains(n.Text(), "__gm__")
+}
+
+// castType returns the target type_descriptor of reinterpret_cast/
+// static_cast/const_cast/C-style casts, or nil.
+func castType(e *grammar.Node) *grammar.Node {
+	e = Unparen(e)
+	if e == nil {
+		return nil
+	}
+	if e.Kind == "cast_expression" {
+		return e.ChildByField("type")
+	}
+	if e.Kind != "call_expression" {
+		return nil
+	}
+	fn := e.ChildByField("function")
+	if fn == nil || fn.Kind != "template_function" {
+		return nil
+	}
+	switch fn.ChildByField("name").Text() {
+	case "reinterpret_cast", "static_cast", "const_cast":
+	default:
+		return nil
+	}
+	ta := fn.ChildByField("arguments")
+	if ta == nil {
+		return nil
+	}
+	return ta.ChildOfKind("type_descriptor")
+}
+
+func operatorText(e *grammar.Node) string {
+	if op := e.ChildByField("operator"); op != nil {
+		return op.Text()
+	}
+	for c := e.FirstChild(); c != nil; c = c.NextSibling() {
+		if !c.IsNamed() {
+			return c.Kind
+		}
+	}
+	return ""
+}
+
+// Root names the memory an address expression points into, for matching a
+// dcci with later accesses: casts, parentheses, pointer arithmetic and
+// `&x[i]` are stripped; `this->` is dropped; `g.GetPhyAddr(i)` is g.
+func Root(e *grammar.Node) string {
+	e = Unparen(e)
+	for e != nil {
+		switch e.Kind {
+		case "identifier":
+			return e.Text()
+		case "field_expression":
+			arg := Unparen(e.ChildByField("argument"))
+			fld := e.ChildByField("field")
+			if fld == nil {
+				return ""
+			}
+			if arg == nil || arg.Kind == "this" {
+				return fld.Text()
+			}
+			op := "."
+			if operatorText(e) == "->" {
+				op = "->"
+			}
+			return Root(arg) + op + fld.Text()
+		case "cast_expression":
+			e = Unparen(e.ChildByField("value"))
+			continue
+		case "call_expression":
+			if castType(e) != nil {
+				if a := e.ChildByField("arguments").NamedChildren(); len(a) > 0 {
+					e = Unparen(a[0])
+					continue
+				}
+				return ""
+			}
+			if c, ok := AsCall(e); ok && c.Receiver != nil && c.Name == "GetPhyAddr" {
+				e = Unparen(c.Receiver)
+				continue
+			}
+			return ""
+		case "binary_expression":
+			l, r := e.ChildByField("left"), e.ChildByField("right")
+			lr := Root(l)
+			if lr == "" || Unparen(l).Kind == "number_literal" {
+				return Root(r)
+			}
+			if operatorText(e) == "+" && isPointerish(r) && !isPointerish(l) {
+				return Root(r)
+			}
+			return lr
+		case "pointer_expression":
+			e = Unparen(e.ChildByField("argument"))
+			continue
+		case "subscript_expression":
+			e = Unparen(e.ChildByField("argument"))
+			continue
+		case "update_expression":
+			e = Unparen(e.ChildByField("argument"))
+			continue
+		}
+		return ""
+	}
+	return ""
+}
+
+// isPointerish guesses, without a symbol table, whether an operand of `+`
+// is the pointer: a cast to a pointer type or a subscript/address form.
+func isPointerish(e *grammar.Node) bool {
+	e = Unparen(e)
+	if e == nil {
+		return false
+	}
+	if ct := castType(e); ct != nil {
+		d := ct.ChildByField("declarator")
+		return d != nil && strings.Contains(d.Kind, "pointer")
+	}
+	return e.Kind == "pointer_expression" && operatorText(e) == "&"
+}
+
+// findHelpers records functions (in the file and its includes) whose body
+// dccis one of their pointer parameters, directly or through another helper,
+// e.g. a loop over cache lines: `for (...) dcci(p + i, SINGLE_CACHE_LINE);`.
+func (g *GM) findHelpers(calls []incNode) {
+	for round := 0; round < 3; round++ {
+		changed := false
+		for _, c := range calls {
+			call, ok := AsCall(c.n)
+			if !ok {
+				continue
+			}
+			var ptr *grammar.Node
+			var args []string
+			if a, rest, ok := dcciOperands(call); ok {
+				ptr, args = a, rest
+			} else if h, ok := g.helpers[call.Name]; ok && call.Receiver == nil {
+				for i, a := range call.Args {
+					if hargs, ok := h[i]; ok {
+						ptr, args = a, hargs
+						break
+					}
+				}
+			}
+			if ptr == nil {
+				continue
+			}
+			fn := c.n.Ancestor("function_definition")
+			if fn == nil {
+				continue
+			}
+			root := Root(ptr)
+			for _, p := range Params(fn) {
+				if p.Name == "" || p.Name != root {
+					continue
+				}
+				name := FunctionName(fn)
+				if name == "" {
+					continue
+				}
+				if g.helpers[name] == nil {
+					g.helpers[name] = map[int][]string{}
+				}
+				if _, seen := g.helpers[name][p.Index]; !seen {
+					g.helpers[name][p.Index] = args
+					changed = true
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+}
+
+// dcciOperands takes apart `dcci(ptr, mode[, dst])` and
+// `[AscendC::]DataCacheCleanAndInvalid<T, line[, dst]>(gt)`.
+func dcciOperands(c Call) (ptr *grammar.Node, args []string, ok bool) {
+	switch c.Name {
+	case "dcci":
+		if c.Receiver != nil || len(c.Args) == 0 {
+			return nil, nil, false
+		}
+		for _, a := range c.Args[1:] {
+			args = append(args, a.Text())
+		}
+		return c.Args[0], args, true
+	case "DataCacheCleanAndInvalid":
+		if c.Receiver != nil || len(c.Args) == 0 || !c.InNamespace("AscendC") {
+			return nil, nil, false
+		}
+		for i, a := range c.TArgs {
+			if i > 0 {
+				args = append(args, a.Text())
+			}
+		}
+		return c.Args[0], args, true
+	}
+	return nil, nil, false
+}
+
+func (g *GM) findDccis(calls []*grammar.Node) {
+	for _, n := range calls {
+		call, ok := AsCall(n)
+		if !ok {
+			continue
+		}
+		d := Dcci{Call: n, Func: EnclosingFunction(n)}
+		if ptr, args, ok := dcciOperands(call); ok {
+			d.Root, d.Args = Root(ptr), args
+		} else if h, ok := g.helpers[call.Name]; ok && call.Receiver == nil {
+			for i, a := range call.Args {
+				if hargs, ok := h[i]; ok {
+					d.Root, d.Args, d.Helper = Root(a), hargs, call.Name
+					break
+				}
+			}
+			if d.Helper == "" {
+				continue
+			}
+		} else {
+			continue
+		}
+		if d.HasArg("ENTIRE_DATA_CACHE") {
+			d.All, d.Root = true, ""
+		}
+		g.dccis[d.Func] = append(g.dccis[d.Func], d)
+	}
+}
+
+// Dccis returns the dcci calls (and dcci helper calls) directly in fn, in
+// source order; fn nil gives those outside any function.
+func (g *GM) Dccis(fn *grammar.Node) []Dcci { return g.dccis[fn] }
+
+// Accesses returns every scalar GM access of the file in source order.
+func (g *GM) Accesses() []Access { return g.accesses }
+
+// sameMemory reports whether a dcci root covers an access root: equal, or
+// one is a variable initialized from the other (`auto q = (__gm__ T *)p;`).
+func (g *GM) sameMemory(dcciRoot string, a Access) bool {
+	if dcciRoot == "" {
+		return false
+	}
+	if dcciRoot == a.Root {
+		return true
+	}
+	if a.Var != nil && a.Var.Init != nil && Root(a.Var.Init) == dcciRoot {
+		return true
+	}
+	if v := g.Lookup(dcciRoot, a.Node); v != nil && v.Init != nil && Root(v.Init) == a.Root {
+		return true
+	}
+	return false
+}
+
+// CoherentBefore returns a dcci in the access's function, before it in the
+// source, on the same memory (or on the entire data cache): after it the
+// read misses the stale line. nil when there is none.
+func (g *GM) CoherentBefore(a Access) *Dcci {
+	ds := g.dccis[a.Func]
+	for i := range ds {
+		d := &ds[i]
+		if d.Call.End > a.Node.Start {
+			break
+		}
+		if d.All || g.sameMemory(d.Root, a) {
+			return d
+		}
+	}
+	return nil
+}
+
+// FlushedAfter returns a dcci after the access in its function, on the same
+// memory (or the entire cache), that accept approves (nil accepts all; a
+// store wants `CACHELINE_OUT`). nil when there is none.
+func (g *GM) FlushedAfter(a Access, accept func(Dcci) bool) *Dcci {
+	ds := g.dccis[a.Func]
+	for i := range ds {
+		d := &ds[i]
+		if d.Call.Start < a.Node.End {
+			continue
+		}
+		if (d.All || g.sameMemory(d.Root, a)) && (accept == nil || accept(*d)) {
+			return d
+		}
+	}
+	return nil
+}
+
+func (g *GM) findAccesses(cands []*grammar.Node) {
+	seen := map[*grammar.Node]bool{}
+	for _, n := range cands {
+		var a Access
+		switch n.Kind {
+		case "subscript_expression":
+			base := n.ChildByField("argument")
+			k, v := g.KindOf(base)
+			if k != GMData {
+				continue
+			}
+			a = Access{Ptr: base, Var: v, Via: "subscript"}
+		case "pointer_expression":
+			if operatorText(n) != "*" {
+				continue
+			}
+			base := n.ChildByField("argument")
+			k, v := g.KindOf(base)
+			if k != GMData {
+				continue
+			}
+			a = Access{Ptr: base, Var: v, Via: "deref"}
+		case "field_expression":
+			if operatorText(n) != "->" {
+				continue
+			}
+			if p := n.Parent(); p != nil && p.Kind == "call_expression" && n.Field == "function" {
+				continue
+			}
+			base := n.ChildByField("argument")
+			k, v := g.KindOf(base)
+			if k != GMData {
+				continue
+			}
+			a = Access{Ptr: base, Var: v, Via: "arrow"}
+		case "call_expression":
+			call, ok := AsCall(n)
+			if !ok {
+				continue
+			}
+			switch {
+			case call.Receiver != nil && (call.Name == "GetValue" || call.Name == "SetValue"):
+				k, v := g.KindOf(call.Receiver)
+				if k != GMGlobalTensor {
+					continue
+				}
+				a = Access{Ptr: call.Receiver, Var: v, Via: call.Name, Kind: Read}
+				if call.Name == "SetValue" {
+					a.Kind = Write
+				}
+				idx := "0"
+				if len(call.Args) > 0 {
+					idx = call.Args[0].Text()
+				}
+				a.Addr = call.Receiver.Text() + ".GetPhyAddr(" + idx + ")"
+			case call.Receiver == nil && call.Qualified == call.Name:
+				// g(i): GlobalTensor's operator() returns a reference to
+				// the element.
+				fn := n.ChildByField("function")
+				if fn == nil || fn.Kind != "identifier" {
+					continue
+				}
+				k, v := g.KindOf(fn)
+				if k != GMGlobalTensor {
+					continue
+				}
+				idx := "0"
+				if len(call.Args) > 0 {
+					idx = call.Args[0].Text()
+				}
+				a = Access{Ptr: fn, Var: v, Via: "call", Addr: fn.Text() + ".GetPhyAddr(" + idx + ")"}
+			default:
+				continue
+			}
+		default:
+			continue
+		}
+		a.Node = n
+		if a.Via == "subscript" || a.Via == "deref" || a.Via == "arrow" || a.Via == "call" {
+			// Member and array-member selections continue the same access:
+			// p[i].x, p->arr[2].
+			for p := a.Node.Parent(); p != nil; p = a.Node.Parent() {
+				if p.Kind == "field_expression" && operatorText(p) == "." && a.Node.Field == "argument" {
+					if pp := p.Parent(); pp != nil && pp.Kind == "call_expression" && p.Field == "function" {
+						break
+					}
+					a.Node = p
+					continue
+				}
+				if p.Kind == "subscript_expression" && a.Node.Field == "argument" {
+					if k, _ := g.KindOf(a.Node); k == NotGM {
+						a.Node = p
+						continue
+					}
+				}
+				break
+			}
+			if seen[a.Node] {
+				continue
+			}
+			switch {
+			case a.Via == "deref" && a.Node == n:
+				a.Addr = Unparen(a.Ptr).Text()
+			case a.Via != "call":
+				a.Addr = "&" + a.Node.Text()
+			}
+			kind, ok := accessContext(a.Node)
+			if !ok {
+				continue
+			}
+			a.Kind = kind
+		} else if !valueContext(a.Node) {
+			continue
+		}
+		seen[a.Node] = true
+		a.Root = Root(a.Ptr)
+		a.Func = EnclosingFunction(n)
+		a.Stmt = StatementOf(a.Node)
+		g.accesses = append(g.accesses, a)
+	}
+}
+
+// accessContext decides what the use of an lvalue does: load, store, both,
+// or nothing (address taken, unevaluated operand, reference binding).
+func accessContext(n *grammar.Node) (AccessKind, bool) {
+	child := n
+	p := n.Parent()
+	for p != nil && p.Kind == "parenthesized_expression" {
+		child, p = p, p.Parent()
+	}
+	if p == nil {
+		return Read, true
+	}
+	switch p.Kind {
+	case "assignment_expression":
+		if child.Field == "left" {
+			if operatorText(p) == "=" {
+				return Write, true
+			}
+			return ReadWrite, true
+		}
+	case "update_expression":
+		return ReadWrite, true
+	case "pointer_expression":
+		if operatorText(p) == "&" {
+			return 0, false
+		}
+	case "init_declarator":
+		if d := p.ChildByField("declarator"); d != nil && d.Kind == "reference_declarator" {
+			return 0, false
+		}
+	}
+	if !valueContext(n) {
+		return 0, false
+	}
+	return Read, true
+}
+
+// valueContext is false inside sizeof/decltype/alignof/noexcept, where
+// nothing is loaded.
+func valueContext(n *grammar.Node) bool {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		switch p.Kind {
+		case "sizeof_expression", "alignof_expression", "decltype", "noexcept":
+			return false
+		case "expression_statement", "declaration", "compound_statement", "function_definition":
+			return true
+		}
+	}
+	return true
+}
+
+// StatementOf returns the statement to insert code before for n: its
+// outermost enclosing statement whose parent is a block or a case, so an
+// insertion never lands in an unbraced if/for body. nil outside functions.
+func StatementOf(n *grammar.Node) *grammar.Node {
+	for c, p := n, n.Parent(); p != nil; c, p = p, p.Parent() {
+		switch p.Kind {
+		case "compound_statement", "case_statement":
+			if c.Field == "value" && p.Kind == "case_statement" {
+				continue
+			}
+			return c
+		case "function_definition", "lambda_expression", "field_declaration_list", "translation_unit", "initializer_list":
+			return nil
+		}
+	}
+	return nil
+}

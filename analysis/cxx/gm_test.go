@@ -1,0 +1,215 @@
+package cxx
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+func parseCPP(t *testing.T, name, src string) *grammar.File {
+	t.Helper()
+	f, err := grammar.ParseFile(context.Background(), nil, name, []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// kindIndex mimics pass.Nodes for tests.
+func kindIndex(f *grammar.File) func(kinds ...string) []*grammar.Node {
+	return func(kinds ...string) []*grammar.Node {
+		var out []*grammar.Node
+		for i := range f.Tree.Nodes {
+			n := &f.Tree.Nodes[i]
+			for _, k := range kinds {
+				if n.Kind == k && n.IsNamed() {
+					out = append(out, n)
+				}
+			}
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].Index() < out[j].Index() })
+		return out
+	}
+}
+
+const gmHeader = `
+using DescAlias = ChipTensor;
+struct Meta {
+  int32_t len;
+  __gm__ int32_t *tbl;
+  int32_t arr[4];
+};
+__aicore__ inline void flush_lines(__gm__ void *base, uint32_t bytes) {
+  for (uint32_t off = 0; off < bytes; off += 64) {
+    dcci((__gm__ uint8_t *)base + off, SINGLE_CACHE_LINE);
+  }
+}
+__aicore__ inline void flush_via(__gm__ void *q) { flush_lines(q, 64); }
+template <typename T> __aicore__ inline __gm__ T *data_of(__gm__ Tensor *t) {
+  return reinterpret_cast<__gm__ T *>(t->buffer.addr) + t->start_offset;
+}
+`
+
+const gmSource = `
+class Op {
+public:
+  __aicore__ void Run(int32_t i) {
+    int32_t v = xGm.GetValue(i) + yUb.GetValue(i) + seq_[i];
+    xGm.SetValue(i, v);
+    auto z = xGm[i];
+  }
+  AscendC::GlobalTensor<half> xGm;
+  AscendC::LocalTensor<half> yUb;
+  __gm__ int32_t *seq_;
+};
+extern "C" __global__ __aicore__ void entry(__gm__ int64_t *args) {
+  __gm__ DescAlias *t = reinterpret_cast<__gm__ DescAlias *>(args[0]);
+  __gm__ Tensor *u = reinterpret_cast<__gm__ Tensor *>(args[1]);
+  int64_t n = args[2];
+  __gm__ int32_t *p = data_of<int32_t>(t);
+  auto q = reinterpret_cast<__gm__ int32_t *>(u->buffer.addr) + u->start_offset;
+  __gm__ Meta *m = (__gm__ Meta *)args[3];
+  GM_ADDR raw = (GM_ADDR)args[4];
+  __gm__ half *pair[2] = {nullptr, nullptr};
+  int32_t a = p[0] + *q + *(q + 1) + m->len + m->tbl[1] + m->arr[2] + t->shapes[0];
+  p[1] = a;
+  q[2] += a;
+  ++p[3];
+  __gm__ int32_t *addr = &p[4];
+  int32_t s = sizeof(p[5]);
+  int32_t &ref = p[6];
+  half h = pair[1][0];
+  uint8_t b = raw[7];
+  dcci(p, SINGLE_CACHE_LINE);
+  int32_t c = p[8];
+  flush_lines(q, 256);
+  int32_t d = q[9];
+  flush_via(m);
+  int32_t e = m->len;
+  p[10] = 1;
+  dcci(p, SINGLE_CACHE_LINE, CACHELINE_OUT);
+  if (n > 0) a = u[0].start_offset;
+  AscendC::GlobalTensor<int32_t> g;
+  AscendC::DataCacheCleanAndInvalid<int32_t, AscendC::CacheLine::SINGLE_CACHE_LINE>(g);
+  int32_t f = g(3) + g.GetValue(4);
+}
+`
+
+func TestGMAccesses(t *testing.T) {
+	hdr := parseCPP(t, "h.h", gmHeader)
+	f := parseCPP(t, "entry.cpp", gmSource)
+	gm := NewGM(f, kindIndex(f), []*grammar.File{hdr})
+	var got []string
+	for _, a := range gm.Accesses() {
+		cov := ""
+		if gm.CoherentBefore(a) != nil {
+			cov = " coherent"
+		}
+		if d := gm.FlushedAfter(a, func(d Dcci) bool { return d.HasArg("CACHELINE_OUT") }); d != nil {
+			cov += " flushed"
+		}
+		got = append(got, fmt.Sprintf("%s %s root=%s via=%s addr=%s%s", a.Node.Text(), a.Kind, a.Root, a.Via, a.Addr, cov))
+	}
+	want := []string{
+		"xGm.GetValue(i) read root=xGm via=GetValue addr=xGm.GetPhyAddr(i)",
+		"seq_[i] read root=seq_ via=subscript addr=&seq_[i]",
+		"xGm.SetValue(i, v) write root=xGm via=SetValue addr=xGm.GetPhyAddr(i)",
+		"p[0] read root=p via=subscript addr=&p[0] flushed",
+		"*q read root=q via=deref addr=q",
+		"*(q + 1) read root=q via=deref addr=q + 1",
+		"m->len read root=m via=arrow addr=&m->len",
+		"m->tbl[1] read root=m->tbl via=subscript addr=&m->tbl[1]",
+		"m->tbl read root=m via=arrow addr=&m->tbl",
+		"m->arr[2] read root=m via=arrow addr=&m->arr[2]",
+		"p[1] write root=p via=subscript addr=&p[1] flushed",
+		"q[2] read-write root=q via=subscript addr=&q[2]",
+		"p[3] read-write root=p via=subscript addr=&p[3] flushed",
+		"pair[1][0] read root=pair via=subscript addr=&pair[1][0]",
+		"raw[7] read root=raw via=subscript addr=&raw[7]",
+		"p[8] read root=p via=subscript addr=&p[8] coherent flushed",
+		"q[9] read root=q via=subscript addr=&q[9] coherent",
+		"m->len read root=m via=arrow addr=&m->len coherent",
+		"p[10] write root=p via=subscript addr=&p[10] coherent flushed",
+		"g(3) read root=g via=call addr=g.GetPhyAddr(3) coherent",
+		"g.GetValue(4) read root=g via=GetValue addr=g.GetPhyAddr(4) coherent",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("accesses:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestGMKinds(t *testing.T) {
+	hdr := parseCPP(t, "h.h", gmHeader)
+	f := parseCPP(t, "entry.cpp", gmSource)
+	gm := NewGM(f, kindIndex(f), []*grammar.File{hdr})
+	want := map[string]GMKind{
+		"args": GMArgs, "t": GMDescriptor, "u": GMDescriptor, "n": NotGM, "p": GMData, "q": GMData,
+		"m": GMData, "raw": GMData, "g": GMGlobalTensor, "xGm": GMGlobalTensor, "yUb": LocalTensor, "seq_": GMData,
+	}
+	body := &f.Tree.Nodes[len(f.Tree.Nodes)-1]
+	for name, k := range want {
+		v := gm.Lookup(name, body)
+		if v == nil {
+			t.Errorf("%s: not found", name)
+			continue
+		}
+		if v.Kind != k {
+			t.Errorf("%s: kind %s, want %s", name, v.Kind, k)
+		}
+	}
+	if !gm.descTypes["DescAlias"] {
+		t.Error("alias of ChipTensor is not a descriptor type")
+	}
+	if _, ok := gm.helpers["flush_via"]; !ok {
+		t.Error("flush_via (dcci through flush_lines) is not a helper")
+	}
+}
+
+func TestGMArgsOnlyByShape(t *testing.T) {
+	// A __gm__ int64_t pointer that is not the args pointer is data.
+	src := `__aicore__ inline void body(__gm__ int64_t *block_table, __gm__ int64_t *my_args) {
+  int64_t x = block_table[0] + my_args[1];
+}`
+	f := parseCPP(t, "x.cpp", src)
+	gm := NewGM(f, kindIndex(f), nil)
+	var got []string
+	for _, a := range gm.Accesses() {
+		got = append(got, a.Node.Text())
+	}
+	if strings.Join(got, ",") != "block_table[0]" {
+		t.Errorf("accesses = %v, want [block_table[0]]", got)
+	}
+}
+
+func TestStatementOf(t *testing.T) {
+	src := `void f(__gm__ int *p, int c) {
+  if (c) c = p[0];
+  switch (c) { case 1: c = p[1]; break; }
+  for (int i = 0; i < p[2]; i++) {}
+}
+int g = 0;`
+	f := parseCPP(t, "x.cpp", src)
+	gm := NewGM(f, kindIndex(f), nil)
+	var got []string
+	for _, a := range gm.Accesses() {
+		got = append(got, strings.SplitN(a.Stmt.Text(), "\n", 2)[0])
+	}
+	want := "if (c) c = p[0];|c = p[1];|for (int i = 0; i < p[2]; i++) {}"
+	if strings.Join(got, "|") != want {
+		t.Errorf("statements = %q, want %q", strings.Join(got, "|"), want)
+	}
+}
+
+func TestArgsParamLeadingQualifier(t *testing.T) {
+	// The masked `__gm__` precedes the parameter node; it must still count.
+	f := parseCPP(t, "x.cpp", `extern "C" __global__ __aicore__ void k(__gm__ int64_t *args) {}
+void h(int64_t *args) {}`)
+	entries, helpers := Entries(f)
+	if len(entries) != 1 || len(helpers) != 0 {
+		t.Fatalf("entries=%d helpers=%d, want 1 and 0", len(entries), len(helpers))
+	}
+}
