@@ -1079,7 +1079,7 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 		seen[a.Node] = true
 		a.Root = Root(a.Ptr)
 		a.Func = EnclosingFunction(n)
-		a.Stmt = StatementOf(a.Node)
+		a.Stmt = BlockStatementOf(a.Node)
 		g.accesses = append(g.accesses, a)
 	}
 }
@@ -1134,10 +1134,10 @@ func valueContext(n *grammar.Node) bool {
 	return true
 }
 
-// StatementOf returns the statement to insert code before for n: its
+// BlockStatementOf returns the statement to insert code before for n: its
 // outermost enclosing statement whose parent is a block or a case, so an
 // insertion never lands in an unbraced if/for body. nil outside functions.
-func StatementOf(n *grammar.Node) *grammar.Node {
+func BlockStatementOf(n *grammar.Node) *grammar.Node {
 	for c, p := n, n.Parent(); p != nil; c, p = p, p.Parent() {
 		switch p.Kind {
 		case "compound_statement", "case_statement":
