@@ -36,6 +36,8 @@ type Config struct {
 	// Select lists rule codes, names, code prefixes ("EXT0"), globs or
 	// "ALL"; when set, only the selected rules run.
 	Select []string
+	// ExtendSelect adds rules to the default set or to Select.
+	ExtendSelect []string
 	// Ignore lists rules never to run (same forms as Select).
 	Ignore []string
 	// Severity overrides a rule's severity by code or name; "off" disables it.
@@ -198,7 +200,7 @@ func extract(raw map[string]any, pyproject bool) (map[string]any, string, bool) 
 }
 
 // Keys are the accepted keys, for errors and hints.
-var Keys = []string{"select", "ignore", "severity", "exclude", "include", "extend-generated-markers", "reserved-flags", "core-macro-family"}
+var Keys = []string{"select", "extend-select", "ignore", "severity", "exclude", "include", "extend-generated-markers", "reserved-flags", "core-macro-family"}
 
 func (c *Config) decode(t map[string]any, prefix string) error {
 	keys := make([]string, 0, len(t))
@@ -213,7 +215,7 @@ func (c *Config) decode(t map[string]any, prefix string) error {
 		}
 		var err error
 		switch k {
-		case "select", "ignore":
+		case "select", "extend-select", "ignore":
 			var list []string
 			if list, err = stringList(v); err != nil {
 				return bad(err.Error(), `e.g. ["EXT004", "ffts-flag-reserved", "EXT1"]`)
@@ -223,9 +225,12 @@ func (c *Config) decode(t map[string]any, prefix string) error {
 					return bad(msg, hint)
 				}
 			}
-			if k == "select" {
+			switch k {
+			case "select":
 				c.Select = list
-			} else {
+			case "extend-select":
+				c.ExtendSelect = list
+			default:
 				c.Ignore = list
 			}
 		case "severity":
@@ -431,20 +436,23 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// Enabled reports whether the configuration runs a rule: selected (or not
-// DefaultOff when nothing is selected; DefaultOff rules must be named
-// exactly), not ignored, and not set to "off".
+// Enabled reports whether the configuration runs a rule: selected or
+// extend-selected (or not DefaultOff when nothing is selected; DefaultOff
+// rules must be named exactly), not ignored, and not set to "off".
 func (c *Config) Enabled(a *analysis.Analyzer) bool {
-	on := !a.DefaultOff
-	if len(c.Select) > 0 {
-		on = false
-		for _, s := range c.Select {
+	picks := func(list []string) bool {
+		for _, s := range list {
 			if exactly(s, a) || (!a.DefaultOff && matchesSelector(s, a)) {
-				on = true
-				break
+				return true
 			}
 		}
+		return false
 	}
+	on := !a.DefaultOff
+	if len(c.Select) > 0 {
+		on = picks(c.Select)
+	}
+	on = on || picks(c.ExtendSelect)
 	for _, s := range c.Ignore {
 		if matchesSelector(s, a) {
 			return false
@@ -493,12 +501,12 @@ func (c *Config) Options(analyzers []*analysis.Analyzer) analysis.Options {
 	if analyzers == nil {
 		analyzers = rules.All()
 	}
-	return analysis.Options{
+	return rules.WithUnusedSuppression(analysis.Options{
 		Analyzers: analyzers,
 		Enabled:   c.Enabled,
 		Severity:  c.Severities(),
 		Settings:  c.Settings(),
-	}
+	})
 }
 
 // GeneratedMarkers returns the built-in markers plus the configured ones.

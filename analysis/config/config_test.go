@@ -127,6 +127,8 @@ func TestEnabled(t *testing.T) {
 		{Config{Select: []string{"EXT004"}, Ignore: []string{"EXT0"}}, false, false},
 		{Config{Severity: map[string]string{"syncall-aiv-only": "off"}}, false, false},
 		{Config{Severity: map[string]string{"EXT900": "warning"}}, true, false},
+		{Config{ExtendSelect: []string{"EXT900"}}, true, true},
+		{Config{Select: []string{"EXT1"}, ExtendSelect: []string{"EXT004"}}, true, false},
 	}
 	for i, tc := range cases {
 		if got := tc.c.Enabled(on); got != tc.wantOn {
@@ -197,5 +199,14 @@ func TestLoaderOverrideAndCache(t *testing.T) {
 	o := c.Options(nil)
 	if o.Enabled == nil || len(o.Analyzers) == 0 {
 		t.Errorf("options: %+v", o)
+	}
+}
+
+func TestOptionsInstallUnusedSuppression(t *testing.T) {
+	if o := (&Config{}).Options(nil); o.AfterRun != nil {
+		t.Error("EXT900 is off by default")
+	}
+	if o := (&Config{ExtendSelect: []string{"unused-suppression"}}).Options(nil); o.AfterRun == nil {
+		t.Error("selecting EXT900 must install its pass")
 	}
 }
