@@ -21,6 +21,12 @@ func (d FuncDef) Body() *grammar.Node { return d.Node.ChildByField("body") }
 // use.
 type Funcs struct {
 	byName map[string][]FuncDef
+	// types maps a declared name (variable, parameter, field) to the type
+	// texts it is declared with anywhere in the files: a scope-blind lookup
+	// that is good enough to tell a GlobalTensor from a LocalTensor.
+	types map[string][]string
+	// fields maps a class or struct name to its field types.
+	fields map[string][]string
 	calls  map[*grammar.Node][]*grammar.Node
 	memo   map[reachKey]*reachResult
 }
@@ -29,6 +35,8 @@ type Funcs struct {
 func IndexFunctions(files ...*grammar.File) *Funcs {
 	fs := &Funcs{
 		byName: map[string][]FuncDef{},
+		types:  map[string][]string{},
+		fields: map[string][]string{},
 		calls:  map[*grammar.Node][]*grammar.Node{},
 		memo:   map[reachKey]*reachResult{},
 	}
@@ -36,16 +44,78 @@ func IndexFunctions(files ...*grammar.File) *Funcs {
 		if f == nil || f.Tree == nil {
 			continue
 		}
-		for _, fn := range Functions(f) {
-			name := FunctionName(fn)
-			if name == "" {
-				continue
+		for i := range f.Tree.Nodes {
+			n := &f.Tree.Nodes[i]
+			switch n.Kind {
+			case "function_definition":
+				if name := FunctionName(n); name != "" {
+					fs.byName[name] = append(fs.byName[name], FuncDef{File: f, Node: n, Name: name})
+				}
+			case "declaration", "field_declaration", "parameter_declaration", "optional_parameter_declaration":
+				fs.addDecl(n)
 			}
-			fs.byName[name] = append(fs.byName[name], FuncDef{File: f, Node: fn, Name: name})
 		}
 	}
 	return fs
 }
+
+func (fs *Funcs) addDecl(n *grammar.Node) {
+	t := n.ChildByField("type")
+	if t == nil {
+		return
+	}
+	typ := t.Text()
+	for _, d := range n.ChildrenByField("declarator") {
+		if name := DeclaredName(d); name != "" {
+			fs.types[name] = appendString(fs.types[name], typ)
+		}
+	}
+	if n.Kind == "field_declaration" {
+		if cls := n.Ancestor("class_specifier", "struct_specifier"); cls != nil {
+			if name := cls.ChildByField("name"); name != nil {
+				fs.fields[name.Text()] = appendString(fs.fields[name.Text()], typ)
+			}
+		}
+	}
+}
+
+func appendString(s []string, v string) []string {
+	for _, x := range s {
+		if x == v {
+			return s
+		}
+	}
+	return append(s, v)
+}
+
+// DeclaredName returns the identifier a declarator declares (through
+// pointers, references, arrays and initializers).
+func DeclaredName(d *grammar.Node) string {
+	for d != nil {
+		switch d.Kind {
+		case "identifier", "field_identifier":
+			return d.Text()
+		case "pointer_declarator", "array_declarator", "init_declarator", "attributed_declarator":
+			d = d.ChildByField("declarator")
+		case "reference_declarator":
+			c := d.NamedChildren()
+			if len(c) == 0 {
+				return ""
+			}
+			d = c[len(c)-1]
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// TypesOf returns the type texts a name is declared with in the indexed
+// files (variables, parameters and fields alike).
+func (fs *Funcs) TypesOf(name string) []string { return fs.types[name] }
+
+// FieldTypes returns the field types of a class or struct by name.
+func (fs *Funcs) FieldTypes(class string) []string { return fs.fields[class] }
 
 // Lookup returns the definitions with a name (overloads and methods of
 // different classes all share it: callers treat them as "may call").

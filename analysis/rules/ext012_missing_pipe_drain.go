@@ -1,0 +1,650 @@
+package rules
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/grammar"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+)
+
+// MissingPipeDrain flags an extern entry that can return with MTE3/FIX
+// stores to GM still in flight.
+var MissingPipeDrain = register(&analysis.Analyzer{
+	Code:     "EXT012",
+	Name:     "missing-pipe-drain",
+	Severity: analysis.SeverityWarning,
+	Lang:     grammar.CPP,
+	Fixable:  true,
+	Doc: analysis.Doc{
+		Summary: "an extern entry must drain its MTE3/FIX stores before it returns: the runtime does not",
+		What: "Follows each extern entry (and the workspace functions it calls, a few levels deep, in the file and its " +
+			"includes) and flags the call that leaves a store to GM in flight at a return: `DataCopy`/`DataCopyPad` to a " +
+			"`GlobalTensor`, `Fixpipe`, `copy_ubuf_to_gm`, `copy_matrix_cc_to_gm`, `TSTORE`, with no later " +
+			"`PipeBarrier<PIPE_ALL>()` / `pipe_barrier(PIPE_ALL)`, barrier or wait on the MTE3/FIX pipe " +
+			"(`PipeBarrier<PIPE_MTE3>`, `WaitFlag<HardEvent::MTE3_*>`, `wait_flag(PIPE_MTE3, ...)`), hardware `SyncAll`, " +
+			"`TPipe::Destroy()` or a live TPipe whose destructor runs at the return. Each core is followed separately.",
+		Why: "Every task is called from the runtime's poll loop as `kernel(args)`, and after it returns the runtime " +
+			"reports the task done and starts the next one on that core without draining the pipes. DMA stores still " +
+			"queued on MTE3 (or FIX on the cube) land after the consumer task was released: it reads stale GM, and the " +
+			"next task's own pipe work races the tail of yours. A `PipeBarrier<PIPE_ALL>()` at the end (which the TPipe " +
+			"destructor and `Destroy()` perform for AscendC-style kernels) makes the writes complete before the return.",
+		Example: "  AscendC::DataCopy(outGm[off], outUb, len);\n}   // returns with the store queued on MTE3",
+		UseInstead: "  AscendC::DataCopy(outGm[off], outUb, len);\n  AscendC::PipeBarrier<PIPE_ALL>();\n}",
+		FixSafety: "Safe: inserts `AscendC::PipeBarrier<PIPE_ALL>();` (`pipe_barrier(PIPE_ALL);` in a file that does not " +
+			"use AscendC) on its own line before each return the store reaches; a full barrier only waits.",
+		Guide: "§1 (runtime model), facts: How an extern is built and run",
+	},
+	Run: runMissingPipeDrain,
+})
+
+const (
+	stClean uint8 = 1 // no store in flight
+	stDirty uint8 = 2 // a store to GM may be in flight
+)
+
+// drainFlow is the abstract state: which of clean/dirty is possible, and for
+// dirty, the entry's call that left the store in flight and the store
+// itself.
+type drainFlow struct {
+	mask   uint8
+	origin *grammar.Node
+	leaf   cxx.Hop
+}
+
+func (a drainFlow) union(b drainFlow) drainFlow {
+	out := drainFlow{mask: a.mask | b.mask, origin: a.origin, leaf: a.leaf}
+	if a.mask&stDirty == 0 {
+		out.origin, out.leaf = b.origin, b.leaf
+	}
+	return out
+}
+
+type drainExit struct {
+	node *grammar.Node // return statement, or the body for falling off its end
+	flow drainFlow
+}
+
+type summaryKey struct {
+	fn   *grammar.Node
+	core grammar.Cores
+	in   uint8
+}
+
+type summary struct {
+	out  drainFlow
+	busy bool
+}
+
+type drainer struct {
+	pass  *analysis.Pass
+	funcs *cxx.Funcs
+	core  grammar.Cores
+	memo  map[summaryKey]*summary
+	exits []drainExit
+	// entry-level run: dirty flows get the entry's call as origin.
+	top bool
+}
+
+func runMissingPipeDrain(pass *analysis.Pass) {
+	entries := externEntries(pass)
+	if len(entries) == 0 {
+		return
+	}
+	funcs := workspaceFuncs(pass)
+	cores := grammar.Both
+	if pass.Ctx != nil {
+		switch pass.Ctx.Kind {
+		case workspace.KindAIV:
+			cores = grammar.AIV
+		case workspace.KindAIC:
+			cores = grammar.AIC
+		}
+	}
+	for _, fn := range entries {
+		body := fn.ChildByField("body")
+		if body == nil {
+			continue
+		}
+		type finding struct {
+			origin *grammar.Node
+			leaf   cxx.Hop
+			exits  map[*grammar.Node]bool
+			cores  grammar.Cores
+		}
+		var order []*grammar.Node
+		found := map[*grammar.Node]*finding{}
+		for _, core := range []grammar.Cores{grammar.AIC, grammar.AIV} {
+			if cores&core == 0 || pass.Cores(fn)&core == 0 {
+				continue
+			}
+			if entryHasLivePipe(pass, funcs, fn, core) {
+				continue
+			}
+			d := &drainer{pass: pass, funcs: funcs, core: core, memo: map[summaryKey]*summary{}, top: true}
+			end := d.block(pass.File, body, drainFlow{mask: stClean})
+			if end.mask != 0 {
+				d.exits = append(d.exits, drainExit{node: body, flow: end})
+			}
+			for _, e := range d.exits {
+				if e.flow.mask&stDirty == 0 || e.flow.origin == nil {
+					continue
+				}
+				fd := found[e.flow.origin]
+				if fd == nil {
+					fd = &finding{origin: e.flow.origin, leaf: e.flow.leaf, exits: map[*grammar.Node]bool{}}
+					found[e.flow.origin] = fd
+					order = append(order, e.flow.origin)
+				}
+				fd.exits[e.node] = true
+				fd.cores |= core
+			}
+		}
+		for _, o := range order {
+			fd := found[o]
+			var exits []*grammar.Node
+			for e := range fd.exits {
+				exits = append(exits, e)
+			}
+			sort.Slice(exits, func(i, j int) bool { return exits[i].Start < exits[j].Start })
+			pass.Report(drainDiagnostic(pass, fn, fd.origin, fd.leaf, exits, fd.cores, cores))
+		}
+	}
+}
+
+func drainDiagnostic(pass *analysis.Pass, fn, origin *grammar.Node, leaf cxx.Hop, exits []*grammar.Node, found, all grammar.Cores) analysis.Diagnostic {
+	what := "`" + shortText(origin) + "`"
+	if leaf.Call != nil && leaf.Call != origin {
+		line, _ := leaf.File.Lines.Position(leaf.Call.Start)
+		what += fmt.Sprintf(" leaves `%s` (%s:%d)", shortText(leaf.Call), filepath.Base(leaf.File.Path), line+1)
+	} else {
+		what += " leaves its store"
+	}
+	where := ""
+	if found != all {
+		where = " on the " + coreName(found) + " core"
+	}
+	msg := what + " in flight when the extern returns" + where + ": the runtime does not drain pipes after a task, so " +
+		"the write can land after the consumer starts; add a `PipeBarrier<PIPE_ALL>()` before returning"
+	barrier := "AscendC::PipeBarrier<PIPE_ALL>();"
+	if !usesAscendC(pass) {
+		barrier = "pipe_barrier(PIPE_ALL);"
+	}
+	var edits []analysis.TextEdit
+	var related []analysis.Related
+	for _, e := range exits {
+		edits = append(edits, insertBeforeExit(pass.File.Src, e, barrier)...)
+		if e.Kind == "return_statement" {
+			related = append(related, analysis.RelatedAt(pass.File, e, "returns here with the store in flight"))
+		}
+	}
+	return analysis.Diagnostic{
+		Start:   origin.Start,
+		End:     origin.End,
+		Message: msg,
+		Related: related,
+		Fixes: []analysis.Fix{{
+			Title:         "Insert `" + barrier + "` before returning",
+			Applicability: analysis.Safe,
+			Edits:         edits,
+		}},
+	}
+}
+
+func coreName(c grammar.Cores) string {
+	if c == grammar.AIC {
+		return "cube"
+	}
+	return "vector"
+}
+
+// shortText is a node's text on one line, shortened for a message.
+func shortText(n *grammar.Node) string {
+	s := strings.Join(strings.Fields(n.Text()), " ")
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}
+
+func usesAscendC(pass *analysis.Pass) bool {
+	if bytes.Contains(pass.File.Src, []byte("AscendC::")) {
+		return true
+	}
+	for _, f := range pass.Includes {
+		if bytes.Contains(f.Src, []byte("AscendC::")) {
+			return true
+		}
+	}
+	return false
+}
+
+// insertBeforeExit inserts stmt on its own line before a return statement
+// (wrapping a braceless `if (...) return;` in braces), or before the closing
+// brace of a body that falls off its end.
+func insertBeforeExit(src []byte, exit *grammar.Node, stmt string) []analysis.TextEdit {
+	if exit.Kind == "return_statement" {
+		if p := exit.Parent(); p != nil && p.Kind != "compound_statement" && !isPreprocBlock(p.Kind) {
+			return []analysis.TextEdit{
+				{Start: exit.Start, End: exit.Start, NewText: "{ " + stmt + " "},
+				{Start: exit.End, End: exit.End, NewText: " }"},
+			}
+		}
+		indent, alone := cxx.LineIndent(src, exit.Start)
+		if alone {
+			ls := cxx.LineStart(src, exit.Start)
+			return []analysis.TextEdit{{Start: ls, End: ls, NewText: indent + stmt + "\n"}}
+		}
+		return []analysis.TextEdit{{Start: exit.Start, End: exit.Start, NewText: stmt + " "}}
+	}
+	closing := exit.End - 1
+	indent, alone := cxx.LineIndent(src, closing)
+	if !alone {
+		return []analysis.TextEdit{{Start: closing, End: closing, NewText: " " + stmt + " "}}
+	}
+	inner := indent + "  "
+	for _, k := range exit.NamedChildren() {
+		if k.Kind == "comment" || strings.HasPrefix(k.Kind, "preproc_") {
+			continue
+		}
+		if in, ok := cxx.LineIndent(src, k.Start); ok {
+			inner = in
+			break
+		}
+	}
+	ls := cxx.LineStart(src, closing)
+	return []analysis.TextEdit{{Start: ls, End: ls, NewText: inner + stmt + "\n"}}
+}
+
+// externEntries returns the extern "C" functions of the file that take the
+// args pointer; without any, the args-taking functions nothing in the file
+// calls.
+func externEntries(pass *analysis.Pass) []*grammar.Node {
+	var withArgs, entries []*grammar.Node
+	for _, fn := range pass.Nodes("function_definition") {
+		if _, ok := cxx.ArgsParam(pass.File, fn); !ok {
+			continue
+		}
+		withArgs = append(withArgs, fn)
+		if cxx.IsExternC(fn) {
+			entries = append(entries, fn)
+		}
+	}
+	if len(entries) > 0 || len(withArgs) == 0 {
+		return entries
+	}
+	called := map[string]bool{}
+	for _, n := range pass.Nodes("call_expression") {
+		if c, ok := cxx.AsCall(n); ok {
+			called[c.Name] = true
+		}
+	}
+	for _, fn := range withArgs {
+		if !called[cxx.FunctionName(fn)] {
+			entries = append(entries, fn)
+		}
+	}
+	return entries
+}
+
+// entryHasLivePipe reports whether the entry body declares an AscendC TPipe
+// (directly, or as a member of a local kernel object) that is never
+// Destroy()ed there: its destructor runs at every return and ends with a
+// PIPE_ALL barrier.
+func entryHasLivePipe(pass *analysis.Pass, funcs *cxx.Funcs, fn *grammar.Node, core grammar.Cores) bool {
+	body := fn.ChildByField("body")
+	ds := body.Descendants()
+	destroyed := map[string]bool{}
+	for i := range ds {
+		if ds[i].Kind != "call_expression" {
+			continue
+		}
+		if c, ok := cxx.AsCall(&ds[i]); ok && c.Name == "Destroy" && c.Receiver != nil {
+			destroyed[c.Receiver.Text()] = true
+		}
+	}
+	for i := range ds {
+		d := &ds[i]
+		if d.Kind != "declaration" || pass.Cores(d)&core == 0 || d.Ancestor("lambda_expression") != nil {
+			continue
+		}
+		// Only objects that live until the function returns: declared in
+		// the body itself, not in a nested block.
+		if p := d.Parent(); p != body && !(p != nil && isPreprocBlock(p.Kind) && p.Parent() == body) {
+			continue
+		}
+		t := d.ChildByField("type")
+		if t == nil {
+			continue
+		}
+		pipe := isAscendCPipeType(t.Text())
+		if !pipe {
+			for _, ft := range funcs.FieldTypes(baseTypeName(t.Text())) {
+				if isAscendCPipeType(ft) {
+					pipe = true
+				}
+			}
+		}
+		if !pipe {
+			continue
+		}
+		for _, decl := range d.ChildrenByField("declarator") {
+			if name := cxx.DeclaredName(decl); name != "" && !destroyed[name] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isAscendCPipeType(t string) bool {
+	t = strings.TrimSpace(t)
+	return t == "TPipe" || t == "AscendC::TPipe" || t == "::AscendC::TPipe"
+}
+
+// baseTypeName strips scope and template arguments: "ns::Kernel<T, 2>" ->
+// "Kernel".
+func baseTypeName(t string) string {
+	if i := strings.IndexByte(t, '<'); i >= 0 {
+		t = t[:i]
+	}
+	if i := strings.LastIndex(t, "::"); i >= 0 {
+		t = t[i+2:]
+	}
+	return strings.TrimSpace(t)
+}
+
+// block runs the statements of a block-like node in order.
+func (d *drainer) block(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow {
+	st := in
+	for _, c := range n.NamedChildren() {
+		if st.mask == 0 {
+			break // unreachable
+		}
+		st = d.stmt(f, c, st)
+	}
+	return st
+}
+
+func (d *drainer) active(f *grammar.File, n *grammar.Node) bool {
+	return f.CoresOf(n)&d.core != 0
+}
+
+func (d *drainer) stmt(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow {
+	if in.mask == 0 || !d.active(f, n) {
+		return in
+	}
+	switch n.Kind {
+	case "comment", "preproc_call", "preproc_def", "preproc_function_def", "preproc_include":
+		return in
+	case "compound_statement", "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef",
+		"else_clause", "labeled_statement", "case_statement", "try_statement", "catch_clause":
+		return d.block(f, n, in)
+	case "if_statement":
+		cond := n.ChildByField("condition")
+		st := d.exprCalls(f, cond, in)
+		cons := n.ChildByField("consequence")
+		alt := n.ChildByField("alternative")
+		if _, ok := grammar.CoreCondition(cond); ok {
+			// A core test: on this core exactly one branch runs.
+			out := drainFlow{}
+			ran := false
+			for _, b := range []*grammar.Node{cons, alt} {
+				if b != nil && d.active(f, b) {
+					out = out.union(d.stmt(f, b, st))
+					ran = true
+				}
+			}
+			if !ran {
+				return st
+			}
+			return out
+		}
+		out := d.stmt(f, cons, st)
+		if alt != nil {
+			return out.union(d.stmt(f, alt, st))
+		}
+		return out.union(st)
+	case "for_statement", "while_statement", "for_range_loop", "do_statement":
+		st := in
+		if n.Kind == "for_statement" {
+			st = d.exprCalls(f, n.ChildByField("initializer"), st)
+		}
+		body := n.ChildByField("body")
+		if n.Kind == "do_statement" {
+			st = d.stmt(f, body, st)
+		}
+		acc := st
+		cur := st
+		for i := 0; i < 3 && cur.mask != 0; i++ {
+			cur = d.stmt(f, body, cur)
+			next := acc.union(cur)
+			if next.mask == acc.mask {
+				break
+			}
+			acc = next
+		}
+		return acc
+	case "switch_statement":
+		st := d.exprCalls(f, n.ChildByField("condition"), in)
+		return st.union(d.stmt(f, n.ChildByField("body"), st))
+	case "return_statement":
+		st := d.exprCalls(f, n, in)
+		if d.top {
+			d.exits = append(d.exits, drainExit{node: n, flow: st})
+		} else {
+			d.exits = append(d.exits, drainExit{flow: st})
+		}
+		return drainFlow{}
+	default:
+		return d.exprCalls(f, n, in)
+	}
+}
+
+// exprCalls applies the calls inside n (not inside lambdas defined there),
+// innermost first.
+func (d *drainer) exprCalls(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow {
+	if n == nil {
+		return in
+	}
+	var calls []*grammar.Node
+	ds := n.Descendants()
+	for i := 0; i < len(ds); i++ {
+		c := &ds[i]
+		if c.Kind == "lambda_expression" {
+			i += len(c.Descendants()) - 1
+			continue
+		}
+		if c.Kind == "call_expression" {
+			calls = append(calls, c)
+		}
+	}
+	sort.SliceStable(calls, func(i, j int) bool { return calls[i].End < calls[j].End })
+	st := in
+	for _, c := range calls {
+		if st.mask == 0 {
+			break
+		}
+		if d.active(f, c) {
+			st = d.call(f, c, st)
+		}
+	}
+	return st
+}
+
+func (d *drainer) call(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow {
+	c, ok := cxx.AsCall(n)
+	if !ok {
+		return in
+	}
+	switch pipeEffect(d.pass, d.funcs, c) {
+	case pipeIssue:
+		return drainFlow{mask: stDirty, origin: n, leaf: cxx.Hop{File: f, Call: n}}
+	case pipeDrain:
+		return drainFlow{mask: stClean}
+	}
+	defs := d.funcs.Lookup(c.Name)
+	if len(defs) == 0 {
+		return in
+	}
+	out := drainFlow{}
+	for _, def := range defs {
+		if def.Node.Contains(n) {
+			out = out.union(in) // recursion: no new effect
+			continue
+		}
+		for _, bit := range []uint8{stClean, stDirty} {
+			if in.mask&bit == 0 {
+				continue
+			}
+			s := d.summary(def, bit)
+			r := s
+			if r.mask&stDirty != 0 {
+				if s.origin == nil {
+					// The callee passes an incoming store through.
+					r.origin, r.leaf = in.origin, in.leaf
+				} else {
+					r.origin = n
+				}
+			}
+			out = out.union(r)
+		}
+	}
+	return out
+}
+
+// summary runs a callee's body from a clean or dirty start. The dirty flow
+// it returns has a nil origin when the store is the caller's, passed
+// through, and the callee's own store as leaf otherwise.
+func (d *drainer) summary(def cxx.FuncDef, in uint8) drainFlow {
+	key := summaryKey{def.Node, d.core, in}
+	if s, ok := d.memo[key]; ok {
+		if s.busy {
+			return drainFlow{mask: in}
+		}
+		return s.out
+	}
+	s := &summary{busy: true}
+	d.memo[key] = s
+	body := def.Body()
+	var out drainFlow
+	if body == nil || len(d.memo) > 4096 {
+		out = drainFlow{mask: in}
+	} else {
+		sub := &drainer{pass: d.pass, funcs: d.funcs, core: d.core, memo: d.memo}
+		start := drainFlow{mask: in}
+		end := sub.block(def.File, body, start)
+		for _, e := range sub.exits {
+			end = end.union(e.flow)
+		}
+		out = end
+		if out.mask&stDirty != 0 && out.origin != nil {
+			// Any non-nil origin marks the store as the callee's.
+			out.origin = body
+		}
+	}
+	s.out, s.busy = out, false
+	return out
+}
+
+type pipeEffectKind int
+
+const (
+	pipeNone pipeEffectKind = iota
+	pipeIssue
+	pipeDrain
+)
+
+// pipeEffect classifies a call: a store to GM on MTE3/FIX, a wait that
+// drains those pipes, or neither.
+func pipeEffect(pass *analysis.Pass, funcs *cxx.Funcs, c cxx.Call) pipeEffectKind {
+	switch c.Name {
+	case "PipeBarrier":
+		if len(c.TArgs) == 1 && drainsStorePipe(c.TArgs[0].Text()) {
+			return pipeDrain
+		}
+	case "pipe_barrier":
+		if len(c.Args) == 1 && drainsStorePipe(c.Args[0].Text()) {
+			return pipeDrain
+		}
+	case "WaitFlag":
+		if len(c.TArgs) >= 1 {
+			ev := c.TArgs[0].Text()
+			if strings.Contains(ev, "MTE3_") || strings.Contains(ev, "FIX_") {
+				return pipeDrain
+			}
+		}
+	case "wait_flag":
+		if len(c.Args) >= 1 && drainsStorePipe(c.Args[0].Text()) {
+			return pipeDrain
+		}
+	case "SyncAll":
+		// The hardware barrier starts with PipeBarrier<PIPE_ALL>.
+		if len(c.Args) == 0 && c.Receiver == nil {
+			return pipeDrain
+		}
+	case "Destroy":
+		if c.Receiver != nil && len(c.Args) == 0 {
+			return pipeDrain
+		}
+	case "Fixpipe", "TSTORE":
+		if c.Receiver == nil {
+			return pipeIssue
+		}
+	case "DataCopy", "DataCopyPad":
+		if c.Receiver == nil && len(c.Args) >= 2 && isGlobalTensorExpr(funcs, c.Args[0]) {
+			return pipeIssue
+		}
+	}
+	if strings.HasPrefix(c.Name, "copy_ubuf_to_gm") || strings.HasPrefix(c.Name, "copy_matrix_cc_to_gm") {
+		return pipeIssue
+	}
+	return pipeNone
+}
+
+func drainsStorePipe(pipe string) bool {
+	pipe = strings.TrimSpace(pipe)
+	pipe = strings.TrimPrefix(pipe, "pipe_t::")
+	return pipe == "PIPE_ALL" || pipe == "PIPE_MTE3" || pipe == "PIPE_FIX"
+}
+
+// isGlobalTensorExpr reports whether a DataCopy destination is a GM tensor:
+// its name (through `x[i]`, `this->x`, `obj.x`) is declared as a
+// GlobalTensor; when the name is declared nowhere in the workspace, a `Gm`
+// in its name decides.
+func isGlobalTensorExpr(funcs *cxx.Funcs, e *grammar.Node) bool {
+	e = cxx.Unparen(e)
+	for e != nil {
+		switch e.Kind {
+		case "subscript_expression":
+			e = e.ChildByField("argument")
+			continue
+		case "field_expression":
+			e = e.ChildByField("field")
+			continue
+		case "call_expression":
+			return false
+		}
+		break
+	}
+	if e == nil {
+		return false
+	}
+	name := e.Text()
+	types := funcs.TypesOf(name)
+	if len(types) == 0 {
+		l := strings.ToLower(name)
+		return strings.Contains(l, "gm") && !strings.Contains(l, "ub") && !strings.Contains(l, "local")
+	}
+	for _, t := range types {
+		if strings.Contains(t, "GlobalTensor") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,22 @@
+// AscendC-style kernel class owning its TPipe: the object's destructor
+// drains at the return.
+#include "kernel_operator.h"
+
+class KernelAdd {
+ public:
+  __aicore__ inline void Process() {
+    AscendC::LocalTensor<half> z = outQueue.DeQue<half>();
+    AscendC::DataCopy(zGm, z, 128);
+    outQueue.FreeTensor(z);
+  }
+
+ private:
+  AscendC::TPipe pipe;
+  AscendC::TQue<AscendC::TPosition::VECOUT, 1> outQueue;
+  AscendC::GlobalTensor<half> zGm;
+};
+
+extern "C" __global__ __aicore__ void add_custom(__gm__ int64_t *args) {
+  KernelAdd op;
+  op.Process();
+}

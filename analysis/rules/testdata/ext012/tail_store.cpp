@@ -1,0 +1,46 @@
+// The guide's shape: manual UB management (the TPipe is created and
+// destroyed up front), a vector phase ending in a store to GM.
+#include "store_helpers.h"
+
+extern "C" __global__ __aicore__ void tail_store(__gm__ int64_t *args) {
+  AscendC::TPipe pipe;
+  pipe.Destroy();
+  AscendC::GlobalTensor<float> outGm;
+  AscendC::LocalTensor<float> outUb;
+  outGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(args[0]));
+  AscendC::PipeBarrier<PIPE_V>();
+  AscendC::DataCopy(outGm[64], outUb, 64); // want "EXT012 missing-pipe-drain: `AscendC::DataCopy\\(outGm\\[64\\], outUb, 64\\)` leaves its store in flight when the extern returns"
+}
+
+extern "C" __global__ __aicore__ void early_exit(__gm__ int64_t *args) {
+  AscendC::GlobalTensor<float> yGm;
+  AscendC::LocalTensor<float> yUb;
+  int64_t n = static_cast<int64_t>(args[3]);
+  AscendC::DataCopy(yGm, yUb, 64); // want "leaves its store in flight"
+  if (n == 0)
+    return;
+  AscendC::DataCopy(yUb, yGm, 64); // a load: MTE2, nothing to drain for the consumer
+  AscendC::PipeBarrier<PIPE_ALL>();
+}
+
+extern "C" __global__ __aicore__ void through_helper(__gm__ int64_t *args) {
+  AscendC::GlobalTensor<float> zGm;
+  AscendC::LocalTensor<float> zUb;
+  for (int i = 0; i < 4; ++i) {
+    store_tile(zGm, zUb, 64); // want "`store_tile\\(zGm, zUb, 64\\)` leaves `AscendC::DataCopy\\(dst, src, n\\)` \\(store_helpers.h:7\\) in flight"
+  }
+}
+
+extern "C" __global__ __aicore__ void raw_store(__gm__ int64_t *args) {
+  __gm__ float *out = reinterpret_cast<__gm__ float *>(args[0]);
+  copy_ubuf_to_gm(out, ub, 0, 1, 8, 0, 0); // want "leaves its store in flight"
+  if (args[1] != 0) {
+    return;
+  }
+}
+
+extern "C" __global__ __aicore__ void suppressed(__gm__ int64_t *args) {
+  AscendC::GlobalTensor<float> wGm;
+  AscendC::LocalTensor<float> wUb;
+  AscendC::DataCopy(wGm, wUb, 64); // NOLINT(missing-pipe-drain)
+}
