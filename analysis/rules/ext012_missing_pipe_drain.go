@@ -9,8 +9,8 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
-	"github.com/extern-lsp/extern-lsp/grammar"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 // MissingPipeDrain flags an extern entry that can return with MTE3/FIX
@@ -34,7 +34,7 @@ var MissingPipeDrain = register(&analysis.Analyzer{
 			"queued on MTE3 (or FIX on the cube) land after the consumer task was released: it reads stale GM, and the " +
 			"next task's own pipe work races the tail of yours. A `PipeBarrier<PIPE_ALL>()` at the end (which the TPipe " +
 			"destructor and `Destroy()` perform for AscendC-style kernels) makes the writes complete before the return.",
-		Example: "  AscendC::DataCopy(outGm[off], outUb, len);\n}   // returns with the store queued on MTE3",
+		Example:    "  AscendC::DataCopy(outGm[off], outUb, len);\n}   // returns with the store queued on MTE3",
 		UseInstead: "  AscendC::DataCopy(outGm[off], outUb, len);\n  AscendC::PipeBarrier<PIPE_ALL>();\n}",
 		FixSafety: "Safe: inserts `AscendC::PipeBarrier<PIPE_ALL>();` (`pipe_barrier(PIPE_ALL);` in a file that does not " +
 			"use AscendC) on its own line before each return the store reaches; a full barrier only waits.",
