@@ -1,10 +1,6 @@
 package grammar
 
-import (
-	"bytes"
-	"regexp"
-	"sort"
-)
+import "sort"
 
 // Span is a byte range of the original source that was hidden from the
 // parser, with the text that stood there.
@@ -15,33 +11,61 @@ type Span struct {
 
 // qualifiers are AscendC/CCE keywords tree-sitter-cpp does not know. Each is
 // replaced by spaces of the same length so offsets and columns stay true.
-var qualifierRE = regexp.MustCompile(`\b(?:__gm__|__aicore__|__ubuf__|__cbuf__|__ca__|__cb__|__cc__|__fbuf__|__global__|__sync_alias__|__sync_in__|__sync_out__|__sync_noalias__|__cce_aicore__|__cce_simt_entry__|__simt_callee__|__simt_vf__|__inline__|__forceinline__|__restrict__|__gm_align__)\b|\[aicore\]|\[host,aicore\]|\b__(?:in|out)_pipe__\s*\([A-Za-z0-9_, ]*\)`)
+var qualifiers = map[string]bool{
+	"__gm__": true, "__aicore__": true, "__ubuf__": true, "__cbuf__": true, "__ca__": true, "__cb__": true,
+	"__cc__": true, "__fbuf__": true, "__global__": true, "__sync_alias__": true, "__sync_in__": true,
+	"__sync_out__": true, "__sync_noalias__": true, "__cce_aicore__": true, "__cce_simt_entry__": true,
+	"__simt_callee__": true, "__simt_vf__": true, "__inline__": true, "__forceinline__": true,
+	"__restrict__": true, "__gm_align__": true,
+}
 
-// declMacroRE finds an all-caps macro used as a declaration specifier
-// (CATLASS_DEVICE, ASCENDC_HOST_AICORE, __PTO_INLINE__ ...) directly before a
-// keyword that starts a declaration; tree-sitter would otherwise read it as
-// a type and report the rest as an error.
-var declMacroRE = regexp.MustCompile(`(?m)(^[ \t]*|[>;{}][ \t]*)([A-Z_][A-Z0-9_]{3,})([ \t]+)(?:inline|static|void|constexpr|auto|bool|int|int8_t|int16_t|int32_t|int64_t|uint8_t|uint16_t|uint32_t|uint64_t|float|half|template|extern|__aicore__)\b`)
+// pipeQualifiers take a parenthesized argument list: `__in_pipe__(MTE2)`.
+var pipeQualifiers = map[string]bool{"__in_pipe__": true, "__out_pipe__": true}
 
-// guardIfRE finds the `if ASCEND_IS_AIV {` form (the macro expands to
-// `constexpr (...)`), which is not C++ as written.
-var guardIfRE = regexp.MustCompile(`\bif[ \t]+(ASCEND_IS_AI[VC])\b`)
+// declKeywords start a declaration; an all-caps macro right before one of
+// them (CATLASS_DEVICE, ASCENDC_HOST_AICORE, __PTO_INLINE__ ...) is a
+// declaration specifier tree-sitter would otherwise read as a type.
+var declKeywords = map[string]bool{
+	"inline": true, "static": true, "void": true, "constexpr": true, "auto": true, "bool": true, "int": true,
+	"int8_t": true, "int16_t": true, "int32_t": true, "int64_t": true, "uint8_t": true, "uint16_t": true,
+	"uint32_t": true, "uint64_t": true, "float": true, "half": true, "template": true, "extern": true,
+	"__aicore__": true,
+}
 
 // AscendIsReplacement maps the masked spelling of ASCEND_IS_AIV/AIC back to
-// the original; the masked text is a parenthesized identifier of equal length.
+// the original; `if ASCEND_IS_AIV {` (the macro expands to `constexpr (...)`)
+// becomes `if (ASCENDISAIV) {` of equal length.
 var AscendIsReplacement = map[string]string{"(ASCENDISAIV)": "ASCEND_IS_AIV", "(ASCENDISAIC)": "ASCEND_IS_AIC"}
 
-// knownTypeMacros are all-caps words that really are types or values in
-// declaration position and must not be masked.
-var knownTypeMacros = map[string]bool{"EXTERN": false}
+func isIdentStart(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+func isMacroName(s []byte) bool {
+	if len(s) < 4 {
+		return false
+	}
+	for _, b := range s {
+		if !(b == '_' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9') {
+			return false
+		}
+	}
+	return s[0] < '0' || s[0] > '9'
+}
 
 // Mask returns a copy of src with AscendC qualifiers blanked and the spans it
-// changed. The result has exactly the length of src.
+// changed. The result has exactly the length of src. It is one pass over
+// the bytes: masking runs on every keystroke in the editor.
 func Mask(src []byte) ([]byte, []Span) {
-	hasQual := bytes.Contains(src, []byte("__")) || bytes.Contains(src, []byte("[aicore]")) || bytes.Contains(src, []byte("[host,aicore]"))
-	out := append([]byte(nil), src...)
+	var out []byte
 	var spans []Span
+	ensure := func() {
+		if out == nil {
+			out = append([]byte(nil), src...)
+		}
+	}
 	blank := func(s, e int) {
+		ensure()
 		spans = append(spans, Span{Start: uint32(s), End: uint32(e), Text: string(src[s:e])})
 		for i := s; i < e; i++ {
 			if out[i] != '\n' {
@@ -49,31 +73,129 @@ func Mask(src []byte) ([]byte, []Span) {
 			}
 		}
 	}
-	if hasQual {
-		for _, m := range qualifierRE.FindAllIndex(src, -1) {
-			blank(m[0], m[1])
+	skipBlank := func(i int) int {
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+		return i
+	}
+	identEnd := func(i int) int {
+		for i < len(src) && isIdent(src[i]) {
+			i++
+		}
+		return i
+	}
+	// last is the last significant byte on the current line ('\n' at a
+	// line start), for the declaration-macro rule.
+	last := byte('\n')
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == '\n':
+			last = '\n'
+			i++
+		case c == ' ' || c == '\t' || c == '\r':
+			i++
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			j := i + 2
+			for j+1 < len(src) && !(src[j] == '*' && src[j+1] == '/') {
+				j++
+			}
+			i = j + 2
+		case c == '"' || c == '\'':
+			j := i + 1
+			for j < len(src) && src[j] != c && src[j] != '\n' {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			i = j + 1
+			last = c
+		case c == '[':
+			if hasPrefixAt(src, i, "[aicore]") {
+				blank(i, i+8)
+				i += 8
+				continue
+			}
+			if hasPrefixAt(src, i, "[host,aicore]") {
+				blank(i, i+13)
+				i += 13
+				continue
+			}
+			last = c
+			i++
+		case isIdentStart(c):
+			e := identEnd(i)
+			word := src[i:e]
+			switch {
+			case word[0] == '_' && len(word) > 2 && word[1] == '_' && qualifiers[string(word)]:
+				blank(i, e)
+			case word[0] == '_' && pipeQualifiers[string(word)]:
+				j := skipBlank(e)
+				if j < len(src) && src[j] == '(' {
+					for j < len(src) && src[j] != ')' && src[j] != '\n' {
+						j++
+					}
+					if j < len(src) && src[j] == ')' {
+						e = j + 1
+					}
+				}
+				blank(i, e)
+			case len(word) == 2 && word[0] == 'i' && word[1] == 'f':
+				j := skipBlank(e)
+				if j > e {
+					k := identEnd(j)
+					if w := string(src[j:k]); w == "ASCEND_IS_AIV" || w == "ASCEND_IS_AIC" {
+						ensure()
+						rep := "(ASCENDISAIV)"
+						if w == "ASCEND_IS_AIC" {
+							rep = "(ASCENDISAIC)"
+						}
+						spans = append(spans, Span{Start: uint32(j), End: uint32(k), Text: w})
+						copy(out[j:k], rep)
+						e = k
+					}
+				}
+				last = 'f'
+			case (last == '\n' || last == '>' || last == ';' || last == '{' || last == '}') && isMacroName(word):
+				j := skipBlank(e)
+				k := identEnd(j)
+				if j > e && k > j && declKeywords[string(src[j:k])] {
+					blank(i, e)
+				} else {
+					last = 'A'
+				}
+			default:
+				last = 'A'
+			}
+			i = e
+		default:
+			if c == '#' && last == '\n' {
+				// A directive line: skip to its end (with continuations).
+				for i < len(src) && src[i] != '\n' {
+					if src[i] == '\\' && i+1 < len(src) && src[i+1] == '\n' {
+						i++
+					}
+					i++
+				}
+				continue
+			}
+			last = c
+			i++
 		}
 	}
-	for _, m := range declMacroRE.FindAllSubmatchIndex(out, -1) {
-		word := string(out[m[4]:m[5]])
-		if _, known := knownTypeMacros[word]; known {
-			continue
-		}
-		blank(m[4], m[5])
+	if out == nil {
+		out = src
 	}
-	for _, m := range guardIfRE.FindAllSubmatchIndex(src, -1) {
-		s, e := m[2], m[3]
-		rep := "(ASCENDISAIV)"
-		if src[e-1] == 'C' {
-			rep = "(ASCENDISAIC)"
-		}
-		spans = append(spans, Span{Start: uint32(s), End: uint32(e), Text: string(src[s:e])})
-		copy(out[s:e], rep)
-	}
-	sortSpans(spans)
+	sort.Slice(spans, func(i, j int) bool { return spans[i].Start < spans[j].Start })
 	return out, spans
 }
 
-func sortSpans(sp []Span) {
-	sort.Slice(sp, func(i, j int) bool { return sp[i].Start < sp[j].Start })
+func hasPrefixAt(src []byte, i int, p string) bool {
+	return len(src)-i >= len(p) && string(src[i:i+len(p)]) == p
 }

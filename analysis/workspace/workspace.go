@@ -9,7 +9,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"sync"
 
@@ -99,6 +98,9 @@ type Workspace struct {
 	// units maps a file to the entries whose compile includes it; nil when
 	// it must be rebuilt (a file's includes or entry shape changed).
 	units map[string][]string
+	// resolved caches include resolution by including folder and path;
+	// dropped with units.
+	resolved map[[2]string]string
 }
 
 // New returns a workspace over the given root folders.
@@ -188,7 +190,7 @@ func (w *Workspace) SetOverlay(path string, src []byte, version int32) {
 func (w *Workspace) replace(path string, old, ne *fileEntry) {
 	ne.scan = scanText(ne.src)
 	if old == nil || old.scan == nil || !old.scan.sameShape(ne.scan) {
-		w.units = nil
+		w.units, w.resolved = nil, nil
 	}
 	w.files[path] = ne
 	w.markKnown(path)
@@ -208,7 +210,7 @@ func (w *Workspace) ClearOverlay(path string) {
 	path = Abs(path)
 	w.mu.Lock()
 	delete(w.files, path)
-	w.units = nil
+	w.units, w.resolved = nil, nil
 	w.mu.Unlock()
 }
 
@@ -219,7 +221,7 @@ func (w *Workspace) Invalidate(path string) {
 	if e := w.files[path]; e != nil && !e.overlay {
 		delete(w.files, path)
 	}
-	w.units = nil
+	w.units, w.resolved = nil, nil
 	if _, err := os.Stat(path); err != nil {
 		delete(w.known, path)
 	} else {
@@ -265,13 +267,10 @@ func (w *Workspace) entry(path string) (*fileEntry, error) {
 	w.mu.Lock()
 	e := w.files[path]
 	w.mu.Unlock()
+	// Disk content is trusted until Invalidate (the server hears of disk
+	// changes through file watching; `check` reads each file once).
 	if e != nil {
-		if e.overlay {
-			return e, nil
-		}
-		if st, err := os.Stat(path); err == nil && st.ModTime().UnixNano() == e.modTime && st.Size() == e.size {
-			return e, nil
-		}
+		return e, nil
 	}
 	st, err := os.Stat(path)
 	if err != nil {
@@ -292,7 +291,7 @@ func (w *Workspace) entry(path string) (*fileEntry, error) {
 		w.files[path] = e
 	}
 	if !w.known[path] {
-		w.units = nil
+		w.units, w.resolved = nil, nil
 	}
 	w.markKnown(path)
 	w.mu.Unlock()
@@ -338,14 +337,6 @@ func (w *Workspace) File(path string) (*grammar.File, error) {
 	return f, err
 }
 
-var (
-	externCRE = regexp.MustCompile(`extern\s*"C"`)
-	entryRE   = regexp.MustCompile(`(?:__gm__\s+(?:const\s+)?u?int64_t\s*\*|u?int64_t\s+__gm__\s*\*)\s*\w+\s*[,)]`)
-	cubeRE    = regexp.MustCompile(`\b(?:Mmad|LoadData|LoadData2D|LoadData3DV2|Fixpipe|L0A|L0B|L0C|PIPE_M|PIPE_FIX|PIPE_MTE1|TPosition::A1|TPosition::B1|TPosition::A2|TPosition::B2|TPosition::CO1|CO1)\b`)
-	vecRE     = regexp.MustCompile(`\b(?:PIPE_V|VECIN|VECOUT|VECCALC)\b`)
-	mixRE     = regexp.MustCompile(`SyncAll\s*<\s*false\s*>|\bCrossCore(?:Set|Wait)Flag\s*<\s*(?:0x)?[12]\b|\bNotifyEvent\b|\bWaitEvent\b`)
-)
-
 func (w *Workspace) scanOf(path string) *scan {
 	e, err := w.entry(path)
 	if err != nil {
@@ -364,17 +355,6 @@ func (w *Workspace) scanOf(path string) *scan {
 	return s
 }
 
-func scanText(src []byte) *scan {
-	s := &scan{}
-	s.includes = includesOf(grammar.ScanGuards(src), src)
-	s.argsFn = entryRE.Match(src)
-	s.entry = s.argsFn && externCRE.Match(src)
-	s.cube = cubeRE.Match(src)
-	s.vec = vecRE.Match(src)
-	s.mixedSig = mixRE.Match(src)
-	return s
-}
-
 func (s *scan) sameShape(o *scan) bool {
 	if s.entry != o.entry || s.argsFn != o.argsFn || s.cube != o.cube || s.vec != o.vec || s.mixedSig != o.mixedSig || len(s.includes) != len(o.includes) {
 		return false
@@ -387,11 +367,6 @@ func (s *scan) sameShape(o *scan) bool {
 	return true
 }
 
-func includesOf(g *grammar.Guards, src []byte) []grammar.Include {
-	f := &grammar.File{Src: src, Guards: g}
-	return grammar.IncludesOf(f)
-}
-
 // ResolveInclude returns the workspace path an #include refers to, trying
 // the including file's folder first, then the include folders. System
 // includes and headers that are not on disk (CANN, pto-isa) resolve to "".
@@ -399,6 +374,24 @@ func (w *Workspace) ResolveInclude(from string, inc grammar.Include) string {
 	if inc.System {
 		return ""
 	}
+	key := [2]string{filepath.Dir(from), inc.Path}
+	w.mu.Lock()
+	if r, ok := w.resolved[key]; ok {
+		w.mu.Unlock()
+		return r
+	}
+	w.mu.Unlock()
+	r := w.resolveInclude(from, inc)
+	w.mu.Lock()
+	if w.resolved == nil {
+		w.resolved = map[[2]string]string{}
+	}
+	w.resolved[key] = r
+	w.mu.Unlock()
+	return r
+}
+
+func (w *Workspace) resolveInclude(from string, inc grammar.Include) string {
 	cands := []string{filepath.Join(filepath.Dir(from), inc.Path)}
 	w.mu.Lock()
 	for _, d := range w.includeDirs {
@@ -487,6 +480,18 @@ func (w *Workspace) Index() {
 	}
 	w.indexed = true
 	w.mu.Unlock()
+}
+
+// Seed records files the caller already found by walking every root with
+// SkipDir, so Index need not walk them again.
+func (w *Workspace) Seed(files []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, p := range files {
+		w.markKnown(Abs(p))
+	}
+	w.indexed = true
+	w.units = nil
 }
 
 // SkipDir reports folders never searched: VCS data, build outputs,

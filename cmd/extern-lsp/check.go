@@ -54,12 +54,15 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	files, roots, err := collectFiles(paths)
+	files, roots, walked, err := collectFiles(paths)
 	if err != nil {
 		fmt.Fprintf(stderr, "extern-lsp check: %v\n", err)
 		return 2
 	}
 	ws := workspace.New(roots...)
+	if walked {
+		ws.Seed(files)
+	}
 	results := checkFiles(ws, files, analysis.Options{Analyzers: rules.All()}, *jobs)
 	cwd, _ := os.Getwd()
 	exit := 0
@@ -92,16 +95,19 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 
 // collectFiles expands the command-line paths into source files, skipping
 // ignored folders and generated files, and picks the workspace roots.
-func collectFiles(paths []string) (files, roots []string, err error) {
+// walked is true when every root was walked here, so the workspace need
+// not index them again.
+func collectFiles(paths []string) (files, roots []string, walked bool, err error) {
+	walked = true
 	seen := map[string]bool{}
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, false, err
 		}
 		st, err := os.Stat(abs)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: no such file or directory", p)
+			return nil, nil, false, fmt.Errorf("%s: no such file or directory", p)
 		}
 		if !st.IsDir() {
 			if !seen[abs] {
@@ -109,6 +115,7 @@ func collectFiles(paths []string) (files, roots []string, err error) {
 				files = append(files, abs)
 			}
 			roots = append(roots, projectRoot(filepath.Dir(abs)))
+			walked = false
 			continue
 		}
 		roots = append(roots, abs)
@@ -125,16 +132,13 @@ func collectFiles(paths []string) (files, roots []string, err error) {
 			if !checkExts[strings.ToLower(filepath.Ext(q))] || seen[q] {
 				return nil
 			}
-			if isGenerated(q) {
-				return nil
-			}
 			seen[q] = true
 			files = append(files, q)
 			return nil
 		})
 	}
 	sort.Strings(files)
-	return files, roots, nil
+	return files, roots, walked, nil
 }
 
 // projectRoot is the nearest folder up from dir that holds a project marker,
@@ -154,15 +158,12 @@ func projectRoot(dir string) string {
 	}
 }
 
-func isGenerated(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
+// isGenerated looks for a generated-file marker in the head of a file.
+func isGenerated(src []byte) bool {
+	head := src
+	if len(head) > 2048 {
+		head = head[:2048]
 	}
-	defer f.Close()
-	head := make([]byte, 2048)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
 	for _, m := range generatedMarkers {
 		if bytes.Contains(head, []byte(m)) {
 			return true
@@ -183,6 +184,10 @@ func checkFiles(ws *workspace.Workspace, files []string, opts analysis.Options, 
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				// Read through the workspace so the parse reuses the bytes.
+				if src, err := ws.Source(files[i]); err == nil && isGenerated(src) {
+					continue
+				}
 				d, err := analysis.Run(ws, files[i], opts)
 				results[i] = fileResult{path: files[i], diags: d, err: err}
 			}
