@@ -766,7 +766,17 @@ func Root(e *grammar.Node) string {
 			}
 			return lr
 		case "pointer_expression":
+			addrOf := operatorText(e) == "&"
 			e = Unparen(e.ChildByField("argument"))
+			if addrOf {
+				// &p[i].x, &m->len: the memory is the base pointer's.
+				for e != nil && (e.Kind == "subscript_expression" || e.Kind == "field_expression" && operatorText(e) == ".") {
+					e = Unparen(e.ChildByField("argument"))
+				}
+				if e != nil && e.Kind == "field_expression" && operatorText(e) == "->" {
+					e = Unparen(e.ChildByField("argument"))
+				}
+			}
 			continue
 		case "subscript_expression":
 			e = Unparen(e.ChildByField("argument"))
@@ -1135,14 +1145,19 @@ func valueContext(n *grammar.Node) bool {
 }
 
 // BlockStatementOf returns the statement to insert code before for n: its
-// outermost enclosing statement whose parent is a block or a case, so an
-// insertion never lands in an unbraced if/for body. nil outside functions.
+// outermost enclosing statement whose parent is a block, a case or a
+// preprocessor branch inside a block, so an insertion never lands in an
+// unbraced if/for body. nil outside functions.
 func BlockStatementOf(n *grammar.Node) *grammar.Node {
 	for c, p := n, n.Parent(); p != nil; c, p = p, p.Parent() {
 		switch p.Kind {
-		case "compound_statement", "case_statement":
-			if c.Field == "value" && p.Kind == "case_statement" {
+		case "compound_statement", "case_statement", "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
+			if c.Field == "value" && p.Kind == "case_statement" || c.Field == "condition" || c.Field == "name" {
 				continue
+			}
+			if p.Kind != "compound_statement" && p.Kind != "case_statement" && p.Ancestor("compound_statement") == nil {
+				// A preprocessor block at file scope.
+				return nil
 			}
 			return c
 		case "function_definition", "lambda_expression", "field_declaration_list", "translation_unit", "initializer_list":

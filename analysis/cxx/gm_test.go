@@ -190,6 +190,9 @@ func TestStatementOf(t *testing.T) {
   if (c) c = p[0];
   switch (c) { case 1: c = p[1]; break; }
   for (int i = 0; i < p[2]; i++) {}
+#ifdef __DAV_C220_VEC__
+  c = p[3];
+#endif
 }
 int g = 0;`
 	f := parseCPP(t, "x.cpp", src)
@@ -198,7 +201,7 @@ int g = 0;`
 	for _, a := range gm.Accesses() {
 		got = append(got, strings.SplitN(a.Stmt.Text(), "\n", 2)[0])
 	}
-	want := "if (c) c = p[0];|c = p[1];|for (int i = 0; i < p[2]; i++) {}"
+	want := "if (c) c = p[0];|c = p[1];|for (int i = 0; i < p[2]; i++) {}|c = p[3];"
 	if strings.Join(got, "|") != want {
 		t.Errorf("statements = %q, want %q", strings.Join(got, "|"), want)
 	}

@@ -1,0 +1,213 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// GMScalarRead flags scalar loads through __gm__ pointers and
+// GlobalTensor::GetValue, which go through the non-coherent scalar cache.
+var GMScalarRead = register(&analysis.Analyzer{
+	Code:     "EXT001",
+	Name:     "gm-scalar-read",
+	Severity: analysis.SeverityWarning,
+	Lang:     grammar.CPP,
+	Fixable:  true,
+	Doc: analysis.Doc{
+		Summary: "a scalar read through a `__gm__` pointer can return a stale cache line; stage it through UB or `dcci` it first",
+		What: "Flags scalar loads through a `__gm__` pointer — `p[i]`, `*p`, `*(p + i)`, `p->field` on a data struct, " +
+			"`GM_ADDR` — and `GlobalTensor<T>::GetValue(i)` / `gt(i)`, in device code of an extern. One finding per " +
+			"statement and pointer. Silent for `args[k]`, tensor descriptor fields (`t->buffer.addr`, `t->start_offset` " +
+			"through `Tensor` / `ChipTensor` pointers or their aliases), `LocalTensor::GetValue`, stores (EXT009), taking " +
+			"an address (`&p[i]`, `p + i`), and reads after a `dcci` on the same pointer earlier in the same function, " +
+			"directly or through a helper whose body `dcci`s its pointer argument.",
+		Why: "A raw scalar load from GM goes through the core's scalar data cache, which is not coherent with DMA " +
+			"(MTE) writes, the host's input writes, or other cores' writes within a task: the read can return a stale " +
+			"line left by an earlier use of that address — a garbage index, a wild pointer, a hang (507018). The runtime " +
+			"invalidates the scalar cache once at the start of each task, which is why `args[k]` and the descriptor " +
+			"fields it points to are fine; data produced during the task is not. DataCopy (MTE2) is coherent: stage " +
+			"the values into a `LocalTensor`, wait `MTE2_S`, read with `LocalTensor::GetValue`; or `dcci(ptr, " +
+			"SINGLE_CACHE_LINE)` (`ENTIRE_DATA_CACHE` for all) the lines before reading them.",
+		Example: "int32_t pos = seq_lens[b];            // __gm__ int32_t *seq_lens",
+		UseInstead: "AscendC::DataCopy(seqLensUb, seqLensGm, kBatch);\n" +
+			"AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID3);\n" +
+			"AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID3);\n" +
+			"int32_t pos = seqLensUb.GetValue(b);   // coherent\n" +
+			"// or: dcci(&seq_lens[b], SINGLE_CACHE_LINE); int32_t pos = seq_lens[b];",
+		FixSafety: "Unsafe: inserts `dcci(<address read>, SINGLE_CACHE_LINE);` before the statement, which makes the " +
+			"read coherent but costs a cache maintenance operation per execution (inside a loop, per iteration) and " +
+			"writes back a dirty line. Whether a DataCopy into UB is better depends on how many values you read: a " +
+			"display-only sketch shows that pattern.",
+		Guide: "§4",
+	},
+	Run: runGMScalarRead,
+})
+
+func runGMScalarRead(pass *analysis.Pass) {
+	gm := cxx.GMOf(pass.Facts, pass.File, pass.Nodes, pass.Includes)
+	type group struct {
+		first *cxx.Access
+		addrs []string
+		count int
+	}
+	var order []string
+	groups := map[string]*group{}
+	accs := gm.Accesses()
+	for i := range accs {
+		a := &accs[i]
+		if a.Kind != cxx.Read || pass.Cores(a.Node) == grammar.None {
+			continue
+		}
+		if gm.CoherentBefore(*a) != nil {
+			continue
+		}
+		scope := a.Node
+		if a.Stmt != nil {
+			scope = a.Stmt
+		}
+		key := fmt.Sprintf("%d/%s", scope.Index(), a.Root)
+		g := groups[key]
+		if g == nil {
+			g = &group{first: a}
+			groups[key] = g
+			order = append(order, key)
+		}
+		g.count++
+		if addr := dcciAddress(gm, a); addr != "" && !slices.Contains(g.addrs, addr) {
+			g.addrs = append(g.addrs, addr)
+		}
+	}
+	for _, key := range order {
+		g := groups[key]
+		a := g.first
+		what := "`__gm__` pointer `" + a.Root + "`"
+		if a.Via == "GetValue" || a.Via == "call" {
+			what = "GlobalTensor `" + a.Root + "`"
+		}
+		msg := fmt.Sprintf("scalar read `%s` of %s goes through the scalar data cache, which is not coherent with DMA "+
+			"or other cores' writes: it can return a stale line; stage the data through UB (DataCopy + MTE2_S + "+
+			"LocalTensor::GetValue) or `dcci` the line first", gmOneLine(a.Node.Text()), what)
+		if g.count > 1 {
+			msg += fmt.Sprintf(" (%d reads of `%s` in this statement)", g.count, a.Root)
+		}
+		d := analysis.Diagnostic{Start: a.Node.Start, End: a.Node.End, Message: msg}
+		if a.Stmt != nil {
+			if len(g.addrs) > 0 {
+				var text strings.Builder
+				for _, addr := range g.addrs {
+					text.WriteString("dcci(" + addr + ", SINGLE_CACHE_LINE);")
+					text.WriteString("\n")
+				}
+				d.Fixes = append(d.Fixes, analysis.Fix{
+					Title:         "Insert `dcci(" + g.addrs[0] + ", SINGLE_CACHE_LINE);` before the statement",
+					Applicability: analysis.Unsafe,
+					Edits:         []analysis.TextEdit{insertLinesBeforeStmt(pass.File, a.Stmt, text.String())},
+				})
+			}
+			d.Fixes = append(d.Fixes, analysis.Fix{
+				Title:         "Stage `" + a.Root + "` into UB: DataCopy + SetFlag/WaitFlag<MTE2_S> + LocalTensor::GetValue",
+				Applicability: analysis.DisplayOnly,
+				Edits:         []analysis.TextEdit{insertLinesBeforeStmt(pass.File, a.Stmt, stagingSketch(a))},
+			})
+		}
+		pass.Report(d)
+	}
+}
+
+// dcciAddress is the first argument of a dcci that makes the access's line
+// coherent, written so it compiles before the statement: the exact address
+// when every name in it is visible there, else the pointer itself; "" when
+// even that is not. A const pointee gets a cast (dcci takes `__gm__ void *`).
+func dcciAddress(gm *cxx.GM, a *cxx.Access) string {
+	visible := func(e *grammar.Node) bool {
+		ok := true
+		for _, n := range e.Descendants() {
+			if n.Kind != "identifier" {
+				continue
+			}
+			if v := gm.Lookup(n.Text(), e); v != nil && a.Stmt.Contains(v.Decl) {
+				ok = false
+			}
+		}
+		return ok
+	}
+	addr := a.Addr
+	if !visible(a.Node) {
+		if !visible(a.Ptr) {
+			return ""
+		}
+		addr = cxx.Unparen(a.Ptr).Text()
+		if a.Via == "GetValue" || a.Via == "call" {
+			addr += ".GetPhyAddr()"
+		}
+	}
+	addr = gmOneLine(addr)
+	if a.Var != nil && constPointee(a.Var) {
+		addr = "(__gm__ void *)(" + addr + ")"
+	}
+	return addr
+}
+
+// constPointee reports whether a pointer variable was declared pointing to
+// const.
+func constPointee(v *cxx.Var) bool {
+	d := v.Decl
+	for d.Parent() != nil && strings.HasSuffix(d.Parent().Kind, "declarator") {
+		d = d.Parent()
+	}
+	decl := d.Parent()
+	if decl == nil {
+		return false
+	}
+	if t := decl.ChildByField("type"); t != nil {
+		head := string(t.Tree().Src[decl.Start:t.End])
+		return strings.Contains(" "+head+" ", " const ")
+	}
+	return false
+}
+
+func stagingSketch(a *cxx.Access) string {
+	name := strings.TrimSuffix(strings.ReplaceAll(strings.ReplaceAll(a.Root, "->", "_"), ".", "_"), "_")
+	return "// Stage `" + a.Root + "` into UB (MTE2 is coherent), then read it there:\n" +
+		"// AscendC::DataCopy(" + name + "Ub, " + name + "Gm, count);\n" +
+		"// AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);\n" +
+		"// AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);\n" +
+		"// ... " + name + "Ub.GetValue(i) ...\n"
+}
+
+// insertLinesBefore inserts lines (each ending in "\n") before a statement,
+// indented like it; when the statement does not start its line, the text
+// goes right before it on one line.
+func insertLinesBeforeStmt(f *grammar.File, stmt *grammar.Node, lines string) analysis.TextEdit {
+	indent, alone := cxx.LineIndent(f.Src, stmt.Start)
+	if !alone {
+		var b strings.Builder
+		for _, l := range strings.Split(strings.TrimSuffix(lines, "\n"), "\n") {
+			if c, ok := strings.CutPrefix(l, "// "); ok {
+				l = "/* " + strings.ReplaceAll(c, "*/", "* /") + " */"
+			}
+			b.WriteString(l + " ")
+		}
+		return analysis.TextEdit{Start: stmt.Start, End: stmt.Start, NewText: b.String()}
+	}
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(lines, "\n") {
+		if l != "" {
+			b.WriteString(indent + l)
+		}
+	}
+	start := cxx.LineStart(f.Src, stmt.Start)
+	return analysis.TextEdit{Start: start, End: start, NewText: b.String()}
+}
+
+func gmOneLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return strings.Join(strings.Fields(s), " ")
+	}
+	return s
+}
