@@ -1,0 +1,335 @@
+package rules
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// BarrierEarlyReturn flags a return that lets a core leave before a
+// hardware barrier the other cores wait at.
+var BarrierEarlyReturn = register(&analysis.Analyzer{
+	Code:     "EXT011",
+	Name:     "barrier-early-return",
+	Severity: analysis.SeverityError,
+	Lang:     grammar.CPP,
+	Doc: analysis.Doc{
+		Summary: "a `return` before a hardware barrier lets one core leave while the others wait for it",
+		What: "Flags a `return` that can run before a hardware barrier (`SyncAll`, a mode-0 cross-core flag set or its " +
+			"wait) later in the same function, or before a call that reaches one through workspace functions (a few levels " +
+			"deep, in the file and its includes), or inside a loop whose body reaches one. Conditional returns are errors " +
+			"unless the condition is the same on every core of the type: a core-type test, `if constexpr`, a constant, or " +
+			"values read only from scalar `args[k]` slots. An unconditional `return` before a barrier is reported as a " +
+			"debugging probe left in (warning). A return after the last barrier, or on a branch that passed its own " +
+			"barrier, is silent.",
+		Why: "A hardware barrier releases only when every core of the launch (every core of one type, for mode-0 flags) " +
+			"has arrived; `pl.spmd(N, sync_start=True)` launches all N blocks together precisely so that they can. A block " +
+			"that returns early (`if (block_idx >= used) return;`, a lane test, a data-dependent skip) never arrives, so " +
+			"every other core spins in the barrier until the scheduler times out (507018, S1:running-stalled). Skip the " +
+			"work, not the barrier: guard the phase body and let every core reach the barrier. An unconditional `return;` " +
+			"before a barrier is what the guide's bisection method (§7) inserts; left in, it silently drops the rest of the " +
+			"kernel.",
+		Example: "if (get_block_idx(args) >= used) return;\nrope_phase(args);\nAscendC::SyncAll<false>();",
+		UseInstead: "if (get_block_idx(args) < used) {\n  rope_phase(args);\n}\n" +
+			"AscendC::SyncAll<false>();   // every core arrives",
+		FixSafety: "No fix: moving the barrier out of the skipped region needs the kernel's structure.",
+		Guide:     "§1, §5, §7",
+	},
+	Run: runBarrierEarlyReturn,
+})
+
+type barrierSites map[*grammar.Node]cxx.Barrier
+
+// allBarrierSites indexes the hardware barrier sites of the file and its
+// includes.
+func allBarrierSites(pass *analysis.Pass) barrierSites {
+	return pass.Facts.Get("rules.barrierSites", func() any {
+		out := barrierSites{}
+		for _, b := range hardwareBarriers(pass) {
+			out[b.Node] = b
+		}
+		for _, f := range pass.Includes {
+			for _, b := range cxx.HardwareBarriers(f, pass.Consts) {
+				out[b.Node] = b
+			}
+		}
+		return out
+	}).(barrierSites)
+}
+
+func runBarrierEarlyReturn(pass *analysis.Pass) {
+	returns := pass.Nodes("return_statement")
+	if len(returns) == 0 {
+		return
+	}
+	sites := allBarrierSites(pass)
+	if len(sites) == 0 {
+		return
+	}
+	funcs := workspaceFuncs(pass)
+	isBarrier := func(f *grammar.File, c cxx.Call) bool {
+		_, ok := sites[c.Node]
+		return ok
+	}
+	for _, r := range returns {
+		fn := cxx.EnclosingFunction(r)
+		cores := pass.Cores(r)
+		if fn == nil || cores == grammar.None {
+			continue
+		}
+		call, chain := barrierAfter(pass, funcs, fn, r, cores, isBarrier)
+		if chain == nil {
+			continue
+		}
+		conds := cxx.Conditions(r, fn)
+		var deciding []*grammar.Node
+		for _, c := range conds {
+			if !c.Contains(call) {
+				deciding = append(deciding, c)
+			}
+		}
+		if balancedBranch(pass, funcs, deciding, r, cores, isBarrier) {
+			continue
+		}
+		var runtime []*grammar.Node
+		for _, c := range deciding {
+			if !uniformCondition(pass, fn, c) {
+				runtime = append(runtime, c)
+			}
+		}
+		leaf := chain[len(chain)-1]
+		if len(deciding) > 0 && len(runtime) == 0 {
+			// Every core of the type takes the same path: fine unless a
+			// whole core type leaves before the barrier that orders cube
+			// against vector.
+			b := sites[leaf.Call]
+			if !pass.Mixed() || b.Kind != cxx.BarrierSyncAll || !b.AIVOnlyKnown || b.AIVOnly || cores == grammar.Both {
+				continue
+			}
+			pass.Report(analysis.Diagnostic{
+				Start: r.Start,
+				End:   r.End,
+				Message: "every " + coreName(cores) + " core returns here before `" + shortText(leaf.Call) + "`" +
+					lineRef(pass, leaf) + ", which waits for cube and vector cores alike: the other core type hangs in it",
+				Related: []analysis.Related{{File: leaf.File.Path, Start: leaf.Call.Start, End: leaf.Call.End, Message: "the barrier the other cores wait at"}},
+			})
+			continue
+		}
+		target := "the hardware barrier `" + shortText(leaf.Call) + "`" + lineRef(pass, leaf)
+		if len(chain) > 1 {
+			target = "`" + shortText(call) + "`" + lineRef(pass, chain[0]) + ", which reaches the hardware barrier `" +
+				shortText(leaf.Call) + "`" + lineRef(pass, leaf)
+		}
+		d := analysis.Diagnostic{
+			Start:   r.Start,
+			End:     r.End,
+			Related: []analysis.Related{{File: leaf.File.Path, Start: leaf.Call.Start, End: leaf.Call.End, Message: "the barrier the other cores wait at"}},
+		}
+		if len(runtime) == 0 {
+			d.Severity = analysis.SeverityWarning
+			d.Message = "unconditional `return` before " + target + ": nothing after it runs, the barrier included; " +
+				"a debugging probe left in (guide §7)?"
+		} else {
+			d.Message = "`return` under `" + conditionText(runtime[len(runtime)-1]) + "` can leave before " + target +
+				": the cores that stay wait there for one that never arrives and the kernel hangs (507018); " +
+				"skip the work, not the barrier"
+		}
+		pass.Report(d)
+	}
+}
+
+func lineRef(pass *analysis.Pass, h cxx.Hop) string {
+	line, _ := h.File.Lines.Position(h.Call.Start)
+	if h.File == pass.File {
+		return fmt.Sprintf(" (line %d)", line+1)
+	}
+	return fmt.Sprintf(" (%s:%d)", filepath.Base(h.File.Path), line+1)
+}
+
+// conditionText renders the test of a deciding construct for a message.
+func conditionText(c *grammar.Node) string {
+	cond := cxx.ConditionOf(c)
+	kw := map[string]string{"if_statement": "if", "while_statement": "while", "for_statement": "for",
+		"switch_statement": "switch", "for_range_loop": "for"}[c.Kind]
+	if cond == nil {
+		if kw != "" {
+			return kw + " (...)"
+		}
+		return shortText(c)
+	}
+	if kw == "" {
+		return shortText(cond)
+	}
+	return kw + " (" + shortText(cond) + ")"
+}
+
+// barrierAfter finds the first call in fn that can run after the return r
+// and reaches a hardware barrier: later in the source, or earlier in a loop
+// enclosing r (the next iteration). It returns the call and the chain.
+func barrierAfter(pass *analysis.Pass, funcs *cxx.Funcs, fn, r *grammar.Node, cores grammar.Cores, isBarrier func(*grammar.File, cxx.Call) bool) (*grammar.Node, []cxx.Hop) {
+	var loops []*grammar.Node
+	for p := r.Parent(); p != nil && p != fn; p = p.Parent() {
+		switch p.Kind {
+		case "for_statement", "while_statement", "do_statement", "for_range_loop":
+			loops = append(loops, p)
+		}
+	}
+	for _, n := range funcs.Calls(fn) {
+		if cxx.EnclosingFunction(n) != fn {
+			continue
+		}
+		after := n.Start >= r.End
+		if !after {
+			for _, l := range loops {
+				if l.Contains(n) {
+					after = true
+					break
+				}
+			}
+		}
+		if !after {
+			continue
+		}
+		if chain := funcs.CallReaches(pass.File, n, cores, "hardware-barrier", isBarrier, cxx.MaxCallDepth); chain != nil {
+			return n, chain
+		}
+	}
+	return nil, nil
+}
+
+// balancedBranch reports whether r sits in a branch that already went
+// through a barrier before r (`if (idle) { SyncAll(); return; }`): the core
+// that returns there has arrived at its barrier.
+func balancedBranch(pass *analysis.Pass, funcs *cxx.Funcs, deciding []*grammar.Node, r *grammar.Node, cores grammar.Cores, isBarrier func(*grammar.File, cxx.Call) bool) bool {
+	for _, c := range deciding {
+		if c.Kind != "if_statement" {
+			continue
+		}
+		var branch *grammar.Node
+		for _, b := range []*grammar.Node{c.ChildByField("consequence"), c.ChildByField("alternative")} {
+			if b != nil && b.Contains(r) {
+				branch = b
+			}
+		}
+		if branch == nil {
+			continue
+		}
+		ds := branch.Descendants()
+		for i := range ds {
+			n := &ds[i]
+			if n.Start >= r.Start {
+				break
+			}
+			if n.Kind != "call_expression" {
+				continue
+			}
+			if funcs.CallReaches(pass.File, n, cores, "hardware-barrier", isBarrier, cxx.MaxCallDepth) != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// uniformCondition reports whether a deciding construct takes the same path
+// on every core of a type: a core-type test, `if constexpr`, a constant, or
+// an expression of constants and scalar `args[k]` slots (directly or through
+// locals initialized from them).
+func uniformCondition(pass *analysis.Pass, fn, c *grammar.Node) bool {
+	if c.Kind == "if_statement" && c.ChildOfKind("constexpr") != nil {
+		return true
+	}
+	cond := cxx.ConditionOf(c)
+	if cond == nil {
+		return false
+	}
+	if _, ok := grammar.CoreCondition(c.ChildByField("condition")); ok {
+		return true
+	}
+	return uniformExpr(pass, fn, cond, 0)
+}
+
+func uniformExpr(pass *analysis.Pass, fn, e *grammar.Node, depth int) bool {
+	if e == nil || depth > 4 {
+		return false
+	}
+	if _, ok := pass.Consts.Eval(e); ok {
+		return true
+	}
+	args, _ := cxx.ArgsParam(pass.File, fn)
+	switch e.Kind {
+	case "number_literal", "true", "false", "nullptr", "char_literal":
+		return true
+	case "parenthesized_expression", "binary_expression", "unary_expression", "condition_clause", "cast_expression",
+		"conditional_expression":
+		for _, k := range e.NamedChildren() {
+			if k.Kind == "type_descriptor" || k.Kind == "comment" {
+				continue
+			}
+			if !uniformExpr(pass, fn, k, depth) {
+				return false
+			}
+		}
+		return true
+	case "subscript_expression":
+		base := e.ChildByField("argument")
+		if base == nil || base.Kind != "identifier" || args.Name == "" || base.Text() != args.Name {
+			return false
+		}
+		idx := e.ChildByField("indices")
+		return idx == nil || uniformExpr(pass, fn, idx, depth)
+	case "subscript_argument_list":
+		for _, k := range e.NamedChildren() {
+			if !uniformExpr(pass, fn, k, depth) {
+				return false
+			}
+		}
+		return true
+	case "call_expression":
+		c, ok := cxx.AsCall(e)
+		if !ok || len(c.Args) != 1 {
+			return false
+		}
+		switch c.Name {
+		case "static_cast", "reinterpret_cast", "from_u64", "bit_cast":
+			return uniformExpr(pass, fn, c.Args[0], depth)
+		}
+		return false
+	case "identifier":
+		init := localInit(fn, e.Text(), e.Start)
+		return init != nil && uniformExpr(pass, fn, init, depth+1)
+	}
+	return false
+}
+
+// localInit returns the initializer of the last declaration of name in fn
+// before off, when the name is never assigned afterwards in fn.
+func localInit(fn *grammar.Node, name string, off uint32) *grammar.Node {
+	body := fn.ChildByField("body")
+	if body == nil {
+		return nil
+	}
+	var init *grammar.Node
+	ds := body.Descendants()
+	for i := range ds {
+		n := &ds[i]
+		switch n.Kind {
+		case "init_declarator":
+			if n.Start < off && cxx.DeclaredName(n.ChildByField("declarator")) == name {
+				init = n.ChildByField("value")
+			}
+		case "assignment_expression", "update_expression":
+			l := n.ChildByField("left")
+			if l == nil {
+				l = n.ChildByField("argument")
+			}
+			if l != nil && l.Kind == "identifier" && l.Text() == name {
+				return nil
+			}
+		}
+	}
+	return init
+}
