@@ -143,7 +143,7 @@ func decodeCfg(fc *FlagCall, r *Resolver) {
 	}
 	// Find the `x << 8` term so a fix can rewrite the id alone; an id that
 	// overflows the 4-bit field is reported as written.
-	if x := shiftedTerm(cfg, 8); x != nil {
+	if x := ShiftedTerm(cfg, 8); x != nil {
 		fc.IDNode = x
 		if ids := evalAll(r, x); len(ids) > 0 {
 			for _, id := range ids {
@@ -159,7 +159,7 @@ func decodeCfg(fc *FlagCall, r *Resolver) {
 }
 
 // shiftedTerm finds x in an or/plus chain containing `x << by`.
-func shiftedTerm(n *grammar.Node, by int64) *grammar.Node {
+func ShiftedTerm(n *grammar.Node, by int64) *grammar.Node {
 	n = Unparen(n)
 	if n == nil || n.Kind != "binary_expression" {
 		return nil
@@ -174,10 +174,10 @@ func shiftedTerm(n *grammar.Node, by int64) *grammar.Node {
 			return n.ChildByField("left")
 		}
 	case "|", "+":
-		if x := shiftedTerm(n.ChildByField("left"), by); x != nil {
+		if x := ShiftedTerm(n.ChildByField("left"), by); x != nil {
 			return x
 		}
-		return shiftedTerm(n.ChildByField("right"), by)
+		return ShiftedTerm(n.ChildByField("right"), by)
 	}
 	return nil
 }

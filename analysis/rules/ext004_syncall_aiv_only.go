@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"strings"
+
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -16,11 +18,17 @@ var SyncAllAIVOnly = register(&analysis.Analyzer{
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "`SyncAll()` defaults to a vector-only barrier; a mixed extern needs `SyncAll<false>()`",
-		What: "Flags the hardware barrier `SyncAll()`, `SyncAll<>()` or `SyncAll<true>()` (with or without `AscendC::`) " +
-			"when the extern is mixed and the cube core compiles the call: no core guard around it, or a cube guard.",
+		What: "Flags the hardware barrier `SyncAll()`, `SyncAll<>()` or `SyncAll<true>()` (with or without `AscendC::`; " +
+			"a template argument that is a named constant is resolved) when the extern is mixed and the cube core " +
+			"compiles the call: no core guard around it, or a cube guard (`#ifdef __DAV_C220_CUBE__`, `if ASCEND_IS_AIC`, " +
+			"`if (g_coreType == AscendC::AIC)`, ...). Silent under a vector-only guard, in AIV-only externs, in " +
+			"`__CPU_SIM` branches, in an `if constexpr` branch whose condition is a constant that discards it, and for " +
+			"the three-argument software `SyncAll(gm, ub, cores)`. A call under an `if constexpr` whose condition " +
+			"cannot be evaluated (a template parameter) is reported at info.",
 		Why: "`template <bool isAIVOnly = true> void SyncAll()`: the default orders the vector cores only, while the cube " +
 			"cores run a cube-only barrier. Nothing orders cube against vector, so GM written by the vector phase is read " +
 			"early by the cube (wrong data), and if another path calls `SyncAll<false>()` the kernel hangs (507018). " +
+			"The guide (§5) puts it as \"it never releases the cube cores\"; the hang or the wrong data is what you see. " +
 			"Under a vector-only guard the vector barrier is correct, and AIV-only externs have no cube to release.",
 		Example:    "AscendC::SyncAll();          // in a mixed extern, unguarded",
 		UseInstead: "AscendC::SyncAll<false>();   // whole-core barrier: per-type syncs, then cube<->vector",
@@ -37,21 +45,22 @@ func runSyncAllAIVOnly(pass *analysis.Pass) {
 	}
 	for _, n := range pass.Nodes("call_expression") {
 		call, ok := cxx.AsCall(n)
-		if !ok || call.Name != "SyncAll" || !call.InNamespace("AscendC") || len(call.Args) != 0 {
+		if !ok || !cxx.IsHardwareSyncAll(call) {
 			continue
 		}
-		if !syncAllIsAIVOnly(pass, call) {
+		if aivOnly, known := cxx.SyncAllAIVOnly(call, pass.Consts); !aivOnly || !known {
 			continue
 		}
-		if pass.Cores(n)&grammar.AIC == 0 {
+		if pass.Cores(n)&grammar.AIC == 0 || deadConstexpr(pass, n) {
 			continue
 		}
+		written := "`" + callText(n) + "`"
 		sev := analysis.Severity(0)
-		msg := "`SyncAll()` is the vector-only barrier (isAIVOnly=true) but the cube core of this mixed extern compiles it: " +
+		msg := written + " is the vector-only barrier (isAIVOnly=true) but the cube core of this mixed extern compiles it: " +
 			"nothing orders cube against vector and the kernel can hang; use `SyncAll<false>()`"
 		if cond := unevaluableConstexpr(pass, n); cond != nil {
 			sev = analysis.SeverityInfo
-			msg = "`SyncAll()` is the vector-only barrier; it sits under `if constexpr " + cond.Text() +
+			msg = written + " is the vector-only barrier; it sits under `if constexpr " + cond.Text() +
 				"`, which extern-lsp cannot evaluate: if the cube core takes this branch, use `SyncAll<false>()`"
 		}
 		fn := n.ChildByField("function")
@@ -73,17 +82,10 @@ func runSyncAllAIVOnly(pass *analysis.Pass) {
 	}
 }
 
-// syncAllIsAIVOnly reports whether the template argument selects the
-// vector-only barrier: none, empty or a constant true.
-func syncAllIsAIVOnly(pass *analysis.Pass, call cxx.Call) bool {
-	if len(call.TArgs) == 0 {
-		return true
-	}
-	if len(call.TArgs) > 1 {
-		return false
-	}
-	v, ok := pass.Consts.Eval(call.TArgs[0])
-	return ok && v != 0
+// callText is a call as written, with runs of white space folded so a call
+// split over lines reads on one.
+func callText(n *grammar.Node) string {
+	return strings.Join(strings.Fields(n.Text()), " ")
 }
 
 // unevaluableConstexpr returns the condition of an enclosing `if constexpr`
@@ -103,4 +105,28 @@ func unevaluableConstexpr(pass *analysis.Pass, n *grammar.Node) *grammar.Node {
 		return cond
 	}
 	return nil
+}
+
+// deadConstexpr reports whether n sits in a branch of an `if constexpr`
+// that the constant resolver proves is never taken (a template flag or
+// constexpr set the other way): that code is discarded, not compiled.
+// Core-type conditions are left to the guard model.
+func deadConstexpr(pass *analysis.Pass, n *grammar.Node) bool {
+	for child, p := n, n.Parent(); p != nil; child, p = p, p.Parent() {
+		if p.Kind != "if_statement" || p.ChildOfKind("constexpr") == nil {
+			continue
+		}
+		cond := p.ChildByField("condition")
+		if _, ok := grammar.CoreCondition(cond); ok {
+			continue
+		}
+		v, ok := pass.Consts.Eval(cond)
+		if !ok {
+			continue
+		}
+		if child.Field == "consequence" && v == 0 || child.Field == "alternative" && v != 0 {
+			return true
+		}
+	}
+	return false
 }

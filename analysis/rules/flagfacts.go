@@ -77,3 +77,18 @@ func unitFiles(pass *analysis.Pass) []*grammar.File {
 	}
 	return out
 }
+
+// unitFlagCalls returns the flag calls of the other files of the file's
+// extern units (see unitFiles), their ids resolved against every file of
+// the units: a header's constants and the entry's are both in scope there.
+func unitFlagCalls(pass *analysis.Pass) []cxx.FlagCall {
+	return pass.Facts.Get("cxx.unitFlagCalls", func() any {
+		files := unitFiles(pass)
+		r := cxx.NewResolver(append(append([]*grammar.File(nil), files...), pass.File)...)
+		var out []cxx.FlagCall
+		for _, g := range files {
+			out = append(out, cxx.FileFlagCalls(g, r)...)
+		}
+		return out
+	}).([]cxx.FlagCall)
+}

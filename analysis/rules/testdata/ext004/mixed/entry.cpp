@@ -2,6 +2,7 @@
 #include "kernel_operator.h"
 
 constexpr bool kVecOnly = true;
+constexpr bool kWithRope = false;
 
 __aicore__ inline void cube_phase() {
   AscendC::Mmad(c, a, b, params);
@@ -14,9 +15,10 @@ __aicore__ inline void vec_phase() {
 extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {
   AscendC::SyncAll(); // want "EXT004 syncall-aiv-only: .*vector-only barrier"
   AscendC::SyncAll<>(); // want "vector-only"
-  AscendC::SyncAll<true>(); // want "vector-only"
+  AscendC::SyncAll<true>(); // want "`AscendC::SyncAll<true>\\(\\)` is the vector-only barrier"
   SyncAll(); // want "vector-only"
-  AscendC::SyncAll<kVecOnly>(); // want "vector-only"
+  AscendC::SyncAll<kVecOnly>(); // want "`AscendC::SyncAll<kVecOnly>\\(\\)` is the vector-only"
+  AscendC::SyncAll< true >(); // want "`AscendC::SyncAll< true >\\(\\)`"
   AscendC::SyncAll<false>();
   AscendC::SyncAll(gmWorkspace, ubWorkspace, usedCores);
 #ifdef __DAV_C220_VEC__
@@ -57,6 +59,24 @@ extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {
   }
   if (g_coreType != AscendC::AIC) {
     AscendC::SyncAll();
+  }
+  if constexpr (kWithRope) {
+    AscendC::SyncAll();
+  } else {
+    AscendC::SyncAll(); // want "vector-only"
+  }
+  if constexpr (!kVecOnly) {
+    AscendC::SyncAll();
+  }
+  if constexpr (kVecOnly) {
+    AscendC::SyncAll(); // want "vector-only"
+  } else if constexpr (kWithRope) {
+    AscendC::SyncAll();
+  } else {
+    AscendC::SyncAll();
+  }
+  if constexpr (kRope) {
+    AscendC::SyncAll(); // want "under `if constexpr \\(kRope\\)`, which extern-lsp cannot evaluate"
   }
   AscendC::SyncAll(); // NOLINT(EXT004)
   AscendC::SyncAll(); // NOLINT(syncall-aiv-only)

@@ -1,0 +1,332 @@
+package rules
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// FFTSFlagReserved flags cross-core flags on ids the hardware SyncAll owns,
+// and ids that do not fit the FFTS flag field.
+var FFTSFlagReserved = register(&analysis.Analyzer{
+	Code:     "EXT005",
+	Name:     "ffts-flag-reserved",
+	Severity: analysis.SeverityError,
+	Lang:     grammar.CPP,
+	Fixable:  true,
+	Doc: analysis.Doc{
+		Summary: "the hardware `SyncAll` uses FFTS flags 11–14; a cross-core flag on one of them in the same extern corrupts both",
+		What: "Flags `CrossCoreSetFlag`, `CrossCoreWaitFlag`, `NotifyEvent` and `WaitEvent` whose flag id resolves " +
+			"(literals, `constexpr`/`const` variables, `static constexpr` members, `enum` members including implicit " +
+			"values, object-like `#define`s, in the file or a header it includes) to 11–14, and raw " +
+			"`ffts_cross_core_sync(pipe, cfg)` / `wait_flag_dev(id)` whose id decodes to 11–14 (`(cfg >> 8) & 0xF`, or " +
+			"`GetffstMsg(mode, id)`), when the extern calls the hardware `SyncAll()` / `SyncAll<...>()` in this file, a " +
+			"file it includes, or any file of the same extern unit (the entry and everything it includes). The " +
+			"three-argument software `SyncAll(gm, ub, cores)` does not reserve flags. An id above 15 is always flagged, " +
+			"as are ids listed in the project's `reserved-flags` setting. An id that can take several values " +
+			"(`c ? 12 : 3`) is flagged when one of them is reserved.",
+		Why: "The hardware `SyncAll` is built from FFTS cross-core flags 11 (cube), 12 (vector), 13 (cube→vector) and " +
+			"14 (vector-only). A user flag on the same id adds or consumes a count the barrier relies on: the barrier " +
+			"releases early (the consumer reads GM before it is written) or never releases (507018 hang). Flag ids are " +
+			"a 4-bit field of the FFTS config, so an id above 15 spills into other bits and signals a different flag.",
+		Example:    "AscendC::SyncAll<false>();\nAscendC::CrossCoreSetFlag<0x2, PIPE_MTE3>(12);",
+		UseInstead: "AscendC::SyncAll<false>();\nAscendC::CrossCoreSetFlag<0x2, PIPE_MTE3>(0);   // an id in 0–10 no other flag uses",
+		FixSafety: "Unsafe: replaces the id with the lowest id in 0–10 that no flag call of the file (or its extern unit) " +
+			"uses and the project does not reserve; distinct reserved ids get distinct replacements, and a set and its " +
+			"wait on the same id get the same one. When the id is a named constant the fix edits the constant's " +
+			"definition (in the header that defines it, if so), which changes every use of the constant; an enumerator " +
+			"after an edited one is pinned to its old value. Libraries own ids too (Matmul objects 0..2N-1, catlass " +
+			"barriers 8–10): check the new id against them, or list them in `reserved-flags`.",
+		Guide: "§5",
+	},
+	Run: runFFTSFlagReserved,
+})
+
+// badFlag is one finding before its fix is built.
+type badFlag struct {
+	fc     *cxx.FlagCall
+	ids    []int64 // the offending candidates
+	reason int
+}
+
+const (
+	reasonRange    = iota + 1 // id > 15
+	reasonSyncAll             // 11–14 with a hardware SyncAll
+	reasonSettings            // the project's reserved-flags
+)
+
+func runFFTSFlagReserved(pass *analysis.Pass) {
+	calls := flagCalls(pass)
+	if len(calls) == 0 {
+		return
+	}
+	var bad []badFlag
+	syncAll, checked := false, false
+	for i := range calls {
+		fc := &calls[i]
+		if len(fc.Flags) == 0 || pass.Cores(fc.Node) == grammar.None || deadConstexpr(pass, fc.Node) {
+			continue
+		}
+		if !checked {
+			for _, id := range fc.Flags {
+				if cxx.ReservedBySyncAll(id) {
+					// Only now is the unit scan worth its cost.
+					syncAll, _ = unitSyncAll(pass)
+					checked = true
+					break
+				}
+			}
+		}
+		// The worst reason wins: out of range, then SyncAll, then project.
+		var ids []int64
+		reason := 0
+		for _, id := range fc.Flags {
+			r := badReason(pass, id, syncAll)
+			if r == 0 {
+				continue
+			}
+			if reason == 0 || r < reason {
+				reason, ids = r, nil
+			}
+			if r == reason {
+				ids = append(ids, id)
+			}
+		}
+		if reason != 0 {
+			bad = append(bad, badFlag{fc, ids, reason})
+		}
+	}
+	if len(bad) == 0 {
+		return
+	}
+	_, site := unitSyncAll(pass)
+	repl := replacements(pass, calls, syncAll)
+	for _, b := range bad {
+		fc := b.fc
+		d := analysis.Diagnostic{Start: fc.Node.Start, End: fc.Node.End, Message: flagMessage(b)}
+		if b.reason == reasonSyncAll && site.Node != nil {
+			d.Related = []analysis.Related{analysis.RelatedAt(site.File, site.Node,
+				"this hardware SyncAll uses FFTS flags 11–14")}
+		}
+		if len(fc.Flags) == 1 {
+			if to, ok := repl[fc.Flags[0]]; ok {
+				if fix, ok := flagFix(pass, fc, to); ok {
+					d.Fixes = []analysis.Fix{fix}
+				}
+			}
+		}
+		pass.Report(d)
+	}
+}
+
+func flagMessage(b badFlag) string {
+	fc := b.fc
+	what := "`" + fc.Call.Name + "`"
+	ids := joinIDs(b.ids)
+	uses := "uses FFTS flag " + ids
+	if len(fc.Flags) > 1 {
+		uses = "can use FFTS flag " + ids
+	}
+	if fc.Raw && fc.Kind == cxx.FlagSet {
+		uses = "config sets FFTS flag " + ids
+		if len(fc.Flags) > 1 {
+			uses = "config can set FFTS flag " + ids
+		}
+	}
+	if fc.IDNode != nil {
+		if t := strings.TrimSpace(fc.IDNode.Text()); t != ids && len(t) <= 40 && !strings.ContainsAny(t, "\n") {
+			uses += " (`" + t + "`)"
+		}
+	}
+	switch b.reason {
+	case reasonRange:
+		return what + " " + uses + ", but FFTS flag ids are 0–15 (a 4-bit field of the FFTS config): the id spills " +
+			"into other bits and signals a different flag; use an id in 0–10"
+	case reasonSettings:
+		return what + " " + uses + ", which the project reserves (reserved-flags): a library or another phase " +
+			"owns it; use a free id"
+	}
+	return what + " " + uses + ", which the hardware `SyncAll` of this extern uses (flags 11–14): the barrier " +
+		"and this handshake corrupt each other's counts, so the barrier releases early or the kernel hangs; " +
+		"use an id in 0–10"
+}
+
+func joinIDs(ids []int64) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.FormatInt(id, 10)
+	}
+	return strings.Join(s, " or ")
+}
+
+// replacements maps each offending id to a free id in 0–10: lowest first,
+// distinct offending ids to distinct free ids, so a set and its wait keep
+// matching and two handshakes stay apart. The map is computed over the
+// whole extern unit, so a set in the entry and its wait in a header get
+// the same replacement.
+func replacements(pass *analysis.Pass, calls []cxx.FlagCall, syncAll bool) map[int64]int64 {
+	all := append(append([]cxx.FlagCall(nil), calls...), unitFlagCalls(pass)...)
+	used := map[int64]bool{}
+	var from []int64
+	for _, fc := range all {
+		for _, id := range fc.Flags {
+			if !used[id] && len(fc.Flags) == 1 && badReason(pass, id, syncAll) != 0 {
+				from = append(from, id)
+			}
+			used[id] = true
+		}
+	}
+	sort.Slice(from, func(i, j int) bool { return from[i] < from[j] })
+	out := map[int64]int64{}
+	next := int64(0)
+	for _, id := range from {
+		if _, done := out[id]; done {
+			continue
+		}
+		for next <= 10 && (used[next] || pass.Settings.Reserved(next)) {
+			next++
+		}
+		if next > 10 {
+			break
+		}
+		out[id] = next
+		next++
+	}
+	return out
+}
+
+// badReason says why a flag id must not be used (0: it may).
+func badReason(pass *analysis.Pass, id int64, syncAll bool) int {
+	switch {
+	case id > cxx.MaxFlagID || id < 0:
+		return reasonRange
+	case cxx.ReservedBySyncAll(id):
+		if syncAll {
+			return reasonSyncAll
+		}
+	case pass.Settings.Reserved(id):
+		return reasonSettings
+	}
+	return 0
+}
+
+// flagFix rewrites the id of fc to `to`: at the call, or at the named
+// constant's definition.
+func flagFix(pass *analysis.Pass, fc *cxx.FlagCall, to int64) (analysis.Fix, bool) {
+	if fc.IDNode == nil {
+		return analysis.Fix{}, false
+	}
+	edits, name, ok := idEdits(pass, pass.File, fc.IDNode, fc.IDInCfg, to, 0)
+	if !ok {
+		return analysis.Fix{}, false
+	}
+	title := fmt.Sprintf("Use flag id %d instead of %d", to, fc.Flags[0])
+	if name != "" {
+		title = fmt.Sprintf("Change `%s` to flag id %d (was %d)", name, to, fc.Flags[0])
+	}
+	return analysis.Fix{Title: title, Applicability: analysis.Unsafe, Edits: edits}, true
+}
+
+// idEdits builds the edits that make expression n (in file f) hold flag id
+// `to`. inCfg says n is a whole raw FFTS config rather than an id. name is
+// the constant whose definition is edited, if any.
+func idEdits(pass *analysis.Pass, f *grammar.File, n *grammar.Node, inCfg bool, to int64, depth int) ([]analysis.TextEdit, string, bool) {
+	if depth > 8 {
+		return nil, "", false
+	}
+	n = cxx.Unparen(n)
+	if def := cxx.NamedConstant(pass.Consts, n); def != nil {
+		edits, ok := defEdits(pass, def, inCfg, to, depth)
+		return edits, def.Name, ok
+	}
+	if !inCfg {
+		return []analysis.TextEdit{{File: f.Path, Start: n.Start, End: n.End, NewText: strconv.FormatInt(to, 10)}}, "", true
+	}
+	cfg, ok := pass.Consts.Eval(n)
+	if !ok {
+		return nil, "", false
+	}
+	return []analysis.TextEdit{{File: f.Path, Start: n.Start, End: n.End, NewText: cfgText(n.Text(), cfg, to)}}, "", true
+}
+
+// cfgText is cfg with its flag field set to `to`, in the base the original
+// was written in.
+func cfgText(orig string, cfg, to int64) string {
+	v := cfg&^(0xF<<8) | to<<8
+	if strings.HasPrefix(strings.TrimSpace(orig), "0x") || strings.HasPrefix(strings.TrimSpace(orig), "0X") {
+		return fmt.Sprintf("0x%X", v)
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+// defEdits edits a constant's definition so it holds `to` (or a config
+// whose flag is `to`).
+func defEdits(pass *analysis.Pass, def *cxx.Def, inCfg bool, to int64, depth int) ([]analysis.TextEdit, bool) {
+	f := def.File
+	var edits []analysis.TextEdit
+	switch {
+	case def.Node != nil:
+		target, cfgMode := def.Node, inCfg
+		if inCfg {
+			// `constexpr int kCfg = 0x1 | (kFlag << 8);` edits kFlag or the term.
+			if x := cxx.ShiftedTerm(def.Node, 8); x != nil {
+				target, cfgMode = x, false
+			}
+		}
+		e, _, ok := idEdits(pass, f, target, cfgMode, to, depth+1)
+		if !ok {
+			return nil, false
+		}
+		edits = e
+	case def.Decl != nil && def.Decl.Kind == "preproc_def":
+		val := def.Decl.ChildByField("value")
+		if val == nil {
+			return nil, false
+		}
+		text := val.Text()
+		body := cxx.MacroValue(text)
+		start := strings.Index(text, body)
+		if body == "" || start < 0 {
+			return nil, false
+		}
+		newText := strconv.FormatInt(to, 10)
+		if inCfg {
+			cfg, ok := pass.Consts.EvalText(body)
+			if !ok {
+				return nil, false
+			}
+			newText = cfgText(body, cfg, to)
+		}
+		s := val.Start + uint32(start)
+		edits = []analysis.TextEdit{{File: f.Path, Start: s, End: s + uint32(len(body)), NewText: newText}}
+	case def.Impl && def.Decl != nil && def.Decl.Kind == "enumerator" && !inCfg:
+		name := def.Decl.ChildByField("name")
+		if name == nil {
+			return nil, false
+		}
+		edits = []analysis.TextEdit{{File: f.Path, Start: name.End, End: name.End, NewText: " = " + strconv.FormatInt(to, 10)}}
+	default:
+		return nil, false
+	}
+	// The next enumerator counted on from this one: pin its value.
+	if def.Decl != nil && def.Decl.Kind == "enumerator" && def.Impl {
+		for s := def.Decl.NextSibling(); s != nil; s = s.NextSibling() {
+			if s.Kind != "enumerator" {
+				continue
+			}
+			if s.ChildByField("value") == nil {
+				if name := s.ChildByField("name"); name != nil {
+					edits = append(edits, analysis.TextEdit{File: f.Path, Start: name.End, End: name.End,
+						NewText: " = " + strconv.FormatInt(def.Value+1, 10)})
+				}
+			}
+			break
+		}
+	}
+	return edits, true
+}

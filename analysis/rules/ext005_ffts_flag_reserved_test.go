@@ -1,0 +1,55 @@
+package rules
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
+)
+
+func TestFFTSFlagReserved(t *testing.T) {
+	results := analysistest.RunWithFixes(t, "testdata/ext005", FFTSFlagReserved)
+	titles := map[string]bool{}
+	editFiles := map[string]bool{}
+	for _, r := range results {
+		for _, d := range r.Diags {
+			if filepath.Base(d.File) == "phase.h" {
+				if len(d.Related) != 1 || filepath.Base(d.Related[0].File) != "entry.cpp" {
+					t.Errorf("phase.h: related %+v, want the SyncAll in entry.cpp", d.Related)
+				}
+				// The wait in the header is renumbered like the sets in
+				// the entry, so the pair still matches.
+				if len(d.Fixes) != 1 || d.Fixes[0].Title != "Use flag id 1 instead of 12" {
+					t.Errorf("phase.h: fixes %+v, want the entry's replacement for 12 (1)", d.Fixes)
+				}
+			}
+			for _, f := range d.Fixes {
+				titles[f.Title] = true
+				for _, e := range f.Edits {
+					editFiles[filepath.Base(e.File)] = true
+				}
+			}
+		}
+	}
+	// Distinct reserved ids get distinct free ids, lowest first (0, 1, 5,
+	// 7 are free in syncall/entry.cpp); named constants are edited where
+	// they are defined, the header's in the header.
+	for _, want := range []string{
+		"Use flag id 1 instead of 12",
+		"Change `kQkReady` to flag id 1 (was 12)",
+		"Change `HDR_FLAG` to flag id 1 (was 12)",
+		"Change `FLAG_DONE` to flag id 0 (was 11)",
+		"Change `kRawCfg` to flag id 0 (was 11)",
+		"Change `IMP_2` to flag id 0 (was 11)",
+		"Use flag id 5 instead of 13",
+		"Use flag id 7 instead of 14",
+		"Use flag id 0 instead of 16",
+	} {
+		if !titles[want] {
+			t.Errorf("no fix titled %q; have %v", want, titles)
+		}
+	}
+	if !editFiles["flags.h"] {
+		t.Errorf("no fix edits flags.h (HDR_FLAG's definition): %v", editFiles)
+	}
+}

@@ -1,0 +1,13 @@
+// A vector-only extern whose barrier comes from a header.
+#include "kernel_operator.h"
+#include "barrier.h"
+
+enum Ev : uint16_t { EV_PING = 11, EV_PONG };
+
+extern "C" __global__ __aicore__ void aiv_entry(__gm__ int64_t *args) {
+  AscendC::PipeBarrier<PIPE_V>();
+  global_barrier();
+  AscendC::CrossCoreSetFlag<1, PIPE_MTE3>(EV_PING); // want "flag 11 \\(`EV_PING`\\), which the hardware `SyncAll`"
+  AscendC::CrossCoreWaitFlag<1>(EV_PONG); // want "flag 12 \\(`EV_PONG`\\)"
+  AscendC::CrossCoreSetFlag<1, PIPE_MTE3>(8);
+}
