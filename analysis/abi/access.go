@@ -1,0 +1,1020 @@
+package abi
+
+import (
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// UseKind is how C++ code treats an args[] slot.
+type UseKind int
+
+const (
+	UseUnknown UseKind = iota
+	UseTensor          // reinterpret_cast to a pointer, passed to a tensor helper
+	UseScalar          // cast to an integer or float, arithmetic, assigned to a number
+)
+
+func (u UseKind) String() string {
+	switch u {
+	case UseTensor:
+		return "tensor"
+	case UseScalar:
+		return "scalar"
+	}
+	return "unknown"
+}
+
+// Cond is an enclosing branch on a template flag: the access only runs when
+// the flag Name (a template parameter of Scope) equals Value.
+type Cond struct {
+	Scope string // the function or class template owning the parameter
+	Name  string
+	Value bool
+	// Start, End span the conditional (ternary or if); accesses in the
+	// other branch of the same conditional share it.
+	Start, End uint32
+}
+
+// Access is one read of an args[] slot.
+type Access struct {
+	// Start, End span the index expression: `17` in args[17], `6` in
+	// tensor_data<T>(args, 6), or a constant's name (Via "constant").
+	Start, End uint32
+	Node       *grammar.Node // args[...], the helper call, or the constant's declaration
+	Index      *grammar.Node
+	Slots      []int64 // candidate indices (two for `c ? a : b` with unknown c)
+	Use        UseKind
+	Via        string // "args[]", the helper's name, or "constant"
+	File       string
+	Func       string // the enclosing function
+	Conds      []Cond
+	// Cast is the C++ type the slot's value is converted to ("int32_t",
+	// "float", "Tensor*", ...), "" when none is visible. Implicit is set
+	// when the conversion is a declaration or arithmetic rather than a
+	// written cast. CastNode is the cast expression or the declaration.
+	Cast     string
+	Implicit bool
+	CastNode *grammar.Node
+	// Value is the expression converted by CastNode (the access itself or
+	// a variable holding it).
+	Value *grammar.Node
+	// Var is the variable that receives the slot's value, if any.
+	Var string
+}
+
+// Helper is a function whose parameters carry the args pointer and an index
+// that reaches args[index] (tensor_data<T>(args, i), arg_tensor(args, i)).
+type Helper struct {
+	Name              string
+	ArgsPos, IndexPos int
+	Offset            int64
+	Use               UseKind
+	Cast              string
+	// Returns is set when the helper hands back the raw slot value: the use
+	// is decided at each call site.
+	Returns bool
+	File    string
+	Node    *grammar.Node
+}
+
+// Helpers maps helper names to their shape.
+type Helpers map[string]*Helper
+
+// FindHelpers finds the args helpers defined in files, including helpers
+// that forward to other helpers.
+func FindHelpers(files ...*grammar.File) Helpers {
+	hs := Helpers{}
+	type cand struct {
+		f  *grammar.File
+		fn *grammar.Node
+	}
+	var subs, calls []cand
+	for _, f := range files {
+		if f == nil || f.Lang != grammar.CPP || f.Tree == nil {
+			continue
+		}
+		for i := range f.Tree.Nodes {
+			n := &f.Tree.Nodes[i]
+			switch n.Kind {
+			case "subscript_expression":
+				subs = append(subs, cand{f, n})
+			case "call_expression":
+				calls = append(calls, cand{f, n})
+			}
+		}
+	}
+	pcache := map[*grammar.Node]fnParams{}
+	params := func(f *grammar.File, fn *grammar.Node) fnParams {
+		if p, ok := pcache[fn]; ok {
+			return p
+		}
+		p := readFnParams(f, fn)
+		pcache[fn] = p
+		return p
+	}
+	for _, c := range subs {
+		fn := c.fn.Ancestor("function_definition")
+		if fn == nil {
+			continue
+		}
+		fp := params(c.f, fn)
+		if fp.args == "" || len(fp.ints) == 0 {
+			continue
+		}
+		arg := c.fn.ChildByField("argument")
+		idx := indexOf(c.fn)
+		if arg == nil || idx == nil || arg.Text() != fp.args {
+			continue
+		}
+		pos, off, ok := fp.indexParam(idx)
+		if !ok {
+			continue
+		}
+		name := cxx.FunctionName(fn)
+		if name == "" || hs[name] != nil {
+			continue
+		}
+		u := classify(c.f, c.fn, nil)
+		hs[name] = &Helper{Name: name, ArgsPos: fp.argsPos, IndexPos: pos, Offset: off, Use: u.kind, Cast: u.cast,
+			Returns: u.returned, File: c.f.Path, Node: fn}
+	}
+	// Forwarding helpers: arg_tensor(args, i) { return tensor_data<T>(args, i); }
+	for round := 0; round < 4; round++ {
+		added := false
+		for _, c := range calls {
+			call, ok := cxx.AsCall(c.fn)
+			if !ok {
+				continue
+			}
+			h := hs[call.Name]
+			if h == nil || h.ArgsPos >= len(call.Args) || h.IndexPos >= len(call.Args) {
+				continue
+			}
+			fn := c.fn.Ancestor("function_definition")
+			if fn == nil {
+				continue
+			}
+			name := cxx.FunctionName(fn)
+			if name == "" || hs[name] != nil {
+				continue
+			}
+			fp := params(c.f, fn)
+			if fp.args == "" || call.Args[h.ArgsPos].Text() != fp.args {
+				continue
+			}
+			pos, off, ok := fp.indexParam(call.Args[h.IndexPos])
+			if !ok {
+				continue
+			}
+			nh := &Helper{Name: name, ArgsPos: fp.argsPos, IndexPos: pos, Offset: off + h.Offset, Use: h.Use, Cast: h.Cast, File: c.f.Path, Node: fn}
+			if h.Returns || h.Use == UseUnknown {
+				u := classify(c.f, c.fn, nil)
+				if u.kind != UseUnknown || u.returned {
+					nh.Use, nh.Cast, nh.Returns = u.kind, u.cast, u.returned
+				}
+			}
+			hs[name] = nh
+			added = true
+		}
+		if !added {
+			break
+		}
+	}
+	return hs
+}
+
+type fnParams struct {
+	args    string
+	argsPos int
+	ints    map[string]int
+}
+
+func readFnParams(f *grammar.File, fn *grammar.Node) fnParams {
+	fp := fnParams{ints: map[string]int{}}
+	for _, p := range cxx.Params(fn) {
+		if fp.args == "" && isArgsPointer(f, p) {
+			fp.args, fp.argsPos = p.Name, p.Index
+			continue
+		}
+		if !p.Pointer && p.Name != "" && isIntegerType(strings.TrimPrefix(strings.TrimSpace(p.TypeText), "const ")) {
+			fp.ints[p.Name] = p.Index
+		}
+	}
+	return fp
+}
+
+// isArgsPointer accepts the extern args pointer (`__gm__ int64_t *args`)
+// and, in helpers, a plain int64 pointer named like one.
+func isArgsPointer(f *grammar.File, p cxx.Param) bool {
+	if cxx.IsArgsParam(f, p) {
+		return true
+	}
+	t := strings.TrimPrefix(strings.TrimSpace(p.TypeText), "const ")
+	return p.Pointer && (t == "int64_t" || t == "uint64_t") && (p.Name == "args" || p.Name == "arg")
+}
+
+// indexParam matches an index expression `i`, `i + k` or `k + i` against
+// the function's integer parameters.
+func (fp fnParams) indexParam(n *grammar.Node) (pos int, off int64, ok bool) {
+	n = cxx.Unparen(n)
+	if n == nil {
+		return 0, 0, false
+	}
+	if n.Kind == "identifier" {
+		p, ok := fp.ints[n.Text()]
+		return p, 0, ok
+	}
+	if n.Kind == "binary_expression" {
+		op := n.ChildByField("operator")
+		l, r := cxx.Unparen(n.ChildByField("left")), cxx.Unparen(n.ChildByField("right"))
+		if op == nil || l == nil || r == nil {
+			return 0, 0, false
+		}
+		if op.Text() == "+" || op.Text() == "-" {
+			if l.Kind == "identifier" && r.Kind == "number_literal" {
+				if p, ok := fp.ints[l.Text()]; ok {
+					if k, ok := cxx.ParseInt(r.Text()); ok {
+						if op.Text() == "-" {
+							k = -k
+						}
+						return p, k, true
+					}
+				}
+			}
+			if op.Text() == "+" && r.Kind == "identifier" && l.Kind == "number_literal" {
+				if p, ok := fp.ints[r.Text()]; ok {
+					if k, ok := cxx.ParseInt(l.Text()); ok {
+						return p, k, true
+					}
+				}
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+func indexOf(sub *grammar.Node) *grammar.Node {
+	idx := sub.ChildByField("indices")
+	if idx == nil {
+		idx = sub.ChildByField("index")
+	}
+	if idx != nil && idx.Kind == "subscript_argument_list" {
+		for _, c := range idx.NamedChildren() {
+			if c.Kind != "comment" {
+				return c
+			}
+		}
+		return nil
+	}
+	return idx
+}
+
+var integerTypes = map[string]bool{
+	"int": true, "int8_t": true, "int16_t": true, "int32_t": true, "int64_t": true, "uint8_t": true, "uint16_t": true,
+	"uint32_t": true, "uint64_t": true, "long": true, "long long": true, "unsigned": true, "unsigned int": true,
+	"unsigned long": true, "unsigned long long": true, "size_t": true, "ssize_t": true, "short": true, "char": true,
+	"int64": true, "uint64": true, "int32": true, "uint32": true, "uintptr_t": true, "intptr_t": true, "bool": true,
+	"signed": true, "ptrdiff_t": true,
+}
+
+var floatTypes = map[string]bool{"float": true, "double": true, "half": true, "bfloat16_t": true, "float16_t": true, "__fp16": true, "bf16": true}
+
+func isIntegerType(t string) bool { return integerTypes[t] }
+
+// Is64 reports a 64-bit integer type.
+func Is64(t string) bool {
+	switch t {
+	case "int64_t", "uint64_t", "long", "long long", "unsigned long", "unsigned long long", "size_t", "ssize_t", "int64", "uint64", "uintptr_t", "intptr_t", "ptrdiff_t":
+		return true
+	}
+	return false
+}
+
+// IsFloat reports a floating-point type.
+func IsFloat(t string) bool { return floatTypes[t] }
+
+type use struct {
+	kind     UseKind
+	cast     string
+	implicit bool
+	castNode *grammar.Node
+	value    *grammar.Node
+	varName  string
+	returned bool
+}
+
+// typeOf reads a type_descriptor (or a declaration's type and declarator)
+// into a type text and whether it is a pointer.
+func typeOf(td *grammar.Node) (string, bool) {
+	if td == nil {
+		return "", false
+	}
+	t := td.ChildByField("type")
+	if t == nil {
+		return strings.TrimSpace(td.Text()), strings.Contains(td.Text(), "*")
+	}
+	ptr := false
+	for d := td.ChildByField("declarator"); d != nil; d = d.ChildByField("declarator") {
+		if strings.Contains(d.Kind, "pointer") {
+			ptr = true
+		}
+	}
+	name := strings.TrimSpace(t.Text())
+	if ptr {
+		return name + "*", true
+	}
+	return name, false
+}
+
+// idIndex maps identifier texts to their nodes, built once per file.
+type idIndex map[string][]*grammar.Node
+
+func buildIDIndex(f *grammar.File) idIndex {
+	ix := idIndex{}
+	for i := range f.Tree.Nodes {
+		n := &f.Tree.Nodes[i]
+		if n.Kind == "identifier" {
+			ix[n.Text()] = append(ix[n.Text()], n)
+		}
+	}
+	return ix
+}
+
+// classify decides how the value of expression n (an args[] read or a
+// helper call returning one) is used. ids, when non-nil, lets it follow a
+// variable that receives the value to its uses.
+func classify(f *grammar.File, n *grammar.Node, ids idIndex) use {
+	cur := n
+	p := cur.Parent()
+	for p != nil {
+		if p.Kind == "parenthesized_expression" || p.Kind == "conditional_expression" && (cur.Field == "consequence" || cur.Field == "alternative") {
+			cur, p = p, p.Parent()
+			continue
+		}
+		break
+	}
+	if p == nil {
+		return use{}
+	}
+	switch p.Kind {
+	case "argument_list":
+		call, ok := cxx.AsCall(p.Parent())
+		if !ok {
+			return use{}
+		}
+		switch call.Name {
+		case "reinterpret_cast", "static_cast", "const_cast":
+			if len(call.TArgs) == 0 {
+				return use{}
+			}
+			t, ptr := typeOf(call.TArgs[0])
+			if ptr {
+				return use{kind: UseTensor, cast: t, castNode: call.Node, value: cur}
+			}
+			return use{kind: UseScalar, cast: t, castNode: call.Node, value: cur}
+		case "from_u64", "bit_cast", "BitCast", "bitcast", "as_float", "u64_to_float", "AsFloat":
+			t := "bitcast"
+			if len(call.TArgs) > 0 {
+				t, _ = typeOf(call.TArgs[0])
+				t = "bitcast<" + t + ">"
+			}
+			return use{kind: UseScalar, cast: t, castNode: call.Node, value: cur}
+		}
+		if integerTypes[call.Name] || floatTypes[call.Name] {
+			return use{kind: UseScalar, cast: call.Name, castNode: call.Node, value: cur}
+		}
+		return use{}
+	case "cast_expression":
+		t, ptr := typeOf(p.ChildByField("type"))
+		if ptr {
+			return use{kind: UseTensor, cast: t, castNode: p, value: cur}
+		}
+		return use{kind: UseScalar, cast: t, castNode: p, value: cur}
+	case "init_declarator":
+		if cur.Field != "value" {
+			return use{}
+		}
+		decl := p.Parent()
+		name := p.ChildByField("declarator")
+		if decl == nil || name == nil {
+			return use{}
+		}
+		ptr := false
+		for name != nil && name.Kind != "identifier" {
+			if strings.Contains(name.Kind, "pointer") {
+				ptr = true
+			}
+			name = name.ChildByField("declarator")
+		}
+		base := use{castNode: p, value: cur, implicit: true}
+		if name != nil {
+			base.varName = name.Text()
+		}
+		t := ""
+		if tn := decl.ChildByField("type"); tn != nil {
+			t = strings.TrimSpace(tn.Text())
+		}
+		switch {
+		case ptr:
+			base.kind, base.cast = UseTensor, t+"*"
+		case integerTypes[t] || floatTypes[t]:
+			base.kind, base.cast = UseScalar, t
+		}
+		if ids != nil && name != nil && base.kind != UseTensor {
+			// A raw slot stashed in a variable and cast to a pointer later
+			// is a tensor use; an untyped (auto) variable takes its uses.
+			fu := flow(f, name, ids)
+			if fu.kind == UseTensor || base.kind == UseUnknown && fu.kind != UseUnknown {
+				fu.varName = base.varName
+				return fu
+			}
+		}
+		return base
+	case "assignment_expression":
+		if cur.Field != "right" {
+			return use{}
+		}
+		op := p.ChildByField("operator")
+		left := p.ChildByField("left")
+		if op != nil && op.Text() != "=" {
+			return use{kind: UseScalar, value: cur, castNode: p, implicit: true, cast: "int64_t"}
+		}
+		u := use{}
+		if left != nil && left.Kind == "identifier" {
+			u.varName = left.Text()
+			if ids != nil {
+				if fu := flow(f, left, ids); fu.kind != UseUnknown {
+					fu.varName = u.varName
+					return fu
+				}
+			}
+		}
+		return u
+	case "binary_expression":
+		op := p.ChildByField("operator")
+		if op == nil {
+			return use{}
+		}
+		switch op.Text() {
+		case "+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<", ">", "<=", ">=":
+			return use{kind: UseScalar, cast: "int64_t", implicit: true, castNode: p, value: cur}
+		}
+		return use{}
+	case "unary_expression":
+		if op := p.ChildByField("operator"); op != nil && (op.Text() == "-" || op.Text() == "~") {
+			return use{kind: UseScalar, cast: "int64_t", implicit: true, castNode: p, value: cur}
+		}
+	case "subscript_argument_list":
+		// Used as an index into another array.
+		if sub := p.Parent(); sub != nil && sub.ChildByField("argument") != nil {
+			return use{kind: UseScalar, cast: "int64_t", implicit: true, castNode: sub, value: cur}
+		}
+	case "update_expression":
+		return use{kind: UseScalar, cast: "int64_t", implicit: true, castNode: p, value: cur}
+	case "return_statement":
+		return use{returned: true}
+	}
+	return use{}
+}
+
+// flow follows a variable to its later uses in the same function: a tensor
+// use anywhere wins, else the first scalar use.
+func flow(f *grammar.File, decl *grammar.Node, ids idIndex) use {
+	fn := decl.Ancestor("function_definition")
+	if fn == nil {
+		return use{}
+	}
+	var scalar use
+	for _, id := range ids[decl.Text()] {
+		if id.Start <= decl.Start || id.Start >= fn.End || id.Start < fn.Start {
+			continue
+		}
+		u := classify(f, id, nil)
+		if u.kind == UseTensor {
+			return u
+		}
+		if u.kind == UseScalar && scalar.kind == UseUnknown {
+			scalar = u
+		}
+	}
+	return scalar
+}
+
+// Accesses finds the args[] reads of a C++ file: `args[N]` on the extern
+// args parameter of the enclosing function, and calls of helpers at their
+// index argument. consts resolves named indices; helpers come from
+// FindHelpers over the file and what its compile includes.
+func Accesses(f *grammar.File, consts *cxx.Resolver, helpers Helpers) []Access {
+	if f == nil || f.Lang != grammar.CPP || f.Tree == nil {
+		return nil
+	}
+	if consts == nil {
+		consts = cxx.NewResolver(f)
+	}
+	ids := buildIDIndex(f)
+	pcache := map[*grammar.Node]fnParams{}
+	params := func(fn *grammar.Node) fnParams {
+		if p, ok := pcache[fn]; ok {
+			return p
+		}
+		p := readFnParams(f, fn)
+		pcache[fn] = p
+		return p
+	}
+	var out []Access
+	for i := range f.Tree.Nodes {
+		n := &f.Tree.Nodes[i]
+		switch n.Kind {
+		case "subscript_expression":
+			arg := n.ChildByField("argument")
+			if arg == nil || arg.Kind != "identifier" {
+				continue
+			}
+			fn := n.Ancestor("function_definition")
+			if fn == nil {
+				continue
+			}
+			fp := params(fn)
+			if fp.args == "" || arg.Text() != fp.args {
+				continue
+			}
+			idx := indexOf(n)
+			if idx == nil {
+				continue
+			}
+			if _, _, fwd := fp.indexParam(idx); fwd {
+				// The helper's own args[i]: accounted at its call sites.
+				continue
+			}
+			a := Access{Start: idx.Start, End: idx.End, Node: n, Index: idx, Slots: consts.EvalAll(idx), Via: "args[]", File: f.Path, Func: cxx.FunctionName(fn)}
+			u := classify(f, n, ids)
+			a.setUse(u)
+			a.Conds = conds(n, fn, consts)
+			out = append(out, a)
+		case "call_expression":
+			if len(helpers) == 0 {
+				continue
+			}
+			call, ok := cxx.AsCall(n)
+			if !ok {
+				continue
+			}
+			h := helpers[call.Name]
+			if h == nil || h.ArgsPos >= len(call.Args) || h.IndexPos >= len(call.Args) {
+				continue
+			}
+			fn := n.Ancestor("function_definition")
+			if fn == nil {
+				continue
+			}
+			fp := params(fn)
+			if fp.args == "" || call.Args[h.ArgsPos].Text() != fp.args {
+				continue
+			}
+			idx := call.Args[h.IndexPos]
+			if _, _, fwd := fp.indexParam(idx); fwd {
+				continue
+			}
+			slots := consts.EvalAll(idx)
+			if h.Offset != 0 {
+				for k := range slots {
+					slots[k] += h.Offset
+				}
+			}
+			a := Access{Start: idx.Start, End: idx.End, Node: n, Index: idx, Slots: slots, Via: call.Name, File: f.Path, Func: cxx.FunctionName(fn)}
+			if h.Returns || h.Use == UseUnknown {
+				a.setUse(classify(f, n, ids))
+			} else {
+				a.Use, a.Cast = h.Use, h.Cast
+				if u := classify(f, n, ids); u.varName != "" {
+					a.Var = u.varName
+				}
+			}
+			a.Conds = conds(n, fn, consts)
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func (a *Access) setUse(u use) {
+	a.Use, a.Cast, a.Implicit, a.CastNode, a.Value, a.Var = u.kind, u.cast, u.implicit, u.castNode, u.value, u.varName
+}
+
+// templateParams returns the non-type template parameter names of the
+// template declaring fn (or fn's class), with the scope name they belong to.
+func templateParams(fn *grammar.Node) map[string]string {
+	out := map[string]string{}
+	add := func(td *grammar.Node, scope string) {
+		if td == nil || td.Kind != "template_declaration" {
+			return
+		}
+		ps := td.ChildByField("parameters")
+		if ps == nil {
+			return
+		}
+		for _, p := range ps.NamedChildren() {
+			if p.Kind != "parameter_declaration" && p.Kind != "optional_parameter_declaration" {
+				continue
+			}
+			if d := p.ChildByField("declarator"); d != nil && d.Kind == "identifier" {
+				if _, ok := out[d.Text()]; !ok {
+					out[d.Text()] = scope
+				}
+			}
+		}
+	}
+	add(fn.Parent(), cxx.FunctionName(fn))
+	if cls := fn.Ancestor("class_specifier", "struct_specifier"); cls != nil {
+		if nm := cls.ChildByField("name"); nm != nil {
+			add(cls.Parent(), nm.Text())
+		}
+	}
+	return out
+}
+
+// conds lists the template-flag branches enclosing n inside fn.
+func conds(n, fn *grammar.Node, consts *cxx.Resolver) []Cond {
+	var tps map[string]string
+	var out []Cond
+	child := n
+	for p := n.Parent(); p != nil && p != fn; child, p = p, p.Parent() {
+		var cond *grammar.Node
+		var val bool
+		switch p.Kind {
+		case "conditional_expression":
+			switch child.Field {
+			case "consequence":
+				val = true
+			case "alternative":
+				val = false
+			default:
+				continue
+			}
+			cond = p.ChildByField("condition")
+		case "if_statement":
+			switch {
+			case child.Field == "consequence":
+				val = true
+			case child.Field == "alternative" || child.Kind == "else_clause":
+				val = false
+			default:
+				continue
+			}
+			cond = p.ChildByField("condition")
+			if cond != nil && cond.Kind == "condition_clause" {
+				if v := cond.ChildByField("value"); v != nil {
+					cond = v
+				} else if c := firstNamedCPP(cond); c != nil {
+					cond = c
+				}
+			}
+		default:
+			continue
+		}
+		cond = cxx.Unparen(cond)
+		neg := false
+		for cond != nil && cond.Kind == "unary_expression" {
+			op := cond.ChildByField("operator")
+			if op == nil || op.Text() != "!" {
+				break
+			}
+			neg = !neg
+			cond = cxx.Unparen(cond.ChildByField("argument"))
+		}
+		if cond == nil || cond.Kind != "identifier" {
+			continue
+		}
+		if tps == nil {
+			tps = templateParams(fn)
+		}
+		scope, ok := tps[cond.Text()]
+		if !ok {
+			continue
+		}
+		out = append(out, Cond{Scope: scope, Name: cond.Text(), Value: val != neg, Start: p.Start, End: p.End})
+	}
+	return out
+}
+
+func firstNamedCPP(n *grammar.Node) *grammar.Node {
+	for _, c := range n.NamedChildren() {
+		if c.Kind != "comment" {
+			return c
+		}
+	}
+	return nil
+}
+
+// Bindings maps a template (function or class name) to the values its
+// non-type parameters take in one extern unit; a parameter instantiated
+// with two different values, or not at all, is absent.
+type Bindings map[string]map[string]int64
+
+// Value returns a parameter's binding.
+func (b Bindings) Value(scope, name string) (int64, bool) {
+	v, ok := b[scope][name]
+	return v, ok
+}
+
+// Bind computes the template bindings of the unit whose entry file is
+// entry, looking for template definitions in files (the entry's closure):
+// `run_qwen_fai<true>(args)` in the entry binds WithRope=true, and
+// templates instantiated from a bound template with its own parameters
+// (`inner<WithRope>(args)`) inherit the value.
+func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) Bindings {
+	if entry == nil || entry.Tree == nil {
+		return nil
+	}
+	if consts == nil {
+		consts = cxx.NewResolver(append(append([]*grammar.File(nil), files...), entry)...)
+	}
+	type tmpl struct {
+		params []string // positional, "" for type parameters
+		bodies []*grammar.Node
+	}
+	tmpls := map[string]*tmpl{}
+	all := append([]*grammar.File{entry}, files...)
+	seen := map[*grammar.File]bool{}
+	for _, f := range all {
+		if f == nil || f.Tree == nil || f.Lang != grammar.CPP || seen[f] {
+			continue
+		}
+		seen[f] = true
+		for i := range f.Tree.Nodes {
+			td := &f.Tree.Nodes[i]
+			if td.Kind != "template_declaration" {
+				continue
+			}
+			var names []string
+			if ps := td.ChildByField("parameters"); ps != nil {
+				for _, p := range ps.NamedChildren() {
+					switch p.Kind {
+					case "parameter_declaration", "optional_parameter_declaration":
+						nm := ""
+						if d := p.ChildByField("declarator"); d != nil && d.Kind == "identifier" {
+							nm = d.Text()
+						}
+						names = append(names, nm)
+					case "comment":
+					default:
+						names = append(names, "")
+					}
+				}
+			}
+			for _, c := range td.NamedChildren() {
+				name := ""
+				var body *grammar.Node
+				switch c.Kind {
+				case "function_definition":
+					name, body = cxx.FunctionName(c), c.ChildByField("body")
+				case "class_specifier", "struct_specifier":
+					if nm := c.ChildByField("name"); nm != nil {
+						name = nm.Text()
+						if i := strings.IndexByte(name, '<'); i >= 0 {
+							name = name[:i]
+						}
+					}
+					body = c.ChildByField("body")
+				}
+				if name == "" {
+					continue
+				}
+				t := tmpls[name]
+				if t == nil {
+					t = &tmpl{params: names}
+					tmpls[name] = t
+				}
+				if body != nil {
+					t.bodies = append(t.bodies, body)
+				}
+			}
+		}
+	}
+	vals := map[string]map[string]map[int64]bool{}
+	record := func(scope string, t *tmpl, args []*grammar.Node, eval func(*grammar.Node) []int64) bool {
+		changed := false
+		for i, a := range args {
+			if i >= len(t.params) || t.params[i] == "" {
+				continue
+			}
+			vs := eval(a)
+			if len(vs) != 1 {
+				continue
+			}
+			if vals[scope] == nil {
+				vals[scope] = map[string]map[int64]bool{}
+			}
+			if vals[scope][t.params[i]] == nil {
+				vals[scope][t.params[i]] = map[int64]bool{}
+			}
+			if !vals[scope][t.params[i]][vs[0]] {
+				vals[scope][t.params[i]][vs[0]] = true
+				changed = true
+			}
+		}
+		return changed
+	}
+	instantiations := func(nodes []grammar.Node, eval func(*grammar.Node) []int64) bool {
+		changed := false
+		for i := range nodes {
+			n := &nodes[i]
+			if n.Kind != "template_function" && n.Kind != "template_type" && n.Kind != "template_method" {
+				continue
+			}
+			nm, al := n.ChildByField("name"), n.ChildByField("arguments")
+			if nm == nil || al == nil {
+				continue
+			}
+			name := nm.Text()
+			if i := strings.LastIndex(name, "::"); i >= 0 {
+				name = name[i+2:]
+			}
+			t := tmpls[name]
+			if t == nil {
+				continue
+			}
+			var args []*grammar.Node
+			for _, a := range al.NamedChildren() {
+				if a.Kind != "comment" {
+					args = append(args, a)
+				}
+			}
+			if record(name, t, args, eval) {
+				changed = true
+			}
+		}
+		return changed
+	}
+	instantiations(entry.Tree.Nodes, consts.EvalAll)
+	for round := 0; round < 6; round++ {
+		changed := false
+		for scope, ps := range vals {
+			t := tmpls[scope]
+			if t == nil {
+				continue
+			}
+			known := map[string]int64{}
+			for p, vs := range ps {
+				if len(vs) == 1 {
+					for v := range vs {
+						known[p] = v
+					}
+				}
+			}
+			eval := func(n *grammar.Node) []int64 {
+				neg := false
+				m := cxx.Unparen(n)
+				if m != nil && m.Kind == "type_descriptor" {
+					if c := firstNamedCPP(m); c != nil {
+						m = c
+					}
+				}
+				if m != nil && m.Kind == "unary_expression" {
+					if op := m.ChildByField("operator"); op != nil && op.Text() == "!" {
+						neg, m = true, cxx.Unparen(m.ChildByField("argument"))
+					}
+				}
+				if m != nil && (m.Kind == "identifier" || m.Kind == "type_identifier") {
+					if v, ok := known[m.Text()]; ok {
+						if neg {
+							return []int64{boolInt(v == 0)}
+						}
+						return []int64{v}
+					}
+					if _, isParam := ps[m.Text()]; isParam {
+						return nil
+					}
+				}
+				return consts.EvalAll(n)
+			}
+			for _, b := range t.bodies {
+				if instantiations(b.Descendants(), eval) {
+					changed = true
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	out := Bindings{}
+	for scope, ps := range vals {
+		for p, vs := range ps {
+			if len(vs) != 1 {
+				continue
+			}
+			for v := range vs {
+				if out[scope] == nil {
+					out[scope] = map[string]int64{}
+				}
+				out[scope][p] = v
+			}
+		}
+	}
+	return out
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// IndexConstants returns, for the named constants defined in f that some
+// access in uses indexes with (`args[kOutArg]`, `tensor_data<T>(args,
+// ARG_Q)`), an Access with Via "constant" spanning the constant's name, so
+// hover on its definition maps it to parameters.
+func IndexConstants(f *grammar.File, consts *cxx.Resolver, uses []Access) []Access {
+	if f == nil || consts == nil {
+		return nil
+	}
+	type agg struct {
+		a    Access
+		uses map[UseKind]bool
+	}
+	byDecl := map[*grammar.Node]*agg{}
+	var order []*grammar.Node
+	for _, u := range uses {
+		if u.Index == nil || u.Via == "constant" {
+			continue
+		}
+		for _, id := range identifiersIn(u.Index) {
+			for _, d := range consts.Lookup(id) {
+				if d.File != f || d.Decl == nil {
+					continue
+				}
+				name := declName(d.Decl)
+				if name == nil {
+					continue
+				}
+				g := byDecl[d.Decl]
+				if g == nil {
+					g = &agg{a: Access{Start: name.Start, End: name.End, Node: d.Decl, Index: name, Via: "constant", File: f.Path, Slots: consts.EvalAll(name)}, uses: map[UseKind]bool{}}
+					byDecl[d.Decl] = g
+					order = append(order, d.Decl)
+				}
+				g.uses[u.Use] = true
+			}
+		}
+	}
+	var out []Access
+	for _, d := range order {
+		g := byDecl[d]
+		if len(g.uses) == 1 {
+			for k := range g.uses {
+				g.a.Use = k
+			}
+		}
+		out = append(out, g.a)
+	}
+	return out
+}
+
+func identifiersIn(n *grammar.Node) []string {
+	n = cxx.Unparen(n)
+	if n == nil {
+		return nil
+	}
+	switch n.Kind {
+	case "identifier", "qualified_identifier":
+		t := n.Text()
+		if i := strings.LastIndex(t, "::"); i >= 0 {
+			t = t[i+2:]
+		}
+		return []string{t}
+	}
+	var out []string
+	for _, d := range n.Descendants() {
+		if d.Kind == "identifier" {
+			out = append(out, d.Text())
+		}
+	}
+	return out
+}
+
+func declName(decl *grammar.Node) *grammar.Node {
+	switch decl.Kind {
+	case "enumerator", "preproc_def":
+		return decl.ChildByField("name")
+	case "init_declarator":
+		d := decl.ChildByField("declarator")
+		for d != nil && d.Kind != "identifier" && d.Kind != "field_identifier" {
+			d = d.ChildByField("declarator")
+		}
+		return d
+	case "field_declaration":
+		d := decl.ChildByField("declarator")
+		for d != nil && d.Kind != "field_identifier" && d.Kind != "identifier" {
+			d = d.ChildByField("declarator")
+		}
+		return d
+	}
+	if n := decl.ChildByField("name"); n != nil {
+		return n
+	}
+	return nil
+}

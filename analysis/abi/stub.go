@@ -1,0 +1,691 @@
+// Package abi is the args[] ABI of pypto externs: the `@pl.jit.extern` Python
+// stubs (found with the tree-sitter Python grammar, never executed), their
+// packing table (tensors first, then scalars, each in signature order), the
+// return binding, the C++ side's args accesses, and the generated
+// orchestration that shows the true order (guide §2, §7).
+package abi
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// ParamKind is how pypto packs a parameter.
+type ParamKind int
+
+const (
+	Tensor ParamKind = iota // a descriptor pointer in args[0..T)
+	Scalar                  // the value's bits in args[T..T+S)
+)
+
+func (k ParamKind) String() string {
+	if k == Scalar {
+		return "scalar"
+	}
+	return "tensor"
+}
+
+// Direction of a tensor parameter (scalars are In).
+type Direction int
+
+const (
+	In Direction = iota
+	Out
+	InOut
+)
+
+func (d Direction) String() string {
+	switch d {
+	case Out:
+		return "out"
+	case InOut:
+		return "inout"
+	}
+	return "in"
+}
+
+// OutputLike reports pl.Out and pl.InOut.
+func (d Direction) OutputLike() bool { return d == Out || d == InOut }
+
+// Param is one parameter of a stub.
+type Param struct {
+	Name  string
+	Kind  ParamKind
+	Dir   Direction
+	DType string // "BF16", "INDEX", ... ("" when not written)
+	Pos   int    // signature position (0-based)
+	Slot  int    // args[] index
+	File  string
+	// Start, End span the whole parameter in the .py; NameStart, NameEnd
+	// its name.
+	Start, End         uint32
+	NameStart, NameEnd uint32
+	// Type is the annotation as written.
+	Type string
+}
+
+// Source is one of the stub's source=, aic_source=, aiv_source= arguments.
+type Source struct {
+	Keyword string // "source", "aic_source", "aiv_source", "include_dirs"
+	Expr    string // the expression as written
+	// Path is the statically resolved absolute path, "" if unresolved.
+	Path string
+	// Reason says why Path is empty.
+	Reason     string
+	Start, End uint32 // the argument's value expression
+}
+
+// Problem is something about a stub extern-lsp could not read statically.
+type Problem struct {
+	Start, End uint32
+	Message    string
+}
+
+// Stub is one `@pl.jit.extern` function.
+type Stub struct {
+	Name, File string
+	Start, End uint32 // the function name
+	// DefStart, DefEnd span the whole decorated definition.
+	DefStart, DefEnd uint32
+	CoreType         string // "aiv" (default), "aic", "mixed"
+	CoreTypeSet      bool   // core_type was written
+	DualAIVDispatch  bool
+	// Decorator is the decorator expression; ArgsEnd is where a new keyword
+	// argument goes (before the closing parenthesis), 0 for a bare
+	// decorator.
+	DecoStart, DecoEnd uint32
+	ArgsEnd            uint32
+	HasArgs            bool
+	// DualArg spans the dual_aiv_dispatch= value when written.
+	DualArg       *Span
+	Params        []Param // signature order
+	Sources       []Source
+	IncludeDirs   []Source
+	Tensors       int
+	Scalars       int
+	Return        *Param // the first output-like parameter
+	ReturnType    string // the return annotation as written
+	MultiReturn   bool   // returns a tuple
+	NoReturn      bool   // `-> None`
+	ReturnsNamed  string // the parameter a `# returns: x` comment or a string annotation names
+	ReturnsAt     Span   // where that name was written
+	ParamsStart   uint32 // the parameter list, parentheses included
+	ParamsEnd     uint32
+	Problems      []Problem
+	Node          *grammar.Node // the function_definition
+	SyntaxErrors  bool
+	ParamsByName  map[string]*Param
+}
+
+// Span is a byte range.
+type Span struct{ Start, End uint32 }
+
+// BySlot returns the parameter packed at args[i].
+func (s *Stub) BySlot(i int) (*Param, bool) {
+	for k := range s.Params {
+		if s.Params[k].Slot == i {
+			return &s.Params[k], true
+		}
+	}
+	return nil, false
+}
+
+// Param returns the parameter with the given name.
+func (s *Stub) Param(name string) (*Param, bool) {
+	for k := range s.Params {
+		if s.Params[k].Name == name {
+			return &s.Params[k], true
+		}
+	}
+	return nil, false
+}
+
+// Count is the number of args[] slots.
+func (s *Stub) Count() int { return s.Tensors + s.Scalars }
+
+// Mixed reports core_type="mixed".
+func (s *Stub) Mixed() bool { return s.CoreType == "mixed" || s.CoreType == "mix" }
+
+// SlotText describes a slot for messages: "tensor 3 of 17" or "scalar 1 of
+// 2; tensors occupy args[0..16]".
+func (s *Stub) SlotText(p *Param) string {
+	if p.Kind == Tensor {
+		return fmt.Sprintf("tensor %d of %d", p.Slot+1, s.Tensors)
+	}
+	t := "no tensors"
+	if s.Tensors > 0 {
+		t = fmt.Sprintf("tensors occupy args[0..%d]", s.Tensors-1)
+	}
+	return fmt.Sprintf("scalar %d of %d; %s", p.Slot-s.Tensors+1, s.Scalars, t)
+}
+
+// OutputLike returns the pl.Out / pl.InOut parameters in signature order.
+func (s *Stub) OutputLike() []*Param {
+	var out []*Param
+	for i := range s.Params {
+		if s.Params[i].Kind == Tensor && s.Params[i].Dir.OutputLike() {
+			out = append(out, &s.Params[i])
+		}
+	}
+	return out
+}
+
+// Pack assigns args[] slots: tensors first in signature order, then scalars
+// in signature order, and finds the return binding.
+func Pack(params []Param) (tensors, scalars int, ret *Param) {
+	for i := range params {
+		if params[i].Kind == Tensor {
+			params[i].Slot = tensors
+			tensors++
+		}
+	}
+	for i := range params {
+		if params[i].Kind == Scalar {
+			params[i].Slot = tensors + scalars
+			scalars++
+		}
+	}
+	for i := range params {
+		if params[i].Kind == Tensor && params[i].Dir.OutputLike() {
+			ret = &params[i]
+			break
+		}
+	}
+	return tensors, scalars, ret
+}
+
+// externPath is the canonical dotted name of the decorator.
+const externPath = "pypto.language.jit.extern"
+
+// aliases maps a module-level name to the dotted pypto path it stands for.
+func aliases(f *grammar.File) map[string]string {
+	al := map[string]string{"pl": "pypto.language"}
+	root := f.Tree.Root()
+	for _, st := range root.NamedChildren() {
+		switch st.Kind {
+		case "import_statement":
+			for _, n := range st.ChildrenByField("name") {
+				switch n.Kind {
+				case "aliased_import":
+					if nm, a := n.ChildByField("name"), n.ChildByField("alias"); nm != nil && a != nil {
+						al[a.Text()] = nm.Text()
+					}
+				case "dotted_name":
+					first := n.Text()
+					if i := strings.IndexByte(first, '.'); i >= 0 {
+						first = first[:i]
+					}
+					al[first] = first
+				}
+			}
+		case "import_from_statement":
+			mod := st.ChildByField("module_name")
+			if mod == nil {
+				continue
+			}
+			for _, n := range st.ChildrenByField("name") {
+				switch n.Kind {
+				case "aliased_import":
+					if nm, a := n.ChildByField("name"), n.ChildByField("alias"); nm != nil && a != nil {
+						al[a.Text()] = mod.Text() + "." + nm.Text()
+					}
+				case "dotted_name":
+					al[n.Text()] = mod.Text() + "." + n.Text()
+				}
+			}
+		}
+	}
+	return al
+}
+
+// dotted returns the dotted text of an attribute chain (a.b.c), "" for
+// anything else.
+func dotted(n *grammar.Node) string {
+	switch n.Kind {
+	case "identifier":
+		return n.Text()
+	case "attribute":
+		obj, attr := n.ChildByField("object"), n.ChildByField("attribute")
+		if obj == nil || attr == nil {
+			return ""
+		}
+		if o := dotted(obj); o != "" {
+			return o + "." + attr.Text()
+		}
+	}
+	return ""
+}
+
+func canonical(al map[string]string, d string) string {
+	first, rest := d, ""
+	if i := strings.IndexByte(d, '.'); i >= 0 {
+		first, rest = d[:i], d[i:]
+	}
+	if full, ok := al[first]; ok {
+		return full + rest
+	}
+	return d
+}
+
+// isExternDecorator reports whether a decorator expression names
+// pl.jit.extern (through any import alias).
+func isExternDecorator(al map[string]string, n *grammar.Node) bool {
+	d := dotted(n)
+	if d == "" {
+		return false
+	}
+	c := canonical(al, d)
+	return c == externPath || strings.HasSuffix(c, ".language.jit.extern")
+}
+
+// ParseStubs finds every `@pl.jit.extern` stub of a Python file. It never
+// fails: what cannot be read statically is recorded in Stub.Problems.
+func ParseStubs(f *grammar.File) []*Stub {
+	if f == nil || f.Lang != grammar.Python || f.Tree == nil {
+		return nil
+	}
+	env := newEnv(f)
+	al := env.al
+	var out []*Stub
+	for i := range f.Tree.Nodes {
+		n := &f.Tree.Nodes[i]
+		if n.Kind != "decorator" {
+			continue
+		}
+		expr := firstNamed(n)
+		if expr == nil {
+			continue
+		}
+		call := (*grammar.Node)(nil)
+		target := expr
+		if expr.Kind == "call" {
+			call = expr
+			target = expr.ChildByField("function")
+		}
+		if target == nil || !isExternDecorator(al, target) {
+			continue
+		}
+		dd := n.Parent()
+		if dd == nil || dd.Kind != "decorated_definition" {
+			continue
+		}
+		fn := dd.ChildByField("definition")
+		if fn == nil || fn.Kind != "function_definition" {
+			continue
+		}
+		out = append(out, parseStub(f, env, dd, fn, expr, call))
+	}
+	return out
+}
+
+func firstNamed(n *grammar.Node) *grammar.Node {
+	for _, c := range n.NamedChildren() {
+		if c.Kind != "comment" {
+			return c
+		}
+	}
+	return nil
+}
+
+var externKeywords = []string{"core_type", "source", "aic_source", "aiv_source", "dual_aiv_dispatch", "include_dirs"}
+
+func parseStub(f *grammar.File, env *env, dd, fn, deco, call *grammar.Node) *Stub {
+	s := &Stub{File: f.Path, CoreType: "aiv", Node: fn, DefStart: dd.Start, DefEnd: dd.End,
+		DecoStart: deco.Start, DecoEnd: deco.End, ParamsByName: map[string]*Param{}}
+	if name := fn.ChildByField("name"); name != nil {
+		s.Name, s.Start, s.End = name.Text(), name.Start, name.End
+	}
+	if hasError(dd) {
+		s.SyntaxErrors = true
+		s.Problems = append(s.Problems, Problem{s.Start, s.End, fmt.Sprintf("extern `%s` has syntax errors; its args[] table may be incomplete", s.Name)})
+	}
+	if call != nil {
+		s.HasArgs = true
+		if al := call.ChildByField("arguments"); al != nil {
+			s.ArgsEnd = al.End - 1
+			s.readArgs(env, al)
+		}
+	}
+	s.readParams(f, fn)
+	s.readReturn(f, fn)
+	s.Tensors, s.Scalars, s.Return = Pack(s.Params)
+	for i := range s.Params {
+		s.ParamsByName[s.Params[i].Name] = &s.Params[i]
+	}
+	if s.Tensors > 32 {
+		s.Problems = append(s.Problems, Problem{s.Start, s.End, fmt.Sprintf("extern `%s` has %d tensor parameters; pypto packs at most 32", s.Name, s.Tensors)})
+	}
+	if s.Scalars > 16 {
+		s.Problems = append(s.Problems, Problem{s.Start, s.End, fmt.Sprintf("extern `%s` has %d scalar parameters; pypto packs at most 16", s.Name, s.Scalars)})
+	}
+	return s
+}
+
+func hasError(n *grammar.Node) bool {
+	for _, d := range n.Descendants() {
+		if d.IsError() || d.IsMissing() {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Stub) readArgs(env *env, al *grammar.Node) {
+	pos := 0
+	for _, a := range al.NamedChildren() {
+		if a.Kind == "comment" {
+			continue
+		}
+		kw, val := "", a
+		switch a.Kind {
+		case "keyword_argument":
+			if nm := a.ChildByField("name"); nm != nil {
+				kw = nm.Text()
+			}
+			val = a.ChildByField("value")
+		case "list_splat", "dictionary_splat":
+			s.Problems = append(s.Problems, Problem{a.Start, a.End, "`*`/`**` arguments to pl.jit.extern cannot be read statically; the stub's sources and core type are unknown"})
+			continue
+		default:
+			if pos < len(externKeywords) {
+				kw = externKeywords[pos]
+			}
+			pos++
+		}
+		if val == nil {
+			continue
+		}
+		switch kw {
+		case "core_type":
+			if v, ok := env.str(val); ok {
+				s.CoreType, s.CoreTypeSet = v.s, true
+			} else {
+				s.CoreTypeSet = true
+				s.CoreType = ""
+				s.Problems = append(s.Problems, Problem{val.Start, val.End, fmt.Sprintf("core_type=%s cannot be evaluated statically (%s); the kernel kind falls back to the C++ heuristic", val.Text(), v.why)})
+			}
+		case "source", "aic_source", "aiv_source":
+			if val.Kind == "none" {
+				continue
+			}
+			src := Source{Keyword: kw, Expr: val.Text(), Start: val.Start, End: val.End}
+			if v, ok := env.path(val); ok {
+				src.Path = v
+			} else {
+				src.Reason = v
+			}
+			s.Sources = append(s.Sources, src)
+		case "dual_aiv_dispatch":
+			s.DualArg = &Span{val.Start, val.End}
+			if b, ok := env.boolean(val); ok {
+				s.DualAIVDispatch = b
+			} else {
+				s.Problems = append(s.Problems, Problem{val.Start, val.End, "dual_aiv_dispatch=" + val.Text() + " cannot be evaluated statically"})
+			}
+		case "include_dirs":
+			if val.Kind == "none" {
+				continue
+			}
+			items := []*grammar.Node{val}
+			if val.Kind == "list" || val.Kind == "tuple" {
+				items = nil
+				for _, c := range val.NamedChildren() {
+					if c.Kind != "comment" {
+						items = append(items, c)
+					}
+				}
+			}
+			for _, it := range items {
+				src := Source{Keyword: kw, Expr: it.Text(), Start: it.Start, End: it.End}
+				if v, ok := env.path(it); ok {
+					src.Path = v
+				} else {
+					src.Reason = v
+				}
+				s.IncludeDirs = append(s.IncludeDirs, src)
+			}
+		}
+	}
+	for _, src := range s.Sources {
+		if src.Path == "" {
+			s.Problems = append(s.Problems, Problem{src.Start, src.End, fmt.Sprintf("%s=%s cannot be resolved statically (%s); extern-lsp links `%s` to its C++ entry by file name instead", src.Keyword, src.Expr, src.Reason, s.Name)})
+		}
+	}
+}
+
+var dtypeRE = regexp.MustCompile(`^(?:INDEX|BOOL|U?INT(?:4|8|16|32|64)|FP(?:8|16|32|64)|BF16|HF(?:8|16|32)|FLOAT(?:16|32|64)?|BFLOAT16|DOUBLE|HALF)$`)
+
+func (s *Stub) readParams(f *grammar.File, fn *grammar.Node) {
+	ps := fn.ChildByField("parameters")
+	if ps == nil {
+		return
+	}
+	s.ParamsStart, s.ParamsEnd = ps.Start, ps.End
+	for _, p := range ps.NamedChildren() {
+		var name, typ *grammar.Node
+		switch p.Kind {
+		case "identifier":
+			name = p
+		case "typed_parameter":
+			for _, c := range p.NamedChildren() {
+				if c.Field == "" && c.Kind == "identifier" && name == nil {
+					name = c
+				}
+			}
+			typ = p.ChildByField("type")
+		case "typed_default_parameter", "default_parameter":
+			name, typ = p.ChildByField("name"), p.ChildByField("type")
+		case "list_splat_pattern", "dictionary_splat_pattern":
+			s.Problems = append(s.Problems, Problem{p.Start, p.End, "`*args`/`**kwargs` in an extern signature cannot be packed statically"})
+			continue
+		case "comment", "keyword_separator", "positional_separator":
+			continue
+		default:
+			continue
+		}
+		if name == nil {
+			continue
+		}
+		prm := Param{Name: name.Text(), Pos: len(s.Params), File: f.Path, Start: p.Start, End: p.End,
+			NameStart: name.Start, NameEnd: name.End}
+		if typ == nil {
+			s.Problems = append(s.Problems, Problem{name.Start, name.End, fmt.Sprintf("parameter `%s` has no pl type annotation; extern-lsp assumes a tensor", prm.Name)})
+		} else {
+			prm.Type = typ.Text()
+			if !classifyType(unwrapType(typ), &prm) {
+				s.Problems = append(s.Problems, Problem{typ.Start, typ.End, fmt.Sprintf("annotation `%s` of `%s` is not a pl tensor or scalar type; extern-lsp assumes a tensor", typ.Text(), prm.Name)})
+			}
+		}
+		s.Params = append(s.Params, prm)
+	}
+}
+
+func unwrapType(n *grammar.Node) *grammar.Node {
+	for n != nil && n.Kind == "type" {
+		c := firstNamed(n)
+		if c == nil {
+			return n
+		}
+		n = c
+	}
+	return n
+}
+
+// lastName is the last component of a dotted name or the name itself.
+func lastName(n *grammar.Node) string {
+	switch n.Kind {
+	case "identifier":
+		return n.Text()
+	case "attribute":
+		if a := n.ChildByField("attribute"); a != nil {
+			return a.Text()
+		}
+	case "string":
+		t := strings.Trim(n.Text(), `"'`)
+		if i := strings.LastIndexByte(t, '.'); i >= 0 {
+			t = t[i+1:]
+		}
+		return t
+	}
+	return ""
+}
+
+// classifyType reads a pl type annotation into kind, direction and dtype.
+func classifyType(n *grammar.Node, p *Param) bool {
+	if n == nil {
+		return false
+	}
+	switch n.Kind {
+	case "identifier", "attribute", "string":
+		name := lastName(n)
+		switch {
+		case name == "Tensor":
+			p.Kind = Tensor
+			return true
+		case name == "Scalar":
+			p.Kind = Scalar
+			return true
+		case dtypeRE.MatchString(name):
+			p.Kind, p.DType = Scalar, name
+			return true
+		case name == "int" || name == "float" || name == "bool":
+			p.Kind, p.DType = Scalar, name
+			return true
+		}
+	case "subscript", "generic_type":
+		var head *grammar.Node
+		var subs []*grammar.Node
+		if n.Kind == "subscript" {
+			head = n.ChildByField("value")
+			subs = n.ChildrenByField("subscript")
+		} else {
+			cs := n.NamedChildren()
+			if len(cs) > 0 {
+				head = cs[0]
+				if len(cs) > 1 {
+					for _, c := range cs[1].NamedChildren() {
+						subs = append(subs, unwrapType(c))
+					}
+				}
+			}
+		}
+		if head == nil {
+			return false
+		}
+		switch lastName(head) {
+		case "Out", "InOut":
+			p.Kind = Tensor
+			p.Dir = Out
+			if lastName(head) == "InOut" {
+				p.Dir = InOut
+			}
+			if len(subs) > 0 {
+				var inner Param
+				if classifyType(unwrapType(subs[0]), &inner) {
+					p.DType = inner.DType
+				}
+			}
+			return true
+		case "Tensor":
+			p.Kind = Tensor
+			for _, sub := range subs {
+				if d := lastName(sub); dtypeRE.MatchString(d) {
+					p.DType = d
+				}
+			}
+			return true
+		case "Scalar":
+			p.Kind = Scalar
+			if len(subs) > 0 {
+				if d := lastName(unwrapType(subs[0])); d != "" {
+					p.DType = d
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+var returnsRE = regexp.MustCompile(`#\s*returns?\s*:?\s*([A-Za-z_]\w*)`)
+
+func (s *Stub) readReturn(f *grammar.File, fn *grammar.Node) {
+	if rt := fn.ChildByField("return_type"); rt != nil {
+		s.ReturnType = rt.Text()
+		t := unwrapType(rt)
+		switch t.Kind {
+		case "none":
+			s.NoReturn = true
+		case "generic_type", "subscript":
+			var head *grammar.Node
+			if t.Kind == "subscript" {
+				head = t.ChildByField("value")
+			} else if cs := t.NamedChildren(); len(cs) > 0 {
+				head = cs[0]
+			}
+			if head != nil {
+				switch lastName(head) {
+				case "tuple", "Tuple":
+					s.MultiReturn = true
+				}
+			}
+		case "tuple":
+			s.MultiReturn = true
+		case "string":
+			if nm := strings.Trim(t.Text(), `"'`); isIdent(nm) {
+				s.ReturnsNamed, s.ReturnsAt = nm, Span{t.Start, t.End}
+			}
+		}
+		if s.ReturnType == "None" {
+			s.NoReturn = true
+		}
+	}
+	// A `# returns: name` comment on the def line, in the signature or the
+	// first lines of the body names the intended return buffer.
+	body := fn.ChildByField("body")
+	limit := fn.End
+	if body != nil {
+		limit = body.Start
+		if cs := body.NamedChildren(); len(cs) > 0 {
+			limit = cs[0].End
+		}
+	}
+	for _, d := range fn.Descendants() {
+		if d.Start > limit {
+			break
+		}
+		if d.Kind != "comment" {
+			continue
+		}
+		if m := returnsRE.FindStringSubmatchIndex(d.Text()); m != nil {
+			s.ReturnsNamed = d.Text()[m[2]:m[3]]
+			s.ReturnsAt = Span{d.Start + uint32(m[2]), d.Start + uint32(m[3])}
+			break
+		}
+	}
+	// Comments between the decorator and the def sit outside fn.
+	if s.ReturnsNamed == "" {
+		if p := fn.PrevSibling(); p != nil && p.Kind == "comment" {
+			if m := returnsRE.FindStringSubmatchIndex(p.Text()); m != nil {
+				s.ReturnsNamed = p.Text()[m[2]:m[3]]
+				s.ReturnsAt = Span{p.Start + uint32(m[2]), p.Start + uint32(m[3])}
+			}
+		}
+	}
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
