@@ -708,96 +708,151 @@ func firstNamedCPP(n *grammar.Node) *grammar.Node {
 	return nil
 }
 
-// Bindings maps a template (function or class name) to the values its
-// non-type parameters take in one extern unit; a parameter instantiated
-// with two different values, or not at all, is absent.
-type Bindings map[string]map[string]int64
+// Bindings is what one extern unit (an entry and what it includes)
+// instantiates: the values of template flags and which functions the entry
+// reaches.
+type Bindings struct {
+	// Values maps a template (function or class name) to the values its
+	// non-type parameters take; a parameter seen with two values, or never
+	// instantiated, is absent.
+	Values map[string]map[string]int64
+	// Live holds the functions reachable from the entry through calls that
+	// are not in a discarded `if constexpr` / ternary branch; nil when the
+	// call graph could not be followed (everything counts as live).
+	Live map[string]bool
+}
 
-// Value returns a parameter's binding.
-func (b Bindings) Value(scope, name string) (int64, bool) {
-	v, ok := b[scope][name]
+// Value returns a template parameter's binding.
+func (b *Bindings) Value(scope, name string) (int64, bool) {
+	if b == nil {
+		return 0, false
+	}
+	v, ok := b.Values[scope][name]
 	return v, ok
 }
 
-// Bind computes the template bindings of the unit whose entry file is
-// entry, looking for template definitions in files (the entry's closure):
-// `run_qwen_fai<true>(args)` in the entry binds WithRope=true, and
-// templates instantiated from a bound template with its own parameters
-// (`inner<WithRope>(args)`) inherit the value.
-func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) Bindings {
+// IsLive reports whether the unit can run function fn.
+func (b *Bindings) IsLive(fn string) bool {
+	if b == nil || b.Live == nil || fn == "" {
+		return true
+	}
+	return b.Live[fn]
+}
+
+// Compiled reports whether an access runs in the unit: its function is
+// reachable and no enclosing template-flag branch is bound the other way.
+func (b *Bindings) Compiled(a *Access) bool {
+	if !b.IsLive(a.Func) {
+		return false
+	}
+	for _, c := range a.Conds {
+		if v, ok := b.Value(c.Scope, c.Name); ok && (v != 0) != c.Value {
+			return false
+		}
+	}
+	return true
+}
+
+type fnDef struct {
+	node   *grammar.Node
+	scope  string   // the name template parameters are recorded under
+	params []string // positional template parameters ("" for type parameters)
+}
+
+func templateParamList(td *grammar.Node) []string {
+	if td == nil || td.Kind != "template_declaration" {
+		return nil
+	}
+	var names []string
+	if ps := td.ChildByField("parameters"); ps != nil {
+		for _, p := range ps.NamedChildren() {
+			switch p.Kind {
+			case "comment":
+			case "parameter_declaration", "optional_parameter_declaration":
+				nm := ""
+				if d := p.ChildByField("declarator"); d != nil && d.Kind == "identifier" {
+					nm = d.Text()
+				}
+				names = append(names, nm)
+			default:
+				names = append(names, "")
+			}
+		}
+	}
+	return names
+}
+
+// Bind follows the unit whose entry file is entry through its call graph,
+// looking up functions in files (the entry's closure): `run<true>(args)`
+// binds WithRope=true, templates instantiated from a bound template with its
+// own parameters (`inner<WithRope>(args)`) inherit the value, and calls in a
+// branch discarded by a bound flag are not followed.
+func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) *Bindings {
 	if entry == nil || entry.Tree == nil {
 		return nil
 	}
 	if consts == nil {
 		consts = cxx.NewResolver(append(append([]*grammar.File(nil), files...), entry)...)
 	}
-	type tmpl struct {
-		params []string // positional, "" for type parameters
-		bodies []*grammar.Node
+	fns := map[string][]fnDef{}
+	type classDef struct {
+		params  []string
+		methods []*grammar.Node
 	}
-	tmpls := map[string]*tmpl{}
-	all := append([]*grammar.File{entry}, files...)
+	classes := map[string]*classDef{}
 	seen := map[*grammar.File]bool{}
-	for _, f := range all {
+	for _, f := range append([]*grammar.File{entry}, files...) {
 		if f == nil || f.Tree == nil || f.Lang != grammar.CPP || seen[f] {
 			continue
 		}
 		seen[f] = true
 		for i := range f.Tree.Nodes {
-			td := &f.Tree.Nodes[i]
-			if td.Kind != "template_declaration" {
-				continue
-			}
-			var names []string
-			if ps := td.ChildByField("parameters"); ps != nil {
-				for _, p := range ps.NamedChildren() {
-					switch p.Kind {
-					case "parameter_declaration", "optional_parameter_declaration":
-						nm := ""
-						if d := p.ChildByField("declarator"); d != nil && d.Kind == "identifier" {
-							nm = d.Text()
-						}
-						names = append(names, nm)
-					case "comment":
-					default:
-						names = append(names, "")
-					}
+			n := &f.Tree.Nodes[i]
+			switch n.Kind {
+			case "function_definition":
+				name := cxx.FunctionName(n)
+				if name != "" {
+					fns[name] = append(fns[name], fnDef{node: n, scope: name, params: templateParamList(n.Parent())})
 				}
-			}
-			for _, c := range td.NamedChildren() {
-				name := ""
-				var body *grammar.Node
-				switch c.Kind {
-				case "function_definition":
-					name, body = cxx.FunctionName(c), c.ChildByField("body")
-				case "class_specifier", "struct_specifier":
-					if nm := c.ChildByField("name"); nm != nil {
-						name = nm.Text()
-						if i := strings.IndexByte(name, '<'); i >= 0 {
-							name = name[:i]
-						}
-					}
-					body = c.ChildByField("body")
-				}
-				if name == "" {
+			case "class_specifier", "struct_specifier":
+				nm, body := n.ChildByField("name"), n.ChildByField("body")
+				if nm == nil || body == nil {
 					continue
 				}
-				t := tmpls[name]
-				if t == nil {
-					t = &tmpl{params: names}
-					tmpls[name] = t
+				name := nm.Text()
+				cd := classes[name]
+				if cd == nil {
+					cd = &classDef{params: templateParamList(n.Parent())}
+					classes[name] = cd
 				}
-				if body != nil {
-					t.bodies = append(t.bodies, body)
+				for _, m := range body.NamedChildren() {
+					if m.Kind == "template_declaration" {
+						if c := m.ChildOfKind("function_definition"); c != nil {
+							m = c
+						}
+					}
+					if m.Kind == "function_definition" {
+						cd.methods = append(cd.methods, m)
+					}
 				}
 			}
 		}
 	}
 	vals := map[string]map[string]map[int64]bool{}
-	record := func(scope string, t *tmpl, args []*grammar.Node, eval func(*grammar.Node) []int64) bool {
-		changed := false
+	lookup := func(scope, name string) (int64, bool) {
+		vs := vals[scope][name]
+		if len(vs) != 1 {
+			return 0, false
+		}
+		for v := range vs {
+			return v, true
+		}
+		return 0, false
+	}
+	changed := false
+	record := func(scope string, params []string, args []*grammar.Node, eval func(*grammar.Node) []int64) {
 		for i, a := range args {
-			if i >= len(t.params) || t.params[i] == "" {
+			if i >= len(params) || params[i] == "" {
 				continue
 			}
 			vs := eval(a)
@@ -807,92 +862,123 @@ func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) Bind
 			if vals[scope] == nil {
 				vals[scope] = map[string]map[int64]bool{}
 			}
-			if vals[scope][t.params[i]] == nil {
-				vals[scope][t.params[i]] = map[int64]bool{}
+			if vals[scope][params[i]] == nil {
+				vals[scope][params[i]] = map[int64]bool{}
 			}
-			if !vals[scope][t.params[i]][vs[0]] {
-				vals[scope][t.params[i]][vs[0]] = true
+			if !vals[scope][params[i]][vs[0]] {
+				vals[scope][params[i]][vs[0]] = true
 				changed = true
 			}
 		}
-		return changed
 	}
-	instantiations := func(nodes []grammar.Node, eval func(*grammar.Node) []int64) bool {
-		changed := false
-		for i := range nodes {
-			n := &nodes[i]
-			if n.Kind != "template_function" && n.Kind != "template_type" && n.Kind != "template_method" {
-				continue
-			}
-			nm, al := n.ChildByField("name"), n.ChildByField("arguments")
-			if nm == nil || al == nil {
-				continue
-			}
-			name := nm.Text()
-			if i := strings.LastIndex(name, "::"); i >= 0 {
-				name = name[i+2:]
-			}
-			t := tmpls[name]
-			if t == nil {
-				continue
-			}
-			var args []*grammar.Node
+	live := map[*grammar.Node]bool{}
+	liveNames := map[string]bool{}
+	var order []*grammar.Node
+	markLive := func(fn *grammar.Node) {
+		if !live[fn] {
+			live[fn] = true
+			liveNames[cxx.FunctionName(fn)] = true
+			order = append(order, fn)
+			changed = true
+		}
+	}
+	roots, helpers := cxx.Entries(entry)
+	if len(roots) == 0 {
+		roots = helpers
+	}
+	if len(roots) == 0 {
+		roots = cxx.Functions(entry)
+	}
+	for _, r := range roots {
+		markLive(r)
+	}
+	nRoots := len(order)
+	resolved := false
+	targs := func(n *grammar.Node) []*grammar.Node {
+		var out []*grammar.Node
+		if al := n.ChildByField("arguments"); al != nil {
 			for _, a := range al.NamedChildren() {
 				if a.Kind != "comment" {
-					args = append(args, a)
+					out = append(out, a)
 				}
-			}
-			if record(name, t, args, eval) {
-				changed = true
 			}
 		}
-		return changed
+		return out
 	}
-	instantiations(entry.Tree.Nodes, consts.EvalAll)
-	for round := 0; round < 6; round++ {
-		changed := false
-		for scope, ps := range vals {
-			t := tmpls[scope]
-			if t == nil {
-				continue
-			}
-			known := map[string]int64{}
-			for p, vs := range ps {
-				if len(vs) == 1 {
-					for v := range vs {
-						known[p] = v
-					}
-				}
-			}
+	for round := 0; round < 8; round++ {
+		changed = false
+		for i := 0; i < len(order); i++ {
+			fn := order[i]
+			tps := templateParams(fn)
 			eval := func(n *grammar.Node) []int64 {
-				neg := false
 				m := cxx.Unparen(n)
 				if m != nil && m.Kind == "type_descriptor" {
 					if c := firstNamedCPP(m); c != nil {
 						m = c
 					}
 				}
+				neg := false
 				if m != nil && m.Kind == "unary_expression" {
 					if op := m.ChildByField("operator"); op != nil && op.Text() == "!" {
 						neg, m = true, cxx.Unparen(m.ChildByField("argument"))
 					}
 				}
 				if m != nil && (m.Kind == "identifier" || m.Kind == "type_identifier") {
-					if v, ok := known[m.Text()]; ok {
+					if scope, ok := tps[m.Text()]; ok {
+						v, ok := lookup(scope, m.Text())
+						if !ok {
+							return nil
+						}
 						if neg {
 							return []int64{boolInt(v == 0)}
 						}
 						return []int64{v}
 					}
-					if _, isParam := ps[m.Text()]; isParam {
-						return nil
-					}
 				}
 				return consts.EvalAll(n)
 			}
-			for _, b := range t.bodies {
-				if instantiations(b.Descendants(), eval) {
-					changed = true
+			dead := func(n *grammar.Node) bool {
+				for _, c := range conds(n, fn, nil) {
+					if v, ok := lookup(c.Scope, c.Name); ok && (v != 0) != c.Value {
+						return true
+					}
+				}
+				return false
+			}
+			body := fn.ChildByField("body")
+			if body == nil {
+				continue
+			}
+			ds := body.Descendants()
+			for k := range ds {
+				n := &ds[k]
+				switch n.Kind {
+				case "call_expression":
+					call, ok := cxx.AsCall(n)
+					if !ok || len(fns[call.Name]) == 0 || dead(n) {
+						continue
+					}
+					resolved = true
+					for _, d := range fns[call.Name] {
+						markLive(d.node)
+						if call.HasTArgs && len(d.params) > 0 {
+							record(d.scope, d.params, call.TArgs, eval)
+						}
+					}
+				case "template_type":
+					nm := n.ChildByField("name")
+					if nm == nil {
+						continue
+					}
+					cd := classes[nm.Text()]
+					if cd == nil || dead(n) {
+						continue
+					}
+					resolved = true
+					record(nm.Text(), cd.params, targs(n), eval)
+					for _, m := range cd.methods {
+						markLive(m)
+					}
 				}
 			}
 		}
@@ -900,21 +986,21 @@ func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) Bind
 			break
 		}
 	}
-	out := Bindings{}
-	for scope, ps := range vals {
-		for p, vs := range ps {
-			if len(vs) != 1 {
-				continue
-			}
-			for v := range vs {
-				if out[scope] == nil {
-					out[scope] = map[string]int64{}
+	b := &Bindings{Values: map[string]map[string]int64{}}
+	for scope := range vals {
+		for p := range vals[scope] {
+			if v, ok := lookup(scope, p); ok {
+				if b.Values[scope] == nil {
+					b.Values[scope] = map[string]int64{}
 				}
-				out[scope][p] = v
+				b.Values[scope][p] = v
 			}
 		}
 	}
-	return out
+	if resolved || len(order) > nRoots {
+		b.Live = liveNames
+	}
+	return b
 }
 
 func boolInt(b bool) int64 {

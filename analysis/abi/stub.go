@@ -100,24 +100,24 @@ type Stub struct {
 	ArgsEnd            uint32
 	HasArgs            bool
 	// DualArg spans the dual_aiv_dispatch= value when written.
-	DualArg       *Span
-	Params        []Param // signature order
-	Sources       []Source
-	IncludeDirs   []Source
-	Tensors       int
-	Scalars       int
-	Return        *Param // the first output-like parameter
-	ReturnType    string // the return annotation as written
-	MultiReturn   bool   // returns a tuple
-	NoReturn      bool   // `-> None`
-	ReturnsNamed  string // the parameter a `# returns: x` comment or a string annotation names
-	ReturnsAt     Span   // where that name was written
-	ParamsStart   uint32 // the parameter list, parentheses included
-	ParamsEnd     uint32
-	Problems      []Problem
-	Node          *grammar.Node // the function_definition
-	SyntaxErrors  bool
-	ParamsByName  map[string]*Param
+	DualArg      *Span
+	Params       []Param // signature order
+	Sources      []Source
+	IncludeDirs  []Source
+	Tensors      int
+	Scalars      int
+	Return       *Param // the first output-like parameter
+	ReturnType   string // the return annotation as written
+	MultiReturn  bool   // returns a tuple
+	NoReturn     bool   // `-> None`
+	ReturnsNamed string // the parameter a `# returns: x` comment or a string annotation names
+	ReturnsAt    Span   // where that name was written
+	ParamsStart  uint32 // the parameter list, parentheses included
+	ParamsEnd    uint32
+	Problems     []Problem
+	Node         *grammar.Node // the function_definition
+	SyntaxErrors bool
+	ParamsByName map[string]*Param
 }
 
 // Span is a byte range.

@@ -101,6 +101,8 @@ type Workspace struct {
 	// resolved caches include resolution by including folder and path;
 	// dropped with units.
 	resolved map[[2]string]string
+	// abi is the Python stub index and the args[] caches (stubs.go).
+	abi abiState
 }
 
 // New returns a workspace over the given root folders.
@@ -194,6 +196,7 @@ func (w *Workspace) replace(path string, old, ne *fileEntry) {
 	}
 	w.files[path] = ne
 	w.markKnown(path)
+	w.touched(path)
 }
 
 // SetParsed records an already parsed overlay (the server reparses
@@ -211,6 +214,7 @@ func (w *Workspace) ClearOverlay(path string) {
 	w.mu.Lock()
 	delete(w.files, path)
 	w.units, w.resolved = nil, nil
+	w.touched(path)
 	w.mu.Unlock()
 }
 
@@ -224,15 +228,19 @@ func (w *Workspace) Invalidate(path string) {
 	w.units, w.resolved = nil, nil
 	if _, err := os.Stat(path); err != nil {
 		delete(w.known, path)
+		delete(w.abi.py, path)
 	} else {
 		w.markKnown(path)
 	}
+	w.touched(path)
 	w.mu.Unlock()
 }
 
 func (w *Workspace) markKnown(path string) {
 	if l, ok := grammar.LangOf(path); ok && l == grammar.CPP {
 		w.known[path] = true
+	} else if ok && l == grammar.Python {
+		w.abi.markPy(path)
 	}
 }
 
@@ -398,6 +406,9 @@ func (w *Workspace) resolveInclude(from string, inc grammar.Include) string {
 		cands = append(cands, filepath.Join(d, inc.Path))
 	}
 	w.mu.Unlock()
+	for _, d := range w.stubIncludeDirs() {
+		cands = append(cands, filepath.Join(d, inc.Path))
+	}
 	for _, c := range cands {
 		w.mu.Lock()
 		e := w.files[c]
@@ -456,7 +467,7 @@ func (w *Workspace) Index() {
 	}
 	roots := append([]string(nil), w.roots...)
 	w.mu.Unlock()
-	found := map[string]bool{}
+	found, foundPy := map[string]bool{}, map[string]bool{}
 	for _, r := range roots {
 		filepath.WalkDir(r, func(p string, d os.DirEntry, err error) error {
 			if err != nil {
@@ -470,6 +481,8 @@ func (w *Workspace) Index() {
 			}
 			if l, ok := grammar.LangOf(p); ok && l == grammar.CPP {
 				found[p] = true
+			} else if ok && l == grammar.Python {
+				foundPy[p] = true
 			}
 			return nil
 		})
@@ -477,6 +490,9 @@ func (w *Workspace) Index() {
 	w.mu.Lock()
 	for p := range found {
 		w.known[p] = true
+	}
+	for p := range foundPy {
+		w.abi.markPy(p)
 	}
 	w.indexed = true
 	w.mu.Unlock()
@@ -576,6 +592,9 @@ func (w *Workspace) UnitKind(entry string) (Kind, string) {
 		if k, ok := ov(entry); ok {
 			return k, "stub"
 		}
+	}
+	if k, ok := w.stubKind(entry); ok {
+		return k, "stub"
 	}
 	var cube, vec, mixed bool
 	for _, p := range w.Closure(entry) {

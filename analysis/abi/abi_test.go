@@ -1,0 +1,225 @@
+package abi_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/extern-lsp/extern-lsp/analysis/abi"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+func parsePy(t *testing.T, path, src string) *grammar.File {
+	t.Helper()
+	f, err := grammar.ParseFile(context.Background(), nil, path, []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func stubByName(t *testing.T, ss []*abi.Stub, name string) *abi.Stub {
+	t.Helper()
+	for _, s := range ss {
+		if s.Name == name {
+			return s
+		}
+	}
+	t.Fatalf("no stub %q among %d", name, len(ss))
+	return nil
+}
+
+func TestQwenFixtureTables(t *testing.T) {
+	root, _ := filepath.Abs("../../testdata/abi/qwen")
+	ws := workspace.New(root)
+	ss := ws.Stubs()
+	if len(ss) != 2 {
+		t.Fatalf("stubs = %d, want 2", len(ss))
+	}
+	attn := stubByName(t, ss, "paged_attention_cce")
+	rope := stubByName(t, ss, "paged_attention_rope_cce")
+	if attn.Tensors != 7 || attn.Scalars != 1 || rope.Tensors != 17 || rope.Scalars != 2 {
+		t.Fatalf("counts: attn %d+%d, rope %d+%d", attn.Tensors, attn.Scalars, rope.Tensors, rope.Scalars)
+	}
+	for _, c := range []struct {
+		s    *abi.Stub
+		slot int
+		name string
+		pos  int
+		kind abi.ParamKind
+	}{
+		{attn, 7, "cache_row_offset", 7, abi.Scalar},
+		{rope, 7, "q_proj", 8, abi.Tensor},
+		{rope, 16, "seq_lens", 17, abi.Tensor},
+		{rope, 17, "cache_row_offset", 7, abi.Scalar},
+		{rope, 18, "batch_offset", 18, abi.Scalar},
+	} {
+		p, ok := c.s.BySlot(c.slot)
+		if !ok || p.Name != c.name || p.Pos != c.pos || p.Kind != c.kind {
+			t.Errorf("%s args[%d] = %+v, want %s at signature %d", c.s.Name, c.slot, p, c.name, c.pos)
+		}
+	}
+	if rope.Return == nil || rope.Return.Name != "out" || !rope.Mixed() || !rope.DualAIVDispatch {
+		t.Errorf("rope return/core: %+v %s %v", rope.Return, rope.CoreType, rope.DualAIVDispatch)
+	}
+	if p, _ := rope.BySlot(17); p.DType != "INDEX" {
+		t.Errorf("dtype = %q", p.DType)
+	}
+	kdir := filepath.Join(root, "kernels", "qwen_fai")
+	if got := ws.StubEntries(rope); len(got) != 1 || got[0] != filepath.Join(kdir, "paged_attention_rope_entry.cpp") {
+		t.Errorf("rope entries = %v", got)
+	}
+	header := filepath.Join(kdir, "qwen_fai.h")
+	if got := ws.StubsFor(header); len(got) != 2 {
+		t.Errorf("StubsFor(header) = %d stubs, want 2", len(got))
+	}
+	if ctx := ws.Context(header); ctx.Kind != workspace.KindMixed || ctx.KindSource != "stub" {
+		t.Errorf("header kind = %v from %s", ctx.Kind, ctx.KindSource)
+	}
+	md := abi.Markdown(rope)
+	for _, want := range []string{"| 17 | `cache_row_offset` | scalar | in | INDEX | 7 |", "scalars start at args[17]", "`out` ⟵ returned"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+
+	// The header's accesses and how each unit compiles them.
+	acc := ws.Accesses(header)
+	attnB := ws.Bindings(filepath.Join(kdir, "paged_attention_entry.cpp"))
+	ropeB := ws.Bindings(filepath.Join(kdir, "paged_attention_rope_entry.cpp"))
+	if v, ok := attnB.Value("run_qwen_fai", "WithRope"); !ok || v != 0 {
+		t.Errorf("attention unit WithRope = %v %v", v, ok)
+	}
+	if v, ok := ropeB.Value("rope_phase", "WithRope"); !ok || v != 1 {
+		t.Errorf("rope unit rope_phase WithRope = %v %v", v, ok)
+	}
+	if attnB.IsLive("rope_phase") || !ropeB.IsLive("rope_phase") {
+		t.Errorf("rope_phase liveness: attn %v rope %v", attnB.IsLive("rope_phase"), ropeB.IsLive("rope_phase"))
+	}
+	var ternary, helper, constant int
+	for i := range acc {
+		a := &acc[i]
+		switch {
+		case a.Via == "args[]" && a.Node.Text() == "args[17]":
+			ternary++
+			if len(a.Conds) != 1 || !a.Conds[0].Value || a.Use != abi.UseScalar || attnB.Compiled(a) || !ropeB.Compiled(a) {
+				t.Errorf("args[17]: %+v", a)
+			}
+		case a.Via == "tensor_data" && a.Index.Text() == "ARG_QUERY":
+			helper++
+			if len(a.Slots) != 1 || a.Slots[0] != 1 || a.Use != abi.UseTensor || a.Var != "query" {
+				t.Errorf("tensor_data(args, ARG_QUERY): %+v", a)
+			}
+		case a.Via == "constant":
+			constant++
+			if a.File != filepath.Join(kdir, "args.h") {
+				t.Errorf("constant access in %s", a.File)
+			}
+		case a.Index != nil && strings.Contains(a.Index.Text(), "?"):
+			if len(a.Slots) != 2 {
+				t.Errorf("ternary index slots = %v", a.Slots)
+			}
+		}
+	}
+	if ternary != 1 || helper != 1 || constant != 0 {
+		t.Errorf("ternary %d helper %d constants-in-header %d", ternary, helper, constant)
+	}
+	consts := ws.Accesses(filepath.Join(kdir, "args.h"))
+	names := map[string]abi.Access{}
+	for _, a := range consts {
+		names[a.Index.Text()] = a
+	}
+	if a, ok := names["kRopeRowOffset"]; !ok || a.Via != "constant" || len(a.Slots) != 1 || a.Slots[0] != 17 || a.Use != abi.UseScalar {
+		t.Errorf("kRopeRowOffset constant: %+v", a)
+	}
+	if a, ok := names["ARG_QUERY"]; !ok || a.Slots[0] != 1 || a.Use != abi.UseTensor {
+		t.Errorf("enum ARG_QUERY: %+v", a)
+	}
+}
+
+func TestStubSpellings(t *testing.T) {
+	src := `import os
+from pathlib import Path
+from pypto import language as lang
+from pypto.language import jit
+import pypto.language
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+KDIR = os.path.join(HERE, "kernels")
+
+@lang.jit.extern(core_type="aic", source=os.path.join(KDIR, "mm.cpp"))
+def mm(a: lang.Tensor, n: lang.INT32, b: lang.Out[lang.Tensor[[4], lang.FP32]], f: lang.Scalar[lang.FP32]) -> lang.Tensor:
+    ...
+
+@jit.extern
+def bare(x: lang.Tensor):
+    ...
+
+@pypto.language.jit.extern(source=some_call())
+def dynamic(x: lang.Tensor) -> None:
+    ...
+
+@lang.jit.extern(source=f"{KDIR}/v.cpp", aiv_source=Path(__file__).parents[0] / "k" / "v.cpp")
+def fstr(x: lang.InOut[lang.Tensor], y: lang.Out[lang.Tensor]):  # returns: y
+    ...
+
+def not_a_stub(x):
+    pass
+`
+	f := parsePy(t, "/w/pkg/ops.py", src)
+	ss := abi.ParseStubs(f)
+	if len(ss) != 4 {
+		t.Fatalf("stubs = %d, want 4", len(ss))
+	}
+	mm := stubByName(t, ss, "mm")
+	if mm.CoreType != "aic" || len(mm.Sources) != 1 || mm.Sources[0].Path != "/w/pkg/kernels/mm.cpp" {
+		t.Errorf("mm: core %q sources %+v", mm.CoreType, mm.Sources)
+	}
+	if p, _ := mm.BySlot(1); p.Name != "b" || p.Dir != abi.Out || p.DType != "FP32" {
+		t.Errorf("mm args[1] = %+v", p)
+	}
+	if p, _ := mm.BySlot(3); p.Name != "f" || p.Kind != abi.Scalar || p.DType != "FP32" {
+		t.Errorf("mm args[3] = %+v", p)
+	}
+	if p, _ := mm.BySlot(2); p.Name != "n" || p.DType != "INT32" {
+		t.Errorf("mm args[2] = %+v", p)
+	}
+	bare := stubByName(t, ss, "bare")
+	if bare.CoreType != "aiv" || bare.HasArgs || len(bare.Problems) != 0 {
+		t.Errorf("bare: %+v", bare)
+	}
+	dyn := stubByName(t, ss, "dynamic")
+	if len(dyn.Sources) != 1 || dyn.Sources[0].Path != "" || len(dyn.Problems) != 1 || !strings.Contains(dyn.Problems[0].Message, "some_call()") || !dyn.NoReturn {
+		t.Errorf("dynamic: %+v %+v", dyn.Sources, dyn.Problems)
+	}
+	fs := stubByName(t, ss, "fstr")
+	if len(fs.Sources) != 2 || fs.Sources[0].Path != "/w/pkg/kernels/v.cpp" || fs.Sources[1].Path != "/w/pkg/k/v.cpp" {
+		t.Errorf("fstr sources: %+v", fs.Sources)
+	}
+	if fs.ReturnsNamed != "y" || fs.Return == nil || fs.Return.Name != "x" {
+		t.Errorf("fstr returns %q, bound %+v", fs.ReturnsNamed, fs.Return)
+	}
+}
+
+func TestMalformedStubs(t *testing.T) {
+	for _, src := range []string{
+		"",
+		"@pl.jit.extern(\ndef",
+		"@pl.jit.extern(core_type=\"mixed\", source=\ndef k(a: pl.Tensor, b: pl.Scal",
+		"@pl.jit.extern(core_type=CT, source=SRC)\ndef k(*a, **kw): ...\nSRC = 1\nSRC = 2\n",
+		"@pl.jit.extern(**opts)\ndef k(a): ...\n",
+		"X = X\n@pl.jit.extern(source=X)\ndef k(a: pl.Tensor): ...\n",
+	} {
+		f := parsePy(t, "/w/m.py", src)
+		for _, s := range abi.ParseStubs(f) {
+			_ = abi.Markdown(s)
+			if s.SyntaxErrors || len(s.Sources) > 0 && s.Sources[0].Path == "" {
+				if len(s.Problems) == 0 {
+					t.Errorf("%q: unreadable stub without a problem", src)
+				}
+			}
+		}
+	}
+}

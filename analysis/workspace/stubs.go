@@ -1,0 +1,477 @@
+package workspace
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/analysis/abi"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// abiState is the workspace's Python side: the .py files under the roots,
+// the stub index built from them, and the args[] caches. It is guarded by
+// Workspace.mu.
+type abiState struct {
+	py    map[string]bool
+	stubs *stubIndex
+	// gen counts content changes; caches remember the gen they were built
+	// at.
+	gen      uint64
+	accesses map[string]accCache
+	bindings map[string]bindCache
+}
+
+type accCache struct {
+	gen uint64
+	acc []abi.Access
+}
+
+type bindCache struct {
+	gen uint64
+	b   *abi.Bindings
+}
+
+func (a *abiState) markPy(path string) {
+	if a.py == nil {
+		a.py = map[string]bool{}
+	}
+	a.py[path] = true
+}
+
+// touched records a content change of path (w.mu held).
+func (w *Workspace) touched(path string) {
+	w.abi.gen++
+	if l, ok := grammar.LangOf(path); ok && l == grammar.Python {
+		w.abi.stubs = nil
+		// Stub include_dirs take part in include resolution.
+		w.units, w.resolved = nil, nil
+	} else if w.abi.stubs != nil && w.abi.stubs.byNameDependsOnCPP {
+		// A stub linked by file name may now find (or lose) its entry.
+		w.abi.stubs = nil
+	}
+}
+
+// StubLink is how a stub was tied to its C++ entries.
+type StubLink struct {
+	Entries []string
+	// ByName lists entries found by file name because a source argument
+	// could not be evaluated (or there was none).
+	ByName []string
+	// Missing are resolved source paths that are not on disk.
+	Missing []abi.Source
+	// Ambiguous lists candidate entries when a file-name fallback found
+	// several and linked none.
+	Ambiguous []string
+}
+
+type stubIndex struct {
+	all         []*abi.Stub
+	byFile      map[string][]*abi.Stub
+	byEntry     map[string][]*abi.Stub
+	links       map[*abi.Stub]*StubLink
+	includeDirs []string
+	// byNameDependsOnCPP: some stub was linked (or not) by file name, so the
+	// set of C++ files matters.
+	byNameDependsOnCPP bool
+}
+
+var externMarker = []byte("extern")
+
+// stubsOf parses a .py file's stubs (nil for non-stub files).
+func (w *Workspace) stubsOf(path string) []*abi.Stub {
+	src, err := w.Source(path)
+	if err != nil || !bytes.Contains(src, externMarker) {
+		return nil
+	}
+	f, err := w.File(path)
+	if err != nil {
+		return nil
+	}
+	return abi.ParseStubs(f)
+}
+
+func (w *Workspace) stubIndex() *stubIndex {
+	w.Index()
+	w.mu.Lock()
+	if ix := w.abi.stubs; ix != nil {
+		w.mu.Unlock()
+		return ix
+	}
+	gen := w.abi.gen
+	pys := make([]string, 0, len(w.abi.py))
+	for p := range w.abi.py {
+		pys = append(pys, p)
+	}
+	w.mu.Unlock()
+	sort.Strings(pys)
+	ix := &stubIndex{byFile: map[string][]*abi.Stub{}, byEntry: map[string][]*abi.Stub{}, links: map[*abi.Stub]*StubLink{}}
+	for _, p := range pys {
+		ss := w.stubsOf(p)
+		if len(ss) == 0 {
+			continue
+		}
+		ix.byFile[p] = ss
+		ix.all = append(ix.all, ss...)
+	}
+	var entries []string
+	entriesOnce := false
+	knownEntries := func() []string {
+		if !entriesOnce {
+			entriesOnce = true
+			for _, p := range w.KnownFiles() {
+				if s := w.scanOf(p); s != nil && (s.entry || s.argsFn) {
+					entries = append(entries, p)
+				}
+			}
+		}
+		return entries
+	}
+	seenDir := map[string]bool{}
+	for _, s := range ix.all {
+		link := &StubLink{}
+		seen := map[string]bool{}
+		add := func(p string, byName bool) {
+			if seen[p] {
+				return
+			}
+			seen[p] = true
+			link.Entries = append(link.Entries, p)
+			if byName {
+				link.ByName = append(link.ByName, p)
+			}
+		}
+		unresolved := len(s.Sources) == 0
+		for _, src := range s.Sources {
+			if src.Path == "" {
+				unresolved = true
+				continue
+			}
+			if st, err := os.Stat(src.Path); err == nil && !st.IsDir() {
+				add(src.Path, false)
+			} else if w.hasOverlay(src.Path) {
+				add(src.Path, false)
+			} else {
+				link.Missing = append(link.Missing, src)
+				unresolved = true
+			}
+		}
+		if unresolved {
+			ix.byNameDependsOnCPP = true
+			cands := nameCandidates(s, knownEntries())
+			switch {
+			case len(cands) == 1:
+				add(cands[0], true)
+			case len(cands) > 1:
+				link.Ambiguous = cands
+			}
+		}
+		ix.links[s] = link
+		for _, e := range link.Entries {
+			ix.byEntry[e] = append(ix.byEntry[e], s)
+		}
+		for _, d := range s.IncludeDirs {
+			if d.Path != "" && !seenDir[d.Path] {
+				seenDir[d.Path] = true
+				ix.includeDirs = append(ix.includeDirs, d.Path)
+			}
+		}
+	}
+	w.mu.Lock()
+	if w.abi.gen == gen {
+		w.abi.stubs = ix
+	}
+	w.mu.Unlock()
+	return ix
+}
+
+func (w *Workspace) hasOverlay(path string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	e := w.files[path]
+	return e != nil && e.overlay
+}
+
+var cppNameRE = regexp.MustCompile(`[\w.+-]+\.(?:cpp|cc|cxx|cce|c\+\+)`)
+
+// nameCandidates finds the entries a stub whose source could not be
+// evaluated most likely means: a C++ file name written in the expression,
+// else a file or an extern "C" function named after the stub. Entries
+// under the stub's folder win over others.
+func nameCandidates(s *abi.Stub, entries []string) []string {
+	var names []string
+	for _, src := range s.Sources {
+		if m := cppNameRE.FindAllString(src.Expr, -1); len(m) > 0 {
+			names = append(names, m[len(m)-1])
+		}
+	}
+	var cands []string
+	if len(names) > 0 {
+		for _, e := range entries {
+			for _, n := range names {
+				if filepath.Base(e) == n {
+					cands = append(cands, e)
+					break
+				}
+			}
+		}
+	} else {
+		for _, e := range entries {
+			base := strings.TrimSuffix(filepath.Base(e), filepath.Ext(e))
+			if base == s.Name {
+				cands = append(cands, e)
+			}
+		}
+	}
+	if len(cands) > 1 {
+		dir := filepath.Dir(s.File) + string(filepath.Separator)
+		var near []string
+		for _, c := range cands {
+			if strings.HasPrefix(c, dir) {
+				near = append(near, c)
+			}
+		}
+		if len(near) > 0 {
+			cands = near
+		}
+	}
+	return cands
+}
+
+func (w *Workspace) stubIncludeDirs() []string {
+	w.mu.Lock()
+	ix := w.abi.stubs
+	w.mu.Unlock()
+	if ix == nil {
+		ix = w.stubIndex()
+	}
+	return ix.includeDirs
+}
+
+// stubKind is the kernel kind the stubs linked to an entry declare: the
+// most demanding one when several externs share the entry.
+func (w *Workspace) stubKind(entry string) (Kind, bool) {
+	ss := w.stubIndex().byEntry[entry]
+	found := false
+	best := KindAIV
+	for _, s := range ss {
+		k, ok := ParseKind(s.CoreType)
+		if !ok {
+			continue
+		}
+		if !found || k == KindMixed || k == KindAIC && best == KindAIV {
+			best = k
+		}
+		found = true
+	}
+	return best, found
+}
+
+// Stubs returns every `@pl.jit.extern` stub of the workspace's .py files.
+func (w *Workspace) Stubs() []*abi.Stub {
+	return append([]*abi.Stub(nil), w.stubIndex().all...)
+}
+
+// StubsForEntry returns the stubs linked to an entry file.
+func (w *Workspace) StubsForEntry(entry string) []*abi.Stub {
+	return append([]*abi.Stub(nil), w.stubIndex().byEntry[Abs(entry)]...)
+}
+
+// StubLink returns how a stub was tied to its entries.
+func (w *Workspace) StubLink(s *abi.Stub) StubLink {
+	if l := w.stubIndex().links[s]; l != nil {
+		return *l
+	}
+	return StubLink{}
+}
+
+// StubEntries returns the C++ entry files a stub is compiled from.
+func (w *Workspace) StubEntries(s *abi.Stub) []string {
+	return w.StubLink(s).Entries
+}
+
+// StubsFor returns every extern ABI a file belongs to: for a .py file the
+// stubs it defines; for a C++ file the stubs of every unit (entry) whose
+// compile includes it, so a header reached from two externs has two.
+func (w *Workspace) StubsFor(path string) []*abi.Stub {
+	path = Abs(path)
+	if l, ok := grammar.LangOf(path); ok && l == grammar.Python {
+		ix := w.stubIndex()
+		if ss, ok := ix.byFile[path]; ok {
+			return append([]*abi.Stub(nil), ss...)
+		}
+		w.mu.Lock()
+		indexed := w.abi.py[path]
+		w.mu.Unlock()
+		if indexed {
+			return nil
+		}
+		// A .py outside the roots: its own stubs, unlinked.
+		return w.stubsOf(path)
+	}
+	ctx := w.Context(path)
+	ix := w.stubIndex()
+	var out []*abi.Stub
+	seen := map[*abi.Stub]bool{}
+	for _, u := range ctx.Units {
+		for _, s := range ix.byEntry[u] {
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// UnitsOfStub returns the units of path that compile under stub s (the
+// entries of s whose closure includes path).
+func (w *Workspace) UnitsOfStub(path string, s *abi.Stub) []string {
+	ctx := w.Context(path)
+	link := w.StubLink(s)
+	var out []string
+	for _, u := range ctx.Units {
+		for _, e := range link.Entries {
+			if e == u {
+				out = append(out, u)
+			}
+		}
+	}
+	return out
+}
+
+// unitFiles are the parsed C++ files a file's compile sees: its own closure
+// and the closure of every unit including it (a header may rely on what
+// the entry included before it). The file itself is last.
+func (w *Workspace) unitFiles(path string) (files []*grammar.File, self *grammar.File) {
+	seen := map[string]bool{path: true}
+	var paths []string
+	add := func(ps []string) {
+		for _, p := range ps {
+			if !seen[p] {
+				seen[p] = true
+				paths = append(paths, p)
+			}
+		}
+	}
+	add(w.Closure(path))
+	for _, u := range w.Context(path).Units {
+		add(w.Closure(u))
+	}
+	for _, p := range paths {
+		if f, err := w.File(p); err == nil && f.Lang == grammar.CPP {
+			files = append(files, f)
+		}
+	}
+	self, _ = w.File(path)
+	return files, self
+}
+
+func (w *Workspace) gen() uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.abi.gen
+}
+
+// rawAccesses is abi.Accesses of a file with the constants and helpers its
+// compile sees, cached until any file changes.
+func (w *Workspace) rawAccesses(path string) []abi.Access {
+	gen := w.gen()
+	key := "raw:" + path
+	w.mu.Lock()
+	if c, ok := w.abi.accesses[key]; ok && c.gen == gen {
+		w.mu.Unlock()
+		return c.acc
+	}
+	w.mu.Unlock()
+	files, self := w.unitFiles(path)
+	if self == nil || self.Lang != grammar.CPP {
+		return nil
+	}
+	consts := cxx.NewResolver(append(append([]*grammar.File(nil), files...), self)...)
+	helpers := abi.FindHelpers(append(append([]*grammar.File(nil), files...), self)...)
+	acc := abi.Accesses(self, consts, helpers)
+	w.storeAcc(key, gen, acc)
+	return acc
+}
+
+func (w *Workspace) storeAcc(key string, gen uint64, acc []abi.Access) {
+	w.mu.Lock()
+	if w.abi.gen == gen {
+		if w.abi.accesses == nil {
+			w.abi.accesses = map[string]accCache{}
+		}
+		w.abi.accesses[key] = accCache{gen: gen, acc: acc}
+	}
+	w.mu.Unlock()
+}
+
+// Accesses returns the args[] reads of a C++ file (args[N] and helper calls
+// at their index) followed by the index constants defined in it (Via
+// "constant": enum members and constexpr values some file of the same
+// units uses as an args index), cached until any file changes.
+func (w *Workspace) Accesses(path string) []abi.Access {
+	path = Abs(path)
+	if l, ok := grammar.LangOf(path); !ok || l != grammar.CPP {
+		return nil
+	}
+	gen := w.gen()
+	key := "all:" + path
+	w.mu.Lock()
+	if c, ok := w.abi.accesses[key]; ok && c.gen == gen {
+		w.mu.Unlock()
+		return c.acc
+	}
+	w.mu.Unlock()
+	own := w.rawAccesses(path)
+	files, self := w.unitFiles(path)
+	if self == nil {
+		return own
+	}
+	var uses []abi.Access
+	uses = append(uses, own...)
+	for _, f := range files {
+		uses = append(uses, w.rawAccesses(f.Path)...)
+	}
+	consts := cxx.NewResolver(append(append([]*grammar.File(nil), files...), self)...)
+	out := append(append([]abi.Access(nil), own...), abi.IndexConstants(self, consts, uses)...)
+	w.storeAcc(key, gen, out)
+	return out
+}
+
+// Bindings returns the template flag values of the unit rooted at entry
+// (`run<true>(args)` binds WithRope=true), cached until any file changes.
+func (w *Workspace) Bindings(entry string) *abi.Bindings {
+	entry = Abs(entry)
+	gen := w.gen()
+	w.mu.Lock()
+	if c, ok := w.abi.bindings[entry]; ok && c.gen == gen {
+		w.mu.Unlock()
+		return c.b
+	}
+	w.mu.Unlock()
+	ef, err := w.File(entry)
+	if err != nil || ef.Lang != grammar.CPP {
+		return nil
+	}
+	var files []*grammar.File
+	for _, p := range w.Closure(entry)[1:] {
+		if f, err := w.File(p); err == nil && f.Lang == grammar.CPP {
+			files = append(files, f)
+		}
+	}
+	b := abi.Bind(ef, files, cxx.NewResolver(append(append([]*grammar.File(nil), files...), ef)...))
+	w.mu.Lock()
+	if w.abi.gen == gen {
+		if w.abi.bindings == nil {
+			w.abi.bindings = map[string]bindCache{}
+		}
+		w.abi.bindings[entry] = bindCache{gen: gen, b: b}
+	}
+	w.mu.Unlock()
+	return b
+}
