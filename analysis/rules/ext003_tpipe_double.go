@@ -1,0 +1,99 @@
+package rules
+
+import (
+	"strconv"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// TPipeDouble flags a second TPipe created while another is live.
+var TPipeDouble = register(&analysis.Analyzer{
+	Code:     "EXT003",
+	Name:     "tpipe-double",
+	Severity: analysis.SeverityError,
+	Lang:     grammar.CPP,
+	Doc: analysis.Doc{
+		Summary: "two live `AscendC::TPipe`s on one core: destroy the first before creating another, or share one",
+		What: "Flags an `AscendC::TPipe` (a local, `new AscendC::TPipe`, or an object of a class holding a TPipe " +
+			"member) created while an earlier one in the same function is still live on a core that compiles both: " +
+			"its block has not ended and no `Destroy()` was called on it before. A TPipe destroyed by the " +
+			"create-then-`Destroy()` idiom, or a class member destroyed in the constructor (catlass " +
+			"`Arch::Resource`), is not live. Pipes under disjoint core guards never meet.",
+		Why: "A TPipe owns the core's UB allocation and its pipe events; its constructor initializes them and " +
+			"`Destroy()` (or the destructor) waits on them and releases them. Two live TPipes on one core hand out " +
+			"overlapping UB and event ids, so buffers alias and waits never complete: wrong data or a hang. When you " +
+			"interleave your own phase with a vendored kernel that has its own pipe, do not keep two live TPipes at once.",
+		Example: "AscendC::TPipe ropePipe;\n" +
+			"ropePipe.InitBuffer(ropeBuf, kRopeBytes);\n" +
+			"AscendC::TPipe attnPipe;   // ropePipe is still live",
+		UseInstead: "{\n" +
+			"  AscendC::TPipe ropePipe;\n" +
+			"  ropePipe.InitBuffer(ropeBuf, kRopeBytes);\n" +
+			"  ...\n" +
+			"}                          // or ropePipe.Destroy();\n" +
+			"AscendC::TPipe attnPipe;",
+		FixSafety: "No automatic fix: whether to end the first pipe's phase, call `Destroy()`, or share one pipe " +
+			"depends on the buffers both phases still use.",
+		Guide: "§3",
+	},
+	Run: runTPipeDouble,
+})
+
+func runTPipeDouble(pass *analysis.Pass) {
+	m := tpipesOf(pass)
+	for i, second := range m.sites {
+		if second.idiom {
+			continue
+		}
+		c2 := pass.Cores(second.node)
+		if c2 == grammar.None {
+			continue
+		}
+		for _, first := range m.sites[:i] {
+			if first.fn != second.fn || first.fn == nil || first.idiom {
+				continue
+			}
+			common := pass.Cores(first.node) & c2
+			if common == grammar.None {
+				continue
+			}
+			if first.scope == nil || !first.scope.Contains(second.node) {
+				continue
+			}
+			if first.destroy != nil && first.destroy.End <= second.node.Start {
+				continue
+			}
+			line, _ := pass.File.Lines.Position(first.node.Start)
+			pass.Report(analysis.Diagnostic{
+				Start: second.node.Start,
+				End:   second.node.End,
+				Message: "second TPipe " + tpipeLabel(second) + " created while " + tpipeLabel(first) +
+					" (line " + strconv.Itoa(line+1) + ") is still live on the " + coreWords(common) +
+					": two live TPipes hand out the same UB and pipe events; `Destroy()` the first or end its block first",
+				Related: []analysis.Related{analysis.RelatedAt(pass.File, first.node, "the first TPipe, still live")},
+			})
+			break
+		}
+	}
+}
+
+func tpipeLabel(s *tpipeSite) string {
+	switch {
+	case s.class != "":
+		return "`" + s.name + "` (a `" + s.class + "` holding a TPipe)"
+	case s.name == "":
+		return "`new AscendC::TPipe`"
+	}
+	return "`" + s.name + "`"
+}
+
+func coreWords(c grammar.Cores) string {
+	switch c {
+	case grammar.AIC:
+		return "cube core"
+	case grammar.AIV:
+		return "vector core"
+	}
+	return "cube and vector cores"
+}
