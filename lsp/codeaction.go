@@ -1,0 +1,273 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+const (
+	// fixAllKind applies every safe fix of a file (codeActionsOnSave).
+	fixAllKind = "source.fixAll.extern-lsp"
+	// cmdShowDocumentation opens a rule's documentation page; arguments:
+	// the rule code.
+	cmdShowDocumentation = "extern-lsp.showDocumentation"
+)
+
+func invalidParams(err error) error {
+	return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
+}
+
+// kindAllowed applies a code action request's `only` filter: a kind is
+// wanted when it equals or refines one of the requested kinds.
+func kindAllowed(only []string, kind string) bool {
+	if len(only) == 0 {
+		return true
+	}
+	for _, o := range only {
+		if kind == o || strings.HasPrefix(kind, o+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) codeAction(ctx context.Context, raw json.RawMessage) (any, error) {
+	var p codeActionParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, invalidParams(err)
+	}
+	path := pathOf(p.TextDocument.URI)
+	if path == "" || !isSupported(path) {
+		return []protocol.CodeAction{}, nil
+	}
+	diags, _, err := s.diagnosticsOf(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	lines := s.linesFor(path)
+	start, end := offsetOf(lines, p.Range.Start), offsetOf(lines, p.Range.End)
+	if end < start {
+		start, end = end, start
+	}
+	actions := []protocol.CodeAction{}
+	if kindAllowed(p.Context.Only, string(protocol.QuickFix)) {
+		suppressed := map[string]bool{}
+		documented := map[string]bool{}
+		for _, d := range diags {
+			if d.File != path || d.Start > end || d.End < start {
+				continue
+			}
+			pd := s.convert(lines, d)
+			preferred := false
+			for _, fix := range d.Fixes {
+				if fix.Applicability == analysis.DisplayOnly || len(fix.Edits) == 0 {
+					continue
+				}
+				title := fix.Title
+				if fix.Applicability == analysis.Unsafe {
+					title += " (unsafe: review the change)"
+				}
+				safe := fix.Applicability == analysis.Safe
+				actions = append(actions, protocol.CodeAction{
+					Title:       title,
+					Kind:        protocol.QuickFix,
+					Diagnostics: []protocol.Diagnostic{pd},
+					IsPreferred: safe && !preferred,
+					Edit:        s.workspaceEdit(fix.Edits),
+				})
+				preferred = preferred || safe
+			}
+			if d.Code == analysis.InternalCode {
+				continue
+			}
+			line, _ := lines.Position(d.Start)
+			key := d.Code + "@" + strconv.Itoa(line)
+			if !suppressed[key] {
+				if edit, ok := suppressEdit(lines, line, d.Code, path); ok {
+					suppressed[key] = true
+					actions = append(actions, protocol.CodeAction{
+						Title:       "Suppress " + d.Code + " on this line",
+						Kind:        protocol.QuickFix,
+						Diagnostics: []protocol.Diagnostic{pd},
+						Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{
+							protocol.DocumentURI(s.uriFor(path)): {edit},
+						}},
+					})
+				}
+			}
+			if !documented[d.Code] {
+				documented[d.Code] = true
+				title := "Show documentation for " + d.Code
+				actions = append(actions, protocol.CodeAction{
+					Title:       title,
+					Kind:        protocol.QuickFix,
+					Diagnostics: []protocol.Diagnostic{pd},
+					Command:     &protocol.Command{Title: title, Command: cmdShowDocumentation, Arguments: []any{d.Code}},
+				})
+			}
+		}
+	}
+	if kindAllowed(p.Context.Only, fixAllKind) {
+		if edits := safeFixEdits(diags, path); len(edits) > 0 {
+			actions = append(actions, protocol.CodeAction{
+				Title: "Fix all safe extern-lsp findings",
+				Kind:  fixAllKind,
+				Edit:  s.workspaceEdit(edits),
+			})
+		}
+	}
+	return actions, nil
+}
+
+// safeFixEdits gathers the edits of every safe fix of the file's findings;
+// a fix that overlaps one already taken is left for the next round, as
+// `check --fix` does.
+func safeFixEdits(diags []analysis.Diagnostic, path string) []analysis.TextEdit {
+	var taken []analysis.TextEdit
+	overlaps := func(e analysis.TextEdit) bool {
+		for _, t := range taken {
+			if t.File != e.File {
+				continue
+			}
+			if e.Start < t.End && t.Start < e.End || e.Start == t.Start || e.Start == e.End && t.Start < e.Start && e.Start < t.End {
+				return true
+			}
+		}
+		return false
+	}
+	for _, d := range diags {
+		if d.File != path {
+			continue
+		}
+		for _, fix := range d.Fixes {
+			if fix.Applicability != analysis.Safe || len(fix.Edits) == 0 {
+				continue
+			}
+			ok := true
+			for _, e := range fix.Edits {
+				if overlaps(e) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				taken = append(taken, fix.Edits...)
+			}
+			break // one fix per finding
+		}
+	}
+	return taken
+}
+
+// workspaceEdit converts fix edits (possibly in several files).
+func (s *Server) workspaceEdit(edits []analysis.TextEdit) *protocol.WorkspaceEdit {
+	byFile := map[string][]analysis.TextEdit{}
+	for _, e := range edits {
+		byFile[e.File] = append(byFile[e.File], e)
+	}
+	we := &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{}}
+	for file, es := range byFile {
+		sort.SliceStable(es, func(i, j int) bool { return es[i].Start < es[j].Start })
+		lines := s.linesFor(file)
+		var out []protocol.TextEdit
+		for _, e := range es {
+			out = append(out, protocol.TextEdit{Range: rangeOf(lines, e.Start, e.End), NewText: e.NewText})
+		}
+		we.Changes[protocol.DocumentURI(s.uriFor(file))] = out
+	}
+	return we
+}
+
+var (
+	nolintParenRE = regexp.MustCompile(`\bNOLINT\(([^)]*)\)`)
+	noqaCodesRE   = regexp.MustCompile(`#\s*noqa:\s*[A-Za-z0-9_\-]+(?:\s*,\s*[A-Za-z0-9_\-]+)*`)
+)
+
+// suppressEdit adds code to the line's suppression comment, or appends one
+// (`// NOLINT(code)` in C++, `# noqa: code` in Python). A line continued
+// with a backslash gets no comment: it would swallow the continuation.
+func suppressEdit(lines *grammar.Lines, line int, code, path string) (protocol.TextEdit, bool) {
+	text := lines.LineText(line)
+	ls := lines.LineStart(line)
+	lang, _ := grammar.LangOf(path)
+	at := func(off int, s string) protocol.TextEdit {
+		p := posOf(lines, ls+uint32(off))
+		return protocol.TextEdit{Range: protocol.Range{Start: p, End: p}, NewText: s}
+	}
+	if lang == grammar.Python {
+		if loc := noqaCodesRE.FindStringIndex(text); loc != nil {
+			return at(loc[1], ", "+code), true
+		}
+		if strings.HasSuffix(strings.TrimRight(text, " \t"), "\\") {
+			return protocol.TextEdit{}, false
+		}
+		return at(len(strings.TrimRight(text, " \t")), "  # noqa: "+code), true
+	}
+	if m := nolintParenRE.FindStringSubmatchIndex(text); m != nil && !strings.Contains(text[m[0]:m[1]], "NOLINTNEXTLINE") {
+		sep := ", "
+		if strings.TrimSpace(text[m[2]:m[3]]) == "" {
+			sep = ""
+		}
+		return at(m[3], sep+code), true
+	}
+	trimmed := strings.TrimRight(text, " \t")
+	if strings.HasSuffix(trimmed, "\\") {
+		return protocol.TextEdit{}, false
+	}
+	return at(len(trimmed), " // NOLINT("+code+")"), true
+}
+
+func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, error) {
+	var p executeCommandParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, invalidParams(err)
+	}
+	if p.Command != cmdShowDocumentation {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q", p.Command)
+	}
+	var code string
+	if len(p.Arguments) == 0 || json.Unmarshal(p.Arguments[0], &code) != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s wants a rule code", cmdShowDocumentation)
+	}
+	a := s.lookupRule(code)
+	if a == nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown rule %q", code)
+	}
+	s.mu.Lock()
+	canShow := s.caps.Window != nil && s.caps.Window.ShowDocument != nil && s.caps.Window.ShowDocument.Support
+	s.mu.Unlock()
+	if canShow {
+		var res struct {
+			Success bool `json:"success"`
+		}
+		err := s.call(ctx, "window/showDocument", map[string]any{"uri": a.DocURL(), "external": true}, &res)
+		if err == nil && res.Success {
+			return nil, nil
+		}
+	}
+	s.notify("window/showMessage", &protocol.ShowMessageParams{
+		Type:    protocol.MessageTypeInfo,
+		Message: a.Code + " " + a.Name + ": " + a.Doc.Summary + " — " + a.DocURL(),
+	})
+	return nil, nil
+}
+
+// lookupRule finds one of the server's analyzers by code or name.
+func (s *Server) lookupRule(codeOrName string) *analysis.Analyzer {
+	for _, a := range s.opts.Analyzers {
+		if strings.EqualFold(a.Code, codeOrName) || strings.EqualFold(a.Name, codeOrName) {
+			return a
+		}
+	}
+	return nil
+}

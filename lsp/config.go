@@ -1,0 +1,184 @@
+package lsp
+
+import (
+	"encoding/json"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/config"
+	"github.com/extern-lsp/extern-lsp/analysis/rules"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// Settings are the editor's "externLsp" configuration section (also
+// accepted as initializationOptions). They override the project's
+// pyproject.toml / extern-lsp.toml for every file.
+type Settings struct {
+	// Select lists the rules to run: codes, code prefixes ("EXT0"), names,
+	// globs or "ALL". Unset keeps the project's choice.
+	Select []string `json:"select,omitempty"`
+	// Ignore lists rules never to run, in the same forms.
+	Ignore []string `json:"ignore,omitempty"`
+	// Severity overrides a rule's severity by code or name: "error",
+	// "warning", "info", "hint" or "off".
+	Severity map[string]string `json:"severity,omitempty"`
+	// CheckPython runs the Python stub rules and diagnoses .py files
+	// (default true).
+	CheckPython *bool `json:"checkPython,omitempty"`
+}
+
+// parseSettings reads the section from a didChangeConfiguration payload,
+// wrapped in {"externLsp": ...} or bare.
+func parseSettings(raw json.RawMessage) (Settings, bool) {
+	var s Settings
+	if len(raw) == 0 || string(raw) == "null" {
+		return s, false
+	}
+	var wrapped map[string]json.RawMessage
+	if json.Unmarshal(raw, &wrapped) != nil {
+		return s, false
+	}
+	if inner, ok := wrapped["externLsp"]; ok {
+		raw = inner
+	} else if !hasSettingsKey(wrapped) {
+		return s, false
+	}
+	if string(raw) == "null" {
+		return Settings{}, true
+	}
+	if json.Unmarshal(raw, &s) != nil {
+		return Settings{}, false
+	}
+	return s, true
+}
+
+func hasSettingsKey(m map[string]json.RawMessage) bool {
+	for _, k := range []string{"select", "ignore", "severity", "checkPython"} {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// merge lays s over base: lists and checkPython replace, severities merge
+// per rule (the later word wins).
+func (base Settings) merge(s Settings) Settings {
+	out := base
+	if s.Select != nil {
+		out.Select = s.Select
+	}
+	if s.Ignore != nil {
+		out.Ignore = s.Ignore
+	}
+	if s.CheckPython != nil {
+		out.CheckPython = s.CheckPython
+	}
+	if len(s.Severity) > 0 {
+		out.Severity = map[string]string{}
+		for k, v := range base.Severity {
+			out.Severity[k] = v
+		}
+		for k, v := range s.Severity {
+			out.Severity[k] = v
+		}
+	}
+	return out
+}
+
+func (s Settings) checkPython() bool { return s.CheckPython == nil || *s.CheckPython }
+
+// overlay returns the project configuration with the editor's settings
+// laid over it.
+func (s Settings) overlay(c *config.Config) *config.Config {
+	out := *c
+	if s.Select != nil {
+		out.Select = s.Select
+	}
+	if s.Ignore != nil {
+		out.Ignore = s.Ignore
+	}
+	if len(s.Severity) > 0 {
+		out.Severity = map[string]string{}
+		for k, v := range c.Severity {
+			out.Severity[k] = v
+		}
+		for k, v := range s.Severity {
+			// The project keys severities by code or name; drop its entry
+			// for the same rule spelled the other way.
+			for pk := range out.Severity {
+				if pk != k && sameRule(pk, k) {
+					delete(out.Severity, pk)
+				}
+			}
+			out.Severity[k] = v
+		}
+	}
+	return &out
+}
+
+func sameRule(a, b string) bool {
+	ra, rb := rules.Lookup(a), rules.Lookup(b)
+	return ra != nil && ra == rb
+}
+
+// projectConfig returns the configuration file's settings for a path
+// (cached per folder until a configuration file changes).
+func (s *Server) projectConfig(path string) *config.Config {
+	s.mu.Lock()
+	l := s.loader
+	s.mu.Unlock()
+	c, err := l.ForFile(path)
+	if err != nil {
+		s.configError(err)
+		return config.Default()
+	}
+	return c
+}
+
+// configError reports a broken configuration file once per load.
+func (s *Server) configError(err error) {
+	s.mu.Lock()
+	seen := s.cfgErrs[err.Error()]
+	s.cfgErrs[err.Error()] = true
+	s.mu.Unlock()
+	if !seen {
+		s.logf(protocol.MessageTypeWarning, "configuration: %v (using defaults)", err)
+		s.notify("window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: "extern-lsp: " + err.Error()})
+	}
+}
+
+// reloadFileSettings drops the cached configuration files.
+func (s *Server) reloadFileSettings() {
+	l, _ := config.NewLoader("")
+	s.mu.Lock()
+	s.loader = l
+	s.cfgErrs = map[string]bool{}
+	s.mu.Unlock()
+}
+
+// optionsFor returns the driver options for a file, and false when the file
+// is not to be diagnosed at all (excluded, or Python with checkPython off).
+func (s *Server) optionsFor(path string) (analysis.Options, bool) {
+	s.mu.Lock()
+	ed := s.settings
+	all := s.opts.Analyzers
+	s.mu.Unlock()
+	proj := s.projectConfig(path)
+	if proj.Excluded(path, false) {
+		return analysis.Options{}, false
+	}
+	lang, _ := grammar.LangOf(path)
+	if lang == grammar.Python && !ed.checkPython() {
+		return analysis.Options{}, false
+	}
+	opts := ed.overlay(proj).Options(all)
+	if !ed.checkPython() {
+		enabled := opts.Enabled
+		opts.Enabled = func(a *analysis.Analyzer) bool {
+			return a.Lang != grammar.Python && enabled(a)
+		}
+	}
+	return opts, true
+}

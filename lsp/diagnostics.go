@@ -1,0 +1,385 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"sort"
+	"strings"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// diagCache is a document's last analysis, valid for one (version,
+// generation) pair: the generation moves whenever any input changes, since
+// a file's findings depend on its includes, its entries and the stubs.
+type diagCache struct {
+	valid   bool
+	version int32
+	gen     uint64
+	diags   []analysis.Diagnostic
+}
+
+// analyze returns the findings of an open document at its current version.
+func (s *Server) analyze(ctx context.Context, d *document) ([]analysis.Diagnostic, int32, error) {
+	gen := s.gen.Load()
+	_, version, perr := s.snapshot(d)
+	d.mu.Lock()
+	c := d.cache
+	d.mu.Unlock()
+	if c.valid && c.version == version && c.gen == gen {
+		return c.diags, version, nil
+	}
+	if perr != nil {
+		// Binary content: nothing to say about it.
+		return nil, version, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, version, err
+	}
+	diags, err := s.runAnalysis(d.path)
+	if err != nil {
+		return nil, version, err
+	}
+	d.mu.Lock()
+	if d.version == version && s.gen.Load() == gen {
+		d.cache = diagCache{valid: true, version: version, gen: gen, diags: diags}
+	}
+	d.mu.Unlock()
+	return diags, version, nil
+}
+
+// runAnalysis runs the rules on one file of the workspace, bounded by the
+// analysis semaphore.
+func (s *Server) runAnalysis(path string) ([]analysis.Diagnostic, error) {
+	opts, ok := s.optionsFor(path)
+	if !ok {
+		return nil, nil
+	}
+	s.sem <- struct{}{}
+	defer func() { <-s.sem }()
+	diags, err := analysis.Run(s.ws, path, opts)
+	if err == grammar.ErrBinary {
+		return nil, nil
+	}
+	return diags, err
+}
+
+// diagnosticsOf returns the findings of any file: the open buffer or disk.
+func (s *Server) diagnosticsOf(ctx context.Context, path string) ([]analysis.Diagnostic, *int32, error) {
+	s.mu.Lock()
+	d := s.docs[path]
+	s.mu.Unlock()
+	if d != nil {
+		diags, v, err := s.analyze(ctx, d)
+		return diags, &v, err
+	}
+	s.flush()
+	diags, err := s.runAnalysis(path)
+	return diags, nil, err
+}
+
+// toProtocol converts the findings located in path.
+func (s *Server) toProtocol(path string, diags []analysis.Diagnostic) []protocol.Diagnostic {
+	if len(diags) == 0 {
+		return nil
+	}
+	lines := s.linesFor(path)
+	out := make([]protocol.Diagnostic, 0, len(diags))
+	for _, d := range diags {
+		if d.File != path {
+			continue
+		}
+		out = append(out, s.convert(lines, d))
+	}
+	return out
+}
+
+func (s *Server) convert(lines *grammar.Lines, d analysis.Diagnostic) protocol.Diagnostic {
+	pd := protocol.Diagnostic{
+		Range:    rangeOf(lines, d.Start, d.End),
+		Severity: severityOf(d.Severity),
+		Code:     d.Code,
+		Source:   "extern-lsp",
+		Message:  d.Message,
+	}
+	if a := s.analyzer(d.Code); a != nil {
+		pd.CodeDescription = &protocol.CodeDescription{Href: protocol.URI(a.DocURL())}
+		if strings.Contains(a.Name, "unused") {
+			pd.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
+		}
+	}
+	for _, r := range d.Related {
+		rl := lines
+		if r.File != d.File {
+			rl = s.linesFor(r.File)
+		}
+		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
+			Location: protocol.Location{URI: protocol.DocumentURI(s.uriFor(r.File)), Range: rangeOf(rl, r.Start, r.End)},
+			Message:  r.Message,
+		})
+	}
+	return pd
+}
+
+func severityOf(sv analysis.Severity) protocol.DiagnosticSeverity {
+	switch sv {
+	case analysis.SeverityError:
+		return protocol.DiagnosticSeverityError
+	case analysis.SeverityWarning:
+		return protocol.DiagnosticSeverityWarning
+	case analysis.SeverityHint:
+		return protocol.DiagnosticSeverityHint
+	}
+	return protocol.DiagnosticSeverityInformation
+}
+
+func (s *Server) analyzer(code string) *analysis.Analyzer {
+	for _, a := range s.opts.Analyzers {
+		if a.Code == code {
+			return a
+		}
+	}
+	return nil
+}
+
+// edited follows a change of an open document: the document is diagnosed
+// after the adaptive debounce, every other open document (which may
+// include it, be included by it or be described by it) after the longest.
+func (s *Server) edited(d *document, opened bool) {
+	s.invalidate()
+	s.mu.Lock()
+	pull := s.pull
+	n := len(s.docs)
+	s.mu.Unlock()
+	if isConfigFile(d.path) {
+		s.reloadFileSettings()
+	}
+	if pull {
+		if n > 1 || opened {
+			s.refreshPull(s.opts.MaxDebounce)
+		}
+		return
+	}
+	s.schedule(d, s.delayFor(d))
+	s.rediagnoseAll(d)
+}
+
+// rediagnoseAll schedules every open document but except.
+func (s *Server) rediagnoseAll(except *document) {
+	s.mu.Lock()
+	pull := s.pull
+	s.mu.Unlock()
+	if pull {
+		return
+	}
+	for _, o := range s.openDocs() {
+		if o != except {
+			s.schedule(o, s.opts.MaxDebounce)
+		}
+	}
+}
+
+// delayFor is the debounce of a document: twice its last analysis time,
+// within [MinDebounce, MaxDebounce], so big files wait for typing to pause
+// and small ones answer at once.
+func (s *Server) delayFor(d *document) time.Duration {
+	if s.opts.MinDebounce < 0 {
+		return 0
+	}
+	d.mu.Lock()
+	delay := 2 * d.lastCost
+	d.mu.Unlock()
+	return min(max(delay, s.opts.MinDebounce), s.opts.MaxDebounce)
+}
+
+func (s *Server) schedule(d *document, delay time.Duration) {
+	if s.ctx.Err() != nil {
+		return
+	}
+	if s.opts.MaxDebounce < 0 {
+		delay = 0
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return
+	}
+	if d.timer != nil {
+		d.timer.Stop()
+	}
+	d.timer = time.AfterFunc(delay, func() { s.publish(d) })
+}
+
+// publish analyses a document and pushes its diagnostics with the version
+// they were computed for; a result for a version that is no longer current
+// is dropped (the newer edit has its own run scheduled).
+func (s *Server) publish(d *document) {
+	if s.ctx.Err() != nil {
+		return
+	}
+	d.pubMu.Lock()
+	defer d.pubMu.Unlock()
+	d.mu.Lock()
+	closed := d.closed
+	d.mu.Unlock()
+	if closed {
+		return
+	}
+	start := time.Now()
+	diags, version, err := s.analyze(s.ctx, d)
+	if err != nil {
+		if s.ctx.Err() == nil {
+			s.logf(protocol.MessageTypeWarning, "analysing %s: %v", d.path, err)
+		}
+		return
+	}
+	items := s.toProtocol(d.path, diags)
+	d.mu.Lock()
+	d.lastCost = time.Since(start)
+	stale := d.closed || d.version != version || version < d.published
+	if !stale {
+		d.published = version
+	}
+	d.mu.Unlock()
+	if stale {
+		return
+	}
+	s.notify("textDocument/publishDiagnostics", publishParams{URI: d.uri, Version: &version, Diagnostics: fullItems(items)})
+}
+
+// refreshPull asks a pulling client to pull again (debounced).
+func (s *Server) refreshPull(delay time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.pull || s.caps.Workspace == nil || s.caps.Workspace.Diagnostics == nil || !s.caps.Workspace.Diagnostics.RefreshSupport {
+		return
+	}
+	if s.refreshT != nil {
+		s.refreshT.Stop()
+	}
+	s.refreshT = time.AfterFunc(max(delay, 0), func() {
+		if s.ctx.Err() != nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+		defer cancel()
+		if err := s.call(ctx, "workspace/diagnostic/refresh", nil, nil); err != nil {
+			s.logf(protocol.MessageTypeLog, "workspace/diagnostic/refresh: %v", err)
+		}
+	})
+}
+
+// resultID identifies a report by content, so an unchanged result is
+// answered as such.
+func resultID(items []protocol.Diagnostic) string {
+	h := fnv.New64a()
+	b, _ := json.Marshal(items)
+	h.Write(b)
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+func (s *Server) documentDiagnostic(ctx context.Context, raw json.RawMessage) (any, error) {
+	var p documentDiagnosticParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, invalidParams(err)
+	}
+	path := pathOf(p.TextDocument.URI)
+	if path == "" || !isSupported(path) {
+		return documentDiagnosticReport{Kind: "full", Items: fullItems(nil)}, nil
+	}
+	diags, _, err := s.diagnosticsOf(ctx, path)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		// A file that cannot be read has no findings.
+		s.logf(protocol.MessageTypeLog, "diagnostic %s: %v", path, err)
+	}
+	items := s.toProtocol(path, diags)
+	id := resultID(items)
+	if p.PreviousResultID == id {
+		return documentDiagnosticReport{Kind: "unchanged", ResultID: id}, nil
+	}
+	return documentDiagnosticReport{Kind: "full", ResultID: id, Items: fullItems(items)}, nil
+}
+
+// workspaceFiles lists what workspace/diagnostic reports on: every C++
+// file under the roots, the Python stubs, and the open documents.
+func (s *Server) workspaceFiles() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(p string) {
+		if !seen[p] && isSupported(p) {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, p := range s.ws.KnownFiles() {
+		add(p)
+	}
+	for _, d := range s.openDocs() {
+		add(d.path)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// workspaceDiagnostic reports every workspace file. When every report is
+// unchanged from the client's previous result ids it holds the request open
+// until something changes (or the client cancels it), as the client
+// re-sends it as soon as it returns.
+func (s *Server) workspaceDiagnostic(ctx context.Context, raw json.RawMessage) (any, error) {
+	var p workspaceDiagnosticParams
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return nil, invalidParams(err)
+		}
+	}
+	prev := map[string]string{}
+	for _, r := range p.PreviousResultIDs {
+		if path := pathOf(r.URI); path != "" {
+			prev[path] = r.Value
+		}
+	}
+	for {
+		changed := s.changed()
+		var rep workspaceDiagnosticReport
+		fresh := 0
+		for _, path := range s.workspaceFiles() {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			diags, version, err := s.diagnosticsOf(ctx, path)
+			if err != nil {
+				continue
+			}
+			items := s.toProtocol(path, diags)
+			id := resultID(items)
+			r := workspaceDocumentDiagnosticReport{URI: s.uriFor(path), Version: version, ResultID: id}
+			if prev[path] == id {
+				r.Kind = "unchanged"
+			} else {
+				r.Kind, r.Items = "full", fullItems(items)
+				fresh++
+			}
+			rep.Items = append(rep.Items, r)
+		}
+		if fresh > 0 || len(prev) == 0 {
+			if rep.Items == nil {
+				rep.Items = []workspaceDocumentDiagnosticReport{}
+			}
+			return rep, nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}

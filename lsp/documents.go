@@ -1,0 +1,208 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// document is an open editor buffer. Edits only change text; the reparse
+// (incremental, with the previous tree) happens once per burst of edits,
+// when diagnostics or a request need the tree.
+type document struct {
+	mu         sync.Mutex
+	uri        string
+	path       string
+	lang       grammar.Lang
+	languageID string
+	version    int32
+	text       []byte
+	lines      *grammar.Lines // of text
+
+	parser *grammar.Parser
+	file   *grammar.File // last parse; file.Src == text unless dirty
+	masked []byte        // what the parser saw for file
+	dirty  bool
+	err    error // parse error of the current text (binary content)
+
+	// Diagnostics: the cached result and the push schedule.
+	pubMu     sync.Mutex // serialises analysis+publish of this document
+	cache     diagCache
+	timer     *time.Timer
+	lastCost  time.Duration
+	closed    bool
+	published int32 // last version pushed, -1 for none
+}
+
+// isSupported reports whether extern-lsp analyses a path (C++ or Python).
+func isSupported(path string) bool {
+	_, ok := grammar.LangOf(path)
+	return ok
+}
+
+func newDocument(uri, path, languageID string, version int32, text []byte) *document {
+	lang, _ := grammar.LangOf(path)
+	return &document{
+		uri: uri, path: path, lang: lang, languageID: languageID, version: version,
+		text: text, lines: grammar.NewLines(text), dirty: true, published: -1,
+	}
+}
+
+// applyChanges applies didChange content changes in order: a change with a
+// range replaces that range (positions in UTF-16, clamped to the document),
+// one without replaces the whole text.
+func (d *document) applyChanges(version int32, changes []contentChange) {
+	text := d.text
+	lines := d.lines
+	for _, c := range changes {
+		if c.Range == nil {
+			text = []byte(c.Text)
+		} else {
+			start := offsetOf(lines, c.Range.Start)
+			end := offsetOf(lines, c.Range.End)
+			if end < start {
+				start, end = end, start
+			}
+			nt := make([]byte, 0, len(text)-int(end-start)+len(c.Text))
+			nt = append(nt, text[:start]...)
+			nt = append(nt, c.Text...)
+			nt = append(nt, text[end:]...)
+			text = nt
+		}
+		lines = grammar.NewLines(text)
+	}
+	d.text, d.lines, d.version, d.dirty = text, lines, version, true
+}
+
+// setText replaces the whole text (open, or a full change).
+func (d *document) setText(version int32, text []byte) {
+	d.text, d.lines, d.version, d.dirty = text, grammar.NewLines(text), version, true
+}
+
+// reparse brings file up to date with text. The previous tree is told the
+// one edit that turns the previous parser input into the new one: the
+// common prefix and suffix of the two masked buffers bound it. Masking is
+// context dependent (a declaration macro is blanked because of the word
+// after it), so diffing the masked buffers rather than trusting the
+// client's ranges keeps the incremental tree equal to a fresh parse.
+// Called with d.mu held.
+func (d *document) reparse() (changed bool) {
+	if !d.dirty {
+		return false
+	}
+	d.dirty = false
+	src := d.text
+	if bytes.IndexByte(src, 0) >= 0 {
+		d.err = grammar.ErrBinary
+		d.closeTree()
+		d.file, d.masked = nil, nil
+		return true
+	}
+	d.err = nil
+	masked := src
+	if d.lang == grammar.CPP {
+		masked, _ = grammar.Mask(src)
+	}
+	if d.parser == nil {
+		d.parser = grammar.NewParser(d.lang)
+	}
+	var old *grammar.File
+	if d.file != nil && d.file.Tree != nil && d.masked != nil {
+		old = d.file
+		old.Tree.ApplyEdit(diffEdit(d.masked, masked, old.Lines, grammar.NewLines(src)))
+	}
+	f, err := grammar.ParseFile(context.Background(), d.parser, d.path, src, old)
+	if err != nil {
+		d.err = err
+		d.closeTree()
+		d.file, d.masked = nil, nil
+		return true
+	}
+	// The Go-side nodes of the old file stay valid for readers still
+	// holding it; only the C tree, needed for the next reparse, is freed.
+	d.closeTree()
+	d.file, d.masked = f, masked
+	return true
+}
+
+func (d *document) closeTree() {
+	if d.file != nil && d.file.Tree != nil {
+		d.file.Tree.Close()
+	}
+}
+
+// diffEdit describes the change from a to b as one tree-sitter edit.
+func diffEdit(a, b []byte, la, lb *grammar.Lines) grammar.Edit {
+	n := min(len(a), len(b))
+	p := 0
+	for p < n && a[p] == b[p] {
+		p++
+	}
+	s := 0
+	for s < n-p && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	start, oldEnd, newEnd := uint32(p), uint32(len(a)-s), uint32(len(b)-s)
+	sr, sc := la.Position(start)
+	or, oc := la.Position(oldEnd)
+	nr, nc := lb.Position(newEnd)
+	return grammar.Edit{
+		StartByte: start, OldEndByte: oldEnd, NewEndByte: newEnd,
+		StartRow: uint32(sr), StartCol: uint32(sc),
+		OldEndRow: uint32(or), OldEndCol: uint32(oc),
+		NewEndRow: uint32(nr), NewEndCol: uint32(nc),
+	}
+}
+
+// offsetOf converts an LSP position to a byte offset; positions past the end
+// of a line or of the file clamp to it.
+func offsetOf(l *grammar.Lines, p protocol.Position) uint32 {
+	return l.OffsetUTF16(int(p.Line), int(p.Character))
+}
+
+// posOf converts a byte offset to an LSP position (UTF-16 columns).
+func posOf(l *grammar.Lines, off uint32) protocol.Position {
+	line, col := l.PositionUTF16(off)
+	return protocol.Position{Line: uint32(line), Character: uint32(col)}
+}
+
+func rangeOf(l *grammar.Lines, start, end uint32) protocol.Range {
+	return protocol.Range{Start: posOf(l, start), End: posOf(l, end)}
+}
+
+// pathOf returns the file path of a file: URI, or "" for other schemes.
+func pathOf(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" {
+		return ""
+	}
+	p := u.Path
+	if p == "" {
+		p = u.Opaque
+	}
+	// file:///C:/x on Windows.
+	if len(p) >= 3 && p[0] == '/' && p[2] == ':' {
+		p = p[1:]
+	}
+	if p == "" {
+		return ""
+	}
+	return filepath.Clean(filepath.FromSlash(p))
+}
+
+// uriOf returns the file: URI of a path.
+func uriOf(path string) string {
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}

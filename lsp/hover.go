@@ -1,0 +1,155 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
+	var p positionParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, invalidParams(err)
+	}
+	path := pathOf(p.TextDocument.URI)
+	if path == "" || !isSupported(path) {
+		return nil, nil
+	}
+	f, err := s.fileFor(p.TextDocument.URI)
+	if err != nil || f == nil || f.Tree == nil {
+		return nil, nil
+	}
+	off := offsetOf(f.Lines, p.Position)
+	node := f.Tree.NodeAt(off, off)
+	if node != nil && node.Kind == "comment" {
+		if h := s.hoverSuppression(f, node, off); h != nil {
+			return h, nil
+		}
+		return nil, nil
+	}
+	if f.Lang != grammar.CPP {
+		return nil, nil
+	}
+	if node != nil && (strings.Contains(node.Kind, "string") || node.Kind == "char_literal" || node.Kind == "system_lib_string") {
+		return nil, nil
+	}
+	word, ws, we := wordAt(f.Src, off)
+	if doc, ok := apiDocs[word]; ok {
+		r := rangeOf(f.Lines, ws, we)
+		return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: "**" + word + "**\n\n" + doc}, Range: &r}, nil
+	}
+	return nil, nil
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// wordAt returns the identifier-like word around off (off may sit just
+// after its last character).
+func wordAt(src []byte, off uint32) (string, uint32, uint32) {
+	if int(off) > len(src) {
+		off = uint32(len(src))
+	}
+	s, e := off, off
+	for s > 0 && isWordByte(src[s-1]) {
+		s--
+	}
+	for int(e) < len(src) && isWordByte(src[e]) {
+		e++
+	}
+	return string(src[s:e]), s, e
+}
+
+var (
+	// suppressionListRE finds the code list of a NOLINT(...) or `# noqa:`.
+	nolintListRE = regexp.MustCompile(`\bNOLINT(?:NEXTLINE|BEGIN|END)?\(([^)]*)\)`)
+	noqaListRE   = regexp.MustCompile(`#\s*noqa:\s*([A-Za-z0-9_\-]+(?:\s*,\s*[A-Za-z0-9_\-]+)*)`)
+	codeTokenRE  = regexp.MustCompile(`[A-Za-z0-9_\-*?\[\]]+`)
+)
+
+// hoverSuppression explains the rule a NOLINT(...) or noqa code names.
+func (s *Server) hoverSuppression(f *grammar.File, comment *grammar.Node, off uint32) *protocol.Hover {
+	text := comment.Text()
+	re := nolintListRE
+	if f.Lang == grammar.Python {
+		re = noqaListRE
+	}
+	rel := int(off - comment.Start)
+	for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+		if rel < m[0] || rel > m[1] {
+			continue
+		}
+		list := text[m[2]:m[3]]
+		for _, t := range codeTokenRE.FindAllStringIndex(list, -1) {
+			ts, te := m[2]+t[0], m[2]+t[1]
+			if rel < ts || rel > te {
+				continue
+			}
+			a := s.lookupRule(text[ts:te])
+			if a == nil {
+				return nil
+			}
+			r := rangeOf(f.Lines, comment.Start+uint32(ts), comment.Start+uint32(te))
+			return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: ruleMarkdown(a)}, Range: &r}
+		}
+		// On the keyword itself: one line per listed rule.
+		var b strings.Builder
+		for _, t := range codeTokenRE.FindAllString(list, -1) {
+			if a := s.lookupRule(t); a != nil {
+				fmt.Fprintf(&b, "- **%s** `%s`: %s\n", a.Code, a.Name, a.Doc.Summary)
+			}
+		}
+		if b.Len() == 0 {
+			return nil
+		}
+		r := rangeOf(f.Lines, comment.Start+uint32(m[0]), comment.Start+uint32(m[1]))
+		return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: "Suppressed here:\n\n" + b.String()}, Range: &r}
+	}
+	return nil
+}
+
+// ruleMarkdown renders a rule's page in the shape of ruff's rule pages.
+func ruleMarkdown(a *analysis.Analyzer) string {
+	var b strings.Builder
+	lang := "cpp"
+	if a.Lang == grammar.Python {
+		lang = "python"
+	}
+	fmt.Fprintf(&b, "### %s `%s`\n\n", a.Code, a.Name)
+	meta := a.Severity.String()
+	if a.Fixable {
+		meta += ", fixable"
+	}
+	if a.DefaultOff {
+		meta += ", off by default"
+	}
+	fmt.Fprintf(&b, "%s _(%s)_\n\n", a.Doc.Summary, meta)
+	if a.Doc.What != "" {
+		fmt.Fprintf(&b, "**What it does.** %s\n\n", a.Doc.What)
+	}
+	if a.Doc.Why != "" {
+		fmt.Fprintf(&b, "**Why is this bad?** %s\n\n", a.Doc.Why)
+	}
+	if a.Doc.Example != "" {
+		fmt.Fprintf(&b, "**Example**\n```%s\n%s\n```\n\n", lang, strings.TrimRight(a.Doc.Example, "\n"))
+	}
+	if a.Doc.UseInstead != "" {
+		fmt.Fprintf(&b, "**Use instead**\n```%s\n%s\n```\n\n", lang, strings.TrimRight(a.Doc.UseInstead, "\n"))
+	}
+	if a.Doc.FixSafety != "" {
+		fmt.Fprintf(&b, "**Fix safety.** %s\n\n", a.Doc.FixSafety)
+	}
+	if a.Doc.Guide != "" {
+		fmt.Fprintf(&b, "Guide %s · ", a.Doc.Guide)
+	}
+	fmt.Fprintf(&b, "[documentation](%s)", a.DocURL())
+	return b.String()
+}
