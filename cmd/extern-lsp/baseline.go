@@ -1,0 +1,206 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// baselineVersion is the format of the baseline file.
+const baselineVersion = 1
+
+// baselineEntry records Count findings of one rule in one file whose
+// flagged code has the same fingerprint. Line numbers are deliberately not
+// part of it, so edits elsewhere in the file keep the entry matching.
+type baselineEntry struct {
+	File        string `json:"file"` // relative to the baseline file, slash-separated
+	Code        string `json:"code"`
+	Name        string `json:"name"`
+	Fingerprint string `json:"fingerprint"`
+	Count       int    `json:"count"`
+	Snippet     string `json:"snippet"` // the flagged code, for reviewers
+}
+
+type baselineFile struct {
+	Version  int             `json:"version"`
+	Findings []baselineEntry `json:"findings"`
+}
+
+type baseline struct {
+	dir     string
+	entries []baselineEntry
+}
+
+func readBaseline(path string) (*baseline, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("baseline %s: no such file (create it with --write-baseline)", path)
+		}
+		return nil, fmt.Errorf("baseline %s: %v", path, unwrapPath(err))
+	}
+	var bf baselineFile
+	if err := json.Unmarshal(data, &bf); err != nil {
+		return nil, fmt.Errorf("baseline %s: not a baseline file: %v", path, err)
+	}
+	if bf.Version != baselineVersion {
+		return nil, fmt.Errorf("baseline %s: version %d, this extern-lsp reads version %d (rewrite it with --write-baseline)", path, bf.Version, baselineVersion)
+	}
+	abs, _ := filepath.Abs(path)
+	return &baseline{dir: filepath.Dir(abs), entries: bf.Findings}, nil
+}
+
+type baselineKey struct{ file, code, fp string }
+
+// apply marks the findings the baseline records as suppressed ("baseline")
+// and returns the entries of checked (or deleted) files that matched
+// nothing: fixed findings, or flagged code that changed.
+func (b *baseline) apply(ws *workspace.Workspace, diags []analysis.Diagnostic, checked []string) []baselineEntry {
+	left := map[baselineKey]int{}
+	for _, e := range b.entries {
+		left[baselineKey{e.File, e.Code, e.Fingerprint}] += e.Count
+	}
+	for i := range diags {
+		d := &diags[i]
+		if d.Suppressed != "" {
+			continue
+		}
+		k := baselineKey{b.rel(d.File), d.Code, fingerprint(ws, *d)}
+		if left[k] > 0 {
+			left[k]--
+			d.Suppressed = "baseline"
+		}
+	}
+	inRun := map[string]bool{}
+	for _, f := range checked {
+		inRun[b.rel(f)] = true
+	}
+	var stale []baselineEntry
+	for _, e := range b.entries {
+		k := baselineKey{e.File, e.Code, e.Fingerprint}
+		n := left[k]
+		if n == 0 {
+			continue
+		}
+		_, statErr := os.Stat(filepath.Join(b.dir, filepath.FromSlash(e.File)))
+		if inRun[e.File] || errors.Is(statErr, fs.ErrNotExist) {
+			e.Count = min(n, e.Count)
+			left[k] -= e.Count
+			stale = append(stale, e)
+		}
+	}
+	return stale
+}
+
+func (b *baseline) rel(path string) string {
+	if r, err := filepath.Rel(b.dir, path); err == nil {
+		return filepath.ToSlash(r)
+	}
+	return filepath.ToSlash(path)
+}
+
+// writeBaseline records the findings; it returns how many.
+func writeBaseline(path string, ws *workspace.Workspace, diags []analysis.Diagnostic) (int, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return 0, err
+	}
+	b := &baseline{dir: filepath.Dir(abs)}
+	idx := map[baselineKey]int{}
+	for _, d := range diags {
+		k := baselineKey{b.rel(d.File), d.Code, fingerprint(ws, d)}
+		if i, ok := idx[k]; ok {
+			b.entries[i].Count++
+			continue
+		}
+		idx[k] = len(b.entries)
+		b.entries = append(b.entries, baselineEntry{File: k.file, Code: d.Code, Name: d.Name, Fingerprint: k.fp, Count: 1, Snippet: snippet(ws, d)})
+	}
+	sort.SliceStable(b.entries, func(i, j int) bool {
+		x, y := b.entries[i], b.entries[j]
+		if x.File != y.File {
+			return x.File < y.File
+		}
+		if x.Code != y.Code {
+			return x.Code < y.Code
+		}
+		return x.Fingerprint < y.Fingerprint
+	})
+	out := baselineFile{Version: baselineVersion, Findings: b.entries}
+	if out.Findings == nil {
+		out.Findings = []baselineEntry{}
+	}
+	data, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return 0, err
+	}
+	data = append(data, '\n')
+	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+		if err := os.WriteFile(abs, data, 0o644); err != nil {
+			return 0, fmt.Errorf("writing baseline: %v", unwrapPath(err))
+		}
+		return len(diags), nil
+	}
+	return len(diags), writeAtomic(abs, data)
+}
+
+// fingerprint identifies a finding without its position: the rule, the
+// enclosing function's name, the flagged code and the rest of its line,
+// whitespace-normalized. Identical findings in one function share it (the
+// baseline counts them).
+func fingerprint(ws *workspace.Workspace, d analysis.Diagnostic) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", d.Code, enclosingName(ws, d), snippet(ws, d), lineText(ws, d))
+	return hex.EncodeToString(h.Sum(nil))[:20]
+}
+
+func snippet(ws *workspace.Workspace, d analysis.Diagnostic) string {
+	src, err := ws.Source(d.File)
+	if err != nil || d.Start > d.End || int(d.End) > len(src) {
+		return ""
+	}
+	s := normalizeSpace(string(src[d.Start:d.End]))
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	return s
+}
+
+func lineText(ws *workspace.Workspace, d analysis.Diagnostic) string {
+	src, err := ws.Source(d.File)
+	if err != nil || int(d.Start) > len(src) {
+		return ""
+	}
+	ln := grammar.NewLines(src)
+	line, _ := ln.Position(d.Start)
+	return normalizeSpace(ln.LineText(line))
+}
+
+func enclosingName(ws *workspace.Workspace, d analysis.Diagnostic) string {
+	f, err := ws.File(d.File)
+	if err != nil || f.Tree == nil || f.Lang != grammar.CPP {
+		return ""
+	}
+	n := f.Tree.NodeAt(d.Start, d.End)
+	if n == nil {
+		return ""
+	}
+	if fn := cxx.EnclosingFunction(n); fn != nil {
+		return cxx.FunctionName(fn)
+	}
+	return ""
+}
+
+func normalizeSpace(s string) string { return strings.Join(strings.Fields(s), " ") }

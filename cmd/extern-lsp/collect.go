@@ -1,0 +1,139 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// collectFiles expands the command-line paths into source files, skipping
+// ignored folders and files the configuration excludes (generated files are
+// skipped when read, see checkFiles), and picks the workspace roots. Each
+// file's configuration is loaded on the way, so a bad configuration stops
+// the run before anything is checked. known lists every source the walks
+// saw; it is nil unless every root was walked without pruning, in which case
+// the workspace need not index the roots again.
+func (r *checkRun) collectFiles(paths []string) (files, roots, known []string, err error) {
+	seen := map[string]bool{}
+	walked := true
+	add := func(p string) error {
+		cfg, err := r.configFor(p)
+		if err != nil {
+			return err
+		}
+		if cfg.Excluded(p, false) {
+			return nil
+		}
+		seen[p] = true
+		files = append(files, p)
+		return nil
+	}
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		st, err := os.Stat(abs)
+		if err != nil {
+			if os.IsNotExist(err) {
+				return nil, nil, nil, fmt.Errorf("%s: no such file or directory", p)
+			}
+			return nil, nil, nil, fmt.Errorf("%s: %v", p, unwrapPath(err))
+		}
+		if !st.IsDir() {
+			if _, ok := grammar.LangOf(abs); !ok {
+				return nil, nil, nil, fmt.Errorf("%s: not a C++ or Python source", p)
+			}
+			if !seen[abs] {
+				if err := add(abs); err != nil {
+					return nil, nil, nil, err
+				}
+			}
+			roots = append(roots, projectRoot(filepath.Dir(abs)))
+			walked = false
+			continue
+		}
+		roots = append(roots, abs)
+		var walkErr error
+		filepath.WalkDir(abs, func(q string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if q == abs {
+					walkErr = fmt.Errorf("%s: %v", p, unwrapPath(err))
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if q == abs {
+					return nil
+				}
+				if workspace.SkipDir(d.Name()) {
+					return filepath.SkipDir
+				}
+				cfg, err := r.loader.ForDir(q)
+				if err != nil {
+					walkErr = err
+					return filepath.SkipAll
+				}
+				if cfg.Excluded(q, true) {
+					walked = false
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if _, ok := grammar.LangOf(q); !ok || seen[q] {
+				return nil
+			}
+			known = append(known, q)
+			if err := add(q); err != nil {
+				walkErr = err
+				return filepath.SkipAll
+			}
+			return nil
+		})
+		if walkErr != nil {
+			return nil, nil, nil, walkErr
+		}
+	}
+	sort.Strings(files)
+	if !walked {
+		known = nil
+	}
+	return files, roots, known, nil
+}
+
+// projectRoot is the nearest folder up from dir that holds a project marker,
+// so a header checked alone still finds the entries that include it.
+func projectRoot(dir string) string {
+	for d := dir; ; {
+		for _, m := range []string{".git", "pyproject.toml", "extern-lsp.toml"} {
+			if _, err := os.Stat(filepath.Join(d, m)); err == nil {
+				return d
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
+// isGenerated looks for a generated-file marker in the head of a file.
+func isGenerated(src []byte, markers []string) bool {
+	head := src
+	if len(head) > 2048 {
+		head = head[:2048]
+	}
+	for _, m := range markers {
+		if bytes.Contains(head, []byte(m)) {
+			return true
+		}
+	}
+	return false
+}

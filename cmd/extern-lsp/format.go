@@ -1,0 +1,357 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// reporter prints findings in one of the --format shapes.
+type reporter struct {
+	ws     *workspace.Workspace
+	cwd    string
+	w      io.Writer
+	color  bool
+	quiet  bool
+	unsafe bool // --unsafe-fixes: unsafe fixes count as applicable
+	loc    locator
+}
+
+// useColor: only on a terminal, never with --no-color or NO_COLOR set.
+func useColor(w io.Writer, noColor bool) bool {
+	if noColor || os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	return isTerminal(w)
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[1;31m"
+	ansiYellow = "\x1b[1;33m"
+	ansiBlue   = "\x1b[1;34m"
+	ansiCyan   = "\x1b[1;36m"
+	ansiGreen  = "\x1b[1;32m"
+	ansiDim    = "\x1b[2m"
+)
+
+func (r *reporter) paint(code, s string) string {
+	if !r.color || s == "" {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+func severityColor(s analysis.Severity) string {
+	switch s {
+	case analysis.SeverityError:
+		return ansiRed
+	case analysis.SeverityWarning:
+		return ansiYellow
+	case analysis.SeverityInfo:
+		return ansiBlue
+	}
+	return ansiCyan
+}
+
+// position is a 1-based line and UTF-8 byte column.
+type position struct{ line, col int }
+
+type locator struct {
+	ws    *workspace.Workspace
+	lines map[string]*grammar.Lines
+}
+
+func (l *locator) at(file string, off uint32) position {
+	ln := l.linesOf(file)
+	line, col := ln.Position(off)
+	return position{line + 1, col + 1}
+}
+
+// atUTF16 is a 1-based line and UTF-16 column (SARIF's default unit).
+func (l *locator) atUTF16(file string, off uint32) position {
+	ln := l.linesOf(file)
+	line, col := ln.PositionUTF16(off)
+	return position{line + 1, col + 1}
+}
+
+func (l *locator) linesOf(file string) *grammar.Lines {
+	if l.lines == nil {
+		l.lines = map[string]*grammar.Lines{}
+	}
+	if ln, ok := l.lines[file]; ok {
+		return ln
+	}
+	src, _ := l.ws.Source(file)
+	ln := grammar.NewLines(src)
+	l.lines[file] = ln
+	return ln
+}
+
+func (r *reporter) locator() *locator {
+	if r.loc.ws == nil {
+		r.loc.ws = r.ws
+	}
+	return &r.loc
+}
+
+// fixable returns the fix --fix would apply (safe, or unsafe with
+// --unsafe-fixes), and whether an unsafe one exists.
+func fixable(d analysis.Diagnostic, unsafe bool) (fix *analysis.Fix, hasUnsafe bool) {
+	for i := range d.Fixes {
+		f := &d.Fixes[i]
+		switch f.Applicability {
+		case analysis.Safe:
+			if fix == nil {
+				fix = f
+			}
+		case analysis.Unsafe:
+			hasUnsafe = true
+			if unsafe && fix == nil {
+				fix = f
+			}
+		}
+	}
+	return fix, hasUnsafe
+}
+
+// text is the gcc-style format: location, severity, message and rule, the
+// source line with a caret under the range, notes, the fix, and a summary.
+func (r *reporter) text(diags []analysis.Diagnostic, files int) {
+	loc := r.locator()
+	counts := map[analysis.Severity]int{}
+	nSafe, nUnsafe := 0, 0
+	for _, d := range diags {
+		counts[d.Severity]++
+		s := loc.at(d.File, d.Start)
+		fmt.Fprintf(r.w, "%s: %s: %s %s\n",
+			r.paint(ansiBold, fmt.Sprintf("%s:%d:%d", relPath(r.cwd, d.File), s.line, s.col)),
+			r.paint(severityColor(d.Severity), d.Severity.String()), d.Message,
+			r.paint(ansiDim, "["+d.Code+" "+d.Name+"]"))
+		lines := loc.linesOf(d.File)
+		text := lines.LineText(s.line - 1)
+		fmt.Fprintf(r.w, "  %s\n", strings.ReplaceAll(text, "\t", " "))
+		e := loc.at(d.File, d.End)
+		width := 1
+		if e.line == s.line && e.col > s.col {
+			width = e.col - s.col
+		}
+		fmt.Fprintf(r.w, "  %s%s\n", strings.Repeat(" ", s.col-1), r.paint(ansiGreen, "^"+strings.Repeat("~", width-1)))
+		for _, rel := range d.Related {
+			rp := loc.at(rel.File, rel.Start)
+			fmt.Fprintf(r.w, "%s: note: %s\n", r.paint(ansiBold, fmt.Sprintf("%s:%d:%d", relPath(r.cwd, rel.File), rp.line, rp.col)), rel.Message)
+		}
+		fix, hasUnsafe := fixable(d, r.unsafe)
+		switch {
+		case fix != nil:
+			nSafe++
+			fmt.Fprintf(r.w, "  %s %s\n", r.paint(ansiCyan, "fix ("+fix.Applicability.String()+"):"), fix.Title)
+		case hasUnsafe:
+			nUnsafe++
+			for _, f := range d.Fixes {
+				if f.Applicability == analysis.Unsafe {
+					fmt.Fprintf(r.w, "  %s %s\n", r.paint(ansiCyan, "fix (unsafe, --unsafe-fixes):"), f.Title)
+					break
+				}
+			}
+		}
+	}
+	if r.quiet {
+		return
+	}
+	fmt.Fprintf(r.w, "%s checked: %s, %s, %s\n", count(files, "file"), count(counts[analysis.SeverityError], "error"),
+		count(counts[analysis.SeverityWarning], "warning"), count(counts[analysis.SeverityInfo]+counts[analysis.SeverityHint], "note"))
+	r.fixSummary(nSafe, nUnsafe)
+}
+
+func (r *reporter) fixSummary(nSafe, nUnsafe int) {
+	if nSafe > 0 {
+		fmt.Fprintf(r.w, "%d fixable with --fix", nSafe)
+		if nUnsafe > 0 {
+			fmt.Fprintf(r.w, " (%d more with --unsafe-fixes)", nUnsafe)
+		}
+		fmt.Fprintln(r.w)
+	} else if nUnsafe > 0 {
+		fmt.Fprintf(r.w, "%d fixable with --fix --unsafe-fixes\n", nUnsafe)
+	}
+}
+
+func count(n int, s string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, s)
+	}
+	return fmt.Sprintf("%d %ss", n, s)
+}
+
+// concise prints one line per finding: `file:line:col: severity: CODE [*]
+// message` ([*] marks an applicable fix), then the summary.
+func (r *reporter) concise(diags []analysis.Diagnostic, files int) {
+	loc := r.locator()
+	counts := map[analysis.Severity]int{}
+	nSafe, nUnsafe := 0, 0
+	for _, d := range diags {
+		counts[d.Severity]++
+		s := loc.at(d.File, d.Start)
+		mark := ""
+		fix, hasUnsafe := fixable(d, r.unsafe)
+		if fix != nil {
+			nSafe++
+			mark = " [*]"
+		} else if hasUnsafe {
+			nUnsafe++
+		}
+		fmt.Fprintf(r.w, "%s: %s: %s%s %s\n", r.paint(ansiBold, fmt.Sprintf("%s:%d:%d", relPath(r.cwd, d.File), s.line, s.col)),
+			r.paint(severityColor(d.Severity), d.Severity.String()), r.paint(ansiDim, d.Code), mark, d.Message)
+	}
+	if r.quiet {
+		return
+	}
+	fmt.Fprintf(r.w, "%s checked: %s, %s, %s\n", count(files, "file"), count(counts[analysis.SeverityError], "error"),
+		count(counts[analysis.SeverityWarning], "warning"), count(counts[analysis.SeverityInfo]+counts[analysis.SeverityHint], "note"))
+	r.fixSummary(nSafe, nUnsafe)
+}
+
+// statsTo prints the number of findings per rule, most frequent first.
+func (r *reporter) statsTo(w io.Writer, diags []analysis.Diagnostic) {
+	type row struct {
+		code, name string
+		n          int
+		fixable    bool
+	}
+	byCode := map[string]*row{}
+	for _, d := range diags {
+		x := byCode[d.Code]
+		if x == nil {
+			x = &row{code: d.Code, name: d.Name}
+			byCode[d.Code] = x
+		}
+		x.n++
+		if f, _ := fixable(d, r.unsafe); f != nil {
+			x.fixable = true
+		}
+	}
+	var rows []*row
+	for _, x := range byCode {
+		rows = append(rows, x)
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].n != rows[j].n {
+			return rows[i].n > rows[j].n
+		}
+		return rows[i].code < rows[j].code
+	})
+	for _, x := range rows {
+		mark := "   "
+		if x.fixable {
+			mark = "[*]"
+		}
+		fmt.Fprintf(w, "%5d  %-7s %s %s\n", x.n, x.code, mark, x.name)
+	}
+}
+
+type jsonEdit struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"end_line"`
+	EndColumn int    `json:"end_column"`
+	NewText   string `json:"new_text"`
+}
+
+type jsonFix struct {
+	Title         string     `json:"title"`
+	Applicability string     `json:"applicability"`
+	Edits         []jsonEdit `json:"edits"`
+}
+
+type jsonDiag struct {
+	File      string    `json:"file"`
+	Line      int       `json:"line"`
+	Column    int       `json:"column"`
+	EndLine   int       `json:"end_line"`
+	EndColumn int       `json:"end_column"`
+	Code      string    `json:"code"`
+	Name      string    `json:"name"`
+	Severity  string    `json:"severity"`
+	Message   string    `json:"message"`
+	Fixes     []jsonFix `json:"fixes"`
+}
+
+// json prints the public contract: {"diagnostics": [...], "files_checked": N}
+// with 1-based lines and UTF-8 byte columns, paths relative to the working
+// directory.
+func (r *reporter) json(diags []analysis.Diagnostic, n int) {
+	loc := r.locator()
+	out := struct {
+		Diagnostics  []jsonDiag `json:"diagnostics"`
+		FilesChecked int        `json:"files_checked"`
+	}{Diagnostics: []jsonDiag{}, FilesChecked: n}
+	for _, d := range diags {
+		s, e := loc.at(d.File, d.Start), loc.at(d.File, d.End)
+		jd := jsonDiag{File: relPath(r.cwd, d.File), Line: s.line, Column: s.col, EndLine: e.line, EndColumn: e.col,
+			Code: d.Code, Name: d.Name, Severity: d.Severity.String(), Message: d.Message, Fixes: []jsonFix{}}
+		for _, f := range d.Fixes {
+			jf := jsonFix{Title: f.Title, Applicability: f.Applicability.String(), Edits: []jsonEdit{}}
+			for _, ed := range f.Edits {
+				es, ee := loc.at(ed.File, ed.Start), loc.at(ed.File, ed.End)
+				jf.Edits = append(jf.Edits, jsonEdit{File: relPath(r.cwd, ed.File), Line: es.line, Column: es.col, EndLine: ee.line, EndColumn: ee.col, NewText: ed.NewText})
+			}
+			jd.Fixes = append(jd.Fixes, jf)
+		}
+		out.Diagnostics = append(out.Diagnostics, jd)
+	}
+	enc := json.NewEncoder(r.w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	enc.Encode(out)
+}
+
+// github prints workflow commands that GitHub Actions turns into
+// annotations on the pull request.
+func (r *reporter) github(diags []analysis.Diagnostic) {
+	loc := r.locator()
+	for _, d := range diags {
+		s, e := loc.at(d.File, d.Start), loc.at(d.File, d.End)
+		level := "notice"
+		switch d.Severity {
+		case analysis.SeverityError:
+			level = "error"
+		case analysis.SeverityWarning:
+			level = "warning"
+		}
+		props := fmt.Sprintf("file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s",
+			ghProp(relPathSlash(r.cwd, d.File)), s.line, s.col, e.line, e.col, ghProp(d.Code+" "+d.Name))
+		fmt.Fprintf(r.w, "::%s %s::%s\n", level, props, ghData(d.Message+" ["+d.Code+" "+d.Name+"]"))
+	}
+}
+
+func relPathSlash(cwd, p string) string {
+	return strings.ReplaceAll(relPath(cwd, p), string(os.PathSeparator), "/")
+}
+
+// ghData escapes a workflow command's message.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// ghProp escapes a workflow command property value.
+func ghProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
