@@ -34,7 +34,6 @@ var UnusedSuppression = register(&analysis.Analyzer{
 		UseInstead: "AscendC::SyncAll<false>();",
 		FixSafety: "Safe: removes the unused codes from the list, or the whole suppression (and the comment, or the " +
 			"line of a `NOLINTNEXTLINE`, when nothing else is left in it). Comments that carry other text keep it.",
-		Guide: "§5",
 	},
 	// Nothing to do per rule pass: see WithUnusedSuppression.
 	Run: func(*analysis.Pass) {},

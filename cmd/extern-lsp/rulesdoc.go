@@ -163,8 +163,9 @@ func explainText(a *analysis.Analyzer) string {
 	section("Example", a.Doc.Example, true)
 	section("Use instead", a.Doc.UseInstead, true)
 	section("Fix safety", a.Doc.FixSafety, false)
+	b.WriteByte('\n')
 	if a.Doc.Guide != "" {
-		fmt.Fprintf(&b, "\nGuide: %s of the CCE extern kernel guide\n", a.Doc.Guide)
+		fmt.Fprintf(&b, "Guide: %s of the CCE extern kernel guide\n", a.Doc.Guide)
 	}
 	fmt.Fprintf(&b, "Docs: %s\n", a.DocURL())
 	fmt.Fprintf(&b, "Suppress: // NOLINT(%s) on the line, or // NOLINTNEXTLINE(%s) above it\n", a.Code, a.Name)

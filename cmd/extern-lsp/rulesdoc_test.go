@@ -1,0 +1,87 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/extern-lsp/extern-lsp/analysis/rules"
+)
+
+const rulesDoc = "../../docs/rules.md"
+
+// docs/rules.md is generated from the rules' Doc fields and must match them.
+func TestRulesDocInSync(t *testing.T) {
+	want := rulesMarkdown(rules.All())
+	if *update {
+		if err := os.WriteFile(rulesDoc, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile(rulesDoc)
+	if err != nil || string(got) != want {
+		t.Fatalf("docs/rules.md is out of date with the rule files: run `go generate ./cmd/extern-lsp` "+
+			"(or `extern-lsp rules --format markdown -o docs/rules.md`)\n%s", unifiedDiff("docs/rules.md", "generated", got, []byte(want)))
+	}
+}
+
+func TestRulesDocShape(t *testing.T) {
+	md := rulesMarkdown(rules.All())
+	for _, a := range rules.All() {
+		if !strings.Contains(md, "\n## "+a.Code+" "+a.Name+"\n") || !strings.Contains(md, "](#"+anchor(a)+")") {
+			t.Errorf("%s: no section or table link", a.Code)
+		}
+		if !strings.HasSuffix(a.DocURL(), "#"+anchor(a)) {
+			t.Errorf("%s: DocURL %s does not point at the section", a.Code, a.DocURL())
+		}
+		if a.Doc.Summary == "" || a.Doc.What == "" || a.Doc.Why == "" {
+			t.Errorf("%s: doc needs a summary, what and why", a.Code)
+		}
+	}
+}
+
+func TestRulesCommand(t *testing.T) {
+	r := runCmd("rules")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "CODE ") {
+		t.Fatalf("rules: %d %s", r.code, r.stderr)
+	}
+	for _, a := range rules.All() {
+		if !strings.Contains(r.stdout, a.Code+"  "+a.Name) {
+			t.Errorf("rules table lacks %s", a.Code)
+		}
+	}
+	r = runCmd("rules", "--format", "json")
+	var list []ruleJSON
+	if err := json.Unmarshal([]byte(r.stdout), &list); err != nil || len(list) != len(rules.All()) {
+		t.Fatalf("rules --format json: %v (%d rules)", err, len(list))
+	}
+	if list[0].Code != rules.All()[0].Code || list[0].URL == "" || list[0].Doc.Why == "" {
+		t.Errorf("json entry: %+v", list[0])
+	}
+	if r := runCmd("rules", "--format", "markdown"); r.stdout != rulesMarkdown(rules.All()) {
+		t.Error("rules --format markdown differs from the generator")
+	}
+}
+
+func TestExplain(t *testing.T) {
+	for _, arg := range []string{"EXT004", "syncall-aiv-only", "ext004"} {
+		r := runCmd("explain", arg)
+		if r.code != 0 {
+			t.Fatalf("explain %s: %d %s", arg, r.code, r.stderr)
+		}
+		for _, s := range []string{"EXT004 syncall-aiv-only (error, fixable)", "\nWhat it does\n", "\nWhy it is a bug\n", "\nExample\n    AscendC::SyncAll();",
+			"\nUse instead\n", "\nFix safety\n", "Guide: §5", "Docs: https://"} {
+			if !strings.Contains(r.stdout, s) {
+				t.Errorf("explain %s lacks %q:\n%s", arg, s, r.stdout)
+			}
+		}
+	}
+	if r := runCmd("explain", "EXT999"); r.code != 2 || !strings.Contains(r.stderr, `unknown rule "EXT999"`) {
+		t.Errorf("unknown: %d %s", r.code, r.stderr)
+	}
+	if r := runCmd("explain", "unused-suppression"); !strings.Contains(r.stdout, "(off (warning when selected), fixable)") {
+		t.Errorf("default-off rule:\n%s", r.stdout)
+	}
+}
