@@ -8,21 +8,24 @@ type Settings struct {
 	// on top of the hardware SyncAll's 11–14 (e.g. catlass barriers 8–10).
 	ReservedFlags []int
 	// CoreMacroFamily is the core-macro family a file should key its core
-	// split on: "c220" (the default when empty), "pto" or "any".
+	// split on: "consistent" (the default when empty: the family the extern
+	// already uses, which in practice is the guide's C220 one), "c220",
+	// "pto" or "any" (EXT006 reads it).
 	CoreMacroFamily string
 }
 
 // Core-macro families accepted by Settings.CoreMacroFamily.
 const (
-	FamilyC220 = "c220"
+	FamilyConsistent = "consistent"
+	FamilyC220       = "c220"
 	FamilyPTO  = "pto"
 	FamilyAny  = "any"
 )
 
-// Family returns the configured core-macro family, "c220" when unset.
+// Family returns the configured core-macro family, "consistent" when unset.
 func (s Settings) Family() string {
 	if s.CoreMacroFamily == "" {
-		return FamilyC220
+		return FamilyConsistent
 	}
 	return s.CoreMacroFamily
 }

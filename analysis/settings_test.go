@@ -27,7 +27,7 @@ func TestSettingsReachPass(t *testing.T) {
 	if got.Family() != "any" || !got.Reserved(9) || got.Reserved(10) {
 		t.Errorf("pass settings = %+v", got)
 	}
-	if (analysis.Settings{}).Family() != analysis.FamilyC220 {
-		t.Error("default family must be c220")
+	if (analysis.Settings{}).Family() != analysis.FamilyConsistent {
+		t.Error("default family must be consistent")
 	}
 }

@@ -286,8 +286,8 @@ func (c *Config) decode(t map[string]any, prefix string) error {
 			}
 		case "core-macro-family":
 			s, ok := v.(string)
-			if !ok || (s != analysis.FamilyC220 && s != analysis.FamilyPTO && s != analysis.FamilyAny) {
-				return bad("bad value "+describe(v), `want "c220" (the default), "pto" or "any"`)
+			if !ok || (s != analysis.FamilyConsistent && s != analysis.FamilyC220 && s != analysis.FamilyPTO && s != analysis.FamilyAny) {
+				return bad("bad value "+describe(v), `want "consistent" (the default), "c220", "pto" or "any"`)
 			}
 			c.CoreMacroFamily = s
 		default:

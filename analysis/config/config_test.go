@@ -49,7 +49,7 @@ core-macro-family = "pto"
 	if err != nil || b.Path != filepath.Join(root, "b", "extern-lsp.toml") || b.Select[0] != "syncall-aiv-only" {
 		t.Fatalf("b/: %+v %v", b, err)
 	}
-	if b.Settings().Family() != "c220" {
+	if b.Settings().Family() != "consistent" {
 		t.Errorf("nearest file replaces farther ones; family = %q", b.Settings().Family())
 	}
 	cc, err := Load(filepath.Join(root, "c"))
@@ -75,7 +75,7 @@ func TestErrors(t *testing.T) {
 		{"severity = { EXT777 = \"off\" }", `key "severity.EXT777": unknown rule "EXT777"`},
 		{"reserved-flags = [8, 16]", `key "reserved-flags": bad flag id 16 (FFTS flag ids are integers 0-15)`},
 		{"reserved-flags = 8", `key "reserved-flags": want a list of flag ids 0-15, got 8`},
-		{"core-macro-family = \"c310\"", `key "core-macro-family": bad value "c310" (want "c220" (the default), "pto" or "any")`},
+		{"core-macro-family = \"c310\"", `key "core-macro-family": bad value "c310" (want "consistent" (the default), "c220", "pto" or "any")`},
 		{"exclude = [\"[\"]", `key "exclude": bad glob "["`},
 		{"select = [", `invalid TOML: line 1`},
 	}
