@@ -20,6 +20,7 @@ func (d FuncDef) Body() *grammar.Node { return d.Node.ChildByField("body") }
 // once per file (through the pass's Facts); it is not safe for concurrent
 // use.
 type Funcs struct {
+	all    []FuncDef
 	byName map[string][]FuncDef
 	// types maps a declared name (variable, parameter, field) to the type
 	// texts it is declared with anywhere in the files: a scope-blind lookup
@@ -49,7 +50,9 @@ func IndexFunctions(files ...*grammar.File) *Funcs {
 			switch n.Kind {
 			case "function_definition":
 				if name := FunctionName(n); name != "" {
-					fs.byName[name] = append(fs.byName[name], FuncDef{File: f, Node: n, Name: name})
+					d := FuncDef{File: f, Node: n, Name: name}
+					fs.byName[name] = append(fs.byName[name], d)
+					fs.all = append(fs.all, d)
 				}
 			case "declaration", "field_declaration", "parameter_declaration", "optional_parameter_declaration":
 				fs.addDecl(n)
@@ -120,6 +123,10 @@ func (fs *Funcs) FieldTypes(class string) []string { return fs.fields[class] }
 // Lookup returns the definitions with a name (overloads and methods of
 // different classes all share it: callers treat them as "may call").
 func (fs *Funcs) Lookup(name string) []FuncDef { return fs.byName[name] }
+
+// All returns every indexed definition, the file's own first, in source
+// order.
+func (fs *Funcs) All() []FuncDef { return fs.all }
 
 // Def returns the index entry of a function definition node.
 func (fs *Funcs) Def(fn *grammar.Node) (FuncDef, bool) {

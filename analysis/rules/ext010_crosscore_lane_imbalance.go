@@ -1,0 +1,281 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// CrossCoreLaneImbalance flags a cluster-scoped cross-core flag set that
+// only one of the two vector lanes executes.
+var CrossCoreLaneImbalance = register(&analysis.Analyzer{
+	Code:     "EXT010",
+	Name:     "crosscore-lane-imbalance",
+	Severity: analysis.SeverityError,
+	Lang:     grammar.CPP,
+	Doc: analysis.Doc{
+		Summary: "a mode-2 (or mode-1) flag set needs both vector lanes of the cluster; one lane setting it deadlocks the wait",
+		What: "Flags `CrossCoreSetFlag<1|2, pipe>(id)`, `NotifyEvent<pipe>(id)` and raw `ffts_cross_core_sync(pipe, cfg)` " +
+			"with mode 1 or 2 that the vector core compiles under a condition on the sub-block (lane) id: " +
+			"`get_sub_block_id(args)`, `GetSubBlockIdx()`, `get_subblockid()`, or a variable or member assigned from " +
+			"them; and such sets after a `return` under a lane condition in the same function. Silent when both branches " +
+			"of the lane test set the same flag, and for sets both lanes reach (unconditional code, loops).",
+		Why: "Mode 2 pairs one cube with its two vector lanes and mode 1 the two lanes of a cluster: the flag counts the " +
+			"sets of the whole group, and the waiting side is released only after every member has set it. The cube's " +
+			"`CrossCoreWaitFlag(id)` after a mode-2 handshake waits for both vector lanes. When only lane 0 (or lane 1) " +
+			"executes the set, the count never completes: the waiter spins until the scheduler times out (507018). Let " +
+			"both lanes set the flag (split the work by lane, not the handshake).",
+		Example: "if (get_sub_block_id(args) == 0) {\n  AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(kQkReady);\n}",
+		UseInstead: "if (get_sub_block_id(args) == 0) {\n  /* lane-0 work */\n}\n" +
+			"AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(kQkReady);   // both lanes",
+		FixSafety: "Display only: a sketch that moves the set after the lane test. Whether the other lane may signal " +
+			"before its own share of the work is done depends on the kernel.",
+		Guide: "§5",
+	},
+	Run: runCrossCoreLaneImbalance,
+})
+
+var laneGetters = map[string]bool{"get_sub_block_id": true, "GetSubBlockIdx": true, "get_subblockid": true}
+
+func runCrossCoreLaneImbalance(pass *analysis.Pass) {
+	var sets []cxx.FlagCall
+	for _, fc := range flagCalls(pass) {
+		if fc.Kind == cxx.FlagSet && fc.ModeKnown && (fc.Mode == 1 || fc.Mode == 2) && pass.Cores(fc.Node)&grammar.AIV != 0 {
+			sets = append(sets, fc)
+		}
+	}
+	if len(sets) == 0 {
+		return
+	}
+	lanes := laneNames(pass)
+	for i := range sets {
+		fc := &sets[i]
+		fn := cxx.EnclosingFunction(fc.Node)
+		if fn == nil {
+			continue
+		}
+		what := flagCallText(fc)
+		if c := laneCondition(pass, lanes, fc, cxx.Conditions(fc.Node, fn), sets); c != nil {
+			d := analysis.Diagnostic{
+				Start: fc.Node.Start,
+				End:   fc.Node.End,
+				Message: fmt.Sprintf("%s only runs on the vector lane that passes `%s`: the mode-%d flag is released "+
+					"only after both lanes of the cluster set it, so the waiting core deadlocks; set it on both lanes",
+					what, conditionText(c), fc.Mode),
+			}
+			if fix, ok := moveOutOfCondition(pass, fc.Node, c); ok {
+				d.Fixes = []analysis.Fix{fix}
+			}
+			pass.Report(d)
+			continue
+		}
+		if r, c := laneReturnBefore(pass, lanes, fn, fc.Node); r != nil {
+			line, _ := pass.File.Lines.Position(r.Start)
+			pass.Report(analysis.Diagnostic{
+				Start: fc.Node.Start,
+				End:   fc.Node.End,
+				Message: fmt.Sprintf("%s is skipped by the lane that returns under `%s` (line %d): the mode-%d flag "+
+					"is released only after both lanes of the cluster set it, so the waiting core deadlocks",
+					what, conditionText(c), line+1, fc.Mode),
+				Related: []analysis.Related{analysis.RelatedAt(pass.File, r, "this lane leaves before setting the flag")},
+			})
+		}
+	}
+}
+
+func flagCallText(fc *cxx.FlagCall) string {
+	return "`" + shortText(fc.Node) + "`"
+}
+
+// laneCondition returns the innermost lane test among conds that decides
+// whether the set runs, unless the test's other branch sets the same flag.
+func laneCondition(pass *analysis.Pass, lanes map[string]bool, fc *cxx.FlagCall, conds []*grammar.Node, sets []cxx.FlagCall) *grammar.Node {
+	for _, c := range conds {
+		switch c.Kind {
+		case "if_statement", "switch_statement", "conditional_expression", "binary_expression":
+		default:
+			continue // loops: every lane runs them
+		}
+		if !mentionsLane(lanes, cxx.ConditionOf(c)) {
+			continue
+		}
+		if c.Kind == "if_statement" && bothBranchesSet(c, fc, sets) {
+			continue
+		}
+		return c
+	}
+	return nil
+}
+
+// bothBranchesSet reports whether each branch of a lane test sets the same
+// flag with the same mode (`if (lane == 0) set(X); else set(X);`).
+func bothBranchesSet(ifs *grammar.Node, fc *cxx.FlagCall, sets []cxx.FlagCall) bool {
+	cons, alt := ifs.ChildByField("consequence"), ifs.ChildByField("alternative")
+	if cons == nil || alt == nil {
+		return false
+	}
+	other := alt
+	if alt.Contains(fc.Node) {
+		other = cons
+	}
+	for i := range sets {
+		o := &sets[i]
+		if o.Node == fc.Node || !other.Contains(o.Node) || o.Mode != fc.Mode {
+			continue
+		}
+		if sameFlag(fc, o) {
+			return true
+		}
+	}
+	return false
+}
+
+func sameFlag(a, b *cxx.FlagCall) bool {
+	if len(a.Flags) > 0 && len(b.Flags) > 0 {
+		for _, x := range a.Flags {
+			if b.HasFlag(x) {
+				return true
+			}
+		}
+		return false
+	}
+	return a.IDNode != nil && b.IDNode != nil && strings.Join(strings.Fields(a.IDNode.Text()), "") == strings.Join(strings.Fields(b.IDNode.Text()), "")
+}
+
+// laneReturnBefore finds a return in fn before the set, under a lane test
+// that does not contain the set.
+func laneReturnBefore(pass *analysis.Pass, lanes map[string]bool, fn, set *grammar.Node) (*grammar.Node, *grammar.Node) {
+	for _, r := range pass.Nodes("return_statement") {
+		if r.Start >= set.Start {
+			break
+		}
+		if !fn.Contains(r) || cxx.EnclosingFunction(r) != fn || pass.Cores(r)&grammar.AIV == 0 {
+			continue
+		}
+		for _, c := range cxx.Conditions(r, fn) {
+			if c.Contains(set) {
+				continue
+			}
+			if mentionsLane(lanes, cxx.ConditionOf(c)) {
+				return r, c
+			}
+		}
+	}
+	return nil, nil
+}
+
+// mentionsLane reports whether an expression reads the lane id: a lane
+// getter call or a name assigned from one.
+func mentionsLane(lanes map[string]bool, e *grammar.Node) bool {
+	if e == nil {
+		return false
+	}
+	ds := e.Descendants()
+	for i := range ds {
+		n := &ds[i]
+		switch n.Kind {
+		case "call_expression":
+			if c, ok := cxx.AsCall(n); ok && laneGetters[c.Name] {
+				return true
+			}
+		case "identifier", "field_identifier":
+			if lanes[n.Text()] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// laneNames returns the variables and members the file (and its includes)
+// assign from a lane getter, directly or from another such name.
+func laneNames(pass *analysis.Pass) map[string]bool {
+	return pass.Facts.Get("rules.laneNames", func() any {
+		type def struct{ name, value *grammar.Node }
+		var defs []def
+		add := func(n *grammar.Node) {
+			switch n.Kind {
+			case "init_declarator":
+				if d, v := n.ChildByField("declarator"), n.ChildByField("value"); d != nil && v != nil {
+					defs = append(defs, def{d, v})
+				}
+			case "assignment_expression":
+				if l, r := n.ChildByField("left"), n.ChildByField("right"); l != nil && r != nil {
+					defs = append(defs, def{l, r})
+				}
+			}
+		}
+		for _, n := range pass.Nodes("init_declarator", "assignment_expression") {
+			add(n)
+		}
+		for _, f := range pass.Includes {
+			for i := range f.Tree.Nodes {
+				if k := f.Tree.Nodes[i].Kind; k == "init_declarator" || k == "assignment_expression" {
+					add(&f.Tree.Nodes[i])
+				}
+			}
+		}
+		lanes := map[string]bool{}
+		for round := 0; round < 3; round++ {
+			changed := false
+			for _, d := range defs {
+				name := cxx.DeclaredName(d.name)
+				if name == "" {
+					name = laneRootName(d.name)
+				}
+				if name == "" || lanes[name] || !mentionsLane(lanes, d.value) {
+					continue
+				}
+				lanes[name] = true
+				changed = true
+			}
+			if !changed {
+				break
+			}
+		}
+		return lanes
+	}).(map[string]bool)
+}
+
+// laneRootName is the member or variable an assignment target names:
+// `lane_`, `this->lane_`, `ctx.lane`.
+func laneRootName(n *grammar.Node) string {
+	switch n.Kind {
+	case "identifier", "field_identifier":
+		return n.Text()
+	case "field_expression":
+		if f := n.ChildByField("field"); f != nil {
+			return f.Text()
+		}
+	}
+	return ""
+}
+
+// moveOutOfCondition sketches moving the set's statement after the lane
+// test's statement.
+func moveOutOfCondition(pass *analysis.Pass, set, cond *grammar.Node) (analysis.Fix, bool) {
+	if cond.Kind != "if_statement" {
+		return analysis.Fix{}, false
+	}
+	stmt := set.Parent()
+	if stmt == nil || stmt.Kind != "expression_statement" {
+		return analysis.Fix{}, false
+	}
+	del, ok := deleteStatementEdit(pass.File, set)
+	if !ok {
+		return analysis.Fix{}, false
+	}
+	outer := cxx.BlockStatementOf(cond)
+	if outer == nil {
+		return analysis.Fix{}, false
+	}
+	ins := insertLinesAfterStmt(pass.File, outer, stmt.Text()+"\n")
+	return analysis.Fix{
+		Title:         "Move `" + shortText(set) + "` after the lane test so both lanes set it",
+		Applicability: analysis.DisplayOnly,
+		Edits:         []analysis.TextEdit{del, ins},
+	}, true
+}
