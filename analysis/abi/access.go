@@ -548,7 +548,7 @@ func Accesses(f *grammar.File, consts *cxx.Resolver, helpers Helpers) []Access {
 				// The helper's own args[i]: accounted at its call sites.
 				continue
 			}
-			a := Access{Start: idx.Start, End: idx.End, Node: n, Index: idx, Slots: consts.EvalAll(idx), Via: "args[]", File: f.Path, Func: cxx.FunctionName(fn)}
+			a := Access{Start: idx.Start, End: idx.End, Node: n, Index: idx, Slots: evalIndex(consts, idx), Via: "args[]", File: f.Path, Func: cxx.FunctionName(fn)}
 			u := classify(f, n, ids)
 			a.setUse(u)
 			a.Conds = conds(n, fn, consts)
@@ -577,7 +577,7 @@ func Accesses(f *grammar.File, consts *cxx.Resolver, helpers Helpers) []Access {
 			if _, _, fwd := fp.indexParam(idx); fwd {
 				continue
 			}
-			slots := consts.EvalAll(idx)
+			slots := evalIndex(consts, idx)
 			if h.Offset != 0 {
 				for k := range slots {
 					slots[k] += h.Offset
@@ -588,8 +588,12 @@ func Accesses(f *grammar.File, consts *cxx.Resolver, helpers Helpers) []Access {
 				a.setUse(classify(f, n, ids))
 			} else {
 				a.Use, a.Cast = h.Use, h.Cast
-				if u := classify(f, n, ids); u.varName != "" {
-					a.Var = u.varName
+				u := classify(f, n, ids)
+				a.Var = u.varName
+				if h.Use == UseScalar && u.kind == UseScalar && u.castNode != nil && !u.implicit {
+					// A cast written at the call site decides the width:
+					// static_cast<int32_t>(scalar_arg(args, k)).
+					a.Cast, a.CastNode, a.Value = u.cast, u.castNode, u.value
 				}
 			}
 			a.Conds = conds(n, fn, consts)
@@ -597,6 +601,18 @@ func Accesses(f *grammar.File, consts *cxx.Resolver, helpers Helpers) []Access {
 		}
 	}
 	return out
+}
+
+// evalIndex evaluates an index; tree-sitter reads `-1` as one number
+// literal, which the resolver's unsigned parse rejects.
+func evalIndex(consts *cxx.Resolver, idx *grammar.Node) []int64 {
+	vs := consts.EvalAll(idx)
+	if len(vs) == 0 && idx.Kind == "number_literal" && strings.HasPrefix(idx.Text(), "-") {
+		if v, ok := cxx.ParseInt(strings.TrimSpace(idx.Text()[1:])); ok {
+			return []int64{-v}
+		}
+	}
+	return vs
 }
 
 func (a *Access) setUse(u use) {

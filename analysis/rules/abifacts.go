@@ -1,0 +1,300 @@
+package rules
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/abi"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// Shared args[] ABI judgement for EXT101, EXT102 and EXT106: every access of
+// the file checked against every extern the file is compiled under, once
+// per file through pass.Facts.
+
+type abiVerdictKind int
+
+const (
+	abiOK abiVerdictKind = iota
+	abiOutOfRange
+	abiKindMismatch
+)
+
+// abiFinding is one access that no candidate index makes right for stub.
+type abiFinding struct {
+	acc   *abi.Access
+	stub  *abi.Stub
+	kind  abiVerdictKind
+	slot  int64
+	param *abi.Param // the parameter at slot (kind mismatch)
+}
+
+// abiUse is one access that is compiled under stub with a single in-range
+// slot (for EXT106's dtype checks).
+type abiUse struct {
+	acc   *abi.Access
+	stub  *abi.Stub
+	param *abi.Param
+}
+
+type abiFacts struct {
+	findings []abiFinding
+	uses     []abiUse
+}
+
+func fileABI(pass *analysis.Pass) *abiFacts {
+	return pass.Facts.Get("abi.facts", func() any { return computeABI(pass) }).(*abiFacts)
+}
+
+// verdict judges one access against one stub: fine when some candidate
+// index is in range and of the kind the code uses.
+func verdict(a *abi.Access, s *abi.Stub) (abiVerdictKind, int64, *abi.Param) {
+	n := int64(s.Count())
+	var mismatch *abi.Param
+	var mslot int64
+	inRange := false
+	for _, v := range a.Slots {
+		if v < 0 || v >= n {
+			continue
+		}
+		inRange = true
+		p, ok := s.BySlot(int(v))
+		if !ok {
+			return abiOK, v, nil
+		}
+		if a.Use == abi.UseUnknown || a.Use == abi.UseTensor && p.Kind == abi.Tensor || a.Use == abi.UseScalar && p.Kind == abi.Scalar {
+			return abiOK, v, p
+		}
+		if mismatch == nil {
+			mismatch, mslot = p, v
+		}
+	}
+	if !inRange {
+		return abiOutOfRange, a.Slots[0], nil
+	}
+	return abiKindMismatch, mslot, mismatch
+}
+
+func computeABI(pass *analysis.Pass) *abiFacts {
+	out := &abiFacts{}
+	if pass.WS == nil || pass.File.Lang != grammar.CPP {
+		return out
+	}
+	stubs := pass.WS.StubsFor(pass.File.Path)
+	if len(stubs) == 0 {
+		return out
+	}
+	acc := pass.WS.Accesses(pass.File.Path)
+	type unitB struct{ b []*abi.Bindings }
+	bind := map[*abi.Stub][]*abi.Bindings{}
+	for _, s := range stubs {
+		for _, u := range pass.WS.UnitsOfStub(pass.File.Path, s) {
+			bind[s] = append(bind[s], pass.WS.Bindings(u))
+		}
+	}
+	compiled := func(a *abi.Access, s *abi.Stub) bool {
+		bs := bind[s]
+		if len(bs) == 0 {
+			return true
+		}
+		for _, b := range bs {
+			if b.Compiled(a) {
+				return true
+			}
+		}
+		return false
+	}
+	// unbound reports a condition no unit of s decides.
+	unbound := func(c abi.Cond, s *abi.Stub) bool {
+		for _, b := range bind[s] {
+			if _, ok := b.Value(c.Scope, c.Name); ok {
+				return false
+			}
+		}
+		return true
+	}
+	for i := range acc {
+		a := &acc[i]
+		if a.Via == "constant" || len(a.Slots) == 0 {
+			continue
+		}
+		for _, s := range stubs {
+			if !compiled(a, s) {
+				continue
+			}
+			k, slot, p := verdict(a, s)
+			if k == abiOK {
+				if p != nil && len(a.Slots) == 1 {
+					out.uses = append(out.uses, abiUse{a, s, p})
+				}
+				continue
+			}
+			// `WithRope ? args[17] : args[7]` with the flag not bound for
+			// this extern: accepted when the other branch is right for it.
+			if siblingOK(acc, a, s, unbound, compiled) {
+				continue
+			}
+			out.findings = append(out.findings, abiFinding{acc: a, stub: s, kind: k, slot: slot, param: p})
+		}
+	}
+	return out
+}
+
+func siblingOK(acc []abi.Access, a *abi.Access, s *abi.Stub, unbound func(abi.Cond, *abi.Stub) bool, compiled func(*abi.Access, *abi.Stub) bool) bool {
+	for _, c := range a.Conds {
+		if !unbound(c, s) {
+			continue
+		}
+		for j := range acc {
+			b := &acc[j]
+			if b == a || b.Via == "constant" || len(b.Slots) == 0 {
+				continue
+			}
+			for _, bc := range b.Conds {
+				if bc.Start == c.Start && bc.End == c.End && bc.Value != c.Value && compiled(b, s) {
+					if k, _, _ := verdict(b, s); k == abiOK {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// accessRange is where an args finding is reported: the whole `args[N]`,
+// or the index argument of a helper call.
+func accessRange(a *abi.Access) (uint32, uint32) {
+	if a.Via == "args[]" && a.Node != nil {
+		return a.Node.Start, a.Node.End
+	}
+	return a.Start, a.End
+}
+
+// accessText names an access in messages: `args[7]` or
+// `tensor_data(args, 7)` with the index resolved.
+func accessText(a *abi.Access, slot int64) string {
+	if a.Via == "args[]" {
+		return fmt.Sprintf("args[%d]", slot)
+	}
+	return fmt.Sprintf("`%s(args, %d)`", a.Via, slot)
+}
+
+func paramRelated(s *abi.Stub, p *abi.Param, msg string) analysis.Related {
+	return analysis.Related{File: s.File, Start: p.NameStart, End: p.NameEnd, Message: msg}
+}
+
+func stubRelated(s *abi.Stub) analysis.Related {
+	return analysis.Related{File: s.File, Start: s.Start, End: s.End, Message: fmt.Sprintf("extern `%s` (%d tensors + %d scalars) is declared here", s.Name, s.Tensors, s.Scalars)}
+}
+
+// paramNamed finds a stub parameter a C++ variable name stands for:
+// the same name, ignoring case, underscores and a k/m prefix.
+func paramNamed(s *abi.Stub, v string) *abi.Param {
+	if v == "" {
+		return nil
+	}
+	if p, ok := s.Param(v); ok {
+		return p
+	}
+	norm := func(x string) string {
+		x = strings.ToLower(strings.ReplaceAll(x, "_", ""))
+		return x
+	}
+	nv := norm(v)
+	for i := range s.Params {
+		if norm(s.Params[i].Name) == nv {
+			return &s.Params[i]
+		}
+	}
+	return nil
+}
+
+// stubCxx is what a stub's C++ (its entries and everything they include)
+// does with cross-core synchronisation, for the Python rules.
+type stubCxx struct {
+	barrier      *cxx.Site // a hardware barrier (SyncAll, mode-0 flags)
+	syncAllFalse *cxx.Site // SyncAll<false>()
+	mode12       *cxx.Site // a mode-1 or mode-2 flag call
+	mode         int64
+	files        int
+}
+
+func stubCxxFacts(pass *analysis.Pass, s *abi.Stub) *stubCxx {
+	key := fmt.Sprintf("abi.stubCxx:%p", s)
+	return pass.Facts.Get(key, func() any {
+		out := &stubCxx{}
+		seen := map[string]bool{}
+		for _, e := range pass.WS.StubEntries(s) {
+			var files []*grammar.File
+			for _, p := range pass.WS.Closure(e) {
+				if f, err := pass.WS.File(p); err == nil && f.Lang == grammar.CPP {
+					files = append(files, f)
+				}
+			}
+			r := cxx.NewResolver(files...)
+			for _, f := range files {
+				if seen[f.Path] {
+					continue
+				}
+				seen[f.Path] = true
+				out.files++
+				if out.barrier == nil {
+					if bs := cxx.HardwareBarriers(f, r); len(bs) > 0 {
+						out.barrier = &cxx.Site{File: f, Node: bs[0].Node}
+					}
+				}
+				for _, fc := range cxx.FileFlagCalls(f, r) {
+					if out.mode12 == nil && fc.ModeKnown && (fc.Mode == 1 || fc.Mode == 2) && f.CoresOf(fc.Node) != grammar.None {
+						n := fc.Node
+						out.mode12, out.mode = &cxx.Site{File: f, Node: n}, fc.Mode
+					}
+				}
+				if out.syncAllFalse == nil {
+					for i := range f.Tree.Nodes {
+						n := &f.Tree.Nodes[i]
+						if n.Kind != "call_expression" {
+							continue
+						}
+						c, ok := cxx.AsCall(n)
+						if !ok || !cxx.IsHardwareSyncAll(c) || f.CoresOf(n) == grammar.None {
+							continue
+						}
+						if aiv, known := cxx.SyncAllAIVOnly(c, r); known && !aiv {
+							out.syncAllFalse = &cxx.Site{File: f, Node: n}
+							break
+						}
+					}
+				}
+			}
+		}
+		return out
+	}).(*stubCxx)
+}
+
+func siteText(s *cxx.Site) string {
+	line, _ := s.File.Lines.Position(s.Node.Start)
+	return fmt.Sprintf("`%s` at %s:%d", clipText(s.Node.Text()), filepath.Base(s.File.Path), line+1)
+}
+
+func clipText(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 50 {
+		return s[:47] + "..."
+	}
+	return s
+}
+
+// pyStubs returns the stubs the Python file defines (shared by the Python
+// rules).
+func pyStubs(pass *analysis.Pass) []*abi.Stub {
+	return pass.Facts.Get("abi.pyStubs", func() any {
+		if pass.WS == nil {
+			return abi.ParseStubs(pass.File)
+		}
+		return pass.WS.StubsFor(pass.File.Path)
+	}).([]*abi.Stub)
+}

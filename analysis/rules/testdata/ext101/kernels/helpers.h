@@ -1,0 +1,27 @@
+#pragma once
+#include <cstdint>
+
+struct ChipTensor {
+    uint64_t addr;
+    int64_t start_offset;
+};
+
+enum MmArg { MM_A, MM_B, MM_OUT, MM_N, MM_SCALE };
+
+template <typename T>
+__aicore__ inline __gm__ T *tensor_data(__gm__ int64_t *args, int idx)
+{
+    auto *t = reinterpret_cast<__gm__ ChipTensor *>(args[idx]);
+    return reinterpret_cast<__gm__ T *>(t->addr) + t->start_offset;
+}
+
+// Forwards to tensor_data: a helper of a helper.
+__aicore__ inline __gm__ half *arg_half(__gm__ int64_t *args, int idx)
+{
+    return tensor_data<half>(args, idx);
+}
+
+__aicore__ inline uint64_t raw_arg(__gm__ int64_t *args, int i)
+{
+    return args[i];
+}
