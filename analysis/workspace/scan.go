@@ -1,26 +1,35 @@
 package workspace
 
-import "github.com/extern-lsp/extern-lsp/grammar"
+import (
+	"bytes"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
 
 // Kind evidence by identifier (ascendc-facts.md, "Core-type guards"): cube
 // units and pipes, and vector buffer positions and pipes.
 var (
 	cubeWords = map[string]bool{"Mmad": true, "LoadData": true, "LoadData2D": true, "LoadData3DV2": true, "Fixpipe": true,
-		"L0A": true, "L0B": true, "L0C": true, "PIPE_M": true, "PIPE_FIX": true, "PIPE_MTE1": true, "CO1": true}
+		"L0A": true, "L0B": true, "L0C": true, "PIPE_M": true, "PIPE_FIX": true, "PIPE_MTE1": true}
 	cubePositions = map[string]bool{"A1": true, "B1": true, "A2": true, "B2": true, "CO1": true}
 	vecWords      = map[string]bool{"PIPE_V": true, "VECIN": true, "VECOUT": true, "VECCALC": true}
 )
 
-// token is one lexical token of the cheap scanner: an identifier, a number,
-// a string literal or a punctuation byte.
-type token struct {
-	text string
-	kind byte // 'i' identifier, 'n' number, 's' string, 'p' punctuation
+// span is one lexical token of the cheap scanner, as a byte range: an
+// identifier, a number, a string literal or a punctuation mark.
+type span struct {
+	start, end int32
+	kind       byte // 'i' identifier, 'n' number, 's' string, 'p' punctuation
 }
 
-// tokens lexes C++ text, skipping comments and preprocessor lines.
-func tokens(src []byte, fn func(toks []token, i int)) {
-	var toks []token
+func isWordByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// lex splits C++ text into tokens, skipping comments. Directive lines are
+// handed to directive instead of being tokenized.
+func lex(src []byte, directive func(line []byte, start int)) []span {
+	toks := make([]span, 0, len(src)/5)
 	lineStart := true
 	for i := 0; i < len(src); {
 		c := src[i]
@@ -41,12 +50,15 @@ func tokens(src []byte, fn func(toks []token, i int)) {
 			}
 			i = j + 2
 		case c == '#' && lineStart:
-			for i < len(src) && src[i] != '\n' {
-				if src[i] == '\\' && i+1 < len(src) && src[i+1] == '\n' {
-					i++
+			j := i
+			for j < len(src) && src[j] != '\n' {
+				if src[j] == '\\' && j+1 < len(src) && src[j+1] == '\n' {
+					j++
 				}
-				i++
+				j++
 			}
+			directive(src[i:min(j, len(src))], i)
+			i = j
 		case c == '"' || c == '\'':
 			j := i + 1
 			for j < len(src) && src[j] != c && src[j] != '\n' {
@@ -55,99 +67,128 @@ func tokens(src []byte, fn func(toks []token, i int)) {
 				}
 				j++
 			}
-			if j > len(src) {
-				j = len(src)
-			}
-			end := j + 1
-			if end > len(src) {
-				end = len(src)
-			}
-			toks = append(toks, token{string(src[i:end]), 's'})
+			end := min(j+1, len(src))
+			toks = append(toks, span{int32(i), int32(end), 's'})
 			i = end
 			lineStart = false
-		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+		case isWordByte(c):
 			j := i
-			for j < len(src) && (src[j] == '_' || src[j] >= 'a' && src[j] <= 'z' || src[j] >= 'A' && src[j] <= 'Z' || src[j] >= '0' && src[j] <= '9') {
+			for j < len(src) && isWordByte(src[j]) {
 				j++
 			}
 			k := byte('i')
 			if c >= '0' && c <= '9' {
 				k = 'n'
 			}
-			toks = append(toks, token{string(src[i:j]), k})
+			toks = append(toks, span{int32(i), int32(j), k})
 			i = j
 			lineStart = false
 		default:
 			if c == ':' && i+1 < len(src) && src[i+1] == ':' {
-				toks = append(toks, token{"::", 'p'})
+				toks = append(toks, span{int32(i), int32(i + 2), 'p'})
 				i += 2
 			} else {
-				toks = append(toks, token{string(c), 'p'})
+				toks = append(toks, span{int32(i), int32(i + 1), 'p'})
 				i++
 			}
 			lineStart = false
 		}
 	}
-	for i := range toks {
-		fn(toks, i)
+	return toks
+}
+
+// includeOf reads an #include directive line.
+func includeOf(line []byte, start int) (grammar.Include, bool) {
+	i := 1
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
 	}
+	if !bytes.HasPrefix(line[i:], []byte("include")) {
+		return grammar.Include{}, false
+	}
+	i += len("include")
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	if i >= len(line) || line[i] != '"' && line[i] != '<' {
+		return grammar.Include{}, false
+	}
+	closeCh := byte('"')
+	if line[i] == '<' {
+		closeCh = '>'
+	}
+	j := bytes.IndexByte(line[i+1:], closeCh)
+	if j < 0 {
+		return grammar.Include{}, false
+	}
+	return grammar.Include{Path: string(line[i+1 : i+1+j]), System: closeCh == '>',
+		Start: uint32(start + i), End: uint32(start + i + j + 2)}, true
 }
 
 // scanText summarises a file without parsing it: includes, the extern entry
-// shape and kind evidence.
+// shape and kind evidence. It runs over every file of the workspace, so it
+// allocates nothing per token.
 func scanText(src []byte) *scan {
 	s := &scan{}
-	s.includes = grammar.IncludesOf(&grammar.File{Src: src, Guards: grammar.ScanGuards(src)})
-	externC := false
-	at := func(toks []token, i int) string {
-		if i >= 0 && i < len(toks) {
-			return toks[i].text
+	toks := lex(src, func(line []byte, start int) {
+		if inc, ok := includeOf(line, start); ok {
+			s.includes = append(s.includes, inc)
 		}
-		return ""
+	})
+	at := func(i int) []byte {
+		if i >= 0 && i < len(toks) {
+			return src[toks[i].start:toks[i].end]
+		}
+		return nil
 	}
-	tokens(src, func(toks []token, i int) {
-		t := toks[i].text
-		switch {
-		case t == "extern" && at(toks, i+1) == `"C"`:
-			externC = true
-		case t == "__gm__":
+	is := func(i int, lit string) bool { return string(at(i)) == lit }
+	ident := func(i int) bool { return i >= 0 && i < len(toks) && toks[i].kind == 'i' }
+	externC := false
+	for i, t := range toks {
+		if t.kind != 'i' {
+			continue
+		}
+		word := src[t.start:t.end]
+		switch string(word) {
+		case "extern":
+			externC = externC || is(i+1, `"C"`)
+		case "__gm__":
 			// __gm__ [const] int64_t * name (, or ))
 			j := i + 1
-			if at(toks, j) == "const" {
+			if is(j, "const") {
 				j++
 			}
-			if ty := at(toks, j); (ty == "int64_t" || ty == "uint64_t") && at(toks, j+1) == "*" && j+2 < len(toks) && toks[j+2].kind == 'i' {
-				if n := at(toks, j+3); n == "," || n == ")" {
-					s.argsFn = true
-				}
+			if (is(j, "int64_t") || is(j, "uint64_t")) && is(j+1, "*") && ident(j+2) && (is(j+3, ",") || is(j+3, ")")) {
+				s.argsFn = true
 			}
-		case t == "int64_t" || t == "uint64_t":
-			if at(toks, i+1) == "__gm__" && at(toks, i+2) == "*" && i+3 < len(toks) && toks[i+3].kind == 'i' {
-				if n := at(toks, i+4); n == "," || n == ")" {
-					s.argsFn = true
-				}
+		case "int64_t", "uint64_t":
+			if is(i+1, "__gm__") && is(i+2, "*") && ident(i+3) && (is(i+4, ",") || is(i+4, ")")) {
+				s.argsFn = true
 			}
-		case cubeWords[t] && (t != "CO1" || at(toks, i-1) == "::"):
-			s.cube = true
-		case cubePositions[t] && at(toks, i-1) == "::" && at(toks, i-2) == "TPosition":
-			s.cube = true
-		case vecWords[t]:
-			s.vec = true
-		case t == "SyncAll":
-			if at(toks, i+1) == "<" && at(toks, i+2) == "false" {
+		case "SyncAll":
+			if is(i+1, "<") && is(i+2, "false") {
 				s.mixedSig = true
 			}
-		case t == "CrossCoreSetFlag" || t == "CrossCoreWaitFlag":
-			if at(toks, i+1) == "<" {
-				switch at(toks, i+2) {
+		case "CrossCoreSetFlag", "CrossCoreWaitFlag":
+			if is(i+1, "<") {
+				switch string(at(i + 2)) {
 				case "1", "2", "0x1", "0x2":
 					s.mixedSig = true
 				}
 			}
-		case t == "NotifyEvent" || t == "WaitEvent":
+		case "NotifyEvent", "WaitEvent":
 			s.mixedSig = true
+		default:
+			switch {
+			case cubeWords[string(word)]:
+				s.cube = true
+			case cubePositions[string(word)] && is(i-1, "::") && is(i-2, "TPosition"):
+				s.cube = true
+			case vecWords[string(word)]:
+				s.vec = true
+			}
 		}
-	})
+	}
 	s.entry = s.argsFn && externC
 	return s
 }
