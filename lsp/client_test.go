@@ -24,7 +24,7 @@ import (
 // testClient speaks LSP to a server over an in-memory pipe with real
 // Content-Length framing, as an editor would.
 type testClient struct {
-	t    *testing.T
+	t    testing.TB
 	conn net.Conn
 	in   *bufio.Reader
 	wmu  sync.Mutex
@@ -42,6 +42,7 @@ type testClient struct {
 	serverCalls map[string]int
 
 	done chan error
+	srv  *Server
 }
 
 type wireMsg struct {
@@ -56,7 +57,7 @@ type wireMsg struct {
 }
 
 // startServer runs a server on one end of a pipe and a client on the other.
-func startServer(t *testing.T, opts Options) *testClient {
+func startServer(t testing.TB, opts Options) *testClient {
 	t.Helper()
 	srvEnd, cliEnd := net.Pipe()
 	if opts.MinDebounce == 0 {
@@ -73,7 +74,8 @@ func startServer(t *testing.T, opts Options) *testClient {
 		waiting: map[string]chan wireMsg{}, published: map[string][]publishParams{},
 		changed: make(chan struct{}), serverCalls: map[string]int{}, done: make(chan error, 1),
 	}
-	go func() { c.done <- Serve(context.Background(), srvEnd, srvEnd, srvEnd, opts) }()
+	c.srv = newServer(opts)
+	go func() { c.done <- c.srv.run(context.Background(), srvEnd, srvEnd, srvEnd) }()
 	go c.readLoop()
 	t.Cleanup(func() { cliEnd.Close() })
 	return c
@@ -346,7 +348,7 @@ func applyEdit(text string, e protocol.TextEdit) string {
 
 // find returns the LSP position of the n-th (0-based) occurrence of sub,
 // plus delta UTF-16 units.
-func find(t *testing.T, text, sub string, n int) protocol.Position {
+func find(t testing.TB, text, sub string, n int) protocol.Position {
 	t.Helper()
 	off := -1
 	for i := 0; i <= n; i++ {

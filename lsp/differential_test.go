@@ -1,0 +1,167 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+	"unicode/utf16"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// snippets are typed into the kernel at random: qualifiers the masker
+// blanks, guard directives, braces, non-ASCII text, rule triggers and the
+// declaration-macro shape whose masking depends on the following word.
+var snippets = []string{
+	"__gm__ ", "AscendC::SyncAll();\n", "#ifdef __DAV_C220_CUBE__\n", "#endif\n", "#else\n",
+	"if ASCEND_IS_AIC {\n", "}\n", "{", "}", ";", "\n", "/* 注释 */", "🚀", "中文", "\"s\"",
+	"// NOLINT(EXT004)", "CATLASS_DEVICE ", "void ", "int32_t x = args[3];\n", "get_block_idx()",
+	"AscendC::TPipe pipe;\n", "AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(12);\n", "(", ")", "<false>", "x",
+	"__aicore__ ", "#if defined(__DAV_C220_VEC__)\n", "'", "\\\n",
+}
+
+// changeSeq sends content changes in LSP order (each against the text the
+// previous one produced) and applies them to the client's copy.
+func (c *testClient) changeSeq(b *buffer, changes []contentChange) {
+	var wire []any
+	for _, ch := range changes {
+		if ch.Range == nil {
+			b.text = ch.Text
+			wire = append(wire, map[string]any{"text": ch.Text})
+			continue
+		}
+		b.text = applyEdit(b.text, protocol.TextEdit{Range: *ch.Range, NewText: ch.Text})
+		wire = append(wire, map[string]any{"range": ch.Range, "text": ch.Text})
+	}
+	b.version++
+	c.notify("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": b.uri, "version": b.version},
+		"contentChanges": wire,
+	})
+}
+
+func randomPos(rng *rand.Rand, text string) protocol.Position {
+	l := grammar.NewLines([]byte(text))
+	line := rng.IntN(l.Count() + 1) // sometimes one past the last line
+	width := 0
+	if line < l.Count() {
+		width = len(utf16.Encode([]rune(l.LineText(line))))
+	}
+	ch := rng.IntN(width + 1)
+	if rng.IntN(10) == 0 {
+		ch = width + rng.IntN(5) // past the end of the line
+	}
+	return protocol.Position{Line: uint32(line), Character: uint32(ch)}
+}
+
+func randomChange(rng *rand.Rand, text string) contentChange {
+	start := randomPos(rng, text)
+	end := start
+	if rng.IntN(2) == 0 {
+		// Delete or replace a stretch, sometimes across lines.
+		end = randomPos(rng, text)
+		l := grammar.NewLines([]byte(text))
+		if offsetOf(l, end) < offsetOf(l, start) {
+			start, end = end, start
+		}
+		if offsetOf(l, end)-offsetOf(l, start) > 200 {
+			end = posOf(l, offsetOf(l, start)+uint32(rng.IntN(60)))
+		}
+	}
+	text = ""
+	if rng.IntN(4) != 0 {
+		text = snippets[rng.IntN(len(snippets))]
+	}
+	return contentChange{Range: &protocol.Range{Start: start, End: end}, Text: text}
+}
+
+// TestIncrementalEditsMatchFreshOpen makes 240 random edits (single,
+// batched, and one full replacement) and checks at checkpoints that the
+// server's text equals the client's, that the incrementally reparsed tree
+// equals a fresh parse node for node, and that the diagnostics equal those
+// of a fresh server opening the same text.
+func TestIncrementalEditsMatchFreshOpen(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "kernel.cpp")
+	text := genKernel(10)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := startServer(t, Options{})
+	c.initialize([]string{dir}, map[string]any{})
+	b := c.openText(path, text)
+	rng := rand.New(rand.NewPCG(5, 17))
+	checks := 0
+	for i := 0; i < 240; i++ {
+		switch {
+		case i == 120:
+			c.changeSeq(b, []contentChange{{Text: genKernel(6)}})
+		case i%15 == 7:
+			// A batch: each change is positioned in the previous one's result.
+			var batch []contentChange
+			cur := b.text
+			for k := 0; k < 3; k++ {
+				ch := randomChange(rng, cur)
+				cur = applyEdit(cur, protocol.TextEdit{Range: *ch.Range, NewText: ch.Text})
+				batch = append(batch, ch)
+			}
+			c.changeSeq(b, batch)
+		default:
+			c.changeSeq(b, []contentChange{randomChange(rng, b.text)})
+		}
+		if i%40 == 39 || i == 239 {
+			compareWithFresh(t, c, b, dir, path)
+			checks++
+		}
+	}
+	if checks < 6 {
+		t.Fatalf("only %d checkpoints", checks)
+	}
+	c.shutdown()
+}
+
+func compareWithFresh(t *testing.T, c *testClient, b *buffer, dir, path string) {
+	t.Helper()
+	got := c.diagnosticsFor(b.uri, b.version)
+	s := c.srv
+	s.mu.Lock()
+	d := s.docs[path]
+	s.mu.Unlock()
+	f, version, err := s.snapshot(d)
+	if err != nil || version != b.version {
+		t.Fatalf("snapshot: v%d (want v%d), %v", version, b.version, err)
+	}
+	if string(f.Src) != b.text {
+		t.Fatalf("v%d: server text differs from the client's", version)
+	}
+	fresh, err := grammar.ParseFile(context.Background(), nil, path, []byte(b.text), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	if len(f.Tree.Nodes) != len(fresh.Tree.Nodes) {
+		t.Fatalf("v%d: incremental tree has %d nodes, fresh parse %d", version, len(f.Tree.Nodes), len(fresh.Tree.Nodes))
+	}
+	for i := range f.Tree.Nodes {
+		a, e := &f.Tree.Nodes[i], &fresh.Tree.Nodes[i]
+		if a.Kind != e.Kind || a.Start != e.Start || a.End != e.End || a.Field != e.Field || a.IsError() != e.IsError() || a.IsMissing() != e.IsMissing() {
+			t.Fatalf("v%d: node %d differs: incremental %s %d-%d, fresh %s %d-%d", version, i, a.Kind, a.Start, a.End, e.Kind, e.Start, e.End)
+		}
+	}
+	// A fresh server opening the final text.
+	c2 := startServer(t, Options{})
+	c2.initialize([]string{dir}, map[string]any{})
+	b2 := c2.openText(path, b.text)
+	want := c2.diagnosticsFor(b2.uri, 1)
+	gj, _ := json.Marshal(got)
+	wj, _ := json.Marshal(want)
+	if string(gj) != string(wj) {
+		t.Fatalf("v%d: diagnostics after incremental edits:\n%s\nfresh open:\n%s", version, gj, wj)
+	}
+	c2.shutdown()
+}
