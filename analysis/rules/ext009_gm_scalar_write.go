@@ -197,6 +197,17 @@ func callersFlush(pass *analysis.Pass, funcs *cxx.Funcs, a *cxx.Access, cores gr
 		return false
 	}
 	name := cxx.FunctionName(a.Func)
+	memo := pass.Facts.Get("rules.callersFlush", func() any { return map[string]bool{} }).(map[string]bool)
+	key := fmt.Sprintf("%s/%d", name, cores)
+	if v, ok := memo[key]; ok {
+		return v
+	}
+	v := callersFlushUncached(funcs, a.Func, name, cores)
+	memo[key] = v
+	return v
+}
+
+func callersFlushUncached(funcs *cxx.Funcs, helper *grammar.Node, name string, cores grammar.Cores) bool {
 	isFlush := func(f *grammar.File, c cxx.Call) bool {
 		switch c.Name {
 		case "dcci", "DataCacheCleanAndInvalid":
@@ -212,7 +223,7 @@ func callersFlush(pass *analysis.Pass, funcs *cxx.Funcs, a *cxx.Access, cores gr
 	// Every function of the index that calls the helper must flush after
 	// the call.
 	for _, def := range funcs.All() {
-		if def.Node == a.Func {
+		if def.Node == helper {
 			continue
 		}
 		for _, n := range funcs.Calls(def.Node) {

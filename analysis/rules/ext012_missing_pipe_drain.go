@@ -93,7 +93,7 @@ type drainer struct {
 
 func runMissingPipeDrain(pass *analysis.Pass) {
 	entries := externEntries(pass)
-	if len(entries) == 0 {
+	if len(entries) == 0 || !mayStoreToGM(pass) {
 		return
 	}
 	funcs := workspaceFuncs(pass)
@@ -210,6 +210,21 @@ func shortText(n *grammar.Node) string {
 		s = s[:57] + "..."
 	}
 	return s
+}
+
+// storeNames are the texts without which a file and its includes cannot
+// issue a store to GM: a cheap way out before the flow analysis.
+var storeNames = [][]byte{[]byte("DataCopy"), []byte("Fixpipe"), []byte("copy_ubuf_to_gm"), []byte("copy_matrix_cc_to_gm"), []byte("TSTORE")}
+
+func mayStoreToGM(pass *analysis.Pass) bool {
+	for _, f := range append([]*grammar.File{pass.File}, pass.Includes...) {
+		for _, s := range storeNames {
+			if bytes.Contains(f.Src, s) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func usesAscendC(pass *analysis.Pass) bool {
@@ -585,7 +600,7 @@ func pipeEffect(pass *analysis.Pass, funcs *cxx.Funcs, c cxx.Call) pipeEffectKin
 		}
 	case "SyncAll":
 		// The hardware barrier starts with PipeBarrier<PIPE_ALL>.
-		if len(c.Args) == 0 && c.Receiver == nil {
+		if cxx.IsHardwareSyncAll(c) {
 			return pipeDrain
 		}
 	case "Destroy":

@@ -1,0 +1,155 @@
+package cxx
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+const barriersHeader = `#pragma once
+__aicore__ inline void leaf() { AscendC::SyncAll<false>(); }
+__aicore__ inline void mid() { leaf(); }
+__aicore__ inline void loop_a() { loop_b(); }
+__aicore__ inline void loop_b() { loop_a(); }
+__aicore__ inline void vec_only() {
+#ifdef __DAV_C220_VEC__
+  leaf();
+#endif
+}
+struct K {
+  AscendC::TPipe pipe;
+  AscendC::GlobalTensor<half> outGm, inGm;
+  __gm__ float *raw;
+};
+`
+
+const barriersSrc = `#include "b.h"
+extern "C" __aicore__ void entry(__gm__ int64_t *args) {
+  uint32_t blk = get_block_idx(args);
+  if (blk >= 20) {
+    return;
+  }
+  for (int i = 0; i < 4; ++i) {
+    if (i == blk && ok()) work();
+  }
+  int used = cond ? a() : b();
+  mid();
+  loop_a();
+  vec_only();
+}
+`
+
+func findNode(t *testing.T, f *grammar.File, kind, text string) *grammar.Node {
+	t.Helper()
+	for i := range f.Tree.Nodes {
+		n := &f.Tree.Nodes[i]
+		if n.Kind == kind && n.Text() == text {
+			return n
+		}
+	}
+	t.Fatalf("no %s %q", kind, text)
+	return nil
+}
+
+func TestFuncsReach(t *testing.T) {
+	hdr := parse(t, "/w/b.h", barriersHeader)
+	src := parse(t, "/w/e.cpp", barriersSrc)
+	fs := IndexFunctions(src, hdr)
+	if got := len(fs.All()); got != 6 {
+		t.Fatalf("indexed %d functions, want 6", got)
+	}
+	isSync := func(f *grammar.File, c Call) bool { return c.Name == "SyncAll" }
+	entry := fs.Lookup("entry")[0]
+	chain := fs.Reach(entry, grammar.Both, "sync", isSync)
+	var names []string
+	for _, h := range chain {
+		c, _ := AsCall(h.Call)
+		names = append(names, c.Name)
+	}
+	if strings.Join(names, ">") != "mid>leaf>SyncAll" {
+		t.Errorf("chain = %v, want mid>leaf>SyncAll", names)
+	}
+	if chain[2].File != hdr {
+		t.Errorf("the barrier is in the header, got %s", chain[2].File.Path)
+	}
+	// Mutual recursion terminates and finds nothing.
+	if c := fs.Reach(fs.Lookup("loop_a")[0], grammar.Both, "sync", isSync); c != nil {
+		t.Errorf("loop_a reaches %v", c)
+	}
+	// A call only the vector core compiles reaches the barrier on AIV only.
+	vec := fs.Lookup("vec_only")[0]
+	if fs.Reach(vec, grammar.AIC, "sync", isSync) != nil {
+		t.Error("vec_only reaches a barrier on the cube")
+	}
+	if fs.Reach(vec, grammar.AIV, "sync", isSync) == nil {
+		t.Error("vec_only does not reach its barrier on the vector core")
+	}
+	// Depth bound: a zero-depth CallReaches sees only the call itself.
+	midCall := findNode(t, src, "call_expression", "mid()")
+	if fs.CallReaches(src, midCall, grammar.Both, "sync", isSync, 0) != nil {
+		t.Error("depth 0 followed the call")
+	}
+}
+
+func TestFuncsTypes(t *testing.T) {
+	hdr := parse(t, "/w/b.h", barriersHeader)
+	fs := IndexFunctions(hdr)
+	if got := fs.TypesOf("inGm"); len(got) != 1 || got[0] != "AscendC::GlobalTensor<half>" {
+		t.Errorf("TypesOf(inGm) = %q", got)
+	}
+	if got := fs.TypesOf("raw"); len(got) != 1 || got[0] != "float" {
+		t.Errorf("TypesOf(raw) = %q", got)
+	}
+	if got := fs.FieldTypes("K"); len(got) != 3 || got[0] != "AscendC::TPipe" {
+		t.Errorf("FieldTypes(K) = %q", got)
+	}
+}
+
+func TestConditions(t *testing.T) {
+	src := parse(t, "/w/e.cpp", barriersSrc)
+	fn := Functions(src)[0]
+	kinds := func(n *grammar.Node) string {
+		var ks []string
+		for _, c := range Conditions(n, fn) {
+			ks = append(ks, c.Kind+":"+ConditionOf(c).Text())
+		}
+		return strings.Join(ks, ", ")
+	}
+	ret := findNode(t, src, "return_statement", "return;")
+	if got := kinds(ret); got != "if_statement:blk >= 20" {
+		t.Errorf("return: %s", got)
+	}
+	work := findNode(t, src, "call_expression", "work()")
+	if got := kinds(work); got != "if_statement:i == blk && ok(), for_statement:i < 4" {
+		t.Errorf("work(): %s", got)
+	}
+	ok := findNode(t, src, "call_expression", "ok()")
+	if got := kinds(ok); got != "binary_expression:i == blk, for_statement:i < 4" {
+		t.Errorf("ok(): %s", got)
+	}
+	b := findNode(t, src, "call_expression", "b()")
+	if got := kinds(b); got != "conditional_expression:cond" {
+		t.Errorf("b(): %s", got)
+	}
+	if got := kinds(findNode(t, src, "call_expression", "mid()")); got != "" {
+		t.Errorf("mid(): %s", got)
+	}
+}
+
+func TestLineHelpers(t *testing.T) {
+	src := []byte("a;\n\t  x = 1; // c\nb;")
+	off := uint32(strings.Index(string(src), "x"))
+	if in, alone := LineIndent(src, off); in != "\t  " || !alone {
+		t.Errorf("LineIndent = %q %v", in, alone)
+	}
+	if in, alone := LineIndent(src, off+2); in != "\t  " || alone {
+		t.Errorf("LineIndent mid-line = %q %v", in, alone)
+	}
+	if LineStart(src, off) != 3 || LineEnd(src, off) != uint32(strings.Index(string(src), "b")) {
+		t.Errorf("LineStart/LineEnd = %d/%d", LineStart(src, off), LineEnd(src, off))
+	}
+	if LineEnd(src, uint32(len(src)-1)) != uint32(len(src)) {
+		t.Error("LineEnd at EOF")
+	}
+}
