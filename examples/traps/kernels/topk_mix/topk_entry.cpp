@@ -1,0 +1,72 @@
+// topk_mix: every trap extern-lsp knows, once. See examples/README.md.
+#include "kernel_operator.h"
+#include "topk_args.hpp"
+
+using namespace topk;
+
+__aicore__ inline void stage_counts(__gm__ int64_t *args) {
+  AscendC::TPipe tablePipe; // EXT002: the cube compiles this TPipe
+  AscendC::TBuf<AscendC::TPosition::VECCALC> tbl;
+  tablePipe.InitBuffer(tbl, 1024);
+}
+
+__aicore__ inline void score_phase(__gm__ int64_t *args, int32_t block) {
+#ifdef __DAV_C220_VEC__
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> ub;
+  pipe.InitBuffer(ub, 32 * 1024);
+  AscendC::LocalTensor<float> s = ub.Get<float>();
+  AscendC::TPipe scratch; // EXT003: a second live TPipe
+  (void)scratch;
+
+  __gm__ int32_t *counts = tensor_data<int32_t>(args, kCountsArg);
+  int32_t n = counts[block]; // EXT001: stale-cache scalar read
+  float scale = (float)args[kScaleArg]; // EXT106: FP32 scalar must be bit-cast
+  __gm__ float *bad = reinterpret_cast<__gm__ float *>(args[kTopKArg]); // EXT101: a scalar slot as a pointer
+  (void)bad;
+
+  AscendC::GlobalTensor<float> gScores;
+  gScores.SetGlobalBuffer(tensor_data<float>(args, kScoresArg));
+  AscendC::DataCopy(s, gScores[block * 256], 256);
+  AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+  AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+  AscendC::Muls(s, s, scale, n);
+  pipe.Destroy();
+#endif
+}
+
+__aicore__ inline void merge_phase(__gm__ int64_t *args, int32_t block) {
+#ifdef __DAV_C220_CUBE__
+  AscendC::LocalTensor<half> a;
+  AscendC::LocalTensor<half> b;
+  AscendC::LocalTensor<float> c;
+  AscendC::Mmad(c, a, b, AscendC::MmadParams(16, 16, 16));
+  AscendC::CrossCoreWaitFlag(kMergeDone); // EXT005: flag 13 belongs to SyncAll
+#endif
+#ifdef __DAV_VEC__ // EXT006: pto-isa's macro in a C220-keyed extern
+  if (get_sub_block_id(args) == 0) {
+    AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(kScoresReady); // EXT010: one lane sets
+  }
+#endif
+  __gm__ int32_t *index = tensor_data<int32_t>(args, kIndexArg);
+  index[block] = block; // EXT009: scalar GM store without dcci + dsb
+  int64_t extra = args[9]; // EXT102: only seven args
+  (void)extra;
+}
+
+extern "C" __global__ __aicore__ void topk_mix_entry(__gm__ int64_t *args) {
+  set_ffts_base_addr(0); // EXT007: the runtime owns the FFTS base
+  int32_t block = get_block_idx(); // EXT008: the physical launch grid
+  if (block >= 8) {
+    return; // EXT011: leaves before the barrier below
+  }
+  stage_counts(args);
+  score_phase(args, block);
+  AscendC::SyncAll(); // EXT004: vector-only barrier in a mixed extern
+  merge_phase(args, block);
+
+  AscendC::GlobalTensor<float> gOut;
+  gOut.SetGlobalBuffer(tensor_data<float>(args, kOutArg));
+  AscendC::LocalTensor<float> res;
+  AscendC::DataCopy(gOut[block * 16], res, 16); // EXT012: MTE3 store never drained
+}
