@@ -239,8 +239,17 @@ func (c *Config) decode(t map[string]any, prefix string) error {
 				return bad("want a table of rule = level", `e.g. severity = { EXT005 = "warning", EXT006 = "off" }`)
 			}
 			c.Severity = map[string]string{}
-			for rule, lv := range m {
-				if rules.Lookup(rule) == nil {
+			seen := map[*analysis.Analyzer]string{}
+			for _, rule := range sortedKeys(m) {
+				lv := m[rule]
+				a := rules.Lookup(rule)
+				if a != nil && seen[a] != "" {
+					return &Error{File: c.Path, Key: prefix + k + "." + rule, Msg: "the same rule as " + quote(seen[a]), Hint: "keep one of them"}
+				}
+				if a != nil {
+					seen[a] = rule
+				}
+				if a == nil {
 					return &Error{File: c.Path, Key: prefix + k + "." + rule, Msg: "unknown rule " + quote(rule), Hint: ruleHint(rule)}
 				}
 				s, ok := lv.(string)
@@ -299,6 +308,15 @@ func (c *Config) decode(t map[string]any, prefix string) error {
 		}
 	}
 	return nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func stringList(v any) ([]string, error) {

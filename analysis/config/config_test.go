@@ -73,6 +73,7 @@ func TestErrors(t *testing.T) {
 		{"ignore = [\"syncall-aiv-onyl\"]", `did you mean "syncall-aiv-only"?`},
 		{"severity = { EXT004 = \"fatal\" }", `key "severity.EXT004": bad level "fatal" (want "error", "warning", "info", "hint" or "off")`},
 		{"severity = { EXT777 = \"off\" }", `key "severity.EXT777": unknown rule "EXT777"`},
+		{"severity = { EXT004 = \"off\", syncall-aiv-only = \"error\" }", `key "severity.syncall-aiv-only": the same rule as "EXT004"`},
 		{"reserved-flags = [8, 16]", `key "reserved-flags": bad flag id 16 (FFTS flag ids are integers 0-15)`},
 		{"reserved-flags = 8", `key "reserved-flags": want a list of flag ids 0-15, got 8`},
 		{"core-macro-family = \"c310\"", `key "core-macro-family": bad value "c310" (want "consistent" (the default), "c220", "pto" or "any")`},
