@@ -18,8 +18,8 @@ type Settings struct {
 const (
 	FamilyConsistent = "consistent"
 	FamilyC220       = "c220"
-	FamilyPTO  = "pto"
-	FamilyAny  = "any"
+	FamilyPTO        = "pto"
+	FamilyAny        = "any"
 )
 
 // Family returns the configured core-macro family, "consistent" when unset.
