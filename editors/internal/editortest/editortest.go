@@ -1,0 +1,203 @@
+// Package editortest holds what the real-editor end-to-end tests share: a
+// freshly built server, a scratch copy of the fixture workspace, the
+// `// want` expectations written in it, and finding the installed editors.
+package editortest
+
+import (
+	"bufio"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// RequireEnv, when set (as .ci/run does), turns a missing editor into a test
+// failure instead of a skip, so CI can never pass by skipping.
+const RequireEnv = "EXTERN_LSP_REQUIRE_EDITORS"
+
+// RepoRoot is the directory holding go.mod, found upwards from the test's directory.
+func RepoRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("go.mod not found above the test directory")
+		}
+		dir = parent
+	}
+}
+
+// CacheDir is where editors/ci/install.sh puts the editors.
+func CacheDir() string {
+	if d := os.Getenv("EXTERN_LSP_CI_CACHE"); d != "" {
+		return d
+	}
+	base := os.Getenv("XDG_CACHE_HOME")
+	if base == "" {
+		home, _ := os.UserHomeDir()
+		base = filepath.Join(home, ".cache")
+	}
+	return filepath.Join(base, "extern-lsp-ci")
+}
+
+// Missing skips the test (or fails it under RequireEnv) for a missing tool.
+func Missing(t testing.TB, what string) {
+	t.Helper()
+	msg := fmt.Sprintf("%s not found; run editors/ci/install.sh (or .ci/run) to install it", what)
+	if os.Getenv(RequireEnv) != "" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+}
+
+// FindExecutable returns the first candidate that is an executable file, or
+// a name found in PATH; "" when none is.
+func FindExecutable(candidates ...string) string {
+	for _, c := range candidates {
+		if c == "" {
+			continue
+		}
+		if strings.ContainsRune(c, os.PathSeparator) {
+			if st, err := os.Stat(c); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+				return c
+			}
+			continue
+		}
+		if p, err := exec.LookPath(c); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// BuildServer builds cmd/extern-lsp into a temp dir and returns its path.
+func BuildServer(t testing.TB) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "extern-lsp")
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goBin); err != nil {
+		goBin = "go"
+	}
+	cmd := exec.Command(goBin, "build", "-o", out, "./cmd/extern-lsp")
+	cmd.Dir = RepoRoot(t)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/extern-lsp: %v\n%s", err, b)
+	}
+	return out
+}
+
+// Workspace copies testdata/editors/ws into a temp dir (editors apply fixes
+// and write settings there) and returns the copy's path.
+func Workspace(t testing.TB) string {
+	t.Helper()
+	src := filepath.Join(RepoRoot(t), "testdata", "editors", "ws")
+	dst := filepath.Join(t.TempDir(), "ws")
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// Want is one expected diagnostic: a regexp over "CODE message" on a 0-based line.
+type Want struct {
+	Line int
+	Re   *regexp.Regexp
+}
+
+var wantRe = regexp.MustCompile(`(?://|#) want "((?:[^"\\]|\\.)*)"`)
+
+// Wants reads the `// want "re"` (or `# want "re"`) comments of a fixture file.
+func Wants(t testing.TB, path string) []Want {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var ws []Want
+	sc := bufio.NewScanner(f)
+	for line := 0; sc.Scan(); line++ {
+		for _, m := range wantRe.FindAllStringSubmatch(sc.Text(), -1) {
+			re, err := regexp.Compile(strings.ReplaceAll(m[1], `\"`, `"`))
+			if err != nil {
+				t.Fatalf("%s:%d: bad want regexp: %v", path, line+1, err)
+			}
+			ws = append(ws, Want{Line: line, Re: re})
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+// Diag is a diagnostic as an editor reported it, reduced to what tests compare.
+type Diag struct {
+	Line    int // 0-based
+	Code    string
+	Message string
+}
+
+func (d Diag) String() string { return fmt.Sprintf("line %d: %s %s", d.Line+1, d.Code, d.Message) }
+
+// CheckDiagnostics fails unless every want is matched by a diagnostic on its
+// line and every diagnostic is matched by a want on its line.
+func CheckDiagnostics(t testing.TB, editor string, wants []Want, got []Diag) {
+	t.Helper()
+	sort.Slice(got, func(i, j int) bool { return got[i].Line < got[j].Line })
+	used := make([]bool, len(got))
+	for _, w := range wants {
+		found := false
+		for i, d := range got {
+			if !used[i] && d.Line == w.Line && w.Re.MatchString(d.Code+" "+d.Message) {
+				used[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("%s: no diagnostic matching %q on line %d; got %v", editor, w.Re, w.Line+1, got)
+		}
+	}
+	for i, d := range got {
+		if !used[i] {
+			t.Errorf("%s: unexpected diagnostic %v", editor, d)
+		}
+	}
+}
+
+// ParamNames are the extern's parameters in args[] order (tensors, then scalars).
+var ParamNames = []string{"result", "lhs", "rhs", "elem_count", "alpha"}
+
+// Kernel and Stub are the fixture files, relative to the workspace.
+const (
+	Kernel = "kernels/scale_add.cpp"
+	Stub   = "scale_add.py"
+)

@@ -1,0 +1,236 @@
+-- extern-lsp for Neovim.
+--
+-- 0.11+: vim.lsp.enable('extern_lsp') is enough (the config is lsp/extern_lsp.lua);
+-- setup() does that for you, with your overrides applied through vim.lsp.config.
+-- 0.8-0.10: setup() starts the server per buffer with vim.lsp.start.
+local M = {}
+
+M.name = 'extern_lsp'
+
+local has_011 = vim.fn.has('nvim-0.11') == 1
+local uv = vim.uv or vim.loop
+
+-- Method-call syntax on clients is required from 0.11 and unsupported before it.
+local function request(client, method, params, handler, bufnr)
+  if has_011 then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
+local function notify(client, method, params)
+  if has_011 then
+    return client:notify(method, params)
+  end
+  return client.notify(method, params)
+end
+
+--- The defaults, read from this plugin's lsp/extern_lsp.lua so there is one source.
+function M.defaults()
+  local here = debug.getinfo(1, 'S').source:sub(2)
+  local file = vim.fs.normalize(vim.fn.fnamemodify(here, ':p:h:h:h') .. '/lsp/extern_lsp.lua')
+  return dofile(file)
+end
+
+local function is_list(t)
+  if vim.islist then
+    return vim.islist(t)
+  end
+  return vim.tbl_islist(t)
+end
+
+-- Deep merge of dicts where lists (cmd, select, ignore) are replaced, not
+-- merged index by index as vim.tbl_deep_extend would.
+local function merge(base, over)
+  if type(base) ~= 'table' or type(over) ~= 'table' or is_list(over) or is_list(base) then
+    return over
+  end
+  local out = {}
+  for k, v in pairs(base) do
+    out[k] = v
+  end
+  for k, v in pairs(over) do
+    out[k] = merge(base[k], v)
+  end
+  return setmetatable(out, getmetatable(base))
+end
+M._merge = merge
+
+local function root_dir(fname, markers)
+  local dir = vim.fs.dirname(fname)
+  if vim.fs.root then
+    return vim.fs.root(fname, markers) or dir
+  end
+  local found = vim.fs.find(markers, { upward = true, path = dir })[1]
+  return found and vim.fs.dirname(found) or dir
+end
+
+--- Starts (or reuses) the client for a buffer; the path for Neovim < 0.11.
+function M.start(bufnr, cfg)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  cfg = cfg or M.config or M.defaults()
+  local fname = vim.api.nvim_buf_get_name(bufnr)
+  if fname == '' or not vim.tbl_contains(cfg.filetypes, vim.bo[bufnr].filetype) then
+    return nil
+  end
+  return vim.lsp.start({
+    name = M.name,
+    cmd = cfg.cmd,
+    root_dir = root_dir(fname, cfg.root_markers),
+    settings = cfg.settings,
+    init_options = cfg.init_options,
+    capabilities = cfg.capabilities,
+    on_attach = cfg.on_attach,
+  }, { bufnr = bufnr })
+end
+
+--- setup({ cmd = {...}, settings = { externLsp = {...} }, filetypes = ..., autostart = true })
+function M.setup(opts)
+  opts = opts or {}
+  local cfg = merge(M.defaults(), opts)
+  local autostart = cfg.autostart ~= false
+  cfg.autostart = nil
+  M.config = cfg
+  if has_011 and not opts.use_start then
+    vim.lsp.config(M.name, cfg)
+    if autostart then
+      vim.lsp.enable(M.name)
+    end
+    return
+  end
+  if not autostart then
+    return
+  end
+  local group = vim.api.nvim_create_augroup('extern_lsp', { clear = true })
+  vim.api.nvim_create_autocmd('FileType', {
+    group = group,
+    pattern = cfg.filetypes,
+    callback = function(ev)
+      M.start(ev.buf, cfg)
+    end,
+  })
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) then
+      M.start(b, cfg)
+    end
+  end
+end
+
+function M.clients(bufnr)
+  local get = vim.lsp.get_clients or vim.lsp.get_active_clients
+  return get({ name = M.name, bufnr = bufnr })
+end
+
+--- Merges `settings` (the externLsp section's fields) into every running
+--- client and tells the server, which re-pulls its configuration.
+function M.update_settings(settings)
+  for _, c in ipairs(M.clients()) do
+    c.settings = merge(c.settings or {}, { externLsp = settings })
+    notify(c, 'workspace/didChangeConfiguration', { settings = c.settings })
+  end
+end
+
+local function server_cmd(bufnr)
+  local c = M.clients(bufnr)[1]
+  local cmd = (c and c.config.cmd) or (M.config and M.config.cmd) or M.defaults().cmd
+  if type(cmd) ~= 'table' then
+    return 'extern-lsp'
+  end
+  return cmd[1]
+end
+
+local function run(argv, cb)
+  if vim.system then
+    vim.system(argv, { text = true }, function(r)
+      vim.schedule(function()
+        cb(r.code == 0, r.code == 0 and r.stdout or (r.stderr ~= '' and r.stderr or r.stdout))
+      end)
+    end)
+  else
+    local out = vim.fn.system(argv)
+    cb(vim.v.shell_error == 0, out)
+  end
+end
+
+--- Opens a read-only markdown scratch buffer in a split; returns its number.
+function M.show(title, text)
+  local lines = vim.split((text:gsub('%s+$', '')), '\n', { plain = true })
+  local name = 'extern-lsp://' .. title
+  local old = vim.fn.bufnr(name)
+  if old ~= -1 then
+    vim.api.nvim_buf_delete(old, { force = true })
+  end
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.api.nvim_buf_set_name(buf, name)
+  vim.bo[buf].filetype = 'markdown'
+  vim.bo[buf].bufhidden = 'wipe'
+  vim.bo[buf].modifiable = false
+  vim.cmd('botright split')
+  vim.api.nvim_win_set_buf(0, buf)
+  return buf
+end
+
+--- :ExternLspAbi: the args[] table(s) of the buffer, from the server's
+--- externLsp/abiTable request or, when it cannot answer, `extern-lsp abi`.
+--- `done(buf, text)` is called when the table is shown.
+function M.abi(bufnr, done)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local fname = vim.api.nvim_buf_get_name(bufnr)
+  local title = 'abi/' .. vim.fn.fnamemodify(fname, ':t')
+  local function finish(text)
+    local buf = M.show(title, text)
+    if done then
+      done(buf, text)
+    end
+  end
+  local function fallback()
+    run({ server_cmd(bufnr), 'abi', '--format', 'text', fname }, function(ok, out)
+      if not ok then
+        vim.notify('extern-lsp abi: ' .. out, vim.log.levels.ERROR)
+      end
+      finish('```text\n' .. out:gsub('%s+$', '') .. '\n```')
+    end)
+  end
+  local c = M.clients(bufnr)[1]
+  if not c then
+    fallback()
+    return
+  end
+  request(c, 'externLsp/abiTable', { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }, function(err, result)
+    if err or type(result) ~= 'table' or type(result.markdown) ~= 'string' then
+      fallback()
+      return
+    end
+    finish(result.markdown)
+  end, bufnr)
+end
+
+--- :ExternLspExplain [CODE]: the rule's page (`extern-lsp explain`).
+function M.explain(code, done)
+  if not code then
+    local lnum = vim.api.nvim_win_get_cursor(0)[1] - 1
+    for _, d in ipairs(vim.diagnostic.get(0, { lnum = lnum })) do
+      if d.source == 'extern-lsp' and d.code then
+        code = tostring(d.code)
+        break
+      end
+    end
+  end
+  if not code then
+    vim.notify('extern-lsp: give a rule code, e.g. :ExternLspExplain EXT004', vim.log.levels.WARN)
+    return
+  end
+  run({ server_cmd(0), 'explain', code }, function(ok, out)
+    if not ok then
+      vim.notify('extern-lsp explain: ' .. out, vim.log.levels.ERROR)
+      return
+    end
+    local buf = M.show('rule/' .. code, out)
+    if done then
+      done(buf, out)
+    end
+  end)
+end
+
+return M
