@@ -29,7 +29,7 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"other cores: the value sits in this core's cache line until it is evicted. Other cores, a DataCopy (MTE2) " +
 			"of the buffer and the next task read the old bytes from GM, and when the line is finally written back it " +
 			"replaces the whole cache line, so a neighbour that wrote other bytes of the same line (another core's " +
-			"slot, a DMA result) loses its write. The runtime does not flush the cache after a task. `dcci(ptr, " +
+			"slot, a DMA result) loses its write. Nothing writes the line out at the end of your task. `dcci(ptr, " +
 			"SINGLE_CACHE_LINE, CACHELINE_OUT)` writes the line out and `dsb(DSB_DDR)` waits until it reached GM.",
 		Example:    "flags[blk] = 1;                      // __gm__ int32_t *flags",
 		UseInstead: "flags[blk] = 1;\ndcci(&flags[blk], SINGLE_CACHE_LINE, CACHELINE_OUT);\ndsb(DSB_DDR);",

@@ -183,17 +183,15 @@ func drainDiagnostic(pass *analysis.Pass, fn, origin *grammar.Node, leaf cxx.Hop
 			related = append(related, analysis.RelatedAt(pass.File, e, "returns here with the store in flight"))
 		}
 	}
-	return analysis.Diagnostic{
-		Start:   origin.Start,
-		End:     origin.End,
-		Message: msg,
-		Related: related,
-		Fixes: []analysis.Fix{{
+	d := analysis.Diagnostic{Start: origin.Start, End: origin.End, Message: msg, Related: related}
+	if len(edits) > 0 {
+		d.Fixes = []analysis.Fix{{
 			Title:         "Insert `" + barrier + "` before returning",
 			Applicability: analysis.Safe,
 			Edits:         edits,
-		}},
+		}}
 	}
+	return d
 }
 
 func coreName(c grammar.Cores) string {
@@ -258,6 +256,9 @@ func insertBeforeExit(src []byte, exit *grammar.Node, stmt string) []analysis.Te
 		return []analysis.TextEdit{{Start: exit.Start, End: exit.Start, NewText: stmt + " "}}
 	}
 	closing := exit.End - 1
+	if exit.End == 0 || src[closing] != '}' {
+		return nil // a body cut short by a syntax error: no safe place
+	}
 	indent, alone := cxx.LineIndent(src, closing)
 	if !alone {
 		return []analysis.TextEdit{{Start: closing, End: closing, NewText: " " + stmt + " "}}
