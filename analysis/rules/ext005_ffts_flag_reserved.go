@@ -29,7 +29,9 @@ var FFTSFlagReserved = register(&analysis.Analyzer{
 			"file it includes, or any file of the same extern unit (the entry and everything it includes). The " +
 			"three-argument software `SyncAll(gm, ub, cores)` does not reserve flags. An id above 15 is always flagged, " +
 			"as are ids listed in the project's `reserved-flags` setting. An id that can take several values " +
-			"(`c ? 12 : 3`) is flagged when one of them is reserved.",
+			"(`c ? 12 : 3`) is flagged when one of them is reserved. Related information points at the SyncAll that " +
+			"reserves the id. Calls only the simulator compiles (`__CPU_SIM`) or that an `if constexpr` on a constant " +
+			"discards are skipped, and so is such a SyncAll in the file itself.",
 		Why: "The hardware `SyncAll` is built from FFTS cross-core flags 11 (cube), 12 (vector), 13 (cube→vector) and " +
 			"14 (vector-only). A user flag on the same id adds or consumes a count the barrier relies on: the barrier " +
 			"releases early (the consumer reads GM before it is written) or never releases (507018 hang). Flag ids are " +

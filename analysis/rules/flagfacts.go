@@ -35,8 +35,12 @@ type syncAllFact struct {
 // The site is the first call found, the file's own first.
 func unitSyncAll(pass *analysis.Pass) (bool, cxx.Site) {
 	f := pass.Facts.Get("cxx.unitSyncAll", func() any {
-		if ok, s := cxx.HardwareSyncAllIn(pass.File, pass.Nodes("call_expression")); ok {
-			return syncAllFact{true, s}
+		// In the file itself a SyncAll that an `if constexpr` discards
+		// reserves nothing.
+		for _, n := range pass.Nodes("call_expression") {
+			if c, ok := cxx.AsCall(n); ok && cxx.IsHardwareSyncAll(c) && pass.Cores(n) != grammar.None && !deadConstexpr(pass, n) {
+				return syncAllFact{true, cxx.Site{File: pass.File, Node: n}}
+			}
 		}
 		for _, g := range unitFiles(pass) {
 			if ok, s := cxx.UsesHardwareSyncAll(g); ok {
