@@ -323,6 +323,9 @@ func (s *Server) workspaceFiles() []string {
 	for _, p := range s.ws.KnownFiles() {
 		add(p)
 	}
+	for _, p := range s.stubFiles() {
+		add(p)
+	}
 	for _, d := range s.openDocs() {
 		add(d.path)
 	}

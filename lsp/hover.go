@@ -34,6 +34,9 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 		}
 		return nil, nil
 	}
+	if h := s.hoverABI(f, off); h != nil {
+		return h, nil
+	}
 	if f.Lang != grammar.CPP {
 		return nil, nil
 	}

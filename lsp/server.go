@@ -201,6 +201,9 @@ func (s *Server) requests() map[string]handler {
 		"textDocument/diagnostic":  s.documentDiagnostic,
 		"workspace/diagnostic":     s.workspaceDiagnostic,
 		"workspace/executeCommand": s.executeCommand,
+		"textDocument/inlayHint":   s.inlayHints,
+		"textDocument/definition":  s.definition,
+		"externLsp/abiTable":       s.abiTable,
 	}
 }
 
@@ -441,7 +444,9 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 			"change":    protocol.TextDocumentSyncKindIncremental,
 			"save":      map[string]any{"includeText": false},
 		},
-		"hoverProvider": true,
+		"hoverProvider":      true,
+		"definitionProvider": true,
+		"inlayHintProvider":  true,
 		"codeActionProvider": map[string]any{
 			"codeActionKinds": []string{string(protocol.QuickFix), fixAllKind},
 		},

@@ -1,0 +1,480 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/extern-lsp/extern-lsp/analysis/abi"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// What the args[] ABI gives the editor: hovers and inlay hints naming the
+// Python parameter behind every args index (per extern, since one header
+// can be compiled under two ABIs), navigation between the C++ reads, the
+// stub parameters, the stub's source= files and the entries, and the
+// custom externLsp/abiTable request.
+
+// abiView is one file's accesses judged against every extern it is
+// compiled under.
+type abiView struct {
+	path   string
+	stubs  []*abi.Stub
+	acc    []abi.Access
+	unitsB map[*abi.Stub][]*abi.Bindings
+}
+
+func (s *Server) abiViewOf(path string) *abiView {
+	v := &abiView{path: path, stubs: s.ws.StubsFor(path), unitsB: map[*abi.Stub][]*abi.Bindings{}}
+	if len(v.stubs) == 0 {
+		return v
+	}
+	v.acc = s.ws.Accesses(path)
+	for _, st := range v.stubs {
+		for _, u := range s.ws.UnitsOfStub(path, st) {
+			v.unitsB[st] = append(v.unitsB[st], s.ws.Bindings(u))
+		}
+	}
+	return v
+}
+
+// compiled reports whether an access runs in some unit of the stub.
+func (v *abiView) compiled(a *abi.Access, st *abi.Stub) bool {
+	bs := v.unitsB[st]
+	if len(bs) == 0 || a.Via == "constant" {
+		return true
+	}
+	for _, b := range bs {
+		if b.Compiled(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// slotFor picks the slot an access reads under a stub: the only candidate,
+// or among `c ? a : b` candidates the ones in range whose kind matches how
+// the code uses the slot. ok is false when none fits.
+func slotFor(a *abi.Access, st *abi.Stub) (slots []int64) {
+	if len(a.Slots) <= 1 {
+		return a.Slots
+	}
+	for _, sl := range a.Slots {
+		p, ok := st.BySlot(int(sl))
+		if !ok {
+			continue
+		}
+		if a.Use == abi.UseUnknown || a.Use == abi.UseTensor && p.Kind == abi.Tensor || a.Use == abi.UseScalar && p.Kind == abi.Scalar {
+			slots = append(slots, sl)
+		}
+	}
+	if len(slots) == 0 {
+		return a.Slots
+	}
+	return slots
+}
+
+// at returns the innermost access whose index expression (or whole
+// `args[N]`) contains off.
+func (v *abiView) at(off uint32) *abi.Access {
+	var best *abi.Access
+	for i := range v.acc {
+		a := &v.acc[i]
+		s, e := a.Start, a.End
+		if a.Via == "args[]" && a.Node != nil {
+			s, e = min(s, a.Node.Start), max(e, a.Node.End)
+		}
+		if off < s || off > e {
+			continue
+		}
+		if best == nil || e-s < best.End-best.Start {
+			best = a
+		}
+	}
+	return best
+}
+
+// label names the parameter of an access under each stub: "—" when the
+// extern does not compile the read or the index is out of its range.
+func (v *abiView) label(a *abi.Access) string {
+	parts := make([]string, 0, len(v.stubs))
+	for _, st := range v.stubs {
+		parts = append(parts, v.nameUnder(a, st))
+	}
+	return strings.Join(parts, " | ")
+}
+
+func (v *abiView) nameUnder(a *abi.Access, st *abi.Stub) string {
+	if !v.compiled(a, st) {
+		return "—"
+	}
+	var names []string
+	for _, sl := range slotFor(a, st) {
+		if p, ok := st.BySlot(int(sl)); ok {
+			names = append(names, p.Name)
+		} else {
+			names = append(names, "—")
+		}
+	}
+	if len(names) == 0 {
+		return "—"
+	}
+	return strings.Join(names, " / ")
+}
+
+// paramText describes a parameter's place in the packing.
+func paramText(st *abi.Stub, p *abi.Param) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "`%s`: %s", p.Name, p.Kind)
+	if p.Kind == abi.Tensor {
+		fmt.Fprintf(&b, " %d of %d", p.Slot+1, st.Tensors)
+		if p.Dir != abi.In {
+			fmt.Fprintf(&b, ", %s", p.Dir)
+		}
+	} else {
+		fmt.Fprintf(&b, " %d of %d", p.Slot-st.Tensors+1, st.Scalars)
+	}
+	if p.DType != "" {
+		fmt.Fprintf(&b, ", %s", p.DType)
+	}
+	if st.Return == p {
+		b.WriteString(", the returned tensor")
+	}
+	fmt.Fprintf(&b, "; signature position %d", p.Pos)
+	if p.Kind == abi.Scalar && st.Tensors > 0 {
+		fmt.Fprintf(&b, "; tensors occupy args[0..%d]", st.Tensors-1)
+	} else if p.Kind == abi.Tensor && st.Scalars > 0 {
+		fmt.Fprintf(&b, "; scalars start at args[%d]", st.Tensors)
+	}
+	return b.String()
+}
+
+// stubLink renders "name (file:line)" with a link to the stub.
+func (s *Server) stubLink(st *abi.Stub) string {
+	l := s.linesFor(st.File)
+	line, _ := l.Position(st.Start)
+	return fmt.Sprintf("**`%s`** ([%s:%d](%s#L%d))", st.Name, filepath.Base(st.File), line+1, s.uriFor(st.File), line+1)
+}
+
+// accessMarkdown is the hover of an args access.
+func (s *Server) accessMarkdown(v *abiView, a *abi.Access) string {
+	var b strings.Builder
+	what := "args[" + joinInts(a.Slots, " or ") + "]"
+	switch a.Via {
+	case "constant":
+		what = "index constant = " + joinInts(a.Slots, " or ")
+	case "args[]":
+	default:
+		what += " via `" + a.Via + "`"
+	}
+	fmt.Fprintf(&b, "**%s**", what)
+	if a.Use != abi.UseUnknown {
+		fmt.Fprintf(&b, " — read as a %s", a.Use)
+	}
+	if len(v.stubs) > 1 {
+		fmt.Fprintf(&b, " — compiled under %d externs", len(v.stubs))
+	}
+	b.WriteString("\n\n")
+	for _, st := range v.stubs {
+		fmt.Fprintf(&b, "- %s: ", s.stubLink(st))
+		if !v.compiled(a, st) {
+			b.WriteString("not compiled for this extern")
+			if c := boundCond(v, a, st); c != "" {
+				b.WriteString(" (" + c + ")")
+			}
+			b.WriteString("\n")
+			continue
+		}
+		slots := slotFor(a, st)
+		for i, sl := range slots {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			if len(slots) > 1 || len(a.Slots) > 1 {
+				fmt.Fprintf(&b, "args[%d] → ", sl)
+			}
+			if p, ok := st.BySlot(int(sl)); ok {
+				b.WriteString(paramText(st, p))
+			} else {
+				fmt.Fprintf(&b, "**out of range**: the extern packs %s + %s (args[0..%d])", plural(st.Tensors, "tensor"), plural(st.Scalars, "scalar"), st.Count()-1)
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// boundCond explains why an access is not compiled: the template flag
+// value the extern's entry binds.
+func boundCond(v *abiView, a *abi.Access, st *abi.Stub) string {
+	for _, c := range a.Conds {
+		for _, bd := range v.unitsB[st] {
+			if val, ok := bd.Value(c.Scope, c.Name); ok && (val != 0) != c.Value {
+				return fmt.Sprintf("`%s = %v`", c.Name, val != 0)
+			}
+		}
+	}
+	return ""
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func joinInts(xs []int64, sep string) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprint(x)
+	}
+	return strings.Join(parts, sep)
+}
+
+// hoverABI answers hovers on args reads and index constants (C++) and on
+// stub names and parameters (Python).
+func (s *Server) hoverABI(f *grammar.File, off uint32) *protocol.Hover {
+	if f.Lang == grammar.Python {
+		return s.hoverStub(f, off)
+	}
+	v := s.abiViewOf(f.Path)
+	if len(v.stubs) == 0 {
+		return nil
+	}
+	a := v.at(off)
+	if a == nil {
+		return nil
+	}
+	start, end := a.Start, a.End
+	if a.Via == "args[]" && a.Node != nil {
+		start, end = a.Node.Start, a.Node.End
+	}
+	r := rangeOf(f.Lines, start, end)
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: s.accessMarkdown(v, a)}, Range: &r}
+}
+
+func (s *Server) hoverStub(f *grammar.File, off uint32) *protocol.Hover {
+	for _, st := range s.ws.StubsFor(f.Path) {
+		if st.File != f.Path {
+			continue
+		}
+		if off >= st.Start && off <= st.End {
+			r := rangeOf(f.Lines, st.Start, st.End)
+			return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: abi.Markdown(st)}, Range: &r}
+		}
+		for i := range st.Params {
+			p := &st.Params[i]
+			if off >= p.NameStart && off <= p.NameEnd {
+				r := rangeOf(f.Lines, p.NameStart, p.NameEnd)
+				md := fmt.Sprintf("**args[%d]** of %s\n\n%s", p.Slot, s.stubLink(st), paramText(st, p))
+				return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: md}, Range: &r}
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Server) inlayHints(ctx context.Context, raw json.RawMessage) (any, error) {
+	var p rangeParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, invalidParams(err)
+	}
+	hints := []inlayHint{}
+	path := pathOf(p.TextDocument.URI)
+	if l, ok := grammar.LangOf(path); path == "" || !ok || l != grammar.CPP {
+		return hints, nil
+	}
+	f, err := s.fileFor(p.TextDocument.URI)
+	if err != nil {
+		return hints, nil
+	}
+	start, end := offsetOf(f.Lines, p.Range.Start), offsetOf(f.Lines, p.Range.End)
+	v := s.abiViewOf(f.Path)
+	if len(v.stubs) == 0 {
+		return hints, nil
+	}
+	for i := range v.acc {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		a := &v.acc[i]
+		if a.Via == "constant" || len(a.Slots) == 0 {
+			continue
+		}
+		at := a.End
+		if a.Via == "args[]" && a.Node != nil {
+			at = a.Node.End
+		}
+		if at < start || at > end {
+			continue
+		}
+		hints = append(hints, inlayHint{
+			Position:    posOf(f.Lines, at),
+			Label:       v.label(a),
+			PaddingLeft: true,
+			Tooltip:     &markup{Kind: "markdown", Value: s.accessMarkdown(v, a)},
+		})
+	}
+	sort.SliceStable(hints, func(i, j int) bool {
+		a, b := hints[i].Position, hints[j].Position
+		return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
+	})
+	return hints, nil
+}
+
+func (s *Server) definition(ctx context.Context, raw json.RawMessage) (any, error) {
+	var p positionParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, invalidParams(err)
+	}
+	path := pathOf(p.TextDocument.URI)
+	if path == "" || !isSupported(path) {
+		return nil, nil
+	}
+	f, err := s.fileFor(p.TextDocument.URI)
+	if err != nil || f.Tree == nil {
+		return nil, nil
+	}
+	off := offsetOf(f.Lines, p.Position)
+	var locs []protocol.Location
+	if f.Lang == grammar.Python {
+		locs = s.definitionInStub(f, off)
+	} else {
+		locs = s.definitionInCPP(f, off)
+	}
+	if len(locs) == 0 {
+		return nil, nil
+	}
+	return locs, nil
+}
+
+func (s *Server) location(path string, start, end uint32) protocol.Location {
+	return protocol.Location{URI: protocol.DocumentURI(s.uriFor(path)), Range: rangeOf(s.linesFor(path), start, end)}
+}
+
+// definitionInCPP: from an args read to the Python parameter(s), from an
+// entry's name to its stub(s).
+func (s *Server) definitionInCPP(f *grammar.File, off uint32) []protocol.Location {
+	v := s.abiViewOf(f.Path)
+	var out []protocol.Location
+	seen := map[string]bool{}
+	add := func(l protocol.Location) {
+		k := fmt.Sprintf("%s:%v", l.URI, l.Range)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, l)
+		}
+	}
+	if a := v.at(off); a != nil {
+		for _, st := range v.stubs {
+			if !v.compiled(a, st) {
+				continue
+			}
+			for _, sl := range slotFor(a, st) {
+				if p, ok := st.BySlot(int(sl)); ok {
+					add(s.location(st.File, p.NameStart, p.NameEnd))
+				}
+			}
+		}
+		return out
+	}
+	entries, _ := cxx.Entries(f)
+	for _, fn := range entries {
+		d := cxx.FunctionDeclarator(fn)
+		if d == nil {
+			continue
+		}
+		name := d.ChildByField("declarator")
+		if name == nil || off < name.Start || off > name.End {
+			continue
+		}
+		for _, st := range s.ws.StubsForEntry(f.Path) {
+			add(s.location(st.File, st.Start, st.End))
+		}
+	}
+	return out
+}
+
+// definitionInStub: from a source=/aic_source=/aiv_source= argument to the
+// C++ file, from the stub's name to its entry functions.
+func (s *Server) definitionInStub(f *grammar.File, off uint32) []protocol.Location {
+	var out []protocol.Location
+	for _, st := range s.ws.StubsFor(f.Path) {
+		if st.File != f.Path {
+			continue
+		}
+		for _, src := range st.Sources {
+			if src.Path != "" && off >= src.Start && off <= src.End {
+				out = append(out, s.location(src.Path, 0, 0))
+				return out
+			}
+		}
+		if off >= st.Start && off <= st.End {
+			for _, e := range s.ws.StubEntries(st) {
+				out = append(out, s.entryLocation(e, st.Name))
+			}
+		}
+	}
+	return out
+}
+
+// entryLocation points at the entry function of a C++ file (the one named
+// like the stub when there are several), or the file's start.
+func (s *Server) entryLocation(path, name string) protocol.Location {
+	ef, err := s.ws.File(path)
+	if err != nil || ef.Tree == nil {
+		return s.location(path, 0, 0)
+	}
+	entries, _ := cxx.Entries(ef)
+	var pick *grammar.Node
+	for _, fn := range entries {
+		if pick == nil || cxx.FunctionName(fn) == name {
+			pick = fn
+		}
+	}
+	if pick != nil {
+		if d := cxx.FunctionDeclarator(pick); d != nil {
+			if n := d.ChildByField("declarator"); n != nil {
+				return protocol.Location{URI: protocol.DocumentURI(s.uriFor(path)), Range: rangeOf(ef.Lines, n.Start, n.End)}
+			}
+		}
+	}
+	return s.location(path, 0, 0)
+}
+
+func (s *Server) abiTable(ctx context.Context, raw json.RawMessage) (any, error) {
+	var p abiTableParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, invalidParams(err)
+	}
+	path := pathOf(p.TextDocument.URI)
+	if path == "" || !isSupported(path) {
+		return abiTableResult{Markdown: "extern-lsp reads C++ and Python files only."}, nil
+	}
+	s.flush()
+	stubs := s.ws.StubsFor(path)
+	if len(stubs) == 0 {
+		return abiTableResult{Markdown: "No `@pl.jit.extern` stub in the workspace compiles `" + filepath.Base(path) + "`."}, nil
+	}
+	return abiTableResult{Markdown: abi.Markdown(stubs...)}, nil
+}
+
+// stubFiles are the Python files that define stubs.
+func (s *Server) stubFiles() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, st := range s.ws.Stubs() {
+		if !seen[st.File] {
+			seen[st.File] = true
+			out = append(out, st.File)
+		}
+	}
+	return out
+}

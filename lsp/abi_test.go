@@ -1,0 +1,163 @@
+package lsp
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+)
+
+func abiFixture(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "testdata", "abi", "qwen"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestABIHoverInlayDefinition works on the shared header of two externs:
+// args[17] is `cache_row_offset` in the fused ABI and not compiled in the
+// attention-only one (WithRope = false there).
+func TestABIHoverInlayDefinition(t *testing.T) {
+	root := abiFixture(t)
+	header := filepath.Join(root, "kernels", "qwen_fai", "qwen_fai.h")
+	stubFile := filepath.Join(root, "attention.py")
+	c := startServer(t, Options{})
+	c.initialize([]string{root}, map[string]any{})
+	b := c.open(header)
+	c.diagnosticsFor(b.uri, 1)
+
+	var h *protocol.Hover
+	pos := find(t, b.text, "args[17]", 0)
+	pos.Character += 5
+	c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": b.uri}, "position": pos}, &h)
+	if h == nil {
+		t.Fatal("no hover on args[17]")
+	}
+	md := h.Contents.Value
+	for _, want := range []string{"paged_attention_rope_cce", "`cache_row_offset`: scalar 1 of 2", "INDEX", "tensors occupy args[0..16]", "paged_attention_cce", "not compiled for this extern", "attention.py:"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("hover on args[17] lacks %q:\n%s", want, md)
+		}
+	}
+	// A helper call's index and an index constant.
+	pos = find(t, b.text, "ARG_QUERY)", 0)
+	c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": b.uri}, "position": pos}, &h)
+	if h == nil || !strings.Contains(h.Contents.Value, "`query`: tensor 2 of 17") || !strings.Contains(h.Contents.Value, "`query`: tensor 2 of 7") {
+		t.Errorf("hover on tensor_data(args, ARG_QUERY) = %+v", h)
+	}
+
+	var hints []inlayHint
+	c.call("textDocument/inlayHint", map[string]any{"textDocument": map[string]any{"uri": b.uri},
+		"range": protocol.Range{End: protocol.Position{Line: 1000}}}, &hints)
+	labels := map[string]bool{}
+	for _, hh := range hints {
+		labels[hh.Label] = true
+	}
+	if !labels["cache_row_offset | —"] && !labels["— | cache_row_offset"] {
+		t.Errorf("no `cache_row_offset | —` inlay hint in %v", labels)
+	}
+	if !labels["query | query"] {
+		t.Errorf("no `query | query` inlay hint in %v", labels)
+	}
+
+	var locs []protocol.Location
+	pos = find(t, b.text, "args[17]", 0)
+	c.call("textDocument/definition", map[string]any{"textDocument": map[string]any{"uri": b.uri}, "position": pos}, &locs)
+	if len(locs) != 1 || string(locs[0].URI) != uriOf(stubFile) {
+		t.Fatalf("definition of args[17] = %+v", locs)
+	}
+	py := c.open(stubFile)
+	lines := strings.Split(py.text, "\n")
+	if got := lines[locs[0].Range.Start.Line][locs[0].Range.Start.Character:locs[0].Range.End.Character]; got != "cache_row_offset" {
+		t.Errorf("definition lands on %q", got)
+	}
+	// From a stub's source= argument to the entry file.
+	pos = find(t, py.text, "aic_source=ROPE_ENTRY", 0)
+	pos.Character += uint32(len("aic_source="))
+	c.call("textDocument/definition", map[string]any{"textDocument": map[string]any{"uri": py.uri}, "position": pos}, &locs)
+	if len(locs) != 1 || !strings.HasSuffix(string(locs[0].URI), "paged_attention_rope_entry.cpp") {
+		t.Errorf("definition of aic_source = %+v", locs)
+	}
+	// From the C++ entry to its stub.
+	entry := c.open(filepath.Join(root, "kernels", "qwen_fai", "paged_attention_rope_entry.cpp"))
+	pos = find(t, entry.text, "paged_attention_rope_cce(", 0)
+	c.call("textDocument/definition", map[string]any{"textDocument": map[string]any{"uri": entry.uri}, "position": pos}, &locs)
+	if len(locs) != 1 || string(locs[0].URI) != uriOf(stubFile) {
+		t.Errorf("definition of the entry = %+v", locs)
+	}
+	// Hover on a stub parameter.
+	pos = find(t, py.text, "batch_offset: pl.Scalar", 0)
+	c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": py.uri}, "position": pos}, &h)
+	if h == nil || !strings.Contains(h.Contents.Value, "args[18]") {
+		t.Errorf("hover on batch_offset = %+v", h)
+	}
+
+	var table abiTableResult
+	c.call("externLsp/abiTable", map[string]any{"textDocument": map[string]any{"uri": b.uri}}, &table)
+	if !strings.Contains(table.Markdown, "paged_attention_rope_cce") || !strings.Contains(table.Markdown, "paged_attention_cce") || !strings.Contains(table.Markdown, "| 17 |") {
+		t.Errorf("abiTable = %s", table.Markdown)
+	}
+	c.shutdown()
+}
+
+// TestStubEditRediagnosesHeader: editing the stub (an open .py) changes the
+// findings of the open header that the stub describes.
+func TestStubEditRediagnosesHeader(t *testing.T) {
+	root := abiFixture(t)
+	header := filepath.Join(root, "kernels", "qwen_fai", "qwen_fai.h")
+	c := startServer(t, Options{})
+	c.initialize([]string{root}, map[string]any{})
+	b := c.open(header)
+	before := c.diagnosticsFor(b.uri, 1)
+	if len(withCode(before, "EXT101")) == 0 {
+		t.Fatalf("fixture should have EXT101 findings, got %v", codes(before))
+	}
+	// Relatedinformation points into the stub.
+	rel := false
+	for _, d := range withCode(before, "EXT101") {
+		for _, r := range d.RelatedInformation {
+			if strings.HasSuffix(string(r.Location.URI), "attention.py") {
+				rel = true
+			}
+		}
+	}
+	if !rel {
+		t.Errorf("EXT101 findings carry no related information in the stub: %+v", before)
+	}
+	py := c.open(filepath.Join(root, "attention.py"))
+	n := func() int {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return len(c.published[b.uri])
+	}
+	count := n()
+	// Drop the fused stub's decorator: the header then compiles under one
+	// ABI only and the fused-ABI findings go.
+	start := find(t, py.text, "@pl.jit.extern(\n    core_type=\"mixed\",\n    aic_source=ROPE_ENTRY", 0)
+	end := find(t, py.text, "def paged_attention_rope_cce(", 0)
+	c.edit(py, []protocol.TextEdit{{Range: protocol.Range{Start: start, End: end}, NewText: ""}})
+	var after []protocol.Diagnostic
+	c.waitFor("header republished after the stub edit", func() bool {
+		ps := c.published[b.uri]
+		if len(ps) <= count {
+			return false
+		}
+		after = ps[len(ps)-1].Diagnostics
+		return true
+	})
+	bj, _ := json.Marshal(before)
+	aj, _ := json.Marshal(after)
+	if string(bj) == string(aj) {
+		t.Errorf("header diagnostics unchanged after removing a stub: %s", aj)
+	}
+	for _, d := range after {
+		if strings.Contains(d.Message, "paged_attention_rope_cce") {
+			t.Errorf("finding about the removed stub remains: %s", d.Message)
+		}
+	}
+	c.shutdown()
+}
