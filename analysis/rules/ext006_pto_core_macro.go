@@ -24,7 +24,7 @@ var PTOCoreMacro = register(&analysis.Analyzer{
 			"both families for the same core (`defined(__DAV_VEC__) || defined(__DAV_C220_VEC__)`), when the pto guard " +
 			"is nested inside a C220 guard that selects the same core, and for `#if` groups that only `#define` or " +
 			"`#undef` (bridges between the families). The project setting `core-macro-family` picks the policy: " +
-			"unset = consistent (this description), `c220` flags every pto guard, `pto` flags every C220 guard " +
+			"`consistent` (the default: this description), `c220` flags every pto guard, `pto` flags every C220 guard " +
 			"instead, `any` turns the rule off.",
 		Why: "The guide (§5) found that pto-isa's SYNCALL keys on `__DAV_CUBE__`/`__DAV_VEC__` while the CCEC extern " +
 			"flow compiles with `__DAV_C220_CUBE__`/`__DAV_C220_VEC__`, and that a pto barrier ported by hand under the " +
@@ -45,18 +45,18 @@ var PTOCoreMacro = register(&analysis.Analyzer{
 	Run: runPTOCoreMacro,
 })
 
-// Core-macro policies. The zero value of the setting means "consistent".
+// The family names double as the policy names of core-macro-family.
 const (
-	familyConsistent = "consistent"
-	familyC220       = "c220"
-	familyPTO        = "pto"
-	familyAny        = "any"
+	familyConsistent = analysis.FamilyConsistent
+	familyC220       = analysis.FamilyC220
+	familyPTO        = analysis.FamilyPTO
+	familyAny        = analysis.FamilyAny
 )
 
-// coreMacroPolicy reads the project's core-macro-family setting; unset
-// means "consistent" (the family the extern already uses).
+// coreMacroPolicy reads the project's core-macro-family setting; unset (or
+// unknown) means "consistent": the family the extern already uses.
 func coreMacroPolicy(pass *analysis.Pass) string {
-	switch p := pass.Settings.CoreMacroFamily; p {
+	switch p := pass.Settings.Family(); p {
 	case familyC220, familyPTO, familyAny:
 		return p
 	}

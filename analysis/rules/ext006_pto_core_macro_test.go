@@ -32,6 +32,7 @@ func TestPTOCoreMacroPolicy(t *testing.T) {
 		fixTo  string
 	}{
 		{"", []string{"__DAV_CUBE__", "__DAV_VEC__"}, "__DAV_C220_CUBE__"},
+		{"consistent", []string{"__DAV_CUBE__", "__DAV_VEC__"}, "__DAV_C220_CUBE__"},
 		{"c220", []string{"__DAV_CUBE__", "__DAV_VEC__"}, "__DAV_C220_CUBE__"},
 		{"pto", []string{"__DAV_C220_VEC__"}, "__DAV_VEC__"},
 		{"any", nil, ""},
@@ -58,7 +59,7 @@ func TestPTOCoreMacroPolicy(t *testing.T) {
 	}
 	// A pto-only file is consistent by default but not under "c220".
 	pto, _ := filepath.Abs("testdata/ext006/pto_only/entry.cpp")
-	for family, want := range map[string]int{"": 0, "c220": 2} {
+	for family, want := range map[string]int{"": 0, "consistent": 0, "c220": 2, "pto": 0} {
 		diags, err := analysis.Run(workspace.New(filepath.Dir(pto)), pto, analysis.Options{
 			Analyzers: []*analysis.Analyzer{PTOCoreMacro},
 			Settings:  analysis.Settings{CoreMacroFamily: family},
