@@ -151,6 +151,9 @@ type GM struct {
 	vars      map[string][]*Var
 	fields    map[string][]*Var
 	descTypes map[string]bool
+	// typeAliases maps aliases of GlobalTensor/LocalTensor types to their
+	// kind (`using IdxGm = AscendC::GlobalTensor<int32_t>;`).
+	typeAliases map[string]GMKind
 	// funcs maps a function name to the kind of GM pointer it returns.
 	funcs map[string]GMKind
 	// helpers maps a function name to the parameter indices whose pointer
@@ -183,13 +186,14 @@ var descriptorTypes = []string{"Tensor", "ChipTensor"}
 // helpers are taken into account.
 func NewGM(f *grammar.File, nodes func(kinds ...string) []*grammar.Node, includes []*grammar.File) *GM {
 	g := &GM{
-		file:      f,
-		vars:      map[string][]*Var{},
-		fields:    map[string][]*Var{},
-		descTypes: map[string]bool{},
-		funcs:     map[string]GMKind{},
-		helpers:   map[string]map[int][]string{},
-		dccis:     map[*grammar.Node][]Dcci{},
+		file:        f,
+		vars:        map[string][]*Var{},
+		fields:      map[string][]*Var{},
+		descTypes:   map[string]bool{},
+		typeAliases: map[string]GMKind{},
+		funcs:       map[string]GMKind{},
+		helpers:     map[string]map[int][]string{},
+		dccis:       map[*grammar.Node][]Dcci{},
 	}
 	for _, t := range descriptorTypes {
 		g.descTypes[t] = true
@@ -241,6 +245,9 @@ func NewGM(f *grammar.File, nodes func(kinds ...string) []*grammar.Node, include
 			}
 			if g.descTypes[BaseTypeName(target)] {
 				g.descTypes[name.Text()] = true
+			}
+			if k := g.objectKind(target); k == GMGlobalTensor || k == LocalTensor {
+				g.typeAliases[name.Text()] = k
 			}
 		}
 	}
@@ -382,9 +389,12 @@ func typeScope(t *grammar.Node) string {
 }
 
 // objectKind classifies a non-pointer declared type.
-func objectKind(t *grammar.Node) GMKind {
+func (g *GM) objectKind(t *grammar.Node) GMKind {
 	if sc := typeScope(t); sc != "" && sc != "AscendC" {
 		return NotGM
+	}
+	if k, ok := g.typeAliases[BaseTypeName(t)]; ok {
+		return k
 	}
 	switch BaseTypeName(t) {
 	case "GlobalTensor":
@@ -478,7 +488,7 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 		case ptr > 0 && gm:
 			v.Kind = g.pointeeKind(base, false)
 		case ptr == 0 && !isAuto:
-			v.Kind = objectKind(t)
+			v.Kind = g.objectKind(t)
 		case init != nil && (isAuto || ptr > 0):
 			// auto p = reinterpret_cast<__gm__ T *>(x); auto *q = p + 1;
 			k, src := g.KindOf(init)
@@ -526,7 +536,7 @@ func (g *GM) paramVars(f *grammar.File, p *grammar.Node, fn *grammar.Node) []*Va
 		}
 		v.Kind = g.pointeeKind(base, args)
 	case ptr == 0:
-		v.Kind = objectKind(t)
+		v.Kind = g.objectKind(t)
 	}
 	return []*Var{v}
 }
@@ -641,6 +651,10 @@ func (g *GM) KindOf(e *grammar.Node) (GMKind, *Var) {
 		return NotGM, nil
 	case "subscript_expression":
 		a := Unparen(e.ChildByField("argument"))
+		if k, v := g.KindOf(a); k == GMGlobalTensor {
+			// gt[off] is a GlobalTensor view at an offset, not a load.
+			return k, v
+		}
 		if a != nil && (a.Kind == "identifier" || a.Kind == "field_expression") {
 			var v *Var
 			if a.Kind == "identifier" {
@@ -663,7 +677,7 @@ func (g *GM) castKind(td *grammar.Node) (GMKind, *Var) {
 		return NotGM, nil
 	}
 	if td.ChildByField("declarator") == nil || !strings.Contains(td.ChildByField("declarator").Kind, "pointer") {
-		return objectKind(td), nil
+		return g.objectKind(td), nil
 	}
 	if !g.file.HasQualifier(LeadingStart(td), td.End, "__gm__") && !g.hasQualifierAnywhere(td) {
 		return NotGM, nil

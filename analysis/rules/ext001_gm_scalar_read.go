@@ -27,12 +27,13 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"an address (`&p[i]`, `p + i`), and reads after a `dcci` on the same pointer earlier in the same function, " +
 			"directly or through a helper whose body `dcci`s its pointer argument.",
 		Why: "A raw scalar load from GM goes through the core's scalar data cache, which is not coherent with DMA " +
-			"(MTE) writes, the host's input writes, or other cores' writes within a task: the read can return a stale " +
-			"line left by an earlier use of that address — a garbage index, a wild pointer, a hang (507018). The runtime " +
-			"invalidates the scalar cache once at the start of each task, which is why `args[k]` and the descriptor " +
-			"fields it points to are fine; data produced during the task is not. DataCopy (MTE2) is coherent: stage " +
-			"the values into a `LocalTensor`, wait `MTE2_S`, read with `LocalTensor::GetValue`; or `dcci(ptr, " +
-			"SINGLE_CACHE_LINE)` (`ENTIRE_DATA_CACHE` for all) the lines before reading them.",
+			"(MTE) writes or other cores' writes within a task: once a line is cached, later reads return it even after " +
+			"the memory changed — a garbage index, a wild pointer, a hang (507018). The guide (§4) blames the host's " +
+			"input writes; more exactly, the runtime invalidates each core's scalar cache at the start of every task, " +
+			"so what goes stale is data written during the task (by DMA, by other cores, or through lines this core " +
+			"already cached). That is why `args[k]` and the descriptor fields it points to are fine. DataCopy (MTE2) is " +
+			"coherent: stage the values into a `LocalTensor`, wait `MTE2_S`, read with `LocalTensor::GetValue`; or " +
+			"`dcci(ptr, SINGLE_CACHE_LINE)` (`ENTIRE_DATA_CACHE` for all) the lines before reading them.",
 		Example: "int32_t pos = seq_lens[b];            // __gm__ int32_t *seq_lens",
 		UseInstead: "AscendC::DataCopy(seqLensUb, seqLensGm, kBatch);\n" +
 			"AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID3);\n" +
@@ -41,8 +42,9 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"// or: dcci(&seq_lens[b], SINGLE_CACHE_LINE); int32_t pos = seq_lens[b];",
 		FixSafety: "Unsafe: inserts `dcci(<address read>, SINGLE_CACHE_LINE);` before the statement, which makes the " +
 			"read coherent but costs a cache maintenance operation per execution (inside a loop, per iteration) and " +
-			"writes back a dirty line. Whether a DataCopy into UB is better depends on how many values you read: a " +
-			"display-only sketch shows that pattern.",
+			"writes back a dirty line. When the address uses a name declared in the statement (a loop index), the dcci " +
+			"is on the pointer itself and covers its first line only: prefer a helper that loops over the lines, or the " +
+			"UB staging a display-only sketch shows.",
 		Guide: "§4",
 	},
 	Run: runGMScalarRead,

@@ -50,7 +50,7 @@ func runTPipeOutsideVec(pass *analysis.Pass) {
 	}
 	m := tpipesOf(pass)
 	for _, s := range m.sites {
-		if s.idiom || pass.Cores(s.node)&m.fnCores(pass, s.fn, 0)&grammar.AIC == 0 {
+		if s.idiom || s.cores&m.fnCores(pass, s.fn, 0)&grammar.AIC == 0 {
 			continue
 		}
 		what := "`AscendC::TPipe` `" + s.name + "`"
@@ -87,6 +87,9 @@ type tpipeSite struct {
 	scope *grammar.Node // the block it lives in (nil at file scope)
 	fn    *grammar.Node
 	stmt  *grammar.Node // the statement in its block
+	// cores run the creation: the guard model, minus the cores that
+	// already returned (`if ASCEND_IS_AIC { ...; return; }` before it).
+	cores grammar.Cores
 	// class and member are set when the TPipe is a member of the object
 	// created here.
 	class      string
@@ -270,6 +273,7 @@ func buildTPipes(pass *analysis.Pass) *tpipeModel {
 	}
 	addSite := func(s *tpipeSite) {
 		s.fn = cxx.EnclosingFunction(s.node)
+		s.cores = pass.Cores(s.node) &^ exitedBefore(pass, s.node)
 		if p := s.node.Parent(); p != nil && p.Kind != "translation_unit" && p.Kind != "declaration_list" {
 			s.scope = scopeBlock(s.node)
 			s.stmt = cxx.BlockStatementOf(s.node)
@@ -331,6 +335,54 @@ func buildTPipes(pass *analysis.Pass) *tpipeModel {
 		}
 	}
 	return m
+}
+
+// exitedBefore returns the cores that have left n's function before
+// reaching n: an earlier statement of an enclosing block holds a return that
+// only core guards stand in front of (`if ASCEND_IS_AIC { cube(); return; }`,
+// `#ifdef __DAV_C220_CUBE__ ... return; #endif`). The C++ guard compiles on
+// both cores, but the other core never runs what follows.
+func exitedBefore(pass *analysis.Pass, n *grammar.Node) grammar.Cores {
+	exited := grammar.None
+	for c := n; c != nil; c = c.Parent() {
+		p := c.Parent()
+		if p == nil || p.Kind == "function_definition" || p.Kind == "lambda_expression" {
+			break
+		}
+		if p.Kind != "compound_statement" && !isPreprocBlock(p.Kind) {
+			continue
+		}
+		for prev := c.PrevSibling(); prev != nil; prev = prev.PrevSibling() {
+			ds := prev.Descendants()
+			for i := range ds {
+				if ds[i].Kind == "return_statement" && onlyCoreGuarded(&ds[i], prev) {
+					exited |= pass.Cores(&ds[i])
+				}
+			}
+		}
+	}
+	return exited
+}
+
+// onlyCoreGuarded reports whether nothing but blocks, preprocessor branches
+// and core-type ifs stands between r and its ancestor top.
+func onlyCoreGuarded(r, top *grammar.Node) bool {
+	for c, p := r, r.Parent(); c != top && p != nil; c, p = p, p.Parent() {
+		switch {
+		case p.Kind == "compound_statement" || isPreprocBlock(p.Kind):
+		case p.Kind == "if_statement":
+			if c.Field == "condition" {
+				return false
+			}
+			if _, ok := grammar.CoreCondition(p.ChildByField("condition")); !ok {
+				return false
+			}
+		case p.Kind == "else_clause":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // isAscendTPipe reports whether a type node names AscendC::TPipe: written

@@ -46,7 +46,7 @@ func runTPipeDouble(pass *analysis.Pass) {
 		if second.idiom {
 			continue
 		}
-		c2 := pass.Cores(second.node)
+		c2 := second.cores
 		if c2 == grammar.None {
 			continue
 		}
@@ -54,7 +54,7 @@ func runTPipeDouble(pass *analysis.Pass) {
 			if first.fn != second.fn || first.fn == nil || first.idiom {
 				continue
 			}
-			common := pass.Cores(first.node) & c2
+			common := first.cores & c2
 			if common == grammar.None {
 				continue
 			}
