@@ -99,6 +99,9 @@ type Stub struct {
 	DecoStart, DecoEnd uint32
 	ArgsEnd            uint32
 	HasArgs            bool
+	// LastArgEnd is the end of the decorator's last argument (0 when it
+	// has none): where `, kw=...` goes.
+	LastArgEnd uint32
 	// DualArg spans the dual_aiv_dispatch= value when written.
 	DualArg      *Span
 	Params       []Param // signature order
@@ -309,6 +312,10 @@ func ParseStubs(f *grammar.File) []*Stub {
 			continue
 		}
 		dd := n.Parent()
+		if dd != nil && dd.IsError() {
+			out = append(out, brokenStub(f, env, dd, n, expr, call))
+			continue
+		}
 		if dd == nil || dd.Kind != "decorated_definition" {
 			continue
 		}
@@ -319,6 +326,32 @@ func ParseStubs(f *grammar.File) []*Stub {
 		out = append(out, parseStub(f, env, dd, fn, expr, call))
 	}
 	return out
+}
+
+// brokenStub records a stub whose definition did not parse: its name and
+// decorator arguments are kept, its table is marked unreliable.
+func brokenStub(f *grammar.File, env *env, errNode, deco, expr, call *grammar.Node) *Stub {
+	s := &Stub{File: f.Path, CoreType: "aiv", DefStart: errNode.Start, DefEnd: errNode.End,
+		DecoStart: expr.Start, DecoEnd: expr.End, ParamsByName: map[string]*Param{}, SyntaxErrors: true}
+	s.Start, s.End = expr.Start, expr.End
+	for c := deco.NextSibling(); c != nil; c = c.NextSibling() {
+		if c.Kind == "identifier" {
+			s.Name, s.Start, s.End = c.Text(), c.Start, c.End
+			break
+		}
+		if c.Kind == "decorator" {
+			break
+		}
+	}
+	if call != nil {
+		s.HasArgs = true
+		if al := call.ChildByField("arguments"); al != nil {
+			s.ArgsEnd = al.End - 1
+			s.readArgs(env, al)
+		}
+	}
+	s.Problems = append(s.Problems, Problem{s.Start, s.End, fmt.Sprintf("extern `%s` has syntax errors; its args[] table may be incomplete and is not checked", s.Name)})
+	return s
 }
 
 func firstNamed(n *grammar.Node) *grammar.Node {
@@ -340,7 +373,7 @@ func parseStub(f *grammar.File, env *env, dd, fn, deco, call *grammar.Node) *Stu
 	}
 	if hasError(dd) {
 		s.SyntaxErrors = true
-		s.Problems = append(s.Problems, Problem{s.Start, s.End, fmt.Sprintf("extern `%s` has syntax errors; its args[] table may be incomplete", s.Name)})
+		s.Problems = append(s.Problems, Problem{s.Start, s.End, fmt.Sprintf("extern `%s` has syntax errors; its args[] table may be incomplete and is not checked", s.Name)})
 	}
 	if call != nil {
 		s.HasArgs = true
@@ -379,6 +412,7 @@ func (s *Stub) readArgs(env *env, al *grammar.Node) {
 		if a.Kind == "comment" {
 			continue
 		}
+		s.LastArgEnd = a.End
 		kw, val := "", a
 		switch a.Kind {
 		case "keyword_argument":

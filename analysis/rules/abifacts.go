@@ -83,7 +83,14 @@ func computeABI(pass *analysis.Pass) *abiFacts {
 	if pass.WS == nil || pass.File.Lang != grammar.CPP {
 		return out
 	}
-	stubs := pass.WS.StubsFor(pass.File.Path)
+	var stubs []*abi.Stub
+	for _, s := range pass.WS.StubsFor(pass.File.Path) {
+		// A stub with syntax errors has an unreliable table: no findings
+		// from it (EXT100 says so on the stub).
+		if !s.SyntaxErrors {
+			stubs = append(stubs, s)
+		}
+	}
 	if len(stubs) == 0 {
 		return out
 	}

@@ -13,7 +13,7 @@ FUSED_ENTRY = KERNEL_DIR / "entry_fused.cpp"
     aiv_source=FUSED_ENTRY,
     dual_aiv_dispatch=True,
 )
-def pa_rope_fused(
+def pa_rope_fused(  # want "EXT103 .*binds its return to `out`; writes to `query` are not returned"
     out: pl.Out[pl.Tensor[[8, 40, 128], pl.BF16]],
     query: pl.InOut[pl.Tensor[[8, 40, 128], pl.BF16]],
     key_cache: pl.Tensor[[1024, 128, 8, 128], pl.BF16],

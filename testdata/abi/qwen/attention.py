@@ -14,7 +14,7 @@ ROPE_ENTRY = str(KERNEL_DIR / "paged_attention_rope_entry.cpp")
 
 
 @pl.jit.extern(core_type="mixed", aic_source=ATTN_ENTRY, aiv_source=ATTN_ENTRY, dual_aiv_dispatch=True)
-def paged_attention_cce(
+def paged_attention_cce(  # want "EXT103 .*binds its return to `out`; writes to `workspace` are not returned"
     out: pl.Out[pl.Tensor[[16, 5120], pl.BF16]],
     query: pl.Tensor[[16, 5120], pl.BF16],
     key_cache: pl.Tensor,
@@ -36,7 +36,7 @@ def paged_attention_cce(
     aiv_source=ROPE_ENTRY,
     dual_aiv_dispatch=True,
 )
-def paged_attention_rope_cce(
+def paged_attention_rope_cce(  # want "EXT103 .*binds its return to `out`; writes to `workspace` are not returned"
     out: pl.Out[pl.Tensor[[16, 5120], pl.BF16]],
     query: pl.Tensor[[16, 5120], pl.BF16],
     key_cache: pl.Tensor,

@@ -31,6 +31,8 @@ __aicore__ inline void run_qwen_fai(__gm__ int64_t *args)
 
     if constexpr (WithRope) {
         rope_phase<WithRope>(args);
+        // RoPE'd q/k are in GM before the cube attention reads them.
+        AscendC::SyncAll<false>();
         __gm__ int32_t *seq_lens = tensor_data<int32_t>(args, ARG_SEQ_LENS);
         (void)seq_lens;
     }

@@ -1,0 +1,56 @@
+import pypto.language as pl
+
+
+# The guide's broken fused signature: query (InOut) before out (Out).
+@pl.jit.extern(core_type="mixed", source="fused.cpp", dual_aiv_dispatch=True)
+def fused_bad(  # want "EXT103 .*single-return extern `fused_bad` binds its return to `query`; writes to `out` are not returned"
+    query: pl.InOut[pl.Tensor[[8, 5120], pl.BF16]],  # want "extern `fused_bad` returns its first output-like parameter, pl.InOut `query`, but pl.Out `out` follows it: callers of the single return read `query`, not `out`; declare `out` first"
+    key_cache: pl.Tensor,
+    out: pl.Out[pl.Tensor[[8, 5120], pl.BF16]],
+    row: pl.Scalar[pl.INDEX],
+) -> pl.Tensor:
+    ...
+
+
+# Fixed: the return buffer first; the in-place query is reported at info.
+@pl.jit.extern(core_type="mixed", source="fused.cpp", dual_aiv_dispatch=True)
+def fused_good(  # want "EXT103 .*binds its return to `out`; writes to `query` are not returned and reach later tasks only through explicit deps"
+    out: pl.Out[pl.Tensor[[8, 5120], pl.BF16]],
+    query: pl.InOut[pl.Tensor[[8, 5120], pl.BF16]],
+    row: pl.Scalar[pl.INDEX],
+) -> pl.Tensor:
+    ...
+
+
+# A `# returns:` comment names the intended buffer; the last parameter moves.
+@pl.jit.extern(core_type="aiv", source="norm.cpp")
+def norm(  # returns: y  want "EXT103 .*binds its return to `stats`; writes to `y`"
+    x: pl.Tensor,
+    stats: pl.Out[pl.Tensor[[8], pl.FP32]],  # want "extern `norm` returns its first output-like parameter, pl.Out `stats`, but the return is documented as `y`"
+    y: pl.Out[pl.Tensor[[8, 128], pl.FP32]]
+) -> pl.Tensor:
+    ...
+
+
+# One output-like parameter, a tuple return, or no return: silent.
+@pl.jit.extern(source="one.cpp")
+def one(x: pl.Tensor, y: pl.Out[pl.Tensor]) -> pl.Tensor:
+    ...
+
+
+@pl.jit.extern(source="two.cpp")
+def two(x: pl.InOut[pl.Tensor], y: pl.Out[pl.Tensor]) -> tuple[pl.Tensor, pl.Tensor]:
+    ...
+
+
+@pl.jit.extern(source="none.cpp")
+def nothing(x: pl.InOut[pl.Tensor], y: pl.Out[pl.Tensor]) -> None:
+    ...
+
+
+@pl.jit.extern(source="quiet.cpp")
+def quiet(  # noqa: EXT103
+    x: pl.InOut[pl.Tensor],  # noqa: return-binding
+    y: pl.Out[pl.Tensor],
+) -> pl.Tensor:
+    ...
