@@ -483,6 +483,11 @@ func (s *Stub) readArgs(env *env, al *grammar.Node) {
 			}
 		}
 	}
+	for _, d := range s.IncludeDirs {
+		if d.Path == "" {
+			s.Problems = append(s.Problems, Problem{d.Start, d.End, fmt.Sprintf("include_dirs entry %s cannot be resolved statically (%s); headers only found through it are not linked to `%s`", d.Expr, d.Reason, s.Name)})
+		}
+	}
 	for _, src := range s.Sources {
 		if src.Path == "" {
 			s.Problems = append(s.Problems, Problem{src.Start, src.End, fmt.Sprintf("%s=%s cannot be resolved statically (%s); extern-lsp links `%s` to its C++ entry by file name instead", src.Keyword, src.Expr, src.Reason, s.Name)})

@@ -21,7 +21,8 @@ var ReturnBinding = register(&analysis.Analyzer{
 		Summary: "a single-return extern returns its first `pl.Out`/`pl.InOut` parameter, which is not the intended output",
 		What: "Warns when a single-return extern's first output-like parameter is a `pl.InOut` while a `pl.Out` follows, " +
 			"or is not the parameter a `# returns: name` comment (or a string return annotation) names. At info level it " +
-			"lists, for any single-return extern with several output-like parameters, those whose writes are not returned.",
+			"lists, for any other single-return extern with several output-like parameters, those whose writes are not " +
+			"returned (the warning says it itself when it fires).",
 		Why: "pypto threads a mixed extern's first `pl.Out` or `pl.InOut` parameter through its single-tensor return (guide " +
 			"§2, \"Output-like parameter order is also the return ABI\"). With `query: pl.InOut` before `out: pl.Out`, the " +
 			"orchestration binds `attn_out_ssa = q_tnd`: the kernel still writes `out`, but every downstream task reads the " +
@@ -65,7 +66,7 @@ func runReturnBinding(pass *analysis.Pass) {
 			d := analysis.Diagnostic{
 				Start: first.NameStart, End: first.NameEnd,
 				Message: fmt.Sprintf("extern `%s` returns its first output-like parameter, %s `%s`, but %s: callers of the single return read `%s`, not `%s`; declare `%s` first",
-					s.Name, dirText(first), first.Name, why, first.Name, intended.Name, intended.Name),
+					s.Name, dirText(first), first.Name, why, first.Name, intended.Name, intended.Name) + unreturnedText(outs, intended),
 				Related: []analysis.Related{paramRelated(s, intended, fmt.Sprintf("`%s` is the intended return buffer", intended.Name))},
 			}
 			if fix, ok := moveParamFix(pass.File, s, intended, first); ok {
@@ -73,7 +74,7 @@ func runReturnBinding(pass *analysis.Pass) {
 			}
 			pass.Report(d)
 		}
-		if len(outs) > 1 {
+		if len(outs) > 1 && intended == nil {
 			var lost []string
 			for _, p := range outs[1:] {
 				lost = append(lost, "`"+p.Name+"`")
@@ -85,6 +86,21 @@ func runReturnBinding(pass *analysis.Pass) {
 			})
 		}
 	}
+}
+
+// unreturnedText names the output-like parameters whose writes the return
+// will not carry once ret is returned.
+func unreturnedText(outs []*abi.Param, ret *abi.Param) string {
+	var lost []string
+	for _, p := range outs {
+		if p != ret {
+			lost = append(lost, "`"+p.Name+"`")
+		}
+	}
+	if len(lost) == 0 {
+		return ""
+	}
+	return " (writes to " + strings.Join(lost, ", ") + " then reach later tasks only through explicit deps)"
 }
 
 func dirText(p *abi.Param) string {

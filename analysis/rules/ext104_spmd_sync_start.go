@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -33,16 +34,20 @@ var SpmdSyncStart = register(&analysis.Analyzer{
 })
 
 func runSpmdSyncStart(pass *analysis.Pass) {
+	type group struct {
+		spmd  *grammar.Node
+		calls []externCall
+		facts []*stubCxx
+	}
+	var order []*grammar.Node
+	groups := map[*grammar.Node]*group{}
 	for _, ec := range externCalls(pass) {
 		spmd := enclosingSpmd(ec.call)
 		if spmd == nil {
 			continue
 		}
 		val, args := kwarg(spmd, "sync_start")
-		if args == nil {
-			continue
-		}
-		if val != nil && val.Kind != "false" && val.Kind != "none" {
+		if args == nil || val != nil && val.Kind != "false" && val.Kind != "none" {
 			// True, or a value extern-lsp cannot see.
 			continue
 		}
@@ -50,21 +55,42 @@ func runSpmdSyncStart(pass *analysis.Pass) {
 		if facts.barrier == nil {
 			continue
 		}
+		g := groups[spmd]
+		if g == nil {
+			g = &group{spmd: spmd}
+			groups[spmd] = g
+			order = append(order, spmd)
+		}
+		g.calls = append(g.calls, ec)
+		g.facts = append(g.facts, facts)
+	}
+	for _, spmd := range order {
+		g := groups[spmd]
+		val, args := kwarg(spmd, "sync_start")
 		var edit analysis.TextEdit
 		if val != nil {
 			edit = analysis.TextEdit{Start: val.Start, End: val.End, NewText: "True"}
 		} else {
 			edit = addKwargEdit(args, "sync_start=True")
 		}
+		var names []string
+		seen := map[string]bool{}
+		related := []analysis.Related{}
+		for i, ec := range g.calls {
+			if !seen[ec.stub.Name] {
+				seen[ec.stub.Name] = true
+				names = append(names, fmt.Sprintf("`%s` (%s)", ec.stub.Name, siteText(g.facts[i].barrier)))
+				b := g.facts[i].barrier
+				related = append(related, analysis.Related{File: b.File.Path, Start: b.Node.Start, End: b.Node.End, Message: fmt.Sprintf("the hardware barrier of `%s`", ec.stub.Name)})
+			}
+			related = append(related, analysis.Related{Start: ec.fn.Start, End: ec.fn.End, Message: fmt.Sprintf("`%s` is called here", ec.stub.Name)})
+		}
 		pass.Report(analysis.Diagnostic{
-			Start: ec.fn.Start, End: ec.fn.End,
-			Message: fmt.Sprintf("extern `%s` waits at a hardware barrier (%s), but the enclosing `%s` does not set sync_start=True: "+
-				"without an atomic co-start the cores already running wait forever for the rest", ec.stub.Name, siteText(facts.barrier), clipText(spmd.Text())),
-			Related: []analysis.Related{
-				{File: facts.barrier.File.Path, Start: facts.barrier.Node.Start, End: facts.barrier.Node.End, Message: "the hardware barrier"},
-				{Start: spmd.Start, End: spmd.End, Message: "the pl.spmd without sync_start=True"},
-			},
-			Fixes: []analysis.Fix{{Title: "Add `sync_start=True` to the pl.spmd", Applicability: analysis.Safe, Edits: []analysis.TextEdit{edit}}},
+			Start: spmd.Start, End: spmd.End,
+			Message: fmt.Sprintf("`%s` does not set sync_start=True, but extern %s waits at a hardware barrier: "+
+				"without an atomic co-start the cores already running wait forever for the rest", clipText(spmd.Text()), strings.Join(names, ", ")),
+			Related: related,
+			Fixes:   []analysis.Fix{{Title: "Add `sync_start=True` to the pl.spmd", Applicability: analysis.Safe, Edits: []analysis.TextEdit{edit}}},
 		})
 	}
 }

@@ -3,6 +3,7 @@
 Run `extern-lsp check examples/traps`; each rule reports once, at the line
 the comment names. examples/clean is the same shape done right.
 """
+import os
 from pathlib import Path
 
 import pypto.language as pl
@@ -10,7 +11,8 @@ import pypto.language as pl
 ENTRY = Path(__file__).parent / "kernels" / "topk_mix" / "topk_entry.cpp"
 
 
-@pl.jit.extern(core_type="mixed", aic_source=ENTRY, aiv_source=ENTRY)  # EXT105: no dual_aiv_dispatch
+@pl.jit.extern(core_type="mixed", aic_source=ENTRY, aiv_source=ENTRY,  # EXT105: no dual_aiv_dispatch
+               include_dirs=[os.environ["TOPK_INCLUDE"]])  # EXT100: only known at run time, not checked
 def topk_mix(
     index: pl.InOut[pl.Tensor[[16, 8], pl.INT32]],  # EXT103: the InOut is bound to the return, not `out`
     out: pl.Out[pl.Tensor[[16, 8], pl.FP32]],

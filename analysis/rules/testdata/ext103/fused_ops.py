@@ -3,8 +3,8 @@ import pypto.language as pl
 
 # The guide's broken fused signature: query (InOut) before out (Out).
 @pl.jit.extern(core_type="mixed", source="fused.cpp", dual_aiv_dispatch=True)
-def fused_bad(  # want "EXT103 .*single-return extern `fused_bad` binds its return to `query`; writes to `out` are not returned"
-    query: pl.InOut[pl.Tensor[[8, 5120], pl.BF16]],  # want "extern `fused_bad` returns its first output-like parameter, pl.InOut `query`, but pl.Out `out` follows it: callers of the single return read `query`, not `out`; declare `out` first"
+def fused_bad(
+    query: pl.InOut[pl.Tensor[[8, 5120], pl.BF16]],  # want "extern `fused_bad` returns its first output-like parameter, pl.InOut `query`, but pl.Out `out` follows it: callers of the single return read `query`, not `out`; declare `out` first \\(writes to `query` then reach later tasks only through explicit deps\\)"
     key_cache: pl.Tensor,
     out: pl.Out[pl.Tensor[[8, 5120], pl.BF16]],
     row: pl.Scalar[pl.INDEX],
@@ -24,7 +24,7 @@ def fused_good(  # want "EXT103 .*binds its return to `out`; writes to `query` a
 
 # A `# returns:` comment names the intended buffer; the last parameter moves.
 @pl.jit.extern(core_type="aiv", source="norm.cpp")
-def norm(  # returns: y  want "EXT103 .*binds its return to `stats`; writes to `y`"
+def norm(  # returns: y
     x: pl.Tensor,
     stats: pl.Out[pl.Tensor[[8], pl.FP32]],  # want "extern `norm` returns its first output-like parameter, pl.Out `stats`, but the return is documented as `y`"
     y: pl.Out[pl.Tensor[[8, 128], pl.FP32]]

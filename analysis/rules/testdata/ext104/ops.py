@@ -26,6 +26,6 @@ def sim_kernel(x: pl.Tensor, y: pl.Out[pl.Tensor]) -> pl.Tensor:
 
 
 def local_use(x, y):
-    with pl.spmd(24):
-        y = barrier_kernel(x, y)  # want "extern `barrier_kernel` waits at a hardware barrier \\(`AscendC::SyncAll<false>\\(\\)` at barrier.h:7\\), but the enclosing `pl.spmd\\(24\\)` does not set sync_start=True"
+    with pl.spmd(24):  # want "`pl.spmd\\(24\\)` does not set sync_start=True, but extern `barrier_kernel` \\(`AscendC::SyncAll<false>\\(\\)` at barrier.h:7\\) waits at a hardware barrier"
+        y = barrier_kernel(x, y)
     return y
