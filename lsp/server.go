@@ -867,14 +867,22 @@ func (s *Server) openDocs() []*document {
 func (s *Server) flush() {
 	for _, d := range s.openDocs() {
 		d.mu.Lock()
-		if d.reparse() && !d.closed {
-			if d.file != nil {
-				s.ws.SetParsed(d.file, d.version)
-			} else {
-				s.ws.SetOverlay(d.path, d.text, d.version)
-			}
-		}
+		s.syncLocked(d)
 		d.mu.Unlock()
+	}
+}
+
+// syncLocked reparses an edited document and hands it to the workspace;
+// the two always go together, or the workspace would keep analysing an
+// older text than the document's version says. Called with d.mu held.
+func (s *Server) syncLocked(d *document) {
+	if !d.reparse() || d.closed {
+		return
+	}
+	if d.file != nil {
+		s.ws.SetParsed(d.file, d.version)
+	} else {
+		s.ws.SetOverlay(d.path, d.text, d.version)
 	}
 }
 
@@ -883,7 +891,7 @@ func (s *Server) snapshot(d *document) (*grammar.File, int32, error) {
 	s.flush()
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.reparse()
+	s.syncLocked(d)
 	return d.file, d.version, d.err
 }
 
