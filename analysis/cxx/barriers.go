@@ -1,6 +1,8 @@
 package cxx
 
 import (
+	"strings"
+
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -128,6 +130,56 @@ func (fs *Funcs) Lookup(name string) []FuncDef { return fs.byName[name] }
 // order.
 func (fs *Funcs) All() []FuncDef { return fs.all }
 
+// Callees resolves a call to the indexed definitions it may run: the
+// functions and methods of its name, or, for a call through an object of a
+// class type (`Kernel kernel; kernel(params);`), that class's operator().
+func (fs *Funcs) Callees(c Call) []FuncDef {
+	if defs := fs.byName[c.Name]; len(defs) > 0 || c.Receiver != nil {
+		return defs
+	}
+	var out []FuncDef
+	for _, t := range fs.types[c.Name] {
+		cls := BaseName(t)
+		for _, d := range fs.byName["operator()"] {
+			if ClassOf(d.Node) == cls {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+// ClassOf returns the name of the class or struct a method belongs to: the
+// one whose body holds the definition, or the scope of `X::f` written
+// outside it.
+func ClassOf(fn *grammar.Node) string {
+	if cls := fn.Ancestor("class_specifier", "struct_specifier"); cls != nil {
+		if name := cls.ChildByField("name"); name != nil {
+			return BaseName(name.Text())
+		}
+	}
+	if d := FunctionDeclarator(fn); d != nil {
+		if q := d.ChildByField("declarator"); q != nil && q.Kind == "qualified_identifier" {
+			if scope := q.ChildByField("scope"); scope != nil {
+				return BaseName(scope.Text())
+			}
+		}
+	}
+	return ""
+}
+
+// BaseName strips scope and template arguments: "ns::Kernel<T, 2>" ->
+// "Kernel".
+func BaseName(t string) string {
+	if i := strings.IndexByte(t, '<'); i >= 0 {
+		t = t[:i]
+	}
+	if i := strings.LastIndex(t, "::"); i >= 0 {
+		t = t[i+2:]
+	}
+	return strings.TrimSpace(t)
+}
+
 // Def returns the index entry of a function definition node.
 func (fs *Funcs) Def(fn *grammar.Node) (FuncDef, bool) {
 	for _, d := range fs.byName[FunctionName(fn)] {
@@ -228,7 +280,7 @@ func (fs *Funcs) CallReaches(f *grammar.File, n *grammar.Node, cores grammar.Cor
 	if depth <= 0 {
 		return nil
 	}
-	for _, callee := range fs.Lookup(c.Name) {
+	for _, callee := range fs.Callees(c) {
 		if callee.Node.Contains(n) {
 			continue // direct recursion
 		}

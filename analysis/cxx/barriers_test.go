@@ -153,3 +153,33 @@ func TestLineHelpers(t *testing.T) {
 		t.Error("LineEnd at EOF")
 	}
 }
+
+func TestFuncsCallees(t *testing.T) {
+	src := parse(t, "/w/k.cpp", `template <bool R> struct Kernel {
+  __aicore__ inline void operator()(int p) { AscendC::SyncAll<false>(); }
+};
+struct Other { void operator()(int p); };
+void Other::operator()(int p) {}
+void entry() {
+  Kernel<true> kernel;
+  Other other;
+  kernel(1);
+  other(2);
+  unknown(3);
+}
+`)
+	fs := IndexFunctions(src)
+	for text, want := range map[string]string{"kernel(1)": "Kernel", "other(2)": "Other", "unknown(3)": ""} {
+		c, _ := AsCall(findNode(t, src, "call_expression", text))
+		defs := fs.Callees(c)
+		got := ""
+		if len(defs) == 1 {
+			got = ClassOf(defs[0].Node)
+		} else if len(defs) > 1 {
+			got = "many"
+		}
+		if got != want {
+			t.Errorf("Callees(%s) = %q, want %q", text, got, want)
+		}
+	}
+}

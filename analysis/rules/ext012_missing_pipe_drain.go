@@ -340,7 +340,7 @@ func entryHasLivePipe(pass *analysis.Pass, funcs *cxx.Funcs, fn *grammar.Node, c
 		}
 		pipe := isAscendCPipeType(t.Text())
 		if !pipe {
-			for _, ft := range funcs.FieldTypes(baseTypeName(t.Text())) {
+			for _, ft := range funcs.FieldTypes(cxx.BaseName(t.Text())) {
 				if isAscendCPipeType(ft) {
 					pipe = true
 				}
@@ -361,18 +361,6 @@ func entryHasLivePipe(pass *analysis.Pass, funcs *cxx.Funcs, fn *grammar.Node, c
 func isAscendCPipeType(t string) bool {
 	t = strings.TrimSpace(t)
 	return t == "TPipe" || t == "AscendC::TPipe" || t == "::AscendC::TPipe"
-}
-
-// baseTypeName strips scope and template arguments: "ns::Kernel<T, 2>" ->
-// "Kernel".
-func baseTypeName(t string) string {
-	if i := strings.IndexByte(t, '<'); i >= 0 {
-		t = t[:i]
-	}
-	if i := strings.LastIndex(t, "::"); i >= 0 {
-		t = t[i+2:]
-	}
-	return strings.TrimSpace(t)
 }
 
 // block runs the statements of a block-like node in order.
@@ -504,7 +492,7 @@ func (d *drainer) call(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow
 	case pipeDrain:
 		return drainFlow{mask: stClean}
 	}
-	defs := d.funcs.Lookup(c.Name)
+	defs := d.funcs.Callees(c)
 	if len(defs) == 0 {
 		return in
 	}

@@ -99,3 +99,11 @@ extern "C" __global__ __aicore__ void suppressed(__gm__ int64_t *args) {
   if (get_block_idx(args) >= 20) return; // NOLINT(EXT011)
   AscendC::SyncAll<false>();
 }
+
+extern "C" __global__ __aicore__ void functor_entry(__gm__ int64_t *args) {
+  FaiKernel<true> kernel;
+  if (get_block_idx(args) >= 20) {
+    return; // want "`kernel\\(args\\)` \\(line 108\\), which reaches the hardware barrier `AscendC::SyncAll<false>\\(\\)` \\(phases.h:35\\)"
+  }
+  kernel(args);
+}

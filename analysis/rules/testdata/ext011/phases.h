@@ -25,3 +25,13 @@ __aicore__ inline void maybe_skip(__gm__ int64_t *args, uint32_t blk) {
   }
   AscendC::PipeBarrier<PIPE_V>();
 }
+
+// The vendored-kernel shape: a functor whose call operator holds the
+// barrier.
+template <bool WithRope>
+struct FaiKernel {
+  __aicore__ inline void operator()(__gm__ int64_t *args) {
+    rope_phase(args);
+    AscendC::SyncAll<false>();
+  }
+};

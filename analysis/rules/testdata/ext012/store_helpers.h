@@ -23,3 +23,10 @@ __aicore__ inline void store_and_wait(AscendC::GlobalTensor<float> &dst, AscendC
   AscendC::SetFlag<AscendC::HardEvent::MTE3_S>(EVENT_ID0);
   AscendC::WaitFlag<AscendC::HardEvent::MTE3_S>(EVENT_ID0);
 }
+
+// A functor epilogue that leaves its store in flight.
+struct Epilogue {
+  __aicore__ inline void operator()(AscendC::GlobalTensor<float> &dst, AscendC::LocalTensor<float> &src) {
+    AscendC::DataCopy(dst, src, 64);
+  }
+};

@@ -44,3 +44,10 @@ extern "C" __global__ __aicore__ void suppressed(__gm__ int64_t *args) {
   AscendC::LocalTensor<float> wUb;
   AscendC::DataCopy(wGm, wUb, 64); // NOLINT(missing-pipe-drain)
 }
+
+extern "C" __global__ __aicore__ void functor_store(__gm__ int64_t *args) {
+  AscendC::GlobalTensor<float> oGm;
+  AscendC::LocalTensor<float> oUb;
+  Epilogue epi;
+  epi(oGm, oUb); // want "`epi\\(oGm, oUb\\)` leaves `AscendC::DataCopy\\(dst, src, 64\\)` \\(store_helpers.h:[0-9]+\\) in flight"
+}
