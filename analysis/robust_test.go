@@ -199,8 +199,8 @@ func fixtureSeeds(t testing.TB) (cpp, py [][]byte) {
 }
 
 // FuzzAnalysis parses arbitrary text as an extern entry (an entry shape is
-// appended so every C++ rule runs) and as a Python stub next to it, and
-// runs every rule. `go test` runs the fixture seeds only; fuzz with
+// appended so every C++ rule runs), as a header that entry includes, or as
+// a Python stub next to it, and runs every rule. `go test` runs the fixture seeds only; fuzz with
 // `go test ./analysis -run '^$' -fuzz FuzzAnalysis -fuzztime 60s`.
 func FuzzAnalysis(f *testing.F) {
 	cpp, py := fixtureSeeds(f)
@@ -218,8 +218,11 @@ func FuzzAnalysis(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte, python bool) {
 		ws := workspace.New(dir)
 		entry := filepath.Join(dir, "entry.cpp")
+		header := filepath.Join(dir, "inc.h")
 		stub := filepath.Join(dir, "stub.py")
-		cppSrc := append(append([]byte(nil), src...), entryTail...)
+		// The text is also a header of the entry, so the unit-wide paths
+		// (a header analysed through its including entry) run on it.
+		cppSrc := append(append([]byte("#include \"inc.h\"\n"), src...), entryTail...)
 		pySrc := []byte("import pypto.language as pl\n@pl.jit.extern(core_type=\"mixed\", source=\"entry.cpp\")\ndef k(a: pl.Tensor) -> None: ...\n")
 		if python {
 			cppSrc = []byte(entryTail)
@@ -227,7 +230,12 @@ func FuzzAnalysis(f *testing.F) {
 		}
 		ws.SetOverlay(entry, cppSrc, 1)
 		ws.SetOverlay(stub, pySrc, 1)
-		for _, p := range []string{entry, stub} {
+		paths := []string{entry, stub}
+		if !python {
+			ws.SetOverlay(header, src, 1)
+			paths = append(paths, header)
+		}
+		for _, p := range paths {
 			diags, err := analysis.Run(ws, p, opts)
 			if err != nil && !errors.Is(err, grammar.ErrBinary) {
 				t.Fatalf("%s: %v", filepath.Base(p), err)

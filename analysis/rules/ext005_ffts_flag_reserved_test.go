@@ -2,9 +2,12 @@ package rules
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 )
 
 func TestFFTSFlagReserved(t *testing.T) {
@@ -51,5 +54,38 @@ func TestFFTSFlagReserved(t *testing.T) {
 	}
 	if !editFiles["flags.h"] {
 		t.Errorf("no fix edits flags.h (HDR_FLAG's definition): %v", editFiles)
+	}
+}
+
+// Ids in the project's reserved-flags are flagged with or without a
+// SyncAll, and never chosen as replacements (offending ids are renumbered
+// in ascending order: 8, 11, 12 -> 1, 2, 3).
+func TestFFTSFlagReservedSettings(t *testing.T) {
+	path, _ := filepath.Abs("testdata/ext005/inc_syncall/entry.cpp")
+	diags, err := analysis.Run(workspace.New(filepath.Dir(path)), path, analysis.Options{
+		Analyzers: []*analysis.Analyzer{FFTSFlagReserved},
+		Settings:  analysis.Settings{ReservedFlags: []int{0, 8}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range diags {
+		s := d.Message[:strings.Index(d.Message, ",")]
+		for _, f := range d.Fixes {
+			s += " | " + f.Title
+		}
+		got = append(got, s)
+	}
+	want := []string{
+		"`CrossCoreSetFlag` uses FFTS flag 11 (`EV_PING`) | Change `EV_PING` to flag id 2 (was 11)",
+		"`CrossCoreWaitFlag` uses FFTS flag 12 (`EV_PONG`) | Change `EV_PONG` to flag id 3 (was 12)",
+		"`CrossCoreSetFlag` uses FFTS flag 8 | Use flag id 1 instead of 8",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("with reserved-flags [0, 8]:\n got %q\nwant %q", got, want)
+	}
+	if len(diags) == 3 && !strings.Contains(diags[2].Message, "which the project reserves (reserved-flags)") {
+		t.Errorf("reserved-flags message: %s", diags[2].Message)
 	}
 }
