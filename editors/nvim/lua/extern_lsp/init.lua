@@ -127,6 +127,15 @@ function M.update_settings(settings)
   for _, c in ipairs(M.clients()) do
     c.settings = merge(c.settings or {}, { externLsp = settings })
     notify(c, 'workspace/didChangeConfiguration', { settings = c.settings })
+    -- The server answers with workspace/diagnostic/refresh; Neovim 0.11+
+    -- then re-pulls only workspace diagnostics, which it ignores for buffers
+    -- it pulls per document, so those would keep stale results. Re-pull them.
+    local diag = vim.lsp.diagnostic
+    if has_011 and type(diag._refresh) == 'function' then
+      for bufnr in pairs(c.attached_buffers or {}) do
+        pcall(diag._refresh, bufnr, c.id)
+      end
+    end
   end
 end
 

@@ -1,0 +1,185 @@
+package nvim_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/extern-lsp/extern-lsp/editors/internal/editortest"
+)
+
+// result is what test/e2e.lua writes.
+type result struct {
+	Nvim             string `json:"nvim"`
+	Mode             string `json:"mode"`
+	Errors           []string
+	Filetype         string `json:"filetype"`
+	Attached         bool   `json:"attached"`
+	RootDir          string `json:"root_dir"`
+	DiagnosticsReady bool   `json:"diagnostics_ready"`
+	Diagnostics      []diag `json:"diagnostics"`
+	Hover            map[string]string
+	InlayHints       []hint `json:"inlay_hints"`
+	InlayHintsShown  *int   `json:"inlay_hints_shown"`
+	Abi              string `json:"abi"`
+	IgnoreCleared    bool   `json:"ignore_cleared"`
+	IgnoredDiags     []diag `json:"ignored_diagnostics"`
+	IgnoreRestored   bool   `json:"ignore_restored"`
+	CodeActions      []action
+	FixedLine        string `json:"fixed_line"`
+	FixCleared       bool   `json:"fix_cleared"`
+}
+
+type diag struct {
+	Lnum    int    `json:"lnum"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Source  string `json:"source"`
+}
+
+type hint struct {
+	Line      int    `json:"line"`
+	Character int    `json:"character"`
+	Label     string `json:"label"`
+}
+
+type action struct {
+	Title     string `json:"title"`
+	Kind      string `json:"kind"`
+	Preferred bool   `json:"preferred"`
+}
+
+// nvim012 finds Neovim 0.11+ (the vim.lsp.config API): the CI cache, then PATH.
+func nvim012(t *testing.T) string {
+	if p := editortest.FindExecutable(os.Getenv("EXTERN_LSP_NVIM"), filepath.Join(editortest.CacheDir(), "nvim-0.12", "nvim")); p != "" {
+		return p
+	}
+	if p := editortest.FindExecutable("nvim"); p != "" {
+		out, _ := exec.Command(p, "--headless", "--clean", "-c", "lua io.write(vim.fn.has('nvim-0.11'))", "-c", "qa!").Output()
+		if strings.TrimSpace(string(out)) == "1" {
+			return p
+		}
+	}
+	editortest.Missing(t, "Neovim 0.11+ (nvim)")
+	return ""
+}
+
+func TestNeovim(t *testing.T) {
+	bin := editortest.BuildServer(t)
+	plugin, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		nvim func(*testing.T) string
+		mode string
+	}{
+		// The 0.11+ way: lsp/extern_lsp.lua + vim.lsp.enable.
+		{"0.12-lsp-config", nvim012, "config"},
+		// setup() through vim.lsp.start, as on older versions.
+		{"0.12-setup", nvim012, "setup"},
+		{"0.10-setup", func(t *testing.T) string {
+			p := editortest.FindExecutable(os.Getenv("EXTERN_LSP_NVIM010"), filepath.Join(editortest.CacheDir(), "nvim-0.10", "nvim"))
+			if p == "" {
+				editortest.Missing(t, "Neovim 0.10 (cache nvim-0.10/nvim)")
+			}
+			return p
+		}, "setup"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			nvim := tc.nvim(t)
+			ws := editortest.Workspace(t)
+			out := filepath.Join(t.TempDir(), "out.json")
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, nvim, "--headless", "-u", filepath.Join(plugin, "test", "e2e.lua"), editortest.Kernel)
+			cmd.Dir = ws
+			cmd.Env = append(os.Environ(),
+				"E2E_PLUGIN="+plugin, "EXTERN_LSP_BIN="+bin, "E2E_OUT="+out, "E2E_MODE="+tc.mode,
+				"XDG_STATE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir())
+			logs, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("nvim: %v\n%s", err, logs)
+			}
+			b, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatalf("nvim wrote no result: %v\n%s", err, logs)
+			}
+			var r result
+			if err := json.Unmarshal(b, &r); err != nil {
+				t.Fatalf("bad result JSON: %v\n%s", err, b)
+			}
+			t.Logf("nvim %s (%s): %s", r.Nvim, r.Mode, b)
+			check(t, ws, r)
+		})
+	}
+}
+
+func check(t *testing.T, ws string, r result) {
+	for _, e := range r.Errors {
+		t.Errorf("driver: %s", e)
+	}
+	if !r.Attached {
+		t.Fatalf("extern_lsp never attached to %s", editortest.Kernel)
+	}
+	if r.Filetype != "cpp" {
+		t.Errorf("filetype = %q, want cpp", r.Filetype)
+	}
+	if !strings.HasPrefix(r.RootDir, ws) && !strings.HasPrefix(ws, r.RootDir) || r.RootDir == "" {
+		t.Errorf("root_dir = %q, want the workspace %s (pyproject.toml)", r.RootDir, ws)
+	}
+	var got []editortest.Diag
+	for _, d := range r.Diagnostics {
+		if d.Source != "extern-lsp" {
+			t.Errorf("diagnostic source = %q, want extern-lsp (%s)", d.Source, d.Message)
+		}
+		got = append(got, editortest.Diag{Line: d.Lnum, Code: d.Code, Message: d.Message})
+	}
+	editortest.CheckDiagnostics(t, "nvim "+r.Nvim, editortest.Wants(t, filepath.Join(ws, editortest.Kernel)), got)
+
+	for i, name := range editortest.ParamNames {
+		h := r.Hover[string(rune('0'+i))]
+		if !regexp.MustCompile(`\b` + name + `\b`).MatchString(h) {
+			t.Errorf("hover on args[%d] = %q, want it to name %s", i, h, name)
+		}
+	}
+	for _, name := range editortest.ParamNames {
+		found := false
+		for _, h := range r.InlayHints {
+			if strings.Contains(h.Label, name) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no inlay hint naming %s; got %+v", name, r.InlayHints)
+		}
+	}
+	if r.InlayHintsShown != nil && *r.InlayHintsShown == 0 {
+		t.Errorf("vim.lsp.inlay_hint.get() is empty after enabling inlay hints")
+	}
+	for _, name := range editortest.ParamNames {
+		if !strings.Contains(r.Abi, name) {
+			t.Errorf(":ExternLspAbi output lacks %s:\n%s", name, r.Abi)
+		}
+	}
+	if !r.IgnoreCleared {
+		t.Errorf("ignore = {EXT004} did not clear EXT004: %+v", r.IgnoredDiags)
+	}
+	if !r.IgnoreRestored {
+		t.Errorf("ignore = {} did not bring EXT004 back")
+	}
+	if !strings.Contains(r.FixedLine, "AscendC::SyncAll<false>();") {
+		t.Errorf("after the EXT004 quick fix the line is %q, want AscendC::SyncAll<false>(); (actions: %+v)", r.FixedLine, r.CodeActions)
+	}
+	if !r.FixCleared {
+		t.Errorf("EXT004 still reported after the quick fix")
+	}
+}

@@ -1,0 +1,14 @@
+;; extern-lsp with eglot (built into Emacs 29+; on Emacs 28 install the eglot package).
+;; Eglot runs one server per buffer: this makes extern-lsp the server for
+;; C/C++ buffers (and .cce files); keep clangd for other projects with a
+;; directory-local `eglot-server-programs' if you need both.
+(add-to-list 'auto-mode-alist '("\\.cce\\'" . c++-mode))
+(with-eval-after-load 'eglot
+  (add-to-list 'eglot-server-programs
+               '((c++-mode c-mode c++-ts-mode c-ts-mode) . ("extern-lsp"))))
+;; Rule settings, sent as the "externLsp" section of workspace/configuration
+;; (can also go in .dir-locals.el):
+(setq-default eglot-workspace-configuration
+              '(:externLsp (:ignore [] :severity (:EXT001 "warning") :checkPython t)))
+(add-hook 'c++-mode-hook #'eglot-ensure)
+(add-hook 'c-mode-hook #'eglot-ensure)
