@@ -121,21 +121,32 @@ function M.clients(bufnr)
   return get({ name = M.name, bufnr = bufnr })
 end
 
+-- Pulls document diagnostics again for every buffer of a client that uses
+-- pull diagnostics. After a settings change the server sends
+-- workspace/diagnostic/refresh, but Neovim 0.10 ignores it and 0.11+ re-pulls
+-- only workspace diagnostics, which it does not apply to buffers it pulls per
+-- document: without this those buffers keep their old diagnostics.
+local function repull(c)
+  local provider = c.server_capabilities and c.server_capabilities.diagnosticProvider
+  if not provider or not (vim.lsp.diagnostic and vim.lsp.diagnostic.on_diagnostic) then
+    return
+  end
+  for bufnr in pairs(c.attached_buffers or {}) do
+    local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, identifier = provider.identifier }
+    request(c, 'textDocument/diagnostic', params, function(err, result, ctx)
+      ctx.params = ctx.params or params
+      vim.lsp.diagnostic.on_diagnostic(err, result, ctx)
+    end, bufnr)
+  end
+end
+
 --- Merges `settings` (the externLsp section's fields) into every running
 --- client and tells the server, which re-pulls its configuration.
 function M.update_settings(settings)
   for _, c in ipairs(M.clients()) do
     c.settings = merge(c.settings or {}, { externLsp = settings })
     notify(c, 'workspace/didChangeConfiguration', { settings = c.settings })
-    -- The server answers with workspace/diagnostic/refresh; Neovim 0.11+
-    -- then re-pulls only workspace diagnostics, which it ignores for buffers
-    -- it pulls per document, so those would keep stale results. Re-pull them.
-    local diag = vim.lsp.diagnostic
-    if has_011 and type(diag._refresh) == 'function' then
-      for bufnr in pairs(c.attached_buffers or {}) do
-        pcall(diag._refresh, bufnr, c.id)
-      end
-    end
+    repull(c)
   end
 end
 

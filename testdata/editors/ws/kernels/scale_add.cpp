@@ -1,5 +1,5 @@
 // Entry of the mixed extern scale_add (see ../scale_add.py): tensors first,
-// then scalars, so args[3] is elem_count and args[4] is alpha.
+// then scalars, in the args[] slots the stub defines.
 #include "kernel_operator.h"
 
 extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args)
