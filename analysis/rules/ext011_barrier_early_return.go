@@ -22,7 +22,7 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"wait) later in the same function, or before a call that reaches one through workspace functions (a few levels " +
 			"deep, in the file and its includes), or inside a loop whose body reaches one. Conditional returns are errors " +
 			"unless the condition is the same on every core of the type: a core-type test, `if constexpr`, a constant, or " +
-			"values read only from scalar `args[k]` slots. An unconditional `return` before a barrier is reported as a " +
+			"values read only from scalar `args[k]` slots and `get_block_num(args)`. An unconditional `return` before a barrier is reported as a " +
 			"debugging probe left in (warning). A return after the last barrier, or on a branch that passed its own " +
 			"barrier, is silent.",
 		Why: "A hardware barrier releases only when every core of the launch (every core of one type, for mode-0 flags) " +
@@ -296,6 +296,10 @@ func uniformExpr(pass *analysis.Pass, fn, e *grammar.Node, depth int) bool {
 		switch c.Name {
 		case "static_cast", "reinterpret_cast", "from_u64", "bit_cast":
 			return uniformExpr(pass, fn, c.Args[0], depth)
+		case "get_block_num":
+			// The task's block count is the same on every core.
+			a := cxx.Unparen(c.Args[0])
+			return a.Kind == "identifier" && args.Name != "" && a.Text() == args.Name
 		}
 		return false
 	case "identifier":
