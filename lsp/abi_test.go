@@ -1,7 +1,7 @@
 package lsp
 
 import (
-		"path/filepath"
+	"path/filepath"
 	"strings"
 	"testing"
 

@@ -16,9 +16,10 @@ import (
 // pyproject.toml / extern-lsp.toml for every file.
 type Settings struct {
 	// Select lists the rules to run: codes, code prefixes ("EXT0"), names,
-	// globs or "ALL". Unset keeps the project's choice.
+	// globs or "ALL". Empty keeps the project's choice.
 	Select []string `json:"select,omitempty"`
-	// Ignore lists rules never to run, in the same forms.
+	// Ignore lists rules never to run, in the same forms (empty keeps the
+	// project's).
 	Ignore []string `json:"ignore,omitempty"`
 	// Severity overrides a rule's severity by code or name: "error",
 	// "warning", "info", "hint" or "off".
@@ -93,10 +94,12 @@ func (s Settings) checkPython() bool { return s.CheckPython == nil || *s.CheckPy
 // laid over it.
 func (s Settings) overlay(c *config.Config) *config.Config {
 	out := *c
-	if s.Select != nil {
+	// An empty list is what clients send for "not set": it keeps the
+	// project's list rather than clearing it.
+	if len(s.Select) > 0 {
 		out.Select = s.Select
 	}
-	if s.Ignore != nil {
+	if len(s.Ignore) > 0 {
 		out.Ignore = s.Ignore
 	}
 	if len(s.Severity) > 0 {

@@ -384,5 +384,24 @@ func (s *Server) workspaceDiagnostic(ctx context.Context, raw json.RawMessage) (
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
+		// Re-analysing the whole workspace per keystroke would be wasted:
+		// wait for the edits to pause.
+		if err := s.quiet(ctx, max(s.opts.MaxDebounce, 0)); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// quiet returns once no input has changed for d.
+func (s *Server) quiet(ctx context.Context, d time.Duration) error {
+	for {
+		changed := s.changed()
+		select {
+		case <-changed:
+		case <-time.After(d):
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 }

@@ -83,6 +83,7 @@ type Server struct {
 	trace    string
 	inflight map[string]context.CancelFunc
 
+	exitSeen atomic.Bool
 	gen      atomic.Uint64 // bumped on every change that can alter any result
 	genCh    chan struct{} // closed and replaced on every gen bump
 	sem      chan struct{} // bounds concurrent analysis runs
@@ -146,6 +147,9 @@ func (s *Server) run(ctx context.Context, r io.Reader, w io.Writer, c io.Closer)
 	s.mu.Unlock()
 	if st == stateExited {
 		return nil
+	}
+	if s.exitSeen.Load() {
+		return errors.New("exit received before shutdown")
 	}
 	if err := s.conn.Err(); err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) && !errors.Is(err, io.ErrClosedPipe) {
 		return err
@@ -611,6 +615,7 @@ func (s *Server) shutdown() {
 }
 
 func (s *Server) exit() {
+	s.exitSeen.Store(true)
 	s.mu.Lock()
 	if s.state == stateShutdown {
 		s.state = stateExited

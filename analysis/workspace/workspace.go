@@ -488,11 +488,21 @@ func (w *Workspace) Index() {
 		})
 	}
 	w.mu.Lock()
+	fresh := false
 	for p := range found {
+		fresh = fresh || !w.known[p]
 		w.known[p] = true
 	}
 	for p := range foundPy {
+		fresh = fresh || !w.abi.py[p]
 		w.abi.markPy(p)
+	}
+	if fresh {
+		// A root added after the first index brings entries and stubs the
+		// cached include units and stub index do not know.
+		w.units, w.resolved = nil, nil
+		w.abi.stubs = nil
+		w.abi.gen++
 	}
 	w.indexed = true
 	w.mu.Unlock()
