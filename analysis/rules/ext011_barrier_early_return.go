@@ -18,8 +18,8 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 	Lang:     grammar.CPP,
 	Doc: analysis.Doc{
 		Summary: "a `return` before a hardware barrier lets one core leave while the others wait for it",
-		What: "Flags a `return` that can run before a hardware barrier (`SyncAll`, a mode-0 cross-core flag set or its " +
-			"wait) later in the same function, or before a call that reaches one through workspace functions (a few levels " +
+		What: "Flags a `return` that can run before a hardware barrier (`SyncAll`, a mode-0 cross-core flag set; a return " +
+			"between the set and its wait has already arrived and is silent) later in the same function, or before a call that reaches one through workspace functions (a few levels " +
 			"deep, in the file and its includes), or inside a loop whose body reaches one. Conditional returns are errors " +
 			"unless the condition is the same on every core of the type: a core-type test, `if constexpr`, a constant, or " +
 			"values read only from scalar `args[k]` slots and `get_block_num(args)`. An unconditional `return` before a barrier is reported as a " +
@@ -70,9 +70,11 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 		return
 	}
 	funcs := workspaceFuncs(pass)
+	// A core that skips only a wait has already signalled its arrival:
+	// nobody waits for it, so only the arriving half of a barrier counts.
 	isBarrier := func(f *grammar.File, c cxx.Call) bool {
-		_, ok := sites[c.Node]
-		return ok
+		b, ok := sites[c.Node]
+		return ok && b.Kind != cxx.BarrierFlagWait
 	}
 	for _, r := range returns {
 		fn := cxx.EnclosingFunction(r)

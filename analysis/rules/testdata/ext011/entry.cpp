@@ -111,3 +111,11 @@ extern "C" __global__ __aicore__ void functor_entry(__gm__ int64_t *args) {
   }
   kernel(args);
 }
+
+extern "C" __global__ __aicore__ void arrived_then_left(__gm__ int64_t *args) {
+  AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(kGlobalFlag);
+  if (get_block_idx(args) >= 20) {
+    return; // this core already set the flag: the others are not waiting for it
+  }
+  AscendC::CrossCoreWaitFlag<0>(kGlobalFlag);
+}
