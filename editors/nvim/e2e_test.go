@@ -16,24 +16,24 @@ import (
 
 // result is what test/e2e.lua writes.
 type result struct {
-	Nvim             string `json:"nvim"`
-	Mode             string `json:"mode"`
-	Errors           []string
-	Filetype         string `json:"filetype"`
-	Attached         bool   `json:"attached"`
-	RootDir          string `json:"root_dir"`
-	DiagnosticsReady bool   `json:"diagnostics_ready"`
-	Diagnostics      []diag `json:"diagnostics"`
-	Hover            map[string]string
-	InlayHints       []hint `json:"inlay_hints"`
-	InlayHintsShown  *int   `json:"inlay_hints_shown"`
-	Abi              string `json:"abi"`
-	IgnoreCleared    bool   `json:"ignore_cleared"`
-	IgnoredDiags     []diag `json:"ignored_diagnostics"`
-	IgnoreRestored   bool   `json:"ignore_restored"`
-	CodeActions      []action
-	FixedLine        string `json:"fixed_line"`
-	FixCleared       bool   `json:"fix_cleared"`
+	Nvim             string            `json:"nvim"`
+	Mode             string            `json:"mode"`
+	Errors           []string          `json:"errors"`
+	Filetype         string            `json:"filetype"`
+	Attached         bool              `json:"attached"`
+	RootDir          string            `json:"root_dir"`
+	DiagnosticsReady bool              `json:"diagnostics_ready"`
+	Diagnostics      []diag            `json:"diagnostics"`
+	Hover            map[string]string `json:"hover"`
+	InlayHints       []hint            `json:"inlay_hints"`
+	InlayHintsShown  *int              `json:"inlay_hints_shown"`
+	Abi              string            `json:"abi"`
+	IgnoreCleared    bool              `json:"ignore_cleared"`
+	IgnoredDiags     []diag            `json:"ignored_diagnostics"`
+	IgnoreRestored   bool              `json:"ignore_restored"`
+	CodeActions      []action          `json:"code_actions"`
+	FixedLine        string            `json:"fixed_line"`
+	FixCleared       bool              `json:"fix_cleared"`
 }
 
 type diag struct {
