@@ -109,7 +109,7 @@ func TestStubEditRediagnosesHeader(t *testing.T) {
 	root := abiFixture(t)
 	header := filepath.Join(root, "kernels", "qwen_fai", "qwen_fai.h")
 	c := startServer(t, Options{})
-	c.initialize([]string{root}, map[string]any{})
+	c.initialize([]string{root}, map[string]any{"workspace": map[string]any{"inlayHint": map[string]any{"refreshSupport": true}}})
 	b := c.open(header)
 	before := c.diagnosticsFor(b.uri, 1)
 	if len(withCode(before, "EXT101")) == 0 {
@@ -144,6 +144,7 @@ func TestStubEditRediagnosesHeader(t *testing.T) {
 		}
 		return true
 	})
+	c.waitFor("inlay hint refresh", func() bool { return c.serverCalls["workspace/inlayHint/refresh"] > 0 })
 	if len(withCode(after, "EXT102")) == 0 {
 		t.Errorf("the attention-only extern's finding went too: %v", codes(after))
 	}

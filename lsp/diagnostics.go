@@ -160,6 +160,11 @@ func (s *Server) edited(d *document, opened bool) {
 	if isConfigFile(d.path) {
 		s.reloadFileSettings()
 	}
+	if d.lang == grammar.Python || n > 1 {
+		// A stub or an included file moved: the args hints of the other
+		// open files may name other parameters now.
+		s.refreshInlay(s.opts.MaxDebounce)
+	}
 	if pull {
 		if n > 1 || opened {
 			s.refreshPull(s.opts.MaxDebounce)
@@ -271,6 +276,28 @@ func (s *Server) refreshPull(delay time.Duration) {
 		defer cancel()
 		if err := s.call(ctx, "workspace/diagnostic/refresh", nil, nil); err != nil {
 			s.logf(protocol.MessageTypeLog, "workspace/diagnostic/refresh: %v", err)
+		}
+	})
+}
+
+// refreshInlay asks the client to request inlay hints again (debounced).
+func (s *Server) refreshInlay(delay time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.caps.Workspace == nil || s.caps.Workspace.InlayHint == nil || !s.caps.Workspace.InlayHint.RefreshSupport {
+		return
+	}
+	if s.inlayT != nil {
+		s.inlayT.Stop()
+	}
+	s.inlayT = time.AfterFunc(max(delay, 0), func() {
+		if s.ctx.Err() != nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+		defer cancel()
+		if err := s.call(ctx, "workspace/inlayHint/refresh", nil, nil); err != nil {
+			s.logf(protocol.MessageTypeLog, "workspace/inlayHint/refresh: %v", err)
 		}
 	})
 }

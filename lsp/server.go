@@ -89,6 +89,7 @@ type Server struct {
 	sem      chan struct{} // bounds concurrent analysis runs
 	pending  sync.WaitGroup
 	refreshT *time.Timer
+	inlayT   *time.Timer
 }
 
 // Serve runs a server on r/w until the client sends exit or the input
@@ -636,6 +637,9 @@ func (s *Server) stopAll() {
 	if s.refreshT != nil {
 		s.refreshT.Stop()
 	}
+	if s.inlayT != nil {
+		s.inlayT.Stop()
+	}
 	s.mu.Unlock()
 	for _, d := range docs {
 		d.mu.Lock()
@@ -712,7 +716,11 @@ func (s *Server) didSave(raw json.RawMessage) error {
 	if d == nil {
 		// A file saved without being open (or not ours): reread it.
 		if path := pathOf(p.TextDocument.URI); path != "" && s.ws != nil {
-			s.ws.Invalidate(path)
+			if isConfigFile(path) {
+				s.reloadFileSettings()
+			} else {
+				s.ws.Invalidate(path)
+			}
 			s.afterExternalChange(path)
 		}
 		return nil
@@ -723,9 +731,6 @@ func (s *Server) didSave(raw json.RawMessage) error {
 			d.setText(d.version, []byte(*p.Text))
 		}
 		d.mu.Unlock()
-	}
-	if isConfigFile(d.path) {
-		s.reloadFileSettings()
 	}
 	return nil
 }
@@ -821,6 +826,7 @@ func (s *Server) afterExternalChange(string) {
 	s.invalidate()
 	s.rediagnoseAll(nil)
 	s.refreshPull(0)
+	s.refreshInlay(0)
 }
 
 func (s *Server) didChangeWorkspaceFolders(raw json.RawMessage) error {

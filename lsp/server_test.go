@@ -194,7 +194,10 @@ func TestConfiguration(t *testing.T) {
 func TestPullDiagnostics(t *testing.T) {
 	root := fixture(t, "mixed")
 	c := startServer(t, Options{})
-	c.initialize([]string{root}, map[string]any{"textDocument": map[string]any{"diagnostic": map[string]any{}}})
+	c.initialize([]string{root}, map[string]any{
+		"textDocument": map[string]any{"diagnostic": map[string]any{}},
+		"workspace":    map[string]any{"diagnostics": map[string]any{"refreshSupport": true}},
+	})
 	b := c.open(root + "/entry.cpp")
 	var rep struct {
 		Kind     string                `json:"kind"`
@@ -233,6 +236,13 @@ func TestPullDiagnostics(t *testing.T) {
 	c.mu.Unlock()
 	if pushed != 0 {
 		t.Errorf("pushed %d publications to a pulling client", pushed)
+	}
+	// A settings change asks the client to pull again.
+	c.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"externLsp": map[string]any{"ignore": []string{"EXT004"}}}})
+	c.waitFor("diagnostic refresh", func() bool { return c.serverCalls["workspace/diagnostic/refresh"] > 0 })
+	c.call("textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": b.uri}, "previousResultId": first}, &rep)
+	if rep.Kind != "full" || len(withCode(rep.Items, "EXT004")) != 0 {
+		t.Fatalf("pull after ignoring EXT004 = %+v", rep)
 	}
 	c.shutdown()
 }
