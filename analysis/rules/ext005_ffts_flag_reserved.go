@@ -29,7 +29,9 @@ var FFTSFlagReserved = register(&analysis.Analyzer{
 			"file it includes, or any file of the same extern unit (the entry and everything it includes). The " +
 			"three-argument software `SyncAll(gm, ub, cores)` does not reserve flags. An id above 15 is always flagged, " +
 			"as are ids listed in the project's `reserved-flags` setting. An id that can take several values " +
-			"(`c ? 12 : 3`) is flagged when one of them is reserved. Related information points at the SyncAll that " +
+			"(`c ? 12 : 3`) is flagged when one of them is reserved. When the id is a parameter of a helper defined in " +
+			"the same file (`notify(uint16_t id) { CrossCoreSetFlag<2, PIPE_MTE3>(id); }`), each call of the helper is " +
+			"checked with its argument instead, one level deep. Related information points at the SyncAll that " +
 			"reserves the id. Calls only the simulator compiles (`__CPU_SIM`) or that an `if constexpr` on a constant " +
 			"discards are skipped, and so is such a SyncAll in the file itself.",
 		Why: "The hardware `SyncAll` is built from FFTS cross-core flags 11 (cube), 12 (vector), 13 (cube→vector) and " +
@@ -54,6 +56,9 @@ type badFlag struct {
 	fc     *cxx.FlagCall
 	ids    []int64 // the offending candidates
 	reason int
+	// inner is the flag call inside a helper when fc is a call of that
+	// helper passing the id (see wrapperFlagCalls).
+	inner *cxx.FlagCall
 }
 
 const (
@@ -63,16 +68,22 @@ const (
 )
 
 func runFFTSFlagReserved(pass *analysis.Pass) {
-	calls := flagCalls(pass)
-	if len(calls) == 0 {
+	direct := flagCalls(pass)
+	if len(direct) == 0 {
 		return
 	}
+	wrapped, inner := wrapperFlagCalls(pass, direct)
+	calls := append(append([]cxx.FlagCall(nil), direct...), wrapped...)
 	var bad []badFlag
 	syncAll, checked := false, false
 	for i := range calls {
 		fc := &calls[i]
 		if len(fc.Flags) == 0 || pass.Cores(fc.Node) == grammar.None || deadConstexpr(pass, fc.Node) {
 			continue
+		}
+		var in *cxx.FlagCall
+		if i >= len(direct) {
+			in = inner[i-len(direct)]
 		}
 		if !checked {
 			for _, id := range fc.Flags {
@@ -100,7 +111,7 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 			}
 		}
 		if reason != 0 {
-			bad = append(bad, badFlag{fc, ids, reason})
+			bad = append(bad, badFlag{fc, ids, reason, in})
 		}
 	}
 	if len(bad) == 0 {
@@ -114,6 +125,10 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 		if b.reason == reasonSyncAll && site.Node != nil {
 			d.Related = []analysis.Related{analysis.RelatedAt(site.File, site.Node,
 				"this hardware SyncAll uses FFTS flags 11–14")}
+		}
+		if b.inner != nil {
+			d.Related = append(d.Related, analysis.RelatedAt(pass.File, b.inner.Node,
+				"the `"+b.inner.Call.Name+"` that receives the id"))
 		}
 		if len(fc.Flags) == 1 {
 			if to, ok := repl[fc.Flags[0]]; ok {
@@ -134,7 +149,12 @@ func flagMessage(b badFlag) string {
 	if len(fc.Flags) > 1 {
 		uses = "can use FFTS flag " + ids
 	}
-	if fc.Raw && fc.Kind == cxx.FlagSet {
+	if b.inner != nil {
+		uses = "passes FFTS flag " + ids
+		if len(fc.Flags) > 1 {
+			uses = "can pass FFTS flag " + ids
+		}
+	} else if fc.Raw && fc.Kind == cxx.FlagSet {
 		uses = "config sets FFTS flag " + ids
 		if len(fc.Flags) > 1 {
 			uses = "config can set FFTS flag " + ids
@@ -144,6 +164,9 @@ func flagMessage(b badFlag) string {
 		if t := strings.TrimSpace(fc.IDNode.Text()); t != ids && len(t) <= 40 && !strings.ContainsAny(t, "\n") {
 			uses += " (`" + t + "`)"
 		}
+	}
+	if b.inner != nil {
+		uses += " to `" + b.inner.Call.Name + "`"
 	}
 	switch b.reason {
 	case reasonRange:
@@ -156,6 +179,76 @@ func flagMessage(b badFlag) string {
 	return what + " " + uses + ", which the hardware `SyncAll` of this extern uses (flags 11–14): the barrier " +
 		"and this handshake corrupt each other's counts, so the barrier releases early or the kernel hangs; " +
 		"use an id in 0–10"
+}
+
+// wrapperFlagCalls follows flag ids through a parameter of a helper
+// defined in the file, one level deep: for `notify(12)` where `notify(
+// uint16_t id)` calls `CrossCoreSetFlag<2, PIPE_MTE3>(id)`, each call of
+// the helper becomes a flag call at the call site whose id is the
+// argument. inner[i] is the helper's flag call behind out[i].
+func wrapperFlagCalls(pass *analysis.Pass, calls []cxx.FlagCall) (out []cxx.FlagCall, inner []*cxx.FlagCall) {
+	var byName map[string][]*grammar.Node
+	for i := range calls {
+		fc := &calls[i]
+		if len(fc.Flags) != 0 || fc.IDNode == nil || pass.Cores(fc.Node) == grammar.None {
+			continue
+		}
+		id := cxx.Unparen(fc.IDNode)
+		fn := cxx.EnclosingFunction(fc.Node)
+		if id == nil || id.Kind != "identifier" || fn == nil || fn.Kind != "function_definition" {
+			continue
+		}
+		params := cxx.Params(fn)
+		idx := -1
+		for _, p := range params {
+			if p.Name == id.Text() {
+				idx = p.Index
+			}
+		}
+		name := cxx.FunctionName(fn)
+		if idx < 0 || name == "" {
+			continue
+		}
+		if byName == nil {
+			byName = map[string][]*grammar.Node{}
+			for _, n := range pass.Nodes("call_expression") {
+				if c, ok := cxx.AsCall(n); ok && c.Receiver == nil {
+					byName[c.Name] = append(byName[c.Name], n)
+				}
+			}
+		}
+		for _, n := range byName[name] {
+			c, _ := cxx.AsCall(n)
+			if len(c.Args) <= idx || len(c.Args) > len(params) || fn.Contains(n) {
+				continue
+			}
+			w := *fc
+			w.Node, w.Call, w.IDNode, w.Flags = n, c, c.Args[idx], nil
+			vals := pass.Consts.EvalAll(c.Args[idx])
+			if fc.IDInCfg {
+				// The parameter is a whole raw config.
+				for _, v := range vals {
+					w.Flags = appendID(w.Flags, (v>>8)&0xF)
+				}
+			} else {
+				w.Flags = vals
+			}
+			if len(w.Flags) > 0 {
+				out = append(out, w)
+				inner = append(inner, fc)
+			}
+		}
+	}
+	return out, inner
+}
+
+func appendID(ids []int64, id int64) []int64 {
+	for _, x := range ids {
+		if x == id {
+			return ids
+		}
+	}
+	return append(ids, id)
 }
 
 func joinIDs(ids []int64) string {
@@ -248,6 +341,9 @@ func idEdits(pass *analysis.Pass, f *grammar.File, n *grammar.Node, inCfg bool, 
 	}
 	if !inCfg {
 		return []analysis.TextEdit{{File: f.Path, Start: n.Start, End: n.End, NewText: strconv.FormatInt(to, 10)}}, "", true
+	}
+	if x := cxx.ShiftedTerm(n, 8); x != nil {
+		return idEdits(pass, f, x, false, to, depth+1)
 	}
 	cfg, ok := pass.Consts.Eval(n)
 	if !ok {

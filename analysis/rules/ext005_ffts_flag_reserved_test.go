@@ -52,6 +52,11 @@ func TestFFTSFlagReserved(t *testing.T) {
 			t.Errorf("no fix titled %q; have %v", want, titles)
 		}
 	}
+	// A helper's caller is fixed at its argument, the `x << 8` term of a
+	// raw config included.
+	if !titles["Use flag id 7 instead of 14"] {
+		t.Errorf("no fix for raw_sync's config")
+	}
 	if !editFiles["flags.h"] {
 		t.Errorf("no fix edits flags.h (HDR_FLAG's definition): %v", editFiles)
 	}

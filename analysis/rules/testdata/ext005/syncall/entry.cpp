@@ -17,6 +17,14 @@ struct Ids {
 constexpr int kRawCfg = 0x1 | (2 << 4) | (11 << 8);
 constexpr int kRawOk = 0x1 | (2 << 4) | (6 << 8);
 
+// Helpers that take the id: their callers are checked.
+__aicore__ inline void notify_scores(uint16_t id) {
+  AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(id);
+}
+__aicore__ inline void raw_sync(uint64_t cfg) {
+  ffts_cross_core_sync(PIPE_MTE3, cfg);
+}
+
 extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {
   AscendC::Mmad(c, a, b, params);
   vec_phase();
@@ -38,6 +46,8 @@ extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {
   ffts_cross_core_sync(PIPE_MTE3, AscendC::GetffstMsg(0x2, FLAG_DONE)); // want "config sets FFTS flag 11"
   wait_flag_dev(14); // want "`wait_flag_dev` uses FFTS flag 14"
   AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(kUseRope ? 12 : 2); // want "can use FFTS flag 12"
+  notify_scores(kQkReady); // want "`notify_scores` passes FFTS flag 12 \\(`kQkReady`\\) to `CrossCoreSetFlag`, which the hardware `SyncAll`"
+  raw_sync(0x1 | (2 << 4) | (14 << 8)); // want "`raw_sync` passes FFTS flag 14 .* to `ffts_cross_core_sync`"
 
   // Ids 0-10 are free.
   AscendC::CrossCoreSetFlag<0x2, PIPE_MTE3>(kSoftmaxReady);
@@ -46,6 +56,8 @@ extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {
   AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(FLAG_OK);
   ffts_cross_core_sync(PIPE_MTE3, kRawOk);
   wait_flag_dev(10);
+  notify_scores(9);
+  raw_sync(0x1 | (2 << 4) | (9 << 8));
   AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(flagFromArgs);
   AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(args[3]);
   AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(12);
