@@ -180,16 +180,6 @@ func BaseName(t string) string {
 	return strings.TrimSpace(t)
 }
 
-// Def returns the index entry of a function definition node.
-func (fs *Funcs) Def(fn *grammar.Node) (FuncDef, bool) {
-	for _, d := range fs.byName[FunctionName(fn)] {
-		if d.Node == fn {
-			return d, true
-		}
-	}
-	return FuncDef{}, false
-}
-
 // Calls returns the call expressions in a function's body in source order
 // (calls inside lambdas defined there included).
 func (fs *Funcs) Calls(fn *grammar.Node) []*grammar.Node {
@@ -344,29 +334,6 @@ func ConditionOf(c *grammar.Node) *grammar.Node {
 		return c.ChildByField("left")
 	}
 	return nil
-}
-
-// StatementOf returns the statement that contains n and sits directly in a
-// compound statement, a branch or a loop body (the unit a fix inserts
-// lines around), or nil.
-func StatementOf(n *grammar.Node) *grammar.Node {
-	for s := n; s != nil; s = s.Parent() {
-		if !isStatement(s.Kind) {
-			continue
-		}
-		return s
-	}
-	return nil
-}
-
-func isStatement(kind string) bool {
-	switch kind {
-	case "expression_statement", "return_statement", "declaration", "if_statement", "for_statement",
-		"while_statement", "do_statement", "switch_statement", "for_range_loop", "compound_statement",
-		"break_statement", "continue_statement", "goto_statement", "labeled_statement":
-		return true
-	}
-	return false
 }
 
 // LineIndent returns the whitespace that starts the line holding off, and
