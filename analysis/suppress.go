@@ -25,7 +25,10 @@ type Suppression struct {
 
 var (
 	nolintRE = regexp.MustCompile(`\bNOLINT(NEXTLINE|BEGIN|END)?\b(\(([^)]*)\))?`)
-	noqaRE   = regexp.MustCompile(`#\s*noqa\b(?::\s*([A-Za-z0-9_, \-]+))?`)
+	// noqa codes are letters then digits (EXT103, E501), optionally a
+	// glob, separated by commas or blanks, as flake8 and ruff read them: the
+	// text after the last code is an ordinary comment.
+	noqaRE = regexp.MustCompile(`#\s*noqa\b(?::\s*([A-Za-z]+[0-9]+\*?(?:[,\s]+[A-Za-z]+[0-9]+\*?)*))?`)
 )
 
 // ParseSuppressions finds the suppression comments of a file: NOLINT,

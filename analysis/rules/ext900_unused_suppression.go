@@ -184,8 +184,12 @@ func supRemovalFix(p *analysis.Pass, s *analysis.Suppression, keep []string) ana
 	}
 	fix := analysis.Fix{Title: "Remove the unused suppression", Applicability: analysis.Safe}
 	start, end := s.Start, s.EndOff
+	if s.Kind == "noqa" && int(start) < len(f.Src) && f.Src[start] == '#' {
+		// The `#` opens the comment: keep it for the text that follows.
+		start++
+	}
 	if c := supCommentAt(p, s.Start); c != nil {
-		rest := string(f.Src[c.Start:s.Start]) + string(f.Src[s.EndOff:c.End])
+		rest := string(f.Src[c.Start:start]) + string(f.Src[s.EndOff:c.End])
 		if strings.Trim(rest, "/*# \t") == "" {
 			start, end = c.Start, c.End
 			// Take the blanks before the comment along.

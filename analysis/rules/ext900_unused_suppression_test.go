@@ -105,3 +105,25 @@ extern "C" __global__ __aicore__ void k(__gm__ int64_t *args) {
 		t.Errorf("fixed (%d skipped):\n%s\nwant:\n%s", skipped, out, want)
 	}
 }
+
+func TestUnusedSuppressionFixPython(t *testing.T) {
+	dir := t.TempDir()
+	src := "x = 1  # noqa: EXT999\ny = 2  # noqa: EXT999 kept prose\nz = 3  # noqa: E501, EXT999\n"
+	want := "x = 1\ny = 2  # kept prose\nz = 3  # noqa: E501\n"
+	path := filepath.Join(dir, "ops.py")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	diags, err := analysis.Run(workspace.New(dir), path, ext900Options(UnusedSuppression))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var edits []analysis.TextEdit
+	for _, d := range diags {
+		edits = append(edits, d.Fixes[0].Edits...)
+	}
+	out, _ := analysis.ApplyEdits([]byte(src), path, edits)
+	if string(out) != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}
