@@ -25,8 +25,9 @@ type Funcs struct {
 	all    []FuncDef
 	byName map[string][]FuncDef
 	// types maps a declared name (variable, parameter, field) to the type
-	// texts it is declared with anywhere in the files: a scope-blind lookup
-	// that is good enough to tell a GlobalTensor from a LocalTensor.
+	// texts it is declared with anywhere in the files (" *" / " &" appended
+	// for pointers and references): a scope-blind lookup that is good
+	// enough to tell a GlobalTensor from a LocalTensor.
 	types map[string][]string
 	// fields maps a class or struct name to its field types.
 	fields map[string][]string
@@ -69,17 +70,25 @@ func (fs *Funcs) addDecl(n *grammar.Node) {
 	if t == nil {
 		return
 	}
-	typ := t.Text()
+	var cls string
+	if n.Kind == "field_declaration" {
+		if c := n.Ancestor("class_specifier", "struct_specifier"); c != nil {
+			if name := c.ChildByField("name"); name != nil {
+				cls = name.Text()
+			}
+		}
+	}
 	for _, d := range n.ChildrenByField("declarator") {
+		typ := t.Text()
+		if d.Kind == "pointer_declarator" || d.Kind == "reference_declarator" {
+			// A pointer or reference member does not own the object.
+			typ += map[string]string{"pointer_declarator": " *", "reference_declarator": " &"}[d.Kind]
+		}
 		if name := DeclaredName(d); name != "" {
 			fs.types[name] = appendString(fs.types[name], typ)
 		}
-	}
-	if n.Kind == "field_declaration" {
-		if cls := n.Ancestor("class_specifier", "struct_specifier"); cls != nil {
-			if name := cls.ChildByField("name"); name != nil {
-				fs.fields[name.Text()] = appendString(fs.fields[name.Text()], typ)
-			}
+		if cls != "" {
+			fs.fields[cls] = appendString(fs.fields[cls], typ)
 		}
 	}
 }

@@ -21,6 +21,7 @@ struct K {
   AscendC::TPipe pipe;
   AscendC::GlobalTensor<half> outGm, inGm;
   __gm__ float *raw;
+  AscendC::TPipe *borrowed;
 };
 `
 
@@ -98,10 +99,10 @@ func TestFuncsTypes(t *testing.T) {
 	if got := fs.TypesOf("inGm"); len(got) != 1 || got[0] != "AscendC::GlobalTensor<half>" {
 		t.Errorf("TypesOf(inGm) = %q", got)
 	}
-	if got := fs.TypesOf("raw"); len(got) != 1 || got[0] != "float" {
+	if got := fs.TypesOf("raw"); len(got) != 1 || got[0] != "float *" {
 		t.Errorf("TypesOf(raw) = %q", got)
 	}
-	if got := fs.FieldTypes("K"); len(got) != 3 || got[0] != "AscendC::TPipe" {
+	if got := fs.FieldTypes("K"); len(got) != 4 || got[0] != "AscendC::TPipe" || got[3] != "AscendC::TPipe *" {
 		t.Errorf("FieldTypes(K) = %q", got)
 	}
 }

@@ -20,3 +20,19 @@ extern "C" __global__ __aicore__ void add_custom(__gm__ int64_t *args) {
   KernelAdd op;
   op.Process();
 }
+
+// Borrowing a pipe through a pointer does not destroy it at the return.
+class Borrower {
+ public:
+  __aicore__ inline void Store() { AscendC::DataCopy(yGm, yUb, 64); }
+
+ private:
+  AscendC::TPipe *pipe_;
+  AscendC::GlobalTensor<half> yGm;
+  AscendC::LocalTensor<half> yUb;
+};
+
+extern "C" __global__ __aicore__ void borrower_entry(__gm__ int64_t *args) {
+  Borrower b;
+  b.Store(); // want "`b.Store\\(\\)` leaves `AscendC::DataCopy\\(yGm, yUb, 64\\)`"
+}
