@@ -223,3 +223,44 @@ func TestMalformedStubs(t *testing.T) {
 		}
 	}
 }
+
+func TestOrchestrationCompare(t *testing.T) {
+	root, _ := filepath.Abs("../../testdata/abi/qwen")
+	ws := workspace.New(root)
+	path := filepath.Join(root, "orchestration", "decode_layer.cpp")
+	src, err := ws.Source(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := abi.ParseOrchestration(path, src)
+	if len(o.Tasks) != 2 || o.Tasks[0].Name != "paged_attention_cce" || o.Tasks[1].Name != "paged_attention_rope_cce" {
+		t.Fatalf("tasks: %+v", o.Tasks)
+	}
+	attn := stubByName(t, ws.Stubs(), "paged_attention_cce")
+	rope := stubByName(t, ws.Stubs(), "paged_attention_rope_cce")
+	if d := abi.Compare(attn, o.Tasks[0]); len(d) != 0 {
+		t.Errorf("attention task should match: %+v", d)
+	}
+	if o.Tasks[0].Alias == nil || o.Tasks[0].Alias.Target != "ext_out" {
+		t.Errorf("attention alias: %+v", o.Tasks[0].Alias)
+	}
+	diffs := abi.Compare(rope, o.Tasks[1])
+	var text []string
+	for _, d := range diffs {
+		text = append(text, d.Message)
+	}
+	all := strings.Join(text, "\n")
+	for _, want := range []string{
+		"args[0]: the orchestration passes `add_input(query_tnd)`, the stub declares `out` as pl.Out",
+		"args[0]: `query_tnd` looks like `query` (args[1] in the stub)",
+		"args[1]: the orchestration passes `add_output(attn_out_tnd)`, the stub declares `query` as an input",
+		"return alias `attn_out_ssa = query_tnd` binds args[0], the stub's returned `out`, but the buffer passed there looks like `query`",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("missing %q in:\n%s", want, all)
+		}
+	}
+	if len(diffs) != 4 {
+		t.Errorf("%d differences, want 4:\n%s", len(diffs), all)
+	}
+}

@@ -40,7 +40,7 @@ func runArgsOutOfRange(pass *analysis.Pass) {
 		if fd.slot < 0 {
 			what = "negative"
 		}
-		msg := fmt.Sprintf("%s is %s for extern `%s`: it packs %d args (%d tensors + %d scalars, args[0..%d])", accessText(a, fd.slot), what, s.Name, s.Count(), s.Tensors, s.Scalars, s.Count()-1)
+		msg := fmt.Sprintf("%s is %s for extern `%s`: it packs %d args (%s, args[0..%d])", accessText(a, fd.slot), what, s.Name, s.Count(), packText(s), s.Count()-1)
 		start, end := accessRange(a)
 		pass.Report(analysis.Diagnostic{Start: start, End: end, Message: msg, Related: []analysis.Related{stubRelated(s)}})
 	}

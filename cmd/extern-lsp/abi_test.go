@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runABIIn(t *testing.T, dir string, args ...string) (string, string, int) {
+	t.Helper()
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	var out, errb bytes.Buffer
+	code := run(append([]string{"abi"}, args...), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestABIHeaderTwoTables(t *testing.T) {
+	dir, _ := filepath.Abs("../../testdata/abi/qwen")
+	out, stderr, code := runABIIn(t, dir, "kernels/qwen_fai/qwen_fai.h")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"compiled under 2 extern ABIs",
+		"extern paged_attention_cce  (attention.py:17)  core_type=mixed, dual_aiv_dispatch  7 tensors + 1 scalar",
+		"extern paged_attention_rope_cce  (attention.py:39)  core_type=mixed, dual_aiv_dispatch  17 tensors + 2 scalars",
+		"17      cache_row_offset  scalar  in     INDEX   7",
+		"tensors args[0..16], scalars args[17..18]",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+}
+
+func TestABIOrchestrationSwapped(t *testing.T) {
+	dir, _ := filepath.Abs("../../testdata/abi/qwen")
+	out, _, code := runABIIn(t, dir, "attention.py", "--orchestration", "orchestration/decode_layer.cpp")
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (differences found)", code)
+	}
+	for _, want := range []string{
+		"params_t0 (paged_attention_cce, line 23): matches the stub (8 args)",
+		"params_t1 (paged_attention_rope_cce, line 36): 4 differences from the stub",
+		"orchestration/decode_layer.cpp:37: args[0]: the orchestration passes `add_input(query_tnd)`, the stub declares `out` as pl.Out",
+		"return alias `attn_out_ssa = query_tnd` binds args[0]",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	js, _, _ := runABIIn(t, dir, "--format", "json", "attention.py", "--orchestration", "orchestration/decode_layer.cpp")
+	var r abiJSON
+	if err := json.Unmarshal([]byte(js), &r); err != nil {
+		t.Fatalf("json: %v\n%s", err, js)
+	}
+	if len(r.Externs) != 2 || r.Externs[1].Params[17].Name != "cache_row_offset" || r.Externs[1].Params[17].Position != 7 {
+		t.Errorf("json externs: %+v", r.Externs)
+	}
+	if r.Orchestration == nil || len(r.Orchestration.Tasks) != 2 || len(r.Orchestration.Tasks[1].Differences) != 4 {
+		t.Errorf("json orchestration: %+v", r.Orchestration)
+	}
+}
+
+func TestABIUsage(t *testing.T) {
+	dir, _ := filepath.Abs("../../testdata/abi/qwen")
+	if _, _, code := runABIIn(t, dir); code != 2 {
+		t.Errorf("no path: exit %d, want 2", code)
+	}
+	if _, _, code := runABIIn(t, dir, "nope.py"); code != 2 {
+		t.Errorf("missing file: exit %d, want 2", code)
+	}
+	if _, _, code := runABIIn(t, dir, "attention.py", "--format", "xml"); code != 2 {
+		t.Errorf("bad format: exit %d, want 2", code)
+	}
+	if _, stderr, code := runABIIn(t, dir, "orchestration/decode_layer.cpp"); code != 1 || !strings.Contains(stderr, "belongs to no @pl.jit.extern stub") {
+		t.Errorf("non-extern file: exit %d, %s", code, stderr)
+	}
+}
