@@ -28,6 +28,7 @@ type result struct {
 	InlayHints       []hint            `json:"inlay_hints"`
 	InlayHintsShown  *int              `json:"inlay_hints_shown"`
 	Abi              string            `json:"abi"`
+	AbiFiletype      string            `json:"abi_filetype"`
 	IgnoreCleared    bool              `json:"ignore_cleared"`
 	IgnoredDiags     []diag            `json:"ignored_diagnostics"`
 	IgnoreRestored   bool              `json:"ignore_restored"`
@@ -169,6 +170,9 @@ func check(t *testing.T, ws string, r result) {
 		if !strings.Contains(r.Abi, name) {
 			t.Errorf(":ExternLspAbi output lacks %s:\n%s", name, r.Abi)
 		}
+	}
+	if r.AbiFiletype != "markdown" {
+		t.Errorf(":ExternLspAbi buffer filetype = %q, want markdown", r.AbiFiletype)
 	}
 	if !r.IgnoreCleared {
 		t.Errorf("ignore = {EXT004} did not clear EXT004: %+v", r.IgnoredDiags)

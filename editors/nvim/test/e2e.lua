@@ -168,12 +168,17 @@ local function run()
     res.inlay_hints_shown = #vim.lsp.inlay_hint.get({ bufnr = buf })
   end
 
-  -- :ExternLspAbi goes through the same function.
-  ext.abi(buf, function(_, text)
-    res.abi = text
-  end)
+  -- :ExternLspAbi, as a user runs it: the table opens in a markdown split.
+  vim.cmd('ExternLspAbi')
+  local abi_name = 'extern-lsp://abi/' .. vim.fn.fnamemodify(vim.api.nvim_buf_get_name(buf), ':t')
   wait(timeout, function()
-    return res.abi ~= nil
+    local b = vim.fn.bufnr(abi_name)
+    if b == -1 then
+      return false
+    end
+    res.abi = table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n')
+    res.abi_filetype = vim.bo[b].filetype
+    return true
   end)
   vim.api.nvim_set_current_buf(buf)
 
