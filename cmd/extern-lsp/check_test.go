@@ -527,3 +527,50 @@ func TestGithubEscaping(t *testing.T) {
 		t.Errorf("prop: %q", got)
 	}
 }
+
+// breaker offers, on each SyncAll call, a safe fix that edits the call and
+// the included header; on `SyncAll<>()` the header edit breaks the parse.
+var breaker = &analysis.Analyzer{
+	Code: "EXT998", Name: "test-breaker", Severity: analysis.SeverityWarning, Lang: grammar.CPP,
+	Run: func(p *analysis.Pass) {
+		for _, n := range p.Nodes("call_expression") {
+			text := n.Text()
+			if !strings.Contains(text, "SyncAll") || strings.Contains(text, "false") || strings.HasPrefix(text, "phase_barrier") {
+				continue
+			}
+			fix := analysis.Fix{Title: "rewrite", Applicability: analysis.Safe,
+				Edits: []analysis.TextEdit{{Start: n.Start, End: n.End, NewText: "AscendC::SyncAll<false>()"}}}
+			if strings.Contains(text, "<>") && len(p.Includes) > 0 {
+				hdr := p.Includes[0]
+				fix.Edits = append(fix.Edits, analysis.TextEdit{File: hdr.Path, Start: 0, End: 0, NewText: "int broken( {{\n"})
+			}
+			p.Report(analysis.Diagnostic{Start: n.Start, End: n.End, Message: "test", Fixes: []analysis.Fix{fix}})
+		}
+	},
+}
+
+// A fix that would add parse errors is dropped in every file it touches;
+// the others still apply.
+func TestFixDropsParseBreakingFixes(t *testing.T) {
+	pinRules(t, breaker)
+	dir := copyTree(t, filepath.Join(checkData, "tree"))
+	t.Chdir(dir)
+	hdrBefore, _ := os.ReadFile("kernels/mixed/barrier.h")
+	r := runCmd("check", "--fix", "--format", "concise", "kernels/mixed/entry.cpp")
+	if r.code != 1 {
+		t.Fatalf("exit %d: %s%s", r.code, r.stdout, r.stderr)
+	}
+	src, _ := os.ReadFile("kernels/mixed/entry.cpp")
+	if !strings.Contains(string(src), "AscendC::SyncAll<>();") {
+		t.Errorf("the parse-breaking fix was half applied:\n%s", src)
+	}
+	if strings.Count(string(src), "SyncAll<false>()") < 3 {
+		t.Errorf("the other fixes were not applied:\n%s", src)
+	}
+	if hdr, _ := os.ReadFile("kernels/mixed/barrier.h"); string(hdr) != string(hdrBefore) {
+		t.Errorf("header changed:\n%s", hdr)
+	}
+	if !strings.Contains(r.stdout, "entry.cpp:23:3: warning: EXT998 [*] test") {
+		t.Errorf("the unfixed finding should remain:\n%s", r.stdout)
+	}
+}

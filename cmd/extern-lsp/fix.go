@@ -66,16 +66,30 @@ func (r *checkRun) fixLoop() ([]fileResult, int, error) {
 			return results, fixed, nil
 		}
 		applied := map[string]bool{}
+		roundSrc := map[string][]byte{}
 		for _, file := range sortedKeys(byFile) {
+			roundSrc[file], _ = r.ws.Source(file)
 			for _, pf := range r.applyFile(file, byFile[file], round) {
 				rejected[pf.key] = true
 			}
 		}
 		for _, file := range sortedKeys(byFile) {
+			var keep []pendingFix
 			for _, pf := range byFile[file] {
 				if !rejected[pf.key] {
+					keep = append(keep, pf)
 					applied[pf.key] = true
 				}
+			}
+			// A fix spanning files that another file rejected must not
+			// stay half-applied here: redo this file without it.
+			if len(keep) < len(byFile[file]) && roundSrc[file] != nil {
+				var edits []analysis.TextEdit
+				for _, pf := range keep {
+					edits = append(edits, pf.fix.Edits...)
+				}
+				out, _ := analysis.ApplyEdits(roundSrc[file], file, edits)
+				r.ws.SetOverlay(file, out, int32(2*round+3))
 			}
 		}
 		if len(applied) == 0 {
