@@ -768,7 +768,9 @@ func Root(e *grammar.Node) string {
 				e = Unparen(c.Receiver)
 				continue
 			}
-			return ""
+			// A function returning the pointer (`data_of<T>(t)`): the call
+			// as written names the memory.
+			return strings.Join(strings.Fields(e.Text()), " ")
 		case "binary_expression":
 			l, r := e.ChildByField("left"), e.ChildByField("right")
 			lr := Root(l)
@@ -784,7 +786,7 @@ func Root(e *grammar.Node) string {
 			e = Unparen(e.ChildByField("argument"))
 			if addrOf {
 				// &p[i].x, &m->len: the memory is the base pointer's.
-				for e != nil && (e.Kind == "subscript_expression" || e.Kind == "field_expression" && operatorText(e) == ".") {
+				for e != nil && (e.Kind == "subscript_expression" || e.Kind == "field_expression" && operatorText(e) == "." && isElement(e.ChildByField("argument"))) {
 					e = Unparen(e.ChildByField("argument"))
 				}
 				if e != nil && e.Kind == "field_expression" && operatorText(e) == "->" {
@@ -802,6 +804,24 @@ func Root(e *grammar.Node) string {
 		return ""
 	}
 	return ""
+}
+
+// isElement reports whether e selects an element through a pointer
+// (`p[i]`, `*p`, `m->f`), so a member of it lives in the pointer's memory.
+func isElement(e *grammar.Node) bool {
+	e = Unparen(e)
+	if e == nil {
+		return false
+	}
+	switch e.Kind {
+	case "subscript_expression":
+		return true
+	case "pointer_expression":
+		return operatorText(e) == "*"
+	case "field_expression":
+		return operatorText(e) == "->"
+	}
+	return false
 }
 
 // isPointerish guesses, without a symbol table, whether an operand of `+`

@@ -216,3 +216,31 @@ void h(int64_t *args) {}`)
 		t.Fatalf("entries=%d helpers=%d, want 1 and 0", len(entries), len(helpers))
 	}
 }
+
+func TestRootForms(t *testing.T) {
+	src := `void f() {
+  use(p);
+  use((__gm__ uint8_t *)p + off);
+  use(&p[i]);
+  use(&m->len);
+  use(m->tbl);
+  use(&s.tbl[3]);
+  use(this->seq_);
+  use(g.GetPhyAddr(4));
+  use(reinterpret_cast<__gm__ void *>(q));
+  use(data_of<int32_t>( t ));
+  use(4 + p);
+  use(&p[i].x);
+}`
+	f := parseCPP(t, "x.cpp", src)
+	var got []string
+	for _, n := range kindIndex(f)("call_expression") {
+		if c, ok := AsCall(n); ok && c.Name == "use" {
+			got = append(got, Root(c.Args[0]))
+		}
+	}
+	want := "p|p|p|m|m->tbl|s.tbl|seq_|g|q|data_of<int32_t>( t )|p|p"
+	if strings.Join(got, "|") != want {
+		t.Errorf("roots = %q, want %q", strings.Join(got, "|"), want)
+	}
+}
