@@ -1,0 +1,85 @@
+package workspace
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestStubOverlaysInvalidate(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"ops.py": "import pypto.language as pl\n\n@pl.jit.extern(source=\"k/entry.cpp\")\ndef kern(a: pl.Tensor, n: pl.INDEX):\n    ...\n",
+		"k/entry.cpp": "#include \"body.h\"\nextern \"C\" __aicore__ void kern(__gm__ int64_t *args) { body(args); }\n",
+		"k/body.h": "__aicore__ inline void body(__gm__ int64_t *args) { int64_t n = args[1]; }\n",
+	})
+	ws := New(dir)
+	entry, header, stub := filepath.Join(dir, "k", "entry.cpp"), filepath.Join(dir, "k", "body.h"), filepath.Join(dir, "ops.py")
+	if c := ws.Context(header); c.Kind != KindAIV || c.KindSource != "stub" {
+		t.Fatalf("header kind %v from %s", c.Kind, c.KindSource)
+	}
+	if ss := ws.StubsFor(header); len(ss) != 1 || ss[0].Name != "kern" || ws.StubEntries(ss[0])[0] != entry {
+		t.Fatalf("StubsFor(header) = %v", ss)
+	}
+	if acc := ws.Accesses(header); len(acc) != 1 || acc[0].Slots[0] != 1 {
+		t.Fatalf("accesses = %+v", acc)
+	}
+	// The stub becomes mixed: the C++ files' kind follows.
+	ws.SetOverlay(stub, []byte("import pypto.language as pl\n\n@pl.jit.extern(core_type=\"mixed\", source=\"k/entry.cpp\")\ndef kern(a: pl.Tensor, n: pl.INDEX):\n    ...\n"), 2)
+	if c := ws.Context(header); c.Kind != KindMixed {
+		t.Errorf("after the stub edit, header kind %v", c.Kind)
+	}
+	// An edited header's accesses are recomputed.
+	ws.SetOverlay(header, []byte("__aicore__ inline void body(__gm__ int64_t *args) { int64_t n = args[0] + args[1]; }\n"), 2)
+	if acc := ws.Accesses(header); len(acc) != 2 {
+		t.Errorf("after the header edit: %d accesses", len(acc))
+	}
+	// The source becomes dynamic: the stub is linked by file name.
+	ws.SetOverlay(stub, []byte("import pypto.language as pl\n\n@pl.jit.extern(source=find(\"entry.cpp\"))\ndef kern(a: pl.Tensor, n: pl.INDEX):\n    ...\n"), 3)
+	ss := ws.StubsFor(header)
+	if len(ss) != 1 {
+		t.Fatalf("by-name link lost: %v", ss)
+	}
+	if l := ws.StubLink(ss[0]); len(l.ByName) != 1 || l.ByName[0] != entry {
+		t.Errorf("link = %+v", l)
+	}
+	// Gone: no stub, the heuristic decides again.
+	ws.SetOverlay(stub, []byte("# no stubs here\n"), 4)
+	if ss := ws.StubsFor(header); len(ss) != 0 {
+		t.Errorf("stubs after removal: %v", ss)
+	}
+	if c := ws.Context(header); c.KindSource != "heuristic" {
+		t.Errorf("kind source %s after the stub went away", c.KindSource)
+	}
+}
+
+func TestStubIncludeDirs(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"ops.py":         "from pathlib import Path\nimport pypto.language as pl\nHERE = Path(__file__).parent\n\n@pl.jit.extern(source=HERE / \"src\" / \"e.cpp\", include_dirs=[HERE / \"inc\"])\ndef e(a: pl.Tensor):\n    ...\n",
+		"src/e.cpp":      "#include \"shared.h\"\nextern \"C\" __aicore__ void e(__gm__ int64_t *args) { f(args); }\n",
+		"inc/shared.h":   "__aicore__ inline void f(__gm__ int64_t *args) { int64_t v = args[0]; }\n",
+		"other/plain.py": "print('no extern')\n",
+	})
+	ws := New(dir)
+	header := filepath.Join(dir, "inc", "shared.h")
+	if c := ws.Context(header); !c.Extern || len(c.Units) != 1 {
+		t.Fatalf("header reached through include_dirs: %+v", c)
+	}
+	if ss := ws.StubsFor(filepath.Join(dir, "other", "plain.py")); len(ss) != 0 {
+		t.Errorf("plain.py stubs: %v", ss)
+	}
+}
