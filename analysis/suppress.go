@@ -23,12 +23,15 @@ type Suppression struct {
 	UsedCodes []bool
 }
 
+const noqaEntry = `(?:[A-Za-z]+[0-9]+\*?|[a-z][a-z0-9]*(?:-[a-z0-9*]+)+)`
+
 var (
 	nolintRE = regexp.MustCompile(`\bNOLINT(NEXTLINE|BEGIN|END)?\b(\(([^)]*)\))?`)
-	// noqa codes are letters then digits (EXT103, E501), optionally a
-	// glob, separated by commas or blanks, as flake8 and ruff read them: the
-	// text after the last code is an ordinary comment.
-	noqaRE = regexp.MustCompile(`#\s*noqa\b(?::\s*([A-Za-z]+[0-9]+\*?(?:[,\s]+[A-Za-z]+[0-9]+\*?)*))?`)
+	// noqa entries are codes, letters then digits (EXT103, E501), or
+	// kebab-case rule names (return-binding), optionally globbed, separated
+	// by commas or blanks, as flake8 and ruff read codes: the text after
+	// the last entry is an ordinary comment.
+	noqaRE = regexp.MustCompile(`#\s*noqa\b(?::\s*(` + noqaEntry + `(?:[,\s]+` + noqaEntry + `)*))?`)
 )
 
 // ParseSuppressions finds the suppression comments of a file: NOLINT,

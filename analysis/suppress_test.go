@@ -10,16 +10,16 @@ import (
 )
 
 func TestNoqaCodes(t *testing.T) {
-	src := "a = 1  # noqa: EXT103  the rest is prose\nb = 2  # noqa:EXT1*,E501\nc = 3  # noqa\n"
+	src := "a = 1  # noqa: EXT103  the rest is prose\nb = 2  # noqa:EXT1*,E501\nc = 3  # noqa\nd = 4  # noqa: return-binding, EXT104 see docs\n"
 	f, err := grammar.ParseFile(context.Background(), nil, "x.py", []byte(src), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sups := analysis.ParseSuppressions(f)
-	if len(sups) != 3 {
+	if len(sups) != 4 {
 		t.Fatalf("%d suppressions", len(sups))
 	}
-	for i, want := range [][]string{{"EXT103"}, {"EXT1*", "E501"}, nil} {
+	for i, want := range [][]string{{"EXT103"}, {"EXT1*", "E501"}, nil, {"return-binding", "EXT104"}} {
 		if !reflect.DeepEqual(sups[i].Codes, want) {
 			t.Errorf("line %d: codes %q, want %q", i+1, sups[i].Codes, want)
 		}

@@ -228,7 +228,16 @@ type jsonOut struct {
 // prints the same change as a patch that `patch -p1` applies.
 func TestFixRealisticKernel(t *testing.T) {
 	pinRules(t, rules.All()...)
-	realistic, _ := filepath.Abs("../../testdata/realistic")
+	for _, tree := range []string{"../../testdata/realistic", "../../examples/traps"} {
+		t.Run(filepath.Base(tree), func(t *testing.T) { testFixTree(t, tree) })
+	}
+}
+
+func testFixTree(t *testing.T, tree string) {
+	realistic, _ := filepath.Abs(tree)
+	if _, err := os.Stat(realistic); err != nil {
+		t.Skip(err)
+	}
 	for _, unsafe := range []bool{false, true} {
 		name := "safe"
 		flags := []string{"check", "--fix"}
