@@ -22,9 +22,9 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 func TestStubOverlaysInvalidate(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		"ops.py": "import pypto.language as pl\n\n@pl.jit.extern(source=\"k/entry.cpp\")\ndef kern(a: pl.Tensor, n: pl.INDEX):\n    ...\n",
+		"ops.py":      "import pypto.language as pl\n\n@pl.jit.extern(source=\"k/entry.cpp\")\ndef kern(a: pl.Tensor, n: pl.INDEX):\n    ...\n",
 		"k/entry.cpp": "#include \"body.h\"\nextern \"C\" __aicore__ void kern(__gm__ int64_t *args) { body(args); }\n",
-		"k/body.h": "__aicore__ inline void body(__gm__ int64_t *args) { int64_t n = args[1]; }\n",
+		"k/body.h":    "__aicore__ inline void body(__gm__ int64_t *args) { int64_t n = args[1]; }\n",
 	})
 	ws := New(dir)
 	entry, header, stub := filepath.Join(dir, "k", "entry.cpp"), filepath.Join(dir, "k", "body.h"), filepath.Join(dir, "ops.py")
