@@ -2,11 +2,13 @@ package abi_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -262,5 +264,48 @@ func TestOrchestrationCompare(t *testing.T) {
 	}
 	if len(diffs) != 4 {
 		t.Errorf("%d differences, want 4:\n%s", len(diffs), all)
+	}
+}
+
+// TestTruncatedSourcesNeverPanic runs the C++ and Python readers over every
+// fixture cut at several points (broken trees everywhere).
+func TestTruncatedSourcesNeverPanic(t *testing.T) {
+	var files []string
+	for _, root := range []string{"../../testdata", "../rules/testdata"} {
+		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				if _, ok := grammar.LangOf(p); ok {
+					files = append(files, p)
+				}
+			}
+			return nil
+		})
+	}
+	if len(files) < 10 {
+		t.Fatalf("only %d fixture files", len(files))
+	}
+	for _, p := range files {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 1; k <= 6; k++ {
+			cut := src[:len(src)*k/6]
+			f, err := grammar.ParseFile(context.Background(), nil, p, cut, nil)
+			if err != nil {
+				continue
+			}
+			if f.Lang == grammar.Python {
+				for _, s := range abi.ParseStubs(f) {
+					_ = abi.Markdown(s)
+				}
+				continue
+			}
+			consts := cxx.NewResolver(f)
+			acc := abi.Accesses(f, consts, abi.FindHelpers(f))
+			_ = abi.IndexConstants(f, consts, acc)
+			_ = abi.Bind(f, nil, consts)
+			_ = abi.ParseOrchestration(p, cut)
+		}
 	}
 }
