@@ -178,14 +178,15 @@ func snippet(ws *workspace.Workspace, d analysis.Diagnostic) string {
 	return s
 }
 
+// lineText is the flagged line, from the parsed file's line index (built
+// once per file, not per finding).
 func lineText(ws *workspace.Workspace, d analysis.Diagnostic) string {
-	src, err := ws.Source(d.File)
-	if err != nil || int(d.Start) > len(src) {
+	f, err := ws.File(d.File)
+	if err != nil || f.Lines == nil || int(d.Start) > len(f.Src) {
 		return ""
 	}
-	ln := grammar.NewLines(src)
-	line, _ := ln.Position(d.Start)
-	return normalizeSpace(ln.LineText(line))
+	line, _ := f.Lines.Position(d.Start)
+	return normalizeSpace(f.Lines.LineText(line))
 }
 
 func enclosingName(ws *workspace.Workspace, d analysis.Diagnostic) string {

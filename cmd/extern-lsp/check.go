@@ -98,6 +98,9 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, []string, er
 	if !contains(formats, f.format) {
 		return nil, nil, usagef("unknown --format %q (want %s)", f.format, strings.Join(formats, ", "))
 	}
+	if f.writeBaseline != "" && (f.fix || f.diff) {
+		return nil, nil, usagef("--write-baseline records findings as they are: run it without --fix or --diff")
+	}
 	if f.unsafeFixes && !f.fix && !f.diff {
 		return nil, nil, usagef("--unsafe-fixes needs --fix or --diff")
 	}
@@ -144,18 +147,19 @@ func contains(list []string, s string) bool {
 
 // checkRun is one invocation's state.
 type checkRun struct {
-	flags   *checkFlags
-	cwd     string
-	loader  *config.Loader
-	ws      *workspace.Workspace
-	files   []string
-	stdin   string // absolute path of the file read from stdin, if any
-	opts    map[*config.Config]*analysis.Options
-	optsMu  sync.Mutex
-	cfgOf   map[string]*config.Config
-	stderr  io.Writer
-	origSrc map[string][]byte     // file contents before fixes, for diffs and writes
-	initial []analysis.Diagnostic // findings before any fix (for --diff's exit code)
+	flags    *checkFlags
+	cwd      string
+	loader   *config.Loader
+	ws       *workspace.Workspace
+	files    []string
+	stdin    string // absolute path of the file read from stdin, if any
+	opts     map[*config.Config]*analysis.Options
+	optsMu   sync.Mutex
+	cfgOf    map[string]*config.Config
+	stderr   io.Writer
+	origSrc  map[string][]byte     // file contents before fixes, for diffs and writes
+	initial  []analysis.Diagnostic // findings before any fix (for --diff's exit code)
+	baseline *baseline
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
@@ -228,6 +232,7 @@ func checkMain(f *checkFlags, paths []string, stdout, stderr io.Writer) (int, er
 		if bl, err = readBaseline(f.baseline); err != nil {
 			return 2, err
 		}
+		r.baseline = bl
 	}
 
 	var results []fileResult
@@ -257,7 +262,7 @@ func checkMain(f *checkFlags, paths []string, stdout, stderr io.Writer) (int, er
 		}
 		return 0, nil
 	}
-	if bl != nil {
+	if bl != nil && !f.diff {
 		stale := bl.apply(r.ws, all, r.files)
 		if len(stale) > 0 && !f.quiet {
 			fmt.Fprintf(stderr, "extern-lsp check: %d stale baseline entr%s (fixed or moved findings; run --write-baseline to refresh):\n", len(stale), plural(len(stale), "y", "ies"))
@@ -279,12 +284,9 @@ func checkMain(f *checkFlags, paths []string, stdout, stderr io.Writer) (int, er
 		if !f.quiet && len(changed) > 0 {
 			fmt.Fprintf(stderr, "extern-lsp check: %d fix(es) would change %d file(s)\n", fixed, len(changed))
 		}
-		// Nothing was written: every finding, fixable or not, remains.
-		initial := append([]analysis.Diagnostic(nil), r.initial...)
-		if bl != nil {
-			bl.apply(r.ws, initial, r.files)
-		}
-		return r.exitCode(active(initial)), nil
+		// Nothing was written: every finding, fixable or not, remains
+		// (baseline already applied to them, on the original text).
+		return r.exitCode(active(r.initial)), nil
 	case f.fix && r.stdin != "":
 		src, _ := r.ws.Source(r.stdin)
 		stdout.Write(src)

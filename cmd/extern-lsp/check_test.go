@@ -402,6 +402,7 @@ func TestExitTwo(t *testing.T) {
 		{"unknown rule code", nil, []string{"--fix", "--select", "EXT004,EXT999", "."}, `unknown rule "EXT999"`},
 		{"unknown format", nil, []string{"--format", "xml", "."}, `unknown --format "xml"`},
 		{"missing baseline", nil, []string{"--fix", "--baseline", "nope.json", "."}, `baseline nope.json: no such file`},
+		{"baseline with fix", nil, []string{"--fix", "--write-baseline", "b.json", "."}, `--write-baseline records findings as they are`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -581,5 +582,20 @@ func TestFixDropsParseBreakingFixes(t *testing.T) {
 	}
 	if !strings.Contains(r.stdout, "entry.cpp:23:3: warning: EXT998 [*] test") {
 		t.Errorf("the unfixed finding should remain:\n%s", r.stdout)
+	}
+}
+
+// --diff with a baseline that records every finding: the diff is printed,
+// and the exit code counts only findings the baseline does not cover.
+func TestDiffWithBaseline(t *testing.T) {
+	pinRules(t, rules.SyncAllAIVOnly)
+	dir := copyTree(t, filepath.Join(checkData, "tree"))
+	t.Chdir(dir)
+	if r := runCmd("check", "--write-baseline", "b.json", "."); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	r := runCmd("check", "--diff", "--baseline", "b.json", ".")
+	if r.code != 0 || !strings.Contains(r.stdout, "+  AscendC::SyncAll<false>();") {
+		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -33,6 +33,11 @@ func (r *checkRun) fixLoop() ([]fileResult, int, error) {
 			for _, res := range results {
 				r.initial = append(r.initial, res.diags...)
 			}
+			// Fingerprints read the text: match the baseline before any
+			// fix changes it.
+			if r.baseline != nil {
+				r.baseline.apply(r.ws, r.initial, r.files)
+			}
 		}
 		if round == maxFixRounds {
 			if !r.flags.quiet {
