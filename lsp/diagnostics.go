@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -381,24 +382,48 @@ func (s *Server) workspaceDiagnostic(ctx context.Context, raw json.RawMessage) (
 		changed := s.changed()
 		var rep workspaceDiagnosticReport
 		fresh := 0
-		for _, path := range s.workspaceFiles() {
-			if err := ctx.Err(); err != nil {
-				return nil, err
+		s.flush()
+		files := s.workspaceFiles()
+		reports := make([]*workspaceDocumentDiagnosticReport, len(files))
+		var wg sync.WaitGroup
+		next := make(chan int)
+		for w := 0; w < cap(s.sem); w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					path := files[i]
+					diags, version, err := s.diagnosticsOf(ctx, path)
+					if err != nil {
+						continue
+					}
+					items := s.toProtocol(path, diags)
+					reports[i] = &workspaceDocumentDiagnosticReport{URI: s.uriFor(path), Version: version, ResultID: resultID(items), Items: items}
+				}
+			}()
+		}
+		for i := range files {
+			if ctx.Err() != nil {
+				break
 			}
-			diags, version, err := s.diagnosticsOf(ctx, path)
-			if err != nil {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		for i, r := range reports {
+			if r == nil {
 				continue
 			}
-			items := s.toProtocol(path, diags)
-			id := resultID(items)
-			r := workspaceDocumentDiagnosticReport{URI: s.uriFor(path), Version: version, ResultID: id}
-			if prev[path] == id {
-				r.Kind = "unchanged"
+			if prev[files[i]] == r.ResultID {
+				r.Kind, r.Items = "unchanged", nil
 			} else {
-				r.Kind, r.Items = "full", fullItems(items)
+				r.Kind, r.Items = "full", fullItems(r.Items.([]protocol.Diagnostic))
 				fresh++
 			}
-			rep.Items = append(rep.Items, r)
+			rep.Items = append(rep.Items, *r)
 		}
 		if fresh > 0 || len(prev) == 0 {
 			if rep.Items == nil {

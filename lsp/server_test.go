@@ -160,6 +160,19 @@ func TestHoverAPIAndSuppression(t *testing.T) {
 	if got := hover(find(t, b.text, "cube_phase", 0)); got != "" {
 		t.Errorf("hover on a user function = %q, want none", got)
 	}
+	g := c.openText(root+"/guards.cpp", "#ifdef __DAV_C220_VEC__\nvoid f() {\n  if ASCEND_IS_AIV {\n    x = get_block_idx(args);\n  }\n}\n#endif\n#include \"TPipe.h\"\n")
+	for word, want := range map[string]string{"__DAV_C220_VEC__": "vector", "ASCEND_IS_AIV": "g_coreType == AscendC::AIV", "get_block_idx": "persistent launch grid"} {
+		var h *protocol.Hover
+		c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": g.uri}, "position": find(t, g.text, word, 0)}, &h)
+		if h == nil || !strings.Contains(h.Contents.Value, want) {
+			t.Errorf("hover on %s = %+v", word, h)
+		}
+	}
+	var none *protocol.Hover
+	c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": g.uri}, "position": find(t, g.text, "TPipe.h", 0)}, &none)
+	if none != nil {
+		t.Errorf("hover inside an #include string: %+v", none)
+	}
 	// Past the end of the file: no hover, no error.
 	c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": b.uri}, "position": protocol.Position{Line: 999, Character: 999}}, nil)
 	c.shutdown()
