@@ -309,3 +309,26 @@ func TestTruncatedSourcesNeverPanic(t *testing.T) {
 		}
 	}
 }
+
+func TestJudge(t *testing.T) {
+	f := parsePy(t, "/w/j.py", "import pypto.language as pl\n@pl.jit.extern(source=\"k.cpp\")\ndef k(a: pl.Tensor, n: pl.INDEX, b: pl.Out[pl.Tensor]):\n    ...\n")
+	s := abi.ParseStubs(f)[0]
+	for _, c := range []struct {
+		slots []int64
+		use   abi.UseKind
+		want  abi.Verdict
+	}{
+		{[]int64{2}, abi.UseScalar, abi.VerdictOK},
+		{[]int64{1}, abi.UseScalar, abi.VerdictKindMismatch},
+		{[]int64{0}, abi.UseUnknown, abi.VerdictOK},
+		{[]int64{3}, abi.UseTensor, abi.VerdictOutOfRange},
+		{[]int64{-1}, abi.UseTensor, abi.VerdictOutOfRange},
+		{[]int64{9, 0}, abi.UseTensor, abi.VerdictOK},
+		{[]int64{2, 1}, abi.UseTensor, abi.VerdictKindMismatch},
+	} {
+		a := &abi.Access{Slots: c.slots, Use: c.use}
+		if got, _, _ := abi.Judge(a, s); got != c.want {
+			t.Errorf("slots %v as %s: %v, want %v", c.slots, c.use, got, c.want)
+		}
+	}
+}

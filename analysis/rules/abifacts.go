@@ -15,12 +15,12 @@ import (
 // the file checked against every extern the file is compiled under, once
 // per file through pass.Facts.
 
-type abiVerdictKind int
+type abiVerdictKind = abi.Verdict
 
 const (
-	abiOK abiVerdictKind = iota
-	abiOutOfRange
-	abiKindMismatch
+	abiOK           = abi.VerdictOK
+	abiOutOfRange   = abi.VerdictOutOfRange
+	abiKindMismatch = abi.VerdictKindMismatch
 )
 
 // abiFinding is one access that no candidate index makes right for stub.
@@ -49,35 +49,6 @@ func fileABI(pass *analysis.Pass) *abiFacts {
 	return pass.Facts.Get("abi.facts", func() any { return computeABI(pass) }).(*abiFacts)
 }
 
-// verdict judges one access against one stub: fine when some candidate
-// index is in range and of the kind the code uses.
-func verdict(a *abi.Access, s *abi.Stub) (abiVerdictKind, int64, *abi.Param) {
-	n := int64(s.Count())
-	var mismatch *abi.Param
-	var mslot int64
-	inRange := false
-	for _, v := range a.Slots {
-		if v < 0 || v >= n {
-			continue
-		}
-		inRange = true
-		p, ok := s.BySlot(int(v))
-		if !ok {
-			return abiOK, v, nil
-		}
-		if a.Use == abi.UseUnknown || a.Use == abi.UseTensor && p.Kind == abi.Tensor || a.Use == abi.UseScalar && p.Kind == abi.Scalar {
-			return abiOK, v, p
-		}
-		if mismatch == nil {
-			mismatch, mslot = p, v
-		}
-	}
-	if !inRange {
-		return abiOutOfRange, a.Slots[0], nil
-	}
-	return abiKindMismatch, mslot, mismatch
-}
-
 func computeABI(pass *analysis.Pass) *abiFacts {
 	out := &abiFacts{}
 	if pass.WS == nil || pass.File.Lang != grammar.CPP {
@@ -95,33 +66,11 @@ func computeABI(pass *analysis.Pass) *abiFacts {
 		return out
 	}
 	acc := pass.WS.Accesses(pass.File.Path)
-	type unitB struct{ b []*abi.Bindings }
-	bind := map[*abi.Stub][]*abi.Bindings{}
+	units := map[*abi.Stub][]*abi.Bindings{}
 	for _, s := range stubs {
 		for _, u := range pass.WS.UnitsOfStub(pass.File.Path, s) {
-			bind[s] = append(bind[s], pass.WS.Bindings(u))
+			units[s] = append(units[s], pass.WS.Bindings(u))
 		}
-	}
-	compiled := func(a *abi.Access, s *abi.Stub) bool {
-		bs := bind[s]
-		if len(bs) == 0 {
-			return true
-		}
-		for _, b := range bs {
-			if b.Compiled(a) {
-				return true
-			}
-		}
-		return false
-	}
-	// unbound reports a condition no unit of s decides.
-	unbound := func(c abi.Cond, s *abi.Stub) bool {
-		for _, b := range bind[s] {
-			if _, ok := b.Value(c.Scope, c.Name); ok {
-				return false
-			}
-		}
-		return true
 	}
 	for i := range acc {
 		a := &acc[i]
@@ -129,47 +78,23 @@ func computeABI(pass *analysis.Pass) *abiFacts {
 			continue
 		}
 		for _, s := range stubs {
-			if !compiled(a, s) {
+			if !abi.CompiledIn(a, units[s]) {
 				continue
 			}
-			k, slot, p := verdict(a, s)
+			k, slot, p := abi.Judge(a, s)
 			if k == abiOK {
 				if p != nil && len(a.Slots) == 1 {
 					out.uses = append(out.uses, abiUse{a, s, p})
 				}
 				continue
 			}
-			// `WithRope ? args[17] : args[7]` with the flag not bound for
-			// this extern: accepted when the other branch is right for it.
-			if siblingOK(acc, a, s, unbound, compiled) {
+			if abi.SiblingAccepts(acc, a, s, units[s]) {
 				continue
 			}
 			out.findings = append(out.findings, abiFinding{acc: a, stub: s, kind: k, slot: slot, param: p})
 		}
 	}
 	return out
-}
-
-func siblingOK(acc []abi.Access, a *abi.Access, s *abi.Stub, unbound func(abi.Cond, *abi.Stub) bool, compiled func(*abi.Access, *abi.Stub) bool) bool {
-	for _, c := range a.Conds {
-		if !unbound(c, s) {
-			continue
-		}
-		for j := range acc {
-			b := &acc[j]
-			if b == a || b.Via == "constant" || len(b.Slots) == 0 {
-				continue
-			}
-			for _, bc := range b.Conds {
-				if bc.Start == c.Start && bc.End == c.End && bc.Value != c.Value && compiled(b, s) {
-					if k, _, _ := verdict(b, s); k == abiOK {
-						return true
-					}
-				}
-			}
-		}
-	}
-	return false
 }
 
 // accessRange is where an args finding is reported: the whole `args[N]`,
