@@ -324,7 +324,8 @@ func TestJudge(t *testing.T) {
 		{[]int64{3}, abi.UseTensor, abi.VerdictOutOfRange},
 		{[]int64{-1}, abi.UseTensor, abi.VerdictOutOfRange},
 		{[]int64{9, 0}, abi.UseTensor, abi.VerdictOK},
-		{[]int64{2, 1}, abi.UseTensor, abi.VerdictKindMismatch},
+		{[]int64{2, 7}, abi.UseTensor, abi.VerdictKindMismatch},
+		{[]int64{2, 1}, abi.UseTensor, abi.VerdictOK},
 	} {
 		a := &abi.Access{Slots: c.slots, Use: c.use}
 		if got, _, _ := abi.Judge(a, s); got != c.want {
