@@ -70,6 +70,9 @@ func TestMalformedInput(t *testing.T) {
 	if m := c.wait(ch, "invalid request"); m.Error == nil || m.Error.Code != -32600 {
 		t.Errorf("jsonrpc 1.0 reply = %+v, want -32600", m)
 	}
+	if m := c.request("initialize", map[string]any{"capabilities": map[string]any{}}); m.Error == nil || m.Error.Code != -32600 {
+		t.Errorf("second initialize: %+v", m)
+	}
 	// Unknown methods: MethodNotFound for requests, silence for
 	// notifications.
 	if m := c.request("textDocument/semanticTokens/full", map[string]any{}); m.Error == nil || m.Error.Code != -32601 {

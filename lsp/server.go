@@ -288,6 +288,10 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 
 	switch method {
 	case "initialize":
+		if st != stateNew {
+			safeReply(nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already received"))
+			return nil
+		}
 		res, err := s.initialize(req.Params())
 		safeReply(res, err)
 		return nil
