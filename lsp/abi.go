@@ -44,18 +44,23 @@ func (s *Server) abiViewOf(path string) *abiView {
 	return v
 }
 
-// compiled reports whether an access runs in some unit of the stub.
+// compiled reports whether an access runs in some unit of the stub (as
+// the args rules decide it).
 func (v *abiView) compiled(a *abi.Access, st *abi.Stub) bool {
-	bs := v.unitsB[st]
-	if len(bs) == 0 || a.Via == "constant" {
-		return true
+	return a.Via == "constant" || abi.CompiledIn(a, v.unitsB[st])
+}
+
+// otherBranch reports a read the extern's entry does not bind the flag of,
+// which is wrong for the extern while the other branch of its `?:` or
+// `if constexpr` is right: that branch is the one the extern takes.
+func (v *abiView) otherBranch(a *abi.Access, st *abi.Stub) bool {
+	if a.Via == "constant" {
+		return false
 	}
-	for _, b := range bs {
-		if b.Compiled(a) {
-			return true
-		}
+	if verdict, _, _ := abi.Judge(a, st); verdict == abi.VerdictOK {
+		return false
 	}
-	return false
+	return abi.SiblingAccepts(v.acc, a, st, v.unitsB[st])
 }
 
 // slotFor picks the slot an access reads under a stub: the only candidate,
@@ -111,7 +116,7 @@ func (v *abiView) label(a *abi.Access) string {
 }
 
 func (v *abiView) nameUnder(a *abi.Access, st *abi.Stub) string {
-	if !v.compiled(a, st) {
+	if !v.compiled(a, st) || v.otherBranch(a, st) {
 		return "—"
 	}
 	var names []string
@@ -191,7 +196,14 @@ func (s *Server) accessMarkdown(v *abiView, a *abi.Access) string {
 			b.WriteString("\n")
 			continue
 		}
+		if v.otherBranch(a, st) {
+			b.WriteString("the other branch of the flag serves this extern (its entry does not bind the flag; this read would be wrong for it)\n")
+			continue
+		}
 		slots := slotFor(a, st)
+		if verdict, slot, p := abi.Judge(a, st); verdict == abi.VerdictKindMismatch && p != nil {
+			fmt.Fprintf(&b, "⚠ read as a %s, but args[%d] holds a %s: ", a.Use, slot, p.Kind)
+		}
 		for i, sl := range slots {
 			if i > 0 {
 				b.WriteString("; ")
