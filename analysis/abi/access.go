@@ -62,6 +62,11 @@ type Access struct {
 	Value *grammar.Node
 	// Var is the variable that receives the slot's value, if any.
 	Var string
+	// MacroGuarded is set when the access sits in a preprocessor branch on
+	// a macro extern-lsp cannot evaluate (`#ifdef WITH_ROPE`): an entry may
+	// define it, so the access may belong to only some of the file's
+	// externs.
+	MacroGuarded bool
 }
 
 // Helper is a function whose parameters carry the args pointer and an index
@@ -514,6 +519,7 @@ func Accesses(f *grammar.File, consts *cxx.Resolver, helpers Helpers) []Access {
 		consts = cxx.NewResolver(f)
 	}
 	ids := buildIDIndex(f)
+	guards := abiMacroGuards(f)
 	pcache := map[*grammar.Node]fnParams{}
 	params := func(fn *grammar.Node) fnParams {
 		if p, ok := pcache[fn]; ok {
@@ -552,6 +558,7 @@ func Accesses(f *grammar.File, consts *cxx.Resolver, helpers Helpers) []Access {
 			u := classify(f, n, ids)
 			a.setUse(u)
 			a.Conds = conds(n, fn, consts)
+			a.MacroGuarded = inRanges(guards, n.Start)
 			out = append(out, a)
 		case "call_expression":
 			if len(helpers) == 0 {
@@ -597,6 +604,7 @@ func Accesses(f *grammar.File, consts *cxx.Resolver, helpers Helpers) []Access {
 				}
 			}
 			a.Conds = conds(n, fn, consts)
+			a.MacroGuarded = inRanges(guards, n.Start)
 			out = append(out, a)
 		}
 	}

@@ -77,6 +77,11 @@ func computeABI(pass *analysis.Pass) *abiFacts {
 		if a.Via == "constant" || len(a.Slots) == 0 {
 			continue
 		}
+		if a.MacroGuarded && len(stubs) > 1 && rightForSome(a, stubs, units) {
+			// `#ifdef WITH_ROPE` that an entry may define: the branch may
+			// belong to the externs it is right for.
+			continue
+		}
 		for _, s := range stubs {
 			if !abi.CompiledIn(a, units[s]) {
 				continue
@@ -95,6 +100,17 @@ func computeABI(pass *analysis.Pass) *abiFacts {
 		}
 	}
 	return out
+}
+
+func rightForSome(a *abi.Access, stubs []*abi.Stub, units map[*abi.Stub][]*abi.Bindings) bool {
+	for _, s := range stubs {
+		if abi.CompiledIn(a, units[s]) {
+			if k, _, _ := abi.Judge(a, s); k == abiOK {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // accessRange is where an args finding is reported: the whole `args[N]`,

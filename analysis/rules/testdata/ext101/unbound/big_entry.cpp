@@ -3,4 +3,5 @@
 extern "C" __global__ __aicore__ void big(__gm__ int64_t *args)
 {
     shared_body<BUILD_BIG>(args);
+    macro_body(args);
 }
