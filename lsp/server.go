@@ -500,7 +500,9 @@ func (s *Server) initialized(json.RawMessage) error {
 		s.registerWatchers()
 		s.fetchConfiguration()
 		s.index()
-		s.invalidate()
+		// Documents opened while the settings were on their way were
+		// diagnosed with the defaults.
+		s.configChanged()
 	}()
 	return nil
 }
