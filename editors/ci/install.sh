@@ -1,12 +1,12 @@
 #!/bin/bash
 # Installs what the editor tests need, once, into a cache outside the repo:
 #   $EXTERN_LSP_CI_CACHE (default ${XDG_CACHE_HOME:-$HOME/.cache}/extern-lsp-ci)
+# each marked by a .complete file once fully installed:
 #     nvim-0.12/nvim   Neovim 0.12 (Debian forky), for vim.lsp.config/enable
 #     nvim-0.10/nvim   Neovim 0.10 (Debian trixie), for setup() via vim.lsp.start
 #     code-server/     code-server 4.100.3 (VS Code 1.100) + playwright-core
 # plus Debian packages (chromium, emacs-nox + elpa-eglot, vim-ale, patchelf, ...)
 # when running as root with apt-get, and editors/vscode/node_modules (npm ci).
-# Prints the environment the tests read (EXTERN_LSP_NVIM, ...) to $1 if given.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -39,19 +39,19 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 # Neovim 0.12 and 0.10, unpacked from newer Debian suites (the two installs are
-# independent, so run them side by side).
+# independent, so run them side by side). get-neovim.sh patches absolute
+# library paths into the binary, so it installs in place; .complete marks a
+# finished install.
 pids=()
-if [ ! -x "$CACHE/nvim-0.12/nvim" ]; then
-  ( rm -rf "$CACHE/nvim-0.12.tmp" && "$HERE/get-neovim.sh" forky "$CACHE/nvim-0.12.tmp" >"$CACHE/nvim-0.12.log" 2>&1 &&
-    rm -rf "$CACHE/nvim-0.12" && mv "$CACHE/nvim-0.12.tmp" "$CACHE/nvim-0.12" ) & pids+=($!)
-fi
-if [ ! -x "$CACHE/nvim-0.10/nvim" ]; then
-  ( rm -rf "$CACHE/nvim-0.10.tmp" && "$HERE/get-neovim.sh" trixie "$CACHE/nvim-0.10.tmp" >"$CACHE/nvim-0.10.log" 2>&1 &&
-    rm -rf "$CACHE/nvim-0.10" && mv "$CACHE/nvim-0.10.tmp" "$CACHE/nvim-0.10" ) & pids+=($!)
-fi
+for v in 0.12:forky 0.10:trixie; do
+  ver=${v%%:*} suite=${v#*:} dir="$CACHE/nvim-${v%%:*}"
+  if [ ! -f "$dir/.complete" ]; then
+    ( rm -rf "$dir" && "$HERE/get-neovim.sh" "$suite" "$dir" >"$CACHE/nvim-$ver.log" 2>&1 && touch "$dir/.complete" ) & pids+=($!)
+  fi
+done
 # code-server (VS Code's real extension host) for the VS Code integration suite.
-if [ ! -x "$CACHE/code-server/node_modules/.bin/code-server" ] || [ ! -d "$CACHE/code-server/node_modules/playwright-core" ]; then
-  ( "$HERE/setup-code-server.sh" "$CACHE/code-server" >"$CACHE/code-server.log" 2>&1 ) & pids+=($!)
+if [ ! -f "$CACHE/code-server/.complete" ]; then
+  ( "$HERE/setup-code-server.sh" "$CACHE/code-server" >"$CACHE/code-server.log" 2>&1 && touch "$CACHE/code-server/.complete" ) & pids+=($!)
 fi
 # The extension's own dependencies (lockfile-exact).
 ( cd "$ROOT/editors/vscode" &&
@@ -66,4 +66,8 @@ if [ $rc != 0 ]; then
   done
   exit 1
 fi
-log "ready in $CACHE: $("$CACHE/nvim-0.12/nvim" --version | head -1), $("$CACHE/nvim-0.10/nvim" --version | head -1), code-server $("$CACHE/code-server/node_modules/.bin/code-server" --version | head -1 | cut -d' ' -f1)"
+# Fail here, not in the tests, when an install does not run.
+n12=$("$CACHE/nvim-0.12/nvim" --version | head -1)
+n10=$("$CACHE/nvim-0.10/nvim" --version | head -1)
+cs=$("$CACHE/code-server/node_modules/.bin/code-server" --version | head -1 | cut -d' ' -f1)
+log "ready in $CACHE: $n12, $n10, code-server $cs"

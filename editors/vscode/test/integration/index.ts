@@ -10,7 +10,8 @@ import * as vscode from 'vscode';
 
 const extensionId = 'extern-lsp.extern-lsp';
 const names = ['result', 'lhs', 'rhs', 'elem_count', 'alpha'];
-const timeoutMs = 20000;
+// Generous: CI machines are small and may be busy; a healthy run waits far less.
+const timeoutMs = 45000;
 
 interface Api {
   readonly state: string;
