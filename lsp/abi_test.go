@@ -95,6 +95,17 @@ func TestABIHoverInlayDefinition(t *testing.T) {
 		t.Errorf("hover on batch_offset = %+v", h)
 	}
 
+	// An index constant in the args header: its parameter per extern.
+	ah := c.open(filepath.Join(root, "kernels", "qwen_fai", "args.h"))
+	c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": ah.uri}, "position": find(t, ah.text, "kRopeRowOffset", 0)}, &h)
+	if h == nil || !strings.Contains(h.Contents.Value, "index constant = 17") || !strings.Contains(h.Contents.Value, "out of range") || !strings.Contains(h.Contents.Value, "`cache_row_offset`: scalar 1 of 2") {
+		t.Errorf("hover on kRopeRowOffset = %+v", h)
+	}
+	c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": ah.uri}, "position": find(t, ah.text, "ARG_METADATA", 0)}, &h)
+	if h == nil || !strings.Contains(h.Contents.Value, "`metadata`: tensor 7 of 7") {
+		t.Errorf("hover on the enum member ARG_METADATA = %+v", h)
+	}
+
 	var table abiTableResult
 	c.call("externLsp/abiTable", map[string]any{"textDocument": map[string]any{"uri": b.uri}}, &table)
 	if !strings.Contains(table.Markdown, "paged_attention_rope_cce") || !strings.Contains(table.Markdown, "paged_attention_cce") || !strings.Contains(table.Markdown, "| 17 |") {
