@@ -1,6 +1,7 @@
 package cxx
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -259,7 +260,7 @@ func NewGM(f *grammar.File, nodes func(kinds ...string) []*grammar.Node, include
 		if d == nil || t == nil || fn.n.ChildByField("declarator") == nil || fn.n.ChildByField("declarator").Kind != "pointer_declarator" {
 			continue
 		}
-		if fn.f.HasQualifier(LeadingStart(fn.n), d.Start, "__gm__") {
+		if hasGM(fn.f, LeadingStart(fn.n), d.Start) {
 			if name := FunctionName(fn.n); name != "" {
 				g.funcs[name] = g.pointeeKind(BaseTypeName(t), false)
 			}
@@ -317,6 +318,19 @@ func LeadingStart(n *grammar.Node) uint32 {
 		return p.Start
 	}
 	return 0
+}
+
+// hasGM reports whether a `__gm__` qualifier was masked in [start, end):
+// File.HasQualifier with a binary search, as the GM model asks once per
+// declaration.
+func hasGM(f *grammar.File, start, end uint32) bool {
+	i := sort.Search(len(f.Masks), func(i int) bool { return f.Masks[i].Start >= start })
+	for ; i < len(f.Masks) && f.Masks[i].Start < end; i++ {
+		if f.Masks[i].End <= end && f.Masks[i].Text == "__gm__" {
+			return true
+		}
+	}
+	return false
 }
 
 // paramOwner returns the function definition or lambda whose parameter list
@@ -483,7 +497,7 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 		v := &Var{Name: name.Text(), Type: base, Decl: name, Scope: scope, Field: field, Init: init, ArrayOfPtr: arrayOfPtr}
 		// The qualifier belongs to the declaration when it is written in
 		// the type or the declarator, not in the initializer.
-		gm := f.HasQualifier(LeadingStart(decl), t.End, "__gm__") || f.HasQualifier(d.Start, name.End, "__gm__")
+		gm := hasGM(f, LeadingStart(decl), t.End) || hasGM(f, d.Start, name.End)
 		switch {
 		case ptr > 0 && gm:
 			v.Kind = g.pointeeKind(base, false)
@@ -520,7 +534,7 @@ func (g *GM) paramVars(f *grammar.File, p *grammar.Node, fn *grammar.Node) []*Va
 	}
 	base := BaseTypeName(t)
 	v := &Var{Name: name.Text(), Type: base, Decl: name, Scope: fn}
-	gm := f.HasQualifier(LeadingStart(p), name.End, "__gm__")
+	gm := hasGM(f, LeadingStart(p), name.End)
 	switch {
 	case ptr > 0 && gm:
 		args := false
@@ -679,7 +693,7 @@ func (g *GM) castKind(td *grammar.Node) (GMKind, *Var) {
 	if td.ChildByField("declarator") == nil || !strings.Contains(td.ChildByField("declarator").Kind, "pointer") {
 		return g.objectKind(td), nil
 	}
-	if !g.file.HasQualifier(LeadingStart(td), td.End, "__gm__") && !g.hasQualifierAnywhere(td) {
+	if !hasGM(g.file, LeadingStart(td), td.End) && !g.hasQualifierAnywhere(td) {
 		return NotGM, nil
 	}
 	return g.pointeeKind(BaseTypeName(td), false), nil
@@ -845,6 +859,10 @@ func (g *GM) findHelpers(calls []incNode) {
 	for round := 0; round < 3; round++ {
 		changed := false
 		for _, c := range calls {
+			name := CallName(c.n)
+			if _, helper := g.helpers[name]; name != "dcci" && name != "DataCacheCleanAndInvalid" && !helper {
+				continue
+			}
 			call, ok := AsCall(c.n)
 			if !ok {
 				continue
@@ -892,6 +910,27 @@ func (g *GM) findHelpers(calls []incNode) {
 	}
 }
 
+// CallName returns the called name of a call_expression without taking the
+// call apart (no allocation): "dcci" for `dcci(...)`, "GetValue" for
+// `g.GetValue(i)`, "DataCacheCleanAndInvalid" for `AscendC::...<T>(g)`.
+// Rules use it to skip calls before AsCall.
+func CallName(n *grammar.Node) string {
+	fn := n.ChildByField("function")
+	for fn != nil {
+		switch fn.Kind {
+		case "identifier", "field_identifier":
+			return fn.Text()
+		case "qualified_identifier", "template_function", "template_method":
+			fn = fn.ChildByField("name")
+		case "field_expression":
+			fn = fn.ChildByField("field")
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
 // dcciOperands takes apart `dcci(ptr, mode[, dst])` and
 // `[AscendC::]DataCacheCleanAndInvalid<T, line[, dst]>(gt)`.
 func dcciOperands(c Call) (ptr *grammar.Node, args []string, ok bool) {
@@ -920,6 +959,10 @@ func dcciOperands(c Call) (ptr *grammar.Node, args []string, ok bool) {
 
 func (g *GM) findDccis(calls []*grammar.Node) {
 	for _, n := range calls {
+		name := CallName(n)
+		if _, helper := g.helpers[name]; name != "dcci" && name != "DataCacheCleanAndInvalid" && !helper {
+			continue
+		}
 		call, ok := AsCall(n)
 		if !ok {
 			continue
@@ -1042,6 +1085,13 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 			}
 			a = Access{Ptr: base, Var: v, Via: "arrow"}
 		case "call_expression":
+			if fn := n.ChildByField("function"); fn == nil || fn.Kind != "identifier" && fn.Kind != "field_expression" {
+				continue
+			} else if fn.Kind == "field_expression" {
+				if name := CallName(n); name != "GetValue" && name != "SetValue" {
+					continue
+				}
+			}
 			call, ok := AsCall(n)
 			if !ok {
 				continue

@@ -134,14 +134,19 @@ func (m *tpipeModel) fnCores(pass *analysis.Pass, fn *grammar.Node, depth int) g
 	}
 	if m.callers == nil {
 		m.callers = map[string][]fileCall{}
-		for _, f := range append([]*grammar.File{pass.File}, unitFiles(pass)...) {
-			for i := range f.Tree.Nodes {
-				n := &f.Tree.Nodes[i]
-				if n.Kind != "call_expression" {
-					continue
-				}
-				if call, ok := cxx.AsCall(n); ok {
-					m.callers[call.Name] = append(m.callers[call.Name], fileCall{f, n})
+		for _, n := range pass.Nodes("call_expression") {
+			name := cxx.CallName(n)
+			m.callers[name] = append(m.callers[name], fileCall{pass.File, n})
+		}
+		// An entry's own functions are called from the entry; a header's
+		// from the files that include it.
+		if !isUnitEntry(pass) {
+			for _, f := range unitFiles(pass) {
+				for i := range f.Tree.Nodes {
+					if n := &f.Tree.Nodes[i]; n.Kind == "call_expression" {
+						name := cxx.CallName(n)
+						m.callers[name] = append(m.callers[name], fileCall{f, n})
+					}
 				}
 			}
 		}
@@ -176,17 +181,20 @@ func buildTPipes(pass *analysis.Pass) *tpipeModel {
 		f *grammar.File
 		n *grammar.Node
 	}
+	// One pass over the included files for every kind needed below.
+	incNodes := map[string][]fileNode{}
+	for _, inc := range pass.Includes {
+		for i := range inc.Tree.Nodes {
+			switch n := &inc.Tree.Nodes[i]; n.Kind {
+			case "using_declaration", "alias_declaration", "type_definition", "field_declaration", "call_expression":
+				incNodes[n.Kind] = append(incNodes[n.Kind], fileNode{inc, n})
+			}
+		}
+	}
 	collect := func(kinds ...string) []fileNode {
 		var out []fileNode
-		for _, inc := range pass.Includes {
-			for i := range inc.Tree.Nodes {
-				n := &inc.Tree.Nodes[i]
-				for _, k := range kinds {
-					if n.Kind == k {
-						out = append(out, fileNode{inc, n})
-					}
-				}
-			}
+		for _, k := range kinds {
+			out = append(out, incNodes[k]...)
 		}
 		for _, n := range pass.Nodes(kinds...) {
 			out = append(out, fileNode{pass.File, n})
@@ -246,6 +254,9 @@ func buildTPipes(pass *analysis.Pass) *tpipeModel {
 	}
 	if len(classes) > 0 {
 		for _, c := range collect("call_expression") {
+			if cxx.CallName(c.n) != "Destroy" {
+				continue
+			}
 			call, ok := cxx.AsCall(c.n)
 			if !ok || call.Name != "Destroy" || call.Receiver == nil {
 				continue
@@ -266,6 +277,9 @@ func buildTPipes(pass *analysis.Pass) *tpipeModel {
 	m := &tpipeModel{}
 	destroys := map[*grammar.Node][]cxx.Call{} // function -> Destroy() calls
 	for _, n := range pass.Nodes("call_expression") {
+		if cxx.CallName(n) != "Destroy" {
+			continue
+		}
 		if call, ok := cxx.AsCall(n); ok && call.Name == "Destroy" && call.Receiver != nil {
 			fn := cxx.EnclosingFunction(n)
 			destroys[fn] = append(destroys[fn], call)
@@ -383,6 +397,12 @@ func onlyCoreGuarded(r, top *grammar.Node) bool {
 		}
 	}
 	return true
+}
+
+// isUnitEntry reports whether the file is an extern entry that no other
+// entry includes: nothing outside it calls its functions.
+func isUnitEntry(pass *analysis.Pass) bool {
+	return pass.Ctx == nil || len(pass.Ctx.Units) == 1 && pass.Ctx.Units[0] == pass.File.Path
 }
 
 // isAscendTPipe reports whether a type node names AscendC::TPipe: written
