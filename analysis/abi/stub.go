@@ -436,6 +436,11 @@ func (s *Stub) readArgs(env *env, al *grammar.Node) {
 		case "core_type":
 			if v, ok := env.str(val); ok {
 				s.CoreType, s.CoreTypeSet = v.s, true
+				switch v.s {
+				case "aiv", "aic", "mixed", "mix", "vector", "vec", "cube":
+				default:
+					s.Problems = append(s.Problems, Problem{val.Start, val.End, fmt.Sprintf("core_type=%q is not \"aiv\", \"aic\" or \"mixed\"; the kernel kind falls back to the C++ heuristic", v.s)})
+				}
 			} else {
 				s.CoreTypeSet = true
 				s.CoreType = ""

@@ -33,3 +33,8 @@ def fine(a, b: pl.Tensor):  # want "parameter `a` has no pl type annotation; ext
 @pl.jit.extern(source=os.path.join(KDIR, "fine.cpp"))
 def fine_again(a: pl.Tensor, b: pl.Out[pl.Tensor]) -> None:
     ...
+
+
+@pl.jit.extern(core_type="hybrid", source=os.path.join(KDIR, "fine.cpp"))  # want "core_type=.hybrid. is not .aiv., .aic. or .mixed.; the kernel kind falls back"
+def odd_kind(a: pl.Tensor) -> None:
+    ...
