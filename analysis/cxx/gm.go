@@ -720,7 +720,11 @@ func castType(e *grammar.Node) *grammar.Node {
 	if fn == nil || fn.Kind != "template_function" {
 		return nil
 	}
-	switch fn.ChildByField("name").Text() {
+	name := fn.ChildByField("name")
+	if name == nil {
+		return nil
+	}
+	switch name.Text() {
 	case "reinterpret_cast", "static_cast", "const_cast":
 	default:
 		return nil

@@ -80,6 +80,9 @@ func runGMScalarRead(pass *analysis.Pass) {
 			order = append(order, key)
 		}
 		g.count++
+		if a.Stmt == nil {
+			continue
+		}
 		if addr := dcciAddress(gm, a); addr != "" && !slices.Contains(g.addrs, addr) {
 			g.addrs = append(g.addrs, addr)
 		}
@@ -132,7 +135,7 @@ func dcciAddress(gm *cxx.GM, a *cxx.Access) string {
 			if n.Kind != "identifier" {
 				continue
 			}
-			if v := gm.Lookup(n.Text(), e); v != nil && a.Stmt.Contains(v.Decl) {
+			if v := gm.Lookup(n.Text(), e); v != nil && v.Decl.Tree() == a.Stmt.Tree() && a.Stmt.Contains(v.Decl) {
 				ok = false
 			}
 		}
