@@ -22,7 +22,9 @@ var TPipeOutsideVec = register(&analysis.Analyzer{
 			"AscendC` / `using AscendC::TPipe` or through an alias, `new AscendC::TPipe`, or an object of a class that " +
 			"holds a TPipe member — created in a mixed extern where the cube core compiles it (no core guard, or a " +
 			"cube guard). Silent under a vector-only guard, in AIV-only externs, for `pto::TPipe`, and for the " +
-			"create-then-`Destroy()` idiom (`TPipe pipe; pipe.Destroy();`, also a class member destroyed in the constructor).",
+			"create-then-`Destroy()` idiom (`TPipe pipe; pipe.Destroy();`, also a class member destroyed in the constructor). " +
+			"A function whose every call in the extern's files sits under a vector guard, and code after a cube-only " +
+			"`return` (`if ASCEND_IS_AIC { ...; return; }`), count as vector-only.",
 		Why: "The TPipe constructor on the cube core pre-sets the `M_MTE1` events 0–2; a kernel that manages those " +
 			"events itself (the cube attention of a fused extern) then waits on events that never arrive, and the cube " +
 			"hangs (507018). A pure-vector phase such as RoPE must keep its TPipe and UB setup vector-only, created under " +
