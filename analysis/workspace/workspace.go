@@ -244,6 +244,14 @@ func (w *Workspace) markKnown(path string) {
 	}
 }
 
+// isKnown reports whether the index already holds path (w.mu held).
+func (w *Workspace) isKnown(path string) bool {
+	if l, ok := grammar.LangOf(path); ok && l == grammar.Python {
+		return w.abi.py[path]
+	}
+	return w.known[path]
+}
+
 // Abs cleans a path into the workspace's key form.
 func Abs(path string) string {
 	if abs, err := filepath.Abs(path); err == nil {
@@ -298,7 +306,9 @@ func (w *Workspace) entry(path string) (*fileEntry, error) {
 	} else {
 		w.files[path] = e
 	}
-	if !w.known[path] {
+	if !w.isKnown(path) {
+		// A file the index had not seen can change what includes resolve
+		// to; a known one (every file of a `check` run) cannot.
 		w.units, w.resolved = nil, nil
 	}
 	w.markKnown(path)
