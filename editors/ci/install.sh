@@ -12,6 +12,10 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 CACHE=${EXTERN_LSP_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/extern-lsp-ci}
 mkdir -p "$CACHE"
+# One install at a time per cache: two checkouts running .ci/run on one
+# machine would otherwise unpack into the same directories.
+exec 9>"$CACHE/.lock"
+command -v flock >/dev/null && flock 9
 log() { echo "editors/ci/install: $*"; }
 
 # Debian packages. Only missing ones, so a warm machine does no apt work.

@@ -58,7 +58,7 @@ type action struct {
 
 // nvim012 finds Neovim 0.11+ (the vim.lsp.config API): the CI cache, then PATH.
 func nvim012(t *testing.T) string {
-	if p := editortest.FindExecutable(os.Getenv("EXTERN_LSP_NVIM"), filepath.Join(editortest.CacheDir(), "nvim-0.12", "nvim")); p != "" {
+	if p := editortest.FindExecutable(os.Getenv("EXTERN_LSP_NVIM"), editortest.Cached("nvim-0.12", "nvim")); p != "" {
 		return p
 	}
 	if p := editortest.FindExecutable("nvim"); p != "" {
@@ -87,7 +87,7 @@ func TestNeovim(t *testing.T) {
 		// setup() through vim.lsp.start, as on older versions.
 		{"0.12-setup", nvim012, "setup"},
 		{"0.10-setup", func(t *testing.T) string {
-			p := editortest.FindExecutable(os.Getenv("EXTERN_LSP_NVIM010"), filepath.Join(editortest.CacheDir(), "nvim-0.10", "nvim"))
+			p := editortest.FindExecutable(os.Getenv("EXTERN_LSP_NVIM010"), editortest.Cached("nvim-0.10", "nvim"))
 			if p == "" {
 				editortest.Missing(t, "Neovim 0.10 (cache nvim-0.10/nvim)")
 			}

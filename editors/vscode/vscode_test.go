@@ -23,7 +23,7 @@ import (
 func TestVSCodeIntegration(t *testing.T) {
 	heavy(t)
 	csDir := filepath.Join(editortest.CacheDir(), "code-server")
-	if editortest.FindExecutable(filepath.Join(csDir, "node_modules", ".bin", "code-server")) == "" {
+	if editortest.FindExecutable(editortest.Cached("code-server", "node_modules/.bin/code-server")) == "" {
 		editortest.Missing(t, "code-server ("+csDir+")")
 	}
 	if editortest.FindExecutable("/usr/bin/chromium") == "" {
@@ -167,7 +167,7 @@ func TestVSCodePackage(t *testing.T) {
 	if f := files["extension/bin/linux-x64/extern-lsp"]; f != nil && f.Mode()&0o111 == 0 {
 		t.Errorf("the bundled server lost its run bit: %v", f.Mode())
 	}
-	cs := editortest.FindExecutable(filepath.Join(editortest.CacheDir(), "code-server", "node_modules", ".bin", "code-server"))
+	cs := editortest.FindExecutable(editortest.Cached("code-server", "node_modules/.bin/code-server"))
 	if cs == "" {
 		editortest.Missing(t, "code-server")
 	}

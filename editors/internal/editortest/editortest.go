@@ -53,6 +53,16 @@ func CacheDir() string {
 	return filepath.Join(base, "extern-lsp-ci")
 }
 
+// Cached is the path of exe inside the cache's dir, or "" while that install
+// is not complete (install.sh marks finished installs with a .complete file).
+func Cached(dir, exe string) string {
+	d := filepath.Join(CacheDir(), dir)
+	if _, err := os.Stat(filepath.Join(d, ".complete")); err != nil {
+		return ""
+	}
+	return filepath.Join(d, exe)
+}
+
 // Missing skips the test (or fails it under RequireEnv) for a missing tool.
 func Missing(t testing.TB, what string) {
 	t.Helper()
