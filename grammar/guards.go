@@ -385,7 +385,7 @@ func definedIn(name string, cfg int, defs [2]map[string]bool) tri {
 
 // evalCond evaluates a #if condition for one device config.
 func evalCond(cond string, cfg int, defs [2]map[string]bool) tri {
-	p := &condParser{toks: tokenizeCond(cond), cfg: cfg, defs: defs}
+	p := &condParser{toks: TokenizeExpr(cond, false), cfg: cfg, defs: defs}
 	v := p.expr(0)
 	if p.bad {
 		return triUnknown
@@ -426,39 +426,6 @@ type condParser struct {
 	bad  bool
 }
 
-func tokenizeCond(s string) []string {
-	var toks []string
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
-			i++
-		case isIdent(c):
-			j := i
-			for j < len(s) && isIdent(s[j]) {
-				j++
-			}
-			toks = append(toks, s[i:j])
-			i = j
-		default:
-			if i+1 < len(s) {
-				two := s[i : i+2]
-				switch two {
-				case "&&", "||", "==", "!=", "<=", ">=", "<<", ">>":
-					toks = append(toks, two)
-					i += 2
-					continue
-				}
-			}
-			toks = append(toks, string(c))
-			i++
-		}
-	}
-	return toks
-}
-
-var binPrec = map[string]int{"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}
-
 func (p *condParser) peek() string {
 	if p.pos < len(p.toks) {
 		return p.toks[p.pos]
@@ -476,7 +443,7 @@ func (p *condParser) expr(minPrec int) cval {
 	lhs := p.unary()
 	for {
 		op := p.peek()
-		prec, ok := binPrec[op]
+		prec, ok := BinaryPrecedence[op]
 		if !ok || prec <= minPrec {
 			return lhs
 		}
@@ -496,53 +463,105 @@ func binop(op string, a, b cval) cval {
 	if !a.known || !b.known {
 		return cval{}
 	}
-	bool2 := func(x bool) cval {
+	v, ok := BinOp(op, a.v, b.v)
+	return cval{known: ok, v: v}
+}
+
+// BinOp applies a C/C++ binary operator to integer constants; ok is false
+// for division by zero, out-of-range shifts and unknown operators.
+func BinOp(op string, a, b int64) (v int64, ok bool) {
+	b2i := func(x bool) int64 {
 		if x {
-			return cval{true, 1}
+			return 1
 		}
-		return cval{true, 0}
+		return 0
 	}
 	switch op {
-	case "==":
-		return bool2(a.v == b.v)
-	case "!=":
-		return bool2(a.v != b.v)
-	case "<":
-		return bool2(a.v < b.v)
-	case ">":
-		return bool2(a.v > b.v)
-	case "<=":
-		return bool2(a.v <= b.v)
-	case ">=":
-		return bool2(a.v >= b.v)
 	case "+":
-		return cval{true, a.v + b.v}
+		return a + b, true
 	case "-":
-		return cval{true, a.v - b.v}
+		return a - b, true
 	case "*":
-		return cval{true, a.v * b.v}
-	case "/":
-		if b.v == 0 {
-			return cval{}
+		return a * b, true
+	case "/", "%":
+		if b == 0 {
+			return 0, false
 		}
-		return cval{true, a.v / b.v}
-	case "%":
-		if b.v == 0 {
-			return cval{}
+		if op == "/" {
+			return a / b, true
 		}
-		return cval{true, a.v % b.v}
-	case "&":
-		return cval{true, a.v & b.v}
+		return a % b, true
 	case "|":
-		return cval{true, a.v | b.v}
+		return a | b, true
+	case "&":
+		return a & b, true
 	case "^":
-		return cval{true, a.v ^ b.v}
-	case "<<":
-		return cval{true, a.v << uint(b.v&63)}
-	case ">>":
-		return cval{true, a.v >> uint(b.v&63)}
+		return a ^ b, true
+	case "<<", ">>":
+		if b < 0 || b > 63 {
+			return 0, false
+		}
+		if op == "<<" {
+			return a << uint(b), true
+		}
+		return a >> uint(b), true
+	case "==":
+		return b2i(a == b), true
+	case "!=":
+		return b2i(a != b), true
+	case "<":
+		return b2i(a < b), true
+	case ">":
+		return b2i(a > b), true
+	case "<=":
+		return b2i(a <= b), true
+	case ">=":
+		return b2i(a >= b), true
+	case "&&":
+		return b2i(a != 0 && b != 0), true
+	case "||":
+		return b2i(a != 0 || b != 0), true
 	}
-	return cval{}
+	return 0, false
+}
+
+// BinaryPrecedence ranks the C binary operators constant expressions use.
+var BinaryPrecedence = map[string]int{"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}
+
+// TokenizeExpr splits a constant expression into identifiers, numbers and
+// operators. With qualified set, `::` and digit separators stay inside
+// names and numbers (C++ constants rather than #if conditions).
+func TokenizeExpr(s string, qualified bool) []string {
+	var toks []string
+	word := func(b byte) bool {
+		return isIdent(b) || qualified && (b == ':' || b == '\'')
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\\':
+			i++
+		case word(c):
+			j := i
+			for j < len(s) && word(s[j]) {
+				j++
+			}
+			toks = append(toks, s[i:j])
+			i = j
+		default:
+			if i+1 < len(s) {
+				switch two := s[i : i+2]; two {
+				case "&&", "||", "==", "!=", "<=", ">=", "<<", ">>":
+					toks = append(toks, two)
+					i += 2
+					continue
+				}
+			}
+			toks = append(toks, string(c))
+			i++
+		}
+	}
+	return toks
 }
 
 func (p *condParser) unary() cval {

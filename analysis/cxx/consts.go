@@ -332,7 +332,7 @@ func (r *Resolver) EvalText(text string) (int64, bool) {
 	}
 	r.depth++
 	defer func() { r.depth-- }()
-	p := &textParser{toks: tokenize(text), r: r}
+	p := &textParser{toks: grammar.TokenizeExpr(text, true), r: r}
 	v, ok := p.expr(0)
 	if !ok || p.pos != len(p.toks) {
 		return 0, false
@@ -364,59 +364,7 @@ func ParseInt(s string) (int64, bool) {
 }
 
 // BinOp applies a C++ binary operator to constants.
-func BinOp(op string, a, b int64) (int64, bool) {
-	switch op {
-	case "+":
-		return a + b, true
-	case "-":
-		return a - b, true
-	case "*":
-		return a * b, true
-	case "/":
-		if b == 0 {
-			return 0, false
-		}
-		return a / b, true
-	case "%":
-		if b == 0 {
-			return 0, false
-		}
-		return a % b, true
-	case "|":
-		return a | b, true
-	case "&":
-		return a & b, true
-	case "^":
-		return a ^ b, true
-	case "<<":
-		if b < 0 || b > 63 {
-			return 0, false
-		}
-		return a << uint(b), true
-	case ">>":
-		if b < 0 || b > 63 {
-			return 0, false
-		}
-		return a >> uint(b), true
-	case "==":
-		return b2i(a == b), true
-	case "!=":
-		return b2i(a != b), true
-	case "<":
-		return b2i(a < b), true
-	case ">":
-		return b2i(a > b), true
-	case "<=":
-		return b2i(a <= b), true
-	case ">=":
-		return b2i(a >= b), true
-	case "&&":
-		return b2i(a != 0 && b != 0), true
-	case "||":
-		return b2i(a != 0 || b != 0), true
-	}
-	return 0, false
-}
+func BinOp(op string, a, b int64) (int64, bool) { return grammar.BinOp(op, a, b) }
 
 func b2i(b bool) int64 {
 	if b {
@@ -433,41 +381,6 @@ func appendUnique(s []int64, v int64) []int64 {
 	}
 	return append(s, v)
 }
-
-func tokenize(s string) []string {
-	var toks []string
-	isID := func(b byte) bool {
-		return b == '_' || b == ':' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '\''
-	}
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\\':
-			i++
-		case isID(c):
-			j := i
-			for j < len(s) && isID(s[j]) {
-				j++
-			}
-			toks = append(toks, s[i:j])
-			i = j
-		default:
-			if i+1 < len(s) {
-				switch two := s[i : i+2]; two {
-				case "<<", ">>", "&&", "||", "==", "!=", "<=", ">=":
-					toks = append(toks, two)
-					i += 2
-					continue
-				}
-			}
-			toks = append(toks, string(c))
-			i++
-		}
-	}
-	return toks
-}
-
-var precedence = map[string]int{"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}
 
 type textParser struct {
 	toks []string
@@ -489,7 +402,7 @@ func (p *textParser) expr(min int) (int64, bool) {
 	}
 	for {
 		op := p.peek()
-		prec, isOp := precedence[op]
+		prec, isOp := grammar.BinaryPrecedence[op]
 		if !isOp || prec <= min {
 			return lhs, true
 		}

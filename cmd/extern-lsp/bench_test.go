@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -61,18 +62,6 @@ func corpus(b *testing.B, n int) string {
 	return dir
 }
 
-func corpusFiles(dir string) []string {
-	var out []string
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if _, ok := grammar.LangOf(p); ok {
-				out = append(out, p)
-			}
-		}
-		return nil
-	})
-	return out
-}
 
 // cpuTime is the process's user+system CPU time. The benchmarks report it
 // per op besides wall time: on a loaded machine CPU time is the steadier
@@ -88,7 +77,7 @@ func cpuTime() int64 {
 func BenchmarkParseOnly(b *testing.B) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	dir := corpus(b, 10)
-	files := corpusFiles(dir)
+	files := analysistest.Files(dir)
 	b.ResetTimer()
 	start := cpuTime()
 	for i := 0; i < b.N; i++ {
