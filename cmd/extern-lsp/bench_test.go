@@ -62,7 +62,6 @@ func corpus(b *testing.B, n int) string {
 	return dir
 }
 
-
 // cpuTime is the process's user+system CPU time. The benchmarks report it
 // per op besides wall time: on a loaded machine CPU time is the steadier
 // measure of the work done.
