@@ -6,7 +6,6 @@ package editortest
 import (
 	"bufio"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
 )
 
 // RequireEnv, when set (as .ci/run does), turns a missing editor into a test
@@ -115,24 +116,7 @@ func Workspace(t testing.TB) string {
 	t.Helper()
 	src := filepath.Join(RepoRoot(t), "testdata", "editors", "ws")
 	dst := filepath.Join(t.TempDir(), "ws")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	analysistest.CopyTree(t, src, dst)
 	return dst
 }
 
