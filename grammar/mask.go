@@ -96,25 +96,10 @@ func Mask(src []byte) ([]byte, []Span) {
 			i++
 		case c == ' ' || c == '\t' || c == '\r':
 			i++
-		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			j := i + 2
-			for j+1 < len(src) && !(src[j] == '*' && src[j+1] == '/') {
-				j++
-			}
-			i = j + 2
+		case c == '/' && i+1 < len(src) && (src[i+1] == '/' || src[i+1] == '*'):
+			i, _ = CommentEnd(src, i)
 		case c == '"' || c == '\'':
-			j := i + 1
-			for j < len(src) && src[j] != c && src[j] != '\n' {
-				if src[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			i = j + 1
+			i = QuotedEnd(src, i)
 			last = c
 		case c == '[':
 			if hasPrefixAt(src, i, "[aicore]") {
@@ -176,13 +161,8 @@ func Mask(src []byte) ([]byte, []Span) {
 			i = e
 		default:
 			if c == '#' && last == '\n' {
-				// A directive line: skip to its end (with continuations).
-				for i < len(src) && src[i] != '\n' {
-					if src[i] == '\\' && i+1 < len(src) && src[i+1] == '\n' {
-						i++
-					}
-					i++
-				}
+				// A directive line: nothing in it is masked.
+				i = DirectiveEnd(src, i)
 				continue
 			}
 			last = c

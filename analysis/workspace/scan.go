@@ -39,35 +39,14 @@ func lex(src []byte, directive func(line []byte, start int)) []span {
 			i++
 		case c == ' ' || c == '\t' || c == '\r':
 			i++
-		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			j := i + 2
-			for j+1 < len(src) && !(src[j] == '*' && src[j+1] == '/') {
-				j++
-			}
-			i = j + 2
+		case c == '/' && i+1 < len(src) && (src[i+1] == '/' || src[i+1] == '*'):
+			i, _ = grammar.CommentEnd(src, i)
 		case c == '#' && lineStart:
-			j := i
-			for j < len(src) && src[j] != '\n' {
-				if src[j] == '\\' && j+1 < len(src) && src[j+1] == '\n' {
-					j++
-				}
-				j++
-			}
-			directive(src[i:min(j, len(src))], i)
+			j := grammar.DirectiveEnd(src, i)
+			directive(src[i:j], i)
 			i = j
 		case c == '"' || c == '\'':
-			j := i + 1
-			for j < len(src) && src[j] != c && src[j] != '\n' {
-				if src[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			end := min(j+1, len(src))
+			end := min(grammar.QuotedEnd(src, i), len(src))
 			toks = append(toks, span{int32(i), int32(end), 's'})
 			i = end
 			lineStart = false
