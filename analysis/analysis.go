@@ -5,6 +5,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -161,16 +162,16 @@ type Pass struct {
 	Includes []*grammar.File
 	// Settings are the project's rule settings (zero value: defaults).
 	Settings Settings
-	// Facts is shared, lazily computed per-file knowledge (see Facts).
-	Facts *Facts
-	index *nodeIndex
-	diags *[]Diagnostic
+	ctx      context.Context
+	store    *Store
+	lazy     *passUnits
+	diags    *[]Diagnostic
 }
 
 // Nodes returns the file's nodes of the given kinds in source order. The
 // index is built once per file and shared by every rule.
 func (p *Pass) Nodes(kinds ...string) []*grammar.Node {
-	return p.index.get(kinds...)
+	return FileFact(p, nodeIndexKey).get(kinds...)
 }
 
 // Cores returns the cores that compile n.

@@ -1,11 +1,11 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"runtime/debug"
 	"sort"
 
-	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -26,6 +26,9 @@ type Options struct {
 	// Settings are the project's rule settings (from analysis/config); the
 	// zero value means defaults. Rules read them as Pass.Settings.
 	Settings Settings
+	// Store memoizes file and unit facts; runs sharing one reuse each
+	// other's facts. Nil: a store for this run only.
+	Store *Store
 }
 
 func (o *Options) enabled(a *Analyzer) bool {
@@ -43,15 +46,21 @@ const InternalCode = "EXT000"
 // suppressions applied, sorted by position. C++ files that are not extern
 // sources get no findings.
 func Run(ws *workspace.Workspace, path string, opts Options) ([]Diagnostic, error) {
+	return RunContext(context.Background(), ws, path, opts)
+}
+
+// RunContext is Run under a context: when ctx is cancelled the rules stop
+// early and the run returns ctx's error.
+func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts Options) ([]Diagnostic, error) {
 	path = workspace.Abs(path)
 	f, err := ws.File(path)
 	if err != nil {
 		return nil, err
 	}
-	var ctx *workspace.Context
+	var wctx *workspace.Context
 	if f.Lang == grammar.CPP {
-		ctx = ws.Context(path)
-		if !ctx.Extern {
+		wctx = ws.Context(path)
+		if !wctx.Extern {
 			return nil, nil
 		}
 	}
@@ -63,19 +72,26 @@ func Run(ws *workspace.Workspace, path string, opts Options) ([]Diagnostic, erro
 			}
 		}
 	}
-	resolverFiles := append(append([]*grammar.File(nil), includes...), f)
+	store := opts.Store
+	if store == nil {
+		store = NewStore()
+	}
 	base := Pass{
 		File:     f,
 		WS:       ws,
-		Ctx:      ctx,
-		Consts:   cxx.NewResolver(resolverFiles...),
+		Ctx:      wctx,
 		Includes: includes,
 		Settings: opts.Settings,
-		Facts:    &Facts{},
-		index:    newNodeIndex(f.Tree),
+		ctx:      ctx,
+		store:    store,
+		lazy:     &passUnits{},
 	}
+	base.Consts = base.Closure().Consts()
 	var diags []Diagnostic
 	for _, a := range opts.Analyzers {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if a.Lang != f.Lang || !opts.enabled(a) {
 			continue
 		}
@@ -83,6 +99,9 @@ func Run(ws *workspace.Workspace, path string, opts Options) ([]Diagnostic, erro
 		p.Analyzer = a
 		p.diags = &diags
 		runSafely(&p)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	for i := range diags {
 		if s, ok := opts.Severity[diags[i].Code]; ok && diags[i].Code != InternalCode {

@@ -1,36 +1,348 @@
 package analysis
 
 import (
+	"context"
+	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
+	"github.com/extern-lsp/extern-lsp/analysis/abi"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
-// Facts memoizes per-file knowledge several rules need (the flag calls of a
-// file, whether its extern uses the hardware SyncAll, ...), so it is
-// computed once per file however many rules ask.
-type Facts struct {
-	mu sync.Mutex
-	m  map[string]any
+// FileKey names a fact derived from one file alone. Compute must be a pure
+// function of the file (no disk, no workspace, no settings): the value is
+// memoized per parsed file and shared by every unit, rule and goroutine
+// that asks. Declare keys as package-level variables next to their code.
+type FileKey[T any] struct {
+	Name    string
+	Compute func(ctx context.Context, f *grammar.File) T
 }
 
-// Get returns the fact under key, computing it on first use.
-func (f *Facts) Get(key string, compute func() any) any {
-	f.mu.Lock()
-	if v, ok := f.m[key]; ok {
-		f.mu.Unlock()
-		return v
+// UnitKey names a fact derived from a unit's inputs alone (its files, its
+// stubs, its kind). Compute must be a pure function of the unit; the value
+// is memoized by the unit's Key, so it is computed again only when one of
+// the unit's inputs changes.
+type UnitKey[T any] struct {
+	Name    string
+	Compute func(ctx context.Context, u *Unit) T
+}
+
+// Unit is one extern compile: an entry file, the headers its compile
+// reaches and the Python stubs that name the entry. A file no entry reaches
+// (a lone header, a Python stub) gets a pseudo-unit of its own closure.
+type Unit struct {
+	// Entry is the path of the unit's root file.
+	Entry string
+	// Files are the parsed C++ files of the compile: the entry first, then
+	// the headers it reaches in include order.
+	Files []*grammar.File
+	// Stubs are the `@pl.jit.extern` stubs linked to the entry.
+	Stubs []*abi.Stub
+	Kind  workspace.Kind
+	// Key identifies the unit's inputs: equal keys, equal facts.
+	Key string
+	// Pseudo is set for a unit that is not an extern compile: the closure
+	// of a single file, or the union of a file's units.
+	Pseudo bool
+	store  *Store
+}
+
+// Headers are the unit's files after the entry.
+func (u *Unit) Headers() []*grammar.File {
+	if len(u.Files) == 0 {
+		return nil
 	}
-	f.mu.Unlock()
+	return u.Files[1:]
+}
+
+// File returns the unit's parsed file at path, or nil.
+func (u *Unit) File(path string) *grammar.File {
+	for _, f := range u.Files {
+		if f.Path == path {
+			return f
+		}
+	}
+	return nil
+}
+
+// Consts resolves integer constants against every file of the unit, the
+// entry's definitions last (they win, as in the compile).
+func (u *Unit) Consts() *cxx.Resolver { return UnitFactOf(context.Background(), u, constsKey) }
+
+// Nodes returns f's named nodes of the given kinds in source order, from an
+// index built once per file.
+func (u *Unit) Nodes(f *grammar.File, kinds ...string) []*grammar.Node {
+	return FileFactIn(context.Background(), u, f, nodeIndexKey).get(kinds...)
+}
+
+var constsKey = &UnitKey[*cxx.Resolver]{
+	Name: "analysis.consts",
+	Compute: func(_ context.Context, u *Unit) *cxx.Resolver {
+		if len(u.Files) == 0 {
+			return cxx.NewResolver()
+		}
+		return cxx.NewResolver(append(append([]*grammar.File(nil), u.Files[1:]...), u.Files[0])...)
+	},
+}
+
+var nodeIndexKey = &FileKey[*nodeIndex]{
+	Name:    "analysis.nodes",
+	Compute: func(_ context.Context, f *grammar.File) *nodeIndex { return newNodeIndex(f.Tree) },
+}
+
+// FileFact returns k's value for the pass's file.
+func FileFact[T any](p *Pass, k *FileKey[T]) T { return FileFactOf(p, p.File, k) }
+
+// FileFactOf returns k's value for f (any parsed file the pass can see).
+func FileFactOf[T any](p *Pass, f *grammar.File, k *FileKey[T]) T {
+	return fileFact(p.Context(), p.store, f, k)
+}
+
+// FileFactIn returns k's value for f from inside a unit fact's Compute.
+func FileFactIn[T any](ctx context.Context, u *Unit, f *grammar.File, k *FileKey[T]) T {
+	return fileFact(ctx, u.store, f, k)
+}
+
+func fileFact[T any](ctx context.Context, s *Store, f *grammar.File, k *FileKey[T]) T {
+	if s == nil {
+		return k.Compute(ctx, f)
+	}
+	v := s.get(ctx, factID{key: k, file: f}, func() any { return k.Compute(ctx, f) })
+	return v.(T)
+}
+
+// UnitFact returns k's value for u (one of p.Units(), p.Closure() or
+// p.Reach()).
+func UnitFact[T any](p *Pass, u *Unit, k *UnitKey[T]) T { return UnitFactOf(p.Context(), u, k) }
+
+// UnitFactOf returns k's value for u from inside another fact's Compute.
+func UnitFactOf[T any](ctx context.Context, u *Unit, k *UnitKey[T]) T {
+	if u.store == nil {
+		return k.Compute(ctx, u)
+	}
+	v := u.store.get(ctx, factID{key: k, unit: u.Key}, func() any { return k.Compute(ctx, u) })
+	return v.(T)
+}
+
+// Store memoizes file and unit facts. It is safe for concurrent use: a
+// fact asked for by several goroutines at once is computed once. A value
+// computed under a cancelled context is returned but not kept.
+type Store struct {
+	mu    sync.Mutex
+	facts map[factID]*factCell
+	ids   map[any]uint64
+}
+
+// NewStore returns an empty fact store.
+func NewStore() *Store { return &Store{facts: map[factID]*factCell{}, ids: map[any]uint64{}} }
+
+type factID struct {
+	key  any
+	file *grammar.File
+	unit string
+}
+
+type factCell struct {
+	done chan struct{}
+	v    any
+	ok   bool
+}
+
+func (s *Store) get(ctx context.Context, id factID, compute func() any) any {
+	for {
+		s.mu.Lock()
+		c := s.facts[id]
+		if c == nil {
+			c = &factCell{done: make(chan struct{})}
+			s.facts[id] = c
+			s.mu.Unlock()
+			return s.fill(ctx, id, c, compute)
+		}
+		s.mu.Unlock()
+		select {
+		case <-c.done:
+			if c.ok {
+				return c.v
+			}
+			// The computing run was cancelled or crashed: compute again.
+		case <-ctx.Done():
+			// Our own run is cancelled: whatever we return is discarded.
+			return compute()
+		}
+	}
+}
+
+func (s *Store) fill(ctx context.Context, id factID, c *factCell, compute func() any) any {
+	defer func() {
+		if !c.ok {
+			s.mu.Lock()
+			delete(s.facts, id)
+			s.mu.Unlock()
+		}
+		close(c.done)
+	}()
 	v := compute()
-	f.mu.Lock()
-	if f.m == nil {
-		f.m = map[string]any{}
+	if ctx.Err() == nil {
+		c.v, c.ok = v, true
 	}
-	f.m[key] = v
-	f.mu.Unlock()
 	return v
+}
+
+// idOf numbers an input (a parsed file, a stub) for unit keys: a new
+// parse of a file gets a new number, so every unit holding it a new key.
+func (s *Store) idOf(x any) uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if id, ok := s.ids[x]; ok {
+		return id
+	}
+	id := uint64(len(s.ids) + 1)
+	s.ids[x] = id
+	return id
+}
+
+// newUnit builds a unit over parsed files and stubs, with its key.
+func (s *Store) newUnit(entry string, files []*grammar.File, stubs []*abi.Stub, kind workspace.Kind, pseudo string) *Unit {
+	u := &Unit{Entry: entry, Files: files, Stubs: stubs, Kind: kind, Pseudo: pseudo != "", store: s}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s|%s|%d", pseudo, entry, kind)
+	for _, f := range files {
+		fmt.Fprintf(&b, "|f%d", s.idOf(f))
+	}
+	for _, st := range stubs {
+		fmt.Fprintf(&b, "|s%d", s.idOf(st))
+	}
+	u.Key = b.String()
+	return u
+}
+
+// Context is the run's context: long analyses check ctx.Err() and stop.
+func (p *Pass) Context() context.Context {
+	if p.ctx == nil {
+		return context.Background()
+	}
+	return p.ctx
+}
+
+// Units lists the extern units the pass's file belongs to: for a C++ file
+// the entries whose compile reaches it, for a Python file the entries its
+// stubs name. A file no unit reaches gets a pseudo-unit of its own closure.
+func (p *Pass) Units() []*Unit {
+	p.lazy.units.once.Do(func() { p.lazy.units.v = p.computeUnits() })
+	return p.lazy.units.v
+}
+
+// Closure is the pseudo-unit of the pass's file and what it includes
+// (transitively): the file first. Pass.Includes and Pass.Consts are its
+// files and constants.
+func (p *Pass) Closure() *Unit {
+	p.lazy.closure.once.Do(func() {
+		p.lazy.closure.v = p.store.newUnit(p.File.Path, append([]*grammar.File{p.File}, p.Includes...), nil, p.kind(), "closure")
+	})
+	return p.lazy.closure.v
+}
+
+// Reach is the pseudo-unit of everything the file's compiles see: the
+// file, its includes, then each of its units' files.
+func (p *Pass) Reach() *Unit {
+	p.lazy.reach.once.Do(func() {
+		seen := map[*grammar.File]bool{}
+		var files []*grammar.File
+		add := func(fs []*grammar.File) {
+			for _, f := range fs {
+				if f != nil && f.Lang == grammar.CPP && !seen[f] {
+					seen[f] = true
+					files = append(files, f)
+				}
+			}
+		}
+		seen[p.File] = true
+		files = append(files, p.File)
+		add(p.Includes)
+		for _, u := range p.Units() {
+			if !u.Pseudo {
+				add(u.Files)
+			}
+		}
+		p.lazy.reach.v = []*Unit{p.store.newUnit(p.File.Path, files, nil, p.kind(), "reach")}
+	})
+	return p.lazy.reach.v[0]
+}
+
+func (p *Pass) kind() workspace.Kind {
+	if p.Ctx != nil {
+		return p.Ctx.Kind
+	}
+	return workspace.KindAIV
+}
+
+func (p *Pass) computeUnits() []*Unit {
+	if p.WS == nil {
+		return []*Unit{p.Closure()}
+	}
+	var entries []string
+	switch p.File.Lang {
+	case grammar.CPP:
+		if p.Ctx != nil {
+			entries = p.Ctx.Units
+		}
+	case grammar.Python:
+		seen := map[string]bool{}
+		for _, s := range p.WS.StubsFor(p.File.Path) {
+			for _, e := range p.WS.StubEntries(s) {
+				if !seen[e] {
+					seen[e] = true
+					entries = append(entries, e)
+				}
+			}
+		}
+		sort.Strings(entries)
+	}
+	var out []*Unit
+	for _, e := range entries {
+		if u := p.EntryUnit(e); u != nil {
+			out = append(out, u)
+		}
+	}
+	if len(out) == 0 {
+		return []*Unit{p.Closure()}
+	}
+	return out
+}
+
+// EntryUnit returns the unit rooted at an extern entry file (one a stub
+// names, say), or nil when the entry cannot be read.
+func (p *Pass) EntryUnit(entry string) *Unit {
+	if p.WS == nil {
+		return nil
+	}
+	var files []*grammar.File
+	for _, path := range p.WS.Closure(entry) {
+		if f, err := p.WS.File(path); err == nil && f.Lang == grammar.CPP {
+			files = append(files, f)
+		}
+	}
+	if len(files) == 0 || files[0].Path != workspace.Abs(entry) {
+		return nil
+	}
+	kind, _ := p.WS.UnitKind(entry)
+	return p.store.newUnit(files[0].Path, files, p.WS.StubsForEntry(entry), kind, "")
+}
+
+type lazy[T any] struct {
+	once sync.Once
+	v    T
+}
+
+// passUnits are a file's units, computed once per file and shared by the
+// copies of its Pass (one per rule).
+type passUnits struct {
+	units, reach lazy[[]*Unit]
+	closure      lazy[*Unit]
 }
 
 func sortNodes(ns []*grammar.Node) {

@@ -146,7 +146,8 @@ func (d Dcci) HasArg(s string) bool {
 
 // GM is a file's global-memory model: which names are GM pointers,
 // descriptors or GlobalTensors, every scalar access through them, and the
-// dcci calls that make lines coherent. Build it once per file with GMOf.
+// dcci calls that make lines coherent. Build it once per file; the rules
+// memoize it as a unit fact.
 type GM struct {
 	file      *grammar.File
 	vars      map[string][]*Var
@@ -162,20 +163,6 @@ type GM struct {
 	helpers  map[string]map[int][]string
 	accesses []Access
 	dccis    map[*grammar.Node][]Dcci
-}
-
-// Memo is the per-file fact cache of a pass (*analysis.Facts).
-type Memo interface {
-	Get(key string, compute func() any) any
-}
-
-// GMFactKey is the Facts key of a file's GM model.
-const GMFactKey = "cxx.gm"
-
-// GMOf returns the file's GM model, building it once per file and sharing it
-// between rules: `cxx.GMOf(pass.Facts, pass.File, pass.Nodes, pass.Includes)`.
-func GMOf(m Memo, f *grammar.File, nodes func(kinds ...string) []*grammar.Node, includes []*grammar.File) *GM {
-	return m.Get(GMFactKey, func() any { return NewGM(f, nodes, includes) }).(*GM)
 }
 
 // descriptorTypes are the runtime's tensor descriptor structs.

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -13,7 +14,7 @@ import (
 
 // Shared args[] ABI judgement for EXT101, EXT102 and EXT106: every access of
 // the file checked against every extern the file is compiled under, once
-// per file through pass.Facts.
+// per file.
 
 type abiVerdictKind = abi.Verdict
 
@@ -46,10 +47,6 @@ type abiFacts struct {
 }
 
 func fileABI(pass *analysis.Pass) *abiFacts {
-	return pass.Facts.Get("abi.facts", func() any { return computeABI(pass) }).(*abiFacts)
-}
-
-func computeABI(pass *analysis.Pass) *abiFacts {
 	out := &abiFacts{}
 	if pass.WS == nil || pass.File.Lang != grammar.CPP {
 		return out
@@ -183,55 +180,71 @@ type stubCxx struct {
 }
 
 func stubCxxFacts(pass *analysis.Pass, s *abi.Stub) *stubCxx {
-	key := fmt.Sprintf("abi.stubCxx:%p", s)
-	return pass.Facts.Get(key, func() any {
-		out := &stubCxx{}
-		seen := map[string]bool{}
-		for _, e := range pass.WS.StubEntries(s) {
-			var files []*grammar.File
-			for _, p := range pass.WS.Closure(e) {
-				if f, err := pass.WS.File(p); err == nil && f.Lang == grammar.CPP {
-					files = append(files, f)
+	out := &stubCxx{}
+	seen := map[string]bool{}
+	for _, e := range pass.WS.StubEntries(s) {
+		u := pass.EntryUnit(e)
+		if u == nil {
+			continue
+		}
+		f := analysis.UnitFact(pass, u, unitSyncKey)
+		for _, p := range f.files {
+			if !seen[p] {
+				seen[p] = true
+				out.files++
+			}
+		}
+		if out.barrier == nil {
+			out.barrier = f.barrier
+		}
+		if out.mode12 == nil {
+			out.mode12, out.mode = f.mode12, f.mode
+		}
+		if out.syncAllFalse == nil {
+			out.syncAllFalse = f.syncAllFalse
+		}
+	}
+	return out
+}
+
+// unitSync is what one unit's files do with cross-core synchronisation.
+type unitSync struct {
+	stubCxx
+	files []string
+}
+
+var unitSyncKey = &analysis.UnitKey[*unitSync]{
+	Name: "rules.unitSync",
+	Compute: func(_ context.Context, u *analysis.Unit) *unitSync {
+		out := &unitSync{}
+		r := cxx.NewResolver(u.Files...)
+		for _, f := range u.Files {
+			out.files = append(out.files, f.Path)
+			if out.barrier == nil {
+				if bs := cxx.HardwareBarriers(f, r); len(bs) > 0 {
+					out.barrier = &cxx.Site{File: f, Node: bs[0].Node}
 				}
 			}
-			r := cxx.NewResolver(files...)
-			for _, f := range files {
-				if seen[f.Path] {
-					continue
+			for _, fc := range cxx.FileFlagCalls(f, r) {
+				if out.mode12 == nil && fc.ModeKnown && (fc.Mode == 1 || fc.Mode == 2) && f.CoresOf(fc.Node) != grammar.None {
+					out.mode12, out.mode = &cxx.Site{File: f, Node: fc.Node}, fc.Mode
 				}
-				seen[f.Path] = true
-				out.files++
-				if out.barrier == nil {
-					if bs := cxx.HardwareBarriers(f, r); len(bs) > 0 {
-						out.barrier = &cxx.Site{File: f, Node: bs[0].Node}
+			}
+			if out.syncAllFalse == nil {
+				for _, n := range u.Nodes(f, "call_expression") {
+					c, ok := cxx.AsCall(n)
+					if !ok || !cxx.IsHardwareSyncAll(c) || f.CoresOf(n) == grammar.None {
+						continue
 					}
-				}
-				for _, fc := range cxx.FileFlagCalls(f, r) {
-					if out.mode12 == nil && fc.ModeKnown && (fc.Mode == 1 || fc.Mode == 2) && f.CoresOf(fc.Node) != grammar.None {
-						n := fc.Node
-						out.mode12, out.mode = &cxx.Site{File: f, Node: n}, fc.Mode
-					}
-				}
-				if out.syncAllFalse == nil {
-					for i := range f.Tree.Nodes {
-						n := &f.Tree.Nodes[i]
-						if n.Kind != "call_expression" {
-							continue
-						}
-						c, ok := cxx.AsCall(n)
-						if !ok || !cxx.IsHardwareSyncAll(c) || f.CoresOf(n) == grammar.None {
-							continue
-						}
-						if aiv, known := cxx.SyncAllAIVOnly(c, r); known && !aiv {
-							out.syncAllFalse = &cxx.Site{File: f, Node: n}
-							break
-						}
+					if aiv, known := cxx.SyncAllAIVOnly(c, r); known && !aiv {
+						out.syncAllFalse = &cxx.Site{File: f, Node: n}
+						break
 					}
 				}
 			}
 		}
 		return out
-	}).(*stubCxx)
+	},
 }
 
 func siteText(s *cxx.Site) string {
@@ -250,10 +263,13 @@ func clipText(s string) string {
 // pyStubs returns the stubs the Python file defines (shared by the Python
 // rules).
 func pyStubs(pass *analysis.Pass) []*abi.Stub {
-	return pass.Facts.Get("abi.pyStubs", func() any {
-		if pass.WS == nil {
-			return abi.ParseStubs(pass.File)
-		}
-		return pass.WS.StubsFor(pass.File.Path)
-	}).([]*abi.Stub)
+	if pass.WS == nil {
+		return analysis.FileFact(pass, pyStubsKey)
+	}
+	return pass.WS.StubsFor(pass.File.Path)
+}
+
+var pyStubsKey = &analysis.FileKey[[]*abi.Stub]{
+	Name:    "rules.pyStubs",
+	Compute: func(_ context.Context, f *grammar.File) []*abi.Stub { return abi.ParseStubs(f) },
 }

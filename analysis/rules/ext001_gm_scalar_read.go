@@ -51,7 +51,7 @@ var GMScalarRead = register(&analysis.Analyzer{
 })
 
 func runGMScalarRead(pass *analysis.Pass) {
-	gm := cxx.GMOf(pass.Facts, pass.File, pass.Nodes, pass.Includes)
+	gm := fileGM(pass)
 	type group struct {
 		first *cxx.Access
 		addrs []string

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
@@ -175,17 +176,23 @@ type pipeClass struct {
 
 // tpipesOf finds the file's TPipe creation sites once for EXT002 and EXT003.
 func tpipesOf(pass *analysis.Pass) *tpipeModel {
-	return pass.Facts.Get("rules.tpipe", func() any { return buildTPipes(pass) }).(*tpipeModel)
+	return analysis.UnitFact(pass, pass.Closure(), tpipesKey)
 }
 
-func buildTPipes(pass *analysis.Pass) *tpipeModel {
+var tpipesKey = &analysis.UnitKey[*tpipeModel]{
+	Name:    "rules.tpipes",
+	Compute: func(_ context.Context, u *analysis.Unit) *tpipeModel { return buildTPipes(u) },
+}
+
+func buildTPipes(u *analysis.Unit) *tpipeModel {
+	file := u.Files[0]
 	type fileNode struct {
 		f *grammar.File
 		n *grammar.Node
 	}
 	// One pass over the included files for every kind needed below.
 	incNodes := map[string][]fileNode{}
-	for _, inc := range pass.Includes {
+	for _, inc := range u.Headers() {
 		for i := range inc.Tree.Nodes {
 			switch n := &inc.Tree.Nodes[i]; n.Kind {
 			case "using_declaration", "alias_declaration", "type_definition", "field_declaration", "call_expression":
@@ -198,8 +205,8 @@ func buildTPipes(pass *analysis.Pass) *tpipeModel {
 		for _, k := range kinds {
 			out = append(out, incNodes[k]...)
 		}
-		for _, n := range pass.Nodes(kinds...) {
-			out = append(out, fileNode{pass.File, n})
+		for _, n := range u.Nodes(file, kinds...) {
+			out = append(out, fileNode{file, n})
 		}
 		return out
 	}
@@ -278,7 +285,7 @@ func buildTPipes(pass *analysis.Pass) *tpipeModel {
 
 	m := &tpipeModel{}
 	destroys := map[*grammar.Node][]cxx.Call{} // function -> Destroy() calls
-	for _, n := range pass.Nodes("call_expression") {
+	for _, n := range u.Nodes(file, "call_expression") {
 		if cxx.CallName(n) != "Destroy" {
 			continue
 		}
@@ -289,7 +296,7 @@ func buildTPipes(pass *analysis.Pass) *tpipeModel {
 	}
 	addSite := func(s *tpipeSite) {
 		s.fn = cxx.EnclosingFunction(s.node)
-		s.cores = pass.Cores(s.node) &^ exitedBefore(pass, s.node)
+		s.cores = file.CoresOf(s.node) &^ exitedBefore(file, s.node)
 		if p := s.node.Parent(); p != nil && p.Kind != "translation_unit" && p.Kind != "declaration_list" {
 			s.scope = scopeBlock(s.node)
 			s.stmt = cxx.BlockStatementOf(s.node)
@@ -302,12 +309,12 @@ func buildTPipes(pass *analysis.Pass) *tpipeModel {
 				}
 			}
 			if s.destroy != nil && s.class == "" {
-				s.idiom = !usedBetween(pass, s.name, s.node.End, s.destroy.Start)
+				s.idiom = !usedBetween(u.Nodes(file, "identifier"), s.name, s.node.End, s.destroy.Start)
 			}
 		}
 		m.sites = append(m.sites, s)
 	}
-	for _, n := range pass.Nodes("declaration", "new_expression") {
+	for _, n := range u.Nodes(file, "declaration", "new_expression") {
 		if n.Kind == "new_expression" {
 			if !isPipe(n.ChildByField("type")) {
 				continue
@@ -358,7 +365,7 @@ func buildTPipes(pass *analysis.Pass) *tpipeModel {
 // only core guards stand in front of (`if ASCEND_IS_AIC { cube(); return; }`,
 // `#ifdef __DAV_C220_CUBE__ ... return; #endif`). The C++ guard compiles on
 // both cores, but the other core never runs what follows.
-func exitedBefore(pass *analysis.Pass, n *grammar.Node) grammar.Cores {
+func exitedBefore(f *grammar.File, n *grammar.Node) grammar.Cores {
 	exited := grammar.None
 	for c := n; c != nil; c = c.Parent() {
 		p := c.Parent()
@@ -372,7 +379,7 @@ func exitedBefore(pass *analysis.Pass, n *grammar.Node) grammar.Cores {
 			ds := prev.Descendants()
 			for i := range ds {
 				if ds[i].Kind == "return_statement" && onlyCoreGuarded(&ds[i], prev) {
-					exited |= pass.Cores(&ds[i])
+					exited |= f.CoresOf(&ds[i])
 				}
 			}
 		}
@@ -474,8 +481,8 @@ func scopeBlock(n *grammar.Node) *grammar.Node {
 }
 
 // usedBetween reports whether identifier name occurs in [from, to).
-func usedBetween(pass *analysis.Pass, name string, from, to uint32) bool {
-	for _, id := range pass.Nodes("identifier") {
+func usedBetween(ids []*grammar.Node, name string, from, to uint32) bool {
+	for _, id := range ids {
 		if id.Start >= to {
 			break
 		}

@@ -112,6 +112,10 @@ func unevaluableConstexpr(pass *analysis.Pass, n *grammar.Node) *grammar.Node {
 // constexpr set the other way): that code is discarded, not compiled.
 // Core-type conditions are left to the guard model.
 func deadConstexpr(pass *analysis.Pass, n *grammar.Node) bool {
+	return deadConstexprIn(pass.Consts, n)
+}
+
+func deadConstexprIn(consts *cxx.Resolver, n *grammar.Node) bool {
 	for child, p := n, n.Parent(); p != nil; child, p = p, p.Parent() {
 		if p.Kind != "if_statement" || p.ChildOfKind("constexpr") == nil {
 			continue
@@ -120,7 +124,7 @@ func deadConstexpr(pass *analysis.Pass, n *grammar.Node) bool {
 		if _, ok := grammar.CoreCondition(cond); ok {
 			continue
 		}
-		v, ok := pass.Consts.Eval(cond)
+		v, ok := consts.Eval(cond)
 		if !ok {
 			continue
 		}

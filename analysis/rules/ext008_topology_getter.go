@@ -122,11 +122,3 @@ func ownTopologyGetters(pass *analysis.Pass) map[string]bool {
 	}
 	return out
 }
-
-// workspaceFuncs is the shared index of the functions defined in the file
-// and its workspace includes.
-func workspaceFuncs(pass *analysis.Pass) *cxx.Funcs {
-	return pass.Facts.Get("cxx.Funcs", func() any {
-		return cxx.IndexFunctions(append([]*grammar.File{pass.File}, pass.Includes...)...)
-	}).(*cxx.Funcs)
-}

@@ -43,7 +43,7 @@ var GMScalarWrite = register(&analysis.Analyzer{
 })
 
 func runGMScalarWrite(pass *analysis.Pass) {
-	gm := cxx.GMOf(pass.Facts, pass.File, pass.Nodes, pass.Includes)
+	gm := fileGM(pass)
 	accs := gm.Accesses()
 	if len(accs) == 0 {
 		return
@@ -52,6 +52,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	sites := allBarrierSites(pass)
 	isBarrier := func(f *grammar.File, c cxx.Call) bool { _, ok := sites[c.Node]; return ok }
 	seen := map[string]bool{}
+	callersMemo := map[string]bool{}
 	for i := range accs {
 		a := &accs[i]
 		if a.Kind == cxx.Read || a.Func == nil || a.Func.Kind != "function_definition" {
@@ -92,7 +93,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		if flush != nil && dsb {
 			continue
 		}
-		if flush == nil && callersFlush(pass, unitFuncs(pass), a, cores) {
+		if flush == nil && callersFlush(unitFuncs(pass), a, cores, callersMemo) {
 			continue
 		}
 		seen[key] = true
@@ -186,7 +187,7 @@ func dsbBetween(pass *analysis.Pass, funcs *cxx.Funcs, fn *grammar.Node, from, t
 // callersFlush reports whether the store goes through a pointer parameter of
 // a helper whose callers write the line out after calling it
 // (`gm_store(p, v); gm_dcci(p);`): the helper is a building block.
-func callersFlush(pass *analysis.Pass, funcs *cxx.Funcs, a *cxx.Access, cores grammar.Cores) bool {
+func callersFlush(funcs *cxx.Funcs, a *cxx.Access, cores grammar.Cores, memo map[string]bool) bool {
 	isParam := false
 	for _, p := range cxx.Params(a.Func) {
 		if p.Name != "" && p.Name == strings.SplitN(strings.SplitN(a.Root, "->", 2)[0], ".", 2)[0] {
@@ -197,7 +198,6 @@ func callersFlush(pass *analysis.Pass, funcs *cxx.Funcs, a *cxx.Access, cores gr
 		return false
 	}
 	name := cxx.FunctionName(a.Func)
-	memo := pass.Facts.Get("rules.callersFlush", func() any { return map[string]bool{} }).(map[string]bool)
 	key := fmt.Sprintf("%s/%d", name, cores)
 	if v, ok := memo[key]; ok {
 		return v
@@ -248,15 +248,6 @@ func callersFlushUncached(funcs *cxx.Funcs, helper *grammar.Node, name string, c
 		}
 	}
 	return found
-}
-
-// unitFuncs indexes the functions of every file of the extern units the
-// file belongs to (its includes, the entries that include it and theirs),
-// to find a helper's callers from the helper's header.
-func unitFuncs(pass *analysis.Pass) *cxx.Funcs {
-	return pass.Facts.Get("cxx.UnitFuncs", func() any {
-		return cxx.IndexFunctions(append([]*grammar.File{pass.File}, unitFiles(pass)...)...)
-	}).(*cxx.Funcs)
 }
 
 // insertLinesAfterStmt inserts lines after a statement with its

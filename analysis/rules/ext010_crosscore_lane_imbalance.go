@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -193,7 +194,12 @@ func mentionsLane(lanes map[string]bool, e *grammar.Node) bool {
 // laneNames returns the variables and members the file (and its includes)
 // assign from a lane getter, directly or from another such name.
 func laneNames(pass *analysis.Pass) map[string]bool {
-	return pass.Facts.Get("rules.laneNames", func() any {
+	return analysis.UnitFact(pass, pass.Closure(), laneNamesKey)
+}
+
+var laneNamesKey = &analysis.UnitKey[map[string]bool]{
+	Name: "rules.laneNames",
+	Compute: func(_ context.Context, u *analysis.Unit) map[string]bool {
 		type def struct{ name, value *grammar.Node }
 		var defs []def
 		add := func(n *grammar.Node) {
@@ -208,10 +214,10 @@ func laneNames(pass *analysis.Pass) map[string]bool {
 				}
 			}
 		}
-		for _, n := range pass.Nodes("init_declarator", "assignment_expression") {
+		for _, n := range u.Nodes(u.Files[0], "init_declarator", "assignment_expression") {
 			add(n)
 		}
-		for _, f := range pass.Includes {
+		for _, f := range u.Headers() {
 			for i := range f.Tree.Nodes {
 				if k := f.Tree.Nodes[i].Kind; k == "init_declarator" || k == "assignment_expression" {
 					add(&f.Tree.Nodes[i])
@@ -237,7 +243,7 @@ func laneNames(pass *analysis.Pass) map[string]bool {
 			}
 		}
 		return lanes
-	}).(map[string]bool)
+	},
 }
 
 // laneRootName is the member or variable an assignment target names:

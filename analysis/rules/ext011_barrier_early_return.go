@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 
@@ -46,18 +47,23 @@ type barrierSites map[*grammar.Node]cxx.Barrier
 // allBarrierSites indexes the hardware barrier sites of the file and its
 // includes.
 func allBarrierSites(pass *analysis.Pass) barrierSites {
-	return pass.Facts.Get("rules.barrierSites", func() any {
+	return analysis.UnitFact(pass, pass.Closure(), barrierSitesKey)
+}
+
+var barrierSitesKey = &analysis.UnitKey[barrierSites]{
+	Name: "rules.barrierSites",
+	Compute: func(ctx context.Context, u *analysis.Unit) barrierSites {
 		out := barrierSites{}
-		for _, b := range hardwareBarriers(pass) {
+		for _, b := range analysis.UnitFactOf(ctx, u, hardwareBarriersKey) {
 			out[b.Node] = b
 		}
-		for _, f := range pass.Includes {
-			for _, b := range cxx.HardwareBarriers(f, pass.Consts) {
+		for _, f := range u.Headers() {
+			for _, b := range cxx.HardwareBarriers(f, u.Consts()) {
 				out[b.Node] = b
 			}
 		}
 		return out
-	}).(barrierSites)
+	},
 }
 
 func runBarrierEarlyReturn(pass *analysis.Pass) {

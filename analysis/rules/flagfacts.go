@@ -1,27 +1,39 @@
 package rules
 
 import (
+	"context"
+
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
-// Per-file facts about cross-core synchronisation, shared by the rules that
-// need them (EXT005, EXT011, EXT104) through pass.Facts so each is computed
-// once per file.
+// Facts about cross-core synchronisation shared by the rules that need
+// them (EXT005, EXT011, EXT104), memoized per unit so each is computed once.
+
+var flagCallsKey = &analysis.UnitKey[[]cxx.FlagCall]{
+	Name: "rules.flagCalls",
+	Compute: func(_ context.Context, u *analysis.Unit) []cxx.FlagCall {
+		return cxx.FlagCalls(u.Nodes(u.Files[0], "call_expression"), u.Consts())
+	},
+}
 
 // flagCalls returns the file's decoded cross-core flag calls.
 func flagCalls(pass *analysis.Pass) []cxx.FlagCall {
-	return pass.Facts.Get("cxx.flagCalls", func() any {
-		return cxx.FlagCalls(pass.Nodes("call_expression"), pass.Consts)
-	}).([]cxx.FlagCall)
+	return analysis.UnitFact(pass, pass.Closure(), flagCallsKey)
+}
+
+var hardwareBarriersKey = &analysis.UnitKey[[]cxx.Barrier]{
+	Name: "rules.hardwareBarriers",
+	Compute: func(_ context.Context, u *analysis.Unit) []cxx.Barrier {
+		f := u.Files[0]
+		return cxx.HardwareBarriersIn(f, u.Nodes(f, "call_expression"), u.Consts())
+	},
 }
 
 // hardwareBarriers returns the file's hardware barrier sites.
 func hardwareBarriers(pass *analysis.Pass) []cxx.Barrier {
-	return pass.Facts.Get("cxx.hardwareBarriers", func() any {
-		return cxx.HardwareBarriersIn(pass.File, pass.Nodes("call_expression"), pass.Consts)
-	}).([]cxx.Barrier)
+	return analysis.UnitFact(pass, pass.Closure(), hardwareBarriersKey)
 }
 
 type syncAllFact struct {
@@ -29,70 +41,72 @@ type syncAllFact struct {
 	site cxx.Site
 }
 
-// unitSyncAll reports whether the extern the file belongs to calls the
-// hardware SyncAll: in the file, in what it includes, or in any file of the
-// same extern unit (each entry that compiles this file and its includes).
-// The site is the first call found, the file's own first.
-func unitSyncAll(pass *analysis.Pass) (bool, cxx.Site) {
-	f := pass.Facts.Get("cxx.unitSyncAll", func() any {
-		// In the file itself a SyncAll that an `if constexpr` discards
-		// reserves nothing.
-		for _, n := range pass.Nodes("call_expression") {
-			if c, ok := cxx.AsCall(n); ok && cxx.IsHardwareSyncAll(c) && pass.Cores(n) != grammar.None && !deadConstexpr(pass, n) {
-				return syncAllFact{true, cxx.Site{File: pass.File, Node: n}}
+// ownSyncAllKey is the first live hardware SyncAll of a closure's file: in
+// the file itself a SyncAll that an `if constexpr` discards reserves
+// nothing.
+var ownSyncAllKey = &analysis.UnitKey[syncAllFact]{
+	Name: "rules.ownSyncAll",
+	Compute: func(_ context.Context, u *analysis.Unit) syncAllFact {
+		f := u.Files[0]
+		for _, n := range u.Nodes(f, "call_expression") {
+			if c, ok := cxx.AsCall(n); ok && cxx.IsHardwareSyncAll(c) && f.CoresOf(n) != grammar.None && !deadConstexprIn(u.Consts(), n) {
+				return syncAllFact{true, cxx.Site{File: f, Node: n}}
 			}
 		}
-		for _, g := range unitFiles(pass) {
+		return syncAllFact{}
+	},
+}
+
+// reachSyncAllKey is the first hardware SyncAll in the other files of a
+// reach unit.
+var reachSyncAllKey = &analysis.UnitKey[syncAllFact]{
+	Name: "rules.reachSyncAll",
+	Compute: func(_ context.Context, u *analysis.Unit) syncAllFact {
+		for _, g := range u.Headers() {
 			if ok, s := cxx.UsesHardwareSyncAll(g); ok {
 				return syncAllFact{true, s}
 			}
 		}
 		return syncAllFact{}
-	}).(syncAllFact)
+	},
+}
+
+// unitSyncAll reports whether the extern the file belongs to calls the
+// hardware SyncAll: in the file, in what it includes, or in any file of the
+// same extern unit (each entry that compiles this file and its includes).
+// The site is the first call found, the file's own first.
+func unitSyncAll(pass *analysis.Pass) (bool, cxx.Site) {
+	f := analysis.UnitFact(pass, pass.Closure(), ownSyncAllKey)
+	if !f.ok {
+		f = analysis.UnitFact(pass, pass.Reach(), reachSyncAllKey)
+	}
 	return f.ok, f.site
 }
 
 // unitFiles lists the other parsed C++ files of the file's extern units:
 // its includes, then each unit entry and the entry's includes.
 func unitFiles(pass *analysis.Pass) []*grammar.File {
-	seen := map[string]bool{pass.File.Path: true}
-	var out []*grammar.File
-	add := func(g *grammar.File) {
-		if g != nil && g.Lang == grammar.CPP && !seen[g.Path] {
-			seen[g.Path] = true
-			out = append(out, g)
-		}
-	}
-	for _, g := range pass.Includes {
-		add(g)
-	}
-	if pass.WS == nil || pass.Ctx == nil {
-		return out
-	}
-	for _, u := range pass.Ctx.Units {
-		for _, p := range pass.WS.Closure(u) {
-			if seen[p] {
-				continue
-			}
-			if g, err := pass.WS.File(p); err == nil {
-				add(g)
-			}
-		}
-	}
-	return out
+	return pass.Reach().Headers()
 }
 
-// unitFlagCalls returns the flag calls of the other files of the file's
-// extern units (see unitFiles), their ids resolved against every file of
-// the units: a header's constants and the entry's are both in scope there.
-func unitFlagCalls(pass *analysis.Pass) []cxx.FlagCall {
-	return pass.Facts.Get("cxx.unitFlagCalls", func() any {
-		files := unitFiles(pass)
-		r := cxx.NewResolver(append(append([]*grammar.File(nil), files...), pass.File)...)
+// reachFlagCallsKey is the flag calls of the other files of a reach unit,
+// their ids resolved against every file of it: a header's constants and
+// the entry's are both in scope there.
+var reachFlagCallsKey = &analysis.UnitKey[[]cxx.FlagCall]{
+	Name: "rules.reachFlagCalls",
+	Compute: func(_ context.Context, u *analysis.Unit) []cxx.FlagCall {
+		files := u.Headers()
+		r := cxx.NewResolver(append(append([]*grammar.File(nil), files...), u.Files[0])...)
 		var out []cxx.FlagCall
 		for _, g := range files {
 			out = append(out, cxx.FileFlagCalls(g, r)...)
 		}
 		return out
-	}).([]cxx.FlagCall)
+	},
+}
+
+// unitFlagCalls returns the flag calls of the other files of the file's
+// extern units (see unitFiles).
+func unitFlagCalls(pass *analysis.Pass) []cxx.FlagCall {
+	return analysis.UnitFact(pass, pass.Reach(), reachFlagCallsKey)
 }

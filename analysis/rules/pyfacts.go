@@ -37,7 +37,7 @@ func pyDotted(n *grammar.Node) string {
 // file defines, one it imports by name (`from .ops import fused as f`), or
 // one reached as an attribute of an imported module (`ops.fused(...)`).
 func externCalls(pass *analysis.Pass) []externCall {
-	return pass.Facts.Get("abi.externCalls", func() any {
+	{
 		local := map[string]*abi.Stub{}
 		for _, s := range pyStubs(pass) {
 			local[s.Name] = s
@@ -99,7 +99,7 @@ func externCalls(pass *analysis.Pass) []externCall {
 			}
 		}
 		return out
-	}).([]externCall)
+	}
 }
 
 // enclosingSpmd returns the `pl.spmd(...)` call of the innermost `with`

@@ -1,0 +1,77 @@
+package analysis
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+func TestStoreComputesOnceAcrossGoroutines(t *testing.T) {
+	f, err := grammar.ParseFile(context.Background(), nil, "/k.cpp", []byte("int x = 1;\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls atomic.Int32
+	key := &FileKey[int]{Name: "test.count", Compute: func(context.Context, *grammar.File) int { calls.Add(1); return 7 }}
+	s := NewStore()
+	u := s.newUnit(f.Path, []*grammar.File{f}, nil, 0, "closure")
+	var wg sync.WaitGroup
+	for i := 0; i < 16; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if v := FileFactIn(context.Background(), u, f, key); v != 7 {
+				t.Errorf("got %d", v)
+			}
+		}()
+	}
+	wg.Wait()
+	if calls.Load() != 1 {
+		t.Fatalf("computed %d times, want once", calls.Load())
+	}
+}
+
+func TestStoreDropsCancelledValues(t *testing.T) {
+	s := NewStore()
+	u := s.newUnit("/e.cpp", nil, nil, 0, "")
+	n := 0
+	key := &UnitKey[int]{Name: "test.cancel", Compute: func(ctx context.Context, _ *Unit) int {
+		n++
+		if ctx.Err() != nil {
+			return -1 // partial
+		}
+		return n
+	}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if v := UnitFactOf(ctx, u, key); v != -1 {
+		t.Fatalf("cancelled compute returned %d", v)
+	}
+	if v := UnitFactOf(context.Background(), u, key); v != 2 {
+		t.Fatalf("a value computed under a cancelled context was kept: got %d", v)
+	}
+	if v := UnitFactOf(context.Background(), u, key); v != 2 {
+		t.Fatalf("not memoized: got %d", v)
+	}
+}
+
+func TestUnitKeysFollowInputs(t *testing.T) {
+	parse := func(src string) *grammar.File {
+		f, err := grammar.ParseFile(context.Background(), nil, "/h.h", []byte(src), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	s := NewStore()
+	a, b := parse("int a;"), parse("int a;")
+	if s.newUnit("/e", []*grammar.File{a}, nil, 0, "").Key != s.newUnit("/e", []*grammar.File{a}, nil, 0, "").Key {
+		t.Fatal("same inputs, different keys")
+	}
+	if s.newUnit("/e", []*grammar.File{a}, nil, 0, "").Key == s.newUnit("/e", []*grammar.File{b}, nil, 0, "").Key {
+		t.Fatal("a new parse of a file must give its units new keys")
+	}
+}

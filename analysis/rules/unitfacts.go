@@ -1,0 +1,43 @@
+package rules
+
+import (
+	"context"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// Models several rules share, memoized per unit.
+
+// gmKey is the GM model of a closure's file (its includes' structs,
+// aliases and helpers taken into account).
+var gmKey = &analysis.UnitKey[*cxx.GM]{
+	Name: "rules.gm",
+	Compute: func(_ context.Context, u *analysis.Unit) *cxx.GM {
+		f := u.Files[0]
+		return cxx.NewGM(f, func(kinds ...string) []*grammar.Node { return u.Nodes(f, kinds...) }, u.Headers())
+	},
+}
+
+// fileGM returns the file's GM model.
+func fileGM(pass *analysis.Pass) *cxx.GM { return analysis.UnitFact(pass, pass.Closure(), gmKey) }
+
+// funcsKey indexes the functions defined in a unit's files.
+var funcsKey = &analysis.UnitKey[*cxx.Funcs]{
+	Name:    "rules.funcs",
+	Compute: func(_ context.Context, u *analysis.Unit) *cxx.Funcs { return cxx.IndexFunctions(u.Files...) },
+}
+
+// workspaceFuncs is the shared index of the functions defined in the file
+// and its workspace includes.
+func workspaceFuncs(pass *analysis.Pass) *cxx.Funcs {
+	return analysis.UnitFact(pass, pass.Closure(), funcsKey)
+}
+
+// unitFuncs indexes the functions of every file of every extern unit the
+// file belongs to (its includes, the entries that include it and theirs),
+// to find a helper's callers from the helper's header.
+func unitFuncs(pass *analysis.Pass) *cxx.Funcs {
+	return analysis.UnitFact(pass, pass.Reach(), funcsKey)
+}
