@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -293,17 +292,12 @@ func (s *Server) hoverStub(f *grammar.File, off uint32) *protocol.Hover {
 	return nil
 }
 
-func (s *Server) inlayHints(ctx context.Context, raw json.RawMessage) (any, error) {
-	var p rangeParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, invalidParams(err)
-	}
+func (s *Server) inlayHints(ctx context.Context, doc docRequest, p *rangeParams) (any, error) {
 	hints := []inlayHint{}
-	path := pathOf(p.TextDocument.URI)
-	if l, ok := grammar.LangOf(path); path == "" || !ok || l != grammar.CPP {
+	if l, _ := grammar.LangOf(doc.path); l != grammar.CPP {
 		return hints, nil
 	}
-	f, err := s.fileFor(p.TextDocument.URI)
+	f, err := s.fileFor(doc.uri)
 	if err != nil {
 		return hints, nil
 	}
@@ -341,16 +335,8 @@ func (s *Server) inlayHints(ctx context.Context, raw json.RawMessage) (any, erro
 	return hints, nil
 }
 
-func (s *Server) definition(ctx context.Context, raw json.RawMessage) (any, error) {
-	var p positionParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, invalidParams(err)
-	}
-	path := pathOf(p.TextDocument.URI)
-	if path == "" || !isSupported(path) {
-		return nil, nil
-	}
-	f, err := s.fileFor(p.TextDocument.URI)
+func (s *Server) definition(ctx context.Context, doc docRequest, p *positionParams) (any, error) {
+	f, err := s.fileFor(doc.uri)
 	if err != nil || f.Tree == nil {
 		return nil, nil
 	}
@@ -461,15 +447,8 @@ func (s *Server) entryLocation(path, name string) protocol.Location {
 	return s.location(path, 0, 0)
 }
 
-func (s *Server) abiTable(ctx context.Context, raw json.RawMessage) (any, error) {
-	var p abiTableParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, invalidParams(err)
-	}
-	path := pathOf(p.TextDocument.URI)
-	if path == "" || !isSupported(path) {
-		return abiTableResult{Markdown: "extern-lsp reads C++ and Python files only."}, nil
-	}
+func (s *Server) abiTable(ctx context.Context, doc docRequest, p *abiTableParams) (any, error) {
+	path := doc.path
 	s.flush()
 	stubs := s.ws.StubsFor(path)
 	if len(stubs) == 0 {

@@ -23,10 +23,6 @@ const (
 	cmdShowDocumentation = "extern-lsp.showDocumentation"
 )
 
-func invalidParams(err error) error {
-	return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
-}
-
 // kindAllowed applies a code action request's `only` filter: a kind is
 // wanted when it equals or refines one of the requested kinds.
 func kindAllowed(only []string, kind string) bool {
@@ -41,15 +37,8 @@ func kindAllowed(only []string, kind string) bool {
 	return false
 }
 
-func (s *Server) codeAction(ctx context.Context, raw json.RawMessage) (any, error) {
-	var p codeActionParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, invalidParams(err)
-	}
-	path := pathOf(p.TextDocument.URI)
-	if path == "" || !isSupported(path) {
-		return []protocol.CodeAction{}, nil
-	}
+func (s *Server) codeAction(ctx context.Context, doc docRequest, p *codeActionParams) (any, error) {
+	path := doc.path
 	diags, _, err := s.diagnosticsOf(ctx, path)
 	if err != nil {
 		return nil, err
@@ -227,11 +216,7 @@ func suppressEdit(lines *grammar.Lines, line int, code, path string) (protocol.T
 	return at(len(trimmed), " // NOLINT("+code+")"), true
 }
 
-func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, error) {
-	var p executeCommandParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, invalidParams(err)
-	}
+func (s *Server) executeCommand(ctx context.Context, p *executeCommandParams) (any, error) {
 	if p.Command != cmdShowDocumentation {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q", p.Command)
 	}

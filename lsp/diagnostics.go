@@ -312,15 +312,8 @@ func resultID(items []protocol.Diagnostic) string {
 	return fmt.Sprintf("%016x", h.Sum64())
 }
 
-func (s *Server) documentDiagnostic(ctx context.Context, raw json.RawMessage) (any, error) {
-	var p documentDiagnosticParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, invalidParams(err)
-	}
-	path := pathOf(p.TextDocument.URI)
-	if path == "" || !isSupported(path) {
-		return documentDiagnosticReport{Kind: "full", Items: fullItems(nil)}, nil
-	}
+func (s *Server) documentDiagnostic(ctx context.Context, doc docRequest, p *documentDiagnosticParams) (any, error) {
+	path := doc.path
 	diags, _, err := s.diagnosticsOf(ctx, path)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -365,13 +358,7 @@ func (s *Server) workspaceFiles() []string {
 // unchanged from the client's previous result ids it holds the request open
 // until something changes (or the client cancels it), as the client
 // re-sends it as soon as it returns.
-func (s *Server) workspaceDiagnostic(ctx context.Context, raw json.RawMessage) (any, error) {
-	var p workspaceDiagnosticParams
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &p); err != nil {
-			return nil, invalidParams(err)
-		}
-	}
+func (s *Server) workspaceDiagnostic(ctx context.Context, p *workspaceDiagnosticParams) (any, error) {
 	prev := map[string]string{}
 	for _, r := range p.PreviousResultIDs {
 		if path := pathOf(r.URI); path != "" {

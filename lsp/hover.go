@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -13,16 +12,8 @@ import (
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
-func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
-	var p positionParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, invalidParams(err)
-	}
-	path := pathOf(p.TextDocument.URI)
-	if path == "" || !isSupported(path) {
-		return nil, nil
-	}
-	f, err := s.fileFor(p.TextDocument.URI)
+func (s *Server) hover(ctx context.Context, doc docRequest, p *positionParams) (any, error) {
+	f, err := s.fileFor(doc.uri)
 	if err != nil || f == nil || f.Tree == nil {
 		return nil, nil
 	}

@@ -1,0 +1,312 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// Dispatch: the one place where a message becomes a handler call. Every
+// request goes through the same prologue (state check, params decoding,
+// document resolution, cancellation, panic recovery), so a handler is only
+// its feature: register it in requests() or notifications() wrapped by
+// request, onDocument or notification.
+
+// handler answers one request (its result or error is the reply).
+type handler func(ctx context.Context, params json.RawMessage) (any, error)
+
+// notificationHandler handles a notification synchronously, in message
+// order: document state must be current for the requests that follow.
+type notificationHandler func(params json.RawMessage) error
+
+func (s *Server) requests() map[string]handler {
+	return map[string]handler{
+		"textDocument/codeAction":  onDocument(func() any { return []protocol.CodeAction{} }, s.codeAction),
+		"textDocument/hover":       onDocument(noResult, s.hover),
+		"textDocument/diagnostic":  onDocument(emptyDocumentReport, s.documentDiagnostic),
+		"workspace/diagnostic":     request(s.workspaceDiagnostic, optionalParams),
+		"workspace/executeCommand": request(s.executeCommand, requiredParams),
+		"textDocument/inlayHint":   onDocument(func() any { return []inlayHint{} }, s.inlayHints),
+		"textDocument/definition":  onDocument(noResult, s.definition),
+		"externLsp/abiTable":       onDocument(notOurFile, s.abiTable),
+	}
+}
+
+func (s *Server) notifications() map[string]notificationHandler {
+	return map[string]notificationHandler{
+		"initialized":                         s.initialized,
+		"textDocument/didOpen":                notification(s.didOpen),
+		"textDocument/didChange":              notification(s.didChange),
+		"textDocument/didSave":                notification(s.didSave),
+		"textDocument/didClose":               notification(s.didClose),
+		"workspace/didChangeConfiguration":    notification(s.didChangeConfiguration),
+		"workspace/didChangeWatchedFiles":     notification(s.didChangeWatchedFiles),
+		"workspace/didChangeWorkspaceFolders": notification(s.didChangeWorkspaceFolders),
+		"$/cancelRequest":                     notification(s.cancelRequest),
+		"$/setTrace":                          notification(s.setTrace),
+	}
+}
+
+// Whether a request without params is an error (InvalidParams) or means
+// the zero params.
+const (
+	requiredParams = false
+	optionalParams = true
+)
+
+// decode unmarshals a message's params.
+func decode[P any](raw json.RawMessage, optional bool) (*P, error) {
+	p := new(P)
+	if optional && len(raw) == 0 {
+		return p, nil
+	}
+	if err := json.Unmarshal(raw, p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// request adapts a handler of typed params; undecodable params are answered
+// with InvalidParams.
+func request[P any](h func(ctx context.Context, p *P) (any, error), optional bool) handler {
+	return func(ctx context.Context, raw json.RawMessage) (any, error) {
+		p, err := decode[P](raw, optional)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		return h(ctx, p)
+	}
+}
+
+// notification adapts a notification handler of typed params.
+func notification[P any](h func(p *P) error) notificationHandler {
+	return func(raw json.RawMessage) error {
+		p, err := decode[P](raw, requiredParams)
+		if err != nil {
+			return err
+		}
+		return h(p)
+	}
+}
+
+// docParams are the params of a request about one text document.
+type docParams interface{ document() textDocumentIdentifier }
+
+func (p positionParams) document() textDocumentIdentifier           { return p.TextDocument }
+func (p rangeParams) document() textDocumentIdentifier              { return p.TextDocument }
+func (p codeActionParams) document() textDocumentIdentifier         { return p.TextDocument }
+func (p documentDiagnosticParams) document() textDocumentIdentifier { return p.TextDocument }
+func (p abiTableParams) document() textDocumentIdentifier           { return p.TextDocument }
+
+// docRequest names the document a request is about: the URI as the client
+// spelled it and the file path the server analyses.
+type docRequest struct {
+	uri  string
+	path string
+}
+
+// onDocument adapts a handler of a request about one document: a URI that
+// is not a file extern-lsp reads (C++ or Python) is answered with none()
+// without calling h.
+func onDocument[P docParams](none func() any, h func(ctx context.Context, d docRequest, p *P) (any, error)) handler {
+	return request(func(ctx context.Context, p *P) (any, error) {
+		uri := (*p).document().URI
+		path := pathOf(uri)
+		if path == "" || !isSupported(path) {
+			return none(), nil
+		}
+		return h(ctx, docRequest{uri: uri, path: path}, p)
+	}, requiredParams)
+}
+
+func noResult() any { return nil }
+
+func emptyDocumentReport() any {
+	return documentDiagnosticReport{Kind: "full", Items: fullItems(nil)}
+}
+
+func notOurFile() any {
+	return abiTableResult{Markdown: "extern-lsp reads C++ and Python files only."}
+}
+
+func invalidParams(err error) error {
+	return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
+}
+
+// handle is the connection's handler. It never returns an error (jsonrpc2
+// would close the connection) and never lets a panic escape.
+func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	call, isCall := req.(*jsonrpc2.Call)
+	method := req.Method()
+	replied := false
+	safeReply := func(result any, err error) {
+		if replied || !isCall {
+			return
+		}
+		replied = true
+		// Reply on the session context: a cancelled request still gets
+		// its (error) answer.
+		if rerr := reply(s.ctx, result, err); rerr != nil {
+			s.logf(protocol.MessageTypeLog, "reply to %s: %v", method, rerr)
+		}
+	}
+	// recovered turns a handler panic into an InternalError reply.
+	recovered := func() {
+		if r := recover(); r != nil {
+			s.logf(protocol.MessageTypeError, "panic handling %s: %v\n%s", method, r, debug.Stack())
+			safeReply(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error handling %s: %v", method, r))
+		}
+	}
+	defer recovered()
+	s.traceIn(req)
+
+	s.mu.Lock()
+	st := s.state
+	s.mu.Unlock()
+	switch {
+	case method == "exit":
+		s.exit()
+		return nil
+	case st == stateNew && method != "initialize":
+		if isCall {
+			safeReply(nil, jsonrpc2.NewError(codeServerNotInitialized, "server not initialized: send initialize first"))
+		} else {
+			s.logf(protocol.MessageTypeLog, "dropped %s received before initialize", method)
+		}
+		return nil
+	case st == stateShutdown:
+		if isCall {
+			safeReply(nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shutting down"))
+		}
+		return nil
+	}
+
+	if !isCall {
+		h, ok := s.notifications()[method]
+		if !ok || h == nil {
+			s.logf(protocol.MessageTypeLog, "ignored notification %s", method)
+			return nil
+		}
+		if err := h(req.Params()); err != nil {
+			s.logf(protocol.MessageTypeWarning, "%s: %v", method, err)
+		}
+		return nil
+	}
+
+	switch method {
+	case "initialize":
+		if st != stateNew {
+			safeReply(nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already received"))
+			return nil
+		}
+		res, err := s.initialize(req.Params())
+		safeReply(res, err)
+		return nil
+	case "shutdown":
+		s.shutdown()
+		safeReply(nil, nil)
+		return nil
+	}
+	h, ok := s.requests()[method]
+	if !ok || h == nil {
+		safeReply(nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", method))
+		return nil
+	}
+	// Requests run concurrently so a slow one never blocks the message
+	// loop (and so $/cancelRequest can reach it).
+	key := idKey(call.ID())
+	rctx, cancel := context.WithCancel(s.ctx)
+	s.mu.Lock()
+	s.inflight[key] = cancel
+	s.mu.Unlock()
+	params := req.Params()
+	s.pending.Add(1)
+	go func() {
+		defer s.pending.Done()
+		defer func() {
+			s.mu.Lock()
+			delete(s.inflight, key)
+			s.mu.Unlock()
+			cancel()
+		}()
+		defer recovered()
+		start := time.Now()
+		res, err := h(rctx, params)
+		if rctx.Err() != nil && s.ctx.Err() == nil {
+			res, err = nil, jsonrpc2.NewError(codeRequestCancelled, "request cancelled")
+		}
+		var jerr *jsonrpc2.Error
+		if err != nil && !errors.As(err, &jerr) {
+			err = jsonrpc2.Errorf(jsonrpc2.InternalError, "%s: %v", method, err)
+		}
+		s.logf(protocol.MessageTypeLog, "%s %s in %v", method, key, time.Since(start))
+		safeReply(res, err)
+	}()
+	return nil
+}
+
+// idKey is a request id's map key: numbers and strings never collide.
+func idKey(id jsonrpc2.ID) string { return fmt.Sprintf("%q", id) }
+
+// cancelRequest honours $/cancelRequest for numeric and string ids
+// (jsonrpc2's CancelHandler only matches ids it decoded itself).
+func (s *Server) cancelRequest(p *cancelParams) error {
+	var key string
+	var str string
+	if json.Unmarshal(p.ID, &str) == nil {
+		key = idKey(jsonrpc2.NewStringID(str))
+	} else {
+		var n json.Number
+		if err := json.Unmarshal(p.ID, &n); err != nil {
+			return fmt.Errorf("bad id %s", p.ID)
+		}
+		v, err := strconv.ParseInt(string(n), 10, 32)
+		if err != nil {
+			f, ferr := n.Float64()
+			if ferr != nil {
+				return fmt.Errorf("bad id %s", p.ID)
+			}
+			v = int64(f)
+		}
+		key = idKey(jsonrpc2.NewNumberID(int32(v)))
+	}
+	s.mu.Lock()
+	cancel := s.inflight[key]
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	return nil
+}
+
+func (s *Server) setTrace(p *setTraceParams) error {
+	s.mu.Lock()
+	s.trace = p.Value
+	s.mu.Unlock()
+	return nil
+}
+
+// traceIn sends $/logTrace for each incoming message when tracing is on.
+func (s *Server) traceIn(req jsonrpc2.Request) {
+	s.mu.Lock()
+	tr := s.trace
+	s.mu.Unlock()
+	if tr != "messages" && tr != "verbose" || req.Method() == "$/setTrace" {
+		return
+	}
+	p := logTraceParams{Message: "received " + req.Method()}
+	if c, ok := req.(*jsonrpc2.Call); ok {
+		p.Message += fmt.Sprintf(" (%v)", c.ID())
+	}
+	if tr == "verbose" {
+		p.Verbose = string(req.Params())
+	}
+	s.notify("$/logTrace", p)
+}

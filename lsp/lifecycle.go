@@ -1,0 +1,261 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+)
+
+// Lifecycle: initialize/initialized (capabilities, watchers, settings,
+// indexing) and shutdown/exit.
+
+func (s *Server) initialize(raw json.RawMessage) (any, error) {
+	p, err := decode[initializeParams](raw, optionalParams)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initialize: %v", err)
+	}
+	var roots []string
+	for _, f := range p.WorkspaceFolders {
+		if path := pathOf(f.URI); path != "" {
+			roots = append(roots, path)
+		}
+	}
+	if len(roots) == 0 {
+		if path := pathOf(p.RootURI); path != "" {
+			roots = append(roots, path)
+		} else if p.RootPath != "" {
+			roots = append(roots, p.RootPath)
+		}
+	}
+	ws := workspace.New(roots...)
+	initOpts, _ := parseSettings(p.InitializationOptions)
+	pull := p.Capabilities.TextDocument != nil && p.Capabilities.TextDocument.Diagnostic != nil
+
+	s.mu.Lock()
+	s.ws = ws
+	s.caps = p.Capabilities
+	s.pull = pull
+	s.initOpts = initOpts
+	s.settings = initOpts
+	if p.Trace != "" {
+		s.trace = p.Trace
+	}
+	s.state = stateRunning
+	s.mu.Unlock()
+
+	caps := map[string]any{
+		"positionEncoding": "utf-16",
+		"textDocumentSync": map[string]any{
+			"openClose": true,
+			"change":    protocol.TextDocumentSyncKindIncremental,
+			"save":      map[string]any{"includeText": false},
+		},
+		"hoverProvider":      true,
+		"definitionProvider": true,
+		"inlayHintProvider":  true,
+		"codeActionProvider": map[string]any{
+			"codeActionKinds": []string{string(protocol.QuickFix), fixAllKind},
+		},
+		"executeCommandProvider": map[string]any{"commands": []string{cmdShowDocumentation}},
+		"workspace": map[string]any{
+			"workspaceFolders": map[string]any{"supported": true, "changeNotifications": true},
+		},
+	}
+	if pull {
+		caps["diagnosticProvider"] = map[string]any{
+			"identifier":            "extern-lsp",
+			"interFileDependencies": true,
+			"workspaceDiagnostics":  true,
+		}
+	}
+	version := s.opts.Version
+	if version == "" {
+		version = "dev"
+	}
+	client := ""
+	if p.ClientInfo != nil {
+		client = p.ClientInfo.Name + " " + p.ClientInfo.Version
+	}
+	s.logf(protocol.MessageTypeLog, "initialize from %q, roots %v, pull diagnostics %v", client, roots, pull)
+	return map[string]any{
+		"capabilities": caps,
+		"serverInfo":   map[string]any{"name": "extern-lsp", "version": version},
+	}, nil
+}
+
+// initialized starts the background work that needs client round trips:
+// file watchers, the configuration, indexing with progress.
+func (s *Server) initialized(json.RawMessage) error {
+	s.pending.Add(1)
+	go func() {
+		defer s.pending.Done()
+		defer func() {
+			if r := recover(); r != nil {
+				s.logf(protocol.MessageTypeError, "panic during startup: %v\n%s", r, debug.Stack())
+			}
+		}()
+		s.registerWatchers()
+		s.fetchConfiguration()
+		s.index()
+		// Documents opened while the settings were on their way were
+		// diagnosed with the defaults.
+		s.configChanged()
+	}()
+	return nil
+}
+
+func (s *Server) registerWatchers() {
+	s.mu.Lock()
+	caps := s.caps
+	s.mu.Unlock()
+	if caps.Workspace == nil || caps.Workspace.DidChangeWatchedFiles == nil || !caps.Workspace.DidChangeWatchedFiles.DynamicRegistration {
+		return
+	}
+	params := map[string]any{"registrations": []any{map[string]any{
+		"id":     "extern-lsp-watch",
+		"method": "workspace/didChangeWatchedFiles",
+		"registerOptions": map[string]any{"watchers": []any{
+			map[string]any{"globPattern": "**/*.{cpp,cc,cxx,cce,hpp,hh,hxx,h,inc,py,pyi}"},
+			map[string]any{"globPattern": "**/{pyproject.toml,extern-lsp.toml,.extern-lsp.toml}"},
+		}},
+	}}}
+	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	defer cancel()
+	if err := s.call(ctx, "client/registerCapability", params, nil); err != nil {
+		s.logf(protocol.MessageTypeLog, "registering file watchers: %v", err)
+	}
+}
+
+// fetchConfiguration asks the client for the "externLsp" section.
+func (s *Server) fetchConfiguration() {
+	s.mu.Lock()
+	caps := s.caps
+	s.mu.Unlock()
+	if caps.Workspace == nil || !caps.Workspace.Configuration {
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	defer cancel()
+	var res []json.RawMessage
+	params := map[string]any{"items": []any{map[string]any{"section": "externLsp"}}}
+	if err := s.call(ctx, "workspace/configuration", params, &res); err != nil {
+		s.logf(protocol.MessageTypeLog, "workspace/configuration: %v", err)
+		return
+	}
+	if len(res) == 0 {
+		return
+	}
+	var ed Settings
+	if string(res[0]) != "null" {
+		if err := json.Unmarshal(res[0], &ed); err != nil {
+			s.logf(protocol.MessageTypeWarning, "externLsp settings: %v", err)
+			return
+		}
+	}
+	s.setEditorSettings(ed)
+}
+
+func (s *Server) setEditorSettings(ed Settings) {
+	s.mu.Lock()
+	s.editor = ed
+	s.settings = s.initOpts.merge(ed)
+	s.mu.Unlock()
+	s.logf(protocol.MessageTypeLog, "settings: %+v", ed)
+}
+
+// index walks the workspace folders once, with $/progress when the client
+// supports work-done progress.
+func (s *Server) index() {
+	s.mu.Lock()
+	ws := s.ws
+	caps := s.caps
+	s.mu.Unlock()
+	token := ""
+	if caps.Window != nil && caps.Window.WorkDoneProgress {
+		token = fmt.Sprintf("extern-lsp-index-%d", time.Now().UnixNano())
+		ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+		err := s.call(ctx, "window/workDoneProgress/create", map[string]any{"token": token}, nil)
+		cancel()
+		if err != nil {
+			token = ""
+		}
+	}
+	progress := func(v any) {
+		if token != "" {
+			s.notify("$/progress", map[string]any{"token": token, "value": v})
+		}
+	}
+	zero := 0
+	progress(workDoneProgressBegin{Kind: "begin", Title: "extern-lsp: indexing", Message: "finding extern sources", Percentage: &zero})
+	start := time.Now()
+	ws.Index()
+	files := ws.KnownFiles()
+	externs := 0
+	for i, p := range files {
+		if s.ctx.Err() != nil {
+			break
+		}
+		if ws.Context(p).Extern {
+			externs++
+		}
+		if token != "" && (i%32 == 0 || i == len(files)-1) {
+			pct := (i + 1) * 100 / len(files)
+			progress(workDoneProgressReport{Kind: "report", Message: fmt.Sprintf("%d/%d files", i+1, len(files)), Percentage: &pct})
+		}
+	}
+	msg := fmt.Sprintf("indexed %d C++ files (%d extern sources) in %v", len(files), externs, time.Since(start).Round(time.Millisecond))
+	progress(workDoneProgressEnd{Kind: "end", Message: msg})
+	s.logf(protocol.MessageTypeInfo, "%s", msg)
+}
+
+func (s *Server) shutdown() {
+	s.mu.Lock()
+	s.state = stateShutdown
+	for _, c := range s.inflight {
+		c()
+	}
+	s.mu.Unlock()
+	s.stopAll()
+}
+
+func (s *Server) exit() {
+	s.exitSeen.Store(true)
+	s.mu.Lock()
+	if s.state == stateShutdown {
+		s.state = stateExited
+	}
+	s.mu.Unlock()
+	s.stopAll()
+	s.cancel()
+	s.conn.Close()
+}
+
+// stopAll stops pending diagnostics timers.
+func (s *Server) stopAll() {
+	s.mu.Lock()
+	docs := make([]*document, 0, len(s.docs))
+	for _, d := range s.docs {
+		docs = append(docs, d)
+	}
+	if s.refreshT != nil {
+		s.refreshT.Stop()
+	}
+	if s.inlayT != nil {
+		s.inlayT.Stop()
+	}
+	s.mu.Unlock()
+	for _, d := range docs {
+		d.mu.Lock()
+		if d.timer != nil {
+			d.timer.Stop()
+		}
+		d.mu.Unlock()
+	}
+}

@@ -1,0 +1,299 @@
+package lsp
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// Document sync: open buffers become workspace overlays; saves, watched
+// files, settings and folder changes invalidate what they touch. Requests
+// read documents through snapshot/fileFor.
+
+// invalidate records that some input changed: every cached result is stale
+// and long-polling workspace diagnostics wake up.
+func (s *Server) invalidate() {
+	s.gen.Add(1)
+	s.mu.Lock()
+	close(s.genCh)
+	s.genCh = make(chan struct{})
+	s.mu.Unlock()
+}
+
+func (s *Server) changed() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.genCh
+}
+
+func (s *Server) didOpen(p *didOpenParams) error {
+	path := pathOf(p.TextDocument.URI)
+	if path == "" || !isSupported(path) {
+		return nil
+	}
+	d := newDocument(p.TextDocument.URI, path, p.TextDocument.LanguageID, p.TextDocument.Version, []byte(p.TextDocument.Text))
+	s.mu.Lock()
+	if old := s.docs[path]; old != nil {
+		old.mu.Lock()
+		old.closed = true
+		if old.timer != nil {
+			old.timer.Stop()
+		}
+		old.mu.Unlock()
+	}
+	s.docs[path] = d
+	s.mu.Unlock()
+	s.edited(d, true)
+	return nil
+}
+
+func (s *Server) didChange(p *didChangeParams) error {
+	d := s.doc(p.TextDocument.URI)
+	if d == nil {
+		return nil
+	}
+	d.mu.Lock()
+	d.applyChanges(p.TextDocument.Version, p.ContentChanges)
+	d.mu.Unlock()
+	s.edited(d, false)
+	return nil
+}
+
+func (s *Server) didSave(p *didSaveParams) error {
+	d := s.doc(p.TextDocument.URI)
+	if d == nil {
+		// A file saved without being open (or not ours): reread it.
+		if path := pathOf(p.TextDocument.URI); path != "" && s.ws != nil {
+			if isConfigFile(path) {
+				s.reloadFileSettings()
+			} else {
+				s.ws.Invalidate(path)
+			}
+			s.afterExternalChange(path)
+		}
+		return nil
+	}
+	if p.Text != nil {
+		d.mu.Lock()
+		if string(d.text) != *p.Text {
+			d.setText(d.version, []byte(*p.Text))
+		}
+		d.mu.Unlock()
+	}
+	return nil
+}
+
+func (s *Server) didClose(p *didCloseParams) error {
+	path := pathOf(p.TextDocument.URI)
+	s.mu.Lock()
+	d := s.docs[path]
+	delete(s.docs, path)
+	pull := s.pull
+	s.mu.Unlock()
+	if d == nil {
+		return nil
+	}
+	d.mu.Lock()
+	d.closed = true
+	if d.timer != nil {
+		d.timer.Stop()
+	}
+	d.closeTree()
+	d.mu.Unlock()
+	s.ws.ClearOverlay(path)
+	if !pull {
+		d.pubMu.Lock()
+		s.notify("textDocument/publishDiagnostics", publishParams{URI: d.uri, Diagnostics: []protocol.Diagnostic{}})
+		d.pubMu.Unlock()
+	}
+	s.invalidate()
+	s.rediagnoseAll(d)
+	return nil
+}
+
+func (s *Server) didChangeConfiguration(p *didChangeConfigurationParams) error {
+	if ed, ok := parseSettings(p.Settings); ok {
+		s.setEditorSettings(ed)
+		s.configChanged()
+		return nil
+	}
+	// Settings not pushed (or not ours): pull them.
+	s.pending.Add(1)
+	go func() {
+		defer s.pending.Done()
+		s.fetchConfiguration()
+		s.configChanged()
+	}()
+	return nil
+}
+
+// configChanged re-diagnoses everything: pushed documents are republished,
+// pulling clients are asked to pull again.
+func (s *Server) configChanged() {
+	s.invalidate()
+	s.rediagnoseAll(nil)
+	s.refreshPull(0)
+}
+
+func (s *Server) didChangeWatchedFiles(p *didChangeWatchedFilesParams) error {
+	cfg := false
+	for _, c := range p.Changes {
+		path := pathOf(c.URI)
+		if path == "" {
+			continue
+		}
+		if isConfigFile(path) {
+			cfg = true
+			continue
+		}
+		if s.doc(c.URI) != nil {
+			continue // the editor buffer wins over the disk
+		}
+		s.ws.Invalidate(path)
+	}
+	if cfg {
+		s.reloadFileSettings()
+	}
+	s.afterExternalChange("")
+	return nil
+}
+
+func (s *Server) afterExternalChange(string) {
+	s.invalidate()
+	s.rediagnoseAll(nil)
+	s.refreshPull(0)
+	s.refreshInlay(0)
+}
+
+func (s *Server) didChangeWorkspaceFolders(p *didChangeFoldersParams) error {
+	for _, f := range p.Event.Removed {
+		if path := pathOf(f.URI); path != "" {
+			s.ws.RemoveRoot(path)
+		}
+	}
+	for _, f := range p.Event.Added {
+		if path := pathOf(f.URI); path != "" {
+			s.ws.AddRoot(path)
+		}
+	}
+	s.reloadFileSettings()
+	s.pending.Add(1)
+	go func() {
+		defer s.pending.Done()
+		s.index()
+		s.afterExternalChange("")
+	}()
+	return nil
+}
+
+// doc returns the open document for a URI.
+func (s *Server) doc(uri string) *document {
+	path := pathOf(uri)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.docs[path]
+}
+
+func (s *Server) openDocs() []*document {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*document, 0, len(s.docs))
+	for _, d := range s.docs {
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out
+}
+
+// flush reparses every edited document and hands the result to the
+// workspace, so any analysis sees every buffer as the editor shows it.
+func (s *Server) flush() {
+	for _, d := range s.openDocs() {
+		d.mu.Lock()
+		s.syncLocked(d)
+		d.mu.Unlock()
+	}
+}
+
+// syncLocked reparses an edited document and hands it to the workspace;
+// the two always go together, or the workspace would keep analysing an
+// older text than the document's version says. Called with d.mu held.
+func (s *Server) syncLocked(d *document) {
+	if !d.reparse() || d.closed {
+		return
+	}
+	if d.file != nil {
+		s.ws.SetParsed(d.file, d.version)
+	} else {
+		s.ws.SetOverlay(d.path, d.text, d.version)
+	}
+}
+
+// snapshot returns a document's parsed file and version after a flush.
+func (s *Server) snapshot(d *document) (*grammar.File, int32, error) {
+	s.flush()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	s.syncLocked(d)
+	return d.file, d.version, d.err
+}
+
+// fileFor returns the parsed file for a URI: the open buffer, or disk.
+func (s *Server) fileFor(uri string) (*grammar.File, error) {
+	if d := s.doc(uri); d != nil {
+		f, _, err := s.snapshot(d)
+		if err == nil && f == nil {
+			err = errors.New("document not parsed")
+		}
+		return f, err
+	}
+	path := pathOf(uri)
+	if path == "" {
+		return nil, fmt.Errorf("not a file URI: %s", uri)
+	}
+	s.flush()
+	return s.ws.File(path)
+}
+
+// uriFor returns the URI the client uses for a path.
+func (s *Server) uriFor(path string) string {
+	s.mu.Lock()
+	d := s.docs[path]
+	s.mu.Unlock()
+	if d != nil {
+		return d.uri
+	}
+	return uriOf(path)
+}
+
+// linesFor returns the line index of a file's current text.
+func (s *Server) linesFor(path string) *grammar.Lines {
+	s.mu.Lock()
+	d := s.docs[path]
+	s.mu.Unlock()
+	if d != nil {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return d.lines
+	}
+	if f, err := s.ws.File(path); err == nil && f != nil {
+		return f.Lines
+	}
+	if src, err := s.ws.Source(path); err == nil {
+		return grammar.NewLines(src)
+	}
+	return grammar.NewLines(nil)
+}
+
+func isConfigFile(path string) bool {
+	switch filepath.Base(path) {
+	case "pyproject.toml", "extern-lsp.toml", ".extern-lsp.toml":
+		return true
+	}
+	return false
+}
