@@ -108,6 +108,9 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 			diags[i].Severity = s
 		}
 	}
+	if note := importedNote(f.Path, f.Src, opts.Settings.GeneratedMarkers); note != "" {
+		demoteImported(diags, f.Path, note)
+	}
 	sups := ParseSuppressions(f)
 	kept := diags[:0]
 	for _, d := range diags {

@@ -12,6 +12,9 @@ type Settings struct {
 	// already uses, which in practice is the guide's C220 one), "c220",
 	// "pto" or "any" (EXT006 reads it).
 	CoreMacroFamily string
+	// GeneratedMarkers are extra generator banners (beyond
+	// DefaultGeneratedMarkers) whose files report at info.
+	GeneratedMarkers []string
 }
 
 // Core-macro families accepted by Settings.CoreMacroFamily.

@@ -305,15 +305,15 @@ func checkMain(f *checkFlags, paths []string, stdout, stderr io.Writer) (int, er
 	w := &reporter{ws: r.ws, cwd: r.cwd, w: stdout, color: useColor(stdout, f.noColor), quiet: f.quiet, unsafe: f.unsafeFixes}
 	switch f.format {
 	case "json":
-		w.json(active(all), filesChecked(results))
+		w.json(active(all), len(results))
 	case "sarif":
 		w.sarif(all, ruleSet())
 	case "github":
 		w.github(active(all))
 	case "concise":
-		w.concise(active(all), filesChecked(results))
+		w.concise(active(all), len(results))
 	default:
-		w.text(active(all), filesChecked(results))
+		w.text(active(all), len(results))
 	}
 	if f.stats {
 		out := stdout
@@ -404,10 +404,9 @@ func (r *checkRun) optionsFor(path string) analysis.Options {
 }
 
 type fileResult struct {
-	path      string
-	diags     []analysis.Diagnostic
-	err       error
-	generated bool // skipped: marked generated
+	path  string
+	diags []analysis.Diagnostic
+	err   error
 }
 
 // checkAll runs the rules over every file; an unreadable file is an error.
@@ -416,7 +415,7 @@ func (r *checkRun) checkAll(progress bool) ([]fileResult, error) {
 	if progress && !r.flags.quiet && !r.flags.noProgress {
 		prog = newProgress(r.stderr, len(r.files))
 	}
-	results := checkFiles(r.ws, r.files, r.optionsFor, r.generated, r.flags.jobs, prog)
+	results := checkFiles(r.ws, r.files, r.optionsFor, r.flags.jobs, prog)
 	prog.done()
 	var errs []string
 	for i := range results {
@@ -448,36 +447,10 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// generated reports whether a file carries a generated-file marker (its
-// configuration's markers); the stdin file is always checked.
-func (r *checkRun) generated(path string, src []byte) bool {
-	if path == r.stdin {
-		return false
-	}
-	r.optsMu.Lock()
-	c := r.cfgOf[path]
-	r.optsMu.Unlock()
-	if c == nil {
-		c = config.Default()
-	}
-	return isGenerated(src, c.GeneratedMarkers())
-}
-
-// filesChecked counts the files not skipped as generated.
-func filesChecked(results []fileResult) int {
-	n := 0
-	for _, res := range results {
-		if !res.generated {
-			n++
-		}
-	}
-	return n
-}
-
-// checkFiles runs the driver over files in parallel, with per-file options,
-// skipping generated files (read through the workspace, so the parse reuses
-// the bytes).
-func checkFiles(ws *workspace.Workspace, files []string, optsFor func(string) analysis.Options, generated func(string, []byte) bool, jobs int, prog *progressBar) []fileResult {
+// checkFiles runs the driver over files in parallel, with per-file options.
+// Generated and vendored files are checked too; the driver shows their
+// findings at info.
+func checkFiles(ws *workspace.Workspace, files []string, optsFor func(string) analysis.Options, jobs int, prog *progressBar) []fileResult {
 	if jobs < 1 {
 		jobs = 1
 	}
@@ -490,12 +463,8 @@ func checkFiles(ws *workspace.Workspace, files []string, optsFor func(string) an
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				if src, err := ws.Source(files[i]); err == nil && generated(files[i], src) {
-					results[i] = fileResult{path: files[i], generated: true}
-				} else {
-					d, err := analysis.Run(ws, files[i], optsFor(files[i]))
-					results[i] = fileResult{path: files[i], diags: d, err: err}
-				}
+				d, err := analysis.Run(ws, files[i], optsFor(files[i]))
+				results[i] = fileResult{path: files[i], diags: d, err: err}
 				prog.set(int(n.Add(1)))
 			}
 		}()

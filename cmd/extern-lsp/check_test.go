@@ -431,7 +431,7 @@ func TestBaseline(t *testing.T) {
 	pinRules(t, rules.SyncAllAIVOnly)
 	dir := copyTree(t, filepath.Join(checkData, "tree"))
 	t.Chdir(dir)
-	if r := runCmd("check", "--write-baseline", "baseline.json", "."); r.code != 0 || !strings.Contains(r.stderr, "wrote 3 finding(s)") {
+	if r := runCmd("check", "--write-baseline", "baseline.json", "."); r.code != 0 || !strings.Contains(r.stderr, "wrote 4 finding(s)") {
 		t.Fatalf("write: exit %d %s", r.code, r.stderr)
 	}
 	if r := runCmd("check", "--baseline", "baseline.json", "."); r.code != 0 || r.stderr != "" {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
@@ -13,8 +12,8 @@ import (
 )
 
 // collectFiles expands the command-line paths into source files, skipping
-// ignored folders and files the configuration excludes (generated files are
-// skipped when read, see checkFiles), and picks the workspace roots. Each
+// ignored folders and files the configuration excludes, and picks the
+// workspace roots. Each
 // file's configuration is loaded on the way, so a bad configuration stops
 // the run before anything is checked. known lists every source the walks
 // saw; it is nil unless every root was walked without pruning, in which case
@@ -122,18 +121,4 @@ func projectRoot(dir string) string {
 		}
 		d = parent
 	}
-}
-
-// isGenerated looks for a generated-file marker in the head of a file.
-func isGenerated(src []byte, markers []string) bool {
-	head := src
-	if len(head) > 2048 {
-		head = head[:2048]
-	}
-	for _, m := range markers {
-		if bytes.Contains(head, []byte(m)) {
-			return true
-		}
-	}
-	return false
 }
