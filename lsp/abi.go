@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -102,34 +101,6 @@ func (v *abiView) at(off uint32) *abi.Access {
 		}
 	}
 	return best
-}
-
-// label names the parameter of an access under each stub: "—" when the
-// extern does not compile the read or the index is out of its range.
-func (v *abiView) label(a *abi.Access) string {
-	parts := make([]string, 0, len(v.stubs))
-	for _, st := range v.stubs {
-		parts = append(parts, v.nameUnder(a, st))
-	}
-	return strings.Join(parts, " | ")
-}
-
-func (v *abiView) nameUnder(a *abi.Access, st *abi.Stub) string {
-	if !v.compiled(a, st) || v.otherBranch(a, st) {
-		return "—"
-	}
-	var names []string
-	for _, sl := range slotFor(a, st) {
-		if p, ok := st.BySlot(int(sl)); ok {
-			names = append(names, p.Name)
-		} else {
-			names = append(names, "—")
-		}
-	}
-	if len(names) == 0 {
-		return "—"
-	}
-	return strings.Join(names, " / ")
 }
 
 // paramText describes a parameter's place in the packing.
@@ -290,49 +261,6 @@ func (s *Server) hoverStub(f *grammar.File, off uint32) *protocol.Hover {
 		}
 	}
 	return nil
-}
-
-func (s *Server) inlayHints(ctx context.Context, doc docRequest, p *rangeParams) (any, error) {
-	hints := []inlayHint{}
-	if l, _ := grammar.LangOf(doc.path); l != grammar.CPP {
-		return hints, nil
-	}
-	f, err := s.fileFor(doc.uri)
-	if err != nil {
-		return hints, nil
-	}
-	start, end := offsetOf(f.Lines, p.Range.Start), offsetOf(f.Lines, p.Range.End)
-	v := s.abiViewOf(f.Path)
-	if len(v.stubs) == 0 {
-		return hints, nil
-	}
-	for i := range v.acc {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		a := &v.acc[i]
-		if a.Via == "constant" || len(a.Slots) == 0 {
-			continue
-		}
-		at := a.End
-		if a.Via == "args[]" && a.Node != nil {
-			at = a.Node.End
-		}
-		if at < start || at > end {
-			continue
-		}
-		hints = append(hints, inlayHint{
-			Position:    posOf(f.Lines, at),
-			Label:       v.label(a),
-			PaddingLeft: true,
-			Tooltip:     &markup{Kind: "markdown", Value: s.accessMarkdown(v, a)},
-		})
-	}
-	sort.SliceStable(hints, func(i, j int) bool {
-		a, b := hints[i].Position, hints[j].Position
-		return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
-	})
-	return hints, nil
 }
 
 func (s *Server) definition(ctx context.Context, doc docRequest, p *positionParams) (any, error) {

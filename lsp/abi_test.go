@@ -56,11 +56,17 @@ func TestABIHoverInlayDefinition(t *testing.T) {
 	for _, hh := range hints {
 		labels[hh.Label] = true
 	}
-	if !labels["cache_row_offset | —"] && !labels["— | cache_row_offset"] {
-		t.Errorf("no `cache_row_offset | —` inlay hint in %v", labels)
+	// Each name says which extern it belongs to when they differ, and
+	// collapses to the bare name when they agree.
+	for _, want := range []string{"cache_row_offset (rope)", "query", "cache_row_offset (plain) · q_proj (rope)", "out of range (plain) · seq_lens (rope)"} {
+		if !labels[want] {
+			t.Errorf("no %q inlay hint in %v", want, labels)
+		}
 	}
-	if !labels["query | query"] {
-		t.Errorf("no `query | query` inlay hint in %v", labels)
+	for l := range labels {
+		if strings.Contains(l, "|") || strings.Contains(l, "—") || len(l) > 60 {
+			t.Errorf("inlay hint %q is not short and readable", l)
+		}
 	}
 
 	var locs []protocol.Location
