@@ -34,6 +34,9 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 			roots = append(roots, p.RootPath)
 		}
 	}
+	if len(roots) == 0 && s.opts.Root != "" {
+		roots = append(roots, s.opts.Root)
+	}
 	ws := workspace.New(roots...)
 	initOpts, _ := parseSettings(p.InitializationOptions)
 	pull := p.Capabilities.TextDocument != nil && p.Capabilities.TextDocument.Diagnostic != nil
@@ -42,6 +45,7 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 	s.ws = ws
 	s.caps = p.Capabilities
 	s.pull = pull
+	s.autoRoots = len(roots) == 0
 	s.initOpts = initOpts
 	s.settings = initOpts
 	if p.Trace != "" {

@@ -38,6 +38,9 @@ type Options struct {
 	MinDebounce, MaxDebounce time.Duration
 	// Version is reported in serverInfo.
 	Version string
+	// Root is the workspace root when the client names none (serve --root);
+	// without it each opened file brings its workspace.ProjectRoot.
+	Root string
 }
 
 const (
@@ -63,19 +66,22 @@ type Server struct {
 	cancel context.CancelFunc
 	logger *log.Logger
 
-	mu       sync.Mutex
-	state    int
-	ws       *workspace.Workspace
-	docs     map[string]*document // by path
-	caps     clientCapsWire
-	pull     bool // the client pulls diagnostics
-	editor   Settings
-	initOpts Settings
-	settings Settings // initOpts with the editor's section over them
-	loader   *config.Loader
-	cfgErrs  map[string]bool
-	trace    string
-	inflight map[string]context.CancelFunc
+	mu    sync.Mutex
+	state int
+	ws    *workspace.Workspace
+	docs  map[string]*document // by path
+	caps  clientCapsWire
+	pull  bool // the client pulls diagnostics
+	// autoRoots: the client named no folder, so opened files add their
+	// project roots (workspace.ProjectRoot).
+	autoRoots bool
+	editor    Settings
+	initOpts  Settings
+	settings  Settings // initOpts with the editor's section over them
+	loader    *config.Loader
+	cfgErrs   map[string]bool
+	trace     string
+	inflight  map[string]context.CancelFunc
 
 	exitSeen atomic.Bool
 	gen      atomic.Uint64 // bumped on every change that can alter any result

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"go.lsp.dev/protocol"
 
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -36,6 +38,13 @@ func (s *Server) didOpen(p *didOpenParams) error {
 	if path == "" || !isSupported(path) {
 		return nil
 	}
+	s.mu.Lock()
+	auto := s.autoRoots
+	s.mu.Unlock()
+	if auto {
+		// Before the document is listed: no run may see it without its root.
+		s.addProjectRoot(path)
+	}
 	d := newDocument(p.TextDocument.URI, path, p.TextDocument.LanguageID, p.TextDocument.Version, []byte(p.TextDocument.Text))
 	s.mu.Lock()
 	if old := s.docs[path]; old != nil {
@@ -50,6 +59,32 @@ func (s *Server) didOpen(p *didOpenParams) error {
 	s.mu.Unlock()
 	s.edited(d, true)
 	return nil
+}
+
+// addProjectRoot makes the project root of a file opened outside every
+// root a workspace folder, when the client named none: without a root no
+// stub is found, and hovers, hints and definitions would be empty.
+func (s *Server) addProjectRoot(path string) {
+	for _, r := range s.ws.Roots() {
+		if path == r || strings.HasPrefix(path, r+string(filepath.Separator)) {
+			return
+		}
+	}
+	root := workspace.ProjectRoot(path)
+	s.logf(protocol.MessageTypeLog, "no workspace folder from the client: using %s for %s", root, path)
+	s.ws.AddRoot(root)
+	s.reloadFileSettings()
+	s.mu.Lock()
+	others := len(s.docs) > 0
+	s.mu.Unlock()
+	if others {
+		// Files already open may belong to the new root's units.
+		s.pending.Add(1)
+		go func() {
+			defer s.pending.Done()
+			s.afterExternalChange("")
+		}()
+	}
 }
 
 func (s *Server) didChange(p *didChangeParams) error {

@@ -9,6 +9,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 
@@ -137,7 +138,15 @@ func (w *Workspace) AddRoot(root string) {
 		}
 	}
 	w.roots = append(w.roots, abs)
+	w.rootsChanged()
+}
+
+// rootsChanged drops what was derived from the old roots (w.mu held).
+func (w *Workspace) rootsChanged() {
 	w.indexed = false
+	w.units, w.resolved = nil, nil
+	w.abi.stubs = nil
+	w.abi.gen++
 }
 
 // RemoveRoot drops a workspace folder.
@@ -148,7 +157,7 @@ func (w *Workspace) RemoveRoot(root string) {
 	for i, r := range w.roots {
 		if r == abs {
 			w.roots = append(w.roots[:i], w.roots[i+1:]...)
-			w.indexed = false
+			w.rootsChanged()
 			return
 		}
 	}
@@ -514,7 +523,8 @@ func (w *Workspace) Index() {
 		w.abi.stubs = nil
 		w.abi.gen++
 	}
-	w.indexed = true
+	// A root added or removed during the walk is not indexed yet.
+	w.indexed = slices.Equal(roots, w.roots)
 	w.mu.Unlock()
 }
 
@@ -579,6 +589,7 @@ func (w *Workspace) unitsOf(path string) []string {
 	units := w.units
 	w.mu.Unlock()
 	if units == nil {
+		gen := w.gen()
 		units = map[string][]string{}
 		for _, p := range w.KnownFiles() {
 			if s := w.scanOf(p); s == nil || !s.entry {
@@ -589,7 +600,10 @@ func (w *Workspace) unitsOf(path string) []string {
 			}
 		}
 		w.mu.Lock()
-		w.units = units
+		if w.abi.gen == gen {
+			// Not when roots or files changed meanwhile: rebuild next time.
+			w.units = units
+		}
 		w.mu.Unlock()
 	}
 	if _, known := units[path]; !known {

@@ -74,7 +74,8 @@ func runABI(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "output format: text or json")
 	orch := fs.String("orchestration", "", "a generated orchestration .cpp to compare against the stub-derived tables")
-	rootFlag := fs.String("root", "", "workspace root (default: the nearest folder with .git, pyproject.toml or extern-lsp.toml)")
+	var root string
+	rootFlag(fs, &root)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: extern-lsp abi PATH [--format text|json] [--orchestration FILE] [--root DIR]")
 		fs.PrintDefaults()
@@ -109,13 +110,12 @@ func runABI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "extern-lsp abi: %s: no such file or directory\n", paths[0])
 		return 2
 	}
-	root := *rootFlag
+	if err := absRoot(&root); err != nil {
+		fmt.Fprintf(stderr, "extern-lsp abi: %v\n", err)
+		return 2
+	}
 	if root == "" {
-		dir := path
-		if !st.IsDir() {
-			dir = filepath.Dir(path)
-		}
-		root = projectRoot(dir)
+		root = workspace.ProjectRoot(path)
 	}
 	ws := workspace.New(root)
 	var stubs []*abi.Stub

@@ -54,6 +54,7 @@ type checkFlags struct {
 	quiet         bool
 	stdinFilename string
 	noProgress    bool
+	root          string
 }
 
 // usageError is a problem with the invocation or its inputs: exit 2, one
@@ -88,6 +89,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, []string, er
 	fs.BoolVar(&f.quiet, "q", false, "short for --quiet")
 	fs.StringVar(&f.stdinFilename, "stdin-filename", "", "with the path -, the name of the file read from stdin")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "never show progress on stderr")
+	rootFlag(fs, &f.root)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: extern-lsp check [flags] [PATH...]   (PATH - reads stdin, with --stdin-filename)")
 		fs.PrintDefaults()
@@ -103,6 +105,9 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, []string, er
 	}
 	if f.unsafeFixes && !f.fix && !f.diff {
 		return nil, nil, usagef("--unsafe-fixes needs --fix or --diff")
+	}
+	if err := absRoot(&f.root); err != nil {
+		return nil, nil, err
 	}
 	paths := fs.Args()
 	if len(paths) == 0 {
@@ -213,7 +218,7 @@ func checkMain(f *checkFlags, paths []string, stdout, stderr io.Writer) (int, er
 		}
 		r.stdin = abs
 		r.files = []string{abs}
-		roots = []string{projectRoot(filepath.Dir(abs))}
+		roots = []string{r.rootFor(abs)}
 		if _, err := r.configFor(abs); err != nil {
 			return 2, err
 		}

@@ -54,11 +54,16 @@ func (r *checkRun) collectFiles(paths []string) (files, roots, known []string, e
 					return nil, nil, nil, err
 				}
 			}
-			roots = append(roots, projectRoot(filepath.Dir(abs)))
+			roots = append(roots, r.rootFor(abs))
 			walked = false
 			continue
 		}
-		roots = append(roots, abs)
+		root := r.rootFor(abs)
+		roots = append(roots, root)
+		if root != abs {
+			// The walk below covers abs only: let the workspace index the root.
+			walked = false
+		}
 		var walkErr error
 		filepath.WalkDir(abs, func(q string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -106,19 +111,12 @@ func (r *checkRun) collectFiles(paths []string) (files, roots, known []string, e
 	return files, roots, known, nil
 }
 
-// projectRoot is the nearest folder up from dir that holds a project marker,
-// so a header checked alone still finds the entries that include it.
-func projectRoot(dir string) string {
-	for d := dir; ; {
-		for _, m := range []string{".git", "pyproject.toml", "extern-lsp.toml"} {
-			if _, err := os.Stat(filepath.Join(d, m)); err == nil {
-				return d
-			}
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return dir
-		}
-		d = parent
+// rootFor is the workspace root of a command-line path: --root, else the
+// project root (workspace.ProjectRoot, the rule the server and the editor
+// clients share).
+func (r *checkRun) rootFor(path string) string {
+	if r.flags.root != "" {
+		return r.flags.root
 	}
+	return workspace.ProjectRoot(path)
 }

@@ -20,10 +20,16 @@ func runServe(args []string, _, stderr io.Writer) int {
 	logFile := fs.String("log-file", "", "append server logs to this file")
 	// Editors pass --stdio; stdio is the only transport.
 	fs.Bool("stdio", true, "speak LSP on stdin/stdout (the only transport)")
+	var root string
+	rootFlag(fs, &root)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	opts := lsp.Options{Version: version}
+	if err := absRoot(&root); err != nil {
+		fmt.Fprintf(stderr, "extern-lsp serve: %v\n", err)
+		return 2
+	}
+	opts := lsp.Options{Version: version, Root: root}
 	if *logFile != "" {
 		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {

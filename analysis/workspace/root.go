@@ -1,0 +1,175 @@
+package workspace
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/analysis/abi"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// RootMarkers are the files whose folder is a project root.
+var RootMarkers = []string{"pyproject.toml", "extern-lsp.toml", ".git"}
+
+// maxRootReadBytes caps each file root detection reads: stubs and the
+// headers they reach are small; a huge or special file is not worth it.
+const maxRootReadBytes = 4 << 20
+
+// ProjectRoot is the root used for path when nobody names one (the CLI
+// without --root, the server when the client sends no folder, the editor
+// clients): the nearest folder up from path that holds a root marker
+// (pyproject.toml, extern-lsp.toml, .git) or a `@pl.jit.extern` stub naming
+// path — as its source, or as an entry whose #includes reach it, so a body
+// header below the entries finds the stub above them; else path's own
+// folder. path may be a folder (then a stub naming any file under it
+// counts) or a Python stub (then the folder must also hold its sources).
+func ProjectRoot(path string) string {
+	path = Abs(path)
+	start := path
+	if st, err := os.Stat(path); err != nil || !st.IsDir() {
+		start = filepath.Dir(path)
+	}
+	// A stub's own sources: its root is the nearest folder holding them all.
+	var ownSources []string
+	if l, ok := grammar.LangOf(path); ok && l == grammar.Python {
+		for _, s := range readStubs(path) {
+			ownSources = append(ownSources, resolvedPaths(s.Sources)...)
+		}
+	}
+	for d := start; ; {
+		for _, m := range RootMarkers {
+			if _, err := os.Stat(filepath.Join(d, m)); err == nil {
+				return d
+			}
+		}
+		if len(ownSources) > 0 && allUnder(ownSources, d) || stubFolderNames(d, path) {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return start
+		}
+		d = parent
+	}
+}
+
+func resolvedPaths(srcs []abi.Source) []string {
+	var out []string
+	for _, s := range srcs {
+		if s.Path != "" {
+			out = append(out, s.Path)
+		}
+	}
+	return out
+}
+
+// under reports whether p is dir or inside it.
+func under(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
+func allUnder(paths []string, dir string) bool {
+	for _, p := range paths {
+		if !under(p, dir) {
+			return false
+		}
+	}
+	return true
+}
+
+// stubFolderNames reports whether a Python file directly in dir declares a
+// stub whose sources, or the headers they include, are target or lie under
+// it.
+func stubFolderNames(dir, target string) bool {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".py") {
+			continue
+		}
+		for _, s := range readStubs(filepath.Join(dir, e.Name())) {
+			incDirs := resolvedPaths(s.IncludeDirs)
+			for _, src := range resolvedPaths(s.Sources) {
+				if under(src, target) {
+					return true
+				}
+				for _, p := range includeClosure(src, incDirs) {
+					if under(p, target) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// readStubs parses the stubs of one Python file read from disk (regular
+// files only, size-capped).
+func readStubs(py string) []*abi.Stub {
+	src := readCapped(py)
+	if src == nil || !bytes.Contains(src, externMarker) {
+		return nil
+	}
+	w := New()
+	w.SetOverlay(py, src, 0)
+	pf, err := w.File(py)
+	if err != nil {
+		return nil
+	}
+	return abi.ParseStubs(pf)
+}
+
+// includeClosure follows the quoted #includes of a C++ file on disk (the
+// including folder first, then dirs), without a workspace index.
+func includeClosure(file string, dirs []string) []string {
+	seen := map[string]bool{file: true}
+	queue := []string{file}
+	for i := 0; i < len(queue) && i < 4096; i++ {
+		src := readCapped(queue[i])
+		for _, inc := range scanText(src).includes {
+			if inc.System {
+				continue
+			}
+			for _, d := range append([]string{filepath.Dir(queue[i])}, dirs...) {
+				c := filepath.Join(d, inc.Path)
+				if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
+					if !seen[c] {
+						seen[c] = true
+						if _, ok := grammar.LangOf(c); ok {
+							queue = append(queue, c)
+						}
+					}
+					break
+				}
+			}
+		}
+	}
+	return queue[1:]
+}
+
+// readCapped reads a regular file of at most maxRootReadBytes; nil otherwise.
+func readCapped(path string) []byte {
+	// Stat before opening: opening a FIFO would block.
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() || st.Size() > maxRootReadBytes {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	src, err := io.ReadAll(io.LimitReader(f, maxRootReadBytes+1))
+	if err != nil || len(src) > maxRootReadBytes {
+		return nil
+	}
+	return src
+}
