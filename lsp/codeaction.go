@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
-	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 const (
@@ -50,6 +48,8 @@ func (s *Server) codeAction(ctx context.Context, doc docRequest, p *codeActionPa
 	}
 	actions := []protocol.CodeAction{}
 	if kindAllowed(p.Context.Only, string(protocol.QuickFix)) {
+		// The text the findings were computed on, for suppression edits.
+		file, _ := s.fileFor(doc.uri)
 		suppressed := map[string]bool{}
 		documented := map[string]bool{}
 		for _, d := range diags {
@@ -82,16 +82,16 @@ func (s *Server) codeAction(ctx context.Context, doc docRequest, p *codeActionPa
 			line, _ := lines.Position(d.Start)
 			key := d.Code + "@" + strconv.Itoa(line)
 			if !suppressed[key] {
-				if edit, ok := suppressEdit(lines, line, d.Code, path); ok {
-					suppressed[key] = true
-					actions = append(actions, protocol.CodeAction{
-						Title:       "Suppress " + d.Code + " on this line",
-						Kind:        protocol.QuickFix,
-						Diagnostics: []protocol.Diagnostic{pd},
-						Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{
-							protocol.DocumentURI(s.uriFor(path)): {edit},
-						}},
-					})
+				if file != nil {
+					if edit, ok := analysis.SuppressEdit(file, line, d.Code); ok {
+						suppressed[key] = true
+						actions = append(actions, protocol.CodeAction{
+							Title:       "Suppress " + d.Code + " on this line",
+							Kind:        protocol.QuickFix,
+							Diagnostics: []protocol.Diagnostic{pd},
+							Edit:        s.workspaceEdit([]analysis.TextEdit{edit}),
+						})
+					}
 				}
 			}
 			if !documented[d.Code] {
@@ -175,45 +175,6 @@ func (s *Server) workspaceEdit(edits []analysis.TextEdit) *protocol.WorkspaceEdi
 		we.Changes[protocol.DocumentURI(s.uriFor(file))] = out
 	}
 	return we
-}
-
-var (
-	nolintParenRE = regexp.MustCompile(`\bNOLINT\(([^)]*)\)`)
-	noqaCodesRE   = regexp.MustCompile(`#\s*noqa:\s*[A-Za-z0-9_\-]+(?:\s*,\s*[A-Za-z0-9_\-]+)*`)
-)
-
-// suppressEdit adds code to the line's suppression comment, or appends one
-// (`// NOLINT(code)` in C++, `# noqa: code` in Python). A line continued
-// with a backslash gets no comment: it would swallow the continuation.
-func suppressEdit(lines *grammar.Lines, line int, code, path string) (protocol.TextEdit, bool) {
-	text := lines.LineText(line)
-	ls := lines.LineStart(line)
-	lang, _ := grammar.LangOf(path)
-	at := func(off int, s string) protocol.TextEdit {
-		p := posOf(lines, ls+uint32(off))
-		return protocol.TextEdit{Range: protocol.Range{Start: p, End: p}, NewText: s}
-	}
-	if lang == grammar.Python {
-		if loc := noqaCodesRE.FindStringIndex(text); loc != nil {
-			return at(loc[1], ", "+code), true
-		}
-		if strings.HasSuffix(strings.TrimRight(text, " \t"), "\\") {
-			return protocol.TextEdit{}, false
-		}
-		return at(len(strings.TrimRight(text, " \t")), "  # noqa: "+code), true
-	}
-	if m := nolintParenRE.FindStringSubmatchIndex(text); m != nil && !strings.Contains(text[m[0]:m[1]], "NOLINTNEXTLINE") {
-		sep := ", "
-		if strings.TrimSpace(text[m[2]:m[3]]) == "" {
-			sep = ""
-		}
-		return at(m[3], sep+code), true
-	}
-	trimmed := strings.TrimRight(text, " \t")
-	if strings.HasSuffix(trimmed, "\\") {
-		return protocol.TextEdit{}, false
-	}
-	return at(len(trimmed), " // NOLINT("+code+")"), true
 }
 
 func (s *Server) executeCommand(ctx context.Context, p *executeCommandParams) (any, error) {

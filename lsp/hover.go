@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -20,7 +19,7 @@ func (s *Server) hover(ctx context.Context, doc docRequest, p *positionParams) (
 	off := offsetOf(f.Lines, p.Position)
 	node := f.Tree.NodeAt(off, off)
 	if node != nil && node.Kind == "comment" {
-		if h := s.hoverSuppression(f, node, off); h != nil {
+		if h := s.hoverSuppression(f, off); h != nil {
 			return h, nil
 		}
 		return nil, nil
@@ -62,52 +61,32 @@ func wordAt(src []byte, off uint32) (string, uint32, uint32) {
 	return string(src[s:e]), s, e
 }
 
-var (
-	// suppressionListRE finds the code list of a NOLINT(...) or `# noqa:`.
-	nolintListRE = regexp.MustCompile(`\bNOLINT(?:NEXTLINE|BEGIN|END)?\(([^)]*)\)`)
-	noqaListRE   = regexp.MustCompile(`#\s*noqa:\s*([A-Za-z0-9_\-]+(?:\s*,\s*[A-Za-z0-9_\-]+)*)`)
-	codeTokenRE  = regexp.MustCompile(`[A-Za-z0-9_\-*?\[\]]+`)
-)
-
-// hoverSuppression explains the rule a NOLINT(...) or noqa code names.
-func (s *Server) hoverSuppression(f *grammar.File, comment *grammar.Node, off uint32) *protocol.Hover {
-	text := comment.Text()
-	re := nolintListRE
-	if f.Lang == grammar.Python {
-		re = noqaListRE
+// hoverSuppression explains the rule a NOLINT(...) or noqa code names; on
+// the keyword, every rule the suppression lists.
+func (s *Server) hoverSuppression(f *grammar.File, off uint32) *protocol.Hover {
+	sup, i := analysis.SuppressionAt(analysis.ParseSuppressions(f), off)
+	if sup == nil {
+		return nil
 	}
-	rel := int(off - comment.Start)
-	for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
-		if rel < m[0] || rel > m[1] {
-			continue
-		}
-		list := text[m[2]:m[3]]
-		for _, t := range codeTokenRE.FindAllStringIndex(list, -1) {
-			ts, te := m[2]+t[0], m[2]+t[1]
-			if rel < ts || rel > te {
-				continue
-			}
-			a := s.lookupRule(text[ts:te])
-			if a == nil {
-				return nil
-			}
-			r := rangeOf(f.Lines, comment.Start+uint32(ts), comment.Start+uint32(te))
-			return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: ruleMarkdown(a)}, Range: &r}
-		}
-		// On the keyword itself: one line per listed rule.
-		var b strings.Builder
-		for _, t := range codeTokenRE.FindAllString(list, -1) {
-			if a := s.lookupRule(t); a != nil {
-				fmt.Fprintf(&b, "- **%s** `%s`: %s\n", a.Code, a.Name, a.Doc.Summary)
-			}
-		}
-		if b.Len() == 0 {
+	if i >= 0 {
+		a := s.lookupRule(sup.Codes[i])
+		if a == nil {
 			return nil
 		}
-		r := rangeOf(f.Lines, comment.Start+uint32(m[0]), comment.Start+uint32(m[1]))
-		return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: "Suppressed here:\n\n" + b.String()}, Range: &r}
+		r := rangeOf(f.Lines, sup.CodeSpans[i][0], sup.CodeSpans[i][1])
+		return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: ruleMarkdown(a)}, Range: &r}
 	}
-	return nil
+	var b strings.Builder
+	for _, c := range sup.Codes {
+		if a := s.lookupRule(c); a != nil {
+			fmt.Fprintf(&b, "- **%s** `%s`: %s\n", a.Code, a.Name, a.Doc.Summary)
+		}
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	r := rangeOf(f.Lines, sup.Start, sup.EndOff)
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: "Suppressed here:\n\n" + b.String()}, Range: &r}
 }
 
 // ruleMarkdown renders a rule's page in the shape of ruff's rule pages.

@@ -2,10 +2,15 @@ package lsp
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
 )
 
 // TestDiagnosticsQuickFixRoundTrip is the editor's main loop: open a mixed
@@ -291,6 +296,50 @@ func TestCancelNumericAndStringIDs(t *testing.T) {
 	c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": b.uri}, "position": find(t, b.text, "SyncAll", 0)}, &h)
 	if h == nil {
 		t.Fatal("no hover after cancellations")
+	}
+	c.shutdown()
+}
+
+// "Suppress on this line" on a line that already has `# noqa: EXT9*` adds
+// the code after the glob (not into it), and the finding goes away.
+func TestSuppressNoqaGlob(t *testing.T) {
+	root := t.TempDir()
+	analysistest.CopyTree(t, filepath.Join("..", "analysis", "rules", "testdata", "ext104"), root)
+	c := startServer(t, Options{})
+	c.initialize([]string{root}, map[string]any{})
+	src, err := os.ReadFile(filepath.Join(root, "model.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := regexp.MustCompile(`(with pl\.spmd\(24\) as tid:)  # want[^\n]*`).ReplaceAllString(string(src), "$1  # noqa: EXT9*")
+	b := c.openText(filepath.Join(root, "model.py"), text)
+	line := uint32(strings.Count(text[:strings.Index(text, "# noqa: EXT9*")], "\n"))
+	var target *protocol.Diagnostic
+	for _, d := range withCode(c.diagnosticsFor(b.uri, 1), "EXT104") {
+		if d.Range.Start.Line == line {
+			target = &d
+		}
+	}
+	if target == nil {
+		t.Fatalf("no EXT104 on line %d:\n%s", line+1, text)
+	}
+	var actions []protocol.CodeAction
+	c.call("textDocument/codeAction", map[string]any{
+		"textDocument": map[string]any{"uri": b.uri}, "range": target.Range,
+		"context": map[string]any{"diagnostics": []any{target}, "only": []string{"quickfix"}},
+	}, &actions)
+	for _, a := range actions {
+		if a.Title == "Suppress EXT104 on this line" {
+			c.edit(b, a.Edit.Changes[protocol.DocumentURI(b.uri)])
+		}
+	}
+	if !strings.Contains(b.text, "as tid:  # noqa: EXT9*, EXT104\n") {
+		t.Fatalf("suppression not written after the glob:\n%s", b.text)
+	}
+	for _, d := range withCode(c.diagnosticsFor(b.uri, b.version), "EXT104") {
+		if d.Range.Start.Line == line {
+			t.Errorf("EXT104 still reported on the suppressed line: %v", d)
+		}
 	}
 	c.shutdown()
 }

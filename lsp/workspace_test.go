@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 func writeFiles(t *testing.T, dir string, files map[string]string) {
@@ -118,31 +117,3 @@ func TestWorkspaceFolders(t *testing.T) {
 	c.shutdown()
 }
 
-func TestSuppressEdit(t *testing.T) {
-	cases := []struct {
-		path, line, want string
-		ok               bool
-	}{
-		{"k.cpp", "  AscendC::SyncAll();", "  AscendC::SyncAll(); // NOLINT(EXT004)", true},
-		{"k.cpp", "  AscendC::SyncAll();  ", "  AscendC::SyncAll(); // NOLINT(EXT004)  ", true},
-		{"k.cpp", "  x(); // NOLINT(EXT001)", "  x(); // NOLINT(EXT001, EXT004)", true},
-		{"k.cpp", "  x(); // NOLINT()", "  x(); // NOLINT(EXT004)", true},
-		{"k.cpp", "  x(); // note", "  x(); // note // NOLINT(EXT004)", true},
-		{"k.cpp", "#define F() AscendC::SyncAll(); \\", "", false},
-		{"s.py", "    cache_row_offset: pl.Scalar[pl.INDEX],", "    cache_row_offset: pl.Scalar[pl.INDEX],  # noqa: EXT004", true},
-		{"s.py", "    x: pl.Tensor,  # noqa: EXT101", "    x: pl.Tensor,  # noqa: EXT101, EXT004", true},
-	}
-	for _, tc := range cases {
-		l := grammar.NewLines([]byte(tc.line + "\n"))
-		e, ok := suppressEdit(l, 0, "EXT004", tc.path)
-		if ok != tc.ok {
-			t.Errorf("%q: ok = %v", tc.line, ok)
-			continue
-		}
-		if ok {
-			if got := applyEdit(tc.line+"\n", e); got != tc.want+"\n" {
-				t.Errorf("%q: got %q, want %q", tc.line, got, tc.want)
-			}
-		}
-	}
-}

@@ -133,7 +133,7 @@ func unusedSuppressions(p *analysis.Pass, sups []*analysis.Suppression, analyzer
 				keep = append(keep, c)
 			}
 		}
-		d.Fixes = []analysis.Fix{supRemovalFix(p, s, keep)}
+		d.Fixes = []analysis.Fix{analysis.RemovalFix(f, s, keep)}
 		out = append(out, d)
 	}
 	return out
@@ -163,60 +163,6 @@ func supClassify(code string, used bool, analyzers []*analysis.Analyzer, enabled
 		}
 	}
 	return supEntryOff
-}
-
-// removalFix drops the unused entries, or the whole suppression when none
-// is kept; a comment left empty goes too, and so does a line left empty.
-func supRemovalFix(p *analysis.Pass, s *analysis.Suppression, keep []string) analysis.Fix {
-	f := p.File
-	if len(keep) > 0 {
-		var text string
-		if s.Kind == "noqa" {
-			text = "# noqa: " + strings.Join(keep, ", ")
-		} else {
-			text = s.Kind + "(" + strings.Join(keep, ", ") + ")"
-		}
-		return analysis.Fix{
-			Title:         "Remove the unused codes",
-			Applicability: analysis.Safe,
-			Edits:         []analysis.TextEdit{{File: f.Path, Start: s.Start, End: s.EndOff, NewText: text}},
-		}
-	}
-	fix := analysis.Fix{Title: "Remove the unused suppression", Applicability: analysis.Safe}
-	start, end := s.Start, s.EndOff
-	if s.Kind == "noqa" && int(start) < len(f.Src) && f.Src[start] == '#' {
-		// The `#` opens the comment: keep it for the text that follows.
-		start++
-	}
-	if c := supCommentAt(p, s.Start); c != nil {
-		rest := string(f.Src[c.Start:start]) + string(f.Src[s.EndOff:c.End])
-		if strings.Trim(rest, "/*# \t") == "" {
-			start, end = c.Start, c.End
-			// Take the blanks before the comment along.
-			for start > 0 && (f.Src[start-1] == ' ' || f.Src[start-1] == '\t') {
-				start--
-			}
-			line, _ := f.Lines.Position(start)
-			ls := f.Lines.LineStart(line)
-			if start == ls {
-				// The comment was alone on its line: remove the line.
-				if int(end) < len(f.Src) && f.Src[end] == '\n' {
-					end++
-				}
-			}
-		}
-	}
-	fix.Edits = []analysis.TextEdit{{File: f.Path, Start: start, End: end}}
-	return fix
-}
-
-func supCommentAt(p *analysis.Pass, off uint32) *grammar.Node {
-	for _, c := range p.Nodes("comment") {
-		if c.Start <= off && off < c.End {
-			return c
-		}
-	}
-	return nil
 }
 
 func supBackquote(codes []string) string {
