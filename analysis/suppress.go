@@ -30,7 +30,7 @@ type Suppression struct {
 	HasList bool
 	// Comment is the range of the whole comment holding the suppression.
 	Comment [2]uint32
-	Used          bool
+	Used    bool
 	// UsedCodes parallels Codes: which entries silenced a finding (set by
 	// Suppressed), so a partly used NOLINT(A, B) can be reported.
 	UsedCodes []bool

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
 )
 
 func writeFiles(t *testing.T, dir string, files map[string]string) {
@@ -116,4 +115,3 @@ func TestWorkspaceFolders(t *testing.T) {
 	})
 	c.shutdown()
 }
-
