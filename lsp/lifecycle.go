@@ -64,6 +64,14 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 		"hoverProvider":      true,
 		"definitionProvider": true,
 		"inlayHintProvider":  true,
+		"completionProvider": map[string]any{
+			"triggerCharacters": []string{"[", ","},
+			"completionItem":    map[string]any{"labelDetailsSupport": true},
+		},
+		"signatureHelpProvider": map[string]any{
+			"triggerCharacters":   []string{"(", ","},
+			"retriggerCharacters": []string{","},
+		},
 		"codeActionProvider": map[string]any{
 			"codeActionKinds": []string{string(protocol.QuickFix), fixAllKind},
 		},

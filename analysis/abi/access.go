@@ -1128,3 +1128,18 @@ func declName(decl *grammar.Node) *grammar.Node {
 	}
 	return nil
 }
+
+// SiteAt describes a place in C++ code the way an access there would be
+// described (its function and the template-flag branches around it), so
+// CompiledIn tells which externs run it: completion at `args[` offers the
+// slots of those externs only. ok is false outside any function.
+func SiteAt(n *grammar.Node) (site Access, ok bool) {
+	if n == nil {
+		return Access{}, false
+	}
+	fn := n.Ancestor("function_definition")
+	if fn == nil {
+		return Access{}, false
+	}
+	return Access{Func: cxx.FunctionName(fn), Conds: conds(n, fn, nil)}, true
+}

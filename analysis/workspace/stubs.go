@@ -399,6 +399,17 @@ func (w *Workspace) rawAccesses(path string) []abi.Access {
 	return acc
 }
 
+// Helpers returns the args helpers (tensor_data<T>(args, i) & co.) a C++
+// file's compile sees: defined in it, in what it includes, or in what the
+// entries that include it include before it.
+func (w *Workspace) Helpers(path string) abi.Helpers {
+	files, self := w.unitFiles(Abs(path))
+	if self == nil || self.Lang != grammar.CPP {
+		return nil
+	}
+	return abi.FindHelpers(append(files, self)...)
+}
+
 func (w *Workspace) storeAcc(key string, gen uint64, acc []abi.Access) {
 	w.mu.Lock()
 	if w.abi.gen == gen {
