@@ -458,6 +458,24 @@ func (w *Workspace) Includes(path string) []string {
 	return out
 }
 
+// UnresolvedIncludes lists the quoted #includes of path that resolve to no
+// file: headers outside the roots and include dirs (CANN, pto-isa), whose
+// macros and constants the analysis does not see.
+func (w *Workspace) UnresolvedIncludes(path string) []grammar.Include {
+	path = Abs(path)
+	s := w.scanOf(path)
+	if s == nil {
+		return nil
+	}
+	var out []grammar.Include
+	for _, inc := range s.includes {
+		if !inc.System && w.ResolveInclude(path, inc) == "" {
+			out = append(out, inc)
+		}
+	}
+	return out
+}
+
 // Closure returns path and every workspace file it includes transitively,
 // in include order (dependencies before the file itself is not guaranteed;
 // the file comes first).

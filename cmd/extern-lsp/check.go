@@ -32,7 +32,10 @@ var ruleSet = rules.All
 var stdin io.Reader = os.Stdin
 
 // formats are the accepted --format values.
-var formats = []string{"text", "concise", "json", "sarif", "github"}
+var formats = []string{"text", "concise", "grouped", "json", "json-lines", "sarif", "github", "pylint", "azure"}
+
+// formatAliases are ruff's --output-format names for our formats.
+var formatAliases = map[string]string{"full": "text"}
 
 type checkFlags struct {
 	format        string
@@ -69,7 +72,8 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, []string, er
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	f := &checkFlags{}
-	fs.StringVar(&f.format, "format", "text", "output format: "+strings.Join(formats, ", "))
+	fs.StringVar(&f.format, "format", "text", "output format: "+strings.Join(formats, ", ")+" (full is text)")
+	fs.StringVar(&f.format, "output-format", "text", "the same as --format (ruff's name)")
 	fs.BoolVar(&f.noColor, "no-color", false, "never colour the text output (also NO_COLOR=1)")
 	fs.IntVar(&f.jobs, "j", runtime.GOMAXPROCS(0), "files checked in parallel")
 	fs.StringVar(&f.configPath, "config", "", "use this configuration file for every file (instead of the nearest extern-lsp.toml / pyproject.toml)")
@@ -84,7 +88,8 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, []string, er
 	fs.IntVar(&f.maxWarnings, "max-warnings", -1, "exit 1 only when errors remain or warnings exceed this number")
 	fs.StringVar(&f.baseline, "baseline", "", "ignore findings recorded in this baseline file")
 	fs.StringVar(&f.writeBaseline, "write-baseline", "", "record the current findings in this baseline file and exit 0")
-	fs.BoolVar(&f.stats, "stats", false, "print the number of findings per rule")
+	fs.BoolVar(&f.stats, "statistics", false, "print what the run analysed (files, extern units, parse errors, unresolved includes) and the findings per rule")
+	fs.BoolVar(&f.stats, "stats", false, "the same as --statistics")
 	fs.BoolVar(&f.quiet, "quiet", false, "print findings only: no summary, notes or progress")
 	fs.BoolVar(&f.quiet, "q", false, "short for --quiet")
 	fs.StringVar(&f.stdinFilename, "stdin-filename", "", "with the path -, the name of the file read from stdin")
@@ -97,8 +102,11 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, []string, er
 	if err := fs.Parse(args); err != nil {
 		return nil, nil, err
 	}
+	if a, ok := formatAliases[f.format]; ok {
+		f.format = a
+	}
 	if !contains(formats, f.format) {
-		return nil, nil, usagef("unknown --format %q (want %s)", f.format, strings.Join(formats, ", "))
+		return nil, nil, usagef("unknown --format %q (want %s; full is text)", f.format, strings.Join(formats, ", "))
 	}
 	if f.writeBaseline != "" && (f.fix || f.diff) {
 		return nil, nil, usagef("--write-baseline records findings as they are: run it without --fix or --diff")
@@ -286,8 +294,8 @@ func checkMain(f *checkFlags, paths []string, stdout, stderr io.Writer) (int, er
 			name := filepath.ToSlash(relPath(r.cwd, p))
 			io.WriteString(stdout, unifiedDiff("a/"+name, "b/"+name, r.origSrc[p], src))
 		}
-		if !f.quiet && len(changed) > 0 {
-			fmt.Fprintf(stderr, "extern-lsp check: %d fix(es) would change %d file(s)\n", fixed, len(changed))
+		if !f.quiet {
+			r.diffSummary(stderr, fixed, len(changed))
 		}
 		// Nothing was written: every finding, fixable or not, remains
 		// (baseline already applied to them, on the original text).
@@ -308,26 +316,64 @@ func checkMain(f *checkFlags, paths []string, stdout, stderr io.Writer) (int, er
 		fmt.Fprintf(stderr, "extern-lsp check: fixed %d finding(s) in %d file(s)\n", fixed, len(changed))
 	}
 	w := &reporter{ws: r.ws, cwd: r.cwd, w: stdout, color: useColor(stdout, f.noColor), quiet: f.quiet, unsafe: f.unsafeFixes}
+	var stats *checkStats
+	if f.stats {
+		stats = collectStats(r.ws, r.files, active(all), f.unsafeFixes)
+	}
 	switch f.format {
 	case "json":
-		w.json(active(all), len(results))
+		w.json(active(all), len(results), stats)
+	case "json-lines":
+		w.jsonLines(active(all))
 	case "sarif":
 		w.sarif(all, ruleSet())
 	case "github":
 		w.github(active(all))
+	case "pylint":
+		w.pylint(active(all))
+	case "azure":
+		w.azure(active(all))
 	case "concise":
 		w.concise(active(all), len(results))
+	case "grouped":
+		w.grouped(active(all), len(results))
 	default:
 		w.text(active(all), len(results))
 	}
-	if f.stats {
+	if stats != nil && f.format != "json" {
+		// Machine formats keep stdout to themselves.
 		out := stdout
-		if f.format != "text" && f.format != "concise" {
+		if f.format != "text" && f.format != "concise" && f.format != "grouped" {
 			out = stderr
 		}
-		w.statsTo(out, active(all))
+		stats.write(out)
 	}
 	return r.exitCode(active(all)), nil
+}
+
+// diffSummary says what --diff showed, and why it showed nothing: no
+// fixable finding, or only unsafe fixes without --unsafe-fixes.
+func (r *checkRun) diffSummary(w io.Writer, fixed, changed int) {
+	unsafeOnly := 0
+	if !r.flags.unsafeFixes {
+		for _, d := range active(r.initial) {
+			if fix, hasUnsafe := fixable(d, false); fix == nil && hasUnsafe {
+				unsafeOnly++
+			}
+		}
+	}
+	more := ""
+	if unsafeOnly > 0 {
+		more = fmt.Sprintf("; %d finding(s) have only unsafe fixes, shown with --unsafe-fixes", unsafeOnly)
+	}
+	switch {
+	case changed > 0:
+		fmt.Fprintf(w, "extern-lsp check: %d fix(es) would change %d file(s)%s\n", fixed, changed, more)
+	case unsafeOnly > 0:
+		fmt.Fprintf(w, "extern-lsp check: no safe fixes to show; %d finding(s) have only unsafe fixes: add --unsafe-fixes to see them\n", unsafeOnly)
+	default:
+		fmt.Fprintln(w, "extern-lsp check: no fixes to show")
+	}
 }
 
 // active drops suppressed (NOLINT, baseline) findings.

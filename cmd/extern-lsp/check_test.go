@@ -158,7 +158,7 @@ func TestJSONContract(t *testing.T) {
 		t.Errorf("top-level keys %s", got)
 	}
 	d := out["diagnostics"].([]any)[0].(map[string]any)
-	if got := keys(d); got != "code,column,end_column,end_line,file,fixes,line,message,name,severity" {
+	if got := keys(d); got != "code,column,end_column,end_line,file,fixes,line,message,name,related,severity" {
 		t.Errorf("diagnostic keys %s", got)
 	}
 	f := d["fixes"].([]any)[0].(map[string]any)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
@@ -176,9 +175,14 @@ func (r *reporter) text(diags []analysis.Diagnostic, files int) {
 	if r.quiet {
 		return
 	}
+	r.summary(counts, files)
+	r.fixSummary(nSafe, nUnsafe)
+}
+
+// summary is the `N files checked: ...` line.
+func (r *reporter) summary(counts map[analysis.Severity]int, files int) {
 	fmt.Fprintf(r.w, "%s checked: %s, %s, %s\n", count(files, "file"), count(counts[analysis.SeverityError], "error"),
 		count(counts[analysis.SeverityWarning], "warning"), count(counts[analysis.SeverityInfo]+counts[analysis.SeverityHint], "note"))
-	r.fixSummary(nSafe, nUnsafe)
 }
 
 func (r *reporter) fixSummary(nSafe, nUnsafe int) {
@@ -223,47 +227,8 @@ func (r *reporter) concise(diags []analysis.Diagnostic, files int) {
 	if r.quiet {
 		return
 	}
-	fmt.Fprintf(r.w, "%s checked: %s, %s, %s\n", count(files, "file"), count(counts[analysis.SeverityError], "error"),
-		count(counts[analysis.SeverityWarning], "warning"), count(counts[analysis.SeverityInfo]+counts[analysis.SeverityHint], "note"))
+	r.summary(counts, files)
 	r.fixSummary(nSafe, nUnsafe)
-}
-
-// statsTo prints the number of findings per rule, most frequent first.
-func (r *reporter) statsTo(w io.Writer, diags []analysis.Diagnostic) {
-	type row struct {
-		code, name string
-		n          int
-		fixable    bool
-	}
-	byCode := map[string]*row{}
-	for _, d := range diags {
-		x := byCode[d.Code]
-		if x == nil {
-			x = &row{code: d.Code, name: d.Name}
-			byCode[d.Code] = x
-		}
-		x.n++
-		if f, _ := fixable(d, r.unsafe); f != nil {
-			x.fixable = true
-		}
-	}
-	var rows []*row
-	for _, x := range byCode {
-		rows = append(rows, x)
-	}
-	sort.Slice(rows, func(i, j int) bool {
-		if rows[i].n != rows[j].n {
-			return rows[i].n > rows[j].n
-		}
-		return rows[i].code < rows[j].code
-	})
-	for _, x := range rows {
-		mark := "   "
-		if x.fixable {
-			mark = "[*]"
-		}
-		fmt.Fprintf(w, "%5d  %-7s %s %s\n", x.n, x.code, mark, x.name)
-	}
 }
 
 type jsonEdit struct {
@@ -282,45 +247,140 @@ type jsonFix struct {
 }
 
 type jsonDiag struct {
-	File      string    `json:"file"`
-	Line      int       `json:"line"`
-	Column    int       `json:"column"`
-	EndLine   int       `json:"end_line"`
-	EndColumn int       `json:"end_column"`
-	Code      string    `json:"code"`
-	Name      string    `json:"name"`
-	Severity  string    `json:"severity"`
-	Message   string    `json:"message"`
-	Fixes     []jsonFix `json:"fixes"`
+	File      string        `json:"file"`
+	Line      int           `json:"line"`
+	Column    int           `json:"column"`
+	EndLine   int           `json:"end_line"`
+	EndColumn int           `json:"end_column"`
+	Code      string        `json:"code"`
+	Name      string        `json:"name"`
+	Severity  string        `json:"severity"`
+	Message   string        `json:"message"`
+	Related   []jsonRelated `json:"related"`
+	Fixes     []jsonFix     `json:"fixes"`
+}
+
+// jsonRelated is a note at another location (the stub parameter, the
+// barrier an early return skips): what the text format prints as `note:`.
+type jsonRelated struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"end_line"`
+	EndColumn int    `json:"end_column"`
+	Message   string `json:"message"`
+}
+
+// jsonDiag converts a finding to the JSON shape: 1-based lines, UTF-8 byte
+// columns, paths relative to the working directory.
+func (r *reporter) jsonDiag(d analysis.Diagnostic) jsonDiag {
+	loc := r.locator()
+	s, e := loc.at(d.File, d.Start), loc.at(d.File, d.End)
+	jd := jsonDiag{File: relPath(r.cwd, d.File), Line: s.line, Column: s.col, EndLine: e.line, EndColumn: e.col,
+		Code: d.Code, Name: d.Name, Severity: d.Severity.String(), Message: d.Message, Related: []jsonRelated{}, Fixes: []jsonFix{}}
+	for _, rel := range d.Related {
+		rs, re := loc.at(rel.File, rel.Start), loc.at(rel.File, rel.End)
+		jd.Related = append(jd.Related, jsonRelated{File: relPath(r.cwd, rel.File), Line: rs.line, Column: rs.col, EndLine: re.line, EndColumn: re.col, Message: rel.Message})
+	}
+	for _, f := range d.Fixes {
+		jf := jsonFix{Title: f.Title, Applicability: f.Applicability.String(), Edits: []jsonEdit{}}
+		for _, ed := range f.Edits {
+			es, ee := loc.at(ed.File, ed.Start), loc.at(ed.File, ed.End)
+			jf.Edits = append(jf.Edits, jsonEdit{File: relPath(r.cwd, ed.File), Line: es.line, Column: es.col, EndLine: ee.line, EndColumn: ee.col, NewText: ed.NewText})
+		}
+		jd.Fixes = append(jd.Fixes, jf)
+	}
+	return jd
 }
 
 // json prints the public contract: {"diagnostics": [...], "files_checked": N}
-// with 1-based lines and UTF-8 byte columns, paths relative to the working
-// directory.
-func (r *reporter) json(diags []analysis.Diagnostic, n int) {
-	loc := r.locator()
+// (and "statistics" with --statistics).
+func (r *reporter) json(diags []analysis.Diagnostic, n int, stats *checkStats) {
 	out := struct {
-		Diagnostics  []jsonDiag `json:"diagnostics"`
-		FilesChecked int        `json:"files_checked"`
-	}{Diagnostics: []jsonDiag{}, FilesChecked: n}
+		Diagnostics  []jsonDiag  `json:"diagnostics"`
+		FilesChecked int         `json:"files_checked"`
+		Statistics   *checkStats `json:"statistics,omitempty"`
+	}{Diagnostics: []jsonDiag{}, FilesChecked: n, Statistics: stats}
 	for _, d := range diags {
-		s, e := loc.at(d.File, d.Start), loc.at(d.File, d.End)
-		jd := jsonDiag{File: relPath(r.cwd, d.File), Line: s.line, Column: s.col, EndLine: e.line, EndColumn: e.col,
-			Code: d.Code, Name: d.Name, Severity: d.Severity.String(), Message: d.Message, Fixes: []jsonFix{}}
-		for _, f := range d.Fixes {
-			jf := jsonFix{Title: f.Title, Applicability: f.Applicability.String(), Edits: []jsonEdit{}}
-			for _, ed := range f.Edits {
-				es, ee := loc.at(ed.File, ed.Start), loc.at(ed.File, ed.End)
-				jf.Edits = append(jf.Edits, jsonEdit{File: relPath(r.cwd, ed.File), Line: es.line, Column: es.col, EndLine: ee.line, EndColumn: ee.col, NewText: ed.NewText})
-			}
-			jd.Fixes = append(jd.Fixes, jf)
-		}
-		out.Diagnostics = append(out.Diagnostics, jd)
+		out.Diagnostics = append(out.Diagnostics, r.jsonDiag(d))
 	}
 	enc := json.NewEncoder(r.w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	enc.Encode(out)
+}
+
+// jsonLines prints one finding per line, each a compact JSON object of the
+// same shape as in --format json (for streaming and `jq -c`).
+func (r *reporter) jsonLines(diags []analysis.Diagnostic) {
+	enc := json.NewEncoder(r.w)
+	enc.SetEscapeHTML(false)
+	for _, d := range diags {
+		enc.Encode(r.jsonDiag(d))
+	}
+}
+
+// grouped prints the findings under their file's name, one indented
+// `line:col CODE [*] message` each, then the summary (ruff's grouped).
+func (r *reporter) grouped(diags []analysis.Diagnostic, files int) {
+	loc := r.locator()
+	counts := map[analysis.Severity]int{}
+	nSafe, nUnsafe := 0, 0
+	for i, d := range diags {
+		if i == 0 || diags[i-1].File != d.File {
+			if i > 0 {
+				fmt.Fprintln(r.w)
+			}
+			fmt.Fprintf(r.w, "%s:\n", r.paint(ansiBold, relPath(r.cwd, d.File)))
+		}
+		counts[d.Severity]++
+		s := loc.at(d.File, d.Start)
+		mark := ""
+		if fix, hasUnsafe := fixable(d, r.unsafe); fix != nil {
+			nSafe++
+			mark = " [*]"
+		} else if hasUnsafe {
+			nUnsafe++
+		}
+		fmt.Fprintf(r.w, "  %-8s %s %s%s %s\n", fmt.Sprintf("%d:%d", s.line, s.col), r.paint(severityColor(d.Severity), d.Severity.String()+":"),
+			r.paint(ansiDim, d.Code), mark, d.Message)
+	}
+	if r.quiet {
+		return
+	}
+	if len(diags) > 0 {
+		fmt.Fprintln(r.w)
+	}
+	r.summary(counts, files)
+	r.fixSummary(nSafe, nUnsafe)
+}
+
+// pylint prints `file:line: [CODE] message` (pylint's parseable format).
+func (r *reporter) pylint(diags []analysis.Diagnostic) {
+	loc := r.locator()
+	for _, d := range diags {
+		s := loc.at(d.File, d.Start)
+		fmt.Fprintf(r.w, "%s:%d: [%s] %s\n", relPath(r.cwd, d.File), s.line, d.Code, d.Message)
+	}
+}
+
+// azure prints Azure Pipelines logging commands.
+func (r *reporter) azure(diags []analysis.Diagnostic) {
+	loc := r.locator()
+	for _, d := range diags {
+		s := loc.at(d.File, d.Start)
+		typ := "warning"
+		if d.Severity == analysis.SeverityError {
+			typ = "error"
+		}
+		fmt.Fprintf(r.w, "##vso[task.logissue type=%s;sourcepath=%s;linenumber=%d;columnnumber=%d;code=%s;]%s\n",
+			typ, relPathSlash(r.cwd, d.File), s.line, s.col, d.Code, azureData(d.Message))
+	}
+}
+
+// azureData escapes a logging command's message.
+func azureData(s string) string {
+	return strings.NewReplacer("%", "%AZP25", "\r", "%0D", "\n", "%0A", ";", "%3B", "]", "%5D").Replace(s)
 }
 
 // github prints workflow commands that GitHub Actions turns into

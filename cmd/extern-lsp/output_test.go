@@ -1,0 +1,181 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// trapsTree copies examples/traps (every rule once, notes included).
+func trapsTree(t *testing.T) string {
+	t.Helper()
+	return copyTree(t, "../../examples/traps")
+}
+
+// TestOutputFormats runs the binary with each --output-format name (ruff's
+// and ours) over the same tree: the machine formats carry every finding and
+// every related note the text format prints.
+func TestOutputFormats(t *testing.T) {
+	dir := trapsTree(t)
+	text := runBinary(t, dir, "check", "--no-progress", ".")
+	if text.code != 1 {
+		t.Fatalf("check: exit %d\n%s", text.code, text.stderr)
+	}
+	notes := regexp.MustCompile(`(?m)^\S+:\d+:\d+: note: `).FindAllString(text.stdout, -1)
+	if len(notes) == 0 {
+		t.Fatal("the traps print no notes: the test needs some")
+	}
+	if full := runBinary(t, dir, "check", "--no-progress", "--output-format", "full", "."); full.stdout != text.stdout {
+		t.Errorf("--output-format full differs from --format text:\n%s", unifiedDiff("text", "full", []byte(text.stdout), []byte(full.stdout)))
+	}
+
+	r := runBinary(t, dir, "check", "--output-format", "json", ".")
+	var doc struct {
+		Diagnostics []jsonDiag `json:"diagnostics"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("json: %v\n%s", err, r.stdout)
+	}
+	related := 0
+	for _, d := range doc.Diagnostics {
+		related += len(d.Related)
+		for _, rel := range d.Related {
+			if rel.File == "" || rel.Line < 1 || rel.Message == "" {
+				t.Errorf("%s %s: incomplete related location %+v", d.File, d.Code, rel)
+			}
+		}
+	}
+	if related != len(notes) {
+		t.Errorf("json has %d related locations, the text prints %d notes", related, len(notes))
+	}
+
+	r = runBinary(t, dir, "check", "--output-format", "json-lines", ".")
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if len(lines) != len(doc.Diagnostics) {
+		t.Fatalf("json-lines: %d lines for %d findings", len(lines), len(doc.Diagnostics))
+	}
+	for i, l := range lines {
+		var d jsonDiag
+		if err := json.Unmarshal([]byte(l), &d); err != nil {
+			t.Fatalf("json-lines line %d: %v: %s", i+1, err, l)
+		}
+		if d.Code != doc.Diagnostics[i].Code || d.Line != doc.Diagnostics[i].Line || len(d.Related) != len(doc.Diagnostics[i].Related) {
+			t.Errorf("json-lines line %d = %s %d, json has %s %d", i+1, d.Code, d.Line, doc.Diagnostics[i].Code, doc.Diagnostics[i].Line)
+		}
+	}
+
+	r = runBinary(t, dir, "check", "--output-format", "grouped", ".")
+	entry := filepath.Join("kernels", "topk_mix", "topk_entry.cpp")
+	for _, want := range []string{entry + ":\n  ", "\ntopk_ops.py:\n  ", "files checked"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("grouped: no %q in\n%s", want, r.stdout)
+		}
+	}
+	if got := regexp.MustCompile(`(?m)^  \d+:\d+ +\w+: EXT\d+`).FindAllString(r.stdout, -1); len(got) != len(doc.Diagnostics) {
+		t.Errorf("grouped: %d finding lines, want %d", len(got), len(doc.Diagnostics))
+	}
+
+	r = runBinary(t, dir, "check", "--output-format", "pylint", ".")
+	if got := regexp.MustCompile(`(?m)^\S+:\d+: \[EXT\d+\] `).FindAllString(r.stdout, -1); len(got) != len(doc.Diagnostics) {
+		t.Errorf("pylint: %d lines, want %d\n%s", len(got), len(doc.Diagnostics), r.stdout)
+	}
+	r = runBinary(t, dir, "check", "--output-format", "azure", ".")
+	if got := regexp.MustCompile(`(?m)^##vso\[task\.logissue type=(error|warning);sourcepath=[^;]+;linenumber=\d+;columnnumber=\d+;code=EXT\d+;\]`).FindAllString(r.stdout, -1); len(got) != len(doc.Diagnostics) {
+		t.Errorf("azure: %d lines, want %d\n%s", len(got), len(doc.Diagnostics), r.stdout)
+	}
+	for _, f := range []string{"github", "sarif", "concise"} {
+		if r := runBinary(t, dir, "check", "--output-format", f, "."); r.code != 1 || r.stdout == "" {
+			t.Errorf("--output-format %s: exit %d, stdout %d bytes", f, r.code, len(r.stdout))
+		}
+	}
+	r = runBinary(t, dir, "check", "--output-format", "junit", ".")
+	if r.code != 2 || !strings.Contains(r.stderr, `unknown --format "junit"`) {
+		t.Errorf("junit: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// TestStatistics: --statistics (and --stats) report files, units, parse
+// errors, unresolved includes and findings per rule; in JSON as an object.
+func TestStatistics(t *testing.T) {
+	dir := trapsTree(t)
+	// One more file that does not parse, and one include nobody has.
+	broken := "#include \"no_such_header.h\"\n__aicore__ inline void f( { int x = ; }\n"
+	if err := os.WriteFile(filepath.Join(dir, "kernels", "broken.h"), []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runBinary(t, dir, "check", "--statistics", "--quiet", ".")
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^files analysed +4$`),
+		regexp.MustCompile(`(?m)^extern units +1  \(`),
+		regexp.MustCompile(`(?m)^files with parse errors +1  \(`),
+		regexp.MustCompile(`(?m)^unresolved #includes +2  \(`),
+		regexp.MustCompile(`(?m)^findings by rule:\n +\d+  EXT\d+ `),
+		regexp.MustCompile(`(?m)^ +1  EXT004  \[\*\] syncall-aiv-only$`),
+	} {
+		if !want.MatchString(r.stdout) {
+			t.Errorf("--statistics: no %s in\n%s", want, r.stdout)
+		}
+	}
+	if alias := runBinary(t, dir, "check", "--stats", "--quiet", "."); alias.stdout != r.stdout {
+		t.Errorf("--stats differs from --statistics:\n%s", unifiedDiff("statistics", "stats", []byte(r.stdout), []byte(alias.stdout)))
+	}
+	r = runBinary(t, dir, "check", "--statistics", "--format", "json", ".")
+	var doc struct {
+		Statistics checkStats `json:"statistics"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("json: %v\n%s", err, r.stdout)
+	}
+	got := map[string]int{}
+	for _, c := range doc.Statistics.Counters {
+		got[c.Key] = c.N
+	}
+	want := map[string]int{"files_analysed": 4, "units": 1, "files_with_parse_errors": 1, "unresolved_includes": 2}
+	for k, n := range want {
+		if got[k] != n {
+			t.Errorf("json statistics %s = %d, want %d (%v)", k, got[k], n, got)
+		}
+	}
+	if len(doc.Statistics.Rules) == 0 {
+		t.Error("json statistics: no findings_by_rule")
+	}
+	// Machine formats keep stdout to themselves: the table goes to stderr.
+	r = runBinary(t, dir, "check", "--statistics", "--format", "sarif", ".")
+	if !strings.Contains(r.stderr, "files analysed") || strings.Contains(r.stdout, "files analysed") {
+		t.Errorf("sarif --statistics: stats on the wrong stream\nstderr: %s", r.stderr)
+	}
+}
+
+// TestDiffOnlyUnsafe: --fix --diff with only unsafe fixes says so; with
+// --unsafe-fixes it prints them.
+func TestDiffOnlyUnsafe(t *testing.T) {
+	dir := t.TempDir()
+	src := `extern "C" __global__ __aicore__ void k(__gm__ int64_t *args)
+{
+    __gm__ int32_t *counts = reinterpret_cast<__gm__ int32_t *>(args[0]);
+    int32_t n = counts[0];
+    (void)n;
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "k.cpp"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runBinary(t, dir, "check", "--fix", "--diff", "--select", "EXT001", "k.cpp")
+	if r.stdout != "" || !strings.Contains(r.stderr, "no safe fixes to show; 1 finding(s) have only unsafe fixes: add --unsafe-fixes to see them") {
+		t.Errorf("--fix --diff: stdout %q stderr %q", r.stdout, r.stderr)
+	}
+	r = runBinary(t, dir, "check", "--fix", "--diff", "--unsafe-fixes", "--select", "EXT001", "k.cpp")
+	if !strings.Contains(r.stdout, "+++ b/k.cpp") || !strings.Contains(r.stdout, "+    dcci(") || !strings.Contains(r.stderr, "1 fix(es) would change 1 file(s)") {
+		t.Errorf("--fix --diff --unsafe-fixes: stdout %q stderr %q", r.stdout, r.stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "k.cpp")); string(got) != src {
+		t.Error("--diff wrote the file")
+	}
+	r = runBinary(t, dir, "check", "--diff", "--select", "EXT004", "k.cpp")
+	if r.stdout != "" || !strings.Contains(r.stderr, "no fixes to show") {
+		t.Errorf("--diff, nothing to fix: stdout %q stderr %q", r.stdout, r.stderr)
+	}
+}

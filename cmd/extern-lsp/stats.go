@@ -1,0 +1,120 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// checkStats is what --statistics reports: how much the run saw, what it
+// could not see, and the findings per rule. A new figure is one more
+// counter appended in collectStats; the printers and the JSON take it as is.
+type checkStats struct {
+	Counters []statCounter `json:"counters"`
+	Rules    []ruleCount   `json:"findings_by_rule"`
+}
+
+// statCounter is one figure: Key names it in JSON, Label and Note in text.
+type statCounter struct {
+	Key   string `json:"key"`
+	Label string `json:"label"`
+	N     int    `json:"count"`
+	Note  string `json:"note,omitempty"`
+}
+
+type ruleCount struct {
+	Code    string `json:"code"`
+	Name    string `json:"name"`
+	N       int    `json:"count"`
+	Fixable bool   `json:"fixable"`
+}
+
+// add appends a counter.
+func (s *checkStats) add(key, label string, n int, note string) {
+	s.Counters = append(s.Counters, statCounter{Key: key, Label: label, N: n, Note: note})
+}
+
+// collectStats measures a run: the files analysed, the extern units they
+// belong to, the files that did not parse cleanly, the quoted #includes
+// that resolve to no file, and the findings per rule.
+func collectStats(ws *workspace.Workspace, files []string, diags []analysis.Diagnostic, unsafe bool) *checkStats {
+	s := &checkStats{}
+	units := map[string]bool{}
+	parseErrs, unresolved := 0, 0
+	for _, p := range files {
+		f, err := ws.File(p)
+		if err != nil || f == nil {
+			continue
+		}
+		if f.Tree != nil && f.Tree.HasError() {
+			parseErrs++
+		}
+		if f.Lang != grammar.CPP {
+			continue
+		}
+		for _, u := range ws.Context(p).Units {
+			units[u] = true
+		}
+		unresolved += len(ws.UnresolvedIncludes(p))
+	}
+	s.add("files_analysed", "files analysed", len(files), "")
+	s.add("units", "extern units", len(units), "entry files the analysed files are compiled into")
+	s.add("files_with_parse_errors", "files with parse errors", parseErrs, "findings there may be missing")
+	s.add("unresolved_includes", "unresolved #includes", unresolved, "quoted includes found in no root or include dir, such as CANN or pto-isa headers: their macros and constants are unknown")
+
+	byCode := map[string]*ruleCount{}
+	for _, d := range diags {
+		x := byCode[d.Code]
+		if x == nil {
+			x = &ruleCount{Code: d.Code, Name: d.Name}
+			byCode[d.Code] = x
+		}
+		x.N++
+		if f, _ := fixable(d, unsafe); f != nil {
+			x.Fixable = true
+		}
+	}
+	s.Rules = []ruleCount{}
+	for _, x := range byCode {
+		s.Rules = append(s.Rules, *x)
+	}
+	sort.Slice(s.Rules, func(i, j int) bool {
+		if s.Rules[i].N != s.Rules[j].N {
+			return s.Rules[i].N > s.Rules[j].N
+		}
+		return s.Rules[i].Code < s.Rules[j].Code
+	})
+	return s
+}
+
+// write prints the counters, then the findings per rule, most frequent
+// first ([*]: --fix can fix some of them).
+func (s *checkStats) write(w io.Writer) {
+	width := 0
+	for _, c := range s.Counters {
+		width = max(width, len(c.Label))
+	}
+	for _, c := range s.Counters {
+		note := ""
+		if c.Note != "" && c.N > 0 {
+			note = "  (" + c.Note + ")"
+		}
+		fmt.Fprintf(w, "%-*s  %5d%s\n", width, c.Label, c.N, note)
+	}
+	if len(s.Rules) == 0 {
+		fmt.Fprintln(w, "no findings")
+		return
+	}
+	fmt.Fprintln(w, "findings by rule:")
+	for _, x := range s.Rules {
+		mark := "   "
+		if x.Fixable {
+			mark = "[*]"
+		}
+		fmt.Fprintf(w, "%5d  %-7s %s %s\n", x.N, x.Code, mark, x.Name)
+	}
+}
