@@ -178,6 +178,13 @@ func (s *Server) workspaceEdit(edits []analysis.TextEdit) *protocol.WorkspaceEdi
 }
 
 func (s *Server) executeCommand(ctx context.Context, p *executeCommandParams) (any, error) {
+	if p.Command == cmdShowAbiTable {
+		var uri string
+		if len(p.Arguments) == 0 || json.Unmarshal(p.Arguments[0], &uri) != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s wants a document URI", cmdShowAbiTable)
+		}
+		return s.showAbiTableCommand(ctx, uri)
+	}
 	if p.Command != cmdShowDocumentation {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q", p.Command)
 	}

@@ -28,16 +28,19 @@ type notificationHandler func(params json.RawMessage) error
 
 func (s *Server) requests() map[string]handler {
 	return map[string]handler{
-		"textDocument/codeAction":    onDocument(func() any { return []protocol.CodeAction{} }, s.codeAction),
-		"textDocument/hover":         onDocument(noResult, s.hover),
-		"textDocument/diagnostic":    onDocument(emptyDocumentReport, s.documentDiagnostic),
-		"workspace/diagnostic":       request(s.workspaceDiagnostic, optionalParams),
-		"workspace/executeCommand":   request(s.executeCommand, requiredParams),
-		"textDocument/inlayHint":     onDocument(func() any { return []inlayHint{} }, s.inlayHints),
-		"textDocument/definition":    onDocument(noResult, s.definition),
-		"externLsp/abiTable":         onDocument(notOurFile, s.abiTable),
-		"textDocument/completion":    onDocument(func() any { return completionList{Items: []completionItem{}} }, s.completion),
-		"textDocument/signatureHelp": onDocument(noResult, s.signatureHelp),
+		"textDocument/codeAction":     onDocument(func() any { return []protocol.CodeAction{} }, s.codeAction),
+		"textDocument/hover":          onDocument(noResult, s.hover),
+		"textDocument/diagnostic":     onDocument(emptyDocumentReport, s.documentDiagnostic),
+		"workspace/diagnostic":        request(s.workspaceDiagnostic, optionalParams),
+		"workspace/executeCommand":    request(s.executeCommand, requiredParams),
+		"textDocument/inlayHint":      onDocument(func() any { return []inlayHint{} }, s.inlayHints),
+		"textDocument/definition":     onDocument(noResult, s.definition),
+		"externLsp/abiTable":          onDocument(notOurFile, s.abiTable),
+		"textDocument/completion":     onDocument(func() any { return completionList{Items: []completionItem{}} }, s.completion),
+		"textDocument/signatureHelp":  onDocument(noResult, s.signatureHelp),
+		"textDocument/codeLens":       onDocument(func() any { return []codeLens{} }, s.codeLens),
+		"textDocument/documentSymbol": onDocument(func() any { return []documentSymbol{} }, s.documentSymbols),
+		"workspace/symbol":            request(s.workspaceSymbols, requiredParams),
 	}
 }
 

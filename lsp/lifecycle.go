@@ -72,6 +72,9 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 			"triggerCharacters":   []string{"(", ","},
 			"retriggerCharacters": []string{","},
 		},
+		"codeLensProvider":        map[string]any{"resolveProvider": false},
+		"documentSymbolProvider":  true,
+		"workspaceSymbolProvider": true,
 		"codeActionProvider": map[string]any{
 			"codeActionKinds": []string{string(protocol.QuickFix), fixAllKind},
 		},
