@@ -25,6 +25,24 @@ type Def struct {
 type Resolver struct {
 	defs  map[string][]*Def
 	depth int
+	// bound are names with known values in one context (a template's
+	// parameters at an instantiation, a wrapper's arguments at a call); they
+	// shadow constants of the same name.
+	bound map[string][]int64
+}
+
+// Bind returns a resolver that also knows the given names' values, for
+// evaluating a template or wrapper body at one call site. The receiver is
+// unchanged; the constants are shared.
+func (r *Resolver) Bind(vals map[string][]int64) *Resolver {
+	b := make(map[string][]int64, len(r.bound)+len(vals))
+	for k, v := range r.bound {
+		b[k] = v
+	}
+	for k, v := range vals {
+		b[k] = v
+	}
+	return &Resolver{defs: r.defs, bound: b}
 }
 
 // NewResolver indexes the constants of files; earlier files win on
@@ -291,6 +309,9 @@ func (r *Resolver) EvalAll(n *grammar.Node) []int64 {
 }
 
 func (r *Resolver) evalName(name string) []int64 {
+	if v, ok := r.bound[name]; ok {
+		return v
+	}
 	defs := r.Lookup(name)
 	if len(defs) == 0 {
 		return nil

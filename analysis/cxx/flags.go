@@ -392,3 +392,245 @@ func evalAll(r *Resolver, n *grammar.Node) []int64 {
 	}
 	return r.EvalAll(n)
 }
+
+// FlagSite is a decoded flag call in a file. For a call of a wrapper (a
+// function whose flag call takes its mode or id from the wrapper's template
+// parameters or arguments, like `FftsCrossCoreSync<PIPE_MTE3, 2>(kFlag)`),
+// Node and Call are the wrapper's call site, the mode and ids are decoded
+// with the site's values bound, IDNode is the site's argument that carries
+// the id (nil when the id is not one argument), and Inner is the flag call
+// inside the wrapper.
+type FlagSite struct {
+	File *grammar.File
+	FlagCall
+	Inner     *grammar.Node
+	InnerFile *grammar.File
+}
+
+// Cores returns the cores that compile the site (and, for a wrapper call,
+// the wrapper's flag call).
+func (s *FlagSite) Cores() grammar.Cores {
+	c := s.File.CoresOf(s.Node)
+	if s.Inner != nil {
+		c &= s.InnerFile.CoresOf(s.Inner)
+	}
+	return c
+}
+
+// FlagSites decodes the flag calls of files: the direct ones, then the
+// calls of wrappers (one level) whose flag call depends on the wrapper's
+// parameters. r must know the constants of every file.
+func FlagSites(files []*grammar.File, r *Resolver) []FlagSite {
+	var out []FlagSite
+	for _, f := range files {
+		for _, fc := range FileFlagCalls(f, r) {
+			if readsParam(fc) {
+				// A parameter that shares a constant's name is not that
+				// constant: the id is known only at the call sites.
+				fc.Flags = nil
+			}
+			out = append(out, FlagSite{File: f, FlagCall: fc})
+		}
+	}
+	var byName map[string][]FlagSite // call sites by called name, built on demand
+	direct := len(out)
+	for i := 0; i < direct; i++ {
+		s := out[i]
+		if s.ModeKnown && len(s.Flags) > 0 || s.Kind == FlagWait && len(s.Flags) > 0 {
+			continue
+		}
+		w := EnclosingFunction(s.Node)
+		if w == nil || w.Kind != "function_definition" {
+			continue
+		}
+		name := FunctionName(w)
+		tparams, params := templateParams(w), Params(w)
+		if name == "" || !mentionsAny(s.Node, tparams, params) {
+			continue
+		}
+		if byName == nil {
+			byName = map[string][]FlagSite{}
+			for _, f := range files {
+				for _, n := range callNodes(f) {
+					if c, ok := AsCall(n); ok {
+						byName[c.Name] = append(byName[c.Name], FlagSite{File: f, FlagCall: FlagCall{Node: n, Call: c}})
+					}
+				}
+			}
+		}
+		for _, site := range byName[name] {
+			if site.File == s.File && w.Contains(site.Node) || len(site.Call.Args) > len(params) || len(site.Call.TArgs) > len(tparams) {
+				continue
+			}
+			if ws, ok := instantiate(s, w, tparams, params, site, r); ok {
+				out = append(out, ws)
+			}
+		}
+	}
+	return out
+}
+
+// templateParam is a template parameter: its name and default value.
+type templateParam struct {
+	name string
+	def  *grammar.Node
+}
+
+func templateParams(fn *grammar.Node) []templateParam {
+	t := fn.Parent()
+	if t == nil || t.Kind != "template_declaration" {
+		return nil
+	}
+	pl := t.ChildByField("parameters")
+	if pl == nil {
+		return nil
+	}
+	var out []templateParam
+	for _, p := range pl.NamedChildren() {
+		switch p.Kind {
+		case "parameter_declaration", "optional_parameter_declaration", "type_parameter_declaration", "optional_type_parameter_declaration":
+		default:
+			continue
+		}
+		tp := templateParam{def: p.ChildByField("default_value")}
+		if d := p.ChildByField("declarator"); d != nil {
+			tp.name = d.Text()
+		} else if n := p.ChildByField("name"); n != nil {
+			tp.name = n.Text()
+		}
+		out = append(out, tp)
+	}
+	return out
+}
+
+func mentionsAny(n *grammar.Node, tparams []templateParam, params []Param) bool {
+	names := map[string]bool{}
+	for _, t := range tparams {
+		names[t.name] = true
+	}
+	for _, p := range params {
+		names[p.Name] = true
+	}
+	ds := n.Descendants()
+	for i := range ds {
+		if k := ds[i].Kind; (k == "identifier" || k == "type_identifier") && names[ds[i].Text()] {
+			return true
+		}
+	}
+	return false
+}
+
+// instantiate decodes the wrapper's flag call inner at one call site: the
+// wrapper's template parameters and arguments bound to the site's values,
+// then its local variables initialised before the flag call.
+func instantiate(inner FlagSite, w *grammar.Node, tparams []templateParam, params []Param, site FlagSite, r *Resolver) (FlagSite, bool) {
+	vals := map[string][]int64{}
+	for i, tp := range tparams {
+		if tp.name == "" {
+			continue
+		}
+		switch {
+		case i < len(site.Call.TArgs):
+			vals[tp.name] = r.EvalAll(site.Call.TArgs[i])
+		case tp.def != nil:
+			vals[tp.name] = r.EvalAll(tp.def)
+		default:
+			vals[tp.name] = nil
+		}
+	}
+	for i, p := range params {
+		if p.Name == "" {
+			continue
+		}
+		if i < len(site.Call.Args) {
+			vals[p.Name] = r.EvalAll(site.Call.Args[i])
+		} else {
+			vals[p.Name] = nil
+		}
+	}
+	br := r.Bind(vals)
+	locals := map[string]*grammar.Node{}
+	if body := w.ChildByField("body"); body != nil {
+		ds := body.Descendants()
+		for i := range ds {
+			d := &ds[i]
+			if d.Start >= inner.Node.Start {
+				break
+			}
+			if d.Kind != "init_declarator" {
+				continue
+			}
+			name, v := d.ChildByField("declarator"), d.ChildByField("value")
+			if name == nil || v == nil || name.Kind != "identifier" {
+				continue
+			}
+			vals[name.Text()] = br.EvalAll(v)
+			locals[name.Text()] = v
+			br = r.Bind(vals)
+		}
+	}
+	fc, ok := AsFlagCall(inner.Node, br)
+	if !ok {
+		return FlagSite{}, false
+	}
+	// An id read through a parameter the site does not pin (`flag.id` of a
+	// flag object) stays unknown, whatever a same-named constant says.
+	if fc.IDNode != nil {
+		if root := idRoot(fc.IDNode); root != "" {
+			if v, bound := vals[root]; bound && len(v) == 0 {
+				fc.Flags = nil
+			}
+		}
+	}
+	out := FlagSite{File: site.File, FlagCall: fc, Inner: inner.Node, InnerFile: inner.File}
+	out.Node, out.Call, out.IDNode, out.IDInCfg = site.Node, site.Call, nil, false
+	id, inCfg := Unparen(fc.IDNode), fc.IDInCfg
+	if inCfg && id != nil && id.Kind == "identifier" && locals[id.Text()] != nil {
+		// `uint64_t config = 1 | (mode << 4) | (flagId << 8);`
+		if x := ShiftedTerm(locals[id.Text()], 8); x != nil {
+			id, inCfg = Unparen(x), false
+		}
+	}
+	if id != nil && id.Kind == "identifier" {
+		for i, p := range params {
+			if p.Name == id.Text() && i < len(site.Call.Args) {
+				out.IDNode, out.IDInCfg = site.Call.Args[i], inCfg
+			}
+		}
+	}
+	return out, true
+}
+
+// idRoot is the variable an id expression reads: `id`, `flag.id` → flag.
+func idRoot(n *grammar.Node) string {
+	n = Unparen(n)
+	for n != nil && n.Kind == "field_expression" {
+		n = Unparen(n.ChildByField("argument"))
+	}
+	if n != nil && n.Kind == "identifier" {
+		return n.Text()
+	}
+	return ""
+}
+
+// readsParam reports whether a flag call's id is read through a parameter
+// of its enclosing function.
+func readsParam(fc FlagCall) bool {
+	root := ""
+	if fc.IDNode != nil {
+		root = idRoot(fc.IDNode)
+	}
+	if root == "" {
+		return false
+	}
+	w := EnclosingFunction(fc.Node)
+	if w == nil || w.Kind != "function_definition" {
+		return false
+	}
+	for _, p := range Params(w) {
+		if p.Name == root {
+			return true
+		}
+	}
+	return false
+}

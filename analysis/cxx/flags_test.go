@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -221,4 +222,51 @@ func FuzzAsFlagCall(f *testing.F) {
 		HardwareBarriers(file, r)
 		UsesHardwareSyncAll(file)
 	})
+}
+
+func TestFlagSitesWrappers(t *testing.T) {
+	h := parse(t, "sync.h", `#pragma once
+template <pipe_t pipe, uint8_t mode>
+__aicore__ inline void FftsCrossCoreSync(uint64_t flagId) {
+  uint64_t config = 1 | (mode << 4) | (flagId << 8);
+  ffts_cross_core_sync(pipe, config);
+}
+template <uint8_t MODE = 2, pipe_t PIPE = PIPE_MTE3>
+__aicore__ inline void Notify(uint16_t id) { AscendC::CrossCoreSetFlag<MODE, PIPE>(id); }
+struct Flag { uint16_t id; };
+__aicore__ inline void NotifyFlag(Flag &flag) { AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(flag.id); }
+constexpr uint16_t id = 9;
+`)
+	f := parse(t, "k.cpp", `#include "sync.h"
+constexpr uint64_t kDone = 6;
+void k(Flag f, int n) {
+  FftsCrossCoreSync<PIPE_FIX, 2>(kDone);
+  Notify(4);
+  Notify<0>(kDone + 1);
+  NotifyFlag(f);
+  Notify(n);
+}
+`)
+	r := NewResolver(h, f)
+	var got []string
+	for _, s := range FlagSites([]*grammar.File{h, f}, r) {
+		id := ""
+		if s.IDNode != nil {
+			id = s.IDNode.Text()
+		}
+		got = append(got, fmt.Sprintf("%s %q mode=%d/%v flags=%v id=%q inner=%v", s.File.Path, s.Node.Text(), s.Mode, s.ModeKnown, s.Flags, id, s.Inner != nil))
+	}
+	want := []string{
+		`sync.h "ffts_cross_core_sync(pipe, config)" mode=0/false flags=[] id="config" inner=false`,
+		`sync.h "AscendC::CrossCoreSetFlag<MODE, PIPE>(id)" mode=0/false flags=[] id="id" inner=false`,
+		`sync.h "AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(flag.id)" mode=2/true flags=[] id="flag.id" inner=false`,
+		`k.cpp "FftsCrossCoreSync<PIPE_FIX, 2>(kDone)" mode=2/true flags=[6] id="kDone" inner=true`,
+		`k.cpp "Notify(4)" mode=2/true flags=[4] id="4" inner=true`,
+		`k.cpp "Notify<0>(kDone + 1)" mode=0/true flags=[7] id="kDone + 1" inner=true`,
+		`k.cpp "Notify(n)" mode=2/true flags=[] id="n" inner=true`,
+		`k.cpp "NotifyFlag(f)" mode=2/true flags=[] id="" inner=true`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }

@@ -64,6 +64,10 @@ extern "C" __global__ __aicore__ void topk_mix_entry(__gm__ int64_t *args) {
   score_phase(args, block);
   AscendC::SyncAll(); // EXT004: vector-only barrier in a mixed extern
   merge_phase(args, block);
+#ifdef __DAV_C220_CUBE__
+  AscendC::CrossCoreSetFlag<0, PIPE_FIX>(kCubesDone); // EXT014: one id for two synchronisations
+  AscendC::CrossCoreWaitFlag(kCubesDone);
+#endif
 
   AscendC::GlobalTensor<float> gOut;
   gOut.SetGlobalBuffer(tensor_data<float>(args, kOutArg));

@@ -1,0 +1,241 @@
+package rules
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// CrossFlagIDCollision flags one FFTS flag id shared by synchronisations of
+// different modes that signal the same cores.
+var CrossFlagIDCollision = register(&analysis.Analyzer{
+	Code:     "EXT014",
+	Name:     "crossflag-id-collision",
+	Severity: analysis.SeverityError,
+	Lang:     grammar.CPP,
+	Fixable:  true,
+	Doc: analysis.Doc{
+		Summary: "one FFTS flag id used by two synchronisations of different modes on the same cores: each consumes the other's counts",
+		What: "Collects every cross-core flag set of the extern unit (the entry and everything it includes): " +
+			"`CrossCoreSetFlag<mode, pipe>(id)`, `NotifyEvent<pipe>(id)`, raw `ffts_cross_core_sync(pipe, cfg)`, and " +
+			"calls of wrappers whose flag call takes its mode or id from the wrapper's template parameters or arguments " +
+			"(`FftsCrossCoreSync<PIPE_MTE3, 2>(kFlag)`, `notify<2>(kFlag)`), with ids and modes resolved through " +
+			"literals, constants, enums and `#define`s. Each set signals one core family: mode 0 the setter's own type " +
+			"(all cubes or all vectors), mode 1 the vectors, mode 2 the other type of the cluster (cube→vector or " +
+			"vector→cube). Flags a set whose id another set with a different mode also signals on the same family; " +
+			"related information points at the other synchronisation. A set the file compiles for both core types in " +
+			"a mixed extern (the direction of its mode is unknown) is not judged, nor are ids that are not constant, " +
+			"nor two sets of the same mode (the same handshake written twice, or phases the analysis cannot tell apart).",
+		Why: "A cross-core flag is a counter per id on each receiving core: `CrossCoreWaitFlag(id)` waits for a count " +
+			"and consumes it, whatever synchronisation produced it. A mode-0 barrier on the vectors and a mode-2 " +
+			"cube→vector handshake on the same id both count on the vector cores, and nothing orders the cube's set " +
+			"against the vectors' barrier: the barrier's wait can take the cube's count and release before the other " +
+			"vectors arrived, and the handshake's wait then waits for a count that was already consumed (507018 hang) " +
+			"or takes a barrier count and reads data the cube has not written. Give each synchronisation its own id.",
+		Example: "constexpr uint16_t kReady = 3;     // cube -> vector handshake\nconstexpr uint16_t kAllVec = 3;    // vector barrier\n" +
+			"if ASCEND_IS_AIC { AscendC::CrossCoreSetFlag<2, PIPE_FIX>(kReady); }\n" +
+			"if ASCEND_IS_AIV {\n  AscendC::CrossCoreWaitFlag(kReady);\n  AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(kAllVec);\n  AscendC::CrossCoreWaitFlag(kAllVec);\n}",
+		UseInstead: "constexpr uint16_t kReady = 3;\nconstexpr uint16_t kAllVec = 4;    // an id no other synchronisation uses",
+		FixSafety: "Unsafe: when the later set's id is a named constant that the other synchronisation does not use, " +
+			"the fix changes the constant's definition to the lowest id in 0–10 that no flag call of the unit uses and " +
+			"the project does not reserve, which moves that synchronisation's set and its waits together. Without such " +
+			"a constant no fix is offered: the waits cannot be told apart. Libraries own ids too (Matmul objects " +
+			"0..2N-1, catlass barriers 8–10): check the new id against them, or list them in `reserved-flags`.",
+		Guide: "§5",
+	},
+	Run: runCrossFlagIDCollision,
+})
+
+// flagUse is one set of a flag id, decoded for one receiving core family.
+type flagUse struct {
+	site   cxx.FlagSite
+	id     int64
+	mode   int64
+	setter grammar.Cores
+	target grammar.Cores
+	order  int // position in the unit: files in include order, then offset
+}
+
+func runCrossFlagIDCollision(pass *analysis.Pass) {
+	files := append(unitFiles(pass), pass.File)
+	if !mentionsFlags(files) {
+		return
+	}
+	r := cxx.NewResolver(files...)
+	sites := cxx.FlagSites(files, r)
+	kind := grammar.Both
+	if pass.Ctx != nil {
+		switch pass.Ctx.Kind {
+		case workspace.KindAIV:
+			kind = grammar.AIV
+		case workspace.KindAIC:
+			kind = grammar.AIC
+		}
+	}
+	fileOrder := map[*grammar.File]int{}
+	for i, f := range files {
+		fileOrder[f] = i
+	}
+	groups := map[[2]int64][]flagUse{}
+	for _, s := range sites {
+		if s.Kind != cxx.FlagSet || !s.ModeKnown || len(s.Flags) != 1 || s.Flags[0] < 0 || s.Flags[0] > cxx.MaxFlagID {
+			continue
+		}
+		cores := s.Cores() & kind
+		if cores == grammar.Both && s.Mode != 1 || cores == grammar.None || deadConstexpr(pass, s.Node) {
+			continue
+		}
+		if s.Mode == 1 {
+			cores = grammar.AIV
+		}
+		target := flagTarget(cores, s.Mode)
+		if target == grammar.None {
+			continue
+		}
+		u := flagUse{site: s, id: s.Flags[0], mode: s.Mode, setter: cores, target: target,
+			order: fileOrder[s.File]<<32 | int(s.Node.Start)}
+		key := [2]int64{int64(target), u.id}
+		groups[key] = append(groups[key], u)
+	}
+	var used map[int64]bool
+	reported := map[*grammar.Node]bool{}
+	keys := make([][2]int64, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1]
+	})
+	for _, k := range keys {
+		uses := groups[k]
+		sort.SliceStable(uses, func(i, j int) bool { return uses[i].order < uses[j].order })
+		first := uses[0]
+		for _, u := range uses[1:] {
+			if u.mode == first.mode || u.site.File != pass.File || reported[u.site.Node] {
+				continue
+			}
+			reported[u.site.Node] = true
+			if used == nil {
+				used = usedFlagIDs(sites)
+			}
+			pass.Report(collisionDiagnostic(pass, r, u, first, used))
+		}
+	}
+}
+
+// mentionsFlags is a cheap text test before decoding every call of a unit.
+func mentionsFlags(files []*grammar.File) bool {
+	for _, f := range files {
+		if bytes.Contains(f.Src, []byte("CrossCore")) || bytes.Contains(f.Src, []byte("NotifyEvent")) ||
+			bytes.Contains(f.Src, []byte("ffts_cross_core_sync")) {
+			return true
+		}
+	}
+	return false
+}
+
+// flagTarget is the core family whose flag counter a set on `setter` with
+// the given mode increments; None when the pair is not a valid one.
+func flagTarget(setter grammar.Cores, mode int64) grammar.Cores {
+	switch mode {
+	case 0:
+		return setter
+	case 1:
+		return grammar.AIV
+	case 2:
+		switch setter {
+		case grammar.AIC:
+			return grammar.AIV
+		case grammar.AIV:
+			return grammar.AIC
+		}
+	}
+	return grammar.None
+}
+
+func usedFlagIDs(sites []cxx.FlagSite) map[int64]bool {
+	used := map[int64]bool{}
+	for _, s := range sites {
+		for _, id := range s.Flags {
+			used[id] = true
+		}
+	}
+	return used
+}
+
+func modeText(mode int64, setter grammar.Cores) string {
+	switch mode {
+	case 0:
+		return "mode-0 barrier of all " + coreName(setter) + " cores"
+	case 1:
+		return "mode-1 vector-lane handshake"
+	}
+	if setter == grammar.AIC {
+		return "mode-2 cube→vector handshake"
+	}
+	return "mode-2 vector→cube handshake"
+}
+
+func collisionDiagnostic(pass *analysis.Pass, r *cxx.Resolver, u, other flagUse, used map[int64]bool) analysis.Diagnostic {
+	line, _ := other.site.File.Lines.Position(other.site.Node.Start)
+	where := fmt.Sprintf("%s:%d", filepath.Base(other.site.File.Path), line+1)
+	msg := fmt.Sprintf("`%s` uses FFTS flag %d for a %s, but the %s at %s signals flag %d on the same %s cores: "+
+		"a wait on flag %d consumes either's count, so one synchronisation releases early and the other hangs; "+
+		"give each its own id", shortText(u.site.Node), u.id, modeText(u.mode, u.setter), modeText(other.mode, other.setter),
+		where, u.id, coreName(u.target), u.id)
+	d := analysis.Diagnostic{Start: u.site.Node.Start, End: u.site.Node.End, Message: msg,
+		Related: []analysis.Related{analysis.RelatedAt(other.site.File, other.site.Node,
+			fmt.Sprintf("the %s on flag %d", modeText(other.mode, other.setter), u.id))}}
+	if u.site.Inner != nil {
+		d.Related = append(d.Related, analysis.RelatedAt(u.site.InnerFile, u.site.Inner, "the wrapper's flag call"))
+	}
+	if fix, ok := collisionFix(pass, r, u, other, used); ok {
+		d.Fixes = []analysis.Fix{fix}
+	}
+	return d
+}
+
+// collisionFix moves u's synchronisation to a free id by editing the named
+// constant its set uses, when the other synchronisation does not use that
+// constant: the set and its waits move together.
+func collisionFix(pass *analysis.Pass, r *cxx.Resolver, u, other flagUse, used map[int64]bool) (analysis.Fix, bool) {
+	if u.site.IDNode == nil || u.site.IDInCfg {
+		return analysis.Fix{}, false
+	}
+	def := cxx.NamedConstant(r, u.site.IDNode)
+	if def == nil {
+		return analysis.Fix{}, false
+	}
+	if other.site.IDNode != nil && cxx.NamedConstant(r, other.site.IDNode) == def {
+		return analysis.Fix{}, false
+	}
+	to := int64(-1)
+	for id := int64(0); id <= 10; id++ {
+		if !used[id] && !pass.Settings.Reserved(id) {
+			to = id
+			break
+		}
+	}
+	if to < 0 {
+		return analysis.Fix{}, false
+	}
+	p := *pass
+	p.Consts = r
+	edits, ok := defEdits(&p, def, false, to, 0)
+	if !ok {
+		return analysis.Fix{}, false
+	}
+	name := strings.TrimSpace(def.Name)
+	return analysis.Fix{
+		Title:         fmt.Sprintf("Change `%s` to flag id %d (was %d)", name, to, u.id),
+		Applicability: analysis.Unsafe,
+		Edits:         edits,
+	}, true
+}
