@@ -44,8 +44,8 @@ var CrossFlagIDCollision = register(&analysis.Analyzer{
 			"if ASCEND_IS_AIV {\n  AscendC::CrossCoreWaitFlag(kReady);\n  AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(kAllVec);\n  AscendC::CrossCoreWaitFlag(kAllVec);\n}",
 		UseInstead: "constexpr uint16_t kReady = 3;\nconstexpr uint16_t kAllVec = 4;    // an id no other synchronisation uses",
 		FixSafety: "Unsafe: when the later set's id is a named constant that the other synchronisation does not use, " +
-			"the fix changes the constant's definition to the lowest id in 0–10 that no flag call of the unit uses and " +
-			"the project does not reserve, which moves that synchronisation's set and its waits together. Without such " +
+			"the fix changes the constant's definition to the next id above those the unit's flag calls use (else the " +
+			"lowest free one), in 0–10 and not reserved by the project, which moves that synchronisation's set and its waits together. Without such " +
 			"a constant no fix is offered: the waits cannot be told apart. Libraries own ids too (Matmul objects " +
 			"0..2N-1, catlass barriers 8–10): check the new id against them, or list them in `reserved-flags`.",
 		Guide: "§5",
@@ -216,11 +216,19 @@ func collisionFix(pass *analysis.Pass, r *cxx.Resolver, u, other flagUse, used m
 	if other.site.IDNode != nil && cxx.NamedConstant(r, other.site.IDNode) == def {
 		return analysis.Fix{}, false
 	}
-	to := int64(-1)
+	// The next id above those in use keeps clear of EXT005, which moves
+	// reserved ids to the lowest free ones.
+	to, top := int64(-1), int64(-1)
 	for id := int64(0); id <= 10; id++ {
-		if !used[id] && !pass.Settings.Reserved(id) {
-			to = id
-			break
+		if used[id] {
+			top = id
+		}
+	}
+	for _, from := range []int64{top + 1, 0} {
+		for id := from; id <= 10 && to < 0; id++ {
+			if !used[id] && !pass.Settings.Reserved(id) {
+				to = id
+			}
 		}
 	}
 	if to < 0 {

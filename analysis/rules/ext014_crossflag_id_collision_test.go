@@ -15,9 +15,9 @@ func TestCrossFlagIDCollision(t *testing.T) {
 	// The fix edits the named constant of the later synchronisation (in the
 	// header that defines it), to the lowest id no flag call uses.
 	want := map[string]string{
-		"collide/entry.cpp:VEC_ALL_DONE": "collide/flags.h:  VEC_ALL_DONE = 0, // every vector finished its rows",
-		"wrapper/entry.cpp:ROW_BARRIER":  "wrapper/entry.cpp:constexpr uint64_t ROW_BARRIER = 0;",
-		"wrapper/entry.cpp:kStage":       "wrapper/entry.cpp:constexpr uint16_t kStage = 0;",
+		"collide/entry.cpp:VEC_ALL_DONE": "collide/flags.h:  VEC_ALL_DONE = 5, // every vector finished its rows",
+		"wrapper/entry.cpp:ROW_BARRIER":  "wrapper/entry.cpp:constexpr uint64_t ROW_BARRIER = 9;",
+		"wrapper/entry.cpp:kStage":       "wrapper/entry.cpp:constexpr uint16_t kStage = 9;",
 	}
 	seen := 0
 	for _, r := range results {
