@@ -24,14 +24,14 @@ func TestMain(m *testing.M) {
 }
 
 type lspProc struct {
-	t   *testing.T
+	t   testing.TB
 	cmd *exec.Cmd
 	in  io.WriteCloser
 	out *bufio.Reader
 	id  int
 }
 
-func startBinary(t *testing.T, args ...string) *lspProc {
+func startBinary(t testing.TB, args ...string) *lspProc {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "EXTERN_LSP_RUN_MAIN=1")

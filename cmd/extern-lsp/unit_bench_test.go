@@ -1,0 +1,184 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// The unit benchmarks run on generated trees of realistic extern units
+// (analysistest.WriteUnits: ~15,000 lines, ~700 KB per unit). 14 copies
+// are the "10 MB tree" of the targets; 1 and 4 copies show the growth.
+//
+//	go test ./cmd/extern-lsp -run '^$' -bench 'Unit' -benchtime 3x
+var unitCopies = []int{1, 4, 14}
+
+func unitTree(b *testing.B, copies int) string {
+	dir := b.TempDir()
+	if _, err := analysistest.WriteUnits(dir, copies); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
+
+func treeBytes(dir string) int64 {
+	var n int64
+	for _, p := range analysistest.Files(dir) {
+		if st, err := os.Stat(p); err == nil {
+			n += st.Size()
+		}
+	}
+	return n
+}
+
+// BenchmarkUnitParse masks and parses every source of the tree on one
+// core: the floor `check` is measured against.
+func BenchmarkUnitParse(b *testing.B) {
+	for _, n := range unitCopies {
+		b.Run(fmt.Sprintf("copies=%d", n), func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+			dir := unitTree(b, n)
+			files := analysistest.Files(dir)
+			b.ReportAllocs()
+			b.ResetTimer()
+			start := cpuTime()
+			for i := 0; i < b.N; i++ {
+				cpp, py := grammar.NewParser(grammar.CPP), grammar.NewParser(grammar.Python)
+				for _, p := range files {
+					src, err := os.ReadFile(p)
+					if err != nil {
+						b.Fatal(err)
+					}
+					parser := cpp
+					if l, _ := grammar.LangOf(p); l == grammar.Python {
+						parser = py
+					}
+					if f, err := grammar.ParseFile(context.Background(), parser, p, src, nil); err == nil {
+						f.Close()
+					}
+				}
+			}
+			b.ReportMetric(float64(cpuTime()-start)/1e6/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(treeBytes(dir))/(1<<20), "MB")
+		})
+	}
+}
+
+// BenchmarkUnitCheck runs `check` over the tree with -j 1 on one core and
+// -j 2 on two.
+func BenchmarkUnitCheck(b *testing.B) {
+	for _, n := range unitCopies {
+		for _, j := range []int{1, 2} {
+			b.Run(fmt.Sprintf("copies=%d/j=%d", n, j), func(b *testing.B) {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(j))
+				dir := unitTree(b, n)
+				b.ReportAllocs()
+				b.ResetTimer()
+				start := cpuTime()
+				for i := 0; i < b.N; i++ {
+					if code := run([]string{"check", "--format", "json", "-j", strconv.Itoa(j), dir}, io.Discard, io.Discard); code == 2 {
+						b.Fatalf("check failed")
+					}
+				}
+				b.ReportMetric(float64(cpuTime()-start)/1e6/float64(b.N), "cpu-ms/op")
+				b.ReportMetric(float64(treeBytes(dir))/(1<<20), "MB")
+			})
+		}
+	}
+}
+
+// BenchmarkUnitCheckRSS runs `check -j 2` in a child process and reports
+// its peak RSS and CPU time.
+func BenchmarkUnitCheckRSS(b *testing.B) {
+	for _, n := range unitCopies {
+		b.Run(fmt.Sprintf("copies=%d", n), func(b *testing.B) {
+			dir := unitTree(b, n)
+			var peak, cpu float64
+			for i := 0; i < b.N; i++ {
+				cmd := exec.Command(os.Args[0], "check", "--format", "json", "-j", "2", dir)
+				cmd.Env = append(os.Environ(), "EXTERN_LSP_RUN_MAIN=1")
+				if err := cmd.Run(); err != nil {
+					if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() == 2 {
+						b.Fatalf("check: %v", err)
+					}
+				}
+				ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+				peak = max(peak, float64(ru.Maxrss)/1024)
+				cpu += float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6
+			}
+			b.ReportMetric(peak, "peak-rss-MB")
+			b.ReportMetric(cpu/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(treeBytes(dir))/(1<<20), "MB")
+		})
+	}
+}
+
+// BenchmarkUnitServeRSS runs the server in a child process with the tree
+// as its workspace, opens one unit's body header, waits for its
+// diagnostics, pulls a workspace diagnostic, and reports the child's peak
+// RSS.
+func BenchmarkUnitServeRSS(b *testing.B) {
+	for _, n := range unitCopies {
+		b.Run(fmt.Sprintf("copies=%d", n), func(b *testing.B) {
+			dir := unitTree(b, n)
+			body := filepath.Join(dir, "model00", "kernels", "attn", "kernel", "attn_body.hpp")
+			text, err := os.ReadFile(body)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var peak float64
+			for i := 0; i < b.N; i++ {
+				p := startBinary(b, "serve")
+				p.request("initialize", map[string]any{"processId": nil, "rootUri": "file://" + dir, "capabilities": map[string]any{}})
+				p.next(func(f frame) bool { return f.ID != nil && *f.ID == 1 })
+				p.notify("initialized", map[string]any{})
+				uri := "file://" + body
+				p.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "cpp", "version": 1, "text": string(text)}})
+				p.next(func(f frame) bool {
+					return f.Method == "textDocument/publishDiagnostics" && strings.Contains(string(f.Params), filepath.Base(body))
+				})
+				id := p.request("workspace/diagnostic", map[string]any{"previousResultIds": []any{}})
+				p.next(func(f frame) bool { return f.ID != nil && *f.ID == id })
+				peak = max(peak, procHWM(p.cmd.Process.Pid))
+				p.request("shutdown", nil)
+				p.notify("exit", nil)
+				done := make(chan struct{})
+				go func() { p.cmd.Wait(); close(done) }()
+				select {
+				case <-done:
+				case <-time.After(10 * time.Second):
+					b.Fatal("server did not exit")
+				}
+			}
+			b.ReportMetric(peak, "peak-rss-MB")
+			b.ReportMetric(float64(treeBytes(dir))/(1<<20), "MB")
+		})
+	}
+}
+
+// procHWM reads a process's peak RSS (VmHWM, MB) from /proc.
+func procHWM(pid int) float64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
