@@ -41,6 +41,9 @@ func (s *Server) requests() map[string]handler {
 		"textDocument/codeLens":       onDocument(func() any { return []codeLens{} }, s.codeLens),
 		"textDocument/documentSymbol": onDocument(func() any { return []documentSymbol{} }, s.documentSymbols),
 		"workspace/symbol":            request(s.workspaceSymbols, requiredParams),
+		"textDocument/references":     onDocument(noResult, s.references),
+		"textDocument/prepareRename":  onDocument(noResult, s.prepareRename),
+		"textDocument/rename":         onDocument(noResult, s.rename),
 	}
 }
 

@@ -74,6 +74,8 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 		},
 		"codeLensProvider":        map[string]any{"resolveProvider": false},
 		"documentSymbolProvider":  true,
+		"referencesProvider":      true,
+		"renameProvider":          map[string]any{"prepareProvider": true},
 		"workspaceSymbolProvider": true,
 		"codeActionProvider": map[string]any{
 			"codeActionKinds": []string{string(protocol.QuickFix), fixAllKind},

@@ -1,0 +1,161 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/extern-lsp/extern-lsp/analysis/abi"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// References across the two languages: a stub parameter's references are
+// every C++ read of its args slot in every file the extern compiles (as
+// the args rules judge them: only reads the extern compiles, the taken
+// branch of an unbound flag), and a C++ read's references are those of the
+// parameter(s) it reads under each extern, so its sibling reads too.
+
+type referenceParams struct {
+	positionParams
+	Context struct {
+		IncludeDeclaration bool `json:"includeDeclaration"`
+	} `json:"context"`
+}
+
+// paramRef is one stub parameter.
+type paramRef struct {
+	st *abi.Stub
+	p  *abi.Param
+}
+
+// paramsAt returns the stub parameter(s) at off: the parameter under the
+// cursor in a .py, or what the args read under the cursor reads under
+// each extern that compiles it.
+func (s *Server) paramsAt(f *grammar.File, off uint32) []paramRef {
+	var out []paramRef
+	if f.Lang == grammar.Python {
+		for _, st := range s.ws.StubsFor(f.Path) {
+			if st.File != f.Path {
+				continue
+			}
+			for i := range st.Params {
+				p := &st.Params[i]
+				if off >= p.NameStart && off <= p.NameEnd {
+					out = append(out, paramRef{st, p})
+				}
+			}
+		}
+		return out
+	}
+	v := s.abiViewOf(f.Path)
+	a := v.at(off)
+	if a == nil || a.Via == "constant" {
+		return nil
+	}
+	for _, st := range v.stubs {
+		if !v.compiled(a, st) || v.otherBranch(a, st) {
+			continue
+		}
+		for _, sl := range slotFor(a, st) {
+			if p, ok := st.BySlot(int(sl)); ok {
+				out = append(out, paramRef{st, p})
+			}
+		}
+	}
+	return out
+}
+
+// readsOf returns the C++ reads of a parameter's slot in every file the
+// extern compiles.
+func (s *Server) readsOf(ctx context.Context, pr paramRef) []readSite {
+	var out []readSite
+	seen := map[string]bool{}
+	for _, e := range s.ws.StubEntries(pr.st) {
+		for _, path := range s.ws.Closure(e) {
+			if seen[path] || ctx.Err() != nil {
+				continue
+			}
+			seen[path] = true
+			v := s.abiViewOf(path)
+			for i := range v.acc {
+				a := &v.acc[i]
+				if a.Via == "constant" || !containsStub(v.stubs, pr.st) || !v.compiled(a, pr.st) || v.otherBranch(a, pr.st) {
+					continue
+				}
+				for _, sl := range slotFor(a, pr.st) {
+					if int(sl) == pr.p.Slot {
+						out = append(out, readSite{path: path, a: a})
+						break
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// readSite is one args read.
+type readSite struct {
+	path string
+	a    *abi.Access
+}
+
+// span is what a read covers in the editor: the whole `args[k]` or
+// helper call.
+func (r readSite) span() (uint32, uint32) {
+	if r.a.Node != nil {
+		return r.a.Node.Start, r.a.Node.End
+	}
+	return r.a.Start, r.a.End
+}
+
+func containsStub(stubs []*abi.Stub, st *abi.Stub) bool {
+	for _, x := range stubs {
+		if x == st {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) references(ctx context.Context, doc docRequest, p *referenceParams) (any, error) {
+	f, err := s.fileFor(doc.uri)
+	if err != nil || f == nil || f.Tree == nil {
+		return nil, nil
+	}
+	prs := s.paramsAt(f, offsetOf(f.Lines, p.Position))
+	if len(prs) == 0 {
+		return nil, nil
+	}
+	out := []protocol.Location{}
+	seen := map[string]bool{}
+	add := func(l protocol.Location) {
+		k := fmt.Sprintf("%s:%v", l.URI, l.Range)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, l)
+		}
+	}
+	for _, pr := range prs {
+		if p.Context.IncludeDeclaration {
+			add(s.location(pr.st.File, pr.p.NameStart, pr.p.NameEnd))
+		}
+		for _, r := range s.readsOf(ctx, pr) {
+			start, end := r.span()
+			add(s.location(r.path, start, end))
+		}
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.URI != b.URI {
+			return a.URI < b.URI
+		}
+		return a.Range.Start.Line < b.Range.Start.Line || a.Range.Start.Line == b.Range.Start.Line && a.Range.Start.Character < b.Range.Start.Character
+	})
+	return out, nil
+}
