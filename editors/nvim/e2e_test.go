@@ -67,7 +67,7 @@ func nvim012(t *testing.T) string {
 			return p
 		}
 	}
-	editortest.Missing(t, "Neovim 0.11+ (nvim)")
+	editortest.Missing(t, "nvim", "no Neovim 0.11+ (cache nvim-0.12/nvim, $EXTERN_LSP_NVIM or nvim on PATH)")
 	return ""
 }
 
@@ -89,7 +89,7 @@ func TestNeovim(t *testing.T) {
 		{"0.10-setup", func(t *testing.T) string {
 			p := editortest.FindExecutable(os.Getenv("EXTERN_LSP_NVIM010"), editortest.Cached("nvim-0.10", "nvim"))
 			if p == "" {
-				editortest.Missing(t, "Neovim 0.10 (cache nvim-0.10/nvim)")
+				editortest.Missing(t, "nvim-0.10", "no Neovim 0.10 (cache nvim-0.10/nvim or $EXTERN_LSP_NVIM010)")
 			}
 			return p
 		}, "setup"},

@@ -142,7 +142,7 @@ func runProbe(t *testing.T, editor, snippet string, args []string, out any) stri
 func TestEmacsEglot(t *testing.T) {
 	emacs := editortest.FindExecutable("emacs")
 	if emacs == "" {
-		editortest.Missing(t, "emacs (with eglot)")
+		editortest.Missing(t, "emacs", "no emacs on PATH")
 	}
 	var r struct {
 		Emacs       string `json:"emacs"`
@@ -180,10 +180,10 @@ func TestEmacsEglot(t *testing.T) {
 func TestVimALE(t *testing.T) {
 	vim := editortest.FindExecutable("vim")
 	if vim == "" {
-		editortest.Missing(t, "vim")
+		editortest.Missing(t, "vim", "no vim on PATH")
 	}
 	if _, err := os.Stat("/usr/share/vim-ale/plugin/ale.vim"); err != nil {
-		editortest.Missing(t, "ALE (/usr/share/vim-ale)")
+		editortest.Missing(t, "vim", "no ALE (/usr/share/vim-ale)")
 	}
 	var r struct {
 		Vim         int    `json:"vim"`

@@ -24,10 +24,10 @@ func TestVSCodeIntegration(t *testing.T) {
 	heavy(t)
 	csDir := filepath.Join(editortest.CacheDir(), "code-server")
 	if editortest.FindExecutable(editortest.Cached("code-server", "node_modules/.bin/code-server")) == "" {
-		editortest.Missing(t, "code-server ("+csDir+")")
+		editortest.Missing(t, "vscode", "no code-server in "+csDir)
 	}
 	if editortest.FindExecutable("/usr/bin/chromium") == "" {
-		editortest.Missing(t, "chromium (/usr/bin/chromium)")
+		editortest.Missing(t, "vscode", "no /usr/bin/chromium")
 	}
 	extDir := extensionDir(t)
 	npm(t, extDir, "run", "build")
@@ -93,8 +93,8 @@ func TestVSCodeIntegration(t *testing.T) {
 // heavy skips the suites that start a browser or package a .vsix (minutes,
 // not seconds) unless CI asks for them, so everyday `go test ./...` stays fast.
 func heavy(t *testing.T) {
-	if os.Getenv(editortest.RequireEnv) == "" && os.Getenv("EXTERN_LSP_VSCODE_TESTS") == "" {
-		t.Skip("set EXTERN_LSP_VSCODE_TESTS=1 to run the VS Code suites (.ci/run does)")
+	if !editortest.Required("vscode") && os.Getenv("EXTERN_LSP_VSCODE_TESTS") == "" {
+		t.Skip("SKIP vscode: set EXTERN_LSP_VSCODE_TESTS=1 to run the VS Code suites (.ci/run does when it installed code-server)")
 	}
 }
 
@@ -105,7 +105,7 @@ func extensionDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "vscode-languageclient")); err != nil {
-		editortest.Missing(t, "editors/vscode/node_modules (npm ci)")
+		editortest.Missing(t, "vscode", "no editors/vscode/node_modules (npm ci)")
 	}
 	return dir
 }
@@ -113,7 +113,7 @@ func extensionDir(t *testing.T) string {
 func npm(t *testing.T, dir string, args ...string) string {
 	bin := editortest.FindExecutable("npm")
 	if bin == "" {
-		editortest.Missing(t, "npm")
+		editortest.Missing(t, "vscode", "no npm on PATH")
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
@@ -169,7 +169,7 @@ func TestVSCodePackage(t *testing.T) {
 	}
 	cs := editortest.FindExecutable(editortest.Cached("code-server", "node_modules/.bin/code-server"))
 	if cs == "" {
-		editortest.Missing(t, "code-server")
+		editortest.Missing(t, "vscode", "no code-server")
 	}
 	extDir := t.TempDir()
 	cmd := exec.Command(cs, "--extensions-dir", extDir, "--user-data-dir", t.TempDir(), "--install-extension", vsix)

@@ -18,9 +18,32 @@ import (
 	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
 )
 
-// RequireEnv, when set (as .ci/run does), turns a missing editor into a test
-// failure instead of a skip, so CI can never pass by skipping.
+// RequireEnv names the editors whose tests must run: a missing one fails its
+// test instead of skipping it. .ci/run sets it to the editors
+// editors/ci/install.sh provided (space- or comma-separated: nvim,
+// nvim-0.10, vscode, emacs, vim), so CI can never pass by skipping an editor
+// it installed, and never fails for one the machine could not install. "1"
+// or "all" requires every editor.
 const RequireEnv = "EXTERN_LSP_REQUIRE_EDITORS"
+
+// SkipLogEnv names a file each skipped editor test appends its
+// `SKIP <editor>: <why>` line to, so .ci/run can print them (go test hides
+// the output of passing packages).
+const SkipLogEnv = "EXTERN_LSP_SKIP_LOG"
+
+// Required reports whether RequireEnv demands editor.
+func Required(editor string) bool {
+	v := strings.TrimSpace(os.Getenv(RequireEnv))
+	if v == "1" || v == "all" {
+		return true
+	}
+	for _, e := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\t' }) {
+		if e == editor {
+			return true
+		}
+	}
+	return false
+}
 
 // RepoRoot is the directory holding go.mod, found upwards from the test's directory.
 func RepoRoot(t testing.TB) string {
@@ -64,12 +87,19 @@ func Cached(dir, exe string) string {
 	return filepath.Join(d, exe)
 }
 
-// Missing skips the test (or fails it under RequireEnv) for a missing tool.
-func Missing(t testing.TB, what string) {
+// Missing skips the test with `SKIP <editor>: <why>`, or fails it when
+// RequireEnv requires that editor.
+func Missing(t testing.TB, editor, why string) {
 	t.Helper()
-	msg := fmt.Sprintf("%s not found; run editors/ci/install.sh (or .ci/run) to install it", what)
-	if os.Getenv(RequireEnv) != "" {
-		t.Fatal(msg)
+	msg := fmt.Sprintf("SKIP %s: %s (run editors/ci/install.sh or .ci/run to install it)", editor, why)
+	if Required(editor) {
+		t.Fatalf("%s is required (%s=%s) but cannot run: %s", editor, RequireEnv, os.Getenv(RequireEnv), why)
+	}
+	if log := os.Getenv(SkipLogEnv); log != "" {
+		if f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			fmt.Fprintf(f, "%s (%s)\n", msg, t.Name())
+			f.Close()
+		}
 	}
 	t.Skip(msg)
 }
