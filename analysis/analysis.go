@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
@@ -195,6 +196,7 @@ func (p *Pass) Report(d Diagnostic) {
 	if d.Severity == 0 {
 		d.Severity = p.Analyzer.Severity
 	}
+	d.Message = CapMessage(d.Message)
 	for i := range d.Fixes {
 		for j := range d.Fixes[i].Edits {
 			if d.Fixes[i].Edits[j].File == "" {
@@ -206,8 +208,26 @@ func (p *Pass) Report(d Diagnostic) {
 		if d.Related[i].File == "" {
 			d.Related[i].File = d.File
 		}
+		d.Related[i].Message = CapMessage(d.Related[i].Message)
 	}
 	*p.diags = append(*p.diags, d)
+}
+
+// MaxMessageLen caps a finding's message (bytes): a message built from a
+// list of names stays readable in a terminal, a hover and a SARIF viewer.
+const MaxMessageLen = 1000
+
+// CapMessage shortens a message over MaxMessageLen at a character boundary
+// and says how much was left out.
+func CapMessage(s string) string {
+	if len(s) <= MaxMessageLen {
+		return s
+	}
+	cut := MaxMessageLen
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d more bytes)", s[:cut], len(s)-cut)
 }
 
 // Reportf reports a message on a node's range.

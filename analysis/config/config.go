@@ -12,12 +12,14 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/BurntSushi/toml"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/fsys"
 	"github.com/extern-lsp/extern-lsp/analysis/rules"
 )
 
@@ -52,6 +54,18 @@ type Config struct {
 	// ReservedFlags and CoreMacroFamily become analysis.Settings.
 	ReservedFlags   []int
 	CoreMacroFamily string
+	// MaxFileSize is the largest source file read, in bytes (0: the
+	// default, fsys.DefaultMaxFileSize); larger ones are reported and
+	// skipped.
+	MaxFileSize int64
+}
+
+// FileSizeLimit is the effective max-file-size.
+func (c *Config) FileSizeLimit() int64 {
+	if c == nil || c.MaxFileSize <= 0 {
+		return fsys.DefaultMaxFileSize
+	}
+	return c.MaxFileSize
 }
 
 // Error is a configuration problem: the file, the key and a hint.
@@ -147,7 +161,7 @@ func loadDir(dir string) (*Config, error) {
 // readFile parses one file; nil, nil for a pyproject.toml that does not
 // configure extern-lsp.
 func readFile(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, _, err := fsys.ReadFile(path, 1<<20)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, &Error{File: path, Msg: "no such file"}
@@ -200,7 +214,7 @@ func extract(raw map[string]any, pyproject bool) (map[string]any, string, bool) 
 }
 
 // Keys are the accepted keys, for errors and hints.
-var Keys = []string{"select", "extend-select", "ignore", "severity", "exclude", "include", "extend-generated-markers", "reserved-flags", "core-macro-family"}
+var Keys = []string{"select", "extend-select", "ignore", "severity", "exclude", "include", "extend-generated-markers", "reserved-flags", "core-macro-family", "max-file-size"}
 
 func (c *Config) decode(t map[string]any, prefix string) error {
 	keys := make([]string, 0, len(t))
@@ -299,6 +313,12 @@ func (c *Config) decode(t map[string]any, prefix string) error {
 				return bad("bad value "+describe(v), `want "consistent" (the default), "c220", "pto" or "any"`)
 			}
 			c.CoreMacroFamily = s
+		case "max-file-size":
+			n, ok := parseSize(v)
+			if !ok {
+				return bad("bad size "+describe(v), `want bytes or a size such as "512KB" or "8MB"`)
+			}
+			c.MaxFileSize = n
 		default:
 			hint := "known keys: " + strings.Join(Keys, ", ")
 			if s := closest(k, Keys); s != "" {
@@ -308,6 +328,33 @@ func (c *Config) decode(t map[string]any, prefix string) error {
 		}
 	}
 	return nil
+}
+
+// parseSize reads a positive size: an integer (bytes) or a string with a
+// KB or MB suffix (powers of 1024).
+func parseSize(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, x > 0
+	case string:
+		s := strings.ToUpper(strings.TrimSpace(x))
+		mult := int64(1)
+		for _, u := range []struct {
+			suffix string
+			mult   int64
+		}{{"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}, {"B", 1}} {
+			if strings.HasSuffix(s, u.suffix) {
+				s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+				break
+			}
+		}
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n <= 0 || n > (1<<40)/mult {
+			return 0, false
+		}
+		return n * mult, true
+	}
+	return 0, false
 }
 
 func sortedKeys(m map[string]any) []string {

@@ -7,12 +7,14 @@ package workspace
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"sync"
 
+	"github.com/extern-lsp/extern-lsp/analysis/fsys"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -63,8 +65,7 @@ type Context struct {
 
 type fileEntry struct {
 	src     []byte
-	modTime int64
-	size    int64
+	stamp   fsys.Stamp // of the disk read (zero for overlays)
 	overlay bool
 	version int32
 	file    *grammar.File
@@ -104,6 +105,12 @@ type Workspace struct {
 	resolved map[[2]string]string
 	// abi is the Python stub index and the args[] caches (stubs.go).
 	abi abiState
+	// maxFile is the size cap of a file (fsys.DefaultMaxFileSize when
+	// nil); maxUnit caps the bytes of one include closure.
+	maxFile func(path string) int64
+	maxUnit int64
+	// problems are the files and folders that could not be read, by path.
+	problems map[string]error
 }
 
 // New returns a workspace over the given root folders.
@@ -288,6 +295,57 @@ func (w *Workspace) Version(path string) int32 {
 	return -1
 }
 
+// DiskStamp returns the stamp of a file's disk content as the workspace
+// read it (ok false for an overlay or an unread file): what a write must
+// find on disk before replacing the file.
+func (w *Workspace) DiskStamp(path string) (fsys.Stamp, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if e := w.files[Abs(path)]; e != nil && !e.overlay {
+		return e.stamp, true
+	}
+	return fsys.Stamp{}, false
+}
+
+// SetLimits sets the size cap of each file (by path; nil or <= 0: the
+// default) and of the bytes one include closure reads (<= 0: the default).
+func (w *Workspace) SetLimits(maxFile func(path string) int64, maxUnit int64) {
+	w.mu.Lock()
+	w.maxFile, w.maxUnit = maxFile, maxUnit
+	w.mu.Unlock()
+}
+
+// Problem is a file or folder the workspace could not read, or read only
+// in part.
+type Problem struct {
+	Path string
+	Err  error
+}
+
+// Problems returns what could not be read so far, sorted by path.
+func (w *Workspace) Problems() []Problem {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]Problem, 0, len(w.problems))
+	for p, err := range w.problems {
+		out = append(out, Problem{p, err})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// problem records a read failure (the first one per path).
+func (w *Workspace) problem(path string, err error) {
+	w.mu.Lock()
+	if w.problems == nil {
+		w.problems = map[string]error{}
+	}
+	if _, ok := w.problems[path]; !ok {
+		w.problems[path] = err
+	}
+	w.mu.Unlock()
+}
+
 func (w *Workspace) entry(path string) (*fileEntry, error) {
 	w.mu.Lock()
 	e := w.files[path]
@@ -297,18 +355,22 @@ func (w *Workspace) entry(path string) (*fileEntry, error) {
 	if e != nil {
 		return e, nil
 	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, &os.PathError{Op: "read", Path: path, Err: errIsDir}
 	}
-	src, err := os.ReadFile(path)
+	w.mu.Lock()
+	maxFile := w.maxFile
+	w.mu.Unlock()
+	var max int64
+	if maxFile != nil {
+		max = maxFile(path)
+	}
+	src, stamp, err := fsys.ReadFile(path, max)
 	if err != nil {
+		w.problem(path, err)
 		return nil, err
 	}
-	e = &fileEntry{src: src, modTime: st.ModTime().UnixNano(), size: st.Size()}
+	e = &fileEntry{src: src, stamp: stamp}
 	w.mu.Lock()
 	if cur := w.files[path]; cur != nil && cur.overlay {
 		e = cur
@@ -478,12 +540,29 @@ func (w *Workspace) UnresolvedIncludes(path string) []grammar.Include {
 
 // Closure returns path and every workspace file it includes transitively,
 // in include order (dependencies before the file itself is not guaranteed;
-// the file comes first).
+// the file comes first). A closure stops growing once its files hold more
+// bytes than the unit cap; the headers left out are recorded as problems.
 func (w *Workspace) Closure(path string) []string {
 	path = Abs(path)
+	w.mu.Lock()
+	limit := w.maxUnit
+	w.mu.Unlock()
+	if limit <= 0 {
+		limit = fsys.DefaultMaxUnitBytes
+	}
 	seen := map[string]bool{path: true}
 	out := []string{path}
+	var total int64
 	for i := 0; i < len(out); i++ {
+		if src, err := w.Source(out[i]); err == nil {
+			total += int64(len(src))
+		}
+		if total > limit {
+			for _, p := range out[max(i, 1):] {
+				w.problem(p, fmt.Errorf("not analysed with %s: its includes exceed %s in total", path, fsys.Bytes(limit)))
+			}
+			return out[:max(i, 1)]
+		}
 		for _, inc := range w.Includes(out[i]) {
 			if !seen[inc] {
 				seen[inc] = true
@@ -508,6 +587,8 @@ func (w *Workspace) Index() {
 	for _, r := range roots {
 		filepath.WalkDir(r, func(p string, d os.DirEntry, err error) error {
 			if err != nil {
+				// An unreadable folder: reported, the rest is indexed.
+				w.problem(p, err)
 				return nil
 			}
 			if d.IsDir() {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
+	"github.com/extern-lsp/extern-lsp/analysis/fsys"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -141,7 +142,7 @@ func runABI(args []string, stdout, stderr io.Writer) int {
 	cwd, _ := os.Getwd()
 	var o *abi.Orchestration
 	if *orch != "" {
-		src, err := os.ReadFile(*orch)
+		src, _, err := fsys.ReadFile(*orch, 0)
 		if err != nil {
 			fmt.Fprintf(stderr, "extern-lsp abi: --orchestration: %v\n", err)
 			return 2

@@ -9,11 +9,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/fsys"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -44,7 +46,7 @@ type baseline struct {
 }
 
 func readBaseline(path string) (*baseline, error) {
-	data, err := os.ReadFile(path)
+	data, _, err := fsys.ReadFile(path, 64<<20)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("baseline %s: no such file (create it with --write-baseline)", path)
@@ -58,9 +60,33 @@ func readBaseline(path string) (*baseline, error) {
 	if bf.Version != baselineVersion {
 		return nil, fmt.Errorf("baseline %s: version %d, this extern-lsp reads version %d (rewrite it with --write-baseline)", path, bf.Version, baselineVersion)
 	}
+	for i, e := range bf.Findings {
+		if msg := e.invalid(); msg != "" {
+			return nil, fmt.Errorf("baseline %s: finding %d (%s %s): %s (rewrite it with --write-baseline)", path, i+1, e.File, e.Code, msg)
+		}
+	}
 	abs, _ := filepath.Abs(path)
 	return &baseline{dir: filepath.Dir(abs), entries: bf.Findings}, nil
 }
+
+// invalid says what is wrong with an entry a hand edit or a merge produced
+// ("" when nothing is): a count that is not positive would hide findings
+// forever or turn the arithmetic of apply negative.
+func (e baselineEntry) invalid() string {
+	switch {
+	case e.Count < 1:
+		return fmt.Sprintf("count %d: want 1 or more", e.Count)
+	case e.File == "":
+		return "no file"
+	case e.Code == "":
+		return "no rule code"
+	case !fingerprintRE.MatchString(e.Fingerprint):
+		return fmt.Sprintf("fingerprint %q: want 20 hex digits", e.Fingerprint)
+	}
+	return ""
+}
+
+var fingerprintRE = regexp.MustCompile(`^[0-9a-f]{20}$`)
 
 type baselineKey struct{ file, code, fp string }
 
@@ -111,8 +137,9 @@ func (b *baseline) rel(path string) string {
 	return filepath.ToSlash(path)
 }
 
-// writeBaseline records the findings; it returns how many.
-func writeBaseline(path string, ws *workspace.Workspace, diags []analysis.Diagnostic) (int, error) {
+// writeBaseline records the findings; it returns how many. The file is
+// written through the one write path, as a regular file inside roots.
+func writeBaseline(path string, roots []string, ws *workspace.Workspace, diags []analysis.Diagnostic) (int, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return 0, err
@@ -147,13 +174,20 @@ func writeBaseline(path string, ws *workspace.Workspace, diags []analysis.Diagno
 		return 0, err
 	}
 	data = append(data, '\n')
-	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
-		if err := os.WriteFile(abs, data, 0o644); err != nil {
-			return 0, fmt.Errorf("writing baseline: %v", unwrapPath(err))
-		}
+	if fsys.Equal(abs, data) {
 		return len(diags), nil
 	}
-	return len(diags), writeAtomic(abs, data)
+	w := &fsys.Writer{Roots: roots}
+	if err := w.Replace(abs, nil, data); err != nil {
+		return 0, fmt.Errorf("baseline %s: %v", path, unwrapPath(err))
+	}
+	return len(diags), nil
+}
+
+// baselineRoots are where a baseline may be written: the folders checked
+// and the current folder (the project root, where baselines usually live).
+func (r *checkRun) baselineRoots() []string {
+	return append(r.ws.Roots(), r.cwd)
 }
 
 // fingerprint identifies a finding without its position: the rule, the

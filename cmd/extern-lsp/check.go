@@ -15,6 +15,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/config"
+	"github.com/extern-lsp/extern-lsp/analysis/fsys"
 	"github.com/extern-lsp/extern-lsp/analysis/rules"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -99,7 +100,8 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, []string, er
 		fmt.Fprintln(stderr, "usage: extern-lsp check [flags] [PATH...]   (PATH - reads stdin, with --stdin-filename)")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	paths, err := parseInterspersed(fs, args)
+	if err != nil {
 		return nil, nil, err
 	}
 	if a, ok := formatAliases[f.format]; ok {
@@ -117,7 +119,6 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, []string, er
 	if err := absRoot(&f.root); err != nil {
 		return nil, nil, err
 	}
-	paths := fs.Args()
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
@@ -137,6 +138,27 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, []string, er
 		}
 	}
 	return f, paths, nil
+}
+
+// parseInterspersed parses flags wherever they stand among the paths
+// (`check src/ --fix` fixes, as in ruff and gofmt); after "--" every
+// argument is a path, even one starting with "-".
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var paths []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return paths, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(paths, rest...), nil
+		}
+		paths = append(paths, rest[0])
+		args = rest[1:]
+	}
 }
 
 func splitList(s string) []string {
@@ -171,8 +193,19 @@ type checkRun struct {
 	cfgOf    map[string]*config.Config
 	stderr   io.Writer
 	origSrc  map[string][]byte     // file contents before fixes, for diffs and writes
+	stamps   map[string]fsys.Stamp // what the disk held when origSrc was read
 	initial  []analysis.Diagnostic // findings before any fix (for --diff's exit code)
 	baseline *baseline
+	// skipped are the files and folders not read or not written, with why
+	// (reported at the end; the exit code is then 2).
+	skipped   []skip
+	notes     []string // said once at the end (non-UTF-8 text and the like)
+	unwritten int      // fixed files not written
+}
+
+type skip struct {
+	path string
+	why  string
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
@@ -234,6 +267,13 @@ func checkMain(f *checkFlags, paths []string, stdout, stderr io.Writer) (int, er
 		return 2, err
 	}
 	r.ws = workspace.New(roots...)
+	r.ws.SetLimits(func(path string) int64 {
+		c, err := r.loader.ForFile(path)
+		if err != nil {
+			c = nil
+		}
+		return c.FileSizeLimit()
+	}, 0)
 	if known != nil {
 		r.ws.Seed(known)
 	}
@@ -266,7 +306,7 @@ func checkMain(f *checkFlags, paths []string, stdout, stderr io.Writer) (int, er
 	analysis.SortDiagnostics(all)
 
 	if f.writeBaseline != "" {
-		n, err := writeBaseline(f.writeBaseline, r.ws, active(all))
+		n, err := writeBaseline(f.writeBaseline, r.baselineRoots(), r.ws, active(all))
 		if err != nil {
 			return 2, err
 		}
@@ -305,14 +345,13 @@ func checkMain(f *checkFlags, paths []string, stdout, stderr io.Writer) (int, er
 		stdout.Write(src)
 		stdout = stderr // the fixed source owns stdout; findings go to stderr
 	case f.fix:
-		for _, p := range changed {
-			src, _ := r.ws.Source(p)
-			if err := writeAtomic(p, src); err != nil {
-				return 2, err
-			}
+		written := r.writeFixes(changed)
+		if !f.quiet && len(written) < len(changed) {
+			fmt.Fprintf(stderr, "extern-lsp check: wrote the fixes of %d of %d file(s)\n", len(written), len(changed))
 		}
+		changed = written
 	}
-	if f.fix && !f.quiet && fixed > 0 {
+	if f.fix && !f.quiet && fixed > 0 && len(changed) > 0 && r.unwritten == 0 {
 		fmt.Fprintf(stderr, "extern-lsp check: fixed %d finding(s) in %d file(s)\n", fixed, len(changed))
 	}
 	w := &reporter{ws: r.ws, cwd: r.cwd, w: stdout, color: useColor(stdout, f.noColor), quiet: f.quiet, unsafe: f.unsafeFixes}
@@ -348,6 +387,9 @@ func checkMain(f *checkFlags, paths []string, stdout, stderr io.Writer) (int, er
 		}
 		stats.write(out)
 	}
+	if r.reportSkipped() {
+		return 2, nil
+	}
 	return r.exitCode(active(all)), nil
 }
 
@@ -374,6 +416,64 @@ func (r *checkRun) diffSummary(w io.Writer, fixed, changed int) {
 	default:
 		fmt.Fprintln(w, "extern-lsp check: no fixes to show")
 	}
+}
+
+// writeFixes writes the fixed files through the one write path and returns
+// the ones written; every file not written is recorded as skipped.
+func (r *checkRun) writeFixes(changed []string) []string {
+	wr := &fsys.Writer{Roots: r.ws.Roots()}
+	var written []string
+	for _, p := range changed {
+		src, _ := r.ws.Source(p)
+		var stamp *fsys.Stamp
+		if st, ok := r.stamps[p]; ok {
+			stamp = &st
+		}
+		if err := wr.Replace(p, stamp, src); err != nil {
+			r.skip(p, "fixes not written: "+unwrapPath(err).Error())
+			r.unwritten++
+			continue
+		}
+		written = append(written, p)
+	}
+	return written
+}
+
+func (r *checkRun) skip(path, why string) {
+	r.skipped = append(r.skipped, skip{path, why})
+}
+
+// reportSkipped prints what was not read or not written (the workspace's
+// read problems too) and reports whether there was anything.
+func (r *checkRun) reportSkipped() bool {
+	seen := map[string]bool{}
+	var all []skip
+	for _, s := range r.skipped {
+		if !seen[s.path] {
+			seen[s.path] = true
+			all = append(all, s)
+		}
+	}
+	if r.ws != nil {
+		for _, p := range r.ws.Problems() {
+			if !seen[p.Path] {
+				seen[p.Path] = true
+				all = append(all, skip{p.Path, unwrapPath(p.Err).Error()})
+			}
+		}
+	}
+	for _, n := range r.notes {
+		fmt.Fprintf(r.stderr, "extern-lsp check: note: %s\n", escapeText(n))
+	}
+	if len(all) == 0 {
+		return false
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].path < all[j].path })
+	for _, s := range all {
+		fmt.Fprintf(r.stderr, "extern-lsp check: skipped %s: %s\n", escapeText(relPath(r.cwd, s.path)), escapeText(s.why))
+	}
+	fmt.Fprintf(r.stderr, "extern-lsp check: %d path(s) skipped; exit code 2\n", len(all))
+	return true
 }
 
 // active drops suppressed (NOLINT, baseline) findings.
@@ -455,12 +555,14 @@ func (r *checkRun) optionsFor(path string) analysis.Options {
 }
 
 type fileResult struct {
-	path  string
-	diags []analysis.Diagnostic
-	err   error
+	path        string
+	diags       []analysis.Diagnostic
+	err         error
+	invalidUTF8 string // where the text stops being UTF-8, if it does
 }
 
-// checkAll runs the rules over every file; an unreadable file is an error.
+// checkAll runs the rules over every file; a file that cannot be read is
+// recorded as skipped (once, on the first round) and the run goes on.
 func (r *checkRun) checkAll(progress bool) ([]fileResult, error) {
 	var prog *progressBar
 	if progress && !r.flags.quiet && !r.flags.noProgress {
@@ -468,24 +570,18 @@ func (r *checkRun) checkAll(progress bool) ([]fileResult, error) {
 	}
 	results := checkFiles(r.ws, r.files, r.optionsFor, r.flags.jobs, prog)
 	prog.done()
-	var errs []string
 	for i := range results {
 		res := &results[i]
 		if res.err == nil {
+			if progress && res.invalidUTF8 != "" {
+				r.notes = append(r.notes, relPath(r.cwd, res.path)+res.invalidUTF8)
+			}
 			continue
 		}
-		if errors.Is(res.err, grammar.ErrBinary) {
-			res.err = nil
-			continue
+		if progress {
+			r.skip(res.path, unwrapPath(res.err).Error())
 		}
-		errs = append(errs, fmt.Sprintf("%s: %v", relPath(r.cwd, res.path), unwrapPath(res.err)))
-	}
-	if len(errs) > 0 {
-		msg := errs[0]
-		if len(errs) > 1 {
-			msg += fmt.Sprintf(" (and %d more unreadable file(s))", len(errs)-1)
-		}
-		return nil, errors.New(msg)
+		res.err = nil
 	}
 	return results, nil
 }
@@ -516,6 +612,11 @@ func checkFiles(ws *workspace.Workspace, files []string, optsFor func(string) an
 			for i := range next {
 				d, err := analysis.Run(ws, files[i], optsFor(files[i]))
 				results[i] = fileResult{path: files[i], diags: d, err: err}
+				if src, serr := ws.Source(files[i]); serr == nil {
+					if line, col := fsys.InvalidUTF8(src); line > 0 {
+						results[i].invalidUTF8 = fmt.Sprintf(":%d:%d: not valid UTF-8 from here on; checked as is (columns may be off)", line, col)
+					}
+				}
 				prog.set(int(n.Add(1)))
 			}
 		}()

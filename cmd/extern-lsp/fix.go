@@ -3,11 +3,10 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/fsys"
 )
 
 // maxFixRounds bounds the fixed-point loop: a fix that keeps coming back
@@ -22,6 +21,7 @@ const maxFixRounds = 10
 // written here.
 func (r *checkRun) fixLoop() ([]fileResult, int, error) {
 	r.origSrc = map[string][]byte{}
+	r.stamps = map[string]fsys.Stamp{}
 	rejected := map[string]bool{}
 	fixed := 0
 	for round := 0; ; round++ {
@@ -189,6 +189,9 @@ func (r *checkRun) applyFile(file string, fixes []pendingFix, round int) (reject
 	}
 	if _, ok := r.origSrc[file]; !ok {
 		r.origSrc[file] = src
+		if st, ok := r.ws.DiskStamp(file); ok {
+			r.stamps[file] = st
+		}
 	}
 	before := r.errorCount(file)
 	edits := func(fs []pendingFix) []analysis.TextEdit {
@@ -239,43 +242,4 @@ func (r *checkRun) changedFiles() []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// writeAtomic replaces a file's contents through a temporary file in the
-// same folder and a rename, keeping its mode, so a crash or a full disk
-// never leaves a half-written kernel. A symlink is written through.
-func writeAtomic(path string, data []byte) error {
-	if target, err := filepath.EvalSymlinks(path); err == nil {
-		path = target
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		return nil
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".extern-lsp-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Sync()
-	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(name, st.Mode().Perm())
-	}
-	if werr == nil {
-		werr = os.Rename(name, path)
-	}
-	if werr != nil {
-		os.Remove(name)
-		return fmt.Errorf("writing %s: %v", path, werr)
-	}
-	return nil
 }

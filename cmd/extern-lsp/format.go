@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
@@ -111,6 +112,52 @@ func (r *reporter) locator() *locator {
 	return &r.loc
 }
 
+// maxEchoedLine caps the source line the text format quotes under a finding
+// (a minified or generated line can be megabytes).
+const maxEchoedLine = 400
+
+// escapeText makes a file name or message safe for a terminal: control
+// characters (ESC, newline, carriage return, DEL, C1), bidirectional
+// overrides and bytes that are not UTF-8 are written as Go escapes, so a
+// crafted name can neither recolour the terminal nor forge a line.
+func escapeText(s string) string {
+	clean := true
+	for _, c := range s {
+		if unsafeRune(c) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		c, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case c == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c < 0x80 && unsafeRune(c):
+			fmt.Fprintf(&b, `\x%02x`, c)
+		case unsafeRune(c):
+			fmt.Fprintf(&b, `\u%04x`, c)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+func unsafeRune(c rune) bool {
+	return c < 0x20 && c != '\t' || c == 0x7f || c >= 0x80 && c < 0xa0 || c == utf8.RuneError ||
+		c >= 0x202a && c <= 0x202e || c >= 0x2066 && c <= 0x2069
+}
+
 // fixable returns the fix --fix would apply (safe, or unsafe with
 // --unsafe-fixes), and whether an unsafe one exists.
 func fixable(d analysis.Diagnostic, unsafe bool) (fix *analysis.Fix, hasUnsafe bool) {
@@ -141,12 +188,15 @@ func (r *reporter) text(diags []analysis.Diagnostic, files int) {
 		counts[d.Severity]++
 		s := loc.at(d.File, d.Start)
 		fmt.Fprintf(r.w, "%s: %s: %s %s\n",
-			r.paint(ansiBold, fmt.Sprintf("%s:%d:%d", relPath(r.cwd, d.File), s.line, s.col)),
-			r.paint(severityColor(d.Severity), d.Severity.String()), d.Message,
+			r.paint(ansiBold, fmt.Sprintf("%s:%d:%d", escapeText(relPath(r.cwd, d.File)), s.line, s.col)),
+			r.paint(severityColor(d.Severity), d.Severity.String()), escapeText(d.Message),
 			r.paint(ansiDim, "["+d.Code+" "+d.Name+"]"))
 		lines := loc.linesOf(d.File)
 		text := lines.LineText(s.line - 1)
-		fmt.Fprintf(r.w, "  %s\n", strings.ReplaceAll(text, "\t", " "))
+		if len(text) > maxEchoedLine {
+			text = text[:maxEchoedLine] + "…"
+		}
+		fmt.Fprintf(r.w, "  %s\n", escapeText(strings.ReplaceAll(text, "\t", " ")))
 		e := loc.at(d.File, d.End)
 		width := 1
 		if e.line == s.line && e.col > s.col {
@@ -155,7 +205,7 @@ func (r *reporter) text(diags []analysis.Diagnostic, files int) {
 		fmt.Fprintf(r.w, "  %s%s\n", strings.Repeat(" ", s.col-1), r.paint(ansiGreen, "^"+strings.Repeat("~", width-1)))
 		for _, rel := range d.Related {
 			rp := loc.at(rel.File, rel.Start)
-			fmt.Fprintf(r.w, "%s: note: %s\n", r.paint(ansiBold, fmt.Sprintf("%s:%d:%d", relPath(r.cwd, rel.File), rp.line, rp.col)), rel.Message)
+			fmt.Fprintf(r.w, "%s: note: %s\n", r.paint(ansiBold, fmt.Sprintf("%s:%d:%d", escapeText(relPath(r.cwd, rel.File)), rp.line, rp.col)), escapeText(rel.Message))
 		}
 		fix, hasUnsafe := fixable(d, r.unsafe)
 		switch {
@@ -221,8 +271,8 @@ func (r *reporter) concise(diags []analysis.Diagnostic, files int) {
 		} else if hasUnsafe {
 			nUnsafe++
 		}
-		fmt.Fprintf(r.w, "%s: %s: %s%s %s\n", r.paint(ansiBold, fmt.Sprintf("%s:%d:%d", relPath(r.cwd, d.File), s.line, s.col)),
-			r.paint(severityColor(d.Severity), d.Severity.String()), r.paint(ansiDim, d.Code), mark, d.Message)
+		fmt.Fprintf(r.w, "%s: %s: %s%s %s\n", r.paint(ansiBold, fmt.Sprintf("%s:%d:%d", escapeText(relPath(r.cwd, d.File)), s.line, s.col)),
+			r.paint(severityColor(d.Severity), d.Severity.String()), r.paint(ansiDim, d.Code), mark, escapeText(d.Message))
 	}
 	if r.quiet {
 		return
