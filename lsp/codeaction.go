@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/fsys"
 )
 
 const (
@@ -67,12 +68,16 @@ func (s *Server) codeAction(ctx context.Context, doc docRequest, p *codeActionPa
 					title += " (unsafe: review the change)"
 				}
 				safe := fix.Applicability == analysis.Safe
+				edit := s.workspaceEdit(fix.Edits)
+				if edit == nil {
+					continue
+				}
 				actions = append(actions, protocol.CodeAction{
 					Title:       title,
 					Kind:        protocol.QuickFix,
 					Diagnostics: []protocol.Diagnostic{pd},
 					IsPreferred: safe && !preferred,
-					Edit:        s.workspaceEdit(fix.Edits),
+					Edit:        edit,
 				})
 				preferred = preferred || safe
 			}
@@ -107,7 +112,7 @@ func (s *Server) codeAction(ctx context.Context, doc docRequest, p *codeActionPa
 		}
 	}
 	if kindAllowed(p.Context.Only, fixAllKind) {
-		if edits := safeFixEdits(diags, path); len(edits) > 0 {
+		if edits := safeFixEdits(diags, path, s.editable); len(edits) > 0 {
 			actions = append(actions, protocol.CodeAction{
 				Title: "Fix all safe extern-lsp findings",
 				Kind:  fixAllKind,
@@ -121,7 +126,7 @@ func (s *Server) codeAction(ctx context.Context, doc docRequest, p *codeActionPa
 // safeFixEdits gathers the edits of every safe fix of the file's findings;
 // a fix that overlaps one already taken is left for the next round, as
 // `check --fix` does.
-func safeFixEdits(diags []analysis.Diagnostic, path string) []analysis.TextEdit {
+func safeFixEdits(diags []analysis.Diagnostic, path string, editable func(string) bool) []analysis.TextEdit {
 	var taken []analysis.TextEdit
 	overlaps := func(e analysis.TextEdit) bool {
 		for _, t := range taken {
@@ -144,7 +149,7 @@ func safeFixEdits(diags []analysis.Diagnostic, path string) []analysis.TextEdit 
 			}
 			ok := true
 			for _, e := range fix.Edits {
-				if overlaps(e) {
+				if overlaps(e) || !editable(e.File) {
 					ok = false
 					break
 				}
@@ -158,10 +163,14 @@ func safeFixEdits(diags []analysis.Diagnostic, path string) []analysis.TextEdit 
 	return taken
 }
 
-// workspaceEdit converts fix edits (possibly in several files).
+// workspaceEdit converts fix edits (possibly in several files); nil when
+// an edit touches a file the server must not change (see editable).
 func (s *Server) workspaceEdit(edits []analysis.TextEdit) *protocol.WorkspaceEdit {
 	byFile := map[string][]analysis.TextEdit{}
 	for _, e := range edits {
+		if !s.editable(e.File) {
+			return nil
+		}
 		byFile[e.File] = append(byFile[e.File], e)
 	}
 	we := &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{}}
@@ -175,6 +184,17 @@ func (s *Server) workspaceEdit(edits []analysis.TextEdit) *protocol.WorkspaceEdi
 		we.Changes[protocol.DocumentURI(s.uriFor(file))] = out
 	}
 	return we
+}
+
+// editable reports whether the server may propose edits to a file: an open
+// document (the editor owns its buffer), or a file inside the workspace
+// folders, also after following symlinks; the same boundary `check --fix`
+// writes within.
+func (s *Server) editable(path string) bool {
+	s.mu.Lock()
+	open := s.docs[path] != nil
+	s.mu.Unlock()
+	return open || fsys.Inside(s.ws.Roots(), path)
 }
 
 func (s *Server) executeCommand(ctx context.Context, p *executeCommandParams) (any, error) {

@@ -20,39 +20,45 @@ import (
 // generation) pair: the generation moves whenever any input changes, since
 // a file's findings depend on its includes, its entries and the stubs.
 type diagCache struct {
-	valid   bool
-	version int32
-	gen     uint64
-	diags   []analysis.Diagnostic
+	valid bool
+	seq   uint64 // the document's edit count (see document.seq)
+	gen   uint64
+	diags []analysis.Diagnostic
 }
 
 // analyze returns the findings of an open document at its current version.
 func (s *Server) analyze(ctx context.Context, d *document) ([]analysis.Diagnostic, int32, error) {
+	diags, version, _, err := s.analyzeSeq(ctx, d)
+	return diags, version, err
+}
+
+// analyzeSeq is analyze with the edit count the findings belong to.
+func (s *Server) analyzeSeq(ctx context.Context, d *document) ([]analysis.Diagnostic, int32, uint64, error) {
 	gen := s.gen.Load()
-	_, version, perr := s.snapshot(d)
+	_, version, seq, perr := s.snapshotSeq(d)
 	d.mu.Lock()
 	c := d.cache
 	d.mu.Unlock()
-	if c.valid && c.version == version && c.gen == gen {
-		return c.diags, version, nil
+	if c.valid && c.seq == seq && c.gen == gen {
+		return c.diags, version, seq, nil
 	}
 	if perr != nil {
 		// Binary content: nothing to say about it.
-		return nil, version, nil
+		return nil, version, seq, nil
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, version, err
+		return nil, version, seq, err
 	}
 	diags, err := s.runAnalysis(d.path)
 	if err != nil {
-		return nil, version, err
+		return nil, version, seq, err
 	}
 	d.mu.Lock()
-	if d.version == version && s.gen.Load() == gen {
-		d.cache = diagCache{valid: true, version: version, gen: gen, diags: diags}
+	if d.seq == seq && s.gen.Load() == gen {
+		d.cache = diagCache{valid: true, seq: seq, gen: gen, diags: diags}
 	}
 	d.mu.Unlock()
-	return diags, version, nil
+	return diags, version, seq, nil
 }
 
 // runAnalysis runs the rules on one file of the workspace, bounded by the
@@ -238,7 +244,7 @@ func (s *Server) publish(d *document) {
 		return
 	}
 	start := time.Now()
-	diags, version, err := s.analyze(s.ctx, d)
+	diags, version, seq, err := s.analyzeSeq(s.ctx, d)
 	if err != nil {
 		if s.ctx.Err() == nil {
 			s.logf(protocol.MessageTypeWarning, "analysing %s: %v", d.path, err)
@@ -248,10 +254,10 @@ func (s *Server) publish(d *document) {
 	items := s.toProtocol(d.path, diags)
 	d.mu.Lock()
 	d.lastCost = time.Since(start)
-	stale := d.closed || d.version != version || version < d.published
-	if !stale {
-		d.published = version
-	}
+	// Publications are serialised by pubMu: only a result for an older
+	// edit than the current one is stale, whatever versions the client
+	// numbered them with.
+	stale := d.closed || d.seq != seq
 	d.mu.Unlock()
 	if stale {
 		return

@@ -24,8 +24,11 @@ type document struct {
 	lang       grammar.Lang
 	languageID string
 	version    int32
-	text       []byte
-	lines      *grammar.Lines // of text
+	// seq counts the document's edits. Staleness is judged by it, not by
+	// the client's version, which a client may lower or repeat.
+	seq   uint64
+	text  []byte
+	lines *grammar.Lines // of text
 
 	parser *grammar.Parser
 	file   *grammar.File // last parse; file.Src == text unless dirty
@@ -34,12 +37,11 @@ type document struct {
 	err    error // parse error of the current text (binary content)
 
 	// Diagnostics: the cached result and the push schedule.
-	pubMu     sync.Mutex // serialises analysis+publish of this document
-	cache     diagCache
-	timer     *time.Timer
-	lastCost  time.Duration
-	closed    bool
-	published int32 // last version pushed, -1 for none
+	pubMu    sync.Mutex // serialises analysis+publish of this document
+	cache    diagCache
+	timer    *time.Timer
+	lastCost time.Duration
+	closed   bool
 }
 
 // isSupported reports whether extern-lsp analyses a path (C++ or Python).
@@ -52,7 +54,7 @@ func newDocument(uri, path, languageID string, version int32, text []byte) *docu
 	lang, _ := grammar.LangOf(path)
 	return &document{
 		uri: uri, path: path, lang: lang, languageID: languageID, version: version,
-		text: text, lines: grammar.NewLines(text), dirty: true, published: -1,
+		text: text, lines: grammar.NewLines(text), dirty: true,
 	}
 }
 
@@ -80,11 +82,13 @@ func (d *document) applyChanges(version int32, changes []contentChange) {
 		lines = grammar.NewLines(text)
 	}
 	d.text, d.lines, d.version, d.dirty = text, lines, version, true
+	d.seq++
 }
 
 // setText replaces the whole text (open, or a full change).
 func (d *document) setText(version int32, text []byte) {
 	d.text, d.lines, d.version, d.dirty = text, grammar.NewLines(text), version, true
+	d.seq++
 }
 
 // reparse brings file up to date with text. The previous tree is told the

@@ -271,11 +271,17 @@ func (s *Server) syncLocked(d *document) {
 
 // snapshot returns a document's parsed file and version after a flush.
 func (s *Server) snapshot(d *document) (*grammar.File, int32, error) {
+	f, version, _, err := s.snapshotSeq(d)
+	return f, version, err
+}
+
+// snapshotSeq is snapshot with the document's edit count.
+func (s *Server) snapshotSeq(d *document) (*grammar.File, int32, uint64, error) {
 	s.flush()
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	s.syncLocked(d)
-	return d.file, d.version, d.err
+	return d.file, d.version, d.seq, d.err
 }
 
 // fileFor returns the parsed file for a URI: the open buffer, or disk.
