@@ -130,8 +130,10 @@ func RunOptions(t testing.TB, dir string, opts analysis.Options) []Result {
 	next:
 		for _, d := range got[key] {
 			text := d.Code + " " + d.Name + ": " + d.Message
+			// A want may also pin the severity: "info: EXT001 ...".
+			withSeverity := d.Severity.String() + ": " + text
 			for _, w := range wants[key] {
-				if !w.matched && w.re.MatchString(text) {
+				if !w.matched && (w.re.MatchString(text) || w.re.MatchString(withSeverity)) {
 					w.matched = true
 					continue next
 				}

@@ -463,6 +463,27 @@ func declarator(d *grammar.Node) (name *grammar.Node, ptr int, ref, arrayOfPtr b
 	return nil, ptr, ref, arrayOfPtr, init
 }
 
+// isArray reports whether a declarator declares an array.
+func isArray(d *grammar.Node) bool {
+	for d != nil {
+		switch d.Kind {
+		case "array_declarator":
+			return true
+		case "init_declarator", "parenthesized_declarator":
+			if n := d.ChildByField("declarator"); n != nil {
+				d = n
+				continue
+			}
+			if c := d.NamedChildren(); len(c) > 0 {
+				d = c[0]
+				continue
+			}
+		}
+		return false
+	}
+	return false
+}
+
 // declVars returns the variables of a declaration or field declaration.
 func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 	t := decl.ChildByField("type")
@@ -490,6 +511,10 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 			v.Kind = g.pointeeKind(base, false)
 		case ptr == 0 && !isAuto:
 			v.Kind = g.objectKind(t)
+			if v.Kind == GMData && isArray(d) {
+				// GM_ADDR bufs[N]: an array of pointers.
+				v.ArrayOfPtr = true
+			}
 		case init != nil && (isAuto || ptr > 0):
 			// auto p = reinterpret_cast<__gm__ T *>(x); auto *q = p + 1;
 			k, src := g.KindOf(init)

@@ -22,10 +22,19 @@ var GMScalarRead = register(&analysis.Analyzer{
 		Summary: "a scalar read through a `__gm__` pointer can return a stale cache line; stage it through UB or `dcci` it first",
 		What: "Flags scalar loads through a `__gm__` pointer — `p[i]`, `*p`, `*(p + i)`, `p->field` on a data struct, " +
 			"`GM_ADDR` — and `GlobalTensor<T>::GetValue(i)` / `gt(i)`, in device code of an extern. One finding per " +
-			"statement and pointer. Silent for `args[k]`, tensor descriptor fields (`t->buffer.addr`, `t->start_offset` " +
-			"through `Tensor` / `ChipTensor` pointers or their aliases), `LocalTensor::GetValue`, stores (EXT009), taking " +
-			"an address (`&p[i]`, `p + i`), and reads after a `dcci` on the same pointer earlier in the same function, " +
-			"directly or through a helper whose body `dcci`s its pointer argument.",
+			"statement and pointer. The severity says how sure the analysis is: a `warning` when the read comes after a " +
+			"cross-core barrier or flag wait (here, in a helper, or in a caller before the call) and something in the " +
+			"task writes that memory, after this core's own DMA write to the same buffer, or in a polling loop (the " +
+			"message says which); `info` for a read of memory nothing in the task writes before it, which the " +
+			"runtime's task-start invalidation keeps coherent today (the house rule, same fix). Silent for `args[k]`, " +
+			"tensor descriptor fields (`t->buffer.addr`, `t->start_offset` through `Tensor` / `ChipTensor` pointers or " +
+			"their aliases), the runtime's context structures behind `get_block_idx(args)` & co., " +
+			"`LocalTensor::GetValue`, stores (EXT009), taking an address (`&p[i]`, `p + i`), memory only this core's " +
+			"scalar unit wrote before the read, and reads after a `dcci` of the memory: directly, through a helper " +
+			"(transitively, including loops over integer cache-line addresses and `ENTIRE_DATA_CACHE`), or by every " +
+			"caller before the call (when only some callers do it, the finding names the others). A pointer derived " +
+			"from another — a cast, `+ offset`, `&p[i]`, an integer address cast back, a GlobalTensor view, a helper " +
+			"returning it, `tensor_data(args, k)` — is the same memory.",
 		Why: "A raw scalar load from GM goes through the core's scalar data cache, which is not coherent with DMA " +
 			"(MTE) writes or other cores' writes within a task: once a line is cached, later reads return it even after " +
 			"the memory changed — a garbage index, a wild pointer, a hang (507018). The guide (§4) blames the host's " +
@@ -53,19 +62,26 @@ var GMScalarRead = register(&analysis.Analyzer{
 func runGMScalarRead(pass *analysis.Pass) {
 	gm := fileGM(pass)
 	type group struct {
-		first *cxx.Access
-		addrs []string
-		count int
+		first   *cxx.Access
+		verdict readVerdict
+		addrs   []string
+		count   int
 	}
 	var order []string
 	groups := map[string]*group{}
 	accs := gm.Accesses()
+	var sum *cxx.Summaries
 	for i := range accs {
 		a := &accs[i]
-		if a.Kind != cxx.Read || pass.Cores(a.Node) == grammar.None {
+		cores := pass.Cores(a.Node)
+		if a.Kind != cxx.Read || cores == grammar.None || runtimeContext(pass.File, a) {
 			continue
 		}
-		if gm.CoherentBefore(*a) != nil {
+		if sum == nil {
+			sum = unitSummaries(pass)
+		}
+		v := classifyRead(pass, sum, a, cores)
+		if v.Coherent || v.Hazard == "" && gm.CoherentBefore(*a) != nil {
 			continue
 		}
 		scope := a.Node
@@ -75,9 +91,11 @@ func runGMScalarRead(pass *analysis.Pass) {
 		key := fmt.Sprintf("%d/%s", scope.Index(), a.Root)
 		g := groups[key]
 		if g == nil {
-			g = &group{first: a}
+			g = &group{first: a, verdict: v}
 			groups[key] = g
 			order = append(order, key)
+		} else if g.verdict.Hazard == "" && v.Hazard != "" {
+			g.verdict = v
 		}
 		g.count++
 		if a.Stmt == nil {
@@ -94,15 +112,31 @@ func runGMScalarRead(pass *analysis.Pass) {
 		if a.Via == "GetValue" || a.Via == "call" {
 			what = "GlobalTensor `" + a.Root + "`"
 		}
-		msg := fmt.Sprintf("scalar read `%s` of %s goes through the scalar data cache, which is not coherent with DMA "+
-			"or other cores' writes: it can return a stale line; stage the data through UB (DataCopy + MTE2_S + "+
-			"LocalTensor::GetValue) or `dcci` the line first", gmOneLine(a.Node.Text()), what)
+		var msg string
+		d := analysis.Diagnostic{Start: a.Node.Start, End: a.Node.End, Related: g.verdict.Missing}
+		if g.verdict.Hazard != "" {
+			msg = fmt.Sprintf("scalar read `%s` of %s, %s: the scalar data cache is not coherent with DMA or other "+
+				"cores' writes, so it can return a stale line; stage the data through UB (DataCopy + MTE2_S + "+
+				"LocalTensor::GetValue) or `dcci` the line first", gmOneLine(a.Node.Text()), what, g.verdict.Hazard)
+			if g.verdict.HazardAt != nil {
+				d.Related = append([]analysis.Related{*g.verdict.HazardAt}, d.Related...)
+			}
+		} else {
+			// The runtime invalidated the cache at task start and nothing
+			// before this read writes the memory: coherent today, but
+			// the house rule keeps it robust to a later write or barrier.
+			d.Severity = analysis.SeverityInfo
+			msg = fmt.Sprintf("scalar read `%s` of %s reads memory nothing in this task writes before it: the runtime "+
+				"invalidated the scalar cache at task start, so it is coherent today; the house rule is still to "+
+				"stage it through UB (DataCopy + MTE2_S + LocalTensor::GetValue) or `dcci` the line first, so a "+
+				"later write, barrier or DMA before it cannot make it stale", gmOneLine(a.Node.Text()), what)
+		}
 		if g.count > 1 {
 			msg += fmt.Sprintf(" (%d reads of `%s` in this statement)", g.count, a.Root)
 		}
-		d := analysis.Diagnostic{Start: a.Node.Start, End: a.Node.End, Message: msg}
+		d.Message = msg
 		if a.Stmt != nil {
-			if len(g.addrs) > 0 {
+			if len(g.addrs) > 0 && !g.verdict.Poll {
 				var text strings.Builder
 				for _, addr := range g.addrs {
 					text.WriteString("dcci(" + addr + ", SINGLE_CACHE_LINE);")
@@ -122,6 +156,25 @@ func runGMScalarRead(pass *analysis.Pass) {
 		}
 		pass.Report(d)
 	}
+}
+
+// runtimeContexts are the runtime's per-task context structures, written by
+// the runtime before the task (behind get_block_idx(args) and co.).
+var runtimeContexts = map[string]bool{"GlobalContext": true, "LocalContext": true}
+
+// runtimeContext reports whether a read is of a runtime context structure:
+// through a pointer to one, or inside the runtime's get_*(args) accessors.
+func runtimeContext(f *grammar.File, a *cxx.Access) bool {
+	if a.Var != nil && runtimeContexts[a.Var.Type] {
+		return true
+	}
+	if a.Func != nil && a.Func.Kind == "function_definition" {
+		name := cxx.FunctionName(a.Func)
+		if _, ok := cxx.ArgsParam(f, a.Func); ok && strings.HasPrefix(name, "get_") {
+			return true
+		}
+	}
+	return false
 }
 
 // dcciAddress is the first argument of a dcci that makes the access's line

@@ -22,9 +22,15 @@ var GMScalarWrite = register(&analysis.Analyzer{
 		What: "Flags scalar stores through a `__gm__` pointer (`p[i] = v`, `*p = v`, `p->f = v`, `p[i] += v`, `++*p`, " +
 			"`GlobalTensor::SetValue`) in an extern when the same function does not, after the store and before the next " +
 			"hardware barrier, write the line out with `dcci(ptr, ..., CACHELINE_OUT)` (or `DataCacheCleanAndInvalid<..., " +
-			"CACHELINE_OUT>`, `ENTIRE_DATA_CACHE`, or a helper whose body does it, such as a loop over cache lines) and " +
-			"then `dsb(DSB_DDR)` (directly or in a helper). A store through a helper's pointer parameter is silent when a " +
-			"caller writes the line out after the call.",
+			"CACHELINE_OUT>`, the two-argument `dcci(ptr, mode)` which cleans every destination, `ENTIRE_DATA_CACHE`, " +
+			"or a helper that does it, transitively, such as a loop over integer cache-line addresses) and then " +
+			"`dsb` (`DSB_DDR`, `DSB_ALL`, a cast constant like `dsb((mem_dsb_t)0)`; directly, in a helper, or in the " +
+			"same helper that writes back). The write-back may go through any pointer derived from the stored one (a " +
+			"cast, an offset, an integer address, a GlobalTensor view). A store through a helper's pointer parameter is " +
+			"silent when a caller writes the line out after the call. A write-back without `dsb` is a `warning` when a " +
+			"cross-core signal, a barrier or a store to a flag that is itself written back follows before a `dsb`, " +
+			"and `info` otherwise. Stores into local arrays of GM pointers (`GM_ADDR bufs[N]`, also as members of a " +
+			"local struct) set pointers, not GM.",
 		Why: "Scalar stores go through the core's scalar data cache, which is write-back and not coherent with DMA or " +
 			"other cores: the value sits in this core's cache line until it is evicted. Other cores, a DataCopy (MTE2) " +
 			"of the buffer and the next task read the old bytes from GM, and when the line is finally written back it " +
@@ -85,20 +91,99 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		flush := gm.FlushedAfter(*a, func(d cxx.Dcci) bool {
 			return d.Call.Start < limit && (d.HasArg("CACHELINE_OUT") || d.HasArg("CACHELINE_ALL"))
 		})
-		dsbAfter := a.Node.End
-		if flush != nil {
-			dsbAfter = flush.Call.End
+		// The unit's summaries see write-backs the syntax does not: through
+		// derived pointers, in helpers, whole-cache and two-argument forms.
+		sum := unitSummaries(pass)
+		effects := sum.Effects(a.Func)
+		o := sum.OriginOf(a.Ptr)
+		wb := -1
+		for j, e := range effects {
+			if e.Kind != cxx.WriteBack || e.Cores&cores == grammar.None || e.At.Tree() != a.Node.Tree() || e.At.Start < a.Node.End || e.At.Start >= limit {
+				continue
+			}
+			if e.Covers(o) || flush != nil && e.At == flush.Call {
+				wb = j
+				break
+			}
 		}
-		dsb := dsbBetween(pass, funcs, a.Func, dsbAfter, limit, cores)
-		if flush != nil && dsb {
+		var after *afterWriteBack
+		if wb >= 0 {
+			if flush == nil || flush.Call != effects[wb].At {
+				flush = &cxx.Dcci{Call: effects[wb].At, Func: a.Func}
+			}
+			after = nextAfterWriteBack(effects[wb+1:], o, cores)
+			if after == nil {
+				continue
+			}
+		} else if flush != nil && dsbBetween(pass, funcs, a.Func, flush.Call.End, limit, cores) {
 			continue
 		}
 		if flush == nil && callersFlush(unitFuncs(pass), a, cores, callersMemo) {
 			continue
 		}
 		seen[key] = true
-		pass.Report(gmWriteDiagnostic(pass, gm, a, flush, barrier))
+		d := gmWriteDiagnostic(pass, gm, a, flush, barrier)
+		if flush != nil {
+			if after == nil || after.next == nil {
+				// Nothing signals another core after the write-back: the
+				// line reaches GM without a dsb before anyone is told to
+				// read it.
+				d.Severity = analysis.SeverityInfo
+				d.Message += " (nothing signals another core or stores a flag after it, so this is a robustness note)"
+			} else {
+				d.Message += "; `" + shortText(after.next.Site) + "`" + effectLine(pass, *after.next) + " " + after.what + " before any `dsb`"
+				d.Related = append(d.Related, relatedAtEffect(pass, *after.next))
+			}
+		}
+		pass.Report(d)
 	}
+}
+
+// afterWriteBack is what follows a write-back when no dsb does first: the
+// signal, barrier or flag store that can let a consumer read too early
+// (next nil: nothing).
+type afterWriteBack struct {
+	next *cxx.Effect
+	what string
+}
+
+func writtenBackBeforeDsb(effects []cxx.Effect, o cxx.Origin, cores grammar.Cores) bool {
+	for _, e := range effects {
+		if e.Cores&cores == grammar.None {
+			continue
+		}
+		if e.Kind == cxx.Dsb {
+			return false
+		}
+		if e.Kind == cxx.WriteBack && e.Covers(o) {
+			return true
+		}
+	}
+	return false
+}
+
+// nextAfterWriteBack scans the effects after a write-back: nil when a dsb
+// comes first.
+func nextAfterWriteBack(effects []cxx.Effect, o cxx.Origin, cores grammar.Cores) *afterWriteBack {
+	for i := range effects {
+		e := &effects[i]
+		if e.Cores&cores == grammar.None {
+			continue
+		}
+		switch e.Kind {
+		case cxx.Dsb:
+			return nil
+		case cxx.Signal, cxx.Wait:
+			return &afterWriteBack{next: e, what: "tells another core to read"}
+		case cxx.ScalarWrite:
+			// A store to other memory that is itself written back before
+			// any dsb is a flag a consumer polls: it can land first.
+			if e.Origin.Known() && !e.Origin.Same(o) && writtenBackBeforeDsb(effects[i+1:], e.Origin, cores) {
+				return &afterWriteBack{next: e, what: "stores a flag another core may poll"}
+			}
+		}
+	}
+	return &afterWriteBack{}
 }
 
 func gmWriteDiagnostic(pass *analysis.Pass, gm *cxx.GM, a *cxx.Access, flush *cxx.Dcci, barrier []cxx.Hop) analysis.Diagnostic {

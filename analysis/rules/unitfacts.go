@@ -41,3 +41,17 @@ func workspaceFuncs(pass *analysis.Pass) *cxx.Funcs {
 func unitFuncs(pass *analysis.Pass) *cxx.Funcs {
 	return analysis.UnitFact(pass, pass.Reach(), funcsKey)
 }
+
+// summariesKey summarizes the functions of a unit's files: provenance,
+// cache maintenance, barriers, DMA writes, facts from the callers.
+var summariesKey = &analysis.UnitKey[*cxx.Summaries]{
+	Name:    "rules.summaries",
+	Compute: func(_ context.Context, u *analysis.Unit) *cxx.Summaries { return cxx.Summarize(u.Files...) },
+}
+
+// unitSummaries summarizes every function the file's compiles see (its
+// includes, the entries that include it and theirs): a helper's callers
+// are found from the helper's header.
+func unitSummaries(pass *analysis.Pass) *cxx.Summaries {
+	return analysis.UnitFact(pass, pass.Reach(), summariesKey)
+}

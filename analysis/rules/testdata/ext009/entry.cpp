@@ -66,13 +66,13 @@ extern "C" __global__ __aicore__ void half_flushed(__gm__ int64_t *args) {
   __gm__ int32_t *flags = reinterpret_cast<__gm__ int32_t *>(args[0]);
   uint32_t blk = get_block_idx(args);
 
-  // Written out but never waited for.
-  counter[8] = 5; // want "is written out by `dcci\\(&counter\\[8\\], SINGLE_CACHE_LINE, CACHELINE_OUT\\)` but no `dsb\\(DSB_DDR\\)`"
+  // Written out but never waited for, and a barrier follows: a warning.
+  counter[8] = 5; // want "warning: EXT009 .*is written out by `dcci\\(&counter\\[8\\], SINGLE_CACHE_LINE, CACHELINE_OUT\\)` but no `dsb\\(DSB_DDR\\)`.*`flags\\[blk\\] = 3` \\(line 78\\) stores a flag another core may poll before any `dsb`"
   dcci(&counter[8], SINGLE_CACHE_LINE, CACHELINE_OUT);
 
-  // An invalidate is not a write-back.
-  seqs[16] = 6; // want "stays in this core's data cache"
+  // An invalidate before the store is not a write-back.
   dcci(&seqs[16], SINGLE_CACHE_LINE);
+  seqs[16] = 6; // want "stays in this core's data cache"
 
   // Written out only after the barrier the readers wait at: too late.
   flags[blk] = 3; // want "before the barrier `AscendC::SyncAll<false>\\(\\)` \\(line 79\\)"

@@ -1,0 +1,1176 @@
+package cxx
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// This file computes, once per unit, what each function does to global
+// memory and to the other cores, so rules ask one model instead of pattern
+// matching call sites:
+//
+//   - provenance: the memory a pointer expression points into (Origin),
+//     followed through locals, casts, pointer arithmetic, integer address
+//     arithmetic, GlobalTensor views and functions returning a pointer;
+//   - effects: the cache maintenance (dcci: invalidate, write back), dsb,
+//     cross-core barriers, waits and signals, DMA writes and scalar stores
+//     of each function, in source order, with the calls to functions of the
+//     unit expanded (their parameters replaced by the caller's arguments);
+//   - facts from the callers: what every caller established before calling
+//     (the lines it invalidated) and what some caller did before (a
+//     barrier).
+//
+// Summarize is a pure function of the unit's files.
+
+// OriginKind says what an Origin names.
+type OriginKind uint8
+
+const (
+	// NoOrigin: unknown, or no memory (a null pointer, a whole-cache dcci's
+	// dummy address).
+	NoOrigin OriginKind = iota
+	// ArgOrigin is the data of task input args[Slot]: the tensor its
+	// descriptor describes, or the address the slot holds.
+	ArgOrigin
+	// ParamOrigin is what the function's parameter Param points to.
+	ParamOrigin
+	// NamedOrigin is memory known only by a name: a member, a global, a
+	// call of a function the unit does not define.
+	NamedOrigin
+)
+
+// Origin is the memory a pointer points into, independent of offsets:
+// `meta + 16`, `(__gm__ T *)meta`, `&meta[i]` and an integer cache-line
+// address computed from meta all have meta's origin.
+type Origin struct {
+	Kind OriginKind
+	// Slot is the args[] index of an ArgOrigin; SlotParam >= 0 instead
+	// when the index is the function's parameter SlotParam
+	// (`tensor_data(args, index)`), resolved at each call.
+	Slot      int64
+	SlotParam int
+	// SlotText is the index as written when it is not a constant.
+	SlotText string
+	Param    int
+	Name     string
+}
+
+// Known reports whether the origin names some memory.
+func (o Origin) Known() bool { return o.Kind != NoOrigin }
+
+func (o Origin) String() string {
+	switch o.Kind {
+	case ArgOrigin:
+		switch {
+		case o.SlotParam >= 0:
+			return "args[param " + strconv.Itoa(o.SlotParam) + "]"
+		case o.SlotText != "":
+			return "args[" + o.SlotText + "]"
+		}
+		return "args[" + strconv.FormatInt(o.Slot, 10) + "]"
+	case ParamOrigin:
+		return "param " + strconv.Itoa(o.Param)
+	case NamedOrigin:
+		return o.Name
+	}
+	return ""
+}
+
+// Same reports whether two known origins name the same memory.
+func (o Origin) Same(p Origin) bool { return o.Known() && o == p }
+
+// EffectKind is what a function does at one point.
+type EffectKind uint8
+
+const (
+	// Invalidate: a dcci on the lines of Origin (or every line, All):
+	// later scalar reads of them miss the cache.
+	Invalidate EffectKind = iota + 1
+	// WriteBack: a dcci that writes dirty lines of Origin (or all) out:
+	// the CACHELINE_OUT / CACHELINE_ALL forms and the two-argument form,
+	// which cleans every destination.
+	WriteBack
+	// Dsb: dsb(DSB_DDR), dsb(DSB_ALL), a cast constant (`dsb((mem_dsb_t)0)`)
+	// or DataSyncBarrier: earlier write-backs have reached GM.
+	Dsb
+	// Wait: a cross-core barrier or flag wait: other cores' writes made
+	// before their signal may now be expected.
+	Wait
+	// Signal: a cross-core flag set or barrier arrival: another core may
+	// now read what this core wrote.
+	Signal
+	// DMAWrite: a DMA (MTE3, Fixpipe, put) write to Origin.
+	DMAWrite
+	// ScalarWrite: a scalar store through a pointer into Origin.
+	ScalarWrite
+)
+
+func (k EffectKind) String() string {
+	switch k {
+	case Invalidate:
+		return "invalidate"
+	case WriteBack:
+		return "write-back"
+	case Dsb:
+		return "dsb"
+	case Wait:
+		return "wait"
+	case Signal:
+		return "signal"
+	case DMAWrite:
+		return "dma-write"
+	case ScalarWrite:
+		return "scalar-write"
+	}
+	return "?"
+}
+
+// Effect is one thing a function does, at a point of its body.
+type Effect struct {
+	Kind   EffectKind
+	Origin Origin
+	// All is set for whole-cache maintenance (ENTIRE_DATA_CACHE).
+	All bool
+	// At is the node of the summarized function's body the effect happens
+	// at: the call of a helper that does it, or the operation itself.
+	At *grammar.Node
+	// Site is the operation itself (the dcci, the SyncAll, the store),
+	// possibly in a helper, in SiteFile.
+	Site     *grammar.Node
+	SiteFile *grammar.File
+	// Cores compile both At and, through every call on the way, Site.
+	Cores grammar.Cores
+}
+
+// Covers reports whether a cache maintenance effect covers memory o.
+func (e Effect) Covers(o Origin) bool { return e.All || e.Origin.Same(o) }
+
+// CallSite is one call of a function of the unit.
+type CallSite struct {
+	File   *grammar.File
+	Call   *grammar.Node
+	Caller FuncDef
+}
+
+// Summaries holds the function summaries of one unit. Build it with
+// Summarize; it computes lazily, and is safe for concurrent use.
+type Summaries struct {
+	// mu serializes the lazy computations: a unit's summaries are shared
+	// by the passes of every file that sees the unit.
+	mu      sync.Mutex
+	funcs   *Funcs
+	res     *Resolver
+	files   map[*grammar.Tree]*grammar.File
+	scopes  map[*grammar.Node]map[string][]*grammar.Node
+	effects map[*grammar.Node]*effectMemo
+	returns map[*grammar.Node]*originMemo
+	callers map[string][]CallSite
+	entry   map[*grammar.Node]*entryMemo
+	depth   int
+}
+
+type effectMemo struct {
+	effects []Effect
+	busy    bool
+}
+
+type originMemo struct {
+	o    Origin
+	busy bool
+}
+
+// maxExpand bounds how deep calls are expanded and origins followed.
+const maxExpand = 8
+
+// Summarize returns the summaries of the functions defined in files (an
+// extern entry and the headers it reaches, or any set of files).
+func Summarize(files ...*grammar.File) *Summaries {
+	s := &Summaries{
+		funcs:   IndexFunctions(files...),
+		res:     NewResolver(files...),
+		files:   map[*grammar.Tree]*grammar.File{},
+		scopes:  map[*grammar.Node]map[string][]*grammar.Node{},
+		effects: map[*grammar.Node]*effectMemo{},
+		returns: map[*grammar.Node]*originMemo{},
+		entry:   map[*grammar.Node]*entryMemo{},
+	}
+	for _, f := range files {
+		if f != nil && f.Tree != nil {
+			s.files[f.Tree] = f
+		}
+	}
+	return s
+}
+
+// FileOf returns the file of the unit a node belongs to, or nil.
+func (s *Summaries) FileOf(n *grammar.Node) *grammar.File {
+	if n == nil {
+		return nil
+	}
+	return s.files[n.Tree()]
+}
+
+func (s *Summaries) coresOf(n *grammar.Node) grammar.Cores {
+	if f := s.FileOf(n); f != nil {
+		return f.CoresOf(n)
+	}
+	return grammar.AIC | grammar.AIV
+}
+
+// ---- provenance ----
+
+// originOf returns the memory the pointer (or integer address) expression
+// e points into.
+func (s *Summaries) originOf(e *grammar.Node) Origin {
+	if s.depth > 4*maxExpand {
+		return Origin{}
+	}
+	s.depth++
+	defer func() { s.depth-- }()
+	e = Unparen(e)
+	if e == nil {
+		return Origin{}
+	}
+	switch e.Kind {
+	case "identifier":
+		return s.identOrigin(e)
+	case "this", "number_literal", "null", "nullptr", "true", "false", "string_literal", "char_literal":
+		return Origin{}
+	case "cast_expression":
+		return s.originOf(e.ChildByField("value"))
+	case "binary_expression":
+		switch operatorText(e) {
+		case "+", "-", "&", "|", "^":
+		default:
+			return Origin{}
+		}
+		if o := s.originOf(e.ChildByField("left")); o.Known() {
+			return o
+		}
+		if operatorText(e) == "-" {
+			return Origin{}
+		}
+		return s.originOf(e.ChildByField("right"))
+	case "unary_expression":
+		if operatorText(e) == "~" || operatorText(e) == "-" {
+			return Origin{}
+		}
+		return s.originOf(e.ChildByField("argument"))
+	case "conditional_expression":
+		a, b := s.originOf(e.ChildByField("consequence")), s.originOf(e.ChildByField("alternative"))
+		if a == b {
+			return a
+		}
+		return Origin{}
+	case "pointer_expression":
+		if operatorText(e) != "&" {
+			return Origin{}
+		}
+		// &p[i], &p->f, &p[i].x: the memory p points into.
+		a := Unparen(e.ChildByField("argument"))
+		for a != nil {
+			switch {
+			case a.Kind == "subscript_expression":
+				return s.originOf(a.ChildByField("argument"))
+			case a.Kind == "field_expression" && operatorText(a) == "->":
+				return s.originOf(a.ChildByField("argument"))
+			case a.Kind == "field_expression":
+				a = Unparen(a.ChildByField("argument"))
+				continue
+			case a.Kind == "pointer_expression" && operatorText(a) == "*":
+				return s.originOf(a.ChildByField("argument"))
+			}
+			break
+		}
+		return Origin{}
+	case "subscript_expression":
+		// args[k] holds a task input's address (or its descriptor's).
+		base := Unparen(e.ChildByField("argument"))
+		if base != nil && base.Kind == "identifier" && s.isArgsName(base) {
+			return s.argSlot(subscriptIndex(e))
+		}
+		return Origin{}
+	case "field_expression":
+		arg := Unparen(e.ChildByField("argument"))
+		fld := e.ChildByField("field")
+		if fld == nil {
+			return Origin{}
+		}
+		if arg == nil || arg.Kind == "this" {
+			return Origin{Kind: NamedOrigin, Name: fld.Text()}
+		}
+		// A descriptor's fields describe the tensor it stands for:
+		// t->buffer.addr, t->start_offset, view.address_.
+		base, desc := e, false
+		for base != nil && base.Kind == "field_expression" {
+			if f := base.ChildByField("field"); f != nil && descriptorFields[f.Text()] {
+				desc = true
+			}
+			base = Unparen(base.ChildByField("argument"))
+		}
+		bo := s.originOf(base)
+		if desc && (bo.Kind == ArgOrigin || bo.Kind == ParamOrigin) {
+			return bo
+		}
+		if bo.Kind == ArgOrigin {
+			// A member stored in a task input: `meta->tbl` is the
+			// memory the pointer stored there points to.
+			return Origin{Kind: NamedOrigin, Name: bo.String() + oneLine(e.Text()[base.End-e.Start:])}
+		}
+		return Origin{Kind: NamedOrigin, Name: oneLine(e.Text())}
+	case "call_expression":
+		return s.callOrigin(e)
+	case "initializer_list", "compound_literal_expression":
+		return Origin{}
+	}
+	return Origin{}
+}
+
+func (s *Summaries) callOrigin(e *grammar.Node) Origin {
+	if castType(e) != nil {
+		if a := e.ChildByField("arguments").NamedChildren(); len(a) > 0 {
+			return s.originOf(a[0])
+		}
+		return Origin{}
+	}
+	c, ok := AsCall(e)
+	if !ok {
+		return Origin{}
+	}
+	if c.Receiver != nil {
+		switch c.Name {
+		case "GetPhyAddr", "data", "address", "GetAddr", "get":
+			return s.originOf(c.Receiver)
+		}
+		return Origin{}
+	}
+	switch c.Name {
+	case "GlobalTensor":
+		// GlobalTensor<T, Shape, Stride>(ptr, shape, stride): a view.
+		if len(c.Args) > 0 {
+			return s.originOf(c.Args[0])
+		}
+		return Origin{}
+	}
+	// A function of the unit returning a pointer: its return's origin,
+	// with parameters replaced by the arguments.
+	for _, d := range s.funcs.Callees(c) {
+		if d.Node.Contains(e) && d.Node.Tree() == e.Tree() {
+			continue
+		}
+		if s.coresOf(d.Node) == grammar.None {
+			continue
+		}
+		ret := s.returnOrigin(d)
+		if ret.Known() {
+			return s.substitute(ret, c, e)
+		}
+		return Origin{}
+	}
+	// A pointer from a function outside the unit: the call as written
+	// names the memory.
+	if len(c.Args) > 0 && s.isArgsName(Unparen(c.Args[0])) {
+		// tensor_data(args, k)-style accessors the unit does not define.
+		if len(c.Args) > 1 {
+			return s.argSlot(c.Args[1])
+		}
+	}
+	return Origin{Kind: NamedOrigin, Name: oneLine(e.Text())}
+}
+
+// subscriptIndex returns the index expression of `a[i]`.
+func subscriptIndex(e *grammar.Node) *grammar.Node {
+	if idx := e.ChildByField("index"); idx != nil {
+		return idx
+	}
+	if l := e.ChildByField("indices"); l != nil {
+		if c := l.NamedChildren(); len(c) == 1 {
+			return c[0]
+		}
+	}
+	return nil
+}
+
+// argSlot is the ArgOrigin of args[index].
+func (s *Summaries) argSlot(index *grammar.Node) Origin {
+	index = Unparen(index)
+	if index == nil {
+		return Origin{}
+	}
+	o := Origin{Kind: ArgOrigin, SlotParam: -1}
+	if v, ok := s.res.Eval(index); ok {
+		o.Slot = v
+		return o
+	}
+	if index.Kind == "identifier" {
+		if fn := EnclosingFunction(index); fn != nil && fn.Kind == "function_definition" {
+			if d := s.lookup(index); d == nil {
+				for _, p := range Params(fn) {
+					if p.Name == index.Text() {
+						o.SlotParam = p.Index
+						return o
+					}
+				}
+			}
+		}
+	}
+	o.SlotText = oneLine(index.Text())
+	return o
+}
+
+// isArgsName reports whether an identifier is the extern args pointer: a
+// `__gm__ int64_t *` parameter (or a local copy of one).
+func (s *Summaries) isArgsName(id *grammar.Node) bool {
+	if id == nil || id.Kind != "identifier" {
+		return false
+	}
+	fn := EnclosingFunction(id)
+	if fn == nil || fn.Kind != "function_definition" {
+		return false
+	}
+	if s.lookup(id) != nil {
+		return false
+	}
+	f := s.FileOf(id)
+	for _, p := range Params(fn) {
+		if p.Name == id.Text() {
+			return f != nil && IsArgsParam(f, p)
+		}
+	}
+	return false
+}
+
+func (s *Summaries) identOrigin(id *grammar.Node) Origin {
+	if d := s.lookup(id); d != nil {
+		return s.declOrigin(d, id)
+	}
+	fn := EnclosingFunction(id)
+	if fn != nil && fn.Kind == "function_definition" {
+		for _, p := range Params(fn) {
+			if p.Name != id.Text() {
+				continue
+			}
+			if f := s.FileOf(id); f != nil && IsArgsParam(f, p) {
+				return Origin{}
+			}
+			if p.Pointer || strings.Contains(p.TypeText, "GM_ADDR") || strings.Contains(p.TypeText, "GlobalTensor") || strings.Contains(p.TypeText, "Tensor") {
+				return Origin{Kind: ParamOrigin, Param: p.Index}
+			}
+			return Origin{}
+		}
+	}
+	return Origin{Kind: NamedOrigin, Name: id.Text()}
+}
+
+// declOrigin follows a local declaration to its initializer: the value the
+// name holds as long as it is not reassigned. A GlobalTensor declared
+// without one takes the pointer of its SetGlobalBuffer call.
+func (s *Summaries) declOrigin(d *grammar.Node, use *grammar.Node) Origin {
+	init := d.ChildByField("value")
+	if init == nil && d.Kind == "init_declarator" {
+		// T x(args...) / T x{args...}
+		for _, c := range d.NamedChildren() {
+			if c.Kind == "argument_list" || c.Kind == "initializer_list" {
+				if a := c.NamedChildren(); len(a) > 0 {
+					return s.originOf(a[0])
+				}
+			}
+		}
+	}
+	if init != nil {
+		if init.Kind == "initializer_list" || init.Kind == "argument_list" {
+			if a := init.NamedChildren(); len(a) > 0 {
+				return s.originOf(a[0])
+			}
+			return Origin{}
+		}
+		return s.originOf(init)
+	}
+	// x.SetGlobalBuffer(ptr, n) later in the scope.
+	name := declName(d)
+	if fn := EnclosingFunction(d); fn != nil && name != "" {
+		for _, n := range s.funcs.Calls(fn) {
+			if n.Start > use.Start {
+				break
+			}
+			c, ok := AsCall(n)
+			if ok && c.Name == "SetGlobalBuffer" && c.Receiver != nil && Unparen(c.Receiver).Text() == name && len(c.Args) > 0 {
+				return s.originOf(c.Args[0])
+			}
+		}
+	}
+	return Origin{}
+}
+
+func declName(d *grammar.Node) string {
+	n, _, _, _, _ := declarator(d)
+	if n == nil {
+		return ""
+	}
+	return n.Text()
+}
+
+// lookup returns the local declarator (init_declarator or plain) that
+// declares id in an enclosing block or for statement before it, or nil for
+// parameters and names declared outside the function.
+func (s *Summaries) lookup(id *grammar.Node) *grammar.Node {
+	name := id.Text()
+	for p := id.Parent(); p != nil; p = p.Parent() {
+		switch p.Kind {
+		case "function_definition", "lambda_expression":
+			return nil
+		case "compound_statement", "for_statement", "for_range_loop", "if_statement", "while_statement", "switch_statement":
+			var best *grammar.Node
+			for _, d := range s.scopeDecls(p)[name] {
+				if d.Start < id.Start && !d.Contains(id) {
+					best = d
+				}
+			}
+			if best != nil {
+				return best
+			}
+		}
+	}
+	return nil
+}
+
+// scopeDecls indexes the declarators a block (or the init of a for/if/while)
+// declares directly, by name, in source order.
+func (s *Summaries) scopeDecls(scope *grammar.Node) map[string][]*grammar.Node {
+	if m, ok := s.scopes[scope]; ok {
+		return m
+	}
+	m := map[string][]*grammar.Node{}
+	add := func(decl *grammar.Node) {
+		if decl == nil || decl.Kind != "declaration" {
+			return
+		}
+		for _, d := range decl.ChildrenByField("declarator") {
+			if n, _, _, _, _ := declarator(d); n != nil {
+				m[n.Text()] = append(m[n.Text()], d)
+			}
+		}
+	}
+	if scope.Kind == "compound_statement" {
+		for c := scope.FirstChild(); c != nil; c = c.NextSibling() {
+			add(c)
+			// Declarations inside preprocessor branches of the block.
+			if strings.HasPrefix(c.Kind, "preproc_") {
+				c.Walk(func(n *grammar.Node) bool {
+					if n.Kind == "declaration" {
+						add(n)
+						return false
+					}
+					return n.Kind != "compound_statement" && n.Kind != "function_definition"
+				})
+			}
+		}
+	} else {
+		for _, f := range []string{"initializer", "condition", "declarator"} {
+			for _, c := range scope.ChildrenByField(f) {
+				add(c)
+				if c.Kind == "condition_clause" {
+					add(c.ChildByField("initializer"))
+				}
+			}
+		}
+	}
+	s.scopes[scope] = m
+	return m
+}
+
+// returnOrigin is the origin of what a function returns, relative to its
+// parameters (unknown when its returns disagree).
+func (s *Summaries) returnOrigin(d FuncDef) Origin {
+	if m, ok := s.returns[d.Node]; ok {
+		if m.busy {
+			return Origin{}
+		}
+		return m.o
+	}
+	m := &originMemo{busy: true}
+	s.returns[d.Node] = m
+	var o Origin
+	first := true
+	if body := d.Body(); body != nil {
+		ds := body.Descendants()
+		for i := range ds {
+			n := &ds[i]
+			if n.Kind != "return_statement" || EnclosingFunction(n) != d.Node || s.coresOf(n) == grammar.None {
+				continue
+			}
+			var ro Origin
+			if c := n.NamedChildren(); len(c) > 0 {
+				ro = s.originOf(c[0])
+			}
+			if first {
+				o, first = ro, false
+			} else if o != ro {
+				o = Origin{}
+			}
+		}
+	}
+	m.o, m.busy = o, false
+	return o
+}
+
+// substitute maps an origin relative to a callee's parameters to the
+// caller's, for the call c (node e).
+func (s *Summaries) substitute(o Origin, c Call, e *grammar.Node) Origin {
+	switch {
+	case o.Kind == ParamOrigin:
+		if o.Param < len(c.Args) {
+			return s.originOf(c.Args[o.Param])
+		}
+		return Origin{}
+	case o.Kind == ArgOrigin && o.SlotParam >= 0:
+		if o.SlotParam < len(c.Args) {
+			return s.argSlot(c.Args[o.SlotParam])
+		}
+		return Origin{}
+	}
+	return o
+}
+
+// ---- effects ----
+
+// effectsOf returns what fn does, in source order, with the calls to
+// functions of the unit expanded in place (At is then the call). Origins
+// are relative to fn's parameters.
+func (s *Summaries) effectsOf(fn *grammar.Node) []Effect {
+	if m, ok := s.effects[fn]; ok {
+		if m.busy {
+			return nil
+		}
+		return m.effects
+	}
+	m := &effectMemo{busy: true}
+	s.effects[fn] = m
+	s.depth++
+	if s.depth <= maxExpand {
+		m.effects = s.computeEffects(fn)
+	}
+	s.depth--
+	m.busy = false
+	if s.depth > 0 && len(m.effects) == 0 {
+		// A miss under the depth limit may be a hit from a shallower start.
+		delete(s.effects, fn)
+	}
+	return m.effects
+}
+
+func (s *Summaries) computeEffects(fn *grammar.Node) []Effect {
+	body := fn.ChildByField("body")
+	f := s.FileOf(fn)
+	if body == nil || f == nil {
+		return nil
+	}
+	var out []Effect
+	add := func(e Effect) {
+		if e.Cores == grammar.None {
+			return
+		}
+		out = append(out, e)
+	}
+	ds := body.Descendants()
+	for i := range ds {
+		n := &ds[i]
+		switch n.Kind {
+		case "call_expression":
+			cores := f.CoresOf(n)
+			if cores == grammar.None {
+				continue
+			}
+			c, ok := AsCall(n)
+			if !ok {
+				continue
+			}
+			if e, ok := s.directEffect(f, c); ok {
+				for _, x := range e {
+					x.At, x.Site, x.SiteFile, x.Cores = n, n, f, cores
+					add(x)
+				}
+				continue
+			}
+			for _, d := range s.funcs.Callees(c) {
+				if d.Node == fn || s.coresOf(d.Node) == grammar.None || d.Body() == nil {
+					continue
+				}
+				for _, x := range s.effectsOf(d.Node) {
+					x.Origin = s.substitute(x.Origin, c, n)
+					x.At = n
+					x.Cores &= cores
+					if (x.Kind == Invalidate || x.Kind == WriteBack || x.Kind == DMAWrite || x.Kind == ScalarWrite) && !x.All && !x.Origin.Known() {
+						continue
+					}
+					add(x)
+				}
+				break
+			}
+		case "assignment_expression", "update_expression":
+			var lhs *grammar.Node
+			if n.Kind == "assignment_expression" {
+				lhs = n.ChildByField("left")
+			} else {
+				lhs = n.ChildByField("argument")
+			}
+			if o := s.storeOrigin(lhs); o.Known() {
+				add(Effect{Kind: ScalarWrite, Origin: o, At: n, Site: n, SiteFile: f, Cores: f.CoresOf(n)})
+			}
+		}
+	}
+	return out
+}
+
+// storeOrigin is the memory a store to the lvalue writes: `p[i]`, `*p`,
+// `p->f`, `p[i].x` write into p's memory; a store to a variable writes no
+// memory of interest.
+func (s *Summaries) storeOrigin(lv *grammar.Node) Origin {
+	lv = Unparen(lv)
+	for lv != nil {
+		switch lv.Kind {
+		case "subscript_expression":
+			return s.originOf(lv.ChildByField("argument"))
+		case "pointer_expression":
+			if operatorText(lv) == "*" {
+				return s.originOf(lv.ChildByField("argument"))
+			}
+			return Origin{}
+		case "field_expression":
+			if operatorText(lv) == "->" {
+				return s.originOf(lv.ChildByField("argument"))
+			}
+			lv = Unparen(lv.ChildByField("argument"))
+			continue
+		}
+		return Origin{}
+	}
+	return Origin{}
+}
+
+// descriptorFields are the fields of the runtime's tensor descriptors and
+// views that hold (part of) the address of the data they describe.
+var descriptorFields = map[string]bool{"buffer": true, "addr": true, "start_offset": true, "address_": true, "data": true}
+
+// dmaWriters are the calls whose first argument is a GM destination the
+// call writes by DMA.
+var dmaWriters = map[string]bool{
+	"DataCopy": true, "DataCopyPad": true, "TSTORE": true, "TPUT": true, "Fixpipe": true,
+	"copy_ubuf_to_gm": true, "copy_ubuf_to_gm_align_b8": true, "copy_ubuf_to_gm_align_b16": true,
+	"copy_ubuf_to_gm_align_b32": true, "copy_matrix_cc_to_gm": true, "copy_cbuf_to_gm": true,
+}
+
+// directEffect decodes the intrinsics and library calls that are effects.
+func (s *Summaries) directEffect(f *grammar.File, c Call) ([]Effect, bool) {
+	if ptr, args, ok := dcciOperands(c); ok {
+		d := Dcci{Args: args}
+		all := d.HasArg("ENTIRE_DATA_CACHE")
+		o := Origin{}
+		if !all {
+			o = s.originOf(ptr)
+		}
+		out := []Effect{{Kind: Invalidate, Origin: o, All: all}}
+		// dcci cleans and invalidates; a destination argument other than
+		// OUT/ALL keeps the line from GM.
+		dstGiven := c.Name == "dcci" && len(args) >= 2 || c.Name == "DataCacheCleanAndInvalid" && len(args) >= 2
+		if !dstGiven || d.HasArg("CACHELINE_OUT") || d.HasArg("CACHELINE_ALL") {
+			out = append(out, Effect{Kind: WriteBack, Origin: o, All: all})
+		}
+		return out, true
+	}
+	switch c.Name {
+	case "dsb":
+		if c.Receiver != nil || len(c.Args) != 1 {
+			return nil, false
+		}
+		t := c.Args[0].Text()
+		if strings.Contains(t, "DSB_UB") || strings.Contains(t, "DSB_SEQ") {
+			return nil, true
+		}
+		return []Effect{{Kind: Dsb}}, true
+	case "DataSyncBarrier":
+		return []Effect{{Kind: Dsb}}, true
+	}
+	if fc, ok := AsFlagCall(c.Node, s.res); ok {
+		if fc.Kind == FlagWait {
+			return []Effect{{Kind: Wait}}, true
+		}
+		return []Effect{{Kind: Signal}}, true
+	}
+	if IsHardwareSyncAll(c) {
+		return []Effect{{Kind: Signal}, {Kind: Wait}}, true
+	}
+	if dmaWriters[c.Name] && c.Receiver == nil && len(c.Args) > 0 {
+		if o := s.originOf(c.Args[0]); o.Known() {
+			return []Effect{{Kind: DMAWrite, Origin: o}}, true
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+// ---- facts from the callers ----
+
+// callersNamed returns the calls of functions named name in the unit, outside
+// code no core compiles.
+func (s *Summaries) callersNamed(name string) []CallSite {
+	if s.callers == nil {
+		s.callers = map[string][]CallSite{}
+		for _, d := range s.funcs.All() {
+			for _, n := range s.funcs.Calls(d.Node) {
+				if d.File.CoresOf(n) == grammar.None || EnclosingFunction(n) != d.Node {
+					continue
+				}
+				if cn := CallName(n); cn != "" {
+					s.callers[cn] = append(s.callers[cn], CallSite{File: d.File, Call: n, Caller: d})
+				}
+			}
+		}
+	}
+	return s.callers[name]
+}
+
+// callSitesOf returns the calls that reach fn (by name, whose callee
+// resolution includes fn).
+func (s *Summaries) callSitesOf(fn *grammar.Node) []CallSite {
+	name := FunctionName(fn)
+	if name == "" {
+		return nil
+	}
+	var out []CallSite
+	for _, cs := range s.callersNamed(name) {
+		c, ok := AsCall(cs.Call)
+		if !ok || cs.Caller.Node == fn {
+			continue
+		}
+		for _, d := range s.funcs.Callees(c) {
+			if d.Node == fn {
+				out = append(out, cs)
+				break
+			}
+		}
+	}
+	return out
+}
+
+type entryMemo struct {
+	busy  bool
+	sites []entrySite
+}
+
+// entrySite is what one caller established before one call of a function:
+// origins in the callee's terms.
+type entrySite struct {
+	site     CallSite
+	coherent []Effect // invalidations before the call, mapped
+	all      bool     // the whole cache was invalidated before the call
+	wait     *Effect  // a wait before the call (in the caller or above)
+}
+
+// entrySites computes, for every call of fn in the unit, what the caller
+// (and, recursively, its callers) did before the call.
+func (s *Summaries) entrySites(fn *grammar.Node) []entrySite {
+	if m, ok := s.entry[fn]; ok {
+		if m.busy {
+			return nil
+		}
+		return m.sites
+	}
+	m := &entryMemo{busy: true}
+	s.entry[fn] = m
+	s.depth++
+	if s.depth <= maxExpand {
+		for _, cs := range s.callSitesOf(fn) {
+			c, _ := AsCall(cs.Call)
+			es := entrySite{site: cs}
+			// The caller's own callers first: what holds at its entry.
+			state := s.stateBefore(cs.Caller.Node, cs.Call)
+			es.all, es.wait = state.all, state.wait
+			params := Params(fn)
+			for _, inv := range state.coherent {
+				// Map the caller's origin to the callee's: an argument
+				// passed as parameter i, or the same task input / name.
+				for i, a := range c.Args {
+					if i < len(params) && s.originOf(a).Same(inv.Origin) {
+						x := inv
+						x.Origin = Origin{Kind: ParamOrigin, Param: i}
+						es.coherent = append(es.coherent, x)
+					}
+				}
+				if inv.Origin.Kind == ArgOrigin && inv.Origin.SlotParam < 0 || inv.Origin.Kind == NamedOrigin {
+					es.coherent = append(es.coherent, inv)
+				}
+			}
+			m.sites = append(m.sites, es)
+		}
+	}
+	s.depth--
+	m.busy = false
+	return m.sites
+}
+
+// coherenceState is what holds at a point of a function: the lines
+// invalidated before it (since the last wait), and the last wait.
+type coherenceState struct {
+	coherent []Effect
+	all      bool
+	wait     *Effect
+}
+
+// stateBefore is the coherence state just before node at in fn: what every
+// caller established at fn's entry, then fn's own effects before at.
+func (s *Summaries) stateBefore(fn, at *grammar.Node) coherenceState {
+	var st coherenceState
+	sites := s.entrySites(fn)
+	if len(sites) > 0 {
+		st.all = true
+		for i, es := range sites {
+			st.all = st.all && es.all
+			if st.wait == nil && es.wait != nil {
+				w := *es.wait
+				st.wait = &w
+			}
+			if i == 0 {
+				st.coherent = append(st.coherent, es.coherent...)
+				continue
+			}
+			// Keep what every caller established.
+			kept := st.coherent[:0]
+			for _, inv := range st.coherent {
+				for _, o := range es.coherent {
+					if o.Origin.Same(inv.Origin) {
+						kept = append(kept, inv)
+						break
+					}
+				}
+			}
+			st.coherent = kept
+		}
+	}
+	for _, e := range s.effectsOf(fn) {
+		if e.At.Start >= at.Start {
+			break
+		}
+		if !Precedes(e.At, at) {
+			continue
+		}
+		switch e.Kind {
+		case Invalidate:
+			if e.All {
+				st.all = true
+			} else if e.Origin.Known() {
+				st.coherent = append(st.coherent, e)
+			}
+		case Wait:
+			w := e
+			st.wait, st.all, st.coherent = &w, false, nil
+		}
+	}
+	return st
+}
+
+// entryCoherence reports whether every caller of fn made memory o (in fn's
+// terms) coherent before calling it. missing lists the calls whose caller
+// did not, when others did; ok is false when fn has no caller in the unit.
+func (s *Summaries) entryCoherence(fn *grammar.Node, o Origin) (ok bool, missing []CallSite) {
+	sites := s.entrySites(fn)
+	if len(sites) == 0 {
+		return false, nil
+	}
+	for _, es := range sites {
+		covered := es.all && es.wait == nil
+		for _, inv := range es.coherent {
+			if inv.Origin.Same(o) {
+				covered = true
+			}
+		}
+		if !covered {
+			missing = append(missing, es.site)
+		}
+	}
+	if len(missing) == len(sites) {
+		return false, nil
+	}
+	return len(missing) == 0, missing
+}
+
+// entryWait returns a cross-core wait some caller of fn (or its callers)
+// performs before calling it, or nil.
+func (s *Summaries) entryWait(fn *grammar.Node) *Effect {
+	for _, es := range s.entrySites(fn) {
+		if es.wait != nil {
+			return es.wait
+		}
+	}
+	return nil
+}
+
+// resolve maps an origin relative to fn's parameters to the origins its
+// callers pass (transitively, up to maxExpand levels): the task inputs and
+// named memory it can be. An origin that is not a parameter is itself.
+func (s *Summaries) resolve(fn *grammar.Node, o Origin) []Origin {
+	if o.Kind != ParamOrigin && !(o.Kind == ArgOrigin && o.SlotParam >= 0) {
+		return []Origin{o}
+	}
+	if s.depth > maxExpand {
+		return nil
+	}
+	s.depth++
+	defer func() { s.depth-- }()
+	var out []Origin
+	for _, cs := range s.callSitesOf(fn) {
+		c, _ := AsCall(cs.Call)
+		for _, r := range s.resolve(cs.Caller.Node, s.substitute(o, c, cs.Call)) {
+			if r.Known() {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// entries returns the unit's extern entries (C-linkage functions taking
+// the args pointer); when there are none, the functions nothing calls.
+func (s *Summaries) entries() []FuncDef {
+	var out []FuncDef
+	for _, d := range s.funcs.All() {
+		if _, ok := ArgsParam(d.File, d.Node); ok && IsExternC(d.Node) && d.File.CoresOf(d.Node) != grammar.None {
+			out = append(out, d)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, d := range s.funcs.All() {
+		if len(s.callSitesOf(d.Node)) == 0 && d.File.CoresOf(d.Node) != grammar.None {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// writtenInTask reports whether some code of the task writes memory o (in
+// fn's terms) by a scalar store or DMA: the entries' effects, with every
+// helper expanded, name the task inputs they write.
+func (s *Summaries) writtenInTask(fn *grammar.Node, o Origin) bool {
+	targets := s.resolve(fn, o)
+	if len(targets) == 0 {
+		// Not known to its callers: look at fn's own writes.
+		for _, e := range s.effectsOf(fn) {
+			if (e.Kind == ScalarWrite || e.Kind == DMAWrite) && e.Origin.Same(o) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, d := range s.entries() {
+		for _, e := range s.effectsOf(d.Node) {
+			if e.Kind != ScalarWrite && e.Kind != DMAWrite {
+				continue
+			}
+			for _, t := range targets {
+				if e.Origin.Same(t) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// Precedes reports whether node a, written before node b in the same
+// function, can run before it: false when they are in different branches
+// of one if/else, conditional expression or switch.
+func Precedes(a, b *grammar.Node) bool {
+	if a.Tree() != b.Tree() || a.Start >= b.Start || a.Contains(b) {
+		return false
+	}
+	for c, p := b, b.Parent(); p != nil; c, p = p, p.Parent() {
+		if !p.Contains(a) {
+			continue
+		}
+		switch p.Kind {
+		case "if_statement":
+			if c.Field == "alternative" {
+				if cons := p.ChildByField("consequence"); cons != nil && cons.Contains(a) {
+					return false
+				}
+			}
+		case "else_clause":
+			// tree-sitter wraps the alternative: the consequence is the
+			// if statement's.
+		case "conditional_expression":
+			if c.Field == "alternative" {
+				if cons := p.ChildByField("consequence"); cons != nil && cons.Contains(a) {
+					return false
+				}
+			}
+		case "case_statement":
+			return true
+		case "switch_statement":
+			return false
+		}
+		return p.Kind != "else_clause" || precedesElse(p, a)
+	}
+	return true
+}
+
+// precedesElse handles `if (...) {a} else {b}` as tree-sitter shapes it:
+// the else_clause is the if statement's alternative.
+func precedesElse(elseClause, a *grammar.Node) bool {
+	ifs := elseClause.Parent()
+	if ifs == nil || ifs.Kind != "if_statement" {
+		return true
+	}
+	if cons := ifs.ChildByField("consequence"); cons != nil && cons.Contains(a) {
+		return false
+	}
+	return true
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// OriginOf returns the memory the pointer (or integer address) expression
+// e points into.
+func (s *Summaries) OriginOf(e *grammar.Node) Origin {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.originOf(e)
+}
+
+// Effects returns what fn does, in source order, with the calls to
+// functions of the unit expanded in place (At is then the call). Origins
+// are relative to fn's parameters. The slice is shared: do not modify it.
+func (s *Summaries) Effects(fn *grammar.Node) []Effect {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.effectsOf(fn)
+}
+
+// EntryCoherence reports whether every caller of fn made memory o (in fn's
+// terms) coherent before calling it. missing lists the calls whose caller
+// did not, when others did; ok is false when fn has no caller in the unit.
+func (s *Summaries) EntryCoherence(fn *grammar.Node, o Origin) (ok bool, missing []CallSite) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.entryCoherence(fn, o)
+}
+
+// EntryWait returns a cross-core wait some caller of fn (or its callers)
+// performs before calling it, or nil.
+func (s *Summaries) EntryWait(fn *grammar.Node) *Effect {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.entryWait(fn)
+}
+
+// WrittenInTask reports whether some code of the task writes memory o (in
+// fn's terms) by a scalar store or DMA.
+func (s *Summaries) WrittenInTask(fn *grammar.Node, o Origin) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.writtenInTask(fn, o)
+}

@@ -1,0 +1,192 @@
+package rules
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// readVerdict is what the unit's summaries say about one scalar GM read.
+type readVerdict struct {
+	// Coherent: the lines were invalidated before the read (here, in a
+	// helper, or by every caller) after anything that could make them
+	// stale, or only this core's scalar unit wrote the memory before.
+	Coherent bool
+	// Hazard says why the read can be stale ("" for a read of memory
+	// nothing in the task wrote before it: the cache was invalidated at
+	// task start). HazardAt points at the cause.
+	Hazard   string
+	HazardAt *analysis.Related
+	// Missing are the callers that do not make the memory coherent when
+	// the others do.
+	Missing []analysis.Related
+	// Poll is set for a read in a polling loop: a dcci before the
+	// statement does not fix it, one inside the loop does.
+	Poll bool
+}
+
+// classifyRead decides, from the effects of the access's function (helpers
+// expanded) and what its callers did before calling it, whether a scalar
+// read is coherent and, if not, what makes it a hazard.
+func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, a *cxx.Access, cores grammar.Cores) readVerdict {
+	var v readVerdict
+	fn := a.Func
+	if fn == nil || fn.Kind != "function_definition" {
+		return v
+	}
+	o := sum.OriginOf(a.Ptr)
+	written := func() bool { return o.Known() && sum.WrittenInTask(fn, o) }
+	hazardAt := func(e cxx.Effect) *analysis.Related {
+		r := relatedAtEffect(pass, e)
+		return &r
+	}
+	if o.Known() {
+		ok, missing := sum.EntryCoherence(fn, o)
+		v.Coherent = ok
+		for _, cs := range missing {
+			v.Missing = append(v.Missing, analysis.RelatedAt(cs.File, cs.Call,
+				"`"+cs.Caller.Name+"` calls `"+cxx.FunctionName(fn)+"` here without making `"+a.Root+"` coherent first"))
+		}
+		if w := sum.EntryWait(fn); w != nil && !ok && written() {
+			v.Hazard = "read after a caller of `" + cxx.FunctionName(fn) + "` waits for another core (`" + shortText(w.Site) + "`) before calling it"
+			v.HazardAt = hazardAt(*w)
+		}
+	}
+	own := false
+	effects := sum.Effects(fn)
+	loop := enclosingLoop(a.Node, fn)
+	for _, e := range effects {
+		if e.Cores&cores == grammar.None || e.At.Tree() != a.Node.Tree() {
+			continue
+		}
+		before := cxx.Precedes(e.At, a.Node)
+		// In a loop, what follows the read in the body precedes it on the
+		// next iteration (hazards only: an invalidation there comes after).
+		again := !before && loop != nil && loop.Contains(e.At) && e.At.Start > a.Node.End
+		if !before && !again {
+			continue
+		}
+		switch e.Kind {
+		case cxx.Invalidate:
+			if before && e.Covers(o) {
+				v.Coherent, v.Hazard, v.HazardAt = true, "", nil
+			}
+		case cxx.Wait:
+			if written() {
+				v.Coherent = false
+				v.Hazard = "read after `" + shortText(e.Site) + "`" + effectLine(pass, e) + " waits for other cores, whose writes to it are not in this core's cache"
+				v.HazardAt = hazardAt(e)
+			}
+		case cxx.DMAWrite:
+			if e.Origin.Same(o) {
+				v.Coherent = false
+				v.Hazard = "read after this core's own DMA write `" + shortText(e.Site) + "`" + effectLine(pass, e) + " to the same buffer, which bypasses the scalar cache"
+				v.HazardAt = hazardAt(e)
+			}
+		case cxx.ScalarWrite:
+			if before && e.Origin.Same(o) {
+				own = true
+			}
+		}
+	}
+	if l := pollLoop(a.Node, fn); l != nil {
+		// Only an invalidation inside the loop refreshes the line on
+		// every iteration.
+		fresh := false
+		for _, e := range effects {
+			if e.Kind == cxx.Invalidate && e.Cores&cores != grammar.None && e.At.Tree() == l.Tree() && l.Contains(e.At) && e.Covers(o) {
+				fresh = true
+			}
+		}
+		if !fresh {
+			v.Coherent, v.Poll = false, true
+			v.Hazard = "read in a polling loop: once the line is cached the loop keeps reading it and never sees another core's write; `dcci` the line inside the loop, before each read"
+			r := analysis.RelatedAt(pass.File, l, "the polling loop")
+			v.HazardAt = &r
+		}
+	}
+	if !v.Coherent && v.Hazard == "" && own {
+		// Only this core's scalar unit wrote it before: its cache holds
+		// what it wrote.
+		v.Coherent = true
+	}
+	return v
+}
+
+// enclosingLoop returns the outermost loop of fn containing n, or nil.
+func enclosingLoop(n, fn *grammar.Node) *grammar.Node {
+	var out *grammar.Node
+	for p := n.Parent(); p != nil && p != fn; p = p.Parent() {
+		switch p.Kind {
+		case "for_statement", "while_statement", "do_statement", "for_range_loop":
+			out = p
+		}
+	}
+	return out
+}
+
+// pollLoop returns the loop a read polls in: the read is in a while/do/for
+// condition, or in the condition of an `if` that leaves the loop.
+func pollLoop(n, fn *grammar.Node) *grammar.Node {
+	for c, p := n, n.Parent(); p != nil && p != fn; c, p = p, p.Parent() {
+		switch p.Kind {
+		case "while_statement", "do_statement", "for_statement":
+			if c.Field == "condition" {
+				return p
+			}
+			return nil
+		case "if_statement":
+			if c.Field != "condition" {
+				continue
+			}
+			if exits(p.ChildByField("consequence")) {
+				if l := p.Ancestor("while_statement", "do_statement", "for_statement"); l != nil && l.Tree() == p.Tree() && fn.Contains(l) {
+					return l
+				}
+			}
+			return nil
+		case "lambda_expression", "function_definition":
+			return nil
+		}
+	}
+	return nil
+}
+
+// exits reports whether a statement is (or is a block ending in) break or
+// return.
+func exits(s *grammar.Node) bool {
+	for s != nil && s.Kind == "compound_statement" {
+		c := s.NamedChildren()
+		if len(c) == 0 {
+			return false
+		}
+		s = c[len(c)-1]
+	}
+	return s != nil && (s.Kind == "break_statement" || s.Kind == "return_statement")
+}
+
+func relatedAtEffect(pass *analysis.Pass, e cxx.Effect) analysis.Related {
+	f := e.SiteFile
+	if f == nil {
+		f = pass.File
+	}
+	return analysis.RelatedAt(f, e.Site, "`"+shortText(e.Site)+"`")
+}
+
+// effectLine renders where an effect happens: its line, or the helper call
+// it happens in and the helper's file:line.
+func effectLine(pass *analysis.Pass, e cxx.Effect) string {
+	if e.At == e.Site {
+		return lineRef(pass, cxx.Hop{File: pass.File, Call: e.At})
+	}
+	line, _ := pass.File.Lines.Position(e.At.Start)
+	where := fmt.Sprintf(" (in `%s`, line %d", shortText(e.At), line+1)
+	if e.SiteFile != nil {
+		l, _ := e.SiteFile.Lines.Position(e.Site.Start)
+		where += fmt.Sprintf(", at %s:%d", filepath.Base(e.SiteFile.Path), l+1)
+	}
+	return where + ")"
+}
