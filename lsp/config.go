@@ -27,6 +27,9 @@ type Settings struct {
 	// CheckPython runs the Python stub rules and diagnoses .py files
 	// (default true).
 	CheckPython *bool `json:"checkPython,omitempty"`
+	// CoreView dims the lines one core does not compile or run: "cube",
+	// "vector" or "off" (default).
+	CoreView string `json:"coreView,omitempty"`
 }
 
 // parseSettings reads the section from a didChangeConfiguration payload,
@@ -55,7 +58,7 @@ func parseSettings(raw json.RawMessage) (Settings, bool) {
 }
 
 func hasSettingsKey(m map[string]json.RawMessage) bool {
-	for _, k := range []string{"select", "ignore", "severity", "checkPython"} {
+	for _, k := range []string{"select", "ignore", "severity", "checkPython", "coreView"} {
 		if _, ok := m[k]; ok {
 			return true
 		}
@@ -75,6 +78,9 @@ func (base Settings) merge(s Settings) Settings {
 	}
 	if s.CheckPython != nil {
 		out.CheckPython = s.CheckPython
+	}
+	if s.CoreView != "" {
+		out.CoreView = s.CoreView
 	}
 	if len(s.Severity) > 0 {
 		out.Severity = map[string]string{}

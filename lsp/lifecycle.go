@@ -75,6 +75,7 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 		"codeLensProvider":        map[string]any{"resolveProvider": false},
 		"documentSymbolProvider":  true,
 		"referencesProvider":      true,
+		"semanticTokensProvider":  map[string]any{"legend": semanticLegend, "full": true},
 		"renameProvider":          map[string]any{"prepareProvider": true},
 		"workspaceSymbolProvider": true,
 		"codeActionProvider": map[string]any{

@@ -173,6 +173,7 @@ func (s *Server) configChanged() {
 	s.invalidate()
 	s.rediagnoseAll(nil)
 	s.refreshPull(0)
+	s.refreshSemanticTokens()
 }
 
 func (s *Server) didChangeWatchedFiles(p *didChangeWatchedFilesParams) error {

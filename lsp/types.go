@@ -47,6 +47,9 @@ type clientCapsWire struct {
 		InlayHint *struct {
 			RefreshSupport bool `json:"refreshSupport"`
 		} `json:"inlayHint"`
+		SemanticTokens *struct {
+			RefreshSupport bool `json:"refreshSupport"`
+		} `json:"semanticTokens"`
 	} `json:"workspace"`
 	TextDocument *struct {
 		Diagnostic *struct {
