@@ -75,7 +75,7 @@ func TestMalformedInput(t *testing.T) {
 	}
 	// Unknown methods: MethodNotFound for requests, silence for
 	// notifications.
-	if m := c.request("textDocument/semanticTokens/full", map[string]any{}); m.Error == nil || m.Error.Code != -32601 {
+	if m := c.request("textDocument/moniker", map[string]any{}); m.Error == nil || m.Error.Code != -32601 {
 		t.Errorf("unknown method reply = %+v", m)
 	}
 	c.notify("$/unknownNotification", map[string]any{})
