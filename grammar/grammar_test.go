@@ -286,3 +286,25 @@ func TestPythonParse(t *testing.T) {
 		t.Fatalf("python parse:\n%s", Dump(f.Tree.Root()))
 	}
 }
+
+// Sure tells a branch the compile certainly takes from one it may take.
+func TestGuardsSure(t *testing.T) {
+	src := []byte("#if defined(__DAV_VEC__)\nv();\n#elif defined(__DAV_CUBE__)\nc();\n#else\ne();\n#endif\n#if PROJECT_FLAG\np();\n#endif\n")
+	g := ScanGuards(src)
+	want := map[string]Cores{"if defined(__DAV_VEC__)": AIV, "elif defined(__DAV_CUBE__)": AIC, "else": None, "if PROJECT_FLAG": None}
+	for _, d := range g.Directives {
+		if d.Kind == "endif" {
+			continue
+		}
+		key := strings.TrimSpace(d.Kind + " " + d.Cond)
+		if w, ok := want[key]; !ok || d.Sure != w {
+			t.Errorf("%s: Sure %v, want %v", key, d.Sure, w)
+		}
+		if got, ok := g.DirectiveAt(d.Start + 1); !ok || got.Start != d.Start {
+			t.Errorf("DirectiveAt(%s) = %v, %v", key, got, ok)
+		}
+	}
+	if _, ok := g.DirectiveAt(uint32(strings.Index(string(src), "v();"))); ok {
+		t.Error("DirectiveAt found a directive on a code line")
+	}
+}

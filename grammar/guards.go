@@ -105,6 +105,10 @@ type Directive struct {
 	// Cores compiling the code this branch guards, from this branch's
 	// condition alone (ignoring enclosing groups).
 	BranchCores Cores
+	// Sure are the cores whose compile certainly takes this branch when it
+	// reaches the group (the condition is known true there and no earlier
+	// branch was taken); an unknown condition is sure for no core.
+	Sure Cores
 }
 
 // MacroRef is an identifier used in a directive's condition.
@@ -246,6 +250,7 @@ func ScanGuards(src []byte) *Guards {
 				r, own := evalBranch()
 				d.Group = idx
 				d.BranchCores = own
+				d.Sure = sureCores(r)
 				stack = append(stack, frame{open: idx, taken: r, cur: r, curC: own, takenC: own})
 				g.Directives = append(g.Directives, d)
 				push(uint32(end))
@@ -259,6 +264,7 @@ func ScanGuards(src []byte) *Guards {
 					}
 					d.Group = f.open
 					d.BranchCores = own
+					d.Sure = sureCores(f.cur)
 					f.curC = own
 				}
 				g.Directives = append(g.Directives, d)
@@ -276,6 +282,7 @@ func ScanGuards(src []byte) *Guards {
 					}
 					d.Group = f.open
 					d.BranchCores = own
+					d.Sure = sureCores(f.cur)
 					f.curC = own
 				}
 				g.Directives = append(g.Directives, d)
@@ -305,6 +312,25 @@ func ScanGuards(src []byte) *Guards {
 		off = end + 1
 	}
 	return g
+}
+
+func sureCores(r [2]tri) Cores {
+	var c Cores
+	for cfg := 0; cfg < 2; cfg++ {
+		if r[cfg] == triTrue {
+			c |= Cores(1 << cfg)
+		}
+	}
+	return c
+}
+
+// DirectiveAt returns the directive whose line holds off, if any.
+func (g *Guards) DirectiveAt(off uint32) (Directive, bool) {
+	i := sort.Search(len(g.Directives), func(i int) bool { return g.Directives[i].End >= off })
+	if i < len(g.Directives) && g.Directives[i].Start <= off {
+		return g.Directives[i], true
+	}
+	return Directive{}, false
 }
 
 func isIdent(b byte) bool {

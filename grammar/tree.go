@@ -88,14 +88,16 @@ func (t *Tree) Root() *Node {
 }
 
 // Index is the node's preorder position in its tree.
-func (n *Node) Index() int            { return int(n.index) }
-func (n *Node) Tree() *Tree           { return n.tree }
-func (n *Node) IsNamed() bool         { return n.flags&flagNamed != 0 }
-func (n *Node) IsMissing() bool       { return n.flags&flagMissing != 0 }
-func (n *Node) IsError() bool         { return n.flags&flagError != 0 || n.Kind == "ERROR" }
-func (n *Node) Text() string          { return string(n.tree.Src[n.Start:n.End]) }
-func (n *Node) Bytes() []byte         { return n.tree.Src[n.Start:n.End] }
-func (n *Node) Contains(m *Node) bool { return m != nil && n.Start <= m.Start && m.End <= n.End }
+func (n *Node) Index() int      { return int(n.index) }
+func (n *Node) Tree() *Tree     { return n.tree }
+func (n *Node) IsNamed() bool   { return n.flags&flagNamed != 0 }
+func (n *Node) IsMissing() bool { return n.flags&flagMissing != 0 }
+func (n *Node) IsError() bool   { return n.flags&flagError != 0 || n.Kind == "ERROR" }
+func (n *Node) Text() string    { return string(n.tree.Src[n.Start:n.End]) }
+func (n *Node) Bytes() []byte   { return n.tree.Src[n.Start:n.End] }
+func (n *Node) Contains(m *Node) bool {
+	return m != nil && m.tree == n.tree && n.Start <= m.Start && m.End <= n.End
+}
 
 // Parent returns the parent node or nil at the root.
 func (n *Node) Parent() *Node {

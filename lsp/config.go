@@ -136,12 +136,15 @@ func sameRule(a, b string) bool {
 // (cached per folder until a configuration file changes).
 func (s *Server) projectConfig(path string) *config.Config {
 	s.mu.Lock()
-	l := s.loader
+	l, ws := s.loader, s.ws
 	s.mu.Unlock()
 	c, err := l.ForFile(path)
 	if err != nil {
 		s.configError(err)
 		return config.Default()
+	}
+	if len(c.IncludeDirs) > 0 && ws != nil {
+		ws.AddIncludeDirs(c.IncludeDirs)
 	}
 	return c
 }

@@ -48,6 +48,10 @@ type Config struct {
 	// "kernels/**/*.cpp"). Include, when set, limits the files checked.
 	Exclude []string
 	Include []string
+	// IncludeDirs are folders (absolute; relative ones are read from Dir)
+	// searched for quoted #includes after the including file's folder, as
+	// a compile's -I.
+	IncludeDirs []string
 	// ExtendGeneratedMarkers add to analysis.DefaultGeneratedMarkers: the
 	// banners of files whose findings are shown at info.
 	ExtendGeneratedMarkers []string
@@ -214,7 +218,7 @@ func extract(raw map[string]any, pyproject bool) (map[string]any, string, bool) 
 }
 
 // Keys are the accepted keys, for errors and hints.
-var Keys = []string{"select", "extend-select", "ignore", "severity", "exclude", "include", "extend-generated-markers", "reserved-flags", "core-macro-family", "max-file-size"}
+var Keys = []string{"select", "extend-select", "ignore", "severity", "exclude", "include", "extend-generated-markers", "include-dirs", "reserved-flags", "core-macro-family", "max-file-size"}
 
 func (c *Config) decode(t map[string]any, prefix string) error {
 	keys := make([]string, 0, len(t))
@@ -294,6 +298,20 @@ func (c *Config) decode(t map[string]any, prefix string) error {
 				c.Include = list
 			default:
 				c.ExtendGeneratedMarkers = list
+			}
+		case "include-dirs", "include_dirs":
+			var list []string
+			if list, err = stringList(v); err != nil {
+				return bad(err.Error(), `e.g. ["include", "../common/incore"]`)
+			}
+			for _, d := range list {
+				if d == "" {
+					return bad("empty string", "remove it")
+				}
+				if !filepath.IsAbs(d) {
+					d = filepath.Join(c.Dir, d)
+				}
+				c.IncludeDirs = append(c.IncludeDirs, filepath.Clean(d))
 			}
 		case "reserved-flags":
 			arr, ok := v.([]any)

@@ -249,3 +249,33 @@ func Entries(f *grammar.File) (entries, helpers []*grammar.Node) {
 	}
 	return entries, helpers
 }
+
+// intrinsicPrefixes start the lower-case names of the CCE device intrinsics
+// and C library calls a kernel uses without a definition in the workspace.
+var intrinsicPrefixes = []string{"set_", "wait_", "get_", "copy_", "pipe_barrier", "dcci", "dsb", "ffts_", "load_", "mad", "mmad",
+	"img2col", "scatter_", "create_", "sync_", "printf", "assert", "trap", "memset", "memcpy", "min", "max", "abs", "std"}
+
+// MaybeProjectCall reports whether a call with no definition in the unit
+// looks like project code (a lower_snake_case free function, `pipe_sync()`)
+// rather than the toolkit's API: AscendC calls are CamelCase or qualified,
+// pto-isa ops and macros are upper case, and CCE intrinsics have known
+// prefixes or are short `v...` vector ops. Such a call can do anything the
+// analysis did not see.
+func MaybeProjectCall(c Call) bool {
+	if c.Receiver != nil || c.Name == "" || c.Qualified != c.Name {
+		return false
+	}
+	first := c.Name[0]
+	if !(first >= 'a' && first <= 'z') {
+		return false
+	}
+	if first == 'v' && len(c.Name) <= 12 {
+		return false
+	}
+	for _, p := range intrinsicPrefixes {
+		if strings.HasPrefix(c.Name, p) {
+			return false
+		}
+	}
+	return true
+}

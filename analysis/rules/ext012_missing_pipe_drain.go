@@ -28,7 +28,11 @@ var MissingPipeDrain = register(&analysis.Analyzer{
 			"`GlobalTensor`, `Fixpipe`, `copy_ubuf_to_gm`, `copy_matrix_cc_to_gm`, `TSTORE`, with no later " +
 			"`PipeBarrier<PIPE_ALL>()` / `pipe_barrier(PIPE_ALL)`, barrier or wait on the MTE3/FIX pipe " +
 			"(`PipeBarrier<PIPE_MTE3>`, `WaitFlag<HardEvent::MTE3_*>`, `wait_flag(PIPE_MTE3, ...)`), hardware `SyncAll`, " +
-			"`TPipe::Destroy()` or a live TPipe whose destructor runs at the return. Each core is followed separately.",
+			"`TPipe::Destroy()` or a live TPipe whose destructor runs at the return. Each core is followed separately; a " +
+			"drain counts when every path takes one: both sides of an `#if` on a project macro, every case of a `switch` " +
+			"with a `default:`, the core's branch of an `#if defined(__DAV_VEC__)` / `#elif defined(__DAV_CUBE__)` in a " +
+			"helper. When the store is followed by a call to a project function whose definition is in an `#include` " +
+			"that did not resolve, the finding is a note that names the call (set `include-dirs` or `-I`).",
 		Why: "Every task is called from the runtime's poll loop as `kernel(args)`, and after it returns the runtime " +
 			"reports the task done and starts the next one on that core without draining the pipes. DMA stores still " +
 			"queued on MTE3 (or FIX on the cube) land after the consumer task was released: it reads stale GM, and the " +
@@ -46,21 +50,31 @@ var MissingPipeDrain = register(&analysis.Analyzer{
 const (
 	stClean uint8 = 1 // no store in flight
 	stDirty uint8 = 2 // a store to GM may be in flight
+	// stMaybe: a store was in flight, then a call the analysis cannot see
+	// (a project function from an unresolved include) ran: it may drain.
+	stMaybe  uint8 = 4
+	inFlight       = stDirty | stMaybe
 )
 
-// drainFlow is the abstract state: which of clean/dirty is possible, and for
-// dirty, the entry's call that left the store in flight and the store
-// itself.
+// drainFlow is the abstract state: which of clean/dirty/maybe is possible,
+// and for a store in flight, the entry's call that left it, the store
+// itself and (for maybe) the unseen call after it.
 type drainFlow struct {
 	mask   uint8
 	origin *grammar.Node
 	leaf   cxx.Hop
+	unseen cxx.Hop
 }
 
+// union keeps the origin of a sure store in flight over one an unseen call
+// may have drained.
 func (a drainFlow) union(b drainFlow) drainFlow {
-	out := drainFlow{mask: a.mask | b.mask, origin: a.origin, leaf: a.leaf}
-	if a.mask&stDirty == 0 {
-		out.origin, out.leaf = b.origin, b.leaf
+	out := a
+	out.mask = a.mask | b.mask
+	switch {
+	case a.mask&stDirty != 0:
+	case b.mask&stDirty != 0, a.mask&stMaybe == 0:
+		out.origin, out.leaf, out.unseen = b.origin, b.leaf, b.unseen
 	}
 	return out
 }
@@ -82,11 +96,17 @@ type summary struct {
 }
 
 type drainer struct {
-	pass  *analysis.Pass
+	pass *analysis.Pass
+	// blind is set when the unit has quoted includes that resolve to no
+	// file: a project call with no definition may then be defined there.
+	blind bool
 	funcs *cxx.Funcs
 	core  grammar.Cores
 	memo  map[summaryKey]*summary
 	exits []drainExit
+	// jumps collects the states at break/continue, innermost loop or
+	// switch last.
+	jumps []jumpTargets
 	// entry-level run: dirty flows get the entry's call as origin.
 	top bool
 }
@@ -97,6 +117,7 @@ func runMissingPipeDrain(pass *analysis.Pass) {
 		return
 	}
 	funcs := workspaceFuncs(pass)
+	blind := len(pass.Closure().UnresolvedIncludes()) > 0
 	cores := grammar.Both
 	if pass.Ctx != nil {
 		switch pass.Ctx.Kind {
@@ -114,8 +135,10 @@ func runMissingPipeDrain(pass *analysis.Pass) {
 		type finding struct {
 			origin *grammar.Node
 			leaf   cxx.Hop
+			unseen cxx.Hop
 			exits  map[*grammar.Node]bool
 			cores  grammar.Cores
+			sure   bool // some exit has the store surely in flight
 		}
 		var order []*grammar.Node
 		found := map[*grammar.Node]*finding{}
@@ -126,23 +149,24 @@ func runMissingPipeDrain(pass *analysis.Pass) {
 			if entryHasLivePipe(pass, funcs, fn, core) {
 				continue
 			}
-			d := &drainer{pass: pass, funcs: funcs, core: core, memo: map[summaryKey]*summary{}, top: true}
+			d := &drainer{pass: pass, blind: blind, funcs: funcs, core: core, memo: map[summaryKey]*summary{}, top: true}
 			end := d.block(pass.File, body, drainFlow{mask: stClean})
 			if end.mask != 0 {
 				d.exits = append(d.exits, drainExit{node: body, flow: end})
 			}
 			for _, e := range d.exits {
-				if e.flow.mask&stDirty == 0 || e.flow.origin == nil {
+				if e.flow.mask&inFlight == 0 || e.flow.origin == nil {
 					continue
 				}
 				fd := found[e.flow.origin]
 				if fd == nil {
-					fd = &finding{origin: e.flow.origin, leaf: e.flow.leaf, exits: map[*grammar.Node]bool{}}
+					fd = &finding{origin: e.flow.origin, leaf: e.flow.leaf, unseen: e.flow.unseen, exits: map[*grammar.Node]bool{}}
 					found[e.flow.origin] = fd
 					order = append(order, e.flow.origin)
 				}
 				fd.exits[e.node] = true
 				fd.cores |= core
+				fd.sure = fd.sure || e.flow.mask&stDirty != 0
 			}
 		}
 		for _, o := range order {
@@ -152,7 +176,11 @@ func runMissingPipeDrain(pass *analysis.Pass) {
 				exits = append(exits, e)
 			}
 			sort.Slice(exits, func(i, j int) bool { return exits[i].Start < exits[j].Start })
-			pass.Report(drainDiagnostic(pass, fn, fd.origin, fd.leaf, exits, fd.cores, cores))
+			d := drainDiagnostic(pass, fn, fd.origin, fd.leaf, exits, fd.cores, cores)
+			if !fd.sure && fd.unseen.Call != nil {
+				sayLess(pass, &d, fd.unseen)
+			}
+			pass.Report(d)
 		}
 	}
 }
@@ -192,6 +220,19 @@ func drainDiagnostic(pass *analysis.Pass, fn, origin *grammar.Node, leaf cxx.Hop
 		}}
 	}
 	return d
+}
+
+// sayLess turns a finding whose store an unseen project call may drain into
+// a note that says so, with the fix offered as unsafe: the call's
+// definition is in an include the analysis could not resolve.
+func sayLess(pass *analysis.Pass, d *analysis.Diagnostic, unseen cxx.Hop) {
+	d.Severity = analysis.SeverityInfo
+	d.Message += fmt.Sprintf("; unless `%s` drains it: its definition is not in the files the analysis found "+
+		"(an #include did not resolve: add its folder to `include-dirs` or pass `-I`)", shortText(unseen.Call))
+	for i := range d.Fixes {
+		d.Fixes[i].Applicability = analysis.Unsafe
+	}
+	d.Related = append(d.Related, analysis.RelatedAt(unseen.File, unseen.Call, "called here; not defined in any file the analysis found"))
 }
 
 func coreName(c grammar.Cores) string {
@@ -380,15 +421,33 @@ func (d *drainer) active(f *grammar.File, n *grammar.Node) bool {
 }
 
 func (d *drainer) stmt(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow {
-	if in.mask == 0 || !d.active(f, n) {
+	// A conditional directive's node starts on its own line, which the
+	// guard model counts with the branch before it: judge its statements,
+	// not the node.
+	if in.mask == 0 || !isPreprocBlock(n.Kind) && !d.active(f, n) {
 		return in
 	}
 	switch n.Kind {
 	case "comment", "preproc_call", "preproc_def", "preproc_function_def", "preproc_include":
 		return in
-	case "compound_statement", "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef",
+	case "preproc_if", "preproc_ifdef":
+		return d.preprocChain(f, n, in)
+	case "compound_statement", "preproc_else", "preproc_elif", "preproc_elifdef",
 		"else_clause", "labeled_statement", "case_statement", "try_statement", "catch_clause":
 		return d.block(f, n, in)
+	case "break_statement", "continue_statement":
+		if k := len(d.jumps); k > 0 {
+			j := &d.jumps[k-1]
+			if n.Kind == "break_statement" {
+				j.brk = j.brk.union(in)
+			} else if j.loop {
+				j.cont = j.cont.union(in)
+			} else {
+				return in // continue inside a switch: the loop's, not modelled
+			}
+			return drainFlow{}
+		}
+		return in
 	case "if_statement":
 		cond := n.ChildByField("condition")
 		st := d.exprCalls(f, cond, in)
@@ -420,23 +479,29 @@ func (d *drainer) stmt(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow
 			st = d.exprCalls(f, n.ChildByField("initializer"), st)
 		}
 		body := n.ChildByField("body")
+		d.jumps = append(d.jumps, jumpTargets{loop: true})
 		if n.Kind == "do_statement" {
 			st = d.stmt(f, body, st)
+			st = st.union(d.jumps[len(d.jumps)-1].cont)
 		}
+		// The state lattice has two bits, so two rounds reach the fixed
+		// point: the cost stays linear in the body.
 		acc := st
 		cur := st
-		for i := 0; i < 3 && cur.mask != 0; i++ {
+		for i := 0; i < 2 && cur.mask != 0; i++ {
 			cur = d.stmt(f, body, cur)
+			cur = cur.union(d.jumps[len(d.jumps)-1].cont)
 			next := acc.union(cur)
 			if next.mask == acc.mask {
 				break
 			}
 			acc = next
 		}
-		return acc
+		j := d.jumps[len(d.jumps)-1]
+		d.jumps = d.jumps[:len(d.jumps)-1]
+		return acc.union(j.brk)
 	case "switch_statement":
-		st := d.exprCalls(f, n.ChildByField("condition"), in)
-		return st.union(d.stmt(f, n.ChildByField("body"), st))
+		return d.switchStmt(f, n, d.exprCalls(f, n.ChildByField("condition"), in))
 	case "return_statement":
 		st := d.exprCalls(f, n, in)
 		if d.top {
@@ -448,6 +513,91 @@ func (d *drainer) stmt(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow
 	default:
 		return d.exprCalls(f, n, in)
 	}
+}
+
+type jumpTargets struct {
+	loop      bool // a loop (continue stops here) rather than a switch
+	brk, cont drainFlow
+}
+
+// preprocChain runs an #if/#ifdef ... #elif ... #else chain for this core:
+// the union of the branches its compile can take, and the state before the
+// chain when it can take none (no #else and no branch known true).
+func (d *drainer) preprocChain(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow {
+	out := drainFlow{}
+	taken, sure := false, false
+	hasElse := false
+	for b := n; b != nil; b = b.ChildByField("alternative") {
+		hasElse = hasElse || b.Kind == "preproc_else"
+		dir, ok := f.Guards.DirectiveAt(b.Start)
+		if !ok {
+			return d.block(f, n, in) // not a directive we scanned: keep the old reading
+		}
+		if f.Guards.CoresAt(dir.End)&d.core == 0 {
+			continue
+		}
+		taken = true
+		sure = sure || dir.Sure&d.core != 0
+		st := in
+		for _, c := range b.NamedChildren() {
+			if st.mask == 0 {
+				break
+			}
+			if c == b.ChildByField("condition") || c == b.ChildByField("name") || c == b.ChildByField("alternative") {
+				continue
+			}
+			st = d.stmt(f, c, st)
+		}
+		out = out.union(st)
+	}
+	if !taken {
+		return in
+	}
+	if !hasElse && !sure {
+		out = out.union(in)
+	}
+	return out
+}
+
+// switchStmt runs a switch body: control enters at any case label and falls
+// through until a break; without a default label it can also skip the body.
+func (d *drainer) switchStmt(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow {
+	body := n.ChildByField("body")
+	if body == nil {
+		return in
+	}
+	d.jumps = append(d.jumps, jumpTargets{})
+	cur := drainFlow{}
+	hasDefault := false
+	for _, c := range body.NamedChildren() {
+		if c.Kind != "case_statement" {
+			cur = d.stmt(f, c, cur)
+			continue
+		}
+		if !d.active(f, c) {
+			continue
+		}
+		if c.ChildByField("value") == nil {
+			hasDefault = true
+		}
+		cur = cur.union(in)
+		for _, s := range c.NamedChildren() {
+			if cur.mask == 0 {
+				break
+			}
+			if s == c.ChildByField("value") {
+				continue
+			}
+			cur = d.stmt(f, s, cur)
+		}
+	}
+	j := d.jumps[len(d.jumps)-1]
+	d.jumps = d.jumps[:len(d.jumps)-1]
+	out := cur.union(j.brk)
+	if !hasDefault {
+		out = out.union(in)
+	}
+	return out
 }
 
 // exprCalls applies the calls inside n (not inside lambdas defined there),
@@ -494,6 +644,14 @@ func (d *drainer) call(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow
 	}
 	defs := d.funcs.Callees(c)
 	if len(defs) == 0 {
+		if d.blind && in.mask&stDirty != 0 && cxx.MaybeProjectCall(c) {
+			out := in
+			out.mask = in.mask&^stDirty | stMaybe
+			if in.mask&stMaybe == 0 {
+				out.unseen = cxx.Hop{File: f, Call: n}
+			}
+			return out
+		}
 		return in
 	}
 	out := drainFlow{}
@@ -502,16 +660,19 @@ func (d *drainer) call(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow
 			out = out.union(in) // recursion: no new effect
 			continue
 		}
-		for _, bit := range []uint8{stClean, stDirty} {
+		for _, bit := range []uint8{stClean, stDirty, stMaybe} {
 			if in.mask&bit == 0 {
 				continue
 			}
 			s := d.summary(def, bit)
 			r := s
-			if r.mask&stDirty != 0 {
+			if r.mask&inFlight != 0 {
 				if s.origin == nil {
 					// The callee passes an incoming store through.
 					r.origin, r.leaf = in.origin, in.leaf
+					if r.unseen.Call == nil {
+						r.unseen = in.unseen
+					}
 				} else {
 					r.origin = n
 				}
@@ -540,14 +701,14 @@ func (d *drainer) summary(def cxx.FuncDef, in uint8) drainFlow {
 	if body == nil || len(d.memo) > 4096 {
 		out = drainFlow{mask: in}
 	} else {
-		sub := &drainer{pass: d.pass, funcs: d.funcs, core: d.core, memo: d.memo}
+		sub := &drainer{pass: d.pass, blind: d.blind, funcs: d.funcs, core: d.core, memo: d.memo}
 		start := drainFlow{mask: in}
 		end := sub.block(def.File, body, start)
 		for _, e := range sub.exits {
 			end = end.union(e.flow)
 		}
 		out = end
-		if out.mask&stDirty != 0 && out.origin != nil {
+		if out.mask&inFlight != 0 && out.origin != nil {
 			// Any non-nil origin marks the store as the callee's.
 			out.origin = body
 		}

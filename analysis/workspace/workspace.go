@@ -177,6 +177,25 @@ func (w *Workspace) SetIncludeDirs(dirs []string) {
 	w.mu.Unlock()
 }
 
+// AddIncludeDirs adds include folders (absolute) not already searched; a
+// new one can change what includes resolve to, so resolutions and include
+// units are recomputed.
+func (w *Workspace) AddIncludeDirs(dirs []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	added := false
+	for _, d := range dirs {
+		if !slices.Contains(w.includeDirs, d) {
+			w.includeDirs = append(w.includeDirs, d)
+			added = true
+		}
+	}
+	if added {
+		w.resolved = nil
+		w.units = nil
+	}
+}
+
 // SetKindOverride installs the stub link's kind decision.
 func (w *Workspace) SetKindOverride(fn func(entry string) (Kind, bool)) {
 	w.mu.Lock()

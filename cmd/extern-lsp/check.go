@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -59,6 +60,20 @@ type checkFlags struct {
 	stdinFilename string
 	noProgress    bool
 	root          string
+	includeDirs   dirList
+}
+
+// dirList is a repeatable folder flag (-I DIR -I DIR2).
+type dirList []string
+
+func (d *dirList) String() string { return strings.Join(*d, ",") }
+func (d *dirList) Set(v string) error {
+	abs, err := filepath.Abs(v)
+	if err != nil {
+		return err
+	}
+	*d = append(*d, abs)
+	return nil
 }
 
 // usageError is a problem with the invocation or its inputs: exit 2, one
@@ -96,6 +111,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, []string, er
 	fs.StringVar(&f.stdinFilename, "stdin-filename", "", "with the path -, the name of the file read from stdin")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "never show progress on stderr")
 	rootFlag(fs, &f.root)
+	fs.Var(&f.includeDirs, "I", "search this folder for quoted #includes, as the compile's -I (repeatable; adds to include-dirs)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: extern-lsp check [flags] [PATH...]   (PATH - reads stdin, with --stdin-filename)")
 		fs.PrintDefaults()
@@ -274,6 +290,7 @@ func checkMain(f *checkFlags, paths []string, stdout, stderr io.Writer) (int, er
 		}
 		return c.FileSizeLimit()
 	}, 0)
+	r.ws.SetIncludeDirs(r.includeDirs())
 	if known != nil {
 		r.ws.Seed(known)
 	}
@@ -559,6 +576,22 @@ type fileResult struct {
 	diags       []analysis.Diagnostic
 	err         error
 	invalidUTF8 string // where the text stops being UTF-8, if it does
+}
+
+// includeDirs are the -I folders, then the include-dirs of every
+// configuration the run loaded.
+func (r *checkRun) includeDirs() []string {
+	dirs := append([]string(nil), r.flags.includeDirs...)
+	r.optsMu.Lock()
+	defer r.optsMu.Unlock()
+	for _, p := range sortedKeys(r.cfgOf) {
+		for _, d := range r.cfgOf[p].IncludeDirs {
+			if !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	return dirs
 }
 
 // checkAll runs the rules over every file; a file that cannot be read is

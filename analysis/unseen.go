@@ -1,0 +1,70 @@
+package analysis
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// UnresolvedInclude is a quoted #include of a unit's file that names no file
+// of the unit and no known SDK header: code the analysis could not see.
+type UnresolvedInclude struct {
+	File    *grammar.File
+	Include grammar.Include
+}
+
+// sdkHeaders are the quoted includes that name the toolkit (CANN AscendC,
+// pto-isa, the runtime's own headers): never in the workspace, and their
+// functions are the known device API rather than project code.
+var sdkHeaders = []string{"kernel_operator.h", "kernel_tiling/", "lib/", "pto/", "acl/", "aclnn", "tikcfw/", "graph/", "register/", "tiling/", "securec.h", "kernel_macros.h", "kernel_event.h"}
+
+// IsSDKHeader reports whether a quoted include names a toolkit header.
+func IsSDKHeader(path string) bool {
+	for _, h := range sdkHeaders {
+		if strings.HasSuffix(h, "/") && strings.HasPrefix(path, h) || path == h {
+			return true
+		}
+	}
+	return false
+}
+
+var unresolvedKey = &UnitKey[[]UnresolvedInclude]{
+	Name: "analysis.unresolved-includes",
+	Compute: func(ctx context.Context, u *Unit) []UnresolvedInclude {
+		var out []UnresolvedInclude
+		for _, f := range u.Files {
+			for _, inc := range f.Includes {
+				if inc.System || IsSDKHeader(inc.Path) || u.resolves(inc.Path) {
+					continue
+				}
+				out = append(out, UnresolvedInclude{File: f, Include: inc})
+			}
+		}
+		return out
+	},
+}
+
+// resolves reports whether some file of the unit is what an include path
+// names (the workspace resolved it when it built the unit).
+func (u *Unit) resolves(path string) bool {
+	rel := filepath.ToSlash(filepath.Clean(path))
+	for strings.HasPrefix(rel, "../") {
+		rel = rel[3:]
+	}
+	suffix := "/" + rel
+	for _, f := range u.Files {
+		if strings.HasSuffix(f.Path, suffix) || f.Path == path {
+			return true
+		}
+	}
+	return false
+}
+
+// UnresolvedIncludes lists the unit's quoted includes that resolve to no
+// file (not counting SDK headers): whatever they declare, the analysis
+// cannot see, so a verdict that depends on it must say less.
+func (u *Unit) UnresolvedIncludes() []UnresolvedInclude {
+	return UnitFactOf(context.Background(), u, unresolvedKey)
+}
