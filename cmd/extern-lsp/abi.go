@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,8 +11,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
+	"github.com/extern-lsp/extern-lsp/analysis/config"
 	"github.com/extern-lsp/extern-lsp/analysis/fsys"
+	"github.com/extern-lsp/extern-lsp/analysis/rules"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -43,6 +47,18 @@ type abiExternJSON struct {
 	Return          *string        `json:"return"`
 	Params          []abiParamJSON `json:"params"`
 	Problems        []string       `json:"problems"`
+	// Disagreements are the C++ reads that contradict this table
+	// (EXT101, EXT102, EXT106); any makes `abi` exit 1.
+	Disagreements []abiIssueJSON `json:"disagreements"`
+}
+
+type abiIssueJSON struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Code    string `json:"code"`
+	Name    string `json:"name"`
+	Message string `json:"message"`
 }
 
 type abiDiffJSON struct {
@@ -150,6 +166,11 @@ func runABI(args []string, stdout, stderr io.Writer) int {
 		o = abi.ParseOrchestration(*orch, src)
 	}
 	out := buildABIReport(ws, cwd, path, stubs, o)
+	disagree, err := addDisagreements(ws, cwd, out, stubs)
+	if err != nil {
+		fmt.Fprintf(stderr, "extern-lsp abi: %v\n", err)
+		return 2
+	}
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -162,6 +183,10 @@ func runABI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "extern-lsp abi: %s belongs to no @pl.jit.extern stub under %s\n", paths[0], relPath(cwd, root))
 		return 1
 	}
+	if disagree > 0 {
+		fmt.Fprintf(stderr, "extern-lsp abi: the C++ disagrees with the stub in %d place(s)\n", disagree)
+		return 1
+	}
 	if out.Orchestration != nil {
 		for _, t := range out.Orchestration.Tasks {
 			if len(t.Differences) > 0 {
@@ -170,6 +195,79 @@ func runABI(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// abiRules check the C++ args[] reads against a stub's packing.
+var abiRules = []*analysis.Analyzer{rules.ArgsKindMismatch, rules.ArgsOutOfRange, rules.ScalarABICast}
+
+// addDisagreements runs the ABI rules over every C++ file of each extern
+// (its entries and the headers they include), under the project's
+// configuration and suppressions, and records each finding under the
+// extern it names. It returns how many it recorded.
+func addDisagreements(ws *workspace.Workspace, cwd string, out *abiJSON, stubs []*abi.Stub) (int, error) {
+	loader, err := config.NewLoader("")
+	if err != nil {
+		return 0, err
+	}
+	byFile := map[string][]analysis.Diagnostic{}
+	diagsOf := func(file string) ([]analysis.Diagnostic, error) {
+		if ds, ok := byFile[file]; ok {
+			return ds, nil
+		}
+		cfg, err := loader.ForFile(file)
+		if err != nil {
+			return nil, err
+		}
+		ds, err := analysis.Run(ws, file, cfg.Options(abiRules))
+		if errors.Is(err, grammar.ErrBinary) {
+			err = nil
+		}
+		byFile[file] = ds
+		return ds, err
+	}
+	n := 0
+	loc := &locator{ws: ws}
+	for i, s := range stubs {
+		seen := map[string]bool{}
+		for _, entry := range ws.StubEntries(s) {
+			for _, file := range ws.Closure(entry) {
+				if seen[file] {
+					continue
+				}
+				seen[file] = true
+				if l, ok := grammar.LangOf(file); !ok || l != grammar.CPP {
+					continue
+				}
+				ds, err := diagsOf(file)
+				if err != nil {
+					return 0, err
+				}
+				for _, d := range ds {
+					if d.Suppressed != "" || !namesOnly(d.Message, s, stubs) {
+						continue
+					}
+					p := loc.at(d.File, d.Start)
+					out.Externs[i].Disagreements = append(out.Externs[i].Disagreements, abiIssueJSON{File: relPath(cwd, d.File), Line: p.line, Column: p.col, Code: d.Code, Name: d.Name, Message: d.Message})
+					n++
+				}
+			}
+		}
+	}
+	return n, nil
+}
+
+// namesOnly reports whether a finding belongs to stub s: it names s, or it
+// names none of the stubs (then it is every extern's).
+func namesOnly(msg string, s *abi.Stub, stubs []*abi.Stub) bool {
+	if strings.Contains(msg, "extern `"+s.Name+"`") {
+		return true
+	}
+	for _, o := range stubs {
+		if strings.Contains(msg, "extern `"+o.Name+"`") {
+			return false
+		}
+	}
+	return true
 }
 
 func lineOf(ws *workspace.Workspace, file string, off uint32) int {
@@ -185,7 +283,8 @@ func buildABIReport(ws *workspace.Workspace, cwd, path string, stubs []*abi.Stub
 	out := &abiJSON{Path: relPath(cwd, path), Externs: []abiExternJSON{}}
 	for _, s := range stubs {
 		e := abiExternJSON{Name: s.Name, File: relPath(cwd, s.File), Line: lineOf(ws, s.File, s.Start), CoreType: s.CoreType,
-			DualAIVDispatch: s.DualAIVDispatch, Tensors: s.Tensors, Scalars: s.Scalars, Entries: []string{}, Params: []abiParamJSON{}, Problems: []string{}}
+			DualAIVDispatch: s.DualAIVDispatch, Tensors: s.Tensors, Scalars: s.Scalars, Entries: []string{}, Params: []abiParamJSON{}, Problems: []string{},
+			Disagreements: []abiIssueJSON{}}
 		for _, en := range ws.StubEntries(s) {
 			e.Entries = append(e.Entries, relPath(cwd, en))
 		}
@@ -285,6 +384,12 @@ func writeABIText(w io.Writer, r *abiJSON, stubs []*abi.Stub) {
 		}
 		for _, p := range e.Problems {
 			fmt.Fprintf(w, "  note: %s\n", p)
+		}
+		if len(e.Disagreements) > 0 {
+			fmt.Fprintf(w, "  the C++ disagrees with this table:\n")
+			for _, d := range e.Disagreements {
+				fmt.Fprintf(w, "    %s:%d:%d: %s %s\n", d.File, d.Line, d.Column, d.Code, d.Message)
+			}
 		}
 	}
 	if r.Orchestration == nil {

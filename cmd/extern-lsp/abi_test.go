@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,10 +25,13 @@ func runABIIn(t *testing.T, dir string, args ...string) (string, string, int) {
 func TestABIHeaderTwoTables(t *testing.T) {
 	dir, _ := filepath.Abs("../../testdata/abi/qwen")
 	out, stderr, code := runABIIn(t, dir, "kernels/qwen_fai/qwen_fai.h")
-	if code != 0 {
+	// The header's planted bugs contradict both tables: exit 1.
+	if code != 1 || !strings.Contains(stderr, "the C++ disagrees with the stub in 4 place(s)") {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{
+		"  the C++ disagrees with this table:\n    kernels/qwen_fai/qwen_fai.h:42:20: EXT102 args[16] is past the end for extern `paged_attention_cce`",
+		"    kernels/qwen_fai/qwen_fai.h:41:28: EXT101 args[7] is tensor `q_proj` (tensor 8 of 17) of extern `paged_attention_rope_cce`",
 		"compiled under 2 extern ABIs",
 		"extern paged_attention_cce  (attention.py:17)  core_type=mixed, dual_aiv_dispatch  7 tensors + 1 scalar",
 		"extern paged_attention_rope_cce  (attention.py:39)  core_type=mixed, dual_aiv_dispatch  17 tensors + 2 scalars",
@@ -82,5 +86,39 @@ func TestABIUsage(t *testing.T) {
 	}
 	if _, stderr, code := runABIIn(t, dir, "orchestration/decode_layer.cpp"); code != 1 || !strings.Contains(stderr, "belongs to no @pl.jit.extern stub") {
 		t.Errorf("non-extern file: exit %d, %s", code, stderr)
+	}
+}
+
+// TestABIExitsOnDisagreement: the real binary exits 0 when the C++ reads
+// match the stub, 1 with the disagreements listed (text and JSON) when they
+// do not, and a NOLINT on the read silences it here as in check.
+func TestABIExitsOnDisagreement(t *testing.T) {
+	if r := runBinary(t, "../../examples/clean", "abi", "."); r.code != 0 {
+		t.Errorf("abi examples/clean: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	_, kernel := noRootTree(t)
+	r := runBinary(t, kernel, "abi", "--format", "json", "rms_body.hpp")
+	if r.code != 1 || !strings.Contains(r.stderr, "the C++ disagrees with the stub in 2 place(s)") {
+		t.Fatalf("abi rms_body.hpp: exit %d, stderr %s", r.code, r.stderr)
+	}
+	var out abiJSON
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range out.Externs[0].Disagreements {
+		got = append(got, fmt.Sprintf("%s:%d:%d %s", d.File, d.Line, d.Column, d.Code))
+	}
+	if want := "rms_body.hpp:8:20 EXT101,rms_body.hpp:9:20 EXT102"; strings.Join(got, ",") != want {
+		t.Errorf("disagreements %v, want %s", got, want)
+	}
+	body := filepath.Join(kernel, "rms_body.hpp")
+	src, _ := os.ReadFile(body)
+	fixed := strings.Replace(strings.Replace(string(src), "args[2]; //", "args[3]; //", 1), "args[4]; // want", "args[4]; // NOLINT(EXT102) want", 1)
+	if err := os.WriteFile(body, []byte(fixed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := runBinary(t, kernel, "abi", "rms_body.hpp"); r.code != 0 || strings.Contains(r.stdout, "disagrees") {
+		t.Errorf("after the fix: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
 	"github.com/extern-lsp/extern-lsp/editors/internal/editortest"
 )
 
@@ -71,30 +72,32 @@ func nvim012(t *testing.T) string {
 	return ""
 }
 
+// nvimCases are the Neovim versions and configuration styles tested.
+var nvimCases = []struct {
+	name string
+	nvim func(*testing.T) string
+	mode string
+}{
+	// The 0.11+ way: lsp/extern_lsp.lua + vim.lsp.enable.
+	{"0.12-lsp-config", nvim012, "config"},
+	// setup() through vim.lsp.start, as on older versions.
+	{"0.12-setup", nvim012, "setup"},
+	{"0.10-setup", func(t *testing.T) string {
+		p := editortest.FindExecutable(os.Getenv("EXTERN_LSP_NVIM010"), editortest.Cached("nvim-0.10", "nvim"))
+		if p == "" {
+			editortest.Missing(t, "nvim-0.10", "no Neovim 0.10 (cache nvim-0.10/nvim or $EXTERN_LSP_NVIM010)")
+		}
+		return p
+	}, "setup"},
+}
+
 func TestNeovim(t *testing.T) {
 	bin := editortest.BuildServer(t)
 	plugin, err := filepath.Abs(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := []struct {
-		name string
-		nvim func(*testing.T) string
-		mode string
-	}{
-		// The 0.11+ way: lsp/extern_lsp.lua + vim.lsp.enable.
-		{"0.12-lsp-config", nvim012, "config"},
-		// setup() through vim.lsp.start, as on older versions.
-		{"0.12-setup", nvim012, "setup"},
-		{"0.10-setup", func(t *testing.T) string {
-			p := editortest.FindExecutable(os.Getenv("EXTERN_LSP_NVIM010"), editortest.Cached("nvim-0.10", "nvim"))
-			if p == "" {
-				editortest.Missing(t, "nvim-0.10", "no Neovim 0.10 (cache nvim-0.10/nvim or $EXTERN_LSP_NVIM010)")
-			}
-			return p
-		}, "setup"},
-	}
-	for _, tc := range cases {
+	for _, tc := range nvimCases {
 		t.Run(tc.name, func(t *testing.T) {
 			nvim := tc.nvim(t)
 			ws := editortest.Workspace(t)
@@ -185,5 +188,88 @@ func check(t *testing.T, ws string, r result) {
 	}
 	if !r.FixCleared {
 		t.Errorf("EXT004 still reported after the quick fix")
+	}
+}
+
+// noRootResult is what test/noroot.lua writes.
+type noRootResult struct {
+	Nvim       string   `json:"nvim"`
+	Mode       string   `json:"mode"`
+	Errors     []string `json:"errors"`
+	Attached   bool     `json:"attached"`
+	RootDir    string   `json:"root_dir"`
+	Codes      []string `json:"codes"`
+	Hover      string   `json:"hover"`
+	InlayHints []string `json:"inlay_hints"`
+	Definition string   `json:"definition"`
+	Explain    string   `json:"explain"`
+	Abi        string   `json:"abi"`
+}
+
+// TestNeovimNoRoot: a body header outside any repository (no .git, no
+// pyproject.toml; the pypto-lib layout) attaches with the stub's folder as
+// its root, so hover, inlay hints, definition and the ABI diagnostics work;
+// :ExternLspExplain runs from a buffer without a client, and :ExternLspAbi
+// shows the CLI's table when the C++ disagrees with the stub (exit 1).
+func TestNeovimNoRoot(t *testing.T) {
+	bin := editortest.BuildServer(t)
+	plugin, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range nvimCases {
+		t.Run(tc.name, func(t *testing.T) {
+			nvim := tc.nvim(t)
+			tree := t.TempDir()
+			analysistest.CopyTree(t, filepath.Join(editortest.RepoRoot(t), "testdata", "noroot"), tree)
+			stubDir := filepath.Join(tree, "models", "rms")
+			kernel := filepath.Join(stubDir, "kernels", "rms_norm", "kernel")
+			out := filepath.Join(t.TempDir(), "out.json")
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, nvim, "--headless", "-u", filepath.Join(plugin, "test", "noroot.lua"), "rms_body.hpp")
+			cmd.Dir = kernel
+			// The binary is not on PATH: every command must use the configured one.
+			cmd.Env = append(os.Environ(), "PATH=/usr/bin:/bin",
+				"E2E_PLUGIN="+plugin, "EXTERN_LSP_BIN="+bin, "E2E_OUT="+out, "E2E_MODE="+tc.mode,
+				"XDG_STATE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir())
+			logs, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("nvim: %v\n%s", err, logs)
+			}
+			b, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatalf("nvim wrote no result: %v\n%s", err, logs)
+			}
+			var r noRootResult
+			if err := json.Unmarshal(b, &r); err != nil {
+				t.Fatalf("bad result JSON: %v\n%s", err, b)
+			}
+			t.Logf("nvim %s (%s): %s", r.Nvim, r.Mode, b)
+			for _, e := range r.Errors {
+				t.Errorf("driver: %s", e)
+			}
+			if !r.Attached || r.RootDir != stubDir {
+				t.Errorf("attached %v with root %q, want %s (the folder holding the stub)", r.Attached, r.RootDir, stubDir)
+			}
+			if strings.Join(r.Codes, ",") != "EXT101,EXT102" {
+				t.Errorf("diagnostics %v, want EXT101 and EXT102 (they need the stub)", r.Codes)
+			}
+			if !strings.Contains(r.Hover, "`gamma`: tensor 2 of 3") {
+				t.Errorf("hover on args[1] = %q", r.Hover)
+			}
+			if !strings.Contains(strings.Join(r.InlayHints, ","), "gamma") {
+				t.Errorf("inlay hints %v, want one naming gamma", r.InlayHints)
+			}
+			if r.Definition != "file://"+filepath.Join(stubDir, "rms_ops.py") {
+				t.Errorf("definition of args[0] = %q", r.Definition)
+			}
+			if !strings.HasPrefix(r.Explain, "EXT102 args-out-of-range") {
+				t.Errorf(":ExternLspExplain EXT102 showed %q", r.Explain)
+			}
+			if !strings.Contains(r.Abi, "extern rms_norm") || !strings.Contains(r.Abi, "the C++ disagrees with this table") {
+				t.Errorf(":ExternLspAbi through the CLI showed %q", r.Abi)
+			}
+		})
 	}
 }

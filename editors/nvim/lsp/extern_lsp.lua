@@ -5,7 +5,24 @@
 return {
   cmd = { 'extern-lsp' },
   filetypes = { 'c', 'cpp', 'python' },
+  -- Neovim 0.11+ uses root_dir when set: the rule `extern-lsp root FILE`
+  -- applies (the nearest pyproject.toml, extern-lsp.toml, .git or folder
+  -- holding a stub that names the file; else the file's folder), so a
+  -- kernel outside any repository still gets a root. root_markers is what
+  -- that falls back to without the plugin's Lua module.
   root_markers = { 'pyproject.toml', 'extern-lsp.toml', '.git' },
+  root_dir = function(bufnr, on_dir)
+    local fname = vim.api.nvim_buf_get_name(bufnr)
+    if fname == '' then
+      return
+    end
+    local ok, m = pcall(require, 'extern_lsp')
+    if ok then
+      on_dir(m.root(fname))
+    else
+      on_dir(vim.fs.root(bufnr, { 'pyproject.toml', 'extern-lsp.toml', '.git' }) or vim.fs.dirname(fname))
+    end
+  end,
   -- Answered to the server's workspace/configuration pull for section "externLsp".
   settings = {
     externLsp = {

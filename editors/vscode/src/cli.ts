@@ -61,12 +61,17 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs the server binary as a CLI; rejects with its stderr (or the exit reason) on failure. */
-export function run(binary: string, args: string[], cwd?: string, timeoutMs = 20000): Promise<RunResult> {
+/**
+ * Runs the server binary as a CLI; rejects with its stderr (or the exit
+ * reason) on failure. okExit lists the exit codes that still carry a
+ * result on stdout (`abi` exits 1 when the C++ disagrees with the stub).
+ */
+export function run(binary: string, args: string[], cwd?: string, timeoutMs = 20000, okExit: number[] = [0]): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     execFile(binary, args, { cwd, timeout: timeoutMs, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      if (err) {
-        const detail = stderr.trim() !== '' ? stderr.trim() : err.message;
+      const code = err === null ? 0 : typeof err.code === 'number' ? err.code : undefined;
+      if (code === undefined || !okExit.includes(code)) {
+        const detail = stderr.trim() !== '' ? stderr.trim() : err?.message ?? 'failed';
         reject(new Error(`${binary} ${args.join(' ')}: ${detail}`));
         return;
       }

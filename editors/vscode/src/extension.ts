@@ -321,7 +321,7 @@ class Controller implements vscode.Disposable {
       if (doc.isDirty) {
         await doc.save();
       }
-      const out = await run(this.binary(), ['abi', '--format', 'text', doc.uri.fsPath], this.workspaceFolder());
+      const out = await run(this.binary(), ['abi', '--format', 'text', doc.uri.fsPath], this.workspaceFolder(), 20000, [0, 1]);
       markdown = `# args[] of ${path.basename(doc.uri.fsPath)}\n\n${fenced(out.stdout)}`;
     }
     await this.views.show(`${path.basename(doc.uri.fsPath)} args`, markdown);

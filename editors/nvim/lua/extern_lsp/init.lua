@@ -56,13 +56,61 @@ local function merge(base, over)
 end
 M._merge = merge
 
-local function root_dir(fname, markers)
+-- The command that runs the server: an attached client's, else the one
+-- configured through setup() or vim.lsp.config (0.11+), else the default.
+local function configured_cmd(bufnr)
+  local get = vim.lsp.get_clients or vim.lsp.get_active_clients
+  local c = get({ name = M.name, bufnr = bufnr })[1] or get({ name = M.name })[1]
+  local cmd = (c and c.config.cmd) or (M.config and M.config.cmd)
+  if cmd == nil and vim.lsp.config then
+    local ok, cfg = pcall(function()
+      return vim.lsp.config[M.name]
+    end)
+    cmd = ok and cfg and cfg.cmd or nil
+  end
+  if type(cmd) ~= 'table' then
+    cmd = M.defaults().cmd
+  end
+  return type(cmd) == 'table' and cmd[1] or 'extern-lsp'
+end
+M._cmd = configured_cmd
+
+-- The folder of fname, or the nearest one up holding a marker: what M.root
+-- falls back to when the binary cannot be run.
+local function marker_root(fname, markers)
   local dir = vim.fs.dirname(fname)
   if vim.fs.root then
     return vim.fs.root(fname, markers) or dir
   end
   local found = vim.fs.find(markers, { upward = true, path = dir })[1]
   return found and vim.fs.dirname(found) or dir
+end
+
+--- The project root of a file, by the rule the server and `extern-lsp check`
+--- use (`extern-lsp root FILE`): the nearest folder up holding
+--- pyproject.toml, extern-lsp.toml, .git or a stub that names the file; else
+--- the file's folder. Without the binary: the marker search.
+function M.root(fname, bin)
+  bin = bin or configured_cmd()
+  local markers = { 'pyproject.toml', 'extern-lsp.toml', '.git' }
+  if vim.fn.executable(bin) ~= 1 then
+    return marker_root(fname, markers)
+  end
+  local out
+  if vim.system then
+    local ok, r = pcall(function()
+      return vim.system({ bin, 'root', fname }, { text = true }):wait(5000)
+    end)
+    out = ok and r.code == 0 and r.stdout or nil
+  else
+    local text = vim.fn.system({ bin, 'root', fname })
+    out = vim.v.shell_error == 0 and text or nil
+  end
+  out = out and vim.trim(out) or ''
+  if out == '' then
+    return marker_root(fname, markers)
+  end
+  return out
 end
 
 --- Starts (or reuses) the client for a buffer; the path for Neovim < 0.11.
@@ -76,7 +124,7 @@ function M.start(bufnr, cfg)
   return vim.lsp.start({
     name = M.name,
     cmd = cfg.cmd,
-    root_dir = root_dir(fname, cfg.root_markers),
+    root_dir = M.root(fname, type(cfg.cmd) == 'table' and cfg.cmd[1] or nil),
     settings = cfg.settings,
     init_options = cfg.init_options,
     capabilities = cfg.capabilities,
@@ -150,25 +198,25 @@ function M.update_settings(settings)
   end
 end
 
-local function server_cmd(bufnr)
-  local c = M.clients(bufnr)[1]
-  local cmd = (c and c.config.cmd) or (M.config and M.config.cmd) or M.defaults().cmd
-  if type(cmd) ~= 'table' then
-    return 'extern-lsp'
-  end
-  return cmd[1]
-end
-
+-- Runs the CLI; cb(code, stdout, stderr) on the main loop. A binary that
+-- cannot be started is code -1 with the reason, never a Lua error.
 local function run(argv, cb)
   if vim.system then
-    vim.system(argv, { text = true }, function(r)
+    local ok, err = pcall(vim.system, argv, { text = true }, function(r)
       vim.schedule(function()
-        cb(r.code == 0, r.code == 0 and r.stdout or (r.stderr ~= '' and r.stderr or r.stdout))
+        cb(r.code, r.stdout or '', r.stderr or '')
       end)
     end)
+    if not ok then
+      cb(-1, '', string.format('cannot run %s: %s (set the server command: vim.lsp.config or setup({ cmd = {...} }))', argv[1], tostring(err)))
+    end
   else
+    if vim.fn.executable(argv[1]) ~= 1 then
+      cb(-1, '', string.format('cannot run %s: not executable (set the server command: setup({ cmd = {...} }))', argv[1]))
+      return
+    end
     local out = vim.fn.system(argv)
-    cb(vim.v.shell_error == 0, out)
+    cb(vim.v.shell_error, out, vim.v.shell_error ~= 0 and out or '')
   end
 end
 
@@ -205,9 +253,11 @@ function M.abi(bufnr, done)
     end
   end
   local function fallback()
-    run({ server_cmd(bufnr), 'abi', '--format', 'text', fname }, function(ok, out)
-      if not ok then
-        vim.notify('extern-lsp abi: ' .. out, vim.log.levels.ERROR)
+    -- Exit 1 with a table: the C++ disagrees with the stub (listed in it).
+    run({ configured_cmd(bufnr), 'abi', '--format', 'text', fname }, function(code, out, err)
+      if (code ~= 0 and code ~= 1) or out == '' then
+        vim.notify('extern-lsp abi: ' .. (err ~= '' and err or out), vim.log.levels.ERROR)
+        out = err ~= '' and err or out
       end
       finish('```text\n' .. out:gsub('%s+$', '') .. '\n```')
     end)
@@ -241,9 +291,9 @@ function M.explain(code, done)
     vim.notify('extern-lsp: give a rule code, e.g. :ExternLspExplain EXT004', vim.log.levels.WARN)
     return
   end
-  run({ server_cmd(0), 'explain', code }, function(ok, out)
-    if not ok then
-      vim.notify('extern-lsp explain: ' .. out, vim.log.levels.ERROR)
+  run({ configured_cmd(0), 'explain', code }, function(rc, out, err)
+    if rc ~= 0 then
+      vim.notify('extern-lsp explain: ' .. (err ~= '' and err or out), vim.log.levels.ERROR)
       return
     end
     local buf = M.show('rule/' .. code, out)

@@ -29,4 +29,9 @@ test('run returns stdout and reports stderr on failure', async () => {
   const ok = await run(process.execPath, ['-e', 'process.stdout.write("table")']);
   assert.strictEqual(ok.stdout, 'table');
   await assert.rejects(run(process.execPath, ['-e', 'process.stderr.write("no such rule"); process.exit(2)']), /no such rule/);
+  // `abi` exits 1 with its table when the C++ disagrees with the stub.
+  const table = await run(process.execPath, ['-e', 'process.stdout.write("table"); process.exit(1)'], undefined, 20000, [0, 1]);
+  assert.strictEqual(table.stdout, 'table');
+  await assert.rejects(run(process.execPath, ['-e', 'process.exit(1)']), /failed|Command failed/);
+  await assert.rejects(run('/no/such/extern-lsp', ['abi'], undefined, 20000, [0, 1]), /ENOENT|no such/);
 });
