@@ -2,21 +2,17 @@ package workspace
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
+	"github.com/extern-lsp/extern-lsp/analysis/fsys"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 // RootMarkers are the files whose folder is a project root.
 var RootMarkers = []string{"pyproject.toml", "extern-lsp.toml", ".git"}
-
-// maxRootReadBytes caps each file root detection reads: stubs and the
-// headers they reach are small; a huge or special file is not worth it.
-const maxRootReadBytes = 4 << 20
 
 // ProjectRoot is the root used for path when nobody names one (the CLI
 // without --root, the server when the client sends no folder, the editor
@@ -112,8 +108,8 @@ func stubFolderNames(dir, target string) bool {
 // readStubs parses the stubs of one Python file read from disk (regular
 // files only, size-capped).
 func readStubs(py string) []*abi.Stub {
-	src := readCapped(py)
-	if src == nil || !bytes.Contains(src, externMarker) {
+	src, _, err := fsys.ReadFile(py, 0)
+	if err != nil || !bytes.Contains(src, externMarker) {
 		return nil
 	}
 	w := New()
@@ -131,7 +127,10 @@ func includeClosure(file string, dirs []string) []string {
 	seen := map[string]bool{file: true}
 	queue := []string{file}
 	for i := 0; i < len(queue) && i < 4096; i++ {
-		src := readCapped(queue[i])
+		src, _, err := fsys.ReadFile(queue[i], 0)
+		if err != nil {
+			continue
+		}
 		for _, inc := range scanText(src).includes {
 			if inc.System {
 				continue
@@ -151,25 +150,4 @@ func includeClosure(file string, dirs []string) []string {
 		}
 	}
 	return queue[1:]
-}
-
-// readCapped reads a regular file of at most maxRootReadBytes; nil otherwise.
-func readCapped(path string) []byte {
-	// Stat before opening: opening a FIFO would block.
-	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() || st.Size() > maxRootReadBytes {
-		return nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil
-	}
-	src, err := io.ReadAll(io.LimitReader(f, maxRootReadBytes+1))
-	if err != nil || len(src) > maxRootReadBytes {
-		return nil
-	}
-	return src
 }
