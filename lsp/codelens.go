@@ -34,7 +34,7 @@ func (s *Server) codeLens(ctx context.Context, doc docRequest, p *abiTableParams
 	add := func(start, end uint32, st *abi.Stub, named bool) {
 		title := s.lensTitle(st)
 		if named {
-			title = st.Name + " " + title
+			title = st.Name + " · " + title
 		}
 		lenses = append(lenses, codeLens{
 			Range:   rangeOf(f.Lines, start, end),

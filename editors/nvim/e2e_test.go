@@ -3,6 +3,7 @@ package nvim_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,6 +37,13 @@ type result struct {
 	CodeActions      []action          `json:"code_actions"`
 	FixedLine        string            `json:"fixed_line"`
 	FixCleared       bool              `json:"fix_cleared"`
+	CodeLenses       []struct {
+		Line    int    `json:"line"`
+		Title   string `json:"title"`
+		Command string `json:"command"`
+	} `json:"code_lenses"`
+	LensAbi  string           `json:"lens_abi"`
+	CoreView map[string][]int `json:"core_view"`
 }
 
 type diag struct {
@@ -176,6 +184,23 @@ func check(t *testing.T, ws string, r result) {
 	}
 	if r.AbiFiletype != "markdown" {
 		t.Errorf(":ExternLspAbi buffer filetype = %q, want markdown", r.AbiFiletype)
+	}
+	if len(r.CodeLenses) != 1 || r.CodeLenses[0].Title != "scale_add · args: 3 tensors, 2 scalars · mixed · needs sync_start" || r.CodeLenses[0].Line != 4 {
+		t.Errorf("code lenses = %+v, want the scale_add summary above the entry (line 5)", r.CodeLenses)
+	}
+	if !strings.Contains(r.LensAbi, "`elem_count`") {
+		t.Errorf("the code lens command showed %q, want the args[] table", r.LensAbi)
+	}
+	if r.CoreView == nil {
+		t.Errorf("no per-core view result")
+	} else {
+		// 0-based lines of kernels/scale_add.cpp: the vector-only block is
+		// 13-14, the cube-only line 17.
+		for view, want := range map[string]string{"cube": "[13 14]", "vector": "[17]", "off": "[]"} {
+			if got := fmt.Sprint(r.CoreView[view]); got != want {
+				t.Errorf(":ExternLspCoreView %s dims lines %s, want %s", view, got, want)
+			}
+		}
 	}
 	if !r.IgnoreCleared {
 		t.Errorf("ignore = {EXT004} did not clear EXT004: %+v", r.IgnoredDiags)

@@ -30,6 +30,8 @@ return {
       ignore = {},
       severity = vim.empty_dict(),
       checkPython = true,
+      -- 'cube' or 'vector' dims the lines that core does not run (:ExternLspCoreView).
+      coreView = 'off',
     },
   },
 }

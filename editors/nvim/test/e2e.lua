@@ -182,6 +182,64 @@ local function run()
   end)
   vim.api.nvim_set_current_buf(buf)
 
+  -- The code lens above the entry, and its command run as a user runs it.
+  wait(timeout, function()
+    return vim.lsp.codelens and #vim.lsp.codelens.get(buf) > 0
+  end)
+  res.code_lenses = {}
+  local lens
+  for _, l in ipairs(vim.lsp.codelens and vim.lsp.codelens.get(buf) or {}) do
+    if l.command then
+      table.insert(res.code_lenses, { line = l.range.start.line, title = l.command.title, command = l.command.command })
+      lens = lens or l
+    end
+  end
+  local old = vim.fn.bufnr(abi_name)
+  if old ~= -1 then
+    vim.api.nvim_buf_delete(old, { force = true })
+  end
+  if lens then
+    vim.lsp.commands[lens.command.command](lens.command, { bufnr = buf, client_id = client.id })
+    wait(timeout, function()
+      local b = vim.fn.bufnr(abi_name)
+      if b == -1 then
+        return false
+      end
+      res.lens_abi = table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n')
+      return true
+    end)
+  end
+  vim.api.nvim_set_current_buf(buf)
+
+  -- The per-core view: the lines with an extern_lsp comment token.
+  local function dimmed()
+    local lines = {}
+    for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+      local col = line:find('%S')
+      if col then
+        for _, tok in ipairs(vim.lsp.semantic_tokens.get_at_pos(buf, i - 1, col - 1) or {}) do
+          if tok.client_id == client.id and tok.type == 'comment' then
+            table.insert(lines, i - 1)
+            break
+          end
+        end
+      end
+    end
+    return lines
+  end
+  local function view(v, want_any)
+    vim.cmd('ExternLspCoreView ' .. v)
+    local got = {}
+    wait(timeout, function()
+      got = dimmed()
+      return (#got > 0) == want_any
+    end)
+    return got
+  end
+  if vim.lsp.semantic_tokens and vim.lsp.semantic_tokens.get_at_pos then
+    res.core_view = { cube = view('cube', true), vector = view('vector', true), off = view('off', false) }
+  end
+
   -- A live settings change: ignoring EXT004 must clear it, and un-ignoring must bring it back.
   ext.update_settings({ ignore = { 'EXT004' } })
   res.ignore_cleared = wait(timeout, function()

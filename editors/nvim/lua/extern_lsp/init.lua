@@ -276,6 +276,81 @@ function M.abi(bufnr, done)
   end, bufnr)
 end
 
+--- The command of the code lens above an extern entry: the args[] table
+--- of the document it names (vim.lsp.commands handler signature).
+function M.show_abi_command(command, ctx)
+  local uri = command and command.arguments and command.arguments[1]
+  local bufnr = ctx and ctx.bufnr or 0
+  if type(uri) == 'string' then
+    bufnr = vim.uri_to_bufnr(uri)
+  end
+  M.abi(bufnr)
+end
+
+--- Client-side commands the server's code lenses use.
+M.commands = { ['externLsp.showAbiTable'] = M.show_abi_command }
+
+--- The per-core views: the server dims (as comment semantic tokens) the
+--- lines the chosen core does not compile or run.
+M.core_views = { 'off', 'cube', 'vector' }
+
+--- The current view (the coreView setting of the running clients).
+function M.current_core_view()
+  local c = M.clients()[1]
+  local s = c and c.settings and c.settings.externLsp
+  return (s and s.coreView) or 'off'
+end
+
+--- :ExternLspCoreView [off|cube|vector]: switches the view (no argument:
+--- the next one) and refreshes the highlighting of every attached buffer.
+function M.core_view(view)
+  if view == nil or view == '' then
+    local cur = M.current_core_view()
+    for i, v in ipairs(M.core_views) do
+      if v == cur then
+        view = M.core_views[i % #M.core_views + 1]
+      end
+    end
+    view = view or 'cube'
+  end
+  if not vim.tbl_contains(M.core_views, view) then
+    vim.notify('extern-lsp: core view is one of off, cube, vector', vim.log.levels.ERROR)
+    return
+  end
+  M.update_settings({ coreView = view })
+  for _, c in ipairs(M.clients()) do
+    for bufnr in pairs(c.attached_buffers or {}) do
+      if vim.lsp.semantic_tokens and vim.lsp.semantic_tokens.force_refresh then
+        vim.lsp.semantic_tokens.force_refresh(bufnr)
+      end
+    end
+  end
+  vim.notify('extern-lsp: ' .. (view == 'off' and 'per-core view off' or (view .. ' view: dimming what the ' .. view .. ' core does not run')))
+  return view
+end
+
+--- Keeps the code lenses of a buffer the client attached to current.
+function M.on_attach_lens(bufnr)
+  if not vim.lsp.codelens then
+    return
+  end
+  local function refresh()
+    if vim.lsp.codelens.enable then
+      pcall(vim.lsp.codelens.enable, true, { bufnr = bufnr })
+    else
+      pcall(vim.lsp.codelens.refresh, { bufnr = bufnr })
+    end
+  end
+  refresh()
+  if not vim.lsp.codelens.enable then
+    vim.api.nvim_create_autocmd({ 'BufEnter', 'InsertLeave', 'BufWritePost' }, {
+      group = vim.api.nvim_create_augroup('extern_lsp_lens_' .. bufnr, { clear = true }),
+      buffer = bufnr,
+      callback = refresh,
+    })
+  end
+end
+
 --- :ExternLspExplain [CODE]: the rule's page (`extern-lsp explain`).
 function M.explain(code, done)
   if not code then
