@@ -147,6 +147,16 @@ func (a *Analyzer) DocURL() string {
 	return DocsBaseURL + "#" + strings.ToLower(a.Code+"-"+a.Name)
 }
 
+// Lookup finds a rule of list by code or name (any case).
+func Lookup(list []*Analyzer, codeOrName string) *Analyzer {
+	for _, a := range list {
+		if strings.EqualFold(a.Code, codeOrName) || strings.EqualFold(a.Name, codeOrName) {
+			return a
+		}
+	}
+	return nil
+}
+
 // DocsBaseURL is the rule reference in the repository.
 const DocsBaseURL = "https://github.com/extern-lsp/extern-lsp/blob/main/docs/rules.md"
 

@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/engine"
 	"github.com/extern-lsp/extern-lsp/analysis/fsys"
 )
 
@@ -112,7 +113,7 @@ func (s *Server) codeAction(ctx context.Context, doc docRequest, p *codeActionPa
 		}
 	}
 	if kindAllowed(p.Context.Only, fixAllKind) {
-		if edits := safeFixEdits(diags, path, s.editable); len(edits) > 0 {
+		if edits := s.fixAllEdits(ctx, path, diags); len(edits) > 0 {
 			actions = append(actions, protocol.CodeAction{
 				Title: "Fix all safe extern-lsp findings",
 				Kind:  fixAllKind,
@@ -123,44 +124,50 @@ func (s *Server) codeAction(ctx context.Context, doc docRequest, p *codeActionPa
 	return actions, nil
 }
 
-// safeFixEdits gathers the edits of every safe fix of the file's findings;
-// a fix that overlaps one already taken is left for the next round, as
-// `check --fix` does.
-func safeFixEdits(diags []analysis.Diagnostic, path string, editable func(string) bool) []analysis.TextEdit {
-	var taken []analysis.TextEdit
-	overlaps := func(e analysis.TextEdit) bool {
-		for _, t := range taken {
-			if t.File != e.File {
-				continue
-			}
-			if e.Start < t.End && t.Start < e.End || e.Start == t.Start || e.Start == e.End && t.Start < e.Start && e.Start < t.End {
-				return true
-			}
-		}
-		return false
-	}
+// fixAllEdits applies every safe fix of a file's findings with the
+// engine's fixer (the one `check --fix` runs: conflicts wait for the next
+// round, fixes that break the parse are dropped, to a fixed point) on a
+// fork of the workspace, and returns the difference as edits. diags are
+// the file's current findings; only fixes to files the server may edit
+// apply.
+func (s *Server) fixAllEdits(ctx context.Context, path string, diags []analysis.Diagnostic) []analysis.TextEdit {
+	fixable := false
 	for _, d := range diags {
-		if d.File != path {
-			continue
-		}
-		for _, fix := range d.Fixes {
-			if fix.Applicability != analysis.Safe || len(fix.Edits) == 0 {
-				continue
-			}
-			ok := true
-			for _, e := range fix.Edits {
-				if overlaps(e) || !editable(e.File) {
-					ok = false
-					break
-				}
-			}
-			if ok {
-				taken = append(taken, fix.Edits...)
-			}
-			break // one fix per finding
+		for _, f := range d.Fixes {
+			fixable = fixable || d.File == path && d.Suppressed == "" && f.Applicability == analysis.Safe && len(f.Edits) > 0
 		}
 	}
-	return taken
+	opts, ok := s.optionsFor(path)
+	if !fixable || !ok {
+		return nil
+	}
+	ws := s.ws.Fork()
+	only := func(ds []analysis.Diagnostic) []analysis.Diagnostic {
+		var out []analysis.Diagnostic
+		for _, d := range ds {
+			if d.File == path {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	fx := engine.Fixer{WS: ws, Allow: s.editable, Check: func(round int) ([]analysis.Diagnostic, error) {
+		if round == 0 {
+			return only(diags), nil
+		}
+		ds, err := analysis.RunContext(ctx, ws, path, opts)
+		return only(ds), err
+	}}
+	out, err := fx.Run()
+	if err != nil {
+		return nil
+	}
+	var edits []analysis.TextEdit
+	for _, file := range out.Changed(ws) {
+		fixed, _ := ws.Source(file)
+		edits = append(edits, engine.DiffEdit(file, out.Orig[file], fixed)...)
+	}
+	return edits
 }
 
 // workspaceEdit converts fix edits (possibly in several files); nil when

@@ -7,8 +7,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/config"
-	"github.com/extern-lsp/extern-lsp/analysis/rules"
-	"github.com/extern-lsp/extern-lsp/grammar"
+	"github.com/extern-lsp/extern-lsp/analysis/engine"
 )
 
 // Settings are the editor's "externLsp" configuration section (also
@@ -96,40 +95,11 @@ func (base Settings) merge(s Settings) Settings {
 
 func (s Settings) checkPython() bool { return s.CheckPython == nil || *s.CheckPython }
 
-// overlay returns the project configuration with the editor's settings
-// laid over it.
-func (s Settings) overlay(c *config.Config) *config.Config {
-	out := *c
-	// An empty list is what clients send for "not set": it keeps the
-	// project's list rather than clearing it.
-	if len(s.Select) > 0 {
-		out.Select = s.Select
-	}
-	if len(s.Ignore) > 0 {
-		out.Ignore = s.Ignore
-	}
-	if len(s.Severity) > 0 {
-		out.Severity = map[string]string{}
-		for k, v := range c.Severity {
-			out.Severity[k] = v
-		}
-		for k, v := range s.Severity {
-			// The project keys severities by code or name; drop its entry
-			// for the same rule spelled the other way.
-			for pk := range out.Severity {
-				if pk != k && sameRule(pk, k) {
-					delete(out.Severity, pk)
-				}
-			}
-			out.Severity[k] = v
-		}
-	}
-	return &out
-}
-
-func sameRule(a, b string) bool {
-	ra, rb := rules.Lookup(a), rules.Lookup(b)
-	return ra != nil && ra == rb
+// overrides are the editor's settings as the engine's layer over the
+// project configuration. An empty list is what clients send for "not set":
+// it keeps the project's list rather than clearing it.
+func (s Settings) overrides() engine.Overrides {
+	return engine.Overrides{Select: s.Select, Ignore: s.Ignore, Severity: s.Severity, NoPython: !s.checkPython()}
 }
 
 // projectConfig returns the configuration file's settings for a path
@@ -174,23 +144,12 @@ func (s *Server) reloadFileSettings() {
 // is not to be diagnosed at all (excluded, or Python with checkPython off).
 func (s *Server) optionsFor(path string) (analysis.Options, bool) {
 	s.mu.Lock()
-	ed := s.settings
+	ov := s.settings.overrides()
 	all := s.opts.Analyzers
 	s.mu.Unlock()
 	proj := s.projectConfig(path)
-	if proj.Excluded(path, false) {
+	if !ov.Analyses(proj, path) {
 		return analysis.Options{}, false
 	}
-	lang, _ := grammar.LangOf(path)
-	if lang == grammar.Python && !ed.checkPython() {
-		return analysis.Options{}, false
-	}
-	opts := ed.overlay(proj).Options(all)
-	if !ed.checkPython() {
-		enabled := opts.Enabled
-		opts.Enabled = func(a *analysis.Analyzer) bool {
-			return a.Lang != grammar.Python && enabled(a)
-		}
-	}
-	return opts, true
+	return ov.Options(proj, all), true
 }

@@ -4,7 +4,6 @@ package rules
 
 import (
 	"sort"
-	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 )
@@ -27,10 +26,5 @@ func All() []*analysis.Analyzer {
 
 // Lookup finds a rule by code or name (case-insensitive).
 func Lookup(codeOrName string) *analysis.Analyzer {
-	for _, a := range all {
-		if strings.EqualFold(a.Code, codeOrName) || strings.EqualFold(a.Name, codeOrName) {
-			return a
-		}
-	}
-	return nil
+	return analysis.Lookup(all, codeOrName)
 }

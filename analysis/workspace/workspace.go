@@ -646,6 +646,36 @@ func (w *Workspace) Index() {
 	w.mu.Unlock()
 }
 
+// Fork returns a workspace with the same roots, settings and file contents
+// (overlays included) whose later changes stay its own: the fix engine
+// applies fixes to a fork of the server's workspace. Parsed files are
+// shared; derived indexes are rebuilt on demand.
+func (w *Workspace) Fork() *Workspace {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	f := &Workspace{
+		roots:        append([]string(nil), w.roots...),
+		files:        make(map[string]*fileEntry, len(w.files)),
+		includeDirs:  append([]string(nil), w.includeDirs...),
+		known:        make(map[string]bool, len(w.known)),
+		indexed:      w.indexed,
+		kindOverride: w.kindOverride,
+		maxFile:      w.maxFile,
+		maxUnit:      w.maxUnit,
+	}
+	for p, e := range w.files {
+		c := *e
+		f.files[p] = &c
+	}
+	for p := range w.known {
+		f.known[p] = true
+	}
+	for p := range w.abi.py {
+		f.abi.markPy(p)
+	}
+	return f
+}
+
 // Seed records files the caller already found by walking every root with
 // SkipDir, so Index need not walk them again.
 func (w *Workspace) Seed(files []string) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/engine"
 	"github.com/extern-lsp/extern-lsp/analysis/fsys"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -51,7 +52,7 @@ func readBaseline(path string) (*baseline, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("baseline %s: no such file (create it with --write-baseline)", path)
 		}
-		return nil, fmt.Errorf("baseline %s: %v", path, unwrapPath(err))
+		return nil, fmt.Errorf("baseline %s: %v", path, engine.UnwrapPath(err))
 	}
 	var bf baselineFile
 	if err := json.Unmarshal(data, &bf); err != nil {
@@ -179,7 +180,7 @@ func writeBaseline(path string, roots []string, ws *workspace.Workspace, diags [
 	}
 	w := &fsys.Writer{Roots: roots}
 	if err := w.Replace(abs, nil, data); err != nil {
-		return 0, fmt.Errorf("baseline %s: %v", path, unwrapPath(err))
+		return 0, fmt.Errorf("baseline %s: %v", path, engine.UnwrapPath(err))
 	}
 	return len(diags), nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -8,18 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/config"
-	"github.com/extern-lsp/extern-lsp/analysis/fsys"
+	"github.com/extern-lsp/extern-lsp/analysis/engine"
 	"github.com/extern-lsp/extern-lsp/analysis/rules"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
-	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 func init() {
@@ -200,16 +197,12 @@ func contains(list []string, s string) bool {
 type checkRun struct {
 	flags    *checkFlags
 	cwd      string
-	loader   *config.Loader
-	ws       *workspace.Workspace
-	files    []string
-	stdin    string // absolute path of the file read from stdin, if any
-	opts     map[*config.Config]*analysis.Options
-	optsMu   sync.Mutex
-	cfgOf    map[string]*config.Config
+	checker  *engine.Checker
+	ws       *workspace.Workspace // checker.WS
+	files    []string             // checker.Files
+	stdin    string               // absolute path of the file read from stdin, if any
 	stderr   io.Writer
-	origSrc  map[string][]byte     // file contents before fixes, for diffs and writes
-	stamps   map[string]fsys.Stamp // what the disk held when origSrc was read
+	fixes    *engine.Fixed         // what --fix / --diff changed
 	initial  []analysis.Diagnostic // findings before any fix (for --diff's exit code)
 	baseline *baseline
 	// skipped are the files and folders not read or not written, with why
@@ -256,47 +249,34 @@ func checkMain(f *checkFlags, paths []string, stdout, stderr io.Writer) (int, er
 	if err != nil {
 		return 2, err
 	}
-	r := &checkRun{flags: f, cwd: cwd, stderr: stderr, opts: map[*config.Config]*analysis.Options{}, cfgOf: map[string]*config.Config{}}
-	if r.loader, err = config.NewLoader(f.configPath); err != nil {
+	r := &checkRun{flags: f, cwd: cwd, stderr: stderr}
+	loader, err := config.NewLoader(f.configPath)
+	if err != nil {
 		return 2, err
 	}
-	var roots, known []string
-	var stdinSrc []byte
+	ov := engine.Overrides{
+		Select:         splitList(f.selectRules),
+		ExtendSelect:   splitList(f.extendSelect),
+		ExtendIgnore:   splitList(f.ignoreRules),
+		KeepSuppressed: true,
+	}
+	if f.strict {
+		ov.ExtendSelect = append(ov.ExtendSelect, rules.UnusedSuppression.Code)
+	}
+	r.checker = &engine.Checker{Analyzers: ruleSet(), Loader: loader, Overrides: ov, Jobs: f.jobs, RootFor: r.rootFor, IncludeDirs: f.includeDirs}
 	if f.stdinFilename != "" {
-		abs, err := filepath.Abs(f.stdinFilename)
+		src, err := io.ReadAll(stdin)
 		if err != nil {
-			return 2, err
-		}
-		if _, ok := grammar.LangOf(abs); !ok {
-			return 2, usagef("--stdin-filename %s: not a C++ or Python file name", f.stdinFilename)
-		}
-		if stdinSrc, err = io.ReadAll(stdin); err != nil {
 			return 2, fmt.Errorf("reading stdin: %v", err)
 		}
-		r.stdin = abs
-		r.files = []string{abs}
-		roots = []string{r.rootFor(abs)}
-		if _, err := r.configFor(abs); err != nil {
-			return 2, err
+		if err := r.checker.Document(f.stdinFilename, src); err != nil {
+			return 2, usagef("--stdin-filename %v", err)
 		}
-	} else if r.files, roots, known, err = r.collectFiles(paths); err != nil {
+		r.stdin = r.checker.Files[0]
+	} else if err := r.checker.Collect(paths); err != nil {
 		return 2, err
 	}
-	r.ws = workspace.New(roots...)
-	r.ws.SetLimits(func(path string) int64 {
-		c, err := r.loader.ForFile(path)
-		if err != nil {
-			c = nil
-		}
-		return c.FileSizeLimit()
-	}, 0)
-	r.ws.SetIncludeDirs(r.includeDirs())
-	if known != nil {
-		r.ws.Seed(known)
-	}
-	if r.stdin != "" {
-		r.ws.SetOverlay(r.stdin, stdinSrc, 1)
-	}
+	r.ws, r.files = r.checker.WS, r.checker.Files
 	var bl *baseline
 	if f.baseline != "" {
 		if bl, err = readBaseline(f.baseline); err != nil {
@@ -305,21 +285,38 @@ func checkMain(f *checkFlags, paths []string, stdout, stderr io.Writer) (int, er
 		r.baseline = bl
 	}
 
-	var results []fileResult
-	fixing := f.fix || f.diff
+	var results []engine.FileResult
+	var changed []string
 	fixed := 0
-	if fixing {
-		results, fixed, err = r.fixLoop()
+	if f.fix || f.diff {
+		fx := engine.Fixer{WS: r.ws, Unsafe: f.unsafeFixes, Check: func(round int) ([]analysis.Diagnostic, error) {
+			results = r.checkAll(round == 0)
+			diags := flatten(results)
+			if round == 0 {
+				r.initial = append([]analysis.Diagnostic(nil), diags...)
+				// Fingerprints read the text: match the baseline before
+				// any fix changes it.
+				if r.baseline != nil {
+					r.baseline.apply(r.ws, r.initial, r.files)
+				}
+			}
+			return diags, nil
+		}}
+		if r.stdin != "" {
+			// From stdin only that file's text can be printed back.
+			fx.Allow = func(p string) bool { return p == r.stdin }
+		}
+		if r.fixes, err = fx.Run(); err != nil {
+			return 2, err
+		}
+		if !r.fixes.Settled && !f.quiet {
+			fmt.Fprintf(stderr, "extern-lsp check: fixes did not settle after %d rounds; the rest are left for review\n", engine.MaxFixRounds)
+		}
+		fixed, changed = r.fixes.Count, r.fixes.Changed(r.ws)
 	} else {
-		results, err = r.checkAll(true)
+		results = r.checkAll(true)
 	}
-	if err != nil {
-		return 2, err
-	}
-	var all []analysis.Diagnostic
-	for _, res := range results {
-		all = append(all, res.diags...)
-	}
+	all := flatten(results)
 	analysis.SortDiagnostics(all)
 
 	if f.writeBaseline != "" {
@@ -343,13 +340,12 @@ func checkMain(f *checkFlags, paths []string, stdout, stderr io.Writer) (int, er
 	}
 
 	// Writes and diffs come last, once nothing can fail any more.
-	changed := r.changedFiles()
 	switch {
 	case f.diff:
 		for _, p := range changed {
 			src, _ := r.ws.Source(p)
 			name := filepath.ToSlash(relPath(r.cwd, p))
-			io.WriteString(stdout, unifiedDiff("a/"+name, "b/"+name, r.origSrc[p], src))
+			io.WriteString(stdout, unifiedDiff("a/"+name, "b/"+name, r.fixes.Orig[p], src))
 		}
 		if !f.quiet {
 			r.diffSummary(stderr, fixed, len(changed))
@@ -362,7 +358,7 @@ func checkMain(f *checkFlags, paths []string, stdout, stderr io.Writer) (int, er
 		stdout.Write(src)
 		stdout = stderr // the fixed source owns stdout; findings go to stderr
 	case f.fix:
-		written := r.writeFixes(changed)
+		written := r.writeFixes()
 		if !f.quiet && len(written) < len(changed) {
 			fmt.Fprintf(stderr, "extern-lsp check: wrote the fixes of %d of %d file(s)\n", len(written), len(changed))
 		}
@@ -435,23 +431,14 @@ func (r *checkRun) diffSummary(w io.Writer, fixed, changed int) {
 	}
 }
 
-// writeFixes writes the fixed files through the one write path and returns
-// the ones written; every file not written is recorded as skipped.
-func (r *checkRun) writeFixes(changed []string) []string {
-	wr := &fsys.Writer{Roots: r.ws.Roots()}
-	var written []string
-	for _, p := range changed {
-		src, _ := r.ws.Source(p)
-		var stamp *fsys.Stamp
-		if st, ok := r.stamps[p]; ok {
-			stamp = &st
-		}
-		if err := wr.Replace(p, stamp, src); err != nil {
-			r.skip(p, "fixes not written: "+unwrapPath(err).Error())
-			r.unwritten++
-			continue
-		}
-		written = append(written, p)
+// writeFixes writes the fixed files through the engine (the one write
+// path) and returns the ones written; every file not written is recorded
+// as skipped.
+func (r *checkRun) writeFixes() []string {
+	written, failed := r.fixes.Write(r.ws)
+	for _, p := range sortedKeys(failed) {
+		r.skip(p, "fixes not written: "+engine.UnwrapPath(failed[p]).Error())
+		r.unwritten++
 	}
 	return written
 }
@@ -475,7 +462,7 @@ func (r *checkRun) reportSkipped() bool {
 		for _, p := range r.ws.Problems() {
 			if !seen[p.Path] {
 				seen[p.Path] = true
-				all = append(all, skip{p.Path, unwrapPath(p.Err).Error()})
+				all = append(all, skip{p.Path, engine.UnwrapPath(p.Err).Error()})
 			}
 		}
 	}
@@ -532,134 +519,38 @@ func (r *checkRun) exitCode(ds []analysis.Diagnostic) int {
 	return 0
 }
 
-// configFor returns (and caches) the configuration of a file.
-func (r *checkRun) configFor(path string) (*config.Config, error) {
-	c, err := r.loader.ForFile(path)
-	if err != nil {
-		return nil, err
-	}
-	r.optsMu.Lock()
-	r.cfgOf[path] = c
-	r.optsMu.Unlock()
-	return c, nil
-}
-
-// optionsFor returns the driver options of a file: its configuration with
-// the command line's --select/--ignore/--strict on top.
-func (r *checkRun) optionsFor(path string) analysis.Options {
-	r.optsMu.Lock()
-	defer r.optsMu.Unlock()
-	c := r.cfgOf[path]
-	if c == nil {
-		c = config.Default()
-	}
-	if o, ok := r.opts[c]; ok {
-		return *o
-	}
-	eff := *c
-	if sel := splitList(r.flags.selectRules); len(sel) > 0 {
-		eff.Select = sel
-	}
-	eff.ExtendSelect = append(append([]string(nil), c.ExtendSelect...), splitList(r.flags.extendSelect)...)
-	if r.flags.strict {
-		eff.ExtendSelect = append(eff.ExtendSelect, rules.UnusedSuppression.Code)
-	}
-	eff.Ignore = append(append([]string(nil), c.Ignore...), splitList(r.flags.ignoreRules)...)
-	o := eff.Options(ruleSet())
-	o.KeepSuppressed = true
-	r.opts[c] = &o
-	return o
-}
-
-type fileResult struct {
-	path        string
-	diags       []analysis.Diagnostic
-	err         error
-	invalidUTF8 string // where the text stops being UTF-8, if it does
-}
-
-// includeDirs are the -I folders, then the include-dirs of every
-// configuration the run loaded.
-func (r *checkRun) includeDirs() []string {
-	dirs := append([]string(nil), r.flags.includeDirs...)
-	r.optsMu.Lock()
-	defer r.optsMu.Unlock()
-	for _, p := range sortedKeys(r.cfgOf) {
-		for _, d := range r.cfgOf[p].IncludeDirs {
-			if !slices.Contains(dirs, d) {
-				dirs = append(dirs, d)
-			}
-		}
-	}
-	return dirs
-}
-
 // checkAll runs the rules over every file; a file that cannot be read is
 // recorded as skipped (once, on the first round) and the run goes on.
-func (r *checkRun) checkAll(progress bool) ([]fileResult, error) {
+func (r *checkRun) checkAll(progress bool) []engine.FileResult {
 	var prog *progressBar
 	if progress && !r.flags.quiet && !r.flags.noProgress {
 		prog = newProgress(r.stderr, len(r.files))
 	}
-	results := checkFiles(r.ws, r.files, r.optionsFor, r.flags.jobs, prog)
+	results := r.checker.Check(context.Background(), prog.set)
 	prog.done()
 	for i := range results {
 		res := &results[i]
-		if res.err == nil {
-			if progress && res.invalidUTF8 != "" {
-				r.notes = append(r.notes, relPath(r.cwd, res.path)+res.invalidUTF8)
+		if res.Err == nil {
+			if progress && res.BadUTF8Line > 0 {
+				r.notes = append(r.notes, fmt.Sprintf("%s:%d:%d: not valid UTF-8 from here on; checked as is (columns may be off)", relPath(r.cwd, res.Path), res.BadUTF8Line, res.BadUTF8Col))
 			}
 			continue
 		}
 		if progress {
-			r.skip(res.path, unwrapPath(res.err).Error())
+			r.skip(res.Path, engine.UnwrapPath(res.Err).Error())
 		}
-		res.err = nil
+		res.Err = nil
 	}
-	return results, nil
-}
-
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
-
-// checkFiles runs the driver over files in parallel, with per-file options.
-// Generated and vendored files are checked too; the driver shows their
-// findings at info.
-func checkFiles(ws *workspace.Workspace, files []string, optsFor func(string) analysis.Options, jobs int, prog *progressBar) []fileResult {
-	if jobs < 1 {
-		jobs = 1
-	}
-	results := make([]fileResult, len(files))
-	var wg sync.WaitGroup
-	var n atomic.Int64
-	next := make(chan int)
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				d, err := analysis.Run(ws, files[i], optsFor(files[i]))
-				results[i] = fileResult{path: files[i], diags: d, err: err}
-				if src, serr := ws.Source(files[i]); serr == nil {
-					if line, col := fsys.InvalidUTF8(src); line > 0 {
-						results[i].invalidUTF8 = fmt.Sprintf(":%d:%d: not valid UTF-8 from here on; checked as is (columns may be off)", line, col)
-					}
-				}
-				prog.set(int(n.Add(1)))
-			}
-		}()
-	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 	return results
+}
+
+// flatten gathers the findings of every file.
+func flatten(results []engine.FileResult) []analysis.Diagnostic {
+	var all []analysis.Diagnostic
+	for _, res := range results {
+		all = append(all, res.Diags...)
+	}
+	return all
 }
 
 func relPath(cwd, p string) string {

@@ -340,26 +340,6 @@ func TestFixMergesAndConflicts(t *testing.T) {
 	}
 }
 
-func TestOverlaps(t *testing.T) {
-	taken := map[string][]analysis.TextEdit{"f": {{File: "f", Start: 10, End: 20}, {File: "f", Start: 30, End: 30}}}
-	for _, tc := range []struct {
-		e    analysis.TextEdit
-		want bool
-	}{
-		{analysis.TextEdit{File: "f", Start: 0, End: 10}, false},
-		{analysis.TextEdit{File: "f", Start: 20, End: 25}, false},
-		{analysis.TextEdit{File: "f", Start: 19, End: 21}, true},
-		{analysis.TextEdit{File: "f", Start: 15, End: 15}, true},
-		{analysis.TextEdit{File: "f", Start: 30, End: 30}, true},
-		{analysis.TextEdit{File: "f", Start: 25, End: 35}, true},
-		{analysis.TextEdit{File: "g", Start: 10, End: 20}, false},
-	} {
-		if got := overlaps(taken, []analysis.TextEdit{tc.e}); got != tc.want {
-			t.Errorf("%+v: overlaps = %v", tc.e, got)
-		}
-	}
-}
-
 var oneLineRE = regexp.MustCompile(`^extern-lsp check: [^\n]+\n$`)
 
 // Every input problem exits 2 with one line on stderr naming it, prints

@@ -1,0 +1,309 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/config"
+	"github.com/extern-lsp/extern-lsp/analysis/fsys"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// Checker runs the rules over the files of a run (`check PATH...`, or one
+// document read from stdin), each file under its own configuration with
+// the front end's Overrides on top.
+type Checker struct {
+	// Analyzers are the rules (nil: every rule).
+	Analyzers []*analysis.Analyzer
+	Loader    *config.Loader
+	Overrides Overrides
+	// Jobs is the number of files checked in parallel.
+	Jobs int
+	// IncludeDirs are searched for quoted #includes (the compile's -I)
+	// before the include-dirs of the configurations the run loads.
+	IncludeDirs []string
+	// RootFor picks the workspace root of a path given to Collect or
+	// Document (nil: workspace.ProjectRoot).
+	RootFor func(path string) string
+
+	// WS and Files are set by Collect or Document.
+	WS    *workspace.Workspace
+	Files []string
+
+	mu    sync.Mutex
+	cfgOf map[string]*config.Config
+	opts  map[*config.Config]*analysis.Options
+}
+
+// FileResult is one file's findings, or why it could not be read.
+type FileResult struct {
+	Path  string
+	Diags []analysis.Diagnostic
+	Err   error
+	// BadUTF8Line and BadUTF8Col (1-based) are where the text stops being
+	// UTF-8, if it does (it is checked as is).
+	BadUTF8Line, BadUTF8Col int
+}
+
+func (c *Checker) rootFor(path string) string {
+	if c.RootFor != nil {
+		return c.RootFor(path)
+	}
+	return workspace.ProjectRoot(path)
+}
+
+// ConfigFor returns (and remembers) the configuration of a file.
+func (c *Checker) ConfigFor(path string) (*config.Config, error) {
+	cfg, err := c.Loader.ForFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.cfgOf == nil {
+		c.cfgOf = map[string]*config.Config{}
+	}
+	c.cfgOf[path] = cfg
+	c.mu.Unlock()
+	return cfg, nil
+}
+
+// OptionsFor returns the driver options of a file: its configuration with
+// the overrides on top (computed once per configuration).
+func (c *Checker) OptionsFor(path string) analysis.Options {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cfg := c.cfgOf[path]
+	if cfg == nil {
+		cfg = config.Default()
+	}
+	if o, ok := c.opts[cfg]; ok {
+		return *o
+	}
+	o := c.Overrides.Options(cfg, c.Analyzers)
+	if c.opts == nil {
+		c.opts = map[*config.Config]*analysis.Options{}
+	}
+	c.opts[cfg] = &o
+	return o
+}
+
+// Document sets up a run over one document whose text is src (not read
+// from disk), e.g. `check --stdin-filename PATH -`.
+func (c *Checker) Document(path string, src []byte) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	if _, ok := grammar.LangOf(abs); !ok {
+		return fmt.Errorf("%s: not a C++ or Python file name", path)
+	}
+	if _, err := c.ConfigFor(abs); err != nil {
+		return err
+	}
+	c.Files = []string{abs}
+	c.WS = c.newWorkspace(c.rootFor(abs))
+	c.WS.SetOverlay(abs, src, 1)
+	c.WS.SetIncludeDirs(c.includeDirs())
+	return nil
+}
+
+// Collect sets up a run over paths (files and folders): it expands them
+// into source files, skipping ignored folders and files the configuration
+// excludes, and picks the workspace roots. Each file's configuration is
+// loaded on the way, so a bad configuration stops the run before anything
+// is checked.
+func (c *Checker) Collect(paths []string) error {
+	files, roots, known, err := c.collect(paths)
+	if err != nil {
+		return err
+	}
+	c.Files = files
+	c.WS = c.newWorkspace(roots...)
+	c.WS.SetIncludeDirs(c.includeDirs())
+	if known != nil {
+		// Every root was walked without pruning: the workspace need not
+		// index them again.
+		c.WS.Seed(known)
+	}
+	return nil
+}
+
+// includeDirs are the IncludeDirs, then the include-dirs of every
+// configuration the run loaded.
+func (c *Checker) includeDirs() []string {
+	dirs := append([]string(nil), c.IncludeDirs...)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range sortedKeys(c.cfgOf) {
+		for _, d := range c.cfgOf[p].IncludeDirs {
+			if !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	return dirs
+}
+
+// newWorkspace makes the run's workspace, reading each file under its
+// configuration's size cap.
+func (c *Checker) newWorkspace(roots ...string) *workspace.Workspace {
+	ws := workspace.New(roots...)
+	ws.SetLimits(func(path string) int64 {
+		cfg, err := c.Loader.ForFile(path)
+		if err != nil {
+			cfg = nil
+		}
+		return cfg.FileSizeLimit()
+	}, 0)
+	return ws
+}
+
+func (c *Checker) collect(paths []string) (files, roots, known []string, err error) {
+	seen := map[string]bool{}
+	walked := true
+	add := func(p string) error {
+		cfg, err := c.ConfigFor(p)
+		if err != nil {
+			return err
+		}
+		if cfg.Excluded(p, false) {
+			return nil
+		}
+		seen[p] = true
+		files = append(files, p)
+		return nil
+	}
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		st, err := os.Stat(abs)
+		if err != nil {
+			if os.IsNotExist(err) {
+				return nil, nil, nil, fmt.Errorf("%s: no such file or directory", p)
+			}
+			return nil, nil, nil, fmt.Errorf("%s: %v", p, UnwrapPath(err))
+		}
+		if !st.IsDir() {
+			if _, ok := grammar.LangOf(abs); !ok {
+				return nil, nil, nil, fmt.Errorf("%s: not a C++ or Python source", p)
+			}
+			if !seen[abs] {
+				if err := add(abs); err != nil {
+					return nil, nil, nil, err
+				}
+			}
+			roots = append(roots, c.rootFor(abs))
+			walked = false
+			continue
+		}
+		root := c.rootFor(abs)
+		roots = append(roots, root)
+		if root != abs {
+			// The walk below covers abs only: let the workspace index the root.
+			walked = false
+		}
+		var walkErr error
+		filepath.WalkDir(abs, func(q string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if q == abs {
+					walkErr = fmt.Errorf("%s: %v", p, UnwrapPath(err))
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if q == abs {
+					return nil
+				}
+				if workspace.SkipDir(d.Name()) {
+					return filepath.SkipDir
+				}
+				cfg, err := c.Loader.ForDir(q)
+				if err != nil {
+					walkErr = err
+					return filepath.SkipAll
+				}
+				if cfg.Excluded(q, true) {
+					walked = false
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if _, ok := grammar.LangOf(q); !ok || seen[q] {
+				return nil
+			}
+			known = append(known, q)
+			if err := add(q); err != nil {
+				walkErr = err
+				return filepath.SkipAll
+			}
+			return nil
+		})
+		if walkErr != nil {
+			return nil, nil, nil, walkErr
+		}
+	}
+	sort.Strings(files)
+	if !walked {
+		known = nil
+	}
+	return files, roots, known, nil
+}
+
+// Check runs the rules over every file in parallel; progress, when set,
+// hears the number of files done. Binary files have no findings; any other
+// unreadable file has its error in its result.
+func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResult {
+	jobs := max(c.Jobs, 1)
+	results := make([]FileResult, len(c.Files))
+	var wg sync.WaitGroup
+	var n atomic.Int64
+	next := make(chan int)
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				path := c.Files[i]
+				d, err := analysis.RunContext(ctx, c.WS, path, c.OptionsFor(path))
+				if errors.Is(err, grammar.ErrBinary) {
+					err = nil
+				}
+				results[i] = FileResult{Path: path, Diags: d, Err: err}
+				if src, serr := c.WS.Source(path); serr == nil {
+					results[i].BadUTF8Line, results[i].BadUTF8Col = fsys.InvalidUTF8(src)
+				}
+				if progress != nil {
+					progress(int(n.Add(1)))
+				}
+			}
+		}()
+	}
+	for i := range c.Files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return results
+}
+
+// UnwrapPath drops the operation and path of an *os.PathError (the caller
+// names the file itself).
+func UnwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
