@@ -1,6 +1,7 @@
 package abi
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -778,32 +779,45 @@ func (b *Bindings) Compiled(a *Access) bool {
 }
 
 type fnDef struct {
-	node   *grammar.Node
-	scope  string   // the name template parameters are recorded under
-	params []string // positional template parameters ("" for type parameters)
+	node  *grammar.Node
+	scope string // the name template parameters are recorded under
+	tmpl  tmplParams
 }
 
-func templateParamList(td *grammar.Node) []string {
+// tmplParams are a template's positional parameters: names ("" for type
+// parameters) and default arguments (nil where there is none).
+type tmplParams struct {
+	names    []string
+	defaults []*grammar.Node
+}
+
+func templateParamList(td *grammar.Node) tmplParams {
+	var tp tmplParams
 	if td == nil || td.Kind != "template_declaration" {
-		return nil
+		return tp
 	}
-	var names []string
 	if ps := td.ChildByField("parameters"); ps != nil {
 		for _, p := range ps.NamedChildren() {
 			switch p.Kind {
 			case "comment":
+				continue
 			case "parameter_declaration", "optional_parameter_declaration":
 				nm := ""
 				if d := p.ChildByField("declarator"); d != nil && d.Kind == "identifier" {
 					nm = d.Text()
 				}
-				names = append(names, nm)
+				tp.names = append(tp.names, nm)
 			default:
-				names = append(names, "")
+				tp.names = append(tp.names, "")
 			}
+			var def *grammar.Node
+			if p.Kind == "optional_parameter_declaration" {
+				def = p.ChildByField("default_value")
+			}
+			tp.defaults = append(tp.defaults, def)
 		}
 	}
-	return names
+	return tp
 }
 
 // Bind follows the unit whose entry file is entry through its call graph,
@@ -820,7 +834,7 @@ func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) *Bin
 	}
 	fns := map[string][]fnDef{}
 	type classDef struct {
-		params  []string
+		tmpl    tmplParams
 		methods []*grammar.Node
 	}
 	classes := map[string]*classDef{}
@@ -836,7 +850,7 @@ func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) *Bin
 			case "function_definition":
 				name := cxx.FunctionName(n)
 				if name != "" {
-					fns[name] = append(fns[name], fnDef{node: n, scope: name, params: templateParamList(n.Parent())})
+					fns[name] = append(fns[name], fnDef{node: n, scope: name, tmpl: templateParamList(n.Parent())})
 				}
 			case "class_specifier", "struct_specifier":
 				nm, body := n.ChildByField("name"), n.ChildByField("body")
@@ -846,7 +860,7 @@ func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) *Bin
 				name := nm.Text()
 				cd := classes[name]
 				if cd == nil {
-					cd = &classDef{params: templateParamList(n.Parent())}
+					cd = &classDef{tmpl: templateParamList(n.Parent())}
 					classes[name] = cd
 				}
 				for _, m := range body.NamedChildren() {
@@ -874,23 +888,32 @@ func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) *Bin
 		return 0, false
 	}
 	changed := false
-	record := func(scope string, params []string, args []*grammar.Node, eval func(*grammar.Node) []int64) {
-		for i, a := range args {
-			if i >= len(params) || params[i] == "" {
+	// record binds a template's parameters from an instantiation's
+	// arguments; the parameters it leaves out take their default arguments
+	// (evaluated in the template's own scope: `bool B = !A` reads A).
+	record := func(scope string, tp tmplParams, args []*grammar.Node, eval func(*grammar.Node) []int64) {
+		for i, nm := range tp.names {
+			if nm == "" {
 				continue
 			}
-			vs := eval(a)
+			var vs []int64
+			switch {
+			case i < len(args):
+				vs = eval(args[i])
+			case tp.defaults[i] != nil:
+				vs = evalDefault(tp.defaults[i], scope, tp.names[:i], lookup, consts)
+			}
 			if len(vs) != 1 {
 				continue
 			}
 			if vals[scope] == nil {
 				vals[scope] = map[string]map[int64]bool{}
 			}
-			if vals[scope][params[i]] == nil {
-				vals[scope][params[i]] = map[int64]bool{}
+			if vals[scope][nm] == nil {
+				vals[scope][nm] = map[int64]bool{}
 			}
-			if !vals[scope][params[i]][vs[0]] {
-				vals[scope][params[i]][vs[0]] = true
+			if !vals[scope][nm][vs[0]] {
+				vals[scope][nm][vs[0]] = true
 				changed = true
 			}
 		}
@@ -985,8 +1008,8 @@ func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) *Bin
 					resolved = true
 					for _, d := range fns[call.Name] {
 						markLive(d.node)
-						if call.HasTArgs && len(d.params) > 0 {
-							record(d.scope, d.params, call.TArgs, eval)
+						if len(d.tmpl.names) > 0 {
+							record(d.scope, d.tmpl, call.TArgs, eval)
 						}
 					}
 				case "template_type":
@@ -999,7 +1022,7 @@ func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) *Bin
 						continue
 					}
 					resolved = true
-					record(nm.Text(), cd.params, targs(n), eval)
+					record(nm.Text(), cd.tmpl, targs(n), eval)
 					for _, m := range cd.methods {
 						markLive(m)
 					}
@@ -1025,6 +1048,30 @@ func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) *Bin
 		b.Live = liveNames
 	}
 	return b
+}
+
+// evalDefault evaluates a template parameter's default argument: an
+// earlier parameter of the same template (possibly negated) takes its bound
+// value, anything else is a constant expression.
+func evalDefault(def *grammar.Node, scope string, earlier []string, lookup func(scope, name string) (int64, bool), consts *cxx.Resolver) []int64 {
+	m := cxx.Unparen(def)
+	neg := false
+	if m != nil && m.Kind == "unary_expression" {
+		if op := m.ChildByField("operator"); op != nil && op.Text() == "!" {
+			neg, m = true, cxx.Unparen(m.ChildByField("argument"))
+		}
+	}
+	if m != nil && m.Kind == "identifier" && slices.Contains(earlier, m.Text()) {
+		v, ok := lookup(scope, m.Text())
+		if !ok {
+			return nil
+		}
+		if neg {
+			return []int64{boolInt(v == 0)}
+		}
+		return []int64{v}
+	}
+	return consts.EvalAll(def)
 }
 
 func boolInt(b bool) int64 {
