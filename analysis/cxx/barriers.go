@@ -2,6 +2,7 @@ package cxx
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -19,9 +20,12 @@ func (d FuncDef) Body() *grammar.Node { return d.Node.ChildByField("body") }
 // Funcs indexes the function definitions of a file and the workspace files
 // it includes, so rules can follow a call into a helper's body (the
 // barrier a phase function reaches, the drain a helper performs). Build it
-// once per file (through the pass's Facts); it is not safe for concurrent
-// use.
+// once per unit (a unit fact) and share it: it is safe for concurrent use.
+// The match functions given to Reach and CallReaches must not call back
+// into the index.
 type Funcs struct {
+	// mu guards the lazily filled calls and memo.
+	mu     sync.Mutex
 	all    []FuncDef
 	byName map[string][]FuncDef
 	// types maps a declared name (variable, parameter, field) to the type
@@ -192,6 +196,12 @@ func BaseName(t string) string {
 // Calls returns the call expressions in a function's body in source order
 // (calls inside lambdas defined there included).
 func (fs *Funcs) Calls(fn *grammar.Node) []*grammar.Node {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return fs.callsIn(fn)
+}
+
+func (fs *Funcs) callsIn(fn *grammar.Node) []*grammar.Node {
 	if cs, ok := fs.calls[fn]; ok {
 		return cs
 	}
@@ -234,6 +244,8 @@ const MaxCallDepth = 6
 // predicate for memoization. It returns the chain of calls from fn's body
 // to the matching call, or nil.
 func (fs *Funcs) Reach(d FuncDef, cores grammar.Cores, what string, match func(f *grammar.File, c Call) bool) []Hop {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
 	return fs.reach(d, cores, what, match, MaxCallDepth)
 }
 
@@ -247,8 +259,8 @@ func (fs *Funcs) reach(d FuncDef, cores grammar.Cores, what string, match func(f
 	}
 	r := &reachResult{busy: true}
 	fs.memo[key] = r
-	for _, n := range fs.Calls(d.Node) {
-		if chain := fs.CallReaches(d.File, n, cores, what, match, depth); chain != nil {
+	for _, n := range fs.callsIn(d.Node) {
+		if chain := fs.callReaches(d.File, n, cores, what, match, depth); chain != nil {
 			r.chain = chain
 			break
 		}
@@ -265,6 +277,12 @@ func (fs *Funcs) reach(d FuncDef, cores grammar.Cores, what string, match func(f
 // indexed function that reaches a match (see Reach). The chain starts with
 // n itself.
 func (fs *Funcs) CallReaches(f *grammar.File, n *grammar.Node, cores grammar.Cores, what string, match func(f *grammar.File, c Call) bool, depth int) []Hop {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return fs.callReaches(f, n, cores, what, match, depth)
+}
+
+func (fs *Funcs) callReaches(f *grammar.File, n *grammar.Node, cores grammar.Cores, what string, match func(f *grammar.File, c Call) bool, depth int) []Hop {
 	c, ok := AsCall(n)
 	if !ok {
 		return nil

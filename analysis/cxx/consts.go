@@ -188,6 +188,19 @@ func (r *Resolver) Eval(n *grammar.Node) (int64, bool) {
 // constant, two for `cond ? a : b` with an unknown condition, none when it
 // is not constant.
 func (r *Resolver) EvalAll(n *grammar.Node) []int64 {
+	e := r.fork()
+	return e.evalAll(n)
+}
+
+// fork is a copy of the resolver for one evaluation: the recursion depth
+// lives in the copy, so one resolver serves any number of goroutines.
+func (r *Resolver) fork() *Resolver {
+	e := *r
+	e.depth = 0
+	return &e
+}
+
+func (r *Resolver) evalAll(n *grammar.Node) []int64 {
 	if n == nil || r.depth > 32 {
 		return nil
 	}
@@ -209,14 +222,14 @@ func (r *Resolver) EvalAll(n *grammar.Node) []int64 {
 		}
 	case "parenthesized_expression", "condition_clause":
 		if c := n.NamedChildren(); len(c) == 1 {
-			return r.EvalAll(c[0])
+			return r.evalAll(c[0])
 		}
 	case "identifier", "qualified_identifier", "field_identifier", "type_identifier":
 		return r.evalName(n.Text())
 	case "type_descriptor":
 		// A template argument the parser read as a type: `SyncAll<kFlag>()`.
 		if c := n.NamedChildren(); len(c) == 1 {
-			return r.EvalAll(c[0])
+			return r.evalAll(c[0])
 		}
 	case "field_expression":
 		// Struct::member through an object; resolve the member name.
@@ -225,7 +238,7 @@ func (r *Resolver) EvalAll(n *grammar.Node) []int64 {
 		}
 	case "unary_expression":
 		op := n.ChildByField("operator")
-		vs := r.EvalAll(n.ChildByField("argument"))
+		vs := r.evalAll(n.ChildByField("argument"))
 		if op == nil {
 			return nil
 		}
@@ -247,8 +260,8 @@ func (r *Resolver) EvalAll(n *grammar.Node) []int64 {
 		return out
 	case "binary_expression":
 		op := n.ChildByField("operator")
-		ls := r.EvalAll(n.ChildByField("left"))
-		rs := r.EvalAll(n.ChildByField("right"))
+		ls := r.evalAll(n.ChildByField("left"))
+		rs := r.evalAll(n.ChildByField("right"))
 		if op == nil || len(ls) == 0 || len(rs) == 0 {
 			return nil
 		}
@@ -264,9 +277,9 @@ func (r *Resolver) EvalAll(n *grammar.Node) []int64 {
 		}
 		return out
 	case "conditional_expression":
-		conds := r.EvalAll(n.ChildByField("condition"))
-		a := r.EvalAll(n.ChildByField("consequence"))
-		b := r.EvalAll(n.ChildByField("alternative"))
+		conds := r.evalAll(n.ChildByField("condition"))
+		a := r.evalAll(n.ChildByField("consequence"))
+		b := r.evalAll(n.ChildByField("alternative"))
 		if len(conds) == 1 {
 			if conds[0] != 0 {
 				return a
@@ -282,7 +295,7 @@ func (r *Resolver) EvalAll(n *grammar.Node) []int64 {
 		}
 		return out
 	case "cast_expression":
-		return r.EvalAll(n.ChildByField("value"))
+		return r.evalAll(n.ChildByField("value"))
 	case "call_expression":
 		// static_cast<T>(x), T(x), uint16_t(x)
 		fn := n.ChildByField("function")
@@ -297,12 +310,12 @@ func (r *Resolver) EvalAll(n *grammar.Node) []int64 {
 		switch strings.TrimSpace(name) {
 		case "static_cast", "int", "int32_t", "uint32_t", "int64_t", "uint64_t", "uint16_t", "int16_t", "uint8_t", "int8_t", "size_t":
 			if a := args.NamedChildren(); len(a) == 1 {
-				return r.EvalAll(a[0])
+				return r.evalAll(a[0])
 			}
 		}
 	case "initializer_list":
 		if c := n.NamedChildren(); len(c) == 1 {
-			return r.EvalAll(c[0])
+			return r.evalAll(c[0])
 		}
 	}
 	return nil
@@ -336,10 +349,10 @@ func (r *Resolver) evalDef(d *Def) []int64 {
 		return []int64{d.Value}
 	}
 	if d.Node != nil {
-		return r.EvalAll(d.Node)
+		return r.evalAll(d.Node)
 	}
 	if d.Text != "" {
-		if v, ok := r.EvalText(d.Text); ok {
+		if v, ok := r.evalText(d.Text); ok {
 			return []int64{v}
 		}
 	}
@@ -348,6 +361,11 @@ func (r *Resolver) evalDef(d *Def) []int64 {
 
 // EvalText evaluates a macro replacement text.
 func (r *Resolver) EvalText(text string) (int64, bool) {
+	e := r.fork()
+	return e.evalText(text)
+}
+
+func (r *Resolver) evalText(text string) (int64, bool) {
 	if r.depth > 32 {
 		return 0, false
 	}

@@ -2,11 +2,14 @@ package workspace
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -16,24 +19,45 @@ import (
 // abiState is the workspace's Python side: the .py files under the roots,
 // the stub index built from them, and the args[] caches. It is guarded by
 // Workspace.mu.
+//
+// The args[] caches are keyed by their inputs, not by time: a value
+// remembers the parsed files it was computed from, and a file is parsed
+// again only when its content changes, so a value is valid exactly while
+// those parses are the workspace's current ones. An edit recomputes what
+// read the edited file and nothing else.
 type abiState struct {
 	py    map[string]bool
 	stubs *stubIndex
-	// gen counts content changes; caches remember the gen they were built
-	// at.
-	gen      uint64
-	accesses map[string]accCache
-	bindings map[string]bindCache
+	// stubsEpoch counts drops of the stub index, so an index built while a
+	// stub changed is not kept.
+	stubsEpoch uint64
+	groups     map[string]*fileGroup
+	raw, all   map[string]accMemo
+	bindings   map[string]bindMemo
 }
 
-type accCache struct {
-	gen uint64
-	acc []abi.Access
+// fileGroup is what every file of the same units shares: the constants
+// and the args helpers of all their files.
+type fileGroup struct {
+	files   []*grammar.File
+	once    sync.Once
+	consts  *cxx.Resolver
+	helpers abi.Helpers
+	// all are the raw accesses of every file of the group (IndexConstants'
+	// uses), computed once.
+	allOnce sync.Once
+	uses    []abi.Access
 }
 
-type bindCache struct {
-	gen uint64
-	b   *abi.Bindings
+type accMemo struct {
+	self  *grammar.File
+	group *fileGroup
+	acc   []abi.Access
+}
+
+type bindMemo struct {
+	files []*grammar.File
+	b     *abi.Bindings
 }
 
 func (a *abiState) markPy(path string) {
@@ -43,16 +67,28 @@ func (a *abiState) markPy(path string) {
 	a.py[path] = true
 }
 
-// touched records a content change of path (w.mu held).
-func (w *Workspace) touched(path string) {
-	w.abi.gen++
+// dropStubs forgets the stub index (w.mu held).
+func (w *Workspace) dropStubs() {
+	w.abi.stubs = nil
+	w.abi.stubsEpoch++
+}
+
+// dropUnits forgets the include units and resolutions (w.mu held).
+func (w *Workspace) dropUnits() {
+	w.units, w.resolved = nil, nil
+	w.unitsEpoch++
+}
+
+// touched records a content change of path (w.mu held); shape says its
+// includes or entry shape may have changed.
+func (w *Workspace) touched(path string, shape bool) {
 	if l, ok := grammar.LangOf(path); ok && l == grammar.Python {
-		w.abi.stubs = nil
+		w.dropStubs()
 		// Stub include_dirs take part in include resolution.
-		w.units, w.resolved = nil, nil
-	} else if w.abi.stubs != nil && w.abi.stubs.byNameDependsOnCPP {
+		w.dropUnits()
+	} else if shape && w.abi.stubs != nil && w.abi.stubs.byNameDependsOnCPP {
 		// A stub linked by file name may now find (or lose) its entry.
-		w.abi.stubs = nil
+		w.dropStubs()
 	}
 }
 
@@ -102,7 +138,7 @@ func (w *Workspace) stubIndex() *stubIndex {
 		w.mu.Unlock()
 		return ix
 	}
-	gen := w.abi.gen
+	epoch := w.abi.stubsEpoch
 	pys := make([]string, 0, len(w.abi.py))
 	for p := range w.abi.py {
 		pys = append(pys, p)
@@ -182,7 +218,7 @@ func (w *Workspace) stubIndex() *stubIndex {
 		}
 	}
 	w.mu.Lock()
-	if w.abi.gen == gen {
+	if w.abi.stubsEpoch == epoch {
 		w.abi.stubs = ix
 	}
 	w.mu.Unlock()
@@ -344,11 +380,12 @@ func (w *Workspace) UnitsOfStub(path string, s *abi.Stub) []string {
 	return out
 }
 
-// unitFiles are the parsed C++ files a file's compile sees: its own closure
-// and the closure of every unit including it (a header may rely on what
-// the entry included before it). The file itself is last.
+// unitFiles are the parsed C++ files a file's compile sees: the files of
+// every unit including it, in unit order, then what its own closure adds
+// (all of it for a file no unit includes). self is the file itself, also
+// in files when a unit holds it.
 func (w *Workspace) unitFiles(path string) (files []*grammar.File, self *grammar.File) {
-	seen := map[string]bool{path: true}
+	seen := map[string]bool{}
 	var paths []string
 	add := func(ps []string) {
 		for _, p := range ps {
@@ -358,10 +395,10 @@ func (w *Workspace) unitFiles(path string) (files []*grammar.File, self *grammar
 			}
 		}
 	}
-	add(w.Closure(path))
 	for _, u := range w.Context(path).Units {
 		add(w.Closure(u))
 	}
+	add(w.Closure(path))
 	for _, p := range paths {
 		if f, err := w.File(p); err == nil && f.Lang == grammar.CPP {
 			files = append(files, f)
@@ -371,100 +408,171 @@ func (w *Workspace) unitFiles(path string) (files []*grammar.File, self *grammar
 	return files, self
 }
 
-func (w *Workspace) gen() uint64 {
+// group returns the shared constants and helpers of a file list, building
+// them once however many files of the same units ask.
+func (w *Workspace) group(files []*grammar.File) *fileGroup {
+	var b strings.Builder
+	for _, f := range files {
+		fmt.Fprintf(&b, "%p,", f)
+	}
+	key := b.String()
+	w.mu.Lock()
+	g := w.abi.groups[key]
+	if g == nil {
+		if len(w.abi.groups) >= 64 {
+			w.pruneGroups()
+		}
+		if w.abi.groups == nil {
+			w.abi.groups = map[string]*fileGroup{}
+		}
+		// The group holds its files, so their addresses in the key cannot
+		// be reused while it lives.
+		g = &fileGroup{files: files}
+		w.abi.groups[key] = g
+	}
+	w.mu.Unlock()
+	g.once.Do(func() {
+		g.consts = cxx.NewResolver(files...)
+		g.helpers = abi.FindHelpers(files...)
+	})
+	return g
+}
+
+// current reports whether f is the workspace's parse of its path (w.mu
+// held).
+func (w *Workspace) current(f *grammar.File) bool {
+	e := w.files[f.Path]
+	return e != nil && e.file == f
+}
+
+// pruneGroups drops the groups and memos built from parses that are no
+// longer current (w.mu held).
+func (w *Workspace) pruneGroups() {
+	stale := func(fs []*grammar.File) bool {
+		for _, f := range fs {
+			if !w.current(f) {
+				return true
+			}
+		}
+		return false
+	}
+	for k, g := range w.abi.groups {
+		if stale(g.files) {
+			delete(w.abi.groups, k)
+		}
+	}
+	for _, m := range []map[string]accMemo{w.abi.raw, w.abi.all} {
+		for k, a := range m {
+			if !w.current(a.self) || stale(a.group.files) {
+				delete(m, k)
+			}
+		}
+	}
+	for k, b := range w.abi.bindings {
+		if stale(b.files) {
+			delete(w.abi.bindings, k)
+		}
+	}
+}
+
+func (w *Workspace) memo(m map[string]accMemo, path string, self *grammar.File, g *fileGroup) ([]abi.Access, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.abi.gen
+	if a, ok := m[path]; ok && a.self == self && a.group == g {
+		return a.acc, true
+	}
+	return nil, false
+}
+
+func (w *Workspace) store(m *map[string]accMemo, path string, self *grammar.File, g *fileGroup, acc []abi.Access) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if *m == nil {
+		*m = map[string]accMemo{}
+	}
+	(*m)[path] = accMemo{self: self, group: g, acc: acc}
 }
 
 // rawAccesses is abi.Accesses of a file with the constants and helpers its
-// compile sees, cached until any file changes.
+// compile sees, recomputed only when one of those files changes.
 func (w *Workspace) rawAccesses(path string) []abi.Access {
-	gen := w.gen()
-	key := "raw:" + path
-	w.mu.Lock()
-	if c, ok := w.abi.accesses[key]; ok && c.gen == gen {
-		w.mu.Unlock()
-		return c.acc
-	}
-	w.mu.Unlock()
 	files, self := w.unitFiles(path)
 	if self == nil || self.Lang != grammar.CPP {
 		return nil
 	}
-	consts := cxx.NewResolver(append(append([]*grammar.File(nil), files...), self)...)
-	helpers := abi.FindHelpers(append(append([]*grammar.File(nil), files...), self)...)
-	acc := abi.Accesses(self, consts, helpers)
-	w.storeAcc(key, gen, acc)
+	return w.rawIn(path, self, w.group(files))
+}
+
+func (w *Workspace) rawIn(path string, self *grammar.File, g *fileGroup) []abi.Access {
+	if acc, ok := w.memo(w.abi.raw, path, self, g); ok {
+		return acc
+	}
+	var acc []abi.Access
+	if abi.HasArgsFunctions(self) {
+		acc = abi.Accesses(self, g.consts, g.helpers)
+	}
+	w.store(&w.abi.raw, path, self, g, acc)
 	return acc
 }
 
 // Helpers returns the args helpers (tensor_data<T>(args, i) & co.) a C++
 // file's compile sees: defined in it, in what it includes, or in what the
-// entries that include it include before it.
+// entries that include it include.
 func (w *Workspace) Helpers(path string) abi.Helpers {
 	files, self := w.unitFiles(Abs(path))
 	if self == nil || self.Lang != grammar.CPP {
 		return nil
 	}
-	return abi.FindHelpers(append(files, self)...)
-}
-
-func (w *Workspace) storeAcc(key string, gen uint64, acc []abi.Access) {
-	w.mu.Lock()
-	if w.abi.gen == gen {
-		if w.abi.accesses == nil {
-			w.abi.accesses = map[string]accCache{}
-		}
-		w.abi.accesses[key] = accCache{gen: gen, acc: acc}
-	}
-	w.mu.Unlock()
+	return w.group(files).helpers
 }
 
 // Accesses returns the args[] reads of a C++ file (args[N] and helper calls
 // at their index) followed by the index constants defined in it (Via
 // "constant": enum members and constexpr values some file of the same
-// units uses as an args index), cached until any file changes.
+// units uses as an args index), recomputed only when a file of its units
+// changes.
 func (w *Workspace) Accesses(path string) []abi.Access {
 	path = Abs(path)
 	if l, ok := grammar.LangOf(path); !ok || l != grammar.CPP {
 		return nil
 	}
-	gen := w.gen()
-	key := "all:" + path
-	w.mu.Lock()
-	if c, ok := w.abi.accesses[key]; ok && c.gen == gen {
-		w.mu.Unlock()
-		return c.acc
-	}
-	w.mu.Unlock()
-	own := w.rawAccesses(path)
 	files, self := w.unitFiles(path)
-	if self == nil {
-		return own
+	if self == nil || self.Lang != grammar.CPP {
+		return nil
 	}
-	var uses []abi.Access
-	uses = append(uses, own...)
-	for _, f := range files {
-		uses = append(uses, w.rawAccesses(f.Path)...)
+	g := w.group(files)
+	if acc, ok := w.memo(w.abi.all, path, self, g); ok {
+		return acc
 	}
-	consts := cxx.NewResolver(append(append([]*grammar.File(nil), files...), self)...)
-	out := append(append([]abi.Access(nil), own...), abi.IndexConstants(self, consts, uses)...)
-	w.storeAcc(key, gen, out)
+	own := w.rawIn(path, self, g)
+	g.allOnce.Do(func() {
+		for _, f := range files {
+			g.uses = append(g.uses, w.rawIn(f.Path, f, g)...)
+		}
+	})
+	uses := g.uses
+	if !containsFile(files, self) {
+		uses = append(append([]abi.Access(nil), own...), uses...)
+	}
+	out := append(append([]abi.Access(nil), own...), abi.IndexConstants(self, g.consts, uses)...)
+	w.store(&w.abi.all, path, self, g, out)
 	return out
 }
 
+func containsFile(fs []*grammar.File, f *grammar.File) bool {
+	for _, g := range fs {
+		if g == f {
+			return true
+		}
+	}
+	return false
+}
+
 // Bindings returns the template flag values of the unit rooted at entry
-// (`run<true>(args)` binds WithRope=true), cached until any file changes.
+// (`run<true>(args)` binds WithRope=true), recomputed only when a file of
+// the unit changes.
 func (w *Workspace) Bindings(entry string) *abi.Bindings {
 	entry = Abs(entry)
-	gen := w.gen()
-	w.mu.Lock()
-	if c, ok := w.abi.bindings[entry]; ok && c.gen == gen {
-		w.mu.Unlock()
-		return c.b
-	}
-	w.mu.Unlock()
 	ef, err := w.File(entry)
 	if err != nil || ef.Lang != grammar.CPP {
 		return nil
@@ -475,14 +583,19 @@ func (w *Workspace) Bindings(entry string) *abi.Bindings {
 			files = append(files, f)
 		}
 	}
+	key := append([]*grammar.File{ef}, files...)
+	w.mu.Lock()
+	if c, ok := w.abi.bindings[entry]; ok && slices.Equal(c.files, key) {
+		w.mu.Unlock()
+		return c.b
+	}
+	w.mu.Unlock()
 	b := abi.Bind(ef, files, cxx.NewResolver(append(append([]*grammar.File(nil), files...), ef)...))
 	w.mu.Lock()
-	if w.abi.gen == gen {
-		if w.abi.bindings == nil {
-			w.abi.bindings = map[string]bindCache{}
-		}
-		w.abi.bindings[entry] = bindCache{gen: gen, b: b}
+	if w.abi.bindings == nil {
+		w.abi.bindings = map[string]bindMemo{}
 	}
+	w.abi.bindings[entry] = bindMemo{files: key, b: b}
 	w.mu.Unlock()
 	return b
 }

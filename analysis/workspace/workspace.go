@@ -103,6 +103,9 @@ type Workspace struct {
 	// resolved caches include resolution by including folder and path;
 	// dropped with units.
 	resolved map[[2]string]string
+	// unitsEpoch counts drops of units, so a units index built while the
+	// include graph changed is not kept.
+	unitsEpoch uint64
 	// abi is the Python stub index and the args[] caches (stubs.go).
 	abi abiState
 	// maxFile is the size cap of a file (fsys.DefaultMaxFileSize when
@@ -151,9 +154,8 @@ func (w *Workspace) AddRoot(root string) {
 // rootsChanged drops what was derived from the old roots (w.mu held).
 func (w *Workspace) rootsChanged() {
 	w.indexed = false
-	w.units, w.resolved = nil, nil
-	w.abi.stubs = nil
-	w.abi.gen++
+	w.dropUnits()
+	w.dropStubs()
 }
 
 // RemoveRoot drops a workspace folder.
@@ -226,12 +228,13 @@ func (w *Workspace) SetOverlay(path string, src []byte, version int32) {
 // includes or entry shape changed.
 func (w *Workspace) replace(path string, old, ne *fileEntry) {
 	ne.scan = scanText(ne.src)
-	if old == nil || old.scan == nil || !old.scan.sameShape(ne.scan) {
-		w.units, w.resolved = nil, nil
+	shape := old == nil || old.scan == nil || !old.scan.sameShape(ne.scan)
+	if shape {
+		w.dropUnits()
 	}
 	w.files[path] = ne
 	w.markKnown(path)
-	w.touched(path)
+	w.touched(path, shape)
 }
 
 // SetParsed records an already parsed overlay (the server reparses
@@ -248,8 +251,8 @@ func (w *Workspace) ClearOverlay(path string) {
 	path = Abs(path)
 	w.mu.Lock()
 	delete(w.files, path)
-	w.units, w.resolved = nil, nil
-	w.touched(path)
+	w.dropUnits()
+	w.touched(path, true)
 	w.mu.Unlock()
 }
 
@@ -260,14 +263,14 @@ func (w *Workspace) Invalidate(path string) {
 	if e := w.files[path]; e != nil && !e.overlay {
 		delete(w.files, path)
 	}
-	w.units, w.resolved = nil, nil
+	w.dropUnits()
 	if _, err := os.Stat(path); err != nil {
 		delete(w.known, path)
 		delete(w.abi.py, path)
 	} else {
 		w.markKnown(path)
 	}
-	w.touched(path)
+	w.touched(path, true)
 	w.mu.Unlock()
 }
 
@@ -399,7 +402,7 @@ func (w *Workspace) entry(path string) (*fileEntry, error) {
 	if !w.isKnown(path) {
 		// A file the index had not seen can change what includes resolve
 		// to; a known one (every file of a `check` run) cannot.
-		w.units, w.resolved = nil, nil
+		w.dropUnits()
 	}
 	w.markKnown(path)
 	w.mu.Unlock()
@@ -637,9 +640,8 @@ func (w *Workspace) Index() {
 	if fresh {
 		// A root added after the first index brings entries and stubs the
 		// cached include units and stub index do not know.
-		w.units, w.resolved = nil, nil
-		w.abi.stubs = nil
-		w.abi.gen++
+		w.dropUnits()
+		w.dropStubs()
 	}
 	// A root added or removed during the walk is not indexed yet.
 	w.indexed = slices.Equal(roots, w.roots)
@@ -685,7 +687,7 @@ func (w *Workspace) Seed(files []string) {
 		w.markKnown(Abs(p))
 	}
 	w.indexed = true
-	w.units = nil
+	w.dropUnits()
 }
 
 // SkipDir reports folders never searched: VCS data, build outputs,
@@ -737,7 +739,9 @@ func (w *Workspace) unitsOf(path string) []string {
 	units := w.units
 	w.mu.Unlock()
 	if units == nil {
-		gen := w.gen()
+		w.mu.Lock()
+		epoch := w.unitsEpoch
+		w.mu.Unlock()
 		units = map[string][]string{}
 		for _, p := range w.KnownFiles() {
 			if s := w.scanOf(p); s == nil || !s.entry {
@@ -748,8 +752,8 @@ func (w *Workspace) unitsOf(path string) []string {
 			}
 		}
 		w.mu.Lock()
-		if w.abi.gen == gen {
-			// Not when roots or files changed meanwhile: rebuild next time.
+		if w.unitsEpoch == epoch {
+			// Not when roots or includes changed meanwhile: rebuild next time.
 			w.units = units
 		}
 		w.mu.Unlock()
