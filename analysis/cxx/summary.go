@@ -56,6 +56,25 @@ type Origin struct {
 	SlotText string
 	Param    int
 	Name     string
+	// Off is the constant offset from the memory's base the pointer was
+	// carved at (`scratch + kOffCounts`), in the units it was written in;
+	// OffUnknown when it is not constant. Regions at different constant
+	// offsets of one buffer are told apart.
+	Off        int64
+	OffUnknown bool
+	// idx is a constant offset not yet cast to a new view: `counts + 3`
+	// indexes the counts region, `(__gm__ float *)(scratch + kOffRows)`
+	// carves a region at kOffRows.
+	idx int64
+}
+
+// carve commits a pending constant offset as the region of a new view.
+func (o Origin) carve() Origin {
+	if o.Known() {
+		o.Off += o.idx
+		o.idx = 0
+	}
+	return o
 }
 
 // Known reports whether the origin names some memory.
@@ -79,8 +98,37 @@ func (o Origin) String() string {
 	return ""
 }
 
-// Same reports whether two known origins name the same memory.
-func (o Origin) Same(p Origin) bool { return o.Known() && o == p }
+// Same reports whether two known origins name the same buffer, at any
+// offset.
+func (o Origin) Same(p Origin) bool {
+	if !o.Known() {
+		return false
+	}
+	o.Off, o.OffUnknown, o.idx, p.Off, p.OffUnknown, p.idx = 0, false, 0, 0, false, 0
+	return o == p
+}
+
+// SameRegion reports whether two origins can point at the same region of
+// one buffer: the same buffer, unless both are at known, different offsets.
+func (o Origin) SameRegion(p Origin) bool {
+	return o.Same(p) && (o.OffUnknown || p.OffUnknown || o.Off == p.Off)
+}
+
+// Covers reports whether cache maintenance through o reaches memory p: the
+// buffer's base covers every region of it (range helpers start there), a
+// region covers itself.
+func (o Origin) Covers(p Origin) bool {
+	return o.Same(p) && (o.Off == 0 || o.OffUnknown || p.OffUnknown || o.Off == p.Off)
+}
+
+// shift adds the offset of d (a callee's origin relative to its parameter)
+// to o.
+func (o Origin) shift(d Origin) Origin {
+	o.Off += d.Off
+	o.idx += d.idx
+	o.OffUnknown = o.OffUnknown || d.OffUnknown
+	return o
+}
 
 // EffectKind is what a function does at one point.
 type EffectKind uint8
@@ -146,7 +194,7 @@ type Effect struct {
 }
 
 // Covers reports whether a cache maintenance effect covers memory o.
-func (e Effect) Covers(o Origin) bool { return e.All || e.Origin.Same(o) }
+func (e Effect) Covers(o Origin) bool { return e.All || e.Origin.Covers(o) }
 
 // CallSite is one call of a function of the unit.
 type CallSite struct {
@@ -240,20 +288,39 @@ func (s *Summaries) originOf(e *grammar.Node) Origin {
 	case "this", "number_literal", "null", "nullptr", "true", "false", "string_literal", "char_literal":
 		return Origin{}
 	case "cast_expression":
-		return s.originOf(e.ChildByField("value"))
+		return s.originOf(e.ChildByField("value")).carve()
 	case "binary_expression":
-		switch operatorText(e) {
+		op := operatorText(e)
+		switch op {
 		case "+", "-", "&", "|", "^":
 		default:
 			return Origin{}
 		}
-		if o := s.originOf(e.ChildByField("left")); o.Known() {
-			return o
+		l, r := e.ChildByField("left"), e.ChildByField("right")
+		o, other := s.originOf(l), r
+		if !o.Known() && op != "-" {
+			o, other = s.originOf(r), l
 		}
-		if operatorText(e) == "-" {
+		if !o.Known() {
 			return Origin{}
 		}
-		return s.originOf(e.ChildByField("right"))
+		v, ok := s.res.Eval(other)
+		switch {
+		case ok && (op == "+" || op == "-"):
+			if op == "-" {
+				v = -v
+			}
+			o.idx += v
+		case ok && op == "&":
+			// Aligning an address keeps it in its region.
+		case op == "+" || op == "-":
+			// An index stays in the region its pointer was carved at
+			// (`counts + i`); so does translating an address to a peer's
+			// window (`window + (p - base)`).
+		default:
+			o.OffUnknown = true
+		}
+		return o
 	case "unary_expression":
 		if operatorText(e) == "~" || operatorText(e) == "-" {
 			return Origin{}
@@ -332,7 +399,7 @@ func (s *Summaries) originOf(e *grammar.Node) Origin {
 func (s *Summaries) callOrigin(e *grammar.Node) Origin {
 	if castType(e) != nil {
 		if a := e.ChildByField("arguments").NamedChildren(); len(a) > 0 {
-			return s.originOf(a[0])
+			return s.originOf(a[0]).carve()
 		}
 		return Origin{}
 	}
@@ -444,16 +511,21 @@ func (s *Summaries) isArgsName(id *grammar.Node) bool {
 }
 
 func (s *Summaries) identOrigin(id *grammar.Node) Origin {
-	if d := s.lookup(id); d != nil {
-		return s.declOrigin(d, id)
+	return s.nameOrigin(id.Text(), id)
+}
+
+// nameOrigin is the origin of the variable name visible at node at.
+func (s *Summaries) nameOrigin(name string, at *grammar.Node) Origin {
+	if d := s.lookupName(name, at); d != nil {
+		return s.declOrigin(d, at)
 	}
-	fn := EnclosingFunction(id)
+	fn := EnclosingFunction(at)
 	if fn != nil && fn.Kind == "function_definition" {
 		for _, p := range Params(fn) {
-			if p.Name != id.Text() {
+			if p.Name != name {
 				continue
 			}
-			if f := s.FileOf(id); f != nil && IsArgsParam(f, p) {
+			if f := s.FileOf(at); f != nil && IsArgsParam(f, p) {
 				return Origin{}
 			}
 			if p.Pointer || strings.Contains(p.TypeText, "GM_ADDR") || strings.Contains(p.TypeText, "GlobalTensor") || strings.Contains(p.TypeText, "Tensor") {
@@ -462,13 +534,25 @@ func (s *Summaries) identOrigin(id *grammar.Node) Origin {
 			return Origin{}
 		}
 	}
-	return Origin{Kind: NamedOrigin, Name: id.Text()}
+	return Origin{Kind: NamedOrigin, Name: name}
 }
 
 // declOrigin follows a local declaration to its initializer: the value the
 // name holds as long as it is not reassigned. A GlobalTensor declared
 // without one takes the pointer of its SetGlobalBuffer call.
 func (s *Summaries) declOrigin(d *grammar.Node, use *grammar.Node) Origin {
+	if d.Kind == "function_declarator" {
+		// `Signal sig(remote);` in a body parses as a function
+		// declaration: it constructs sig from the variable remote.
+		if pl := d.ChildByField("parameters"); pl != nil {
+			if ps := pl.NamedChildren(); len(ps) > 0 && ps[0].Kind == "parameter_declaration" && ps[0].ChildByField("declarator") == nil {
+				if t := ps[0].ChildByField("type"); t != nil && t.Kind == "type_identifier" {
+					return s.nameOrigin(t.Text(), d)
+				}
+			}
+		}
+		return Origin{}
+	}
 	init := d.ChildByField("value")
 	if init == nil && d.Kind == "init_declarator" {
 		// T x(args...) / T x{args...}
@@ -517,7 +601,10 @@ func declName(d *grammar.Node) string {
 // declares id in an enclosing block or for statement before it, or nil for
 // parameters and names declared outside the function.
 func (s *Summaries) lookup(id *grammar.Node) *grammar.Node {
-	name := id.Text()
+	return s.lookupName(id.Text(), id)
+}
+
+func (s *Summaries) lookupName(name string, id *grammar.Node) *grammar.Node {
 	for p := id.Parent(); p != nil; p = p.Parent() {
 		switch p.Kind {
 		case "function_definition", "lambda_expression":
@@ -551,6 +638,10 @@ func (s *Summaries) scopeDecls(scope *grammar.Node) map[string][]*grammar.Node {
 		for _, d := range decl.ChildrenByField("declarator") {
 			if n, _, _, _, _ := declarator(d); n != nil {
 				m[n.Text()] = append(m[n.Text()], d)
+			} else if d.Kind == "function_declarator" {
+				if n := d.ChildByField("declarator"); n != nil && n.Kind == "identifier" {
+					m[n.Text()] = append(m[n.Text()], d)
+				}
 			}
 		}
 	}
@@ -623,12 +714,16 @@ func (s *Summaries) substitute(o Origin, c Call, e *grammar.Node) Origin {
 	switch {
 	case o.Kind == ParamOrigin:
 		if o.Param < len(c.Args) {
-			return s.originOf(c.Args[o.Param])
+			if a := s.originOf(c.Args[o.Param]); a.Known() {
+				return a.shift(o)
+			}
 		}
 		return Origin{}
 	case o.Kind == ArgOrigin && o.SlotParam >= 0:
 		if o.SlotParam < len(c.Args) {
-			return s.argSlot(c.Args[o.SlotParam])
+			if a := s.argSlot(c.Args[o.SlotParam]); a.Known() {
+				return a.shift(o)
+			}
 		}
 		return Origin{}
 	}
@@ -803,6 +898,23 @@ func (s *Summaries) directEffect(f *grammar.File, c Call) ([]Effect, bool) {
 	if IsHardwareSyncAll(c) {
 		return []Effect{{Kind: Signal}, {Kind: Wait}}, true
 	}
+	switch c.Name {
+	case "TNOTIFY":
+		// pto::comm::TNOTIFY(signal, value, op): a remote (or loopback)
+		// write of the signal word, which tells the peer to go on.
+		if c.Receiver == nil && len(c.Args) > 0 {
+			out := []Effect{{Kind: Signal}}
+			if o := s.originOf(c.Args[0]); o.Known() {
+				out = append([]Effect{{Kind: DMAWrite, Origin: o}}, out...)
+			}
+			return out, true
+		}
+	case "TWAIT":
+		// pto::comm::TWAIT(signal, value, cmp): waits for a peer's notify.
+		if c.Receiver == nil && len(c.Args) > 0 {
+			return []Effect{{Kind: Wait}}, true
+		}
+	}
 	if dmaWriters[c.Name] && c.Receiver == nil && len(c.Args) > 0 {
 		if o := s.originOf(c.Args[0]); o.Known() {
 			return []Effect{{Kind: DMAWrite, Origin: o}}, true
@@ -894,7 +1006,7 @@ func (s *Summaries) entrySites(fn *grammar.Node) []entrySite {
 				// Map the caller's origin to the callee's: an argument
 				// passed as parameter i, or the same task input / name.
 				for i, a := range c.Args {
-					if i < len(params) && s.originOf(a).Same(inv.Origin) {
+					if i < len(params) && inv.Origin.Covers(s.originOf(a)) {
 						x := inv
 						x.Origin = Origin{Kind: ParamOrigin, Param: i}
 						es.coherent = append(es.coherent, x)
@@ -983,7 +1095,7 @@ func (s *Summaries) entryCoherence(fn *grammar.Node, o Origin) (ok bool, missing
 	for _, es := range sites {
 		covered := es.all && es.wait == nil
 		for _, inv := range es.coherent {
-			if inv.Origin.Same(o) {
+			if inv.Origin.Covers(o) {
 				covered = true
 			}
 		}
@@ -1060,7 +1172,7 @@ func (s *Summaries) writtenInTask(fn *grammar.Node, o Origin) bool {
 	if len(targets) == 0 {
 		// Not known to its callers: look at fn's own writes.
 		for _, e := range s.effectsOf(fn) {
-			if (e.Kind == ScalarWrite || e.Kind == DMAWrite) && e.Origin.Same(o) {
+			if (e.Kind == ScalarWrite || e.Kind == DMAWrite) && e.Origin.SameRegion(o) {
 				return true
 			}
 		}
@@ -1072,7 +1184,7 @@ func (s *Summaries) writtenInTask(fn *grammar.Node, o Origin) bool {
 				continue
 			}
 			for _, t := range targets {
-				if e.Origin.Same(t) {
+				if e.Origin.SameRegion(t) {
 					return true
 				}
 			}

@@ -178,7 +178,7 @@ func nextAfterWriteBack(effects []cxx.Effect, o cxx.Origin, cores grammar.Cores)
 		case cxx.ScalarWrite:
 			// A store to other memory that is itself written back before
 			// any dsb is a flag a consumer polls: it can land first.
-			if e.Origin.Known() && !e.Origin.Same(o) && writtenBackBeforeDsb(effects[i+1:], e.Origin, cores) {
+			if e.Origin.Known() && !e.Origin.SameRegion(o) && writtenBackBeforeDsb(effects[i+1:], e.Origin, cores) {
 				return &afterWriteBack{next: e, what: "stores a flag another core may poll"}
 			}
 		}

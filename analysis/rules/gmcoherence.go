@@ -81,13 +81,13 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, a *cxx.Access, cores 
 				v.HazardAt = hazardAt(e)
 			}
 		case cxx.DMAWrite:
-			if e.Origin.Same(o) {
+			if e.Origin.SameRegion(o) {
 				v.Coherent = false
 				v.Hazard = "read after this core's own DMA write `" + shortText(e.Site) + "`" + effectLine(pass, e) + " to the same buffer, which bypasses the scalar cache"
 				v.HazardAt = hazardAt(e)
 			}
 		case cxx.ScalarWrite:
-			if before && e.Origin.Same(o) {
+			if before && e.Origin.SameRegion(o) {
 				own = true
 			}
 		}
