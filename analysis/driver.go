@@ -108,6 +108,15 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 			diags[i].Severity = s
 		}
 	}
+	// Code no device compile keeps (`#ifdef __CPU_SIM`, a header's entry
+	// its includer turned off) is reported by no rule.
+	compiled := diags[:0]
+	for _, d := range diags {
+		if d.Code == InternalCode || base.compiled(d.File, d.Start) {
+			compiled = append(compiled, d)
+		}
+	}
+	diags = compiled
 	if note := importedNote(f.Path, f.Src, opts.Settings.GeneratedMarkers); note != "" {
 		demoteImported(diags, f.Path, note)
 	}

@@ -150,10 +150,18 @@ type frame struct {
 
 // ScanGuards runs the preprocessor conditionals of src for the cube and the
 // vector device compile. Unknown conditions keep code in both.
-func ScanGuards(src []byte) *Guards {
+func ScanGuards(src []byte) *Guards { return ScanGuardsWith(src, nil) }
+
+// ScanGuardsWith is ScanGuards for a file compiled after the including file
+// defined (true) or #undef'd (false) the macros in pre: a header's
+// `#ifndef NO_GLOBAL_ENTRY` depends on its includer.
+func ScanGuardsWith(src []byte, pre map[string]bool) *Guards {
 	g := &Guards{}
 	var stack []frame
 	defs := [2]map[string]bool{{}, {}}
+	for name, v := range pre {
+		defs[0][name], defs[1][name] = v, v
+	}
 	state := func() Cores {
 		var c Cores
 		for cfg := 0; cfg < 2; cfg++ {

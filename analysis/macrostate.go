@@ -1,0 +1,165 @@
+package analysis
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// includeGuardsKey holds, for each header of a unit whose conditionals test
+// a macro the unit #defines or #undefs before including it, the header's
+// guard model under that macro state: `#define NO_GLOBAL_ENTRY` /
+// `#include "body.cce"` / `#undef NO_GLOBAL_ENTRY` compiles the header
+// without its `#ifndef NO_GLOBAL_ENTRY` entry.
+var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
+	Name: "analysis.include-guards",
+	Compute: func(ctx context.Context, u *Unit) map[*grammar.File]*grammar.Guards {
+		out := map[*grammar.File]*grammar.Guards{}
+		if len(u.Files) == 0 {
+			return out
+		}
+		state := map[*grammar.File]map[string]bool{u.Files[0]: {}}
+		queue := []*grammar.File{u.Files[0]}
+		for len(queue) > 0 && ctx.Err() == nil {
+			f := queue[0]
+			queue = queue[1:]
+			g := out[f]
+			if g == nil {
+				g = f.Guards
+			}
+			cur := map[string]bool{}
+			for k, v := range state[f] {
+				cur[k] = v
+			}
+			for _, d := range g.Directives {
+				if g.CoresAt(d.Start) == grammar.None {
+					continue
+				}
+				switch d.Kind {
+				case "define", "undef":
+					if len(d.Macros) > 0 {
+						cur[d.Macros[0].Name] = d.Kind == "define"
+					}
+				case "include":
+					t := u.includedFile(f, includePath(d.Cond))
+					if t == nil || state[t] != nil {
+						continue
+					}
+					st := map[string]bool{}
+					for k, v := range cur {
+						st[k] = v
+					}
+					state[t] = st
+					if testsAny(t.Guards, st) {
+						out[t] = grammar.ScanGuardsWith(t.Src, st)
+					}
+					queue = append(queue, t)
+				}
+			}
+		}
+		return out
+	},
+}
+
+// includePath is the path of an #include directive's operand.
+func includePath(cond string) string {
+	s := strings.TrimSpace(cond)
+	if len(s) < 2 || s[0] != '"' && s[0] != '<' {
+		return ""
+	}
+	closing := byte('"')
+	if s[0] == '<' {
+		closing = '>'
+	}
+	if j := strings.IndexByte(s[1:], closing); j >= 0 {
+		return s[1 : 1+j]
+	}
+	return ""
+}
+
+// includedFile is the unit file an #include of from names: next to from
+// first, then any unit file the path ends.
+func (u *Unit) includedFile(from *grammar.File, path string) *grammar.File {
+	if path == "" {
+		return nil
+	}
+	near := filepath.Join(filepath.Dir(from.Path), path)
+	for _, f := range u.Files {
+		if f.Path == near {
+			return f
+		}
+	}
+	rel := filepath.ToSlash(filepath.Clean(path))
+	for strings.HasPrefix(rel, "../") {
+		rel = rel[3:]
+	}
+	for _, f := range u.Files {
+		if strings.HasSuffix(filepath.ToSlash(f.Path), "/"+rel) {
+			return f
+		}
+	}
+	return nil
+}
+
+// testsAny reports whether a conditional of g names a macro of st.
+func testsAny(g *grammar.Guards, st map[string]bool) bool {
+	if len(st) == 0 {
+		return false
+	}
+	for _, d := range g.Directives {
+		switch d.Kind {
+		case "if", "ifdef", "ifndef", "elif":
+			for _, m := range d.Macros {
+				if _, ok := st[m.Name]; ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// IncludeGuards returns f's guard model in this unit: its own, or the one
+// under the macros the unit defines before including it.
+func (u *Unit) IncludeGuards(f *grammar.File) *grammar.Guards {
+	if g := UnitFactOf(context.Background(), u, includeGuardsKey)[f]; g != nil {
+		return g
+	}
+	return f.Guards
+}
+
+// compiled reports whether a device compile keeps the byte at off of file:
+// not under `#ifdef __CPU_SIM` or another never-device branch, and, for a
+// header, not cut out by what every unit defines before including it.
+func (p *Pass) compiled(path string, off uint32) bool {
+	var f *grammar.File
+	if path == p.File.Path {
+		f = p.File
+	} else {
+		for _, inc := range p.Includes {
+			if inc.Path == path {
+				f = inc
+				break
+			}
+		}
+	}
+	if f == nil || f.Lang != grammar.CPP {
+		return true
+	}
+	if f.Guards.CoresAt(off) == grammar.None {
+		return false
+	}
+	seen := false
+	for _, u := range p.Units() {
+		if u.Pseudo || u.File(path) == nil {
+			continue
+		}
+		seen = true
+		if u.IncludeGuards(f).CoresAt(off) != grammar.None {
+			return true
+		}
+	}
+	return !seen
+}

@@ -1,0 +1,14 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
+)
+
+// Code no device compile keeps is reported by no rule: `#ifdef __CPU_SIM`
+// branches, and a header's global entry its includer switched off with a
+// #define around the #include. The twins outside them are still flagged.
+func TestUncompiledCode(t *testing.T) {
+	analysistest.Run(t, "testdata/macros", TopologyGetter, ArgsOutOfRange)
+}
