@@ -219,7 +219,15 @@ func (w *Workspace) stubIndex() *stubIndex {
 	}
 	w.mu.Lock()
 	if w.abi.stubsEpoch == epoch {
-		w.abi.stubs = ix
+		// Builds of one epoch may run side by side; the first one stored
+		// wins, so every caller sees the same *abi.Stub values (links are
+		// keyed by them: a stub from one build has no link in another,
+		// and its extern would look linked to nothing).
+		if w.abi.stubs != nil {
+			ix = w.abi.stubs
+		} else {
+			w.abi.stubs = ix
+		}
 	}
 	w.mu.Unlock()
 	return ix

@@ -1,8 +1,11 @@
 package workspace
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -81,5 +84,41 @@ func TestStubIncludeDirs(t *testing.T) {
 	}
 	if ss := ws.StubsFor(filepath.Join(dir, "other", "plain.py")); len(ss) != 0 {
 		t.Errorf("plain.py stubs: %v", ss)
+	}
+}
+
+// Many goroutines ask a fresh workspace for stubs and then for their links,
+// as the checker's workers do: a stub from one build of the stub index
+// must find its link in whatever index the next call returns.
+func TestStubIndexConcurrentBuilds(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := 0; i < 8; i++ {
+		files[fmt.Sprintf("ops%d.py", i)] = fmt.Sprintf("import pypto.language as pl\n\n@pl.jit.extern(source=\"k/e%d.cpp\")\ndef kern%d(a: pl.Tensor):\n    ...\n", i, i)
+		files[fmt.Sprintf("k/e%d.cpp", i)] = fmt.Sprintf("extern \"C\" __aicore__ void kern%d(__gm__ int64_t *args) { }\n", i)
+	}
+	writeFiles(t, dir, files)
+	for round := 0; round < 50; round++ {
+		ws := New(dir)
+		var wg sync.WaitGroup
+		errs := make(chan string, 64)
+		for g := 0; g < 8; g++ {
+			wg.Add(1)
+			go func(g int) {
+				defer wg.Done()
+				for _, s := range ws.Stubs() {
+					entry := filepath.Join(dir, "k", "e"+strings.TrimPrefix(s.Name, "kern")+".cpp")
+					if l := ws.StubLink(s); len(l.Entries) != 1 || l.Entries[0] != entry {
+						errs <- fmt.Sprintf("round %d: %s linked to %v", round, s.Name, l.Entries)
+						return
+					}
+				}
+			}(g)
+		}
+		wg.Wait()
+		close(errs)
+		for e := range errs {
+			t.Fatal(e)
+		}
 	}
 }
