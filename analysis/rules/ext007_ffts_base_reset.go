@@ -79,15 +79,33 @@ func deleteStatementEdit(f *grammar.File, n *grammar.Node) (analysis.TextEdit, b
 	if parent.Kind != "compound_statement" && !isPreprocBlock(parent.Kind) {
 		return analysis.TextEdit{Start: stmt.Start, End: stmt.End, NewText: "{}"}, true
 	}
+	// Look only as far as the first non-blank byte on each side: with
+	// many statements on one long line, scanning the whole line for each
+	// would be quadratic.
 	src := f.Src
-	_, alone := cxx.LineIndent(src, stmt.Start)
-	end := stmt.End
-	rest := cxx.LineEnd(src, end)
-	tail := string(src[end:rest])
-	if alone && onlyCommentOrSpace(tail) {
-		return analysis.TextEdit{Start: cxx.LineStart(src, stmt.Start), End: rest}, true
+	start := stmt.Start
+	for start > 0 && (src[start-1] == ' ' || src[start-1] == '\t') {
+		start--
+	}
+	if start == 0 || src[start-1] == '\n' {
+		if rest, ok := blankOrCommentTail(src, stmt.End); ok {
+			return analysis.TextEdit{Start: start, End: rest}, true
+		}
 	}
 	return analysis.TextEdit{Start: stmt.Start, End: stmt.End}, true
+}
+
+// blankOrCommentTail reports whether the rest of the line from off is blank
+// or a // comment, and where the line ends (past its newline).
+func blankOrCommentTail(src []byte, off uint32) (uint32, bool) {
+	i := off
+	for int(i) < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\r') {
+		i++
+	}
+	if int(i) < len(src) && src[i] != '\n' && !(src[i] == '/' && int(i)+1 < len(src) && src[i+1] == '/') {
+		return 0, false
+	}
+	return cxx.LineEnd(src, i), true
 }
 
 func isPreprocBlock(kind string) bool {

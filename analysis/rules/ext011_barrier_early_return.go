@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sort"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -82,13 +83,15 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 		b, ok := sites[c.Node]
 		return ok && b.Kind != cxx.BarrierFlagWait
 	}
+	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, byFn: map[*grammar.Node]*fnIndex{}}
 	for _, r := range returns {
 		fn := cxx.EnclosingFunction(r)
 		cores := pass.Cores(r)
 		if fn == nil || cores == grammar.None {
 			continue
 		}
-		call, chain := barrierAfter(pass, funcs, fn, r, cores, isBarrier)
+		ix := fx.of(fn)
+		call, chain := ix.barrierAfter(r, cores)
 		if chain == nil {
 			continue
 		}
@@ -99,12 +102,12 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 				deciding = append(deciding, c)
 			}
 		}
-		if balancedBranch(pass, funcs, deciding, r, cores, isBarrier) {
+		if ix.balancedBranch(deciding, r, cores) {
 			continue
 		}
 		var runtime []*grammar.Node
 		for _, c := range deciding {
-			if !uniformCondition(pass, fn, c) {
+			if !ix.uniformCondition(c) {
 				runtime = append(runtime, c)
 			}
 		}
@@ -174,44 +177,101 @@ func conditionText(c *grammar.Node) string {
 	return kw + " (" + shortText(cond) + ")"
 }
 
+// fnIndexes are the per-function indexes of one pass: each function's
+// calls, which of them reach a barrier, and its locals, built once so that
+// the work per return stays logarithmic (a 2 MB function with thousands of
+// returns must not be rescanned for each).
+type fnIndexes struct {
+	pass      *analysis.Pass
+	funcs     *cxx.Funcs
+	isBarrier func(*grammar.File, cxx.Call) bool
+	byFn      map[*grammar.Node]*fnIndex
+}
+
+type fnIndex struct {
+	*fnIndexes
+	fn *grammar.Node
+	// calls are the calls of fn's own body (not of lambdas in it), in
+	// source order.
+	calls []*grammar.Node
+	// reaching[cores] lists the indexes in calls of the calls that reach
+	// a hardware barrier for those cores; chains[cores][i] their chains.
+	reaching map[grammar.Cores][]int
+	chains   map[grammar.Cores]map[int][]cxx.Hop
+	locals   map[string]*localDecls
+}
+
+type localDecls struct {
+	starts   []uint32 // of the declarations, in source order
+	inits    []*grammar.Node
+	assigned bool // assigned or incremented somewhere in fn
+}
+
+func (x *fnIndexes) of(fn *grammar.Node) *fnIndex {
+	if ix := x.byFn[fn]; ix != nil {
+		return ix
+	}
+	ix := &fnIndex{fnIndexes: x, fn: fn, reaching: map[grammar.Cores][]int{}, chains: map[grammar.Cores]map[int][]cxx.Hop{}}
+	for _, n := range x.funcs.Calls(fn) {
+		if cxx.EnclosingFunction(n) == fn {
+			ix.calls = append(ix.calls, n)
+		}
+	}
+	x.byFn[fn] = ix
+	return ix
+}
+
+// reachingFor lists (once per cores) the calls that reach a barrier.
+func (ix *fnIndex) reachingFor(cores grammar.Cores) []int {
+	if r, ok := ix.reaching[cores]; ok {
+		return r
+	}
+	var out []int
+	chains := map[int][]cxx.Hop{}
+	for i, n := range ix.calls {
+		if ctx := ix.pass.Context(); ctx != nil && i%256 == 0 && ctx.Err() != nil {
+			break
+		}
+		if chain := ix.funcs.CallReaches(ix.pass.File, n, cores, "hardware-barrier", ix.isBarrier, cxx.MaxCallDepth); chain != nil {
+			out = append(out, i)
+			chains[i] = chain
+		}
+	}
+	ix.reaching[cores], ix.chains[cores] = out, chains
+	return out
+}
+
+// firstReaching returns the first barrier-reaching call starting at or
+// after off, and its chain.
+func (ix *fnIndex) firstReaching(off uint32, cores grammar.Cores) (*grammar.Node, []cxx.Hop) {
+	r := ix.reachingFor(cores)
+	k := sort.Search(len(r), func(k int) bool { return ix.calls[r[k]].Start >= off })
+	if k == len(r) {
+		return nil, nil
+	}
+	return ix.calls[r[k]], ix.chains[cores][r[k]]
+}
+
 // barrierAfter finds the first call in fn that can run after the return r
 // and reaches a hardware barrier: later in the source, or earlier in a loop
 // enclosing r (the next iteration). It returns the call and the chain.
-func barrierAfter(pass *analysis.Pass, funcs *cxx.Funcs, fn, r *grammar.Node, cores grammar.Cores, isBarrier func(*grammar.File, cxx.Call) bool) (*grammar.Node, []cxx.Hop) {
-	var loops []*grammar.Node
-	for p := r.Parent(); p != nil && p != fn; p = p.Parent() {
+func (ix *fnIndex) barrierAfter(r *grammar.Node, cores grammar.Cores) (*grammar.Node, []cxx.Hop) {
+	// Enclosing loops nest, so the outermost one holds every call of the
+	// others: from its start on, every call can run after r.
+	from := r.End
+	for p := r.Parent(); p != nil && p != ix.fn; p = p.Parent() {
 		switch p.Kind {
 		case "for_statement", "while_statement", "do_statement", "for_range_loop":
-			loops = append(loops, p)
+			from = p.Start
 		}
 	}
-	for _, n := range funcs.Calls(fn) {
-		if cxx.EnclosingFunction(n) != fn {
-			continue
-		}
-		after := n.Start >= r.End
-		if !after {
-			for _, l := range loops {
-				if l.Contains(n) {
-					after = true
-					break
-				}
-			}
-		}
-		if !after {
-			continue
-		}
-		if chain := funcs.CallReaches(pass.File, n, cores, "hardware-barrier", isBarrier, cxx.MaxCallDepth); chain != nil {
-			return n, chain
-		}
-	}
-	return nil, nil
+	return ix.firstReaching(from, cores)
 }
 
 // balancedBranch reports whether r sits in a branch that already went
 // through a barrier before r (`if (idle) { SyncAll(); return; }`): the core
 // that returns there has arrived at its barrier.
-func balancedBranch(pass *analysis.Pass, funcs *cxx.Funcs, deciding []*grammar.Node, r *grammar.Node, cores grammar.Cores, isBarrier func(*grammar.File, cxx.Call) bool) bool {
+func (ix *fnIndex) balancedBranch(deciding []*grammar.Node, r *grammar.Node, cores grammar.Cores) bool {
 	for _, c := range deciding {
 		if c.Kind != "if_statement" {
 			continue
@@ -225,18 +285,8 @@ func balancedBranch(pass *analysis.Pass, funcs *cxx.Funcs, deciding []*grammar.N
 		if branch == nil {
 			continue
 		}
-		ds := branch.Descendants()
-		for i := range ds {
-			n := &ds[i]
-			if n.Start >= r.Start {
-				break
-			}
-			if n.Kind != "call_expression" {
-				continue
-			}
-			if funcs.CallReaches(pass.File, n, cores, "hardware-barrier", isBarrier, cxx.MaxCallDepth) != nil {
-				return true
-			}
+		if n, _ := ix.firstReaching(branch.Start, cores); n != nil && n.Start < r.Start && branch.Contains(n) {
+			return true
 		}
 	}
 	return false
@@ -246,7 +296,7 @@ func balancedBranch(pass *analysis.Pass, funcs *cxx.Funcs, deciding []*grammar.N
 // on every core of a type: a core-type test, `if constexpr`, a constant, or
 // an expression of constants and scalar `args[k]` slots (directly or through
 // locals initialized from them).
-func uniformCondition(pass *analysis.Pass, fn, c *grammar.Node) bool {
+func (ix *fnIndex) uniformCondition(c *grammar.Node) bool {
 	if c.Kind == "if_statement" && c.ChildOfKind("constexpr") != nil {
 		return true
 	}
@@ -257,13 +307,14 @@ func uniformCondition(pass *analysis.Pass, fn, c *grammar.Node) bool {
 	if _, ok := grammar.CoreCondition(c.ChildByField("condition")); ok {
 		return true
 	}
-	return uniformExpr(pass, fn, cond, 0)
+	return ix.uniformExpr(cond, 0)
 }
 
-func uniformExpr(pass *analysis.Pass, fn, e *grammar.Node, depth int) bool {
+func (ix *fnIndex) uniformExpr(e *grammar.Node, depth int) bool {
 	if e == nil || depth > 4 {
 		return false
 	}
+	pass, fn := ix.pass, ix.fn
 	if _, ok := pass.Consts.Eval(e); ok {
 		return true
 	}
@@ -277,7 +328,7 @@ func uniformExpr(pass *analysis.Pass, fn, e *grammar.Node, depth int) bool {
 			if k.Kind == "type_descriptor" || k.Kind == "comment" {
 				continue
 			}
-			if !uniformExpr(pass, fn, k, depth) {
+			if !ix.uniformExpr(k, depth) {
 				return false
 			}
 		}
@@ -288,10 +339,10 @@ func uniformExpr(pass *analysis.Pass, fn, e *grammar.Node, depth int) bool {
 			return false
 		}
 		idx := e.ChildByField("indices")
-		return idx == nil || uniformExpr(pass, fn, idx, depth)
+		return idx == nil || ix.uniformExpr(idx, depth)
 	case "subscript_argument_list":
 		for _, k := range e.NamedChildren() {
-			if !uniformExpr(pass, fn, k, depth) {
+			if !ix.uniformExpr(k, depth) {
 				return false
 			}
 		}
@@ -303,7 +354,7 @@ func uniformExpr(pass *analysis.Pass, fn, e *grammar.Node, depth int) bool {
 		}
 		switch c.Name {
 		case "static_cast", "reinterpret_cast", "from_u64", "bit_cast":
-			return uniformExpr(pass, fn, c.Args[0], depth)
+			return ix.uniformExpr(c.Args[0], depth)
 		case "get_block_num":
 			// The task's block count is the same on every core.
 			a := cxx.Unparen(c.Args[0])
@@ -311,37 +362,61 @@ func uniformExpr(pass *analysis.Pass, fn, e *grammar.Node, depth int) bool {
 		}
 		return false
 	case "identifier":
-		init := localInit(fn, e.Text(), e.Start)
-		return init != nil && uniformExpr(pass, fn, init, depth+1)
+		init := ix.localInit(e.Text(), e.Start)
+		return init != nil && ix.uniformExpr(init, depth+1)
 	}
 	return false
 }
 
 // localInit returns the initializer of the last declaration of name in fn
-// before off, when the name is never assigned afterwards in fn.
-func localInit(fn *grammar.Node, name string, off uint32) *grammar.Node {
-	body := fn.ChildByField("body")
-	if body == nil {
+// before off, when the name is never assigned in fn.
+func (ix *fnIndex) localInit(name string, off uint32) *grammar.Node {
+	if ix.locals == nil {
+		ix.indexLocals()
+	}
+	l := ix.locals[name]
+	if l == nil || l.assigned {
 		return nil
 	}
-	var init *grammar.Node
+	k := sort.Search(len(l.starts), func(k int) bool { return l.starts[k] >= off })
+	if k == 0 {
+		return nil
+	}
+	return l.inits[k-1]
+}
+
+func (ix *fnIndex) indexLocals() {
+	ix.locals = map[string]*localDecls{}
+	body := ix.fn.ChildByField("body")
+	if body == nil {
+		return
+	}
+	get := func(name string) *localDecls {
+		l := ix.locals[name]
+		if l == nil {
+			l = &localDecls{}
+			ix.locals[name] = l
+		}
+		return l
+	}
 	ds := body.Descendants()
 	for i := range ds {
 		n := &ds[i]
 		switch n.Kind {
 		case "init_declarator":
-			if n.Start < off && cxx.DeclaredName(n.ChildByField("declarator")) == name {
-				init = n.ChildByField("value")
+			if name := cxx.DeclaredName(n.ChildByField("declarator")); name != "" {
+				l := get(name)
+				l.starts = append(l.starts, n.Start)
+				l.inits = append(l.inits, n.ChildByField("value"))
 			}
 		case "assignment_expression", "update_expression":
 			l := n.ChildByField("left")
 			if l == nil {
 				l = n.ChildByField("argument")
 			}
-			if l != nil && l.Kind == "identifier" && l.Text() == name {
-				return nil
+			if l != nil && l.Kind == "identifier" {
+				get(l.Text()).assigned = true
 			}
 		}
 	}
-	return init
 }

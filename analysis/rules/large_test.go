@@ -1,0 +1,107 @@
+package rules
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+)
+
+// Large generated inputs: a rule must stay linear in the size of a function
+// (issue 13). The tests are hang guards with a generous timeout; the
+// benchmarks measure the growth (go test -bench Large -run ^$ ./analysis/rules).
+
+// largeShapes generate an extern whose single function is about size bytes.
+var largeShapes = map[string]struct {
+	rule *analysis.Analyzer
+	gen  func(size int) []byte
+}{
+	// EXT011: stores, barriers and early returns, repeated.
+	"ext011-returns": {BarrierEarlyReturn, func(size int) []byte {
+		var b bytes.Buffer
+		b.WriteString("#include \"kernel_operator.h\"\n__aicore__ inline void phase(__gm__ float *p, int i) { p[i] = 0; }\n")
+		b.WriteString("extern \"C\" __global__ __aicore__ void big(__gm__ int64_t *args) {\n")
+		b.WriteString("  __gm__ float *out = reinterpret_cast<__gm__ float *>(args[0]);\n  int64_t idx = get_block_idx();\n")
+		for i := 0; b.Len() < size; i++ {
+			fmt.Fprintf(&b, "  out[%d] = %d;\n  phase(out, %d);\n", i, i, i)
+			if i%16 == 0 {
+				fmt.Fprintf(&b, "  if (idx == %d) return;\n", i)
+			}
+			if i%64 == 0 {
+				b.WriteString("  AscendC::SyncAll();\n")
+			}
+		}
+		b.WriteString("  AscendC::SyncAll();\n}\n")
+		return b.Bytes()
+	}},
+	// EXT007: many findings on one long line.
+	"ext007-one-line": {FFTSBaseReset, func(size int) []byte {
+		var b bytes.Buffer
+		b.WriteString("extern \"C\" __global__ __aicore__ void big(__gm__ int64_t *args) {")
+		for b.Len() < size {
+			b.WriteString(" set_ffts_base_addr(0);")
+		}
+		b.WriteString("\n}\n")
+		return b.Bytes()
+	}},
+}
+
+func runLarge(t testing.TB, rule *analysis.Analyzer, src []byte) []analysis.Diagnostic {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.cpp")
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws := workspace.New(dir)
+	ws.SetLimits(func(string) int64 { return 64 << 20 }, 0)
+	ds, err := analysis.Run(ws, path, analysis.Options{Analyzers: []*analysis.Analyzer{rule}, Enabled: func(*analysis.Analyzer) bool { return true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
+// TestLargeFunctionsFinish analyses a 2 MB function of each shape; a rule
+// that is superlinear in function size does not finish within the guard.
+func TestLargeFunctionsFinish(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large inputs")
+	}
+	for name, shape := range largeShapes {
+		t.Run(name, func(t *testing.T) {
+			src := shape.gen(2 << 20)
+			done := make(chan int, 1)
+			go func() { done <- len(runLarge(t, shape.rule, src)) }()
+			select {
+			case n := <-done:
+				if n == 0 {
+					t.Errorf("no findings on %d bytes: the generator no longer exercises %s", len(src), shape.rule.Code)
+				}
+			case <-time.After(3 * time.Minute):
+				buf := make([]byte, 1<<20)
+				t.Fatalf("%s on a 2 MB function did not finish:\n%s", shape.rule.Code, buf[:runtime.Stack(buf, true)])
+			}
+		})
+	}
+}
+
+func BenchmarkLarge(b *testing.B) {
+	for _, name := range []string{"ext011-returns", "ext007-one-line"} {
+		shape := largeShapes[name]
+		for _, kb := range []int{200, 400, 800, 1600} {
+			src := shape.gen(kb << 10)
+			b.Run(fmt.Sprintf("%s/%dKB", name, kb), func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				for i := 0; i < b.N; i++ {
+					runLarge(b, shape.rule, src)
+				}
+			})
+		}
+	}
+}
