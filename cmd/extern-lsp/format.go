@@ -116,6 +116,43 @@ func (r *reporter) locator() *locator {
 // (a minified or generated line can be megabytes).
 const maxEchoedLine = 400
 
+// echoWindow is the part of a finding's line the text format quotes: the
+// whole line, or on a long one a window of maxEchoedLine bytes around the
+// finding (… marks the cut ends), with the caret's indent and width in it.
+// Quoting a window keeps the output linear when a long line holds many
+// findings.
+func echoWindow(loc *locator, file string, s position, width int) (text string, pad, w int) {
+	lines := loc.linesOf(file)
+	src, _ := loc.ws.Source(file)
+	ls, le := lines.LineStart(s.line-1), lines.LineEnd(s.line-1)
+	if int(le) > len(src) || ls > le {
+		return "", 0, 1
+	}
+	line := src[ls:le]
+	col := s.col - 1
+	from := 0
+	if len(line) > maxEchoedLine && col > maxEchoedLine/2 {
+		from = col - maxEchoedLine/2
+		for from > 0 && !utf8.RuneStart(line[from]) {
+			from--
+		}
+	}
+	to := min(len(line), from+maxEchoedLine)
+	for to < len(line) && to > from && !utf8.RuneStart(line[to]) {
+		to--
+	}
+	text = string(line[from:to])
+	pad = col - from
+	if from > 0 {
+		text = "…" + text
+		pad++
+	}
+	if to < len(line) {
+		text += "…"
+	}
+	return text, pad, max(1, min(width, to-col))
+}
+
 // escapeText makes a file name or message safe for a terminal: control
 // characters (ESC, newline, carriage return, DEL, C1), bidirectional
 // overrides and bytes that are not UTF-8 are written as Go escapes, so a
@@ -191,18 +228,14 @@ func (r *reporter) text(diags []analysis.Diagnostic, files int) {
 			r.paint(ansiBold, fmt.Sprintf("%s:%d:%d", escapeText(relPath(r.cwd, d.File)), s.line, s.col)),
 			r.paint(severityColor(d.Severity), d.Severity.String()), escapeText(d.Message),
 			r.paint(ansiDim, "["+d.Code+" "+d.Name+"]"))
-		lines := loc.linesOf(d.File)
-		text := lines.LineText(s.line - 1)
-		if len(text) > maxEchoedLine {
-			text = text[:maxEchoedLine] + "…"
-		}
-		fmt.Fprintf(r.w, "  %s\n", escapeText(strings.ReplaceAll(text, "\t", " ")))
 		e := loc.at(d.File, d.End)
 		width := 1
 		if e.line == s.line && e.col > s.col {
 			width = e.col - s.col
 		}
-		fmt.Fprintf(r.w, "  %s%s\n", strings.Repeat(" ", s.col-1), r.paint(ansiGreen, "^"+strings.Repeat("~", width-1)))
+		text, pad, width := echoWindow(loc, d.File, s, width)
+		fmt.Fprintf(r.w, "  %s\n", escapeText(strings.ReplaceAll(text, "\t", " ")))
+		fmt.Fprintf(r.w, "  %s%s\n", strings.Repeat(" ", pad), r.paint(ansiGreen, "^"+strings.Repeat("~", width-1)))
 		for _, rel := range d.Related {
 			rp := loc.at(rel.File, rel.Start)
 			fmt.Fprintf(r.w, "%s: note: %s\n", r.paint(ansiBold, fmt.Sprintf("%s:%d:%d", escapeText(relPath(r.cwd, rel.File)), rp.line, rp.col)), escapeText(rel.Message))

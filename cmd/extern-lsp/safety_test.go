@@ -382,3 +382,37 @@ func TestBaselineValidation(t *testing.T) {
 		t.Errorf("bad fingerprint: exit %d, %s", r.code, r.stderr)
 	}
 }
+
+// Many findings on one long line: the text output quotes a window of the
+// line per finding, so its size stays linear in the number of findings.
+func TestLongLineOutputIsBounded(t *testing.T) {
+	pinRules(t, rules.FFTSBaseReset)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	var b strings.Builder
+	b.WriteString("extern \"C\" __global__ __aicore__ void big(__gm__ int64_t *args) {")
+	const n = 2000
+	for i := 0; i < n; i++ {
+		b.WriteString(" set_ffts_base_addr(0);")
+	}
+	b.WriteString("\n}\n")
+	os.WriteFile("big.cpp", []byte(b.String()), 0o644)
+	r := runGuarded(t, "--format", "text", ".")
+	if got := strings.Count(r.stdout, "[EXT007 "); got != n {
+		t.Fatalf("%d findings, want %d", got, n)
+	}
+	if per := len(r.stdout) / n; per > 2*maxEchoedLine+400 {
+		t.Errorf("%d bytes of output per finding on a %d-byte line", per, b.Len())
+	}
+	// The caret still points at the call it underlines.
+	lines := strings.Split(r.stdout, "\n")
+	for i := 0; i+2 < len(lines) && i < 3000; i++ {
+		if strings.Contains(lines[i], "[EXT007 ") {
+			quote, caret := []rune(lines[i+1]), lines[i+2] // columns, not bytes: … is one
+			at := strings.IndexByte(caret, '^')
+			if at < 0 || at >= len(quote) || !strings.HasPrefix(string(quote[at:]), "set_ffts_base_addr") {
+				t.Fatalf("caret at %d does not underline the call:\n%s\n%s", at, string(quote), caret)
+			}
+		}
+	}
+}
