@@ -9,7 +9,12 @@ export interface ServerConfig {
   ignore: string[];
   severity: Record<string, Severity>;
   checkPython: boolean;
+  coreView: CoreView;
 }
+
+/** The per-core views: which core's inactive lines are dimmed. */
+export const coreViews = ['off', 'cube', 'vector'] as const;
+export type CoreView = (typeof coreViews)[number];
 
 export type Severity = 'error' | 'warning' | 'info' | 'hint' | 'off';
 const severities: ReadonlySet<string> = new Set(['error', 'warning', 'info', 'hint', 'off']);
@@ -63,11 +68,13 @@ export function toServerConfig(settings: SettingsReader): ServerConfig {
     }
   }
   const checkPython = settings.get<unknown>('checkPython');
+  const view = settings.get<unknown>('coreView');
   return {
     select: ruleList(settings.get('select')),
     ignore: ruleList(settings.get('ignore')),
     severity,
     checkPython: typeof checkPython === 'boolean' ? checkPython : true,
+    coreView: (coreViews as readonly unknown[]).includes(view) ? (view as CoreView) : 'off',
   };
 }
 
@@ -83,7 +90,7 @@ export function changeAction(affects: (key: string) => boolean): ChangeAction {
   if (affects('externLsp.path')) {
     return 'restart';
   }
-  for (const k of ['select', 'ignore', 'severity', 'checkPython']) {
+  for (const k of ['select', 'ignore', 'severity', 'checkPython', 'coreView']) {
     if (affects(`externLsp.${k}`)) {
       return 'notify';
     }

@@ -12,7 +12,8 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 import { diagnosticCode, parseRules, run } from './cli';
-import { changeAction, resolveServerPath, Resolved, toServerConfig } from './config';
+import { changeAction, CoreView, coreViews, resolveServerPath, Resolved, toServerConfig } from './config';
+import { CoreViewDecorations } from './coreview';
 import { ServerStatus } from './status';
 import { fenced, MarkdownViews, viewScheme } from './views';
 
@@ -27,6 +28,7 @@ export const commandIds = [
   'externLsp.fixAll',
   'externLsp.showRuleDocumentation',
   'externLsp.showAbiTable',
+  'externLsp.switchCoreView',
 ] as const;
 
 /** C/C++ (with .cce kernels, which VS Code does not map to cpp on its own) and Python stubs. */
@@ -43,6 +45,8 @@ export interface ExternLspApi {
   readonly reason: string;
   readonly serverPath: string | undefined;
   ready(): Promise<void>;
+  /** The 0-based lines the per-core view dims in a document. */
+  dimmedLines(uri: vscode.Uri): number[];
 }
 
 class Controller implements vscode.Disposable {
@@ -54,12 +58,15 @@ class Controller implements vscode.Disposable {
   readonly trace: vscode.OutputChannel;
   readonly status = new ServerStatus();
   readonly views = new MarkdownViews();
+  readonly coreView = new CoreViewDecorations(async <R>(method: string, params: unknown) =>
+    this.client?.isRunning() ? await this.client.sendRequest<R>(method, params) : undefined,
+  );
 
   constructor(private readonly ctx: vscode.ExtensionContext) {
     const raw = vscode.window.createOutputChannel('extern-lsp');
     this.output = this.teeStderr(raw);
     this.trace = vscode.window.createOutputChannel('extern-lsp trace');
-    ctx.subscriptions.push(raw, this.trace, this.status, this.views);
+    ctx.subscriptions.push(raw, this.trace, this.status, this.views, this.coreView);
   }
 
   /** Keeps the last line the server (or the client on its behalf) wrote, for the status bar tooltip. */
@@ -149,6 +156,9 @@ class Controller implements vscode.Disposable {
         },
       },
       middleware: {
+        // The per-core view is drawn with decorations (see coreview.ts); the
+        // server's comment tokens are for clients without them.
+        provideDocumentSemanticTokens: () => null,
         workspace: {
           // The server pulls section "externLsp"; answer with the mapped
           // settings (no client-only keys such as path or trace).
@@ -174,6 +184,7 @@ class Controller implements vscode.Disposable {
     client.onDidChangeState((e) => {
       if (e.newState === State.Running) {
         this.status.set('ready', bin.source === 'setting' ? bin.path : '');
+        this.coreView.refreshAll();
       } else if (e.newState === State.Starting) {
         this.status.set('starting');
       } else if (e.newState === State.Stopped && this.status.state !== 'error') {
@@ -222,6 +233,9 @@ class Controller implements vscode.Disposable {
           await this.client.sendNotification(DidChangeConfigurationNotification.type, {
             settings: { [section]: toServerConfig(vscode.workspace.getConfiguration(section)) },
           });
+        }
+        if (e.affectsConfiguration(`${section}.coreView`)) {
+          this.coreView.refreshAll();
         }
         break;
       case 'none':
@@ -297,13 +311,18 @@ class Controller implements vscode.Disposable {
    * Shows the args[] table(s) of the active file: the server's
    * externLsp/abiTable when it answers, else `extern-lsp abi --format text`.
    */
-  async showAbiTable(): Promise<string | undefined> {
-    const editor = vscode.window.activeTextEditor;
-    if (editor === undefined) {
+  async showAbiTable(uri?: string): Promise<string | undefined> {
+    let doc: vscode.TextDocument | undefined;
+    if (uri !== undefined) {
+      // From the code lens above an entry: the document it names.
+      doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+    } else {
+      doc = vscode.window.activeTextEditor?.document;
+    }
+    if (doc === undefined) {
       void vscode.window.showInformationMessage('extern-lsp: open a kernel, header or Python stub first');
       return undefined;
     }
-    const doc = editor.document;
     let markdown: string | undefined;
     if (this.client?.isRunning()) {
       try {
@@ -326,6 +345,31 @@ class Controller implements vscode.Disposable {
     }
     await this.views.show(`${path.basename(doc.uri.fsPath)} args`, markdown);
     return markdown;
+  }
+
+  /** Sets externLsp.coreView (asks when no view is given); returns the view now in effect. */
+  async switchCoreView(view?: string): Promise<CoreView | undefined> {
+    let next = view;
+    if (next === undefined) {
+      const cur = toServerConfig(vscode.workspace.getConfiguration(section)).coreView;
+      const pick = await vscode.window.showQuickPick(
+        coreViews.map((v) => ({
+          label: v,
+          description: v === cur ? 'current' : undefined,
+          detail: v === 'off' ? 'show every line' : `dim the lines the ${v} core does not compile or run`,
+        })),
+        { placeHolder: 'extern-lsp per-core view' },
+      );
+      next = pick?.label;
+    }
+    if (next === undefined) {
+      return undefined;
+    }
+    if (!(coreViews as readonly string[]).includes(next)) {
+      throw new Error(`core view is one of ${coreViews.join(', ')}, not ${next}`);
+    }
+    await vscode.workspace.getConfiguration(section).update('coreView', next, vscode.ConfigurationTarget.Global);
+    return next as CoreView;
   }
 
   dispose(): void {
@@ -357,7 +401,8 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<ExternLspA
     'externLsp.showRuleDocumentation': reportErrors((code?: unknown) =>
       c.showRuleDocumentation(typeof code === 'string' ? code : undefined),
     ),
-    'externLsp.showAbiTable': reportErrors(() => c.showAbiTable()),
+    'externLsp.showAbiTable': reportErrors((uri?: unknown) => c.showAbiTable(typeof uri === 'string' ? uri : undefined)),
+    'externLsp.switchCoreView': reportErrors((view?: unknown) => c.switchCoreView(typeof view === 'string' ? view : undefined)),
   };
   for (const id of commandIds) {
     ctx.subscriptions.push(vscode.commands.registerCommand(id, handlers[id]));
@@ -379,6 +424,7 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<ExternLspA
       return c.serverPath;
     },
     ready: () => c.ready(),
+    dimmedLines: (uri: vscode.Uri) => c.coreView.dimmedLines(uri),
   };
 }
 

@@ -18,6 +18,7 @@ interface Api {
   readonly reason: string;
   readonly serverPath: string | undefined;
   ready(): Promise<void>;
+  dimmedLines(uri: vscode.Uri): number[];
 }
 
 function folder(): string {
@@ -160,6 +161,42 @@ test('Show args[] Table renders the table', async () => {
   }
   const shown = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'extern-lsp' && d.getText() === md);
   assert.ok(shown, 'the table is not open as a document');
+});
+
+test('the code lens above the entry sums up the extern and opens its args[] table', async () => {
+  const doc = await openKernel();
+  const lenses = await waitFor('a code lens', async () => {
+    const ls = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri)) ?? [];
+    return ls.length > 0 ? ls : undefined;
+  });
+  assert.strictEqual(lenses.length, 1, `lenses: ${lenses.map((l) => l.command?.title).join('; ')}`);
+  const cmd = lenses[0].command;
+  assert.ok(cmd, 'the lens has no command');
+  assert.strictEqual(cmd.title, 'scale_add · args: 3 tensors, 2 scalars · mixed · needs sync_start');
+  assert.strictEqual(lenses[0].range.start.line, find(doc, 'extern "C"').line);
+  const md = await vscode.commands.executeCommand<string>(cmd.command, ...(cmd.arguments ?? []));
+  assert.ok(typeof md === 'string' && md.includes('`elem_count`'), `the lens command showed ${JSON.stringify(md)}`);
+});
+
+test('Switch Per-Core View dims what the chosen core does not run', async () => {
+  const doc = await openKernel();
+  const vec = find(doc, 'scale_add_vec(').line;
+  const cube = find(doc, 'PIPE_MTE1').line;
+  const views: [string, number[]][] = [
+    ['cube', [vec, vec + 1]],
+    ['vector', [cube]],
+    ['off', []],
+  ];
+  try {
+    for (const [view, want] of views) {
+      await vscode.commands.executeCommand('externLsp.switchCoreView', view);
+      await waitFor(`the ${view} view to dim lines ${want.map((l) => l + 1).join(', ')}`, () =>
+        JSON.stringify(api.dimmedLines(doc.uri)) === JSON.stringify(want) ? true : undefined,
+      );
+    }
+  } finally {
+    await vscode.workspace.getConfiguration('externLsp').update('coreView', undefined, vscode.ConfigurationTarget.Global);
+  }
 });
 
 test('Show Rule Documentation shows the rule page', async () => {

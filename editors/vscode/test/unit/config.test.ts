@@ -8,7 +8,7 @@ function reader(values: Record<string, unknown>) {
 }
 
 test('toServerConfig passes rule settings through and fills defaults', () => {
-  assert.deepStrictEqual(toServerConfig(reader({})), { select: [], ignore: [], severity: {}, checkPython: true });
+  assert.deepStrictEqual(toServerConfig(reader({})), { select: [], ignore: [], severity: {}, checkPython: true, coreView: 'off' });
   assert.deepStrictEqual(
     toServerConfig(
       reader({
@@ -18,6 +18,7 @@ test('toServerConfig passes rule settings through and fills defaults', () => {
         ignore: ['EXT004', 'Syncall-AIV-Only '],
         severity: { EXT001: 'warning', ext006: 'Off' },
         checkPython: false,
+        coreView: 'cube',
       }),
     ),
     {
@@ -25,6 +26,7 @@ test('toServerConfig passes rule settings through and fills defaults', () => {
       ignore: ['EXT004', 'syncall-aiv-only'],
       severity: { EXT001: 'warning', EXT006: 'off' },
       checkPython: false,
+      coreView: 'cube',
     },
   );
 });
@@ -36,9 +38,10 @@ test('toServerConfig drops malformed entries instead of sending them', () => {
       ignore: ['EXT004', '', 7, 'EXT004', null],
       severity: { EXT001: 'fatal', EXT002: 3, EXT003: 'hint' },
       checkPython: 'yes',
+      coreView: 'both',
     }),
   );
-  assert.deepStrictEqual(cfg, { select: [], ignore: ['EXT004'], severity: { EXT003: 'hint' }, checkPython: true });
+  assert.deepStrictEqual(cfg, { select: [], ignore: ['EXT004'], severity: { EXT003: 'hint' }, checkPython: true, coreView: 'off' });
   assert.deepStrictEqual(toServerConfig(reader({ severity: ['EXT001'] })).severity, {});
 });
 
@@ -50,7 +53,7 @@ test('toServerConfig never forwards client-only keys', () => {
 test('changeAction restarts for a new path and notifies for rule settings', () => {
   const only = (k: string) => (key: string) => key === k || k.startsWith(key + '.');
   assert.strictEqual(changeAction(only('externLsp.path')), 'restart');
-  for (const k of ['select', 'ignore', 'severity', 'checkPython']) {
+  for (const k of ['select', 'ignore', 'severity', 'checkPython', 'coreView']) {
     assert.strictEqual(changeAction(only(`externLsp.${k}`)), 'notify', k);
   }
   assert.strictEqual(changeAction(only('externLsp.trace.server')), 'none');

@@ -94,6 +94,9 @@ const api: Record<string, unknown> = {
       recorded.statusItems.push(item);
       return item;
     },
+    createTextEditorDecorationType: () => disposable,
+    onDidChangeVisibleTextEditors: () => disposable,
+    visibleTextEditors: [],
     showInformationMessage: async () => undefined,
     showErrorMessage: async () => undefined,
     activeTextEditor: undefined,
@@ -106,6 +109,7 @@ const api: Record<string, unknown> = {
       };
     },
     onDidChangeConfiguration: () => disposable,
+    onDidChangeTextDocument: () => disposable,
     registerTextDocumentContentProvider(scheme: string) {
       recorded.contentProviders.push(scheme);
       return disposable;
