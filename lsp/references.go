@@ -72,20 +72,33 @@ func (s *Server) paramsAt(f *grammar.File, off uint32) []paramRef {
 func (s *Server) readsOf(ctx context.Context, pr paramRef) []readSite {
 	var out []readSite
 	seen := map[string]bool{}
-	for _, e := range s.ws.StubEntries(pr.st) {
+	cur := sameStub(s.ws.Stubs(), pr.st) // links are kept per parse of the stub
+	if cur == nil {
+		return nil
+	}
+	for _, e := range s.ws.StubEntries(cur) {
 		for _, path := range s.ws.Closure(e) {
 			if seen[path] || ctx.Err() != nil {
 				continue
 			}
 			seen[path] = true
 			v := s.abiViewOf(path)
+			// The view may hold a newer parse of the same stub.
+			st := sameStub(v.stubs, pr.st)
+			if st == nil {
+				continue
+			}
+			p, ok := st.Param(pr.p.Name)
+			if !ok {
+				continue
+			}
 			for i := range v.acc {
 				a := &v.acc[i]
-				if a.Via == "constant" || !containsStub(v.stubs, pr.st) || !v.compiled(a, pr.st) || v.otherBranch(a, pr.st) {
+				if a.Via == "constant" || !v.compiled(a, st) || v.otherBranch(a, st) {
 					continue
 				}
-				for _, sl := range slotFor(a, pr.st) {
-					if int(sl) == pr.p.Slot {
+				for _, sl := range slotFor(a, st) {
+					if int(sl) == p.Slot {
 						out = append(out, readSite{path: path, a: a})
 						break
 					}
@@ -111,13 +124,20 @@ func (r readSite) span() (uint32, uint32) {
 	return r.a.Start, r.a.End
 }
 
-func containsStub(stubs []*abi.Stub, st *abi.Stub) bool {
+// sameStub finds st among stubs: the same object, or the stub of the same
+// name in the same file from another parse.
+func sameStub(stubs []*abi.Stub, st *abi.Stub) *abi.Stub {
 	for _, x := range stubs {
 		if x == st {
-			return true
+			return x
 		}
 	}
-	return false
+	for _, x := range stubs {
+		if x.File == st.File && x.Name == st.Name {
+			return x
+		}
+	}
+	return nil
 }
 
 func (s *Server) references(ctx context.Context, doc docRequest, p *referenceParams) (any, error) {
