@@ -227,17 +227,21 @@ local function run()
     end
     return lines
   end
-  local function view(v, want_any)
+  -- Waits for the highlighting to settle on something other than what the
+  -- previous view showed (tokens are cleared while the new ones come).
+  local function view(v, prev)
     vim.cmd('ExternLspCoreView ' .. v)
     local got = {}
     wait(timeout, function()
       got = dimmed()
-      return (#got > 0) == want_any
+      return vim.inspect(got) ~= vim.inspect(prev) and ((#got > 0) == (v ~= 'off'))
     end)
     return got
   end
   if vim.lsp.semantic_tokens and vim.lsp.semantic_tokens.get_at_pos then
-    res.core_view = { cube = view('cube', true), vector = view('vector', true), off = view('off', false) }
+    local cube = view('cube', {})
+    local vector = view('vector', cube)
+    res.core_view = { cube = cube, vector = vector, off = view('off', vector) }
   end
 
   -- A live settings change: ignoring EXT004 must clear it, and un-ignoring must bring it back.
