@@ -795,6 +795,10 @@ func (s *Summaries) computeEffects(fn *grammar.Node) []Effect {
 					continue
 				}
 				for _, x := range s.effectsOf(d.Node) {
+					if x.At.Tree() == d.Node.Tree() && deadForCall(d.Node, x.At, c) {
+						// `f(nullptr)` skips what f guards with the pointer.
+						continue
+					}
 					x.Origin = s.substitute(x.Origin, c, n)
 					x.At = n
 					x.Cores &= cores
@@ -1285,4 +1289,152 @@ func (s *Summaries) WrittenInTask(fn *grammar.Node, o Origin) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.writtenInTask(fn, o)
+}
+
+// ---- constant arguments ----
+
+// nullGuards returns the parameters of fn that must be non-null for n to
+// run: n is in the branch of `if (p)` / `if (p != nullptr)` taken for a
+// non-null p, or in the else of `if (!p)` / `if (p == nullptr)`.
+func nullGuards(fn, n *grammar.Node) []int {
+	params := Params(fn)
+	var out []int
+	for c, p := n, n.Parent(); p != nil && p != fn; c, p = p, p.Parent() {
+		if p.Kind != "if_statement" || c.Field == "condition" {
+			continue
+		}
+		name, nonNullBranch := nullTest(ConditionOf(p))
+		if name == "" {
+			continue
+		}
+		inThen := c.Field == "consequence"
+		if inThen != nonNullBranch {
+			continue
+		}
+		for _, prm := range params {
+			if prm.Name == name && prm.Pointer {
+				out = append(out, prm.Index)
+			}
+		}
+	}
+	return out
+}
+
+// nullTest decodes a null test of a name: `p`, `p != nullptr`, `nullptr !=
+// p` (then-branch non-null), `!p`, `p == nullptr` (then-branch null).
+func nullTest(cond *grammar.Node) (name string, thenNonNull bool) {
+	cond = Unparen(cond)
+	if cond != nil && cond.Kind == "condition_clause" {
+		if v := cond.ChildByField("value"); v != nil {
+			cond = Unparen(v)
+		}
+	}
+	if cond == nil {
+		return "", false
+	}
+	switch cond.Kind {
+	case "identifier":
+		return cond.Text(), true
+	case "unary_expression":
+		if operatorText(cond) == "!" {
+			if a := Unparen(cond.ChildByField("argument")); a != nil && a.Kind == "identifier" {
+				return a.Text(), false
+			}
+		}
+	case "binary_expression":
+		op := operatorText(cond)
+		if op != "!=" && op != "==" {
+			return "", false
+		}
+		l, r := Unparen(cond.ChildByField("left")), Unparen(cond.ChildByField("right"))
+		if isNullConst(l) {
+			l, r = r, l
+		}
+		if l != nil && l.Kind == "identifier" && isNullConst(r) {
+			return l.Text(), op == "!="
+		}
+	}
+	return "", false
+}
+
+// isNullConst reports whether e is a null pointer constant: nullptr, NULL,
+// 0, possibly cast.
+func isNullConst(e *grammar.Node) bool {
+	e = Unparen(e)
+	for e != nil && (e.Kind == "cast_expression" || castType(e) != nil) {
+		if e.Kind == "cast_expression" {
+			e = Unparen(e.ChildByField("value"))
+		} else {
+			a := e.ChildByField("arguments").NamedChildren()
+			if len(a) == 0 {
+				return false
+			}
+			e = Unparen(a[0])
+		}
+	}
+	if e == nil {
+		return false
+	}
+	switch e.Kind {
+	case "nullptr", "null":
+		return true
+	case "number_literal":
+		return e.Text() == "0"
+	case "identifier":
+		return e.Text() == "NULL"
+	}
+	return false
+}
+
+// argIsNull reports whether the call passes a null constant for parameter
+// i of fn, written or through a null default argument.
+func argIsNull(fn *grammar.Node, c Call, i int) bool {
+	if i < len(c.Args) {
+		return isNullConst(c.Args[i])
+	}
+	for _, p := range Params(fn) {
+		if p.Index == i && p.Node.Kind == "optional_parameter_declaration" {
+			return isNullConst(p.Node.ChildByField("default_value"))
+		}
+	}
+	return false
+}
+
+// deadForCall reports whether node n of fn's body is skipped when fn is
+// called by c: it is guarded by a parameter the call passes null for.
+func deadForCall(fn, n *grammar.Node, c Call) bool {
+	for _, i := range nullGuards(fn, n) {
+		if argIsNull(fn, c, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// deadForEveryCall reports whether every call of fn in the unit skips n
+// (there is at least one call).
+func (s *Summaries) deadForEveryCall(fn, n *grammar.Node) bool {
+	if len(nullGuards(fn, n)) == 0 {
+		return false
+	}
+	sites := s.callSitesOf(fn)
+	if len(sites) == 0 {
+		return false
+	}
+	for _, cs := range sites {
+		c, _ := AsCall(cs.Call)
+		if !deadForCall(fn, n, c) {
+			return false
+		}
+	}
+	return true
+}
+
+// DeadForEveryCall reports whether node n of fn never runs: every call of
+// fn in the unit passes a null constant (or leaves a null default) for a
+// pointer parameter that guards n (`if (sync != nullptr) { ... }`).
+func (s *Summaries) DeadForEveryCall(fn, n *grammar.Node) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.deadForEveryCall(fn, n)
 }

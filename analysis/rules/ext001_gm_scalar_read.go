@@ -32,7 +32,8 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"`LocalTensor::GetValue`, stores (EXT009), taking an address (`&p[i]`, `p + i`), memory only this core's " +
 			"scalar unit wrote before the read, and reads after a `dcci` of the memory: directly, through a helper " +
 			"(transitively, including loops over integer cache-line addresses and `ENTIRE_DATA_CACHE`), or by every " +
-			"caller before the call (when only some callers do it, the finding names the others). A pointer derived " +
+			"caller before the call (when only some callers do it, the finding names the others), and code a null " +
+			"argument turns off (`f(nullptr)` skips `if (p != nullptr) { ... }` in `f` for that call). A pointer derived " +
 			"from another — a cast, `+ offset`, `&p[i]`, an integer address cast back, a GlobalTensor view, a helper " +
 			"returning it, `tensor_data(args, k)` — is the same memory.",
 		Why: "A raw scalar load from GM goes through the core's scalar data cache, which is not coherent with DMA " +
@@ -133,6 +134,10 @@ func runGMScalarRead(pass *analysis.Pass) {
 		}
 		if g.count > 1 {
 			msg += fmt.Sprintf(" (%d reads of `%s` in this statement)", g.count, a.Root)
+		}
+		if n := len(g.verdict.Missing); n > 0 {
+			msg += fmt.Sprintf("; %d of the callers of `%s` do not make `%s` coherent before the call while the others do (see the related locations)",
+				n, cxx.FunctionName(a.Func), a.Root)
 		}
 		d.Message = msg
 		if a.Stmt != nil {

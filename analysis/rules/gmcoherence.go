@@ -37,6 +37,11 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, a *cxx.Access, cores 
 	if fn == nil || fn.Kind != "function_definition" {
 		return v
 	}
+	if sum.DeadForEveryCall(fn, a.Node) {
+		// Every call passes null for the pointer guarding the read.
+		v.Coherent = true
+		return v
+	}
 	o := sum.OriginOf(a.Ptr)
 	written := func() bool { return o.Known() && sum.WrittenInTask(fn, o) }
 	hazardAt := func(e cxx.Effect) *analysis.Related {
@@ -59,7 +64,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, a *cxx.Access, cores 
 	effects := sum.Effects(fn)
 	loop := enclosingLoop(a.Node, fn)
 	for _, e := range effects {
-		if e.Cores&cores == grammar.None || e.At.Tree() != a.Node.Tree() {
+		if e.Cores&cores == grammar.None || e.At.Tree() != a.Node.Tree() || sum.DeadForEveryCall(fn, e.At) {
 			continue
 		}
 		before := cxx.Precedes(e.At, a.Node)
