@@ -51,10 +51,12 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"int32_t pos = seqLensUb.GetValue(b);   // coherent\n" +
 			"// or: dcci(&seq_lens[b], SINGLE_CACHE_LINE); int32_t pos = seq_lens[b];",
 		FixSafety: "Unsafe: inserts `dcci(<address read>, SINGLE_CACHE_LINE);` before the statement, which makes the " +
-			"read coherent but costs a cache maintenance operation per execution (inside a loop, per iteration) and " +
-			"writes back a dirty line. When the address uses a name declared in the statement (a loop index), the dcci " +
-			"is on the pointer itself and covers its first line only: prefer a helper that loops over the lines, or the " +
-			"UB staging a display-only sketch shows.",
+			"read coherent but costs a cache maintenance operation each time it runs and writes back a dirty line. In a " +
+			"loop the dcci goes before the outermost loop it can leave: when the address does not change in the loop, " +
+			"the same dcci; when it does (an index), one `dcci(<pointer>, ENTIRE_DATA_CACHE);` that invalidates every " +
+			"line the loop reads. It stays inside a loop that waits for another core or DMA-writes the memory (the next " +
+			"iteration needs its own), and is not offered when the pointer itself changes in the loop the read repeats " +
+			"in; the UB staging a display-only sketch shows is the alternative.",
 		Guide: "§4",
 	},
 	Run: runGMScalarRead,
@@ -66,6 +68,8 @@ func runGMScalarRead(pass *analysis.Pass) {
 		first   *cxx.Access
 		verdict readVerdict
 		addrs   []string
+		reads   []string // the accessed expressions
+		cores   grammar.Cores
 		count   int
 	}
 	var order []string
@@ -99,9 +103,11 @@ func runGMScalarRead(pass *analysis.Pass) {
 			g.verdict = v
 		}
 		g.count++
+		g.cores |= cores
 		if a.Stmt == nil {
 			continue
 		}
+		g.reads = append(g.reads, a.Node.Text())
 		if addr := dcciAddress(gm, a); addr != "" && !slices.Contains(g.addrs, addr) {
 			g.addrs = append(g.addrs, addr)
 		}
@@ -142,16 +148,9 @@ func runGMScalarRead(pass *analysis.Pass) {
 		d.Message = msg
 		if a.Stmt != nil {
 			if len(g.addrs) > 0 && !g.verdict.Poll {
-				var text strings.Builder
-				for _, addr := range g.addrs {
-					text.WriteString("dcci(" + addr + ", SINGLE_CACHE_LINE);")
-					text.WriteString("\n")
+				if fix, ok := dcciFix(pass, sum, a, g.reads, g.addrs, g.cores); ok {
+					d.Fixes = append(d.Fixes, fix)
 				}
-				d.Fixes = append(d.Fixes, analysis.Fix{
-					Title:         "Insert `dcci(" + g.addrs[0] + ", SINGLE_CACHE_LINE);` before the statement",
-					Applicability: analysis.Unsafe,
-					Edits:         []analysis.TextEdit{insertLinesBeforeStmt(pass.File, a.Stmt, text.String())},
-				})
 			}
 			d.Fixes = append(d.Fixes, analysis.Fix{
 				Title:         "Stage `" + a.Root + "` into UB: DataCopy + SetFlag/WaitFlag<MTE2_S> + LocalTensor::GetValue",

@@ -1,0 +1,204 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// EXT001's unsafe dcci fix: where the dcci goes, and which form.
+//
+// Before the statement, a dcci of the exact lines runs as often as the read.
+// Inside a loop that is once per iteration, so the fix moves it out of every
+// enclosing loop it can: a loop-invariant address keeps its
+// SINGLE_CACHE_LINE dcci, now before the loop; an address that changes in the
+// loop (an index) becomes one ENTIRE_DATA_CACHE dcci before it, which covers
+// every line the loop reads. It never moves past a loop in which something
+// can make the memory stale again (a wait for another core, a DMA write to
+// it): there the next iteration needs its own dcci.
+
+// dcciFix returns the fix for a group of reads of one pointer in one
+// statement (a is the first, reads the accessed expressions, addrs their
+// dcci addresses), or false when no placement is correct.
+func dcciFix(pass *analysis.Pass, sum *cxx.Summaries, a *cxx.Access, reads, addrs []string, cores grammar.Cores) (analysis.Fix, bool) {
+	target := a.Stmt
+	entire := false // the ENTIRE_DATA_CACHE form
+	var ptr string
+	hoisted := false
+	var loops []*grammar.Node
+	if a.Func != nil {
+		loops = enclosingLoops(a.Node, a.Func)
+	}
+	for _, loop := range loops {
+		// A loop the statement itself is (or contains) repeats the read
+		// with the dcci still before it: the dcci must cover every
+		// iteration's lines even when it cannot move.
+		inside := a.Stmt.Contains(loop)
+		if staleIn(sum, a, loop, cores) {
+			if inside {
+				return analysis.Fix{}, false
+			}
+			break
+		}
+		ok := false
+		if !entire && invariantIn(loop, append(reads, addrs...)) {
+			ok = true
+		} else if p := dcciPointer(a); p != "" && invariantIn(loop, []string{p}) {
+			entire, ptr, ok = true, p, true
+		}
+		if !ok {
+			if inside {
+				return analysis.Fix{}, false
+			}
+			break
+		}
+		if !inside {
+			target, hoisted = loop, true
+		}
+	}
+	var text strings.Builder
+	var title string
+	switch {
+	case entire:
+		text.WriteString("dcci(" + ptr + ", ENTIRE_DATA_CACHE);\n")
+		title = "Insert `dcci(" + ptr + ", ENTIRE_DATA_CACHE);` before the loop (`" + addrs[0] + "` changes in it; this invalidates every line it reads)"
+	default:
+		for _, addr := range addrs {
+			text.WriteString("dcci(" + addr + ", SINGLE_CACHE_LINE);\n")
+		}
+		title = "Insert `dcci(" + addrs[0] + ", SINGLE_CACHE_LINE);` before the statement"
+		if hoisted {
+			title = "Insert `dcci(" + addrs[0] + ", SINGLE_CACHE_LINE);` before the loop (the address does not change in it)"
+		}
+	}
+	return analysis.Fix{
+		Title:         title,
+		Applicability: analysis.Unsafe,
+		Edits:         []analysis.TextEdit{insertLinesBeforeStmt(pass.File, target, text.String())},
+	}, true
+}
+
+// enclosingLoops lists the loops of fn that repeat n, innermost first (a
+// for loop's initializer runs once: not repeated).
+func enclosingLoops(n, fn *grammar.Node) []*grammar.Node {
+	var out []*grammar.Node
+	for c, p := n, n.Parent(); p != nil && p != fn; c, p = p, p.Parent() {
+		switch p.Kind {
+		case "for_statement", "while_statement", "do_statement", "for_range_loop":
+			if c.Field != "initializer" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// staleIn reports whether something in the loop can make the read's memory
+// stale again for the next iteration: a wait for other cores (when the task
+// writes the memory, or its origin is unknown) or a DMA write to it.
+func staleIn(sum *cxx.Summaries, a *cxx.Access, loop *grammar.Node, cores grammar.Cores) bool {
+	o := sum.OriginOf(a.Ptr)
+	for _, e := range sum.Effects(a.Func) {
+		if e.Cores&cores == grammar.None || e.At.Tree() != loop.Tree() || !loop.Contains(e.At) {
+			continue
+		}
+		switch e.Kind {
+		case cxx.Wait:
+			if !o.Known() || sum.WrittenInTask(a.Func, o) {
+				return true
+			}
+		case cxx.DMAWrite:
+			if !o.Known() || e.Origin.Same(o) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// invariantIn reports whether every name in the expressions is the same on
+// every iteration of loop: declared outside it and never assigned (=, op=,
+// ++, --) inside it.
+func invariantIn(loop *grammar.Node, exprs []string) bool {
+	names := map[string]bool{}
+	for _, e := range exprs {
+		for _, w := range identifiers(e) {
+			names[w] = true
+		}
+	}
+	if len(names) == 0 {
+		return true
+	}
+	for _, d := range loop.Descendants() {
+		switch {
+		case d.Kind == "identifier" && d.Field == "declarator" && names[d.Text()]:
+			return false
+		case d.Kind == "assignment_expression":
+			if l := d.ChildByField("left"); l != nil && names[cxx.Unparen(l).Text()] {
+				return false
+			}
+		case d.Kind == "update_expression":
+			if arg := d.ChildByField("argument"); arg != nil && names[cxx.Unparen(arg).Text()] {
+				return false
+			}
+		}
+	}
+	// A name declared in a declarator nested deeper (pointer_declarator,
+	// for-range) is still declared in the loop.
+	for _, d := range loop.Descendants() {
+		if d.Kind == "identifier" && names[d.Text()] && d.Parent() != nil && strings.HasSuffix(d.Parent().Kind, "declarator") {
+			return false
+		}
+	}
+	return true
+}
+
+// identifiers lists the C++ identifiers written in an expression's text.
+func identifiers(expr string) []string {
+	var out []string
+	for i := 0; i < len(expr); {
+		c := expr[i]
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			j := i
+			for j < len(expr) && isIdentByte(expr[j]) {
+				j++
+			}
+			// A member after -> or . is not a variable.
+			if !(i >= 1 && expr[i-1] == '.' || i >= 2 && expr[i-2:i] == "->") {
+				out = append(out, expr[i:j])
+			}
+			i = j
+			continue
+		}
+		if c >= '0' && c <= '9' {
+			for i < len(expr) && isIdentByte(expr[i]) {
+				i++
+			}
+			continue
+		}
+		i++
+	}
+	return out
+}
+
+func isIdentByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// dcciPointer is the pointer itself as a dcci argument (the GlobalTensor's
+// physical address), cast when it points to const; "" when unknown.
+func dcciPointer(a *cxx.Access) string {
+	if a.Ptr == nil {
+		return ""
+	}
+	p := gmOneLine(cxx.Unparen(a.Ptr).Text())
+	if a.Via == "GetValue" || a.Via == "call" {
+		p += ".GetPhyAddr()"
+	}
+	if a.Var != nil && constPointee(a.Var) {
+		p = "(__gm__ void *)(" + p + ")"
+	}
+	return p
+}
