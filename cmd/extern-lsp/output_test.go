@@ -119,8 +119,19 @@ func TestStatistics(t *testing.T) {
 			t.Errorf("--statistics: no %s in\n%s", want, r.stdout)
 		}
 	}
-	if alias := runBinary(t, dir, "check", "--stats", "--quiet", "."); alias.stdout != r.stdout {
-		t.Errorf("--stats differs from --statistics:\n%s", unifiedDiff("statistics", "stats", []byte(r.stdout), []byte(alias.stdout)))
+	// --stats is the same flag (compared on the counters: the findings
+	// above them are the rules' business).
+	counters := func(out string) string {
+		if i := strings.Index(out, "\nfiles analysed"); i >= 0 {
+			out = out[i:]
+		}
+		if i := strings.Index(out, "\nfindings by rule:"); i >= 0 {
+			out = out[:i]
+		}
+		return out
+	}
+	if alias := runBinary(t, dir, "check", "--stats", "--quiet", "."); counters(alias.stdout) != counters(r.stdout) {
+		t.Errorf("--stats differs from --statistics:\n%s", unifiedDiff("statistics", "stats", []byte(counters(r.stdout)), []byte(counters(alias.stdout))))
 	}
 	r = runBinary(t, dir, "check", "--statistics", "--format", "json", ".")
 	var doc struct {
