@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sort"
+	"time"
 
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -29,7 +30,20 @@ type Options struct {
 	// Store memoizes file and unit facts; runs sharing one reuse each
 	// other's facts. Nil: a store for this run only.
 	Store *Store
+	// Budget bounds the run (0: no bound). Past it the rules stop and the
+	// findings so far are returned with a note saying the analysis was cut
+	// short.
+	Budget time.Duration
 }
+
+// DefaultBudget is the per-file analysis budget of the front ends: far
+// above what any real kernel needs, short enough that a pathological
+// input cannot hold a core for minutes.
+const DefaultBudget = 20 * time.Second
+
+// BudgetCode is the code of the note on a file whose analysis was stopped
+// at its budget.
+const BudgetCode = InternalCode
 
 func (o *Options) enabled(a *Analyzer) bool {
 	if o.Enabled != nil {
@@ -52,6 +66,12 @@ func Run(ws *workspace.Workspace, path string, opts Options) ([]Diagnostic, erro
 // RunContext is Run under a context: when ctx is cancelled the rules stop
 // early and the run returns ctx's error.
 func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts Options) ([]Diagnostic, error) {
+	parent := ctx
+	if opts.Budget > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Budget)
+		defer cancel()
+	}
 	path = workspace.Abs(path)
 	f, err := ws.File(path)
 	if err != nil {
@@ -89,8 +109,8 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	base.Consts = base.Closure().Consts()
 	var diags []Diagnostic
 	for _, a := range opts.Analyzers {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		if ctx.Err() != nil {
+			break
 		}
 		if a.Lang != f.Lang || !opts.enabled(a) {
 			continue
@@ -98,10 +118,24 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		p := base
 		p.Analyzer = a
 		p.diags = &diags
+		n := len(diags)
 		runSafely(&p)
+		if ctx.Err() != nil {
+			// The rule may have worked from facts cut short: keep only the
+			// findings of rules that finished in time.
+			diags = diags[:n]
+			break
+		}
 	}
-	if err := ctx.Err(); err != nil {
+	if err := parent.Err(); err != nil {
 		return nil, err
+	}
+	if ctx.Err() != nil {
+		// Past the budget: say so, with what the rules that finished found.
+		diags = append(diags, Diagnostic{
+			File: f.Path, Code: BudgetCode, Name: "analysis-budget", Severity: SeverityInfo,
+			Message: fmt.Sprintf("analysis of this file stopped after %v (its budget); findings may be incomplete", opts.Budget),
+		})
 	}
 	for i := range diags {
 		if s, ok := opts.Severity[diags[i].Code]; ok && diags[i].Code != InternalCode {
@@ -135,7 +169,9 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		kept = append(kept, d)
 	}
 	diags = kept
-	if opts.AfterRun != nil {
+	// Not after a cut: the rules that did not run would make suppressions
+	// look unused.
+	if opts.AfterRun != nil && ctx.Err() == nil {
 		p := base
 		p.diags = &diags
 		diags = opts.AfterRun(&p, sups, diags)

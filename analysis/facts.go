@@ -111,7 +111,7 @@ func fileFact[T any](ctx context.Context, s *Store, f *grammar.File, k *FileKey[
 	if s == nil {
 		return k.Compute(ctx, f)
 	}
-	v := s.get(ctx, factID{key: k, file: f}, func() any { return k.Compute(ctx, f) })
+	v := s.get(ctx, factID{key: k, file: f}, []*grammar.File{f}, func() any { return k.Compute(ctx, f) })
 	return v.(T)
 }
 
@@ -124,21 +124,94 @@ func UnitFactOf[T any](ctx context.Context, u *Unit, k *UnitKey[T]) T {
 	if u.store == nil {
 		return k.Compute(ctx, u)
 	}
-	v := u.store.get(ctx, factID{key: k, unit: u.Key}, func() any { return k.Compute(ctx, u) })
+	v := u.store.get(ctx, factID{key: k, unit: u.Key}, u.Files, func() any { return k.Compute(ctx, u) })
+	u.store.pinStubs(factID{key: k, unit: u.Key}, u.Stubs)
 	return v.(T)
 }
 
 // Store memoizes file and unit facts. It is safe for concurrent use: a
 // fact asked for by several goroutines at once is computed once. A value
-// computed under a cancelled context is returned but not kept.
+// computed under a cancelled context is returned but not kept. A store
+// shared by successive runs keeps every fact whose inputs did not change;
+// Sweep drops the others.
 type Store struct {
 	mu    sync.Mutex
 	facts map[factID]*factCell
 	ids   map[any]uint64
+	swept int // len(facts) after the last sweep
 }
 
 // NewStore returns an empty fact store.
 func NewStore() *Store { return &Store{facts: map[factID]*factCell{}, ids: map[any]uint64{}} }
+
+// Len is the number of facts held.
+func (s *Store) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.facts)
+}
+
+// Inputs says which parses and stubs are the workspace's current ones.
+type Inputs interface {
+	IsCurrent(f *grammar.File) bool
+	IsCurrentStub(s *abi.Stub) bool
+}
+
+// Sweep drops every fact computed from a parse or a stub that is no longer
+// current (a file edited or closed since, a stub file changed), and the
+// numbers of such inputs.
+func (s *Store) Sweep(in Inputs) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, c := range s.facts {
+		stale := false
+		for _, f := range c.pins {
+			stale = stale || !in.IsCurrent(f)
+		}
+		for _, st := range c.stubs {
+			stale = stale || !in.IsCurrentStub(st)
+		}
+		if stale {
+			delete(s.facts, id)
+		}
+	}
+	for x := range s.ids {
+		switch x := x.(type) {
+		case *grammar.File:
+			if !in.IsCurrent(x) {
+				delete(s.ids, x)
+			}
+		case *abi.Stub:
+			if !in.IsCurrentStub(x) {
+				delete(s.ids, x)
+			}
+		}
+	}
+	s.swept = len(s.facts)
+}
+
+func (s *Store) pinStubs(id factID, stubs []*abi.Stub) {
+	if len(stubs) == 0 {
+		return
+	}
+	s.mu.Lock()
+	if c := s.facts[id]; c != nil && c.stubs == nil {
+		c.stubs = stubs
+	}
+	s.mu.Unlock()
+}
+
+// SweepIfGrown sweeps when the store holds twice as many facts as after
+// its last sweep (and a few hundred at least), so a long session keeps
+// about what its current files need.
+func (s *Store) SweepIfGrown(in Inputs) {
+	s.mu.Lock()
+	grown := len(s.facts) > max(2*s.swept, 512)
+	s.mu.Unlock()
+	if grown {
+		s.Sweep(in)
+	}
+}
 
 type factID struct {
 	key  any
@@ -150,14 +223,17 @@ type factCell struct {
 	done chan struct{}
 	v    any
 	ok   bool
+	// pins are the parses and stubs the fact was computed from.
+	pins  []*grammar.File
+	stubs []*abi.Stub
 }
 
-func (s *Store) get(ctx context.Context, id factID, compute func() any) any {
+func (s *Store) get(ctx context.Context, id factID, pins []*grammar.File, compute func() any) any {
 	for {
 		s.mu.Lock()
 		c := s.facts[id]
 		if c == nil {
-			c = &factCell{done: make(chan struct{})}
+			c = &factCell{done: make(chan struct{}), pins: pins}
 			s.facts[id] = c
 			s.mu.Unlock()
 			return s.fill(ctx, id, c, compute)
@@ -347,4 +423,58 @@ type passUnits struct {
 
 func sortNodes(ns []*grammar.Node) {
 	sort.Slice(ns, func(i, j int) bool { return ns[i].Index() < ns[j].Index() })
+}
+
+// InputsOf lists what the findings on a file depend on besides settings:
+// the parses of every file its compiles read (its closure and its units'),
+// and the workspace's stubs. Equal lists (same parses, same stubs) mean
+// equal findings, so a front end can reuse a result without running the
+// rules; the list holds its inputs, so it never matches new ones by chance.
+func InputsOf(ws *workspace.Workspace, path string) []any {
+	path = workspace.Abs(path)
+	seen := map[string]bool{}
+	var out []any
+	addClosure := func(root string) {
+		for _, p := range ws.Closure(root) {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			if f, err := ws.File(p); err == nil {
+				out = append(out, f)
+			} else {
+				out = append(out, p+": "+err.Error())
+			}
+		}
+	}
+	addClosure(path)
+	stubs := ws.Stubs()
+	if l, _ := grammar.LangOf(path); l == grammar.CPP {
+		for _, u := range ws.Context(path).Units {
+			addClosure(u)
+		}
+	} else {
+		for _, s := range stubs {
+			for _, e := range ws.StubEntries(s) {
+				addClosure(e)
+			}
+		}
+	}
+	for _, s := range stubs {
+		out = append(out, s)
+	}
+	return out
+}
+
+// SameInputs compares two InputsOf lists.
+func SameInputs(a, b []any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

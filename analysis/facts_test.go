@@ -2,10 +2,14 @@ package analysis
 
 import (
 	"context"
+	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -73,5 +77,40 @@ func TestUnitKeysFollowInputs(t *testing.T) {
 	}
 	if s.newUnit("/e", []*grammar.File{a}, nil, 0, "").Key == s.newUnit("/e", []*grammar.File{b}, nil, 0, "").Key {
 		t.Fatal("a new parse of a file must give its units new keys")
+	}
+}
+
+func TestRunStopsAtBudgetAndOnCancel(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/k.cpp"
+	src := "extern \"C\" __global__ __aicore__ void k(__gm__ int64_t *args) { (void)args; }\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	quick := &Analyzer{Code: "EXT990", Name: "quick", Severity: SeverityWarning, Lang: grammar.CPP, Run: func(p *Pass) {
+		p.Report(Diagnostic{Message: "quick finding"})
+	}}
+	slow := &Analyzer{Code: "EXT991", Name: "slow", Severity: SeverityWarning, Lang: grammar.CPP, Run: func(p *Pass) {
+		for p.Context().Err() == nil {
+			time.Sleep(time.Millisecond)
+		}
+		p.Report(Diagnostic{Message: "finding of a rule cut short"})
+	}}
+	opts := Options{Analyzers: []*Analyzer{quick, slow}, Budget: 30 * time.Millisecond}
+	ds, err := Run(workspace.New(dir), path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.Code+" "+d.Name)
+	}
+	if want := []string{"EXT000 analysis-budget", "EXT990 quick"}; !slices.Equal(got, want) {
+		t.Fatalf("past the budget: got %v, want %v", got, want)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := RunContext(ctx, workspace.New(dir), path, opts); err != context.Canceled {
+		t.Fatalf("cancelled run: err %v, want context.Canceled", err)
 	}
 }

@@ -138,6 +138,7 @@ func (s *Server) reloadFileSettings() {
 	s.loader = l
 	s.cfgErrs = map[string]bool{}
 	s.mu.Unlock()
+	s.cfgGen.Add(1)
 }
 
 // optionsFor returns the driver options for a file, and false when the file

@@ -16,14 +16,16 @@ import (
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
-// diagCache is a document's last analysis, valid for one (version,
-// generation) pair: the generation moves whenever any input changes, since
-// a file's findings depend on its includes, its entries and the stubs.
+// diagCache is a document's last analysis, valid while the document, the
+// parses and stubs its findings read (analysis.InputsOf) and the settings
+// are the same: an edit elsewhere that no compile of this file reads
+// leaves it valid.
 type diagCache struct {
-	valid bool
-	seq   uint64 // the document's edit count (see document.seq)
-	gen   uint64
-	diags []analysis.Diagnostic
+	valid  bool
+	seq    uint64 // the document's edit count (see document.seq)
+	cfgGen uint64
+	inputs []any
+	diags  []analysis.Diagnostic
 }
 
 // analyze returns the findings of an open document at its current version.
@@ -34,43 +36,53 @@ func (s *Server) analyze(ctx context.Context, d *document) ([]analysis.Diagnosti
 
 // analyzeSeq is analyze with the edit count the findings belong to.
 func (s *Server) analyzeSeq(ctx context.Context, d *document) ([]analysis.Diagnostic, int32, uint64, error) {
-	gen := s.gen.Load()
+	cfgGen := s.cfgGen.Load()
+	s.flush()
 	_, version, seq, perr := s.snapshotSeq(d)
-	d.mu.Lock()
-	c := d.cache
-	d.mu.Unlock()
-	if c.valid && c.seq == seq && c.gen == gen {
-		return c.diags, version, seq, nil
-	}
 	if perr != nil {
 		// Binary content: nothing to say about it.
 		return nil, version, seq, nil
 	}
+	inputs := analysis.InputsOf(s.ws, d.path)
+	d.mu.Lock()
+	c := d.cache
+	d.mu.Unlock()
+	if c.valid && c.seq == seq && c.cfgGen == cfgGen && analysis.SameInputs(c.inputs, inputs) {
+		return c.diags, version, seq, nil
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, version, seq, err
 	}
-	diags, err := s.runAnalysis(d.path)
+	diags, err := s.runAnalysis(ctx, d.path)
 	if err != nil {
 		return nil, version, seq, err
 	}
 	d.mu.Lock()
-	if d.seq == seq && s.gen.Load() == gen {
-		d.cache = diagCache{valid: true, seq: seq, gen: gen, diags: diags}
+	if d.seq == seq && s.cfgGen.Load() == cfgGen {
+		d.cache = diagCache{valid: true, seq: seq, cfgGen: cfgGen, inputs: inputs, diags: diags}
 	}
 	d.mu.Unlock()
 	return diags, version, seq, nil
 }
 
 // runAnalysis runs the rules on one file of the workspace, bounded by the
-// analysis semaphore.
-func (s *Server) runAnalysis(path string) ([]analysis.Diagnostic, error) {
+// analysis semaphore, until ctx is cancelled (a newer edit, a cancelled
+// request, shutdown).
+func (s *Server) runAnalysis(ctx context.Context, path string) ([]analysis.Diagnostic, error) {
 	opts, ok := s.optionsFor(path)
 	if !ok {
 		return nil, nil
 	}
-	s.sem <- struct{}{}
+	select {
+	case s.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	defer func() { <-s.sem }()
-	diags, err := analysis.Run(s.ws, path, opts)
+	opts.Store = s.store
+	opts.Budget = s.opts.Budget
+	diags, err := analysis.RunContext(ctx, s.ws, path, opts)
+	s.store.SweepIfGrown(s.ws)
 	if err == grammar.ErrBinary {
 		return nil, nil
 	}
@@ -87,7 +99,7 @@ func (s *Server) diagnosticsOf(ctx context.Context, path string) ([]analysis.Dia
 		return diags, &v, err
 	}
 	s.flush()
-	diags, err := s.runAnalysis(path)
+	diags, err := s.runAnalysis(ctx, path)
 	return diags, nil, err
 }
 
@@ -225,6 +237,11 @@ func (s *Server) schedule(d *document, delay time.Duration) {
 	if d.timer != nil {
 		d.timer.Stop()
 	}
+	if d.cancelRun != nil {
+		// A newer version (or a changed include) makes the running
+		// analysis moot.
+		d.cancelRun()
+	}
 	d.timer = time.AfterFunc(delay, func() { s.publish(d) })
 }
 
@@ -237,16 +254,19 @@ func (s *Server) publish(d *document) {
 	}
 	d.pubMu.Lock()
 	defer d.pubMu.Unlock()
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
 	d.mu.Lock()
 	closed := d.closed
+	d.cancelRun = cancel
 	d.mu.Unlock()
 	if closed {
 		return
 	}
 	start := time.Now()
-	diags, version, seq, err := s.analyzeSeq(s.ctx, d)
+	diags, version, seq, err := s.analyzeSeq(ctx, d)
 	if err != nil {
-		if s.ctx.Err() == nil {
+		if ctx.Err() == nil {
 			s.logf(protocol.MessageTypeWarning, "analysing %s: %v", d.path, err)
 		}
 		return

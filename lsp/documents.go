@@ -37,11 +37,14 @@ type document struct {
 	err    error // parse error of the current text (binary content)
 
 	// Diagnostics: the cached result and the push schedule.
-	pubMu    sync.Mutex // serialises analysis+publish of this document
-	cache    diagCache
-	timer    *time.Timer
-	lastCost time.Duration
-	closed   bool
+	pubMu sync.Mutex // serialises analysis+publish of this document
+	// cancelRun stops the document's running analysis (a newer schedule
+	// calls it).
+	cancelRun context.CancelFunc
+	cache     diagCache
+	timer     *time.Timer
+	lastCost  time.Duration
+	closed    bool
 }
 
 // isSupported reports whether extern-lsp analyses a path (C++ or Python).

@@ -41,6 +41,9 @@ type Options struct {
 	// Root is the workspace root when the client names none (serve --root);
 	// without it each opened file brings its workspace.ProjectRoot.
 	Root string
+	// Budget bounds one file's analysis (0: analysis.DefaultBudget); past
+	// it the findings so far are published with a note.
+	Budget time.Duration
 }
 
 const (
@@ -85,6 +88,12 @@ type Server struct {
 
 	exitSeen atomic.Bool
 	gen      atomic.Uint64 // bumped on every change that can alter any result
+	// cfgGen is bumped when settings, roots or files outside the editor
+	// change; content edits are seen through analysis.InputsOf.
+	cfgGen atomic.Uint64
+	// store holds the file and unit facts across runs: a run after an
+	// edit recomputes only the facts of the units holding the edited file.
+	store    *analysis.Store
 	genCh    chan struct{} // closed and replaced on every gen bump
 	sem      chan struct{} // bounds concurrent analysis runs
 	pending  sync.WaitGroup
@@ -120,6 +129,10 @@ func newServer(opts Options) *Server {
 		sem:      make(chan struct{}, max(2, min(8, numCPU()))),
 		trace:    "off",
 		cfgErrs:  map[string]bool{},
+		store:    analysis.NewStore(),
+	}
+	if s.opts.Budget == 0 {
+		s.opts.Budget = analysis.DefaultBudget
 	}
 	s.loader, _ = config.NewLoader("")
 	if opts.Log != nil {

@@ -170,6 +170,7 @@ func (s *Server) didChangeConfiguration(p *didChangeConfigurationParams) error {
 // configChanged re-diagnoses everything: pushed documents are republished,
 // pulling clients are asked to pull again.
 func (s *Server) configChanged() {
+	s.cfgGen.Add(1)
 	s.invalidate()
 	s.rediagnoseAll(nil)
 	s.refreshPull(0)
@@ -200,6 +201,7 @@ func (s *Server) didChangeWatchedFiles(p *didChangeWatchedFilesParams) error {
 }
 
 func (s *Server) afterExternalChange(string) {
+	s.cfgGen.Add(1)
 	s.invalidate()
 	s.rediagnoseAll(nil)
 	s.refreshPull(0)

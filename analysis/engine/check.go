@@ -269,6 +269,10 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 	results := make([]FileResult, len(c.Files))
 	var wg sync.WaitGroup
 	var n atomic.Int64
+	// One fact store for the run: a header's facts and a unit's are
+	// computed once however many files of the unit are checked, on any
+	// number of workers.
+	store := analysis.NewStore()
 	next := make(chan int)
 	for w := 0; w < jobs; w++ {
 		wg.Add(1)
@@ -276,7 +280,12 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 			defer wg.Done()
 			for i := range next {
 				path := c.Files[i]
-				d, err := analysis.RunContext(ctx, c.WS, path, c.OptionsFor(path))
+				opts := c.OptionsFor(path)
+				opts.Store = store
+				if opts.Budget == 0 {
+					opts.Budget = analysis.DefaultBudget
+				}
+				d, err := analysis.RunContext(ctx, c.WS, path, opts)
 				if errors.Is(err, grammar.ErrBinary) {
 					err = nil
 				}

@@ -85,6 +85,9 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 	}
 	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, byFn: map[*grammar.Node]*fnIndex{}}
 	for _, r := range returns {
+		if pass.Context().Err() != nil {
+			return // cancelled or past the budget: each return scans the function
+		}
 		fn := cxx.EnclosingFunction(r)
 		cores := pass.Cores(r)
 		if fn == nil || cores == grammar.None {

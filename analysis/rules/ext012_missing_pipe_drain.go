@@ -128,6 +128,9 @@ func runMissingPipeDrain(pass *analysis.Pass) {
 		}
 	}
 	for _, fn := range entries {
+		if pass.Context().Err() != nil {
+			return
+		}
 		body := fn.ChildByField("body")
 		if body == nil {
 			continue

@@ -446,6 +446,25 @@ func (w *Workspace) group(files []*grammar.File) *fileGroup {
 	return g
 }
 
+// IsCurrent reports whether f is the workspace's parse of its path: facts
+// computed from f are still valid.
+func (w *Workspace) IsCurrent(f *grammar.File) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.current(f)
+}
+
+// IsCurrentStub reports whether s belongs to the current stub index.
+func (w *Workspace) IsCurrentStub(s *abi.Stub) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.abi.stubs == nil {
+		return false
+	}
+	_, ok := w.abi.stubs.links[s]
+	return ok
+}
+
 // current reports whether f is the workspace's parse of its path (w.mu
 // held).
 func (w *Workspace) current(f *grammar.File) bool {

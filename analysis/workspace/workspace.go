@@ -70,6 +70,8 @@ type fileEntry struct {
 	version int32
 	file    *grammar.File
 	err     error
+	// parsing is closed when the parse under way finishes.
+	parsing chan struct{}
 	scan    *scan
 }
 
@@ -424,10 +426,21 @@ func (w *Workspace) File(path string) (*grammar.File, error) {
 	}
 	w.mu.Lock()
 	f, ferr := e.file, e.err
-	w.mu.Unlock()
 	if f != nil || ferr != nil {
+		w.mu.Unlock()
 		return f, ferr
 	}
+	if wait := e.parsing; wait != nil {
+		// Another goroutine is parsing this content: a header shared by
+		// the files of a parallel check is parsed once.
+		w.mu.Unlock()
+		<-wait
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return e.file, e.err
+	}
+	e.parsing = make(chan struct{})
+	w.mu.Unlock()
 	lang, _ := grammar.LangOf(path)
 	var p *grammar.Parser
 	if v := w.parsers.Get(); v != nil {
@@ -444,6 +457,7 @@ func (w *Workspace) File(path string) (*grammar.File, error) {
 	}
 	w.mu.Lock()
 	e.file, e.err = f, err
+	close(e.parsing)
 	w.mu.Unlock()
 	return f, err
 }

@@ -1,0 +1,121 @@
+package lsp
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// bigKernel is a ~2 MB extern whose one function alternates GM stores,
+// early returns and hardware barriers: the shape whose analysis grows with
+// the square of the function (every return looks for the barriers after
+// it), far slower than any request should wait for.
+func bigKernel(size int) string {
+	var b strings.Builder
+	b.WriteString("#include \"kernel_operator.h\"\n")
+	b.WriteString("extern \"C\" __global__ __aicore__ void big_kernel(__gm__ int64_t *args) {\n")
+	b.WriteString("  __gm__ int32_t *out = reinterpret_cast<__gm__ int32_t *>(args[0]);\n")
+	b.WriteString("  int32_t n = static_cast<int32_t>(args[1]);\n")
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "  out[%d] = n + %d;\n  if (n == %d) { return; }\n  AscendC::SyncAll();\n", i, i, i)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+const smallKernel = `#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void small_kernel(__gm__ int64_t *args) {
+  AscendC::TPipe pipe;
+  __gm__ int32_t *flags = reinterpret_cast<__gm__ int32_t *>(args[0]);
+  int32_t v = flags[1];
+  (void)v;
+}
+`
+
+// TestLongAnalysisDoesNotBlockOtherFiles: while a 2 MB file is analysed,
+// requests and diagnostics on an unrelated small file are answered; a
+// newer version of the big file cancels its running analysis, and a
+// cancelled pull request on it answers RequestCancelled.
+func TestLongAnalysisDoesNotBlockOtherFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parses a 2 MB file")
+	}
+	dir := t.TempDir()
+	bigPath, smallPath := filepath.Join(dir, "big.cpp"), filepath.Join(dir, "small", "small.cpp")
+	big := bigKernel(2 << 20)
+	os.MkdirAll(filepath.Dir(smallPath), 0o755)
+	os.WriteFile(bigPath, []byte(big), 0o644)
+	os.WriteFile(smallPath, []byte(smallKernel), 0o644)
+	// No budget: only cancellation can end the big file's analysis early.
+	c := startServer(t, Options{Budget: time.Hour})
+	c.initialize([]string{dir}, map[string]any{})
+	bb := c.openText(bigPath, big)
+	small := c.open(smallPath)
+
+	bigPublished := func() bool {
+		for _, p := range c.published[bb.uri] {
+			if p.Version != nil && *p.Version == 1 {
+				return true
+			}
+		}
+		return false
+	}
+	ds := c.diagnosticsFor(small.uri, 1)
+	if len(withCode(ds, "EXT001")) == 0 {
+		t.Fatalf("small file: want EXT001, got %v", codes(ds))
+	}
+	doc := map[string]any{"uri": small.uri}
+	var h json.RawMessage
+	c.call("textDocument/hover", map[string]any{"textDocument": doc, "position": find(t, small.text, "args[0]", 0)}, &h)
+	var actions []json.RawMessage
+	c.call("textDocument/codeAction", map[string]any{"textDocument": doc,
+		"range":   protocol.Range{Start: find(t, small.text, "flags[1]", 0), End: find(t, small.text, "flags[1]", 0)},
+		"context": map[string]any{"diagnostics": []any{}}}, &actions)
+	var pulled struct {
+		Items []json.RawMessage `json:"items"`
+	}
+	c.call("textDocument/diagnostic", map[string]any{"textDocument": doc}, &pulled)
+	if len(pulled.Items) == 0 {
+		t.Fatal("pull diagnostics of the small file: no items")
+	}
+	c.mu.Lock()
+	done := bigPublished()
+	c.mu.Unlock()
+	if done {
+		t.Fatal("the big file's analysis finished before the small file's requests: the test shows nothing")
+	}
+
+	// A pull request on the big file, cancelled: answered as cancelled.
+	id := json.RawMessage(`"pull-big"`)
+	ch := c.send(id, "textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": bb.uri}})
+	time.Sleep(50 * time.Millisecond)
+	c.notify("$/cancelRequest", map[string]any{"id": id})
+	m := c.wait(ch, "the cancelled pull request")
+	if m.Error == nil || m.Error.Code != int(codeRequestCancelled) {
+		t.Fatalf("cancelled request: want error %d, got %+v", codeRequestCancelled, m)
+	}
+
+	// Newer versions cancel the running analysis: the last one, small
+	// again, is published (the old run would take minutes).
+	c.edit(bb, []protocol.TextEdit{{Range: protocol.Range{Start: protocol.Position{Line: 4}, End: protocol.Position{Line: 4}}, NewText: "  // edited\n"}})
+	c.edit(bb, []protocol.TextEdit{{Range: protocol.Range{End: posOf(grammar.NewLines([]byte(bb.text)), uint32(len(bb.text)))}, NewText: strings.Replace(smallKernel, "small_kernel", "big_kernel", 1)}})
+	ds = c.diagnosticsFor(bb.uri, bb.version)
+	if len(withCode(ds, "EXT001")) == 0 {
+		t.Fatalf("big file, last version: want EXT001, got %v", codes(ds))
+	}
+	c.mu.Lock()
+	done = bigPublished()
+	c.mu.Unlock()
+	if done {
+		t.Error("the first version's findings were published after newer versions")
+	}
+	c.shutdown()
+}
