@@ -121,7 +121,16 @@ func (s *Server) codeAction(ctx context.Context, doc docRequest, p *codeActionPa
 			})
 		}
 	}
-	return actions, nil
+	out := make([]any, 0, len(actions))
+	for _, a := range actions {
+		out = append(out, a)
+	}
+	if kindAllowed(p.Context.Only, renumberKind) {
+		for _, a := range s.renumberActions(ctx, doc, p.Range) {
+			out = append(out, a)
+		}
+	}
+	return out, nil
 }
 
 // fixAllEdits applies every safe fix of a file's findings with the
