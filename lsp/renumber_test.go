@@ -30,7 +30,7 @@ func TestRenumberAfterReorder(t *testing.T) {
 		t.Helper()
 		var out []json.RawMessage
 		c.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": py.uri},
-			"range": protocol.Range{Start: find(t, py.text, "def scale_add", 0), End: find(t, py.text, "def scale_add", 0)},
+			"range":   protocol.Range{Start: find(t, py.text, "def scale_add", 0), End: find(t, py.text, "def scale_add", 0)},
 			"context": map[string]any{"diagnostics": []any{}, "only": []string{"refactor"}}}, &out)
 		return out
 	}
