@@ -8,6 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/engine"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -74,7 +75,7 @@ func (s *Server) hoverSuppression(f *grammar.File, off uint32) *protocol.Hover {
 			return nil
 		}
 		r := rangeOf(f.Lines, sup.CodeSpans[i][0], sup.CodeSpans[i][1])
-		return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: ruleMarkdown(a)}, Range: &r}
+		return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: engine.RuleHover(a)}, Range: &r}
 	}
 	var b strings.Builder
 	for _, c := range sup.Codes {
@@ -87,42 +88,4 @@ func (s *Server) hoverSuppression(f *grammar.File, off uint32) *protocol.Hover {
 	}
 	r := rangeOf(f.Lines, sup.Start, sup.EndOff)
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: "Suppressed here:\n\n" + b.String()}, Range: &r}
-}
-
-// ruleMarkdown renders a rule's page in the shape of ruff's rule pages.
-func ruleMarkdown(a *analysis.Analyzer) string {
-	var b strings.Builder
-	lang := "cpp"
-	if a.Lang == grammar.Python {
-		lang = "python"
-	}
-	fmt.Fprintf(&b, "### %s `%s`\n\n", a.Code, a.Name)
-	meta := a.Severity.String()
-	if a.Fixable {
-		meta += ", fixable"
-	}
-	if a.DefaultOff {
-		meta += ", off by default"
-	}
-	fmt.Fprintf(&b, "%s _(%s)_\n\n", a.Doc.Summary, meta)
-	if a.Doc.What != "" {
-		fmt.Fprintf(&b, "**What it does.** %s\n\n", a.Doc.What)
-	}
-	if a.Doc.Why != "" {
-		fmt.Fprintf(&b, "**Why is this bad?** %s\n\n", a.Doc.Why)
-	}
-	if a.Doc.Example != "" {
-		fmt.Fprintf(&b, "**Example**\n```%s\n%s\n```\n\n", lang, strings.TrimRight(a.Doc.Example, "\n"))
-	}
-	if a.Doc.UseInstead != "" {
-		fmt.Fprintf(&b, "**Use instead**\n```%s\n%s\n```\n\n", lang, strings.TrimRight(a.Doc.UseInstead, "\n"))
-	}
-	if a.Doc.FixSafety != "" {
-		fmt.Fprintf(&b, "**Fix safety.** %s\n\n", a.Doc.FixSafety)
-	}
-	if a.Doc.Guide != "" {
-		fmt.Fprintf(&b, "Guide %s · ", a.Doc.Guide)
-	}
-	fmt.Fprintf(&b, "[documentation](%s)", a.DocURL())
-	return b.String()
 }

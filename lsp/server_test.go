@@ -159,7 +159,7 @@ func TestHoverAPIAndSuppression(t *testing.T) {
 	}
 	pos := find(t, b.text, "EXT004)", 0)
 	pos.Character += 2
-	if got := hover(pos); !strings.Contains(got, "EXT004 `syncall-aiv-only`") || !strings.Contains(got, "Use instead") {
+	if got := hover(pos); !strings.Contains(got, "### EXT004 syncall-aiv-only") || !strings.Contains(got, "Use instead") {
 		t.Errorf("NOLINT hover = %q", got)
 	}
 	if got := hover(find(t, b.text, "cube_phase", 0)); got != "" {

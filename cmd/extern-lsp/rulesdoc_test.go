@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/extern-lsp/extern-lsp/analysis/engine"
 	"github.com/extern-lsp/extern-lsp/analysis/rules"
 )
 
@@ -13,7 +14,7 @@ const rulesDoc = "../../docs/rules.md"
 
 // docs/rules.md is generated from the rules' Doc fields and must match them.
 func TestRulesDocInSync(t *testing.T) {
-	want := rulesMarkdown(rules.All())
+	want := engine.RulesMarkdown(rules.All())
 	if *update {
 		if err := os.WriteFile(rulesDoc, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
@@ -28,12 +29,12 @@ func TestRulesDocInSync(t *testing.T) {
 }
 
 func TestRulesDocShape(t *testing.T) {
-	md := rulesMarkdown(rules.All())
+	md := engine.RulesMarkdown(rules.All())
 	for _, a := range rules.All() {
-		if !strings.Contains(md, "\n## "+a.Code+" "+a.Name+"\n") || !strings.Contains(md, "](#"+anchor(a)+")") {
+		if !strings.Contains(md, "\n## "+a.Code+" "+a.Name+"\n") || !strings.Contains(md, "](#"+engine.Anchor(a)+")") {
 			t.Errorf("%s: no section or table link", a.Code)
 		}
-		if !strings.HasSuffix(a.DocURL(), "#"+anchor(a)) {
+		if !strings.HasSuffix(a.DocURL(), "#"+engine.Anchor(a)) {
 			t.Errorf("%s: DocURL %s does not point at the section", a.Code, a.DocURL())
 		}
 		if a.Doc.Summary == "" || a.Doc.What == "" || a.Doc.Why == "" {
@@ -60,7 +61,7 @@ func TestRulesCommand(t *testing.T) {
 	if list[0].Code != rules.All()[0].Code || list[0].URL == "" || list[0].Doc.Why == "" {
 		t.Errorf("json entry: %+v", list[0])
 	}
-	if r := runCmd("rules", "--format", "markdown"); r.stdout != rulesMarkdown(rules.All()) {
+	if r := runCmd("rules", "--format", "markdown"); r.stdout != engine.RulesMarkdown(rules.All()) {
 		t.Error("rules --format markdown differs from the generator")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/engine"
 )
 
 // SARIF 2.1.0 (OASIS), the subset code-scanning services read: one run, the
@@ -223,7 +224,7 @@ func sarifRuleOf(a *analysis.Analyzer) sarifRule {
 		Name:                 a.Name,
 		ShortDescription:     sarifText{Text: plainText(a.Doc.Summary)},
 		FullDescription:      sarifText{Text: plainText(full)},
-		Help:                 sarifText{Text: plainText(explainText(a)), Markdown: ruleMarkdown(a, "##")},
+		Help:                 sarifText{Text: plainText(engine.ExplainText(a)), Markdown: engine.RuleMarkdown(a, "##")},
 		HelpURI:              a.DocURL(),
 		DefaultConfiguration: sarifRuleConfig{Enabled: !a.DefaultOff, Level: sarifLevel(a.Severity)},
 		Properties:           sarifRuleProps{Tags: tags, Fixable: a.Fixable},
