@@ -64,7 +64,8 @@ type flagUse struct {
 }
 
 func runCrossFlagIDCollision(pass *analysis.Pass) {
-	files := append(unitFiles(pass), pass.File)
+	// A copy: the unit's file list is shared by every pass on the unit.
+	files := append(append([]*grammar.File(nil), unitFiles(pass)...), pass.File)
 	if !mentionsFlags(files) {
 		return
 	}
