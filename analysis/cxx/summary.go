@@ -217,7 +217,15 @@ type Summaries struct {
 	returns map[*grammar.Node]*originMemo
 	callers map[string][]CallSite
 	entry   map[*grammar.Node]*entryMemo
+	written map[writtenKey]bool
+	roots   []FuncDef
+	rooted  bool
 	depth   int
+}
+
+type writtenKey struct {
+	fn *grammar.Node
+	o  Origin
 }
 
 type effectMemo struct {
@@ -1151,6 +1159,13 @@ func (s *Summaries) resolve(fn *grammar.Node, o Origin) []Origin {
 // entries returns the unit's extern entries (C-linkage functions taking
 // the args pointer); when there are none, the functions nothing calls.
 func (s *Summaries) entries() []FuncDef {
+	if !s.rooted {
+		s.roots, s.rooted = s.findEntries(), true
+	}
+	return s.roots
+}
+
+func (s *Summaries) findEntries() []FuncDef {
 	var out []FuncDef
 	for _, d := range s.funcs.All() {
 		if _, ok := ArgsParam(d.File, d.Node); ok && IsExternC(d.Node) && d.File.CoresOf(d.Node) != grammar.None {
@@ -1172,6 +1187,19 @@ func (s *Summaries) entries() []FuncDef {
 // fn's terms) by a scalar store or DMA: the entries' effects, with every
 // helper expanded, name the task inputs they write.
 func (s *Summaries) writtenInTask(fn *grammar.Node, o Origin) bool {
+	k := writtenKey{fn, o}
+	if v, ok := s.written[k]; ok {
+		return v
+	}
+	if s.written == nil {
+		s.written = map[writtenKey]bool{}
+	}
+	v := s.computeWritten(fn, o)
+	s.written[k] = v
+	return v
+}
+
+func (s *Summaries) computeWritten(fn *grammar.Node, o Origin) bool {
 	targets := s.resolve(fn, o)
 	if len(targets) == 0 {
 		// Not known to its callers: look at fn's own writes.
@@ -1437,4 +1465,53 @@ func (s *Summaries) DeadForEveryCall(fn, n *grammar.Node) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.deadForEveryCall(fn, n)
+}
+
+// CallersWriteBack reports whether every call of fn in the unit is
+// followed, in its caller (or, recursively, the caller's callers), by a
+// write-back of memory o (in fn's terms) and then a dsb: fn is a building
+// block whose callers publish what it stores.
+func (s *Summaries) CallersWriteBack(fn *grammar.Node, o Origin) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.callersWriteBack(fn, o, 0)
+}
+
+func (s *Summaries) callersWriteBack(fn *grammar.Node, o Origin, depth int) bool {
+	if depth > maxExpand || !o.Known() {
+		return false
+	}
+	sites := s.callSitesOf(fn)
+	if len(sites) == 0 {
+		return false
+	}
+	for _, cs := range sites {
+		c, _ := AsCall(cs.Call)
+		ao := s.substitute(o, c, cs.Call)
+		if !ao.Known() {
+			return false
+		}
+		if !s.writtenBackAfter(cs.Caller.Node, cs.Call, ao) && !s.callersWriteBack(cs.Caller.Node, ao, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// writtenBackAfter reports whether fn, after node at, writes memory o back
+// and then issues a dsb.
+func (s *Summaries) writtenBackAfter(fn, at *grammar.Node, o Origin) bool {
+	wb := false
+	for _, e := range s.effectsOf(fn) {
+		if e.At.Tree() != at.Tree() || e.At.Start < at.End {
+			continue
+		}
+		switch {
+		case !wb && e.Kind == WriteBack && e.Covers(o):
+			wb = true
+		case wb && e.Kind == Dsb:
+			return true
+		}
+	}
+	return false
 }

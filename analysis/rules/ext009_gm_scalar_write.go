@@ -27,7 +27,8 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"`dsb` (`DSB_DDR`, `DSB_ALL`, a cast constant like `dsb((mem_dsb_t)0)`; directly, in a helper, or in the " +
 			"same helper that writes back). The write-back may go through any pointer derived from the stored one (a " +
 			"cast, an offset, an integer address, a GlobalTensor view). A store through a helper's pointer parameter is " +
-			"silent when a caller writes the line out after the call. A write-back without `dsb` is a `warning` when a " +
+			"silent when every caller writes the line out after the call (directly, or through its own callers). A write-back " +
+			"without `dsb` is a `warning` when a " +
 			"cross-core signal, a barrier or a store to a flag that is itself written back follows before a `dsb`, " +
 			"and `info` otherwise. Stores into local arrays of GM pointers (`GM_ADDR bufs[N]`, also as members of a " +
 			"local struct) set pointers, not GM.",
@@ -122,7 +123,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		} else if flush != nil && dsbBetween(pass, funcs, a.Func, flush.Call.End, limit, cores) {
 			continue
 		}
-		if flush == nil && callersFlush(unitFuncs(pass), a, cores, callersMemo) {
+		if flush == nil && (callersFlush(unitFuncs(pass), a, cores, callersMemo) || sum.CallersWriteBack(a.Func, o)) {
 			continue
 		}
 		seen[key] = true

@@ -84,3 +84,22 @@ extern "C" __global__ __aicore__ void fenced(__gm__ int64_t *args) {
   dsb(DSB_DDR);
   AscendC::CrossCoreSetFlag<0, PIPE_S>(4);
 }
+
+// Store building blocks: the callers publish what they store.
+__aicore__ inline void put_slot(__gm__ int32_t *slot, int32_t v) { *slot = v; }
+__aicore__ inline void put_lost(__gm__ int32_t *slot, int32_t v) {
+  *slot = v; // want "warning: EXT009 .*`\\*slot = v`.*stays in this core's data cache"
+}
+
+extern "C" __global__ __aicore__ void building_blocks(__gm__ int64_t *args) {
+  __gm__ int32_t *slots = slot_data<int32_t>(args, 0);
+  put_slot(slots + 1, 3);
+  put_lost(slots + 2, 4);
+  dcci((__gm__ void *)0, cache_line_t::ENTIRE_DATA_CACHE);
+  dsb((mem_dsb_t)0);
+}
+
+extern "C" __global__ __aicore__ void forgets(__gm__ int64_t *args) {
+  __gm__ int32_t *slots = slot_data<int32_t>(args, 0);
+  put_lost(slots + 2, 5);
+}
