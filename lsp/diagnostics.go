@@ -83,10 +83,29 @@ func (s *Server) runAnalysis(ctx context.Context, path string) ([]analysis.Diagn
 	opts.Budget = s.opts.Budget
 	diags, err := analysis.RunContext(ctx, s.ws, path, opts)
 	s.store.SweepIfGrown(s.ws)
+	s.logSkipped()
 	if err == grammar.ErrBinary {
 		return nil, nil
 	}
 	return diags, err
+}
+
+// logSkipped tells the client, once per path, about files the workspace
+// did not read (FIFOs, devices, files over max-file-size, UTF-16, broken
+// symlinks): their findings are missing, and the user should know why.
+func (s *Server) logSkipped() {
+	for _, p := range s.ws.Problems() {
+		s.mu.Lock()
+		if s.skipLogged == nil {
+			s.skipLogged = map[string]bool{}
+		}
+		seen := s.skipLogged[p.Path]
+		s.skipLogged[p.Path] = true
+		s.mu.Unlock()
+		if !seen {
+			s.logf(protocol.MessageTypeWarning, "skipped %s: %v", p.Path, p.Err)
+		}
+	}
 }
 
 // diagnosticsOf returns the findings of any file: the open buffer or disk.

@@ -89,6 +89,10 @@ func (s *Server) rename(ctx context.Context, doc docRequest, p *renameParams) (a
 		if err != nil || sf.Tree == nil {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "cannot read %s", pr.st.File)
 		}
+		if !s.editable(pr.st.File) {
+			// The same boundary as code actions and check --fix.
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s is outside the workspace folders (or reached through a symlink leading out): not renamed", pr.st.File)
+		}
 		uri := s.uriFor(pr.st.File)
 		add := func(start, end uint32) {
 			k := fmt.Sprintf("%s:%d", uri, start)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"go.lsp.dev/protocol"
@@ -91,4 +92,36 @@ func TestCodeActionsStayInsideTheWorkspace(t *testing.T) {
 		}
 		c.shutdown()
 	}
+}
+
+// An entry that includes a FIFO and a device still gets its diagnostics;
+// the server says which files it skipped.
+func TestIrregularIncludesDoNotHang(t *testing.T) {
+	root := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(root, "pipe.h"), 0o644); err != nil {
+		t.Skip(err)
+	}
+	os.Symlink("/dev/zero", filepath.Join(root, "zero.h"))
+	src := "#include \"kernel_operator.h\"\n#include \"pipe.h\"\n#include \"zero.h\"\n" +
+		"__aicore__ inline void cube() { AscendC::Mmad(c, a, b, p); }\n" +
+		"__aicore__ inline void vec() { AscendC::PipeBarrier<PIPE_V>(); }\n" +
+		"extern \"C\" __global__ __aicore__ void fifo_entry(__gm__ int64_t *args) {\n  AscendC::SyncAll();\n}\n"
+	os.WriteFile(filepath.Join(root, "entry.cpp"), []byte(src), 0o644)
+	c := startServer(t, Options{})
+	c.initialize([]string{root}, map[string]any{})
+	b := c.open(filepath.Join(root, "entry.cpp"))
+	if ds := withCode(c.diagnosticsFor(b.uri, 1), "EXT004"); len(ds) != 1 {
+		t.Errorf("want the EXT004 finding, got %v", codes(ds))
+	}
+	c.waitFor("a message naming the skipped FIFO and device", func() bool {
+		fifo, dev := false, false
+		for _, m := range c.notes {
+			if m.Method == "window/logMessage" || m.Method == "window/showMessage" {
+				fifo = fifo || strings.Contains(string(m.Params), "pipe.h: not a regular file (a FIFO)")
+				dev = dev || strings.Contains(string(m.Params), "zero.h: not a regular file (a character device)")
+			}
+		}
+		return fifo && dev
+	})
+	c.shutdown()
 }

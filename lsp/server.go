@@ -71,10 +71,12 @@ type Server struct {
 
 	mu    sync.Mutex
 	state int
-	ws    *workspace.Workspace
-	docs  map[string]*document // by path
-	caps  clientCapsWire
-	pull  bool // the client pulls diagnostics
+	// skipLogged are the unreadable paths already reported to the client.
+	skipLogged map[string]bool
+	ws         *workspace.Workspace
+	docs       map[string]*document // by path
+	caps       clientCapsWire
+	pull       bool // the client pulls diagnostics
 	// autoRoots: the client named no folder, so opened files add their
 	// project roots (workspace.ProjectRoot).
 	autoRoots bool
