@@ -289,15 +289,8 @@ func (s *Server) location(path string, start, end uint32) protocol.Location {
 // entry's name to its stub(s).
 func (s *Server) definitionInCPP(f *grammar.File, off uint32) []protocol.Location {
 	v := s.abiViewOf(f.Path)
-	var out []protocol.Location
-	seen := map[string]bool{}
-	add := func(l protocol.Location) {
-		k := fmt.Sprintf("%s:%v", l.URI, l.Range)
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, l)
-		}
-	}
+	var locs locationSet
+	add := locs.add
 	if a := v.at(off); a != nil {
 		for _, st := range v.stubs {
 			if !v.compiled(a, st) {
@@ -309,7 +302,7 @@ func (s *Server) definitionInCPP(f *grammar.File, off uint32) []protocol.Locatio
 				}
 			}
 		}
-		return out
+		return locs.list
 	}
 	entries, _ := cxx.Entries(f)
 	for _, fn := range entries {
@@ -325,7 +318,7 @@ func (s *Server) definitionInCPP(f *grammar.File, off uint32) []protocol.Locatio
 			add(s.location(st.File, st.Start, st.End))
 		}
 	}
-	return out
+	return locs.list
 }
 
 // definitionInStub: from a source=/aic_source=/aiv_source= argument to the

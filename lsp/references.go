@@ -67,15 +67,15 @@ func (s *Server) paramsAt(f *grammar.File, off uint32) []paramRef {
 	return out
 }
 
-// readsOf returns the C++ reads of a parameter's slot in every file the
-// extern compiles.
-func (s *Server) readsOf(ctx context.Context, pr paramRef) []readSite {
-	var out []readSite
-	seen := map[string]bool{}
-	cur := sameStub(s.ws.Stubs(), pr.st) // links are kept per parse of the stub
+// eachExternFile calls fn with the view of every C++ file an extern
+// compiles (its entries and what they include) and the extern's stub as
+// that view knows it (the stub may have been parsed again since st).
+func (s *Server) eachExternFile(ctx context.Context, st *abi.Stub, fn func(path string, v *abiView, st *abi.Stub)) {
+	cur := sameStub(s.ws.Stubs(), st) // links are kept per parse of the stub
 	if cur == nil {
-		return nil
+		return
 	}
+	seen := map[string]bool{}
 	for _, e := range s.ws.StubEntries(cur) {
 		for _, path := range s.ws.Closure(e) {
 			if seen[path] || ctx.Err() != nil {
@@ -83,29 +83,35 @@ func (s *Server) readsOf(ctx context.Context, pr paramRef) []readSite {
 			}
 			seen[path] = true
 			v := s.abiViewOf(path)
-			// The view may hold a newer parse of the same stub.
-			st := sameStub(v.stubs, pr.st)
-			if st == nil {
-				continue
-			}
-			p, ok := st.Param(pr.p.Name)
-			if !ok {
-				continue
-			}
-			for i := range v.acc {
-				a := &v.acc[i]
-				if a.Via == "constant" || !v.compiled(a, st) || v.otherBranch(a, st) {
-					continue
-				}
-				for _, sl := range slotFor(a, st) {
-					if int(sl) == p.Slot {
-						out = append(out, readSite{path: path, a: a})
-						break
-					}
-				}
+			if vs := sameStub(v.stubs, cur); vs != nil {
+				fn(path, v, vs)
 			}
 		}
 	}
+}
+
+// readsOf returns the C++ reads of a parameter's slot in every file the
+// extern compiles.
+func (s *Server) readsOf(ctx context.Context, pr paramRef) []readSite {
+	var out []readSite
+	s.eachExternFile(ctx, pr.st, func(path string, v *abiView, st *abi.Stub) {
+		p, ok := st.Param(pr.p.Name)
+		if !ok {
+			return
+		}
+		for i := range v.acc {
+			a := &v.acc[i]
+			if a.Via == "constant" || !v.compiled(a, st) || v.otherBranch(a, st) {
+				continue
+			}
+			for _, sl := range slotFor(a, st) {
+				if int(sl) == p.Slot {
+					out = append(out, readSite{path: path, a: a})
+					break
+				}
+			}
+		}
+	})
 	return out
 }
 
@@ -122,6 +128,23 @@ func (r readSite) span() (uint32, uint32) {
 		return r.a.Node.Start, r.a.Node.End
 	}
 	return r.a.Start, r.a.End
+}
+
+// locationSet collects locations once each.
+type locationSet struct {
+	list []protocol.Location
+	seen map[string]bool
+}
+
+func (ls *locationSet) add(l protocol.Location) {
+	k := fmt.Sprintf("%s:%v", l.URI, l.Range)
+	if ls.seen == nil {
+		ls.seen = map[string]bool{}
+	}
+	if !ls.seen[k] {
+		ls.seen[k] = true
+		ls.list = append(ls.list, l)
+	}
 }
 
 // sameStub finds st among stubs: the same object, or the stub of the same
@@ -149,15 +172,8 @@ func (s *Server) references(ctx context.Context, doc docRequest, p *referencePar
 	if len(prs) == 0 {
 		return nil, nil
 	}
-	out := []protocol.Location{}
-	seen := map[string]bool{}
-	add := func(l protocol.Location) {
-		k := fmt.Sprintf("%s:%v", l.URI, l.Range)
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, l)
-		}
-	}
+	var locs locationSet
+	add := locs.add
 	for _, pr := range prs {
 		if p.Context.IncludeDeclaration {
 			add(s.location(pr.st.File, pr.p.NameStart, pr.p.NameEnd))
@@ -170,6 +186,7 @@ func (s *Server) references(ctx context.Context, doc docRequest, p *referencePar
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
+	out := append([]protocol.Location{}, locs.list...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.URI != b.URI {

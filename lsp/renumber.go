@@ -140,59 +140,47 @@ func (s *Server) renumber(ctx context.Context, old, cur *abi.Stub) (refactorActi
 		edits []annotatedTextEdit
 	}
 	var files []*fileEdits
-	seen := map[string]bool{}
 	n, shared, named := 0, 0, 0
-	for _, e := range s.ws.StubEntries(cur) {
-		for _, path := range s.ws.Closure(e) {
-			if seen[path] || ctx.Err() != nil {
+	s.eachExternFile(ctx, cur, func(path string, v *abiView, st *abi.Stub) {
+		fe := &fileEdits{path: path, lines: s.linesFor(path)}
+		for i := range v.acc {
+			a := &v.acc[i]
+			if a.Via == "constant" || len(a.Slots) != 1 || !v.compiled(a, st) {
 				continue
 			}
-			seen[path] = true
-			v := s.abiViewOf(path)
-			st := sameStub(v.stubs, cur)
-			if st == nil {
+			from, ok := old.BySlot(int(a.Slots[0]))
+			if !ok {
 				continue
 			}
-			fe := &fileEdits{path: path, lines: s.linesFor(path)}
-			for i := range v.acc {
-				a := &v.acc[i]
-				if a.Via == "constant" || len(a.Slots) != 1 || !v.compiled(a, st) {
-					continue
-				}
-				from, ok := old.BySlot(int(a.Slots[0]))
-				if !ok {
-					continue
-				}
-				to, _ := cur.Param(from.Name)
-				if to.Slot == from.Slot {
-					continue
-				}
-				if a.Index == nil || a.Index.Kind != "number_literal" {
-					named++
-					continue
-				}
-				lit, ok := cxx.ParseInt(strings.TrimSpace(a.Index.Text()))
-				if !ok {
-					named++
-					continue
-				}
-				if sharedRead(v, a, st) {
-					shared++
-					continue
-				}
-				offset := a.Slots[0] - lit // helpers that add to the index
-				fe.edits = append(fe.edits, annotatedTextEdit{
-					Range:        rangeOf(fe.lines, a.Index.Start, a.Index.End),
-					NewText:      strconv.FormatInt(int64(to.Slot)-offset, 10),
-					AnnotationID: renumberAnnotation,
-				})
-				n++
+			to, _ := cur.Param(from.Name)
+			if to.Slot == from.Slot {
+				continue
 			}
-			if len(fe.edits) > 0 {
-				files = append(files, fe)
+			if a.Index == nil || a.Index.Kind != "number_literal" {
+				named++
+				continue
 			}
+			lit, ok := cxx.ParseInt(strings.TrimSpace(a.Index.Text()))
+			if !ok {
+				named++
+				continue
+			}
+			if sharedRead(v, a, st) {
+				shared++
+				continue
+			}
+			offset := a.Slots[0] - lit // helpers that add to the index
+			fe.edits = append(fe.edits, annotatedTextEdit{
+				Range:        rangeOf(fe.lines, a.Index.Start, a.Index.End),
+				NewText:      strconv.FormatInt(int64(to.Slot)-offset, 10),
+				AnnotationID: renumberAnnotation,
+			})
+			n++
 		}
-	}
+		if len(fe.edits) > 0 {
+			files = append(files, fe)
+		}
+	})
 	if n == 0 {
 		return refactorAction{}, false
 	}
