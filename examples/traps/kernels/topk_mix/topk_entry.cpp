@@ -72,5 +72,6 @@ extern "C" __global__ __aicore__ void topk_mix_entry(__gm__ int64_t *args) {
   AscendC::GlobalTensor<float> gOut;
   gOut.SetGlobalBuffer(tensor_data<float>(args, kOutArg));
   AscendC::LocalTensor<float> res;
+  AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1); // EXT015: raised here, never waited
   AscendC::DataCopy(gOut[block * 16], res, 16); // EXT012: MTE3 store never drained
 }

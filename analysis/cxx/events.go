@@ -1,0 +1,1124 @@
+package cxx
+
+import (
+	"context"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// Intra-core events: `SetFlag<HardEvent::MTE2_V>(id)` / `WaitFlag<...>(id)`
+// and the raw `set_flag(PIPE_MTE2, PIPE_V, id)` / `wait_flag(...)`. A set
+// must be consumed by a wait of the same pipe pair and id before the next
+// set of that event and before the task returns; a wait needs a set before
+// it. This file decodes the calls, summarises each function as a transfer
+// function over the pending state of every event, and follows an entry
+// through its helpers, reporting only what holds on every path that reaches
+// a point.
+
+// EventOp is one decoded set or wait.
+type EventOp struct {
+	Node *grammar.Node // the call_expression
+	Set  bool
+	// Pair is the pipe pair as the HardEvent spells it ("MTE2_V"); empty
+	// when it is not written as a constant (a template parameter).
+	Pair string
+	// IDs are the possible event ids; empty when unknown.
+	IDs    []int64
+	IDNode *grammar.Node
+}
+
+var eventIDRE = regexp.MustCompile(`^(?:[A-Za-z_][A-Za-z_0-9]*::)*EVENT_ID(\d+)$`)
+
+// eventBindings are the event_t enumerators, defined by the toolchain's
+// headers rather than the workspace.
+var eventBindings = func() map[string][]int64 {
+	m := map[string][]int64{}
+	for i := int64(0); i < 8; i++ {
+		m["EVENT_ID"+strconv.FormatInt(i, 10)] = []int64{i}
+	}
+	return m
+}()
+
+// AsEventOp decodes an intra-core event call; ok is false for other nodes.
+func AsEventOp(n *grammar.Node, r *Resolver) (EventOp, bool) {
+	c, ok := AsCall(n)
+	if !ok || c.Receiver != nil {
+		return EventOp{}, false
+	}
+	op := EventOp{Node: n}
+	switch c.Name {
+	case "SetFlag", "WaitFlag":
+		if !c.InNamespace("AscendC") || len(c.TArgs) != 1 || len(c.Args) != 1 {
+			return EventOp{}, false
+		}
+		op.Set = c.Name == "SetFlag"
+		t := strings.Join(strings.Fields(c.TArgs[0].Text()), "")
+		if i := strings.LastIndex(t, "HardEvent::"); i >= 0 && isPairName(t[i+len("HardEvent::"):]) {
+			op.Pair = t[i+len("HardEvent::"):]
+		}
+		op.IDNode = c.Args[0]
+	case "set_flag", "wait_flag":
+		if !c.InNamespace() || len(c.Args) != 3 {
+			return EventOp{}, false
+		}
+		op.Set = c.Name == "set_flag"
+		a, b := pipeName(c.Args[0].Text()), pipeName(c.Args[1].Text())
+		if a != "" && b != "" {
+			op.Pair = a + "_" + b
+		}
+		op.IDNode = c.Args[2]
+	default:
+		return EventOp{}, false
+	}
+	op.IDs = eventIDs(r, op.IDNode)
+	return op, true
+}
+
+func isPairName(s string) bool {
+	if s == "" || !strings.Contains(s, "_") {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// pipeName is "MTE2" for `PIPE_MTE2` (or `pipe_t::PIPE_MTE2`).
+func pipeName(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndex(s, "::"); i >= 0 {
+		s = s[i+2:]
+	}
+	if !strings.HasPrefix(s, "PIPE_") || !isPairName(s) {
+		return ""
+	}
+	return s[len("PIPE_"):]
+}
+
+func eventIDs(r *Resolver, n *grammar.Node) []int64 {
+	n = Unparen(n)
+	if n == nil {
+		return nil
+	}
+	if m := eventIDRE.FindStringSubmatch(strings.TrimSpace(n.Text())); m != nil {
+		v, _ := strconv.ParseInt(m[1], 10, 64)
+		return []int64{v}
+	}
+	if r == nil {
+		r = NewResolver()
+	}
+	return r.Bind(eventBindings).EvalAll(n)
+}
+
+// EventKey is one event: a pipe pair and an id.
+type EventKey struct {
+	Pair string
+	ID   int64
+}
+
+func (k EventKey) String() string { return k.Pair + " id " + strconv.FormatInt(k.ID, 10) }
+
+// EventProblem says what is wrong with an event.
+type EventProblem int
+
+const (
+	// EventLeaked: a set still pending when the entry returns.
+	EventLeaked EventProblem = iota + 1
+	// EventSetAgain: a set while an earlier set of the event is pending.
+	EventSetAgain
+	// EventWaitUnset: a wait with no set before it.
+	EventWaitUnset
+)
+
+// EventFinding is one unpaired event on one core, true on every path that
+// reaches the reported point.
+type EventFinding struct {
+	Problem EventProblem
+	Key     EventKey
+	Core    grammar.Cores
+	// Site is the node in the entry's body the problem is reported on: the
+	// set or wait itself, or the call of the helper that performs it.
+	Site *grammar.Node
+	// Op is the set or wait (in OpFile), Site when the entry performs it.
+	Op     *grammar.Node
+	OpFile *grammar.File
+	// Exits are the entry's return statements (or its body, for falling
+	// off the end) that leave the set pending (EventLeaked).
+	Exits []*grammar.Node
+	// Prev is the pending set a set repeats (EventSetAgain), in PrevFile;
+	// PrevSite is the node of the entry's body that leads to it.
+	Prev     *grammar.Node
+	PrevFile *grammar.File
+	PrevSite *grammar.Node
+}
+
+// UnpairedEvents follows each entry (function definitions of files[0]) on
+// each core of cores, through the functions of files it calls, and returns
+// the events that are unpaired on every path reaching the reported point.
+// Events also touched by code no entry reaches (a constructor, an object's
+// operator() the calls do not resolve to, a lambda) are not judged, nor
+// events whose ids are not constant. Pure: its result depends only on the
+// files and arguments.
+func UnpairedEvents(ctx context.Context, files []*grammar.File, r *Resolver, entries []*grammar.Node, cores grammar.Cores) []EventFinding {
+	if len(files) == 0 || len(entries) == 0 {
+		return nil
+	}
+	var out []EventFinding
+	for _, core := range []grammar.Cores{grammar.AIC, grammar.AIV} {
+		if cores&core == 0 {
+			continue
+		}
+		a := newEventAnalysis(ctx, files, r, core)
+		if a == nil {
+			continue
+		}
+		for _, fn := range entries {
+			if files[0].CoresOf(fn)&core == 0 {
+				continue
+			}
+			a.runEntry(files[0], fn)
+		}
+		if a.aborted {
+			continue
+		}
+		tainted := a.tainted()
+		for _, f := range a.findings {
+			if !tainted[f.Key.Pair] && !tainted[""] {
+				out = append(out, f)
+			}
+		}
+	}
+	return mergeCores(out)
+}
+
+// mergeCores folds the same finding on both cores into one.
+func mergeCores(in []EventFinding) []EventFinding {
+	type k struct {
+		p    EventProblem
+		key  EventKey
+		site *grammar.Node
+		op   *grammar.Node
+	}
+	idx := map[k]int{}
+	var out []EventFinding
+	for _, f := range in {
+		key := k{f.Problem, f.Key, f.Site, f.Op}
+		if i, ok := idx[key]; ok {
+			out[i].Core |= f.Core
+			continue
+		}
+		idx[key] = len(out)
+		out = append(out, f)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Site.Start < out[j].Site.Start })
+	return out
+}
+
+// State bits of one event: no set pending, a set pending.
+const (
+	evClean   uint8 = 1
+	evPending uint8 = 2
+)
+
+// tf is a transfer function: for event k, tf[2k] is the state set after
+// the code from a clean start and tf[2k+1] from a pending start. nil is
+// "does not complete" (no path).
+type tf []uint8
+
+// outcome is the effect of a statement: falling through, returning,
+// breaking out, continuing a loop.
+type outcome struct {
+	n, ret, brk, cont tf
+}
+
+type eventAnalysis struct {
+	ctx      context.Context
+	files    []*grammar.File
+	r        *Resolver
+	funcs    *Funcs
+	core     grammar.Cores
+	keys     map[EventKey]int
+	list     []EventKey
+	ops      map[*grammar.Node]*EventOp // decoded ops; nil entry: not an op
+	stmts    map[*grammar.Node]*outcome
+	sums     map[*grammar.Node]tf
+	busy     map[*grammar.Node]bool
+	visited  map[*grammar.Node]bool // ops the walks reached
+	walked   map[walkKey]bool       // (callee, state) pairs walked
+	walkBusy map[*grammar.Node]bool
+	budget   int
+	aborted  bool
+	findings []EventFinding
+	seen     map[[3]any]bool
+	// walk state
+	last map[int]origin // the last set of each event the walk passed
+}
+
+type origin struct {
+	site, op *grammar.Node
+	file     *grammar.File
+}
+
+// evBudget bounds the statements the walks visit through helpers (each
+// context once); past it the analysis gives up rather than guess.
+const evBudget = 200000
+
+func newEventAnalysis(ctx context.Context, files []*grammar.File, r *Resolver, core grammar.Cores) *eventAnalysis {
+	a := &eventAnalysis{ctx: ctx, files: files, r: r, core: core, keys: map[EventKey]int{},
+		ops: map[*grammar.Node]*EventOp{}, stmts: map[*grammar.Node]*outcome{}, sums: map[*grammar.Node]tf{},
+		busy: map[*grammar.Node]bool{}, visited: map[*grammar.Node]bool{}, walked: map[walkKey]bool{}, walkBusy: map[*grammar.Node]bool{},
+		budget: evBudget, seen: map[[3]any]bool{}, last: map[int]origin{}}
+	for _, f := range files {
+		for _, n := range callNodes(f) {
+			if op := a.op(n); op != nil && op.Pair != "" && f.CoresOf(n)&core != 0 {
+				for _, id := range op.IDs {
+					k := EventKey{op.Pair, id}
+					if _, ok := a.keys[k]; !ok {
+						a.keys[k] = len(a.list)
+						a.list = append(a.list, k)
+					}
+				}
+			}
+		}
+	}
+	if len(a.list) == 0 {
+		return nil
+	}
+	a.funcs = IndexFunctions(files...)
+	return a
+}
+
+func (a *eventAnalysis) op(n *grammar.Node) *EventOp {
+	if op, ok := a.ops[n]; ok {
+		return op
+	}
+	var p *EventOp
+	if op, ok := AsEventOp(n, a.r); ok {
+		p = &op
+	}
+	a.ops[n] = p
+	return p
+}
+
+// --- transfer functions ---
+
+func (a *eventAnalysis) id() tf {
+	t := make(tf, 2*len(a.list))
+	for i := range a.list {
+		t[2*i], t[2*i+1] = evClean, evPending
+	}
+	return t
+}
+
+// then is t followed by u.
+func then(t, u tf) tf {
+	if t == nil || u == nil {
+		return nil
+	}
+	out := make(tf, len(t))
+	for i := 0; i < len(t); i += 2 {
+		for j := 0; j < 2; j++ {
+			var s uint8
+			if t[i+j]&evClean != 0 {
+				s |= u[i]
+			}
+			if t[i+j]&evPending != 0 {
+				s |= u[i+1]
+			}
+			out[i+j] = s
+		}
+	}
+	return out
+}
+
+func union(t, u tf) tf {
+	if t == nil {
+		return u
+	}
+	if u == nil {
+		return t
+	}
+	out := make(tf, len(t))
+	for i := range t {
+		out[i] = t[i] | u[i]
+	}
+	return out
+}
+
+func equal(t, u tf) bool {
+	if len(t) != len(u) || (t == nil) != (u == nil) {
+		return false
+	}
+	for i := range t {
+		if t[i] != u[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// star is zero or more repetitions of t.
+func (a *eventAnalysis) star(t tf) tf {
+	acc := a.id()
+	for i := 0; i < 8; i++ {
+		next := union(acc, then(acc, t))
+		if equal(next, acc) {
+			break
+		}
+		acc = next
+	}
+	return acc
+}
+
+// apply runs a state (one mask per event) through t.
+func apply(st []uint8, t tf) []uint8 {
+	if st == nil || t == nil {
+		return nil
+	}
+	out := make([]uint8, len(st))
+	for k, m := range st {
+		if m&evClean != 0 {
+			out[k] |= t[2*k]
+		}
+		if m&evPending != 0 {
+			out[k] |= t[2*k+1]
+		}
+	}
+	return out
+}
+
+func unionState(s, t []uint8) []uint8 {
+	if s == nil {
+		return t
+	}
+	if t == nil {
+		return s
+	}
+	out := make([]uint8, len(s))
+	for i := range s {
+		out[i] = s[i] | t[i]
+	}
+	return out
+}
+
+// opTF is the effect of one set or wait.
+func (a *eventAnalysis) opTF(op *EventOp) tf {
+	t := a.id()
+	exact := op.Pair != "" && len(op.IDs) == 1
+	for k, key := range a.list {
+		if op.Pair != "" && key.Pair != op.Pair {
+			continue
+		}
+		if len(op.IDs) > 0 && !containsID(op.IDs, key.ID) {
+			continue
+		}
+		switch {
+		case exact && op.Set:
+			t[2*k], t[2*k+1] = evPending, evPending
+		case exact:
+			t[2*k], t[2*k+1] = evClean, evClean
+		case op.Set: // may set this event
+			t[2*k] = evClean | evPending
+		default: // may consume this event
+			t[2*k+1] = evClean | evPending
+		}
+	}
+	return t
+}
+
+func containsID(ids []int64, id int64) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *eventAnalysis) active(f *grammar.File, n *grammar.Node) bool {
+	return f.CoresOf(n)&a.core != 0
+}
+
+// stmtTF is the outcome of a statement (memoized: each node once).
+func (a *eventAnalysis) stmtTF(f *grammar.File, n *grammar.Node) *outcome {
+	if o, ok := a.stmts[n]; ok {
+		return o
+	}
+	o := a.computeStmt(f, n)
+	a.stmts[n] = o
+	return o
+}
+
+func (a *eventAnalysis) seq(f *grammar.File, nodes []*grammar.Node, start tf) *outcome {
+	acc := &outcome{n: start}
+	for _, c := range nodes {
+		if acc.n == nil {
+			break
+		}
+		o := a.stmtTF(f, c)
+		acc.ret = union(acc.ret, then(acc.n, o.ret))
+		acc.brk = union(acc.brk, then(acc.n, o.brk))
+		acc.cont = union(acc.cont, then(acc.n, o.cont))
+		acc.n = then(acc.n, o.n)
+	}
+	return acc
+}
+
+func (a *eventAnalysis) computeStmt(f *grammar.File, n *grammar.Node) *outcome {
+	if n == nil || !a.active(f, n) {
+		return &outcome{n: a.id()}
+	}
+	switch n.Kind {
+	case "comment", "preproc_call", "preproc_def", "preproc_function_def", "preproc_include", "break_statement", "continue_statement":
+		switch n.Kind {
+		case "break_statement":
+			return &outcome{brk: a.id()}
+		case "continue_statement":
+			return &outcome{cont: a.id()}
+		}
+		return &outcome{n: a.id()}
+	case "compound_statement", "else_clause", "labeled_statement", "try_statement", "catch_clause", "preproc_else":
+		return a.seq(f, n.NamedChildren(), a.id())
+	case "preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef":
+		body, alt := preprocParts(n)
+		o := a.seq(f, body, a.id())
+		switch a.preprocBranches(f, n, body, alt) {
+		case takeBody:
+			return o
+		case takeAlt:
+			if alt == nil {
+				return &outcome{n: a.id()}
+			}
+			return a.stmtTF(f, alt)
+		}
+		if alt == nil {
+			return unionOutcome(o, &outcome{n: a.id()})
+		}
+		return unionOutcome(o, a.stmtTF(f, alt))
+	case "if_statement":
+		cond := n.ChildByField("condition")
+		e := a.exprTF(f, cond)
+		cons, alt := n.ChildByField("consequence"), n.ChildByField("alternative")
+		if _, ok := grammar.CoreCondition(cond); ok {
+			// A core test: on this core exactly one branch runs.
+			var out *outcome
+			for _, b := range []*grammar.Node{cons, alt} {
+				if b != nil && a.active(f, b) {
+					out = unionOutcome(out, a.stmtTF(f, b))
+				}
+			}
+			if out == nil {
+				return &outcome{n: e}
+			}
+			return prefix(e, out)
+		}
+		if n.ChildOfKind("constexpr") != nil {
+			if v, ok := a.r.Eval(cond); ok {
+				if v != 0 {
+					return prefix(e, a.stmtTF(f, cons))
+				}
+				if alt != nil {
+					return prefix(e, a.stmtTF(f, alt))
+				}
+				return &outcome{n: e}
+			}
+		}
+		out := a.stmtTF(f, cons)
+		if alt != nil {
+			out = unionOutcome(out, a.stmtTF(f, alt))
+		} else {
+			out = unionOutcome(out, &outcome{n: a.id()})
+		}
+		return prefix(e, out)
+	case "for_statement", "while_statement", "for_range_loop", "do_statement":
+		pre, step, condE, body := a.loopParts(f, n)
+		head := then(pre, a.star(step))
+		if n.Kind == "do_statement" {
+			head = then(pre, then(union(body.n, body.cont), a.star(step)))
+			// The first pass runs before any test.
+			first := then(pre, body.brk)
+			firstRet := then(pre, body.ret)
+			exit := union(first, union(then(then(head, condE), body.brk), then(head, condE)))
+			if infinite(n) {
+				exit = union(first, then(then(head, condE), body.brk))
+			}
+			return &outcome{n: exit, ret: union(firstRet, then(then(head, condE), body.ret))}
+		}
+		atTest := then(head, condE)
+		exit := union(atTest, then(atTest, body.brk))
+		if infinite(n) {
+			exit = then(atTest, body.brk)
+		}
+		return &outcome{n: exit, ret: then(atTest, body.ret)}
+	case "switch_statement":
+		e := a.exprTF(f, n.ChildByField("condition"))
+		body := n.ChildByField("body")
+		if body == nil {
+			return &outcome{n: e}
+		}
+		// Every case label is reachable from the test.
+		acc := &outcome{}
+		hasDefault := false
+		for _, c := range body.NamedChildren() {
+			if c.Kind == "case_statement" {
+				if c.ChildByField("value") == nil {
+					hasDefault = true
+				}
+				acc.n = union(acc.n, a.id())
+				var stmts []*grammar.Node
+				for _, s := range c.NamedChildren() {
+					if s != c.ChildByField("value") {
+						stmts = append(stmts, s)
+					}
+				}
+				o := a.seq(f, stmts, acc.n)
+				acc.ret = union(acc.ret, o.ret)
+				acc.brk = union(acc.brk, o.brk)
+				acc.cont = union(acc.cont, o.cont)
+				acc.n = o.n
+				continue
+			}
+			o := a.seq(f, []*grammar.Node{c}, acc.n)
+			acc.ret, acc.brk, acc.cont, acc.n = union(acc.ret, o.ret), union(acc.brk, o.brk), union(acc.cont, o.cont), o.n
+		}
+		exit := union(acc.n, acc.brk)
+		if !hasDefault {
+			exit = union(exit, a.id())
+		}
+		return prefix(e, &outcome{n: exit, ret: acc.ret, cont: acc.cont})
+	case "return_statement":
+		return &outcome{ret: a.exprTF(f, n)}
+	case "function_definition", "class_specifier", "struct_specifier", "lambda_expression":
+		return &outcome{n: a.id()}
+	}
+	return &outcome{n: a.exprTF(f, n)}
+}
+
+const (
+	takeEither = iota
+	takeBody
+	takeAlt
+)
+
+// preprocBranches decides a preprocessor conditional on a core guard: its
+// statements compile for other cores than the conditional itself, so on
+// this core exactly the active branch runs. Other conditionals may take
+// either branch.
+func (a *eventAnalysis) preprocBranches(f *grammar.File, n *grammar.Node, body []*grammar.Node, alt *grammar.Node) int {
+	first := firstStmt(body)
+	if first == nil || f.CoresOf(first) == f.CoresOf(n) {
+		return takeEither
+	}
+	if a.active(f, first) {
+		return takeBody
+	}
+	return takeAlt
+}
+
+func firstStmt(nodes []*grammar.Node) *grammar.Node {
+	for _, b := range nodes {
+		if b.Kind != "comment" {
+			return b
+		}
+	}
+	return nil
+}
+
+// preprocParts splits a preprocessor conditional into its statements and
+// its #else/#elif.
+func preprocParts(n *grammar.Node) (body []*grammar.Node, alt *grammar.Node) {
+	alt = n.ChildByField("alternative")
+	cond, name := n.ChildByField("condition"), n.ChildByField("name")
+	for _, c := range n.NamedChildren() {
+		if c == alt || c == cond || c == name {
+			continue
+		}
+		body = append(body, c)
+	}
+	return body, alt
+}
+
+func unionOutcome(o, p *outcome) *outcome {
+	if o == nil {
+		return p
+	}
+	if p == nil {
+		return o
+	}
+	return &outcome{n: union(o.n, p.n), ret: union(o.ret, p.ret), brk: union(o.brk, p.brk), cont: union(o.cont, p.cont)}
+}
+
+func prefix(e tf, o *outcome) *outcome {
+	return &outcome{n: then(e, o.n), ret: then(e, o.ret), brk: then(e, o.brk), cont: then(e, o.cont)}
+}
+
+// loopParts returns a loop's effect before the first test, one iteration
+// (test, body, update), the test, and the body's outcome.
+func (a *eventAnalysis) loopParts(f *grammar.File, n *grammar.Node) (pre, step, condE tf, body *outcome) {
+	pre = a.id()
+	if n.Kind == "for_statement" {
+		pre = a.exprTF(f, n.ChildByField("initializer"))
+	}
+	if n.Kind == "for_range_loop" {
+		pre = a.exprTF(f, n.ChildByField("right"))
+	}
+	condE = a.exprTF(f, n.ChildByField("condition"))
+	body = a.stmtTF(f, n.ChildByField("body"))
+	update := a.exprTF(f, n.ChildByField("update"))
+	step = then(then(condE, union(body.n, body.cont)), update)
+	return pre, step, condE, body
+}
+
+// infinite reports a loop whose test is absent or a true literal: it only
+// leaves by break or return.
+func infinite(n *grammar.Node) bool {
+	if n.Kind == "for_range_loop" {
+		return false
+	}
+	c := Unparen(n.ChildByField("condition"))
+	if c != nil && c.Kind == "condition_clause" {
+		if k := c.NamedChildren(); len(k) == 1 {
+			c = Unparen(k[0])
+		}
+	}
+	if c == nil {
+		return n.Kind == "for_statement"
+	}
+	t := strings.TrimSpace(c.Text())
+	return t == "true" || t == "1"
+}
+
+// exprCalls lists the calls inside n in evaluation order (innermost
+// first), not those of lambdas defined there.
+func exprCalls(n *grammar.Node) []*grammar.Node {
+	if n == nil {
+		return nil
+	}
+	var calls []*grammar.Node
+	ds := n.Descendants()
+	for i := 0; i < len(ds); i++ {
+		c := &ds[i]
+		if c.Kind == "lambda_expression" {
+			i += len(c.Descendants()) - 1
+			continue
+		}
+		if c.Kind == "call_expression" {
+			calls = append(calls, c)
+		}
+	}
+	sort.SliceStable(calls, func(i, j int) bool { return calls[i].End < calls[j].End })
+	return calls
+}
+
+func (a *eventAnalysis) exprTF(f *grammar.File, n *grammar.Node) tf {
+	t := a.id()
+	for _, c := range exprCalls(n) {
+		if a.active(f, c) {
+			t = then(t, a.callTF(f, c))
+		}
+	}
+	return t
+}
+
+func (a *eventAnalysis) callTF(f *grammar.File, n *grammar.Node) tf {
+	if op := a.op(n); op != nil {
+		return a.opTF(op)
+	}
+	c, ok := AsCall(n)
+	if !ok {
+		return a.id()
+	}
+	var out tf
+	for _, d := range a.funcs.Callees(c) {
+		out = union(out, a.summary(d))
+	}
+	if out == nil {
+		if a.opaque(c) {
+			return a.anyTF()
+		}
+		return a.id()
+	}
+	return out
+}
+
+// opaque reports a call through an object whose operator() the unit does
+// not define (`blockMmad(...)` of a class from an include the workspace
+// could not resolve): it may set or wait any event.
+func (a *eventAnalysis) opaque(c Call) bool {
+	return c.Receiver == nil && len(a.funcs.Lookup(c.Name)) == 0 && len(a.funcs.TypesOf(c.Name)) > 0
+}
+
+// anyTF may set or consume every event.
+func (a *eventAnalysis) anyTF() tf {
+	t := make(tf, 2*len(a.list))
+	for i := range t {
+		t[i] = evClean | evPending
+	}
+	return t
+}
+
+// summary is a function's transfer function from entry to return.
+func (a *eventAnalysis) summary(d FuncDef) tf {
+	if t, ok := a.sums[d.Node]; ok {
+		return t
+	}
+	if a.busy[d.Node] {
+		return a.id() // recursion: no further effect
+	}
+	a.busy[d.Node] = true
+	var t tf
+	if body := d.Body(); body != nil && a.active(d.File, d.Node) {
+		o := a.stmtTF(d.File, body)
+		t = union(o.n, o.ret)
+	}
+	if t == nil {
+		t = a.id()
+	}
+	a.busy[d.Node] = false
+	a.sums[d.Node] = t
+	return t
+}
+
+// --- the recording walk ---
+
+// walkOut is a statement's effect on a concrete state.
+type walkOut struct {
+	n, ret, brk, cont []uint8
+}
+
+type walkCtx struct {
+	top  bool          // walking the entry's own body
+	site *grammar.Node // the entry-body call being followed (nil at top)
+	exit func(n *grammar.Node, st []uint8)
+}
+
+func (a *eventAnalysis) runEntry(f *grammar.File, fn *grammar.Node) {
+	body := fn.ChildByField("body")
+	if body == nil {
+		return
+	}
+	st := make([]uint8, len(a.list))
+	for i := range st {
+		st[i] = evClean
+	}
+	leaks := map[int]*EventFinding{}
+	var order []int
+	wc := &walkCtx{top: true}
+	wc.exit = func(n *grammar.Node, st []uint8) {
+		for k, m := range st {
+			if m != evPending {
+				continue
+			}
+			o, ok := a.last[k]
+			if !ok {
+				continue
+			}
+			fd := leaks[k]
+			if fd == nil || fd.Op != o.op {
+				fd = &EventFinding{Problem: EventLeaked, Key: a.list[k], Core: a.core, Site: o.site, Op: o.op, OpFile: o.file}
+				leaks[k] = fd
+				order = append(order, k)
+			}
+			fd.Exits = append(fd.Exits, n)
+		}
+	}
+	w := a.walk(f, body, st, wc)
+	if w.n != nil {
+		wc.exit(body, w.n)
+	}
+	for _, k := range order {
+		a.add(*leaks[k])
+	}
+}
+
+func (a *eventAnalysis) add(fd EventFinding) {
+	key := [3]any{fd.Problem, fd.Key, fd.Op}
+	if a.seen[key] {
+		return
+	}
+	a.seen[key] = true
+	a.findings = append(a.findings, fd)
+}
+
+func (a *eventAnalysis) walkSeq(f *grammar.File, nodes []*grammar.Node, st []uint8, wc *walkCtx) walkOut {
+	acc := walkOut{n: st}
+	for _, c := range nodes {
+		if acc.n == nil || a.aborted {
+			break
+		}
+		o := a.walk(f, c, acc.n, wc)
+		acc.ret = unionState(acc.ret, o.ret)
+		acc.brk = unionState(acc.brk, o.brk)
+		acc.cont = unionState(acc.cont, o.cont)
+		acc.n = o.n
+	}
+	return acc
+}
+
+func unionWalk(o, p walkOut) walkOut {
+	return walkOut{n: unionState(o.n, p.n), ret: unionState(o.ret, p.ret), brk: unionState(o.brk, p.brk), cont: unionState(o.cont, p.cont)}
+}
+
+// walk runs a statement on a state, recording findings. It mirrors
+// computeStmt; loops start from their fixed point so each statement is
+// walked once per context.
+func (a *eventAnalysis) walk(f *grammar.File, n *grammar.Node, st []uint8, wc *walkCtx) walkOut {
+	if n == nil || st == nil || !a.active(f, n) {
+		return walkOut{n: st}
+	}
+	a.budget--
+	if a.budget < 0 || a.ctx.Err() != nil {
+		a.aborted = true
+		return walkOut{}
+	}
+	switch n.Kind {
+	case "comment", "preproc_call", "preproc_def", "preproc_function_def", "preproc_include":
+		return walkOut{n: st}
+	case "break_statement":
+		return walkOut{brk: st}
+	case "continue_statement":
+		return walkOut{cont: st}
+	case "compound_statement", "else_clause", "labeled_statement", "try_statement", "catch_clause", "preproc_else":
+		return a.walkSeq(f, n.NamedChildren(), st, wc)
+	case "preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef":
+		body, alt := preprocParts(n)
+		switch a.preprocBranches(f, n, body, alt) {
+		case takeBody:
+			return a.walkSeq(f, body, st, wc)
+		case takeAlt:
+			return a.walk(f, alt, st, wc)
+		}
+		o := a.walkSeq(f, body, st, wc)
+		if alt == nil {
+			return unionWalk(o, walkOut{n: st})
+		}
+		return unionWalk(o, a.walk(f, alt, st, wc))
+	case "if_statement":
+		cond := n.ChildByField("condition")
+		s := a.walkExpr(f, cond, st, wc)
+		cons, alt := n.ChildByField("consequence"), n.ChildByField("alternative")
+		if _, ok := grammar.CoreCondition(cond); ok {
+			var out walkOut
+			ran := false
+			for _, b := range []*grammar.Node{cons, alt} {
+				if b != nil && a.active(f, b) {
+					out = unionWalk(out, a.walk(f, b, s, wc))
+					ran = true
+				}
+			}
+			if !ran {
+				return walkOut{n: s}
+			}
+			return out
+		}
+		if n.ChildOfKind("constexpr") != nil {
+			if v, ok := a.r.Eval(cond); ok {
+				if v != 0 {
+					return a.walk(f, cons, s, wc)
+				}
+				if alt != nil {
+					return a.walk(f, alt, s, wc)
+				}
+				return walkOut{n: s}
+			}
+		}
+		out := a.walk(f, cons, s, wc)
+		if alt != nil {
+			return unionWalk(out, a.walk(f, alt, s, wc))
+		}
+		return unionWalk(out, walkOut{n: s})
+	case "for_statement", "while_statement", "for_range_loop", "do_statement":
+		pre, step, _, _ := a.loopParts(f, n)
+		s := st
+		if n.Kind == "for_statement" {
+			s = a.walkExpr(f, n.ChildByField("initializer"), s, wc)
+		} else if n.Kind == "for_range_loop" {
+			s = a.walkExpr(f, n.ChildByField("right"), s, wc)
+		}
+		_ = pre
+		// The state at the test once the loop has settled.
+		head := apply(s, a.star(step))
+		if n.Kind == "do_statement" {
+			bodyOut := a.walk(f, n.ChildByField("body"), unionState(s, apply(head, a.exprTF(f, n.ChildByField("condition")))), wc)
+			atTest := a.walkExpr(f, n.ChildByField("condition"), unionState(bodyOut.n, bodyOut.cont), wc)
+			exit := unionState(bodyOut.brk, atTest)
+			if infinite(n) {
+				exit = bodyOut.brk
+			}
+			return walkOut{n: exit, ret: bodyOut.ret}
+		}
+		atTest := a.walkExpr(f, n.ChildByField("condition"), head, wc)
+		bodyOut := a.walk(f, n.ChildByField("body"), atTest, wc)
+		a.walkExpr(f, n.ChildByField("update"), unionState(bodyOut.n, bodyOut.cont), wc)
+		exit := unionState(atTest, bodyOut.brk)
+		if infinite(n) {
+			exit = bodyOut.brk
+		}
+		return walkOut{n: exit, ret: bodyOut.ret}
+	case "switch_statement":
+		s := a.walkExpr(f, n.ChildByField("condition"), st, wc)
+		body := n.ChildByField("body")
+		if body == nil {
+			return walkOut{n: s}
+		}
+		var acc walkOut
+		hasDefault := false
+		for _, c := range body.NamedChildren() {
+			if c.Kind == "case_statement" {
+				if c.ChildByField("value") == nil {
+					hasDefault = true
+				}
+				var stmts []*grammar.Node
+				for _, x := range c.NamedChildren() {
+					if x != c.ChildByField("value") {
+						stmts = append(stmts, x)
+					}
+				}
+				o := a.walkSeq(f, stmts, unionState(acc.n, s), wc)
+				acc = walkOut{n: o.n, ret: unionState(acc.ret, o.ret), brk: unionState(acc.brk, o.brk), cont: unionState(acc.cont, o.cont)}
+				continue
+			}
+			o := a.walkSeq(f, []*grammar.Node{c}, acc.n, wc)
+			acc = walkOut{n: o.n, ret: unionState(acc.ret, o.ret), brk: unionState(acc.brk, o.brk), cont: unionState(acc.cont, o.cont)}
+		}
+		exit := unionState(acc.n, acc.brk)
+		if !hasDefault {
+			exit = unionState(exit, s)
+		}
+		return walkOut{n: exit, ret: acc.ret, cont: acc.cont}
+	case "return_statement":
+		s := a.walkExpr(f, n, st, wc)
+		if wc.top && s != nil {
+			wc.exit(n, s)
+		}
+		return walkOut{ret: s}
+	case "function_definition", "class_specifier", "struct_specifier", "lambda_expression":
+		return walkOut{n: st}
+	}
+	return walkOut{n: a.walkExpr(f, n, st, wc)}
+}
+
+func (a *eventAnalysis) walkExpr(f *grammar.File, n *grammar.Node, st []uint8, wc *walkCtx) []uint8 {
+	for _, c := range exprCalls(n) {
+		if st == nil {
+			return nil
+		}
+		if a.active(f, c) {
+			st = a.walkCall(f, c, st, wc)
+		}
+	}
+	return st
+}
+
+func (a *eventAnalysis) walkCall(f *grammar.File, n *grammar.Node, st []uint8, wc *walkCtx) []uint8 {
+	site := wc.site
+	if site == nil {
+		site = n
+	}
+	if op := a.op(n); op != nil {
+		a.visited[n] = true
+		if op.Pair != "" && len(op.IDs) == 1 {
+			k := a.keys[EventKey{op.Pair, op.IDs[0]}]
+			switch {
+			case op.Set && st[k] == evPending:
+				fd := EventFinding{Problem: EventSetAgain, Key: a.list[k], Core: a.core, Site: site, Op: n, OpFile: f}
+				if o, ok := a.last[k]; ok {
+					fd.Prev, fd.PrevFile, fd.PrevSite = o.op, o.file, o.site
+				}
+				a.add(fd)
+			case !op.Set && st[k] == evClean:
+				a.add(EventFinding{Problem: EventWaitUnset, Key: a.list[k], Core: a.core, Site: site, Op: n, OpFile: f})
+			}
+			if op.Set {
+				a.last[k] = origin{site: site, op: n, file: f}
+			}
+		}
+		return apply(st, a.opTF(op))
+	}
+	c, ok := AsCall(n)
+	if !ok {
+		return st
+	}
+	defs := a.funcs.Callees(c)
+	if len(defs) == 0 {
+		if a.opaque(c) {
+			return apply(st, a.anyTF())
+		}
+		return st
+	}
+	var out []uint8
+	for _, d := range defs {
+		if d.File == f && d.Node.Contains(n) || a.walkBusy[d.Node] {
+			out = unionState(out, st)
+			continue
+		}
+		body := d.Body()
+		if body == nil || !a.active(d.File, d.Node) {
+			out = unionState(out, st)
+			continue
+		}
+		key := stateKey(d.Node, st)
+		if a.walked[key] {
+			// This context was followed already: its findings are in.
+			out = unionState(out, apply(st, a.summary(d)))
+			continue
+		}
+		a.walked[key] = true
+		a.walkBusy[d.Node] = true
+		sub := a.walk(d.File, body, st, &walkCtx{site: site})
+		a.walkBusy[d.Node] = false
+		out = unionState(out, unionState(sub.n, sub.ret))
+	}
+	return out
+}
+
+type walkKey struct {
+	fn *grammar.Node
+	st string
+}
+
+func stateKey(fn *grammar.Node, st []uint8) walkKey {
+	b := make([]byte, len(st))
+	for i, m := range st {
+		b[i] = '0' + m
+	}
+	return walkKey{fn, string(b)}
+}
+
+// tainted lists the pairs ("" for all) of the ops of the unit that no walk
+// reached on this core: code the calls did not resolve to may set or wait
+// them at any point.
+func (a *eventAnalysis) tainted() map[string]bool {
+	out := map[string]bool{}
+	for _, f := range a.files {
+		for _, n := range callNodes(f) {
+			op := a.op(n)
+			if op == nil || a.visited[n] || !a.active(f, n) || a.deadConstexpr(n) {
+				continue
+			}
+			out[op.Pair] = true
+		}
+	}
+	return out
+}
+
+// deadConstexpr reports whether an `if constexpr` on a constant discards n.
+func (a *eventAnalysis) deadConstexpr(n *grammar.Node) bool {
+	for child, p := n, n.Parent(); p != nil; child, p = p, p.Parent() {
+		if p.Kind != "if_statement" || p.ChildOfKind("constexpr") == nil {
+			continue
+		}
+		v, ok := a.r.Eval(p.ChildByField("condition"))
+		if ok && (child.Field == "consequence" && v == 0 || child.Field == "alternative" && v != 0) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,176 @@
+package rules
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// EventUnpaired flags intra-core event sets and waits that do not pair up
+// on the paths from an extern entry.
+var EventUnpaired = register(&analysis.Analyzer{
+	Code:     "EXT015",
+	Name:     "event-unpaired",
+	Severity: analysis.SeverityWarning,
+	Lang:     grammar.CPP,
+	Fixable:  true,
+	Doc: analysis.Doc{
+		Summary: "an intra-core `SetFlag`/`set_flag` needs its `WaitFlag` before the next set of that event and before the extern returns; a wait needs a set",
+		What: "Follows each extern entry, on each core it compiles for, through the workspace functions it calls (a " +
+			"helper is followed with the state its caller reaches it with), and tracks every event " +
+			"`SetFlag<HardEvent::X>(id)` / `WaitFlag<HardEvent::X>(id)` / `set_flag(PIPE_A, PIPE_B, id)` / " +
+			"`wait_flag(PIPE_A, PIPE_B, id)` with a constant pipe pair and id (`EVENT_ID0`…`EVENT_ID7`, constants, " +
+			"enums, `#define`s). It flags a set still pending at a return (or the end of the entry) on every path that " +
+			"reaches it, a set of an event whose earlier set is pending on every path to it, and a wait that no set " +
+			"precedes on any path. Loops are followed to their fixed point (a ping-pong `EVENT_ID0`/`EVENT_ID1` pair set " +
+			"before the loop, waited and set again inside and waited after it pairs up), `break`, `continue`, early " +
+			"returns, `switch`, core guards and `if constexpr` count. Only what holds on every path reaching a point " +
+			"is reported: a wait under `if (i > 0)` that pairs with the previous iteration's set is silent. An event " +
+			"whose id is computed at run time (`AllocEventID`, `i % 2 ? EVENT_ID0 : EVENT_ID1`) makes that pipe pair " +
+			"uncertain from there on, and an event some code the entry does not reach also touches (a constructor, an " +
+			"unresolved call, a lambda) is not judged.",
+		Why: "An intra-core event is a flag per pipe pair and id inside one core: `SetFlag` raises it when the source " +
+			"pipe reaches that point, `WaitFlag` stalls the destination pipe until it is raised and consumes it. The " +
+			"runtime runs one persistent kernel per core and calls each task as `kernel(args)`; nothing resets the " +
+			"event flags between tasks. A set that is never waited stays raised, and the next task's first wait on " +
+			"that event passes at once, before its own producer finished (it reads a buffer still being written). A " +
+			"second set before the first is waited leaves the pairing off by one: a later wait passes on the stale " +
+			"set, or one wait never passes. A wait with no set before it stalls the pipe until the task is killed " +
+			"(507018). Pair every set with exactly one wait of the same event and id, as the staging pattern " +
+			"`SetFlag<MTE2_S>(id); WaitFlag<MTE2_S>(id);` does.",
+		Example: "AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID0);\nfor (int i = 0; i < n; ++i) {\n" +
+			"  AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID0);\n  // ... copy in, compute, copy out ...\n" +
+			"  AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID0);\n}\n}   // returns with EVENT_ID0 raised",
+		UseInstead: "  AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID0);\n}\n" +
+			"AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID0);   // consume the last set\n}",
+		FixSafety: "Unsafe, and offered for a set pending at a return only: inserts the matching `WaitFlag` (or `wait_flag`, " +
+			"spelled like the set) on its own line before each return the set reaches pending. A wait only stalls " +
+			"until the set's source pipe gets there, but where the wait belongs (right after the set's consumer, or " +
+			"at the end) is the author's call.",
+		Guide: "§4 (the staging pattern), facts: How an extern is built and run",
+	},
+	Run: runEventUnpaired,
+})
+
+var eventNames = [][]byte{[]byte("SetFlag"), []byte("WaitFlag"), []byte("set_flag"), []byte("wait_flag")}
+
+func runEventUnpaired(pass *analysis.Pass) {
+	entries := externEntries(pass)
+	if len(entries) == 0 {
+		return
+	}
+	files := append([]*grammar.File{pass.File}, pass.Includes...)
+	if !mentionsAny(files, eventNames) {
+		return
+	}
+	cores := grammar.Both
+	if pass.Ctx != nil {
+		switch pass.Ctx.Kind {
+		case workspace.KindAIV:
+			cores = grammar.AIV
+		case workspace.KindAIC:
+			cores = grammar.AIC
+		}
+	}
+	for _, fd := range cxx.UnpairedEvents(context.Background(), files, pass.Consts, entries, cores) {
+		pass.Report(eventDiagnostic(pass, fd, cores))
+	}
+}
+
+func mentionsAny(files []*grammar.File, names [][]byte) bool {
+	for _, f := range files {
+		for _, s := range names {
+			if bytes.Contains(f.Src, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func eventDiagnostic(pass *analysis.Pass, fd cxx.EventFinding, all grammar.Cores) analysis.Diagnostic {
+	what := "`" + shortText(fd.Op) + "`"
+	if fd.Site != fd.Op {
+		what = fmt.Sprintf("`%s` reaches `%s` (%s) which", shortText(fd.Site), shortText(fd.Op), where(fd.OpFile, fd.Op))
+	}
+	on := ""
+	if fd.Core != all {
+		on = " on the " + coreName(fd.Core) + " core"
+	}
+	d := analysis.Diagnostic{Start: fd.Site.Start, End: fd.Site.End}
+	if fd.Site != fd.Op {
+		d.Related = append(d.Related, analysis.RelatedAt(fd.OpFile, fd.Op, "the event call in the helper"))
+	}
+	switch fd.Problem {
+	case cxx.EventLeaked:
+		lines := make([]string, 0, len(fd.Exits))
+		for _, e := range fd.Exits {
+			if e.Kind == "return_statement" {
+				lines = append(lines, where(pass.File, e))
+				d.Related = append(d.Related, analysis.RelatedAt(pass.File, e, "returns here with the event raised"))
+			} else {
+				lines = append(lines, "the end of the entry")
+			}
+		}
+		d.Message = fmt.Sprintf("%s sets event %s%s, and no wait of it follows on any path to %s: the flag stays "+
+			"raised into the next task on this core, whose first wait on it then passes before its data is ready; "+
+			"wait for it before returning", what, fd.Key, on, strings.Join(lines, ", "))
+		if fix, ok := leakFix(pass, fd); ok {
+			d.Fixes = []analysis.Fix{fix}
+		}
+	case cxx.EventSetAgain:
+		prev := "an earlier set"
+		if fd.Prev != nil {
+			prev = fmt.Sprintf("the set at %s", where(fd.PrevFile, fd.Prev))
+			d.Related = append(d.Related, analysis.RelatedAt(fd.PrevFile, fd.Prev, "this set is still pending"))
+		}
+		d.Message = fmt.Sprintf("%s sets event %s%s while %s is still pending on every path here: the pairing is off "+
+			"by one, so a later wait passes on the stale set or one wait never passes; wait for the first set before "+
+			"setting it again", what, fd.Key, on, prev)
+	case cxx.EventWaitUnset:
+		d.Severity = analysis.SeverityError
+		d.Message = fmt.Sprintf("%s waits for event %s%s, but no set of it comes before on any path from the "+
+			"entry: the pipe stalls until the task is killed (507018), or consumes a set a previous task leaked; "+
+			"set it before waiting, or drop the wait", what, fd.Key, on)
+	}
+	return d
+}
+
+func where(f *grammar.File, n *grammar.Node) string {
+	line, _ := f.Lines.Position(n.Start)
+	return fmt.Sprintf("%s:%d", filepath.Base(f.Path), line+1)
+}
+
+// leakFix inserts the wait matching the leaked set before each exit the
+// set reaches pending, spelled like the set.
+func leakFix(pass *analysis.Pass, fd cxx.EventFinding) (analysis.Fix, bool) {
+	text := strings.Join(strings.Fields(fd.Op.Text()), " ")
+	switch {
+	case strings.Contains(text, "SetFlag"):
+		text = strings.Replace(text, "SetFlag", "WaitFlag", 1)
+	case strings.Contains(text, "set_flag"):
+		text = strings.Replace(text, "set_flag", "wait_flag", 1)
+	default:
+		return analysis.Fix{}, false
+	}
+	stmt := text + ";"
+	var edits []analysis.TextEdit
+	for _, e := range fd.Exits {
+		edits = append(edits, insertBeforeExit(pass.File.Src, e, stmt)...)
+	}
+	if len(edits) == 0 {
+		return analysis.Fix{}, false
+	}
+	return analysis.Fix{
+		Title:         "Insert `" + stmt + "` before returning",
+		Applicability: analysis.Unsafe,
+		Edits:         edits,
+	}, true
+}
