@@ -15,9 +15,9 @@ func TestEventUnpaired(t *testing.T) {
 	// What the fix writes: the wait spelled like the set, before each exit
 	// (a braceless `if (...) return;` gets braces).
 	want := map[string][]string{
-		"flag/entry.cpp:kPong": {"    AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(kPong);", "  }\n  AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(kPing);\n  AscendC::PipeBarrier<PIPE_ALL>();\n  AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(kPong);\n}\n"},
+		"flag/entry.cpp:kPong":     {"    AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(kPong);", "  }\n  AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(kPing);\n  AscendC::PipeBarrier<PIPE_ALL>();\n  AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(kPong);\n}\n"},
 		"flag/entry.cpp:EVENT_ID0": {"  if (n == 0)\n    { AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0); return; }\n"},
-		"raw/entry.cpp:EVENT_ID0": {"  if (n < 0) {\n    wait_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);\n    return;\n  }\n", "  wait_flag(PIPE_S, PIPE_MTE3, EVENT_ID3);\n  wait_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);\n}\n"},
+		"raw/entry.cpp:EVENT_ID0":  {"  if (n < 0) {\n    wait_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);\n    return;\n  }\n", "  wait_flag(PIPE_S, PIPE_MTE3, EVENT_ID3);\n  wait_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);\n}\n"},
 	}
 	seen := map[string]bool{}
 	for _, r := range results {
