@@ -748,11 +748,61 @@ func (a *eventAnalysis) callTF(f *grammar.File, n *grammar.Node) tf {
 	return out
 }
 
-// opaque reports a call through an object whose operator() the unit does
-// not define (`blockMmad(...)` of a class from an include the workspace
-// could not resolve): it may set or wait any event.
+// opaque reports a call the unit cannot follow that may hide event
+// calls: a method or operator() of an object whose class the unit does not
+// define the method of (`blockMmad(...)`, `blockMmad.loadQ(...)` on a
+// block from an include the workspace could not resolve). AscendC's own
+// objects (tensors, queues, the pipe) and plain values are not opaque.
 func (a *eventAnalysis) opaque(c Call) bool {
-	return c.Receiver == nil && len(a.funcs.Lookup(c.Name)) == 0 && len(a.funcs.TypesOf(c.Name)) > 0
+	if len(a.funcs.Lookup(c.Name)) > 0 {
+		return false
+	}
+	name := c.Name
+	if c.Receiver != nil {
+		r := Unparen(c.Receiver)
+		switch r.Kind {
+		case "identifier":
+			name = r.Text()
+		case "field_expression":
+			f := r.ChildByField("field")
+			if f == nil {
+				return false
+			}
+			name = f.Text()
+		default:
+			return false
+		}
+	}
+	types := a.funcs.TypesOf(name)
+	if len(types) == 0 {
+		return false
+	}
+	for _, t := range types {
+		if !userClass(t) {
+			return false
+		}
+	}
+	return true
+}
+
+// libraryTypes are AscendC classes whose methods do not touch the events a
+// kernel numbers itself.
+var libraryTypes = map[string]bool{"LocalTensor": true, "GlobalTensor": true, "TPipe": true, "TQue": true,
+	"TQueBind": true, "TBuf": true, "TBufPool": true, "TensorDesc": true, "ListTensorDesc": true, "Shape": true}
+
+// userClass reports whether a declared type is a class of the kernel's own
+// code or a third-party library (not AscendC, not std, not a scalar).
+func userClass(t string) bool {
+	t = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSpace(t), "*"), "&"))
+	t = strings.TrimPrefix(t, "const ")
+	if t == "" || strings.Contains(t, "AscendC::") || strings.HasPrefix(t, "std::") {
+		return false
+	}
+	base := BaseName(t)
+	if base == "" || libraryTypes[base] || base == "auto" || isTypeName(base) || strings.HasSuffix(base, "_t") {
+		return false
+	}
+	return base[0] >= 'A' && base[0] <= 'Z'
 }
 
 // anyTF may set or consume every event.

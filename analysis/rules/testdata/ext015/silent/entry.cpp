@@ -94,4 +94,8 @@ extern "C" __global__ __aicore__ void functor_entry(__gm__ int64_t *args) {
   blockMmad(args);
   AscendC::SetFlag<AscendC::HardEvent::FIX_M>(EVENT_ID3);
   blockMmad(args);
+  AscendC::SetFlag<AscendC::HardEvent::FIX_M>(EVENT_ID4);
+  blockMmad.LoadQ(args);
+  AscendC::SetFlag<AscendC::HardEvent::FIX_M>(EVENT_ID4);
+  blockMmad.LoadQ(args);
 }
