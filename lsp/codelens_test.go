@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"go.lsp.dev/protocol"
 )
 
 // TestCodeLensAndSymbols: the lens above each entry and stub, its command
@@ -12,7 +14,7 @@ func TestCodeLensAndSymbols(t *testing.T) {
 	root := abiFixture(t)
 	dir := filepath.Join(root, "kernels", "qwen_fai")
 	c := startServer(t, Options{})
-	c.initialize([]string{root}, map[string]any{})
+	c.initialize([]string{root}, map[string]any{"workspace": map[string]any{"codeLens": map[string]any{"refreshSupport": true}}})
 	entry := c.open(filepath.Join(dir, "paged_attention_rope_entry.cpp"))
 	var lenses []codeLens
 	c.call("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": entry.uri}}, &lenses)
@@ -46,6 +48,15 @@ func TestCodeLensAndSymbols(t *testing.T) {
 	c.call("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": py.uri}}, &lenses)
 	if len(lenses) != 2 {
 		t.Errorf("stub lenses = %+v", lenses)
+	}
+	// Editing the stub refreshes the lenses: the entry's now says the
+	// fused extern has no dual_aiv_dispatch.
+	at := find(t, py.text, "    dual_aiv_dispatch=True,\n)", 0)
+	c.edit(py, []protocol.TextEdit{{Range: protocol.Range{Start: at, End: protocol.Position{Line: at.Line + 1}}, NewText: ""}})
+	c.waitFor("code lens refresh", func() bool { return c.serverCalls["workspace/codeLens/refresh"] > 0 })
+	c.call("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": entry.uri}}, &lenses)
+	if len(lenses) != 1 || lenses[0].Command.Title != "args: 17 tensors, 2 scalars · mixed · needs sync_start" {
+		t.Errorf("lens after dropping dual_aiv_dispatch = %+v", lenses[0].Command)
 	}
 	// A header is no entry: no lens.
 	h := c.open(filepath.Join(dir, "qwen_fai.h"))

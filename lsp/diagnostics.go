@@ -326,11 +326,22 @@ func (s *Server) refreshPull(delay time.Duration) {
 	})
 }
 
-// refreshInlay asks the client to request inlay hints again (debounced).
+// refreshInlay asks the client to request inlay hints and code lenses
+// again (debounced): both show the args[] ABI, which an edit of a stub or an
+// included file can change.
 func (s *Server) refreshInlay(delay time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.caps.Workspace == nil || s.caps.Workspace.InlayHint == nil || !s.caps.Workspace.InlayHint.RefreshSupport {
+	var methods []string
+	if w := s.caps.Workspace; w != nil {
+		if w.InlayHint != nil && w.InlayHint.RefreshSupport {
+			methods = append(methods, "workspace/inlayHint/refresh")
+		}
+		if w.CodeLens != nil && w.CodeLens.RefreshSupport {
+			methods = append(methods, "workspace/codeLens/refresh")
+		}
+	}
+	if len(methods) == 0 {
 		return
 	}
 	if s.inlayT != nil {
@@ -340,10 +351,12 @@ func (s *Server) refreshInlay(delay time.Duration) {
 		if s.ctx.Err() != nil {
 			return
 		}
-		ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
-		defer cancel()
-		if err := s.call(ctx, "workspace/inlayHint/refresh", nil, nil); err != nil {
-			s.logf(protocol.MessageTypeLog, "workspace/inlayHint/refresh: %v", err)
+		for _, m := range methods {
+			ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+			if err := s.call(ctx, m, nil, nil); err != nil {
+				s.logf(protocol.MessageTypeLog, "%s: %v", m, err)
+			}
+			cancel()
 		}
 	})
 }

@@ -50,6 +50,9 @@ type clientCapsWire struct {
 		SemanticTokens *struct {
 			RefreshSupport bool `json:"refreshSupport"`
 		} `json:"semanticTokens"`
+		CodeLens *struct {
+			RefreshSupport bool `json:"refreshSupport"`
+		} `json:"codeLens"`
 	} `json:"workspace"`
 	TextDocument *struct {
 		Diagnostic *struct {
