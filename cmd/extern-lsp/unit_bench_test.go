@@ -121,7 +121,9 @@ func BenchmarkUnitCheckRSS(b *testing.B) {
 				if err != nil {
 					b.Skipf("no /usr/bin/time: %v", err)
 				}
-				v, _ := strconv.ParseFloat(strings.TrimSpace(string(kb)), 64)
+				// A non-zero exit (findings) adds a line before the figure.
+				fields := strings.Fields(string(kb))
+				v, _ := strconv.ParseFloat(fields[len(fields)-1], 64)
 				peak = max(peak, v/1024)
 				ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 				cpu += float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6
