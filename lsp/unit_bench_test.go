@@ -100,8 +100,8 @@ func BenchmarkUnitEditToPublish(b *testing.B) {
 				s.edit()
 				ds := s.c.diagnosticsFor(s.body.uri, s.body.version)
 				l.d = append(l.d, time.Since(t0))
-				if want := s.n%2 == 1; want != (len(withCode(ds, "EXT001")) > 0) {
-					b.Fatalf("v%d: EXT001 present=%v, want %v: %v", s.body.version, !want, want, codes(ds))
+				if want := s.n%2 == 1; want != (len(withCode(ds, analysistest.BodyEditCode)) > 0) {
+					b.Fatalf("v%d: %s present=%v, want %v: %v", s.body.version, analysistest.BodyEditCode, !want, want, codes(ds))
 				}
 			}
 			b.StopTimer()

@@ -24,11 +24,12 @@ type GenUnit struct {
 }
 
 // BodyEditMarker is a line of the body header that benchmarks edit around:
-// inserting `BodyEditLine` right after it adds one finding (an uncached
-// scalar read of GM), removing it takes the finding away again.
+// inserting `BodyEditLine` right after it adds one finding (EXT008, a
+// topology getter without args), removing it takes the finding away again.
 const (
 	BodyEditMarker = "  // edit-anchor: per-row bookkeeping\n"
-	BodyEditLine   = "  int32_t probe_row = block_table[row + 1];\n"
+	BodyEditLine   = "  uint32_t probe_row = get_block_idx() + row;\n"
+	BodyEditCode   = "EXT008"
 )
 
 // WriteUnits writes `copies` independent copies of a realistic extern unit
