@@ -1,0 +1,138 @@
+package cxx
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+const summaryHeader = `
+template <typename T>
+__aicore__ inline __gm__ T *data_of(__gm__ int64_t *args, int32_t slot) {
+  __gm__ ChipTensor *t = reinterpret_cast<__gm__ ChipTensor *>(args[slot]);
+  return reinterpret_cast<__gm__ T *>(t->buffer.addr) + t->start_offset;
+}
+__aicore__ inline void refresh(__gm__ uint8_t *base, uint64_t bytes) {
+  uint64_t first = reinterpret_cast<uint64_t>(base) & ~static_cast<uint64_t>(63);
+  for (uint64_t line = first; line < reinterpret_cast<uint64_t>(base) + bytes; line += 64) {
+    dcci(reinterpret_cast<__gm__ void *>(line), SINGLE_CACHE_LINE);
+  }
+  dsb(DSB_DDR);
+}
+__aicore__ inline void publish(__gm__ int32_t *p, __gm__ int32_t *sync) {
+  *p = 1;
+  dcci(p, SINGLE_CACHE_LINE, CACHELINE_OUT);
+  if (sync != nullptr) {
+    AscendC::SyncAll<false>();
+  }
+}
+`
+
+const summaryEntry = `#include "h.h"
+constexpr int kOffB = 256;
+extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {
+  __gm__ uint8_t *meta = data_of<uint8_t>(args, 2);
+  __gm__ int32_t *a = reinterpret_cast<__gm__ int32_t *>(meta);
+  __gm__ int32_t *b = reinterpret_cast<__gm__ int32_t *>(meta + kOffB);
+  refresh(meta, 512);
+  publish(a + 3, nullptr);
+  publish(b, b);
+  dcci((__gm__ void *)0, cache_line_t::ENTIRE_DATA_CACHE);
+  dsb((mem_dsb_t)0);
+  if (a[0] > 0) {
+    b[1] = 2;
+  } else {
+    b[2] = 3;
+  }
+}
+`
+
+func summarize(t *testing.T) (*Summaries, *grammar.File) {
+	t.Helper()
+	h := parseCPP(t, "h.h", summaryHeader)
+	f := parseCPP(t, "e.cpp", summaryEntry)
+	return Summarize(f, h), f
+}
+
+func TestOriginProvenance(t *testing.T) {
+	s, f := summarize(t)
+	use := func(name string) Origin {
+		for i := range f.Tree.Nodes {
+			n := &f.Tree.Nodes[i]
+			if n.Kind == "identifier" && n.Text() == name && n.Parent().Kind != "pointer_declarator" && n.Parent().Kind != "init_declarator" {
+				return s.OriginOf(n)
+			}
+		}
+		t.Fatalf("no use of %s", name)
+		return Origin{}
+	}
+	meta, a, b := use("meta"), use("a"), use("b")
+	if meta.Kind != ArgOrigin || meta.Slot != 2 {
+		t.Fatalf("meta: got %v, want args[2]", meta)
+	}
+	if !a.Same(meta) || !b.Same(meta) {
+		t.Errorf("a=%v b=%v: want meta's buffer", a, b)
+	}
+	if a.SameRegion(b) || b.Off != 256 {
+		t.Errorf("a (off %d) and b (off %d) are different regions of meta", a.Off, b.Off)
+	}
+	if !meta.Covers(b) || b.Covers(a) {
+		t.Errorf("the base covers every region, a region only itself")
+	}
+}
+
+func TestEffectsExpandHelpers(t *testing.T) {
+	s, f := summarize(t)
+	var entry *grammar.Node
+	for _, fn := range Functions(f) {
+		if FunctionName(fn) == "kernel_entry" {
+			entry = fn
+		}
+	}
+	var got []string
+	for _, e := range s.Effects(entry) {
+		line, _ := f.Lines.Position(e.At.Start)
+		got = append(got, fmt.Sprintf("%d:%s:%v:%v", line+1, e.Kind, e.Origin, e.All))
+	}
+	want := []string{
+		// refresh(meta, 512): an integer line loop over meta (the
+		// two-argument form also cleans), then dsb.
+		"7:invalidate:args[2]:false",
+		"7:write-back:args[2]:false",
+		"7:dsb::false",
+		// publish(a + 3, nullptr): the store and its write-back; the
+		// barrier under `if (sync != nullptr)` is dead for this call.
+		"8:scalar-write:args[2]:false",
+		"8:invalidate:args[2]:false",
+		"8:write-back:args[2]:false",
+		// publish(b, b): the barrier runs.
+		"9:scalar-write:args[2]:false",
+		"9:invalidate:args[2]:false",
+		"9:write-back:args[2]:false",
+		"9:signal::false",
+		"9:wait::false",
+		// The generator's tail: whole cache, two-argument form, cast dsb.
+		"10:invalidate::true",
+		"10:write-back::true",
+		"11:dsb::false",
+		"13:scalar-write:args[2]:false",
+		"15:scalar-write:args[2]:false",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("effects:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestPrecedesBranches(t *testing.T) {
+	_, f := summarize(t)
+	then, els := findNode(t, f, "assignment_expression", "b[1] = 2"), findNode(t, f, "assignment_expression", "b[2] = 3")
+	cond := findNode(t, f, "subscript_expression", "a[0]")
+	if Precedes(then, els) {
+		t.Error("the then branch does not run before the else branch")
+	}
+	if !Precedes(cond, els) || !Precedes(cond, then) {
+		t.Error("the condition runs before both branches")
+	}
+}
