@@ -60,10 +60,11 @@ func (s *Server) prepareRename(ctx context.Context, doc docRequest, p *positionP
 	if f.Lang == grammar.Python {
 		return map[string]any{"range": rangeOf(f.Lines, prs[0].p.NameStart, prs[0].p.NameEnd), "placeholder": prs[0].p.Name}, nil
 	}
-	v := s.abiViewOf(f.Path)
-	a := v.at(off)
-	start, end := a.Start, a.End
-	return map[string]any{"range": rangeOf(f.Lines, start, end), "placeholder": prs[0].p.Name}, nil
+	a := s.abiViewOf(f.Path).at(off)
+	if a == nil {
+		return nil, nil
+	}
+	return map[string]any{"range": rangeOf(f.Lines, a.Start, a.End), "placeholder": prs[0].p.Name}, nil
 }
 
 func (s *Server) rename(ctx context.Context, doc docRequest, p *renameParams) (any, error) {
