@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -57,6 +58,41 @@ func TestMaskDeclarationMacros(t *testing.T) {
 	f = parse(t, "t.hpp", "DTYPE x = 0;\n")
 	if len(f.Masks) != 0 {
 		t.Errorf("masked a type: %v", f.Masks)
+	}
+	// The macro alone on the line above a destructor, an operator or a
+	// declaration whose type is a name (catlass' CATLASS_DEVICE).
+	f = parse(t, "b.hpp", "struct BlockMmad {\n  CATLASS_DEVICE\n  ~BlockMmad() {}\n  CATLASS_DEVICE\n  void operator()(int x) {}\n"+
+		"  CATLASS_DEVICE\n  Coord<N> ToCoord() { return {}; }\n  CATLASS_DEVICE T AlignUp(T a) { return a; }\n};\n")
+	if f.Tree.HasError() {
+		t.Errorf("macro above a declaration not masked:\n%s", Dump(f.Tree.Root()))
+	}
+	// A macro statement followed by an assignment is left alone.
+	f = parse(t, "s.cpp", "void f() {\n  TRACE_POINT\n  x = 1;\n}\n")
+	if len(f.Masks) != 0 {
+		t.Errorf("masked a statement macro: %v", f.Masks)
+	}
+}
+
+// `A() {};` in a class (an AscendC habit) loses its stray ';' for the
+// parser; the ';' of a lambda, a class and a brace-initialised function
+// pointer stays.
+func TestMaskStraySemicolon(t *testing.T) {
+	src := "class K : public Base {\npublic:\n  __aicore__ inline K(){};\n  __aicore__ inline K(int a, int b) : a_(a), b_(b){};\n" +
+		"  int (*hook)(int){nullptr};\n  int a_, b_;\n};\n" +
+		"void g() {\n  auto f = [&](int x) { return x; };\n  auto h = [&]<bool B>() { return B; };\n  f(1);\n}\n"
+	f := parse(t, "k.h", src)
+	if f.Tree.HasError() {
+		t.Errorf("stray ';' still breaks the parse:\n%s", Dump(f.Tree.Root()))
+	}
+	var blanked []string
+	for _, m := range f.Masks {
+		if m.Text == ";" {
+			line, _ := f.Lines.Position(m.Start)
+			blanked = append(blanked, fmt.Sprint(line+1))
+		}
+	}
+	if got := strings.Join(blanked, ","); got != "3,4" {
+		t.Errorf("blanked ';' on lines %s, want 3,4", got)
 	}
 }
 

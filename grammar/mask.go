@@ -29,7 +29,9 @@ var declKeywords = map[string]bool{
 	"inline": true, "static": true, "void": true, "constexpr": true, "auto": true, "bool": true, "int": true,
 	"int8_t": true, "int16_t": true, "int32_t": true, "int64_t": true, "uint8_t": true, "uint16_t": true,
 	"uint32_t": true, "uint64_t": true, "float": true, "half": true, "template": true, "extern": true,
-	"__aicore__": true,
+	"__aicore__": true, "explicit": true, "virtual": true, "friend": true, "const": true, "unsigned": true,
+	"signed": true, "char": true, "short": true, "long": true, "double": true, "size_t": true, "operator": true,
+	"typename": true, "struct": true, "class": true, "enum": true, "union": true, "using": true,
 }
 
 // AscendIsReplacement maps the masked spelling of ASCEND_IS_AIV/AIC back to
@@ -88,6 +90,13 @@ func Mask(src []byte) ([]byte, []Span) {
 	// last is the last significant byte on the current line ('\n' at a
 	// line start), for the declaration-macro rule.
 	last := byte('\n')
+	// parens and braces track nesting for the `{};` rule: what each open
+	// '(' starts (a lambda's or a function pointer's parameters), and
+	// whether each '{' opens a function body (follows a ')' that closed
+	// neither).
+	var parens []byte
+	var braces []bool
+	closed, afterBracket := byte(0), false
 	for i := 0; i < len(src); {
 		c := src[i]
 		switch {
@@ -148,9 +157,7 @@ func Mask(src []byte) ([]byte, []Span) {
 				}
 				last = 'f'
 			case (last == '\n' || last == '>' || last == ';' || last == '{' || last == '}') && isMacroName(word):
-				j := skipBlank(e)
-				k := identEnd(j)
-				if j > e && k > j && declKeywords[string(src[j:k])] {
+				if startsDeclaration(src, e) {
 					blank(i, e)
 				} else {
 					last = 'A'
@@ -165,6 +172,44 @@ func Mask(src []byte) ([]byte, []Span) {
 				i = DirectiveEnd(src, i)
 				continue
 			}
+			switch c {
+			case ']':
+				afterBracket = true
+			case ';':
+				afterBracket = false
+			case '(':
+				// A lambda's parameters follow its `[...]`, possibly
+				// with a template parameter list in between.
+				kind := byte(0)
+				switch {
+				case afterBracket:
+					kind = 'l'
+				case last == ')':
+					kind = 'p' // `(*fn)(args)`: a function pointer's parameters
+				}
+				parens = append(parens, kind)
+				afterBracket = false
+			case ')':
+				closed = 0
+				if n := len(parens); n > 0 {
+					closed = parens[n-1]
+					parens = parens[:n-1]
+				}
+			case '{':
+				braces = append(braces, last == ')' && closed == 0)
+				afterBracket = false
+			case '}':
+				afterBracket = false
+				if n := len(braces); n > 0 {
+					body := braces[n-1]
+					braces = braces[:n-1]
+					// `A() {};` in a class: tree-sitter takes no empty
+					// declaration after a member function's body.
+					if j := skipBlank(i + 1); body && j < len(src) && src[j] == ';' {
+						blank(j, j+1)
+					}
+				}
+			}
 			last = c
 			i++
 		}
@@ -174,6 +219,48 @@ func Mask(src []byte) ([]byte, []Span) {
 	}
 	sort.Slice(spans, func(i, j int) bool { return spans[i].Start < spans[j].Start })
 	return out, spans
+}
+
+// startsDeclaration reports whether what follows a declaration-position
+// macro at e (after blanks, also on the next line: `CATLASS_DEVICE` alone
+// above `~BlockMmad()`) begins a declaration: a declaration keyword, a
+// destructor's `~`, or a type name followed by its declarator or template
+// arguments (`T AlignUp(`, `Coord<N> ToCoord(`).
+func startsDeclaration(src []byte, e int) bool {
+	j := e
+	for j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '\r' || src[j] == '\n') {
+		j++
+	}
+	if j == e || j >= len(src) {
+		return false
+	}
+	if src[j] == '~' {
+		return true
+	}
+	k := j
+	for k < len(src) && isIdent(src[k]) {
+		k++
+	}
+	if k == j || !isIdentStart(src[j]) {
+		return false
+	}
+	if declKeywords[string(src[j:k])] {
+		return true
+	}
+	if isMacroName(src[j:k]) {
+		return false // another macro: judged on its own
+	}
+	m := k
+	for m < len(src) && (src[m] == ' ' || src[m] == '\t') {
+		m++
+	}
+	if m >= len(src) {
+		return false
+	}
+	if src[m] == '<' {
+		return true
+	}
+	return m > k && isIdentStart(src[m])
 }
 
 func hasPrefixAt(src []byte, i int, p string) bool {
