@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -144,7 +145,7 @@ func (c *Checker) includeDirs() []string {
 	dirs := append([]string(nil), c.IncludeDirs...)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, p := range sortedKeys(c.cfgOf) {
+	for _, p := range slices.Sorted(maps.Keys(c.cfgOf)) {
 		for _, d := range c.cfgOf[p].IncludeDirs {
 			if !slices.Contains(dirs, d) {
 				dirs = append(dirs, d)

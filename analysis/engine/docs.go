@@ -34,25 +34,17 @@ func ExplainText(a *analysis.Analyzer) string {
 		fix = ", fixable"
 	}
 	fmt.Fprintf(&b, "%s %s (%s%s)\n%s\n", a.Code, a.Name, DefaultLevel(a), fix, wrap(a.Doc.Summary, 78, ""))
-	section := func(title, body string, code bool) {
-		if strings.TrimSpace(body) == "" {
-			return
-		}
-		fmt.Fprintf(&b, "\n%s\n", title)
-		if code {
-			for _, l := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
+	for _, sec := range docSections(a) {
+		fmt.Fprintf(&b, "\n%s\n", sec.textTitle)
+		if sec.code {
+			for _, l := range strings.Split(strings.TrimRight(sec.body, "\n"), "\n") {
 				fmt.Fprintf(&b, "    %s\n", l)
 			}
-			return
+			continue
 		}
-		b.WriteString(wrap(body, 78, "  "))
+		b.WriteString(wrap(sec.body, 78, "  "))
 		b.WriteByte('\n')
 	}
-	section("What it does", a.Doc.What, false)
-	section("Why it is a bug", a.Doc.Why, false)
-	section("Example", a.Doc.Example, true)
-	section("Use instead", a.Doc.UseInstead, true)
-	section("Fix safety", a.Doc.FixSafety, false)
 	b.WriteByte('\n')
 	if a.Doc.Guide != "" {
 		fmt.Fprintf(&b, "Guide: %s of the CCE extern kernel guide\n", a.Doc.Guide)
@@ -130,24 +122,40 @@ func RuleMarkdown(a *analysis.Analyzer, h string) string {
 	}
 	fmt.Fprintf(&b, "%s. %s.\n", strings.Join(meta, " · "), strings.TrimSuffix(a.Doc.Summary, "."))
 	lang := LangName(a.Lang)
-	section := func(title, body string, code bool) {
-		if strings.TrimSpace(body) == "" {
-			return
+	for _, sec := range docSections(a) {
+		fmt.Fprintf(&b, "\n**%s**\n\n", sec.title)
+		if sec.code {
+			fmt.Fprintf(&b, "```%s\n%s\n```\n", lang, strings.TrimRight(sec.body, "\n"))
+			continue
 		}
-		fmt.Fprintf(&b, "\n**%s**\n\n", title)
-		if code {
-			fmt.Fprintf(&b, "```%s\n%s\n```\n", lang, strings.TrimRight(body, "\n"))
-			return
-		}
-		b.WriteString(strings.TrimSpace(body))
+		b.WriteString(strings.TrimSpace(sec.body))
 		b.WriteString("\n")
 	}
-	section("What it does", a.Doc.What, false)
-	section("Why is this a bug?", a.Doc.Why, false)
-	section("Example", a.Doc.Example, true)
-	section("Use instead", a.Doc.UseInstead, true)
-	section("Fix safety", a.Doc.FixSafety, false)
 	return b.String()
+}
+
+// docSection is one section of a rule page: its Markdown and plain-text
+// titles, its body, and whether the body is code.
+type docSection struct {
+	title, textTitle, body string
+	code                   bool
+}
+
+// docSections are a rule's page sections that have a body, in order.
+func docSections(a *analysis.Analyzer) []docSection {
+	var out []docSection
+	for _, s := range []docSection{
+		{"What it does", "What it does", a.Doc.What, false},
+		{"Why is this a bug?", "Why it is a bug", a.Doc.Why, false},
+		{"Example", "Example", a.Doc.Example, true},
+		{"Use instead", "Use instead", a.Doc.UseInstead, true},
+		{"Fix safety", "Fix safety", a.Doc.FixSafety, false},
+	} {
+		if strings.TrimSpace(s.body) != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // RuleHover is a rule's page for an editor hover: its section, then the

@@ -3,6 +3,8 @@ package engine
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
@@ -107,13 +109,13 @@ func (fx *Fixer) Run() (*Fixed, error) {
 		}
 		applied := map[string]bool{}
 		roundSrc := map[string][]byte{}
-		for _, file := range sortedKeys(byFile) {
+		for _, file := range slices.Sorted(maps.Keys(byFile)) {
 			roundSrc[file], _ = fx.WS.Source(file)
 			for _, pf := range fx.applyFile(out, file, byFile[file], round) {
 				rejected[pf.key] = true
 			}
 		}
-		for _, file := range sortedKeys(byFile) {
+		for _, file := range slices.Sorted(maps.Keys(byFile)) {
 			var keep []pendingFix
 			for _, pf := range byFile[file] {
 				if !rejected[pf.key] {
@@ -305,13 +307,4 @@ func DiffEdit(file string, a, b []byte) []analysis.TextEdit {
 		s--
 	}
 	return []analysis.TextEdit{{File: file, Start: uint32(p), End: uint32(len(a) - s), NewText: string(b[p : len(b)-s])}}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

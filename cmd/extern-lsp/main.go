@@ -7,6 +7,9 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/extern-lsp/extern-lsp/analysis/engine"
+	"github.com/extern-lsp/extern-lsp/analysis/rules"
 )
 
 // command is one subcommand; each lives in its own file and registers itself.
@@ -22,6 +25,12 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	// A rule without a code, a name or docs is a build mistake: refuse to
+	// run rather than report findings nobody can look up.
+	if err := engine.ValidateRules(rules.All()); err != nil {
+		fmt.Fprintf(stderr, "extern-lsp: broken rule registry: %v\n", err)
+		return 2
+	}
 	name := "serve"
 	if len(args) > 0 && (len(args[0]) == 0 || args[0][0] != '-') {
 		name, args = args[0], args[1:]
