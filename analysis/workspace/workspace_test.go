@@ -1,8 +1,10 @@
 package workspace
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -69,5 +71,37 @@ func TestClosureToleratesMissingHeaders(t *testing.T) {
 	}
 	if _, err := w.File(filepath.Join(root, "missing.cpp")); err == nil {
 		t.Error("missing file should fail")
+	}
+}
+
+// An include closure stops at the unit byte cap; the headers left out are
+// reported, and nothing past a FIFO or device is ever read.
+func TestClosureByteCapAndIrregularIncludes(t *testing.T) {
+	dir := t.TempDir()
+	big := strings.Repeat("// padding\n", 20)
+	files := map[string]string{
+		"entry.cpp": "#include \"a.h\"\n#include \"b.h\"\n#include \"zero.h\"\nextern \"C\" __aicore__ void k(__gm__ int64_t *args) {}\n",
+		"a.h":       big,
+		"b.h":       big,
+	}
+	for name, text := range files {
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+	}
+	os.Symlink("/dev/zero", filepath.Join(dir, "zero.h"))
+	ws := New(dir)
+	ws.SetLimits(nil, int64(len(files["entry.cpp"])+len(big)+10))
+	got := ws.Closure(filepath.Join(dir, "entry.cpp"))
+	if len(got) != 2 || filepath.Base(got[1]) != "a.h" {
+		t.Fatalf("closure %v, want entry.cpp and a.h", got)
+	}
+	probs := map[string]string{}
+	for _, p := range ws.Problems() {
+		probs[filepath.Base(p.Path)] = p.Err.Error()
+	}
+	if !strings.Contains(probs["b.h"], "its includes exceed") {
+		t.Errorf("b.h: %q", probs["b.h"])
+	}
+	if _, err := ws.File(filepath.Join(dir, "zero.h")); err == nil || !strings.Contains(err.Error(), "character device") {
+		t.Errorf("zero.h read: %v", err)
 	}
 }
