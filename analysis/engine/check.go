@@ -41,6 +41,9 @@ type Checker struct {
 	WS    *workspace.Workspace
 	Files []string
 
+	// unlisted are the folders Collect's walk could not list.
+	unlisted []workspace.Problem
+
 	mu    sync.Mutex
 	cfgOf map[string]*config.Config
 	opts  map[*config.Config]*analysis.Options
@@ -130,6 +133,9 @@ func (c *Checker) Collect(paths []string) error {
 	}
 	c.Files = files
 	c.WS = c.newWorkspace(roots...)
+	for _, p := range c.unlisted {
+		c.WS.AddProblem(p.Path, p.Err)
+	}
 	c.WS.SetIncludeDirs(c.includeDirs())
 	if known != nil {
 		// Every root was walked without pruning: the workspace need not
@@ -220,6 +226,9 @@ func (c *Checker) collect(paths []string) (files, roots, known []string, err err
 			if err != nil {
 				if q == abs {
 					walkErr = fmt.Errorf("%s: %v", p, UnwrapPath(err))
+				} else {
+					// An unreadable folder: reported, the walk goes on.
+					c.unlisted = append(c.unlisted, workspace.Problem{Path: q, Err: err})
 				}
 				return nil
 			}

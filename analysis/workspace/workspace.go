@@ -358,6 +358,10 @@ func (w *Workspace) Problems() []Problem {
 	return out
 }
 
+// AddProblem records a path a caller could not read (a folder its own
+// walk could not list), to be reported with the workspace's own.
+func (w *Workspace) AddProblem(path string, err error) { w.problem(path, err) }
+
 // problem records a read failure (the first one per path).
 func (w *Workspace) problem(path string, err error) {
 	w.mu.Lock()
