@@ -3,6 +3,7 @@
 # each marked by a .complete file once fully installed:
 #     nvim-0.12/nvim   Neovim 0.12 (Debian forky), for vim.lsp.config/enable
 #     nvim-0.10/nvim   Neovim 0.10 (Debian trixie), for setup() via vim.lsp.start
+#     helix/hx         Helix 25.07 (Debian forky's hx), driven in a pty by `script`
 #     code-server/     code-server 4.100.3 (VS Code 1.100) + playwright-core
 # plus Debian packages (chromium, emacs-nox + elpa-eglot, vim-ale, patchelf, ...)
 # when running as root with apt-get, and editors/vscode/node_modules (npm ci).
@@ -11,7 +12,7 @@
 # Every editor is installed on a best-effort basis: one that cannot be
 # installed here (no such package, no network, not root) is reported as
 # `SKIP <editor>: <why>` and the others still install. The editors that are
-# ready to run (nvim, nvim-0.10, vscode, emacs, vim) are printed and written
+# ready to run (nvim, nvim-0.10, helix, vscode, emacs, vim) are printed and written
 # to PROVIDED_FILE, which .ci/run hands to the tests as the editors they
 # must not skip. Exits non-zero only on a broken invocation.
 set -euo pipefail
@@ -74,6 +75,10 @@ for v in 0.12:forky 0.10:trixie; do
     ( rm -rf "$dir" && "$HERE/get-neovim.sh" "$suite" "$dir" >"$CACHE/nvim-$ver.log" 2>&1 && touch "$dir/.complete" ) & pids+=($!)
   fi
 done
+# Helix (Debian's hx, forky and later), unpacked the same way.
+if [ ! -f "$CACHE/helix/.complete" ]; then
+  ( rm -rf "$CACHE/helix" && "$HERE/get-helix.sh" forky "$CACHE/helix" >"$CACHE/helix.log" 2>&1 && touch "$CACHE/helix/.complete" ) & pids+=($!)
+fi
 # code-server (VS Code's real extension host) for the VS Code integration suite.
 if [ ! -f "$CACHE/code-server/.complete" ]; then
   ( "$HERE/setup-code-server.sh" "$CACHE/code-server" >"$CACHE/code-server.log" 2>&1 && touch "$CACHE/code-server/.complete" ) & pids+=($!)
@@ -107,6 +112,10 @@ elif ! command -v npm >/dev/null; then skip vscode "no npm on PATH"
 elif [ ! -d "$ROOT/editors/vscode/node_modules/vscode-languageclient" ]; then
   skip vscode "npm ci in editors/vscode failed ($(last "$CACHE/npm-ci.log"); see $CACHE/npm-ci.log)"
 else provided+=(vscode) ready+=("code-server $cs"); fi
+if v=$("$CACHE/helix/hx" --version 2>/dev/null | head -1) && [ -f "$CACHE/helix/.complete" ] && command -v script >/dev/null; then
+  provided+=(helix) ready+=("$v")
+elif [ -f "$CACHE/helix/.complete" ]; then skip helix "no \`script\` (util-linux) to give Helix a terminal"
+else skip helix "Helix did not install ($(last "$CACHE/helix.log"); see $CACHE/helix.log)"; fi
 if ! command -v emacs >/dev/null; then skip emacs "no emacs on PATH: $(apt_failed)"
 elif ! has_eglot; then skip emacs "Emacs $(emacs_major) without eglot: $(apt_failed)"
 else provided+=(emacs) ready+=("Emacs $(emacs_major)"); fi
