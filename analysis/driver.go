@@ -115,17 +115,13 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		if a.Lang != f.Lang || !opts.enabled(a) {
 			continue
 		}
-		p := base
-		p.Analyzer = a
-		p.diags = &diags
-		n := len(diags)
-		runSafely(&p)
-		if ctx.Err() != nil {
-			// The rule may have worked from facts cut short: keep only the
-			// findings of rules that finished in time.
-			diags = diags[:n]
+		found, ok := runRule(ctx, base, a)
+		if !ok || ctx.Err() != nil {
+			// The rule was abandoned, or may have worked from facts cut
+			// short: keep only the findings of rules that finished in time.
 			break
 		}
+		diags = append(diags, found...)
 	}
 	if err := parent.Err(); err != nil {
 		return nil, err
@@ -178,6 +174,28 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	}
 	SortDiagnostics(diags)
 	return diags, nil
+}
+
+// runRule runs one rule on its own goroutine with its own findings, so a
+// cancelled run returns at once even from a rule that never looks at its
+// context: the rule is abandoned (its findings and the facts it computes
+// under the cancelled context are dropped) and finishes in the background.
+func runRule(ctx context.Context, base Pass, a *Analyzer) ([]Diagnostic, bool) {
+	var found []Diagnostic
+	p := base
+	p.Analyzer = a
+	p.diags = &found
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runSafely(&p)
+	}()
+	select {
+	case <-done:
+		return found, true
+	case <-ctx.Done():
+		return nil, false
+	}
 }
 
 func runSafely(p *Pass) {

@@ -141,6 +141,9 @@ func (s *Server) didClose(p *didCloseParams) error {
 	d.closeTree()
 	d.mu.Unlock()
 	s.ws.ClearOverlay(path)
+	// The closed buffer's parse is no longer current: release the facts
+	// of its units.
+	s.store.Sweep(s.ws)
 	if !pull {
 		d.pubMu.Lock()
 		s.notify("textDocument/publishDiagnostics", publishParams{URI: d.uri, Diagnostics: []protocol.Diagnostic{}})
