@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -15,7 +14,6 @@ import (
 	"time"
 
 	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
-	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 // The unit benchmarks run on generated trees of realistic extern units
@@ -55,20 +53,7 @@ func BenchmarkUnitParse(b *testing.B) {
 			b.ResetTimer()
 			start := cpuTime()
 			for i := 0; i < b.N; i++ {
-				cpp, py := grammar.NewParser(grammar.CPP), grammar.NewParser(grammar.Python)
-				for _, p := range files {
-					src, err := os.ReadFile(p)
-					if err != nil {
-						b.Fatal(err)
-					}
-					parser := cpp
-					if l, _ := grammar.LangOf(p); l == grammar.Python {
-						parser = py
-					}
-					if f, err := grammar.ParseFile(context.Background(), parser, p, src, nil); err == nil {
-						f.Close()
-					}
-				}
+				parseAll(b, files)
 			}
 			b.ReportMetric(float64(cpuTime()-start)/1e6/float64(b.N), "cpu-ms/op")
 			b.ReportMetric(float64(treeBytes(dir))/(1<<20), "MB")
