@@ -52,5 +52,19 @@ func TestEveryRuleHasFixtures(t *testing.T) {
 		if wants == 0 || silent == 0 {
 			t.Errorf("%s %s: %d flagged and %d silent fixture lines; want both", a.Code, a.Name, wants, silent)
 		}
+		if a.Fixable && !hasGolden(dir) {
+			t.Errorf("%s %s: offers fixes but no fixture pins a fixed text (%s/**/*.golden; see TestFixesSettle)", a.Code, a.Name, dir)
+		}
 	}
+}
+
+func hasGolden(dir string) bool {
+	found := false
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".golden") {
+			found = true
+		}
+		return nil
+	})
+	return found
 }
