@@ -101,35 +101,12 @@ var nvimCases = []struct {
 
 func TestNeovim(t *testing.T) {
 	bin := editortest.BuildServer(t)
-	plugin, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range nvimCases {
 		t.Run(tc.name, func(t *testing.T) {
 			nvim := tc.nvim(t)
 			ws := editortest.Workspace(t)
-			out := filepath.Join(t.TempDir(), "out.json")
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, nvim, "--headless", "-u", filepath.Join(plugin, "test", "e2e.lua"), editortest.Kernel)
-			cmd.Dir = ws
-			cmd.Env = append(os.Environ(),
-				"E2E_PLUGIN="+plugin, "EXTERN_LSP_BIN="+bin, "E2E_OUT="+out, "E2E_MODE="+tc.mode,
-				"XDG_STATE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir())
-			logs, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("nvim: %v\n%s", err, logs)
-			}
-			b, err := os.ReadFile(out)
-			if err != nil {
-				t.Fatalf("nvim wrote no result: %v\n%s", err, logs)
-			}
 			var r result
-			if err := json.Unmarshal(b, &r); err != nil {
-				t.Fatalf("bad result JSON: %v\n%s", err, b)
-			}
-			t.Logf("nvim %s (%s): %s", r.Nvim, r.Mode, b)
+			runDriver(t, nvim, "e2e.lua", ws, editortest.Kernel, tc.mode, bin, nil, &r)
 			check(t, ws, r)
 		})
 	}
@@ -216,6 +193,36 @@ func check(t *testing.T, ws string, r result) {
 	}
 }
 
+// runDriver runs a test/*.lua driver headless in dir on file and decodes
+// the JSON it writes into res.
+func runDriver(t *testing.T, nvim, driver, dir, file, mode, bin string, env []string, res any) {
+	t.Helper()
+	plugin, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out.json")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, nvim, "--headless", "-u", filepath.Join(plugin, "test", driver), file)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), env...),
+		"E2E_PLUGIN="+plugin, "EXTERN_LSP_BIN="+bin, "E2E_OUT="+out, "E2E_MODE="+mode,
+		"XDG_STATE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir())
+	logs, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("nvim: %v\n%s", err, logs)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("nvim wrote no result: %v\n%s", err, logs)
+	}
+	if err := json.Unmarshal(b, res); err != nil {
+		t.Fatalf("bad result JSON: %v\n%s", err, b)
+	}
+	t.Logf("nvim %s (%s): %s", nvim, mode, b)
+}
+
 // noRootResult is what test/noroot.lua writes.
 type noRootResult struct {
 	Nvim       string   `json:"nvim"`
@@ -238,10 +245,6 @@ type noRootResult struct {
 // shows the CLI's table when the C++ disagrees with the stub (exit 1).
 func TestNeovimNoRoot(t *testing.T) {
 	bin := editortest.BuildServer(t)
-	plugin, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range nvimCases {
 		t.Run(tc.name, func(t *testing.T) {
 			nvim := tc.nvim(t)
@@ -249,28 +252,9 @@ func TestNeovimNoRoot(t *testing.T) {
 			analysistest.CopyTree(t, filepath.Join(editortest.RepoRoot(t), "testdata", "noroot"), tree)
 			stubDir := filepath.Join(tree, "models", "rms")
 			kernel := filepath.Join(stubDir, "kernels", "rms_norm", "kernel")
-			out := filepath.Join(t.TempDir(), "out.json")
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, nvim, "--headless", "-u", filepath.Join(plugin, "test", "noroot.lua"), "rms_body.hpp")
-			cmd.Dir = kernel
-			// The binary is not on PATH: every command must use the configured one.
-			cmd.Env = append(os.Environ(), "PATH=/usr/bin:/bin",
-				"E2E_PLUGIN="+plugin, "EXTERN_LSP_BIN="+bin, "E2E_OUT="+out, "E2E_MODE="+tc.mode,
-				"XDG_STATE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir())
-			logs, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("nvim: %v\n%s", err, logs)
-			}
-			b, err := os.ReadFile(out)
-			if err != nil {
-				t.Fatalf("nvim wrote no result: %v\n%s", err, logs)
-			}
 			var r noRootResult
-			if err := json.Unmarshal(b, &r); err != nil {
-				t.Fatalf("bad result JSON: %v\n%s", err, b)
-			}
-			t.Logf("nvim %s (%s): %s", r.Nvim, r.Mode, b)
+			// The binary is not on PATH: every command must use the configured one.
+			runDriver(t, nvim, "noroot.lua", kernel, "rms_body.hpp", tc.mode, bin, []string{"PATH=/usr/bin:/bin"}, &r)
 			for _, e := range r.Errors {
 				t.Errorf("driver: %s", e)
 			}
