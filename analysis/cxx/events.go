@@ -253,6 +253,7 @@ type eventAnalysis struct {
 	visited  map[*grammar.Node]bool // ops the walks reached
 	walked   map[walkKey]bool       // (callee, state) pairs walked
 	walkBusy map[*grammar.Node]bool
+	objects  map[string]bool // objects constructed with arguments in bodies
 	budget   int
 	aborted  bool
 	findings []EventFinding
@@ -292,7 +293,31 @@ func newEventAnalysis(ctx context.Context, files []*grammar.File, r *Resolver, c
 		return nil
 	}
 	a.funcs = IndexFunctions(files...)
+	a.objects = localObjects(files)
 	return a
+}
+
+// localObjects are the names of objects constructed in function bodies
+// with arguments (`Block blk(res, helper);`), which the grammar reads as
+// function declarations: their type is unknown, their calls opaque.
+func localObjects(files []*grammar.File) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range files {
+		for i := range f.Tree.Nodes {
+			n := &f.Tree.Nodes[i]
+			if n.Kind != "function_declarator" {
+				continue
+			}
+			p := n.Parent()
+			if p == nil || p.Kind != "declaration" || p.Ancestor("function_definition") == nil {
+				continue
+			}
+			if d := n.ChildByField("declarator"); d != nil && d.Kind == "identifier" {
+				out[d.Text()] = true
+			}
+		}
+	}
+	return out
 }
 
 func (a *eventAnalysis) op(n *grammar.Node) *EventOp {
@@ -773,9 +798,13 @@ func (a *eventAnalysis) opaque(c Call) bool {
 			return false
 		}
 	}
+	if a.objects[name] {
+		return true
+	}
 	types := a.funcs.TypesOf(name)
 	if len(types) == 0 {
-		return false
+		// A method of an object declared nowhere the unit sees.
+		return c.Receiver != nil
 	}
 	for _, t := range types {
 		if !userClass(t) {

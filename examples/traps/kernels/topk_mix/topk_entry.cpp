@@ -49,7 +49,11 @@ __aicore__ inline void merge_phase(__gm__ int64_t *args, int32_t block) {
   }
 #endif
   __gm__ int32_t *index = tensor_data<int32_t>(args, kIndexArg);
-  index[block] = block; // EXT009: scalar GM store without dcci + dsb
+  index[block * 16] = block; // EXT009: scalar GM store without dcci + dsb
+  __gm__ int32_t *done = tensor_data<int32_t>(args, kWorkspaceArg);
+  done[block] = 1; // EXT013: sixteen cores' flags in one cache line
+  dcci(&done[block], SINGLE_CACHE_LINE, CACHELINE_OUT);
+  dsb(DSB_DDR);
   int64_t extra = args[9]; // EXT102: only seven args
   (void)extra;
 }

@@ -99,3 +99,13 @@ extern "C" __global__ __aicore__ void functor_entry(__gm__ int64_t *args) {
   AscendC::SetFlag<AscendC::HardEvent::FIX_M>(EVENT_ID4);
   blockMmad.LoadQ(args);
 }
+
+// Constructed with arguments (read as a function declaration): its calls
+// are opaque too.
+extern "C" __global__ __aicore__ void vexing_entry(__gm__ int64_t *args) {
+  BlockMmadQK blockMmadQK(resource, helper);
+  AscendC::SetFlag<AscendC::HardEvent::M_FIX>(EVENT_ID5);
+  blockMmadQK.loadQGM(args);
+  AscendC::SetFlag<AscendC::HardEvent::M_FIX>(EVENT_ID5);
+  blockMmadQK(args);
+}

@@ -1,0 +1,644 @@
+package rules
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// GMFalseSharing flags scalar GM stores whose per-core slots share a
+// 64-byte cache line.
+var GMFalseSharing = register(&analysis.Analyzer{
+	Code:     "EXT013",
+	Name:     "gm-false-sharing",
+	Severity: analysis.SeverityWarning,
+	Lang:     grammar.CPP,
+	Fixable:  true,
+	Doc: analysis.Doc{
+		Summary: "cores scalar-store into GM slots closer than 64 bytes: each write-back carries the whole cache line and the last core to flush wins",
+		What: "Flags a scalar store through a `__gm__` pointer (`out[i] = v`, `slots[i].x = v`, `+=`, `++`, " +
+			"`GlobalTensor::SetValue(i, v)`) whose index is a linear function of a core id: `get_block_idx(args)`, " +
+			"`GetBlockIdx()`, `get_sub_block_id(args)`, `GetSubBlockIdx()`, `get_subblockid()`, `block_idx`, a " +
+			"variable or member assigned from one (`blockIdx * kStride + lane`), or a helper that returns one, when " +
+			"some core id's step times the element size is below 64 bytes. Strides and element sizes are resolved " +
+			"through constants, `sizeof`-free scalar types and the unit's structs (`alignas(64)` and padding " +
+			"fields count). Silent when a stride or size is not constant, when the store is guarded so one core " +
+			"writes (`if (blockIdx == 0)`, an earlier `if (blockIdx != 0) return;`), and for DMA writes " +
+			"(`DataCopy`), which write whole blocks from UB.",
+		Why: "A scalar store goes through the core's data cache, and `dcci(..., CACHELINE_OUT)` writes the whole " +
+			"64-byte line back to GM, including the bytes of the line this core never wrote, as they were when the " +
+			"core loaded the line. When several cores' slots share a line, each core's write-back overwrites the " +
+			"others' slots with its stale copy: the last core to flush wins and the others' values are lost (a " +
+			"partial sum of zero, a flag that never flips). Give each core a slot of at least one cache line.",
+		Example: "__gm__ float *partial = ...;\npartial[get_block_idx(args)] = sum;   // 4-byte slots: 16 cores per line\n" +
+			"dcci(&partial[get_block_idx(args)], SINGLE_CACHE_LINE, CACHELINE_OUT);",
+		UseInstead: "constexpr uint32_t kSlotElems = 64 / sizeof(float);   // one cache line per core\n" +
+			"partial[get_block_idx(args) * kSlotElems] = sum;",
+		FixSafety: "Display only: a sketch that pads each slot to a cache line, by raising the stride constant the index " +
+			"is multiplied by, by multiplying a bare core id by the elements per line, or by adding `alignas(64)` to " +
+			"the slot struct. Whoever reads the slots (the host, another task) must use the same stride, and the " +
+			"buffer must be large enough.",
+		Guide: "§4 (scalar GM stores, dcci), facts: Scalar reads from GM",
+	},
+	Run: runGMFalseSharing,
+})
+
+const cacheLine = 64
+
+// coreGetters return the calling core's id within the launch or cluster.
+var coreGetters = map[string]bool{"get_block_idx": true, "GetBlockIdx": true, "get_sub_block_id": true,
+	"GetSubBlockIdx": true, "get_subblockid": true}
+
+func isCoreGetter(n *grammar.Node) bool {
+	if n.Kind == "identifier" && n.Text() == "block_idx" {
+		return true
+	}
+	c, ok := cxx.AsCall(n)
+	return ok && coreGetters[c.Name]
+}
+
+func runGMFalseSharing(pass *analysis.Pass) {
+	gm := fileGM(pass)
+	accs := gm.Accesses()
+	if len(accs) == 0 {
+		return
+	}
+	var fs *falseSharing
+	for i := range accs {
+		a := &accs[i]
+		if a.Kind == cxx.Read || a.Func == nil || pass.Cores(a.Node) == grammar.None {
+			continue
+		}
+		idx, elemType := storeIndex(a)
+		if idx == nil {
+			continue
+		}
+		if fs == nil {
+			fs = &falseSharing{pass: pass, funcs: workspaceFuncs(pass)}
+		}
+		terms, ok := fs.linear(a.Func, idx, 0)
+		if !ok || len(terms) == 0 {
+			continue
+		}
+		size, sdef := fs.elemSize(elemType)
+		if size <= 0 {
+			continue
+		}
+		min := terms[0]
+		for _, t := range terms[1:] {
+			if abs(t.coef) < abs(min.coef) {
+				min = t
+			}
+		}
+		if min.coef == 0 || abs(min.coef)*size >= cacheLine {
+			continue
+		}
+		if fs.singleWriter(a.Func, a.Node) {
+			continue
+		}
+		pass.Report(fs.diagnostic(a, idx, min, size, elemType, sdef))
+	}
+}
+
+type falseSharing struct {
+	pass  *analysis.Pass
+	funcs *cxx.Funcs
+}
+
+// coreTerm is one core id in an index and the number of elements one step
+// of it moves; coefNode is the constant that sets the step, if one does.
+type coreTerm struct {
+	id       *grammar.Node // the getter or name
+	coef     int64
+	coefNode *grammar.Node
+}
+
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// storeIndex returns the index expression of a store and the element type
+// the index counts.
+func storeIndex(a *cxx.Access) (*grammar.Node, string) {
+	switch a.Via {
+	case "subscript":
+		n := a.Node
+		for n != nil && n.Kind == "field_expression" {
+			n = cxx.Unparen(n.ChildByField("argument"))
+		}
+		if n == nil || n.Kind != "subscript_expression" || a.Var == nil {
+			return nil, ""
+		}
+		idx := n.ChildByField("index")
+		if idx == nil {
+			if ix := n.ChildByField("indices"); ix != nil {
+				if c := ix.NamedChildren(); len(c) == 1 {
+					idx = c[0]
+				}
+			}
+		}
+		return idx, a.Var.Type
+	case "SetValue":
+		c, ok := cxx.AsCall(a.Node)
+		if !ok || len(c.Args) != 2 || a.Var == nil {
+			return nil, ""
+		}
+		t := a.Var.Type
+		if i, j := strings.IndexByte(t, '<'), strings.LastIndexByte(t, '>'); i >= 0 && j > i {
+			t = strings.TrimSpace(t[i+1 : j])
+		}
+		return c.Args[0], t
+	}
+	return nil, ""
+}
+
+// linear decomposes an index into core-id terms with constant steps;
+// other additive terms (a base offset, a loop index) are dropped: they
+// move every core alike. ok is false when a core id is scaled by something
+// that is not constant, or used non-linearly.
+func (s *falseSharing) linear(fn, e *grammar.Node, depth int) ([]coreTerm, bool) {
+	e = cxx.Unparen(e)
+	if e == nil || depth > 6 {
+		return nil, false
+	}
+	if isCoreGetter(e) {
+		return []coreTerm{{id: e, coef: 1}}, true
+	}
+	if !s.mentionsCore(fn, e, depth) {
+		return nil, true
+	}
+	switch e.Kind {
+	case "identifier", "field_expression":
+		if def := s.definition(fn, e); def != nil {
+			return s.linear(cxx.EnclosingFunction(def), def, depth+1)
+		}
+		if s.coreMember(e) {
+			return []coreTerm{{id: e, coef: 1}}, true
+		}
+		return nil, false
+	case "cast_expression":
+		return s.linear(fn, e.ChildByField("value"), depth)
+	case "call_expression":
+		c, _ := cxx.AsCall(e)
+		if (c.Name == "static_cast" || c.Name == "uint32_t" || c.Name == "int32_t" || c.Name == "int64_t" || c.Name == "uint64_t") && len(c.Args) == 1 {
+			return s.linear(fn, c.Args[0], depth)
+		}
+		if r := s.returned(c); r != nil {
+			return s.linear(cxx.EnclosingFunction(r), r, depth+1)
+		}
+		return nil, false
+	case "binary_expression":
+		op := e.ChildByField("operator")
+		l, r := e.ChildByField("left"), e.ChildByField("right")
+		if op == nil {
+			return nil, false
+		}
+		switch op.Text() {
+		case "+", "-":
+			lt, ok := s.linear(fn, l, depth)
+			if !ok {
+				return nil, false
+			}
+			rt, ok := s.linear(fn, r, depth)
+			if !ok {
+				return nil, false
+			}
+			if op.Text() == "-" {
+				for i := range rt {
+					rt[i].coef = -rt[i].coef
+				}
+			}
+			return append(lt, rt...), true
+		case "*", "<<":
+			for _, side := range [][2]*grammar.Node{{l, r}, {r, l}} {
+				k, ok := s.pass.Consts.Eval(side[1])
+				if !ok {
+					continue
+				}
+				if op.Text() == "<<" {
+					if side[1] != r || k < 0 || k > 30 {
+						continue
+					}
+					k = 1 << k
+				}
+				terms, ok := s.linear(fn, side[0], depth)
+				if !ok {
+					return nil, false
+				}
+				for i := range terms {
+					terms[i].coef *= k
+					if terms[i].coefNode == nil && cxx.NamedConstant(s.pass.Consts, side[1]) != nil {
+						terms[i].coefNode = side[1]
+					}
+				}
+				return terms, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// mentionsCore reports whether an expression reads a core id (directly,
+// through a name assigned from one, or a helper returning one).
+func (s *falseSharing) mentionsCore(fn, e *grammar.Node, depth int) bool {
+	ds := e.Descendants()
+	for i := range ds {
+		n := &ds[i]
+		if isCoreGetter(n) {
+			return true
+		}
+		switch n.Kind {
+		case "identifier", "field_identifier":
+			if coreNames(s.pass)[n.Text()] {
+				return true
+			}
+		case "call_expression":
+			if c, ok := cxx.AsCall(n); ok && depth < 4 {
+				if r := s.returned(c); r != nil && s.mentionsCore(cxx.EnclosingFunction(r), r, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// definition returns the initializer of a local variable that the
+// function never assigns again, so its value is that expression.
+func (s *falseSharing) definition(fn, e *grammar.Node) *grammar.Node {
+	if fn == nil || e.Kind != "identifier" {
+		return nil
+	}
+	name := e.Text()
+	var init *grammar.Node
+	ds := fn.Descendants()
+	for i := range ds {
+		n := &ds[i]
+		switch n.Kind {
+		case "init_declarator":
+			if d := n.ChildByField("declarator"); d != nil && d.Kind == "identifier" && d.Text() == name {
+				if init != nil {
+					return nil
+				}
+				init = n.ChildByField("value")
+			}
+		case "assignment_expression", "update_expression":
+			t := n.ChildByField("left")
+			if t == nil {
+				t = n.ChildByField("argument")
+			}
+			if t != nil && t.Text() == name {
+				return nil
+			}
+		}
+	}
+	if init == nil || init.Start > e.Start {
+		return nil
+	}
+	if init.Kind == "initializer_list" {
+		if c := init.NamedChildren(); len(c) == 1 {
+			return c[0]
+		}
+		return nil
+	}
+	return init
+}
+
+// coreMember reports whether a name (a member, a global) is assigned
+// directly from a core getter somewhere in the unit.
+func (s *falseSharing) coreMember(e *grammar.Node) bool {
+	name := e.Text()
+	if e.Kind == "field_expression" {
+		f := e.ChildByField("field")
+		if f == nil {
+			return false
+		}
+		name = f.Text()
+	}
+	return coreDirect(s.pass)[name]
+}
+
+// returned is the return expression of a helper defined in the unit whose
+// body is that one return (`uint32_t CoreId() { return GetBlockIdx(); }`).
+func (s *falseSharing) returned(c cxx.Call) *grammar.Node {
+	defs := s.funcs.Lookup(c.Name)
+	if len(defs) != 1 || len(cxx.Params(defs[0].Node)) != 0 {
+		return nil
+	}
+	body := defs[0].Body()
+	if body == nil {
+		return nil
+	}
+	var stmts []*grammar.Node
+	for _, k := range body.NamedChildren() {
+		if k.Kind != "comment" {
+			stmts = append(stmts, k)
+		}
+	}
+	if len(stmts) != 1 || stmts[0].Kind != "return_statement" {
+		return nil
+	}
+	if v := stmts[0].NamedChildren(); len(v) == 1 {
+		return v[0]
+	}
+	return nil
+}
+
+var scalarSizes = map[string]int64{"int8_t": 1, "uint8_t": 1, "char": 1, "bool": 1, "int16_t": 2, "uint16_t": 2,
+	"half": 2, "bfloat16_t": 2, "short": 2, "int32_t": 4, "uint32_t": 4, "int": 4, "unsigned": 4, "float": 4,
+	"int64_t": 8, "uint64_t": 8, "double": 8, "long": 8, "size_t": 8}
+
+var alignasRE = regexp.MustCompile(`alignas\s*\(\s*(\w+)\s*\)`)
+
+// elemSize is the size of an element type: a scalar, or a struct of the
+// unit (returned too) whose fields are scalars or arrays of them, padded
+// to its alignment; 0 when unknown.
+func (s *falseSharing) elemSize(t string) (int64, *grammar.Node) {
+	t = cxx.BaseName(strings.TrimSpace(strings.TrimPrefix(t, "const ")))
+	if n, ok := scalarSizes[t]; ok {
+		return n, nil
+	}
+	def := s.structDef(t)
+	if def == nil {
+		return 0, nil
+	}
+	body := def.ChildByField("body")
+	if body == nil {
+		return 0, nil
+	}
+	var size, align int64 = 0, 1
+	for _, f := range body.NamedChildren() {
+		switch f.Kind {
+		case "comment", "access_specifier", "function_definition", "declaration":
+			continue
+		case "field_declaration":
+		default:
+			return 0, nil
+		}
+		if strings.Contains(f.Text(), "static") {
+			continue
+		}
+		ft := f.ChildByField("type")
+		if ft == nil {
+			return 0, nil
+		}
+		fsz, ok := scalarSizes[cxx.BaseName(ft.Text())]
+		if !ok {
+			return 0, nil
+		}
+		for _, d := range f.ChildrenByField("declarator") {
+			count := int64(1)
+			for d != nil && d.Kind == "array_declarator" {
+				n, ok := s.pass.Consts.Eval(d.ChildByField("size"))
+				if !ok {
+					return 0, nil
+				}
+				count *= n
+				d = d.ChildByField("declarator")
+			}
+			if fsz > align {
+				align = fsz
+			}
+			size = (size+fsz-1)/fsz*fsz + fsz*count
+		}
+	}
+	head := def.Text()[:body.Start-def.Start]
+	if m := alignasRE.FindStringSubmatch(head); m != nil {
+		if v, ok := s.pass.Consts.EvalText(m[1]); ok && v > align {
+			align = v
+		}
+	}
+	size = (size + align - 1) / align * align
+	return size, def
+}
+
+func (s *falseSharing) structDef(name string) *grammar.Node {
+	for _, f := range append([]*grammar.File{s.pass.File}, s.pass.Includes...) {
+		for i := range f.Tree.Nodes {
+			n := &f.Tree.Nodes[i]
+			if (n.Kind == "struct_specifier" || n.Kind == "class_specifier") && n.ChildByField("body") != nil {
+				if nm := n.ChildByField("name"); nm != nil && nm.Text() == name {
+					return n
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// fileOf is the unit file whose tree holds n.
+func (s *falseSharing) fileOf(n *grammar.Node) *grammar.File {
+	for _, f := range append([]*grammar.File{s.pass.File}, s.pass.Includes...) {
+		if f.Tree == n.Tree() {
+			return f
+		}
+	}
+	return nil
+}
+
+// singleWriter reports whether a store runs on one core only: under a
+// condition that tests a core id for equality, or after a return taken by
+// every core but one (`if (id != 0) return;`, `if (id > 0) return;`).
+func (s *falseSharing) singleWriter(fn, n *grammar.Node) bool {
+	for _, c := range cxx.Conditions(n, fn) {
+		if c.Kind != "if_statement" {
+			continue
+		}
+		cond := cxx.ConditionOf(c)
+		cons := c.ChildByField("consequence")
+		if cond != nil && cons != nil && cons.Contains(n) && s.testsCore(fn, cond, "==") {
+			return true
+		}
+		if alt := c.ChildByField("alternative"); cond != nil && alt != nil && alt.Contains(n) && s.testsCore(fn, cond, "!=") {
+			return true
+		}
+	}
+	ds := fn.Descendants()
+	for i := range ds {
+		r := &ds[i]
+		if r.Kind != "return_statement" || r.Start >= n.Start || cxx.EnclosingFunction(r) != fn {
+			continue
+		}
+		for _, c := range cxx.Conditions(r, fn) {
+			if cond := cxx.ConditionOf(c); c.Kind == "if_statement" && cond != nil && !c.Contains(n) &&
+				(s.testsCore(fn, cond, "!=") || s.testsCore(fn, cond, ">")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// testsCore reports whether cond holds a comparison `op` with a core id on
+// one side (for ">", a core id above a constant).
+func (s *falseSharing) testsCore(fn, cond *grammar.Node, op string) bool {
+	ds := cond.Descendants()
+	for i := range ds {
+		b := &ds[i]
+		if b.Kind != "binary_expression" {
+			continue
+		}
+		o := b.ChildByField("operator")
+		if o == nil {
+			continue
+		}
+		l, r := b.ChildByField("left"), b.ChildByField("right")
+		if l == nil || r == nil {
+			continue
+		}
+		switch {
+		case o.Text() == op && (op == "==" || op == "!="):
+			if s.mentionsCore(fn, l, 0) || s.mentionsCore(fn, r, 0) {
+				return true
+			}
+		case op == ">" && (o.Text() == ">" || o.Text() == ">="):
+			if _, ok := s.pass.Consts.Eval(r); ok && s.mentionsCore(fn, l, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (s *falseSharing) diagnostic(a *cxx.Access, idx *grammar.Node, t coreTerm, size int64, elemType string, sdef *grammar.Node) analysis.Diagnostic {
+	step := abs(t.coef) * size
+	per := cacheLine / step
+	msg := fmt.Sprintf("`%s` stores to a GM slot %d bytes from the next core's (`%s` steps %d × %d-byte `%s`): "+
+		"%d cores' slots share a 64-byte cache line, and each core's write-back (`dcci(..., CACHELINE_OUT)`) writes "+
+		"the whole line, so the last core to flush wins and the others' values are lost; pad each slot to 64 bytes",
+		shortText(a.Node), step, shortText(t.id), abs(t.coef), size, cxx.BaseName(elemType), per)
+	d := analysis.Diagnostic{Start: a.Node.Start, End: a.Node.End, Message: msg}
+	if fix, ok := s.padFix(idx, t, size, sdef); ok {
+		d.Fixes = []analysis.Fix{fix}
+	}
+	return d
+}
+
+// padFix sketches a cache line per slot: the stride constant raised, a
+// bare core id scaled, or the slot struct aligned.
+func (s *falseSharing) padFix(idx *grammar.Node, t coreTerm, size int64, sdef *grammar.Node) (analysis.Fix, bool) {
+	need := (cacheLine + size - 1) / size
+	if sdef != nil {
+		kw := sdef.FirstChild()
+		if kw == nil {
+			return analysis.Fix{}, false
+		}
+		name, f := sdef.ChildByField("name"), s.fileOf(sdef)
+		if name == nil || f == nil {
+			return analysis.Fix{}, false
+		}
+		return analysis.Fix{
+			Title:         fmt.Sprintf("Align `%s` to a cache line (alignas(64))", name.Text()),
+			Applicability: analysis.DisplayOnly,
+			Edits:         []analysis.TextEdit{{File: f.Path, Start: kw.End, End: kw.End, NewText: " alignas(64)"}},
+		}, true
+	}
+	if t.coefNode != nil {
+		def := cxx.NamedConstant(s.pass.Consts, t.coefNode)
+		if def == nil {
+			return analysis.Fix{}, false
+		}
+		cur := abs(t.coef)
+		k, _ := s.pass.Consts.Eval(t.coefNode)
+		if k == 0 {
+			return analysis.Fix{}, false
+		}
+		to := k * ((need + cur - 1) / cur)
+		edits, ok := defEdits(s.pass, def, false, to, 0)
+		if !ok {
+			return analysis.Fix{}, false
+		}
+		return analysis.Fix{
+			Title:         fmt.Sprintf("Raise `%s` to %d (a 64-byte slot per core)", def.Name, to),
+			Applicability: analysis.DisplayOnly,
+			Edits:         edits,
+		}, true
+	}
+	if t.coef != 1 || t.id.Tree() != s.pass.File.Tree || !idx.Contains(t.id) {
+		return analysis.Fix{}, false
+	}
+	text := t.id.Text() + " * " + strconv.FormatInt(need, 10)
+	return analysis.Fix{
+		Title:         fmt.Sprintf("Index `%s` (%d elements, 64 bytes, per core)", text, need),
+		Applicability: analysis.DisplayOnly,
+		Edits:         []analysis.TextEdit{{File: s.pass.File.Path, Start: t.id.Start, End: t.id.End, NewText: "(" + text + ")"}},
+	}, true
+}
+
+// coreNames are the variables and members the unit assigns from a core id
+// (directly or through another such name).
+func coreNames(pass *analysis.Pass) map[string]bool {
+	return analysis.UnitFact(pass, pass.Closure(), coreNamesKey).all
+}
+
+// coreDirect are the names assigned a bare core getter.
+func coreDirect(pass *analysis.Pass) map[string]bool {
+	return analysis.UnitFact(pass, pass.Closure(), coreNamesKey).direct
+}
+
+type coreNameSet struct{ all, direct map[string]bool }
+
+var coreNamesKey = &analysis.UnitKey[coreNameSet]{
+	Name: "rules.coreNames",
+	Compute: func(_ context.Context, u *analysis.Unit) coreNameSet {
+		type def struct{ name, value *grammar.Node }
+		var defs []def
+		for _, f := range u.Files {
+			for i := range f.Tree.Nodes {
+				n := &f.Tree.Nodes[i]
+				switch n.Kind {
+				case "init_declarator":
+					if d, v := n.ChildByField("declarator"), n.ChildByField("value"); d != nil && v != nil {
+						defs = append(defs, def{d, v})
+					}
+				case "assignment_expression":
+					if l, r := n.ChildByField("left"), n.ChildByField("right"); l != nil && r != nil {
+						defs = append(defs, def{l, r})
+					}
+				}
+			}
+		}
+		out := coreNameSet{all: map[string]bool{}, direct: map[string]bool{}}
+		reads := func(e *grammar.Node) bool {
+			ds := e.Descendants()
+			for i := range ds {
+				n := &ds[i]
+				if isCoreGetter(n) || (n.Kind == "identifier" || n.Kind == "field_identifier") && out.all[n.Text()] {
+					return true
+				}
+			}
+			return false
+		}
+		for round := 0; round < 3; round++ {
+			changed := false
+			for _, d := range defs {
+				name := cxx.DeclaredName(d.name)
+				if name == "" {
+					name = laneRootName(d.name)
+				}
+				if name == "" || out.all[name] || !reads(d.value) {
+					continue
+				}
+				out.all[name] = true
+				v := cxx.Unparen(d.value)
+				if v != nil && isCoreGetter(v) {
+					out.direct[name] = true
+				}
+				changed = true
+			}
+			if !changed {
+				break
+			}
+		}
+		return out
+	},
+}
