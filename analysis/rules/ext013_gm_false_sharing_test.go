@@ -14,7 +14,7 @@ func TestGMFalseSharing(t *testing.T) {
 	root, _ := filepath.Abs("testdata/ext013")
 	// The display-only sketches: what each would write.
 	want := map[string][2]string{
-		"`partial[get_block_idx(args)]`": {"entry.cpp", "  partial[(get_block_idx(args) * 16)] = sum;"},
+		"`partial[get_block_idx(args)]`":  {"entry.cpp", "  partial[(get_block_idx(args) * 16)] = sum;"},
 		"`flags[blockIdx * kFlagStride]`": {"slots.h", "constexpr uint32_t kFlagStride = 16;"},
 		"`slots[blockIdx].sum`":           {"slots.h", "struct alignas(64) Slot {"},
 	}
