@@ -21,40 +21,8 @@ import (
 // inside code-server's real extension host, in headless Chromium, against a
 // freshly built server, and reports each of its tests here.
 func TestVSCodeIntegration(t *testing.T) {
-	heavy(t)
-	csDir := filepath.Join(editortest.CacheDir(), "code-server")
-	if editortest.FindExecutable(editortest.Cached("code-server", "node_modules/.bin/code-server")) == "" {
-		editortest.Missing(t, "vscode", "no code-server in "+csDir)
-	}
-	if editortest.FindExecutable("/usr/bin/chromium") == "" {
-		editortest.Missing(t, "vscode", "no /usr/bin/chromium")
-	}
-	extDir := extensionDir(t)
-	npm(t, extDir, "run", "build")
-
-	bin := editortest.BuildServer(t)
 	ws := editortest.Workspace(t)
-	settings := filepath.Join(t.TempDir(), "settings.json")
-	s, _ := json.Marshal(map[string]any{
-		"security.workspace.trust.enabled": false,
-		"telemetry.telemetryLevel":         "off",
-		"extensions.autoCheckUpdates":      false,
-		"extensions.autoUpdate":            false,
-		"update.mode":                      "none",
-		"workbench.startupEditor":          "none",
-		"externLsp.path":                   bin,
-	})
-	if err := os.WriteFile(settings, s, 0o644); err != nil {
-		t.Fatal(err)
-	}
-
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	root := editortest.RepoRoot(t)
-	cmd := exec.CommandContext(ctx, "bash", filepath.Join(root, "editors", "ci", "run-vscode-tests.sh"),
-		extDir, filepath.Join(extDir, "out", "test", "integration", "index.js"), ws, settings)
-	cmd.Env = append(os.Environ(), "CS_DIR="+csDir, fmt.Sprintf("PORT=%d", freePort(t)))
-	logs, runErr := cmd.CombinedOutput()
+	logs, runErr := runWorkbench(t, "integration", ws, nil, nil)
 
 	b, err := os.ReadFile(filepath.Join(ws, ".vscode-test-results.json"))
 	if err != nil {
@@ -88,6 +56,47 @@ func TestVSCodeIntegration(t *testing.T) {
 	if runErr != nil && failed == 0 {
 		t.Errorf("run-vscode-tests.sh: %v\n%s", runErr, tail(logs, 60))
 	}
+}
+
+// runWorkbench runs out/test/<suite>/index.js (built from test/<suite>) in
+// code-server's real extension host, in headless Chromium, on a copy of
+// workspace ws, with a freshly built server and the given extra user
+// settings and environment; it returns the run's output and error.
+func runWorkbench(t *testing.T, suite, ws string, settings map[string]any, env []string) ([]byte, error) {
+	t.Helper()
+	heavy(t)
+	csDir := filepath.Join(editortest.CacheDir(), "code-server")
+	if editortest.FindExecutable(editortest.Cached("code-server", "node_modules/.bin/code-server")) == "" {
+		editortest.Missing(t, "vscode", "no code-server in "+csDir)
+	}
+	if editortest.FindExecutable("/usr/bin/chromium") == "" {
+		editortest.Missing(t, "vscode", "no /usr/bin/chromium")
+	}
+	extDir := extensionDir(t)
+	npm(t, extDir, "run", "build")
+	all := map[string]any{
+		"security.workspace.trust.enabled": false,
+		"telemetry.telemetryLevel":         "off",
+		"extensions.autoCheckUpdates":      false,
+		"extensions.autoUpdate":            false,
+		"update.mode":                      "none",
+		"workbench.startupEditor":          "none",
+		"externLsp.path":                   editortest.BuildServer(t),
+	}
+	for k, v := range settings {
+		all[k] = v
+	}
+	file := filepath.Join(t.TempDir(), "settings.json")
+	s, _ := json.Marshal(all)
+	if err := os.WriteFile(file, s, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", filepath.Join(editortest.RepoRoot(t), "editors", "ci", "run-vscode-tests.sh"),
+		extDir, filepath.Join(extDir, "out", "test", suite, "index.js"), ws, file)
+	cmd.Env = append(append(os.Environ(), env...), "CS_DIR="+csDir, fmt.Sprintf("PORT=%d", freePort(t)))
+	return cmd.CombinedOutput()
 }
 
 // heavy skips the suites that start a browser or package a .vsix (minutes,
