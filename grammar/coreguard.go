@@ -1,9 +1,6 @@
 package grammar
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // CoresOf returns the cores that compile and run n: the preprocessor guards
 // at its start narrowed by enclosing C++ core-type conditions
@@ -33,58 +30,113 @@ func (f *File) CoresOf(n *Node) Cores {
 	return c
 }
 
-var coreCondRE = regexp.MustCompile(`^(?:AscendC::)?g_coreType(==|!=)(?:AscendC::)?(AIV|AIC)$|^(?:AscendC::)?(AIV|AIC)(==|!=)(?:AscendC::)?g_coreType$`)
-
 // CoreCondition returns the core a C++ condition selects, when it is a
-// core-type test.
+// core-type test: `ASCEND_IS_AIV` and its kin, `g_coreType == AscendC::AIC`
+// either way round, `!=`, negations and parentheses, read from the tree.
 func CoreCondition(cond *Node) (Cores, bool) {
+	neg := false
+	for cond != nil {
+		// The masker parses `if ASCEND_IS_AIV {` as `if (ASCENDISAIV) {` of
+		// the same length: the node spanning it reads the macro's name.
+		if _, ok := ascendIs[strings.TrimSpace(cond.Text())]; ok {
+			break
+		}
+		switch cond.Kind {
+		case "condition_clause":
+			cond = cond.ChildByField("value")
+			continue
+		case "parenthesized_expression":
+			cond = onlyNamedChild(cond)
+			continue
+		case "unary_expression":
+			if op := cond.ChildByField("operator"); op != nil && (op.Text() == "!" || op.Text() == "not") {
+				neg = !neg
+				cond = cond.ChildByField("argument")
+				continue
+			}
+			return None, false
+		}
+		break
+	}
 	if cond == nil {
 		return None, false
 	}
-	text := strings.Map(func(r rune) rune {
-		switch r {
-		case ' ', '\t', '\n', '\r', '(', ')':
-			return -1
-		}
-		return r
-	}, cond.Text())
-	text = strings.TrimPrefix(text, "constexpr")
-	neg := false
-	for strings.HasPrefix(text, "!") {
-		neg = !neg
-		text = text[1:]
-	}
 	var core Cores
-	switch text {
-	case "ASCEND_IS_AIV":
-		core = AIV
-	case "ASCEND_IS_AIC":
-		core = AIC
-	case "ASCEND_IS_NOT_AIV":
-		core = AIC
-	case "ASCEND_IS_NOT_AIC":
-		core = AIV
-	default:
-		m := coreCondRE.FindStringSubmatch(text)
-		if m == nil {
+	if c, ok := ascendIs[strings.TrimSpace(cond.Text())]; ok {
+		core = c
+	} else if c, ok := ascendIs[unqualified(cond)]; ok {
+		core = c
+	} else if cond.Kind == "binary_expression" {
+		op := cond.ChildByField("operator")
+		if op == nil || (op.Text() != "==" && op.Text() != "!=") {
 			return None, false
 		}
-		op, name := m[1], m[2]
-		if name == "" {
-			op, name = m[4], m[3]
+		l, r := unqualified(cond.ChildByField("left")), unqualified(cond.ChildByField("right"))
+		if r == "g_coreType" {
+			l, r = r, l
 		}
-		core = AIV
-		if name == "AIC" {
+		if l != "g_coreType" {
+			return None, false
+		}
+		switch r {
+		case "AIV":
+			core = AIV
+		case "AIC":
 			core = AIC
+		default:
+			return None, false
 		}
-		if op == "!=" {
+		if op.Text() == "!=" {
 			neg = !neg
 		}
+	} else {
+		return None, false
 	}
 	if neg {
 		core = Both &^ core
 	}
 	return core, true
+}
+
+// ascendIs are AscendC's core-type macros and the core each selects.
+var ascendIs = map[string]Cores{
+	"ASCEND_IS_AIV": AIV, "ASCEND_IS_NOT_AIC": AIV,
+	"ASCEND_IS_AIC": AIC, "ASCEND_IS_NOT_AIV": AIC,
+}
+
+// unqualified is the name an identifier or `AscendC::`-qualified
+// identifier spells (parentheses around it looked through), or "".
+func unqualified(n *Node) string {
+	for n != nil && n.Kind == "parenthesized_expression" {
+		n = onlyNamedChild(n)
+	}
+	if n == nil {
+		return ""
+	}
+	switch n.Kind {
+	case "identifier":
+		return n.Text()
+	case "qualified_identifier":
+		if scope := n.ChildByField("scope"); scope == nil || scope.Text() != "AscendC" {
+			return ""
+		}
+		return unqualified(n.ChildByField("name"))
+	}
+	return ""
+}
+
+func onlyNamedChild(n *Node) *Node {
+	var only *Node
+	for _, c := range n.NamedChildren() {
+		if c.Kind == "comment" {
+			continue
+		}
+		if only != nil {
+			return nil
+		}
+		only = c
+	}
+	return only
 }
 
 // Dump renders a node as an S-expression with field names, for debugging and

@@ -159,6 +159,12 @@ func TestGuardSpellings(t *testing.T) {
   if (g_coreType == AscendC::AIV) { vec6(); } else { cube6(); }
   if constexpr (g_coreType == AscendC::AIC) { cube7(); }
   if (AscendC::AIV != g_coreType) { cube8(); }
+  if (!(g_coreType == AIV)) { cube9(); }
+  if ((ASCEND_IS_NOT_AIC)) { vec10(); }
+  if (g_coreType /* the core */ == AscendC::AIC) { cube11(); }
+  if (Other::g_coreType == AscendC::AIV) { both12(); }
+  if (g_coreType == kind) { both13(); }
+  if (g_coreType < AIV) { both14(); }
 #ifdef __DAV_C220_VEC__
   if ASCEND_IS_AIC { none3(); }
 #endif
@@ -193,8 +199,8 @@ func TestGuardSpellings(t *testing.T) {
 			t.Errorf("%s: cores %s, want %s", name, got, want)
 		}
 	}
-	if seen != 20 {
-		t.Errorf("saw %d calls, want 20", seen)
+	if seen != 26 {
+		t.Errorf("saw %d calls, want 26", seen)
 	}
 }
 
