@@ -720,9 +720,9 @@ func infinite(n *grammar.Node) bool {
 	return t == "true" || t == "1"
 }
 
-// exprCalls lists the calls inside n in evaluation order (innermost
+// ExprCalls lists the calls inside n in evaluation order (innermost
 // first), not those of lambdas defined there.
-func exprCalls(n *grammar.Node) []*grammar.Node {
+func ExprCalls(n *grammar.Node) []*grammar.Node {
 	if n == nil {
 		return nil
 	}
@@ -744,7 +744,7 @@ func exprCalls(n *grammar.Node) []*grammar.Node {
 
 func (a *eventAnalysis) exprTF(f *grammar.File, n *grammar.Node) tf {
 	t := a.id()
-	for _, c := range exprCalls(n) {
+	for _, c := range ExprCalls(n) {
 		if a.active(f, c) {
 			t = then(t, a.callTF(f, c))
 		}
@@ -1085,7 +1085,7 @@ func (a *eventAnalysis) walk(f *grammar.File, n *grammar.Node, st []uint8, wc *w
 }
 
 func (a *eventAnalysis) walkExpr(f *grammar.File, n *grammar.Node, st []uint8, wc *walkCtx) []uint8 {
-	for _, c := range exprCalls(n) {
+	for _, c := range ExprCalls(n) {
 		if st == nil {
 			return nil
 		}

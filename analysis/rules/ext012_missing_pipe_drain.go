@@ -609,19 +609,7 @@ func (d *drainer) exprCalls(f *grammar.File, n *grammar.Node, in drainFlow) drai
 	if n == nil {
 		return in
 	}
-	var calls []*grammar.Node
-	ds := n.Descendants()
-	for i := 0; i < len(ds); i++ {
-		c := &ds[i]
-		if c.Kind == "lambda_expression" {
-			i += len(c.Descendants()) - 1
-			continue
-		}
-		if c.Kind == "call_expression" {
-			calls = append(calls, c)
-		}
-	}
-	sort.SliceStable(calls, func(i, j int) bool { return calls[i].End < calls[j].End })
+	calls := cxx.ExprCalls(n)
 	st := in
 	for _, c := range calls {
 		if st.mask == 0 {
