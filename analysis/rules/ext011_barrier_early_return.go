@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -24,7 +25,8 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"between the set and its wait has already arrived and is silent) later in the same function, or before a call that reaches one through workspace functions (a few levels " +
 			"deep, in the file and its includes), or inside a loop whose body reaches one. Conditional returns are errors " +
 			"unless the condition is the same on every core of the type: a core-type test, `if constexpr`, a constant, or " +
-			"values read only from scalar `args[k]` slots and `get_block_num(args)`. An unconditional `return` before a barrier is reported as a " +
+			"values read only from scalar `args[k]` slots, tiling fields, parameters and members (unless named for the " +
+			"core's own id: `blockIdx_`, `subBlockIdx`) and `get_block_num(args)`. An unconditional `return` before a barrier is reported as a " +
 			"debugging probe left in (warning). A return after the last barrier, or on a branch that passed its own " +
 			"barrier, is silent.",
 		Why: "A hardware barrier releases only when every core of the launch (every core of one type, for mode-0 flags) " +
@@ -365,10 +367,41 @@ func (ix *fnIndex) uniformExpr(e *grammar.Node, depth int) bool {
 		}
 		return false
 	case "identifier":
-		init := ix.localInit(e.Text(), e.Start)
-		return init != nil && ix.uniformExpr(init, depth+1)
+		if init := ix.localInit(e.Text(), e.Start); init != nil {
+			return ix.uniformExpr(init, depth+1)
+		}
+		// A parameter or member: the same on every core unless its name
+		// says it is this core's identity (blockIdx_, subBlockIdx).
+		return ix.isParamOrField(e.Text()) && !coreIdentityName(e.Text())
+	case "field_expression":
+		// tiling->coreNum, params.usedCores: the same tiling for every core.
+		f := e.ChildByField("field")
+		return f != nil && !coreIdentityName(f.Text()) && ix.uniformExpr(e.ChildByField("argument"), depth+1)
+	case "this":
+		return true
 	}
 	return false
+}
+
+// coreIdentityName reports whether a variable's name says it holds the
+// core's, block's or lane's own id.
+func coreIdentityName(name string) bool {
+	l := strings.ToLower(strings.ReplaceAll(name, "_", ""))
+	for _, k := range []string{"blockidx", "blockid", "coreidx", "coreid", "subblock", "lane", "aividx", "aicidx", "vecidx", "cubeidx"} {
+		if strings.Contains(l, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// isParamOrField reports whether name is a parameter of the function or
+// not declared in it at all (a member or a global).
+func (ix *fnIndex) isParamOrField(name string) bool {
+	if ix.locals == nil {
+		ix.indexLocals()
+	}
+	return ix.locals[name] == nil
 }
 
 // localInit returns the initializer of the last declaration of name in fn
