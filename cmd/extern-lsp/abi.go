@@ -86,7 +86,8 @@ type abiJSON struct {
 	} `json:"orchestration,omitempty"`
 }
 
-func runABI(args []string, stdout, stderr io.Writer) int {
+func runABI(c *cli, args []string) int {
+	stdout, stderr := c.stdout, c.stderr
 	fs := flag.NewFlagSet("abi", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "output format: text or json")

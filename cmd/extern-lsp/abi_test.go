@@ -18,7 +18,7 @@ func runABIIn(t *testing.T, dir string, args ...string) (string, string, int) {
 	}
 	defer os.Chdir(wd)
 	var out, errb bytes.Buffer
-	code := run(append([]string{"abi"}, args...), &out, &errb)
+	code := testCLI(nil, &out, &errb).run(append([]string{"abi"}, args...))
 	return out.String(), errb.String(), code
 }
 

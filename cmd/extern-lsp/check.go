@@ -23,13 +23,6 @@ func init() {
 	commands["check"] = command{"check extern sources and report findings (text, concise, json, sarif, github)", runCheck}
 }
 
-// ruleSet is the rules check runs and SARIF describes; tests pin it so
-// their goldens do not move when rules are added.
-var ruleSet = rules.All
-
-// stdin is where `check -` reads from (tests replace it).
-var stdin io.Reader = os.Stdin
-
 // formats are the accepted --format values.
 var formats = []string{"text", "concise", "grouped", "json", "json-lines", "sarif", "github", "pylint", "azure"}
 
@@ -217,7 +210,8 @@ type skip struct {
 	why  string
 }
 
-func runCheck(args []string, stdout, stderr io.Writer) int {
+func runCheck(c *cli, args []string) int {
+	stderr := c.stderr
 	f, paths, err := parseCheckFlags(args, stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -229,7 +223,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	code, err := checkMain(f, paths, stdout, stderr)
+	code, err := checkMain(c, f, paths)
 	if err != nil {
 		fmt.Fprintf(stderr, "extern-lsp check: %v\n", oneLine(err.Error()))
 		return 2
@@ -244,7 +238,8 @@ func oneLine(s string) string {
 	return s
 }
 
-func checkMain(f *checkFlags, paths []string, stdout, stderr io.Writer) (int, error) {
+func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
+	stdout, stderr := c.stdout, c.stderr
 	cwd, err := os.Getwd()
 	if err != nil {
 		return 2, err
@@ -263,9 +258,9 @@ func checkMain(f *checkFlags, paths []string, stdout, stderr io.Writer) (int, er
 	if f.strict {
 		ov.ExtendSelect = append(ov.ExtendSelect, rules.UnusedSuppression.Code)
 	}
-	r.checker = &engine.Checker{Analyzers: ruleSet(), Loader: loader, Overrides: ov, Jobs: f.jobs, RootFor: r.rootFor, IncludeDirs: f.includeDirs}
+	r.checker = &engine.Checker{Analyzers: c.rules, Loader: loader, Overrides: ov, Jobs: f.jobs, RootFor: r.rootFor, IncludeDirs: f.includeDirs}
 	if f.stdinFilename != "" {
-		src, err := io.ReadAll(stdin)
+		src, err := io.ReadAll(c.stdin)
 		if err != nil {
 			return 2, fmt.Errorf("reading stdin: %v", err)
 		}
@@ -378,7 +373,7 @@ func checkMain(f *checkFlags, paths []string, stdout, stderr io.Writer) (int, er
 	case "json-lines":
 		w.jsonLines(active(all))
 	case "sarif":
-		w.sarif(all, ruleSet())
+		w.sarif(all, c.rules)
 	case "github":
 		w.github(active(all))
 	case "pylint":

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -31,9 +32,21 @@ const checkData = "../../testdata/check"
 // goldens do not move when rules land.
 func pinRules(t *testing.T, as ...*analysis.Analyzer) {
 	t.Helper()
-	old := ruleSet
-	ruleSet = func() []*analysis.Analyzer { return as }
-	t.Cleanup(func() { ruleSet = old })
+	old := pinnedRules
+	pinnedRules = as
+	t.Cleanup(func() { pinnedRules = old })
+}
+
+// pinnedRules are the rules of the invocations tests make (nil: every rule).
+var pinnedRules []*analysis.Analyzer
+
+// testCLI is an invocation writing to out and errb and reading stdin.
+func testCLI(stdin io.Reader, out, errb io.Writer) *cli {
+	as := pinnedRules
+	if as == nil {
+		as = rules.All()
+	}
+	return &cli{stdin: stdin, stdout: out, stderr: errb, rules: as}
 }
 
 type runResult struct {
@@ -41,9 +54,11 @@ type runResult struct {
 	stdout, stderr string
 }
 
-func runCmd(args ...string) runResult {
+func runCmd(args ...string) runResult { return runCmdStdin(nil, args...) }
+
+func runCmdStdin(stdin io.Reader, args ...string) runResult {
 	var out, errb bytes.Buffer
-	code := run(args, &out, &errb)
+	code := testCLI(stdin, &out, &errb).run(args)
 	return runResult{code, out.String(), errb.String()}
 }
 
@@ -469,16 +484,11 @@ func TestStdin(t *testing.T) {
 	src := "#include \"kernel_operator.h\"\n#include \"barrier.h\"\n__aicore__ inline void c() { AscendC::Mmad(c, a, b, p); }\n" +
 		"__aicore__ inline void v() { AscendC::PipeBarrier<PIPE_V>(); }\n" +
 		"extern \"C\" __global__ __aicore__ void k(__gm__ int64_t *args) {\n  AscendC::SyncAll();\n}\n"
-	old := stdin
-	defer func() { stdin = old }()
-
-	stdin = strings.NewReader(src)
-	r := runCmd("check", "--format", "concise", "--stdin-filename", "tree/kernels/mixed/buffer.cpp", "-")
+	r := runCmdStdin(strings.NewReader(src), "check", "--format", "concise", "--stdin-filename", "tree/kernels/mixed/buffer.cpp", "-")
 	if r.code != 1 || !strings.Contains(r.stdout, "tree/kernels/mixed/buffer.cpp:6:3: error: EXT004 [*]") || strings.Contains(r.stdout, "entry.cpp") {
 		t.Errorf("stdin check: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	stdin = strings.NewReader(src)
-	r = runCmd("check", "--fix", "--format", "concise", "--stdin-filename", "tree/kernels/mixed/buffer.cpp", "-")
+	r = runCmdStdin(strings.NewReader(src), "check", "--fix", "--format", "concise", "--stdin-filename", "tree/kernels/mixed/buffer.cpp", "-")
 	if r.code != 0 || r.stdout != strings.Replace(src, "SyncAll()", "SyncAll<false>()", 1) {
 		t.Errorf("stdin fix: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"sort"
 
+	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/engine"
 	"github.com/extern-lsp/extern-lsp/analysis/rules"
 )
@@ -15,16 +16,27 @@ import (
 // command is one subcommand; each lives in its own file and registers itself.
 type command struct {
 	summary string
-	run     func(args []string, stdout, stderr io.Writer) int
+	run     func(c *cli, args []string) int
 }
 
 var commands = map[string]command{}
 
-func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+// cli is one invocation: its streams and the rules it runs. Tests make
+// their own, so package main holds no state a test has to swap.
+type cli struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	// rules are the rules check runs and SARIF describes.
+	rules []*analysis.Analyzer
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func main() {
+	c := &cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, rules: rules.All()}
+	os.Exit(c.run(os.Args[1:]))
+}
+
+func (c *cli) run(args []string) int {
+	stdout, stderr := c.stdout, c.stderr
 	// A rule without a code, a name or docs is a build mistake: refuse to
 	// run rather than report findings nobody can look up.
 	if err := engine.ValidateRules(rules.All()); err != nil {
@@ -52,7 +64,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "extern-lsp: unknown command %q (run `extern-lsp help`)\n", name)
 		return 2
 	}
-	return cmd.run(args, stdout, stderr)
+	return cmd.run(c, args)
 }
 
 func usage(w io.Writer) {
@@ -72,8 +84,8 @@ func usage(w io.Writer) {
 var version = "0.1.0-dev"
 
 func init() {
-	commands["version"] = command{"print the version", func(_ []string, stdout, _ io.Writer) int {
-		fmt.Fprintln(stdout, "extern-lsp", version)
+	commands["version"] = command{"print the version", func(c *cli, _ []string) int {
+		fmt.Fprintln(c.stdout, "extern-lsp", version)
 		return 0
 	}}
 }

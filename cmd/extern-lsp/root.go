@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
@@ -37,7 +36,8 @@ func absRoot(root *string) error {
 	return nil
 }
 
-func runRoot(args []string, stdout, stderr io.Writer) int {
+func runRoot(c *cli, args []string) int {
+	stdout, stderr := c.stdout, c.stderr
 	fs := flag.NewFlagSet("root", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var root string

@@ -20,7 +20,8 @@ func init() {
 	commands["explain"] = command{"show a rule's documentation: extern-lsp explain EXT004|syncall-aiv-only", runExplain}
 }
 
-func runRules(args []string, stdout, stderr io.Writer) int {
+func runRules(c *cli, args []string) int {
+	stdout, stderr := c.stdout, c.stderr
 	fs := flag.NewFlagSet("rules", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "text, json or markdown (the docs/rules.md page)")
@@ -55,7 +56,8 @@ func runRules(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func runExplain(args []string, stdout, stderr io.Writer) int {
+func runExplain(c *cli, args []string) int {
+	stdout, stderr := c.stdout, c.stderr
 	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
 		fmt.Fprintln(stderr, "usage: extern-lsp explain CODE|NAME   (extern-lsp rules lists them)")
 		return 2

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/extern-lsp/extern-lsp/lsp"
@@ -14,7 +13,8 @@ func init() {
 	commands["serve"] = command{"serve the language server on stdio (the default)", runServe}
 }
 
-func runServe(args []string, _, stderr io.Writer) int {
+func runServe(c *cli, args []string) int {
+	stderr := c.stderr
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	logFile := fs.String("log-file", "", "append server logs to this file")

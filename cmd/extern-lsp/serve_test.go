@@ -18,7 +18,7 @@ import (
 // command (same main, same flags) when EXTERN_LSP_RUN_MAIN is set.
 func TestMain(m *testing.M) {
 	if os.Getenv("EXTERN_LSP_RUN_MAIN") == "1" {
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+		main()
 	}
 	os.Exit(m.Run())
 }

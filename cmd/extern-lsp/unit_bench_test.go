@@ -73,7 +73,7 @@ func BenchmarkUnitCheck(b *testing.B) {
 				b.ResetTimer()
 				start := cpuTime()
 				for i := 0; i < b.N; i++ {
-					if code := run([]string{"check", "--format", "json", "-j", strconv.Itoa(j), dir}, io.Discard, io.Discard); code == 2 {
+					if code := testCLI(nil, io.Discard, io.Discard).run([]string{"check", "--format", "json", "-j", strconv.Itoa(j), dir}); code == 2 {
 						b.Fatalf("check failed")
 					}
 				}
