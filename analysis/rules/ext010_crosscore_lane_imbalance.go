@@ -199,31 +199,8 @@ func laneNames(pass *analysis.Pass) map[string]bool {
 
 var laneNamesKey = &analysis.UnitKey[map[string]bool]{
 	Name: "rules.laneNames",
-	Compute: func(_ context.Context, u *analysis.Unit) map[string]bool {
-		type def struct{ name, value *grammar.Node }
-		var defs []def
-		add := func(n *grammar.Node) {
-			switch n.Kind {
-			case "init_declarator":
-				if d, v := n.ChildByField("declarator"), n.ChildByField("value"); d != nil && v != nil {
-					defs = append(defs, def{d, v})
-				}
-			case "assignment_expression":
-				if l, r := n.ChildByField("left"), n.ChildByField("right"); l != nil && r != nil {
-					defs = append(defs, def{l, r})
-				}
-			}
-		}
-		for _, n := range u.Nodes(u.Files[0], "init_declarator", "assignment_expression") {
-			add(n)
-		}
-		for _, f := range u.Headers() {
-			for i := range f.Tree.Nodes {
-				if k := f.Tree.Nodes[i].Kind; k == "init_declarator" || k == "assignment_expression" {
-					add(&f.Tree.Nodes[i])
-				}
-			}
-		}
+	Compute: func(ctx context.Context, u *analysis.Unit) map[string]bool {
+		defs := analysis.UnitFactOf(ctx, u, nameDefsKey)
 		lanes := map[string]bool{}
 		for round := 0; round < 3; round++ {
 			changed := false

@@ -589,24 +589,8 @@ type coreNameSet struct{ all, direct map[string]bool }
 
 var coreNamesKey = &analysis.UnitKey[coreNameSet]{
 	Name: "rules.coreNames",
-	Compute: func(_ context.Context, u *analysis.Unit) coreNameSet {
-		type def struct{ name, value *grammar.Node }
-		var defs []def
-		for _, f := range u.Files {
-			for i := range f.Tree.Nodes {
-				n := &f.Tree.Nodes[i]
-				switch n.Kind {
-				case "init_declarator":
-					if d, v := n.ChildByField("declarator"), n.ChildByField("value"); d != nil && v != nil {
-						defs = append(defs, def{d, v})
-					}
-				case "assignment_expression":
-					if l, r := n.ChildByField("left"), n.ChildByField("right"); l != nil && r != nil {
-						defs = append(defs, def{l, r})
-					}
-				}
-			}
-		}
+	Compute: func(ctx context.Context, u *analysis.Unit) coreNameSet {
+		defs := analysis.UnitFactOf(ctx, u, nameDefsKey)
 		out := coreNameSet{all: map[string]bool{}, direct: map[string]bool{}}
 		reads := func(e *grammar.Node) bool {
 			ds := e.Descendants()

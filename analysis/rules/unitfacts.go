@@ -55,3 +55,32 @@ var summariesKey = &analysis.UnitKey[*cxx.Summaries]{
 func unitSummaries(pass *analysis.Pass) *cxx.Summaries {
 	return analysis.UnitFact(pass, pass.Reach(), summariesKey)
 }
+
+// nameDef is a definition giving a name a value: `T x = v;` or `x = v`
+// (also `this->x_ = v`, `ctx.x = v`).
+type nameDef struct{ name, value *grammar.Node }
+
+// nameDefsKey lists a unit's definitions in file and source order, for the
+// rules that follow which names derive from a core or lane id.
+var nameDefsKey = &analysis.UnitKey[[]nameDef]{
+	Name: "rules.nameDefs",
+	Compute: func(_ context.Context, u *analysis.Unit) []nameDef {
+		var defs []nameDef
+		for _, f := range u.Files {
+			for i := range f.Tree.Nodes {
+				n := &f.Tree.Nodes[i]
+				switch n.Kind {
+				case "init_declarator":
+					if d, v := n.ChildByField("declarator"), n.ChildByField("value"); d != nil && v != nil {
+						defs = append(defs, nameDef{d, v})
+					}
+				case "assignment_expression":
+					if l, r := n.ChildByField("left"), n.ChildByField("right"); l != nil && r != nil {
+						defs = append(defs, nameDef{l, r})
+					}
+				}
+			}
+		}
+		return defs
+	},
+}
