@@ -138,7 +138,10 @@ type Store struct {
 	mu    sync.Mutex
 	facts map[factID]*factCell
 	ids   map[any]uint64
-	swept int // len(facts) after the last sweep
+	// lastID only grows: a sweep deletes ids, and a reused one would give
+	// a new unit the key (and the cached facts) of an old one.
+	lastID uint64
+	swept  int // len(facts) after the last sweep
 }
 
 // NewStore returns an empty fact store.
@@ -276,9 +279,9 @@ func (s *Store) idOf(x any) uint64 {
 	if id, ok := s.ids[x]; ok {
 		return id
 	}
-	id := uint64(len(s.ids) + 1)
-	s.ids[x] = id
-	return id
+	s.lastID++
+	s.ids[x] = s.lastID
+	return s.lastID
 }
 
 // newUnit builds a unit over parsed files and stubs, with its key.

@@ -400,7 +400,10 @@ func (w *Workspace) entry(path string) (*fileEntry, error) {
 	}
 	e = &fileEntry{src: src, stamp: stamp}
 	w.mu.Lock()
-	if cur := w.files[path]; cur != nil && cur.overlay {
+	if cur := w.files[path]; cur != nil {
+		// An overlay set, or the same file read by another goroutine, while
+		// we read: keep that entry, so every caller shares one parse (facts
+		// are keyed by the parse).
 		e = cur
 	} else {
 		w.files[path] = e

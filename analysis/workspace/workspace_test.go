@@ -105,3 +105,35 @@ func TestClosureByteCapAndIrregularIncludes(t *testing.T) {
 		t.Errorf("zero.h read: %v", err)
 	}
 }
+
+// TestConcurrentReadsShareOneParse: goroutines reading the same file at
+// once (the server's indexer and a request) get one parse. Facts are keyed
+// by the parse, so two would give a header's unit one copy and its pass
+// another, and the unit's macro state would not apply to the pass.
+func TestConcurrentReadsShareOneParse(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "body.h")
+	if err := os.WriteFile(path, []byte("#pragma once\nint x;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for round := 0; round < 50; round++ {
+		w := New(dir)
+		got := make(chan any, 8)
+		for i := 0; i < cap(got); i++ {
+			go func() {
+				f, err := w.File(path)
+				if err != nil {
+					got <- err
+					return
+				}
+				got <- f
+			}()
+		}
+		first := <-got
+		for i := 1; i < cap(got); i++ {
+			if f := <-got; f != first {
+				t.Fatalf("round %d: two parses of one file: %v and %v", round, first, f)
+			}
+		}
+	}
+}
