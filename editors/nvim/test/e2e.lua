@@ -5,36 +5,8 @@
 -- with vim.lsp.start, the path for older versions. It records what a user would
 -- see (diagnostics, hover, inlay hints, the args table, a quick fix, a settings
 -- change) as JSON and quits; the Go test asserts on it.
-local plugin = assert(os.getenv('E2E_PLUGIN'), 'set E2E_PLUGIN')
-local bin = assert(os.getenv('EXTERN_LSP_BIN'), 'set EXTERN_LSP_BIN')
-local out_path = assert(os.getenv('E2E_OUT'), 'set E2E_OUT')
-local mode = os.getenv('E2E_MODE') or 'config'
-local timeout = tonumber(os.getenv('E2E_TIMEOUT_MS') or '15000')
-
-vim.opt.runtimepath:prepend(plugin)
-vim.opt.swapfile = false
-vim.opt.shadafile = 'NONE'
-
-if mode == 'config' then
-  -- Exactly what a 0.11+ user does; only the binary path is overridden.
-  vim.lsp.config('extern_lsp', { cmd = { bin } })
-  vim.lsp.enable('extern_lsp')
-else
-  require('extern_lsp').setup({ cmd = { bin }, use_start = true })
-end
-
-local res = { nvim = tostring(vim.version()), mode = mode, errors = {} }
-
-local function note(msg)
-  table.insert(res.errors, msg)
-end
-
-local function write_and_quit()
-  local f = assert(io.open(out_path, 'w'))
-  f:write(vim.json.encode(res))
-  f:close()
-  vim.cmd('qa!')
-end
+local drv = dofile(vim.fs.dirname(debug.getinfo(1, 'S').source:sub(2)) .. '/driver.lua')
+local res, note, request, find, timeout = drv.res, drv.note, drv.request, drv.find, drv.timeout
 
 local function wait(ms, cond)
   return vim.wait(ms, cond, 20)
@@ -90,33 +62,6 @@ local function label_text(label)
     table.insert(parts, p.value or '')
   end
   return table.concat(parts)
-end
-
--- First response of the extern_lsp client to a synchronous request.
-local function request(buf, method, params)
-  local responses, err = vim.lsp.buf_request_sync(buf, method, params, timeout)
-  if not responses then
-    note(method .. ': ' .. tostring(err))
-    return nil
-  end
-  for _, r in pairs(responses) do
-    if r.err then
-      note(method .. ': ' .. vim.inspect(r.err))
-    else
-      return r.result
-    end
-  end
-  return nil
-end
-
-local function find(buf, needle)
-  for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
-    local s = line:find(needle, 1, true)
-    if s then
-      return i - 1, s - 1
-    end
-  end
-  return nil
 end
 
 local function run()
@@ -297,13 +242,4 @@ local function run()
   end
 end
 
-vim.api.nvim_create_autocmd('VimEnter', {
-  once = true,
-  callback = function()
-    local ok, err = xpcall(run, debug.traceback)
-    if not ok then
-      note(tostring(err))
-    end
-    write_and_quit()
-  end,
-})
+drv.main(run)
