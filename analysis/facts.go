@@ -79,6 +79,27 @@ func (u *Unit) Nodes(f *grammar.File, kinds ...string) []*grammar.Node {
 	return FileFactIn(context.Background(), u, f, nodeIndexKey).get(kinds...)
 }
 
+// Calls returns f's calls by name, indexed once per parse (u is the
+// cxx.FileFacts of the unit analyses).
+func (u *Unit) Calls(f *grammar.File) *cxx.CallIndex {
+	return FileFactIn(context.Background(), u, f, callIndexKey)
+}
+
+// Funcs returns f's share of a function index, built once per parse.
+func (u *Unit) Funcs(f *grammar.File) *cxx.FileFuncs {
+	return FileFactIn(context.Background(), u, f, fileFuncsKey)
+}
+
+var callIndexKey = &FileKey[*cxx.CallIndex]{
+	Name:    "analysis.calls",
+	Compute: func(_ context.Context, f *grammar.File) *cxx.CallIndex { return cxx.IndexCalls(f) },
+}
+
+var fileFuncsKey = &FileKey[*cxx.FileFuncs]{
+	Name:    "analysis.funcs",
+	Compute: func(_ context.Context, f *grammar.File) *cxx.FileFuncs { return cxx.IndexFileFuncs(f) },
+}
+
 var constsKey = &UnitKey[*cxx.Resolver]{
 	Name: "analysis.consts",
 	Compute: func(_ context.Context, u *Unit) *cxx.Resolver {

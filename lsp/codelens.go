@@ -116,7 +116,7 @@ func (s *Server) usesBarrier(st *abi.Stub) bool {
 		}
 		r := cxx.NewResolver(files...)
 		for _, f := range files {
-			for _, bar := range cxx.HardwareBarriers(f, r) {
+			for _, bar := range cxx.HardwareBarriers(nil, f, r) {
 				if site, ok := abi.SiteAt(bar.Node); !ok || b.Compiled(&site) {
 					return true
 				}

@@ -176,6 +176,12 @@ var unitSnippets = []string{
 	"    __gm__ float *e = tensor_data<float>(args, ARG_EXTRA);\n", "#include \"args.h\"\n",
 	"run_qwen_fai<true>(args);\n", "AscendC::SyncAll();\n", "if constexpr (WithRope) {\n", "}\n",
 	"    extra: pl.Tensor,\n", "    flag: pl.Scalar[pl.INT32],\n", "core_type=\"aiv\", ", "\n", "#if WITH_ROPE\n", "#endif\n",
+	// Events, cross-core flags and the helpers that wrap them: facts each
+	// file contributes to its units.
+	"AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID1);\n", "AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID1);\n",
+	"set_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);\n", "AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(ARG_EXTRA);\n",
+	"AscendC::CrossCoreWaitFlag(ARG_EXTRA);\n", "__aicore__ inline void sync_step(int32_t id) { AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(id); }\n",
+	"sync_step(4);\n", "__aicore__ inline void raise() { AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID2); }\n", "raise();\n",
 }
 
 // TestIncrementalUnitsMatchFreshServer edits the files of two externs that

@@ -40,7 +40,11 @@ type Funcs struct {
 }
 
 // IndexFunctions indexes every function definition of the files.
-func IndexFunctions(files ...*grammar.File) *Funcs {
+func IndexFunctions(files ...*grammar.File) *Funcs { return FuncsOf(Direct, files...) }
+
+// FuncsOf joins the files' shares of the index (ff.Funcs), in order.
+func FuncsOf(ff FileFacts, files ...*grammar.File) *Funcs {
+	ff = factsOr(ff)
 	fs := &Funcs{
 		byName: map[string][]FuncDef{},
 		types:  map[string][]string{},
@@ -49,30 +53,28 @@ func IndexFunctions(files ...*grammar.File) *Funcs {
 		memo:   map[reachKey]*reachResult{},
 	}
 	for _, f := range files {
-		if f == nil || f.Tree == nil {
-			continue
+		p := ff.Funcs(f)
+		for _, d := range p.defs {
+			fs.byName[d.Name] = append(fs.byName[d.Name], d)
+			fs.all = append(fs.all, d)
 		}
-		for i := range f.Tree.Nodes {
-			n := &f.Tree.Nodes[i]
-			switch n.Kind {
-			case "function_definition":
-				if name := FunctionName(n); name != "" {
-					d := FuncDef{File: f, Node: n, Name: name}
-					fs.byName[name] = append(fs.byName[name], d)
-					fs.all = append(fs.all, d)
-				}
-			case "declaration", "field_declaration", "parameter_declaration", "optional_parameter_declaration":
-				fs.addDecl(n)
+		for _, d := range p.decls {
+			if d.name != "" {
+				fs.types[d.name] = appendString(fs.types[d.name], d.typ)
+			}
+			if d.class != "" {
+				fs.fields[d.class] = appendString(fs.fields[d.class], d.typ)
 			}
 		}
 	}
 	return fs
 }
 
-func (fs *Funcs) addDecl(n *grammar.Node) {
+// appendDecls adds the names a declaration declares, with their types.
+func appendDecls(out []typeDecl, n *grammar.Node) []typeDecl {
 	t := n.ChildByField("type")
 	if t == nil {
-		return
+		return out
 	}
 	var cls string
 	if n.Kind == "field_declaration" {
@@ -88,13 +90,11 @@ func (fs *Funcs) addDecl(n *grammar.Node) {
 			// A pointer or reference member does not own the object.
 			typ += map[string]string{"pointer_declarator": " *", "reference_declarator": " &"}[d.Kind]
 		}
-		if name := DeclaredName(d); name != "" {
-			fs.types[name] = appendString(fs.types[name], typ)
-		}
-		if cls != "" {
-			fs.fields[cls] = appendString(fs.fields[cls], typ)
+		if name := DeclaredName(d); name != "" || cls != "" {
+			out = append(out, typeDecl{name: name, class: cls, typ: typ})
 		}
 	}
+	return out
 }
 
 func appendString(s []string, v string) []string {

@@ -166,16 +166,17 @@ type EventFinding struct {
 // operator() the calls do not resolve to, a lambda) are not judged, nor
 // events whose ids are not constant. Pure: its result depends only on the
 // files and arguments.
-func UnpairedEvents(ctx context.Context, files []*grammar.File, r *Resolver, entries []*grammar.Node, cores grammar.Cores) []EventFinding {
+func UnpairedEvents(ctx context.Context, ff FileFacts, files []*grammar.File, r *Resolver, entries []*grammar.Node, cores grammar.Cores) []EventFinding {
 	if len(files) == 0 || len(entries) == 0 {
 		return nil
 	}
+	ff = factsOr(ff)
 	var out []EventFinding
 	for _, core := range []grammar.Cores{grammar.AIC, grammar.AIV} {
 		if cores&core == 0 {
 			continue
 		}
-		a := newEventAnalysis(ctx, files, r, core)
+		a := newEventAnalysis(ctx, ff, files, r, core)
 		if a == nil {
 			continue
 		}
@@ -240,6 +241,7 @@ type outcome struct {
 
 type eventAnalysis struct {
 	ctx      context.Context
+	ff       FileFacts
 	files    []*grammar.File
 	r        *Resolver
 	funcs    *Funcs
@@ -271,13 +273,13 @@ type origin struct {
 // context once); past it the analysis gives up rather than guess.
 const evBudget = 200000
 
-func newEventAnalysis(ctx context.Context, files []*grammar.File, r *Resolver, core grammar.Cores) *eventAnalysis {
-	a := &eventAnalysis{ctx: ctx, files: files, r: r, core: core, keys: map[EventKey]int{},
+func newEventAnalysis(ctx context.Context, ff FileFacts, files []*grammar.File, r *Resolver, core grammar.Cores) *eventAnalysis {
+	a := &eventAnalysis{ctx: ctx, ff: ff, files: files, r: r, core: core, keys: map[EventKey]int{},
 		ops: map[*grammar.Node]*EventOp{}, stmts: map[*grammar.Node]*outcome{}, sums: map[*grammar.Node]tf{},
 		busy: map[*grammar.Node]bool{}, visited: map[*grammar.Node]bool{}, walked: map[walkKey]bool{}, walkBusy: map[*grammar.Node]bool{},
 		budget: evBudget, seen: map[[3]any]bool{}, last: map[int]origin{}}
 	for _, f := range files {
-		for _, n := range callNodes(f) {
+		for _, n := range ff.Calls(f).Named(eventOpNames...) {
 			if op := a.op(n); op != nil && op.Pair != "" && f.CoresOf(n)&core != 0 {
 				for _, id := range op.IDs {
 					k := EventKey{op.Pair, id}
@@ -292,33 +294,18 @@ func newEventAnalysis(ctx context.Context, files []*grammar.File, r *Resolver, c
 	if len(a.list) == 0 {
 		return nil
 	}
-	a.funcs = IndexFunctions(files...)
-	a.objects = localObjects(files)
+	a.funcs = FuncsOf(ff, files...)
+	a.objects = map[string]bool{}
+	for _, f := range files {
+		for _, name := range ff.Funcs(f).objects {
+			a.objects[name] = true
+		}
+	}
 	return a
 }
 
-// localObjects are the names of objects constructed in function bodies
-// with arguments (`Block blk(res, helper);`), which the grammar reads as
-// function declarations: their type is unknown, their calls opaque.
-func localObjects(files []*grammar.File) map[string]bool {
-	out := map[string]bool{}
-	for _, f := range files {
-		for i := range f.Tree.Nodes {
-			n := &f.Tree.Nodes[i]
-			if n.Kind != "function_declarator" {
-				continue
-			}
-			p := n.Parent()
-			if p == nil || p.Kind != "declaration" || p.Ancestor("function_definition") == nil {
-				continue
-			}
-			if d := n.ChildByField("declarator"); d != nil && d.Kind == "identifier" {
-				out[d.Text()] = true
-			}
-		}
-	}
-	return out
-}
+// eventOpNames are the calls AsEventOp decodes.
+var eventOpNames = []string{"SetFlag", "WaitFlag", "set_flag", "wait_flag"}
 
 func (a *eventAnalysis) op(n *grammar.Node) *EventOp {
 	if op, ok := a.ops[n]; ok {
@@ -1177,7 +1164,7 @@ func stateKey(fn *grammar.Node, st []uint8) walkKey {
 func (a *eventAnalysis) tainted() map[string]bool {
 	out := map[string]bool{}
 	for _, f := range a.files {
-		for _, n := range callNodes(f) {
+		for _, n := range a.ff.Calls(f).Named(eventOpNames...) {
 			op := a.op(n)
 			if op == nil || a.visited[n] || !a.active(f, n) || a.deadConstexpr(n) {
 				continue

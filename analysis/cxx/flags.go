@@ -194,11 +194,16 @@ func FlagCalls(nodes []*grammar.Node, r *Resolver) []FlagCall {
 	return out
 }
 
-// FileFlagCalls decodes every flag call of a file (a scan of its nodes; in
-// a rule prefer FlagCalls over pass.Nodes("call_expression")).
-func FileFlagCalls(f *grammar.File, r *Resolver) []FlagCall {
-	return FlagCalls(callNodes(f), r)
+// FileFlagCalls decodes every flag call of a file.
+func FileFlagCalls(ff FileFacts, f *grammar.File, r *Resolver) []FlagCall {
+	return FlagCalls(factsOr(ff).Calls(f).Named(flagCallNames...), r)
 }
+
+// flagCallNames are the calls AsFlagCall decodes.
+var flagCallNames = []string{"CrossCoreSetFlag", "CrossCoreWaitFlag", "NotifyEvent", "WaitEvent", "ffts_cross_core_sync", "wait_flag_dev"}
+
+// barrierCallNames are the calls HardwareBarriers looks at.
+var barrierCallNames = append([]string{"SyncAll"}, flagCallNames...)
 
 func callNodes(f *grammar.File) []*grammar.Node {
 	if f == nil || f.Tree == nil {
@@ -243,20 +248,14 @@ func SyncAllAIVOnly(c Call, r *Resolver) (aivOnly, known bool) {
 // UsesHardwareSyncAll reports whether any of files calls the hardware
 // SyncAll in device code, and the first such call. Calls only a __CPU_SIM
 // branch compiles do not count.
-func UsesHardwareSyncAll(files ...*grammar.File) (bool, Site) {
+func UsesHardwareSyncAll(ff FileFacts, files ...*grammar.File) (bool, Site) {
+	ff = factsOr(ff)
 	for _, f := range files {
-		if s, ok := hardwareSyncAllIn(f, callNodes(f)); ok {
+		if s, ok := hardwareSyncAllIn(f, ff.Calls(f).Named("SyncAll")); ok {
 			return true, s
 		}
 	}
 	return false, Site{}
-}
-
-// HardwareSyncAllIn is UsesHardwareSyncAll for one file's call nodes
-// (from the shared kind index).
-func HardwareSyncAllIn(f *grammar.File, calls []*grammar.Node) (bool, Site) {
-	s, ok := hardwareSyncAllIn(f, calls)
-	return ok, s
 }
 
 func hardwareSyncAllIn(f *grammar.File, calls []*grammar.Node) (Site, bool) {
@@ -300,12 +299,8 @@ type Barrier struct {
 // template default is not a barrier on its own: `CrossCoreWaitFlag(id)` is
 // also how a mode-2 handshake waits. Code only the simulator compiles is
 // skipped.
-func HardwareBarriers(f *grammar.File, r *Resolver) []Barrier {
-	return HardwareBarriersIn(f, callNodes(f), r)
-}
-
-// HardwareBarriersIn is HardwareBarriers over a file's call nodes.
-func HardwareBarriersIn(f *grammar.File, calls []*grammar.Node, r *Resolver) []Barrier {
+func HardwareBarriers(ff FileFacts, f *grammar.File, r *Resolver) []Barrier {
+	calls := factsOr(ff).Calls(f).Named(barrierCallNames...)
 	var out []Barrier
 	flags := FlagCalls(calls, r)
 	mode0 := map[int64]bool{}
@@ -420,10 +415,11 @@ func (s *FlagSite) Cores() grammar.Cores {
 // FlagSites decodes the flag calls of files: the direct ones, then the
 // calls of wrappers (one level) whose flag call depends on the wrapper's
 // parameters. r must know the constants of every file.
-func FlagSites(files []*grammar.File, r *Resolver) []FlagSite {
+func FlagSites(ff FileFacts, files []*grammar.File, r *Resolver) []FlagSite {
+	ff = factsOr(ff)
 	var out []FlagSite
 	for _, f := range files {
-		for _, fc := range FileFlagCalls(f, r) {
+		for _, fc := range FileFlagCalls(ff, f, r) {
 			if readsParam(fc) {
 				// A parameter that shares a constant's name is not that
 				// constant: the id is known only at the call sites.
@@ -432,7 +428,6 @@ func FlagSites(files []*grammar.File, r *Resolver) []FlagSite {
 			out = append(out, FlagSite{File: f, FlagCall: fc})
 		}
 	}
-	var byName map[string][]FlagSite // call sites by called name, built on demand
 	direct := len(out)
 	for i := 0; i < direct; i++ {
 		s := out[i]
@@ -448,17 +443,15 @@ func FlagSites(files []*grammar.File, r *Resolver) []FlagSite {
 		if name == "" || !mentionsAny(s.Node, tparams, params) {
 			continue
 		}
-		if byName == nil {
-			byName = map[string][]FlagSite{}
-			for _, f := range files {
-				for _, n := range callNodes(f) {
-					if c, ok := AsCall(n); ok {
-						byName[c.Name] = append(byName[c.Name], FlagSite{File: f, FlagCall: FlagCall{Node: n, Call: c}})
-					}
+		var sites []FlagSite
+		for _, f := range files {
+			for _, n := range ff.Calls(f).Named(name) {
+				if c, ok := AsCall(n); ok {
+					sites = append(sites, FlagSite{File: f, FlagCall: FlagCall{Node: n, Call: c}})
 				}
 			}
 		}
-		for _, site := range byName[name] {
+		for _, site := range sites {
 			if site.File == s.File && w.Contains(site.Node) || len(site.Call.Args) > len(params) || len(site.Call.TArgs) > len(tparams) {
 				continue
 			}

@@ -49,7 +49,7 @@ func TestFlagCalls(t *testing.T) {
 	h := parse(t, "flags.h", flagsHeader)
 	f := parse(t, "k.cpp", flagsSrc)
 	r := NewResolver(h, f)
-	got := FileFlagCalls(f, r)
+	got := FileFlagCalls(nil, f, r)
 	type row struct {
 		Text    string
 		Kind    FlagKind
@@ -107,7 +107,7 @@ func TestHardwareSyncAll(t *testing.T) {
 	}
 	for _, c := range cases {
 		f := parse(t, "k.cpp", c.src)
-		got, site := UsesHardwareSyncAll(parse(t, "other.cpp", "int x;"), f)
+		got, site := UsesHardwareSyncAll(nil, parse(t, "other.cpp", "int x;"), f)
 		if got != c.want {
 			t.Errorf("%q: UsesHardwareSyncAll = %v, want %v", c.src, got, c.want)
 		}
@@ -140,7 +140,7 @@ void f() {
 	f := parse(t, "k.cpp", src)
 	r := NewResolver(f)
 	var got []string
-	for _, b := range HardwareBarriers(f, r) {
+	for _, b := range HardwareBarriers(nil, f, r) {
 		s := fmt.Sprintf("%d %s", b.Kind, b.Node.Text())
 		if b.Kind == BarrierSyncAll {
 			s += fmt.Sprintf(" aivOnly=%v/%v", b.AIVOnly, b.AIVOnlyKnown)
@@ -218,9 +218,9 @@ func FuzzAsFlagCall(f *testing.F) {
 			return
 		}
 		r := NewResolver(file)
-		FileFlagCalls(file, r)
-		HardwareBarriers(file, r)
-		UsesHardwareSyncAll(file)
+		FileFlagCalls(nil, file, r)
+		HardwareBarriers(nil, file, r)
+		UsesHardwareSyncAll(nil, file)
 	})
 }
 
@@ -249,7 +249,7 @@ void k(Flag f, int n) {
 `)
 	r := NewResolver(h, f)
 	var got []string
-	for _, s := range FlagSites([]*grammar.File{h, f}, r) {
+	for _, s := range FlagSites(nil, []*grammar.File{h, f}, r) {
 		id := ""
 		if s.IDNode != nil {
 			id = s.IDNode.Text()

@@ -243,9 +243,9 @@ const maxExpand = 8
 
 // Summarize returns the summaries of the functions defined in files (an
 // extern entry and the headers it reaches, or any set of files).
-func Summarize(files ...*grammar.File) *Summaries {
+func Summarize(ff FileFacts, files ...*grammar.File) *Summaries {
 	s := &Summaries{
-		funcs:   IndexFunctions(files...),
+		funcs:   FuncsOf(ff, files...),
 		res:     NewResolver(files...),
 		files:   map[*grammar.Tree]*grammar.File{},
 		scopes:  map[*grammar.Node]map[string][]*grammar.Node{},

@@ -53,7 +53,7 @@ func summarize(t *testing.T) (*Summaries, *grammar.File) {
 	t.Helper()
 	h := parseCPP(t, "h.h", summaryHeader)
 	f := parseCPP(t, "e.cpp", summaryEntry)
-	return Summarize(f, h), f
+	return Summarize(nil, f, h), f
 }
 
 func TestOriginProvenance(t *testing.T) {

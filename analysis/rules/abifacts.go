@@ -221,17 +221,17 @@ var unitSyncKey = &analysis.UnitKey[*unitSync]{
 		for _, f := range u.Files {
 			out.files = append(out.files, f.Path)
 			if out.barrier == nil {
-				if bs := cxx.HardwareBarriers(f, r); len(bs) > 0 {
+				if bs := cxx.HardwareBarriers(u, f, r); len(bs) > 0 {
 					out.barrier = &cxx.Site{File: f, Node: bs[0].Node}
 				}
 			}
-			for _, fc := range cxx.FileFlagCalls(f, r) {
+			for _, fc := range cxx.FileFlagCalls(u, f, r) {
 				if out.mode12 == nil && fc.ModeKnown && (fc.Mode == 1 || fc.Mode == 2) && f.CoresOf(fc.Node) != grammar.None {
 					out.mode12, out.mode = &cxx.Site{File: f, Node: fc.Node}, fc.Mode
 				}
 			}
 			if out.syncAllFalse == nil {
-				for _, n := range u.Nodes(f, "call_expression") {
+				for _, n := range u.Calls(f).Named("SyncAll") {
 					c, ok := cxx.AsCall(n)
 					if !ok || !cxx.IsHardwareSyncAll(c) || f.CoresOf(n) == grammar.None {
 						continue

@@ -61,7 +61,7 @@ var barrierSitesKey = &analysis.UnitKey[barrierSites]{
 			out[b.Node] = b
 		}
 		for _, f := range u.Headers() {
-			for _, b := range cxx.HardwareBarriers(f, u.Consts()) {
+			for _, b := range cxx.HardwareBarriers(u, f, u.Consts()) {
 				out[b.Node] = b
 			}
 		}

@@ -70,7 +70,7 @@ func runCrossFlagIDCollision(pass *analysis.Pass) {
 		return
 	}
 	r := cxx.NewResolver(files...)
-	sites := cxx.FlagSites(files, r)
+	sites := cxx.FlagSites(pass.Reach(), files, r)
 	kind := grammar.Both
 	if pass.Ctx != nil {
 		switch pass.Ctx.Kind {

@@ -79,7 +79,7 @@ func runEventUnpaired(pass *analysis.Pass) {
 			cores = grammar.AIC
 		}
 	}
-	for _, fd := range cxx.UnpairedEvents(context.Background(), files, pass.Consts, entries, cores) {
+	for _, fd := range cxx.UnpairedEvents(context.Background(), pass.Closure(), files, pass.Consts, entries, cores) {
 		pass.Report(eventDiagnostic(pass, fd, cores))
 	}
 }

@@ -14,7 +14,7 @@ import (
 var flagCallsKey = &analysis.UnitKey[[]cxx.FlagCall]{
 	Name: "rules.flagCalls",
 	Compute: func(_ context.Context, u *analysis.Unit) []cxx.FlagCall {
-		return cxx.FlagCalls(u.Nodes(u.Files[0], "call_expression"), u.Consts())
+		return cxx.FileFlagCalls(u, u.Files[0], u.Consts())
 	},
 }
 
@@ -27,7 +27,7 @@ var hardwareBarriersKey = &analysis.UnitKey[[]cxx.Barrier]{
 	Name: "rules.hardwareBarriers",
 	Compute: func(_ context.Context, u *analysis.Unit) []cxx.Barrier {
 		f := u.Files[0]
-		return cxx.HardwareBarriersIn(f, u.Nodes(f, "call_expression"), u.Consts())
+		return cxx.HardwareBarriers(u, f, u.Consts())
 	},
 }
 
@@ -48,7 +48,7 @@ var ownSyncAllKey = &analysis.UnitKey[syncAllFact]{
 	Name: "rules.ownSyncAll",
 	Compute: func(_ context.Context, u *analysis.Unit) syncAllFact {
 		f := u.Files[0]
-		for _, n := range u.Nodes(f, "call_expression") {
+		for _, n := range u.Calls(f).Named("SyncAll") {
 			if c, ok := cxx.AsCall(n); ok && cxx.IsHardwareSyncAll(c) && f.CoresOf(n) != grammar.None && !deadConstexprIn(u.Consts(), n) {
 				return syncAllFact{true, cxx.Site{File: f, Node: n}}
 			}
@@ -63,7 +63,7 @@ var reachSyncAllKey = &analysis.UnitKey[syncAllFact]{
 	Name: "rules.reachSyncAll",
 	Compute: func(_ context.Context, u *analysis.Unit) syncAllFact {
 		for _, g := range u.Headers() {
-			if ok, s := cxx.UsesHardwareSyncAll(g); ok {
+			if ok, s := cxx.UsesHardwareSyncAll(u, g); ok {
 				return syncAllFact{true, s}
 			}
 		}
@@ -99,7 +99,7 @@ var reachFlagCallsKey = &analysis.UnitKey[[]cxx.FlagCall]{
 		r := cxx.NewResolver(append(append([]*grammar.File(nil), files...), u.Files[0])...)
 		var out []cxx.FlagCall
 		for _, g := range files {
-			out = append(out, cxx.FileFlagCalls(g, r)...)
+			out = append(out, cxx.FileFlagCalls(u, g, r)...)
 		}
 		return out
 	},

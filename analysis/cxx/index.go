@@ -1,0 +1,113 @@
+package cxx
+
+import (
+	"sort"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// FileFacts gives the per-file facts the unit analyses are built from.
+// Each depends on one file's parse alone, so a front end memoizes them per
+// parse (analysis.Unit does, over its fact store): a unit analysed again
+// after an edit rebuilds only the edited file's part and joins it with the
+// others'. Direct computes them on the spot.
+type FileFacts interface {
+	Calls(f *grammar.File) *CallIndex
+	Funcs(f *grammar.File) *FileFuncs
+}
+
+// Direct is FileFacts without memoization.
+var Direct FileFacts = direct{}
+
+type direct struct{}
+
+func (direct) Calls(f *grammar.File) *CallIndex { return IndexCalls(f) }
+func (direct) Funcs(f *grammar.File) *FileFuncs { return IndexFileFuncs(f) }
+
+func factsOr(ff FileFacts) FileFacts {
+	if ff == nil {
+		return Direct
+	}
+	return ff
+}
+
+// CallIndex is a file's call expressions by called name (Call.Name), so an
+// analysis looking for a few APIs decodes only the calls that name them.
+type CallIndex struct {
+	byName map[string][]*grammar.Node
+}
+
+// IndexCalls indexes the calls of f.
+func IndexCalls(f *grammar.File) *CallIndex {
+	x := &CallIndex{byName: map[string][]*grammar.Node{}}
+	if f == nil || f.Tree == nil {
+		return x
+	}
+	for i := range f.Tree.Nodes {
+		n := &f.Tree.Nodes[i]
+		if n.Kind != "call_expression" {
+			continue
+		}
+		if c, ok := AsCall(n); ok {
+			x.byName[c.Name] = append(x.byName[c.Name], n)
+		}
+	}
+	return x
+}
+
+// Named returns the calls of any of names, in source order.
+func (x *CallIndex) Named(names ...string) []*grammar.Node {
+	if len(names) == 1 {
+		return x.byName[names[0]]
+	}
+	var out []*grammar.Node
+	for _, name := range names {
+		out = append(out, x.byName[name]...)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Index() < out[j].Index() })
+	return out
+}
+
+// FileFuncs is one file's share of a Funcs index.
+type FileFuncs struct {
+	defs  []FuncDef
+	decls []typeDecl
+	// objects are the names of objects constructed in function bodies
+	// with arguments (`Block blk(res, helper);`), which the grammar reads
+	// as function declarations: their type is unknown, their calls opaque.
+	objects []string
+}
+
+// typeDecl is one declared name (and, for a field, its class) with its
+// type text.
+type typeDecl struct {
+	name, class, typ string
+}
+
+// IndexFileFuncs indexes the function definitions and declarations of f.
+func IndexFileFuncs(f *grammar.File) *FileFuncs {
+	ff := &FileFuncs{}
+	if f == nil || f.Tree == nil {
+		return ff
+	}
+	for i := range f.Tree.Nodes {
+		n := &f.Tree.Nodes[i]
+		switch n.Kind {
+		case "function_definition":
+			if name := FunctionName(n); name != "" {
+				ff.defs = append(ff.defs, FuncDef{File: f, Node: n, Name: name})
+			}
+		case "declaration", "field_declaration", "parameter_declaration", "optional_parameter_declaration":
+			ff.decls = appendDecls(ff.decls, n)
+		case "function_declarator":
+			p := n.Parent()
+			if p == nil || p.Kind != "declaration" || p.Ancestor("function_definition") == nil {
+				continue
+			}
+			if d := n.ChildByField("declarator"); d != nil && d.Kind == "identifier" {
+				ff.objects = append(ff.objects, d.Text())
+			}
+		}
+	}
+	return ff
+}
