@@ -350,3 +350,79 @@ func TestGuardsSure(t *testing.T) {
 		t.Error("DirectiveAt found a directive on a code line")
 	}
 }
+
+// Constructs of real kernel trees tree-sitter-cpp cannot read parse once
+// masked, and every hidden text is a span at its own offset.
+func TestMaskParseCoverage(t *testing.T) {
+	cases := []struct {
+		name, src string
+		masked    []string // the span texts, in order
+	}{
+		{"attribute before a declaration macro",
+			"[[bisheng::core_ratio(1, 2)]] CATLASS_GLOBAL void k(int a) {}\n[[block_local]] static __gm__ int *slot;\n",
+			[]string{"CATLASS_GLOBAL", "__gm__"}},
+		{"mixed kernel core ratio",
+			"CATLASS_GLOBAL __mix__(1, 2) void k1(int a) {}\nCATLASS_GLOBAL void __mix__(1,0) k2(int b) {}\n",
+			[]string{"CATLASS_GLOBAL", "__mix__(1, 2)", "CATLASS_GLOBAL", "__mix__(1,0)"}},
+		{"specialised call operator",
+			"struct K {\n  template <class T>\n  CATLASS_DEVICE void operator()(int p);\n  template <>\n  CATLASS_DEVICE void operator()<AscendC::AIC>(int p)\n  {\n    g((__gm__ float*)p);\n  }\n  template <>\n  void operator() <Arch::Tag<AIV>> (int p) {}\n};\n",
+			[]string{"CATLASS_DEVICE", "CATLASS_DEVICE", "<AscendC::AIC>", "__gm__", "<Arch::Tag<AIV>>"}},
+		{"kernel launch",
+			"void h() {\n  Adapter<Kernel><<<blockDim, nullptr, stream>>>(params);\n  k<<<n, nullptr, s>>>(a, b);\n}\n",
+			[]string{"<<<blockDim, nullptr, stream>>>", "<<<n, nullptr, s>>>"}},
+		{"macro above a reference-returning member and a constructor",
+			"struct C {\n  CATLASS_HOST_DEVICE\n  Index& m() { return i; }\n  CATLASS_HOST_DEVICE Index const& n() const { return i; }\n  CATLASS_DEVICE\n  C(Params const& p)\n    : p_(p) {}\n};\n",
+			[]string{"CATLASS_HOST_DEVICE", "CATLASS_HOST_DEVICE", "CATLASS_DEVICE"}},
+		{"empty braced default argument",
+			"void f(Coord const& coord = {}, int n = 0) {}\nstruct S { S(Layout const& l, Coord const& c = { }); };\n",
+			[]string{"= {}", "= { }"}},
+		{"statements passed to checking macros",
+			"int f() {\n  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT(\"x %d\", ret); return ret);\n  OP_CHECK_IF(a == nullptr, OP_LOGE(n, \"x\"), return ge::GRAPH_FAILED);\n" +
+				"  CHECK_RET(x, return);\n  CHECK_RET(y, LOG(\"y\"); return ret;);\n  for (;;) { CHECK_OK(x, break); }\n  RUN_ALL([&]() { a(); return 1; });\n  return 0;\n}\n",
+			[]string{";", "return", "return", ",", "return", ";", "return", ";", ",", "break"}},
+		{"extern C under __cplusplus",
+			"#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f(int);\n#if defined(__cplusplus) // C++\n}  // extern C\n#endif\n",
+			[]string{"extern \"C\" {", "}"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := parse(t, "c.cpp", c.src)
+			if f.Tree.HasError() {
+				t.Errorf("parse errors:\n%s", Dump(f.Tree.Root()))
+			}
+			var got []string
+			for _, s := range f.Masks {
+				if c.src[s.Start:s.End] != s.Text {
+					t.Errorf("span %d-%d text %q, source has %q", s.Start, s.End, s.Text, c.src[s.Start:s.End])
+				}
+				got = append(got, s.Text)
+			}
+			if strings.Join(got, "|") != strings.Join(c.masked, "|") {
+				t.Errorf("masked %q, want %q", got, c.masked)
+			}
+		})
+	}
+}
+
+// What the coverage masks must leave alone: a lambda capture ending in
+// `]]`, a subscript, comparisons and assignments with braces, a shift, a
+// macro statement in a function body, a macro that is a call's argument.
+func TestMaskCoverageLeavesCode(t *testing.T) {
+	src := "void g(int *a, int i) {\n  auto f = [v = a[i]](int x) { return x; };\n  int y = a[a[i]];\n  y = y << 2;\n  Coord c = {};\n  c = {};\n" +
+		"  if (y == 3) {}\n  TRACE_POINT\n  x & y;\n  return;\n}\nint h() { return CHECK_RET(1, 2); }\n"
+	f := parse(t, "k.cpp", src)
+	if len(f.Masks) != 0 {
+		t.Errorf("masked %v", f.Masks)
+	}
+	if n := f.Tree.Root().ChildOfKind("function_definition"); n == nil {
+		t.Fatal("no function")
+	}
+	var lambda bool
+	f.Tree.Root().Walk(func(n *Node) bool {
+		lambda = lambda || n.Kind == "lambda_expression"
+		return true
+	})
+	if !lambda {
+		t.Errorf("lambda lost:\n%s", Dump(f.Tree.Root()))
+	}
+}
