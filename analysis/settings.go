@@ -1,5 +1,7 @@
 package analysis
 
+import "github.com/extern-lsp/extern-lsp/grammar"
+
 // Settings are the project-level knobs rules read (set from
 // `[tool.extern-lsp]` by analysis/config). The zero value means defaults, so
 // tests and callers without a configuration need not fill it in.
@@ -15,6 +17,9 @@ type Settings struct {
 	// GeneratedMarkers are extra generator banners (beyond
 	// DefaultGeneratedMarkers) whose files report at info.
 	GeneratedMarkers []string
+	// Arch is the configured target chip (`arch = "a2a3" | "a5"`, or
+	// --arch); ArchNone infers it per unit (see Pass.Target).
+	Arch grammar.Arch
 }
 
 // Core-macro families accepted by Settings.CoreMacroFamily.

@@ -236,11 +236,11 @@ func ScanGuardsWith(src []byte, pre map[string]bool) *Guards {
 				for cfg := 0; cfg < 2; cfg++ {
 					switch kind {
 					case "ifdef":
-						r[cfg] = definedIn(firstWord(cond), cfg, defs)
+						r[cfg] = definedIn(firstWord(cond), deviceConfigs[cfg], defs[cfg])
 					case "ifndef":
-						r[cfg] = triNot(definedIn(firstWord(cond), cfg, defs))
+						r[cfg] = triNot(definedIn(firstWord(cond), deviceConfigs[cfg], defs[cfg]))
 					default:
-						r[cfg] = evalCond(cond, cfg, defs)
+						r[cfg] = evalCond(cond, deviceConfigs[cfg], defs[cfg])
 					}
 				}
 				// The branch's own cores ignore enclosing groups and earlier
@@ -401,14 +401,14 @@ func macroRefs(cond string, base uint32) []MacroRef {
 	return out
 }
 
-func definedIn(name string, cfg int, defs [2]map[string]bool) tri {
-	if v, ok := defs[cfg][name]; ok {
+func definedIn(name string, conf config, defs map[string]bool) tri {
+	if v, ok := defs[name]; ok {
 		if v {
 			return triTrue
 		}
 		return triFalse
 	}
-	if _, ok := deviceConfigs[cfg][name]; ok {
+	if _, ok := conf[name]; ok {
 		return triTrue
 	}
 	if knownUndefined[name] {
@@ -417,9 +417,10 @@ func definedIn(name string, cfg int, defs [2]map[string]bool) tri {
 	return triUnknown
 }
 
-// evalCond evaluates a #if condition for one device config.
-func evalCond(cond string, cfg int, defs [2]map[string]bool) tri {
-	p := &condParser{toks: TokenizeExpr(cond, false), cfg: cfg, defs: defs}
+// evalCond evaluates a #if condition for one device config, after the
+// file's own #define/#undef (defs).
+func evalCond(cond string, conf config, defs map[string]bool) tri {
+	p := &condParser{toks: TokenizeExpr(cond, false), conf: conf, defs: defs}
 	v := p.expr(0)
 	if p.bad {
 		return triUnknown
@@ -455,8 +456,8 @@ func fromTri(t tri) cval {
 type condParser struct {
 	toks []string
 	pos  int
-	cfg  int
-	defs [2]map[string]bool
+	conf config
+	defs map[string]bool
 	bad  bool
 }
 
@@ -622,7 +623,7 @@ func (p *condParser) unary() cval {
 		if paren && p.next() != ")" {
 			p.bad = true
 		}
-		return fromTri(definedIn(name, p.cfg, p.defs))
+		return fromTri(definedIn(name, p.conf, p.defs))
 	case "":
 		p.bad = true
 		return cval{}
@@ -636,7 +637,7 @@ func (p *condParser) unary() cval {
 		return cval{true, v}
 	}
 	if isIdent(t[0]) {
-		if v, ok := deviceConfigs[p.cfg][t]; ok {
+		if v, ok := p.conf[t]; ok {
 			return cval{true, v}
 		}
 		if knownUndefined[t] {

@@ -21,6 +21,7 @@ import (
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/fsys"
 	"github.com/extern-lsp/extern-lsp/analysis/rules"
+	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 // File names searched for, in order of precedence within one folder.
@@ -58,6 +59,9 @@ type Config struct {
 	// ReservedFlags and CoreMacroFamily become analysis.Settings.
 	ReservedFlags   []int
 	CoreMacroFamily string
+	// Arch is the target chip, "a2a3" or "a5" ("": inferred per extern
+	// unit from its conditionals).
+	Arch string
 	// MaxFileSize is the largest source file read, in bytes (0: the
 	// default, fsys.DefaultMaxFileSize); larger ones are reported and
 	// skipped.
@@ -218,7 +222,7 @@ func extract(raw map[string]any, pyproject bool) (map[string]any, string, bool) 
 }
 
 // Keys are the accepted keys, for errors and hints.
-var Keys = []string{"select", "extend-select", "ignore", "severity", "exclude", "include", "extend-generated-markers", "include-dirs", "reserved-flags", "core-macro-family", "max-file-size"}
+var Keys = []string{"select", "extend-select", "ignore", "severity", "exclude", "include", "extend-generated-markers", "include-dirs", "reserved-flags", "core-macro-family", "arch", "max-file-size"}
 
 func (c *Config) decode(t map[string]any, prefix string) error {
 	keys := make([]string, 0, len(t))
@@ -331,6 +335,12 @@ func (c *Config) decode(t map[string]any, prefix string) error {
 				return bad("bad value "+describe(v), `want "consistent" (the default), "c220", "pto" or "any"`)
 			}
 			c.CoreMacroFamily = s
+		case "arch":
+			s, ok := v.(string)
+			if _, known := grammar.ParseArch(s); !ok || !known {
+				return bad("bad value "+describe(v), `want "a2a3" (Atlas A2/A3, dav-c220) or "a5" (Ascend 950, dav-c310)`)
+			}
+			c.Arch = s
 		case "max-file-size":
 			n, ok := parseSize(v)
 			if !ok {
@@ -571,10 +581,12 @@ func (c *Config) Severities() map[string]analysis.Severity {
 
 // Settings returns the rule settings.
 func (c *Config) Settings() analysis.Settings {
+	arch, _ := grammar.ParseArch(c.Arch)
 	return analysis.Settings{
 		ReservedFlags:    append([]int(nil), c.ReservedFlags...),
 		CoreMacroFamily:  c.CoreMacroFamily,
 		GeneratedMarkers: append([]string(nil), c.ExtendGeneratedMarkers...),
+		Arch:             arch,
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 func write(t *testing.T, path, text string) {
@@ -28,6 +29,7 @@ name = "x"
 ignore = ["EXT004"]
 reserved-flags = [8, 9, 10]
 core-macro-family = "pto"
+arch = "a5"
 `)
 	// A pyproject.toml without the table does not stop the search.
 	write(t, filepath.Join(root, "a", "pyproject.toml"), "[project]\nname = \"a\"\n")
@@ -42,14 +44,14 @@ core-macro-family = "pto"
 		t.Fatalf("a/: got %+v", c)
 	}
 	s := c.Settings()
-	if !s.Reserved(9) || s.Reserved(11) || s.Family() != "pto" {
+	if !s.Reserved(9) || s.Reserved(11) || s.Family() != "pto" || s.Arch != grammar.ArchA5 {
 		t.Errorf("settings: %+v", s)
 	}
 	b, err := Load(filepath.Join(root, "b"))
 	if err != nil || b.Path != filepath.Join(root, "b", "extern-lsp.toml") || b.Select[0] != "syncall-aiv-only" {
 		t.Fatalf("b/: %+v %v", b, err)
 	}
-	if b.Settings().Family() != "consistent" {
+	if b.Settings().Family() != "consistent" || b.Settings().Arch != grammar.ArchNone {
 		t.Errorf("nearest file replaces farther ones; family = %q", b.Settings().Family())
 	}
 	cc, err := Load(filepath.Join(root, "c"))
@@ -77,6 +79,8 @@ func TestErrors(t *testing.T) {
 		{"reserved-flags = [8, 16]", `key "reserved-flags": bad flag id 16 (FFTS flag ids are integers 0-15)`},
 		{"reserved-flags = 8", `key "reserved-flags": want a list of flag ids 0-15, got 8`},
 		{"core-macro-family = \"c310\"", `key "core-macro-family": bad value "c310" (want "consistent" (the default), "c220", "pto" or "any")`},
+		{"arch = \"910b\"", `key "arch": bad value "910b" (want "a2a3" (Atlas A2/A3, dav-c220) or "a5" (Ascend 950, dav-c310))`},
+		{"arch = 5", `key "arch": bad value 5`},
 		{"exclude = [\"[\"]", `key "exclude": bad glob "["`},
 		{"select = [", `invalid TOML: line 1`},
 	}

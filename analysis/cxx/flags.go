@@ -359,6 +359,42 @@ func ReservedBySyncAll(id int64) bool { return id >= 11 && id <= 14 }
 // MaxFlagID is the highest FFTS flag id (4-bit field).
 const MaxFlagID = 15
 
+// IntraBlockMode is the cross-core mode only Ascend 950 (A5, dav-c310)
+// has: a cube and one of its two vector cores signal each other alone
+// (set_intra_block / wait_intra_block). On A2/A3 the FFTS config keeps two
+// mode bits (`(mode & 3) << 4` in GetffstMsg), so mode 4 is sent as mode 0.
+const IntraBlockMode = 4
+
+// IntraBlockSecondVector is what a mode-4 id adds when the cube signals or
+// waits for the second vector core: the cube's ids 16–26 pair with that
+// core's 0–10 (the CrossCoreSetFlag(ISASI) reference for Ascend 950).
+const IntraBlockSecondVector = 16
+
+// FlagIDFits reports whether id is a flag id of the chip for mode: FFTS
+// ids 0–15 (modes 0–2, both chips), and on A5 mode 4 the documented 0–10
+// and 16–26 with the ids between them (11–15, used by the SyncAll).
+func FlagIDFits(arch grammar.Arch, mode int64, id int64) bool {
+	if arch == grammar.ArchA5 && mode == IntraBlockMode {
+		return id >= 0 && id <= 10+IntraBlockSecondVector
+	}
+	return id >= 0 && id <= MaxFlagID
+}
+
+// ReservedBySyncAllOn reports whether the hardware SyncAll of the chip
+// uses id in mode's flag space: FFTS ids 11–14 on both chips, and on A5
+// the intra-block ids 12, 13 and their second-vector twins 28, 29 (the
+// mixed SyncAll's vector→cube and cube→vector handshakes).
+func ReservedBySyncAllOn(arch grammar.Arch, mode int64, id int64) bool {
+	if arch == grammar.ArchA5 && mode == IntraBlockMode {
+		switch id {
+		case 12, 13, 12 + IntraBlockSecondVector, 13 + IntraBlockSecondVector:
+			return true
+		}
+		return false
+	}
+	return ReservedBySyncAll(id)
+}
+
 // NamedConstant returns the single definition behind an id expression that
 // is just a name (`kFlag`, `Flags::kReady`, `FLAG_X`), so a fix can edit the
 // definition rather than the use. Only a name with exactly one definition

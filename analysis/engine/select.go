@@ -26,6 +26,8 @@ type Overrides struct {
 	NoPython bool
 	// KeepSuppressed keeps suppressed findings, marked (for SARIF).
 	KeepSuppressed bool
+	// Arch sets the target chip ("a2a3" or "a5") over the project's.
+	Arch string
 }
 
 // Apply returns the project configuration with the overrides laid over it.
@@ -39,6 +41,9 @@ func (o Overrides) Apply(c *config.Config) *config.Config {
 		out.Ignore = o.Ignore
 	}
 	out.Ignore = append(append([]string(nil), out.Ignore...), o.ExtendIgnore...)
+	if o.Arch != "" {
+		out.Arch = o.Arch
+	}
 	if len(o.Severity) > 0 {
 		out.Severity = map[string]string{}
 		for k, v := range c.Severity {

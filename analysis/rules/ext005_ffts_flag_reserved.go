@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,7 +21,7 @@ var FFTSFlagReserved = register(&analysis.Analyzer{
 	Lang:     grammar.CPP,
 	Fixable:  true,
 	Doc: analysis.Doc{
-		Summary: "the hardware `SyncAll` uses FFTS flags 11–14; a cross-core flag on one of them in the same extern corrupts both",
+		Summary: "a cross-core flag id the chip does not have, or one the hardware `SyncAll` uses (11–14), or mode 4 on A2/A3",
 		What: "Flags `CrossCoreSetFlag`, `CrossCoreWaitFlag`, `NotifyEvent` and `WaitEvent` whose flag id resolves " +
 			"(literals, `constexpr`/`const` variables, `static constexpr` members, `enum` members including implicit " +
 			"values, object-like `#define`s, in the file or a header it includes) to 11–14, and raw " +
@@ -33,14 +34,32 @@ var FFTSFlagReserved = register(&analysis.Analyzer{
 			"the same file (`notify(uint16_t id) { CrossCoreSetFlag<2, PIPE_MTE3>(id); }`), each call of the helper is " +
 			"checked with its argument instead, one level deep. Related information points at the SyncAll that " +
 			"reserves the id. Calls only the simulator compiles (`__CPU_SIM`) or that an `if constexpr` on a constant " +
-			"discards are skipped, and so is such a SyncAll in the file itself.",
+			"discards are skipped, and so is such a SyncAll in the file itself. " +
+			"Ids and modes are judged for the extern's target chip: the `arch` setting (`\"a2a3\"` or `\"a5\"`, or " +
+			"`check --arch`), else the chip its conditionals name (a branch only one chip compiles: `#ifdef " +
+			"__DAV_C220_CUBE__`, `#if __NPU_ARCH__ == 2201` for A2/A3; `#if defined(__DAV_C310__)`, `#if __NPU_ARCH__ == " +
+			"3510` for A5; an `#if`/`#else` that serves both chips names neither), narrowed at each call by the " +
+			"conditionals around it. On A5 (Ascend 950) mode 4 (`CrossCoreSetFlag<4, pipe>`) is a handshake between a " +
+			"cube and one of its vector cores with ids 0–10, and 16–26 for the cube's side of the second vector core; " +
+			"an id past 26 there is flagged, and with a hardware SyncAll so are 12, 13, 28 and 29. On A2/A3 a mode-4 " +
+			"set is flagged. When the target is unknown and the chips disagree (mode 4 with id 18, or an id of 16–26 " +
+			"with a mode that is not a constant) nothing is reported; `check --statistics` counts such units.",
 		Why: "The hardware `SyncAll` is built from FFTS cross-core flags 11 (cube), 12 (vector), 13 (cube→vector) and " +
 			"14 (vector-only). A user flag on the same id adds or consumes a count the barrier relies on: the barrier " +
 			"releases early (the consumer reads GM before it is written) or never releases (507018 hang). Flag ids are " +
-			"a 4-bit field of the FFTS config, so an id above 15 spills into other bits and signals a different flag.",
+			"a 4-bit field of the FFTS config, so an id above 15 spills into other bits and signals a different flag " +
+			"(`GetffstMsg` masks it with `& 0xf` on A2/A3 and on Ascend 950 alike). Mode 4 exists only on Ascend 950, " +
+			"where `CrossCoreSetFlag<4, pipe>` becomes an intra-block set (the CANN CrossCoreSetFlag(ISASI) reference: " +
+			"AIV0's ids 0–10 reach the cube's 0–10, AIV1's reach the cube's 16–26, and the cube's 16–26 reach AIV1's " +
+			"0–10); that chip's mixed SyncAll uses intra-block flags 12 and 13 and their second-vector twins 28 and 29 " +
+			"(asc-devkit, dav_3510 sync implementation). On A2/A3 the config keeps two mode bits (`(mode & 3) << 4`), " +
+			"so mode 4 is sent as mode 0: a barrier of every cube or every vector core instead of a handshake. " +
+			"Whether ids 11–15 can carry a user's mode-4 handshake on Ascend 950 is not documented: only the " +
+			"SyncAll's 12 and 13 are flagged, and only next to a hardware SyncAll.",
 		Example:    "AscendC::SyncAll<false>();\nAscendC::CrossCoreSetFlag<0x2, PIPE_MTE3>(12);",
 		UseInstead: "AscendC::SyncAll<false>();\nAscendC::CrossCoreSetFlag<0x2, PIPE_MTE3>(0);   // an id in 0–10 no other flag uses",
-		FixSafety: "Unsafe: replaces the id with the lowest id in 0–10 that no flag call of the file (or its extern unit) " +
+		FixSafety: "Unsafe: a mode-4 set on A2/A3 gets no fix (the handshake must be redesigned). Otherwise replaces the " +
+			"id with the lowest id in 0–10 that no flag call of the file (or its extern unit) " +
 			"uses and the project does not reserve; distinct reserved ids get distinct replacements, and a set and its " +
 			"wait on the same id get the same one. When the id is a named constant the fix edits the constant's " +
 			"definition (in the header that defines it, if so), which changes every use of the constant; an enumerator " +
@@ -59,11 +78,16 @@ type badFlag struct {
 	// inner is the flag call inside a helper when fc is a call of that
 	// helper passing the id (see wrapperFlagCalls).
 	inner *cxx.FlagCall
+	// arch is the chips the verdict holds for; target says where the
+	// extern's target came from.
+	arch   grammar.Arch
+	target analysis.Target
 }
 
 const (
-	reasonRange    = iota + 1 // id > 15
-	reasonSyncAll             // 11–14 with a hardware SyncAll
+	reasonMode4    = iota + 1 // mode 4 on A2/A3
+	reasonRange               // not a flag id of the chip and mode
+	reasonSyncAll             // an id the hardware SyncAll uses
 	reasonSettings            // the project's reserved-flags
 )
 
@@ -76,9 +100,15 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 	calls := append(append([]cxx.FlagCall(nil), direct...), wrapped...)
 	var bad []badFlag
 	syncAll, checked := false, false
+	target := pass.Target()
 	for i := range calls {
 		fc := &calls[i]
 		if len(fc.Flags) == 0 || pass.Cores(fc.Node) == grammar.None || deadConstexpr(pass, fc.Node) {
+			continue
+		}
+		arch := target.Arch & pass.ArchAt(pass.File, fc.Node)
+		if arch == grammar.ArchNone {
+			// Only a chip the extern is not built for compiles it.
 			continue
 		}
 		var in *cxx.FlagCall
@@ -87,7 +117,7 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 		}
 		if !checked {
 			for _, id := range fc.Flags {
-				if cxx.ReservedBySyncAll(id) {
+				if cxx.ReservedBySyncAll(id) || cxx.ReservedBySyncAllOn(grammar.ArchA5, cxx.IntraBlockMode, id) {
 					// Only now is the unit scan worth its cost.
 					syncAll, _ = unitSyncAll(pass)
 					checked = true
@@ -99,7 +129,7 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 		var ids []int64
 		reason := 0
 		for _, id := range fc.Flags {
-			r := badReason(pass, id, syncAll)
+			r := badReason(pass, fc, id, syncAll, arch)
 			if r == 0 {
 				continue
 			}
@@ -111,26 +141,30 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 			}
 		}
 		if reason != 0 {
-			bad = append(bad, badFlag{fc, ids, reason, in})
+			bad = append(bad, badFlag{fc, ids, reason, in, arch, target})
 		}
 	}
 	if len(bad) == 0 {
 		return
 	}
 	_, site := unitSyncAll(pass)
-	repl := replacements(pass, calls, syncAll)
+	repl := replacements(pass, calls, syncAll, target.Arch)
 	for _, b := range bad {
 		fc := b.fc
-		d := analysis.Diagnostic{Start: fc.Node.Start, End: fc.Node.End, Message: flagMessage(b)}
+		d := analysis.Diagnostic{Start: fc.Node.Start, End: fc.Node.End, Message: flagMessage(pass, b)}
 		if b.reason == reasonSyncAll && site.Node != nil {
 			d.Related = []analysis.Related{analysis.RelatedAt(site.File, site.Node,
-				"this hardware SyncAll uses FFTS flags 11–14")}
+				"this hardware SyncAll uses "+syncAllFlags(b))}
+		}
+		if e := b.target.Evidence; b.reason == reasonMode4 && e != nil {
+			d.Related = append(d.Related, analysis.Related{File: e.File, Start: e.Start, End: e.End,
+				Message: "only A2/A3 (dav-c220) compiles this branch: the extern's target"})
 		}
 		if b.inner != nil {
 			d.Related = append(d.Related, analysis.RelatedAt(pass.File, b.inner.Node,
 				"the `"+b.inner.Call.Name+"` that receives the id"))
 		}
-		if len(fc.Flags) == 1 {
+		if len(fc.Flags) == 1 && b.reason != reasonMode4 {
 			if to, ok := repl[fc.Flags[0]]; ok {
 				if fix, ok := flagFix(pass, fc, to); ok {
 					d.Fixes = []analysis.Fix{fix}
@@ -141,18 +175,22 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 	}
 }
 
-func flagMessage(b badFlag) string {
+func flagMessage(pass *analysis.Pass, b badFlag) string {
 	fc := b.fc
 	what := "`" + fc.Call.Name + "`"
 	ids := joinIDs(b.ids)
-	uses := "uses FFTS flag " + ids
+	kind := "FFTS flag "
+	if b.arch == grammar.ArchA5 && fc.ModeKnown && fc.Mode == cxx.IntraBlockMode {
+		kind = "intra-block flag "
+	}
+	uses := "uses " + kind + ids
 	if len(fc.Flags) > 1 {
-		uses = "can use FFTS flag " + ids
+		uses = "can use " + kind + ids
 	}
 	if b.inner != nil {
-		uses = "passes FFTS flag " + ids
+		uses = "passes " + kind + ids
 		if len(fc.Flags) > 1 {
-			uses = "can pass FFTS flag " + ids
+			uses = "can pass " + kind + ids
 		}
 	} else if fc.Raw && fc.Kind == cxx.FlagSet {
 		uses = "config sets FFTS flag " + ids
@@ -169,16 +207,54 @@ func flagMessage(b badFlag) string {
 		uses += " to `" + b.inner.Call.Name + "`"
 	}
 	switch b.reason {
+	case reasonMode4:
+		return what + " uses cross-core mode 4, which only Ascend 950 (A5) has, but this extern targets A2/A3 (" +
+			targetSource(pass, b.target) + "): the FFTS config keeps two mode bits, so mode 4 is sent as mode 0, a barrier " +
+			"of every cube or every vector core of the launch instead of a handshake inside one cluster; use mode 2 " +
+			"(cube and its vector cores) or mode 1 with an id in 0–10"
 	case reasonRange:
+		if b.arch == grammar.ArchA5 && fc.ModeKnown && fc.Mode == cxx.IntraBlockMode {
+			return what + " " + uses + ", but Ascend 950's mode-4 flag ids are 0–10, and 16–26 for the cube's " +
+				"handshakes with its second vector core: the id names no flag; use one of those"
+		}
+		if b.arch&grammar.ArchA5 != 0 && (!fc.ModeKnown || fc.Mode == cxx.IntraBlockMode) && !fc.Raw {
+			return what + " " + uses + ", which is no flag id of either chip: FFTS flags are 0–15 and Ascend 950's " +
+				"mode-4 flags 0–10 and 16–26; use an id in 0–10"
+		}
 		return what + " " + uses + ", but FFTS flag ids are 0–15 (a 4-bit field of the FFTS config): the id spills " +
 			"into other bits and signals a different flag; use an id in 0–10"
 	case reasonSettings:
 		return what + " " + uses + ", which the project reserves (reserved-flags): a library or another phase " +
 			"owns it; use a free id"
 	}
-	return what + " " + uses + ", which the hardware `SyncAll` of this extern uses (flags 11–14): the barrier " +
+	return what + " " + uses + ", which the hardware `SyncAll` of this extern uses (" + syncAllFlags(b) + "): the barrier " +
 		"and this handshake corrupt each other's counts, so the barrier releases early or the kernel hangs; " +
 		"use an id in 0–10"
+}
+
+// syncAllFlags names the flags the hardware SyncAll uses in the finding's
+// flag space.
+func syncAllFlags(b badFlag) string {
+	if b.arch == grammar.ArchA5 && b.fc.ModeKnown && b.fc.Mode == cxx.IntraBlockMode {
+		return "intra-block flags 12, 13, 28 and 29 on Ascend 950"
+	}
+	return "flags 11–14"
+}
+
+// targetSource says where a known target came from, for messages.
+func targetSource(pass *analysis.Pass, t analysis.Target) string {
+	switch {
+	case t.Source == "config":
+		return "the configured `arch`"
+	case t.Evidence != nil:
+		where := filepath.Base(t.Evidence.File)
+		if f := pass.Reach().File(t.Evidence.File); f != nil {
+			line, _ := f.Lines.Position(t.Evidence.Start)
+			where += fmt.Sprintf(":%d", line+1)
+		}
+		return "`#" + t.Evidence.Kind + " " + t.Evidence.Cond + "` at " + where
+	}
+	return "code only A2/A3 compiles"
 }
 
 // wrapperFlagCalls follows flag ids through a parameter of a helper
@@ -264,13 +340,17 @@ func joinIDs(ids []int64) string {
 // matching and two handshakes stay apart. The map is computed over the
 // whole extern unit, so a set in the entry and its wait in a header get
 // the same replacement.
-func replacements(pass *analysis.Pass, calls []cxx.FlagCall, syncAll bool) map[int64]int64 {
+func replacements(pass *analysis.Pass, calls []cxx.FlagCall, syncAll bool, arch grammar.Arch) map[int64]int64 {
 	all := append(append([]cxx.FlagCall(nil), calls...), unitFlagCalls(pass)...)
-	used := map[int64]bool{}
+	used, bad := map[int64]bool{}, map[int64]bool{}
 	var from []int64
-	for _, fc := range all {
+	for i := range all {
+		fc := &all[i]
 		for _, id := range fc.Flags {
-			if !used[id] && len(fc.Flags) == 1 && badReason(pass, id, syncAll) != 0 {
+			// An id may be bad in one call and right in another (mode 4
+			// on Ascend 950 has ids past 15): judge each call.
+			if r := badReason(pass, fc, id, syncAll, arch); !bad[id] && len(fc.Flags) == 1 && r != 0 && r != reasonMode4 {
+				bad[id] = true
 				from = append(from, id)
 			}
 			used[id] = true
@@ -295,16 +375,48 @@ func replacements(pass *analysis.Pass, calls []cxx.FlagCall, syncAll bool) map[i
 	return out
 }
 
-// badReason says why a flag id must not be used (0: it may).
-func badReason(pass *analysis.Pass, id int64, syncAll bool) int {
+// badReason says why flag id of fc must not be used (0: it may) on every
+// chip of arch and in every mode fc can have. When the chips or modes
+// disagree (mode 4 with id 18 is fine on Ascend 950, wrong on A2/A3) it
+// says nothing: the target decides, and it is not known.
+func badReason(pass *analysis.Pass, fc *cxx.FlagCall, id int64, syncAll bool, arch grammar.Arch) int {
+	reason := -1
+	for _, chip := range []grammar.Arch{grammar.ArchA2A3, grammar.ArchA5} {
+		if arch&chip == 0 {
+			continue
+		}
+		modes := []int64{fc.Mode}
+		if !fc.ModeKnown && !fc.Raw && chip == grammar.ArchA5 {
+			// An unknown mode of an AscendC call may be an FFTS mode or
+			// Ascend 950's intra-block mode 4.
+			modes = []int64{0, cxx.IntraBlockMode}
+		}
+		for _, mode := range modes {
+			// A2/A3's wait ignores the mode: only a mode-4 set is wrong.
+			mode4Set := fc.Kind == cxx.FlagSet && fc.ModeKnown && mode == cxx.IntraBlockMode
+			r := chipReason(pass, chip, mode4Set, mode, id, syncAll)
+			if r == 0 || reason > 0 && r != reason {
+				return 0
+			}
+			reason = r
+		}
+	}
+	return max(reason, 0)
+}
+
+// chipReason judges one id on one chip in one mode.
+func chipReason(pass *analysis.Pass, chip grammar.Arch, mode4Set bool, mode, id int64, syncAll bool) int {
 	switch {
-	case id > cxx.MaxFlagID || id < 0:
+	case chip == grammar.ArchA2A3 && mode4Set:
+		return reasonMode4
+	case !cxx.FlagIDFits(chip, mode, id):
 		return reasonRange
-	case cxx.ReservedBySyncAll(id):
+	case cxx.ReservedBySyncAllOn(chip, mode, id):
 		if syncAll {
 			return reasonSyncAll
 		}
-	case pass.Settings.Reserved(id):
+	}
+	if pass.Settings.Reserved(id) {
 		return reasonSettings
 	}
 	return 0

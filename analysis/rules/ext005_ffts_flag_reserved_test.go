@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -8,6 +10,7 @@ import (
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 func TestFFTSFlagReserved(t *testing.T) {
@@ -92,5 +95,45 @@ func TestFFTSFlagReservedSettings(t *testing.T) {
 	}
 	if len(diags) == 3 && !strings.Contains(diags[2].Message, "which the project reserves (reserved-flags)") {
 		t.Errorf("reserved-flags message: %s", diags[2].Message)
+	}
+}
+
+// The configured chip decides what the code cannot: with `arch = "a2a3"`
+// the mode-4 sets of unknownarch/ are wrong (and id 18 does not fit),
+// with `arch = "a5"` only what is wrong on both chips is left.
+func TestFFTSFlagReservedTarget(t *testing.T) {
+	path, _ := filepath.Abs("testdata/ext005/unknownarch/entry.cpp")
+	run := func(arch grammar.Arch) []string {
+		diags, err := analysis.Run(workspace.New(filepath.Dir(path)), path, analysis.Options{
+			Analyzers: []*analysis.Analyzer{FFTSFlagReserved},
+			Settings:  analysis.Settings{Arch: arch},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, d := range diags {
+			f, _ := os.ReadFile(path)
+			line := strings.Count(string(f[:d.Start]), "\n") + 1
+			got = append(got, fmt.Sprintf("%d: %s", line, d.Message[:strings.Index(d.Message, ",")]))
+		}
+		return got
+	}
+	for _, tc := range []struct {
+		arch grammar.Arch
+		want []string
+	}{
+		{grammar.ArchA2A3, []string{
+			"12: `CrossCoreSetFlag` uses FFTS flag 18",
+			"18: `CrossCoreSetFlag` uses cross-core mode 4",
+			"19: `CrossCoreSetFlag` uses cross-core mode 4",
+			"24: `CrossCoreSetFlag` uses FFTS flag 21",
+		}},
+		{grammar.ArchA5, []string{"24: `CrossCoreSetFlag` uses FFTS flag 21"}},
+		{grammar.ArchNone, []string{"24: `CrossCoreSetFlag` uses FFTS flag 21"}},
+	} {
+		if got := run(tc.arch); strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("arch %v:\n got %q\nwant %q", tc.arch, got, tc.want)
+		}
 	}
 }

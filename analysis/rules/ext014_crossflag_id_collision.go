@@ -32,7 +32,9 @@ var CrossFlagIDCollision = register(&analysis.Analyzer{
 			"vector→cube). Flags a set whose id another set with a different mode also signals on the same family; " +
 			"related information points at the other synchronisation. A set the file compiles for both core types in " +
 			"a mixed extern (the direction of its mode is unknown) is not judged, nor are ids that are not constant, " +
-			"nor two sets of the same mode (the same handshake written twice, or phases the analysis cannot tell apart).",
+			"nor two sets of the same mode (the same handshake written twice, or phases the analysis cannot tell apart). " +
+			"Mode-4 sets (Ascend 950's intra-block handshakes, `set_intra_block`) are not judged: whether they share a " +
+			"counter with an FFTS flag of the same id is not documented. Modes 0–2 mean the same on A2/A3 and Ascend 950.",
 		Why: "A cross-core flag is a counter per id on each receiving core: `CrossCoreWaitFlag(id)` waits for a count " +
 			"and consumes it, whatever synchronisation produced it. A mode-0 barrier on the vectors and a mode-2 " +
 			"cube→vector handshake on the same id both count on the vector cores, and nothing orders the cube's set " +

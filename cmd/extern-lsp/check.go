@@ -17,6 +17,7 @@ import (
 	"github.com/extern-lsp/extern-lsp/analysis/engine"
 	"github.com/extern-lsp/extern-lsp/analysis/rules"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 func init() {
@@ -51,6 +52,7 @@ type checkFlags struct {
 	noProgress    bool
 	root          string
 	includeDirs   dirList
+	arch          string
 }
 
 // dirList is a repeatable folder flag (-I DIR -I DIR2).
@@ -102,6 +104,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, []string, er
 	fs.BoolVar(&f.noProgress, "no-progress", false, "never show progress on stderr")
 	rootFlag(fs, &f.root)
 	fs.Var(&f.includeDirs, "I", "search this folder for quoted #includes, as the compile's -I (repeatable; adds to include-dirs)")
+	fs.StringVar(&f.arch, "arch", "", "the target chip: a2a3 (Atlas A2/A3, dav-c220) or a5 (Ascend 950, dav-c310); overrides the configured arch (default: inferred per extern unit from its #if conditionals)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: extern-lsp check [flags] [PATH...]   (PATH - reads stdin, with --stdin-filename)")
 		fs.PrintDefaults()
@@ -109,6 +112,9 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, []string, er
 	paths, err := parseInterspersed(fs, args)
 	if err != nil {
 		return nil, nil, err
+	}
+	if _, ok := grammar.ParseArch(f.arch); f.arch != "" && !ok {
+		return nil, nil, usagef("unknown --arch %q (want a2a3 or a5)", f.arch)
 	}
 	if a, ok := formatAliases[f.format]; ok {
 		f.format = a
@@ -254,6 +260,7 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 		ExtendSelect:   splitList(f.extendSelect),
 		ExtendIgnore:   splitList(f.ignoreRules),
 		KeepSuppressed: true,
+		Arch:           f.arch,
 	}
 	if f.strict {
 		ov.ExtendSelect = append(ov.ExtendSelect, rules.UnusedSuppression.Code)
@@ -365,7 +372,13 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 	w := &reporter{ws: r.ws, cwd: r.cwd, w: stdout, color: useColor(stdout, f.noColor), quiet: f.quiet, unsafe: f.unsafeFixes}
 	var stats *checkStats
 	if f.stats {
-		stats = collectStats(r.ws, r.files, active(all), f.unsafeFixes)
+		stats = collectStats(r.ws, r.files, active(all), f.unsafeFixes, func(p string) bool {
+			if f.arch != "" {
+				return true
+			}
+			cfg, err := r.checker.ConfigFor(p)
+			return err == nil && cfg.Arch != ""
+		})
 	}
 	switch f.format {
 	case "json":

@@ -110,6 +110,8 @@ func TestStatistics(t *testing.T) {
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`(?m)^files analysed +4$`),
 		regexp.MustCompile(`(?m)^extern units +1  \(`),
+		// The traps kernel splits its cores on the dav-c220 macros: A2/A3.
+		regexp.MustCompile(`(?m)^units of unknown chip +0$`),
 		regexp.MustCompile(`(?m)^files with parse errors +1  \(`),
 		regexp.MustCompile(`(?m)^unresolved #includes +2  \(`),
 		regexp.MustCompile(`(?m)^findings by rule:\n +\d+  EXT\d+ `),
@@ -144,7 +146,7 @@ func TestStatistics(t *testing.T) {
 	for _, c := range doc.Statistics.Counters {
 		got[c.Key] = c.N
 	}
-	want := map[string]int{"files_analysed": 4, "units": 1, "files_with_parse_errors": 1, "unresolved_includes": 2}
+	want := map[string]int{"files_analysed": 4, "units": 1, "units_unknown_target": 0, "files_with_parse_errors": 1, "unresolved_includes": 2}
 	for k, n := range want {
 		if got[k] != n {
 			t.Errorf("json statistics %s = %d, want %d (%v)", k, got[k], n, got)
@@ -157,6 +159,38 @@ func TestStatistics(t *testing.T) {
 	r = runBinary(t, dir, "check", "--statistics", "--format", "sarif", ".")
 	if !strings.Contains(r.stderr, "files analysed") || strings.Contains(r.stdout, "files analysed") {
 		t.Errorf("sarif --statistics: stats on the wrong stream\nstderr: %s", r.stderr)
+	}
+}
+
+// TestStatisticsUnknownChip: a unit whose chip nothing names is counted,
+// unless --arch or the configuration's arch names it.
+func TestStatisticsUnknownChip(t *testing.T) {
+	dir := t.TempDir()
+	src := "extern \"C\" __global__ __aicore__ void k(__gm__ int64_t *args)\n{\n    AscendC::CrossCoreSetFlag<4, PIPE_FIX>(18);\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "k.cpp"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	unknown := func(r runResult) string {
+		m := regexp.MustCompile(`(?m)^units of unknown chip +(\d+)`).FindStringSubmatch(r.stdout)
+		if m == nil {
+			return "missing in " + r.stdout
+		}
+		return m[1]
+	}
+	if r := runBinary(t, dir, "check", "--statistics", "--quiet", "."); unknown(r) != "1" || strings.Contains(r.stdout, "EXT005") {
+		t.Errorf("no arch: unknown chip %s, and mode 4 with id 18 is not judged:\n%s", unknown(r), r.stdout)
+	}
+	if r := runBinary(t, dir, "check", "--statistics", "--quiet", "--arch", "a2a3", "."); unknown(r) != "0" || !strings.Contains(r.stdout, "uses cross-core mode 4") {
+		t.Errorf("--arch a2a3: unknown chip %s, want 0 and the mode-4 set flagged:\n%s", unknown(r), r.stdout)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "extern-lsp.toml"), []byte("arch = \"a5\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := runBinary(t, dir, "check", "--statistics", "--quiet", "."); unknown(r) != "0" || strings.Contains(r.stdout, "EXT005") {
+		t.Errorf("arch = a5: unknown chip %s, want 0 and nothing flagged:\n%s", unknown(r), r.stdout)
+	}
+	if bad := runBinary(t, dir, "check", "--arch", "910b", "."); bad.code != 2 || !strings.Contains(bad.stderr, `unknown --arch "910b" (want a2a3 or a5)`) {
+		t.Errorf("--arch 910b: exit %d, %s", bad.code, bad.stderr)
 	}
 }
 

@@ -39,9 +39,11 @@ func (s *checkStats) add(key, label string, n int, note string) {
 }
 
 // collectStats measures a run: the files analysed, the extern units they
-// belong to, the files that did not parse cleanly, the quoted #includes
-// that resolve to no file, and the findings per rule.
-func collectStats(ws *workspace.Workspace, files []string, diags []analysis.Diagnostic, unsafe bool) *checkStats {
+// belong to and how many of those have no known target chip, the files that
+// did not parse cleanly, the quoted #includes that resolve to no file, and
+// the findings per rule. archSet reports whether the configuration (or
+// --arch) names the target chip for a file.
+func collectStats(ws *workspace.Workspace, files []string, diags []analysis.Diagnostic, unsafe bool, archSet func(path string) bool) *checkStats {
 	s := &checkStats{}
 	units := map[string]bool{}
 	parseErrs, unresolved := 0, 0
@@ -63,6 +65,8 @@ func collectStats(ws *workspace.Workspace, files []string, diags []analysis.Diag
 	}
 	s.add("files_analysed", "files analysed", len(files), "")
 	s.add("units", "extern units", len(units), "entry files the analysed files are compiled into")
+	s.add("units_unknown_target", "units of unknown chip", unknownTargets(ws, units, archSet),
+		"no `arch` setting and no #if naming A2/A3 or A5: flag ids and modes that differ between the chips were not judged")
 	s.add("files_with_parse_errors", "files with parse errors", parseErrs, "findings there may be missing")
 	s.add("unresolved_includes", "unresolved #includes", unresolved, "quoted includes found in no root or include dir, such as CANN or pto-isa headers: their macros and constants are unknown")
 
@@ -89,6 +93,27 @@ func collectStats(ws *workspace.Workspace, files []string, diags []analysis.Diag
 		return s.Rules[i].Code < s.Rules[j].Code
 	})
 	return s
+}
+
+// unknownTargets counts the units whose target chip neither the
+// configuration nor their conditionals name.
+func unknownTargets(ws *workspace.Workspace, units map[string]bool, archSet func(string) bool) int {
+	n := 0
+	for entry := range units {
+		if archSet != nil && archSet(entry) {
+			continue
+		}
+		var files []*grammar.File
+		for _, p := range ws.Closure(entry) {
+			if f, err := ws.File(p); err == nil && f.Lang == grammar.CPP {
+				files = append(files, f)
+			}
+		}
+		if !analysis.InferTarget(files).Known() {
+			n++
+		}
+	}
+	return n
 }
 
 // write prints the counters, then the findings per rule, most frequent

@@ -1,0 +1,102 @@
+package analysis
+
+import (
+	"context"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// Target is the chip an extern unit is compiled for. Flag ids, cross-core
+// modes and chip macros differ between A2/A3 (dav-c220) and A5 (Ascend
+// 950, dav-c310): a rule that judges them asks the target first, and when
+// the target is unknown and the chips disagree it says nothing.
+type Target struct {
+	// Arch is ArchA2A3, ArchA5, or ArchAny when nothing says.
+	Arch grammar.Arch
+	// Source says how it was decided: "config" (`arch` or --arch),
+	// "guards" (a conditional only one chip compiles), or "" (unknown).
+	Source string
+	// Evidence is the branch that decided an inferred target.
+	Evidence *TargetEvidence
+}
+
+// TargetEvidence is a conditional that names one chip, in a unit file.
+type TargetEvidence struct {
+	File string
+	grammar.ArchEvidence
+}
+
+// Known reports whether the target names one chip.
+func (t Target) Known() bool { return t.Arch.Single() }
+
+var archMapKey = &FileKey[*grammar.ArchMap]{
+	Name:    "analysis.archMap",
+	Compute: func(_ context.Context, f *grammar.File) *grammar.ArchMap { return grammar.ScanArch(f.Guards) },
+}
+
+// unitTargetKey infers a unit's chip from its conditionals: every branch
+// of its files that only one chip compiles (`#if __NPU_ARCH__ == 3510`,
+// `#ifdef __DAV_C220_VEC__`, `#if defined(__DAV_C310__)`) must name the
+// same chip. Branches for both chips (a library that supports both) or
+// none leave it unknown.
+var unitTargetKey = &UnitKey[Target]{
+	Name: "analysis.unitTarget",
+	Compute: func(ctx context.Context, u *Unit) Target {
+		return inferTarget(ctx, u.store, u.Files)
+	},
+}
+
+func inferTarget(ctx context.Context, s *Store, files []*grammar.File) Target {
+	var seen grammar.Arch
+	var first *TargetEvidence
+	for _, f := range files {
+		for _, e := range fileFact(ctx, s, f, archMapKey).Evidence {
+			seen |= e.Arch
+			if first == nil {
+				first = &TargetEvidence{File: f.Path, ArchEvidence: e}
+			}
+		}
+	}
+	if !seen.Single() {
+		return Target{Arch: grammar.ArchAny}
+	}
+	return Target{Arch: seen, Source: "guards", Evidence: first}
+}
+
+// InferTarget is the target the conditionals of a unit's files (entry
+// first) name, for front ends that count units without a pass.
+func InferTarget(files []*grammar.File) Target {
+	return inferTarget(context.Background(), nil, files)
+}
+
+// Target is the chip the pass's file is compiled for: the configured one,
+// else what its units' conditionals say (a header of several units is
+// known only when they all agree).
+func (p *Pass) Target() Target {
+	if p.Settings.Arch.Single() {
+		return Target{Arch: p.Settings.Arch, Source: "config"}
+	}
+	var out Target
+	for i, u := range p.Units() {
+		t := UnitFact(p, u, unitTargetKey)
+		if i == 0 {
+			out = t
+			continue
+		}
+		if t.Arch != out.Arch {
+			return Target{Arch: grammar.ArchAny}
+		}
+	}
+	if out.Arch == grammar.ArchNone {
+		out.Arch = grammar.ArchAny
+	}
+	return out
+}
+
+// ArchAt is the set of chips that compile node n of file f for this pass:
+// the target's, narrowed by the conditionals around n (code under `#if
+// __NPU_ARCH__ == 3510` is A5 code whatever the unit). ArchNone: no chip
+// of the target compiles it.
+func (p *Pass) ArchAt(f *grammar.File, n *grammar.Node) grammar.Arch {
+	return p.Target().Arch & FileFactOf(p, f, archMapKey).At(n.Start)
+}

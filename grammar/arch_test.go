@@ -1,0 +1,53 @@
+package grammar
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestScanArch(t *testing.T) {
+	src := `int shared;
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+int a5_only;
+#elif __NPU_ARCH__ == 2201
+int a2a3_only;
+#else
+int other;
+#endif
+#ifndef __DAV_C310__
+int not_a5;
+#endif
+#ifdef __DAV_C220_VEC__
+int c220_vec;
+#endif
+#if defined(__DAV_VEC__)
+int any_vec;
+#endif
+#if defined(__DAV_C310__)
+int c310;
+#else
+int not_c310;
+#endif
+`
+	m := ScanArch(ScanGuards([]byte(src)))
+	at := func(marker string) Arch { return m.At(uint32(strings.Index(src, marker))) }
+	for marker, want := range map[string]Arch{
+		"shared": ArchAny, "a5_only": ArchA5, "a2a3_only": ArchA2A3, "other": ArchNone,
+		"not_a5": ArchA2A3, "c220_vec": ArchA2A3, "any_vec": ArchAny, "c310": ArchA5, "not_c310": ArchA2A3,
+	} {
+		if got := at(marker); got != want {
+			t.Errorf("%s: got %v, want %v", marker, got, want)
+		}
+	}
+	var got []string
+	for _, e := range m.Evidence {
+		got = append(got, e.Arch.String()+" "+e.Cond)
+	}
+	// The #else of the C310 test compiles for A2/A3: that group supports
+	// both chips.
+	want := []string{"a5 defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510", "a2a3 __NPU_ARCH__ == 2201", "a2a3 __DAV_C220_VEC__",
+		"a5 defined(__DAV_C310__)", "a2a3 defined(__DAV_C310__)"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("evidence %q, want %q", got, want)
+	}
+}
