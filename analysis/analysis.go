@@ -262,7 +262,7 @@ func newNodeIndex(t *grammar.Tree) *nodeIndex {
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
 		if n.IsNamed() {
-			ix.byKind[n.Kind] = append(ix.byKind[n.Kind], n)
+			ix.byKind[n.Kind()] = append(ix.byKind[n.Kind()], n)
 		}
 	}
 	return ix

@@ -57,11 +57,11 @@ func ParseSuppressions(f *grammar.File) []*Suppression {
 	var open []*Suppression
 	for i := range f.Tree.Nodes {
 		n := &f.Tree.Nodes[i]
-		if n.Kind != "comment" {
+		if n.Kind() != "comment" {
 			continue
 		}
 		text := n.Text()
-		line := int(n.StartRow)
+		line := int(n.StartRow())
 		if f.Lang == grammar.Python {
 			for _, m := range noqaRE.FindAllStringSubmatchIndex(text, -1) {
 				s := &Suppression{Line: line, End: line, Kind: "noqa", Start: n.Start + uint32(m[0]), EndOff: n.Start + uint32(m[1]), Comment: [2]uint32{n.Start, n.End}}

@@ -13,14 +13,14 @@ func (f *File) CoresOf(n *Node) Cores {
 	}
 	c := f.Guards.CoresAt(n.Start)
 	for child, p := n, n.Parent(); p != nil; child, p = p, p.Parent() {
-		if p.Kind != "if_statement" {
+		if p.Kind() != "if_statement" {
 			continue
 		}
 		core, ok := CoreCondition(p.ChildByField("condition"))
 		if !ok {
 			continue
 		}
-		switch child.Field {
+		switch child.Field() {
 		case "consequence":
 			c &= core
 		case "alternative":
@@ -41,7 +41,7 @@ func CoreCondition(cond *Node) (Cores, bool) {
 		if _, ok := ascendIs[strings.TrimSpace(cond.Text())]; ok {
 			break
 		}
-		switch cond.Kind {
+		switch cond.Kind() {
 		case "condition_clause":
 			cond = cond.ChildByField("value")
 			continue
@@ -66,7 +66,7 @@ func CoreCondition(cond *Node) (Cores, bool) {
 		core = c
 	} else if c, ok := ascendIs[unqualified(cond)]; ok {
 		core = c
-	} else if cond.Kind == "binary_expression" {
+	} else if cond.Kind() == "binary_expression" {
 		op := cond.ChildByField("operator")
 		if op == nil || (op.Text() != "==" && op.Text() != "!=") {
 			return None, false
@@ -107,13 +107,13 @@ var ascendIs = map[string]Cores{
 // unqualified is the name an identifier or `AscendC::`-qualified
 // identifier spells (parentheses around it looked through), or "".
 func unqualified(n *Node) string {
-	for n != nil && n.Kind == "parenthesized_expression" {
+	for n != nil && n.Kind() == "parenthesized_expression" {
 		n = onlyNamedChild(n)
 	}
 	if n == nil {
 		return ""
 	}
-	switch n.Kind {
+	switch n.Kind() {
 	case "identifier":
 		return n.Text()
 	case "qualified_identifier":
@@ -128,7 +128,7 @@ func unqualified(n *Node) string {
 func onlyNamedChild(n *Node) *Node {
 	var only *Node
 	for _, c := range n.NamedChildren() {
-		if c.Kind == "comment" {
+		if c.Kind() == "comment" {
 			continue
 		}
 		if only != nil {
@@ -146,10 +146,10 @@ func Dump(n *Node) string {
 	var rec func(n *Node, depth int)
 	rec = func(n *Node, depth int) {
 		b.WriteString(strings.Repeat("  ", depth))
-		if n.Field != "" {
-			b.WriteString(n.Field + ": ")
+		if n.Field() != "" {
+			b.WriteString(n.Field() + ": ")
 		}
-		b.WriteString("(" + n.Kind)
+		b.WriteString("(" + n.Kind())
 		if n.FirstChild() == nil {
 			b.WriteString(" " + strings.ReplaceAll(n.Text(), "\n", "\\n"))
 		}

@@ -22,8 +22,8 @@ func TestDumpFile(t *testing.T) {
 	t.Log("\n" + Dump(f.Tree.Root()))
 	for i := range f.Tree.Nodes {
 		n := &f.Tree.Nodes[i]
-		if n.Kind == "call_expression" || n.Kind == "subscript_expression" || n.Kind == "pointer_expression" {
-			t.Logf("%s %q cores=%s", n.Kind, n.Text(), f.CoresOf(n))
+		if n.Kind() == "call_expression" || n.Kind() == "subscript_expression" || n.Kind() == "pointer_expression" {
+			t.Logf("%s %q cores=%s", n.Kind(), n.Text(), f.CoresOf(n))
 		}
 	}
 }

@@ -69,7 +69,7 @@ func ParseFile(ctx context.Context, p *Parser, path string, src []byte, old *Fil
 	if old != nil {
 		oldTree = old.Tree
 	}
-	t, err := p.Parse(ctx, parseSrc, src, oldTree)
+	t, err := p.parse(ctx, parseSrc, src, oldTree, f.Lines)
 	if err != nil {
 		return nil, err
 	}

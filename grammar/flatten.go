@@ -36,45 +36,46 @@ extern const char *ts_language_symbol_name(const TSLanguage *self, uint16_t symb
 extern uint32_t ts_language_field_count(const TSLanguage *self);
 extern const char *ts_language_field_name_for_id(const TSLanguage *self, uint16_t id);
 
+// GoNode is grammar.Node's layout: flatten_tree writes the nodes straight
+// into the Go array (the tree pointer is left nil for Go to set).
 typedef struct {
 	uint32_t start, end;
-	uint32_t srow, scol, erow, ecol;
-	int32_t parent, next;
-	uint16_t sym, field;
-	uint8_t flags;
-} FlatNode;
+	int32_t parent, last, index;
+	uint16_t kind;
+	uint8_t field, flags;
+	void *tree;
+} GoNode;
 
 enum { FLAG_NAMED = 1, FLAG_MISSING = 2, FLAG_ERROR = 4 };
 
-static FlatNode *flatten_tree(const TSTree *tree, uint32_t *count) {
+static uint32_t node_count(const TSTree *tree) {
+	return ts_node_descendant_count(ts_tree_root_node(tree)) + 1;
+}
+
+// flatten_tree writes the tree in preorder into out (cap nodes) and returns
+// the count. Symbols past nsym (ERROR) become nsym.
+static uint32_t flatten_tree(const TSTree *tree, GoNode *out, uint32_t cap, uint16_t nsym) {
 	XNode root = ts_tree_root_node(tree);
-	uint32_t cap = ts_node_descendant_count(root) + 1;
-	FlatNode *out = (FlatNode *)malloc(sizeof(FlatNode) * cap);
-	if (!out) { *count = 0; return NULL; }
-	int32_t *lastChild = (int32_t *)malloc(sizeof(int32_t) * cap);
 	XCursor c = ts_tree_cursor_new(root);
 	uint32_t n = 0;
 	int32_t parent = -1;
 	for (;;) {
 		if (n >= cap) break;
 		XNode node = ts_tree_cursor_current_node(&c);
-		FlatNode *f = &out[n];
+		GoNode *f = &out[n];
 		f->start = ts_node_start_byte(node);
 		f->end = ts_node_end_byte(node);
-		XPoint sp = ts_node_start_point(node), ep = ts_node_end_point(node);
-		f->srow = sp.row; f->scol = sp.column; f->erow = ep.row; f->ecol = ep.column;
-		f->sym = ts_node_symbol(node);
-		f->field = ts_tree_cursor_current_field_id(&c);
+		uint16_t sym = ts_node_symbol(node);
+		bool err = ts_node_is_error(node) || sym >= nsym;
+		f->kind = sym >= nsym ? nsym : sym;
+		uint16_t field = ts_tree_cursor_current_field_id(&c);
+		f->field = field > 255 ? 0 : (uint8_t)field;
 		f->flags = (ts_node_is_named(node) ? FLAG_NAMED : 0) |
 		           (ts_node_is_missing(node) ? FLAG_MISSING : 0) |
-		           (ts_node_is_error(node) ? FLAG_ERROR : 0);
+		           (err ? FLAG_ERROR : 0);
 		f->parent = parent;
-		f->next = -1;
-		lastChild[n] = -1;
-		if (parent >= 0) {
-			if (lastChild[parent] >= 0) out[lastChild[parent]].next = (int32_t)n;
-			lastChild[parent] = (int32_t)n;
-		}
+		f->index = (int32_t)n;
+		f->last = (int32_t)n;
 		int32_t self = (int32_t)n;
 		n++;
 		if (ts_tree_cursor_goto_first_child(&c)) { parent = self; continue; }
@@ -85,9 +86,12 @@ static FlatNode *flatten_tree(const TSTree *tree, uint32_t *count) {
 	}
 done:
 	ts_tree_cursor_delete(&c);
-	free(lastChild);
-	*count = n;
-	return out;
+	// A subtree ends where its last descendant does; parents precede children.
+	for (uint32_t i = n; i-- > 1;) {
+		int32_t p = out[i].parent;
+		if (p >= 0 && out[p].last < out[i].last) out[p].last = out[i].last;
+	}
+	return n;
 }
 
 static const char *symbol_name(const void *lang, uint16_t sym) { return ts_language_symbol_name((const TSLanguage *)lang, sym); }
@@ -104,7 +108,8 @@ import (
 )
 
 // names interns a language's symbol and field names once, so node kinds are
-// shared Go strings and comparisons never cross cgo.
+// shared Go strings and comparisons never cross cgo. symbols has one entry
+// past the language's symbols: "ERROR".
 type names struct {
 	symbols []string
 	fields  []string
@@ -115,13 +120,17 @@ func newNames(lang *sitter.Language) *names {
 	ptr := *(*unsafe.Pointer)(unsafe.Pointer(lang))
 	nm := &names{}
 	ns := int(C.symbol_count(ptr))
-	nm.symbols = make([]string, ns)
+	nm.symbols = make([]string, ns+1)
 	for i := 0; i < ns; i++ {
 		if s := C.symbol_name(ptr, C.uint16_t(i)); s != nil {
 			nm.symbols[i] = C.GoString(s)
 		}
 	}
+	nm.symbols[ns] = "ERROR"
 	nf := int(C.field_count(ptr))
+	if nf > 255 {
+		panic("grammar: more than 255 field names")
+	}
 	nm.fields = make([]string, nf+1)
 	for i := 1; i <= nf; i++ {
 		if s := C.field_name(ptr, C.uint16_t(i)); s != nil {
@@ -131,50 +140,22 @@ func newNames(lang *sitter.Language) *names {
 	return nm
 }
 
-// flatten copies a tree-sitter tree into Go memory in preorder.
-func flatten(t *sitter.Tree, nm *names) []Node {
+// flatten copies a tree-sitter tree into Go memory in preorder: the nodes
+// are written by one C walk straight into the Go array.
+func flatten(ts *sitter.Tree, t *Tree) []Node {
 	// sitter.BaseTree holds the TSTree pointer as its first field.
-	cTree := *(**C.TSTree)(unsafe.Pointer(t.BaseTree))
-	var count C.uint32_t
-	flat := C.flatten_tree(cTree, &count)
-	if flat == nil {
+	cTree := *(**C.TSTree)(unsafe.Pointer(ts.BaseTree))
+	nodes := make([]Node, int(C.node_count(cTree)))
+	if len(nodes) == 0 {
 		return nil
 	}
-	defer C.free(unsafe.Pointer(flat))
-	src := unsafe.Slice(flat, int(count))
-	nodes := make([]Node, len(src))
-	for i := range src {
-		f := &src[i]
-		n := &nodes[i]
-		n.Start, n.End = uint32(f.start), uint32(f.end)
-		n.StartRow, n.StartCol = uint32(f.srow), uint32(f.scol)
-		n.EndRow, n.EndCol = uint32(f.erow), uint32(f.ecol)
-		n.parent, n.next = int32(f.parent), int32(f.next)
-		n.firstChild = -1
-		if int(f.sym) < len(nm.symbols) {
-			n.Kind = nm.symbols[f.sym]
-		}
-		if int(f.field) < len(nm.fields) {
-			n.Field = nm.fields[f.field]
-		}
-		n.flags = uint8(f.flags)
-		n.index = int32(i)
-	}
-	// Children follow their parent immediately in preorder, so the first
-	// child of node i is i+1 when its parent is i.
-	for i := 1; i < len(nodes); i++ {
-		p := nodes[i].parent
-		if p >= 0 && nodes[p].firstChild < 0 {
-			nodes[p].firstChild = int32(i)
-		}
-	}
-	for i := len(nodes) - 1; i >= 0; i-- {
-		if nodes[i].last < int32(i) {
-			nodes[i].last = int32(i)
-		}
-		if p := nodes[i].parent; p >= 0 && nodes[p].last < nodes[i].last {
-			nodes[p].last = nodes[i].last
-		}
+	n := C.flatten_tree(cTree, (*C.GoNode)(unsafe.Pointer(&nodes[0])), C.uint32_t(len(nodes)), C.uint16_t(len(t.names.symbols)-1))
+	nodes = nodes[:int(n):int(n)]
+	for i := range nodes {
+		nodes[i].tree = t
 	}
 	return nodes
 }
+
+// The C walk writes Node's fields by this layout.
+var _ = [1]struct{}{}[unsafe.Sizeof(Node{})-C.sizeof_GoNode]

@@ -105,7 +105,7 @@ func TestAscendIsGuardParses(t *testing.T) {
 	want := map[string]Cores{"a()": AIV, "b()": AIC, "c()": AIC}
 	for i := range f.Tree.Nodes {
 		n := &f.Tree.Nodes[i]
-		if n.Kind == "call_expression" {
+		if n.Kind() == "call_expression" {
 			if got := f.CoresOf(n); got != want[n.Text()] {
 				t.Errorf("%s: cores %s, want %s", n.Text(), got, want[n.Text()])
 			}
@@ -177,7 +177,7 @@ func TestGuardSpellings(t *testing.T) {
 	seen := 0
 	for i := range f.Tree.Nodes {
 		n := &f.Tree.Nodes[i]
-		if n.Kind != "call_expression" {
+		if n.Kind() != "call_expression" {
 			continue
 		}
 		name := strings.TrimSuffix(n.Text(), "()")
@@ -263,8 +263,8 @@ func TestLinesUTF16(t *testing.T) {
 func TestTreeNavigation(t *testing.T) {
 	f := parse(t, "n.cpp", "int f(int a) { return a + 1; }\n")
 	root := f.Tree.Root()
-	if root.Kind != "translation_unit" || root.Parent() != nil {
-		t.Fatalf("root %s", root.Kind)
+	if root.Kind() != "translation_unit" || root.Parent() != nil {
+		t.Fatalf("root %s", root.Kind())
 	}
 	fn := root.ChildOfKind("function_definition")
 	body := fn.ChildByField("body")
@@ -281,8 +281,8 @@ func TestTreeNavigation(t *testing.T) {
 		t.Errorf("descendants %d != walk %d", n, walked)
 	}
 	bin := f.Tree.NodeAt(uint32(strings.Index(string(f.Src), "a + 1")), uint32(strings.Index(string(f.Src), "a + 1")+5))
-	if bin.Kind != "binary_expression" {
-		t.Errorf("NodeAt = %s", bin.Kind)
+	if bin.Kind() != "binary_expression" {
+		t.Errorf("NodeAt = %s", bin.Kind())
 	}
 	if bin.Ancestor("function_definition") != fn {
 		t.Error("ancestor")
@@ -324,7 +324,7 @@ func TestBadInput(t *testing.T) {
 
 func TestPythonParse(t *testing.T) {
 	f := parse(t, "s.py", "import pypto.language as pl\n\n@pl.jit.extern(core_type=\"mixed\")\ndef k(x: pl.Tensor, n: pl.Scalar[pl.INDEX]): ...\n")
-	if f.Lang != Python || f.Tree.HasError() || f.Tree.Root().Kind != "module" {
+	if f.Lang != Python || f.Tree.HasError() || f.Tree.Root().Kind() != "module" {
 		t.Fatalf("python parse:\n%s", Dump(f.Tree.Root()))
 	}
 }

@@ -55,21 +55,18 @@ const (
 )
 
 // Node is one syntax node in a Tree. Positions are byte offsets into the
-// source and tree-sitter points (row, byte column), both 0-based.
+// source; rows and byte columns (0-based, tree-sitter points) are computed
+// from the tree's line index on demand. A node is 32 bytes: a file of a few
+// MB has millions of them.
 type Node struct {
-	Kind     string
-	Field    string // field name in the parent ("" when none)
-	Start    uint32
-	End      uint32
-	StartRow uint32
-	StartCol uint32
-	EndRow   uint32
-	EndCol   uint32
+	Start uint32
+	End   uint32
 
-	parent, firstChild, next int32
-	index, last              int32
-	flags                    uint8
-	tree                     *Tree
+	parent, last, index int32 // preorder indexes; last is the subtree's last node
+	kind                uint16
+	field               uint8
+	flags               uint8
+	tree                *Tree
 }
 
 // Tree is a parsed file's nodes in preorder; Nodes[0] is the root.
@@ -77,6 +74,8 @@ type Tree struct {
 	Nodes []Node
 	Src   []byte // the original (unmasked) source
 	ts    *sitter.Tree
+	names *names
+	lines *Lines
 }
 
 // Root returns the root node.
@@ -92,12 +91,25 @@ func (n *Node) Index() int      { return int(n.index) }
 func (n *Node) Tree() *Tree     { return n.tree }
 func (n *Node) IsNamed() bool   { return n.flags&flagNamed != 0 }
 func (n *Node) IsMissing() bool { return n.flags&flagMissing != 0 }
-func (n *Node) IsError() bool   { return n.flags&flagError != 0 || n.Kind == "ERROR" }
+func (n *Node) IsError() bool   { return n.flags&flagError != 0 }
 func (n *Node) Text() string    { return string(n.tree.Src[n.Start:n.End]) }
 func (n *Node) Bytes() []byte   { return n.tree.Src[n.Start:n.End] }
 func (n *Node) Contains(m *Node) bool {
 	return m != nil && m.tree == n.tree && n.Start <= m.Start && m.End <= n.End
 }
+
+// Kind is the node's grammar symbol ("call_expression", "ERROR", ...).
+func (n *Node) Kind() string { return n.tree.names.symbols[n.kind] }
+
+// Field is the node's field name in its parent ("" when none).
+func (n *Node) Field() string { return n.tree.names.fields[n.field] }
+
+// StartRow and the other point accessors give 0-based rows and byte
+// columns, as tree-sitter's points.
+func (n *Node) StartRow() uint32 { r, _ := n.tree.lines.Position(n.Start); return uint32(r) }
+func (n *Node) StartCol() uint32 { _, c := n.tree.lines.Position(n.Start); return uint32(c) }
+func (n *Node) EndRow() uint32   { r, _ := n.tree.lines.Position(n.End); return uint32(r) }
+func (n *Node) EndCol() uint32   { _, c := n.tree.lines.Position(n.End); return uint32(c) }
 
 // Parent returns the parent node or nil at the root.
 func (n *Node) Parent() *Node {
@@ -109,18 +121,20 @@ func (n *Node) Parent() *Node {
 
 // FirstChild returns the first child (named or not) or nil.
 func (n *Node) FirstChild() *Node {
-	if n == nil || n.firstChild < 0 {
+	if n == nil || n.last == n.index {
 		return nil
 	}
-	return &n.tree.Nodes[n.firstChild]
+	// Children follow their parent immediately in preorder.
+	return &n.tree.Nodes[n.index+1]
 }
 
 // NextSibling returns the next sibling (named or not) or nil.
 func (n *Node) NextSibling() *Node {
-	if n == nil || n.next < 0 {
+	if n == nil || n.parent < 0 || n.last >= n.tree.Nodes[n.parent].last {
 		return nil
 	}
-	return &n.tree.Nodes[n.next]
+	// The next sibling starts right after this node's subtree.
+	return &n.tree.Nodes[n.last+1]
 }
 
 // PrevSibling returns the previous sibling or nil.
@@ -165,7 +179,7 @@ func (n *Node) ChildByField(field string) *Node {
 		return nil
 	}
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		if c.Field == field {
+		if c.Field() == field {
 			return c
 		}
 	}
@@ -176,7 +190,7 @@ func (n *Node) ChildByField(field string) *Node {
 func (n *Node) ChildrenByField(field string) []*Node {
 	var out []*Node
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		if c.Field == field {
+		if c.Field() == field {
 			out = append(out, c)
 		}
 	}
@@ -189,7 +203,7 @@ func (n *Node) ChildOfKind(kind string) *Node {
 		return nil
 	}
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		if c.Kind == kind {
+		if c.Kind() == kind {
 			return c
 		}
 	}
@@ -200,7 +214,7 @@ func (n *Node) ChildOfKind(kind string) *Node {
 func (n *Node) Ancestor(kinds ...string) *Node {
 	for p := n.Parent(); p != nil; p = p.Parent() {
 		for _, k := range kinds {
-			if p.Kind == k {
+			if p.Kind() == k {
 				return p
 			}
 		}
@@ -312,6 +326,10 @@ func (t *Tree) ApplyEdit(e Edit) {
 // Parse parses src (already masked for C++) and returns the tree whose Src
 // is orig. old may be nil or a tree edited with ApplyEdit.
 func (p *Parser) Parse(ctx context.Context, parseSrc, orig []byte, old *Tree) (*Tree, error) {
+	return p.parse(ctx, parseSrc, orig, old, nil)
+}
+
+func (p *Parser) parse(ctx context.Context, parseSrc, orig []byte, old *Tree, lines *Lines) (*Tree, error) {
 	var oldTS *sitter.Tree
 	if old != nil {
 		oldTS = old.ts
@@ -320,11 +338,11 @@ func (p *Parser) Parse(ctx context.Context, parseSrc, orig []byte, old *Tree) (*
 	if err != nil {
 		return nil, err
 	}
-	t := &Tree{Src: orig, ts: ts}
-	t.Nodes = flatten(ts, p.lang.info().names)
-	for i := range t.Nodes {
-		t.Nodes[i].tree = t
+	if lines == nil {
+		lines = NewLines(orig)
 	}
+	t := &Tree{Src: orig, ts: ts, names: p.lang.info().names, lines: lines}
+	t.Nodes = flatten(ts, t)
 	return t, nil
 }
 

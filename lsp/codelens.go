@@ -70,7 +70,7 @@ func (s *Server) codeLens(ctx context.Context, doc docRequest, p *abiTableParams
 			mine = stubs
 		}
 		start := fn.Start
-		if td := fn.Parent(); td != nil && td.Kind == "template_declaration" {
+		if td := fn.Parent(); td != nil && td.Kind() == "template_declaration" {
 			start = td.Start
 		}
 		if ls := fn.Ancestor("linkage_specification"); ls != nil && ls.Start < start {

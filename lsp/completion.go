@@ -69,7 +69,7 @@ func findArgsSite(f *grammar.File, off uint32, helpers func() abi.Helpers) (args
 	if f.Tree == nil || int(off) > len(src) {
 		return argsSite{}, false
 	}
-	if n := f.Tree.NodeAt(max(off, 1)-1, max(off, 1)-1); n != nil && (n.Kind == "comment" || strings.Contains(n.Kind, "string") || n.Kind == "char_literal") {
+	if n := f.Tree.NodeAt(max(off, 1)-1, max(off, 1)-1); n != nil && (n.Kind() == "comment" || strings.Contains(n.Kind(), "string") || n.Kind() == "char_literal") {
 		return argsSite{}, false
 	}
 	start := off
@@ -128,7 +128,7 @@ func isArgsName(f *grammar.File, off uint32, name string) bool {
 		return false
 	}
 	fn := n
-	if fn.Kind != "function_definition" {
+	if fn.Kind() != "function_definition" {
 		fn = n.Ancestor("function_definition")
 	}
 	if fn == nil {
@@ -447,11 +447,11 @@ func helperSignature(h *abi.Helper, src []byte) (string, [][2]int) {
 	}
 	var b strings.Builder
 	b.WriteString(h.Name)
-	if td := h.Node.Parent(); td != nil && td.Kind == "template_declaration" {
+	if td := h.Node.Parent(); td != nil && td.Kind() == "template_declaration" {
 		if ps := td.ChildByField("parameters"); ps != nil {
 			var names []string
 			for _, p := range ps.NamedChildren() {
-				if p.Kind == "comment" {
+				if p.Kind() == "comment" {
 					continue
 				}
 				t := text(p)

@@ -150,8 +150,8 @@ func compareWithFresh(t *testing.T, c *testClient, b *buffer, dir, path string) 
 	}
 	for i := range f.Tree.Nodes {
 		a, e := &f.Tree.Nodes[i], &fresh.Tree.Nodes[i]
-		if a.Kind != e.Kind || a.Start != e.Start || a.End != e.End || a.Field != e.Field || a.IsError() != e.IsError() || a.IsMissing() != e.IsMissing() {
-			t.Fatalf("v%d: node %d differs: incremental %s %d-%d, fresh %s %d-%d", version, i, a.Kind, a.Start, a.End, e.Kind, e.Start, e.End)
+		if a.Kind() != e.Kind() || a.Start != e.Start || a.End != e.End || a.Field() != e.Field() || a.IsError() != e.IsError() || a.IsMissing() != e.IsMissing() {
+			t.Fatalf("v%d: node %d differs: incremental %s %d-%d, fresh %s %d-%d", version, i, a.Kind(), a.Start, a.End, e.Kind(), e.Start, e.End)
 		}
 	}
 	// A fresh server opening the final text.

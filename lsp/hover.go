@@ -19,7 +19,7 @@ func (s *Server) hover(ctx context.Context, doc docRequest, p *positionParams) (
 	}
 	off := offsetOf(f.Lines, p.Position)
 	node := f.Tree.NodeAt(off, off)
-	if node != nil && node.Kind == "comment" {
+	if node != nil && node.Kind() == "comment" {
 		if h := s.hoverSuppression(f, off); h != nil {
 			return h, nil
 		}
@@ -31,7 +31,7 @@ func (s *Server) hover(ctx context.Context, doc docRequest, p *positionParams) (
 	if f.Lang != grammar.CPP {
 		return nil, nil
 	}
-	if node != nil && (strings.Contains(node.Kind, "string") || node.Kind == "char_literal" || node.Kind == "system_lib_string") {
+	if node != nil && (strings.Contains(node.Kind(), "string") || node.Kind() == "char_literal" || node.Kind() == "system_lib_string") {
 		return nil, nil
 	}
 	word, ws, we := wordAt(f.Src, off)

@@ -109,7 +109,7 @@ func (s *Server) rename(ctx context.Context, doc docRequest, p *renameParams) (a
 			if body := pr.st.Node.ChildByField("body"); body != nil {
 				for i := range sf.Tree.Nodes {
 					n := &sf.Tree.Nodes[i]
-					if n.Kind == "identifier" && n.Start >= body.Start && n.End <= body.End && n.Text() == pr.p.Name && !isAttributeName(n) {
+					if n.Kind() == "identifier" && n.Start >= body.Start && n.End <= body.End && n.Text() == pr.p.Name && !isAttributeName(n) {
 						add(n.Start, n.End)
 					}
 				}
@@ -129,5 +129,5 @@ func (s *Server) rename(ctx context.Context, doc docRequest, p *renameParams) (a
 // which are not the variable.
 func isAttributeName(n *grammar.Node) bool {
 	p := n.Parent()
-	return p != nil && (p.Kind == "attribute" && n.Field == "attribute" || p.Kind == "keyword_argument" && n.Field == "name")
+	return p != nil && (p.Kind() == "attribute" && n.Field() == "attribute" || p.Kind() == "keyword_argument" && n.Field() == "name")
 }

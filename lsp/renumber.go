@@ -156,7 +156,7 @@ func (s *Server) renumber(ctx context.Context, old, cur *abi.Stub) (refactorActi
 			if to.Slot == from.Slot {
 				continue
 			}
-			if a.Index == nil || a.Index.Kind != "number_literal" {
+			if a.Index == nil || a.Index.Kind() != "number_literal" {
 				named++
 				continue
 			}

@@ -130,7 +130,7 @@ func (s *Server) functionSymbols(f *grammar.File) []funcSymbol {
 		}
 		fs := funcSymbol{name: nameNode.Text(), start: fn.Start, end: fn.End, nameStart: nameNode.Start, nameEnd: nameNode.End,
 			entry: isEntry[fn], argsBody: isBody[fn]}
-		if td := fn.Parent(); td != nil && td.Kind == "template_declaration" {
+		if td := fn.Parent(); td != nil && td.Kind() == "template_declaration" {
 			fs.start = td.Start
 			if ps := td.ChildByField("parameters"); ps != nil {
 				fs.detail = "template" + strings.Join(strings.Fields(ps.Text()), " ")

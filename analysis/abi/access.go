@@ -103,7 +103,7 @@ func FindHelpers(files ...*grammar.File) Helpers {
 		}
 		for i := range f.Tree.Nodes {
 			n := &f.Tree.Nodes[i]
-			switch n.Kind {
+			switch n.Kind() {
 			case "subscript_expression":
 				subs = append(subs, cand{f, n})
 			case "call_expression":
@@ -228,18 +228,18 @@ func (fp fnParams) indexParam(n *grammar.Node) (pos int, off int64, ok bool) {
 	if n == nil {
 		return 0, 0, false
 	}
-	if n.Kind == "identifier" {
+	if n.Kind() == "identifier" {
 		p, ok := fp.ints[n.Text()]
 		return p, 0, ok
 	}
-	if n.Kind == "binary_expression" {
+	if n.Kind() == "binary_expression" {
 		op := n.ChildByField("operator")
 		l, r := cxx.Unparen(n.ChildByField("left")), cxx.Unparen(n.ChildByField("right"))
 		if op == nil || l == nil || r == nil {
 			return 0, 0, false
 		}
 		if op.Text() == "+" || op.Text() == "-" {
-			if l.Kind == "identifier" && r.Kind == "number_literal" {
+			if l.Kind() == "identifier" && r.Kind() == "number_literal" {
 				if p, ok := fp.ints[l.Text()]; ok {
 					if k, ok := cxx.ParseInt(r.Text()); ok {
 						if op.Text() == "-" {
@@ -249,7 +249,7 @@ func (fp fnParams) indexParam(n *grammar.Node) (pos int, off int64, ok bool) {
 					}
 				}
 			}
-			if op.Text() == "+" && r.Kind == "identifier" && l.Kind == "number_literal" {
+			if op.Text() == "+" && r.Kind() == "identifier" && l.Kind() == "number_literal" {
 				if p, ok := fp.ints[r.Text()]; ok {
 					if k, ok := cxx.ParseInt(l.Text()); ok {
 						return p, k, true
@@ -266,9 +266,9 @@ func indexOf(sub *grammar.Node) *grammar.Node {
 	if idx == nil {
 		idx = sub.ChildByField("index")
 	}
-	if idx != nil && idx.Kind == "subscript_argument_list" {
+	if idx != nil && idx.Kind() == "subscript_argument_list" {
 		for _, c := range idx.NamedChildren() {
-			if c.Kind != "comment" {
+			if c.Kind() != "comment" {
 				return c
 			}
 		}
@@ -323,7 +323,7 @@ func typeOf(td *grammar.Node) (string, bool) {
 	}
 	ptr := false
 	for d := td.ChildByField("declarator"); d != nil; d = d.ChildByField("declarator") {
-		if strings.Contains(d.Kind, "pointer") {
+		if strings.Contains(d.Kind(), "pointer") {
 			ptr = true
 		}
 	}
@@ -341,7 +341,7 @@ func buildIDIndex(f *grammar.File) idIndex {
 	ix := idIndex{}
 	for i := range f.Tree.Nodes {
 		n := &f.Tree.Nodes[i]
-		if n.Kind == "identifier" {
+		if n.Kind() == "identifier" {
 			ix[n.Text()] = append(ix[n.Text()], n)
 		}
 	}
@@ -355,7 +355,7 @@ func classify(f *grammar.File, n *grammar.Node, ids idIndex) use {
 	cur := n
 	p := cur.Parent()
 	for p != nil {
-		if p.Kind == "parenthesized_expression" || p.Kind == "conditional_expression" && (cur.Field == "consequence" || cur.Field == "alternative") {
+		if p.Kind() == "parenthesized_expression" || p.Kind() == "conditional_expression" && (cur.Field() == "consequence" || cur.Field() == "alternative") {
 			cur, p = p, p.Parent()
 			continue
 		}
@@ -364,7 +364,7 @@ func classify(f *grammar.File, n *grammar.Node, ids idIndex) use {
 	if p == nil {
 		return use{}
 	}
-	switch p.Kind {
+	switch p.Kind() {
 	case "argument_list":
 		call, ok := cxx.AsCall(p.Parent())
 		if !ok {
@@ -399,7 +399,7 @@ func classify(f *grammar.File, n *grammar.Node, ids idIndex) use {
 		}
 		return use{kind: UseScalar, cast: t, castNode: p, value: cur}
 	case "init_declarator":
-		if cur.Field != "value" {
+		if cur.Field() != "value" {
 			return use{}
 		}
 		decl := p.Parent()
@@ -408,8 +408,8 @@ func classify(f *grammar.File, n *grammar.Node, ids idIndex) use {
 			return use{}
 		}
 		ptr := false
-		for name != nil && name.Kind != "identifier" {
-			if strings.Contains(name.Kind, "pointer") {
+		for name != nil && name.Kind() != "identifier" {
+			if strings.Contains(name.Kind(), "pointer") {
 				ptr = true
 			}
 			name = name.ChildByField("declarator")
@@ -439,7 +439,7 @@ func classify(f *grammar.File, n *grammar.Node, ids idIndex) use {
 		}
 		return base
 	case "assignment_expression":
-		if cur.Field != "right" {
+		if cur.Field() != "right" {
 			return use{}
 		}
 		op := p.ChildByField("operator")
@@ -448,7 +448,7 @@ func classify(f *grammar.File, n *grammar.Node, ids idIndex) use {
 			return use{kind: UseScalar, value: cur, castNode: p, implicit: true, cast: "int64_t"}
 		}
 		u := use{}
-		if left != nil && left.Kind == "identifier" {
+		if left != nil && left.Kind() == "identifier" {
 			u.varName = left.Text()
 			if ids != nil {
 				if fu := flow(f, left, ids); fu.kind != UseUnknown {
@@ -533,10 +533,10 @@ func Accesses(f *grammar.File, consts *cxx.Resolver, helpers Helpers) []Access {
 	var out []Access
 	for i := range f.Tree.Nodes {
 		n := &f.Tree.Nodes[i]
-		switch n.Kind {
+		switch n.Kind() {
 		case "subscript_expression":
 			arg := n.ChildByField("argument")
-			if arg == nil || arg.Kind != "identifier" {
+			if arg == nil || arg.Kind() != "identifier" {
 				continue
 			}
 			fn := n.Ancestor("function_definition")
@@ -616,7 +616,7 @@ func Accesses(f *grammar.File, consts *cxx.Resolver, helpers Helpers) []Access {
 // literal, which the resolver's unsigned parse rejects.
 func evalIndex(consts *cxx.Resolver, idx *grammar.Node) []int64 {
 	vs := consts.EvalAll(idx)
-	if len(vs) == 0 && idx.Kind == "number_literal" && strings.HasPrefix(idx.Text(), "-") {
+	if len(vs) == 0 && idx.Kind() == "number_literal" && strings.HasPrefix(idx.Text(), "-") {
 		if v, ok := cxx.ParseInt(strings.TrimSpace(idx.Text()[1:])); ok {
 			return []int64{-v}
 		}
@@ -633,7 +633,7 @@ func (a *Access) setUse(u use) {
 func templateParams(fn *grammar.Node) map[string]string {
 	out := map[string]string{}
 	add := func(td *grammar.Node, scope string) {
-		if td == nil || td.Kind != "template_declaration" {
+		if td == nil || td.Kind() != "template_declaration" {
 			return
 		}
 		ps := td.ChildByField("parameters")
@@ -641,10 +641,10 @@ func templateParams(fn *grammar.Node) map[string]string {
 			return
 		}
 		for _, p := range ps.NamedChildren() {
-			if p.Kind != "parameter_declaration" && p.Kind != "optional_parameter_declaration" {
+			if p.Kind() != "parameter_declaration" && p.Kind() != "optional_parameter_declaration" {
 				continue
 			}
-			if d := p.ChildByField("declarator"); d != nil && d.Kind == "identifier" {
+			if d := p.ChildByField("declarator"); d != nil && d.Kind() == "identifier" {
 				if _, ok := out[d.Text()]; !ok {
 					out[d.Text()] = scope
 				}
@@ -668,9 +668,9 @@ func conds(n, fn *grammar.Node, consts *cxx.Resolver) []Cond {
 	for p := n.Parent(); p != nil && p != fn; child, p = p, p.Parent() {
 		var cond *grammar.Node
 		var val bool
-		switch p.Kind {
+		switch p.Kind() {
 		case "conditional_expression":
-			switch child.Field {
+			switch child.Field() {
 			case "consequence":
 				val = true
 			case "alternative":
@@ -681,15 +681,15 @@ func conds(n, fn *grammar.Node, consts *cxx.Resolver) []Cond {
 			cond = p.ChildByField("condition")
 		case "if_statement":
 			switch {
-			case child.Field == "consequence":
+			case child.Field() == "consequence":
 				val = true
-			case child.Field == "alternative" || child.Kind == "else_clause":
+			case child.Field() == "alternative" || child.Kind() == "else_clause":
 				val = false
 			default:
 				continue
 			}
 			cond = p.ChildByField("condition")
-			if cond != nil && cond.Kind == "condition_clause" {
+			if cond != nil && cond.Kind() == "condition_clause" {
 				if v := cond.ChildByField("value"); v != nil {
 					cond = v
 				} else if c := firstNamedCPP(cond); c != nil {
@@ -701,7 +701,7 @@ func conds(n, fn *grammar.Node, consts *cxx.Resolver) []Cond {
 		}
 		cond = cxx.Unparen(cond)
 		neg := false
-		for cond != nil && cond.Kind == "unary_expression" {
+		for cond != nil && cond.Kind() == "unary_expression" {
 			op := cond.ChildByField("operator")
 			if op == nil || op.Text() != "!" {
 				break
@@ -709,7 +709,7 @@ func conds(n, fn *grammar.Node, consts *cxx.Resolver) []Cond {
 			neg = !neg
 			cond = cxx.Unparen(cond.ChildByField("argument"))
 		}
-		if cond == nil || cond.Kind != "identifier" {
+		if cond == nil || cond.Kind() != "identifier" {
 			continue
 		}
 		if tps == nil {
@@ -726,7 +726,7 @@ func conds(n, fn *grammar.Node, consts *cxx.Resolver) []Cond {
 
 func firstNamedCPP(n *grammar.Node) *grammar.Node {
 	for _, c := range n.NamedChildren() {
-		if c.Kind != "comment" {
+		if c.Kind() != "comment" {
 			return c
 		}
 	}
@@ -793,17 +793,17 @@ type tmplParams struct {
 
 func templateParamList(td *grammar.Node) tmplParams {
 	var tp tmplParams
-	if td == nil || td.Kind != "template_declaration" {
+	if td == nil || td.Kind() != "template_declaration" {
 		return tp
 	}
 	if ps := td.ChildByField("parameters"); ps != nil {
 		for _, p := range ps.NamedChildren() {
-			switch p.Kind {
+			switch p.Kind() {
 			case "comment":
 				continue
 			case "parameter_declaration", "optional_parameter_declaration":
 				nm := ""
-				if d := p.ChildByField("declarator"); d != nil && d.Kind == "identifier" {
+				if d := p.ChildByField("declarator"); d != nil && d.Kind() == "identifier" {
 					nm = d.Text()
 				}
 				tp.names = append(tp.names, nm)
@@ -811,7 +811,7 @@ func templateParamList(td *grammar.Node) tmplParams {
 				tp.names = append(tp.names, "")
 			}
 			var def *grammar.Node
-			if p.Kind == "optional_parameter_declaration" {
+			if p.Kind() == "optional_parameter_declaration" {
 				def = p.ChildByField("default_value")
 			}
 			tp.defaults = append(tp.defaults, def)
@@ -846,7 +846,7 @@ func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) *Bin
 		seen[f] = true
 		for i := range f.Tree.Nodes {
 			n := &f.Tree.Nodes[i]
-			switch n.Kind {
+			switch n.Kind() {
 			case "function_definition":
 				name := cxx.FunctionName(n)
 				if name != "" {
@@ -864,12 +864,12 @@ func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) *Bin
 					classes[name] = cd
 				}
 				for _, m := range body.NamedChildren() {
-					if m.Kind == "template_declaration" {
+					if m.Kind() == "template_declaration" {
 						if c := m.ChildOfKind("function_definition"); c != nil {
 							m = c
 						}
 					}
-					if m.Kind == "function_definition" {
+					if m.Kind() == "function_definition" {
 						cd.methods = append(cd.methods, m)
 					}
 				}
@@ -945,7 +945,7 @@ func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) *Bin
 		var out []*grammar.Node
 		if al := n.ChildByField("arguments"); al != nil {
 			for _, a := range al.NamedChildren() {
-				if a.Kind != "comment" {
+				if a.Kind() != "comment" {
 					out = append(out, a)
 				}
 			}
@@ -959,18 +959,18 @@ func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) *Bin
 			tps := templateParams(fn)
 			eval := func(n *grammar.Node) []int64 {
 				m := cxx.Unparen(n)
-				if m != nil && m.Kind == "type_descriptor" {
+				if m != nil && m.Kind() == "type_descriptor" {
 					if c := firstNamedCPP(m); c != nil {
 						m = c
 					}
 				}
 				neg := false
-				if m != nil && m.Kind == "unary_expression" {
+				if m != nil && m.Kind() == "unary_expression" {
 					if op := m.ChildByField("operator"); op != nil && op.Text() == "!" {
 						neg, m = true, cxx.Unparen(m.ChildByField("argument"))
 					}
 				}
-				if m != nil && (m.Kind == "identifier" || m.Kind == "type_identifier") {
+				if m != nil && (m.Kind() == "identifier" || m.Kind() == "type_identifier") {
 					if scope, ok := tps[m.Text()]; ok {
 						v, ok := lookup(scope, m.Text())
 						if !ok {
@@ -999,7 +999,7 @@ func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) *Bin
 			ds := body.Descendants()
 			for k := range ds {
 				n := &ds[k]
-				switch n.Kind {
+				switch n.Kind() {
 				case "call_expression":
 					call, ok := cxx.AsCall(n)
 					if !ok || len(fns[call.Name]) == 0 || dead(n) {
@@ -1056,12 +1056,12 @@ func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) *Bin
 func evalDefault(def *grammar.Node, scope string, earlier []string, lookup func(scope, name string) (int64, bool), consts *cxx.Resolver) []int64 {
 	m := cxx.Unparen(def)
 	neg := false
-	if m != nil && m.Kind == "unary_expression" {
+	if m != nil && m.Kind() == "unary_expression" {
 		if op := m.ChildByField("operator"); op != nil && op.Text() == "!" {
 			neg, m = true, cxx.Unparen(m.ChildByField("argument"))
 		}
 	}
-	if m != nil && m.Kind == "identifier" && slices.Contains(earlier, m.Text()) {
+	if m != nil && m.Kind() == "identifier" && slices.Contains(earlier, m.Text()) {
 		v, ok := lookup(scope, m.Text())
 		if !ok {
 			return nil
@@ -1136,7 +1136,7 @@ func identifiersIn(n *grammar.Node) []string {
 	if n == nil {
 		return nil
 	}
-	switch n.Kind {
+	switch n.Kind() {
 	case "identifier", "qualified_identifier":
 		t := n.Text()
 		if i := strings.LastIndex(t, "::"); i >= 0 {
@@ -1146,7 +1146,7 @@ func identifiersIn(n *grammar.Node) []string {
 	}
 	var out []string
 	for _, d := range n.Descendants() {
-		if d.Kind == "identifier" {
+		if d.Kind() == "identifier" {
 			out = append(out, d.Text())
 		}
 	}
@@ -1154,18 +1154,18 @@ func identifiersIn(n *grammar.Node) []string {
 }
 
 func declName(decl *grammar.Node) *grammar.Node {
-	switch decl.Kind {
+	switch decl.Kind() {
 	case "enumerator", "preproc_def":
 		return decl.ChildByField("name")
 	case "init_declarator":
 		d := decl.ChildByField("declarator")
-		for d != nil && d.Kind != "identifier" && d.Kind != "field_identifier" {
+		for d != nil && d.Kind() != "identifier" && d.Kind() != "field_identifier" {
 			d = d.ChildByField("declarator")
 		}
 		return d
 	case "field_declaration":
 		d := decl.ChildByField("declarator")
-		for d != nil && d.Kind != "field_identifier" && d.Kind != "identifier" {
+		for d != nil && d.Kind() != "field_identifier" && d.Kind() != "identifier" {
 			d = d.ChildByField("declarator")
 		}
 		return d

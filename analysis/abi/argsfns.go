@@ -10,7 +10,7 @@ func HasArgsFunctions(f *grammar.File) bool {
 		return false
 	}
 	for i := range f.Tree.Nodes {
-		if n := &f.Tree.Nodes[i]; n.Kind == "function_definition" && readFnParams(f, n).args != "" {
+		if n := &f.Tree.Nodes[i]; n.Kind() == "function_definition" && readFnParams(f, n).args != "" {
 			return true
 		}
 	}

@@ -31,14 +31,14 @@ func newEnv(f *grammar.File) *env {
 // collect records module-level assignments, also inside top-level
 // if/try blocks (platform switches).
 func (e *env) collect(st *grammar.Node) {
-	switch st.Kind {
+	switch st.Kind() {
 	case "expression_statement":
 		for _, a := range st.NamedChildren() {
-			if a.Kind != "assignment" {
+			if a.Kind() != "assignment" {
 				continue
 			}
 			l, r := a.ChildByField("left"), a.ChildByField("right")
-			if l != nil && r != nil && l.Kind == "identifier" {
+			if l != nil && r != nil && l.Kind() == "identifier" {
 				if _, seen := e.consts[l.Text()]; seen {
 					// Reassigned: two candidate values, not a constant.
 					e.consts[l.Text()] = nil
@@ -64,7 +64,7 @@ func (e *env) value(n *grammar.Node, depth int) (string, evalErr) {
 	if depth > 24 {
 		return fail("expression too deep")
 	}
-	switch n.Kind {
+	switch n.Kind() {
 	case "parenthesized_expression":
 		if c := firstNamed(n); c != nil {
 			return e.value(c, depth+1)
@@ -74,7 +74,7 @@ func (e *env) value(n *grammar.Node, depth int) (string, evalErr) {
 	case "concatenated_string":
 		var b strings.Builder
 		for _, c := range n.NamedChildren() {
-			if c.Kind == "comment" {
+			if c.Kind() == "comment" {
 				continue
 			}
 			v, err := e.value(c, depth+1)
@@ -146,7 +146,7 @@ func (e *env) value(n *grammar.Node, depth int) (string, evalErr) {
 		// Path(__file__).parents[1]
 		val := n.ChildByField("value")
 		sub := n.ChildByField("subscript")
-		if val != nil && sub != nil && val.Kind == "attribute" && sub.Kind == "integer" {
+		if val != nil && sub != nil && val.Kind() == "attribute" && sub.Kind() == "integer" {
 			if a := val.ChildByField("attribute"); a != nil && a.Text() == "parents" {
 				k, err := strconv.Atoi(sub.Text())
 				if err == nil && k >= 0 {
@@ -190,10 +190,10 @@ func (e *env) call(n *grammar.Node, depth int) (string, evalErr) {
 	}
 	var args []*grammar.Node
 	for _, a := range al.NamedChildren() {
-		if a.Kind == "comment" {
+		if a.Kind() == "comment" {
 			continue
 		}
-		if a.Kind == "keyword_argument" || a.Kind == "list_splat" || a.Kind == "dictionary_splat" {
+		if a.Kind() == "keyword_argument" || a.Kind() == "list_splat" || a.Kind() == "dictionary_splat" {
 			return fail("`%s` has keyword or starred arguments", clip(n.Text()))
 		}
 		args = append(args, a)
@@ -210,7 +210,7 @@ func (e *env) call(n *grammar.Node, depth int) (string, evalErr) {
 		return out, ""
 	}
 	// Method calls on a path: X.resolve(), X.joinpath(...), ...
-	if fn.Kind == "attribute" {
+	if fn.Kind() == "attribute" {
 		obj, attr := fn.ChildByField("object"), fn.ChildByField("attribute")
 		d := canonical(e.al, dotted(fn))
 		switch {
@@ -330,7 +330,7 @@ func (e *env) stringLit(n *grammar.Node, depth int) (string, evalErr) {
 	var b strings.Builder
 	raw := false
 	for _, c := range n.NamedChildren() {
-		switch c.Kind {
+		switch c.Kind() {
 		case "string_start":
 			p := strings.ToLower(strings.TrimRight(c.Text(), `"'`))
 			raw = strings.Contains(p, "r")
@@ -396,7 +396,7 @@ func (e *env) path(n *grammar.Node) (string, bool) {
 // boolean evaluates True/False or a module constant holding one.
 func (e *env) boolean(n *grammar.Node) (bool, bool) {
 	for depth := 0; n != nil && depth < 16; depth++ {
-		switch n.Kind {
+		switch n.Kind() {
 		case "true":
 			return true, true
 		case "false", "none":

@@ -208,10 +208,10 @@ func aliases(f *grammar.File) map[string]string {
 	al := map[string]string{"pl": "pypto.language"}
 	root := f.Tree.Root()
 	for _, st := range root.NamedChildren() {
-		switch st.Kind {
+		switch st.Kind() {
 		case "import_statement":
 			for _, n := range st.ChildrenByField("name") {
-				switch n.Kind {
+				switch n.Kind() {
 				case "aliased_import":
 					if nm, a := n.ChildByField("name"), n.ChildByField("alias"); nm != nil && a != nil {
 						al[a.Text()] = nm.Text()
@@ -230,7 +230,7 @@ func aliases(f *grammar.File) map[string]string {
 				continue
 			}
 			for _, n := range st.ChildrenByField("name") {
-				switch n.Kind {
+				switch n.Kind() {
 				case "aliased_import":
 					if nm, a := n.ChildByField("name"), n.ChildByField("alias"); nm != nil && a != nil {
 						al[a.Text()] = mod.Text() + "." + nm.Text()
@@ -247,7 +247,7 @@ func aliases(f *grammar.File) map[string]string {
 // dotted returns the dotted text of an attribute chain (a.b.c), "" for
 // anything else.
 func dotted(n *grammar.Node) string {
-	switch n.Kind {
+	switch n.Kind() {
 	case "identifier":
 		return n.Text()
 	case "attribute":
@@ -295,7 +295,7 @@ func ParseStubs(f *grammar.File) []*Stub {
 	var out []*Stub
 	for i := range f.Tree.Nodes {
 		n := &f.Tree.Nodes[i]
-		if n.Kind != "decorator" {
+		if n.Kind() != "decorator" {
 			continue
 		}
 		expr := firstNamed(n)
@@ -304,7 +304,7 @@ func ParseStubs(f *grammar.File) []*Stub {
 		}
 		call := (*grammar.Node)(nil)
 		target := expr
-		if expr.Kind == "call" {
+		if expr.Kind() == "call" {
 			call = expr
 			target = expr.ChildByField("function")
 		}
@@ -316,11 +316,11 @@ func ParseStubs(f *grammar.File) []*Stub {
 			out = append(out, brokenStub(f, env, dd, n, expr, call))
 			continue
 		}
-		if dd == nil || dd.Kind != "decorated_definition" {
+		if dd == nil || dd.Kind() != "decorated_definition" {
 			continue
 		}
 		fn := dd.ChildByField("definition")
-		if fn == nil || fn.Kind != "function_definition" {
+		if fn == nil || fn.Kind() != "function_definition" {
 			continue
 		}
 		out = append(out, parseStub(f, env, dd, fn, expr, call))
@@ -335,11 +335,11 @@ func brokenStub(f *grammar.File, env *env, errNode, deco, expr, call *grammar.No
 		DecoStart: expr.Start, DecoEnd: expr.End, ParamsByName: map[string]*Param{}, SyntaxErrors: true}
 	s.Start, s.End = expr.Start, expr.End
 	for c := deco.NextSibling(); c != nil; c = c.NextSibling() {
-		if c.Kind == "identifier" {
+		if c.Kind() == "identifier" {
 			s.Name, s.Start, s.End = c.Text(), c.Start, c.End
 			break
 		}
-		if c.Kind == "decorator" {
+		if c.Kind() == "decorator" {
 			break
 		}
 	}
@@ -356,7 +356,7 @@ func brokenStub(f *grammar.File, env *env, errNode, deco, expr, call *grammar.No
 
 func firstNamed(n *grammar.Node) *grammar.Node {
 	for _, c := range n.NamedChildren() {
-		if c.Kind != "comment" {
+		if c.Kind() != "comment" {
 			return c
 		}
 	}
@@ -409,12 +409,12 @@ func hasError(n *grammar.Node) bool {
 func (s *Stub) readArgs(env *env, al *grammar.Node) {
 	pos := 0
 	for _, a := range al.NamedChildren() {
-		if a.Kind == "comment" {
+		if a.Kind() == "comment" {
 			continue
 		}
 		s.LastArgEnd = a.End
 		kw, val := "", a
-		switch a.Kind {
+		switch a.Kind() {
 		case "keyword_argument":
 			if nm := a.ChildByField("name"); nm != nil {
 				kw = nm.Text()
@@ -447,7 +447,7 @@ func (s *Stub) readArgs(env *env, al *grammar.Node) {
 				s.Problems = append(s.Problems, Problem{val.Start, val.End, fmt.Sprintf("core_type=%s cannot be evaluated statically (%s); the kernel kind falls back to the C++ heuristic", val.Text(), v.why)})
 			}
 		case "source", "aic_source", "aiv_source":
-			if val.Kind == "none" {
+			if val.Kind() == "none" {
 				continue
 			}
 			src := Source{Keyword: kw, Expr: val.Text(), Start: val.Start, End: val.End}
@@ -465,14 +465,14 @@ func (s *Stub) readArgs(env *env, al *grammar.Node) {
 				s.Problems = append(s.Problems, Problem{val.Start, val.End, "dual_aiv_dispatch=" + val.Text() + " cannot be evaluated statically"})
 			}
 		case "include_dirs":
-			if val.Kind == "none" {
+			if val.Kind() == "none" {
 				continue
 			}
 			items := []*grammar.Node{val}
-			if val.Kind == "list" || val.Kind == "tuple" {
+			if val.Kind() == "list" || val.Kind() == "tuple" {
 				items = nil
 				for _, c := range val.NamedChildren() {
-					if c.Kind != "comment" {
+					if c.Kind() != "comment" {
 						items = append(items, c)
 					}
 				}
@@ -510,12 +510,12 @@ func (s *Stub) readParams(f *grammar.File, fn *grammar.Node) {
 	s.ParamsStart, s.ParamsEnd = ps.Start, ps.End
 	for _, p := range ps.NamedChildren() {
 		var name, typ *grammar.Node
-		switch p.Kind {
+		switch p.Kind() {
 		case "identifier":
 			name = p
 		case "typed_parameter":
 			for _, c := range p.NamedChildren() {
-				if c.Field == "" && c.Kind == "identifier" && name == nil {
+				if c.Field() == "" && c.Kind() == "identifier" && name == nil {
 					name = c
 				}
 			}
@@ -548,7 +548,7 @@ func (s *Stub) readParams(f *grammar.File, fn *grammar.Node) {
 }
 
 func unwrapType(n *grammar.Node) *grammar.Node {
-	for n != nil && n.Kind == "type" {
+	for n != nil && n.Kind() == "type" {
 		c := firstNamed(n)
 		if c == nil {
 			return n
@@ -560,7 +560,7 @@ func unwrapType(n *grammar.Node) *grammar.Node {
 
 // lastName is the last component of a dotted name or the name itself.
 func lastName(n *grammar.Node) string {
-	switch n.Kind {
+	switch n.Kind() {
 	case "identifier":
 		return n.Text()
 	case "attribute":
@@ -582,7 +582,7 @@ func classifyType(n *grammar.Node, p *Param) bool {
 	if n == nil {
 		return false
 	}
-	switch n.Kind {
+	switch n.Kind() {
 	case "identifier", "attribute", "string":
 		name := lastName(n)
 		switch {
@@ -602,7 +602,7 @@ func classifyType(n *grammar.Node, p *Param) bool {
 	case "subscript", "generic_type":
 		var head *grammar.Node
 		var subs []*grammar.Node
-		if n.Kind == "subscript" {
+		if n.Kind() == "subscript" {
 			head = n.ChildByField("value")
 			subs = n.ChildrenByField("subscript")
 		} else {
@@ -660,12 +660,12 @@ func (s *Stub) readReturn(f *grammar.File, fn *grammar.Node) {
 	if rt := fn.ChildByField("return_type"); rt != nil {
 		s.ReturnType = rt.Text()
 		t := unwrapType(rt)
-		switch t.Kind {
+		switch t.Kind() {
 		case "none":
 			s.NoReturn = true
 		case "generic_type", "subscript":
 			var head *grammar.Node
-			if t.Kind == "subscript" {
+			if t.Kind() == "subscript" {
 				head = t.ChildByField("value")
 			} else if cs := t.NamedChildren(); len(cs) > 0 {
 				head = cs[0]
@@ -701,7 +701,7 @@ func (s *Stub) readReturn(f *grammar.File, fn *grammar.Node) {
 		if d.Start > limit {
 			break
 		}
-		if d.Kind != "comment" {
+		if d.Kind() != "comment" {
 			continue
 		}
 		if m := returnsRE.FindStringSubmatchIndex(d.Text()); m != nil {
@@ -712,7 +712,7 @@ func (s *Stub) readReturn(f *grammar.File, fn *grammar.Node) {
 	}
 	// Comments between the decorator and the def sit outside fn.
 	if s.ReturnsNamed == "" {
-		if p := fn.PrevSibling(); p != nil && p.Kind == "comment" {
+		if p := fn.PrevSibling(); p != nil && p.Kind() == "comment" {
 			if m := returnsRE.FindStringSubmatchIndex(p.Text()); m != nil {
 				s.ReturnsNamed = p.Text()[m[2]:m[3]]
 				s.ReturnsAt = Span{p.Start + uint32(m[2]), p.Start + uint32(m[3])}

@@ -77,7 +77,7 @@ func appendDecls(out []typeDecl, n *grammar.Node) []typeDecl {
 		return out
 	}
 	var cls string
-	if n.Kind == "field_declaration" {
+	if n.Kind() == "field_declaration" {
 		if c := n.Ancestor("class_specifier", "struct_specifier"); c != nil {
 			if name := c.ChildByField("name"); name != nil {
 				cls = name.Text()
@@ -86,9 +86,9 @@ func appendDecls(out []typeDecl, n *grammar.Node) []typeDecl {
 	}
 	for _, d := range n.ChildrenByField("declarator") {
 		typ := t.Text()
-		if d.Kind == "pointer_declarator" || d.Kind == "reference_declarator" {
+		if d.Kind() == "pointer_declarator" || d.Kind() == "reference_declarator" {
 			// A pointer or reference member does not own the object.
-			typ += map[string]string{"pointer_declarator": " *", "reference_declarator": " &"}[d.Kind]
+			typ += map[string]string{"pointer_declarator": " *", "reference_declarator": " &"}[d.Kind()]
 		}
 		if name := DeclaredName(d); name != "" || cls != "" {
 			out = append(out, typeDecl{name: name, class: cls, typ: typ})
@@ -110,7 +110,7 @@ func appendString(s []string, v string) []string {
 // pointers, references, arrays and initializers).
 func DeclaredName(d *grammar.Node) string {
 	for d != nil {
-		switch d.Kind {
+		switch d.Kind() {
 		case "identifier", "field_identifier":
 			return d.Text()
 		case "pointer_declarator", "array_declarator", "init_declarator", "attributed_declarator":
@@ -172,7 +172,7 @@ func ClassOf(fn *grammar.Node) string {
 		}
 	}
 	if d := FunctionDeclarator(fn); d != nil {
-		if q := d.ChildByField("declarator"); q != nil && q.Kind == "qualified_identifier" {
+		if q := d.ChildByField("declarator"); q != nil && q.Kind() == "qualified_identifier" {
 			if scope := q.ChildByField("scope"); scope != nil {
 				return BaseName(scope.Text())
 			}
@@ -209,7 +209,7 @@ func (fs *Funcs) callsIn(fn *grammar.Node) []*grammar.Node {
 	if body := fn.ChildByField("body"); body != nil {
 		ds := body.Descendants()
 		for i := range ds {
-			if ds[i].Kind == "call_expression" {
+			if ds[i].Kind() == "call_expression" {
 				out = append(out, &ds[i])
 			}
 		}
@@ -315,28 +315,28 @@ func (fs *Funcs) callReaches(f *grammar.File, n *grammar.Node, cores grammar.Cor
 func Conditions(n, stop *grammar.Node) []*grammar.Node {
 	var out []*grammar.Node
 	for child, p := n, n.Parent(); p != nil && p != stop; child, p = p, p.Parent() {
-		switch p.Kind {
+		switch p.Kind() {
 		case "if_statement":
-			if child.Field == "consequence" || child.Field == "alternative" {
+			if child.Field() == "consequence" || child.Field() == "alternative" {
 				out = append(out, p)
 			}
 		case "while_statement", "for_statement", "for_range_loop":
-			if child.Field == "body" {
+			if child.Field() == "body" {
 				out = append(out, p)
 			}
 		case "do_statement":
 			// The body runs at least once: not a condition.
 		case "switch_statement":
-			if child.Field == "body" {
+			if child.Field() == "body" {
 				out = append(out, p)
 			}
 		case "conditional_expression":
-			if child.Field == "consequence" || child.Field == "alternative" {
+			if child.Field() == "consequence" || child.Field() == "alternative" {
 				out = append(out, p)
 			}
 		case "binary_expression":
-			if child.Field == "right" {
-				if op := p.ChildByField("operator"); op != nil && (op.Kind == "&&" || op.Kind == "||") {
+			if child.Field() == "right" {
+				if op := p.ChildByField("operator"); op != nil && (op.Kind() == "&&" || op.Kind() == "||") {
 					out = append(out, p)
 				}
 			}
@@ -348,10 +348,10 @@ func Conditions(n, stop *grammar.Node) []*grammar.Node {
 // ConditionOf returns the expression a construct from Conditions tests
 // (nil for a range loop).
 func ConditionOf(c *grammar.Node) *grammar.Node {
-	switch c.Kind {
+	switch c.Kind() {
 	case "if_statement", "while_statement", "for_statement", "switch_statement", "conditional_expression":
 		cond := c.ChildByField("condition")
-		if cond != nil && cond.Kind == "condition_clause" {
+		if cond != nil && cond.Kind() == "condition_clause" {
 			if v := cond.ChildByField("value"); v != nil {
 				return v
 			}

@@ -45,7 +45,7 @@ func findNode(t *testing.T, f *grammar.File, kind, text string) *grammar.Node {
 	t.Helper()
 	for i := range f.Tree.Nodes {
 		n := &f.Tree.Nodes[i]
-		if n.Kind == kind && n.Text() == text {
+		if n.Kind() == kind && n.Text() == text {
 			return n
 		}
 	}
@@ -113,7 +113,7 @@ func TestConditions(t *testing.T) {
 	kinds := func(n *grammar.Node) string {
 		var ks []string
 		for _, c := range Conditions(n, fn) {
-			ks = append(ks, c.Kind+":"+ConditionOf(c).Text())
+			ks = append(ks, c.Kind()+":"+ConditionOf(c).Text())
 		}
 		return strings.Join(ks, ", ")
 	}

@@ -20,7 +20,7 @@ type Call struct {
 
 // AsCall decodes a call_expression; ok is false for other nodes.
 func AsCall(n *grammar.Node) (Call, bool) {
-	if n == nil || n.Kind != "call_expression" {
+	if n == nil || n.Kind() != "call_expression" {
 		return Call{}, false
 	}
 	c := Call{Node: n}
@@ -30,14 +30,14 @@ func AsCall(n *grammar.Node) (Call, bool) {
 	}
 	if args := n.ChildByField("arguments"); args != nil {
 		for _, a := range args.NamedChildren() {
-			if a.Kind != "comment" {
+			if a.Kind() != "comment" {
 				c.Args = append(c.Args, a)
 			}
 		}
 	}
 	var scope []string
 	for fn != nil {
-		switch fn.Kind {
+		switch fn.Kind() {
 		case "qualified_identifier":
 			if s := fn.ChildByField("scope"); s != nil {
 				scope = append(scope, s.Text())
@@ -48,7 +48,7 @@ func AsCall(n *grammar.Node) (Call, bool) {
 			if ta := fn.ChildByField("arguments"); ta != nil {
 				c.HasTArgs = true
 				for _, a := range ta.NamedChildren() {
-					if a.Kind != "comment" {
+					if a.Kind() != "comment" {
 						c.TArgs = append(c.TArgs, a)
 					}
 				}
@@ -91,7 +91,7 @@ func (c Call) InNamespace(ns ...string) bool {
 
 // Unparen strips parentheses around an expression.
 func Unparen(n *grammar.Node) *grammar.Node {
-	for n != nil && n.Kind == "parenthesized_expression" {
+	for n != nil && n.Kind() == "parenthesized_expression" {
 		c := n.NamedChildren()
 		if len(c) != 1 {
 			return n
@@ -116,12 +116,12 @@ func FunctionName(fn *grammar.Node) string {
 	if name == nil {
 		return ""
 	}
-	if name.Kind == "qualified_identifier" {
-		for name.Kind == "qualified_identifier" && name.ChildByField("name") != nil {
+	if name.Kind() == "qualified_identifier" {
+		for name.Kind() == "qualified_identifier" && name.ChildByField("name") != nil {
 			name = name.ChildByField("name")
 		}
 	}
-	if name.Kind == "template_function" {
+	if name.Kind() == "template_function" {
 		name = name.ChildByField("name")
 	}
 	if name == nil {
@@ -134,7 +134,7 @@ func FunctionName(fn *grammar.Node) string {
 // pointer/reference declarators.
 func FunctionDeclarator(fn *grammar.Node) *grammar.Node {
 	d := fn.ChildByField("declarator")
-	for d != nil && d.Kind != "function_declarator" {
+	for d != nil && d.Kind() != "function_declarator" {
 		d = d.ChildByField("declarator")
 	}
 	return d
@@ -161,7 +161,7 @@ func Params(fn *grammar.Node) []Param {
 	}
 	var out []Param
 	for _, p := range pl.NamedChildren() {
-		if p.Kind != "parameter_declaration" && p.Kind != "optional_parameter_declaration" {
+		if p.Kind() != "parameter_declaration" && p.Kind() != "optional_parameter_declaration" {
 			continue
 		}
 		prm := Param{Node: p, Index: len(out)}
@@ -170,7 +170,7 @@ func Params(fn *grammar.Node) []Param {
 		}
 		decl := p.ChildByField("declarator")
 		for decl != nil {
-			switch decl.Kind {
+			switch decl.Kind() {
 			case "pointer_declarator":
 				prm.Pointer = true
 				decl = decl.ChildByField("declarator")
@@ -217,17 +217,17 @@ func ArgsParam(f *grammar.File, fn *grammar.Node) (Param, bool) {
 // IsExternC reports whether a function definition has C linkage.
 func IsExternC(fn *grammar.Node) bool {
 	p := fn.Parent()
-	if p != nil && p.Kind == "declaration_list" {
+	if p != nil && p.Kind() == "declaration_list" {
 		p = p.Parent()
 	}
-	return p != nil && p.Kind == "linkage_specification"
+	return p != nil && p.Kind() == "linkage_specification"
 }
 
 // Functions returns every function definition in the file.
 func Functions(f *grammar.File) []*grammar.Node {
 	var out []*grammar.Node
 	for i := range f.Tree.Nodes {
-		if f.Tree.Nodes[i].Kind == "function_definition" {
+		if f.Tree.Nodes[i].Kind() == "function_definition" {
 			out = append(out, &f.Tree.Nodes[i])
 		}
 	}

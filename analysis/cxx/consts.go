@@ -73,18 +73,18 @@ func (r *Resolver) index(f *grammar.File) {
 	nodes := f.Tree.Nodes
 	for i := range nodes {
 		n := &nodes[i]
-		switch n.Kind {
+		switch n.Kind() {
 		case "init_declarator":
 			decl := n.Parent()
-			if decl == nil || (decl.Kind != "declaration" && decl.Kind != "field_declaration") || !isConstDecl(decl) {
+			if decl == nil || (decl.Kind() != "declaration" && decl.Kind() != "field_declaration") || !isConstDecl(decl) {
 				continue
 			}
 			name := n.ChildByField("declarator")
 			val := n.ChildByField("value")
-			if name == nil || val == nil || name.Kind != "identifier" && name.Kind != "field_identifier" {
+			if name == nil || val == nil || name.Kind() != "identifier" && name.Kind() != "field_identifier" {
 				continue
 			}
-			if val.Kind == "initializer_list" {
+			if val.Kind() == "initializer_list" {
 				if c := val.NamedChildren(); len(c) == 1 {
 					val = c[0]
 				} else {
@@ -100,14 +100,14 @@ func (r *Resolver) index(f *grammar.File) {
 			}
 			name := n.ChildByField("declarator")
 			val := n.ChildByField("default_value")
-			if name != nil && val != nil && (name.Kind == "field_identifier" || name.Kind == "identifier") {
+			if name != nil && val != nil && (name.Kind() == "field_identifier" || name.Kind() == "identifier") {
 				r.add(&Def{Name: name.Text(), File: f, Node: val, Decl: n})
 			}
 		case "enumerator_list":
 			next := int64(0)
 			known := true
 			for _, e := range n.NamedChildren() {
-				if e.Kind != "enumerator" {
+				if e.Kind() != "enumerator" {
 					continue
 				}
 				name := e.ChildByField("name")
@@ -162,13 +162,13 @@ func MacroValue(text string) string {
 
 func isConstDecl(decl *grammar.Node) bool {
 	for c := decl.FirstChild(); c != nil; c = c.NextSibling() {
-		if c.Kind == "type_qualifier" {
+		if c.Kind() == "type_qualifier" {
 			t := c.Text()
 			if t == "const" || t == "constexpr" {
 				return true
 			}
 		}
-		if c.Field == "declarator" {
+		if c.Field() == "declarator" {
 			break
 		}
 	}
@@ -206,7 +206,7 @@ func (r *Resolver) evalAll(n *grammar.Node) []int64 {
 	}
 	r.depth++
 	defer func() { r.depth-- }()
-	switch n.Kind {
+	switch n.Kind() {
 	case "number_literal":
 		if v, ok := ParseInt(n.Text()); ok {
 			return []int64{v}

@@ -487,9 +487,9 @@ func (a *eventAnalysis) computeStmt(f *grammar.File, n *grammar.Node) *outcome {
 	if n == nil || !a.active(f, n) {
 		return &outcome{n: a.id()}
 	}
-	switch n.Kind {
+	switch n.Kind() {
 	case "comment", "preproc_call", "preproc_def", "preproc_function_def", "preproc_include", "break_statement", "continue_statement":
-		switch n.Kind {
+		switch n.Kind() {
 		case "break_statement":
 			return &outcome{brk: a.id()}
 		case "continue_statement":
@@ -552,7 +552,7 @@ func (a *eventAnalysis) computeStmt(f *grammar.File, n *grammar.Node) *outcome {
 	case "for_statement", "while_statement", "for_range_loop", "do_statement":
 		pre, step, condE, body := a.loopParts(f, n)
 		head := then(pre, a.star(step))
-		if n.Kind == "do_statement" {
+		if n.Kind() == "do_statement" {
 			head = then(pre, then(union(body.n, body.cont), a.star(step)))
 			// The first pass runs before any test.
 			first := then(pre, body.brk)
@@ -579,7 +579,7 @@ func (a *eventAnalysis) computeStmt(f *grammar.File, n *grammar.Node) *outcome {
 		acc := &outcome{}
 		hasDefault := false
 		for _, c := range body.NamedChildren() {
-			if c.Kind == "case_statement" {
+			if c.Kind() == "case_statement" {
 				if c.ChildByField("value") == nil {
 					hasDefault = true
 				}
@@ -636,7 +636,7 @@ func (a *eventAnalysis) preprocBranches(f *grammar.File, n *grammar.Node, body [
 
 func firstStmt(nodes []*grammar.Node) *grammar.Node {
 	for _, b := range nodes {
-		if b.Kind != "comment" {
+		if b.Kind() != "comment" {
 			return b
 		}
 	}
@@ -675,10 +675,10 @@ func prefix(e tf, o *outcome) *outcome {
 // (test, body, update), the test, and the body's outcome.
 func (a *eventAnalysis) loopParts(f *grammar.File, n *grammar.Node) (pre, step, condE tf, body *outcome) {
 	pre = a.id()
-	if n.Kind == "for_statement" {
+	if n.Kind() == "for_statement" {
 		pre = a.exprTF(f, n.ChildByField("initializer"))
 	}
-	if n.Kind == "for_range_loop" {
+	if n.Kind() == "for_range_loop" {
 		pre = a.exprTF(f, n.ChildByField("right"))
 	}
 	condE = a.exprTF(f, n.ChildByField("condition"))
@@ -691,17 +691,17 @@ func (a *eventAnalysis) loopParts(f *grammar.File, n *grammar.Node) (pre, step, 
 // infinite reports a loop whose test is absent or a true literal: it only
 // leaves by break or return.
 func infinite(n *grammar.Node) bool {
-	if n.Kind == "for_range_loop" {
+	if n.Kind() == "for_range_loop" {
 		return false
 	}
 	c := Unparen(n.ChildByField("condition"))
-	if c != nil && c.Kind == "condition_clause" {
+	if c != nil && c.Kind() == "condition_clause" {
 		if k := c.NamedChildren(); len(k) == 1 {
 			c = Unparen(k[0])
 		}
 	}
 	if c == nil {
-		return n.Kind == "for_statement"
+		return n.Kind() == "for_statement"
 	}
 	t := strings.TrimSpace(c.Text())
 	return t == "true" || t == "1"
@@ -717,11 +717,11 @@ func ExprCalls(n *grammar.Node) []*grammar.Node {
 	ds := n.Descendants()
 	for i := 0; i < len(ds); i++ {
 		c := &ds[i]
-		if c.Kind == "lambda_expression" {
+		if c.Kind() == "lambda_expression" {
 			i += len(c.Descendants()) - 1
 			continue
 		}
-		if c.Kind == "call_expression" {
+		if c.Kind() == "call_expression" {
 			calls = append(calls, c)
 		}
 	}
@@ -772,7 +772,7 @@ func (a *eventAnalysis) opaque(c Call) bool {
 	name := c.Name
 	if c.Receiver != nil {
 		r := Unparen(c.Receiver)
-		switch r.Kind {
+		switch r.Kind() {
 		case "identifier":
 			name = r.Text()
 		case "field_expression":
@@ -944,7 +944,7 @@ func (a *eventAnalysis) walk(f *grammar.File, n *grammar.Node, st []uint8, wc *w
 		a.aborted = true
 		return walkOut{}
 	}
-	switch n.Kind {
+	switch n.Kind() {
 	case "comment", "preproc_call", "preproc_def", "preproc_function_def", "preproc_include":
 		return walkOut{n: st}
 	case "break_statement":
@@ -1003,15 +1003,15 @@ func (a *eventAnalysis) walk(f *grammar.File, n *grammar.Node, st []uint8, wc *w
 	case "for_statement", "while_statement", "for_range_loop", "do_statement":
 		pre, step, _, _ := a.loopParts(f, n)
 		s := st
-		if n.Kind == "for_statement" {
+		if n.Kind() == "for_statement" {
 			s = a.walkExpr(f, n.ChildByField("initializer"), s, wc)
-		} else if n.Kind == "for_range_loop" {
+		} else if n.Kind() == "for_range_loop" {
 			s = a.walkExpr(f, n.ChildByField("right"), s, wc)
 		}
 		_ = pre
 		// The state at the test once the loop has settled.
 		head := apply(s, a.star(step))
-		if n.Kind == "do_statement" {
+		if n.Kind() == "do_statement" {
 			bodyOut := a.walk(f, n.ChildByField("body"), unionState(s, apply(head, a.exprTF(f, n.ChildByField("condition")))), wc)
 			atTest := a.walkExpr(f, n.ChildByField("condition"), unionState(bodyOut.n, bodyOut.cont), wc)
 			exit := unionState(bodyOut.brk, atTest)
@@ -1037,7 +1037,7 @@ func (a *eventAnalysis) walk(f *grammar.File, n *grammar.Node, st []uint8, wc *w
 		var acc walkOut
 		hasDefault := false
 		for _, c := range body.NamedChildren() {
-			if c.Kind == "case_statement" {
+			if c.Kind() == "case_statement" {
 				if c.ChildByField("value") == nil {
 					hasDefault = true
 				}
@@ -1178,11 +1178,11 @@ func (a *eventAnalysis) tainted() map[string]bool {
 // deadConstexpr reports whether an `if constexpr` on a constant discards n.
 func (a *eventAnalysis) deadConstexpr(n *grammar.Node) bool {
 	for child, p := n, n.Parent(); p != nil; child, p = p, p.Parent() {
-		if p.Kind != "if_statement" || p.ChildOfKind("constexpr") == nil {
+		if p.Kind() != "if_statement" || p.ChildOfKind("constexpr") == nil {
 			continue
 		}
 		v, ok := a.r.Eval(p.ChildByField("condition"))
-		if ok && (child.Field == "consequence" && v == 0 || child.Field == "alternative" && v != 0) {
+		if ok && (child.Field() == "consequence" && v == 0 || child.Field() == "alternative" && v != 0) {
 			return true
 		}
 	}

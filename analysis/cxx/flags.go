@@ -161,7 +161,7 @@ func decodeCfg(fc *FlagCall, r *Resolver) {
 // shiftedTerm finds x in an or/plus chain containing `x << by`.
 func ShiftedTerm(n *grammar.Node, by int64) *grammar.Node {
 	n = Unparen(n)
-	if n == nil || n.Kind != "binary_expression" {
+	if n == nil || n.Kind() != "binary_expression" {
 		return nil
 	}
 	op := n.ChildByField("operator")
@@ -211,7 +211,7 @@ func callNodes(f *grammar.File) []*grammar.Node {
 	}
 	var out []*grammar.Node
 	for i := range f.Tree.Nodes {
-		if f.Tree.Nodes[i].Kind == "call_expression" {
+		if f.Tree.Nodes[i].Kind() == "call_expression" {
 			out = append(out, &f.Tree.Nodes[i])
 		}
 	}
@@ -404,7 +404,7 @@ func NamedConstant(r *Resolver, n *grammar.Node) *Def {
 	if n == nil || r == nil {
 		return nil
 	}
-	switch n.Kind {
+	switch n.Kind() {
 	case "identifier", "qualified_identifier":
 	default:
 		return nil
@@ -471,7 +471,7 @@ func FlagSites(ff FileFacts, files []*grammar.File, r *Resolver) []FlagSite {
 			continue
 		}
 		w := EnclosingFunction(s.Node)
-		if w == nil || w.Kind != "function_definition" {
+		if w == nil || w.Kind() != "function_definition" {
 			continue
 		}
 		name := FunctionName(w)
@@ -507,7 +507,7 @@ type templateParam struct {
 
 func templateParams(fn *grammar.Node) []templateParam {
 	t := fn.Parent()
-	if t == nil || t.Kind != "template_declaration" {
+	if t == nil || t.Kind() != "template_declaration" {
 		return nil
 	}
 	pl := t.ChildByField("parameters")
@@ -516,7 +516,7 @@ func templateParams(fn *grammar.Node) []templateParam {
 	}
 	var out []templateParam
 	for _, p := range pl.NamedChildren() {
-		switch p.Kind {
+		switch p.Kind() {
 		case "parameter_declaration", "optional_parameter_declaration", "type_parameter_declaration", "optional_type_parameter_declaration":
 		default:
 			continue
@@ -542,7 +542,7 @@ func mentionsAny(n *grammar.Node, tparams []templateParam, params []Param) bool 
 	}
 	ds := n.Descendants()
 	for i := range ds {
-		if k := ds[i].Kind; (k == "identifier" || k == "type_identifier") && names[ds[i].Text()] {
+		if k := ds[i].Kind(); (k == "identifier" || k == "type_identifier") && names[ds[i].Text()] {
 			return true
 		}
 	}
@@ -586,11 +586,11 @@ func instantiate(inner FlagSite, w *grammar.Node, tparams []templateParam, param
 			if d.Start >= inner.Node.Start {
 				break
 			}
-			if d.Kind != "init_declarator" {
+			if d.Kind() != "init_declarator" {
 				continue
 			}
 			name, v := d.ChildByField("declarator"), d.ChildByField("value")
-			if name == nil || v == nil || name.Kind != "identifier" {
+			if name == nil || v == nil || name.Kind() != "identifier" {
 				continue
 			}
 			vals[name.Text()] = br.EvalAll(v)
@@ -614,13 +614,13 @@ func instantiate(inner FlagSite, w *grammar.Node, tparams []templateParam, param
 	out := FlagSite{File: site.File, FlagCall: fc, Inner: inner.Node, InnerFile: inner.File}
 	out.Node, out.Call, out.IDNode, out.IDInCfg = site.Node, site.Call, nil, false
 	id, inCfg := Unparen(fc.IDNode), fc.IDInCfg
-	if inCfg && id != nil && id.Kind == "identifier" && locals[id.Text()] != nil {
+	if inCfg && id != nil && id.Kind() == "identifier" && locals[id.Text()] != nil {
 		// `uint64_t config = 1 | (mode << 4) | (flagId << 8);`
 		if x := ShiftedTerm(locals[id.Text()], 8); x != nil {
 			id, inCfg = Unparen(x), false
 		}
 	}
-	if id != nil && id.Kind == "identifier" {
+	if id != nil && id.Kind() == "identifier" {
 		for i, p := range params {
 			if p.Name == id.Text() && i < len(site.Call.Args) {
 				out.IDNode, out.IDInCfg = site.Call.Args[i], inCfg
@@ -633,10 +633,10 @@ func instantiate(inner FlagSite, w *grammar.Node, tparams []templateParam, param
 // idRoot is the variable an id expression reads: `id`, `flag.id` → flag.
 func idRoot(n *grammar.Node) string {
 	n = Unparen(n)
-	for n != nil && n.Kind == "field_expression" {
+	for n != nil && n.Kind() == "field_expression" {
 		n = Unparen(n.ChildByField("argument"))
 	}
-	if n != nil && n.Kind == "identifier" {
+	if n != nil && n.Kind() == "identifier" {
 		return n.Text()
 	}
 	return ""
@@ -653,7 +653,7 @@ func readsParam(fc FlagCall) bool {
 		return false
 	}
 	w := EnclosingFunction(fc.Node)
-	if w == nil || w.Kind != "function_definition" {
+	if w == nil || w.Kind() != "function_definition" {
 		return false
 	}
 	for _, p := range Params(w) {

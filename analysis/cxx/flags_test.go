@@ -111,7 +111,7 @@ func TestHardwareSyncAll(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%q: UsesHardwareSyncAll = %v, want %v", c.src, got, c.want)
 		}
-		if got && (site.File != f || site.Node == nil || site.Node.Kind != "call_expression") {
+		if got && (site.File != f || site.Node == nil || site.Node.Kind() != "call_expression") {
 			t.Errorf("%q: bad site %+v", c.src, site)
 		}
 	}

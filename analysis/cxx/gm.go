@@ -198,9 +198,9 @@ func NewGM(f *grammar.File, nodes func(kinds ...string) []*grammar.Node, include
 		}
 		for i := range inc.Tree.Nodes {
 			n := &inc.Tree.Nodes[i]
-			switch n.Kind {
+			switch n.Kind() {
 			case "alias_declaration", "type_definition", "field_declaration", "function_definition", "call_expression":
-				incNodes[n.Kind] = append(incNodes[n.Kind], incNode{inc, n})
+				incNodes[n.Kind()] = append(incNodes[n.Kind()], incNode{inc, n})
 			}
 		}
 	}
@@ -218,7 +218,7 @@ func NewGM(f *grammar.File, nodes func(kinds ...string) []*grammar.Node, include
 	for round := 0; round < 2; round++ {
 		for _, a := range aliases {
 			var name, target *grammar.Node
-			if a.n.Kind == "alias_declaration" {
+			if a.n.Kind() == "alias_declaration" {
 				name = a.n.ChildByField("name")
 				target = a.n.ChildByField("type")
 				if target != nil {
@@ -228,7 +228,7 @@ func NewGM(f *grammar.File, nodes func(kinds ...string) []*grammar.Node, include
 				target = a.n.ChildByField("type")
 				name = a.n.ChildByField("declarator")
 			}
-			if name == nil || target == nil || name.Kind != "type_identifier" {
+			if name == nil || target == nil || name.Kind() != "type_identifier" {
 				continue
 			}
 			if g.descTypes[BaseTypeName(target)] {
@@ -244,7 +244,7 @@ func NewGM(f *grammar.File, nodes func(kinds ...string) []*grammar.Node, include
 	for _, fn := range all("function_definition") {
 		d := FunctionDeclarator(fn.n)
 		t := fn.n.ChildByField("type")
-		if d == nil || t == nil || fn.n.ChildByField("declarator") == nil || fn.n.ChildByField("declarator").Kind != "pointer_declarator" {
+		if d == nil || t == nil || fn.n.ChildByField("declarator") == nil || fn.n.ChildByField("declarator").Kind() != "pointer_declarator" {
 			continue
 		}
 		if hasGM(fn.f, LeadingStart(fn.n), d.Start) {
@@ -267,7 +267,7 @@ func NewGM(f *grammar.File, nodes func(kinds ...string) []*grammar.Node, include
 	// Parameters and locals of this file, in source order so Lookup can
 	// resolve initializers against earlier declarations.
 	for _, n := range nodes("parameter_declaration", "optional_parameter_declaration", "declaration") {
-		if n.Kind != "declaration" {
+		if n.Kind() != "declaration" {
 			fn := paramOwner(n)
 			if fn == nil {
 				continue
@@ -324,24 +324,24 @@ func hasGM(f *grammar.File, start, end uint32) bool {
 // holds p, or nil for prototypes and function pointer types.
 func paramOwner(p *grammar.Node) *grammar.Node {
 	pl := p.Parent()
-	if pl == nil || pl.Kind != "parameter_list" {
+	if pl == nil || pl.Kind() != "parameter_list" {
 		return nil
 	}
 	d := pl.Parent()
 	if d == nil {
 		return nil
 	}
-	if d.Kind == "abstract_function_declarator" {
-		if l := d.Parent(); l != nil && l.Kind == "lambda_expression" {
+	if d.Kind() == "abstract_function_declarator" {
+		if l := d.Parent(); l != nil && l.Kind() == "lambda_expression" {
 			return l
 		}
 		return nil
 	}
-	if d.Kind != "function_declarator" {
+	if d.Kind() != "function_declarator" {
 		return nil
 	}
 	for a := d.Parent(); a != nil; a = a.Parent() {
-		switch a.Kind {
+		switch a.Kind() {
 		case "function_definition", "lambda_expression":
 			return a
 		case "pointer_declarator", "reference_declarator", "function_declarator":
@@ -356,7 +356,7 @@ func paramOwner(p *grammar.Node) *grammar.Node {
 // arguments or qualifiers: "AscendC::GlobalTensor<half>" -> "GlobalTensor".
 func BaseTypeName(t *grammar.Node) string {
 	for t != nil {
-		switch t.Kind {
+		switch t.Kind() {
 		case "qualified_identifier":
 			t = t.ChildByField("name")
 			continue
@@ -377,10 +377,10 @@ func BaseTypeName(t *grammar.Node) string {
 
 // typeScope returns the namespace a type is written with ("" when none).
 func typeScope(t *grammar.Node) string {
-	if t != nil && t.Kind == "type_descriptor" {
+	if t != nil && t.Kind() == "type_descriptor" {
 		t = t.ChildByField("type")
 	}
-	if t == nil || t.Kind != "qualified_identifier" {
+	if t == nil || t.Kind() != "qualified_identifier" {
 		return ""
 	}
 	if s := t.ChildByField("scope"); s != nil {
@@ -423,7 +423,7 @@ func (g *GM) pointeeKind(base string, args bool) GMKind {
 // and whether an array of pointers was declared.
 func declarator(d *grammar.Node) (name *grammar.Node, ptr int, ref, arrayOfPtr bool, init *grammar.Node) {
 	for d != nil {
-		switch d.Kind {
+		switch d.Kind() {
 		case "init_declarator":
 			init = d.ChildByField("value")
 			d = d.ChildByField("declarator")
@@ -466,7 +466,7 @@ func declarator(d *grammar.Node) (name *grammar.Node, ptr int, ref, arrayOfPtr b
 // isArray reports whether a declarator declares an array.
 func isArray(d *grammar.Node) bool {
 	for d != nil {
-		switch d.Kind {
+		switch d.Kind() {
 		case "array_declarator":
 			return true
 		case "init_declarator", "parenthesized_declarator":
@@ -491,7 +491,7 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 		return nil
 	}
 	base := BaseTypeName(t)
-	isAuto := t.Kind == "placeholder_type_specifier"
+	isAuto := t.Kind() == "placeholder_type_specifier"
 	scope := decl.Parent()
 	var out []*Var
 	for _, d := range decl.ChildrenByField("declarator") {
@@ -554,11 +554,11 @@ func (g *GM) paramVars(f *grammar.File, p *grammar.Node, fn *grammar.Node) []*Va
 			// The args pointer: named so, in the C entry, or in a
 			// get_*(args) style accessor.
 			fname := ""
-			if fn.Kind == "function_definition" {
+			if fn.Kind() == "function_definition" {
 				fname = FunctionName(fn)
 			}
 			args = strings.Contains(strings.ToLower(v.Name), "args") ||
-				(fn.Kind == "function_definition" && IsExternC(fn)) || strings.HasPrefix(fname, "get_")
+				(fn.Kind() == "function_definition" && IsExternC(fn)) || strings.HasPrefix(fname, "get_")
 		}
 		v.Kind = g.pointeeKind(base, args)
 	case ptr == 0:
@@ -608,7 +608,7 @@ func (g *GM) KindOf(e *grammar.Node) (GMKind, *Var) {
 	if e == nil {
 		return NotGM, nil
 	}
-	switch e.Kind {
+	switch e.Kind() {
 	case "identifier":
 		v := g.Lookup(e.Text(), e)
 		if v == nil || v.ArrayOfPtr {
@@ -670,7 +670,7 @@ func (g *GM) KindOf(e *grammar.Node) (GMKind, *Var) {
 	case "pointer_expression":
 		if operatorText(e) == "&" {
 			a := Unparen(e.ChildByField("argument"))
-			if a != nil && (a.Kind == "subscript_expression" || a.Kind == "pointer_expression") {
+			if a != nil && (a.Kind() == "subscript_expression" || a.Kind() == "pointer_expression") {
 				return g.KindOf(a.ChildByField("argument"))
 			}
 		}
@@ -681,9 +681,9 @@ func (g *GM) KindOf(e *grammar.Node) (GMKind, *Var) {
 			// gt[off] is a GlobalTensor view at an offset, not a load.
 			return k, v
 		}
-		if a != nil && (a.Kind == "identifier" || a.Kind == "field_expression") {
+		if a != nil && (a.Kind() == "identifier" || a.Kind() == "field_expression") {
 			var v *Var
-			if a.Kind == "identifier" {
+			if a.Kind() == "identifier" {
 				v = g.Lookup(a.Text(), a)
 			} else if fld := a.ChildByField("field"); fld != nil {
 				v = g.Field(fld.Text(), a)
@@ -702,7 +702,7 @@ func (g *GM) castKind(td *grammar.Node) (GMKind, *Var) {
 	if td == nil {
 		return NotGM, nil
 	}
-	if td.ChildByField("declarator") == nil || !strings.Contains(td.ChildByField("declarator").Kind, "pointer") {
+	if td.ChildByField("declarator") == nil || !strings.Contains(td.ChildByField("declarator").Kind(), "pointer") {
 		return g.objectKind(td), nil
 	}
 	if !hasGM(g.file, LeadingStart(td), td.End) && !g.hasQualifierAnywhere(td) {
@@ -722,14 +722,14 @@ func castType(e *grammar.Node) *grammar.Node {
 	if e == nil {
 		return nil
 	}
-	if e.Kind == "cast_expression" {
+	if e.Kind() == "cast_expression" {
 		return e.ChildByField("type")
 	}
-	if e.Kind != "call_expression" {
+	if e.Kind() != "call_expression" {
 		return nil
 	}
 	fn := e.ChildByField("function")
-	if fn == nil || fn.Kind != "template_function" {
+	if fn == nil || fn.Kind() != "template_function" {
 		return nil
 	}
 	name := fn.ChildByField("name")
@@ -754,7 +754,7 @@ func operatorText(e *grammar.Node) string {
 	}
 	for c := e.FirstChild(); c != nil; c = c.NextSibling() {
 		if !c.IsNamed() {
-			return c.Kind
+			return c.Kind()
 		}
 	}
 	return ""
@@ -766,7 +766,7 @@ func operatorText(e *grammar.Node) string {
 func Root(e *grammar.Node) string {
 	e = Unparen(e)
 	for e != nil {
-		switch e.Kind {
+		switch e.Kind() {
 		case "identifier":
 			return e.Text()
 		case "field_expression":
@@ -775,7 +775,7 @@ func Root(e *grammar.Node) string {
 			if fld == nil {
 				return ""
 			}
-			if arg == nil || arg.Kind == "this" {
+			if arg == nil || arg.Kind() == "this" {
 				return fld.Text()
 			}
 			op := "."
@@ -804,7 +804,7 @@ func Root(e *grammar.Node) string {
 		case "binary_expression":
 			l, r := e.ChildByField("left"), e.ChildByField("right")
 			lr := Root(l)
-			if lr == "" || Unparen(l).Kind == "number_literal" {
+			if lr == "" || Unparen(l).Kind() == "number_literal" {
 				return Root(r)
 			}
 			if operatorText(e) == "+" && isPointerish(r) && !isPointerish(l) {
@@ -816,10 +816,10 @@ func Root(e *grammar.Node) string {
 			e = Unparen(e.ChildByField("argument"))
 			if addrOf {
 				// &p[i].x, &m->len: the memory is the base pointer's.
-				for e != nil && (e.Kind == "subscript_expression" || e.Kind == "field_expression" && operatorText(e) == "." && isElement(e.ChildByField("argument"))) {
+				for e != nil && (e.Kind() == "subscript_expression" || e.Kind() == "field_expression" && operatorText(e) == "." && isElement(e.ChildByField("argument"))) {
 					e = Unparen(e.ChildByField("argument"))
 				}
-				if e != nil && e.Kind == "field_expression" && operatorText(e) == "->" {
+				if e != nil && e.Kind() == "field_expression" && operatorText(e) == "->" {
 					e = Unparen(e.ChildByField("argument"))
 				}
 			}
@@ -843,7 +843,7 @@ func isElement(e *grammar.Node) bool {
 	if e == nil {
 		return false
 	}
-	switch e.Kind {
+	switch e.Kind() {
 	case "subscript_expression":
 		return true
 	case "pointer_expression":
@@ -863,9 +863,9 @@ func isPointerish(e *grammar.Node) bool {
 	}
 	if ct := castType(e); ct != nil {
 		d := ct.ChildByField("declarator")
-		return d != nil && strings.Contains(d.Kind, "pointer")
+		return d != nil && strings.Contains(d.Kind(), "pointer")
 	}
-	return e.Kind == "pointer_expression" && operatorText(e) == "&"
+	return e.Kind() == "pointer_expression" && operatorText(e) == "&"
 }
 
 // findHelpers records functions (in the file and its includes) whose body
@@ -933,7 +933,7 @@ func (g *GM) findHelpers(calls []incNode) {
 func CallName(n *grammar.Node) string {
 	fn := n.ChildByField("function")
 	for fn != nil {
-		switch fn.Kind {
+		switch fn.Kind() {
 		case "identifier", "field_identifier":
 			return fn.Text()
 		case "qualified_identifier", "template_function", "template_method":
@@ -1069,7 +1069,7 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 	seen := map[*grammar.Node]bool{}
 	for _, n := range cands {
 		var a Access
-		switch n.Kind {
+		switch n.Kind() {
 		case "subscript_expression":
 			base := n.ChildByField("argument")
 			k, v := g.KindOf(base)
@@ -1091,7 +1091,7 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 			if operatorText(n) != "->" {
 				continue
 			}
-			if p := n.Parent(); p != nil && p.Kind == "call_expression" && n.Field == "function" {
+			if p := n.Parent(); p != nil && p.Kind() == "call_expression" && n.Field() == "function" {
 				continue
 			}
 			base := n.ChildByField("argument")
@@ -1101,9 +1101,9 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 			}
 			a = Access{Ptr: base, Var: v, Via: "arrow"}
 		case "call_expression":
-			if fn := n.ChildByField("function"); fn == nil || fn.Kind != "identifier" && fn.Kind != "field_expression" {
+			if fn := n.ChildByField("function"); fn == nil || fn.Kind() != "identifier" && fn.Kind() != "field_expression" {
 				continue
-			} else if fn.Kind == "field_expression" {
+			} else if fn.Kind() == "field_expression" {
 				if name := CallName(n); name != "GetValue" && name != "SetValue" {
 					continue
 				}
@@ -1131,7 +1131,7 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 				// g(i): GlobalTensor's operator() returns a reference to
 				// the element.
 				fn := n.ChildByField("function")
-				if fn == nil || fn.Kind != "identifier" {
+				if fn == nil || fn.Kind() != "identifier" {
 					continue
 				}
 				k, v := g.KindOf(fn)
@@ -1154,14 +1154,14 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 			// Member and array-member selections continue the same access:
 			// p[i].x, p->arr[2].
 			for p := a.Node.Parent(); p != nil; p = a.Node.Parent() {
-				if p.Kind == "field_expression" && operatorText(p) == "." && a.Node.Field == "argument" {
-					if pp := p.Parent(); pp != nil && pp.Kind == "call_expression" && p.Field == "function" {
+				if p.Kind() == "field_expression" && operatorText(p) == "." && a.Node.Field() == "argument" {
+					if pp := p.Parent(); pp != nil && pp.Kind() == "call_expression" && p.Field() == "function" {
 						break
 					}
 					a.Node = p
 					continue
 				}
-				if p.Kind == "subscript_expression" && a.Node.Field == "argument" {
+				if p.Kind() == "subscript_expression" && a.Node.Field() == "argument" {
 					if k, _ := g.KindOf(a.Node); k == NotGM {
 						a.Node = p
 						continue
@@ -1199,15 +1199,15 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 func accessContext(n *grammar.Node) (AccessKind, bool) {
 	child := n
 	p := n.Parent()
-	for p != nil && p.Kind == "parenthesized_expression" {
+	for p != nil && p.Kind() == "parenthesized_expression" {
 		child, p = p, p.Parent()
 	}
 	if p == nil {
 		return Read, true
 	}
-	switch p.Kind {
+	switch p.Kind() {
 	case "assignment_expression":
-		if child.Field == "left" {
+		if child.Field() == "left" {
 			if operatorText(p) == "=" {
 				return Write, true
 			}
@@ -1220,7 +1220,7 @@ func accessContext(n *grammar.Node) (AccessKind, bool) {
 			return 0, false
 		}
 	case "init_declarator":
-		if d := p.ChildByField("declarator"); d != nil && d.Kind == "reference_declarator" {
+		if d := p.ChildByField("declarator"); d != nil && d.Kind() == "reference_declarator" {
 			return 0, false
 		}
 	}
@@ -1234,7 +1234,7 @@ func accessContext(n *grammar.Node) (AccessKind, bool) {
 // nothing is loaded.
 func valueContext(n *grammar.Node) bool {
 	for p := n.Parent(); p != nil; p = p.Parent() {
-		switch p.Kind {
+		switch p.Kind() {
 		case "sizeof_expression", "alignof_expression", "decltype", "noexcept":
 			return false
 		case "expression_statement", "declaration", "compound_statement", "function_definition":
@@ -1250,12 +1250,12 @@ func valueContext(n *grammar.Node) bool {
 // unbraced if/for body. nil outside functions.
 func BlockStatementOf(n *grammar.Node) *grammar.Node {
 	for c, p := n, n.Parent(); p != nil; c, p = p, p.Parent() {
-		switch p.Kind {
+		switch p.Kind() {
 		case "compound_statement", "case_statement", "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
-			if c.Field == "value" && p.Kind == "case_statement" || c.Field == "condition" || c.Field == "name" {
+			if c.Field() == "value" && p.Kind() == "case_statement" || c.Field() == "condition" || c.Field() == "name" {
 				continue
 			}
-			if p.Kind != "compound_statement" && p.Kind != "case_statement" && p.Ancestor("compound_statement") == nil {
+			if p.Kind() != "compound_statement" && p.Kind() != "case_statement" && p.Ancestor("compound_statement") == nil {
 				// A preprocessor block at file scope.
 				return nil
 			}

@@ -26,7 +26,7 @@ func kindIndex(f *grammar.File) func(kinds ...string) []*grammar.Node {
 		for i := range f.Tree.Nodes {
 			n := &f.Tree.Nodes[i]
 			for _, k := range kinds {
-				if n.Kind == k && n.IsNamed() {
+				if n.Kind() == k && n.IsNamed() {
 					out = append(out, n)
 				}
 			}

@@ -45,7 +45,7 @@ func IndexCalls(f *grammar.File) *CallIndex {
 	}
 	for i := range f.Tree.Nodes {
 		n := &f.Tree.Nodes[i]
-		if n.Kind != "call_expression" {
+		if n.Kind() != "call_expression" {
 			continue
 		}
 		if c, ok := AsCall(n); ok {
@@ -92,7 +92,7 @@ func IndexFileFuncs(f *grammar.File) *FileFuncs {
 	}
 	for i := range f.Tree.Nodes {
 		n := &f.Tree.Nodes[i]
-		switch n.Kind {
+		switch n.Kind() {
 		case "function_definition":
 			if name := FunctionName(n); name != "" {
 				ff.defs = append(ff.defs, FuncDef{File: f, Node: n, Name: name})
@@ -101,10 +101,10 @@ func IndexFileFuncs(f *grammar.File) *FileFuncs {
 			ff.decls = appendDecls(ff.decls, n)
 		case "function_declarator":
 			p := n.Parent()
-			if p == nil || p.Kind != "declaration" || p.Ancestor("function_definition") == nil {
+			if p == nil || p.Kind() != "declaration" || p.Ancestor("function_definition") == nil {
 				continue
 			}
-			if d := n.ChildByField("declarator"); d != nil && d.Kind == "identifier" {
+			if d := n.ChildByField("declarator"); d != nil && d.Kind() == "identifier" {
 				ff.objects = append(ff.objects, d.Text())
 			}
 		}

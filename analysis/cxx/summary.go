@@ -290,7 +290,7 @@ func (s *Summaries) originOf(e *grammar.Node) Origin {
 	if e == nil {
 		return Origin{}
 	}
-	switch e.Kind {
+	switch e.Kind() {
 	case "identifier":
 		return s.identOrigin(e)
 	case "this", "number_literal", "null", "nullptr", "true", "false", "string_literal", "char_literal":
@@ -348,14 +348,14 @@ func (s *Summaries) originOf(e *grammar.Node) Origin {
 		a := Unparen(e.ChildByField("argument"))
 		for a != nil {
 			switch {
-			case a.Kind == "subscript_expression":
+			case a.Kind() == "subscript_expression":
 				return s.originOf(a.ChildByField("argument"))
-			case a.Kind == "field_expression" && operatorText(a) == "->":
+			case a.Kind() == "field_expression" && operatorText(a) == "->":
 				return s.originOf(a.ChildByField("argument"))
-			case a.Kind == "field_expression":
+			case a.Kind() == "field_expression":
 				a = Unparen(a.ChildByField("argument"))
 				continue
-			case a.Kind == "pointer_expression" && operatorText(a) == "*":
+			case a.Kind() == "pointer_expression" && operatorText(a) == "*":
 				return s.originOf(a.ChildByField("argument"))
 			}
 			break
@@ -364,7 +364,7 @@ func (s *Summaries) originOf(e *grammar.Node) Origin {
 	case "subscript_expression":
 		// args[k] holds a task input's address (or its descriptor's).
 		base := Unparen(e.ChildByField("argument"))
-		if base != nil && base.Kind == "identifier" && s.isArgsName(base) {
+		if base != nil && base.Kind() == "identifier" && s.isArgsName(base) {
 			return s.argSlot(subscriptIndex(e))
 		}
 		return Origin{}
@@ -374,13 +374,13 @@ func (s *Summaries) originOf(e *grammar.Node) Origin {
 		if fld == nil {
 			return Origin{}
 		}
-		if arg == nil || arg.Kind == "this" {
+		if arg == nil || arg.Kind() == "this" {
 			return Origin{Kind: NamedOrigin, Name: fld.Text()}
 		}
 		// A descriptor's fields describe the tensor it stands for:
 		// t->buffer.addr, t->start_offset, view.address_.
 		base, desc := e, false
-		for base != nil && base.Kind == "field_expression" {
+		for base != nil && base.Kind() == "field_expression" {
 			if f := base.ChildByField("field"); f != nil && descriptorFields[f.Text()] {
 				desc = true
 			}
@@ -480,8 +480,8 @@ func (s *Summaries) argSlot(index *grammar.Node) Origin {
 		o.Slot = v
 		return o
 	}
-	if index.Kind == "identifier" {
-		if fn := EnclosingFunction(index); fn != nil && fn.Kind == "function_definition" {
+	if index.Kind() == "identifier" {
+		if fn := EnclosingFunction(index); fn != nil && fn.Kind() == "function_definition" {
 			if d := s.lookup(index); d == nil {
 				for _, p := range Params(fn) {
 					if p.Name == index.Text() {
@@ -499,11 +499,11 @@ func (s *Summaries) argSlot(index *grammar.Node) Origin {
 // isArgsName reports whether an identifier is the extern args pointer: a
 // `__gm__ int64_t *` parameter (or a local copy of one).
 func (s *Summaries) isArgsName(id *grammar.Node) bool {
-	if id == nil || id.Kind != "identifier" {
+	if id == nil || id.Kind() != "identifier" {
 		return false
 	}
 	fn := EnclosingFunction(id)
-	if fn == nil || fn.Kind != "function_definition" {
+	if fn == nil || fn.Kind() != "function_definition" {
 		return false
 	}
 	if s.lookup(id) != nil {
@@ -528,7 +528,7 @@ func (s *Summaries) nameOrigin(name string, at *grammar.Node) Origin {
 		return s.declOrigin(d, at)
 	}
 	fn := EnclosingFunction(at)
-	if fn != nil && fn.Kind == "function_definition" {
+	if fn != nil && fn.Kind() == "function_definition" {
 		for _, p := range Params(fn) {
 			if p.Name != name {
 				continue
@@ -549,12 +549,12 @@ func (s *Summaries) nameOrigin(name string, at *grammar.Node) Origin {
 // name holds as long as it is not reassigned. A GlobalTensor declared
 // without one takes the pointer of its SetGlobalBuffer call.
 func (s *Summaries) declOrigin(d *grammar.Node, use *grammar.Node) Origin {
-	if d.Kind == "function_declarator" {
+	if d.Kind() == "function_declarator" {
 		// `Signal sig(remote);` in a body parses as a function
 		// declaration: it constructs sig from the variable remote.
 		if pl := d.ChildByField("parameters"); pl != nil {
-			if ps := pl.NamedChildren(); len(ps) > 0 && ps[0].Kind == "parameter_declaration" && ps[0].ChildByField("declarator") == nil {
-				if t := ps[0].ChildByField("type"); t != nil && t.Kind == "type_identifier" {
+			if ps := pl.NamedChildren(); len(ps) > 0 && ps[0].Kind() == "parameter_declaration" && ps[0].ChildByField("declarator") == nil {
+				if t := ps[0].ChildByField("type"); t != nil && t.Kind() == "type_identifier" {
 					return s.nameOrigin(t.Text(), d)
 				}
 			}
@@ -562,10 +562,10 @@ func (s *Summaries) declOrigin(d *grammar.Node, use *grammar.Node) Origin {
 		return Origin{}
 	}
 	init := d.ChildByField("value")
-	if init == nil && d.Kind == "init_declarator" {
+	if init == nil && d.Kind() == "init_declarator" {
 		// T x(args...) / T x{args...}
 		for _, c := range d.NamedChildren() {
-			if c.Kind == "argument_list" || c.Kind == "initializer_list" {
+			if c.Kind() == "argument_list" || c.Kind() == "initializer_list" {
 				if a := c.NamedChildren(); len(a) > 0 {
 					return s.originOf(a[0])
 				}
@@ -573,7 +573,7 @@ func (s *Summaries) declOrigin(d *grammar.Node, use *grammar.Node) Origin {
 		}
 	}
 	if init != nil {
-		if init.Kind == "initializer_list" || init.Kind == "argument_list" {
+		if init.Kind() == "initializer_list" || init.Kind() == "argument_list" {
 			if a := init.NamedChildren(); len(a) > 0 {
 				return s.originOf(a[0])
 			}
@@ -614,7 +614,7 @@ func (s *Summaries) lookup(id *grammar.Node) *grammar.Node {
 
 func (s *Summaries) lookupName(name string, id *grammar.Node) *grammar.Node {
 	for p := id.Parent(); p != nil; p = p.Parent() {
-		switch p.Kind {
+		switch p.Kind() {
 		case "function_definition", "lambda_expression":
 			return nil
 		case "compound_statement", "for_statement", "for_range_loop", "if_statement", "while_statement", "switch_statement":
@@ -640,30 +640,30 @@ func (s *Summaries) scopeDecls(scope *grammar.Node) map[string][]*grammar.Node {
 	}
 	m := map[string][]*grammar.Node{}
 	add := func(decl *grammar.Node) {
-		if decl == nil || decl.Kind != "declaration" {
+		if decl == nil || decl.Kind() != "declaration" {
 			return
 		}
 		for _, d := range decl.ChildrenByField("declarator") {
 			if n, _, _, _, _ := declarator(d); n != nil {
 				m[n.Text()] = append(m[n.Text()], d)
-			} else if d.Kind == "function_declarator" {
-				if n := d.ChildByField("declarator"); n != nil && n.Kind == "identifier" {
+			} else if d.Kind() == "function_declarator" {
+				if n := d.ChildByField("declarator"); n != nil && n.Kind() == "identifier" {
 					m[n.Text()] = append(m[n.Text()], d)
 				}
 			}
 		}
 	}
-	if scope.Kind == "compound_statement" {
+	if scope.Kind() == "compound_statement" {
 		for c := scope.FirstChild(); c != nil; c = c.NextSibling() {
 			add(c)
 			// Declarations inside preprocessor branches of the block.
-			if strings.HasPrefix(c.Kind, "preproc_") {
+			if strings.HasPrefix(c.Kind(), "preproc_") {
 				c.Walk(func(n *grammar.Node) bool {
-					if n.Kind == "declaration" {
+					if n.Kind() == "declaration" {
 						add(n)
 						return false
 					}
-					return n.Kind != "compound_statement" && n.Kind != "function_definition"
+					return n.Kind() != "compound_statement" && n.Kind() != "function_definition"
 				})
 			}
 		}
@@ -671,7 +671,7 @@ func (s *Summaries) scopeDecls(scope *grammar.Node) map[string][]*grammar.Node {
 		for _, f := range []string{"initializer", "condition", "declarator"} {
 			for _, c := range scope.ChildrenByField(f) {
 				add(c)
-				if c.Kind == "condition_clause" {
+				if c.Kind() == "condition_clause" {
 					add(c.ChildByField("initializer"))
 				}
 			}
@@ -698,7 +698,7 @@ func (s *Summaries) returnOrigin(d FuncDef) Origin {
 		ds := body.Descendants()
 		for i := range ds {
 			n := &ds[i]
-			if n.Kind != "return_statement" || EnclosingFunction(n) != d.Node || s.coresOf(n) == grammar.None {
+			if n.Kind() != "return_statement" || EnclosingFunction(n) != d.Node || s.coresOf(n) == grammar.None {
 				continue
 			}
 			var ro Origin
@@ -781,7 +781,7 @@ func (s *Summaries) computeEffects(fn *grammar.Node) []Effect {
 	ds := body.Descendants()
 	for i := range ds {
 		n := &ds[i]
-		switch n.Kind {
+		switch n.Kind() {
 		case "call_expression":
 			cores := f.CoresOf(n)
 			if cores == grammar.None {
@@ -819,7 +819,7 @@ func (s *Summaries) computeEffects(fn *grammar.Node) []Effect {
 			}
 		case "assignment_expression", "update_expression":
 			var lhs *grammar.Node
-			if n.Kind == "assignment_expression" {
+			if n.Kind() == "assignment_expression" {
 				lhs = n.ChildByField("left")
 			} else {
 				lhs = n.ChildByField("argument")
@@ -838,7 +838,7 @@ func (s *Summaries) computeEffects(fn *grammar.Node) []Effect {
 func (s *Summaries) storeOrigin(lv *grammar.Node) Origin {
 	lv = Unparen(lv)
 	for lv != nil {
-		switch lv.Kind {
+		switch lv.Kind() {
 		case "subscript_expression":
 			return s.originOf(lv.ChildByField("argument"))
 		case "pointer_expression":
@@ -1236,9 +1236,9 @@ func Precedes(a, b *grammar.Node) bool {
 		if !p.Contains(a) {
 			continue
 		}
-		switch p.Kind {
+		switch p.Kind() {
 		case "if_statement":
-			if c.Field == "alternative" {
+			if c.Field() == "alternative" {
 				if cons := p.ChildByField("consequence"); cons != nil && cons.Contains(a) {
 					return false
 				}
@@ -1247,7 +1247,7 @@ func Precedes(a, b *grammar.Node) bool {
 			// tree-sitter wraps the alternative: the consequence is the
 			// if statement's.
 		case "conditional_expression":
-			if c.Field == "alternative" {
+			if c.Field() == "alternative" {
 				if cons := p.ChildByField("consequence"); cons != nil && cons.Contains(a) {
 					return false
 				}
@@ -1257,7 +1257,7 @@ func Precedes(a, b *grammar.Node) bool {
 		case "switch_statement":
 			return false
 		}
-		return p.Kind != "else_clause" || precedesElse(p, a)
+		return p.Kind() != "else_clause" || precedesElse(p, a)
 	}
 	return true
 }
@@ -1266,7 +1266,7 @@ func Precedes(a, b *grammar.Node) bool {
 // the else_clause is the if statement's alternative.
 func precedesElse(elseClause, a *grammar.Node) bool {
 	ifs := elseClause.Parent()
-	if ifs == nil || ifs.Kind != "if_statement" {
+	if ifs == nil || ifs.Kind() != "if_statement" {
 		return true
 	}
 	if cons := ifs.ChildByField("consequence"); cons != nil && cons.Contains(a) {
@@ -1328,14 +1328,14 @@ func nullGuards(fn, n *grammar.Node) []int {
 	params := Params(fn)
 	var out []int
 	for c, p := n, n.Parent(); p != nil && p != fn; c, p = p, p.Parent() {
-		if p.Kind != "if_statement" || c.Field == "condition" {
+		if p.Kind() != "if_statement" || c.Field() == "condition" {
 			continue
 		}
 		name, nonNullBranch := nullTest(ConditionOf(p))
 		if name == "" {
 			continue
 		}
-		inThen := c.Field == "consequence"
+		inThen := c.Field() == "consequence"
 		if inThen != nonNullBranch {
 			continue
 		}
@@ -1352,7 +1352,7 @@ func nullGuards(fn, n *grammar.Node) []int {
 // p` (then-branch non-null), `!p`, `p == nullptr` (then-branch null).
 func nullTest(cond *grammar.Node) (name string, thenNonNull bool) {
 	cond = Unparen(cond)
-	if cond != nil && cond.Kind == "condition_clause" {
+	if cond != nil && cond.Kind() == "condition_clause" {
 		if v := cond.ChildByField("value"); v != nil {
 			cond = Unparen(v)
 		}
@@ -1360,12 +1360,12 @@ func nullTest(cond *grammar.Node) (name string, thenNonNull bool) {
 	if cond == nil {
 		return "", false
 	}
-	switch cond.Kind {
+	switch cond.Kind() {
 	case "identifier":
 		return cond.Text(), true
 	case "unary_expression":
 		if operatorText(cond) == "!" {
-			if a := Unparen(cond.ChildByField("argument")); a != nil && a.Kind == "identifier" {
+			if a := Unparen(cond.ChildByField("argument")); a != nil && a.Kind() == "identifier" {
 				return a.Text(), false
 			}
 		}
@@ -1378,7 +1378,7 @@ func nullTest(cond *grammar.Node) (name string, thenNonNull bool) {
 		if isNullConst(l) {
 			l, r = r, l
 		}
-		if l != nil && l.Kind == "identifier" && isNullConst(r) {
+		if l != nil && l.Kind() == "identifier" && isNullConst(r) {
 			return l.Text(), op == "!="
 		}
 	}
@@ -1389,8 +1389,8 @@ func nullTest(cond *grammar.Node) (name string, thenNonNull bool) {
 // 0, possibly cast.
 func isNullConst(e *grammar.Node) bool {
 	e = Unparen(e)
-	for e != nil && (e.Kind == "cast_expression" || castType(e) != nil) {
-		if e.Kind == "cast_expression" {
+	for e != nil && (e.Kind() == "cast_expression" || castType(e) != nil) {
+		if e.Kind() == "cast_expression" {
 			e = Unparen(e.ChildByField("value"))
 		} else {
 			a := e.ChildByField("arguments").NamedChildren()
@@ -1403,7 +1403,7 @@ func isNullConst(e *grammar.Node) bool {
 	if e == nil {
 		return false
 	}
-	switch e.Kind {
+	switch e.Kind() {
 	case "nullptr", "null":
 		return true
 	case "number_literal":
@@ -1421,7 +1421,7 @@ func argIsNull(fn *grammar.Node, c Call, i int) bool {
 		return isNullConst(c.Args[i])
 	}
 	for _, p := range Params(fn) {
-		if p.Index == i && p.Node.Kind == "optional_parameter_declaration" {
+		if p.Index == i && p.Node.Kind() == "optional_parameter_declaration" {
 			return isNullConst(p.Node.ChildByField("default_value"))
 		}
 	}

@@ -61,7 +61,7 @@ func TestOriginProvenance(t *testing.T) {
 	use := func(name string) Origin {
 		for i := range f.Tree.Nodes {
 			n := &f.Tree.Nodes[i]
-			if n.Kind == "identifier" && n.Text() == name && n.Parent().Kind != "pointer_declarator" && n.Parent().Kind != "init_declarator" {
+			if n.Kind() == "identifier" && n.Text() == name && n.Parent().Kind() != "pointer_declarator" && n.Parent().Kind() != "init_declarator" {
 				return s.OriginOf(n)
 			}
 		}

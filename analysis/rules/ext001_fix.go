@@ -85,9 +85,9 @@ func dcciFix(pass *analysis.Pass, sum *cxx.Summaries, a *cxx.Access, reads, addr
 func enclosingLoops(n, fn *grammar.Node) []*grammar.Node {
 	var out []*grammar.Node
 	for c, p := n, n.Parent(); p != nil && p != fn; c, p = p, p.Parent() {
-		switch p.Kind {
+		switch p.Kind() {
 		case "for_statement", "while_statement", "do_statement", "for_range_loop":
-			if c.Field != "initializer" {
+			if c.Field() != "initializer" {
 				out = append(out, p)
 			}
 		}
@@ -133,13 +133,13 @@ func invariantIn(loop *grammar.Node, exprs []string) bool {
 	}
 	for _, d := range loop.Descendants() {
 		switch {
-		case d.Kind == "identifier" && d.Field == "declarator" && names[d.Text()]:
+		case d.Kind() == "identifier" && d.Field() == "declarator" && names[d.Text()]:
 			return false
-		case d.Kind == "assignment_expression":
+		case d.Kind() == "assignment_expression":
 			if l := d.ChildByField("left"); l != nil && names[cxx.Unparen(l).Text()] {
 				return false
 			}
-		case d.Kind == "update_expression":
+		case d.Kind() == "update_expression":
 			if arg := d.ChildByField("argument"); arg != nil && names[cxx.Unparen(arg).Text()] {
 				return false
 			}
@@ -148,7 +148,7 @@ func invariantIn(loop *grammar.Node, exprs []string) bool {
 	// A name declared in a declarator nested deeper (pointer_declarator,
 	// for-range) is still declared in the loop.
 	for _, d := range loop.Descendants() {
-		if d.Kind == "identifier" && names[d.Text()] && d.Parent() != nil && strings.HasSuffix(d.Parent().Kind, "declarator") {
+		if d.Kind() == "identifier" && names[d.Text()] && d.Parent() != nil && strings.HasSuffix(d.Parent().Kind(), "declarator") {
 			return false
 		}
 	}

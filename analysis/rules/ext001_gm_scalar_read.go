@@ -172,7 +172,7 @@ func runtimeContext(f *grammar.File, a *cxx.Access) bool {
 	if a.Var != nil && runtimeContexts[a.Var.Type] {
 		return true
 	}
-	if a.Func != nil && a.Func.Kind == "function_definition" {
+	if a.Func != nil && a.Func.Kind() == "function_definition" {
 		name := cxx.FunctionName(a.Func)
 		if _, ok := cxx.ArgsParam(f, a.Func); ok && strings.HasPrefix(name, "get_") {
 			return true
@@ -189,7 +189,7 @@ func dcciAddress(gm *cxx.GM, a *cxx.Access) string {
 	visible := func(e *grammar.Node) bool {
 		ok := true
 		for _, n := range e.Descendants() {
-			if n.Kind != "identifier" {
+			if n.Kind() != "identifier" {
 				continue
 			}
 			if v := gm.Lookup(n.Text(), e); v != nil && v.Decl.Tree() == a.Stmt.Tree() && a.Stmt.Contains(v.Decl) {
@@ -219,7 +219,7 @@ func dcciAddress(gm *cxx.GM, a *cxx.Access) string {
 // const.
 func constPointee(v *cxx.Var) bool {
 	d := v.Decl
-	for d.Parent() != nil && strings.HasSuffix(d.Parent().Kind, "declarator") {
+	for d.Parent() != nil && strings.HasSuffix(d.Parent().Kind(), "declarator") {
 		d = d.Parent()
 	}
 	decl := d.Parent()

@@ -126,7 +126,7 @@ func (m *tpipeModel) fnCores(pass *analysis.Pass, fn *grammar.Node, depth int) g
 	if fn == nil || depth > 6 {
 		return grammar.Both
 	}
-	if fn.Kind == "lambda_expression" {
+	if fn.Kind() == "lambda_expression" {
 		return m.fnCores(pass, cxx.EnclosingFunction(fn), depth+1)
 	}
 	if c, ok := m.cores[fn]; ok {
@@ -146,7 +146,7 @@ func (m *tpipeModel) fnCores(pass *analysis.Pass, fn *grammar.Node, depth int) g
 		if !isUnitEntry(pass) {
 			for _, f := range unitFiles(pass) {
 				for i := range f.Tree.Nodes {
-					if n := &f.Tree.Nodes[i]; n.Kind == "call_expression" {
+					if n := &f.Tree.Nodes[i]; n.Kind() == "call_expression" {
 						name := cxx.CallName(n)
 						m.callers[name] = append(m.callers[name], fileCall{f, n})
 					}
@@ -194,9 +194,9 @@ func buildTPipes(u *analysis.Unit) *tpipeModel {
 	incNodes := map[string][]fileNode{}
 	for _, inc := range u.Headers() {
 		for i := range inc.Tree.Nodes {
-			switch n := &inc.Tree.Nodes[i]; n.Kind {
+			switch n := &inc.Tree.Nodes[i]; n.Kind() {
 			case "using_declaration", "alias_declaration", "type_definition", "field_declaration", "call_expression":
-				incNodes[n.Kind] = append(incNodes[n.Kind], fileNode{inc, n})
+				incNodes[n.Kind()] = append(incNodes[n.Kind()], fileNode{inc, n})
 			}
 		}
 	}
@@ -215,7 +215,7 @@ func buildTPipes(u *analysis.Unit) *tpipeModel {
 	decls := collect("using_declaration", "alias_declaration", "type_definition")
 	for round := 0; round < 2; round++ {
 		for _, d := range decls {
-			switch d.n.Kind {
+			switch d.n.Kind() {
 			case "using_declaration":
 				text := strings.Join(strings.Fields(d.n.Text()), " ")
 				if text == "using namespace AscendC;" || text == "using namespace ::AscendC;" ||
@@ -230,7 +230,7 @@ func buildTPipes(u *analysis.Unit) *tpipeModel {
 				}
 			case "type_definition":
 				if isAscendTPipe(d.n.ChildByField("type"), usingAscendC, aliases) {
-					if name := d.n.ChildByField("declarator"); name != nil && name.Kind == "type_identifier" {
+					if name := d.n.ChildByField("declarator"); name != nil && name.Kind() == "type_identifier" {
 						aliases[name.Text()] = true
 					}
 				}
@@ -242,7 +242,7 @@ func buildTPipes(u *analysis.Unit) *tpipeModel {
 			return true
 		}
 		// Inside `namespace AscendC { ... }` the plain name is AscendC's.
-		return t != nil && t.Kind == "type_identifier" && t.Text() == "TPipe" && inNamespace(t, "AscendC")
+		return t != nil && t.Kind() == "type_identifier" && t.Text() == "TPipe" && inNamespace(t, "AscendC")
 	}
 
 	// Classes holding a TPipe member, and whether a constructor destroys it.
@@ -252,7 +252,7 @@ func buildTPipes(u *analysis.Unit) *tpipeModel {
 			continue
 		}
 		d := fd.n.ChildByField("declarator")
-		if d == nil || d.Kind != "field_identifier" {
+		if d == nil || d.Kind() != "field_identifier" {
 			continue
 		}
 		cls := fd.n.Ancestor("struct_specifier", "class_specifier")
@@ -297,7 +297,7 @@ func buildTPipes(u *analysis.Unit) *tpipeModel {
 	addSite := func(s *tpipeSite) {
 		s.fn = cxx.EnclosingFunction(s.node)
 		s.cores = file.CoresOf(s.node) &^ exitedBefore(file, s.node)
-		if p := s.node.Parent(); p != nil && p.Kind != "translation_unit" && p.Kind != "declaration_list" {
+		if p := s.node.Parent(); p != nil && p.Kind() != "translation_unit" && p.Kind() != "declaration_list" {
 			s.scope = scopeBlock(s.node)
 			s.stmt = cxx.BlockStatementOf(s.node)
 		}
@@ -315,7 +315,7 @@ func buildTPipes(u *analysis.Unit) *tpipeModel {
 		m.sites = append(m.sites, s)
 	}
 	for _, n := range u.Nodes(file, "declaration", "new_expression") {
-		if n.Kind == "new_expression" {
+		if n.Kind() == "new_expression" {
 			if !isPipe(n.ChildByField("type")) {
 				continue
 			}
@@ -346,7 +346,7 @@ func buildTPipes(u *analysis.Unit) *tpipeModel {
 			}
 			if ptr {
 				// A pointer creates nothing unless initialized with new.
-				if init == nil || init.Kind != "new_expression" || !pipe {
+				if init == nil || init.Kind() != "new_expression" || !pipe {
 					continue
 				}
 			}
@@ -369,16 +369,16 @@ func exitedBefore(f *grammar.File, n *grammar.Node) grammar.Cores {
 	exited := grammar.None
 	for c := n; c != nil; c = c.Parent() {
 		p := c.Parent()
-		if p == nil || p.Kind == "function_definition" || p.Kind == "lambda_expression" {
+		if p == nil || p.Kind() == "function_definition" || p.Kind() == "lambda_expression" {
 			break
 		}
-		if p.Kind != "compound_statement" && !isPreprocBlock(p.Kind) {
+		if p.Kind() != "compound_statement" && !isPreprocBlock(p.Kind()) {
 			continue
 		}
 		for prev := c.PrevSibling(); prev != nil; prev = prev.PrevSibling() {
 			ds := prev.Descendants()
 			for i := range ds {
-				if ds[i].Kind == "return_statement" && onlyCoreGuarded(&ds[i], prev) {
+				if ds[i].Kind() == "return_statement" && onlyCoreGuarded(&ds[i], prev) {
 					exited |= f.CoresOf(&ds[i])
 				}
 			}
@@ -392,15 +392,15 @@ func exitedBefore(f *grammar.File, n *grammar.Node) grammar.Cores {
 func onlyCoreGuarded(r, top *grammar.Node) bool {
 	for c, p := r, r.Parent(); c != top && p != nil; c, p = p, p.Parent() {
 		switch {
-		case p.Kind == "compound_statement" || isPreprocBlock(p.Kind):
-		case p.Kind == "if_statement":
-			if c.Field == "condition" {
+		case p.Kind() == "compound_statement" || isPreprocBlock(p.Kind()):
+		case p.Kind() == "if_statement":
+			if c.Field() == "condition" {
 				return false
 			}
 			if _, ok := grammar.CoreCondition(p.ChildByField("condition")); !ok {
 				return false
 			}
-		case p.Kind == "else_clause":
+		case p.Kind() == "else_clause":
 		default:
 			return false
 		}
@@ -420,11 +420,11 @@ func isAscendTPipe(t *grammar.Node, usingAscendC bool, aliases map[string]bool) 
 	if t == nil {
 		return false
 	}
-	switch t.Kind {
+	switch t.Kind() {
 	case "qualified_identifier":
 		scope := t.ChildByField("scope")
 		name := t.ChildByField("name")
-		if scope == nil || name == nil || name.Kind != "type_identifier" {
+		if scope == nil || name == nil || name.Kind() != "type_identifier" {
 			return false
 		}
 		return strings.TrimPrefix(scope.Text(), "::") == "AscendC" && name.Text() == "TPipe"
@@ -440,7 +440,7 @@ func isAscendTPipe(t *grammar.Node, usingAscendC bool, aliases map[string]bool) 
 
 func inNamespace(n *grammar.Node, ns string) bool {
 	for p := n.Parent(); p != nil; p = p.Parent() {
-		if p.Kind == "namespace_definition" {
+		if p.Kind() == "namespace_definition" {
 			if name := p.ChildByField("name"); name != nil && name.Text() == ns {
 				return true
 			}
@@ -452,7 +452,7 @@ func inNamespace(n *grammar.Node, ns string) bool {
 // declName peels a declarator.
 func declName(d *grammar.Node) (name *grammar.Node, ptr, ref bool, init *grammar.Node) {
 	for d != nil {
-		switch d.Kind {
+		switch d.Kind() {
 		case "init_declarator":
 			init = d.ChildByField("value")
 			d = d.ChildByField("declarator")
@@ -526,7 +526,7 @@ func vecGuardEdits(pass *analysis.Pass, s *tpipeSite) ([]analysis.TextEdit, bool
 	}
 	var stmts []*grammar.Node
 	for _, c := range block.NamedChildren() {
-		if c.Start >= s.stmt.Start && c.Kind != "comment" {
+		if c.Start >= s.stmt.Start && c.Kind() != "comment" {
 			stmts = append(stmts, c)
 		}
 	}
@@ -537,7 +537,7 @@ func vecGuardEdits(pass *analysis.Pass, s *tpipeSite) ([]analysis.TextEdit, bool
 	declared := func(st *grammar.Node) {
 		ds := st.Descendants()
 		for i := range ds {
-			if ds[i].Kind == "identifier" && isDeclaratorOf(&ds[i]) {
+			if ds[i].Kind() == "identifier" && isDeclaratorOf(&ds[i]) {
 				names[ds[i].Text()] = true
 			}
 		}
@@ -587,14 +587,14 @@ func vecGuardEdits(pass *analysis.Pass, s *tpipeSite) ([]analysis.TextEdit, bool
 // declares.
 func isDeclaratorOf(id *grammar.Node) bool {
 	for c, p := id, id.Parent(); p != nil; c, p = p, p.Parent() {
-		switch p.Kind {
+		switch p.Kind() {
 		case "init_declarator", "pointer_declarator", "reference_declarator", "array_declarator":
-			if c.Field != "declarator" {
+			if c.Field() != "declarator" {
 				return false
 			}
 			continue
 		case "declaration":
-			return c.Field == "declarator"
+			return c.Field() == "declarator"
 		}
 		return false
 	}
@@ -604,7 +604,7 @@ func isDeclaratorOf(id *grammar.Node) bool {
 func mentions(st *grammar.Node, names map[string]bool) bool {
 	ds := st.Descendants()
 	for i := range ds {
-		if ds[i].Kind == "identifier" && names[ds[i].Text()] {
+		if ds[i].Kind() == "identifier" && names[ds[i].Text()] {
 			return true
 		}
 	}

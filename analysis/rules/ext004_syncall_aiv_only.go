@@ -92,7 +92,7 @@ func callText(n *grammar.Node) string {
 // that neither the guard model nor the constant resolver can decide.
 func unevaluableConstexpr(pass *analysis.Pass, n *grammar.Node) *grammar.Node {
 	for p := n.Parent(); p != nil; p = p.Parent() {
-		if p.Kind != "if_statement" || p.ChildOfKind("constexpr") == nil {
+		if p.Kind() != "if_statement" || p.ChildOfKind("constexpr") == nil {
 			continue
 		}
 		cond := p.ChildByField("condition")
@@ -117,7 +117,7 @@ func deadConstexpr(pass *analysis.Pass, n *grammar.Node) bool {
 
 func deadConstexprIn(consts *cxx.Resolver, n *grammar.Node) bool {
 	for child, p := n, n.Parent(); p != nil; child, p = p, p.Parent() {
-		if p.Kind != "if_statement" || p.ChildOfKind("constexpr") == nil {
+		if p.Kind() != "if_statement" || p.ChildOfKind("constexpr") == nil {
 			continue
 		}
 		cond := p.ChildByField("condition")
@@ -128,7 +128,7 @@ func deadConstexprIn(consts *cxx.Resolver, n *grammar.Node) bool {
 		if !ok {
 			continue
 		}
-		if child.Field == "consequence" && v == 0 || child.Field == "alternative" && v != 0 {
+		if child.Field() == "consequence" && v == 0 || child.Field() == "alternative" && v != 0 {
 			return true
 		}
 	}

@@ -271,7 +271,7 @@ func wrapperFlagCalls(pass *analysis.Pass, calls []cxx.FlagCall) (out []cxx.Flag
 		}
 		id := cxx.Unparen(fc.IDNode)
 		fn := cxx.EnclosingFunction(fc.Node)
-		if id == nil || id.Kind != "identifier" || fn == nil || fn.Kind != "function_definition" {
+		if id == nil || id.Kind() != "identifier" || fn == nil || fn.Kind() != "function_definition" {
 			continue
 		}
 		params := cxx.Params(fn)
@@ -493,7 +493,7 @@ func defEdits(pass *analysis.Pass, def *cxx.Def, inCfg bool, to int64, depth int
 			return nil, false
 		}
 		edits = e
-	case def.Decl != nil && def.Decl.Kind == "preproc_def":
+	case def.Decl != nil && def.Decl.Kind() == "preproc_def":
 		val := def.Decl.ChildByField("value")
 		if val == nil {
 			return nil, false
@@ -514,7 +514,7 @@ func defEdits(pass *analysis.Pass, def *cxx.Def, inCfg bool, to int64, depth int
 		}
 		s := val.Start + uint32(start)
 		edits = []analysis.TextEdit{{File: f.Path, Start: s, End: s + uint32(len(body)), NewText: newText}}
-	case def.Impl && def.Decl != nil && def.Decl.Kind == "enumerator" && !inCfg:
+	case def.Impl && def.Decl != nil && def.Decl.Kind() == "enumerator" && !inCfg:
 		name := def.Decl.ChildByField("name")
 		if name == nil {
 			return nil, false
@@ -524,9 +524,9 @@ func defEdits(pass *analysis.Pass, def *cxx.Def, inCfg bool, to int64, depth int
 		return nil, false
 	}
 	// The next enumerator counted on from this one: pin its value.
-	if def.Decl != nil && def.Decl.Kind == "enumerator" && def.Impl {
+	if def.Decl != nil && def.Decl.Kind() == "enumerator" && def.Impl {
 		for s := def.Decl.NextSibling(); s != nil; s = s.NextSibling() {
-			if s.Kind != "enumerator" {
+			if s.Kind() != "enumerator" {
 				continue
 			}
 			if s.ChildByField("value") == nil {

@@ -66,17 +66,17 @@ func runFFTSBaseReset(pass *analysis.Pass) {
 // comment goes with it), `{}` when it is the sole body of an if or loop.
 func deleteStatementEdit(f *grammar.File, n *grammar.Node) (analysis.TextEdit, bool) {
 	stmt := n.Parent()
-	for stmt != nil && stmt.Kind == "parenthesized_expression" {
+	for stmt != nil && stmt.Kind() == "parenthesized_expression" {
 		stmt = stmt.Parent()
 	}
-	if stmt == nil || stmt.Kind != "expression_statement" {
+	if stmt == nil || stmt.Kind() != "expression_statement" {
 		return analysis.TextEdit{}, false
 	}
 	parent := stmt.Parent()
 	if parent == nil {
 		return analysis.TextEdit{}, false
 	}
-	if parent.Kind != "compound_statement" && !isPreprocBlock(parent.Kind) {
+	if parent.Kind() != "compound_statement" && !isPreprocBlock(parent.Kind()) {
 		return analysis.TextEdit{Start: stmt.Start, End: stmt.End, NewText: "{}"}, true
 	}
 	// Look only as far as the first non-blank byte on each side: with

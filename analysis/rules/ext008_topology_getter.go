@@ -72,7 +72,7 @@ func runTopologyGetter(pass *analysis.Pass) {
 		d := analysis.Diagnostic{Start: n.Start, End: n.End, Message: msg}
 		if repl != "" {
 			d.Message += "; use `" + repl + "(args)`"
-			if fn := cxx.EnclosingFunction(n); fn != nil && fn.Kind == "function_definition" {
+			if fn := cxx.EnclosingFunction(n); fn != nil && fn.Kind() == "function_definition" {
 				if p, ok := cxx.ArgsParam(pass.File, fn); ok && p.Name != "" {
 					text := repl + "(" + p.Name + ")"
 					d.Fixes = []analysis.Fix{{

@@ -62,7 +62,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	callersMemo := map[string]bool{}
 	for i := range accs {
 		a := &accs[i]
-		if a.Kind == cxx.Read || a.Func == nil || a.Func.Kind != "function_definition" {
+		if a.Kind == cxx.Read || a.Func == nil || a.Func.Kind() != "function_definition" {
 			continue
 		}
 		cores := pass.Cores(a.Node)
@@ -201,7 +201,7 @@ func gmWriteDiagnostic(pass *analysis.Pass, gm *cxx.GM, a *cxx.Access, flush *cx
 		before = "before the barrier `" + shortText(barrier[len(barrier)-1].Call) + "`" + lineRef(pass, cxx.Hop{File: pass.File, Call: barrier[0].Call})
 	}
 	store := shortText(a.Node)
-	if p := a.Node.Parent(); p != nil && (p.Kind == "assignment_expression" || p.Kind == "update_expression") {
+	if p := a.Node.Parent(); p != nil && (p.Kind() == "assignment_expression" || p.Kind() == "update_expression") {
 		store = shortText(p)
 	}
 	d := analysis.Diagnostic{Start: a.Node.Start, End: a.Node.End}

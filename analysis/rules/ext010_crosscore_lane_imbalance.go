@@ -95,7 +95,7 @@ func flagCallText(fc *cxx.FlagCall) string {
 // whether the set runs, unless the test's other branch sets the same flag.
 func laneCondition(pass *analysis.Pass, lanes map[string]bool, fc *cxx.FlagCall, conds []*grammar.Node, sets []cxx.FlagCall) *grammar.Node {
 	for _, c := range conds {
-		switch c.Kind {
+		switch c.Kind() {
 		case "if_statement", "switch_statement", "conditional_expression", "binary_expression":
 		default:
 			continue // loops: every lane runs them
@@ -103,7 +103,7 @@ func laneCondition(pass *analysis.Pass, lanes map[string]bool, fc *cxx.FlagCall,
 		if !mentionsLane(lanes, cxx.ConditionOf(c)) {
 			continue
 		}
-		if c.Kind == "if_statement" && bothBranchesSet(c, fc, sets) {
+		if c.Kind() == "if_statement" && bothBranchesSet(c, fc, sets) {
 			continue
 		}
 		return c
@@ -177,7 +177,7 @@ func mentionsLane(lanes map[string]bool, e *grammar.Node) bool {
 	ds := e.Descendants()
 	for i := range ds {
 		n := &ds[i]
-		switch n.Kind {
+		switch n.Kind() {
 		case "call_expression":
 			if c, ok := cxx.AsCall(n); ok && laneGetters[c.Name] {
 				return true
@@ -226,7 +226,7 @@ var laneNamesKey = &analysis.UnitKey[map[string]bool]{
 // laneRootName is the member or variable an assignment target names:
 // `lane_`, `this->lane_`, `ctx.lane`.
 func laneRootName(n *grammar.Node) string {
-	switch n.Kind {
+	switch n.Kind() {
 	case "identifier", "field_identifier":
 		return n.Text()
 	case "field_expression":
@@ -240,11 +240,11 @@ func laneRootName(n *grammar.Node) string {
 // moveOutOfCondition sketches moving the set's statement after the lane
 // test's statement.
 func moveOutOfCondition(pass *analysis.Pass, set, cond *grammar.Node) (analysis.Fix, bool) {
-	if cond.Kind != "if_statement" {
+	if cond.Kind() != "if_statement" {
 		return analysis.Fix{}, false
 	}
 	stmt := set.Parent()
-	if stmt == nil || stmt.Kind != "expression_statement" {
+	if stmt == nil || stmt.Kind() != "expression_statement" {
 		return analysis.Fix{}, false
 	}
 	del, ok := deleteStatementEdit(pass.File, set)

@@ -169,7 +169,7 @@ func lineRef(pass *analysis.Pass, h cxx.Hop) string {
 func conditionText(c *grammar.Node) string {
 	cond := cxx.ConditionOf(c)
 	kw := map[string]string{"if_statement": "if", "while_statement": "while", "for_statement": "for",
-		"switch_statement": "switch", "for_range_loop": "for"}[c.Kind]
+		"switch_statement": "switch", "for_range_loop": "for"}[c.Kind()]
 	if cond == nil {
 		if kw != "" {
 			return kw + " (...)"
@@ -265,7 +265,7 @@ func (ix *fnIndex) barrierAfter(r *grammar.Node, cores grammar.Cores) (*grammar.
 	// others: from its start on, every call can run after r.
 	from := r.End
 	for p := r.Parent(); p != nil && p != ix.fn; p = p.Parent() {
-		switch p.Kind {
+		switch p.Kind() {
 		case "for_statement", "while_statement", "do_statement", "for_range_loop":
 			from = p.Start
 		}
@@ -278,7 +278,7 @@ func (ix *fnIndex) barrierAfter(r *grammar.Node, cores grammar.Cores) (*grammar.
 // that returns there has arrived at its barrier.
 func (ix *fnIndex) balancedBranch(deciding []*grammar.Node, r *grammar.Node, cores grammar.Cores) bool {
 	for _, c := range deciding {
-		if c.Kind != "if_statement" {
+		if c.Kind() != "if_statement" {
 			continue
 		}
 		var branch *grammar.Node
@@ -302,7 +302,7 @@ func (ix *fnIndex) balancedBranch(deciding []*grammar.Node, r *grammar.Node, cor
 // an expression of constants and scalar `args[k]` slots (directly or through
 // locals initialized from them).
 func (ix *fnIndex) uniformCondition(c *grammar.Node) bool {
-	if c.Kind == "if_statement" && c.ChildOfKind("constexpr") != nil {
+	if c.Kind() == "if_statement" && c.ChildOfKind("constexpr") != nil {
 		return true
 	}
 	cond := cxx.ConditionOf(c)
@@ -324,13 +324,13 @@ func (ix *fnIndex) uniformExpr(e *grammar.Node, depth int) bool {
 		return true
 	}
 	args, _ := cxx.ArgsParam(pass.File, fn)
-	switch e.Kind {
+	switch e.Kind() {
 	case "number_literal", "true", "false", "nullptr", "char_literal":
 		return true
 	case "parenthesized_expression", "binary_expression", "unary_expression", "condition_clause", "cast_expression",
 		"conditional_expression":
 		for _, k := range e.NamedChildren() {
-			if k.Kind == "type_descriptor" || k.Kind == "comment" {
+			if k.Kind() == "type_descriptor" || k.Kind() == "comment" {
 				continue
 			}
 			if !ix.uniformExpr(k, depth) {
@@ -340,7 +340,7 @@ func (ix *fnIndex) uniformExpr(e *grammar.Node, depth int) bool {
 		return true
 	case "subscript_expression":
 		base := e.ChildByField("argument")
-		if base == nil || base.Kind != "identifier" || args.Name == "" || base.Text() != args.Name {
+		if base == nil || base.Kind() != "identifier" || args.Name == "" || base.Text() != args.Name {
 			return false
 		}
 		idx := e.ChildByField("indices")
@@ -363,7 +363,7 @@ func (ix *fnIndex) uniformExpr(e *grammar.Node, depth int) bool {
 		case "get_block_num":
 			// The task's block count is the same on every core.
 			a := cxx.Unparen(c.Args[0])
-			return a.Kind == "identifier" && args.Name != "" && a.Text() == args.Name
+			return a.Kind() == "identifier" && args.Name != "" && a.Text() == args.Name
 		}
 		return false
 	case "identifier":
@@ -438,7 +438,7 @@ func (ix *fnIndex) indexLocals() {
 	ds := body.Descendants()
 	for i := range ds {
 		n := &ds[i]
-		switch n.Kind {
+		switch n.Kind() {
 		case "init_declarator":
 			if name := cxx.DeclaredName(n.ChildByField("declarator")); name != "" {
 				l := get(name)
@@ -450,7 +450,7 @@ func (ix *fnIndex) indexLocals() {
 			if l == nil {
 				l = n.ChildByField("argument")
 			}
-			if l != nil && l.Kind == "identifier" {
+			if l != nil && l.Kind() == "identifier" {
 				get(l.Text()).assigned = true
 			}
 		}

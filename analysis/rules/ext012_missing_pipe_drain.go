@@ -210,7 +210,7 @@ func drainDiagnostic(pass *analysis.Pass, fn, origin *grammar.Node, leaf cxx.Hop
 	var related []analysis.Related
 	for _, e := range exits {
 		edits = append(edits, insertBeforeExit(pass.File.Src, e, barrier)...)
-		if e.Kind == "return_statement" {
+		if e.Kind() == "return_statement" {
 			related = append(related, analysis.RelatedAt(pass.File, e, "returns here with the store in flight"))
 		}
 	}
@@ -285,8 +285,8 @@ func usesAscendC(pass *analysis.Pass) bool {
 // (wrapping a braceless `if (...) return;` in braces), or before the closing
 // brace of a body that falls off its end.
 func insertBeforeExit(src []byte, exit *grammar.Node, stmt string) []analysis.TextEdit {
-	if exit.Kind == "return_statement" {
-		if p := exit.Parent(); p != nil && p.Kind != "compound_statement" && !isPreprocBlock(p.Kind) {
+	if exit.Kind() == "return_statement" {
+		if p := exit.Parent(); p != nil && p.Kind() != "compound_statement" && !isPreprocBlock(p.Kind()) {
 			return []analysis.TextEdit{
 				{Start: exit.Start, End: exit.Start, NewText: "{ " + stmt + " "},
 				{Start: exit.End, End: exit.End, NewText: " }"},
@@ -309,7 +309,7 @@ func insertBeforeExit(src []byte, exit *grammar.Node, stmt string) []analysis.Te
 	}
 	inner := indent + "  "
 	for _, k := range exit.NamedChildren() {
-		if k.Kind == "comment" || strings.HasPrefix(k.Kind, "preproc_") {
+		if k.Kind() == "comment" || strings.HasPrefix(k.Kind(), "preproc_") {
 			continue
 		}
 		if in, ok := cxx.LineIndent(src, k.Start); ok {
@@ -361,7 +361,7 @@ func entryHasLivePipe(pass *analysis.Pass, funcs *cxx.Funcs, fn *grammar.Node, c
 	ds := body.Descendants()
 	destroyed := map[string]bool{}
 	for i := range ds {
-		if ds[i].Kind != "call_expression" {
+		if ds[i].Kind() != "call_expression" {
 			continue
 		}
 		if c, ok := cxx.AsCall(&ds[i]); ok && c.Name == "Destroy" && c.Receiver != nil {
@@ -370,12 +370,12 @@ func entryHasLivePipe(pass *analysis.Pass, funcs *cxx.Funcs, fn *grammar.Node, c
 	}
 	for i := range ds {
 		d := &ds[i]
-		if d.Kind != "declaration" || pass.Cores(d)&core == 0 || d.Ancestor("lambda_expression") != nil {
+		if d.Kind() != "declaration" || pass.Cores(d)&core == 0 || d.Ancestor("lambda_expression") != nil {
 			continue
 		}
 		// Only objects that live until the function returns: declared in
 		// the body itself, not in a nested block.
-		if p := d.Parent(); p != body && !(p != nil && isPreprocBlock(p.Kind) && p.Parent() == body) {
+		if p := d.Parent(); p != body && !(p != nil && isPreprocBlock(p.Kind()) && p.Parent() == body) {
 			continue
 		}
 		t := d.ChildByField("type")
@@ -427,10 +427,10 @@ func (d *drainer) stmt(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow
 	// A conditional directive's node starts on its own line, which the
 	// guard model counts with the branch before it: judge its statements,
 	// not the node.
-	if in.mask == 0 || !isPreprocBlock(n.Kind) && !d.active(f, n) {
+	if in.mask == 0 || !isPreprocBlock(n.Kind()) && !d.active(f, n) {
 		return in
 	}
-	switch n.Kind {
+	switch n.Kind() {
 	case "comment", "preproc_call", "preproc_def", "preproc_function_def", "preproc_include":
 		return in
 	case "preproc_if", "preproc_ifdef":
@@ -441,7 +441,7 @@ func (d *drainer) stmt(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow
 	case "break_statement", "continue_statement":
 		if k := len(d.jumps); k > 0 {
 			j := &d.jumps[k-1]
-			if n.Kind == "break_statement" {
+			if n.Kind() == "break_statement" {
 				j.brk = j.brk.union(in)
 			} else if j.loop {
 				j.cont = j.cont.union(in)
@@ -478,12 +478,12 @@ func (d *drainer) stmt(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow
 		return out.union(st)
 	case "for_statement", "while_statement", "for_range_loop", "do_statement":
 		st := in
-		if n.Kind == "for_statement" {
+		if n.Kind() == "for_statement" {
 			st = d.exprCalls(f, n.ChildByField("initializer"), st)
 		}
 		body := n.ChildByField("body")
 		d.jumps = append(d.jumps, jumpTargets{loop: true})
-		if n.Kind == "do_statement" {
+		if n.Kind() == "do_statement" {
 			st = d.stmt(f, body, st)
 			st = st.union(d.jumps[len(d.jumps)-1].cont)
 		}
@@ -531,7 +531,7 @@ func (d *drainer) preprocChain(f *grammar.File, n *grammar.Node, in drainFlow) d
 	taken, sure := false, false
 	hasElse := false
 	for b := n; b != nil; b = b.ChildByField("alternative") {
-		hasElse = hasElse || b.Kind == "preproc_else"
+		hasElse = hasElse || b.Kind() == "preproc_else"
 		dir, ok := f.Guards.DirectiveAt(b.Start)
 		if !ok {
 			return d.block(f, n, in) // not a directive we scanned: keep the old reading
@@ -573,7 +573,7 @@ func (d *drainer) switchStmt(f *grammar.File, n *grammar.Node, in drainFlow) dra
 	cur := drainFlow{}
 	hasDefault := false
 	for _, c := range body.NamedChildren() {
-		if c.Kind != "case_statement" {
+		if c.Kind() != "case_statement" {
 			cur = d.stmt(f, c, cur)
 			continue
 		}
@@ -776,7 +776,7 @@ func drainsStorePipe(pipe string) bool {
 func isGlobalTensorExpr(funcs *cxx.Funcs, e *grammar.Node) bool {
 	e = cxx.Unparen(e)
 	for e != nil {
-		switch e.Kind {
+		switch e.Kind() {
 		case "subscript_expression":
 			e = e.ChildByField("argument")
 			continue

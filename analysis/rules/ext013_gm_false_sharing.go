@@ -56,7 +56,7 @@ var coreGetters = map[string]bool{"get_block_idx": true, "GetBlockIdx": true, "g
 	"GetSubBlockIdx": true, "get_subblockid": true}
 
 func isCoreGetter(n *grammar.Node) bool {
-	if n.Kind == "identifier" && n.Text() == "block_idx" {
+	if n.Kind() == "identifier" && n.Text() == "block_idx" {
 		return true
 	}
 	c, ok := cxx.AsCall(n)
@@ -132,10 +132,10 @@ func storeIndex(a *cxx.Access) (*grammar.Node, string) {
 	switch a.Via {
 	case "subscript":
 		n := a.Node
-		for n != nil && n.Kind == "field_expression" {
+		for n != nil && n.Kind() == "field_expression" {
 			n = cxx.Unparen(n.ChildByField("argument"))
 		}
-		if n == nil || n.Kind != "subscript_expression" || a.Var == nil {
+		if n == nil || n.Kind() != "subscript_expression" || a.Var == nil {
 			return nil, ""
 		}
 		idx := n.ChildByField("index")
@@ -176,7 +176,7 @@ func (s *falseSharing) linear(fn, e *grammar.Node, depth int) ([]coreTerm, bool)
 	if !s.mentionsCore(fn, e, depth) {
 		return nil, true
 	}
-	switch e.Kind {
+	switch e.Kind() {
 	case "identifier", "field_expression":
 		if def := s.definition(fn, e); def != nil {
 			return s.linear(cxx.EnclosingFunction(def), def, depth+1)
@@ -256,7 +256,7 @@ func (s *falseSharing) mentionsCore(fn, e *grammar.Node, depth int) bool {
 		if isCoreGetter(n) {
 			return true
 		}
-		switch n.Kind {
+		switch n.Kind() {
 		case "identifier", "field_identifier":
 			if coreNames(s.pass)[n.Text()] {
 				return true
@@ -275,7 +275,7 @@ func (s *falseSharing) mentionsCore(fn, e *grammar.Node, depth int) bool {
 // definition returns the initializer of a local variable that the
 // function never assigns again, so its value is that expression.
 func (s *falseSharing) definition(fn, e *grammar.Node) *grammar.Node {
-	if fn == nil || e.Kind != "identifier" {
+	if fn == nil || e.Kind() != "identifier" {
 		return nil
 	}
 	name := e.Text()
@@ -283,9 +283,9 @@ func (s *falseSharing) definition(fn, e *grammar.Node) *grammar.Node {
 	ds := fn.Descendants()
 	for i := range ds {
 		n := &ds[i]
-		switch n.Kind {
+		switch n.Kind() {
 		case "init_declarator":
-			if d := n.ChildByField("declarator"); d != nil && d.Kind == "identifier" && d.Text() == name {
+			if d := n.ChildByField("declarator"); d != nil && d.Kind() == "identifier" && d.Text() == name {
 				if init != nil {
 					return nil
 				}
@@ -304,7 +304,7 @@ func (s *falseSharing) definition(fn, e *grammar.Node) *grammar.Node {
 	if init == nil || init.Start > e.Start {
 		return nil
 	}
-	if init.Kind == "initializer_list" {
+	if init.Kind() == "initializer_list" {
 		if c := init.NamedChildren(); len(c) == 1 {
 			return c[0]
 		}
@@ -317,7 +317,7 @@ func (s *falseSharing) definition(fn, e *grammar.Node) *grammar.Node {
 // directly from a core getter somewhere in the unit.
 func (s *falseSharing) coreMember(e *grammar.Node) bool {
 	name := e.Text()
-	if e.Kind == "field_expression" {
+	if e.Kind() == "field_expression" {
 		f := e.ChildByField("field")
 		if f == nil {
 			return false
@@ -340,11 +340,11 @@ func (s *falseSharing) returned(c cxx.Call) *grammar.Node {
 	}
 	var stmts []*grammar.Node
 	for _, k := range body.NamedChildren() {
-		if k.Kind != "comment" {
+		if k.Kind() != "comment" {
 			stmts = append(stmts, k)
 		}
 	}
-	if len(stmts) != 1 || stmts[0].Kind != "return_statement" {
+	if len(stmts) != 1 || stmts[0].Kind() != "return_statement" {
 		return nil
 	}
 	if v := stmts[0].NamedChildren(); len(v) == 1 {
@@ -377,7 +377,7 @@ func (s *falseSharing) elemSize(t string) (int64, *grammar.Node) {
 	}
 	var size, align int64 = 0, 1
 	for _, f := range body.NamedChildren() {
-		switch f.Kind {
+		switch f.Kind() {
 		case "comment", "access_specifier", "function_definition", "declaration":
 			continue
 		case "field_declaration":
@@ -397,7 +397,7 @@ func (s *falseSharing) elemSize(t string) (int64, *grammar.Node) {
 		}
 		for _, d := range f.ChildrenByField("declarator") {
 			count := int64(1)
-			for d != nil && d.Kind == "array_declarator" {
+			for d != nil && d.Kind() == "array_declarator" {
 				n, ok := s.pass.Consts.Eval(d.ChildByField("size"))
 				if !ok {
 					return 0, nil
@@ -425,7 +425,7 @@ func (s *falseSharing) structDef(name string) *grammar.Node {
 	for _, f := range append([]*grammar.File{s.pass.File}, s.pass.Includes...) {
 		for i := range f.Tree.Nodes {
 			n := &f.Tree.Nodes[i]
-			if (n.Kind == "struct_specifier" || n.Kind == "class_specifier") && n.ChildByField("body") != nil {
+			if (n.Kind() == "struct_specifier" || n.Kind() == "class_specifier") && n.ChildByField("body") != nil {
 				if nm := n.ChildByField("name"); nm != nil && nm.Text() == name {
 					return n
 				}
@@ -450,7 +450,7 @@ func (s *falseSharing) fileOf(n *grammar.Node) *grammar.File {
 // every core but one (`if (id != 0) return;`, `if (id > 0) return;`).
 func (s *falseSharing) singleWriter(fn, n *grammar.Node) bool {
 	for _, c := range cxx.Conditions(n, fn) {
-		if c.Kind != "if_statement" {
+		if c.Kind() != "if_statement" {
 			continue
 		}
 		cond := cxx.ConditionOf(c)
@@ -465,11 +465,11 @@ func (s *falseSharing) singleWriter(fn, n *grammar.Node) bool {
 	ds := fn.Descendants()
 	for i := range ds {
 		r := &ds[i]
-		if r.Kind != "return_statement" || r.Start >= n.Start || cxx.EnclosingFunction(r) != fn {
+		if r.Kind() != "return_statement" || r.Start >= n.Start || cxx.EnclosingFunction(r) != fn {
 			continue
 		}
 		for _, c := range cxx.Conditions(r, fn) {
-			if cond := cxx.ConditionOf(c); c.Kind == "if_statement" && cond != nil && !c.Contains(n) &&
+			if cond := cxx.ConditionOf(c); c.Kind() == "if_statement" && cond != nil && !c.Contains(n) &&
 				(s.testsCore(fn, cond, "!=") || s.testsCore(fn, cond, ">")) {
 				return true
 			}
@@ -484,7 +484,7 @@ func (s *falseSharing) testsCore(fn, cond *grammar.Node, op string) bool {
 	ds := cond.Descendants()
 	for i := range ds {
 		b := &ds[i]
-		if b.Kind != "binary_expression" {
+		if b.Kind() != "binary_expression" {
 			continue
 		}
 		o := b.ChildByField("operator")
@@ -596,7 +596,7 @@ var coreNamesKey = &analysis.UnitKey[coreNameSet]{
 			ds := e.Descendants()
 			for i := range ds {
 				n := &ds[i]
-				if isCoreGetter(n) || (n.Kind == "identifier" || n.Kind == "field_identifier") && out.all[n.Text()] {
+				if isCoreGetter(n) || (n.Kind() == "identifier" || n.Kind() == "field_identifier") && out.all[n.Text()] {
 					return true
 				}
 			}

@@ -112,7 +112,7 @@ func eventDiagnostic(pass *analysis.Pass, fd cxx.EventFinding, all grammar.Cores
 	case cxx.EventLeaked:
 		lines := make([]string, 0, len(fd.Exits))
 		for _, e := range fd.Exits {
-			if e.Kind == "return_statement" {
+			if e.Kind() == "return_statement" {
 				lines = append(lines, where(pass.File, e))
 				d.Related = append(d.Related, analysis.RelatedAt(pass.File, e, "returns here with the event raised"))
 			} else {

@@ -47,7 +47,7 @@ func runSpmdSyncStart(pass *analysis.Pass) {
 			continue
 		}
 		val, args := kwarg(spmd, "sync_start")
-		if args == nil || val != nil && val.Kind != "false" && val.Kind != "none" {
+		if args == nil || val != nil && val.Kind() != "false" && val.Kind() != "none" {
 			// True, or a value extern-lsp cannot see.
 			continue
 		}

@@ -87,7 +87,7 @@ func arithmeticUse(a *abi.Access) bool {
 	if a.CastNode == nil {
 		return false
 	}
-	switch a.CastNode.Kind {
+	switch a.CastNode.Kind() {
 	case "init_declarator", "cast_expression", "call_expression":
 		return false
 	}
@@ -118,7 +118,7 @@ func floatFixEdit(a *abi.Access) (analysis.TextEdit, bool) {
 	if a.CastNode == nil || a.Value == nil {
 		return analysis.TextEdit{}, false
 	}
-	switch a.CastNode.Kind {
+	switch a.CastNode.Kind() {
 	case "cast_expression", "call_expression":
 		return analysis.TextEdit{Start: a.CastNode.Start, End: a.CastNode.End, NewText: "from_u64<float>(" + a.Value.Text() + ")"}, true
 	case "init_declarator":

@@ -34,7 +34,7 @@ type readVerdict struct {
 func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, a *cxx.Access, cores grammar.Cores) readVerdict {
 	var v readVerdict
 	fn := a.Func
-	if fn == nil || fn.Kind != "function_definition" {
+	if fn == nil || fn.Kind() != "function_definition" {
 		return v
 	}
 	if sum.DeadForEveryCall(fn, a.Node) {
@@ -125,7 +125,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, a *cxx.Access, cores 
 func enclosingLoop(n, fn *grammar.Node) *grammar.Node {
 	var out *grammar.Node
 	for p := n.Parent(); p != nil && p != fn; p = p.Parent() {
-		switch p.Kind {
+		switch p.Kind() {
 		case "for_statement", "while_statement", "do_statement", "for_range_loop":
 			out = p
 		}
@@ -137,14 +137,14 @@ func enclosingLoop(n, fn *grammar.Node) *grammar.Node {
 // condition, or in the condition of an `if` that leaves the loop.
 func pollLoop(n, fn *grammar.Node) *grammar.Node {
 	for c, p := n, n.Parent(); p != nil && p != fn; c, p = p, p.Parent() {
-		switch p.Kind {
+		switch p.Kind() {
 		case "while_statement", "do_statement", "for_statement":
-			if c.Field == "condition" {
+			if c.Field() == "condition" {
 				return p
 			}
 			return nil
 		case "if_statement":
-			if c.Field != "condition" {
+			if c.Field() != "condition" {
 				continue
 			}
 			if exits(p.ChildByField("consequence")) {
@@ -163,14 +163,14 @@ func pollLoop(n, fn *grammar.Node) *grammar.Node {
 // exits reports whether a statement is (or is a block ending in) break or
 // return.
 func exits(s *grammar.Node) bool {
-	for s != nil && s.Kind == "compound_statement" {
+	for s != nil && s.Kind() == "compound_statement" {
 		c := s.NamedChildren()
 		if len(c) == 0 {
 			return false
 		}
 		s = c[len(c)-1]
 	}
-	return s != nil && (s.Kind == "break_statement" || s.Kind == "return_statement")
+	return s != nil && (s.Kind() == "break_statement" || s.Kind() == "return_statement")
 }
 
 func relatedAtEffect(pass *analysis.Pass, e cxx.Effect) analysis.Related {

@@ -19,7 +19,7 @@ type externCall struct {
 }
 
 func pyDotted(n *grammar.Node) string {
-	switch n.Kind {
+	switch n.Kind() {
 	case "identifier":
 		return n.Text()
 	case "attribute":
@@ -55,13 +55,13 @@ func externCalls(pass *analysis.Pass) []externCall {
 		for _, st := range pass.Nodes("import_from_statement", "import_statement") {
 			for _, n := range st.ChildrenByField("name") {
 				name, alias := n, n
-				if n.Kind == "aliased_import" {
+				if n.Kind() == "aliased_import" {
 					name, alias = n.ChildByField("name"), n.ChildByField("alias")
 				}
 				if name == nil || alias == nil {
 					continue
 				}
-				if st.Kind == "import_from_statement" {
+				if st.Kind() == "import_from_statement" {
 					imported[alias.Text()] = name.Text()
 				}
 				modules[alias.Text()] = true
@@ -74,7 +74,7 @@ func externCalls(pass *analysis.Pass) []externCall {
 				continue
 			}
 			var s *abi.Stub
-			switch fn.Kind {
+			switch fn.Kind() {
 			case "identifier":
 				if ls := local[fn.Text()]; ls != nil {
 					s = ls
@@ -106,25 +106,25 @@ func externCalls(pass *analysis.Pass) []externCall {
 // around n, or nil.
 func enclosingSpmd(n *grammar.Node) *grammar.Node {
 	for p := n.Parent(); p != nil; p = p.Parent() {
-		if p.Kind == "function_definition" || p.Kind == "class_definition" {
+		if p.Kind() == "function_definition" || p.Kind() == "class_definition" {
 			return nil
 		}
-		if p.Kind != "with_statement" {
+		if p.Kind() != "with_statement" {
 			continue
 		}
 		ds := p.Descendants()
 		for i := range ds {
 			d := &ds[i]
-			if d.Kind != "with_item" {
+			if d.Kind() != "with_item" {
 				continue
 			}
 			v := d.ChildByField("value")
-			if v != nil && v.Kind == "as_pattern" {
+			if v != nil && v.Kind() == "as_pattern" {
 				if c := firstNamed(v); c != nil {
 					v = c
 				}
 			}
-			if v == nil || v.Kind != "call" {
+			if v == nil || v.Kind() != "call" {
 				continue
 			}
 			name := pyDotted(v.ChildByField("function"))
@@ -138,7 +138,7 @@ func enclosingSpmd(n *grammar.Node) *grammar.Node {
 
 func firstNamed(n *grammar.Node) *grammar.Node {
 	for _, c := range n.NamedChildren() {
-		if c.Kind != "comment" {
+		if c.Kind() != "comment" {
 			return c
 		}
 	}
@@ -153,7 +153,7 @@ func kwarg(call *grammar.Node, name string) (val, args *grammar.Node) {
 		return nil, nil
 	}
 	for _, a := range args.NamedChildren() {
-		if a.Kind == "keyword_argument" {
+		if a.Kind() == "keyword_argument" {
 			if nm := a.ChildByField("name"); nm != nil && nm.Text() == name {
 				return a.ChildByField("value"), args
 			}
@@ -167,7 +167,7 @@ func kwarg(call *grammar.Node, name string) (val, args *grammar.Node) {
 func addKwargEdit(args *grammar.Node, kw string) analysis.TextEdit {
 	var last *grammar.Node
 	for _, a := range args.NamedChildren() {
-		if a.Kind != "comment" {
+		if a.Kind() != "comment" {
 			last = a
 		}
 	}

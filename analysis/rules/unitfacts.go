@@ -69,7 +69,7 @@ var nameDefsKey = &analysis.UnitKey[[]nameDef]{
 		for _, f := range u.Files {
 			for i := range f.Tree.Nodes {
 				n := &f.Tree.Nodes[i]
-				switch n.Kind {
+				switch n.Kind() {
 				case "init_declarator":
 					if d, v := n.ChildByField("declarator"), n.ChildByField("value"); d != nil && v != nil {
 						defs = append(defs, nameDef{d, v})
