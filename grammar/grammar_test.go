@@ -419,7 +419,7 @@ func TestMaskCoverageLeavesCode(t *testing.T) {
 	}
 	var lambda bool
 	f.Tree.Root().Walk(func(n *Node) bool {
-		lambda = lambda || n.Kind == "lambda_expression"
+		lambda = lambda || n.Kind() == "lambda_expression"
 		return true
 	})
 	if !lambda {
