@@ -113,6 +113,8 @@ func ScanArch(g *Guards) *ArchMap {
 		taken, cur []tri
 		named      []ArchEvidence
 		others     Arch
+		// sure: per compile, whether a named branch surely takes it.
+		sure []bool
 	}
 	var stack []archFrame
 	live := func() Arch {
@@ -161,6 +163,9 @@ func ScanArch(g *Guards) *ArchMap {
 		f := &stack[len(stack)-1]
 		if e, ok := namesChip(d, own); ok {
 			f.named = append(f.named, e)
+			for c, t := range own {
+				f.sure[c] = f.sure[c] || t == triTrue
+			}
 			return
 		}
 		for c, t := range own {
@@ -174,7 +179,7 @@ func ScanArch(g *Guards) *ArchMap {
 		switch d.Kind {
 		case "if", "ifdef", "ifndef":
 			r := eval(d)
-			stack = append(stack, archFrame{taken: r, cur: append([]tri(nil), r...)})
+			stack = append(stack, archFrame{taken: r, cur: append([]tri(nil), r...), sure: make([]bool, n)})
 			branch(d, r)
 		case "elif":
 			if len(stack) == 0 {
@@ -203,7 +208,7 @@ func ScanArch(g *Guards) *ArchMap {
 			}
 			f := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			m.closeGroup(f.named, f.others)
+			m.closeGroup(f.named, f.others, f.sure)
 		default:
 			continue
 		}
@@ -213,10 +218,13 @@ func ScanArch(g *Guards) *ArchMap {
 }
 
 // closeGroup keeps the evidence of a finished #if group. A group that
-// names one chip in a branch and compiles other code for the other chip
-// (`#if defined(__DAV_C310__) … #else … #endif`) supports both: it is
-// evidence for both, which leaves a unit's target unknown.
-func (m *ArchMap) closeGroup(named []ArchEvidence, others Arch) {
+// switches on the chip (its named branches take every compile of their
+// chips) and compiles other code for the other chip (`#if
+// defined(__DAV_C310__) … #else … #endif`) supports both: it is evidence
+// for both, which leaves a unit's target unknown. A core split on one
+// chip's macros (`#ifdef __DAV_C220_VEC__ … #else … #endif`, the else
+// being that chip's cube) names that chip alone.
+func (m *ArchMap) closeGroup(named []ArchEvidence, others Arch, sure []bool) {
 	if len(named) == 0 {
 		return
 	}
@@ -225,6 +233,11 @@ func (m *ArchMap) closeGroup(named []ArchEvidence, others Arch) {
 		chips |= e.Arch
 	}
 	m.Evidence = append(m.Evidence, named...)
+	for c, cfg := range archConfigs {
+		if chips&cfg.arch != 0 && !sure[c] {
+			return
+		}
+	}
 	if rest := others & ArchAny &^ chips; rest != 0 {
 		e := named[0]
 		e.Arch = rest

@@ -28,6 +28,11 @@ int c310;
 #else
 int not_c310;
 #endif
+#ifdef __DAV_C220_VEC__
+int lane = sub_block_id();
+#else
+int lane = 0;
+#endif
 `
 	m := ScanArch(ScanGuards([]byte(src)))
 	at := func(marker string) Arch { return m.At(uint32(strings.Index(src, marker))) }
@@ -46,7 +51,9 @@ int not_c310;
 	// The #else of the C310 test compiles for A2/A3: that group supports
 	// both chips.
 	want := []string{"a5 defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510", "a2a3 __NPU_ARCH__ == 2201", "a2a3 __DAV_C220_VEC__",
-		"a5 defined(__DAV_C310__)", "a2a3 defined(__DAV_C310__)"}
+		"a5 defined(__DAV_C310__)", "a2a3 defined(__DAV_C310__)",
+		// A core split on the dav-c220 macros: its #else is A2/A3's cube.
+		"a2a3 __DAV_C220_VEC__"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("evidence %q, want %q", got, want)
 	}
