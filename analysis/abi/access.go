@@ -91,28 +91,42 @@ type Helpers map[string]*Helper
 // FindHelpers finds the args helpers defined in files, including helpers
 // that forward to other helpers.
 func FindHelpers(files ...*grammar.File) Helpers {
-	hs := Helpers{}
-	type cand struct {
-		f  *grammar.File
-		fn *grammar.Node
+	parts := make([]*FileHelpers, len(files))
+	for i, f := range files {
+		parts[i] = ScanHelpers(f)
 	}
-	var subs, calls []cand
-	for _, f := range files {
-		if f == nil || f.Lang != grammar.CPP || f.Tree == nil {
-			continue
-		}
-		for i := range f.Tree.Nodes {
-			n := &f.Tree.Nodes[i]
-			switch n.Kind() {
-			case "subscript_expression":
-				subs = append(subs, cand{f, n})
-			case "call_expression":
-				calls = append(calls, cand{f, n})
-			}
-		}
+	return JoinHelpers(parts...)
+}
+
+// FileHelpers is one file's share of FindHelpers, a function of the file
+// alone (a caller may keep it per parse): the helpers that index args
+// themselves, and the calls that may forward to a helper.
+type FileHelpers struct {
+	f *grammar.File
+	// own are the helpers reading args[i] directly, the first definition
+	// of each name.
+	own []*Helper
+	// fwd are the calls in functions taking an args pointer, in source
+	// order: each forwards when it passes that pointer to a helper.
+	fwd []fwdCall
+}
+
+type fwdCall struct {
+	n    *grammar.Node
+	call cxx.Call
+	fn   *grammar.Node
+	name string
+	fp   fnParams
+}
+
+// ScanHelpers scans one file for FindHelpers.
+func ScanHelpers(f *grammar.File) *FileHelpers {
+	out := &FileHelpers{f: f}
+	if f == nil || f.Lang != grammar.CPP || f.Tree == nil {
+		return out
 	}
 	pcache := map[*grammar.Node]fnParams{}
-	params := func(f *grammar.File, fn *grammar.Node) fnParams {
+	params := func(fn *grammar.Node) fnParams {
 		if p, ok := pcache[fn]; ok {
 			return p
 		}
@@ -120,17 +134,28 @@ func FindHelpers(files ...*grammar.File) Helpers {
 		pcache[fn] = p
 		return p
 	}
-	for _, c := range subs {
-		fn := c.fn.Ancestor("function_definition")
+	seen := map[string]bool{}
+	var calls []*grammar.Node
+	for i := range f.Tree.Nodes {
+		n := &f.Tree.Nodes[i]
+		switch n.Kind() {
+		case "call_expression":
+			calls = append(calls, n)
+			continue
+		case "subscript_expression":
+		default:
+			continue
+		}
+		fn := n.Ancestor("function_definition")
 		if fn == nil {
 			continue
 		}
-		fp := params(c.f, fn)
+		fp := params(fn)
 		if fp.args == "" || len(fp.ints) == 0 {
 			continue
 		}
-		arg := c.fn.ChildByField("argument")
-		idx := indexOf(c.fn)
+		arg := n.ChildByField("argument")
+		idx := indexOf(n)
 		if arg == nil || idx == nil || arg.Text() != fp.args {
 			continue
 		}
@@ -139,50 +164,72 @@ func FindHelpers(files ...*grammar.File) Helpers {
 			continue
 		}
 		name := cxx.FunctionName(fn)
-		if name == "" || hs[name] != nil {
+		if name == "" || seen[name] {
 			continue
 		}
-		u := classify(c.f, c.fn, nil)
-		hs[name] = &Helper{Name: name, ArgsPos: fp.argsPos, IndexPos: pos, Offset: off, Use: u.kind, Cast: u.cast,
-			Returns: u.returned, File: c.f.Path, Node: fn}
+		seen[name] = true
+		u := classify(f, n, nil)
+		out.own = append(out.own, &Helper{Name: name, ArgsPos: fp.argsPos, IndexPos: pos, Offset: off, Use: u.kind, Cast: u.cast,
+			Returns: u.returned, File: f.Path, Node: fn})
+	}
+	for _, n := range calls {
+		fn := n.Ancestor("function_definition")
+		if fn == nil {
+			continue
+		}
+		fp := params(fn)
+		if fp.args == "" {
+			continue
+		}
+		name := cxx.FunctionName(fn)
+		if name == "" {
+			continue
+		}
+		if call, ok := cxx.AsCall(n); ok {
+			out.fwd = append(out.fwd, fwdCall{n: n, call: call, fn: fn, name: name, fp: fp})
+		}
+	}
+	return out
+}
+
+// JoinHelpers is FindHelpers over the files whose shares parts are, in
+// order: the first definition of a name wins.
+func JoinHelpers(parts ...*FileHelpers) Helpers {
+	hs := Helpers{}
+	for _, p := range parts {
+		for _, h := range p.own {
+			if hs[h.Name] == nil {
+				hs[h.Name] = h
+			}
+		}
 	}
 	// Forwarding helpers: arg_tensor(args, i) { return tensor_data<T>(args, i); }
 	for round := 0; round < 4; round++ {
 		added := false
-		for _, c := range calls {
-			call, ok := cxx.AsCall(c.fn)
-			if !ok {
-				continue
-			}
-			h := hs[call.Name]
-			if h == nil || h.ArgsPos >= len(call.Args) || h.IndexPos >= len(call.Args) {
-				continue
-			}
-			fn := c.fn.Ancestor("function_definition")
-			if fn == nil {
-				continue
-			}
-			name := cxx.FunctionName(fn)
-			if name == "" || hs[name] != nil {
-				continue
-			}
-			fp := params(c.f, fn)
-			if fp.args == "" || call.Args[h.ArgsPos].Text() != fp.args {
-				continue
-			}
-			pos, off, ok := fp.indexParam(call.Args[h.IndexPos])
-			if !ok {
-				continue
-			}
-			nh := &Helper{Name: name, ArgsPos: fp.argsPos, IndexPos: pos, Offset: off + h.Offset, Use: h.Use, Cast: h.Cast, File: c.f.Path, Node: fn}
-			if h.Returns || h.Use == UseUnknown {
-				u := classify(c.f, c.fn, nil)
-				if u.kind != UseUnknown || u.returned {
-					nh.Use, nh.Cast, nh.Returns = u.kind, u.cast, u.returned
+		for _, p := range parts {
+			for _, c := range p.fwd {
+				call := c.call
+				h := hs[call.Name]
+				if h == nil || h.ArgsPos >= len(call.Args) || h.IndexPos >= len(call.Args) || hs[c.name] != nil {
+					continue
 				}
+				if call.Args[h.ArgsPos].Text() != c.fp.args {
+					continue
+				}
+				pos, off, ok := c.fp.indexParam(call.Args[h.IndexPos])
+				if !ok {
+					continue
+				}
+				nh := &Helper{Name: c.name, ArgsPos: c.fp.argsPos, IndexPos: pos, Offset: off + h.Offset, Use: h.Use, Cast: h.Cast, File: p.f.Path, Node: c.fn}
+				if h.Returns || h.Use == UseUnknown {
+					u := classify(p.f, c.n, nil)
+					if u.kind != UseUnknown || u.returned {
+						nh.Use, nh.Cast, nh.Returns = u.kind, u.cast, u.returned
+					}
+				}
+				hs[c.name] = nh
+				added = true
 			}
-			hs[name] = nh
-			added = true
 		}
 		if !added {
 			break

@@ -172,7 +172,7 @@ var descriptorTypes = []string{"Tensor", "ChipTensor"}
 // source order (pass.Nodes); includes are the workspace files f includes,
 // whose struct members, type aliases, GM-returning functions and dcci
 // helpers are taken into account.
-func NewGM(f *grammar.File, nodes func(kinds ...string) []*grammar.Node, includes []*grammar.File) *GM {
+func NewGM(ff FileFacts, f *grammar.File, includes []*grammar.File) *GM {
 	g := &GM{
 		file:        f,
 		vars:        map[string][]*Var{},
@@ -189,25 +189,22 @@ func NewGM(f *grammar.File, nodes func(kinds ...string) []*grammar.Node, include
 	if f == nil || f.Tree == nil {
 		return g
 	}
-	// Included files are scanned linearly (their flat node slices), only
-	// for the kinds that matter; the file itself uses the shared index.
-	incNodes := map[string][]incNode{}
+	ff = factsOr(ff)
+	nodes := func(kinds ...string) []*grammar.Node { return ff.Nodes(f, kinds...) }
+	// The includes, then the file itself.
+	var files []*grammar.File
 	for _, inc := range includes {
-		if inc == nil || inc.Tree == nil || inc.Lang != grammar.CPP {
-			continue
-		}
-		for i := range inc.Tree.Nodes {
-			n := &inc.Tree.Nodes[i]
-			switch n.Kind() {
-			case "alias_declaration", "type_definition", "field_declaration", "function_definition", "call_expression":
-				incNodes[n.Kind()] = append(incNodes[n.Kind()], incNode{inc, n})
-			}
+		if inc != nil && inc.Tree != nil && inc.Lang == grammar.CPP {
+			files = append(files, inc)
 		}
 	}
+	files = append(files, f)
 	all := func(kind string) []incNode {
-		out := append([]incNode(nil), incNodes[kind]...)
-		for _, n := range nodes(kind) {
-			out = append(out, incNode{f, n})
+		var out []incNode
+		for _, g := range files {
+			for _, n := range ff.Nodes(g, kind) {
+				out = append(out, incNode{g, n})
+			}
 		}
 		return out
 	}
@@ -241,7 +238,8 @@ func NewGM(f *grammar.File, nodes func(kinds ...string) []*grammar.Node, include
 	}
 
 	// Functions returning GM pointers: `__gm__ T *data_of(...)`.
-	for _, fn := range all("function_definition") {
+	defs := all("function_definition")
+	for _, fn := range defs {
 		d := FunctionDeclarator(fn.n)
 		t := fn.n.ChildByField("type")
 		if d == nil || t == nil || fn.n.ChildByField("declarator") == nil || fn.n.ChildByField("declarator").Kind() != "pointer_declarator" {
@@ -282,7 +280,20 @@ func NewGM(f *grammar.File, nodes func(kinds ...string) []*grammar.Node, include
 		}
 	}
 
-	g.findHelpers(all("call_expression"))
+	// Only a call of dcci or of a function defined here can make a helper.
+	names := []string{"dcci", "DataCacheCleanAndInvalid"}
+	for _, fn := range defs {
+		if name := FunctionName(fn.n); name != "" {
+			names = append(names, name)
+		}
+	}
+	var calls []incNode
+	for _, g := range files {
+		for _, n := range ff.Calls(g).Named(names...) {
+			calls = append(calls, incNode{g, n})
+		}
+	}
+	g.findHelpers(calls)
 	g.findDccis(nodes("call_expression"))
 	g.findAccesses(nodes("subscript_expression", "pointer_expression", "field_expression", "call_expression"))
 	return g

@@ -3,7 +3,6 @@ package cxx
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"testing"
 
@@ -17,23 +16,6 @@ func parseCPP(t *testing.T, name, src string) *grammar.File {
 		t.Fatal(err)
 	}
 	return f
-}
-
-// kindIndex mimics pass.Nodes for tests.
-func kindIndex(f *grammar.File) func(kinds ...string) []*grammar.Node {
-	return func(kinds ...string) []*grammar.Node {
-		var out []*grammar.Node
-		for i := range f.Tree.Nodes {
-			n := &f.Tree.Nodes[i]
-			for _, k := range kinds {
-				if n.Kind() == k && n.IsNamed() {
-					out = append(out, n)
-				}
-			}
-		}
-		sort.Slice(out, func(i, j int) bool { return out[i].Index() < out[j].Index() })
-		return out
-	}
 }
 
 const gmHeader = `
@@ -102,7 +84,7 @@ extern "C" __global__ __aicore__ void entry(__gm__ int64_t *args) {
 func TestGMAccesses(t *testing.T) {
 	hdr := parseCPP(t, "h.h", gmHeader)
 	f := parseCPP(t, "entry.cpp", gmSource)
-	gm := NewGM(f, kindIndex(f), []*grammar.File{hdr})
+	gm := NewGM(nil, f, []*grammar.File{hdr})
 	var got []string
 	for _, a := range gm.Accesses() {
 		cov := ""
@@ -145,7 +127,7 @@ func TestGMAccesses(t *testing.T) {
 func TestGMKinds(t *testing.T) {
 	hdr := parseCPP(t, "h.h", gmHeader)
 	f := parseCPP(t, "entry.cpp", gmSource)
-	gm := NewGM(f, kindIndex(f), []*grammar.File{hdr})
+	gm := NewGM(nil, f, []*grammar.File{hdr})
 	want := map[string]GMKind{
 		"args": GMArgs, "t": GMDescriptor, "u": GMDescriptor, "n": NotGM, "p": GMData, "q": GMData,
 		"m": GMData, "raw": GMData, "g": GMGlobalTensor, "xGm": GMGlobalTensor, "yUb": LocalTensor, "seq_": GMData,
@@ -175,7 +157,7 @@ func TestGMArgsOnlyByShape(t *testing.T) {
   int64_t x = block_table[0] + my_args[1];
 }`
 	f := parseCPP(t, "x.cpp", src)
-	gm := NewGM(f, kindIndex(f), nil)
+	gm := NewGM(nil, f, nil)
 	var got []string
 	for _, a := range gm.Accesses() {
 		got = append(got, a.Node.Text())
@@ -196,7 +178,7 @@ func TestStatementOf(t *testing.T) {
 }
 int g = 0;`
 	f := parseCPP(t, "x.cpp", src)
-	gm := NewGM(f, kindIndex(f), nil)
+	gm := NewGM(nil, f, nil)
 	var got []string
 	for _, a := range gm.Accesses() {
 		got = append(got, strings.SplitN(a.Stmt.Text(), "\n", 2)[0])
@@ -234,7 +216,7 @@ func TestRootForms(t *testing.T) {
 }`
 	f := parseCPP(t, "x.cpp", src)
 	var got []string
-	for _, n := range kindIndex(f)("call_expression") {
+	for _, n := range Direct.Nodes(f, "call_expression") {
 		if c, ok := AsCall(n); ok && c.Name == "use" {
 			got = append(got, Root(c.Args[0]))
 		}

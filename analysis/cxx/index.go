@@ -12,6 +12,8 @@ import (
 // after an edit rebuilds only the edited file's part and joins it with the
 // others'. Direct computes them on the spot.
 type FileFacts interface {
+	// Nodes lists f's named nodes of the given kinds in source order.
+	Nodes(f *grammar.File, kinds ...string) []*grammar.Node
 	Calls(f *grammar.File) *CallIndex
 	Funcs(f *grammar.File) *FileFuncs
 }
@@ -22,6 +24,23 @@ var Direct FileFacts = direct{}
 type direct struct{}
 
 func (direct) Calls(f *grammar.File) *CallIndex { return IndexCalls(f) }
+
+func (direct) Nodes(f *grammar.File, kinds ...string) []*grammar.Node {
+	var out []*grammar.Node
+	if f == nil || f.Tree == nil {
+		return nil
+	}
+	for i := range f.Tree.Nodes {
+		n := &f.Tree.Nodes[i]
+		for _, k := range kinds {
+			if n.Kind() == k && n.IsNamed() {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	return out
+}
 func (direct) Funcs(f *grammar.File) *FileFuncs { return IndexFileFuncs(f) }
 
 func factsOr(ff FileFacts) FileFacts {
@@ -61,8 +80,12 @@ func (x *CallIndex) Named(names ...string) []*grammar.Node {
 		return x.byName[names[0]]
 	}
 	var out []*grammar.Node
+	seen := make(map[string]bool, len(names))
 	for _, name := range names {
-		out = append(out, x.byName[name]...)
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, x.byName[name]...)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Index() < out[j].Index() })
 	return out

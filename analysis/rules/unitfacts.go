@@ -16,7 +16,7 @@ var gmKey = &analysis.UnitKey[*cxx.GM]{
 	Name: "rules.gm",
 	Compute: func(_ context.Context, u *analysis.Unit) *cxx.GM {
 		f := u.Files[0]
-		return cxx.NewGM(f, func(kinds ...string) []*grammar.Node { return u.Nodes(f, kinds...) }, u.Headers())
+		return cxx.NewGM(u, f, u.Headers())
 	},
 }
 

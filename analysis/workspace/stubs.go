@@ -34,6 +34,10 @@ type abiState struct {
 	groups     map[string]*fileGroup
 	raw, all   map[string]accMemo
 	bindings   map[string]bindMemo
+	// shares are each current parse's share of the args helper search:
+	// an edit rescans the edited file only.
+	shares      map[*grammar.File]*abi.FileHelpers
+	sharesSwept int
 }
 
 // fileGroup is what every file of the same units shares: the constants
@@ -441,9 +445,43 @@ func (w *Workspace) group(files []*grammar.File) *fileGroup {
 	w.mu.Unlock()
 	g.once.Do(func() {
 		g.consts = cxx.NewResolver(files...)
-		g.helpers = abi.FindHelpers(files...)
+		parts := make([]*abi.FileHelpers, len(files))
+		for i, f := range files {
+			parts[i] = w.helperShare(f)
+		}
+		g.helpers = abi.JoinHelpers(parts...)
 	})
 	return g
+}
+
+// helperShare returns f's share of the args helper search, kept while f
+// is the current parse of its path.
+func (w *Workspace) helperShare(f *grammar.File) *abi.FileHelpers {
+	w.mu.Lock()
+	h := w.abi.shares[f]
+	w.mu.Unlock()
+	if h != nil {
+		return h
+	}
+	h = abi.ScanHelpers(f)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.current(f) {
+		return h
+	}
+	if w.abi.shares == nil {
+		w.abi.shares = map[*grammar.File]*abi.FileHelpers{}
+	}
+	w.abi.shares[f] = h
+	if len(w.abi.shares) >= 2*w.abi.sharesSwept+32 {
+		for g := range w.abi.shares {
+			if !w.current(g) {
+				delete(w.abi.shares, g)
+			}
+		}
+		w.abi.sharesSwept = len(w.abi.shares)
+	}
+	return h
 }
 
 // IsCurrent reports whether f is the workspace's parse of its path: facts
