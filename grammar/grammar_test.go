@@ -380,6 +380,29 @@ func TestMaskParseCoverage(t *testing.T) {
 			"int f() {\n  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT(\"x %d\", ret); return ret);\n  OP_CHECK_IF(a == nullptr, OP_LOGE(n, \"x\"), return ge::GRAPH_FAILED);\n" +
 				"  CHECK_RET(x, return);\n  CHECK_RET(y, LOG(\"y\"); return ret;);\n  for (;;) { CHECK_OK(x, break); }\n  RUN_ALL([&]() { a(); return 1; });\n  return 0;\n}\n",
 			[]string{";", "return", "return", ",", "return", ";", "return", ";", ",", "break"}},
+		{"member template call without arguments",
+			"void f() {\n  this->q.template EnQue(x);\n  p->template Iterate(k != 0);\n  r.template Get<int>();\n}\n",
+			[]string{"template", "template"}},
+		{"__has_include condition",
+			"#if __has_include(\"../x/y.h\") && defined(A)\n#include \"../x/y.h\"\n#elif __has_include(<z.h>)\n#endif\n",
+			[]string{`("../x/y.h")`, "(<z.h>)"}},
+		{"tiling data definition",
+			"namespace optiling {\nBEGIN_TILING_DATA_DEF(FooTilingData)\n  TILING_DATA_FIELD_DEF(uint32_t, coreNum);\n  TILING_DATA_FIELD_DEF_ARR(uint32_t, 8, arr);\n" +
+				"  TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, mm);\nEND_TILING_DATA_DEF;\nREGISTER_TILING_DATA_CLASS(Foo, FooTilingData)\n" +
+				"REGISTER_TILING_DATA_CLASS(Foo_1, FooTilingData);  // a key\nMOE_IMPL(float, 8, 8);\n}\n",
+			[]string{"BEGIN_TILING_DATA_DEF(", ")", "TILING_DATA_FIELD_DEF(", ",", ")", "TILING_DATA_FIELD_DEF_ARR(", ", 8,", ")",
+				"TILING_DATA_FIELD_DEF_STRUCT(", ",", ")", "END_TILING_DATA_DEF", "REGISTER_TILING_DATA_CLASS(Foo, FooTilingData)",
+				"REGISTER_TILING_DATA_CLASS(Foo_1, FooTilingData);", "MOE_IMPL(float, 8, 8);"}},
+		{"export macro before a qualified or wrapped declaration",
+			"ACLNN_API aclnnStatus\naclnnFoo(void* w);\nFIA_EXTERN_C ge::graphStatus Tiling(gert::TilingContext *c);\n" +
+				"struct B {\n  CATLASS_DEVICE AscendC::LocalTensor<E> const& visit(int i) { return t; }\n};\n",
+			[]string{"ACLNN_API", "FIA_EXTERN_C", "CATLASS_DEVICE"}},
+		{"more AscendC qualifiers",
+			"__simd_vf__ static inline void V(__ubuf__ float *u) {}\n__aicore__ inline __inout_pipe__(MTE2) void C(int n) {}\n",
+			[]string{"__simd_vf__", "__ubuf__", "__aicore__", "__inout_pipe__(MTE2)"}},
+		{"stray ';' after a call operator's body",
+			"struct Copy {\n  CATLASS_DEVICE void operator()(int d, int s)\n  {\n    Run(d, s);\n  };\n};\n",
+			[]string{"CATLASS_DEVICE", ";"}},
 		{"extern C under __cplusplus",
 			"#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f(int);\n#if defined(__cplusplus) // C++\n}  // extern C\n#endif\n",
 			[]string{"extern \"C\" {", "}"}},
@@ -409,7 +432,10 @@ func TestMaskParseCoverage(t *testing.T) {
 // macro statement in a function body, a macro that is a call's argument.
 func TestMaskCoverageLeavesCode(t *testing.T) {
 	src := "void g(int *a, int i) {\n  auto f = [v = a[i]](int x) { return x; };\n  int y = a[a[i]];\n  y = y << 2;\n  Coord c = {};\n  c = {};\n" +
-		"  if (y == 3) {}\n  TRACE_POINT\n  x & y;\n  return;\n}\nint h() { return CHECK_RET(1, 2); }\n"
+		"  if (y == 3) {}\n  TRACE_POINT\n  x & y;\n  return;\n}\nint h() { return CHECK_RET(1, 2); }\n" +
+		// A macro that may carry control flow stays for the macro model,
+		// in any body; one that opens a definition stays too.
+		"struct T {\n  void run() const {\n    REGISTER_X(pipe)\n    go();\n  }\n};\nKERNEL_ENTRY(foo)\n{\n  go();\n}\n"
 	f := parse(t, "k.cpp", src)
 	if len(f.Masks) != 0 {
 		t.Errorf("masked %v", f.Masks)
@@ -424,5 +450,20 @@ func TestMaskCoverageLeavesCode(t *testing.T) {
 	})
 	if !lambda {
 		t.Errorf("lambda lost:\n%s", Dump(f.Tree.Root()))
+	}
+}
+
+// Every prefix of code the coverage masks touch (an unterminated launch,
+// attribute, macro call, directive or comment) masks without panicking
+// and keeps its length.
+func TestMaskPrefixes(t *testing.T) {
+	src := "#ifdef __cplusplus\nextern \"C\" {\n#endif\n#if __has_include(\"a.h\")\n#endif\nnamespace n {\nBEGIN_TILING_DATA_DEF(D)\n" +
+		"TILING_DATA_FIELD_DEF_ARR(uint32_t, 8, a);\nEND_TILING_DATA_DEF;\nREGISTER_X(a, b) /* c */\n[[attr(1)]] CATLASS_GLOBAL __mix__(1, 2) void k(C c = {}) {\n" +
+		"  K<T><<<n, s>>>(a);\n  q.template EnQue(x);\n  CHECK_RET(c, LOG(\"x\"); return;);\n}\nstruct S { CATLASS_DEVICE void operator()<AIC>(int p) {}; };\n}\n#ifdef __cplusplus\n}\n#endif\n"
+	for i := 0; i <= len(src); i++ {
+		m, _ := Mask([]byte(src[:i]))
+		if len(m) != i {
+			t.Fatalf("prefix %d: masked length %d", i, len(m))
+		}
 	}
 }

@@ -19,12 +19,13 @@ var qualifiers = map[string]bool{
 	"__cc__": true, "__fbuf__": true, "__global__": true, "__sync_alias__": true, "__sync_in__": true,
 	"__sync_out__": true, "__sync_noalias__": true, "__cce_aicore__": true, "__cce_simt_entry__": true,
 	"__simt_callee__": true, "__simt_vf__": true, "__inline__": true, "__forceinline__": true,
-	"__restrict__": true, "__gm_align__": true,
+	"__restrict__": true, "__gm_align__": true, "__simd_vf__": true, "__simd_callee__": true, "__local_mem__": true,
+	"__may_used_by_aicore__": true,
 }
 
 // pipeQualifiers take a parenthesized argument list: `__in_pipe__(MTE2)`,
 // `__mix__(1, 2)` (a mixed kernel's cube:vector core ratio).
-var pipeQualifiers = map[string]bool{"__in_pipe__": true, "__out_pipe__": true, "__mix__": true}
+var pipeQualifiers = map[string]bool{"__in_pipe__": true, "__out_pipe__": true, "__inout_pipe__": true, "__mix__": true}
 
 // jumpKeywords are statements a checking macro takes as an argument
 // (`CHECK_RET(ret == 0, return ret);`); hidden, the call parses.
@@ -120,11 +121,14 @@ func Mask(src []byte) ([]byte, []Span) {
 	// line start), for the declaration-macro rule.
 	last := byte('\n')
 	// parens and braces track nesting: what each open '(' starts, and
-	// whether each '{' opens a function body (follows a ')' that closed
-	// neither a lambda's nor a function pointer's parameters).
+	// what each '{' opens: 'b' a function body (it follows a ')' that
+	// closed neither a lambda's nor a function pointer's parameters), 'n'
+	// a namespace or an `extern "C"` block, 0 anything else.
 	var parens []paren
-	var braces []bool
+	var braces []byte
 	closed, afterBracket := byte(0), false
+	// scope is true from `namespace` or `extern` to the '{' it opens.
+	scope := false
 	// macroEnd is the end of the last all-caps word when nothing has
 	// followed it yet: a '(' there opens a macro's arguments.
 	macroEnd := -1
@@ -197,6 +201,55 @@ func Mask(src []byte) ([]byte, []Span) {
 					}
 				}
 				blank(i, e)
+			case string(word) == "namespace" || string(word) == "extern":
+				scope = true
+				last = 'A'
+			case string(word) == "template" && afterMember(src, i) && dependentCall(src, e):
+				// `q.template EnQue(x)`: the keyword without template
+				// arguments, which tree-sitter cannot read.
+				blank(i, e)
+			case string(word) == "BEGIN_TILING_DATA_DEF" && declPosition(last) && !inBody(braces):
+				if end := tilingDataBegin(src, i, e, ensure, &out, &spans); end > 0 {
+					braces = append(braces, 0)
+					e = end
+					last = '{'
+				} else {
+					touch()
+					last = 'A'
+				}
+			case string(word) == "END_TILING_DATA_DEF" && declPosition(last) && len(braces) > 0 && !inBody(braces):
+				// The end of BEGIN_TILING_DATA_DEF's struct: `};`.
+				ensure()
+				spans = append(spans, Span{Start: uint32(i), End: uint32(e), Text: string(word)})
+				out[i] = '}'
+				for k := i + 1; k < e; k++ {
+					out[k] = ' '
+				}
+				braces = braces[:len(braces)-1]
+				last = '}'
+			case strings.HasPrefix(string(word), "TILING_DATA_FIELD_DEF") && declPosition(last) && !inBody(braces):
+				if end := tilingField(src, i, e, blank); end > 0 {
+					e = end
+					last = 'A'
+				} else {
+					touch()
+					last = 'A'
+				}
+			case isMacroName(word) && declPosition(last) && namespaceScope(braces):
+				if end := registrationEnd(src, e); end > 0 {
+					// `REGISTER_TILING_DATA_CLASS(Op, Data)` alone on its
+					// lines at namespace scope: a registration that names
+					// no declaration tree-sitter could read.
+					blank(i, end)
+					e = end
+					break
+				}
+				if startsDeclaration(src, e, false) {
+					blank(i, e)
+				} else {
+					last = 'A'
+					macroEnd = e
+				}
 			case len(word) == 2 && word[0] == 'i' && word[1] == 'f':
 				touch()
 				j := skipBlank(e)
@@ -218,7 +271,7 @@ func Mask(src []byte) ([]byte, []Span) {
 				// The macro's argument stays empty: `CHECK(c, return;)`
 				// loses its separators below.
 				blank(i, e)
-			case (last == '\n' || last == '>' || last == ';' || last == '{' || last == '}') && isMacroName(word):
+			case declPosition(last) && isMacroName(word):
 				touch()
 				if startsDeclaration(src, e, inBody(braces)) {
 					blank(i, e)
@@ -241,6 +294,10 @@ func Mask(src []byte) ([]byte, []Span) {
 				end := DirectiveEnd(src, i)
 				if wrapped := cplusplusWrapped(src, i, end); wrapped != nil {
 					blank(wrapped[0], wrapped[1])
+				}
+				for _, a := range hasIncludeArgs(src, i, end) {
+					// `#if __has_include("x.h")` reads as `#if __has_include`.
+					blank(a[0], a[1])
 				}
 				i = end
 				continue
@@ -284,14 +341,16 @@ func Mask(src []byte) ([]byte, []Span) {
 				afterBracket = true
 			case ';':
 				afterBracket = false
+				scope = false
 			case '(':
+				scope = false
 				// A lambda's parameters follow its `[...]`, possibly
 				// with a template parameter list in between.
 				p := paren{braces: len(braces), sep: -1}
 				switch {
 				case afterBracket:
 					p.kind = 'l'
-				case last == ')':
+				case last == ')' && !afterOperatorCall(src, i):
 					p.kind = 'p' // `(*fn)(args)`: a function pointer's parameters
 				case m >= 0 && skipBlank(m) == i:
 					p.kind, p.sep, p.empty = 'm', -1, true
@@ -308,12 +367,21 @@ func Mask(src []byte) ([]byte, []Span) {
 					parens = parens[:n-1]
 				}
 			case '{':
-				braces = append(braces, last == ')' && closed == 0)
+				kind := byte(0)
+				switch {
+				case scope:
+					kind = 'n'
+				case closed == 0 && prevByte(src, i) == ')':
+					// also `)` then `{` on the next line
+					kind = 'b'
+				}
+				braces = append(braces, kind)
+				scope = false
 				afterBracket = false
 			case '}':
 				afterBracket = false
 				if n := len(braces); n > 0 {
-					body := braces[n-1]
+					body := braces[n-1] == 'b'
 					braces = braces[:n-1]
 					// `A() {};` in a class: tree-sitter takes no empty
 					// declaration after a member function's body.
@@ -341,6 +409,7 @@ func Mask(src []byte) ([]byte, []Span) {
 					}
 				}
 			case '=':
+				scope = false
 				if e := emptyDefaultEnd(src, i, len(parens) > 0); e > 0 {
 					// `Coord const& coord = {}`: tree-sitter-cpp reads no
 					// braced default argument; the parameter stays.
@@ -361,13 +430,230 @@ func Mask(src []byte) ([]byte, []Span) {
 }
 
 // inBody reports whether the innermost braces lie in a function body.
-func inBody(braces []bool) bool {
+func inBody(braces []byte) bool {
 	for _, b := range braces {
-		if b {
+		if b == 'b' {
 			return true
 		}
 	}
 	return false
+}
+
+// prevByte returns the last byte before i that is not a blank or a
+// newline, 0 at the start.
+func prevByte(src []byte, i int) byte {
+	for j := i - 1; j >= 0; j-- {
+		if c := src[j]; c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return c
+		}
+	}
+	return 0
+}
+
+// namespaceScope reports whether only namespaces (and `extern "C"`
+// blocks) are open: no function body, class or initializer.
+func namespaceScope(braces []byte) bool {
+	for _, b := range braces {
+		if b != 'n' {
+			return false
+		}
+	}
+	return true
+}
+
+// declPosition reports whether a word after last starts a declaration or
+// statement.
+func declPosition(last byte) bool {
+	return last == '\n' || last == '>' || last == ';' || last == '{' || last == '}'
+}
+
+// afterMember reports whether `.` or `->` ends right before i (blanks
+// allowed).
+func afterMember(src []byte, i int) bool {
+	j := i - 1
+	for j >= 0 && (src[j] == ' ' || src[j] == '\t') {
+		j--
+	}
+	return j >= 0 && (src[j] == '.' || src[j] == '>' && j > 0 && src[j-1] == '-')
+}
+
+// dependentCall reports whether a name and then '(' follow e: the
+// `template` keyword without template arguments.
+func dependentCall(src []byte, e int) bool {
+	j := skipSpace(src, e)
+	k := j
+	for k < len(src) && isIdent(src[k]) {
+		k++
+	}
+	if k == j || !isIdentStart(src[j]) || string(src[j:k]) == "operator" {
+		return false
+	}
+	k = skipSpace(src, k)
+	return k < len(src) && src[k] == '('
+}
+
+// balancedEnd returns the end of the parenthesized list at i (nested
+// parentheses, literals and comments skipped) within limit bytes, or 0.
+func balancedEnd(src []byte, i, limit int) int {
+	if i >= len(src) || src[i] != '(' {
+		return 0
+	}
+	depth := 0
+	for j := i; j < len(src) && j-i < limit; {
+		switch c := src[j]; {
+		case c == '"' || c == '\'':
+			j = QuotedEnd(src, j)
+			continue
+		case c == '/' && j+1 < len(src) && (src[j+1] == '/' || src[j+1] == '*'):
+			j, _ = CommentEnd(src, j)
+			continue
+		case c == '#' && (j == 0 || src[j-1] == '\n'):
+			return 0 // a directive inside the arguments
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		}
+		j++
+	}
+	return 0
+}
+
+// registrationEnd returns the end of a macro invocation whose name ends at
+// e when it stands alone: its arguments, an optional ';', then the end of
+// the line, and no '{', ':' or '=' starting the next one (a function-like
+// definition or a declaration). Otherwise 0.
+func registrationEnd(src []byte, e int) int {
+	j := skipBlankAt(src, e)
+	end := balancedEnd(src, j, 8192)
+	if end == 0 {
+		return 0
+	}
+	k := skipBlankAt(src, end)
+	if k < len(src) && src[k] == ';' {
+		end = k + 1
+		k = skipBlankAt(src, end)
+	}
+	if k < len(src) && src[k] != '\n' && src[k] != '\r' && !hasPrefixAt(src, k, "//") && !hasPrefixAt(src, k, "/*") {
+		return 0
+	}
+	for {
+		k = skipSpace(src, k)
+		if k >= len(src) {
+			break
+		}
+		c, ok := CommentEnd(src, k)
+		if !ok {
+			break
+		}
+		k = c
+	}
+	if k < len(src) && (src[k] == '{' || src[k] == ':' || src[k] == '=' || src[k] == '.' || src[k] == '-') {
+		return 0
+	}
+	return end
+}
+
+// tilingDataBegin rewrites `BEGIN_TILING_DATA_DEF(Name)` (the word at
+// i..e) into `struct Name {` of the same length: the fields up to
+// END_TILING_DATA_DEF become the struct's members. It returns the end of
+// the invocation, or 0 when it is not that shape.
+func tilingDataBegin(src []byte, i, e int, ensure func(), out *[]byte, spans *[]Span) int {
+	j := skipBlankAt(src, e)
+	end := balancedEnd(src, j, 256)
+	if end == 0 {
+		return 0
+	}
+	name := strings.TrimSpace(string(src[j+1 : end-1]))
+	for k := 0; k < len(name); k++ {
+		if !isIdent(name[k]) {
+			return 0
+		}
+	}
+	if name == "" {
+		return 0
+	}
+	ensure()
+	*spans = append(*spans, Span{Start: uint32(i), End: uint32(j + 1), Text: string(src[i : j+1])},
+		Span{Start: uint32(end - 1), End: uint32(end), Text: ")"})
+	o := *out
+	copy(o[i:], "struct")
+	for k := i + 6; k <= j; k++ {
+		o[k] = ' '
+	}
+	o[end-1] = '{'
+	return end
+}
+
+// tilingField hides a tiling field macro's syntax, leaving the member
+// `TYPE NAME;`: `TILING_DATA_FIELD_DEF(uint32_t, n);`,
+// `TILING_DATA_FIELD_DEF_STRUCT(Sub, s);` and
+// `TILING_DATA_FIELD_DEF_ARR(uint32_t, 8, a);` (the array length hidden).
+// It returns the end of the invocation, or 0 when it is not that shape.
+func tilingField(src []byte, i, e int, blank func(s, e int)) int {
+	j := skipBlankAt(src, e)
+	end := balancedEnd(src, j, 512)
+	if end == 0 {
+		return 0
+	}
+	var commas []int
+	for k := j + 1; k < end-1; k++ {
+		switch src[k] {
+		case ',':
+			commas = append(commas, k)
+		case '(', '<', '"', '/':
+			return 0
+		}
+	}
+	want := 1
+	if string(src[i:e]) == "TILING_DATA_FIELD_DEF_ARR" {
+		want = 2
+	}
+	if len(commas) != want {
+		return 0
+	}
+	blank(i, j+1)
+	blank(commas[0], commas[len(commas)-1]+1)
+	blank(end-1, end)
+	return end
+}
+
+// hasIncludeArgs lists the `("x.h")` argument spans of `__has_include` in
+// an #if or #elif directive line [i, end).
+func hasIncludeArgs(src []byte, i, end int) [][2]int {
+	d := string(src[i:end])
+	if !strings.Contains(d, "__has_include") {
+		return nil
+	}
+	var out [][2]int
+	for off := 0; ; {
+		k := strings.Index(d[off:], "__has_include")
+		if k < 0 {
+			return out
+		}
+		a := off + k + len("__has_include")
+		off = a
+		if strings.HasPrefix(d[a:], "_next") {
+			a += len("_next")
+			off = a
+		}
+		b := a
+		for b < len(d) && (d[b] == ' ' || d[b] == '\t') {
+			b++
+		}
+		if b >= len(d) || d[b] != '(' {
+			continue
+		}
+		c := strings.IndexByte(d[b:], ')')
+		if c < 0 {
+			return out
+		}
+		out = append(out, [2]int{i + b, i + b + c + 1})
+		off = b + c + 1
+	}
 }
 
 // skipSpace skips blanks and newlines from i.
@@ -548,12 +834,26 @@ func startsDeclaration(src []byte, e int, body bool) bool {
 	if isMacroName(src[j:k]) {
 		return false // another macro: judged on its own
 	}
-	m := k
-	for m < len(src) && (src[m] == ' ' || src[m] == '\t') {
-		m++
+	// A qualified type: `ge::graphStatus`, `AscendC::LocalTensor<T>`.
+	for k+2 < len(src) && src[k] == ':' && src[k+1] == ':' && isIdentStart(src[k+2]) {
+		k += 2
+		for k < len(src) && isIdent(src[k]) {
+			k++
+		}
 	}
+	m := skipBlankAt(src, k)
 	if m >= len(src) {
 		return false
+	}
+	if src[m] == '\n' || src[m] == '\r' {
+		// `ACLNN_API aclnnStatus` above `aclnnFoo(...)`.
+		n := skipSpace(src, m)
+		w := n
+		for w < len(src) && isIdent(src[w]) {
+			w++
+		}
+		x := skipBlankAt(src, w)
+		return !body && w > n && isIdentStart(src[n]) && x < len(src) && src[x] == '('
 	}
 	switch src[m] {
 	case '<':
