@@ -218,14 +218,24 @@ type Summaries struct {
 	callers map[string][]CallSite
 	entry   map[*grammar.Node]*entryMemo
 	written map[writtenKey]bool
-	roots   []FuncDef
-	rooted  bool
-	depth   int
+	// wroteBack memoizes callersWriteBack: the callers of a helper called
+	// from many places are asked once per origin and depth, not once per
+	// path up the call graph (exponential in the depth).
+	wroteBack map[wroteBackKey]bool
+	roots     []FuncDef
+	rooted    bool
+	depth     int
 }
 
 type writtenKey struct {
 	fn *grammar.Node
 	o  Origin
+}
+
+type wroteBackKey struct {
+	fn    *grammar.Node
+	o     Origin
+	depth int
 }
 
 type effectMemo struct {
@@ -802,7 +812,7 @@ func (s *Summaries) computeEffects(fn *grammar.Node) []Effect {
 				if d.Node == fn || s.coresOf(d.Node) == grammar.None || d.Body() == nil {
 					continue
 				}
-				for _, x := range s.effectsOf(d.Node) {
+				for _, x := range condense(s.effectsOf(d.Node)) {
 					if x.At.Tree() == d.Node.Tree() && deadForCall(d.Node, x.At, c) {
 						// `f(nullptr)` skips what f guards with the pointer.
 						continue
@@ -827,6 +837,41 @@ func (s *Summaries) computeEffects(fn *grammar.Node) []Effect {
 			if o := s.storeOrigin(lhs); o.Known() {
 				add(Effect{Kind: ScalarWrite, Origin: o, At: n, Site: n, SiteFile: f, Cores: f.CoresOf(n)})
 			}
+		}
+	}
+	return out
+}
+
+// condenseAbove is the length above which a callee's effects are condensed
+// before they are expanded at a call: in a call graph where every helper
+// calls two others the expanded lists double at each level.
+const condenseAbove = 256
+
+// condense keeps, in order, the first and the last occurrence of each
+// distinct effect (kind, memory, cores) of a long list: what comes first
+// and what comes last of each kind is what the scans over a call's block
+// of effects ask, and the list stays as long as the distinct effects.
+func condense(es []Effect) []Effect {
+	if len(es) <= condenseAbove {
+		return es
+	}
+	key := func(e Effect) Effect {
+		e.At, e.Site, e.SiteFile = nil, nil, nil
+		return e
+	}
+	first := map[Effect]int{}
+	last := map[Effect]int{}
+	for i, e := range es {
+		k := key(e)
+		if _, ok := first[k]; !ok {
+			first[k] = i
+		}
+		last[k] = i
+	}
+	out := make([]Effect, 0, 2*len(first))
+	for i, e := range es {
+		if k := key(e); first[k] == i || last[k] == i {
+			out = append(out, e)
 		}
 	}
 	return out
@@ -1481,6 +1526,19 @@ func (s *Summaries) callersWriteBack(fn *grammar.Node, o Origin, depth int) bool
 	if depth > maxExpand || !o.Known() {
 		return false
 	}
+	k := wroteBackKey{fn, o, depth}
+	if v, ok := s.wroteBack[k]; ok {
+		return v
+	}
+	if s.wroteBack == nil {
+		s.wroteBack = map[wroteBackKey]bool{}
+	}
+	v := s.computeCallersWriteBack(fn, o, depth)
+	s.wroteBack[k] = v
+	return v
+}
+
+func (s *Summaries) computeCallersWriteBack(fn *grammar.Node, o Origin, depth int) bool {
 	sites := s.callSitesOf(fn)
 	if len(sites) == 0 {
 		return false

@@ -109,6 +109,16 @@ type drainer struct {
 	jumps []jumpTargets
 	// entry-level run: dirty flows get the entry's call as origin.
 	top bool
+	// loops memoizes a loop's outcome per incoming state: an enclosing
+	// loop's second round reaches it again with a state seen before, and
+	// without the memo the work doubles with each level of nesting. The
+	// exits the loop reached were recorded by the first run.
+	loops map[loopKey]drainFlow
+}
+
+type loopKey struct {
+	loop *grammar.Node
+	in   drainFlow
 }
 
 func runMissingPipeDrain(pass *analysis.Pass) {
@@ -477,32 +487,16 @@ func (d *drainer) stmt(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow
 		}
 		return out.union(st)
 	case "for_statement", "while_statement", "for_range_loop", "do_statement":
-		st := in
-		if n.Kind() == "for_statement" {
-			st = d.exprCalls(f, n.ChildByField("initializer"), st)
+		k := loopKey{n, in}
+		if out, ok := d.loops[k]; ok {
+			return out
 		}
-		body := n.ChildByField("body")
-		d.jumps = append(d.jumps, jumpTargets{loop: true})
-		if n.Kind() == "do_statement" {
-			st = d.stmt(f, body, st)
-			st = st.union(d.jumps[len(d.jumps)-1].cont)
+		out := d.loop(f, n, in)
+		if d.loops == nil {
+			d.loops = map[loopKey]drainFlow{}
 		}
-		// The state lattice has two bits, so two rounds reach the fixed
-		// point: the cost stays linear in the body.
-		acc := st
-		cur := st
-		for i := 0; i < 2 && cur.mask != 0; i++ {
-			cur = d.stmt(f, body, cur)
-			cur = cur.union(d.jumps[len(d.jumps)-1].cont)
-			next := acc.union(cur)
-			if next.mask == acc.mask {
-				break
-			}
-			acc = next
-		}
-		j := d.jumps[len(d.jumps)-1]
-		d.jumps = d.jumps[:len(d.jumps)-1]
-		return acc.union(j.brk)
+		d.loops[k] = out
+		return out
 	case "switch_statement":
 		return d.switchStmt(f, n, d.exprCalls(f, n.ChildByField("condition"), in))
 	case "return_statement":
@@ -516,6 +510,36 @@ func (d *drainer) stmt(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow
 	default:
 		return d.exprCalls(f, n, in)
 	}
+}
+
+// loop runs a loop statement to its fixed point.
+func (d *drainer) loop(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow {
+	st := in
+	if n.Kind() == "for_statement" {
+		st = d.exprCalls(f, n.ChildByField("initializer"), st)
+	}
+	body := n.ChildByField("body")
+	d.jumps = append(d.jumps, jumpTargets{loop: true})
+	if n.Kind() == "do_statement" {
+		st = d.stmt(f, body, st)
+		st = st.union(d.jumps[len(d.jumps)-1].cont)
+	}
+	// The state lattice has two bits, so two rounds reach the fixed
+	// point: with the memo in stmt the cost stays linear in the body.
+	acc := st
+	cur := st
+	for i := 0; i < 2 && cur.mask != 0; i++ {
+		cur = d.stmt(f, body, cur)
+		cur = cur.union(d.jumps[len(d.jumps)-1].cont)
+		next := acc.union(cur)
+		if next.mask == acc.mask {
+			break
+		}
+		acc = next
+	}
+	j := d.jumps[len(d.jumps)-1]
+	d.jumps = d.jumps[:len(d.jumps)-1]
+	return acc.union(j.brk)
 }
 
 type jumpTargets struct {

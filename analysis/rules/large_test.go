@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"testing"
 	"time"
 
@@ -53,6 +54,10 @@ var largeShapes = map[string]struct {
 }
 
 func runLarge(t testing.TB, rule *analysis.Analyzer, src []byte) []analysis.Diagnostic {
+	return runLargeRules(t, []*analysis.Analyzer{rule}, src)
+}
+
+func runLargeRules(t testing.TB, rules []*analysis.Analyzer, src []byte) []analysis.Diagnostic {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "big.cpp")
 	if err := os.WriteFile(path, src, 0o644); err != nil {
@@ -60,7 +65,7 @@ func runLarge(t testing.TB, rule *analysis.Analyzer, src []byte) []analysis.Diag
 	}
 	ws := workspace.New(dir)
 	ws.SetLimits(func(string) int64 { return 64 << 20 }, 0)
-	ds, err := analysis.Run(ws, path, analysis.Options{Analyzers: []*analysis.Analyzer{rule}, Enabled: func(*analysis.Analyzer) bool { return true }})
+	ds, err := analysis.Run(ws, path, analysis.Options{Analyzers: rules, Enabled: func(*analysis.Analyzer) bool { return true }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,6 +105,44 @@ func BenchmarkLarge(b *testing.B) {
 				b.SetBytes(int64(len(src)))
 				for i := 0; i < b.N; i++ {
 					runLarge(b, shape.rule, src)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkShapes runs every rule, and each rule alone, on each adversarial
+// shape (shapes_test.go) at 256 KB to 2 MB; a rule linear in the size of a
+// function and of a file takes twice the time and allocations for twice
+// the bytes. Select with the names, e.g.
+//
+//	go test ./analysis/rules -run '^$' -bench 'Shapes/else-if/.*/all' -benchtime 1x
+func BenchmarkShapes(b *testing.B) {
+	names := make([]string, 0, len(shapeGens))
+	for n := range shapeGens {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		for _, kb := range []int{256, 512, 1024, 2048} {
+			b.Run(fmt.Sprintf("%s/%dKB", name, kb), func(b *testing.B) {
+				src := shapeGens[name](kb << 10)
+				sets := map[string][]*analysis.Analyzer{"all": All()}
+				for _, r := range All() {
+					sets[r.Code] = []*analysis.Analyzer{r}
+				}
+				codes := []string{"all"}
+				for _, r := range All() {
+					codes = append(codes, r.Code)
+				}
+				for _, code := range codes {
+					b.Run(code, func(b *testing.B) {
+						b.ReportAllocs()
+						b.SetBytes(int64(len(src)))
+						for i := 0; i < b.N; i++ {
+							runLargeRules(b, sets[code], src)
+						}
+					})
 				}
 			})
 		}
