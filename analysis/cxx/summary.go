@@ -1,6 +1,7 @@
 package cxx
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -222,6 +223,7 @@ type Summaries struct {
 	// from many places are asked once per origin and depth, not once per
 	// path up the call graph (exponential in the depth).
 	wroteBack map[wroteBackKey]bool
+	guards    map[*grammar.Node]map[int][]span
 	roots     []FuncDef
 	rooted    bool
 	depth     int
@@ -813,7 +815,7 @@ func (s *Summaries) computeEffects(fn *grammar.Node) []Effect {
 					continue
 				}
 				for _, x := range condense(s.effectsOf(d.Node)) {
-					if x.At.Tree() == d.Node.Tree() && deadForCall(d.Node, x.At, c) {
+					if x.At.Tree() == d.Node.Tree() && s.deadForCall(d.Node, x.At, c) {
 						// `f(nullptr)` skips what f guards with the pointer.
 						continue
 					}
@@ -1368,27 +1370,77 @@ func (s *Summaries) WrittenInTask(fn *grammar.Node, o Origin) bool {
 
 // nullGuards returns the parameters of fn that must be non-null for n to
 // run: n is in the branch of `if (p)` / `if (p != nullptr)` taken for a
-// non-null p, or in the else of `if (!p)` / `if (p == nullptr)`.
-func nullGuards(fn, n *grammar.Node) []int {
-	params := Params(fn)
+// non-null p, or in the else of `if (!p)` / `if (p == nullptr)`. The
+// branches are indexed once per function: a walk up from n per question is
+// as long as the chain of else-ifs around n.
+func (s *Summaries) nullGuards(fn, n *grammar.Node) []int {
+	g, ok := s.guards[fn]
+	if !ok {
+		g = guardedBranches(fn)
+		if s.guards == nil {
+			s.guards = map[*grammar.Node]map[int][]span{}
+		}
+		s.guards[fn] = g
+	}
 	var out []int
-	for c, p := n, n.Parent(); p != nil && p != fn; c, p = p, p.Parent() {
-		if p.Kind() != "if_statement" || c.Field() == "condition" {
+	for i, spans := range g {
+		if n.Tree() != fn.Tree() {
+			break
+		}
+		k := sort.Search(len(spans), func(k int) bool { return spans[k].end > n.Start })
+		if k < len(spans) && spans[k].start <= n.Start {
+			out = append(out, i)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// span is a stretch [start, end) of a file.
+type span struct{ start, end uint32 }
+
+// guardedBranches lists, per pointer parameter of fn, the stretches of fn
+// that run only when it is non-null (sorted, disjoint).
+func guardedBranches(fn *grammar.Node) map[int][]span {
+	params := Params(fn)
+	out := map[int][]span{}
+	ds := fn.Descendants()
+	for k := range ds {
+		p := &ds[k]
+		if p.Kind() != "if_statement" {
 			continue
 		}
 		name, nonNullBranch := nullTest(ConditionOf(p))
 		if name == "" {
 			continue
 		}
-		inThen := c.Field() == "consequence"
-		if inThen != nonNullBranch {
-			continue
-		}
 		for _, prm := range params {
-			if prm.Name == name && prm.Pointer {
-				out = append(out, prm.Index)
+			if prm.Name != name || !prm.Pointer {
+				continue
+			}
+			for c := p.FirstChild(); c != nil; c = c.NextSibling() {
+				if c.Field() == "condition" || (c.Field() == "consequence") != nonNullBranch {
+					continue
+				}
+				out[prm.Index] = append(out[prm.Index], span{c.Start, c.End})
 			}
 		}
+	}
+	for i, spans := range out {
+		// Nested branches lie inside the ones around them: keep the
+		// outermost, in order.
+		sort.Slice(spans, func(a, b int) bool {
+			return spans[a].start < spans[b].start || spans[a].start == spans[b].start && spans[a].end > spans[b].end
+		})
+		merged := spans[:0]
+		for _, sp := range spans {
+			if l := len(merged); l > 0 && sp.start < merged[l-1].end {
+				merged[l-1].end = max(merged[l-1].end, sp.end)
+				continue
+			}
+			merged = append(merged, sp)
+		}
+		out[i] = merged
 	}
 	return out
 }
@@ -1475,8 +1527,8 @@ func argIsNull(fn *grammar.Node, c Call, i int) bool {
 
 // deadForCall reports whether node n of fn's body is skipped when fn is
 // called by c: it is guarded by a parameter the call passes null for.
-func deadForCall(fn, n *grammar.Node, c Call) bool {
-	for _, i := range nullGuards(fn, n) {
+func (s *Summaries) deadForCall(fn, n *grammar.Node, c Call) bool {
+	for _, i := range s.nullGuards(fn, n) {
 		if argIsNull(fn, c, i) {
 			return true
 		}
@@ -1487,7 +1539,7 @@ func deadForCall(fn, n *grammar.Node, c Call) bool {
 // deadForEveryCall reports whether every call of fn in the unit skips n
 // (there is at least one call).
 func (s *Summaries) deadForEveryCall(fn, n *grammar.Node) bool {
-	if len(nullGuards(fn, n)) == 0 {
+	if len(s.nullGuards(fn, n)) == 0 {
 		return false
 	}
 	sites := s.callSitesOf(fn)
@@ -1496,7 +1548,7 @@ func (s *Summaries) deadForEveryCall(fn, n *grammar.Node) bool {
 	}
 	for _, cs := range sites {
 		c, _ := AsCall(cs.Call)
-		if !deadForCall(fn, n, c) {
+		if !s.deadForCall(fn, n, c) {
 			return false
 		}
 	}

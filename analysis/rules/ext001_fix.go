@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
@@ -22,7 +23,7 @@ import (
 // dcciFix returns the fix for a group of reads of one pointer in one
 // statement (a is the first, reads the accessed expressions, addrs their
 // dcci addresses), or false when no placement is correct.
-func dcciFix(pass *analysis.Pass, sum *cxx.Summaries, a *cxx.Access, reads, addrs []string, cores grammar.Cores) (analysis.Fix, bool) {
+func dcciFix(pass *analysis.Pass, sum *cxx.Summaries, ix *loopIndex, a *cxx.Access, reads, addrs []string, cores grammar.Cores) (analysis.Fix, bool) {
 	target := a.Stmt
 	entire := false // the ENTIRE_DATA_CACHE form
 	var ptr string
@@ -31,21 +32,25 @@ func dcciFix(pass *analysis.Pass, sum *cxx.Summaries, a *cxx.Access, reads, addr
 	if a.Func != nil {
 		loops = enclosingLoops(a.Node, a.Func)
 	}
+	o := cxx.Origin{}
+	if len(loops) > 0 {
+		o = sum.OriginOf(a.Ptr)
+	}
 	for _, loop := range loops {
 		// A loop the statement itself is (or contains) repeats the read
 		// with the dcci still before it: the dcci must cover every
 		// iteration's lines even when it cannot move.
 		inside := a.Stmt.Contains(loop)
-		if staleIn(sum, a, loop, cores) {
+		if ix.staleIn(sum, a, o, loop, cores) {
 			if inside {
 				return analysis.Fix{}, false
 			}
 			break
 		}
 		ok := false
-		if !entire && invariantIn(loop, append(reads, addrs...)) {
+		if !entire && ix.invariantIn(loop, append(reads, addrs...)) {
 			ok = true
-		} else if p := dcciPointer(a); p != "" && invariantIn(loop, []string{p}) {
+		} else if p := dcciPointer(a); p != "" && ix.invariantIn(loop, []string{p}) {
 			entire, ptr, ok = true, p, true
 		}
 		if !ok {
@@ -95,64 +100,80 @@ func enclosingLoops(n, fn *grammar.Node) []*grammar.Node {
 	return out
 }
 
+// loopIndex answers the fix's questions about a loop (is the read's memory
+// made stale in it, is a name changed in it) by position lookups instead
+// of a walk of the loop per read and per enclosing loop: that walk made the
+// rule quadratic in the size of a loop, and worse in its nesting.
+type loopIndex struct {
+	effects map[*grammar.Node]*cxx.EffectIndex
+	changes map[*grammar.Tree]map[string][]uint32
+}
+
+func newLoopIndex() *loopIndex {
+	return &loopIndex{effects: map[*grammar.Node]*cxx.EffectIndex{}, changes: map[*grammar.Tree]map[string][]uint32{}}
+}
+
 // staleIn reports whether something in the loop can make the read's memory
 // stale again for the next iteration: a wait for other cores (when the task
 // writes the memory, or its origin is unknown) or a DMA write to it.
-func staleIn(sum *cxx.Summaries, a *cxx.Access, loop *grammar.Node, cores grammar.Cores) bool {
-	o := sum.OriginOf(a.Ptr)
-	for _, e := range sum.Effects(a.Func) {
-		if e.Cores&cores == grammar.None || e.At.Tree() != loop.Tree() || !loop.Contains(e.At) {
-			continue
-		}
-		switch e.Kind {
-		case cxx.Wait:
-			if !o.Known() || sum.WrittenInTask(a.Func, o) {
-				return true
-			}
-		case cxx.DMAWrite:
-			if !o.Known() || e.Origin.Same(o) {
-				return true
-			}
-		}
+func (ix *loopIndex) staleIn(sum *cxx.Summaries, a *cxx.Access, o cxx.Origin, loop *grammar.Node, cores grammar.Cores) bool {
+	x := ix.effects[a.Func]
+	if x == nil {
+		x = cxx.NewEffectIndex(sum.Effects(a.Func))
+		ix.effects[a.Func] = x
 	}
-	return false
+	if x.In(cxx.Wait, cxx.Origin{}, cores, loop.Start, loop.End) && (!o.Known() || sum.WrittenInTask(a.Func, o)) {
+		return true
+	}
+	return x.In(cxx.DMAWrite, o, cores, loop.Start, loop.End)
 }
 
 // invariantIn reports whether every name in the expressions is the same on
 // every iteration of loop: declared outside it and never assigned (=, op=,
 // ++, --) inside it.
-func invariantIn(loop *grammar.Node, exprs []string) bool {
-	names := map[string]bool{}
+func (ix *loopIndex) invariantIn(loop *grammar.Node, exprs []string) bool {
+	changes := ix.changes[loop.Tree()]
+	if changes == nil {
+		changes = nameChanges(loop.Tree())
+		ix.changes[loop.Tree()] = changes
+	}
 	for _, e := range exprs {
 		for _, w := range identifiers(e) {
-			names[w] = true
-		}
-	}
-	if len(names) == 0 {
-		return true
-	}
-	for _, d := range loop.Descendants() {
-		switch {
-		case d.Kind() == "identifier" && d.Field() == "declarator" && names[d.Text()]:
-			return false
-		case d.Kind() == "assignment_expression":
-			if l := d.ChildByField("left"); l != nil && names[cxx.Unparen(l).Text()] {
+			at := changes[w]
+			i := sort.Search(len(at), func(i int) bool { return at[i] >= loop.Start })
+			if i < len(at) && at[i] < loop.End {
 				return false
 			}
-		case d.Kind() == "update_expression":
-			if arg := d.ChildByField("argument"); arg != nil && names[cxx.Unparen(arg).Text()] {
-				return false
-			}
-		}
-	}
-	// A name declared in a declarator nested deeper (pointer_declarator,
-	// for-range) is still declared in the loop.
-	for _, d := range loop.Descendants() {
-		if d.Kind() == "identifier" && names[d.Text()] && d.Parent() != nil && strings.HasSuffix(d.Parent().Kind(), "declarator") {
-			return false
 		}
 	}
 	return true
+}
+
+// nameChanges lists, by name, where a tree declares (a declarator, also
+// nested: pointer, for-range) or assigns (=, op=, ++, --) it, in source
+// order.
+func nameChanges(t *grammar.Tree) map[string][]uint32 {
+	out := map[string][]uint32{}
+	for i := range t.Nodes {
+		d := &t.Nodes[i]
+		var name string
+		switch {
+		case d.Kind() == "identifier" && (d.Field() == "declarator" || d.Parent() != nil && strings.HasSuffix(d.Parent().Kind(), "declarator")):
+			name = d.Text()
+		case d.Kind() == "assignment_expression":
+			if l := d.ChildByField("left"); l != nil {
+				name = cxx.Unparen(l).Text()
+			}
+		case d.Kind() == "update_expression":
+			if arg := d.ChildByField("argument"); arg != nil {
+				name = cxx.Unparen(arg).Text()
+			}
+		}
+		if name != "" {
+			out[name] = append(out[name], d.Start)
+		}
+	}
+	return out
 }
 
 // identifiers lists the C++ identifiers written in an expression's text.

@@ -112,6 +112,7 @@ func runGMScalarRead(pass *analysis.Pass) {
 			g.addrs = append(g.addrs, addr)
 		}
 	}
+	loops := newLoopIndex()
 	for _, key := range order {
 		g := groups[key]
 		a := g.first
@@ -148,7 +149,7 @@ func runGMScalarRead(pass *analysis.Pass) {
 		d.Message = msg
 		if a.Stmt != nil {
 			if len(g.addrs) > 0 && !g.verdict.Poll {
-				if fix, ok := dcciFix(pass, sum, a, g.reads, g.addrs, g.cores); ok {
+				if fix, ok := dcciFix(pass, sum, loops, a, g.reads, g.addrs, g.cores); ok {
 					d.Fixes = append(d.Fixes, fix)
 				}
 			}
