@@ -1,6 +1,10 @@
 package grammar
 
-import "strings"
+import (
+	"sort"
+	"strings"
+	"sync"
+)
 
 // CoresOf returns the cores that compile and run n: the preprocessor guards
 // at its start narrowed by enclosing C++ core-type conditions
@@ -12,6 +16,21 @@ func (f *File) CoresOf(n *Node) Cores {
 		return Both
 	}
 	c := f.Guards.CoresAt(n.Start)
+	if f.Tree == nil || n.Tree() != f.Tree {
+		return c & coresUp(n)
+	}
+	f.coreIfs.once.Do(func() { f.coreIfs.spans = coreBranches(f.Tree) })
+	spans := f.coreIfs.spans
+	i := sort.Search(len(spans), func(i int) bool { return spans[i].pos > n.Start }) - 1
+	if i >= 0 {
+		c &= spans[i].mask
+	}
+	return c
+}
+
+// coresUp walks up from n through the core tests around it.
+func coresUp(n *Node) Cores {
+	c := Both
 	for child, p := n, n.Parent(); p != nil; child, p = p, p.Parent() {
 		if p.Kind() != "if_statement" {
 			continue
@@ -28,6 +47,91 @@ func (f *File) CoresOf(n *Node) Cores {
 		}
 	}
 	return c
+}
+
+// coreSpan: from pos on (to the next span), code runs only on mask as far
+// as the core tests of if statements say.
+type coreSpan struct {
+	pos  uint32
+	mask Cores
+}
+
+// coreIndex holds a file's core spans, built on first use: a walk up
+// through every if statement around a node per question is as long as the
+// chain of else-ifs around it.
+type coreIndex struct {
+	once  sync.Once
+	spans []coreSpan
+}
+
+// coreBranches lists where the branches of core tests start and end, with
+// the cores that run there, in source order.
+func coreBranches(t *Tree) []coreSpan {
+	type branch struct {
+		start, end uint32
+		mask       Cores
+	}
+	var bs []branch
+	for i := range t.Nodes {
+		p := &t.Nodes[i]
+		if p.Kind() != "if_statement" {
+			continue
+		}
+		core, ok := CoreCondition(p.ChildByField("condition"))
+		if !ok {
+			continue
+		}
+		for c := p.FirstChild(); c != nil; c = c.NextSibling() {
+			switch c.Field() {
+			case "consequence":
+				bs = append(bs, branch{c.Start, c.End, core})
+			case "alternative":
+				bs = append(bs, branch{c.Start, c.End, Both &^ core})
+			}
+		}
+	}
+	if len(bs) == 0 {
+		return nil
+	}
+	// Branches nest like the tree: sweep them outermost first, with the
+	// mask of each the intersection of those around it.
+	sort.Slice(bs, func(i, j int) bool {
+		return bs[i].start < bs[j].start || bs[i].start == bs[j].start && bs[i].end > bs[j].end
+	})
+	out := []coreSpan{{0, Both}}
+	emit := func(pos uint32, mask Cores) {
+		if l := len(out) - 1; out[l].pos == pos {
+			out[l].mask = mask
+		} else {
+			out = append(out, coreSpan{pos, mask})
+		}
+	}
+	type open struct {
+		end  uint32
+		mask Cores
+	}
+	var stack []open
+	cur := func() Cores {
+		if len(stack) == 0 {
+			return Both
+		}
+		return stack[len(stack)-1].mask
+	}
+	closeTo := func(pos uint32) {
+		for len(stack) > 0 && stack[len(stack)-1].end <= pos {
+			end := stack[len(stack)-1].end
+			stack = stack[:len(stack)-1]
+			emit(end, cur())
+		}
+	}
+	for _, b := range bs {
+		closeTo(b.start)
+		m := cur() & b.mask
+		stack = append(stack, open{b.end, m})
+		emit(b.start, m)
+	}
+	closeTo(^uint32(0))
+	return out
 }
 
 // CoreCondition returns the core a C++ condition selects, when it is a

@@ -30,6 +30,8 @@ type File struct {
 	// ValidUTF8 is false when the text is not UTF-8; positions still work
 	// on bytes.
 	ValidUTF8 bool
+
+	coreIfs coreIndex
 }
 
 // ErrBinary is returned for files that contain NUL bytes.
