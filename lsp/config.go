@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -29,6 +30,11 @@ type Settings struct {
 	// CoreView dims the lines one core does not compile or run: "cube",
 	// "vector" or "off" (default).
 	CoreView string `json:"coreView,omitempty"`
+	// Debounce is the longest wait, in milliseconds, between an edit and
+	// the diagnostics of the edited file (the wait adapts to the file's
+	// analysis time up to it; 0 diagnoses at once). Unset keeps the
+	// server's default.
+	Debounce *int `json:"debounce,omitempty"`
 }
 
 // parseSettings reads the section from a didChangeConfiguration payload,
@@ -57,7 +63,7 @@ func parseSettings(raw json.RawMessage) (Settings, bool) {
 }
 
 func hasSettingsKey(m map[string]json.RawMessage) bool {
-	for _, k := range []string{"select", "ignore", "severity", "checkPython", "coreView"} {
+	for _, k := range []string{"select", "ignore", "severity", "checkPython", "coreView", "debounce"} {
 		if _, ok := m[k]; ok {
 			return true
 		}
@@ -81,6 +87,9 @@ func (base Settings) merge(s Settings) Settings {
 	if s.CoreView != "" {
 		out.CoreView = s.CoreView
 	}
+	if s.Debounce != nil {
+		out.Debounce = s.Debounce
+	}
 	if len(s.Severity) > 0 {
 		out.Severity = map[string]string{}
 		for k, v := range base.Severity {
@@ -94,6 +103,24 @@ func (base Settings) merge(s Settings) Settings {
 }
 
 func (s Settings) checkPython() bool { return s.CheckPython == nil || *s.CheckPython }
+
+// debounce bounds the adaptive delay between an edit and its diagnostics:
+// the server's options, the setting's maximum over them. A negative
+// bound means no delay.
+func (s *Server) debounce() (lo, hi time.Duration) {
+	s.mu.Lock()
+	d := s.settings.Debounce
+	s.mu.Unlock()
+	lo, hi = s.opts.MinDebounce, s.opts.MaxDebounce
+	if d != nil {
+		hi = time.Duration(max(*d, 0)) * time.Millisecond
+		lo = min(lo, hi)
+		if hi == 0 {
+			lo, hi = -1, -1
+		}
+	}
+	return lo, hi
+}
 
 // overrides are the editor's settings as the engine's layer over the
 // project configuration. An empty list is what clients send for "not set":

@@ -198,18 +198,24 @@ func (s *Server) edited(d *document, opened bool) {
 	if isConfigFile(d.path) {
 		s.reloadFileSettings()
 	}
+	_, hi := s.debounce()
 	if d.lang == grammar.Python || n > 1 {
 		// A stub or an included file moved: the args hints of the other
 		// open files may name other parameters now.
-		s.refreshInlay(s.opts.MaxDebounce)
+		s.refreshInlay(hi)
 	}
 	if pull {
 		if n > 1 || opened {
-			s.refreshPull(s.opts.MaxDebounce)
+			s.refreshPull(hi)
 		}
 		return
 	}
-	s.schedule(d, s.delayFor(d))
+	delay := s.delayFor(d)
+	if opened {
+		// Nothing is being typed yet: the first diagnostics go out at once.
+		delay = 0
+	}
+	s.schedule(d, delay, true)
 	s.rediagnoseAll(d)
 }
 
@@ -221,9 +227,10 @@ func (s *Server) rediagnoseAll(except *document) {
 	if pull {
 		return
 	}
+	_, hi := s.debounce()
 	for _, o := range s.openDocs() {
 		if o != except {
-			s.schedule(o, s.opts.MaxDebounce)
+			s.schedule(o, hi, false)
 		}
 	}
 }
@@ -232,25 +239,34 @@ func (s *Server) rediagnoseAll(except *document) {
 // within [MinDebounce, MaxDebounce], so big files wait for typing to pause
 // and small ones answer at once.
 func (s *Server) delayFor(d *document) time.Duration {
-	if s.opts.MinDebounce < 0 {
+	lo, hi := s.debounce()
+	if lo < 0 || hi < 0 {
 		return 0
 	}
 	d.mu.Lock()
 	delay := 2 * d.lastCost
 	d.mu.Unlock()
-	return min(max(delay, s.opts.MinDebounce), s.opts.MaxDebounce)
+	return min(max(delay, lo), hi)
 }
 
-func (s *Server) schedule(d *document, delay time.Duration) {
+// An edit of the document itself postpones its pending run (typing goes
+// on); a change elsewhere never does: a run already due sees it, and a
+// document not yet published is diagnosed at once.
+func (s *Server) schedule(d *document, delay time.Duration, postpone bool) {
 	if s.ctx.Err() != nil {
 		return
 	}
-	if s.opts.MaxDebounce < 0 {
-		delay = 0
-	}
+	delay = max(delay, 0)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {
+		return
+	}
+	if !postpone && !d.published {
+		delay = 0
+	}
+	due := time.Now().Add(delay)
+	if !postpone && !d.due.IsZero() && !d.due.After(due) {
 		return
 	}
 	if d.timer != nil {
@@ -261,7 +277,17 @@ func (s *Server) schedule(d *document, delay time.Duration) {
 		// analysis moot.
 		d.cancelRun()
 	}
-	d.timer = time.AfterFunc(delay, func() { s.publish(d) })
+	d.due = due
+	var t *time.Timer
+	t = time.AfterFunc(delay, func() {
+		d.mu.Lock()
+		if d.timer == t {
+			d.due = time.Time{}
+		}
+		d.mu.Unlock()
+		s.publish(d)
+	})
+	d.timer = t
 }
 
 // publish analyses a document and pushes its diagnostics with the version
@@ -302,6 +328,9 @@ func (s *Server) publish(d *document) {
 		return
 	}
 	s.notify("textDocument/publishDiagnostics", publishParams{URI: d.uri, Version: &version, Diagnostics: fullItems(items)})
+	d.mu.Lock()
+	d.published = true
+	d.mu.Unlock()
 }
 
 // refreshPull asks a pulling client to pull again (debounced).
@@ -483,7 +512,8 @@ func (s *Server) workspaceDiagnostic(ctx context.Context, p *workspaceDiagnostic
 		}
 		// Re-analysing the whole workspace per keystroke would be wasted:
 		// wait for the edits to pause.
-		if err := s.quiet(ctx, max(s.opts.MaxDebounce, 0)); err != nil {
+		_, hi := s.debounce()
+		if err := s.quiet(ctx, max(hi, 0)); err != nil {
 			return nil, err
 		}
 	}

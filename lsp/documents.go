@@ -43,6 +43,8 @@ type document struct {
 	cancelRun context.CancelFunc
 	cache     diagCache
 	timer     *time.Timer
+	due       time.Time // when timer fires; zero once it has
+	published bool      // diagnostics went out at least once
 	lastCost  time.Duration
 	closed    bool
 }

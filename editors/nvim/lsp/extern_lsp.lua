@@ -32,6 +32,7 @@ return {
       checkPython = true,
       -- 'cube' or 'vector' dims the lines that core does not run (:ExternLspCoreView).
       coreView = 'off',
+      -- debounce = 100, -- longest wait (ms) between an edit and its diagnostics; 0: at once
     },
   },
 }

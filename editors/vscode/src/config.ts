@@ -10,6 +10,8 @@ export interface ServerConfig {
   severity: Record<string, Severity>;
   checkPython: boolean;
   coreView: CoreView;
+  /** Longest wait (ms) between an edit and its diagnostics; absent: the server's default. */
+  debounce?: number;
 }
 
 /** The per-core views: which core's inactive lines are dimmed. */
@@ -69,13 +71,18 @@ export function toServerConfig(settings: SettingsReader): ServerConfig {
   }
   const checkPython = settings.get<unknown>('checkPython');
   const view = settings.get<unknown>('coreView');
-  return {
+  const out: ServerConfig = {
     select: ruleList(settings.get('select')),
     ignore: ruleList(settings.get('ignore')),
     severity,
     checkPython: typeof checkPython === 'boolean' ? checkPython : true,
     coreView: (coreViews as readonly unknown[]).includes(view) ? (view as CoreView) : 'off',
   };
+  const debounce = settings.get<unknown>('debounce');
+  if (typeof debounce === 'number' && Number.isFinite(debounce) && debounce >= 0) {
+    out.debounce = Math.round(debounce);
+  }
+  return out;
 }
 
 /** What a configuration change means for the running client. */
@@ -90,7 +97,7 @@ export function changeAction(affects: (key: string) => boolean): ChangeAction {
   if (affects('externLsp.path')) {
     return 'restart';
   }
-  for (const k of ['select', 'ignore', 'severity', 'checkPython', 'coreView']) {
+  for (const k of ['select', 'ignore', 'severity', 'checkPython', 'coreView', 'debounce']) {
     if (affects(`externLsp.${k}`)) {
       return 'notify';
     }

@@ -29,6 +29,9 @@ test('toServerConfig passes rule settings through and fills defaults', () => {
       coreView: 'cube',
     },
   );
+  assert.strictEqual(toServerConfig(reader({ debounce: 120 })).debounce, 120);
+  assert.strictEqual(toServerConfig(reader({ debounce: -5 })).debounce, undefined);
+  assert.strictEqual(toServerConfig(reader({ debounce: 'soon' })).debounce, undefined);
 });
 
 test('toServerConfig drops malformed entries instead of sending them', () => {
@@ -53,7 +56,7 @@ test('toServerConfig never forwards client-only keys', () => {
 test('changeAction restarts for a new path and notifies for rule settings', () => {
   const only = (k: string) => (key: string) => key === k || k.startsWith(key + '.');
   assert.strictEqual(changeAction(only('externLsp.path')), 'restart');
-  for (const k of ['select', 'ignore', 'severity', 'checkPython', 'coreView']) {
+  for (const k of ['select', 'ignore', 'severity', 'checkPython', 'coreView', 'debounce']) {
     assert.strictEqual(changeAction(only(`externLsp.${k}`)), 'notify', k);
   }
   assert.strictEqual(changeAction(only('externLsp.trace.server')), 'none');
