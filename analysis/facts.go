@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -212,6 +213,21 @@ func (s *Store) Sweep(in Inputs) {
 		}
 	}
 	s.swept = len(s.facts)
+}
+
+// Release drops every fact computed from the parse f, and f's number: a
+// later parse of the file starts afresh. `check` releases a file's facts
+// with its parse once no file left to check reads it.
+func (s *Store) Release(f *grammar.File) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, c := range s.facts {
+		if id.file == f || slices.Contains(c.pins, f) {
+			delete(s.facts, id)
+		}
+	}
+	delete(s.ids, f)
+	s.swept = min(s.swept, len(s.facts))
 }
 
 func (s *Store) pinStubs(id factID, stubs []*abi.Stub) {
@@ -450,42 +466,62 @@ func sortNodes(ns []*grammar.Node) {
 }
 
 // InputsOf lists what the findings on a file depend on besides settings:
-// the parses of every file its compiles read (its closure and its units'),
-// and the workspace's stubs. Equal lists (same parses, same stubs) mean
-// equal findings, so a front end can reuse a result without running the
-// rules; the list holds its inputs, so it never matches new ones by chance.
+// the parses of every file its compiles read (InputPaths), and the
+// workspace's stubs. Equal lists (same parses, same stubs) mean equal
+// findings, so a front end can reuse a result without running the rules;
+// the list holds its inputs, so it never matches new ones by chance.
 func InputsOf(ws *workspace.Workspace, path string) []any {
+	var out []any
+	for _, p := range InputPaths(ws, path) {
+		if f, err := ws.File(p); err == nil {
+			out = append(out, f)
+		} else {
+			out = append(out, p+": "+err.Error())
+		}
+	}
+	for _, s := range ws.Stubs() {
+		out = append(out, s)
+	}
+	return out
+}
+
+// InputPaths lists the files whose parses the findings on path may read:
+// its include closure, then the closures of its units (a C++ file) or of
+// the entries the workspace's stubs name (a Python file).
+func InputPaths(ws *workspace.Workspace, path string) []string { return inputPaths(ws, path, true) }
+
+// UnitPaths lists the files of path's closure and units: for a Python
+// file, the units of the stubs it defines. It is what the rules read on
+// path, but for a Python file calling externs another file defines.
+func UnitPaths(ws *workspace.Workspace, path string) []string { return inputPaths(ws, path, false) }
+
+func inputPaths(ws *workspace.Workspace, path string, allStubs bool) []string {
 	path = workspace.Abs(path)
 	seen := map[string]bool{}
-	var out []any
+	var out []string
 	addClosure := func(root string) {
 		for _, p := range ws.Closure(root) {
-			if seen[p] {
-				continue
-			}
-			seen[p] = true
-			if f, err := ws.File(p); err == nil {
-				out = append(out, f)
-			} else {
-				out = append(out, p+": "+err.Error())
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
 			}
 		}
 	}
 	addClosure(path)
-	stubs := ws.Stubs()
 	if l, _ := grammar.LangOf(path); l == grammar.CPP {
 		for _, u := range ws.Context(path).Units {
 			addClosure(u)
 		}
 	} else {
+		stubs := ws.StubsFor(path)
+		if allStubs {
+			stubs = ws.Stubs()
+		}
 		for _, s := range stubs {
 			for _, e := range ws.StubEntries(s) {
 				addClosure(e)
 			}
 		}
-	}
-	for _, s := range stubs {
-		out = append(out, s)
 	}
 	return out
 }

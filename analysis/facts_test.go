@@ -114,3 +114,44 @@ func TestRunStopsAtBudgetAndOnCancel(t *testing.T) {
 		t.Fatalf("cancelled run: err %v, want context.Canceled", err)
 	}
 }
+
+// A released parse takes its facts with it: the workspace parses the text
+// again and the store computes afresh for the new parse (check releases a
+// header once no file left to check reads it).
+func TestReleaseDropsParseAndFacts(t *testing.T) {
+	dir := t.TempDir()
+	h, e := dir+"/h.h", dir+"/e.cpp"
+	os.WriteFile(h, []byte("int a;\n"), 0o644)
+	os.WriteFile(e, []byte("#include \"h.h\"\nint b;\n"), 0o644)
+	ws := workspace.New(dir)
+	if got := UnitPaths(ws, e); !slices.Equal(got, []string{e, h}) {
+		t.Fatalf("UnitPaths = %v", got)
+	}
+	f1, err := ws.File(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls atomic.Int32
+	key := &FileKey[int]{Name: "test.release", Compute: func(context.Context, *grammar.File) int { return int(calls.Add(1)) }}
+	s := NewStore()
+	u := s.newUnit(h, []*grammar.File{f1}, nil, 0, "closure")
+	FileFactIn(context.Background(), u, f1, key)
+	if ws.Release(h) != f1 || ws.Release(h) != nil {
+		t.Fatal("Release returns the current parse once")
+	}
+	s.Release(f1)
+	if s.Len() != 0 {
+		t.Fatalf("%d facts of a released parse kept", s.Len())
+	}
+	f2, err := ws.File(h)
+	if err != nil || f2 == f1 || string(f2.Src) != "int a;\n" {
+		t.Fatalf("after release: %v, same parse %v", err, f2 == f1)
+	}
+	if s.newUnit(h, []*grammar.File{f2}, nil, 0, "closure").Key == u.Key {
+		t.Fatal("a unit over the new parse reuses the released one's key")
+	}
+	ws.SetOverlay(e, []byte("int c;\n"), 1)
+	if _, err := ws.File(e); err != nil || ws.Release(e) != nil {
+		t.Fatal("an open document's parse is never released")
+	}
+}

@@ -540,6 +540,29 @@ func (w *Workspace) pruneGroups() {
 	}
 }
 
+// forgetParse drops the helper share, groups and memos built from f
+// (w.mu held).
+func (w *Workspace) forgetParse(f *grammar.File) {
+	delete(w.abi.shares, f)
+	for k, g := range w.abi.groups {
+		if slices.Contains(g.files, f) {
+			delete(w.abi.groups, k)
+		}
+	}
+	for _, m := range []map[string]accMemo{w.abi.raw, w.abi.all} {
+		for k, a := range m {
+			if a.self == f || slices.Contains(a.group.files, f) {
+				delete(m, k)
+			}
+		}
+	}
+	for k, b := range w.abi.bindings {
+		if slices.Contains(b.files, f) {
+			delete(w.abi.bindings, k)
+		}
+	}
+}
+
 func (w *Workspace) memo(m map[string]accMemo, path string, self *grammar.File, g *fileGroup) ([]abi.Access, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()

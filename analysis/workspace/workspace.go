@@ -469,6 +469,26 @@ func (w *Workspace) File(path string) (*grammar.File, error) {
 	return f, err
 }
 
+// Release forgets the parse of a C++ disk file and what the workspace
+// derived from it (its text stays): the next File parses the text again.
+// `check` releases a file once no file left to check reads it, so a run
+// holds the parses of the units under way, not of the whole tree. It
+// returns the parse released, or nil.
+func (w *Workspace) Release(path string) *grammar.File {
+	path = Abs(path)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	e := w.files[path]
+	if e == nil || e.overlay || e.file == nil || e.file.Lang != grammar.CPP {
+		return nil
+	}
+	f := e.file
+	// A finished parse: no goroutine waits on e.parsing.
+	e.file, e.err, e.parsing = nil, nil, nil
+	w.forgetParse(f)
+	return f
+}
+
 func (w *Workspace) scanOf(path string) *scan {
 	e, err := w.entry(path)
 	if err != nil {
