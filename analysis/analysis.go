@@ -115,6 +115,10 @@ type Diagnostic struct {
 	// Suppressed is set by the driver when a suppression comment matched
 	// (only kept when Options.KeepSuppressed is set).
 	Suppressed string
+	// Unseen is set by the driver when it offered the finding's safe
+	// fixes as unsafe: what, before the finding, the analysis could not
+	// see (see Unit.UnseenBefore).
+	Unseen []Unseen
 }
 
 // Doc is a rule's documentation page, in the shape of ruff's rule pages.
@@ -185,8 +189,16 @@ func (p *Pass) Nodes(kinds ...string) []*grammar.Node {
 	return FileFact(p, nodeIndexKey).get(kinds...)
 }
 
-// Cores returns the cores that compile n.
-func (p *Pass) Cores(n *grammar.Node) grammar.Cores { return p.File.CoresOf(n) }
+// Cores returns the cores that compile and reach n: the guards around it,
+// less the cores that already left its function (a return behind a core
+// guard, a macro whose body does that).
+func (p *Pass) Cores(n *grammar.Node) grammar.Cores {
+	c := p.File.CoresOf(n)
+	if c == grammar.None {
+		return c
+	}
+	return c &^ p.Reach().ExitedBefore(p.File, n)
+}
 
 // Mixed reports whether the file is part of a mixed extern.
 func (p *Pass) Mixed() bool { return p.Ctx != nil && p.Ctx.Kind == workspace.KindMixed }

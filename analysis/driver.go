@@ -147,6 +147,9 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		}
 	}
 	diags = compiled
+	for i := range diags {
+		base.demoteUnseen(&diags[i])
+	}
 	if note := importedNote(f.Path, f.Src, opts.Settings.GeneratedMarkers); note != "" {
 		demoteImported(diags, f.Path, note)
 	}

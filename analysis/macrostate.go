@@ -134,17 +134,7 @@ func (u *Unit) IncludeGuards(f *grammar.File) *grammar.Guards {
 // not under `#ifdef __CPU_SIM` or another never-device branch, and, for a
 // header, not cut out by what every unit defines before including it.
 func (p *Pass) compiled(path string, off uint32) bool {
-	var f *grammar.File
-	if path == p.File.Path {
-		f = p.File
-	} else {
-		for _, inc := range p.Includes {
-			if inc.Path == path {
-				f = inc
-				break
-			}
-		}
-	}
+	f := p.fileAt(path)
 	if f == nil || f.Lang != grammar.CPP {
 		return true
 	}

@@ -2,9 +2,11 @@ package analysis
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -67,4 +69,242 @@ func (u *Unit) resolves(path string) bool {
 // cannot see, so a verdict that depends on it must say less.
 func (u *Unit) UnresolvedIncludes() []UnresolvedInclude {
 	return UnitFactOf(context.Background(), u, unresolvedKey)
+}
+
+// Unseen is a construct of a function that the analysis could not see
+// into, so a verdict on code after it may be wrong: a macro used as a
+// statement whose body it cannot read, or a condition on a template
+// argument it does not know.
+type Unseen struct {
+	File *grammar.File
+	Node *grammar.Node
+	// Why says what could not be seen, for a message.
+	Why string
+	// Undefined is set for a macro use whose definition is in no file of
+	// the unit (not for one defined but unreadable, nor for a template
+	// argument).
+	Undefined bool
+}
+
+// statementUsesKey lists a file's statements that may be macro uses
+// (`NAME(args);`, `NAME;`), in source order.
+var statementUsesKey = &FileKey[[]*grammar.Node]{
+	Name: "analysis.statement-uses",
+	Compute: func(ctx context.Context, f *grammar.File) []*grammar.Node {
+		var out []*grammar.Node
+		if f.Tree == nil || f.Lang != grammar.CPP {
+			return nil
+		}
+		for i := range f.Tree.Nodes {
+			n := &f.Tree.Nodes[i]
+			if n.Kind() == "expression_statement" && cxx.StatementMacro(n) != "" && n.Ancestor("function_definition") != nil {
+				out = append(out, n)
+			}
+		}
+		return out
+	},
+}
+
+// knownMacros are toolkit macros used as statements that neither leave the
+// function nor synchronise anything: tiling accessors, task-type and tiling
+// registrations, traces and assertions.
+var knownMacros = map[string]bool{
+	"KERNEL_TASK_TYPE_DEFAULT": true, "KERNEL_TASK_TYPE": true,
+	"GET_TILING_DATA": true, "GET_TILING_DATA_WITH_STRUCT": true, "GET_TILING_DATA_MEMBER": true, "GET_TILING_DATA_PTR_WITH_STRUCT": true,
+	"COPY_TILING_WITH_STRUCT": true, "COPY_TILING_WITH_ARRAY": true,
+	"REGISTER_TILING_DEFAULT": true, "REGISTER_TILING_FOR_TILINGKEY": true,
+	"TRACE_START": true, "TRACE_STOP": true, "ASCENDC_ASSERT": true, "ASSERT": true, "PRINTF": true,
+}
+
+// macroLike reports whether a name is spelled like a macro: capitals,
+// digits and underscores, with a letter.
+func macroLike(name string) bool {
+	letter := false
+	for i := 0; i < len(name); i++ {
+		switch b := name[i]; {
+		case b >= 'A' && b <= 'Z':
+			letter = true
+		case b >= '0' && b <= '9' || b == '_':
+		default:
+			return false
+		}
+	}
+	return letter && len(name) > 1
+}
+
+// ptoInstruction reports whether a capitalised name is a pto-isa tile
+// instruction (`TLOAD`, `TMATMUL_ACC`): functions of the toolkit, not
+// macros.
+func ptoInstruction(u *Unit, name string) bool {
+	if len(name) < 3 || name[0] != 'T' {
+		return false
+	}
+	for _, f := range u.Files {
+		for _, inc := range f.Includes {
+			if strings.HasPrefix(inc.Path, "pto/") || strings.HasPrefix(inc.Path, "pto-") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// UnseenBefore lists what the analysis could not see in the function
+// around off of f, before off: macros used as statements whose body it
+// does not read (no definition in the unit, or one that is not
+// statements), and conditions on template arguments it does not know
+// that enclose off or hold a return. A fix at off is safe only when this
+// is empty.
+func (u *Unit) UnseenBefore(f *grammar.File, off uint32) []Unseen {
+	if f == nil || f.Tree == nil || f.Lang != grammar.CPP {
+		return nil
+	}
+	at := f.Tree.NodeAt(off, off)
+	if at == nil {
+		return nil
+	}
+	fn := at
+	if fn.Kind() != "function_definition" {
+		fn = at.Ancestor("function_definition")
+	}
+	if fn == nil {
+		return nil
+	}
+	ctx := context.Background()
+	var out []Unseen
+	um := u.Macros()
+	var missing []string
+	for _, inc := range u.UnresolvedIncludes() {
+		missing = append(missing, "`"+inc.Include.Path+"`")
+	}
+	for _, s := range FileFactIn(ctx, u, f, statementUsesKey) {
+		if s.Start < fn.Start || s.Start >= off || s.End > fn.End {
+			continue
+		}
+		name := cxx.StatementMacro(s)
+		text := "`" + strings.Join(strings.Fields(strings.TrimSuffix(strings.TrimSpace(s.Text()), ";")), " ") + "`"
+		line, _ := f.Lines.Position(s.Start)
+		defs := um.ByName[name]
+		switch {
+		case len(defs) > 0:
+			for _, m := range defs {
+				if m.Opaque {
+					out = append(out, Unseen{File: f, Node: s, Why: fmt.Sprintf("%s (line %d) uses a macro whose body extern-lsp cannot read as statements", text, line+1)})
+					break
+				}
+			}
+		case macroLike(name) && !knownMacros[name] && !ptoInstruction(u, name):
+			why := fmt.Sprintf("%s (line %d) looks like a macro whose definition is in no file of this extern", text, line+1)
+			if len(missing) > 0 {
+				why += " (not found: " + strings.Join(missing, ", ") + ")"
+			}
+			out = append(out, Unseen{File: f, Node: s, Why: why, Undefined: true})
+		}
+	}
+	if tps := cxx.TemplateParamNames(fn); len(tps) > 0 {
+		names := map[string]bool{}
+		for _, t := range tps {
+			names[t] = true
+		}
+		consts := u.Consts()
+		for _, n := range FileFactIn(ctx, u, f, nodeIndexKey).get("if_statement") {
+			if n.Start < fn.Start || n.Start >= off || n.End > fn.End {
+				continue
+			}
+			cond := n.ChildByField("condition")
+			if cond == nil {
+				continue
+			}
+			if _, ok := grammar.CoreCondition(cond); ok {
+				continue
+			}
+			param := mentionedName(cond, names)
+			if param == "" || !(n.End > off || holdsReturn(n)) {
+				continue
+			}
+			if _, ok := consts.Eval(cond); ok {
+				continue
+			}
+			line, _ := f.Lines.Position(n.Start)
+			out = append(out, Unseen{File: f, Node: cond, Why: fmt.Sprintf("the condition `%s` (line %d) depends on the template argument `%s`, which extern-lsp does not know here", strings.Join(strings.Fields(cond.Text()), " "), line+1, param)})
+		}
+	}
+	return out
+}
+
+// mentionedName returns the first identifier under n that names one of
+// names.
+func mentionedName(n *grammar.Node, names map[string]bool) string {
+	found := ""
+	n.Walk(func(c *grammar.Node) bool {
+		if found != "" {
+			return false
+		}
+		if (c.Kind() == "identifier" || c.Kind() == "type_identifier") && names[c.Text()] {
+			found = c.Text()
+		}
+		return true
+	})
+	return found
+}
+
+func holdsReturn(n *grammar.Node) bool {
+	ds := n.Descendants()
+	for i := range ds {
+		if ds[i].Kind() == "return_statement" {
+			return true
+		}
+	}
+	return false
+}
+
+// demoteUnseen offers a finding's safe fixes as unsafe when something
+// before it in its function is out of the analysis's sight (a macro it
+// cannot read, a condition on an unknown template argument): that
+// construct may already have done what the fix adds, or made the fixed
+// code wrong (a cube that returned inside a macro never meets
+// `SyncAll<false>()`). The message says why.
+func (p *Pass) demoteUnseen(d *Diagnostic) {
+	safe := false
+	for _, fx := range d.Fixes {
+		safe = safe || fx.Applicability == Safe && len(fx.Edits) > 0
+	}
+	if !safe || d.Code == InternalCode {
+		return
+	}
+	f := p.fileAt(d.File)
+	if f == nil {
+		return
+	}
+	us := p.Reach().UnseenBefore(f, d.Start)
+	if len(us) == 0 {
+		return
+	}
+	for i := range d.Fixes {
+		if d.Fixes[i].Applicability == Safe {
+			d.Fixes[i].Applicability = Unsafe
+		}
+	}
+	d.Unseen = us
+	more := ""
+	if len(us) > 1 {
+		more = fmt.Sprintf(" (and %d more)", len(us)-1)
+	}
+	d.Message = CapMessage(d.Message + "; the fix is offered as unsafe: " + us[0].Why + more + ", and it may change what this code does")
+	for _, u := range us {
+		d.Related = append(d.Related, Related{File: u.File.Path, Start: u.Node.Start, End: u.Node.End, Message: CapMessage("extern-lsp could not see into this: " + u.Why)})
+	}
+}
+
+// fileAt is the pass's file or the included file at path.
+func (p *Pass) fileAt(path string) *grammar.File {
+	if path == p.File.Path {
+		return p.File
+	}
+	for _, inc := range p.Includes {
+		if inc.Path == path {
+			return inc
+		}
+	}
+	return nil
 }

@@ -30,6 +30,9 @@ type File struct {
 	// ValidUTF8 is false when the text is not UTF-8; positions still work
 	// on bytes.
 	ValidUTF8 bool
+	// MacroOf is set on a macro shadow (analysis/cxx/macros.go): the file
+	// whose #define bodies it holds as functions, at the same offsets.
+	MacroOf *File
 
 	coreIfs coreIndex
 }

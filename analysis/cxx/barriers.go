@@ -56,7 +56,14 @@ func FuncsOf(ff FileFacts, files ...*grammar.File) *Funcs {
 		p := ff.Funcs(f)
 		for _, d := range p.defs {
 			fs.byName[d.Name] = append(fs.byName[d.Name], d)
-			fs.all = append(fs.all, d)
+			// A macro body is reached through its uses only: it is no
+			// function of the unit of its own.
+			if f.MacroOf == nil {
+				fs.all = append(fs.all, d)
+			}
+		}
+		if f.MacroOf != nil {
+			continue
 		}
 		for _, d := range p.decls {
 			if d.name != "" {

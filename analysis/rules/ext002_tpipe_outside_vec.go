@@ -296,7 +296,7 @@ func buildTPipes(u *analysis.Unit) *tpipeModel {
 	}
 	addSite := func(s *tpipeSite) {
 		s.fn = cxx.EnclosingFunction(s.node)
-		s.cores = file.CoresOf(s.node) &^ exitedBefore(file, s.node)
+		s.cores = file.CoresOf(s.node) &^ u.ExitedBefore(file, s.node)
 		if p := s.node.Parent(); p != nil && p.Kind() != "translation_unit" && p.Kind() != "declaration_list" {
 			s.scope = scopeBlock(s.node)
 			s.stmt = cxx.BlockStatementOf(s.node)
@@ -358,54 +358,6 @@ func buildTPipes(u *analysis.Unit) *tpipeModel {
 		}
 	}
 	return m
-}
-
-// exitedBefore returns the cores that have left n's function before
-// reaching n: an earlier statement of an enclosing block holds a return that
-// only core guards stand in front of (`if ASCEND_IS_AIC { cube(); return; }`,
-// `#ifdef __DAV_C220_CUBE__ ... return; #endif`). The C++ guard compiles on
-// both cores, but the other core never runs what follows.
-func exitedBefore(f *grammar.File, n *grammar.Node) grammar.Cores {
-	exited := grammar.None
-	for c := n; c != nil; c = c.Parent() {
-		p := c.Parent()
-		if p == nil || p.Kind() == "function_definition" || p.Kind() == "lambda_expression" {
-			break
-		}
-		if p.Kind() != "compound_statement" && !isPreprocBlock(p.Kind()) {
-			continue
-		}
-		for prev := c.PrevSibling(); prev != nil; prev = prev.PrevSibling() {
-			ds := prev.Descendants()
-			for i := range ds {
-				if ds[i].Kind() == "return_statement" && onlyCoreGuarded(&ds[i], prev) {
-					exited |= f.CoresOf(&ds[i])
-				}
-			}
-		}
-	}
-	return exited
-}
-
-// onlyCoreGuarded reports whether nothing but blocks, preprocessor branches
-// and core-type ifs stands between r and its ancestor top.
-func onlyCoreGuarded(r, top *grammar.Node) bool {
-	for c, p := r, r.Parent(); c != top && p != nil; c, p = p, p.Parent() {
-		switch {
-		case p.Kind() == "compound_statement" || isPreprocBlock(p.Kind()):
-		case p.Kind() == "if_statement":
-			if c.Field() == "condition" {
-				return false
-			}
-			if _, ok := grammar.CoreCondition(p.ChildByField("condition")); !ok {
-				return false
-			}
-		case p.Kind() == "else_clause":
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // isUnitEntry reports whether the file is an extern entry that no other

@@ -33,7 +33,11 @@ var SyncAllAIVOnly = register(&analysis.Analyzer{
 		Example:    "AscendC::SyncAll();          // in a mixed extern, unguarded",
 		UseInstead: "AscendC::SyncAll<false>();   // whole-core barrier: per-type syncs, then cube<->vector",
 		FixSafety: "Safe: rewrites the call to `SyncAll<false>()`, the barrier a mixed kernel means. A call inside an " +
-			"`if constexpr` whose condition cannot be evaluated is reported at info, as the branch may never be taken.",
+			"`if constexpr` whose condition cannot be evaluated is reported at info, as the branch may never be taken. " +
+			"The cube leaving the function first (`if ASCEND_IS_AIC { return; }`, or a macro of the unit whose body does " +
+			"that) makes the rest vector-only and the call correct. After a macro extern-lsp cannot read (its definition " +
+			"is in no file of the extern) or a condition on an unknown template argument, the fix is offered as unsafe: " +
+			"if the cube already left there, `SyncAll<false>()` would wait for it forever.",
 		Guide: "§5",
 	},
 	Run: runSyncAllAIVOnly,

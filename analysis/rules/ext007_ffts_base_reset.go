@@ -108,13 +108,7 @@ func blankOrCommentTail(src []byte, off uint32) (uint32, bool) {
 	return cxx.LineEnd(src, i), true
 }
 
-func isPreprocBlock(kind string) bool {
-	switch kind {
-	case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
-		return true
-	}
-	return false
-}
+func isPreprocBlock(kind string) bool { return cxx.IsPreprocBranch(kind) }
 
 // onlyCommentOrSpace reports whether the rest of a line is blank or a //
 // comment.

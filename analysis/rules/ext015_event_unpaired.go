@@ -66,7 +66,7 @@ func runEventUnpaired(pass *analysis.Pass) {
 	if len(entries) == 0 {
 		return
 	}
-	files := append([]*grammar.File{pass.File}, pass.Includes...)
+	files := pass.Closure().CodeFiles()
 	if !mentionsAny(files, eventNames) {
 		return
 	}

@@ -12,3 +12,10 @@ import (
 func TestUncompiledCode(t *testing.T) {
 	analysistest.Run(t, "testdata/macros", TopologyGetter, ArgsOutOfRange)
 }
+
+// Macros that leave the function on one core make the rest of it the other
+// core's; a finding after a macro the analysis cannot read keeps its fix,
+// offered as unsafe.
+func TestControlFlowMacros(t *testing.T) {
+	analysistest.Run(t, "testdata/macros", SyncAllAIVOnly)
+}

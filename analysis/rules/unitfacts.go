@@ -26,7 +26,7 @@ func fileGM(pass *analysis.Pass) *cxx.GM { return analysis.UnitFact(pass, pass.C
 // funcsKey indexes the functions defined in a unit's files.
 var funcsKey = &analysis.UnitKey[*cxx.Funcs]{
 	Name:    "rules.funcs",
-	Compute: func(_ context.Context, u *analysis.Unit) *cxx.Funcs { return cxx.FuncsOf(u, u.Files...) },
+	Compute: func(_ context.Context, u *analysis.Unit) *cxx.Funcs { return cxx.FuncsOf(u, u.CodeFiles()...) },
 }
 
 // workspaceFuncs is the shared index of the functions defined in the file
@@ -46,7 +46,7 @@ func unitFuncs(pass *analysis.Pass) *cxx.Funcs {
 // cache maintenance, barriers, DMA writes, facts from the callers.
 var summariesKey = &analysis.UnitKey[*cxx.Summaries]{
 	Name:    "rules.summaries",
-	Compute: func(_ context.Context, u *analysis.Unit) *cxx.Summaries { return cxx.Summarize(u, u.Files...) },
+	Compute: func(_ context.Context, u *analysis.Unit) *cxx.Summaries { return cxx.Summarize(u, u.CodeFiles()...) },
 }
 
 // unitSummaries summarizes every function the file's compiles see (its

@@ -1,0 +1,415 @@
+package cxx
+
+import (
+	"context"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// This file reads a file's #defines once (the macro table, a file fact) and
+// parses the bodies that are statements as functions of a shadow file, so
+// a macro used in statement position is judged by what its body does:
+//
+//   - Exits: the cores on which the use leaves the enclosing function
+//     (`#define REGISTER_X(p) if ASCEND_IS_AIC { return; }` makes the rest
+//     of the function vector-only);
+//   - the calls of its body (a barrier, a drain, a dcci or dsb, a flag set
+//     or wait): the shadow's functions are indexed with the unit's, so a
+//     call `DRAIN_ALL(pipe)` reaches its body like a helper's, with the
+//     arguments standing for the parameters.
+//
+// The shadow file has the path and the length of the file it comes from,
+// and each body sits at the offsets of the #define's body, so a position
+// the analysis finds inside a body is the position of the macro's text.
+
+// Macro is one #define.
+type Macro struct {
+	Name string
+	// Params are a function-like macro's parameter names ("__VA_ARGS__"
+	// for `...`); FuncLike is set even when there are none.
+	Params   []string
+	FuncLike bool
+	// Body is the replacement text, continuations folded.
+	Body string
+	// At is the offset of the directive in its file, BodyStart of the body.
+	At, BodyStart uint32
+	// Cores are the device compiles that see the definition (its #if
+	// guards).
+	Cores grammar.Cores
+	// Def is the body parsed as a function of the shadow file, nil when
+	// the body is not a statement (a type, a constant, text pasted with #
+	// or ##).
+	Def *grammar.Node
+	// Exits are the cores on which a use leaves the enclosing function:
+	// a return that only core-type conditions stand in front of, on the
+	// compiles that see this definition.
+	Exits grammar.Cores
+	// Uses are the macros the body uses in statement position.
+	Uses []string
+	// Opaque is set for a body that calls something or leaves the
+	// function but does not parse as statements: the analysis cannot
+	// tell what a use does.
+	Opaque bool
+}
+
+// Expanded reports whether the analysis reads the macro's body at its uses:
+// the body parsed as statements.
+func (m *Macro) Expanded() bool { return m.Def != nil }
+
+// Macros is a file's macro table.
+type Macros struct {
+	// Shadow holds the statement bodies as functions, at the offsets of
+	// the file (nil when no body is a statement).
+	Shadow *grammar.File
+	ByName map[string][]*Macro
+}
+
+// ScanMacros reads the #defines of f: a pure function of the file.
+func ScanMacros(ctx context.Context, f *grammar.File) *Macros {
+	out := &Macros{ByName: map[string][]*Macro{}}
+	if f == nil || f.Lang != grammar.CPP || f.Guards == nil {
+		return out
+	}
+	src := f.Src
+	var shadow []byte
+	used := uint32(0) // the shadow is free from here on
+	var pending []*Macro
+	for _, d := range f.Guards.Directives {
+		if d.Kind != "define" {
+			continue
+		}
+		m := parseDefine(src, d)
+		if m == nil {
+			continue
+		}
+		m.Cores = f.Guards.CoresAt(d.Start)
+		out.ByName[m.Name] = append(out.ByName[m.Name], m)
+		if m.Cores == grammar.None || !statementLike(m.Body) {
+			continue
+		}
+		m.Opaque = true
+		if strings.Contains(m.Body, "#") {
+			// # and ## build text the tree cannot read.
+			continue
+		}
+		end := d.End
+		for end > m.BodyStart && (src[end-1] == ' ' || src[end-1] == '\t' || src[end-1] == '\r' || src[end-1] == '\\') {
+			end--
+		}
+		header := m.header(true)
+		if m.BodyStart < used+uint32(len(header)) {
+			header = m.header(false)
+		}
+		if m.BodyStart < used+uint32(len(header)) {
+			continue
+		}
+		if shadow == nil {
+			shadow = make([]byte, len(src), len(src)+2)
+			for i, b := range src {
+				if b == '\n' {
+					shadow[i] = '\n'
+				} else {
+					shadow[i] = ' '
+				}
+			}
+		}
+		copy(shadow[m.BodyStart-uint32(len(header)):], header)
+		for i := m.BodyStart; i < end; i++ {
+			b := src[i]
+			if b == '\\' && (i+1 < uint32(len(src)) && (src[i+1] == '\n' || src[i+1] == '\r')) {
+				b = ' '
+			}
+			shadow[i] = b
+		}
+		// `;}` closes the body on the bytes after it (the end of the
+		// directive's line and the next line's first byte).
+		for i, b := range []byte(";}") {
+			if p := int(end) + i; p < len(shadow) {
+				shadow[p] = b
+			} else {
+				shadow = append(shadow, b)
+			}
+		}
+		used = end + 2
+		pending = append(pending, m)
+	}
+	if shadow == nil || ctx.Err() != nil {
+		return out
+	}
+	sf, err := grammar.ParseFile(ctx, nil, f.Path, shadow, nil)
+	if err != nil {
+		return out
+	}
+	sf.Tree.Close()
+	sf.MacroOf = f
+	out.Shadow = sf
+	defs := map[uint32]*grammar.Node{}
+	for i := range sf.Tree.Nodes {
+		n := &sf.Tree.Nodes[i]
+		if n.Kind() == "function_definition" {
+			if b := n.ChildByField("body"); b != nil {
+				defs[b.Start+1] = n
+			}
+		}
+	}
+	for _, m := range pending {
+		def := defs[m.BodyStart]
+		if def == nil || FunctionName(def) != m.Name || hasError(def) {
+			continue
+		}
+		m.Def, m.Opaque = def, false
+		body := def.ChildByField("body")
+		body.Walk(func(n *grammar.Node) bool {
+			switch n.Kind() {
+			case "lambda_expression":
+				return false
+			case "return_statement":
+				if OnlyCoreGuarded(n, body) {
+					m.Exits |= sf.CoresOf(n)
+				}
+			case "expression_statement":
+				if name := StatementMacro(n); name != "" {
+					m.Uses = append(m.Uses, name)
+				}
+			}
+			return true
+		})
+		m.Exits &= m.Cores
+	}
+	return out
+}
+
+func hasError(n *grammar.Node) bool {
+	bad := false
+	n.Walk(func(c *grammar.Node) bool {
+		if c.IsError() || c.IsMissing() {
+			bad = true
+		}
+		return !bad
+	})
+	return bad
+}
+
+// header is the function head written before the body in the shadow:
+// `void NAME(auto a, auto b){`, or with the parameters as bare names when
+// the typed head does not fit before the body.
+func (m *Macro) header(typed bool) string {
+	var b strings.Builder
+	b.WriteString("void ")
+	b.WriteString(m.Name)
+	b.WriteByte('(')
+	for i, p := range m.Params {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if typed {
+			b.WriteString("auto ")
+		}
+		b.WriteString(p)
+	}
+	b.WriteString("){")
+	return b.String()
+}
+
+// parseDefine takes a #define directive apart.
+func parseDefine(src []byte, d grammar.Directive) *Macro {
+	i, end := d.CondStart, d.End
+	j := i
+	for j < end && isIdentByte(src[j]) {
+		j++
+	}
+	if j == i {
+		return nil
+	}
+	m := &Macro{Name: string(src[i:j]), At: d.Start}
+	if j < end && src[j] == '(' {
+		m.FuncLike = true
+		k := j + 1
+		for k < end && src[k] != ')' {
+			k++
+		}
+		if k >= end {
+			return nil
+		}
+		for _, p := range strings.Split(string(src[j+1:k]), ",") {
+			p = strings.TrimSpace(strings.ReplaceAll(p, "\\", ""))
+			switch {
+			case p == "":
+				continue
+			case p == "...":
+				p = "__VA_ARGS__"
+			case strings.HasSuffix(p, "..."):
+				p = strings.TrimSpace(strings.TrimSuffix(p, "..."))
+			}
+			m.Params = append(m.Params, p)
+		}
+		j = k + 1
+	}
+	for j < end && (src[j] == ' ' || src[j] == '\t' || src[j] == '\\' || src[j] == '\r' || src[j] == '\n') {
+		j++
+	}
+	m.BodyStart = j
+	body := strings.ReplaceAll(string(src[j:end]), "\\\r\n", " ")
+	m.Body = strings.TrimSpace(strings.ReplaceAll(body, "\\\n", " "))
+	return m
+}
+
+// statementLike reports whether a macro body can be statements that matter
+// to the analysis: it calls something or leaves the function.
+func statementLike(body string) bool {
+	toks := grammar.TokenizeExpr(body, true)
+	for i, t := range toks {
+		switch t {
+		case "return", "goto", "break", "continue":
+			return true
+		}
+		if i+1 < len(toks) && toks[i+1] == "(" && isIdentByte(t[0]) && !(t[0] >= '0' && t[0] <= '9') {
+			return true
+		}
+	}
+	return false
+}
+
+func isIdentByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// StatementMacro returns the name a statement uses when it may be a macro
+// use: `NAME(args);` or `NAME;` with a plain (unscoped, untemplated)
+// name. Whether it is a macro is the macro tables' to say.
+func StatementMacro(stmt *grammar.Node) string {
+	if stmt == nil || stmt.Kind() != "expression_statement" {
+		return ""
+	}
+	e := stmt.NamedChildren()
+	if len(e) == 0 {
+		return ""
+	}
+	x := e[0]
+	if x.Kind() == "call_expression" {
+		x = x.ChildByField("function")
+	}
+	if x == nil || x.Kind() != "identifier" {
+		return ""
+	}
+	return x.Text()
+}
+
+// OnlyCoreGuarded reports whether nothing but blocks, preprocessor
+// branches, core-type ifs and `do { } while (0)` stands between n and its
+// ancestor top.
+func OnlyCoreGuarded(n, top *grammar.Node) bool {
+	for c, p := n, n.Parent(); c != top && p != nil; c, p = p, p.Parent() {
+		switch {
+		case p.Kind() == "compound_statement" || IsPreprocBranch(p.Kind()):
+		case p.Kind() == "if_statement":
+			if c.Field() == "condition" {
+				return false
+			}
+			if _, ok := grammar.CoreCondition(p.ChildByField("condition")); !ok {
+				return false
+			}
+		case p.Kind() == "else_clause":
+		case p.Kind() == "do_statement":
+			if c.Field() == "condition" || !onceLoop(p) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// ExitsIn returns the cores that leave the enclosing function in stmt, a
+// statement of a block, without anything but core guards in front of the
+// exit: a return (`if ASCEND_IS_AIC { cube(); return; }`, `#ifdef
+// __DAV_C220_CUBE__ ... return; #endif`) or a use of a macro whose body
+// returns (`REGISTER_X(pipe);`). The C++ guard compiles on both cores, but
+// the core that left never runs what follows. macroExits gives the cores a
+// statement use of a name leaves on (nil: no macros known).
+func ExitsIn(f *grammar.File, stmt *grammar.Node, macroExits func(name string) grammar.Cores) grammar.Cores {
+	exited := grammar.None
+	// Only blocks, preprocessor branches, core-type ifs and `do { }
+	// while (0)` are descended: an exit under any other statement is
+	// conditional.
+	stmt.Walk(func(d *grammar.Node) bool {
+		switch d.Kind() {
+		case "return_statement":
+			exited |= f.CoresOf(d)
+		case "expression_statement":
+			if macroExits != nil {
+				if name := StatementMacro(d); name != "" {
+					exited |= macroExits(name) & f.CoresOf(d)
+				}
+			}
+		case "compound_statement", "else_clause":
+			return true
+		case "if_statement":
+			_, ok := grammar.CoreCondition(d.ChildByField("condition"))
+			return ok
+		case "do_statement":
+			return onceLoop(d)
+		default:
+			return IsPreprocBranch(d.Kind())
+		}
+		return false
+	})
+	return exited
+}
+
+// onceLoop reports whether a do statement runs its body once: `do { }
+// while (0)`, the statement-macro idiom.
+func onceLoop(d *grammar.Node) bool {
+	cond := Unparen(d.ChildByField("condition"))
+	if cond == nil {
+		return false
+	}
+	t := strings.TrimSpace(cond.Text())
+	return t == "0" || t == "false"
+}
+
+// IsPreprocBranch reports whether a node kind is a branch of a
+// preprocessor conditional inside code.
+func IsPreprocBranch(kind string) bool {
+	switch kind {
+	case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
+		return true
+	}
+	return false
+}
+
+// TemplateParamNames are the names of the template parameters in scope in
+// fn: its own and those of the class templates around it.
+func TemplateParamNames(fn *grammar.Node) []string {
+	var out []string
+	for t := fn.Parent(); t != nil; t = t.Parent() {
+		if t.Kind() != "template_declaration" {
+			continue
+		}
+		pl := t.ChildByField("parameters")
+		if pl == nil {
+			continue
+		}
+		for _, p := range pl.NamedChildren() {
+			name := ""
+			if d := p.ChildByField("declarator"); d != nil {
+				name = DeclaredName(d)
+			} else if n := p.ChildByField("name"); n != nil {
+				name = n.Text()
+			} else {
+				// `typename T` / `class T`: the name is the only child.
+				for _, c := range p.NamedChildren() {
+					if c.Kind() == "type_identifier" {
+						name = c.Text()
+					}
+				}
+			}
+			if name != "" {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
+}
