@@ -36,6 +36,7 @@ type Funcs struct {
 	// fields maps a class or struct name to its field types.
 	fields map[string][]string
 	calls  map[*grammar.Node][]*grammar.Node
+	own    map[*grammar.Node][]*grammar.Node
 	memo   map[reachKey]*reachResult
 }
 
@@ -206,6 +207,37 @@ func (fs *Funcs) Calls(fn *grammar.Node) []*grammar.Node {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	return fs.callsIn(fn)
+}
+
+// OwnCalls returns the calls of Calls that fn itself makes: not those
+// inside a lambda or a local class's function defined in it (whose
+// EnclosingFunction is not fn). One pass over the body: asking
+// EnclosingFunction per call walks up as deep as the call is nested.
+func (fs *Funcs) OwnCalls(fn *grammar.Node) []*grammar.Node {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if cs, ok := fs.own[fn]; ok {
+		return cs
+	}
+	var out []*grammar.Node
+	if body := fn.ChildByField("body"); body != nil {
+		ds := body.Descendants()
+		for i := 0; i < len(ds); {
+			switch ds[i].Kind() {
+			case "function_definition", "lambda_expression":
+				i += len(ds[i].Descendants())
+				continue
+			case "call_expression":
+				out = append(out, &ds[i])
+			}
+			i++
+		}
+	}
+	if fs.own == nil {
+		fs.own = map[*grammar.Node][]*grammar.Node{}
+	}
+	fs.own[fn] = out
+	return out
 }
 
 func (fs *Funcs) callsIn(fn *grammar.Node) []*grammar.Node {

@@ -295,6 +295,10 @@ func NewGM(ff FileFacts, f *grammar.File, includes []*grammar.File) *GM {
 	}
 	g.findHelpers(calls)
 	g.findDccis(nodes("call_expression"))
+	for _, ds := range g.dccis {
+		// In source order, for the searches by position.
+		sort.SliceStable(ds, func(i, j int) bool { return ds[i].Call.Start < ds[j].Call.Start })
+	}
 	g.findAccesses(nodes("subscript_expression", "pointer_expression", "field_expression", "call_expression"))
 	return g
 }
@@ -1063,12 +1067,16 @@ func (g *GM) CoherentBefore(a Access) *Dcci {
 // memory (or the entire cache), that accept approves (nil accepts all; a
 // store wants `CACHELINE_OUT`). nil when there is none.
 func (g *GM) FlushedAfter(a Access, accept func(Dcci) bool) *Dcci {
+	return g.FlushedBefore(a, ^uint32(0), accept)
+}
+
+// FlushedBefore is FlushedAfter for the dccis that start before end: a
+// store asks up to the next barrier, and the dccis beyond it are not read.
+func (g *GM) FlushedBefore(a Access, end uint32, accept func(Dcci) bool) *Dcci {
 	ds := g.dccis[a.Func]
-	for i := range ds {
+	i := sort.Search(len(ds), func(i int) bool { return ds[i].Call.Start >= a.Node.End })
+	for ; i < len(ds) && ds[i].Call.Start < end; i++ {
 		d := &ds[i]
-		if d.Call.Start < a.Node.End {
-			continue
-		}
 		if (d.All || g.sameMemory(d.Root, a)) && (accept == nil || accept(*d)) {
 			return d
 		}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
@@ -58,6 +59,8 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	funcs := workspaceFuncs(pass)
 	sites := allBarrierSites(pass)
 	isBarrier := func(f *grammar.File, c cxx.Call) bool { _, ok := sites[c.Node]; return ok }
+	barriers := newCallScan(pass.File, funcs, "hardware-barrier", isBarrier)
+	dsbs := newCallScan(pass.File, funcs, "dsb-ddr", isDsbDDR)
 	seen := map[string]bool{}
 	callersMemo := map[string]bool{}
 	for i := range accs {
@@ -80,16 +83,10 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		// The window the write-back must happen in: up to the next barrier.
 		limit := a.Func.End
 		var barrier []cxx.Hop
-		for _, n := range funcs.Calls(a.Func) {
-			if n.Start < a.Node.End || cxx.EnclosingFunction(n) != a.Func {
-				continue
-			}
-			if chain := funcs.CallReaches(pass.File, n, cores, "hardware-barrier", isBarrier, cxx.MaxCallDepth); chain != nil {
-				limit, barrier = n.Start, chain
-				break
-			}
+		if n, chain := barriers.next(a.Func, cores, a.Node.End); n != nil {
+			limit, barrier = n.Start, chain
 		}
-		flush := gm.FlushedAfter(*a, func(d cxx.Dcci) bool {
+		flush := gm.FlushedBefore(*a, limit, func(d cxx.Dcci) bool {
 			return d.Call.Start < limit && (d.HasArg("CACHELINE_OUT") || d.HasArg("CACHELINE_ALL"))
 		})
 		// The unit's summaries see write-backs the syntax does not: through
@@ -120,7 +117,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			if after == nil {
 				continue
 			}
-		} else if flush != nil && dsbBetween(pass, funcs, a.Func, flush.Call.End, limit, cores) {
+		} else if flush != nil && dsbs.within(a.Func, cores, flush.Call.End, limit) {
 			continue
 		}
 		if flush == nil && (callersFlush(unitFuncs(pass), a, cores, callersMemo) || sum.CallersWriteBack(a.Func, o)) {
@@ -255,23 +252,76 @@ func writeBackAddress(gm *cxx.GM, a *cxx.Access) (string, bool) {
 
 // dsbBetween reports whether a `dsb(DSB_DDR)` (or DSB_ALL), directly or in
 // a called workspace function, runs in fn between the offsets.
-func dsbBetween(pass *analysis.Pass, funcs *cxx.Funcs, fn *grammar.Node, from, to uint32, cores grammar.Cores) bool {
-	isDsb := func(f *grammar.File, c cxx.Call) bool {
-		if c.Name != "dsb" || c.Receiver != nil || len(c.Args) != 1 {
-			return false
-		}
-		t := c.Args[0].Text()
-		return strings.Contains(t, "DSB_DDR") || strings.Contains(t, "DSB_ALL")
+// isDsbDDR matches the dsb that orders a write-back before what follows.
+func isDsbDDR(f *grammar.File, c cxx.Call) bool {
+	if c.Name != "dsb" || c.Receiver != nil || len(c.Args) != 1 {
+		return false
 	}
-	for _, n := range funcs.Calls(fn) {
-		if n.Start < from || n.Start >= to || cxx.EnclosingFunction(n) != fn {
-			continue
-		}
-		if funcs.CallReaches(pass.File, n, cores, "dsb-ddr", isDsb, cxx.MaxCallDepth) != nil {
-			return true
+	t := c.Args[0].Text()
+	return strings.Contains(t, "DSB_DDR") || strings.Contains(t, "DSB_ALL")
+}
+
+// callScan finds, for a point of a function, the first call the function
+// itself makes after it that reaches a match (through its callees): the
+// answer for every call is computed once per function and cores, from the
+// last call back, instead of a scan of the calls per store.
+type callScan struct {
+	file  *grammar.File
+	funcs *cxx.Funcs
+	what  string
+	match func(*grammar.File, cxx.Call) bool
+	memo  map[callScanKey]*callScanFn
+}
+
+type callScanKey struct {
+	fn    *grammar.Node
+	cores grammar.Cores
+}
+
+type callScanFn struct {
+	calls  []*grammar.Node
+	next   []int // next[i]: the first j >= i whose call reaches a match; len(calls) if none
+	chains [][]cxx.Hop
+}
+
+func newCallScan(f *grammar.File, funcs *cxx.Funcs, what string, match func(*grammar.File, cxx.Call) bool) *callScan {
+	return &callScan{file: f, funcs: funcs, what: what, match: match, memo: map[callScanKey]*callScanFn{}}
+}
+
+func (cs *callScan) of(fn *grammar.Node, cores grammar.Cores) *callScanFn {
+	k := callScanKey{fn, cores}
+	if m := cs.memo[k]; m != nil {
+		return m
+	}
+	calls := cs.funcs.OwnCalls(fn)
+	m := &callScanFn{calls: calls, next: make([]int, len(calls)+1), chains: make([][]cxx.Hop, len(calls))}
+	m.next[len(calls)] = len(calls)
+	for i := len(calls) - 1; i >= 0; i-- {
+		m.next[i] = m.next[i+1]
+		if chain := cs.funcs.CallReaches(cs.file, calls[i], cores, cs.what, cs.match, cxx.MaxCallDepth); chain != nil {
+			m.next[i], m.chains[i] = i, chain
 		}
 	}
-	return false
+	cs.memo[k] = m
+	return m
+}
+
+// next returns the first call of fn starting at or after from that reaches
+// a match, and the chain to it.
+func (cs *callScan) next(fn *grammar.Node, cores grammar.Cores, from uint32) (*grammar.Node, []cxx.Hop) {
+	m := cs.of(fn, cores)
+	i := sort.Search(len(m.calls), func(i int) bool { return m.calls[i].Start >= from })
+	if j := m.next[i]; j < len(m.calls) {
+		return m.calls[j], m.chains[j]
+	}
+	return nil, nil
+}
+
+// within reports whether a call of fn starting in [from, to) reaches a
+// match.
+func (cs *callScan) within(fn *grammar.Node, cores grammar.Cores, from, to uint32) bool {
+	n, _ := cs.next(fn, cores, from)
+	return n != nil && n.Start < to
 }
 
 // callersFlush reports whether the store goes through a pointer parameter of
