@@ -53,18 +53,25 @@ static uint32_t node_count(const TSTree *tree) {
 }
 
 // flatten_tree writes the tree in preorder into out (cap nodes) and returns
-// the count. Symbols past nsym (ERROR) become nsym.
-static uint32_t flatten_tree(const TSTree *tree, GoNode *out, uint32_t cap, uint16_t nsym) {
+// the count. Symbols past nsym (ERROR) become nsym. Byte offsets are moved
+// by off and indexes by base. With skip_root the root is left out and its
+// children get parent 0 (the root of a file parsed in pieces, see chunk.go).
+static uint32_t flatten_tree(const TSTree *tree, GoNode *out, uint32_t cap, uint16_t nsym,
+                             uint32_t off, int32_t base, bool skip_root) {
 	XNode root = ts_tree_root_node(tree);
 	XCursor c = ts_tree_cursor_new(root);
 	uint32_t n = 0;
 	int32_t parent = -1;
+	if (skip_root) {
+		if (!ts_tree_cursor_goto_first_child(&c)) { ts_tree_cursor_delete(&c); return 0; }
+		parent = 0;
+	}
 	for (;;) {
 		if (n >= cap) break;
 		XNode node = ts_tree_cursor_current_node(&c);
 		GoNode *f = &out[n];
-		f->start = ts_node_start_byte(node);
-		f->end = ts_node_end_byte(node);
+		f->start = ts_node_start_byte(node) + off;
+		f->end = ts_node_end_byte(node) + off;
 		uint16_t sym = ts_node_symbol(node);
 		bool err = ts_node_is_error(node) || sym >= nsym;
 		f->kind = sym >= nsym ? nsym : sym;
@@ -74,22 +81,23 @@ static uint32_t flatten_tree(const TSTree *tree, GoNode *out, uint32_t cap, uint
 		           (ts_node_is_missing(node) ? FLAG_MISSING : 0) |
 		           (err ? FLAG_ERROR : 0);
 		f->parent = parent;
-		f->index = (int32_t)n;
-		f->last = (int32_t)n;
-		int32_t self = (int32_t)n;
+		f->index = base + (int32_t)n;
+		f->last = f->index;
+		int32_t self = f->index;
 		n++;
 		if (ts_tree_cursor_goto_first_child(&c)) { parent = self; continue; }
 		while (!ts_tree_cursor_goto_next_sibling(&c)) {
+			if (skip_root && parent == 0) goto done;
 			if (!ts_tree_cursor_goto_parent(&c)) goto done;
-			parent = out[parent].parent;
+			parent = out[parent - base].parent;
 		}
 	}
 done:
 	ts_tree_cursor_delete(&c);
 	// A subtree ends where its last descendant does; parents precede children.
-	for (uint32_t i = n; i-- > 1;) {
+	for (uint32_t i = n; i-- > 0;) {
 		int32_t p = out[i].parent;
-		if (p >= 0 && out[p].last < out[i].last) out[p].last = out[i].last;
+		if (p >= base && out[p - base].last < out[i].last) out[p - base].last = out[i].last;
 	}
 	return n;
 }
@@ -143,18 +151,31 @@ func newNames(lang *sitter.Language) *names {
 // flatten copies a tree-sitter tree into Go memory in preorder: the nodes
 // are written by one C walk straight into the Go array.
 func flatten(ts *sitter.Tree, t *Tree) []Node {
-	// sitter.BaseTree holds the TSTree pointer as its first field.
-	cTree := *(**C.TSTree)(unsafe.Pointer(ts.BaseTree))
-	nodes := make([]Node, int(C.node_count(cTree)))
-	if len(nodes) == 0 {
-		return nil
-	}
-	n := C.flatten_tree(cTree, (*C.GoNode)(unsafe.Pointer(&nodes[0])), C.uint32_t(len(nodes)), C.uint16_t(len(t.names.symbols)-1))
-	nodes = nodes[:int(n):int(n)]
+	nodes := make([]Node, nodeCount(ts))
+	nodes = nodes[:flattenInto(ts, t, nodes, 0, 0, false)]
 	for i := range nodes {
 		nodes[i].tree = t
 	}
 	return nodes
+}
+
+func cTree(ts *sitter.Tree) *C.TSTree {
+	// sitter.BaseTree holds the TSTree pointer as its first field.
+	return *(**C.TSTree)(unsafe.Pointer(ts.BaseTree))
+}
+
+// nodeCount is the number of nodes of a tree, its root included.
+func nodeCount(ts *sitter.Tree) int { return int(C.node_count(cTree(ts))) }
+
+// flattenInto writes ts's nodes into out (see flatten_tree) and returns
+// how many it wrote; their tree pointers are left for the caller to set.
+func flattenInto(ts *sitter.Tree, t *Tree, out []Node, off uint32, base int, skipRoot bool) int {
+	if len(out) == 0 {
+		return 0
+	}
+	n := C.flatten_tree(cTree(ts), (*C.GoNode)(unsafe.Pointer(&out[0])), C.uint32_t(len(out)),
+		C.uint16_t(len(t.names.symbols)-1), C.uint32_t(off), C.int32_t(base), C.bool(skipRoot))
+	return int(n)
 }
 
 // The C walk writes Node's fields by this layout.

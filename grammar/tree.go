@@ -330,6 +330,18 @@ func (p *Parser) Parse(ctx context.Context, parseSrc, orig []byte, old *Tree) (*
 }
 
 func (p *Parser) parse(ctx context.Context, parseSrc, orig []byte, old *Tree, lines *Lines) (*Tree, error) {
+	if lines == nil {
+		lines = NewLines(orig)
+	}
+	if (old == nil || old.ts == nil) && p.lang == CPP && len(parseSrc) > 2*chunkBytes {
+		// A large source is parsed in pieces and keeps no C tree, so it
+		// never reparses incrementally.
+		if cuts := topLevelSplits(parseSrc, chunkBytes); len(cuts) > 0 {
+			if t, err := p.parseChunks(ctx, parseSrc, orig, lines, cuts); err != errChunks {
+				return t, err
+			}
+		}
+	}
 	var oldTS *sitter.Tree
 	if old != nil {
 		oldTS = old.ts
@@ -337,9 +349,6 @@ func (p *Parser) parse(ctx context.Context, parseSrc, orig []byte, old *Tree, li
 	ts, err := p.p.ParseCtx(ctx, oldTS, parseSrc)
 	if err != nil {
 		return nil, err
-	}
-	if lines == nil {
-		lines = NewLines(orig)
 	}
 	t := &Tree{Src: orig, ts: ts, names: p.lang.info().names, lines: lines}
 	t.Nodes = flatten(ts, t)
