@@ -118,8 +118,48 @@ func (s *Server) diagnosticsOf(ctx context.Context, path string) ([]analysis.Dia
 		return diags, &v, err
 	}
 	s.flush()
-	diags, err := s.runAnalysis(ctx, path)
+	diags, err := s.closedDiagnostics(ctx, path)
 	return diags, nil, err
+}
+
+// closedDiagnostics analyses a file no editor holds open, reusing its last
+// findings while the parses and stubs they read (analysis.InputsOf) and
+// the settings are the same: a workspace diagnostic after an edit runs the
+// rules again only on the files whose compiles read the edited one.
+func (s *Server) closedDiagnostics(ctx context.Context, path string) ([]analysis.Diagnostic, error) {
+	cfgGen := s.cfgGen.Load()
+	inputs := analysis.InputsOf(s.ws, path)
+	s.mu.Lock()
+	c, ok := s.closed[path]
+	s.mu.Unlock()
+	if ok && c.cfgGen == cfgGen && analysis.SameInputs(c.inputs, inputs) {
+		return c.diags, nil
+	}
+	diags, err := s.runAnalysis(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.cfgGen.Load() == cfgGen {
+		s.closed[path] = diagCache{valid: true, cfgGen: cfgGen, inputs: inputs, diags: diags}
+	}
+	s.mu.Unlock()
+	return diags, nil
+}
+
+// pruneClosed drops the cached findings of files no longer reported on.
+func (s *Server) pruneClosed(files []string) {
+	keep := make(map[string]bool, len(files))
+	for _, p := range files {
+		keep[p] = true
+	}
+	s.mu.Lock()
+	for p := range s.closed {
+		if !keep[p] || s.docs[p] != nil {
+			delete(s.closed, p)
+		}
+	}
+	s.mu.Unlock()
 }
 
 // toProtocol converts the findings located in path.
@@ -487,6 +527,7 @@ func (s *Server) workspaceDiagnostic(ctx context.Context, p *workspaceDiagnostic
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		s.pruneClosed(files)
 		for i, r := range reports {
 			if r == nil {
 				continue

@@ -3,9 +3,11 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"unicode/utf16"
 
@@ -185,10 +187,12 @@ var unitSnippets = []string{
 }
 
 // TestIncrementalUnitsMatchFreshServer edits the files of two externs that
-// share a header and a stub (random edits on random open documents) and
-// checks at checkpoints that every document's pulled diagnostics equal
-// those of a fresh server that opens the same texts: the facts and findings
-// the server keeps across edits never go stale.
+// share a header and a stub (random edits on random open documents, which
+// are now and then closed, back to their disk text, and opened again) and
+// checks at checkpoints that every open document's pulled diagnostics, and
+// the workspace diagnostic of every file, equal those of a fresh server
+// that opens the same texts: the facts and findings the server keeps
+// across edits never go stale.
 func TestIncrementalUnitsMatchFreshServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("many fresh servers")
@@ -211,7 +215,17 @@ func TestIncrementalUnitsMatchFreshServer(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(11, 3))
 	for i := 0; i < 120; i++ {
-		b := bufs[rng.IntN(len(bufs))]
+		k := rng.IntN(len(bufs))
+		b := bufs[k]
+		if b == nil {
+			bufs[k] = c.open(paths[k])
+			continue
+		}
+		if rng.IntN(12) == 0 {
+			c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": b.uri}})
+			bufs[k] = nil
+			continue
+		}
 		start := randomPos(rng, b.text)
 		l := grammar.NewLines([]byte(b.text))
 		start = posOf(l, offsetOf(l, start)) // clamp
@@ -243,15 +257,79 @@ func compareUnitsWithFresh(t *testing.T, c *testClient, bufs []*buffer, dir stri
 	t.Helper()
 	c2 := startServer(t, Options{})
 	c2.initialize([]string{dir}, map[string]any{})
-	var fresh []*buffer
-	for _, b := range bufs {
-		fresh = append(fresh, c2.openText(pathOf(b.uri), b.text))
+	fresh := make([]*buffer, len(bufs))
+	for i, b := range bufs {
+		if b != nil {
+			fresh[i] = c2.openText(pathOf(b.uri), b.text)
+		}
 	}
 	for i, b := range bufs {
+		if b == nil {
+			continue
+		}
 		got, want := pullDiagnostics(c, b), pullDiagnostics(c2, fresh[i])
 		if got != want {
 			t.Fatalf("v%d of %s: diagnostics after incremental edits:\n%s\nfresh server:\n%s\ntext:\n%s", b.version, filepath.Base(pathOf(b.uri)), got, want, b.text)
 		}
 	}
+	if got, want := workspaceItems(c), workspaceItems(c2); got != want {
+		t.Fatalf("workspace diagnostic after incremental edits:\n%s\nfresh server:\n%s", got, want)
+	}
 	c2.shutdown()
+}
+
+// workspaceItems is a full workspace diagnostic, each file's findings by
+// URI.
+func workspaceItems(c *testClient) string {
+	var rep struct {
+		Items []struct {
+			URI   string          `json:"uri"`
+			Items json.RawMessage `json:"items"`
+		} `json:"items"`
+	}
+	c.call("workspace/diagnostic", map[string]any{"previousResultIds": []any{}}, &rep)
+	var b strings.Builder
+	for _, it := range rep.Items {
+		fmt.Fprintf(&b, "%s %s\n", it.URI, it.Items)
+	}
+	return b.String()
+}
+
+// TestWorkspaceDiagnosticFollowsEdits edits only the stub of two externs
+// whose entries and header stay closed: each workspace diagnostic must
+// equal a fresh server's, though the server reuses the closed files'
+// findings while nothing they read changed.
+func TestWorkspaceDiagnosticFollowsEdits(t *testing.T) {
+	src, _ := filepath.Abs("../testdata/abi/qwen")
+	dir := t.TempDir()
+	analysistest.CopyTree(t, src, dir)
+	stub := filepath.Join(dir, "attention.py")
+	c := startServer(t, Options{})
+	c.initialize([]string{dir}, map[string]any{})
+	b := c.open(stub)
+	fresh := func() string {
+		c2 := startServer(t, Options{})
+		c2.initialize([]string{dir}, map[string]any{})
+		c2.openText(stub, b.text)
+		defer c2.shutdown()
+		return workspaceItems(c2)
+	}
+	before := workspaceItems(c)
+	if want := fresh(); before != want {
+		t.Fatalf("workspace diagnostic:\n%s\nfresh server:\n%s", before, want)
+	}
+	var reports []string
+	for _, line := range []string{"    cache_row_offset: pl.Scalar[pl.INDEX],\n", "    metadata: pl.Tensor[[64], pl.INT32],\n"} {
+		at := find(t, b.text, line, 0)
+		c.edit(b, []protocol.TextEdit{{Range: protocol.Range{Start: at, End: protocol.Position{Line: at.Line + 1}}}})
+		got := workspaceItems(c)
+		if want := fresh(); got != want {
+			t.Fatalf("after deleting %q:\n%s\nfresh server:\n%s", line, got, want)
+		}
+		reports = append(reports, got)
+	}
+	if reports[0] == before || reports[1] == reports[0] {
+		t.Fatal("deleting stub parameters changed no finding: the test does not exercise the reuse")
+	}
+	c.shutdown()
 }

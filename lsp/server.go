@@ -95,7 +95,10 @@ type Server struct {
 	cfgGen atomic.Uint64
 	// store holds the file and unit facts across runs: a run after an
 	// edit recomputes only the facts of the units holding the edited file.
-	store    *analysis.Store
+	store *analysis.Store
+	// closed are the last findings of files no editor holds open (pulled
+	// one by one or by workspace/diagnostic), by path.
+	closed   map[string]diagCache
 	genCh    chan struct{} // closed and replaced on every gen bump
 	sem      chan struct{} // bounds concurrent analysis runs
 	pending  sync.WaitGroup
@@ -132,6 +135,7 @@ func newServer(opts Options) *Server {
 		trace:    "off",
 		cfgErrs:  map[string]bool{},
 		store:    analysis.NewStore(),
+		closed:   map[string]diagCache{},
 	}
 	if s.opts.Budget == 0 {
 		s.opts.Budget = analysis.DefaultBudget

@@ -45,6 +45,15 @@ var eventBindings = func() map[string][]int64 {
 
 // AsEventOp decodes an intra-core event call; ok is false for other nodes.
 func AsEventOp(n *grammar.Node, r *Resolver) (EventOp, bool) {
+	op, ok := decodeEventOp(n)
+	if ok {
+		op.IDs = eventIDs(r, op.IDNode)
+	}
+	return op, ok
+}
+
+// decodeEventOp is AsEventOp without the ids.
+func decodeEventOp(n *grammar.Node) (EventOp, bool) {
 	c, ok := AsCall(n)
 	if !ok || c.Receiver != nil {
 		return EventOp{}, false
@@ -74,7 +83,6 @@ func AsEventOp(n *grammar.Node, r *Resolver) (EventOp, bool) {
 	default:
 		return EventOp{}, false
 	}
-	op.IDs = eventIDs(r, op.IDNode)
 	return op, true
 }
 
@@ -103,18 +111,28 @@ func pipeName(s string) string {
 }
 
 func eventIDs(r *Resolver, n *grammar.Node) []int64 {
+	if ids, ok := literalEventIDs(n); ok {
+		return ids
+	}
 	n = Unparen(n)
-	if n == nil {
-		return nil
-	}
-	if m := eventIDRE.FindStringSubmatch(strings.TrimSpace(n.Text())); m != nil {
-		v, _ := strconv.ParseInt(m[1], 10, 64)
-		return []int64{v}
-	}
 	if r == nil {
 		r = NewResolver()
 	}
 	return r.Bind(eventBindings).EvalAll(n)
+}
+
+// literalEventIDs are the ids of an id written as a constant the
+// toolchain defines (`EVENT_ID3`): known without a resolver.
+func literalEventIDs(n *grammar.Node) ([]int64, bool) {
+	n = Unparen(n)
+	if n == nil {
+		return nil, true
+	}
+	if m := eventIDRE.FindStringSubmatch(strings.TrimSpace(n.Text())); m != nil {
+		v, _ := strconv.ParseInt(m[1], 10, 64)
+		return []int64{v}, true
+	}
+	return nil, false
 }
 
 // EventKey is one event: a pipe pair and an id.
@@ -279,6 +297,16 @@ func newEventAnalysis(ctx context.Context, ff FileFacts, files []*grammar.File, 
 		busy: map[*grammar.Node]bool{}, visited: map[*grammar.Node]bool{}, walked: map[walkKey]bool{}, walkBusy: map[*grammar.Node]bool{},
 		budget: evBudget, seen: map[[3]any]bool{}, last: map[int]origin{}}
 	for _, f := range files {
+		for _, fo := range ff.Calls(f).eventOps() {
+			op := &EventOp{}
+			*op = fo.op
+			if !fo.literal {
+				op.IDs = eventIDs(r, op.IDNode)
+			}
+			a.ops[op.Node] = op
+		}
+	}
+	for _, f := range files {
 		for _, n := range ff.Calls(f).Named(eventOpNames...) {
 			if op := a.op(n); op != nil && op.Pair != "" && f.CoresOf(n)&core != 0 {
 				for _, id := range op.IDs {
@@ -307,17 +335,9 @@ func newEventAnalysis(ctx context.Context, ff FileFacts, files []*grammar.File, 
 // eventOpNames are the calls AsEventOp decodes.
 var eventOpNames = []string{"SetFlag", "WaitFlag", "set_flag", "wait_flag"}
 
-func (a *eventAnalysis) op(n *grammar.Node) *EventOp {
-	if op, ok := a.ops[n]; ok {
-		return op
-	}
-	var p *EventOp
-	if op, ok := AsEventOp(n, a.r); ok {
-		p = &op
-	}
-	a.ops[n] = p
-	return p
-}
+// op is n decoded as an event op, nil for any other node: the ops of
+// every file were decoded up front.
+func (a *eventAnalysis) op(n *grammar.Node) *EventOp { return a.ops[n] }
 
 // --- transfer functions ---
 

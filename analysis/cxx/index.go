@@ -2,6 +2,7 @@ package cxx
 
 import (
 	"sort"
+	"sync"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -54,6 +55,29 @@ func factsOr(ff FileFacts) FileFacts {
 // analysis looking for a few APIs decodes only the calls that name them.
 type CallIndex struct {
 	byName map[string][]*grammar.Node
+
+	eventsOnce sync.Once
+	events     []fileEventOp
+}
+
+// fileEventOp is an event op decoded from its file alone: its ids are
+// known when written as EVENT_IDn (literal), else resolved per unit.
+type fileEventOp struct {
+	op      EventOp
+	literal bool
+}
+
+// eventOps decodes the file's event calls once.
+func (x *CallIndex) eventOps() []fileEventOp {
+	x.eventsOnce.Do(func() {
+		for _, n := range x.Named(eventOpNames...) {
+			if op, ok := decodeEventOp(n); ok {
+				op.IDs, ok = literalEventIDs(op.IDNode)
+				x.events = append(x.events, fileEventOp{op, ok})
+			}
+		}
+	})
+	return x.events
 }
 
 // IndexCalls indexes the calls of f.
