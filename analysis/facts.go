@@ -465,6 +465,54 @@ func sortNodes(ns []*grammar.Node) {
 	sort.Slice(ns, func(i, j int) bool { return ns[i].Index() < ns[j].Index() })
 }
 
+// Releaser frees, during a run over many files, the parses (and their
+// facts) that no file left to check reads (UnitPaths): a run then holds the
+// units under way, not the whole tree. A rule reading a released file
+// parses it again: the same text, the same findings. Open documents are
+// never released (workspace.Release keeps overlays).
+type Releaser struct {
+	ws    *workspace.Workspace
+	store *Store
+	mu    sync.Mutex
+	needs [][]string
+	left  map[string]int
+}
+
+// NewReleaser counts the readers of every file the run's files read; a
+// path for which keep says true is never released.
+func NewReleaser(ws *workspace.Workspace, store *Store, files []string, keep func(path string) bool) *Releaser {
+	r := &Releaser{ws: ws, store: store, needs: make([][]string, len(files)), left: map[string]int{}}
+	for i, p := range files {
+		r.needs[i] = UnitPaths(ws, p)
+		for _, q := range r.needs[i] {
+			r.left[q]++
+		}
+	}
+	if keep != nil {
+		for q := range r.left {
+			if keep(q) {
+				r.left[q]++ // a reader that never finishes
+			}
+		}
+	}
+	return r
+}
+
+// Done says files[i] is checked (or skipped): what only it still read is
+// released.
+func (r *Releaser) Done(i int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, q := range r.needs[i] {
+		if r.left[q]--; r.left[q] == 0 {
+			if f := r.ws.Release(q); f != nil {
+				r.store.Release(f)
+			}
+		}
+	}
+	r.needs[i] = nil
+}
+
 // InputsOf lists what the findings on a file depend on besides settings:
 // the parses of every file its compiles read (InputPaths), and the
 // workspace's stubs. Equal lists (same parses, same stubs) mean equal

@@ -498,6 +498,7 @@ func (s *Server) workspaceDiagnostic(ctx context.Context, p *workspaceDiagnostic
 		fresh := 0
 		s.flush()
 		files := s.workspaceFiles()
+		release := s.releaser(files)
 		reports := make([]*workspaceDocumentDiagnosticReport, len(files))
 		var wg sync.WaitGroup
 		next := make(chan int)
@@ -508,6 +509,7 @@ func (s *Server) workspaceDiagnostic(ctx context.Context, p *workspaceDiagnostic
 				for i := range next {
 					path := files[i]
 					diags, version, err := s.diagnosticsOf(ctx, path)
+					release.Done(i)
 					if err != nil {
 						continue
 					}
@@ -558,6 +560,19 @@ func (s *Server) workspaceDiagnostic(ctx context.Context, p *workspaceDiagnostic
 			return nil, err
 		}
 	}
+}
+
+// releaser frees, as a workspace diagnostic goes, the parses and facts of
+// the closed files no file left to report reads: the server keeps what the
+// open documents' next edit needs, not every node of the workspace.
+func (s *Server) releaser(files []string) *analysis.Releaser {
+	keep := map[string]bool{}
+	for _, d := range s.openDocs() {
+		for _, p := range analysis.UnitPaths(s.ws, d.path) {
+			keep[p] = true
+		}
+	}
+	return analysis.NewReleaser(s.ws, s.store, files, func(p string) bool { return keep[p] })
 }
 
 // quiet returns once no input has changed for d.

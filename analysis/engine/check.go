@@ -283,7 +283,9 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 	// computed once however many files of the unit are checked, on any
 	// number of workers.
 	store := analysis.NewStore()
-	done := c.releaser(store)
+	// Files are checked in path order, so a unit's files are checked
+	// close together and its parses released soon after.
+	release := analysis.NewReleaser(c.WS, store, c.Files, nil)
 	next := make(chan int)
 	for w := 0; w < jobs; w++ {
 		wg.Add(1)
@@ -304,7 +306,7 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 				if src, serr := c.WS.Source(path); serr == nil {
 					results[i].BadUTF8Line, results[i].BadUTF8Col = fsys.InvalidUTF8(src)
 				}
-				done(i)
+				release.Done(i)
 				if progress != nil {
 					progress(int(n.Add(1)))
 				}
@@ -317,37 +319,6 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 	close(next)
 	wg.Wait()
 	return results
-}
-
-// releaser counts, for every file, the files of the run whose findings
-// read its parse (analysis.UnitPaths), and returns the function to call
-// when file i is done: a file no file left to check reads has its parse
-// and facts released. A run then holds the units under way, not the whole
-// tree (files are checked in path order, so a unit's files are close). A
-// rule reading a released file parses it again: the same text, the same
-// findings.
-func (c *Checker) releaser(store *analysis.Store) func(i int) {
-	needs := make([][]string, len(c.Files))
-	left := map[string]int{}
-	for i, p := range c.Files {
-		needs[i] = analysis.UnitPaths(c.WS, p)
-		for _, q := range needs[i] {
-			left[q]++
-		}
-	}
-	var mu sync.Mutex
-	return func(i int) {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, q := range needs[i] {
-			if left[q]--; left[q] == 0 {
-				if f := c.WS.Release(q); f != nil {
-					store.Release(f)
-				}
-			}
-		}
-		needs[i] = nil
-	}
 }
 
 // UnwrapPath drops the operation and path of an *os.PathError (the caller
