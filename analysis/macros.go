@@ -38,9 +38,7 @@ var unitMacrosKey = &UnitKey[*UnitMacros]{
 			for name, ms := range t.ByName {
 				um.ByName[name] = append(um.ByName[name], ms...)
 			}
-			if t.Shadow != nil {
-				um.Shadows = append(um.Shadows, t.Shadow)
-			}
+			um.Shadows = append(um.Shadows, t.Shadows...)
 		}
 		return um
 	},

@@ -59,10 +59,10 @@ func (m *Macro) Expanded() bool { return m.Def != nil }
 
 // Macros is a file's macro table.
 type Macros struct {
-	// Shadow holds the statement bodies as functions, at the offsets of
-	// the file (nil when no body is a statement).
-	Shadow *grammar.File
-	ByName map[string][]*Macro
+	// Shadows hold the statement bodies as functions, at the offsets of
+	// the file (none when no body is a statement).
+	Shadows []*grammar.File
+	ByName  map[string][]*Macro
 }
 
 // ScanMacros reads the #defines of f: a pure function of the file.
@@ -72,9 +72,14 @@ func ScanMacros(ctx context.Context, f *grammar.File) *Macros {
 		return out
 	}
 	src := f.Src
-	var shadow []byte
-	used := uint32(0) // the shadow is free from here on
-	var pending []*Macro
+	// Each body goes to the first shadow with room for its head before it
+	// (`void NAME(auto a,auto b){`): consecutive #defines alternate.
+	type shadow struct {
+		text    []byte
+		used    uint32 // the shadow is free from here on
+		pending []*Macro
+	}
+	var shadows []*shadow
 	for _, d := range f.Guards.Directives {
 		if d.Kind != "define" {
 			continue
@@ -97,88 +102,104 @@ func ScanMacros(ctx context.Context, f *grammar.File) *Macros {
 		for end > m.BodyStart && (src[end-1] == ' ' || src[end-1] == '\t' || src[end-1] == '\r' || src[end-1] == '\\') {
 			end--
 		}
-		header := m.header(true)
-		if m.BodyStart < used+uint32(len(header)) {
-			header = m.header(false)
-		}
-		if m.BodyStart < used+uint32(len(header)) {
+		header := m.header()
+		if m.BodyStart < uint32(len(header)) {
 			continue
 		}
-		if shadow == nil {
-			shadow = make([]byte, len(src), len(src)+2)
-			for i, b := range src {
-				if b == '\n' {
-					shadow[i] = '\n'
-				} else {
-					shadow[i] = ' '
-				}
+		var sh *shadow
+		for _, x := range shadows {
+			if x.used+uint32(len(header)) <= m.BodyStart {
+				sh = x
+				break
 			}
 		}
-		copy(shadow[m.BodyStart-uint32(len(header)):], header)
+		if sh == nil {
+			if len(shadows) == maxShadows {
+				continue
+			}
+			sh = &shadow{text: make([]byte, len(src), len(src)+2)}
+			for i, b := range src {
+				if b == '\n' {
+					sh.text[i] = '\n'
+				} else {
+					sh.text[i] = ' '
+				}
+			}
+			shadows = append(shadows, sh)
+		}
+		copy(sh.text[m.BodyStart-uint32(len(header)):], header)
 		for i := m.BodyStart; i < end; i++ {
 			b := src[i]
 			if b == '\\' && (i+1 < uint32(len(src)) && (src[i+1] == '\n' || src[i+1] == '\r')) {
 				b = ' '
 			}
-			shadow[i] = b
+			sh.text[i] = b
 		}
 		// `;}` closes the body on the bytes after it (the end of the
 		// directive's line and the next line's first byte).
 		for i, b := range []byte(";}") {
-			if p := int(end) + i; p < len(shadow) {
-				shadow[p] = b
+			if p := int(end) + i; p < len(sh.text) {
+				sh.text[p] = b
 			} else {
-				shadow = append(shadow, b)
+				sh.text = append(sh.text, b)
 			}
 		}
-		used = end + 2
-		pending = append(pending, m)
+		sh.used = end + 2
+		sh.pending = append(sh.pending, m)
 	}
-	if shadow == nil || ctx.Err() != nil {
-		return out
-	}
-	sf, err := grammar.ParseFile(ctx, nil, f.Path, shadow, nil)
-	if err != nil {
-		return out
-	}
-	sf.Tree.Close()
-	sf.MacroOf = f
-	out.Shadow = sf
-	defs := map[uint32]*grammar.Node{}
-	for i := range sf.Tree.Nodes {
-		n := &sf.Tree.Nodes[i]
-		if n.Kind() == "function_definition" {
-			if b := n.ChildByField("body"); b != nil {
-				defs[b.Start+1] = n
-			}
+	for _, sh := range shadows {
+		if ctx.Err() != nil {
+			break
 		}
-	}
-	for _, m := range pending {
-		def := defs[m.BodyStart]
-		if def == nil || FunctionName(def) != m.Name || hasError(def) {
+		sf, err := grammar.ParseFile(ctx, nil, f.Path, sh.text, nil)
+		if err != nil {
 			continue
 		}
-		m.Def, m.Opaque = def, false
-		body := def.ChildByField("body")
-		body.Walk(func(n *grammar.Node) bool {
-			switch n.Kind() {
-			case "lambda_expression":
-				return false
-			case "return_statement":
-				if OnlyCoreGuarded(n, body) {
-					m.Exits |= sf.CoresOf(n)
-				}
-			case "expression_statement":
-				if name := StatementMacro(n); name != "" {
-					m.Uses = append(m.Uses, name)
+		sf.Tree.Close()
+		// Offsets are the file's: so are lines (the heads and the closing
+		// braces overwrite line ends of the shadow).
+		sf.MacroOf, sf.Lines = f, f.Lines
+		out.Shadows = append(out.Shadows, sf)
+		defs := map[uint32]*grammar.Node{}
+		for i := range sf.Tree.Nodes {
+			n := &sf.Tree.Nodes[i]
+			if n.Kind() == "function_definition" {
+				if b := n.ChildByField("body"); b != nil {
+					defs[b.Start+1] = n
 				}
 			}
-			return true
-		})
-		m.Exits &= m.Cores
+		}
+		for _, m := range sh.pending {
+			def := defs[m.BodyStart]
+			if def == nil || FunctionName(def) != m.Name || hasError(def) {
+				continue
+			}
+			m.Def, m.Opaque = def, false
+			body := def.ChildByField("body")
+			body.Walk(func(n *grammar.Node) bool {
+				switch n.Kind() {
+				case "lambda_expression":
+					return false
+				case "return_statement":
+					if OnlyCoreGuarded(n, body) {
+						m.Exits |= sf.CoresOf(n)
+					}
+				case "expression_statement":
+					if name := StatementMacro(n); name != "" {
+						m.Uses = append(m.Uses, name)
+					}
+				}
+				return true
+			})
+			m.Exits &= m.Cores
+		}
 	}
 	return out
 }
+
+// maxShadows bounds the shadows of one file: past them, a body is left
+// unread (opaque).
+const maxShadows = 4
 
 func hasError(n *grammar.Node) bool {
 	bad := false
@@ -191,10 +212,9 @@ func hasError(n *grammar.Node) bool {
 	return bad
 }
 
-// header is the function head written before the body in the shadow:
-// `void NAME(auto a, auto b){`, or with the parameters as bare names when
-// the typed head does not fit before the body.
-func (m *Macro) header(typed bool) string {
+// header is the function head written before the body in a shadow:
+// `void NAME(auto a,auto b){`.
+func (m *Macro) header() string {
 	var b strings.Builder
 	b.WriteString("void ")
 	b.WriteString(m.Name)
@@ -203,9 +223,7 @@ func (m *Macro) header(typed bool) string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		if typed {
-			b.WriteString("auto ")
-		}
+		b.WriteString("auto ")
 		b.WriteString(p)
 	}
 	b.WriteString("){")
@@ -264,7 +282,8 @@ func statementLike(body string) bool {
 		case "return", "goto", "break", "continue":
 			return true
 		}
-		if i+1 < len(toks) && toks[i+1] == "(" && isIdentByte(t[0]) && !(t[0] >= '0' && t[0] <= '9') {
+		// `f(`, and `f<...>(` of a template.
+		if i+1 < len(toks) && toks[i+1] == "(" && (t == ">" || isIdentByte(t[0]) && !(t[0] >= '0' && t[0] <= '9')) {
 			return true
 		}
 	}

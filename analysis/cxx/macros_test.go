@@ -26,8 +26,13 @@ func TestScanMacros(t *testing.T) {
 		t.Fatal(err)
 	}
 	ms := ScanMacros(context.Background(), f)
-	if ms.Shadow == nil || len(ms.Shadow.Src) < len(src) || ms.Shadow.MacroOf != f {
-		t.Fatalf("no shadow of the file's length")
+	if len(ms.Shadows) == 0 {
+		t.Fatalf("no shadow")
+	}
+	for _, sh := range ms.Shadows {
+		if len(sh.Src) < len(src) || sh.MacroOf != f {
+			t.Fatalf("a shadow shorter than the file")
+		}
 	}
 	for _, tc := range []struct {
 		name     string
@@ -64,8 +69,8 @@ func TestScanMacros(t *testing.T) {
 		t.Error("PASTE: a body pasting tokens is opaque")
 	}
 	// The drain's call in the shadow is the define's text.
-	for i := range ms.Shadow.Tree.Nodes {
-		n := &ms.Shadow.Tree.Nodes[i]
+	for i := range ms.Shadows[0].Tree.Nodes {
+		n := &ms.Shadows[0].Tree.Nodes[i]
 		if n.Kind() == "call_expression" && n.Text() == "pipe_barrier(PIPE_ALL)" {
 			if string(f.Src[n.Start:n.End]) != n.Text() {
 				t.Errorf("shadow call at %d..%d reads %q in the file", n.Start, n.End, f.Src[n.Start:n.End])

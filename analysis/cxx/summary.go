@@ -548,7 +548,9 @@ func (s *Summaries) nameOrigin(name string, at *grammar.Node) Origin {
 			if f := s.FileOf(at); f != nil && IsArgsParam(f, p) {
 				return Origin{}
 			}
-			if p.Pointer || strings.Contains(p.TypeText, "GM_ADDR") || strings.Contains(p.TypeText, "GlobalTensor") || strings.Contains(p.TypeText, "Tensor") {
+			// An `auto` parameter (a macro's, in its shadow) is whatever
+			// the argument is.
+			if p.Pointer || p.TypeText == "auto" || strings.Contains(p.TypeText, "GM_ADDR") || strings.Contains(p.TypeText, "GlobalTensor") || strings.Contains(p.TypeText, "Tensor") {
 				return Origin{Kind: ParamOrigin, Param: p.Index}
 			}
 			return Origin{}

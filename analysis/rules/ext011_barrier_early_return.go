@@ -60,7 +60,9 @@ var barrierSitesKey = &analysis.UnitKey[barrierSites]{
 		for _, b := range analysis.UnitFactOf(ctx, u, hardwareBarriersKey) {
 			out[b.Node] = b
 		}
-		for _, f := range u.Headers() {
+		// Headers and macro bodies: a barrier a macro hides is reached
+		// through its uses.
+		for _, f := range u.CodeFiles()[1:] {
 			for _, b := range cxx.HardwareBarriers(u, f, u.Consts()) {
 				out[b.Node] = b
 			}

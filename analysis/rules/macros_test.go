@@ -19,3 +19,9 @@ func TestUncompiledCode(t *testing.T) {
 func TestControlFlowMacros(t *testing.T) {
 	analysistest.Run(t, "testdata/macros", SyncAllAIVOnly)
 }
+
+// A drain, a write-back and its dsb, an invalidation or a barrier inside a
+// macro of the unit count at the macro's use, like a helper's.
+func TestMacroEffects(t *testing.T) {
+	analysistest.Run(t, "testdata/macros", MissingPipeDrain, GMScalarWrite, GMScalarRead, BarrierEarlyReturn)
+}
