@@ -26,10 +26,10 @@ func isWordByte(b byte) bool {
 	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
-// lex splits C++ text into tokens, skipping comments. Directive lines are
-// handed to directive instead of being tokenized.
-func lex(src []byte, directive func(line []byte, start int)) []span {
-	toks := make([]span, 0, len(src)/5)
+// lex splits C++ text into tokens, handed to emit in order, skipping
+// comments. Directive lines are handed to directive instead of being
+// tokenized. No token array is kept: a 10 MB file has millions of tokens.
+func lex(src []byte, directive func(line []byte, start int), emit func(span)) {
 	lineStart := true
 	for i := 0; i < len(src); {
 		c := src[i]
@@ -47,7 +47,7 @@ func lex(src []byte, directive func(line []byte, start int)) []span {
 			i = j
 		case c == '"' || c == '\'':
 			end := min(grammar.QuotedEnd(src, i), len(src))
-			toks = append(toks, span{int32(i), int32(end), 's'})
+			emit(span{int32(i), int32(end), 's'})
 			i = end
 			lineStart = false
 		case isWordByte(c):
@@ -59,21 +59,20 @@ func lex(src []byte, directive func(line []byte, start int)) []span {
 			if c >= '0' && c <= '9' {
 				k = 'n'
 			}
-			toks = append(toks, span{int32(i), int32(j), k})
+			emit(span{int32(i), int32(j), k})
 			i = j
 			lineStart = false
 		default:
 			if c == ':' && i+1 < len(src) && src[i+1] == ':' {
-				toks = append(toks, span{int32(i), int32(i + 2), 'p'})
+				emit(span{int32(i), int32(i + 2), 'p'})
 				i += 2
 			} else {
-				toks = append(toks, span{int32(i), int32(i + 1), 'p'})
+				emit(span{int32(i), int32(i + 1), 'p'})
 				i++
 			}
 			lineStart = false
 		}
 	}
-	return toks
 }
 
 // includeOf reads an #include directive line.
@@ -109,23 +108,26 @@ func includeOf(line []byte, start int) (grammar.Include, bool) {
 // allocates nothing per token.
 func scanText(src []byte) *scan {
 	s := &scan{}
-	toks := lex(src, func(line []byte, start int) {
-		if inc, ok := includeOf(line, start); ok {
-			s.includes = append(s.includes, inc)
-		}
-	})
+	// The checks look up to 4 tokens ahead and 2 behind: a token is judged
+	// once 4 more have come, from a window of the last 8.
+	const ahead, window = 4, 8
+	var ring [window]span
+	n := 0 // tokens seen
+	valid := func(i int) bool { return i >= 0 && i < n && i > n-window }
 	at := func(i int) []byte {
-		if i >= 0 && i < len(toks) {
-			return src[toks[i].start:toks[i].end]
+		if valid(i) {
+			t := ring[i%window]
+			return src[t.start:t.end]
 		}
 		return nil
 	}
 	is := func(i int, lit string) bool { return string(at(i)) == lit }
-	ident := func(i int) bool { return i >= 0 && i < len(toks) && toks[i].kind == 'i' }
+	ident := func(i int) bool { return valid(i) && ring[i%window].kind == 'i' }
 	externC := false
-	for i, t := range toks {
+	judge := func(i int) {
+		t := ring[i%window]
 		if t.kind != 'i' {
-			continue
+			return
 		}
 		word := src[t.start:t.end]
 		switch string(word) {
@@ -167,6 +169,20 @@ func scanText(src []byte) *scan {
 				s.vec = true
 			}
 		}
+	}
+	lex(src, func(line []byte, start int) {
+		if inc, ok := includeOf(line, start); ok {
+			s.includes = append(s.includes, inc)
+		}
+	}, func(t span) {
+		ring[n%window] = t
+		n++
+		if n > ahead {
+			judge(n - 1 - ahead)
+		}
+	})
+	for i := max(n-ahead, 0); i < n; i++ {
+		judge(i)
 	}
 	s.entry = s.argsFn && externC
 	return s
