@@ -2,12 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"syscall"
 	"testing"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 // bigKernel writes one extern source of about size bytes: helpers with
@@ -46,7 +50,7 @@ func BenchmarkSingleFileMemory(b *testing.B) {
 		name    string
 		size    int
 		oneLine bool
-	}{{"1MB", 1 << 20, false}, {"4MB", 4 << 20, false}, {"10MB", 10 << 20, false}, {"4MB-one-line", 4 << 20, true}} {
+	}{{"1MB", 1 << 20, false}, {"2MB", 2 << 20, false}, {"5MB", 5 << 20, false}, {"10MB", 10 << 20, false}, {"4MB-one-line", 4 << 20, true}} {
 		b.Run(tc.name, func(b *testing.B) {
 			dir := b.TempDir()
 			src := bigKernel(tc.size, tc.oneLine)
@@ -66,6 +70,37 @@ func BenchmarkSingleFileMemory(b *testing.B) {
 			}
 			b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
 			b.ReportMetric(float64(peak)/float64(len(src)), "x-input")
+		})
+	}
+}
+
+// BenchmarkParseHeap parses one generated file in process and reports the
+// Go heap its parse keeps (nodes, masked text, line index) per input byte,
+// and the nodes per KB of input: the share of a file's cost that lives as
+// long as its parse does.
+//
+//	go test ./cmd/extern-lsp -run '^$' -bench ParseHeap -benchtime 1x
+func BenchmarkParseHeap(b *testing.B) {
+	for _, mb := range []int{1, 2, 5, 10} {
+		b.Run(fmt.Sprintf("%dMB", mb), func(b *testing.B) {
+			src := bigKernel(mb<<20, false)
+			var kept, nodes float64
+			for i := 0; i < b.N; i++ {
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				f, err := grammar.ParseFile(context.Background(), nil, "big.cpp", src, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				kept = float64(after.HeapAlloc) - float64(before.HeapAlloc)
+				nodes = float64(len(f.Tree.Nodes))
+				runtime.KeepAlive(f)
+			}
+			b.ReportMetric(kept/float64(len(src)), "heap-B/input-B")
+			b.ReportMetric(nodes/float64(len(src))*1024, "nodes/KB")
 		})
 	}
 }

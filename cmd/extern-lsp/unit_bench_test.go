@@ -113,9 +113,11 @@ func BenchmarkUnitCheckRSS(b *testing.B) {
 				ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 				cpu += float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6
 			}
+			mb := float64(treeBytes(dir)) / (1 << 20)
 			b.ReportMetric(peak, "peak-rss-MB")
+			b.ReportMetric(peak/mb, "rss-MB/input-MB")
 			b.ReportMetric(cpu/float64(b.N), "cpu-ms/op")
-			b.ReportMetric(float64(treeBytes(dir))/(1<<20), "MB")
+			b.ReportMetric(mb, "MB")
 		})
 	}
 }
@@ -157,8 +159,10 @@ func BenchmarkUnitServeRSS(b *testing.B) {
 					b.Fatal("server did not exit")
 				}
 			}
+			mb := float64(treeBytes(dir)) / (1 << 20)
 			b.ReportMetric(peak, "peak-rss-MB")
-			b.ReportMetric(float64(treeBytes(dir))/(1<<20), "MB")
+			b.ReportMetric(peak/mb, "rss-MB/input-MB")
+			b.ReportMetric(mb, "MB")
 		})
 	}
 }
