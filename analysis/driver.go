@@ -30,6 +30,9 @@ type Options struct {
 	// Store memoizes file and unit facts; runs sharing one reuse each
 	// other's facts. Nil: a store for this run only.
 	Store *Store
+	// Sight, when set, receives the counts of what the analysis of the
+	// file could not see (for `check --statistics`).
+	Sight *Sight
 	// Budget bounds the run (0: no bound). Past it the rules stop and the
 	// findings so far are returned with a note saying the analysis was cut
 	// short.
@@ -149,6 +152,9 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	diags = compiled
 	for i := range diags {
 		base.demoteUnseen(&diags[i])
+	}
+	if opts.Sight != nil && ctx.Err() == nil {
+		*opts.Sight = base.sight()
 	}
 	if note := importedNote(f.Path, f.Src, opts.Settings.GeneratedMarkers); note != "" {
 		demoteImported(diags, f.Path, note)

@@ -170,6 +170,12 @@ func (u *Unit) UnseenBefore(f *grammar.File, off uint32) []Unseen {
 	if fn == nil {
 		return nil
 	}
+	return u.unseen(f, fn, off)
+}
+
+// unseen lists what the analysis could not see in fn before off (all of
+// fn when off is past it).
+func (u *Unit) unseen(f *grammar.File, fn *grammar.Node, off uint32) []Unseen {
 	ctx := context.Background()
 	var out []Unseen
 	um := u.Macros()
@@ -307,4 +313,53 @@ func (p *Pass) fileAt(path string) *grammar.File {
 		}
 	}
 	return nil
+}
+
+// Sight counts what the analysis of a file could not see.
+type Sight struct {
+	// UndefinedMacros are statement uses of macro-like names with no
+	// definition in any file of the unit.
+	UndefinedMacros int
+	// UnreadMacros are statement uses of macros the unit defines with a
+	// body the analysis cannot read as statements.
+	UnreadMacros int
+	// TemplateConditions are conditions on template arguments the
+	// analysis does not know with a return under them (the code after
+	// them may not run on some instantiation).
+	TemplateConditions int
+}
+
+// Add adds o's counts to s.
+func (s *Sight) Add(o Sight) {
+	s.UndefinedMacros += o.UndefinedMacros
+	s.UnreadMacros += o.UnreadMacros
+	s.TemplateConditions += o.TemplateConditions
+}
+
+// sight counts what the analysis could not see in the pass's file.
+func (p *Pass) sight() Sight {
+	var s Sight
+	if p.File.Lang != grammar.CPP || p.File.Tree == nil {
+		return s
+	}
+	u := p.Reach()
+	for _, fn := range p.Nodes("function_definition") {
+		if p.Context().Err() != nil {
+			break
+		}
+		if fn.Ancestor("function_definition") != nil {
+			continue
+		}
+		for _, x := range u.unseen(p.File, fn, fn.End) {
+			switch {
+			case x.Undefined:
+				s.UndefinedMacros++
+			case x.Node.Kind() == "expression_statement":
+				s.UnreadMacros++
+			default:
+				s.TemplateConditions++
+			}
+		}
+	}
+	return s
 }

@@ -57,6 +57,8 @@ type FileResult struct {
 	// BadUTF8Line and BadUTF8Col (1-based) are where the text stops being
 	// UTF-8, if it does (it is checked as is).
 	BadUTF8Line, BadUTF8Col int
+	// Sight counts what the analysis of the file could not see.
+	Sight analysis.Sight
 }
 
 func (c *Checker) rootFor(path string) string {
@@ -295,6 +297,8 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 				path := c.Files[i]
 				opts := c.OptionsFor(path)
 				opts.Store = store
+				var sight analysis.Sight
+				opts.Sight = &sight
 				if opts.Budget == 0 {
 					opts.Budget = analysis.DefaultBudget
 				}
@@ -302,7 +306,7 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 				if errors.Is(err, grammar.ErrBinary) {
 					err = nil
 				}
-				results[i] = FileResult{Path: path, Diags: d, Err: err}
+				results[i] = FileResult{Path: path, Diags: d, Err: err, Sight: sight}
 				if src, serr := c.WS.Source(path); serr == nil {
 					results[i].BadUTF8Line, results[i].BadUTF8Col = fsys.InvalidUTF8(src)
 				}

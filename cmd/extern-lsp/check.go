@@ -372,7 +372,11 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 	w := &reporter{ws: r.ws, cwd: r.cwd, w: stdout, color: useColor(stdout, f.noColor), quiet: f.quiet, unsafe: f.unsafeFixes}
 	var stats *checkStats
 	if f.stats {
-		stats = collectStats(r.ws, r.files, active(all), f.unsafeFixes, func(p string) bool {
+		var sight analysis.Sight
+		for _, res := range results {
+			sight.Add(res.Sight)
+		}
+		stats = collectStats(r.ws, r.files, active(all), sight, f.unsafeFixes, func(p string) bool {
 			if f.arch != "" {
 				return true
 			}

@@ -162,6 +162,37 @@ func TestStatistics(t *testing.T) {
 	}
 }
 
+// TestStatisticsSight: --statistics counts what the analysis could not
+// see (macro uses it cannot read, unknown template arguments) and the
+// fixes it offered as unsafe for it, in text and JSON.
+func TestStatisticsSight(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "analysis", "rules", "testdata", "macros"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runBinary(t, dir, "check", "--statistics", "--format", "json", ".")
+	var doc struct {
+		Statistics checkStats `json:"statistics"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("json: %v\n%s", err, r.stdout)
+	}
+	got := map[string]int{}
+	for _, c := range doc.Statistics.Counters {
+		got[c.Key] = c.N
+	}
+	want := map[string]int{"macro_uses_undefined": 1, "macro_uses_unread": 1, "template_arguments_unknown": 1, "fixes_demoted": 3}
+	for k, n := range want {
+		if got[k] != n {
+			t.Errorf("json statistics %s = %d, want %d (%v)", k, got[k], n, got)
+		}
+	}
+	r = runBinary(t, dir, "check", "--statistics", "--quiet", ".")
+	if !regexp.MustCompile(`(?m)^fixes demoted to unsafe +3  \(`).MatchString(r.stdout) {
+		t.Errorf("--statistics: no demoted fixes in\n%s", r.stdout)
+	}
+}
+
 // TestStatisticsUnknownChip: a unit whose chip nothing names is counted,
 // unless --arch or the configuration's arch names it.
 func TestStatisticsUnknownChip(t *testing.T) {

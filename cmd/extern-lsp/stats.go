@@ -40,10 +40,12 @@ func (s *checkStats) add(key, label string, n int, note string) {
 
 // collectStats measures a run: the files analysed, the extern units they
 // belong to and how many of those have no known target chip, the files that
-// did not parse cleanly, the quoted #includes that resolve to no file, and
-// the findings per rule. archSet reports whether the configuration (or
+// did not parse cleanly, the quoted #includes that resolve to no file, what
+// the analysis could not see (sight: macros it cannot read, unknown
+// template arguments) and the fixes demoted for it, and the findings per
+// rule. archSet reports whether the configuration (or
 // --arch) names the target chip for a file.
-func collectStats(ws *workspace.Workspace, files []string, diags []analysis.Diagnostic, unsafe bool, archSet func(path string) bool) *checkStats {
+func collectStats(ws *workspace.Workspace, files []string, diags []analysis.Diagnostic, sight analysis.Sight, unsafe bool, archSet func(path string) bool) *checkStats {
 	s := &checkStats{}
 	units := map[string]bool{}
 	parseErrs, unresolved := 0, 0
@@ -69,6 +71,20 @@ func collectStats(ws *workspace.Workspace, files []string, diags []analysis.Diag
 		"no `arch` setting and no #if naming A2/A3 or A5: flag ids and modes that differ between the chips were not judged")
 	s.add("files_with_parse_errors", "files with parse errors", parseErrs, "findings there may be missing")
 	s.add("unresolved_includes", "unresolved #includes", unresolved, "quoted includes found in no root or include dir, such as CANN or pto-isa headers: their macros and constants are unknown")
+	s.add("macro_uses_undefined", "undefined macro uses", sight.UndefinedMacros,
+		"statements using a macro-like name that no file of the extern defines: what they do (return on a core, synchronise) is unknown")
+	s.add("macro_uses_unread", "unreadable macro uses", sight.UnreadMacros,
+		"statements using a macro of the extern whose body extern-lsp cannot read as statements (token pasting, partial statements)")
+	s.add("template_arguments_unknown", "unknown template args", sight.TemplateConditions,
+		"conditions on a template argument extern-lsp does not know, with a return under them")
+	demoted := 0
+	for _, d := range diags {
+		if len(d.Unseen) > 0 {
+			demoted++
+		}
+	}
+	s.add("fixes_demoted", "fixes demoted to unsafe", demoted,
+		"safe fixes of findings after something above that extern-lsp could not see: applied only with --unsafe-fixes")
 
 	byCode := map[string]*ruleCount{}
 	for _, d := range diags {

@@ -15,6 +15,7 @@
 #define LEAVE_ON_CUBE() do { CUBE_LEAVES; } while (0)
 #define INIT_CTX(ctx) (ctx).Init()
 #define CHECK_OR_RETURN(ok) if (!(ok)) { return; }
+#define RUN_PHASE(name) phase_##name()
 
 struct Ctx {
   __aicore__ void Init() {}
@@ -47,7 +48,7 @@ __aicore__ inline void setup_stays(__gm__ int64_t *args) {
 __aicore__ inline void vendor_setup() {
   Ctx ctx;
   VENDOR_REGISTER(ctx);
-  AscendC::SyncAll(); // want "EXT004.*the fix is offered as unsafe: `VENDOR_REGISTER\\(ctx\\)` \\(line 49\\) looks like a macro whose definition is in no file of this extern \\(not found: `vendor/register_macros.h`\\)"
+  AscendC::SyncAll(); // want "EXT004.*the fix is offered as unsafe: `VENDOR_REGISTER\\(ctx\\)` \\(line 50\\) looks like a macro whose definition is in no file of this extern \\(not found: `vendor/register_macros.h`\\)"
 }
 
 template <bool kCubeServes>
@@ -57,5 +58,12 @@ __aicore__ inline void templated_tail() {
       return;
     }
   }
-  AscendC::SyncAll(); // want "EXT004.*offered as unsafe: the condition `\\(kCubeServes\\)` \\(line 55\\) depends on the template argument `kCubeServes`"
+  AscendC::SyncAll(); // want "EXT004.*offered as unsafe: the condition `\\(kCubeServes\\)` \\(line 56\\) depends on the template argument `kCubeServes`"
+}
+
+__aicore__ inline void phase_cube() {}
+
+__aicore__ inline void pasted() {
+  RUN_PHASE(cube);
+  AscendC::SyncAll(); // want "EXT004.*offered as unsafe: `RUN_PHASE\\(cube\\)` \\(line 67\\) uses a macro whose body extern-lsp cannot read as statements"
 }
