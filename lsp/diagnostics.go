@@ -367,9 +367,18 @@ func (s *Server) publish(d *document) {
 	if stale {
 		return
 	}
+	// A change elsewhere that no compile of this file reads leaves its
+	// findings as they were: the client already shows them.
+	id := resultID(items)
+	d.mu.Lock()
+	same := d.published && d.pubVersion == version && d.pubID == id
+	d.mu.Unlock()
+	if same {
+		return
+	}
 	s.notify("textDocument/publishDiagnostics", publishParams{URI: d.uri, Version: &version, Diagnostics: fullItems(items)})
 	d.mu.Lock()
-	d.published = true
+	d.published, d.pubVersion, d.pubID = true, version, id
 	d.mu.Unlock()
 }
 

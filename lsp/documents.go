@@ -45,8 +45,11 @@ type document struct {
 	timer     *time.Timer
 	due       time.Time // when timer fires; zero once it has
 	published bool      // diagnostics went out at least once
-	lastCost  time.Duration
-	closed    bool
+	// pubVersion and pubID identify the last publication (resultID).
+	pubVersion int32
+	pubID      string
+	lastCost   time.Duration
+	closed     bool
 }
 
 // isSupported reports whether extern-lsp analyses a path (C++ or Python).
