@@ -432,19 +432,22 @@ func (w *Workspace) File(path string) (*grammar.File, error) {
 		return nil, err
 	}
 	w.mu.Lock()
-	f, ferr := e.file, e.err
-	if f != nil || ferr != nil {
-		w.mu.Unlock()
-		return f, ferr
-	}
-	if wait := e.parsing; wait != nil {
+	for {
+		f, ferr := e.file, e.err
+		if f != nil || ferr != nil {
+			w.mu.Unlock()
+			return f, ferr
+		}
+		wait := e.parsing
+		if wait == nil {
+			break
+		}
 		// Another goroutine is parsing this content: a header shared by
-		// the files of a parallel check is parsed once.
+		// the files of a parallel check is parsed once. Its parse may be
+		// released (Release) before we look: then parse it again.
 		w.mu.Unlock()
 		<-wait
 		w.mu.Lock()
-		defer w.mu.Unlock()
-		return e.file, e.err
 	}
 	e.parsing = make(chan struct{})
 	w.mu.Unlock()
@@ -456,7 +459,7 @@ func (w *Workspace) File(path string) (*grammar.File, error) {
 	if p == nil {
 		p = grammar.NewParser(lang)
 	}
-	f, err = grammar.ParseFile(context.Background(), p, path, e.src, nil)
+	f, err := grammar.ParseFile(context.Background(), p, path, e.src, nil)
 	w.parsers.Put(p)
 	if f != nil && !e.overlay {
 		// Batch parses never reparse incrementally: free the C tree now.
