@@ -33,6 +33,7 @@ var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
 			for k, v := range state[f] {
 				cur[k] = v
 			}
+			paths := grammar.IncludeMacros{}
 			for _, d := range g.Directives {
 				if g.CoresAt(d.Start) == grammar.None {
 					continue
@@ -42,8 +43,13 @@ var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
 					if len(d.Macros) > 0 {
 						cur[d.Macros[0].Name] = d.Kind == "define"
 					}
+					paths.Directive(d.Kind, d.Cond)
 				case "include":
-					t := u.includedFile(f, includePath(d.Cond))
+					path := includePath(d.Cond)
+					if op := paths.Resolve(d.Cond); op != "" {
+						path = op[1 : len(op)-1]
+					}
+					t := u.includedFile(f, path)
 					if t == nil || state[t] != nil {
 						continue
 					}

@@ -86,11 +86,22 @@ func ParseFile(ctx context.Context, p *Parser, path string, src []byte, old *Fil
 func IncludesOf(f *File) []Include {
 	src := f.Src
 	var out []Include
+	macros := IncludeMacros{}
 	for _, d := range f.Guards.Directives {
+		if d.Kind == "define" || d.Kind == "undef" {
+			macros.Directive(d.Kind, d.Cond)
+		}
 		if d.Kind != "include" {
 			continue
 		}
 		s := strings.TrimSpace(d.Cond)
+		if op := macros.Resolve(s); op != "" {
+			// `#include KERNEL_HDR`: the macro's name stands for the path.
+			name := strings.TrimSpace(stripComment(s))
+			start := d.CondStart + uint32(bytes.Index(src[d.CondStart:d.End], []byte(name)))
+			out = append(out, Include{Path: op[1 : len(op)-1], System: op[0] == '<', Line: d.Line, Start: start, End: start + uint32(len(name))})
+			continue
+		}
 		if len(s) < 2 {
 			continue
 		}
@@ -178,4 +189,36 @@ func (f *File) Close() {
 	if f != nil {
 		f.Tree.Close()
 	}
+}
+
+// IncludeMacros tracks, through a file's directives in order, the
+// object-like macros defined as an include path (`#define KERNEL_HDR
+// "impl/body.h"`), so a computed `#include KERNEL_HDR` resolves like the
+// include it expands to.
+type IncludeMacros map[string]string
+
+// Directive records a #define or #undef (kind without '#', rest the text
+// after the directive name).
+func (m IncludeMacros) Directive(kind, rest string) {
+	name := firstWord(rest)
+	if name == "" || strings.Contains(name, "(") {
+		return
+	}
+	switch kind {
+	case "undef":
+		delete(m, name)
+	case "define":
+		body := strings.TrimSpace(stripComment(strings.TrimSpace(rest)[len(name):]))
+		if len(body) >= 2 && (body[0] == '"' && body[len(body)-1] == '"' || body[0] == '<' && body[len(body)-1] == '>') {
+			m[name] = body
+		} else {
+			delete(m, name)
+		}
+	}
+}
+
+// Resolve returns the operand a computed include expands to (`"impl/body.h"`
+// with its delimiters), or "" when operand is not such a macro.
+func (m IncludeMacros) Resolve(operand string) string {
+	return m[strings.TrimSpace(stripComment(operand))]
 }

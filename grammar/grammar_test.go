@@ -3,6 +3,7 @@ package grammar
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -465,5 +466,23 @@ func TestMaskPrefixes(t *testing.T) {
 		if len(m) != i {
 			t.Fatalf("prefix %d: masked length %d", i, len(m))
 		}
+	}
+}
+
+// A computed `#include NAME` names the path NAME was last defined as; an
+// #undef forgets it.
+func TestComputedIncludes(t *testing.T) {
+	src := "#define IMPL \"impl_a.h\" // the A body\n#include IMPL\n#undef IMPL\n#include IMPL\n#define IMPL <impl_b.h>\n#include IMPL\n#define F(x) \"f.h\"\n#include F\n"
+	f, err := ParseFile(context.Background(), nil, "/k/e.cpp", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, inc := range f.Includes {
+		got = append(got, fmt.Sprintf("%s %v %s", inc.Path, inc.System, src[inc.Start:inc.End]))
+	}
+	want := []string{"impl_a.h false IMPL", "impl_b.h true IMPL"}
+	if !slices.Equal(got, want) {
+		t.Errorf("includes %q, want %q", got, want)
 	}
 }

@@ -75,11 +75,18 @@ func lex(src []byte, directive func(line []byte, start int), emit func(span)) {
 	}
 }
 
-// includeOf reads an #include directive line.
-func includeOf(line []byte, start int) (grammar.Include, bool) {
+// includeOf reads an #include directive line; macros follows the
+// #defines of include paths before it, for a computed `#include NAME`.
+func includeOf(line []byte, start int, macros grammar.IncludeMacros) (grammar.Include, bool) {
 	i := 1
 	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 		i++
+	}
+	for _, kind := range []string{"define", "undef"} {
+		if bytes.HasPrefix(line[i:], []byte(kind)) {
+			macros.Directive(kind, string(line[i+len(kind):]))
+			return grammar.Include{}, false
+		}
 	}
 	if !bytes.HasPrefix(line[i:], []byte("include")) {
 		return grammar.Include{}, false
@@ -87,6 +94,14 @@ func includeOf(line []byte, start int) (grammar.Include, bool) {
 	i += len("include")
 	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 		i++
+	}
+	if op := macros.Resolve(string(line[i:])); op != "" {
+		name := bytes.TrimSpace(line[i:])
+		if k := bytes.IndexAny(name, " \t/"); k >= 0 {
+			name = name[:k]
+		}
+		return grammar.Include{Path: op[1 : len(op)-1], System: op[0] == '<',
+			Start: uint32(start + i), End: uint32(start + i + len(name))}, true
 	}
 	if i >= len(line) || line[i] != '"' && line[i] != '<' {
 		return grammar.Include{}, false
@@ -170,8 +185,9 @@ func scanText(src []byte) *scan {
 			}
 		}
 	}
+	macros := grammar.IncludeMacros{}
 	lex(src, func(line []byte, start int) {
-		if inc, ok := includeOf(line, start); ok {
+		if inc, ok := includeOf(line, start, macros); ok {
 			s.includes = append(s.includes, inc)
 		}
 	}, func(t span) {
