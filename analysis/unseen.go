@@ -199,7 +199,7 @@ func (u *Unit) unseen(f *grammar.File, fn *grammar.Node, off uint32) []Unseen {
 					break
 				}
 			}
-		case macroLike(name) && !knownMacros[name] && !ptoInstruction(u, name):
+		case macroLike(name) && !knownMacros[name] && !ptoInstruction(u, name) && !u.definesFunction(name):
 			why := fmt.Sprintf("%s (line %d) looks like a macro whose definition is in no file of this extern", text, line+1)
 			if len(missing) > 0 {
 				why += " (not found: " + strings.Join(missing, ", ") + ")"
@@ -362,4 +362,16 @@ func (p *Pass) sight() Sight {
 		}
 	}
 	return s
+}
+
+// definesFunction reports whether a file of the unit defines a function
+// called name (a capitalised helper, `PTOAS__DCCI_SINGLE_CACHE_LINE(p)`,
+// is no macro).
+func (u *Unit) definesFunction(name string) bool {
+	for _, f := range u.Files {
+		if u.Funcs(f).Defines(name) {
+			return true
+		}
+	}
+	return false
 }

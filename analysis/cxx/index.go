@@ -125,6 +125,16 @@ type FileFuncs struct {
 	objects []string
 }
 
+// Defines reports whether the file defines a function called name.
+func (ff *FileFuncs) Defines(name string) bool {
+	for _, d := range ff.defs {
+		if d.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
 // typeDecl is one declared name (and, for a field, its class) with its
 // type text.
 type typeDecl struct {

@@ -67,3 +67,10 @@ __aicore__ inline void pasted() {
   RUN_PHASE(cube);
   AscendC::SyncAll(); // want "EXT004.*offered as unsafe: `RUN_PHASE\\(cube\\)` \\(line 67\\) uses a macro whose body extern-lsp cannot read as statements"
 }
+
+__aicore__ inline void FLUSH_LINE(__gm__ int32_t *p) { dcci(p, SINGLE_CACHE_LINE, CACHELINE_OUT); }
+
+__aicore__ inline void capitalised_helper(__gm__ int32_t *p) {
+  FLUSH_LINE(p);
+  AscendC::SyncAll(); // want "EXT004.*use `SyncAll<false>\\(\\)`$"
+}
