@@ -27,25 +27,12 @@ func TestFixesSettle(t *testing.T) {
 		if st, err := os.Stat(root); err != nil || !st.IsDir() {
 			continue
 		}
-		loader, err := config.NewLoader("")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ck := &engine.Checker{Loader: loader, Jobs: 2, RootFor: func(string) string { return root }}
+		var extend []string
 		if filepath.Base(root) == "ext900" {
 			// Off by default (check --strict): its fixture root turns it on.
-			ck.Overrides.ExtendSelect = []string{"EXT900"}
+			extend = []string{"EXT900"}
 		}
-		if err := ck.Collect([]string{root}); err != nil {
-			t.Fatal(err)
-		}
-		check := func(int) ([]analysis.Diagnostic, error) {
-			var all []analysis.Diagnostic
-			for _, r := range ck.Check(context.Background(), nil) {
-				all = append(all, r.Diags...)
-			}
-			return all, nil
-		}
+		ck, check := fixtureChecker(t, root, extend...)
 		first, err := (&engine.Fixer{WS: ck.WS, Unsafe: true, Check: check}).Run()
 		if err != nil {
 			t.Fatal(err)
@@ -65,6 +52,28 @@ func TestFixesSettle(t *testing.T) {
 	}
 	if fixed == 0 {
 		t.Fatal("no fixture has a fix: the fixtures moved?")
+	}
+}
+
+// fixtureChecker is a checker over a fixture root (rules extend selected
+// on top of the defaults) and the check a Fixer runs each round.
+func fixtureChecker(t *testing.T, root string, extend ...string) (*engine.Checker, func(int) ([]analysis.Diagnostic, error)) {
+	t.Helper()
+	loader, err := config.NewLoader("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck := &engine.Checker{Loader: loader, Jobs: 2, RootFor: func(string) string { return root }}
+	ck.Overrides.ExtendSelect = extend
+	if err := ck.Collect([]string{root}); err != nil {
+		t.Fatal(err)
+	}
+	return ck, func(int) ([]analysis.Diagnostic, error) {
+		var all []analysis.Diagnostic
+		for _, r := range ck.Check(context.Background(), nil) {
+			all = append(all, r.Diags...)
+		}
+		return all, nil
 	}
 }
 

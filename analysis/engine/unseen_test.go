@@ -1,13 +1,11 @@
 package engine_test
 
 import (
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
-	"github.com/extern-lsp/extern-lsp/analysis/config"
 	"github.com/extern-lsp/extern-lsp/analysis/engine"
 )
 
@@ -18,20 +16,10 @@ import (
 // cube that already returned there would never meet `SyncAll<false>()`.
 func TestFixSafetyFollowsCertainty(t *testing.T) {
 	root, _ := filepath.Abs(filepath.Join("..", "rules", "testdata", "macros"))
-	loader, err := config.NewLoader("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ck := &engine.Checker{Loader: loader, Jobs: 2, RootFor: func(string) string { return root }}
-	if err := ck.Collect([]string{root}); err != nil {
-		t.Fatal(err)
-	}
+	ck, checkAll := fixtureChecker(t, root)
 	var demoted []analysis.Diagnostic
 	check := func(round int) ([]analysis.Diagnostic, error) {
-		var all []analysis.Diagnostic
-		for _, r := range ck.Check(context.Background(), nil) {
-			all = append(all, r.Diags...)
-		}
+		all, err := checkAll(round)
 		if round == 0 {
 			for _, d := range all {
 				if len(d.Unseen) > 0 {
@@ -39,7 +27,7 @@ func TestFixSafetyFollowsCertainty(t *testing.T) {
 				}
 			}
 		}
-		return all, nil
+		return all, err
 	}
 	fixed, err := (&engine.Fixer{WS: ck.WS, Check: check}).Run()
 	if err != nil {

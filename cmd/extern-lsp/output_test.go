@@ -135,24 +135,15 @@ func TestStatistics(t *testing.T) {
 	if alias := runBinary(t, dir, "check", "--stats", "--quiet", "."); counters(alias.stdout) != counters(r.stdout) {
 		t.Errorf("--stats differs from --statistics:\n%s", unifiedDiff("statistics", "stats", []byte(counters(r.stdout)), []byte(counters(alias.stdout))))
 	}
-	r = runBinary(t, dir, "check", "--statistics", "--format", "json", ".")
-	var doc struct {
-		Statistics checkStats `json:"statistics"`
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
-		t.Fatalf("json: %v\n%s", err, r.stdout)
-	}
-	got := map[string]int{}
-	for _, c := range doc.Statistics.Counters {
-		got[c.Key] = c.N
-	}
+	doc := jsonStatistics(t, dir)
+	got := doc.counters()
 	want := map[string]int{"files_analysed": 4, "units": 1, "units_unknown_target": 0, "files_with_parse_errors": 1, "unresolved_includes": 2}
 	for k, n := range want {
 		if got[k] != n {
 			t.Errorf("json statistics %s = %d, want %d (%v)", k, got[k], n, got)
 		}
 	}
-	if len(doc.Statistics.Rules) == 0 {
+	if len(doc.Rules) == 0 {
 		t.Error("json statistics: no findings_by_rule")
 	}
 	// Machine formats keep stdout to themselves: the table goes to stderr.
@@ -160,6 +151,28 @@ func TestStatistics(t *testing.T) {
 	if !strings.Contains(r.stderr, "files analysed") || strings.Contains(r.stdout, "files analysed") {
 		t.Errorf("sarif --statistics: stats on the wrong stream\nstderr: %s", r.stderr)
 	}
+}
+
+// jsonStatistics runs `check --statistics --format json` over dir.
+func jsonStatistics(t *testing.T, dir string) checkStats {
+	t.Helper()
+	r := runBinary(t, dir, "check", "--statistics", "--format", "json", ".")
+	var doc struct {
+		Statistics checkStats `json:"statistics"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("json: %v\n%s", err, r.stdout)
+	}
+	return doc.Statistics
+}
+
+// counters maps each counter's key to its count.
+func (s checkStats) counters() map[string]int {
+	got := map[string]int{}
+	for _, c := range s.Counters {
+		got[c.Key] = c.N
+	}
+	return got
 }
 
 // TestStatisticsSight: --statistics counts what the analysis could not
@@ -170,24 +183,14 @@ func TestStatisticsSight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := runBinary(t, dir, "check", "--statistics", "--format", "json", ".")
-	var doc struct {
-		Statistics checkStats `json:"statistics"`
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
-		t.Fatalf("json: %v\n%s", err, r.stdout)
-	}
-	got := map[string]int{}
-	for _, c := range doc.Statistics.Counters {
-		got[c.Key] = c.N
-	}
+	got := jsonStatistics(t, dir).counters()
 	want := map[string]int{"macro_uses_undefined": 1, "macro_uses_unread": 1, "template_arguments_unknown": 1, "fixes_demoted": 3}
 	for k, n := range want {
 		if got[k] != n {
 			t.Errorf("json statistics %s = %d, want %d (%v)", k, got[k], n, got)
 		}
 	}
-	r = runBinary(t, dir, "check", "--statistics", "--quiet", ".")
+	r := runBinary(t, dir, "check", "--statistics", "--quiet", ".")
 	if !regexp.MustCompile(`(?m)^fixes demoted to unsafe +3  \(`).MatchString(r.stdout) {
 		t.Errorf("--statistics: no demoted fixes in\n%s", r.stdout)
 	}
