@@ -218,15 +218,22 @@ func (s *Store) Sweep(in Inputs) {
 // Release drops every fact computed from the parse f, and f's number: a
 // later parse of the file starts afresh. `check` releases a file's facts
 // with its parse once no file left to check reads it.
+//
+// The shadow files of f's macro bodies (grammar.File.MacroOf) go with it.
 func (s *Store) Release(f *grammar.File) {
+	of := func(g *grammar.File) bool { return g != nil && (g == f || g.MacroOf == f) }
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for id, c := range s.facts {
-		if id.file == f || slices.Contains(c.pins, f) {
+		if of(id.file) || slices.ContainsFunc(c.pins, of) {
 			delete(s.facts, id)
 		}
 	}
-	delete(s.ids, f)
+	for x := range s.ids {
+		if g, ok := x.(*grammar.File); ok && of(g) {
+			delete(s.ids, x)
+		}
+	}
 	s.swept = min(s.swept, len(s.facts))
 }
 

@@ -136,6 +136,9 @@ func TestReleaseDropsParseAndFacts(t *testing.T) {
 	s := NewStore()
 	u := s.newUnit(h, []*grammar.File{f1}, nil, 0, "closure")
 	FileFactIn(context.Background(), u, f1, key)
+	// A macro shadow of the file (cxx.ScanMacros) has facts of its own.
+	shadow := &grammar.File{Path: f1.Path, Lang: f1.Lang, Src: f1.Src, Tree: f1.Tree, MacroOf: f1}
+	FileFactIn(context.Background(), u, shadow, key)
 	if ws.Release(h) != f1 || ws.Release(h) != nil {
 		t.Fatal("Release returns the current parse once")
 	}
