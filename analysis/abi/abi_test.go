@@ -333,3 +333,109 @@ func TestJudge(t *testing.T) {
 		}
 	}
 }
+
+// include_dirs= as real stubs build it: tuples, concatenation, splats,
+// module constants, os.path.join and Path(__file__).parent / "x", and
+// helpers without parameters (locals, a comprehension keeping the folders
+// that exist). What depends on the environment or an imported helper is
+// an entry with its reason, never a guess.
+func TestIncludeDirsShapes(t *testing.T) {
+	src := `import os
+from pathlib import Path
+import pypto.language as pl
+from pypto.runtime import pto_isa_include_dir
+
+HERE = Path(__file__).parent
+_LIB_INCLUDE = HERE / "lib" / "include"
+_KDIR = os.path.join(os.path.dirname(__file__), "kernels")
+
+
+def _sdk_include_dirs() -> tuple[Path, ...]:
+    """The vendored SDK headers."""
+    root = HERE / "sdk"
+    candidates = (
+        root / "include",
+        root / "impl",
+    )
+    return tuple(path for path in candidates if path.is_dir())
+
+
+def _cann_include_dirs():
+    cann = Path(os.environ.get("ASCEND_HOME_PATH", "/usr/local/Ascend"))
+    return [cann / "include", cann / "impl"]
+
+
+def _branchy():
+    if os.name == "nt":
+        return ()
+    return (HERE / "x",)
+
+
+_INC = (_LIB_INCLUDE,) + _sdk_include_dirs()
+_ALL = [*_INC, _KDIR, "rel/inc"]
+
+
+@pl.jit.extern(source="k.cpp", include_dirs=_INC)
+def a(x: pl.Tensor): ...
+
+
+@pl.jit.extern(source="k.cpp", include_dirs=_ALL + [str(HERE / "extra")])
+def b(x: pl.Tensor): ...
+
+
+@pl.jit.extern(source="k.cpp", include_dirs=(_LIB_INCLUDE,) + _cann_include_dirs() + (pto_isa_include_dir(),))
+def c(x: pl.Tensor): ...
+
+
+@pl.jit.extern(source="k.cpp", include_dirs=_branchy())
+def d(x: pl.Tensor): ...
+`
+	f := parsePy(t, "/w/ops.py", src)
+	ss := abi.ParseStubs(f)
+	show := func(s *abi.Stub) string {
+		var out []string
+		for _, d := range s.IncludeDirs {
+			if d.Path != "" {
+				out = append(out, d.Path)
+			} else {
+				out = append(out, "? "+d.Expr+": "+d.Reason)
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	want := map[string]string{
+		"a": "/w/lib/include\n/w/sdk/include\n/w/sdk/impl",
+		"b": "/w/lib/include\n/w/sdk/include\n/w/sdk/impl\n/w/kernels\n/w/rel/inc\n/w/extra",
+		"c": "/w/lib/include\n" +
+			"? cann / \"include\": `os.environ.get(\"ASCEND_HOME_PATH\", \"/usr/local/Ascend\")` reads the environment variable \"ASCEND_HOME_PATH\" at run time\n" +
+			"? cann / \"impl\": `os.environ.get(\"ASCEND_HOME_PATH\", \"/usr/local/Ascend\")` reads the environment variable \"ASCEND_HOME_PATH\" at run time\n" +
+			"? pto_isa_include_dir(): `pto_isa_include_dir()` is imported from pypto.runtime; its result is known only at run time",
+		"d": "? _branchy(): `_branchy()` has control flow (`if os.name == \"nt\":`) extern-lsp does not evaluate",
+	}
+	for _, s := range ss {
+		if got := show(s); got != want[s.Name] {
+			t.Errorf("%s include_dirs:\n%s\nwant:\n%s", s.Name, got, want[s.Name])
+		}
+	}
+	// One problem per reason: the two folders under ASCEND_HOME_PATH are
+	// one unknown, placed on the argument.
+	c := stubByName(t, ss, "c")
+	if len(c.Problems) != 2 {
+		t.Fatalf("c problems: %+v", c.Problems)
+	}
+	for _, p := range c.Problems {
+		if arg := src[p.Start:p.End]; !strings.HasPrefix(arg, "(_LIB_INCLUDE,)") && arg != "pto_isa_include_dir()" {
+			t.Errorf("problem placed on %q", arg)
+		}
+	}
+	if p := stubByName(t, ss, "a").Problems; len(p) != 0 {
+		t.Errorf("a problems: %+v", p)
+	}
+	// The hover names what was searched and what was not evaluated.
+	md := abi.Markdown(c)
+	for _, want := range []string{"include_dirs:\n- `/w/lib/include`\n", "- not evaluated: `pto_isa_include_dir()` (`pto_isa_include_dir()` is imported from pypto.runtime; its result is known only at run time)\n"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+}

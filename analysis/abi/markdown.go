@@ -35,8 +35,30 @@ func Markdown(stubs ...*Stub) string {
 				fmt.Fprintf(&b, "\nThe single return binds `%s`, the first of %d output-like parameters.\n", s.Return.Name, n)
 			}
 		}
+		includeDirsText(&b, s)
 	}
 	return b.String()
+}
+
+// includeDirsText lists the stub's include_dirs as evaluated: the folders
+// searched, and each entry that could not be evaluated with its reason
+// (headers found only there are unresolved).
+func includeDirsText(b *strings.Builder, s *Stub) {
+	if len(s.IncludeDirs) == 0 {
+		return
+	}
+	b.WriteString("\ninclude_dirs:\n")
+	seen := map[string]bool{}
+	for _, d := range s.IncludeDirs {
+		line := "- `" + d.Path + "`"
+		if d.Path == "" {
+			line = "- not evaluated: `" + d.Expr + "` (" + d.Reason + ")"
+		}
+		if !seen[line] {
+			seen[line] = true
+			b.WriteString(line + "\n")
+		}
+	}
 }
 
 func coreTypeText(s *Stub) string {

@@ -17,11 +17,16 @@ type env struct {
 	f      *grammar.File
 	al     map[string]string
 	consts map[string]*grammar.Node // module-level NAME = expr (last wins)
+	funcs  map[string]*grammar.Node // module-level def NAME(...)
 	active map[string]bool          // cycle guard
+	// locals are the assignments of the helper functions being
+	// evaluated, innermost last; a name resolves in the innermost, then
+	// at module level.
+	locals []map[string]*grammar.Node
 }
 
 func newEnv(f *grammar.File) *env {
-	e := &env{f: f, al: aliases(f), consts: map[string]*grammar.Node{}, active: map[string]bool{}}
+	e := &env{f: f, al: aliases(f), consts: map[string]*grammar.Node{}, funcs: map[string]*grammar.Node{}, active: map[string]bool{}}
 	for _, st := range f.Tree.Root().NamedChildren() {
 		e.collect(st)
 	}
@@ -32,6 +37,16 @@ func newEnv(f *grammar.File) *env {
 // if/try blocks (platform switches).
 func (e *env) collect(st *grammar.Node) {
 	switch st.Kind() {
+	case "function_definition":
+		if name := st.ChildByField("name"); name != nil {
+			e.funcs[name.Text()] = st
+		}
+	case "decorated_definition":
+		if d := st.ChildByField("definition"); d != nil && d.Kind() == "function_definition" {
+			if name := d.ChildByField("name"); name != nil {
+				e.funcs[name.Text()] = d
+			}
+		}
 	case "expression_statement":
 		for _, a := range st.NamedChildren() {
 			if a.Kind() != "assignment" {
@@ -89,18 +104,20 @@ func (e *env) value(n *grammar.Node, depth int) (string, evalErr) {
 		if name == "__file__" {
 			return e.f.Path, ""
 		}
-		def, ok := e.consts[name]
+		def, level, ok := e.lookup(name)
 		if !ok {
 			return fail("`%s` is not a module-level constant of this file", name)
 		}
 		if def == nil {
 			return fail("`%s` is assigned more than once", name)
 		}
-		if e.active[name] {
+		key := fmt.Sprint(level, name)
+		if e.active[key] {
 			return fail("`%s` refers to itself", name)
 		}
-		e.active[name] = true
-		defer delete(e.active, name)
+		e.active[key] = true
+		defer delete(e.active, key)
+		defer e.enter(level)()
 		return e.value(def, depth+1)
 	case "binary_operator":
 		op := n.ChildByField("operator")
@@ -244,6 +261,12 @@ func (e *env) call(n *grammar.Node, depth int) (string, evalErr) {
 			return filepath.Clean(vs[0]), ""
 		case d == "pathlib.Path" || d == "pathlib.PurePath" || d == "pathlib.PosixPath":
 			return e.pathCtor(n, vals)
+		case d == "os.environ.get" || d == "os.getenv":
+			v := "?"
+			if len(args) > 0 {
+				v = clip(args[0].Text())
+			}
+			return fail("`%s` reads the environment variable %s at run time", clip(n.Text()), v)
 		}
 		if obj != nil && attr != nil {
 			switch attr.Text() {
@@ -291,6 +314,20 @@ func (e *env) call(n *grammar.Node, depth int) (string, evalErr) {
 		return fail("`%s` is a call extern-lsp does not evaluate", clip(n.Text()))
 	}
 	name := canonical(e.al, dotted(fn))
+	if def, ok := e.funcs[dotted(fn)]; ok && fn.Kind() == "identifier" {
+		if e.seqFunc(def, depth) {
+			return fail("`%s` returns a sequence, not one path", clip(n.Text()))
+		}
+		r, err := e.evalFunc(def, args, depth)
+		if err != "" {
+			return "", err
+		}
+		defer e.leave()
+		return e.value(r, depth+1)
+	}
+	if strings.Contains(name, ".") && name != dotted(fn) && !strings.HasPrefix(name, "pathlib.") && !strings.HasPrefix(name, "os.") {
+		return fail("`%s` is imported from %s; its result is known only at run time", clip(n.Text()), name[:strings.LastIndexByte(name, '.')])
+	}
 	switch name {
 	case "str", "os.fspath":
 		vs, err := vals()
@@ -417,4 +454,317 @@ func (e *env) boolean(n *grammar.Node) (bool, bool) {
 		return false, false
 	}
 	return false, false
+}
+
+// lookup finds a name among the locals of the helpers being evaluated,
+// innermost first, then at module level. level is the number of scopes
+// the definition sees (0: module level).
+func (e *env) lookup(name string) (def *grammar.Node, level int, ok bool) {
+	for k := len(e.locals) - 1; k >= 0; k-- {
+		if d, ok := e.locals[k][name]; ok {
+			return d, k + 1, true
+		}
+	}
+	d, ok := e.consts[name]
+	return d, 0, ok
+}
+
+// enter evaluates in the scopes a definition at level sees (Python
+// scoping: a module constant sees no helper's locals) until the returned
+// function restores them.
+func (e *env) enter(level int) func() {
+	saved := e.locals
+	e.locals = e.locals[:level]
+	return func() { e.locals = saved }
+}
+
+// evalFunc binds a module-level helper's body for evaluation: straight-line
+// assignments to names and one final `return EXPR` (a docstring, `pass`
+// and comments aside); it returns that expression with the helper's locals
+// entered (the caller evaluates it, then leaves). Helpers with parameters,
+// branches or loops are not evaluated.
+func (e *env) evalFunc(def *grammar.Node, args []*grammar.Node, depth int) (*grammar.Node, evalErr) {
+	name := ""
+	if nm := def.ChildByField("name"); nm != nil {
+		name = nm.Text()
+	}
+	if ps := def.ChildByField("parameters"); ps != nil && len(ps.NamedChildren()) > 0 || len(args) > 0 {
+		return nil, evalErr(fmt.Sprintf("`%s()` takes parameters; extern-lsp evaluates only helpers without", name))
+	}
+	if depth > 16 || len(e.locals) > 8 {
+		return nil, "helpers nest too deep"
+	}
+	body := def.ChildByField("body")
+	if body == nil {
+		return nil, evalErr(fmt.Sprintf("`%s()` has no body", name))
+	}
+	locals := map[string]*grammar.Node{}
+	var ret *grammar.Node
+	for _, st := range body.NamedChildren() {
+		if ret != nil && st.Kind() != "comment" {
+			return nil, evalErr(fmt.Sprintf("`%s()` has code after its return", name))
+		}
+		switch st.Kind() {
+		case "comment", "pass_statement":
+		case "expression_statement":
+			for _, a := range st.NamedChildren() {
+				switch a.Kind() {
+				case "string": // docstring
+				case "assignment":
+					l, r := a.ChildByField("left"), a.ChildByField("right")
+					if l == nil || r == nil || l.Kind() != "identifier" {
+						return nil, evalErr(fmt.Sprintf("`%s()` assigns `%s`", name, clip(a.Text())))
+					}
+					if _, seen := locals[l.Text()]; seen {
+						locals[l.Text()] = nil
+						continue
+					}
+					locals[l.Text()] = r
+				default:
+					return nil, evalErr(fmt.Sprintf("`%s()` runs `%s`", name, clip(a.Text())))
+				}
+			}
+		case "return_statement":
+			ret = firstNamed(st)
+			if ret == nil {
+				return nil, evalErr(fmt.Sprintf("`%s()` returns None", name))
+			}
+		default:
+			return nil, evalErr(fmt.Sprintf("`%s()` has control flow (`%s`) extern-lsp does not evaluate", name, clip(firstLine(st.Text()))))
+		}
+	}
+	if ret == nil {
+		return nil, evalErr(fmt.Sprintf("`%s()` returns nothing extern-lsp can see", name))
+	}
+	e.locals = append(e.locals, locals)
+	return ret, ""
+}
+
+// leave drops the locals of the helper evalFunc entered.
+func (e *env) leave() { e.locals = e.locals[:len(e.locals)-1] }
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// seqFunc reports whether a helper's final return is a sequence.
+func (e *env) seqFunc(def *grammar.Node, depth int) bool {
+	body := def.ChildByField("body")
+	if body == nil {
+		return false
+	}
+	kids := body.NamedChildren()
+	for k := len(kids) - 1; k >= 0; k-- {
+		if kids[k].Kind() == "return_statement" {
+			return e.isSeq(firstNamed(kids[k]), depth+1)
+		}
+	}
+	return false
+}
+
+// item is one element of an evaluated sequence: a path, or why the
+// expression it comes from (Node) could not be evaluated.
+type item struct {
+	val  string
+	why  evalErr
+	node *grammar.Node
+}
+
+// isSeq reports whether n evaluates to a sequence (list, tuple,
+// comprehension, tuple(...), a helper returning one, a constant holding
+// one, a concatenation of those) rather than to one path.
+func (e *env) isSeq(n *grammar.Node, depth int) bool {
+	if n == nil || depth > 24 {
+		return false
+	}
+	switch n.Kind() {
+	case "list", "tuple", "list_comprehension", "generator_expression", "set":
+		return true
+	case "parenthesized_expression":
+		return e.isSeq(firstNamed(n), depth+1)
+	case "binary_operator":
+		return e.isSeq(n.ChildByField("left"), depth+1) || e.isSeq(n.ChildByField("right"), depth+1)
+	case "identifier":
+		def, level, ok := e.lookup(n.Text())
+		if !ok || def == nil || e.active[fmt.Sprint(level, n.Text())] {
+			return false
+		}
+		key := fmt.Sprint(level, n.Text())
+		e.active[key] = true
+		defer delete(e.active, key)
+		defer e.enter(level)()
+		return e.isSeq(def, depth+1)
+	case "call":
+		fn := n.ChildByField("function")
+		if fn == nil {
+			return false
+		}
+		switch d := dotted(fn); d {
+		case "tuple", "list", "sorted":
+			return true
+		default:
+			if def, ok := e.funcs[d]; ok && fn.Kind() == "identifier" {
+				return e.seqFunc(def, depth)
+			}
+		}
+	}
+	return false
+}
+
+// items evaluates a sequence of paths (include_dirs=): list and tuple
+// literals, `*` splats, `+` concatenation, tuple()/list(), module
+// constants, helper functions without parameters, and comprehensions that
+// only keep the directories that exist (`p for p in C if p.is_dir()`: a
+// missing directory holds no header, so C serves include resolution
+// equally). What cannot be evaluated is an item with its reason, never a
+// guess.
+func (e *env) items(n *grammar.Node, depth int) []item {
+	unknown := func(why evalErr) []item { return []item{{why: why, node: n}} }
+	if n == nil {
+		return nil
+	}
+	if depth > 24 {
+		return unknown("expression too deep")
+	}
+	if !e.isSeq(n, depth) {
+		v, err := e.value(n, depth+1)
+		return []item{{val: v, why: err, node: n}}
+	}
+	switch n.Kind() {
+	case "parenthesized_expression":
+		return e.items(firstNamed(n), depth+1)
+	case "list", "tuple", "set":
+		var out []item
+		for _, c := range n.NamedChildren() {
+			switch c.Kind() {
+			case "comment":
+			case "list_splat":
+				out = append(out, e.items(firstNamed(c), depth+1)...)
+			default:
+				v, err := e.value(c, depth+1)
+				out = append(out, item{val: v, why: err, node: c})
+			}
+		}
+		return out
+	case "binary_operator":
+		if op := n.ChildByField("operator"); op == nil || op.Text() != "+" {
+			return unknown(evalErr(fmt.Sprintf("`%s` is not a concatenation", clip(n.Text()))))
+		}
+		return append(e.items(n.ChildByField("left"), depth+1), e.items(n.ChildByField("right"), depth+1)...)
+	case "identifier":
+		def, level, _ := e.lookup(n.Text())
+		key := fmt.Sprint(level, n.Text())
+		e.active[key] = true
+		defer delete(e.active, key)
+		defer e.enter(level)()
+		return e.items(def, depth+1)
+	case "list_comprehension", "generator_expression":
+		return e.comprehension(n, depth)
+	case "call":
+		fn := n.ChildByField("function")
+		var args []*grammar.Node
+		if al := n.ChildByField("arguments"); al != nil && al.Kind() == "generator_expression" {
+			args = []*grammar.Node{al} // tuple(p for p in C)
+		} else if al != nil {
+			for _, a := range al.NamedChildren() {
+				if a.Kind() != "comment" {
+					args = append(args, a)
+				}
+			}
+		}
+		switch d := dotted(fn); d {
+		case "tuple", "list":
+			if len(args) != 1 {
+				return unknown(evalErr(fmt.Sprintf("`%s` takes one argument", clip(n.Text()))))
+			}
+			return e.items(args[0], depth+1)
+		case "sorted":
+			return unknown(evalErr(fmt.Sprintf("`%s` orders the folders at run time", clip(n.Text()))))
+		default:
+			def, ok := e.funcs[d]
+			if !ok {
+				break
+			}
+			r, err := e.evalFunc(def, args, depth)
+			if err != "" {
+				return unknown(err)
+			}
+			defer e.leave()
+			return e.items(r, depth+1)
+		}
+	}
+	return unknown(evalErr(fmt.Sprintf("`%s` is not a sequence extern-lsp evaluates", clip(n.Text()))))
+}
+
+// comprehension evaluates `[x for x in C]` and `(x for x in C if
+// x.is_dir())` (also exists(), os.path.isdir/exists(x)) to C's items.
+func (e *env) comprehension(n *grammar.Node, depth int) []item {
+	unknown := []item{{why: evalErr(fmt.Sprintf("`%s` computes its folders at run time", clip(n.Text()))), node: n}}
+	body := n.ChildByField("body")
+	var clause *grammar.Node
+	for _, c := range n.NamedChildren() {
+		switch c.Kind() {
+		case "for_in_clause":
+			if clause != nil {
+				return unknown
+			}
+			clause = c
+		case "if_clause":
+			if !e.existsFilter(firstNamed(c), body) {
+				return unknown
+			}
+		}
+	}
+	if body == nil || clause == nil || body.Kind() != "identifier" {
+		return unknown
+	}
+	left, right := clause.ChildByField("left"), clause.ChildByField("right")
+	if left == nil || right == nil || left.Kind() != "identifier" || left.Text() != body.Text() {
+		return unknown
+	}
+	return e.items(right, depth+1)
+}
+
+// existsFilter reports whether cond only tests that v is an existing
+// folder or file.
+func (e *env) existsFilter(cond, v *grammar.Node) bool {
+	if cond == nil || v == nil || cond.Kind() != "call" {
+		return false
+	}
+	fn := cond.ChildByField("function")
+	al := cond.ChildByField("arguments")
+	if fn == nil || al == nil || fn.Kind() != "attribute" {
+		return false
+	}
+	args := al.NamedChildren()
+	switch canonical(e.al, dotted(fn)) {
+	case "os.path.isdir", "os.path.exists":
+		return len(args) == 1 && args[0].Text() == v.Text()
+	}
+	obj, attr := fn.ChildByField("object"), fn.ChildByField("attribute")
+	return len(args) == 0 && obj != nil && attr != nil && obj.Text() == v.Text() && (attr.Text() == "is_dir" || attr.Text() == "exists")
+}
+
+// paths evaluates an include_dirs= value: each item an absolute path
+// (relative ones are relative to the stub's folder) or its reason.
+func (e *env) paths(n *grammar.Node) []item {
+	out := e.items(n, 0)
+	for k := range out {
+		it := &out[k]
+		if it.why != "" {
+			continue
+		}
+		if it.val == "" {
+			it.why = "empty path"
+			continue
+		}
+		if !filepath.IsAbs(it.val) {
+			it.val = filepath.Join(filepath.Dir(e.f.Path), it.val)
+		}
+		it.val = filepath.Clean(it.val)
+	}
+	return out
 }

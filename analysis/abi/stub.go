@@ -468,30 +468,50 @@ func (s *Stub) readArgs(env *env, al *grammar.Node) {
 			if val.Kind() == "none" {
 				continue
 			}
-			items := []*grammar.Node{val}
-			if val.Kind() == "list" || val.Kind() == "tuple" {
-				items = nil
-				for _, c := range val.NamedChildren() {
-					if c.Kind() != "comment" {
-						items = append(items, c)
-					}
+			for _, it := range env.paths(val) {
+				// An entry written in the argument is placed there; one
+				// that comes from a constant or a helper is placed on the
+				// argument and named by its own expression.
+				n := it.node
+				if n == nil || n.Start < val.Start || n.End > val.End {
+					n = val
 				}
-			}
-			for _, it := range items {
-				src := Source{Keyword: kw, Expr: it.Text(), Start: it.Start, End: it.End}
-				if v, ok := env.path(it); ok {
-					src.Path = v
-				} else {
-					src.Reason = v
+				src := Source{Keyword: kw, Expr: clip(it.node.Text()), Path: it.val, Reason: string(it.why), Start: n.Start, End: n.End}
+				if it.why != "" {
+					src.Path = ""
 				}
 				s.IncludeDirs = append(s.IncludeDirs, src)
 			}
 		}
 	}
+	// One problem per argument span and reason: a helper listing twenty
+	// folders under one environment variable is one thing not known.
+	type group struct {
+		first Source
+		n     int
+	}
+	var order []string
+	groups := map[string]*group{}
 	for _, d := range s.IncludeDirs {
-		if d.Path == "" {
-			s.Problems = append(s.Problems, Problem{d.Start, d.End, fmt.Sprintf("include_dirs entry %s cannot be resolved statically (%s); headers only found through it are not linked to `%s`", d.Expr, d.Reason, s.Name)})
+		if d.Path != "" {
+			continue
 		}
+		key := fmt.Sprint(d.Start, d.End, d.Reason)
+		if g := groups[key]; g != nil {
+			g.n++
+			continue
+		}
+		groups[key] = &group{first: d, n: 1}
+		order = append(order, key)
+	}
+	for _, key := range order {
+		g := groups[key]
+		d := g.first
+		what := "entry " + d.Expr
+		if g.n > 1 {
+			what = fmt.Sprintf("entries %s and %d more", d.Expr, g.n-1)
+		}
+		s.Problems = append(s.Problems, Problem{d.Start, d.End, fmt.Sprintf("include_dirs %s cannot be resolved statically (%s); headers only found through them are not linked to `%s`", what, d.Reason, s.Name)})
 	}
 	for _, src := range s.Sources {
 		if src.Path == "" {

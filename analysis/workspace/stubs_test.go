@@ -122,3 +122,32 @@ func TestStubIndexConcurrentBuilds(t *testing.T) {
 		}
 	}
 }
+
+// A header found only through an include dir that a helper builds
+// (`(_LIB,) + _sdk_include_dirs()`) joins the unit like one written as a
+// literal; one under an environment-dependent dir stays unresolved.
+func TestStubIncludeDirsFromHelpers(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"ops.py": "import os\nfrom pathlib import Path\nimport pypto.language as pl\nHERE = Path(__file__).parent\n_LIB = HERE / \"lib\"\n\n" +
+			"def _sdk_include_dirs():\n    root = HERE / \"sdk\"\n    cands = (root / \"include\", root / \"missing\")\n    return tuple(p for p in cands if p.is_dir())\n\n" +
+			"def _cann():\n    return [Path(os.environ[\"ASCEND_HOME_PATH\"]) / \"include\"]\n\n" +
+			"@pl.jit.extern(source=HERE / \"src\" / \"e.cpp\", include_dirs=(_LIB,) + _sdk_include_dirs() + _cann())\ndef e(a: pl.Tensor):\n    ...\n",
+		"src/e.cpp":                "#include \"lib_shared.h\"\n#include \"sdk_shared.h\"\n#include \"cann_only.h\"\nextern \"C\" __aicore__ void e(__gm__ int64_t *args) { f(args); g(args); }\n",
+		"lib/lib_shared.h":         "__aicore__ inline void f(__gm__ int64_t *args) { int64_t v = args[0]; }\n",
+		"sdk/include/sdk_shared.h": "__aicore__ inline void g(__gm__ int64_t *args) { int64_t v = args[0]; }\n",
+	})
+	ws := New(dir)
+	for _, h := range []string{"lib/lib_shared.h", "sdk/include/sdk_shared.h"} {
+		if c := ws.Context(filepath.Join(dir, h)); !c.Extern || len(c.Units) != 1 {
+			t.Errorf("%s not reached through the helper's include dirs: %+v", h, c)
+		}
+	}
+	var missing []string
+	for _, inc := range ws.UnresolvedIncludes(filepath.Join(dir, "src", "e.cpp")) {
+		missing = append(missing, inc.Path)
+	}
+	if strings.Join(missing, ",") != "cann_only.h" {
+		t.Errorf("unresolved includes %v, want cann_only.h", missing)
+	}
+}

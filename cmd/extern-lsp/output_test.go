@@ -258,3 +258,28 @@ func TestDiffOnlyUnsafe(t *testing.T) {
 		t.Errorf("--diff, nothing to fix: stdout %q stderr %q", r.stdout, r.stderr)
 	}
 }
+
+// TestStatisticsUnevaluatedIncludeDirs: include_dirs= entries that
+// cannot be evaluated are counted once per expression (externs sharing a
+// constant share them) and named by reason; evaluable ones are not.
+func TestStatisticsUnevaluatedIncludeDirs(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"ops.py": "import os\nfrom pathlib import Path\nimport pypto.language as pl\nHERE = Path(__file__).parent\n\n" +
+			"def _cann():\n    root = Path(os.environ.get(\"ASCEND_HOME_PATH\", \"/opt\"))\n    return (root / \"include\", root / \"impl\")\n\n" +
+			"_INC = (HERE / \"inc\",) + _cann()\n\n" +
+			"@pl.jit.extern(source=HERE / \"k.cpp\", include_dirs=_INC)\ndef k(a: pl.Tensor): ...\n\n" +
+			"@pl.jit.extern(source=HERE / \"k.cpp\", include_dirs=_INC)\ndef k2(a: pl.Tensor): ...\n",
+		"k.cpp": "extern \"C\" __global__ __aicore__ void k(__gm__ int64_t *args) {}\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := runBinary(t, dir, "check", "--statistics", "--quiet", ".")
+	want := regexp.MustCompile(`(?m)^unevaluated include_dirs +2  \(.*ops\.py: 2 entries, ` + "`" + `os\.environ\.get\("ASCEND_HOME_PATH", "/opt"\)` + "`" + ` reads the environment variable "ASCEND_HOME_PATH" at run time\)$`)
+	if !want.MatchString(r.stdout) {
+		t.Errorf("--statistics: no %s in\n%s", want, r.stdout)
+	}
+}

@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
@@ -49,6 +51,8 @@ func collectStats(ws *workspace.Workspace, files []string, diags []analysis.Diag
 	s := &checkStats{}
 	units := map[string]bool{}
 	parseErrs, unresolved := 0, 0
+	unevaluated := 0
+	var unevaluatedNames []string
 	for _, p := range files {
 		f, err := ws.File(p)
 		if err != nil || f == nil {
@@ -58,6 +62,9 @@ func collectStats(ws *workspace.Workspace, files []string, diags []analysis.Diag
 			parseErrs++
 		}
 		if f.Lang != grammar.CPP {
+			n, names := unevaluatedIncludeDirs(ws, p)
+			unevaluated += n
+			unevaluatedNames = append(unevaluatedNames, names...)
 			continue
 		}
 		for _, u := range ws.Context(p).Units {
@@ -71,6 +78,7 @@ func collectStats(ws *workspace.Workspace, files []string, diags []analysis.Diag
 		"no `arch` setting and no #if naming A2/A3 or A5: flag ids and modes that differ between the chips were not judged")
 	s.add("files_with_parse_errors", "files with parse errors", parseErrs, "findings there may be missing")
 	s.add("unresolved_includes", "unresolved #includes", unresolved, "quoted includes found in no root or include dir, such as CANN or pto-isa headers: their macros and constants are unknown")
+	s.add("unevaluated_include_dirs", "unevaluated include_dirs", unevaluated, namedSample("stub include_dirs= entries not evaluated statically, headers found only through them are unresolved", unevaluatedNames))
 	s.add("macro_uses_undefined", "undefined macro uses", sight.UndefinedMacros,
 		"statements using a macro-like name that no file of the extern defines: what they do (return on a core, synchronise) is unknown")
 	s.add("macro_uses_unread", "unreadable macro uses", sight.UnreadMacros,
@@ -158,4 +166,49 @@ func (s *checkStats) write(w io.Writer) {
 		}
 		fmt.Fprintf(w, "%5d  %-7s %s %s\n", x.N, x.Code, mark, x.Name)
 	}
+}
+
+// unevaluatedIncludeDirs lists the include_dirs= entries of a stub file's
+// externs that could not be evaluated statically, once per expression
+// (externs sharing a constant share its entries), and a name for each
+// group of one reason: `ops.py: 20 entries, `os.environ.get(...)` reads
+// ...`.
+func unevaluatedIncludeDirs(ws *workspace.Workspace, path string) (entries int, names []string) {
+	seen := map[string]bool{}
+	var reasons []string
+	count := map[string]int{}
+	for _, st := range ws.StubsFor(path) {
+		for _, d := range st.IncludeDirs {
+			if d.Path != "" || seen[d.Expr+"\x00"+d.Reason] {
+				continue
+			}
+			seen[d.Expr+"\x00"+d.Reason] = true
+			entries++
+			if count[d.Reason] == 0 {
+				reasons = append(reasons, d.Reason)
+			}
+			count[d.Reason]++
+		}
+	}
+	for _, r := range reasons {
+		n := "1 entry"
+		if count[r] > 1 {
+			n = fmt.Sprintf("%d entries", count[r])
+		}
+		names = append(names, fmt.Sprintf("%s: %s, %s", filepath.Base(path), n, r))
+	}
+	return entries, names
+}
+
+// namedSample is a counter note naming up to three of the things counted.
+func namedSample(what string, names []string) string {
+	if len(names) == 0 {
+		return what
+	}
+	const show = 3
+	b := what + ": " + strings.Join(names[:min(show, len(names))], "; ")
+	if len(names) > show {
+		b += fmt.Sprintf("; and %d more", len(names)-show)
+	}
+	return b
 }

@@ -10,7 +10,7 @@ CT = "mixed"
 CT = "aiv"
 
 
-@pl.jit.extern(source=some_call())  # want "source=some_call\\(\\) cannot be resolved statically \\(`some_call\\(\\)` is a call extern-lsp does not evaluate\\); extern-lsp links `dyn_kernel` to its C\\+\\+ entry by file name instead"
+@pl.jit.extern(source=some_call())  # want "source=some_call\\(\\) cannot be resolved statically \\(`some_call\\(\\)` is imported from .paths; its result is known only at run time\\); extern-lsp links `dyn_kernel` to its C\\+\\+ entry by file name instead"
 def dyn_kernel(x: pl.Tensor, n: pl.INDEX):
     ...
 
