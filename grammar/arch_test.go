@@ -58,3 +58,15 @@ int lane = 0;
 		t.Errorf("evidence %q, want %q", got, want)
 	}
 }
+
+// The dav-c220 core model does not compile Ascend 950's branches.
+func TestC310BranchNotInC220Cores(t *testing.T) {
+	src := "#if defined(__DAV_C310__)\nint a5;\n#else\nint c220;\n#endif\n"
+	g := ScanGuards([]byte(src))
+	if c := g.CoresAt(uint32(strings.Index(src, "a5;"))); c != None {
+		t.Errorf("C310 branch: cores %v, want none", c)
+	}
+	if c := g.CoresAt(uint32(strings.Index(src, "c220;"))); c != Both {
+		t.Errorf("its #else: cores %v, want both", c)
+	}
+}

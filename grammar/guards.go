@@ -76,10 +76,14 @@ var deviceConfigs = [2]config{
 }
 
 // knownUndefined are macros that are never defined in a device compile; the
-// CPU simulator and host-side paths are not device code.
+// CPU simulator and host-side paths are not device code. `__DAV_C310__` is
+// Ascend 950's (-D__DAV_C310__ with --cce-aicore-arch=dav-c310-*): the
+// dav-c220 compiles modelled here never define it, as they never take
+// `__NPU_ARCH__ == 3510` (ScanArch models both chips).
 var knownUndefined = map[string]bool{
 	"__DAV_C220_CUBE__": true, "__DAV_C220_VEC__": true, "__DAV_CUBE__": true, "__DAV_VEC__": true,
 	"__CPU_SIM": true, "__CPU_SIM__": true, "ASCENDC_CPU_DEBUG": true, "__CCE_KT_TEST__": true,
+	"__DAV_C310__": true,
 }
 
 // CoreMacros are the core-type macros the guard model understands, by family.

@@ -17,7 +17,10 @@ var FFTSBaseReset = register(&analysis.Analyzer{
 	Doc: analysis.Doc{
 		Summary: "an extern must not set the FFTS base address: the runtime set it once for the whole launch",
 		What: "Flags calls to `set_ffts_base_addr(...)` and `SetSyncBaseAddr(...)` (with or without `AscendC::`) " +
-			"in device code of an extern source.",
+			"in device code of an extern source built for A2/A3 (the `arch` setting, or the chip its conditionals " +
+			"name). On Ascend 950 (A5) they are not flagged: the simpler A5 runtime sets no FFTS base and " +
+			"`AscendC::SetSyncBaseAddr` does nothing there (asc-devkit's dav_3510 implementation is empty). When the " +
+			"extern's chip is unknown the call is reported at `info`, saying so.",
 		Why: "An extern runs as a task inside the runtime's persistent kernel: the launch calls `set_ffts_base_addr` " +
 			"once on every core and then calls each task as `kernel(args)`, with no per-task FFTS setup. The base is a " +
 			"per-core hardware register that outlives your task, so writing another value redirects every cross-core flag " +
@@ -44,11 +47,24 @@ func runFFTSBaseReset(pass *analysis.Pass) {
 		if !call.InNamespace("AscendC") || pass.Cores(n) == grammar.None {
 			continue
 		}
+		arch := pass.ArchAt(pass.File, n)
+		if arch&grammar.ArchA2A3 == 0 {
+			// Only A5 (or no chip of the target) compiles it: there the
+			// runtime sets no FFTS base and SetSyncBaseAddr does nothing.
+			continue
+		}
 		d := analysis.Diagnostic{
 			Start: n.Start,
 			End:   n.End,
 			Message: "`" + call.Name + "` in an extern: the runtime set the FFTS base once for the persistent launch; " +
 				"another value redirects cross-core flags and SyncAll of every later task on this core",
+		}
+		if arch != grammar.ArchA2A3 {
+			d.Severity = analysis.SeverityInfo
+			d.Message = "`" + call.Name + "` in an extern: on A2/A3 the runtime set the FFTS base once for the " +
+				"persistent launch, and another value redirects cross-core flags and SyncAll of every later task on " +
+				"this core; on Ascend 950 (A5) the runtime sets no FFTS base. Nothing says which chip this extern " +
+				"is built for: set `arch` to judge it"
 		}
 		if edit, ok := deleteStatementEdit(pass.File, n); ok {
 			d.Fixes = []analysis.Fix{{
