@@ -163,6 +163,12 @@ type GM struct {
 	helpers  map[string]map[int][]string
 	accesses []Access
 	dccis    map[*grammar.Node][]Dcci
+	// dcciRoots indexes each function's dccis by root (positions in
+	// dccis, ascending; "" for the whole-cache ones), and initNames the
+	// names declared with an initializer of a root: the dccis an access
+	// can match are looked up, not scanned per access.
+	dcciRoots map[*grammar.Node]map[string][]int
+	initNames map[string][]string
 }
 
 // descriptorTypes are the runtime's tensor descriptor structs.
@@ -295,10 +301,7 @@ func NewGM(ff FileFacts, f *grammar.File, includes []*grammar.File) *GM {
 	}
 	g.findHelpers(calls)
 	g.findDccis(nodes("call_expression"))
-	for _, ds := range g.dccis {
-		// In source order, for the searches by position.
-		sort.SliceStable(ds, func(i, j int) bool { return ds[i].Call.Start < ds[j].Call.Start })
-	}
+	g.indexDccis()
 	g.findAccesses(nodes("subscript_expression", "pointer_expression", "field_expression", "call_expression"))
 	return g
 }
@@ -1046,21 +1049,83 @@ func (g *GM) sameMemory(dcciRoot string, a Access) bool {
 	return false
 }
 
+// indexDccis sorts each function's dccis into source order and indexes
+// them by root.
+func (g *GM) indexDccis() {
+	g.dcciRoots = map[*grammar.Node]map[string][]int{}
+	for fn, ds := range g.dccis {
+		sort.SliceStable(ds, func(i, j int) bool { return ds[i].Call.Start < ds[j].Call.Start })
+		byRoot := map[string][]int{}
+		for i, d := range ds {
+			if d.All {
+				byRoot[""] = append(byRoot[""], i)
+			} else if d.Root != "" {
+				byRoot[d.Root] = append(byRoot[d.Root], i)
+			}
+		}
+		g.dcciRoots[fn] = byRoot
+	}
+	g.initNames = map[string][]string{}
+	for _, vars := range []map[string][]*Var{g.vars, g.fields} {
+		for name, vs := range vars {
+			for _, v := range vs {
+				if v.Init == nil {
+					continue
+				}
+				r := Root(v.Init)
+				if ns := g.initNames[r]; len(ns) == 0 || ns[len(ns)-1] != name {
+					g.initNames[r] = append(ns, name)
+				}
+			}
+		}
+	}
+}
+
+// dcciCandidates lists, per root, the positions of the dccis of a's
+// function that can cover it (sameMemory or the whole cache): its own root,
+// the root of its initializer, and names declared from its root.
+func (g *GM) dcciCandidates(a Access) [][]int {
+	byRoot := g.dcciRoots[a.Func]
+	if len(byRoot) == 0 {
+		return nil
+	}
+	out := [][]int{byRoot[""], byRoot[a.Root]}
+	if a.Var != nil && a.Var.Init != nil {
+		if r := Root(a.Var.Init); r != a.Root {
+			out = append(out, byRoot[r])
+		}
+	}
+	for _, name := range g.initNames[a.Root] {
+		if name != a.Root {
+			out = append(out, byRoot[name])
+		}
+	}
+	return out
+}
+
 // CoherentBefore returns a dcci in the access's function, before it in the
 // source, on the same memory (or on the entire data cache): after it the
 // read misses the stale line. nil when there is none.
 func (g *GM) CoherentBefore(a Access) *Dcci {
 	ds := g.dccis[a.Func]
-	for i := range ds {
-		d := &ds[i]
-		if d.Call.End > a.Node.Start {
-			break
-		}
-		if d.All || g.sameMemory(d.Root, a) {
-			return d
+	// The dccis that end before the access.
+	stop := sort.Search(len(ds), func(i int) bool { return ds[i].Call.End > a.Node.Start })
+	best := -1
+	for _, idx := range g.dcciCandidates(a) {
+		for _, i := range idx {
+			if i >= stop || best >= 0 && i >= best {
+				break
+			}
+			if d := &ds[i]; d.All || g.sameMemory(d.Root, a) {
+				best = i
+				break
+			}
 		}
 	}
-	return nil
+	if best < 0 {
+		return nil
+	}
+	return &ds[best]
 }
 
 // FlushedAfter returns a dcci after the access in its function, on the same
@@ -1074,14 +1139,24 @@ func (g *GM) FlushedAfter(a Access, accept func(Dcci) bool) *Dcci {
 // store asks up to the next barrier, and the dccis beyond it are not read.
 func (g *GM) FlushedBefore(a Access, end uint32, accept func(Dcci) bool) *Dcci {
 	ds := g.dccis[a.Func]
-	i := sort.Search(len(ds), func(i int) bool { return ds[i].Call.Start >= a.Node.End })
-	for ; i < len(ds) && ds[i].Call.Start < end; i++ {
-		d := &ds[i]
-		if (d.All || g.sameMemory(d.Root, a)) && (accept == nil || accept(*d)) {
-			return d
+	best := -1
+	for _, idx := range g.dcciCandidates(a) {
+		k := sort.Search(len(idx), func(k int) bool { return ds[idx[k]].Call.Start >= a.Node.End })
+		for _, i := range idx[k:] {
+			d := &ds[i]
+			if d.Call.Start >= end || best >= 0 && i >= best {
+				break
+			}
+			if (d.All || g.sameMemory(d.Root, a)) && (accept == nil || accept(*d)) {
+				best = i
+				break
+			}
 		}
 	}
-	return nil
+	if best < 0 {
+		return nil
+	}
+	return &ds[best]
 }
 
 func (g *GM) findAccesses(cands []*grammar.Node) {
