@@ -62,7 +62,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	barriers := newCallScan(pass.File, funcs, "hardware-barrier", isBarrier)
 	dsbs := newCallScan(pass.File, funcs, "dsb-ddr", isDsbDDR)
 	seen := map[string]bool{}
-	callersMemo := map[string]bool{}
+	callersMemo := &callersFlushMemo{byKey: map[string]bool{}}
 	for i := range accs {
 		a := &accs[i]
 		if a.Kind == cxx.Read || a.Func == nil || a.Func.Kind() != "function_definition" {
@@ -327,7 +327,7 @@ func (cs *callScan) within(fn *grammar.Node, cores grammar.Cores, from, to uint3
 // callersFlush reports whether the store goes through a pointer parameter of
 // a helper whose callers write the line out after calling it
 // (`gm_store(p, v); gm_dcci(p);`): the helper is a building block.
-func callersFlush(funcs *cxx.Funcs, a *cxx.Access, cores grammar.Cores, memo map[string]bool) bool {
+func callersFlush(funcs *cxx.Funcs, a *cxx.Access, cores grammar.Cores, memo *callersFlushMemo) bool {
 	isParam := false
 	for _, p := range cxx.Params(a.Func) {
 		if p.Name != "" && p.Name == strings.SplitN(strings.SplitN(a.Root, "->", 2)[0], ".", 2)[0] {
@@ -339,53 +339,87 @@ func callersFlush(funcs *cxx.Funcs, a *cxx.Access, cores grammar.Cores, memo map
 	}
 	name := cxx.FunctionName(a.Func)
 	key := fmt.Sprintf("%s/%d", name, cores)
-	if v, ok := memo[key]; ok {
+	if v, ok := memo.byKey[key]; ok {
 		return v
 	}
-	v := callersFlushUncached(funcs, a.Func, name, cores)
-	memo[key] = v
+	v := memo.uncached(funcs, a.Func, name, cores)
+	memo.byKey[key] = v
 	return v
 }
 
-func callersFlushUncached(funcs *cxx.Funcs, helper *grammar.Node, name string, cores grammar.Cores) bool {
-	isFlush := func(f *grammar.File, c cxx.Call) bool {
-		switch c.Name {
-		case "dcci", "DataCacheCleanAndInvalid":
-			for _, x := range append(append([]*grammar.Node(nil), c.Args...), c.TArgs...) {
-				if strings.Contains(x.Text(), "CACHELINE_OUT") || strings.Contains(x.Text(), "CACHELINE_ALL") {
-					return true
+// callersFlushMemo holds callersFlush's answers and what they are built
+// from, once per run: the calls of the index by callee name, and per
+// function and cores which of its calls are followed by a flushing call.
+// Without them every helper scanned every call of the index, and every
+// call after each of its call sites.
+type callersFlushMemo struct {
+	byKey   map[string]bool
+	byName  map[string][]callerSite
+	flushes map[callScanKey][]bool
+}
+
+type callerSite struct {
+	def cxx.FuncDef
+	i   int // the call's position in funcs.Calls(def.Node)
+}
+
+// isCacheLineOut matches a dcci that writes lines out.
+func isCacheLineOut(f *grammar.File, c cxx.Call) bool {
+	switch c.Name {
+	case "dcci", "DataCacheCleanAndInvalid":
+		for _, x := range append(append([]*grammar.Node(nil), c.Args...), c.TArgs...) {
+			if strings.Contains(x.Text(), "CACHELINE_OUT") || strings.Contains(x.Text(), "CACHELINE_ALL") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// flushedFrom reports, for each call of def, whether it or a later call
+// reaches a write-back.
+func (m *callersFlushMemo) flushedFrom(funcs *cxx.Funcs, def cxx.FuncDef, cores grammar.Cores) []bool {
+	k := callScanKey{def.Node, cores}
+	if v, ok := m.flushes[k]; ok {
+		return v
+	}
+	calls := funcs.Calls(def.Node)
+	v := make([]bool, len(calls)+1)
+	for i := len(calls) - 1; i >= 0; i-- {
+		v[i] = v[i+1] || funcs.CallReaches(def.File, calls[i], cores, "dcci-out", isCacheLineOut, cxx.MaxCallDepth) != nil
+	}
+	if m.flushes == nil {
+		m.flushes = map[callScanKey][]bool{}
+	}
+	m.flushes[k] = v
+	return v
+}
+
+func (m *callersFlushMemo) uncached(funcs *cxx.Funcs, helper *grammar.Node, name string, cores grammar.Cores) bool {
+	if m.byName == nil {
+		m.byName = map[string][]callerSite{}
+		for _, def := range funcs.All() {
+			for i, n := range funcs.Calls(def.Node) {
+				if c, ok := cxx.AsCall(n); ok {
+					m.byName[c.Name] = append(m.byName[c.Name], callerSite{def, i})
 				}
 			}
 		}
-		return false
 	}
 	found := false
 	// Every function of the index that calls the helper must flush after
 	// the call.
-	for _, def := range funcs.All() {
-		if def.Node == helper {
+	for _, site := range m.byName[name] {
+		if site.def.Node == helper {
 			continue
 		}
-		for _, n := range funcs.Calls(def.Node) {
-			c, ok := cxx.AsCall(n)
-			if !ok || c.Name != name {
-				continue
-			}
-			flushed := false
-			for _, m := range funcs.Calls(def.Node) {
-				if m.Start < n.End {
-					continue
-				}
-				if funcs.CallReaches(def.File, m, cores, "dcci-out", isFlush, cxx.MaxCallDepth) != nil {
-					flushed = true
-					break
-				}
-			}
-			if !flushed {
-				return false
-			}
-			found = true
+		calls := funcs.Calls(site.def.Node)
+		n := calls[site.i]
+		j := sort.Search(len(calls), func(j int) bool { return calls[j].Start >= n.End })
+		if !m.flushedFrom(funcs, site.def, cores)[j] {
+			return false
 		}
+		found = true
 	}
 	return found
 }

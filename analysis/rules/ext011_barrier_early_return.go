@@ -206,6 +206,10 @@ type fnIndex struct {
 	reaching map[grammar.Cores][]int
 	chains   map[grammar.Cores]map[int][]cxx.Hop
 	locals   map[string]*localDecls
+	// uniform memoizes uniformCondition: a return deep in an else-if
+	// chain is decided by every condition before it, so each is asked
+	// once per return below it.
+	uniform map[*grammar.Node]bool
 }
 
 type localDecls struct {
@@ -304,6 +308,18 @@ func (ix *fnIndex) balancedBranch(deciding []*grammar.Node, r *grammar.Node, cor
 // an expression of constants and scalar `args[k]` slots (directly or through
 // locals initialized from them).
 func (ix *fnIndex) uniformCondition(c *grammar.Node) bool {
+	if v, ok := ix.uniform[c]; ok {
+		return v
+	}
+	v := ix.uniformConditionUncached(c)
+	if ix.uniform == nil {
+		ix.uniform = map[*grammar.Node]bool{}
+	}
+	ix.uniform[c] = v
+	return v
+}
+
+func (ix *fnIndex) uniformConditionUncached(c *grammar.Node) bool {
 	if c.Kind() == "if_statement" && c.ChildOfKind("constexpr") != nil {
 		return true
 	}
