@@ -148,3 +148,31 @@ func BenchmarkShapes(b *testing.B) {
 		}
 	}
 }
+
+// TestShapesAllocLinear guards linearity by counting work instead of
+// timing it: doubling each adversarial shape may at most about double the
+// allocations of all the rules on it (parse included). A rule that scans a
+// function per statement, or re-walks a loop per nesting level, grows them
+// by 3 to 4 times per doubling on these shapes.
+func TestShapesAllocLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large inputs")
+	}
+	allocs := func(src []byte) uint64 {
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		runLargeRules(t, All(), src)
+		runtime.ReadMemStats(&m1)
+		return m1.Mallocs - m0.Mallocs
+	}
+	for name, gen := range shapeGens {
+		t.Run(name, func(t *testing.T) {
+			small, large := allocs(gen(32<<10)), allocs(gen(64<<10))
+			if ratio := float64(large) / float64(small); ratio > 2.5 {
+				t.Errorf("%s: %d allocations on 32 KB, %d on 64 KB (x%.2f): superlinear", name, small, large, ratio)
+			} else {
+				t.Logf("%s: %d allocations on 32 KB, %d on 64 KB (x%.2f)", name, small, large, ratio)
+			}
+		})
+	}
+}
