@@ -379,8 +379,8 @@ func TestMaskParseCoverage(t *testing.T) {
 			[]string{"= {}", "= { }"}},
 		{"statements passed to checking macros",
 			"int f() {\n  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT(\"x %d\", ret); return ret);\n  OP_CHECK_IF(a == nullptr, OP_LOGE(n, \"x\"), return ge::GRAPH_FAILED);\n" +
-				"  CHECK_RET(x, return);\n  CHECK_RET(y, LOG(\"y\"); return ret;);\n  for (;;) { CHECK_OK(x, break); }\n  RUN_ALL([&]() { a(); return 1; });\n  return 0;\n}\n",
-			[]string{";", "return", "return", ",", "return", ";", "return", ";", ",", "break"}},
+				"  CHECK_RET(x, return);\n  CHECK_RET(y, LOG(\"y\"); return ret;);\n  CHECK_RET(z, LOG(\"z\"); return);\n  for (;;) { CHECK_OK(x, break); }\n  RUN_ALL([&]() { a(); return 1; });\n  return 0;\n}\n",
+			[]string{";", "return", "return", ",", "return", ";", "return", ";", ";", "return", ",", "break"}},
 		{"member template call without arguments",
 			"void f() {\n  this->q.template EnQue(x);\n  p->template Iterate(k != 0);\n  r.template Get<int>();\n}\n",
 			[]string{"template", "template"}},

@@ -328,10 +328,16 @@ func Mask(src []byte) ([]byte, []Span) {
 				continue
 			}
 			if c == ')' {
-				if a := arg(); a != nil && a.empty && a.sep >= 0 && src[a.sep] == ',' {
-					// `CHECK(c, return)`: the separator before the
-					// hidden statement goes too.
-					blank(a.sep, a.sep+1)
+				if a := arg(); a != nil && a.empty && a.sep >= 0 {
+					// `CHECK(c, return)`, `CHECK(c, LOG(x); return)`: the
+					// separator before the hidden statement goes too (a
+					// ';' already read as ',' has its span).
+					switch src[a.sep] {
+					case ',':
+						blank(a.sep, a.sep+1)
+					case ';':
+						out[a.sep] = ' '
+					}
 				}
 			} else if c != ',' && c != ';' {
 				touch()
