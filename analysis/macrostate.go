@@ -20,8 +20,19 @@ var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
 		if len(u.Files) == 0 {
 			return out
 		}
-		state := map[*grammar.File]map[string]bool{u.Files[0]: {}}
-		queue := []*grammar.File{u.Files[0]}
+		// Start from every file no other file of the unit includes: the
+		// entry of a unit, the entries of the union of a header's units.
+		state := map[*grammar.File]map[string]bool{}
+		var queue []*grammar.File
+		for _, f := range unitRoots(u) {
+			state[f] = map[string]bool{}
+			queue = append(queue, f)
+		}
+		// mixed are the headers included under different macro states
+		// (from two entries, or twice): no one state is theirs, so they
+		// keep their own guards, which compile every branch either
+		// state could.
+		mixed := map[*grammar.File]bool{}
 		for len(queue) > 0 && ctx.Err() == nil {
 			f := queue[0]
 			queue = queue[1:]
@@ -50,7 +61,14 @@ var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
 						path = op[1 : len(op)-1]
 					}
 					t := u.includedFile(f, path)
-					if t == nil || state[t] != nil {
+					if t == nil {
+						continue
+					}
+					if prev := state[t]; prev != nil {
+						if !mixed[t] && !sameTested(t.Guards, prev, cur) {
+							mixed[t] = true
+							delete(out, t)
+						}
 						continue
 					}
 					st := map[string]bool{}
@@ -67,6 +85,49 @@ var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
 		}
 		return out
 	},
+}
+
+// unitRoots are the files of u that no file of u includes, in u's order;
+// the first file when every file is included (an include cycle).
+func unitRoots(u *Unit) []*grammar.File {
+	included := map[*grammar.File]bool{}
+	for _, f := range u.Files {
+		for _, d := range f.Guards.Directives {
+			if d.Kind == "include" {
+				if t := u.includedFile(f, includePath(d.Cond)); t != nil && t != f {
+					included[t] = true
+				}
+			}
+		}
+	}
+	var roots []*grammar.File
+	for _, f := range u.Files {
+		if !included[f] {
+			roots = append(roots, f)
+		}
+	}
+	if len(roots) == 0 {
+		roots = u.Files[:1]
+	}
+	return roots
+}
+
+// sameTested reports whether two macro states agree on every macro g's
+// conditionals test.
+func sameTested(g *grammar.Guards, a, b map[string]bool) bool {
+	for _, d := range g.Directives {
+		switch d.Kind {
+		case "if", "ifdef", "ifndef", "elif":
+			for _, m := range d.Macros {
+				va, oka := a[m.Name]
+				vb, okb := b[m.Name]
+				if va != vb || oka != okb {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // includePath is the path of an #include directive's operand.

@@ -213,6 +213,9 @@ func (r *Resolver) evalAll(n *grammar.Node) []int64 {
 		}
 	case "true":
 		return []int64{1}
+	case "null", "nullptr":
+		// nullptr and NULL compare as the address 0.
+		return []int64{0}
 	case "false":
 		return []int64{0}
 	case "char_literal":
@@ -262,6 +265,13 @@ func (r *Resolver) evalAll(n *grammar.Node) []int64 {
 		op := n.ChildByField("operator")
 		ls := r.evalAll(n.ChildByField("left"))
 		rs := r.evalAll(n.ChildByField("right"))
+		if op != nil && (op.Text() == "&&" || op.Text() == "||") {
+			// One side decides a short circuit, even when the other is
+			// unknown: `p == nullptr || n == 0` with p null is true.
+			if v, ok := shortCircuit(op.Text() == "||", ls, rs); ok {
+				return []int64{v}
+			}
+		}
 		if op == nil || len(ls) == 0 || len(rs) == 0 {
 			return nil
 		}
@@ -319,6 +329,27 @@ func (r *Resolver) evalAll(n *grammar.Node) []int64 {
 		}
 	}
 	return nil
+}
+
+// shortCircuit decides `a || b` (or) or `a && b` when either side's
+// possible values all decide it: some side always true for ||, always
+// false for &&. The sides may be unknown (no values).
+func shortCircuit(or bool, ls, rs []int64) (int64, bool) {
+	decides := func(vs []int64) bool {
+		if len(vs) == 0 {
+			return false
+		}
+		for _, v := range vs {
+			if (v != 0) != or {
+				return false
+			}
+		}
+		return true
+	}
+	if decides(ls) || decides(rs) {
+		return b2i(or), true
+	}
+	return 0, false
 }
 
 func (r *Resolver) evalName(name string) []int64 {

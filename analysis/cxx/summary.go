@@ -1,7 +1,6 @@
 package cxx
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -222,11 +221,12 @@ type Summaries struct {
 	// wroteBack memoizes callersWriteBack: the callers of a helper called
 	// from many places are asked once per origin and depth, not once per
 	// path up the call graph (exponential in the depth).
-	wroteBack map[wroteBackKey]bool
-	guards    map[*grammar.Node]map[int][]span
-	roots     []FuncDef
-	rooted    bool
-	depth     int
+	wroteBack  map[wroteBackKey]bool
+	roots      []FuncDef
+	rooted     bool
+	depth      int
+	arg        *argState
+	unitGuards func(*grammar.File) *grammar.Guards
 }
 
 type writtenKey struct {
@@ -255,6 +255,8 @@ const maxExpand = 8
 
 // Summarize returns the summaries of the functions defined in files (an
 // extern entry and the headers it reaches, or any set of files).
+// A unit that knows the guard model each file is compiled under
+// (UnitGuards) has calls in code it compiles out ignored.
 func Summarize(ff FileFacts, files ...*grammar.File) *Summaries {
 	s := &Summaries{
 		funcs:   FuncsOf(ff, files...),
@@ -265,12 +267,23 @@ func Summarize(ff FileFacts, files ...*grammar.File) *Summaries {
 		returns: map[*grammar.Node]*originMemo{},
 		entry:   map[*grammar.Node]*entryMemo{},
 	}
+	if g, ok := ff.(UnitGuards); ok {
+		s.unitGuards = g.IncludeGuards
+	}
 	for _, f := range files {
 		if f != nil && f.Tree != nil {
 			s.files[f.Tree] = f
 		}
 	}
 	return s
+}
+
+// UnitGuards is implemented by a unit that knows each file's guard model
+// in its compile: a header's `#ifndef NO_ENTRY` is cut by the `#define
+// NO_ENTRY` its includer wrote before including it. IncludeGuards returns
+// the file's own guards when nothing changes them.
+type UnitGuards interface {
+	IncludeGuards(f *grammar.File) *grammar.Guards
 }
 
 // FileOf returns the file of the unit a node belongs to, or nil.
@@ -283,9 +296,20 @@ func (s *Summaries) FileOf(n *grammar.Node) *grammar.File {
 
 func (s *Summaries) coresOf(n *grammar.Node) grammar.Cores {
 	if f := s.FileOf(n); f != nil {
-		return f.CoresOf(n)
+		return s.coresIn(f, n)
 	}
 	return grammar.AIC | grammar.AIV
+}
+
+// coresIn is the cores that compile node n of file f in the unit.
+func (s *Summaries) coresIn(f *grammar.File, n *grammar.Node) grammar.Cores {
+	c := f.CoresOf(n)
+	if s.unitGuards != nil && c != grammar.None {
+		if g := s.unitGuards(f); g != nil && g != f.Guards {
+			c &= g.CoresAt(n.Start)
+		}
+	}
+	return c
 }
 
 // ---- provenance ----
@@ -797,7 +821,7 @@ func (s *Summaries) computeEffects(fn *grammar.Node) []Effect {
 		n := &ds[i]
 		switch n.Kind() {
 		case "call_expression":
-			cores := f.CoresOf(n)
+			cores := s.coresIn(f, n)
 			if cores == grammar.None {
 				continue
 			}
@@ -817,7 +841,7 @@ func (s *Summaries) computeEffects(fn *grammar.Node) []Effect {
 					continue
 				}
 				for _, x := range condense(s.effectsOf(d.Node)) {
-					if x.At.Tree() == d.Node.Tree() && s.deadForCall(d.Node, x.At, c) {
+					if x.At.Tree() == d.Node.Tree() && s.deadForCall(d.Node, x.At, n) {
 						// `f(nullptr)` skips what f guards with the pointer.
 						continue
 					}
@@ -839,7 +863,7 @@ func (s *Summaries) computeEffects(fn *grammar.Node) []Effect {
 				lhs = n.ChildByField("argument")
 			}
 			if o := s.storeOrigin(lhs); o.Known() {
-				add(Effect{Kind: ScalarWrite, Origin: o, At: n, Site: n, SiteFile: f, Cores: f.CoresOf(n)})
+				add(Effect{Kind: ScalarWrite, Origin: o, At: n, Site: n, SiteFile: f, Cores: s.coresIn(f, n)})
 			}
 		}
 	}
@@ -994,7 +1018,7 @@ func (s *Summaries) callersNamed(name string) []CallSite {
 		s.callers = map[string][]CallSite{}
 		for _, d := range s.funcs.All() {
 			for _, n := range s.funcs.Calls(d.Node) {
-				if d.File.CoresOf(n) == grammar.None || EnclosingFunction(n) != d.Node {
+				if s.coresIn(d.File, n) == grammar.None || EnclosingFunction(n) != d.Node {
 					continue
 				}
 				if cn := CallName(n); cn != "" {
@@ -1007,8 +1031,14 @@ func (s *Summaries) callersNamed(name string) []CallSite {
 }
 
 // callSitesOf returns the calls that reach fn (by name, whose callee
-// resolution includes fn).
+// resolution includes fn) from other functions.
 func (s *Summaries) callSitesOf(fn *grammar.Node) []CallSite {
+	return s.sitesOf(fn, false)
+}
+
+// sitesOf returns the calls that reach fn, its own recursive calls
+// included when self is set.
+func (s *Summaries) sitesOf(fn *grammar.Node, self bool) []CallSite {
 	name := FunctionName(fn)
 	if name == "" {
 		return nil
@@ -1016,7 +1046,7 @@ func (s *Summaries) callSitesOf(fn *grammar.Node) []CallSite {
 	var out []CallSite
 	for _, cs := range s.callersNamed(name) {
 		c, ok := AsCall(cs.Call)
-		if !ok || cs.Caller.Node == fn {
+		if !ok || cs.Caller.Node == fn && !self {
 			continue
 		}
 		for _, d := range s.funcs.Callees(c) {
@@ -1217,7 +1247,7 @@ func (s *Summaries) entries() []FuncDef {
 func (s *Summaries) findEntries() []FuncDef {
 	var out []FuncDef
 	for _, d := range s.funcs.All() {
-		if _, ok := ArgsParam(d.File, d.Node); ok && IsExternC(d.Node) && d.File.CoresOf(d.Node) != grammar.None {
+		if _, ok := ArgsParam(d.File, d.Node); ok && IsExternC(d.Node) && s.coresIn(d.File, d.Node) != grammar.None {
 			out = append(out, d)
 		}
 	}
@@ -1225,7 +1255,7 @@ func (s *Summaries) findEntries() []FuncDef {
 		return out
 	}
 	for _, d := range s.funcs.All() {
-		if len(s.callSitesOf(d.Node)) == 0 && d.File.CoresOf(d.Node) != grammar.None {
+		if len(s.callSitesOf(d.Node)) == 0 && s.coresIn(d.File, d.Node) != grammar.None {
 			out = append(out, d)
 		}
 	}
@@ -1368,203 +1398,8 @@ func (s *Summaries) WrittenInTask(fn *grammar.Node, o Origin) bool {
 	return s.writtenInTask(fn, o)
 }
 
-// ---- constant arguments ----
-
-// nullGuards returns the parameters of fn that must be non-null for n to
-// run: n is in the branch of `if (p)` / `if (p != nullptr)` taken for a
-// non-null p, or in the else of `if (!p)` / `if (p == nullptr)`. The
-// branches are indexed once per function: a walk up from n per question is
-// as long as the chain of else-ifs around n.
-func (s *Summaries) nullGuards(fn, n *grammar.Node) []int {
-	g, ok := s.guards[fn]
-	if !ok {
-		g = guardedBranches(fn)
-		if s.guards == nil {
-			s.guards = map[*grammar.Node]map[int][]span{}
-		}
-		s.guards[fn] = g
-	}
-	var out []int
-	for i, spans := range g {
-		if n.Tree() != fn.Tree() {
-			break
-		}
-		k := sort.Search(len(spans), func(k int) bool { return spans[k].end > n.Start })
-		if k < len(spans) && spans[k].start <= n.Start {
-			out = append(out, i)
-		}
-	}
-	sort.Ints(out)
-	return out
-}
-
 // span is a stretch [start, end) of a file.
 type span struct{ start, end uint32 }
-
-// guardedBranches lists, per pointer parameter of fn, the stretches of fn
-// that run only when it is non-null (sorted, disjoint).
-func guardedBranches(fn *grammar.Node) map[int][]span {
-	params := Params(fn)
-	out := map[int][]span{}
-	ds := fn.Descendants()
-	for k := range ds {
-		p := &ds[k]
-		if p.Kind() != "if_statement" {
-			continue
-		}
-		name, nonNullBranch := nullTest(ConditionOf(p))
-		if name == "" {
-			continue
-		}
-		for _, prm := range params {
-			if prm.Name != name || !prm.Pointer {
-				continue
-			}
-			for c := p.FirstChild(); c != nil; c = c.NextSibling() {
-				if c.Field() == "condition" || (c.Field() == "consequence") != nonNullBranch {
-					continue
-				}
-				out[prm.Index] = append(out[prm.Index], span{c.Start, c.End})
-			}
-		}
-	}
-	for i, spans := range out {
-		// Nested branches lie inside the ones around them: keep the
-		// outermost, in order.
-		sort.Slice(spans, func(a, b int) bool {
-			return spans[a].start < spans[b].start || spans[a].start == spans[b].start && spans[a].end > spans[b].end
-		})
-		merged := spans[:0]
-		for _, sp := range spans {
-			if l := len(merged); l > 0 && sp.start < merged[l-1].end {
-				merged[l-1].end = max(merged[l-1].end, sp.end)
-				continue
-			}
-			merged = append(merged, sp)
-		}
-		out[i] = merged
-	}
-	return out
-}
-
-// nullTest decodes a null test of a name: `p`, `p != nullptr`, `nullptr !=
-// p` (then-branch non-null), `!p`, `p == nullptr` (then-branch null).
-func nullTest(cond *grammar.Node) (name string, thenNonNull bool) {
-	cond = Unparen(cond)
-	if cond != nil && cond.Kind() == "condition_clause" {
-		if v := cond.ChildByField("value"); v != nil {
-			cond = Unparen(v)
-		}
-	}
-	if cond == nil {
-		return "", false
-	}
-	switch cond.Kind() {
-	case "identifier":
-		return cond.Text(), true
-	case "unary_expression":
-		if operatorText(cond) == "!" {
-			if a := Unparen(cond.ChildByField("argument")); a != nil && a.Kind() == "identifier" {
-				return a.Text(), false
-			}
-		}
-	case "binary_expression":
-		op := operatorText(cond)
-		if op != "!=" && op != "==" {
-			return "", false
-		}
-		l, r := Unparen(cond.ChildByField("left")), Unparen(cond.ChildByField("right"))
-		if isNullConst(l) {
-			l, r = r, l
-		}
-		if l != nil && l.Kind() == "identifier" && isNullConst(r) {
-			return l.Text(), op == "!="
-		}
-	}
-	return "", false
-}
-
-// isNullConst reports whether e is a null pointer constant: nullptr, NULL,
-// 0, possibly cast.
-func isNullConst(e *grammar.Node) bool {
-	e = Unparen(e)
-	for e != nil && (e.Kind() == "cast_expression" || castType(e) != nil) {
-		if e.Kind() == "cast_expression" {
-			e = Unparen(e.ChildByField("value"))
-		} else {
-			a := e.ChildByField("arguments").NamedChildren()
-			if len(a) == 0 {
-				return false
-			}
-			e = Unparen(a[0])
-		}
-	}
-	if e == nil {
-		return false
-	}
-	switch e.Kind() {
-	case "nullptr", "null":
-		return true
-	case "number_literal":
-		return e.Text() == "0"
-	case "identifier":
-		return e.Text() == "NULL"
-	}
-	return false
-}
-
-// argIsNull reports whether the call passes a null constant for parameter
-// i of fn, written or through a null default argument.
-func argIsNull(fn *grammar.Node, c Call, i int) bool {
-	if i < len(c.Args) {
-		return isNullConst(c.Args[i])
-	}
-	for _, p := range Params(fn) {
-		if p.Index == i && p.Node.Kind() == "optional_parameter_declaration" {
-			return isNullConst(p.Node.ChildByField("default_value"))
-		}
-	}
-	return false
-}
-
-// deadForCall reports whether node n of fn's body is skipped when fn is
-// called by c: it is guarded by a parameter the call passes null for.
-func (s *Summaries) deadForCall(fn, n *grammar.Node, c Call) bool {
-	for _, i := range s.nullGuards(fn, n) {
-		if argIsNull(fn, c, i) {
-			return true
-		}
-	}
-	return false
-}
-
-// deadForEveryCall reports whether every call of fn in the unit skips n
-// (there is at least one call).
-func (s *Summaries) deadForEveryCall(fn, n *grammar.Node) bool {
-	if len(s.nullGuards(fn, n)) == 0 {
-		return false
-	}
-	sites := s.callSitesOf(fn)
-	if len(sites) == 0 {
-		return false
-	}
-	for _, cs := range sites {
-		c, _ := AsCall(cs.Call)
-		if !s.deadForCall(fn, n, c) {
-			return false
-		}
-	}
-	return true
-}
-
-// DeadForEveryCall reports whether node n of fn never runs: every call of
-// fn in the unit passes a null constant (or leaves a null default) for a
-// pointer parameter that guards n (`if (sync != nullptr) { ... }`).
-func (s *Summaries) DeadForEveryCall(fn, n *grammar.Node) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.deadForEveryCall(fn, n)
-}
 
 // CallersWriteBack reports whether every call of fn in the unit is
 // followed, in its caller (or, recursively, the caller's callers), by a

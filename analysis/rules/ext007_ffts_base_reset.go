@@ -20,7 +20,9 @@ var FFTSBaseReset = register(&analysis.Analyzer{
 			"in device code of an extern source built for A2/A3 (the `arch` setting, or the chip its conditionals " +
 			"name). On Ascend 950 (A5) they are not flagged: the simpler A5 runtime sets no FFTS base and " +
 			"`AscendC::SetSyncBaseAddr` does nothing there (asc-devkit's dav_3510 implementation is empty). When the " +
-			"extern's chip is unknown the call is reported at `info`, saying so.",
+			"extern's chip is unknown the call is reported at `info`, saying so. Silent where the constant arguments of " +
+			"every call skip the call (`if (sync != nullptr) { set_ffts_base_addr(...); }` in a body every caller passes " +
+			"`nullptr`).",
 		Why: "An extern runs as a task inside the runtime's persistent kernel: the launch calls `set_ffts_base_addr` " +
 			"once on every core and then calls each task as `kernel(args)`, with no per-task FFTS setup. The base is a " +
 			"per-core hardware register that outlives your task, so writing another value redirects every cross-core flag " +
@@ -36,6 +38,7 @@ var FFTSBaseReset = register(&analysis.Analyzer{
 })
 
 func runFFTSBaseReset(pass *analysis.Pass) {
+	var sum *cxx.Summaries
 	for _, n := range pass.Nodes("call_expression") {
 		call, ok := cxx.AsCall(n)
 		if !ok || call.Receiver != nil {
@@ -45,6 +48,14 @@ func runFFTSBaseReset(pass *analysis.Pass) {
 			continue
 		}
 		if !call.InNamespace("AscendC") || pass.Cores(n) == grammar.None {
+			continue
+		}
+		if sum == nil {
+			sum = unitSummaries(pass)
+		}
+		if sum.NeverRuns(n) {
+			// `if (sync != nullptr) set_ffts_base_addr(sync);` in a body
+			// every caller gives nullptr: the runtime's base stays.
 			continue
 		}
 		arch := pass.ArchAt(pass.File, n)

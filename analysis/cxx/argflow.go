@@ -1,0 +1,562 @@
+package cxx
+
+import (
+	"sort"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// Constant arguments: the values the calls of a function pass for its
+// parameters, and the branches of its body those values decide. A call
+// `f(nullptr)` makes `if (sync != nullptr) { ... }` in f dead for that
+// call; a call `g(sync)` from a function whose every call passes nullptr
+// passes nullptr on. When every call of f in the unit skips a branch, the
+// branch never runs and no rule judges it.
+//
+// Each function's tests of its parameters are indexed once, and each
+// call's dead stretches are computed once, so that asking about every node
+// of a long function (an else-if chain of thousands of tests) stays
+// linear.
+
+// argState holds the memoized constant-argument facts of a unit.
+type argState struct {
+	// tests: per function, its tests of its parameters.
+	tests map[*grammar.Node][]paramTest
+	// params: per function, the values of its parameters over every
+	// live call (see paramValues).
+	params map[*grammar.Node]*argMemo
+	// envs: per call node, the values the call binds the callee's
+	// parameters to; dead: the stretches of the callee it skips.
+	envs map[*grammar.Node]map[string][]int64
+	dead map[*grammar.Node][]span
+	// never: per function, the stretches no live call runs.
+	never map[*grammar.Node]*neverMemo
+	// kept: per function, its parameters that keep the value they were
+	// called with (never assigned, incremented or address-taken).
+	kept map[*grammar.Node]map[string]bool
+	// cycles counts the lookups cut short by recursion: a result computed
+	// while one was cut is not memoized, so answers do not depend on the
+	// order the rules ask in.
+	cycles int
+	depth  int
+}
+
+type argMemo struct {
+	vals map[string][]int64
+	busy bool
+}
+
+type neverMemo struct {
+	spans []span
+	busy  bool
+}
+
+// paramTest is a condition of a function that tests one of its parameters
+// and the stretch of the body it decides.
+type paramTest struct {
+	cond *grammar.Node
+	when deadWhen
+	span span
+}
+
+// deadWhen says which values of a deciding condition skip its stretch.
+type deadWhen uint8
+
+const (
+	deadIfFalse deadWhen = iota + 1 // a then-branch, a loop body, the right of &&
+	deadIfTrue                      // an else-branch, the right of ||, code after `if (c) return;`
+)
+
+func (s *Summaries) args() *argState {
+	if s.arg == nil {
+		s.arg = &argState{
+			tests:  map[*grammar.Node][]paramTest{},
+			params: map[*grammar.Node]*argMemo{},
+			envs:   map[*grammar.Node]map[string][]int64{},
+			dead:   map[*grammar.Node][]span{},
+			never:  map[*grammar.Node]*neverMemo{},
+			kept:   map[*grammar.Node]map[string]bool{},
+		}
+	}
+	return s.arg
+}
+
+// paramTests indexes the tests of fn's parameters: the if, conditional,
+// loop and short-circuit conditions naming one, with the branch each
+// decides, and the early exits `if (c) return;` with the rest of their
+// block.
+func (s *Summaries) paramTests(fn *grammar.Node) []paramTest {
+	a := s.args()
+	if ts, ok := a.tests[fn]; ok {
+		return ts
+	}
+	var ts []paramTest
+	names := map[string]bool{}
+	for _, p := range Params(fn) {
+		if p.Name != "" {
+			names[p.Name] = true
+		}
+	}
+	if body := fn.ChildByField("body"); body != nil && len(names) > 0 {
+		ds := body.Descendants()
+		// Which subtrees name a parameter: children come after their
+		// parent in preorder, so one backward pass marks them all.
+		named := map[*grammar.Node]bool{}
+		for k := len(ds) - 1; k >= 0; k-- {
+			n := &ds[k]
+			if named[n] || n.Kind() == "identifier" && names[n.Text()] {
+				named[n] = true
+				if p := n.Parent(); p != nil {
+					named[p] = true
+				}
+			}
+		}
+		add := func(cond *grammar.Node, when deadWhen, start, end uint32) {
+			// A test that reads a local variable is not decided by
+			// the arguments alone.
+			if cond != nil && named[cond] && cond.Kind() != "declaration" && !s.readsLocal(cond) {
+				ts = append(ts, paramTest{cond: cond, when: when, span: span{start, end}})
+			}
+		}
+		for k := range ds {
+			p := &ds[k]
+			if !named[p] {
+				continue
+			}
+			switch p.Kind() {
+			case "if_statement", "conditional_expression":
+				cond := ConditionOf(p)
+				if c := p.ChildByField("consequence"); c != nil {
+					add(cond, deadIfFalse, c.Start, c.End)
+				}
+				if c := p.ChildByField("alternative"); c != nil {
+					add(cond, deadIfTrue, c.Start, c.End)
+				}
+				if blk := p.Parent(); blk != nil && blk.Kind() == "compound_statement" {
+					if c := earlyExitCondition(p); c != nil {
+						add(c, deadIfTrue, p.End, blk.End)
+					}
+				}
+			case "while_statement", "for_statement":
+				if b := p.ChildByField("body"); b != nil {
+					add(ConditionOf(p), deadIfFalse, b.Start, b.End)
+				}
+			case "binary_expression":
+				r := p.ChildByField("right")
+				if r == nil {
+					continue
+				}
+				switch operatorText(p) {
+				case "&&":
+					add(p.ChildByField("left"), deadIfFalse, r.Start, r.End)
+				case "||":
+					add(p.ChildByField("left"), deadIfTrue, r.Start, r.End)
+				}
+			}
+		}
+	}
+	a.tests[fn] = ts
+	return ts
+}
+
+// earlyExitCondition returns c of a statement `if (c) return ...;` (the
+// branch a lone return or a block ending in one, no else).
+func earlyExitCondition(st *grammar.Node) *grammar.Node {
+	if st.Kind() != "if_statement" || st.ChildByField("alternative") != nil {
+		return nil
+	}
+	body := st.ChildByField("consequence")
+	if body != nil && body.Kind() == "compound_statement" {
+		kids := body.NamedChildren()
+		if len(kids) == 0 {
+			return nil
+		}
+		body = kids[len(kids)-1]
+	}
+	if body == nil || body.Kind() != "return_statement" {
+		return nil
+	}
+	return ConditionOf(st)
+}
+
+// keptParams returns the parameters of fn that hold the value of the call
+// throughout the body: not assigned, incremented or address-taken in it.
+func (s *Summaries) keptParams(fn *grammar.Node) map[string]bool {
+	a := s.args()
+	if k, ok := a.kept[fn]; ok {
+		return k
+	}
+	k := map[string]bool{}
+	for _, p := range Params(fn) {
+		if p.Name != "" {
+			k[p.Name] = true
+		}
+	}
+	if body := fn.ChildByField("body"); body != nil && len(k) > 0 {
+		ds := body.Descendants()
+		for i := range ds {
+			n := &ds[i]
+			var target *grammar.Node
+			switch n.Kind() {
+			case "assignment_expression":
+				target = n.ChildByField("left")
+			case "update_expression":
+				target = n.ChildByField("argument")
+			case "pointer_expression":
+				if operatorText(n) == "&" {
+					target = n.ChildByField("argument")
+				}
+			}
+			if target = Unparen(target); target != nil && target.Kind() == "identifier" {
+				delete(k, target.Text())
+			}
+		}
+	}
+	a.kept[fn] = k
+	return k
+}
+
+// paramValues returns, for each kept parameter of fn, the values the live
+// calls of fn in the unit pass for it (the union over the calls). A
+// parameter is absent when some call passes a value that is not constant;
+// the map is empty when fn has no live call.
+func (s *Summaries) paramValues(fn *grammar.Node) map[string][]int64 {
+	a := s.args()
+	if m, ok := a.params[fn]; ok {
+		if m.busy {
+			a.cycles++
+			return nil
+		}
+		return m.vals
+	}
+	if a.depth > maxExpand {
+		a.cycles++
+		return nil
+	}
+	a.depth++
+	cycles := a.cycles
+	m := &argMemo{busy: true}
+	a.params[fn] = m
+	vals := map[string][]int64{}
+	var live []CallSite
+	for _, cs := range s.sitesOf(fn, true) {
+		if !s.deadForEveryCall(cs.Caller.Node, cs.Call) {
+			live = append(live, cs)
+		}
+	}
+	if len(live) > 0 {
+		for name := range s.keptParams(fn) {
+			var all []int64
+			for _, cs := range live {
+				vs := s.callEnv(fn, cs.Call)[name]
+				if len(vs) == 0 {
+					all = nil
+					break
+				}
+				for _, v := range vs {
+					all = appendUnique(all, v)
+				}
+			}
+			if len(all) > 0 {
+				vals[name] = all
+			}
+		}
+	}
+	m.vals, m.busy = vals, false
+	if a.cycles != cycles {
+		delete(a.params, fn)
+	}
+	a.depth--
+	return vals
+}
+
+// callEnv returns the values the call (a call_expression of fn) binds fn's
+// parameters to: a constant argument (nullptr, a literal, a named
+// constant), a default argument, or a parameter of the caller whose every
+// call passes a constant. Parameters it cannot bind are present with no
+// value, so that a constant of the same name does not stand in for them.
+func (s *Summaries) callEnv(fn, call *grammar.Node) map[string][]int64 {
+	a := s.args()
+	if env, ok := a.envs[call]; ok {
+		return env
+	}
+	cycles := a.cycles
+	c, _ := AsCall(call)
+	caller := EnclosingFunction(call)
+	kept := s.keptParams(fn)
+	env := map[string][]int64{}
+	for _, p := range Params(fn) {
+		if p.Name == "" {
+			continue
+		}
+		switch {
+		case !kept[p.Name]:
+			env[p.Name] = nil
+		case p.Index < len(c.Args):
+			env[p.Name] = s.valuesIn(caller, c.Args[p.Index])
+		case p.Node.Kind() == "optional_parameter_declaration":
+			env[p.Name] = s.valuesIn(nil, p.Node.ChildByField("default_value"))
+		default:
+			env[p.Name] = nil
+		}
+	}
+	if a.cycles == cycles {
+		a.envs[call] = env
+	}
+	return env
+}
+
+// valuesIn evaluates e, an expression of fn's body (or of a declaration,
+// fn nil), to its possible constant values, with fn's parameters bound to
+// the values its calls pass. A null pointer constant is 0. It returns nil
+// when e reads a local variable or anything not constant.
+func (s *Summaries) valuesIn(fn, e *grammar.Node) []int64 {
+	if e == nil {
+		return nil
+	}
+	if isNullConst(e) {
+		return []int64{0}
+	}
+	if s.readsLocal(e) {
+		return nil
+	}
+	env := map[string][]int64{}
+	if fn != nil && fn.Kind() == "function_definition" {
+		params := Params(fn)
+		var vals map[string][]int64
+		for _, p := range params {
+			if p.Name != "" && mentionsName(e, p.Name) {
+				vals = s.paramValues(fn)
+				break
+			}
+		}
+		for _, p := range params {
+			if p.Name != "" {
+				env[p.Name] = vals[p.Name]
+			}
+		}
+	}
+	return s.res.Bind(env).EvalAll(e)
+}
+
+// readsLocal reports whether e names a variable declared in a block of its
+// function: its value is not tracked here.
+func (s *Summaries) readsLocal(e *grammar.Node) bool {
+	ds := e.Descendants()
+	for i := range ds {
+		if ds[i].Kind() == "identifier" && s.lookup(&ds[i]) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// mentionsName reports whether e names the identifier name.
+func mentionsName(e *grammar.Node, name string) bool {
+	ds := e.Descendants()
+	for i := range ds {
+		if ds[i].Kind() == "identifier" && ds[i].Text() == name {
+			return true
+		}
+	}
+	return false
+}
+
+// callDead returns the stretches of fn (sorted, disjoint) that the call
+// (a call node of fn) skips for the constants it passes.
+func (s *Summaries) callDead(fn, call *grammar.Node) []span {
+	a := s.args()
+	if sp, ok := a.dead[call]; ok {
+		return sp
+	}
+	cycles := a.cycles
+	tests := s.paramTests(fn)
+	var out []span
+	if len(tests) > 0 {
+		env := s.callEnv(fn, call)
+		known := false
+		for _, vs := range env {
+			known = known || len(vs) > 0
+		}
+		if known {
+			r := s.res.Bind(env)
+			for _, t := range tests {
+				if s.decides(r, t) {
+					out = append(out, t.span)
+				}
+			}
+			out = mergeSpans(out)
+		}
+	}
+	if a.cycles == cycles {
+		a.dead[call] = out
+	}
+	return out
+}
+
+// decides reports whether test t, evaluated by r, always skips its
+// stretch.
+func (s *Summaries) decides(r *Resolver, t paramTest) bool {
+	vs := r.EvalAll(t.cond)
+	if len(vs) == 0 {
+		return false
+	}
+	for _, v := range vs {
+		if (v != 0) != (t.when == deadIfTrue) {
+			return false
+		}
+	}
+	return true
+}
+
+// neverSpans returns the stretches of fn (sorted, disjoint) that no live
+// call of fn in the unit runs; nil when fn has no live call.
+func (s *Summaries) neverSpans(fn *grammar.Node) []span {
+	a := s.args()
+	if m, ok := a.never[fn]; ok {
+		if m.busy {
+			a.cycles++
+			return nil
+		}
+		return m.spans
+	}
+	if a.depth > maxExpand {
+		a.cycles++
+		return nil
+	}
+	a.depth++
+	cycles := a.cycles
+	m := &neverMemo{busy: true}
+	a.never[fn] = m
+	var acc []span
+	first := true
+	// A recursive call counts: its arguments are the ones that change.
+	for _, cs := range s.sitesOf(fn, true) {
+		if s.deadForEveryCall(cs.Caller.Node, cs.Call) {
+			continue // a call that never runs passes nothing
+		}
+		sp := s.callDead(fn, cs.Call)
+		if first {
+			acc, first = sp, false
+		} else {
+			acc = intersectSpans(acc, sp)
+		}
+		if len(acc) == 0 {
+			break
+		}
+	}
+	m.spans, m.busy = acc, false
+	if a.cycles != cycles {
+		delete(a.never, fn)
+	}
+	a.depth--
+	return acc
+}
+
+// deadForCall reports whether node n of fn's body is skipped when fn is
+// called by the call node call.
+func (s *Summaries) deadForCall(fn, n, call *grammar.Node) bool {
+	if n.Tree() != fn.Tree() || len(s.paramTests(fn)) == 0 {
+		return false
+	}
+	return inSpans(s.callDead(fn, call), n.Start)
+}
+
+// deadForEveryCall reports whether node n of fn never runs: fn has calls
+// in the unit, and each either never runs itself or passes arguments that
+// skip n.
+func (s *Summaries) deadForEveryCall(fn, n *grammar.Node) bool {
+	if fn == nil || fn.Kind() != "function_definition" || n.Tree() != fn.Tree() || len(s.paramTests(fn)) == 0 {
+		return false
+	}
+	return inSpans(s.neverSpans(fn), n.Start)
+}
+
+// DeadForEveryCall reports whether node n of fn never runs: every call of
+// fn in the unit passes constants (directly, through default arguments, or
+// through its own caller's constant arguments) that skip n, or is itself
+// code that never runs (`if (sync != nullptr) { ... }` in a helper every
+// caller gives nullptr).
+func (s *Summaries) DeadForEveryCall(fn, n *grammar.Node) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.deadForEveryCall(fn, n)
+}
+
+// NeverRuns reports whether node n, anywhere in a function of the unit,
+// never runs for the constant arguments of its function's calls.
+func (s *Summaries) NeverRuns(n *grammar.Node) bool {
+	fn := EnclosingFunction(n)
+	if fn == nil {
+		return false
+	}
+	return s.DeadForEveryCall(fn, n)
+}
+
+// mergeSpans sorts spans and joins the overlapping ones.
+func mergeSpans(sp []span) []span {
+	sort.Slice(sp, func(a, b int) bool {
+		return sp[a].start < sp[b].start || sp[a].start == sp[b].start && sp[a].end > sp[b].end
+	})
+	out := sp[:0]
+	for _, x := range sp {
+		if l := len(out); l > 0 && x.start <= out[l-1].end {
+			out[l-1].end = max(out[l-1].end, x.end)
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// intersectSpans intersects two sorted, disjoint span lists.
+func intersectSpans(a, b []span) []span {
+	var out []span
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		lo, hi := max(a[i].start, b[j].start), min(a[i].end, b[j].end)
+		if lo < hi {
+			out = append(out, span{lo, hi})
+		}
+		if a[i].end < b[j].end {
+			i++
+		} else {
+			j++
+		}
+	}
+	return out
+}
+
+// inSpans reports whether off lies in one of the sorted, disjoint spans.
+func inSpans(sp []span, off uint32) bool {
+	k := sort.Search(len(sp), func(k int) bool { return sp[k].end > off })
+	return k < len(sp) && sp[k].start <= off
+}
+
+// isNullConst reports whether e is a null pointer constant: nullptr, NULL,
+// 0, possibly cast.
+func isNullConst(e *grammar.Node) bool {
+	e = Unparen(e)
+	for e != nil && (e.Kind() == "cast_expression" || castType(e) != nil) {
+		if e.Kind() == "cast_expression" {
+			e = Unparen(e.ChildByField("value"))
+		} else {
+			a := e.ChildByField("arguments").NamedChildren()
+			if len(a) == 0 {
+				return false
+			}
+			e = Unparen(a[0])
+		}
+	}
+	if e == nil {
+		return false
+	}
+	switch e.Kind() {
+	case "nullptr", "null":
+		return true
+	case "number_literal":
+		return e.Text() == "0"
+	case "identifier":
+		return e.Text() == "NULL"
+	}
+	return false
+}

@@ -1,0 +1,116 @@
+package cxx
+
+import (
+	"testing"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+const argflowSrc = `
+__aicore__ inline void leaf(__gm__ uint8_t *sync, int mode) {
+  if (sync != nullptr) { mark_a(); }
+  if (mode == 2) { mark_b(); }
+  if (mode == 3) { mark_c(); }
+  if (!sync && mode > 0) { mark_d(); }
+}
+__aicore__ inline void middle(__gm__ uint8_t *sync, int mode, int n = 0) {
+  if (sync == nullptr || n == 0) {
+    mark_e();
+    return;
+  }
+  mark_f();
+  leaf(sync, mode);
+  for (int i = 0; i < n; ++i) { mark_g(); }
+}
+__aicore__ inline void moved(__gm__ uint8_t *sync) {
+  sync = get_sync();
+  if (sync != nullptr) { mark_h(); }
+}
+__aicore__ inline int spin(int k) {
+  if (k == 0) { mark_i(); return 0; }
+  return spin(k - 1);
+}
+extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {
+  middle(nullptr, 2);
+  middle(nullptr, 3, 4);
+  leaf(nullptr, 2);
+  moved(nullptr);
+  spin(3);
+}
+`
+
+func TestDeadForEveryCall(t *testing.T) {
+	f := parseCPP(t, "e.cpp", argflowSrc)
+	s := Summarize(nil, f)
+	cases := []struct {
+		call string
+		dead bool
+		why  string
+	}{
+		{"mark_a()", true, "every call passes nullptr, directly or through middle's own nullptr"},
+		{"mark_b()", false, "one call passes mode 2"},
+		{"mark_c()", true, "leaf is reached only from middle's dead tail and directly with 2"},
+		{"mark_d()", false, "!sync && mode > 0 holds for the direct call"},
+		{"mark_e()", false, "the early-exit branch runs"},
+		{"mark_f()", true, "after `if (sync == nullptr || n == 0) return;` with sync null"},
+		{"mark_g()", true, "the loop is after the early exit"},
+		{"mark_h()", false, "sync is reassigned before the test"},
+		{"mark_i()", false, "k is not constant through the recursion"},
+	}
+	for _, c := range cases {
+		n := findNode(t, f, "call_expression", c.call)
+		if got := s.NeverRuns(n); got != c.dead {
+			t.Errorf("%s: NeverRuns = %v, want %v (%s)", c.call, got, c.dead, c.why)
+		}
+	}
+	// Asked in the other order, the answers stay the same: nothing cut
+	// short by recursion is memoized.
+	s = Summarize(nil, f)
+	for i := len(cases) - 1; i >= 0; i-- {
+		n := findNode(t, f, "call_expression", cases[i].call)
+		if got := s.NeverRuns(n); got != cases[i].dead {
+			t.Errorf("reversed order: %s: NeverRuns = %v, want %v", cases[i].call, got, cases[i].dead)
+		}
+	}
+}
+
+const argflowGuardedHeader = `#pragma once
+__aicore__ inline void body(__gm__ uint8_t *sync) {
+  if (sync != nullptr) { reset(sync); }
+}
+#ifndef NO_NATIVE
+extern "C" __global__ __aicore__ void native(__gm__ uint8_t *sync) { body(sync); }
+#endif
+`
+
+const argflowGuardedEntry = `#define NO_NATIVE
+#include "b.h"
+extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) { body(nullptr); }
+`
+
+func TestDeadForEveryCallUnitGuards(t *testing.T) {
+	h := parseCPP(t, "/w/b.h", argflowGuardedHeader)
+	e := parseCPP(t, "/w/e.cpp", argflowGuardedEntry)
+	reset := findNode(t, h, "call_expression", "reset(sync)")
+	if Summarize(nil, e, h).NeverRuns(reset) {
+		t.Error("under the header's own guards the native entry passes a real pointer")
+	}
+	unit := guardedUnit{FileFacts: Direct, h: h, cut: grammar.ScanGuardsWith(h.Src, map[string]bool{"NO_NATIVE": true})}
+	if !Summarize(unit, e, h).NeverRuns(reset) {
+		t.Error("the unit compiles the native entry out: the only call passes nullptr")
+	}
+}
+
+// guardedUnit compiles header h under the guards cut.
+type guardedUnit struct {
+	FileFacts
+	h   *grammar.File
+	cut *grammar.Guards
+}
+
+func (u guardedUnit) IncludeGuards(f *grammar.File) *grammar.Guards {
+	if f == u.h {
+		return u.cut
+	}
+	return f.Guards
+}
