@@ -31,6 +31,10 @@ type argState struct {
 	dead map[*grammar.Node][]span
 	// never: per function, the stretches no live call runs.
 	never map[*grammar.Node]*neverMemo
+	// locals: per function, the names declared in its body.
+	locals map[*grammar.Node]map[string]bool
+	// byTree: the unit's function definitions per tree, by position.
+	byTree map[*grammar.Tree][]*grammar.Node
 	// kept: per function, its parameters that keep the value they were
 	// called with (never assigned, incremented or address-taken).
 	kept map[*grammar.Node]map[string]bool
@@ -76,6 +80,7 @@ func (s *Summaries) args() *argState {
 			dead:   map[*grammar.Node][]span{},
 			never:  map[*grammar.Node]*neverMemo{},
 			kept:   map[*grammar.Node]map[string]bool{},
+			locals: map[*grammar.Node]map[string]bool{},
 		}
 	}
 	return s.arg
@@ -114,7 +119,7 @@ func (s *Summaries) paramTests(fn *grammar.Node) []paramTest {
 		add := func(cond *grammar.Node, when deadWhen, start, end uint32) {
 			// A test that reads a local variable is not decided by
 			// the arguments alone.
-			if cond != nil && named[cond] && cond.Kind() != "declaration" && !s.readsLocal(cond) {
+			if cond != nil && named[cond] && cond.Kind() != "declaration" && !s.readsLocal(fn, cond) {
 				ts = append(ts, paramTest{cond: cond, when: when, span: span{start, end}})
 			}
 		}
@@ -248,7 +253,7 @@ func (s *Summaries) paramValues(fn *grammar.Node) map[string][]int64 {
 		for name := range s.keptParams(fn) {
 			var all []int64
 			for _, cs := range live {
-				vs := s.callEnv(fn, cs.Call)[name]
+				vs := s.callEnv(fn, cs.Call, cs.Caller.Node)[name]
 				if len(vs) == 0 {
 					all = nil
 					break
@@ -270,19 +275,18 @@ func (s *Summaries) paramValues(fn *grammar.Node) map[string][]int64 {
 	return vals
 }
 
-// callEnv returns the values the call (a call_expression of fn) binds fn's
+// callEnv returns the values the call (a call of fn in caller) binds fn's
 // parameters to: a constant argument (nullptr, a literal, a named
 // constant), a default argument, or a parameter of the caller whose every
 // call passes a constant. Parameters it cannot bind are present with no
 // value, so that a constant of the same name does not stand in for them.
-func (s *Summaries) callEnv(fn, call *grammar.Node) map[string][]int64 {
+func (s *Summaries) callEnv(fn, call, caller *grammar.Node) map[string][]int64 {
 	a := s.args()
 	if env, ok := a.envs[call]; ok {
 		return env
 	}
 	cycles := a.cycles
 	c, _ := AsCall(call)
-	caller := EnclosingFunction(call)
 	kept := s.keptParams(fn)
 	env := map[string][]int64{}
 	for _, p := range Params(fn) {
@@ -317,7 +321,7 @@ func (s *Summaries) valuesIn(fn, e *grammar.Node) []int64 {
 	if isNullConst(e) {
 		return []int64{0}
 	}
-	if s.readsLocal(e) {
+	if s.readsLocal(fn, e) {
 		return nil
 	}
 	env := map[string][]int64{}
@@ -339,16 +343,73 @@ func (s *Summaries) valuesIn(fn, e *grammar.Node) []int64 {
 	return s.res.Bind(env).EvalAll(e)
 }
 
-// readsLocal reports whether e names a variable declared in a block of its
-// function: its value is not tracked here.
-func (s *Summaries) readsLocal(e *grammar.Node) bool {
+// readsLocal reports whether e names a variable declared in fn's body (or
+// a parameter of a lambda there): its value is not tracked here.
+func (s *Summaries) readsLocal(fn, e *grammar.Node) bool {
+	if fn == nil {
+		return false
+	}
+	locals := s.localNames(fn)
+	if len(locals) == 0 {
+		return false
+	}
 	ds := e.Descendants()
 	for i := range ds {
-		if ds[i].Kind() == "identifier" && s.lookup(&ds[i]) != nil {
+		if ds[i].Kind() == "identifier" && locals[ds[i].Text()] {
 			return true
 		}
 	}
 	return false
+}
+
+// localNames returns the names declared anywhere in fn's body, whatever
+// the scope: a parameter shadowed by one is not trusted either.
+func (s *Summaries) localNames(fn *grammar.Node) map[string]bool {
+	a := s.args()
+	if l, ok := a.locals[fn]; ok {
+		return l
+	}
+	l := map[string]bool{}
+	if body := fn.ChildByField("body"); body != nil {
+		ds := body.Descendants()
+		for i := range ds {
+			switch ds[i].Kind() {
+			case "declaration", "for_range_loop", "parameter_declaration", "optional_parameter_declaration", "field_declaration":
+				for _, d := range ds[i].ChildrenByField("declarator") {
+					if name := DeclaredName(d); name != "" {
+						l[name] = true
+					}
+				}
+			}
+		}
+	}
+	a.locals[fn] = l
+	return l
+}
+
+// functionAt returns the innermost function definition of the unit that
+// holds n, found by position (a walk up from n is as long as the else-if
+// chain around it).
+func (s *Summaries) functionAt(n *grammar.Node) *grammar.Node {
+	a := s.args()
+	if a.byTree == nil {
+		a.byTree = map[*grammar.Tree][]*grammar.Node{}
+		for _, d := range s.funcs.All() {
+			t := d.Node.Tree()
+			a.byTree[t] = append(a.byTree[t], d.Node)
+		}
+		for _, fs := range a.byTree {
+			sort.Slice(fs, func(i, j int) bool { return fs[i].Start < fs[j].Start })
+		}
+	}
+	fs := a.byTree[n.Tree()]
+	k := sort.Search(len(fs), func(k int) bool { return fs[k].Start > n.Start })
+	for k--; k >= 0; k-- {
+		if fs[k].Start <= n.Start && n.End <= fs[k].End {
+			return fs[k]
+		}
+	}
+	return nil
 }
 
 // mentionsName reports whether e names the identifier name.
@@ -364,7 +425,7 @@ func mentionsName(e *grammar.Node, name string) bool {
 
 // callDead returns the stretches of fn (sorted, disjoint) that the call
 // (a call node of fn) skips for the constants it passes.
-func (s *Summaries) callDead(fn, call *grammar.Node) []span {
+func (s *Summaries) callDead(fn, call, caller *grammar.Node) []span {
 	a := s.args()
 	if sp, ok := a.dead[call]; ok {
 		return sp
@@ -373,7 +434,7 @@ func (s *Summaries) callDead(fn, call *grammar.Node) []span {
 	tests := s.paramTests(fn)
 	var out []span
 	if len(tests) > 0 {
-		env := s.callEnv(fn, call)
+		env := s.callEnv(fn, call, caller)
 		known := false
 		for _, vs := range env {
 			known = known || len(vs) > 0
@@ -435,7 +496,7 @@ func (s *Summaries) neverSpans(fn *grammar.Node) []span {
 		if s.deadForEveryCall(cs.Caller.Node, cs.Call) {
 			continue // a call that never runs passes nothing
 		}
-		sp := s.callDead(fn, cs.Call)
+		sp := s.callDead(fn, cs.Call, cs.Caller.Node)
 		if first {
 			acc, first = sp, false
 		} else {
@@ -454,12 +515,12 @@ func (s *Summaries) neverSpans(fn *grammar.Node) []span {
 }
 
 // deadForCall reports whether node n of fn's body is skipped when fn is
-// called by the call node call.
-func (s *Summaries) deadForCall(fn, n, call *grammar.Node) bool {
+// called by the call node call of caller.
+func (s *Summaries) deadForCall(fn, n, call, caller *grammar.Node) bool {
 	if n.Tree() != fn.Tree() || len(s.paramTests(fn)) == 0 {
 		return false
 	}
-	return inSpans(s.callDead(fn, call), n.Start)
+	return inSpans(s.callDead(fn, call, caller), n.Start)
 }
 
 // deadForEveryCall reports whether node n of fn never runs: fn has calls
@@ -486,11 +547,13 @@ func (s *Summaries) DeadForEveryCall(fn, n *grammar.Node) bool {
 // NeverRuns reports whether node n, anywhere in a function of the unit,
 // never runs for the constant arguments of its function's calls.
 func (s *Summaries) NeverRuns(n *grammar.Node) bool {
-	fn := EnclosingFunction(n)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fn := s.functionAt(n)
 	if fn == nil {
 		return false
 	}
-	return s.DeadForEveryCall(fn, n)
+	return s.deadForEveryCall(fn, n)
 }
 
 // mergeSpans sorts spans and joins the overlapping ones.

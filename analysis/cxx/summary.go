@@ -1,6 +1,7 @@
 package cxx
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -841,7 +842,7 @@ func (s *Summaries) computeEffects(fn *grammar.Node) []Effect {
 					continue
 				}
 				for _, x := range condense(s.effectsOf(d.Node)) {
-					if x.At.Tree() == d.Node.Tree() && s.deadForCall(d.Node, x.At, n) {
+					if x.At.Tree() == d.Node.Tree() && s.deadForCall(d.Node, x.At, n, fn) {
 						// `f(nullptr)` skips what f guards with the pointer.
 						continue
 					}
@@ -1017,8 +1018,8 @@ func (s *Summaries) callersNamed(name string) []CallSite {
 	if s.callers == nil {
 		s.callers = map[string][]CallSite{}
 		for _, d := range s.funcs.All() {
-			for _, n := range s.funcs.Calls(d.Node) {
-				if s.coresIn(d.File, n) == grammar.None || EnclosingFunction(n) != d.Node {
+			for _, n := range ownCalls(d.Node, s.funcs.Calls(d.Node)) {
+				if s.coresIn(d.File, n) == grammar.None {
 					continue
 				}
 				if cn := CallName(n); cn != "" {
@@ -1028,6 +1029,36 @@ func (s *Summaries) callersNamed(name string) []CallSite {
 		}
 	}
 	return s.callers[name]
+}
+
+// ownCalls keeps the calls of fn's body that are fn's own: not inside a
+// lambda or a function defined in it. One pass over fn's nodes (a walk up
+// from each call is as long as the else-if chain around it).
+func ownCalls(fn *grammar.Node, calls []*grammar.Node) []*grammar.Node {
+	body := fn.ChildByField("body")
+	if body == nil || len(calls) == 0 {
+		return nil
+	}
+	var nested []span
+	ds := body.Descendants()
+	for i := range ds {
+		if k := ds[i].Kind(); k == "lambda_expression" || k == "function_definition" {
+			nested = append(nested, span{ds[i].Start, ds[i].End})
+		}
+	}
+	if len(nested) == 0 {
+		return calls
+	}
+	nested = mergeSpans(nested)
+	out := make([]*grammar.Node, 0, len(calls))
+	for _, c := range calls {
+		k := sort.Search(len(nested), func(k int) bool { return nested[k].end > c.Start })
+		if k < len(nested) && nested[k].start <= c.Start && c.End <= nested[k].end {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // callSitesOf returns the calls that reach fn (by name, whose callee

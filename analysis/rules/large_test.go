@@ -51,6 +51,17 @@ var largeShapes = map[string]struct {
 		b.WriteString("\n}\n")
 		return b.Bytes()
 	}},
+	// EXT007: a helper whose else-if chain tests a parameter every call
+	// passes a constant for; each reset is judged against the same call.
+	"ext007-param-chain": {FFTSBaseReset, func(size int) []byte {
+		var b bytes.Buffer
+		b.WriteString("__aicore__ inline void pick(__gm__ uint8_t *sync, int mode) {\n  if (sync != nullptr) {\n  }")
+		for i := 0; b.Len() < size; i++ {
+			fmt.Fprintf(&b, " else if (mode == %d) {\n    set_ffts_base_addr((uint64_t)sync + %d);\n  }", i, i)
+		}
+		b.WriteString("\n}\nextern \"C\" __global__ __aicore__ void big(__gm__ int64_t *args) { pick(nullptr, 1); }\n")
+		return b.Bytes()
+	}},
 }
 
 func runLarge(t testing.TB, rule *analysis.Analyzer, src []byte) []analysis.Diagnostic {
@@ -97,7 +108,7 @@ func TestLargeFunctionsFinish(t *testing.T) {
 }
 
 func BenchmarkLarge(b *testing.B) {
-	for _, name := range []string{"ext011-returns", "ext007-one-line"} {
+	for _, name := range []string{"ext011-returns", "ext007-one-line", "ext007-param-chain"} {
 		shape := largeShapes[name]
 		for _, kb := range []int{200, 400, 800, 1600} {
 			src := shape.gen(kb << 10)
