@@ -25,10 +25,12 @@ type argState struct {
 	// params: per function, the values of its parameters over every
 	// live call (see paramValues).
 	params map[*grammar.Node]*argMemo
-	// envs: per call node, the values the call binds the callee's
-	// parameters to; dead: the stretches of the callee it skips.
-	envs map[*grammar.Node]map[string][]int64
-	dead map[*grammar.Node][]span
+	// envs: per call of a callee, the values the call binds the
+	// callee's parameters to; dead: the stretches of the callee it skips.
+	// A call names every overload and method of its name: each is a
+	// callee of its own.
+	envs map[calleeCall]map[string][]int64
+	dead map[calleeCall][]span
 	// never: per function, the stretches no live call runs.
 	never map[*grammar.Node]*neverMemo
 	// locals: per function, the names declared in its body.
@@ -44,6 +46,8 @@ type argState struct {
 	cycles int
 	depth  int
 }
+
+type calleeCall struct{ fn, call *grammar.Node }
 
 type argMemo struct {
 	vals map[string][]int64
@@ -76,8 +80,8 @@ func (s *Summaries) args() *argState {
 		s.arg = &argState{
 			tests:  map[*grammar.Node][]paramTest{},
 			params: map[*grammar.Node]*argMemo{},
-			envs:   map[*grammar.Node]map[string][]int64{},
-			dead:   map[*grammar.Node][]span{},
+			envs:   map[calleeCall]map[string][]int64{},
+			dead:   map[calleeCall][]span{},
 			never:  map[*grammar.Node]*neverMemo{},
 			kept:   map[*grammar.Node]map[string]bool{},
 			locals: map[*grammar.Node]map[string]bool{},
@@ -282,7 +286,7 @@ func (s *Summaries) paramValues(fn *grammar.Node) map[string][]int64 {
 // value, so that a constant of the same name does not stand in for them.
 func (s *Summaries) callEnv(fn, call, caller *grammar.Node) map[string][]int64 {
 	a := s.args()
-	if env, ok := a.envs[call]; ok {
+	if env, ok := a.envs[calleeCall{fn, call}]; ok {
 		return env
 	}
 	cycles := a.cycles
@@ -305,7 +309,7 @@ func (s *Summaries) callEnv(fn, call, caller *grammar.Node) map[string][]int64 {
 		}
 	}
 	if a.cycles == cycles {
-		a.envs[call] = env
+		a.envs[calleeCall{fn, call}] = env
 	}
 	return env
 }
@@ -427,7 +431,7 @@ func mentionsName(e *grammar.Node, name string) bool {
 // (a call node of fn) skips for the constants it passes.
 func (s *Summaries) callDead(fn, call, caller *grammar.Node) []span {
 	a := s.args()
-	if sp, ok := a.dead[call]; ok {
+	if sp, ok := a.dead[calleeCall{fn, call}]; ok {
 		return sp
 	}
 	cycles := a.cycles
@@ -450,7 +454,7 @@ func (s *Summaries) callDead(fn, call, caller *grammar.Node) []span {
 		}
 	}
 	if a.cycles == cycles {
-		a.dead[call] = out
+		a.dead[calleeCall{fn, call}] = out
 	}
 	return out
 }

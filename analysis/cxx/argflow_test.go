@@ -30,7 +30,14 @@ __aicore__ inline int spin(int k) {
   if (k == 0) { mark_i(); return 0; }
   return spin(k - 1);
 }
+struct CubeArgs {
+  __aicore__ inline void Set(__gm__ uint8_t *sync, int n) { if (sync != nullptr) { mark_j(); } }
+};
+struct VecArgs {
+  __aicore__ inline void Set(int n, __gm__ uint8_t *sync) { if (sync != nullptr) { mark_k(); } }
+};
 extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {
+  cube.Set(nullptr, args[0]);
   middle(nullptr, 2);
   middle(nullptr, 3, 4);
   leaf(nullptr, 2);
@@ -56,6 +63,10 @@ func TestDeadForEveryCall(t *testing.T) {
 		{"mark_g()", true, "the loop is after the early exit"},
 		{"mark_h()", false, "sync is reassigned before the test"},
 		{"mark_i()", false, "k is not constant through the recursion"},
+		// A call names every method of its name; each binds its own
+		// parameters (vec.Set passes 1 for CubeArgs::Set's sync).
+		{"mark_j()", true, "cube.Set passes nullptr for CubeArgs::Set's sync"},
+		{"mark_k()", false, "cube.Set may call VecArgs::Set, whose sync is args[0]"},
 	}
 	for _, c := range cases {
 		n := findNode(t, f, "call_expression", c.call)
