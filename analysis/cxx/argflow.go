@@ -42,9 +42,11 @@ type argState struct {
 	kept map[*grammar.Node]map[string]bool
 	// cycles counts the lookups cut short by recursion: a result computed
 	// while one was cut is not memoized, so answers do not depend on the
-	// order the rules ask in.
+	// order the rules ask in. There is no depth limit: without recursion
+	// every function is computed once, so a chain of helpers passing their
+	// parameters on stays linear (a cut at a depth would memoize nothing
+	// on the way and recompute every path).
 	cycles int
-	depth  int
 }
 
 type calleeCall struct{ fn, call *grammar.Node }
@@ -238,11 +240,6 @@ func (s *Summaries) paramValues(fn *grammar.Node) map[string][]int64 {
 		}
 		return m.vals
 	}
-	if a.depth > maxExpand {
-		a.cycles++
-		return nil
-	}
-	a.depth++
 	cycles := a.cycles
 	m := &argMemo{busy: true}
 	a.params[fn] = m
@@ -275,7 +272,6 @@ func (s *Summaries) paramValues(fn *grammar.Node) map[string][]int64 {
 	if a.cycles != cycles {
 		delete(a.params, fn)
 	}
-	a.depth--
 	return vals
 }
 
@@ -485,11 +481,6 @@ func (s *Summaries) neverSpans(fn *grammar.Node) []span {
 		}
 		return m.spans
 	}
-	if a.depth > maxExpand {
-		a.cycles++
-		return nil
-	}
-	a.depth++
 	cycles := a.cycles
 	m := &neverMemo{busy: true}
 	a.never[fn] = m
@@ -514,7 +505,6 @@ func (s *Summaries) neverSpans(fn *grammar.Node) []span {
 	if a.cycles != cycles {
 		delete(a.never, fn)
 	}
-	a.depth--
 	return acc
 }
 
