@@ -411,7 +411,7 @@ func NamedConstant(r *Resolver, n *grammar.Node) *Def {
 	}
 	// Several definitions (scopes, #if branches) would need several edits.
 	defs := r.Lookup(n.Text())
-	if len(defs) != 1 || len(r.evalDef(defs[0])) != 1 {
+	if len(defs) != 1 || len(r.fork().evalDef(defs[0])) != 1 {
 		return nil
 	}
 	return defs[0]

@@ -563,10 +563,12 @@ func (w *Workspace) forgetParse(f *grammar.File) {
 	}
 }
 
-func (w *Workspace) memo(m map[string]accMemo, path string, self *grammar.File, g *fileGroup) ([]abi.Access, bool) {
+// memo takes the map by address: store may create it, so reading the field
+// itself needs w.mu too.
+func (w *Workspace) memo(m *map[string]accMemo, path string, self *grammar.File, g *fileGroup) ([]abi.Access, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if a, ok := m[path]; ok && a.self == self && a.group == g {
+	if a, ok := (*m)[path]; ok && a.self == self && a.group == g {
 		return a.acc, true
 	}
 	return nil, false
@@ -592,7 +594,7 @@ func (w *Workspace) rawAccesses(path string) []abi.Access {
 }
 
 func (w *Workspace) rawIn(path string, self *grammar.File, g *fileGroup) []abi.Access {
-	if acc, ok := w.memo(w.abi.raw, path, self, g); ok {
+	if acc, ok := w.memo(&w.abi.raw, path, self, g); ok {
 		return acc
 	}
 	var acc []abi.Access
@@ -629,7 +631,7 @@ func (w *Workspace) Accesses(path string) []abi.Access {
 		return nil
 	}
 	g := w.group(files)
-	if acc, ok := w.memo(w.abi.all, path, self, g); ok {
+	if acc, ok := w.memo(&w.abi.all, path, self, g); ok {
 		return acc
 	}
 	own := w.rawIn(path, self, g)
