@@ -31,7 +31,32 @@ test('every contributed command is registered, and nothing else', async () => {
 
 test('contributed settings are exactly the client-only keys plus what the server receives', () => {
   const props = Object.keys(pkg.contributes.configuration.properties).sort();
-  const serverKeys = Object.keys(toServerConfig({ get: () => undefined })).map((k) => `externLsp.${k}`);
+  // Every setting given a valid value of its declared type, so optional keys
+  // the server receives only when set (debounce) count too.
+  const valueOf = (k: string): unknown => {
+    const p = pkg.contributes.configuration.properties[`externLsp.${k}`];
+    if (!p) {
+      return undefined;
+    }
+    if (p.enum) {
+      return p.enum[p.enum.length - 1];
+    }
+    const types: string[] = Array.isArray(p.type) ? p.type : [p.type];
+    if (types.includes('number') || types.includes('integer')) {
+      return 1;
+    }
+    if (types.includes('boolean')) {
+      return true;
+    }
+    if (types.includes('array')) {
+      return [];
+    }
+    if (types.includes('object')) {
+      return {};
+    }
+    return p.default;
+  };
+  const serverKeys = Object.keys(toServerConfig({ get: valueOf as never })).map((k) => `externLsp.${k}`);
   const clientKeys = clientOnlyKeys.map((k) => `externLsp.${k}`);
   assert.deepStrictEqual(props, [...serverKeys, ...clientKeys].sort());
   // The language client reads <id>.trace.server, so the client id must be the section.
