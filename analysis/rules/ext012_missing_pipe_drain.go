@@ -9,7 +9,6 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
-	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -128,15 +127,7 @@ func runMissingPipeDrain(pass *analysis.Pass) {
 	}
 	funcs := workspaceFuncs(pass)
 	blind := len(pass.Closure().UnresolvedIncludes()) > 0
-	cores := grammar.Both
-	if pass.Ctx != nil {
-		switch pass.Ctx.Kind {
-		case workspace.KindAIV:
-			cores = grammar.AIV
-		case workspace.KindAIC:
-			cores = grammar.AIC
-		}
-	}
+	cores := kindCores(pass)
 	for _, fn := range entries {
 		if pass.Context().Err() != nil {
 			return

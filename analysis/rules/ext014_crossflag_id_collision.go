@@ -9,7 +9,6 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
-	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -73,15 +72,7 @@ func runCrossFlagIDCollision(pass *analysis.Pass) {
 	}
 	r := cxx.NewResolver(files...)
 	sites := cxx.FlagSites(pass.Reach(), files, r)
-	kind := grammar.Both
-	if pass.Ctx != nil {
-		switch pass.Ctx.Kind {
-		case workspace.KindAIV:
-			kind = grammar.AIV
-		case workspace.KindAIC:
-			kind = grammar.AIC
-		}
-	}
+	kind := kindCores(pass)
 	fileOrder := map[*grammar.File]int{}
 	for i, f := range files {
 		fileOrder[f] = i

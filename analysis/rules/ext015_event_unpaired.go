@@ -9,7 +9,6 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
-	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -70,15 +69,7 @@ func runEventUnpaired(pass *analysis.Pass) {
 	if !mentionsAny(files, eventNames) {
 		return
 	}
-	cores := grammar.Both
-	if pass.Ctx != nil {
-		switch pass.Ctx.Kind {
-		case workspace.KindAIV:
-			cores = grammar.AIV
-		case workspace.KindAIC:
-			cores = grammar.AIC
-		}
-	}
+	cores := kindCores(pass)
 	for _, fd := range cxx.UnpairedEvents(context.Background(), pass.Closure(), files, pass.Consts, entries, cores) {
 		pass.Report(eventDiagnostic(pass, fd, cores))
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -83,4 +84,18 @@ var nameDefsKey = &analysis.UnitKey[[]nameDef]{
 		}
 		return defs
 	},
+}
+
+// kindCores is the cores the file's extern kind compiles it for: one for an
+// AIV- or AIC-only extern, both otherwise.
+func kindCores(pass *analysis.Pass) grammar.Cores {
+	if pass.Ctx != nil {
+		switch pass.Ctx.Kind {
+		case workspace.KindAIV:
+			return grammar.AIV
+		case workspace.KindAIC:
+			return grammar.AIC
+		}
+	}
+	return grammar.Both
 }
