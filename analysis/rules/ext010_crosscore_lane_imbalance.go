@@ -201,25 +201,7 @@ var laneNamesKey = &analysis.UnitKey[map[string]bool]{
 	Name: "rules.laneNames",
 	Compute: func(ctx context.Context, u *analysis.Unit) map[string]bool {
 		defs := analysis.UnitFactOf(ctx, u, nameDefsKey)
-		lanes := map[string]bool{}
-		for round := 0; round < 3; round++ {
-			changed := false
-			for _, d := range defs {
-				name := cxx.DeclaredName(d.name)
-				if name == "" {
-					name = laneRootName(d.name)
-				}
-				if name == "" || lanes[name] || !mentionsLane(lanes, d.value) {
-					continue
-				}
-				lanes[name] = true
-				changed = true
-			}
-			if !changed {
-				break
-			}
-		}
-		return lanes
+		return derivedNames(defs, mentionsLane, nil)
 	},
 }
 

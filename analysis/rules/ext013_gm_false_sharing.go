@@ -591,38 +591,22 @@ var coreNamesKey = &analysis.UnitKey[coreNameSet]{
 	Name: "rules.coreNames",
 	Compute: func(ctx context.Context, u *analysis.Unit) coreNameSet {
 		defs := analysis.UnitFactOf(ctx, u, nameDefsKey)
-		out := coreNameSet{all: map[string]bool{}, direct: map[string]bool{}}
-		reads := func(e *grammar.Node) bool {
+		direct := map[string]bool{}
+		reads := func(names map[string]bool, e *grammar.Node) bool {
 			ds := e.Descendants()
 			for i := range ds {
 				n := &ds[i]
-				if isCoreGetter(n) || (n.Kind() == "identifier" || n.Kind() == "field_identifier") && out.all[n.Text()] {
+				if isCoreGetter(n) || (n.Kind() == "identifier" || n.Kind() == "field_identifier") && names[n.Text()] {
 					return true
 				}
 			}
 			return false
 		}
-		for round := 0; round < 3; round++ {
-			changed := false
-			for _, d := range defs {
-				name := cxx.DeclaredName(d.name)
-				if name == "" {
-					name = laneRootName(d.name)
-				}
-				if name == "" || out.all[name] || !reads(d.value) {
-					continue
-				}
-				out.all[name] = true
-				v := cxx.Unparen(d.value)
-				if v != nil && isCoreGetter(v) {
-					out.direct[name] = true
-				}
-				changed = true
+		all := derivedNames(defs, reads, func(name string, d nameDef) {
+			if v := cxx.Unparen(d.value); v != nil && isCoreGetter(v) {
+				direct[name] = true
 			}
-			if !changed {
-				break
-			}
-		}
-		return out
+		})
+		return coreNameSet{all: all, direct: direct}
 	},
 }

@@ -99,3 +99,32 @@ func kindCores(pass *analysis.Pass) grammar.Cores {
 	}
 	return grammar.Both
 }
+
+// derivedNames follows a unit's definitions to the names whose value reads
+// a seed (as reads judges it, given the names found so far) or another such
+// name, over three rounds (as far as chains in real kernels go). added is
+// told of each name with the definition that made it one.
+func derivedNames(defs []nameDef, reads func(names map[string]bool, value *grammar.Node) bool, added func(name string, d nameDef)) map[string]bool {
+	names := map[string]bool{}
+	for round := 0; round < 3; round++ {
+		changed := false
+		for _, d := range defs {
+			name := cxx.DeclaredName(d.name)
+			if name == "" {
+				name = laneRootName(d.name)
+			}
+			if name == "" || names[name] || !reads(names, d.value) {
+				continue
+			}
+			names[name] = true
+			if added != nil {
+				added(name, d)
+			}
+			changed = true
+		}
+		if !changed {
+			break
+		}
+	}
+	return names
+}
