@@ -521,15 +521,16 @@ func (r *Releaser) Done(i int) {
 }
 
 // InputsOf lists what the findings on a file depend on besides settings:
-// the parses of every file its compiles read (InputPaths), and the
-// workspace's stubs. Equal lists (same parses, same stubs) mean equal
-// findings, so a front end can reuse a result without running the rules;
-// the list holds its inputs, so it never matches new ones by chance.
+// the path and content hash of every file its compiles read (InputPaths),
+// and the workspace's stubs. Equal lists (same contents, same stubs) mean
+// equal findings, so a front end can reuse a result without running the
+// rules. The list holds no parse: a cache of results keeps no tree alive,
+// and it needs none parsed to be checked.
 func InputsOf(ws *workspace.Workspace, path string) []any {
 	var out []any
 	for _, p := range InputPaths(ws, path) {
-		if f, err := ws.File(p); err == nil {
-			out = append(out, f)
+		if h, err := ws.ContentHash(p); err == nil {
+			out = append(out, fileInput{p, h})
 		} else {
 			out = append(out, p+": "+err.Error())
 		}
@@ -538,6 +539,12 @@ func InputsOf(ws *workspace.Workspace, path string) []any {
 		out = append(out, s)
 	}
 	return out
+}
+
+// fileInput is one file an analysis read, by content.
+type fileInput struct {
+	path string
+	hash [32]byte
 }
 
 // InputPaths lists the files whose parses the findings on path may read:

@@ -241,6 +241,9 @@ func (s *Server) shutdown() {
 	}
 	s.mu.Unlock()
 	s.stopAll()
+	if s.opts.OnShutdown != nil {
+		s.opts.OnShutdown()
+	}
 }
 
 func (s *Server) exit() {

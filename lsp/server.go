@@ -44,6 +44,10 @@ type Options struct {
 	// Budget bounds one file's analysis (0: analysis.DefaultBudget); past
 	// it the findings so far are published with a note.
 	Budget time.Duration
+	// OnShutdown, when set, runs when the client asks the server to shut
+	// down, while the server still holds its state (serve writes a heap
+	// profile there).
+	OnShutdown func()
 }
 
 const (

@@ -7,6 +7,7 @@ package workspace
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -73,6 +74,10 @@ type fileEntry struct {
 	// parsing is closed when the parse under way finishes.
 	parsing chan struct{}
 	scan    *scan
+	// hash is the SHA-256 of src (a disk read's stamp has it; an
+	// overlay's is computed when first asked).
+	hash   [sha256.Size]byte
+	hashed bool
 }
 
 // scan is the cheap text-level summary of a file: includes, entry shape and
@@ -309,6 +314,28 @@ func (w *Workspace) Source(path string) ([]byte, error) {
 	return e.src, nil
 }
 
+// ContentHash returns the SHA-256 of a file's current text (overlay or
+// disk): equal hashes, equal parses. Caches of results key on it rather
+// than on a parse, so they neither hold a tree nor miss when a released
+// file is parsed again.
+func (w *Workspace) ContentHash(path string) ([sha256.Size]byte, error) {
+	e, err := w.entry(Abs(path))
+	if err != nil {
+		return [sha256.Size]byte{}, err
+	}
+	w.mu.Lock()
+	h, ok := e.hash, e.hashed
+	w.mu.Unlock()
+	if ok {
+		return h, nil
+	}
+	h = sha256.Sum256(e.src)
+	w.mu.Lock()
+	e.hash, e.hashed = h, true
+	w.mu.Unlock()
+	return h, nil
+}
+
 // Version returns the overlay version of a file, or -1 for disk content.
 func (w *Workspace) Version(path string) int32 {
 	w.mu.Lock()
@@ -398,7 +425,7 @@ func (w *Workspace) entry(path string) (*fileEntry, error) {
 		w.problem(path, err)
 		return nil, err
 	}
-	e = &fileEntry{src: src, stamp: stamp}
+	e = &fileEntry{src: src, stamp: stamp, hash: stamp.Hash, hashed: true}
 	w.mu.Lock()
 	if cur := w.files[path]; cur != nil {
 		// An overlay set, or the same file read by another goroutine, while

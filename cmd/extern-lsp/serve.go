@@ -30,6 +30,9 @@ func runServe(c *cli, args []string) int {
 		return 2
 	}
 	opts := lsp.Options{Version: version, Root: root}
+	if path := os.Getenv(memProfileEnv); path != "" {
+		opts.OnShutdown = func() { writeHeapProfile(path, stderr) }
+	}
 	if *logFile != "" {
 		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
