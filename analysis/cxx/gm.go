@@ -133,6 +133,10 @@ type Dcci struct {
 	Func   *grammar.Node
 }
 
+// WritesOut reports whether the dcci writes dirty lines out
+// (`CACHELINE_OUT`, `CACHELINE_ALL`).
+func (d Dcci) WritesOut() bool { return d.HasArg("CACHELINE_OUT") || d.HasArg("CACHELINE_ALL") }
+
 // HasArg reports whether one of the dcci's arguments mentions s (e.g.
 // "CACHELINE_OUT").
 func (d Dcci) HasArg(s string) bool {
@@ -168,6 +172,8 @@ type GM struct {
 	// names declared with an initializer of a root: the dccis an access
 	// can match are looked up, not scanned per access.
 	dcciRoots map[*grammar.Node]map[string][]int
+	// dcciOut is dcciRoots for the dccis that write lines out.
+	dcciOut   map[*grammar.Node]map[string][]int
 	initNames map[string][]string
 }
 
@@ -1053,17 +1059,23 @@ func (g *GM) sameMemory(dcciRoot string, a Access) bool {
 // them by root.
 func (g *GM) indexDccis() {
 	g.dcciRoots = map[*grammar.Node]map[string][]int{}
+	g.dcciOut = map[*grammar.Node]map[string][]int{}
 	for fn, ds := range g.dccis {
 		sort.SliceStable(ds, func(i, j int) bool { return ds[i].Call.Start < ds[j].Call.Start })
-		byRoot := map[string][]int{}
+		byRoot, out := map[string][]int{}, map[string][]int{}
 		for i, d := range ds {
+			root := d.Root
 			if d.All {
-				byRoot[""] = append(byRoot[""], i)
-			} else if d.Root != "" {
-				byRoot[d.Root] = append(byRoot[d.Root], i)
+				root = ""
+			} else if root == "" {
+				continue
+			}
+			byRoot[root] = append(byRoot[root], i)
+			if d.WritesOut() {
+				out[root] = append(out[root], i)
 			}
 		}
-		g.dcciRoots[fn] = byRoot
+		g.dcciRoots[fn], g.dcciOut[fn] = byRoot, out
 	}
 	g.initNames = map[string][]string{}
 	for _, vars := range []map[string][]*Var{g.vars, g.fields} {
@@ -1084,8 +1096,7 @@ func (g *GM) indexDccis() {
 // dcciCandidates lists, per root, the positions of the dccis of a's
 // function that can cover it (sameMemory or the whole cache): its own root,
 // the root of its initializer, and names declared from its root.
-func (g *GM) dcciCandidates(a Access) [][]int {
-	byRoot := g.dcciRoots[a.Func]
+func (g *GM) dcciCandidates(byRoot map[string][]int, a Access) [][]int {
 	if len(byRoot) == 0 {
 		return nil
 	}
@@ -1111,7 +1122,7 @@ func (g *GM) CoherentBefore(a Access) *Dcci {
 	// The dccis that end before the access.
 	stop := sort.Search(len(ds), func(i int) bool { return ds[i].Call.End > a.Node.Start })
 	best := -1
-	for _, idx := range g.dcciCandidates(a) {
+	for _, idx := range g.dcciCandidates(g.dcciRoots[a.Func], a) {
 		for _, i := range idx {
 			if i >= stop || best >= 0 && i >= best {
 				break
@@ -1128,26 +1139,28 @@ func (g *GM) CoherentBefore(a Access) *Dcci {
 	return &ds[best]
 }
 
-// FlushedAfter returns a dcci after the access in its function, on the same
-// memory (or the entire cache), that accept approves (nil accepts all; a
-// store wants `CACHELINE_OUT`). nil when there is none.
-func (g *GM) FlushedAfter(a Access, accept func(Dcci) bool) *Dcci {
-	return g.FlushedBefore(a, ^uint32(0), accept)
+// FlushedAfter returns a dcci after the access in its function that
+// writes the lines of the same memory (or of the entire cache) out. nil
+// when there is none.
+func (g *GM) FlushedAfter(a Access) *Dcci {
+	return g.FlushedBefore(a, ^uint32(0))
 }
 
 // FlushedBefore is FlushedAfter for the dccis that start before end: a
-// store asks up to the next barrier, and the dccis beyond it are not read.
-func (g *GM) FlushedBefore(a Access, end uint32, accept func(Dcci) bool) *Dcci {
+// store asks up to the next barrier. Only the dccis that write out are
+// looked at, so invalidations of the memory between the store and its
+// write-back cost nothing.
+func (g *GM) FlushedBefore(a Access, end uint32) *Dcci {
 	ds := g.dccis[a.Func]
 	best := -1
-	for _, idx := range g.dcciCandidates(a) {
+	for _, idx := range g.dcciCandidates(g.dcciOut[a.Func], a) {
 		k := sort.Search(len(idx), func(k int) bool { return ds[idx[k]].Call.Start >= a.Node.End })
 		for _, i := range idx[k:] {
 			d := &ds[i]
 			if d.Call.Start >= end || best >= 0 && i >= best {
 				break
 			}
-			if (d.All || g.sameMemory(d.Root, a)) && (accept == nil || accept(*d)) {
+			if d.All || g.sameMemory(d.Root, a) {
 				best = i
 				break
 			}

@@ -91,7 +91,7 @@ func TestGMAccesses(t *testing.T) {
 		if gm.CoherentBefore(a) != nil {
 			cov = " coherent"
 		}
-		if d := gm.FlushedAfter(a, func(d Dcci) bool { return d.HasArg("CACHELINE_OUT") }); d != nil {
+		if d := gm.FlushedAfter(a); d != nil {
 			cov += " flushed"
 		}
 		got = append(got, fmt.Sprintf("%s %s root=%s via=%s addr=%s%s", a.Node.Text(), a.Kind, a.Root, a.Via, a.Addr, cov))

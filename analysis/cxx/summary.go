@@ -244,6 +244,7 @@ type wroteBackKey struct {
 type effectMemo struct {
 	effects []Effect
 	busy    bool
+	index   *EffectIndex
 }
 
 type originMemo struct {
@@ -1402,6 +1403,22 @@ func (s *Summaries) Effects(fn *grammar.Node) []Effect {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.effectsOf(fn)
+}
+
+// Index returns the index of fn's effects (Effects), built once per unit.
+func (s *Summaries) Index(fn *grammar.Node) *EffectIndex {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	effects := s.effectsOf(fn)
+	m := s.effects[fn]
+	if m == nil {
+		// Not memoized (a miss under the depth limit): index it alone.
+		return NewEffectIndex(effects)
+	}
+	if m.index == nil {
+		m.index = NewEffectIndex(effects)
+	}
+	return m.index
 }
 
 // EntryCoherence reports whether every caller of fn made memory o (in fn's

@@ -105,23 +105,18 @@ func enclosingLoops(n, fn *grammar.Node) []*grammar.Node {
 // of a walk of the loop per read and per enclosing loop: that walk made the
 // rule quadratic in the size of a loop, and worse in its nesting.
 type loopIndex struct {
-	effects map[*grammar.Node]*cxx.EffectIndex
 	changes map[*grammar.Tree]map[string][]uint32
 }
 
 func newLoopIndex() *loopIndex {
-	return &loopIndex{effects: map[*grammar.Node]*cxx.EffectIndex{}, changes: map[*grammar.Tree]map[string][]uint32{}}
+	return &loopIndex{changes: map[*grammar.Tree]map[string][]uint32{}}
 }
 
 // staleIn reports whether something in the loop can make the read's memory
 // stale again for the next iteration: a wait for other cores (when the task
 // writes the memory, or its origin is unknown) or a DMA write to it.
 func (ix *loopIndex) staleIn(sum *cxx.Summaries, a *cxx.Access, o cxx.Origin, loop *grammar.Node, cores grammar.Cores) bool {
-	x := ix.effects[a.Func]
-	if x == nil {
-		x = cxx.NewEffectIndex(sum.Effects(a.Func))
-		ix.effects[a.Func] = x
-	}
+	x := sum.Index(a.Func)
 	if x.In(cxx.Wait, cxx.Origin{}, cores, loop.Start, loop.End) && (!o.Known() || sum.WrittenInTask(a.Func, o)) {
 		return true
 	}

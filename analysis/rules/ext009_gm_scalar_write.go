@@ -86,9 +86,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		if n, chain := barriers.next(a.Func, cores, a.Node.End); n != nil {
 			limit, barrier = n.Start, chain
 		}
-		flush := gm.FlushedBefore(*a, limit, func(d cxx.Dcci) bool {
-			return d.Call.Start < limit && (d.HasArg("CACHELINE_OUT") || d.HasArg("CACHELINE_ALL"))
-		})
+		flush := gm.FlushedBefore(*a, limit)
 		// The unit's summaries see write-backs the syntax does not: through
 		// derived pointers, in helpers, whole-cache and two-argument forms.
 		sum := unitSummaries(pass)
@@ -96,26 +94,30 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			// Every call passes null for the pointer guarding the store.
 			continue
 		}
-		effects := sum.Effects(a.Func)
+		index := sum.Index(a.Func)
+		effects := index.Effects()
 		o := sum.OriginOf(a.Ptr)
-		wb := -1
-		for j, e := range effects {
-			if e.Kind != cxx.WriteBack || e.Cores&cores == grammar.None || e.At.Tree() != a.Node.Tree() || e.At.Start < a.Node.End || e.At.Start >= limit {
-				continue
-			}
-			if e.Covers(o) || flush != nil && e.At == flush.Call {
-				wb = j
-				break
-			}
+		var flushCall *grammar.Node
+		if flush != nil {
+			flushCall = flush.Call
 		}
+		wb := index.NextCovering(cxx.WriteBack, o, cores, a.Node.End, limit, flushCall)
 		var after *afterWriteBack
 		if wb >= 0 {
 			if flush == nil || flush.Call != effects[wb].At {
 				flush = &cxx.Dcci{Call: effects[wb].At, Func: a.Func}
 			}
-			after = nextAfterWriteBack(effects[wb+1:], o, cores)
-			if after == nil {
+			next, dsb := index.AfterWriteBack(wb, o, cores)
+			if dsb {
 				continue
+			}
+			after = &afterWriteBack{}
+			if next >= 0 {
+				after.next = &effects[next]
+				after.what = "tells another core to read"
+				if after.next.Kind == cxx.ScalarWrite {
+					after.what = "stores a flag another core may poll"
+				}
 			}
 		} else if flush != nil && dsbs.within(a.Func, cores, flush.Call.End, limit) {
 			continue
@@ -147,45 +149,6 @@ func runGMScalarWrite(pass *analysis.Pass) {
 type afterWriteBack struct {
 	next *cxx.Effect
 	what string
-}
-
-func writtenBackBeforeDsb(effects []cxx.Effect, o cxx.Origin, cores grammar.Cores) bool {
-	for _, e := range effects {
-		if e.Cores&cores == grammar.None {
-			continue
-		}
-		if e.Kind == cxx.Dsb {
-			return false
-		}
-		if e.Kind == cxx.WriteBack && e.Covers(o) {
-			return true
-		}
-	}
-	return false
-}
-
-// nextAfterWriteBack scans the effects after a write-back: nil when a dsb
-// comes first.
-func nextAfterWriteBack(effects []cxx.Effect, o cxx.Origin, cores grammar.Cores) *afterWriteBack {
-	for i := range effects {
-		e := &effects[i]
-		if e.Cores&cores == grammar.None {
-			continue
-		}
-		switch e.Kind {
-		case cxx.Dsb:
-			return nil
-		case cxx.Signal, cxx.Wait:
-			return &afterWriteBack{next: e, what: "tells another core to read"}
-		case cxx.ScalarWrite:
-			// A store to other memory that is itself written back before
-			// any dsb is a flag a consumer polls: it can land first.
-			if e.Origin.Known() && !e.Origin.SameRegion(o) && writtenBackBeforeDsb(effects[i+1:], e.Origin, cores) {
-				return &afterWriteBack{next: e, what: "stores a flag another core may poll"}
-			}
-		}
-	}
-	return &afterWriteBack{}
 }
 
 func gmWriteDiagnostic(pass *analysis.Pass, gm *cxx.GM, a *cxx.Access, flush *cxx.Dcci, barrier []cxx.Hop) analysis.Diagnostic {

@@ -130,6 +130,25 @@ var shapeGens = map[string]func(size int) []byte{
 		b.WriteString("}\n")
 		return b.Bytes()
 	},
+	// One function of about size bytes with no barrier, no wait and no
+	// return: every store's write-back window runs to the end of the
+	// function.
+	"no-barrier": func(size int) []byte {
+		var b bytes.Buffer
+		b.WriteString(shapePrelude)
+		shapeEntryHead(&b, "big")
+		for i := 0; b.Len() < size; i++ {
+			// flags is stored, invalidated and read again, but never
+			// written out: each store's search for a write-back runs to
+			// the end.
+			fmt.Fprintf(&b, "  flags[%[1]d] = 1;\n  dcci(&flags[%[1]d], SINGLE_CACHE_LINE);\n  out[%[1]d] = in[%[1]d] + flags[%[1]d];\n  dcci(&out[%[1]d], SINGLE_CACHE_LINE, CACHELINE_OUT);\n  AscendC::DataCopy(outGm[%[1]d], ub, 64);\n", i)
+			if i%4 == 0 {
+				fmt.Fprintf(&b, "  dcci(&in[%d], SINGLE_CACHE_LINE);\n", i)
+			}
+		}
+		b.WriteString("  dsb(DSB_DDR);\n}\n")
+		return b.Bytes()
+	},
 	// One else-if chain as long as the size allows.
 	"else-if": func(size int) []byte {
 		var b bytes.Buffer
