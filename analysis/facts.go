@@ -91,6 +91,16 @@ func (u *Unit) Funcs(f *grammar.File) *cxx.FileFuncs {
 	return FileFactIn(context.Background(), u, f, fileFuncsKey)
 }
 
+// FileConsts returns the constants f defines, indexed once per parse.
+func (u *Unit) FileConsts(f *grammar.File) *cxx.FileConsts {
+	return FileFactIn(context.Background(), u, f, fileConstsKey)
+}
+
+var fileConstsKey = &FileKey[*cxx.FileConsts]{
+	Name:    "analysis.fileConsts",
+	Compute: func(_ context.Context, f *grammar.File) *cxx.FileConsts { return cxx.IndexConsts(f) },
+}
+
 var callIndexKey = &FileKey[*cxx.CallIndex]{
 	Name:    "analysis.calls",
 	Compute: func(_ context.Context, f *grammar.File) *cxx.CallIndex { return cxx.IndexCalls(f) },
@@ -107,7 +117,7 @@ var constsKey = &UnitKey[*cxx.Resolver]{
 		if len(u.Files) == 0 {
 			return cxx.NewResolver()
 		}
-		return cxx.NewResolver(append(append([]*grammar.File(nil), u.Files[1:]...), u.Files[0])...)
+		return cxx.NewResolverFrom(u, append(append([]*grammar.File(nil), u.Files[1:]...), u.Files[0])...)
 	},
 }
 

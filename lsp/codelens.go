@@ -114,7 +114,7 @@ func (s *Server) usesBarrier(st *abi.Stub) bool {
 				files = append(files, f)
 			}
 		}
-		r := cxx.NewResolver(files...)
+		r := s.ws.Consts(files)
 		for _, f := range files {
 			for _, bar := range cxx.HardwareBarriers(nil, f, r) {
 				if site, ok := abi.SiteAt(bar.Node); !ok || b.Compiled(&site) {

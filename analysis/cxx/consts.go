@@ -18,6 +18,10 @@ type Def struct {
 	Text  string        // #define replacement text
 	Value int64         // for implicit enumerators
 	Impl  bool          // Value is authoritative (implicit enumerator)
+	// base is the enumerator a later one counts on from (off past it),
+	// when base's value needs other files' constants.
+	base *Def
+	off  int64
 }
 
 // Resolver evaluates integer constant expressions against the constants of a
@@ -48,14 +52,19 @@ func (r *Resolver) Bind(vals map[string][]int64) *Resolver {
 // NewResolver indexes the constants of files; earlier files win on
 // conflicts only when later ones do not redefine (last definition wins, as
 // the files are listed in include order with the main file last).
-func NewResolver(files ...*grammar.File) *Resolver {
-	r := &Resolver{defs: map[string][]*Def{}}
+func NewResolver(files ...*grammar.File) *Resolver { return NewResolverFrom(Direct, files...) }
+
+// NewResolverFrom is NewResolver over the files' shares ff memoizes: a
+// unit's resolver after an edit indexes the edited file only.
+func NewResolverFrom(ff FileFacts, files ...*grammar.File) *Resolver {
+	ff = factsOr(ff)
+	parts := make([]*FileConsts, 0, len(files))
 	for _, f := range files {
 		if f != nil && f.Lang == grammar.CPP && f.Tree != nil {
-			r.index(f)
+			parts = append(parts, ff.FileConsts(f))
 		}
 	}
-	return r
+	return JoinConsts(parts...)
 }
 
 // Lookup returns the definitions of a name (last component of a qualified
@@ -67,9 +76,30 @@ func (r *Resolver) Lookup(name string) []*Def {
 	return r.defs[name]
 }
 
-func (r *Resolver) add(d *Def) { r.defs[d.Name] = append(r.defs[d.Name], d) }
+// FileConsts are the constant definitions of one file, indexed from the
+// file alone so they are shared by every resolver over the file.
+type FileConsts struct {
+	defs map[string][]*Def
+	// enums are the enumerators whose value needs the constants of the
+	// resolver's other files (`B = A + 1` and those counted on from it),
+	// in source order: JoinConsts values them.
+	enums []*Def
+	count int
+}
 
-func (r *Resolver) index(f *grammar.File) {
+// IndexConsts indexes the constants f defines.
+func IndexConsts(f *grammar.File) *FileConsts {
+	fc := &FileConsts{defs: map[string][]*Def{}}
+	if f == nil || f.Lang != grammar.CPP || f.Tree == nil {
+		return fc
+	}
+	add := func(d *Def) {
+		fc.defs[d.Name] = append(fc.defs[d.Name], d)
+		fc.count++
+	}
+	// Literal enumerator values are valued here; a value naming another
+	// constant waits for the resolver's other files.
+	literal := &Resolver{}
 	nodes := f.Tree.Nodes
 	for i := range nodes {
 		n := &nodes[i]
@@ -91,7 +121,7 @@ func (r *Resolver) index(f *grammar.File) {
 					continue
 				}
 			}
-			r.add(&Def{Name: name.Text(), File: f, Node: val, Decl: n})
+			add(&Def{Name: name.Text(), File: f, Node: val, Decl: n})
 		case "field_declaration":
 			// static constexpr int32_t kX = 3; inside a struct has the value
 			// as a field "default_value".
@@ -101,11 +131,15 @@ func (r *Resolver) index(f *grammar.File) {
 			name := n.ChildByField("declarator")
 			val := n.ChildByField("default_value")
 			if name != nil && val != nil && (name.Kind() == "field_identifier" || name.Kind() == "identifier") {
-				r.add(&Def{Name: name.Text(), File: f, Node: val, Decl: n})
+				add(&Def{Name: name.Text(), File: f, Node: val, Decl: n})
 			}
 		case "enumerator_list":
 			next := int64(0)
 			known := true
+			// base is the last explicit value when it names constants; off
+			// counts the enumerators after it.
+			var base *Def
+			off := int64(0)
 			for _, e := range n.NamedChildren() {
 				if e.Kind() != "enumerator" {
 					continue
@@ -117,26 +151,81 @@ func (r *Resolver) index(f *grammar.File) {
 				d := &Def{Name: name.Text(), File: f, Decl: e}
 				if v := e.ChildByField("value"); v != nil {
 					d.Node = v
-					if val, ok := r.Eval(v); ok {
+					base, off = nil, 0
+					if val, ok := literal.Eval(v); ok {
 						next, known = val+1, true
 						d.Value, d.Impl = val, true
 					} else {
 						known = false
+						base = d
+						fc.enums = append(fc.enums, d)
 					}
 				} else if known {
 					d.Value, d.Impl = next, true
 					next++
+				} else if base != nil {
+					off++
+					d.base, d.off = base, off
+					fc.enums = append(fc.enums, d)
 				}
-				r.add(d)
+				add(d)
 			}
 		case "preproc_def":
 			name := n.ChildByField("name")
 			val := n.ChildByField("value")
 			if name != nil && val != nil {
-				r.add(&Def{Name: name.Text(), File: f, Decl: n, Text: MacroValue(val.Text())})
+				add(&Def{Name: name.Text(), File: f, Decl: n, Text: MacroValue(val.Text())})
 			}
 		}
 	}
+	return fc
+}
+
+// JoinConsts is the resolver over files' constants, the files in order.
+// An enumerator valued from other constants is valued here, against every
+// file's constants and the enumerators valued before it.
+func JoinConsts(parts ...*FileConsts) *Resolver {
+	n := 0
+	for _, p := range parts {
+		n += len(p.defs)
+	}
+	r := &Resolver{defs: make(map[string][]*Def, n)}
+	for _, p := range parts {
+		for name, ds := range p.defs {
+			// Never appended to in place: the parts are shared.
+			r.defs[name] = append(r.defs[name], ds...)
+		}
+	}
+	var valued map[*Def]*Def
+	for _, p := range parts {
+		for _, d := range p.enums {
+			var v int64
+			if d.base == nil {
+				val, ok := r.Eval(d.Node)
+				if !ok {
+					continue
+				}
+				v = val
+			} else if b := valued[d.base]; b != nil {
+				v = b.Value + d.off
+			} else {
+				continue
+			}
+			c := *d
+			c.Value, c.Impl, c.base = v, true, nil
+			ds := r.defs[d.Name]
+			for i := range ds {
+				if ds[i] == d {
+					ds[i] = &c
+				}
+			}
+			if valued == nil {
+				valued = map[*Def]*Def{}
+			}
+			valued[d] = &c
+		}
+	}
+	return r
 }
 
 // MacroValue is a #define's replacement text without the comments the

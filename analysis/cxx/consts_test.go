@@ -72,6 +72,47 @@ void f() {
 	}
 }
 
+// An enumerator valued from another file's constant is valued where the
+// files are joined, per resolver: the file's share is not changed by it.
+func TestResolverEnumAcrossFiles(t *testing.T) {
+	parse := func(path, text string) *grammar.File {
+		f, err := grammar.ParseFile(context.Background(), nil, path, []byte(text), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	a4 := parse("a.hpp", "constexpr int kBase = 4;\n")
+	a7 := parse("a2.hpp", "#define kBase 7\n")
+	e := parse("e.hpp", "enum Ev { kX = kBase, kY, kZ, kLit = 1 << 3, kNext };\nenum { kFar = kZ + 10 };\n")
+	share := IndexConsts(e)
+	for _, tc := range []struct {
+		base *grammar.File
+		want map[string]int64
+	}{
+		{a4, map[string]int64{"kX": 4, "kY": 5, "kZ": 6, "kLit": 8, "kNext": 9, "kFar": 16}},
+		{a7, map[string]int64{"kX": 7, "kY": 8, "kZ": 9, "kLit": 8, "kNext": 9, "kFar": 19}},
+	} {
+		r := JoinConsts(IndexConsts(tc.base), share)
+		for name, want := range tc.want {
+			if got, ok := r.EvalText(name); !ok || got != want {
+				t.Errorf("with %s: %s = %d, %v; want %d", tc.base.Path, name, got, ok, want)
+			}
+			if ds := r.Lookup(name); len(ds) != 1 || !ds[0].Impl || ds[0].Value != want {
+				t.Errorf("with %s: %s's definition is not valued %d: %+v", tc.base.Path, name, want, ds)
+			}
+		}
+	}
+	// Alone, the enumerators naming an unknown constant have no value.
+	r := JoinConsts(share)
+	if v, ok := r.EvalText("kY"); ok {
+		t.Errorf("kY = %d without kBase", v)
+	}
+	if v, ok := r.EvalText("kNext"); !ok || v != 9 {
+		t.Errorf("kNext = %d, %v; want 9", v, ok)
+	}
+}
+
 func TestCallsAndParams(t *testing.T) {
 	src := `extern "C" __global__ __aicore__ void entry(__gm__ int64_t *args) { AscendC::SyncAll<false>(); obj.Get<int>(1, 2); }
 template <bool R> __aicore__ inline void run(__gm__ int64_t *args, int32_t n) {}

@@ -17,6 +17,8 @@ type FileFacts interface {
 	Nodes(f *grammar.File, kinds ...string) []*grammar.Node
 	Calls(f *grammar.File) *CallIndex
 	Funcs(f *grammar.File) *FileFuncs
+	// FileConsts are the constants f defines (IndexConsts).
+	FileConsts(f *grammar.File) *FileConsts
 }
 
 // Direct is FileFacts without memoization.
@@ -25,6 +27,8 @@ var Direct FileFacts = direct{}
 type direct struct{}
 
 func (direct) Calls(f *grammar.File) *CallIndex { return IndexCalls(f) }
+
+func (direct) FileConsts(f *grammar.File) *FileConsts { return IndexConsts(f) }
 
 func (direct) Nodes(f *grammar.File, kinds ...string) []*grammar.Node {
 	var out []*grammar.Node

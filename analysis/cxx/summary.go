@@ -262,7 +262,7 @@ const maxExpand = 8
 func Summarize(ff FileFacts, files ...*grammar.File) *Summaries {
 	s := &Summaries{
 		funcs:   FuncsOf(ff, files...),
-		res:     NewResolver(files...),
+		res:     NewResolverFrom(ff, files...),
 		files:   map[*grammar.Tree]*grammar.File{},
 		scopes:  map[*grammar.Node]map[string][]*grammar.Node{},
 		effects: map[*grammar.Node]*effectMemo{},

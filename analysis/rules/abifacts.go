@@ -217,7 +217,7 @@ var unitSyncKey = &analysis.UnitKey[*unitSync]{
 	Name: "rules.unitSync",
 	Compute: func(_ context.Context, u *analysis.Unit) *unitSync {
 		out := &unitSync{}
-		r := cxx.NewResolver(u.Files...)
+		r := cxx.NewResolverFrom(u, u.Files...)
 		for _, f := range u.Files {
 			out.files = append(out.files, f.Path)
 			if out.barrier == nil {

@@ -70,7 +70,8 @@ func runCrossFlagIDCollision(pass *analysis.Pass) {
 	if !mentionsFlags(files) {
 		return
 	}
-	r := cxx.NewResolver(files...)
+	// The reach's constants: its headers, then the file.
+	r := pass.Reach().Consts()
 	sites := cxx.FlagSites(pass.Reach(), files, r)
 	kind := kindCores(pass)
 	fileOrder := map[*grammar.File]int{}

@@ -96,7 +96,7 @@ var reachFlagCallsKey = &analysis.UnitKey[[]cxx.FlagCall]{
 	Name: "rules.reachFlagCalls",
 	Compute: func(_ context.Context, u *analysis.Unit) []cxx.FlagCall {
 		files := u.Headers()
-		r := cxx.NewResolver(append(append([]*grammar.File(nil), files...), u.Files[0])...)
+		r := u.Consts() // the headers', then the entry's
 		var out []cxx.FlagCall
 		for _, g := range files {
 			out = append(out, cxx.FileFlagCalls(u, g, r)...)

@@ -34,9 +34,9 @@ type abiState struct {
 	groups     map[string]*fileGroup
 	raw, all   map[string]accMemo
 	bindings   map[string]bindMemo
-	// shares are each current parse's share of the args helper search:
-	// an edit rescans the edited file only.
-	shares      map[*grammar.File]*abi.FileHelpers
+	// shares are each current parse's share of the args helper search
+	// and of the constants: an edit rescans the edited file only.
+	shares      map[*grammar.File]*fileShare
 	sharesSwept int
 }
 
@@ -444,33 +444,50 @@ func (w *Workspace) group(files []*grammar.File) *fileGroup {
 	}
 	w.mu.Unlock()
 	g.once.Do(func() {
-		g.consts = cxx.NewResolver(files...)
+		g.consts = w.Consts(files)
 		parts := make([]*abi.FileHelpers, len(files))
 		for i, f := range files {
-			parts[i] = w.helperShare(f)
+			parts[i] = w.share(f).helpers
 		}
 		g.helpers = abi.JoinHelpers(parts...)
 	})
 	return g
 }
 
-// helperShare returns f's share of the args helper search, kept while f
-// is the current parse of its path.
-func (w *Workspace) helperShare(f *grammar.File) *abi.FileHelpers {
+// fileShare is what the args analyses derive from one parse alone.
+type fileShare struct {
+	helpers *abi.FileHelpers
+	consts  *cxx.FileConsts
+}
+
+// Consts is the constant resolver over files, in order, from their shares.
+func (w *Workspace) Consts(files []*grammar.File) *cxx.Resolver {
+	parts := make([]*cxx.FileConsts, 0, len(files))
+	for _, f := range files {
+		if f != nil && f.Lang == grammar.CPP && f.Tree != nil {
+			parts = append(parts, w.share(f).consts)
+		}
+	}
+	return cxx.JoinConsts(parts...)
+}
+
+// share returns f's share of the args analyses, kept while f is the
+// current parse of its path.
+func (w *Workspace) share(f *grammar.File) *fileShare {
 	w.mu.Lock()
 	h := w.abi.shares[f]
 	w.mu.Unlock()
 	if h != nil {
 		return h
 	}
-	h = abi.ScanHelpers(f)
+	h = &fileShare{helpers: abi.ScanHelpers(f), consts: cxx.IndexConsts(f)}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.current(f) {
 		return h
 	}
 	if w.abi.shares == nil {
-		w.abi.shares = map[*grammar.File]*abi.FileHelpers{}
+		w.abi.shares = map[*grammar.File]*fileShare{}
 	}
 	w.abi.shares[f] = h
 	if len(w.abi.shares) >= 2*w.abi.sharesSwept+32 {
@@ -680,7 +697,7 @@ func (w *Workspace) Bindings(entry string) *abi.Bindings {
 		return c.b
 	}
 	w.mu.Unlock()
-	b := abi.Bind(ef, files, cxx.NewResolver(append(append([]*grammar.File(nil), files...), ef)...))
+	b := abi.Bind(ef, files, w.Consts(append(append([]*grammar.File(nil), files...), ef)))
 	w.mu.Lock()
 	if w.abi.bindings == nil {
 		w.abi.bindings = map[string]bindMemo{}
