@@ -78,6 +78,7 @@ func ScanMacros(ctx context.Context, f *grammar.File) *Macros {
 		text    []byte
 		used    uint32 // the shadow is free from here on
 		pending []*Macro
+		ranges  [][2]uint32 // where the heads and bodies are
 	}
 	var shadows []*shadow
 	for _, d := range f.Guards.Directives {
@@ -146,12 +147,13 @@ func ScanMacros(ctx context.Context, f *grammar.File) *Macros {
 		}
 		sh.used = end + 2
 		sh.pending = append(sh.pending, m)
+		sh.ranges = append(sh.ranges, [2]uint32{m.BodyStart - uint32(len(header)), min(end+2, uint32(len(sh.text)))})
 	}
 	for _, sh := range shadows {
 		if ctx.Err() != nil {
 			break
 		}
-		sf, err := grammar.ParseFile(ctx, nil, f.Path, sh.text, nil)
+		sf, err := grammar.ParseSparse(ctx, f.Path, sh.text, sh.ranges)
 		if err != nil {
 			continue
 		}
