@@ -2,7 +2,9 @@ package analysis
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strings"
@@ -530,31 +532,43 @@ func (r *Releaser) Done(i int) {
 	r.needs[i] = nil
 }
 
-// InputsOf lists what the findings on a file depend on besides settings:
-// the path and content hash of every file its compiles read (InputPaths),
-// and the workspace's stubs. Equal lists (same contents, same stubs) mean
-// equal findings, so a front end can reuse a result without running the
-// rules. The list holds no parse: a cache of results keeps no tree alive,
-// and it needs none parsed to be checked.
-func InputsOf(ws *workspace.Workspace, path string) []any {
-	var out []any
+// InputsOf identifies what the findings on a file depend on besides
+// settings: the path and content of every file its compiles read
+// (InputPaths), and the workspace's stubs. Equal values (same contents,
+// same stubs) mean equal findings, so a front end can reuse a result
+// without running the rules. The value holds no parse and no path: a
+// cache of results keeps no tree alive, costs a few words per file, and
+// is checked without parsing anything.
+func InputsOf(ws *workspace.Workspace, path string) ResultInputs {
+	h := sha256.New()
 	for _, p := range InputPaths(ws, path) {
-		if h, err := ws.ContentHash(p); err == nil {
-			out = append(out, fileInput{p, h})
+		io.WriteString(h, p)
+		if sum, err := ws.ContentHash(p); err == nil {
+			h.Write([]byte{0})
+			h.Write(sum[:])
 		} else {
-			out = append(out, p+": "+err.Error())
+			h.Write([]byte{1})
+			io.WriteString(h, err.Error())
 		}
+		h.Write([]byte{0})
 	}
-	for _, s := range ws.Stubs() {
-		out = append(out, s)
-	}
-	return out
+	var in ResultInputs
+	h.Sum(in.files[:0])
+	in.stubs = ws.Stubs()
+	return in
 }
 
-// fileInput is one file an analysis read, by content.
-type fileInput struct {
-	path string
-	hash [32]byte
+// ResultInputs is what InputsOf found.
+type ResultInputs struct {
+	files [sha256.Size]byte
+	// The stub index is rebuilt on any change of a .py file: its stubs
+	// are new values then.
+	stubs []*abi.Stub
+}
+
+// SameInputs compares two InputsOf values.
+func SameInputs(a, b ResultInputs) bool {
+	return a.files == b.files && slices.Equal(a.stubs, b.stubs)
 }
 
 // InputPaths lists the files whose parses the findings on path may read:
@@ -596,17 +610,4 @@ func inputPaths(ws *workspace.Workspace, path string, allStubs bool) []string {
 		}
 	}
 	return out
-}
-
-// SameInputs compares two InputsOf lists.
-func SameInputs(a, b []any) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

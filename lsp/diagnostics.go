@@ -24,7 +24,7 @@ type diagCache struct {
 	valid  bool
 	seq    uint64 // the document's edit count (see document.seq)
 	cfgGen uint64
-	inputs []any
+	inputs analysis.ResultInputs
 	diags  []analysis.Diagnostic
 }
 

@@ -226,3 +226,24 @@ func TestReplaceRefusals(t *testing.T) {
 		t.Errorf("new file mode %v", st.Mode())
 	}
 }
+
+// The text the workspace keeps is held in a buffer of its own size, and a
+// file that grew since its Stat is still read to its end.
+func TestReadSized(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "k.cpp")
+	text := strings.Repeat("x", 100000)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data, _, err := ReadFile(path, 0)
+	if err != nil || string(data) != text {
+		t.Fatalf("ReadFile = %d bytes, %v", len(data), err)
+	}
+	if cap(data) > len(text)+1 {
+		t.Errorf("cap %d for %d bytes", cap(data), len(text))
+	}
+	grown, err := readSized(strings.NewReader(text), 10)
+	if err != nil || string(grown) != text {
+		t.Errorf("readSized of a grown file = %d bytes, %v", len(grown), err)
+	}
+}

@@ -85,7 +85,7 @@ func ReadFile(path string, max int64) ([]byte, Stamp, error) {
 	if err := checkRegular(path, st, max); err != nil {
 		return nil, Stamp{}, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	data, err := readSized(io.LimitReader(f, max+1), st.Size())
 	if err != nil {
 		return nil, Stamp{}, &os.PathError{Op: "read", Path: path, Err: err}
 	}
@@ -97,6 +97,27 @@ func ReadFile(path string, max int64) ([]byte, Stamp, error) {
 			Reason: "UTF-16 encoded text; extern-lsp reads UTF-8 (convert it: iconv -f UTF-16 -t UTF-8)"}
 	}
 	return data, StampOf(data, st), nil
+}
+
+// readSized reads r to its end into a buffer sized for size bytes (and the
+// read that finds the end): the workspace keeps every text it reads, and
+// io.ReadAll's doubling would leave up to half of each buffer unused.
+func readSized(r io.Reader, size int64) ([]byte, error) {
+	data := make([]byte, 0, size+1)
+	for {
+		if len(data) == cap(data) {
+			// The file grew since its Stat.
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // Broken rewords a failed Stat of a dangling symlink as such ("broken
