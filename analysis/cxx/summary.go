@@ -222,7 +222,12 @@ type Summaries struct {
 	// wroteBack memoizes callersWriteBack: the callers of a helper called
 	// from many places are asked once per origin and depth, not once per
 	// path up the call graph (exponential in the depth).
-	wroteBack  map[wroteBackKey]bool
+	wroteBack map[wroteBackKey]bool
+	// touches and touched memoize the scalar accesses of each function
+	// and the TouchBefore answers (touch.go).
+	touches    map[*grammar.Node]*touchMemo
+	touched    map[touchKey]*touchBeforeMemo
+	touchIdx   map[*grammar.Node]*touchIndex
 	roots      []FuncDef
 	rooted     bool
 	depth      int

@@ -24,9 +24,13 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"`GM_ADDR` — and `GlobalTensor<T>::GetValue(i)` / `gt(i)`, in device code of an extern. One finding per " +
 			"statement and pointer. The severity says how sure the analysis is: a `warning` when the read comes after a " +
 			"cross-core barrier or flag wait (here, in a helper, or in a caller before the call) and something in the " +
-			"task writes that memory, after this core's own DMA write to the same buffer, or in a polling loop (the " +
-			"message says which); `info` for a read of memory nothing in the task writes before it, which the " +
-			"runtime's task-start invalidation keeps coherent today (the house rule, same fix). Silent for `args[k]`, " +
+			"task writes that memory, or after this core's own DMA write to the same buffer, when this core can have " +
+			"cached the line before that write arrived — a load or store of that region before the wait or write, a " +
+			"poll of a signal word in it, an access in a loop around it, in a helper or in a caller before the call, " +
+			"with no `dcci` of it in between (the message and a related location name the access) — and in a polling " +
+			"loop; `info` for a read of memory nothing in the task writes before it, or that only such writes reach " +
+			"while this core has not cached it: the runtime's task-start invalidation keeps it coherent today (the " +
+			"house rule, same fix; the message says which). Silent for `args[k]`, " +
 			"tensor descriptor fields (`t->buffer.addr`, `t->start_offset` through `Tensor` / `ChipTensor` pointers or " +
 			"their aliases), the runtime's context structures behind `get_block_idx(args)` & co., " +
 			"`LocalTensor::GetValue`, stores (EXT009), taking an address (`&p[i]`, `p + i`), memory only this core's " +
@@ -129,6 +133,25 @@ func runGMScalarRead(pass *analysis.Pass) {
 			if g.verdict.HazardAt != nil {
 				d.Related = append([]analysis.Related{*g.verdict.HazardAt}, d.Related...)
 			}
+			if g.verdict.CachedAt != nil {
+				d.Related = append(d.Related, *g.verdict.CachedAt)
+			}
+		} else if w := g.verdict.Uncached; w != nil {
+			// Other cores wrote it before the wait, but no load or store
+			// of this core can have cached its lines before they did:
+			// the read misses and loads GM.
+			d.Severity = analysis.SeverityInfo
+			after := fmt.Sprintf("`%s`%s, which waits for other cores' writes to it", shortText(w.Site), effectLine(pass, *w))
+			if w.Kind == cxx.DMAWrite {
+				after = fmt.Sprintf("this core's own DMA write `%s`%s to it, which bypasses the scalar cache", shortText(w.Site), effectLine(pass, *w))
+			}
+			msg = fmt.Sprintf("scalar read `%s` of %s follows %s, but "+
+				"nothing this core does in this task before that (or in a loop around it) loads or stores `%s`: "+
+				"the runtime invalidated the scalar cache at task start, so the line is not cached and the read loads "+
+				"GM, coherent today; the house rule is still to stage it through UB (DataCopy + MTE2_S + "+
+				"LocalTensor::GetValue) or `dcci` the line first, so a later access before it cannot make it stale",
+				gmOneLine(a.Node.Text()), what, after, a.Root)
+			d.Related = append([]analysis.Related{relatedAtEffect(pass, *w)}, d.Related...)
 		} else {
 			// The runtime invalidated the cache at task start and nothing
 			// before this read writes the memory: coherent today, but

@@ -26,6 +26,14 @@ type readVerdict struct {
 	// Poll is set for a read in a polling loop: a dcci before the
 	// statement does not fix it, one inside the loop does.
 	Poll bool
+	// Uncached is the wait a read follows when nothing this core did in
+	// the task before it (here, in a helper, in a loop around it, in a
+	// caller) can have brought the memory's lines into its scalar cache:
+	// the read loads GM, the house rule still applies.
+	Uncached *cxx.Effect
+	// CachedAt points at the access that can have cached the line a
+	// read after a wait finds stale.
+	CachedAt *analysis.Related
 }
 
 // classifyRead decides, from the effects of the access's function (helpers
@@ -80,13 +88,41 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, a *cxx.Access, cores 
 				v.Coherent, v.Hazard, v.HazardAt = true, "", nil
 			}
 		case cxx.Wait:
-			if written() {
-				v.Coherent = false
-				v.Hazard = "read after `" + shortText(e.Site) + "`" + effectLine(pass, e) + " waits for other cores, whose writes to it are not in this core's cache"
-				v.HazardAt = hazardAt(e)
+			if !written() {
+				continue
 			}
+			t := sum.TouchBefore(fn, o, e.At, cores)
+			if t == nil {
+				// Nothing this core did in the task can have cached the
+				// line before the writers' data arrived: the read misses
+				// and loads GM.
+				if v.Hazard == "" {
+					u := e
+					v.Uncached = &u
+				}
+				continue
+			}
+			v.Coherent = false
+			v.Hazard = "read after `" + shortText(e.Site) + "`" + effectLine(pass, e) + " waits for other cores, whose writes to it are not in this core's cache, and `" +
+				shortText(t.Site) + "`" + touchLine(pass, e, *t) + " can have cached the line before they arrived"
+			v.HazardAt = hazardAt(e)
+			v.CachedAt = cachedAt(pass, *t)
 		case cxx.DMAWrite:
 			if e.Origin.SameRegion(o) {
+				// Ordering the read after the write lands is the pipe
+				// sync's job (EXT015); the cache is stale only when an
+				// access of this core cached the line before the write.
+				t := sum.TouchBefore(fn, o, e.At, cores)
+				if t == nil {
+					// The write bypasses the cache, and no access of this
+					// core can have cached the line before it landed.
+					if v.Hazard == "" {
+						u := e
+						v.Uncached = &u
+					}
+					continue
+				}
+				v.CachedAt = cachedAt(pass, *t)
 				v.Coherent = false
 				v.Hazard = "read after this core's own DMA write `" + shortText(e.Site) + "`" + effectLine(pass, e) + " to the same buffer, which bypasses the scalar cache"
 				v.HazardAt = hazardAt(e)
@@ -171,6 +207,30 @@ func exits(s *grammar.Node) bool {
 		s = c[len(c)-1]
 	}
 	return s != nil && (s.Kind() == "break_statement" || s.Kind() == "return_statement")
+}
+
+// touchFile is the file an access the summaries found is in.
+func touchFile(pass *analysis.Pass, t cxx.Touch) *grammar.File {
+	if t.SiteFile != nil {
+		return t.SiteFile
+	}
+	return pass.File
+}
+
+func cachedAt(pass *analysis.Pass, t cxx.Touch) *analysis.Related {
+	r := analysis.RelatedAt(touchFile(pass, t), t.Site, "this access can have cached the line")
+	return &r
+}
+
+// touchLine renders where an access that can have cached a line is: its
+// line, or the helper call it happens in, or the caller it is in.
+func touchLine(pass *analysis.Pass, wait cxx.Effect, t cxx.Touch) string {
+	if caller := cxx.EnclosingFunction(t.At); t.At.Tree() != wait.At.Tree() || caller != cxx.EnclosingFunction(wait.At) {
+		f := touchFile(pass, t)
+		l, _ := f.Lines.Position(t.Site.Start)
+		return fmt.Sprintf(" (%s:%d, in `%s` before the call)", filepath.Base(f.Path), l+1, cxx.FunctionName(caller))
+	}
+	return effectLine(pass, cxx.Effect{At: t.At, Site: t.Site, SiteFile: t.SiteFile})
 }
 
 func relatedAtEffect(pass *analysis.Pass, e cxx.Effect) analysis.Related {

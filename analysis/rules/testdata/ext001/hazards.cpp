@@ -25,8 +25,10 @@ extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {
   uint32_t blk = get_block_idx(args);
 
   publish(counts + blk, 1);
+  // This core's load caches the neighbour's line again before the barrier.
+  int32_t seen = counts[blk ^ 1];
   AscendC::SyncAll<false>();
-  int32_t left = counts[blk ^ 1]; // want "warning: EXT001 .*read after `AscendC::SyncAll<false>\\(\\)` \\(line 28\\) waits for other cores"
+  int32_t left = counts[blk ^ 1]; // want "warning: EXT001 .*read after `AscendC::SyncAll<false>\\(\\)` \\(line 30\\) waits for other cores.*`counts\\[blk \\^ 1\\]` \\(line 29\\) can have cached the line"
   dcci(counts, ENTIRE_DATA_CACHE);
   int32_t right = counts[blk ^ 1];
 
@@ -37,6 +39,7 @@ extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {
   AscendC::GlobalTensor<float> outGm;
   outGm.SetGlobalBuffer(out);
   AscendC::LocalTensor<float> ub;
+  float last = out[0];
   AscendC::DataCopy(outGm, ub, 64);
   AscendC::SetFlag<AscendC::HardEvent::MTE3_S>(EVENT_ID0);
   AscendC::WaitFlag<AscendC::HardEvent::MTE3_S>(EVENT_ID0);

@@ -37,6 +37,8 @@ extern "C" __global__ __aicore__ void team(__gm__ int64_t *args) {
   counts[0] = 1;
   dcci(counts, SINGLE_CACHE_LINE, CACHELINE_OUT);
   dsb(DSB_DDR);
+  // Caches counts' line again before the barrier.
+  int32_t mine = counts[0];
   maybe_sync(barrier);
   int32_t c = counts[1]; // want "warning: EXT001 .*counts\\[1\\].*read after `AscendC::SyncAll<false>\\(\\)` \\(in `maybe_sync\\(barrier\\)`"
 }

@@ -37,6 +37,8 @@ extern "C" __global__ __aicore__ void written_back_no_dsb(__gm__ int64_t *args) 
 
 extern "C" __global__ __aicore__ void refreshed(__gm__ int64_t *args) {
   __gm__ int32_t *slot = reinterpret_cast<__gm__ int32_t *>(args[0]);
+  REFRESH(slot);
+  int32_t seen = slot[1]; // caches the line before the barrier
   AscendC::SyncAll<false>();
   REFRESH(slot);
   int32_t v = slot[1];
@@ -45,6 +47,8 @@ extern "C" __global__ __aicore__ void refreshed(__gm__ int64_t *args) {
 
 extern "C" __global__ __aicore__ void stale(__gm__ int64_t *args) {
   __gm__ int32_t *slot = reinterpret_cast<__gm__ int32_t *>(args[0]);
+  REFRESH(slot);
+  int32_t seen = slot[1]; // caches the line before the barrier
   AscendC::SyncAll<false>();
   int32_t v = slot[1]; // want "EXT001 .*read after `AscendC::SyncAll<false>\\(\\)`"
   (void)v;
@@ -52,7 +56,7 @@ extern "C" __global__ __aicore__ void stale(__gm__ int64_t *args) {
 
 extern "C" __global__ __aicore__ void skip_before_barrier(__gm__ int64_t *args) {
   if (get_block_idx(args) >= 20) {
-    return; // want "EXT011 .*can leave before `ALL_CORES_BARRIER\\(\\)` \\(line 57\\), which reaches the hardware barrier `AscendC::SyncAll<false>\\(\\)` \\(hidden.cpp:9\\)"
+    return; // want "EXT011 .*can leave before `ALL_CORES_BARRIER\\(\\)` \\(line 61\\), which reaches the hardware barrier `AscendC::SyncAll<false>\\(\\)` \\(hidden.cpp:9\\)"
   }
   ALL_CORES_BARRIER();
 }
