@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -21,9 +20,12 @@ var CrossCoreLaneImbalance = register(&analysis.Analyzer{
 		Summary: "a mode-2 (or mode-1) flag set needs both vector lanes of the cluster; one lane setting it deadlocks the wait",
 		What: "Flags `CrossCoreSetFlag<1|2, pipe>(id)`, `NotifyEvent<pipe>(id)` and raw `ffts_cross_core_sync(pipe, cfg)` " +
 			"with mode 1 or 2 that the vector core compiles under a condition on the sub-block (lane) id: " +
-			"`get_sub_block_id(args)`, `GetSubBlockIdx()`, `get_subblockid()`, or a variable or member assigned from " +
-			"them; and such sets after a `return` under a lane condition in the same function. Silent when both branches " +
-			"of the lane test set the same flag, and for sets both lanes reach (unconditional code, loops).",
+			"`get_sub_block_id(args)`, `GetSubBlockIdx()`, `get_subblockid()`, or a value derived from them (a local, a " +
+			"member, a helper's return, a parameter every caller passes a lane value to, a variable assigned under a " +
+			"lane test, a GM word read at a lane's own address); and such sets after a `return` under a lane condition in " +
+			"the same function. Silent when both branches of the lane test set the same flag, for sets both lanes reach " +
+			"(unconditional code, loops), and for conditions both lanes of the cluster agree on: tiling fields, args " +
+			"scalars, core counts, template arguments, constants and the block id (`get_block_idx(args)`).",
 		Why: "Mode 2 pairs one cube with its two vector lanes and mode 1 the two lanes of a cluster: the flag counts the " +
 			"sets of the whole group, and the waiting side is released only after every member has set it. The cube's " +
 			"`CrossCoreWaitFlag(id)` after a mode-2 handshake waits for both vector lanes. When only lane 0 (or lane 1) " +
@@ -39,8 +41,6 @@ var CrossCoreLaneImbalance = register(&analysis.Analyzer{
 	Run: runCrossCoreLaneImbalance,
 })
 
-var laneGetters = map[string]bool{"get_sub_block_id": true, "GetSubBlockIdx": true, "get_subblockid": true}
-
 func runCrossCoreLaneImbalance(pass *analysis.Pass) {
 	var sets []cxx.FlagCall
 	for _, fc := range flagCalls(pass) {
@@ -51,7 +51,7 @@ func runCrossCoreLaneImbalance(pass *analysis.Pass) {
 	if len(sets) == 0 {
 		return
 	}
-	lanes := laneNames(pass)
+	vm := unitVariance(pass)
 	for i := range sets {
 		fc := &sets[i]
 		fn := cxx.EnclosingFunction(fc.Node)
@@ -59,7 +59,7 @@ func runCrossCoreLaneImbalance(pass *analysis.Pass) {
 			continue
 		}
 		what := flagCallText(fc)
-		if c := laneCondition(pass, lanes, fc, cxx.Conditions(fc.Node, fn), sets); c != nil {
+		if c := laneCondition(vm, fc, cxx.Conditions(fc.Node, fn), sets); c != nil {
 			d := analysis.Diagnostic{
 				Start: fc.Node.Start,
 				End:   fc.Node.End,
@@ -73,7 +73,7 @@ func runCrossCoreLaneImbalance(pass *analysis.Pass) {
 			pass.Report(d)
 			continue
 		}
-		if r, c := laneReturnBefore(pass, lanes, fn, fc.Node); r != nil {
+		if r, c := laneReturnBefore(pass, vm, fn, fc.Node); r != nil {
 			line, _ := pass.File.Lines.Position(r.Start)
 			pass.Report(analysis.Diagnostic{
 				Start: fc.Node.Start,
@@ -93,14 +93,14 @@ func flagCallText(fc *cxx.FlagCall) string {
 
 // laneCondition returns the innermost lane test among conds that decides
 // whether the set runs, unless the test's other branch sets the same flag.
-func laneCondition(pass *analysis.Pass, lanes map[string]bool, fc *cxx.FlagCall, conds []*grammar.Node, sets []cxx.FlagCall) *grammar.Node {
+func laneCondition(vm *varianceModel, fc *cxx.FlagCall, conds []*grammar.Node, sets []cxx.FlagCall) *grammar.Node {
 	for _, c := range conds {
 		switch c.Kind() {
 		case "if_statement", "switch_statement", "conditional_expression", "binary_expression":
 		default:
 			continue // loops: every lane runs them
 		}
-		if !mentionsLane(lanes, cxx.ConditionOf(c)) {
+		if vm.Condition(c, grammar.AIV)&varLane == 0 {
 			continue
 		}
 		if c.Kind() == "if_statement" && bothBranchesSet(c, fc, sets) {
@@ -148,7 +148,7 @@ func sameFlag(a, b *cxx.FlagCall) bool {
 
 // laneReturnBefore finds a return in fn before the set, under a lane test
 // that does not contain the set.
-func laneReturnBefore(pass *analysis.Pass, lanes map[string]bool, fn, set *grammar.Node) (*grammar.Node, *grammar.Node) {
+func laneReturnBefore(pass *analysis.Pass, vm *varianceModel, fn, set *grammar.Node) (*grammar.Node, *grammar.Node) {
 	for _, r := range pass.Nodes("return_statement") {
 		if r.Start >= set.Start {
 			break
@@ -160,49 +160,12 @@ func laneReturnBefore(pass *analysis.Pass, lanes map[string]bool, fn, set *gramm
 			if c.Contains(set) {
 				continue
 			}
-			if mentionsLane(lanes, cxx.ConditionOf(c)) {
+			if vm.Condition(c, grammar.AIV)&varLane != 0 {
 				return r, c
 			}
 		}
 	}
 	return nil, nil
-}
-
-// mentionsLane reports whether an expression reads the lane id: a lane
-// getter call or a name assigned from one.
-func mentionsLane(lanes map[string]bool, e *grammar.Node) bool {
-	if e == nil {
-		return false
-	}
-	ds := e.Descendants()
-	for i := range ds {
-		n := &ds[i]
-		switch n.Kind() {
-		case "call_expression":
-			if c, ok := cxx.AsCall(n); ok && laneGetters[c.Name] {
-				return true
-			}
-		case "identifier", "field_identifier":
-			if lanes[n.Text()] {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// laneNames returns the variables and members the file (and its includes)
-// assign from a lane getter, directly or from another such name.
-func laneNames(pass *analysis.Pass) map[string]bool {
-	return analysis.UnitFact(pass, pass.Closure(), laneNamesKey)
-}
-
-var laneNamesKey = &analysis.UnitKey[map[string]bool]{
-	Name: "rules.laneNames",
-	Compute: func(ctx context.Context, u *analysis.Unit) map[string]bool {
-		defs := analysis.UnitFactOf(ctx, u, nameDefsKey)
-		return derivedNames(defs, mentionsLane, nil)
-	},
 }
 
 // laneRootName is the member or variable an assignment target names:

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -24,9 +23,13 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 		What: "Flags a `return` that can run before a hardware barrier (`SyncAll`, a mode-0 cross-core flag set; a return " +
 			"between the set and its wait has already arrived and is silent) later in the same function, or before a call that reaches one through workspace functions (a few levels " +
 			"deep, in the file and its includes), or inside a loop whose body reaches one. Conditional returns are errors " +
-			"unless the condition is the same on every core of the type: a core-type test, `if constexpr`, a constant, or " +
-			"values read only from scalar `args[k]` slots, tiling fields, parameters and members (unless named for the " +
-			"core's own id: `blockIdx_`, `subBlockIdx`) and `get_block_num(args)`. An unconditional `return` before a barrier is reported as a " +
+			"unless the condition is the same on every core of the type: a core-type test, `if constexpr`, a constant, a " +
+			"template argument, or values read only from scalar `args[k]` slots, tiling fields, GM words every core reads " +
+			"at the same address, and core counts (`get_block_num(args)`, `GetBlockNum()`), followed through locals, " +
+			"members, helper returns and the arguments callers pass. A value derived from the block, sub-block or lane " +
+			"id, from a GM word at a core's own address, from a core's own UB (`LocalTensor::GetValue`), from a call the " +
+			"unit does not define, or a parameter or member no code of the unit sets that is named for the core's own id " +
+			"(`blockIdx_`, `subBlockIdx`) is not. An unconditional `return` before a barrier is reported as a " +
 			"debugging probe left in (warning). A return after the last barrier, or on a branch that passed its own " +
 			"barrier, is silent.",
 		Why: "A hardware barrier releases only when every core of the launch (every core of one type, for mode-0 flags) " +
@@ -87,6 +90,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 		b, ok := sites[c.Node]
 		return ok && b.Kind != cxx.BarrierFlagWait
 	}
+	vm := unitVariance(pass)
 	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, byFn: map[*grammar.Node]*fnIndex{}}
 	for _, r := range returns {
 		if pass.Context().Err() != nil {
@@ -114,7 +118,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 		}
 		var runtime []*grammar.Node
 		for _, c := range deciding {
-			if !ix.uniformCondition(c) {
+			if vm.Condition(c, cores) != 0 {
 				runtime = append(runtime, c)
 			}
 		}
@@ -205,17 +209,6 @@ type fnIndex struct {
 	// a hardware barrier for those cores; chains[cores][i] their chains.
 	reaching map[grammar.Cores][]int
 	chains   map[grammar.Cores]map[int][]cxx.Hop
-	locals   map[string]*localDecls
-	// uniform memoizes uniformCondition: a return deep in an else-if
-	// chain is decided by every condition before it, so each is asked
-	// once per return below it.
-	uniform map[*grammar.Node]bool
-}
-
-type localDecls struct {
-	starts   []uint32 // of the declarations, in source order
-	inits    []*grammar.Node
-	assigned bool // assigned or incremented somewhere in fn
 }
 
 func (x *fnIndexes) of(fn *grammar.Node) *fnIndex {
@@ -301,176 +294,4 @@ func (ix *fnIndex) balancedBranch(deciding []*grammar.Node, r *grammar.Node, cor
 		}
 	}
 	return false
-}
-
-// uniformCondition reports whether a deciding construct takes the same path
-// on every core of a type: a core-type test, `if constexpr`, a constant, or
-// an expression of constants and scalar `args[k]` slots (directly or through
-// locals initialized from them).
-func (ix *fnIndex) uniformCondition(c *grammar.Node) bool {
-	if v, ok := ix.uniform[c]; ok {
-		return v
-	}
-	v := ix.uniformConditionUncached(c)
-	if ix.uniform == nil {
-		ix.uniform = map[*grammar.Node]bool{}
-	}
-	ix.uniform[c] = v
-	return v
-}
-
-func (ix *fnIndex) uniformConditionUncached(c *grammar.Node) bool {
-	if c.Kind() == "if_statement" && c.ChildOfKind("constexpr") != nil {
-		return true
-	}
-	cond := cxx.ConditionOf(c)
-	if cond == nil {
-		return false
-	}
-	if _, ok := grammar.CoreCondition(c.ChildByField("condition")); ok {
-		return true
-	}
-	return ix.uniformExpr(cond, 0)
-}
-
-func (ix *fnIndex) uniformExpr(e *grammar.Node, depth int) bool {
-	if e == nil || depth > 4 {
-		return false
-	}
-	pass, fn := ix.pass, ix.fn
-	if _, ok := pass.Consts.Eval(e); ok {
-		return true
-	}
-	args, _ := cxx.ArgsParam(pass.File, fn)
-	switch e.Kind() {
-	case "number_literal", "true", "false", "nullptr", "char_literal":
-		return true
-	case "parenthesized_expression", "binary_expression", "unary_expression", "condition_clause", "cast_expression",
-		"conditional_expression":
-		for _, k := range e.NamedChildren() {
-			if k.Kind() == "type_descriptor" || k.Kind() == "comment" {
-				continue
-			}
-			if !ix.uniformExpr(k, depth) {
-				return false
-			}
-		}
-		return true
-	case "subscript_expression":
-		base := e.ChildByField("argument")
-		if base == nil || base.Kind() != "identifier" || args.Name == "" || base.Text() != args.Name {
-			return false
-		}
-		idx := e.ChildByField("indices")
-		return idx == nil || ix.uniformExpr(idx, depth)
-	case "subscript_argument_list":
-		for _, k := range e.NamedChildren() {
-			if !ix.uniformExpr(k, depth) {
-				return false
-			}
-		}
-		return true
-	case "call_expression":
-		c, ok := cxx.AsCall(e)
-		if !ok || len(c.Args) != 1 {
-			return false
-		}
-		switch c.Name {
-		case "static_cast", "reinterpret_cast", "from_u64", "bit_cast":
-			return ix.uniformExpr(c.Args[0], depth)
-		case "get_block_num":
-			// The task's block count is the same on every core.
-			a := cxx.Unparen(c.Args[0])
-			return a.Kind() == "identifier" && args.Name != "" && a.Text() == args.Name
-		}
-		return false
-	case "identifier":
-		if init := ix.localInit(e.Text(), e.Start); init != nil {
-			return ix.uniformExpr(init, depth+1)
-		}
-		// A parameter or member: the same on every core unless its name
-		// says it is this core's identity (blockIdx_, subBlockIdx).
-		return ix.isParamOrField(e.Text()) && !coreIdentityName(e.Text())
-	case "field_expression":
-		// tiling->coreNum, params.usedCores: the same tiling for every core.
-		f := e.ChildByField("field")
-		return f != nil && !coreIdentityName(f.Text()) && ix.uniformExpr(e.ChildByField("argument"), depth+1)
-	case "this":
-		return true
-	}
-	return false
-}
-
-// coreIdentityName reports whether a variable's name says it holds the
-// core's, block's or lane's own id.
-func coreIdentityName(name string) bool {
-	l := strings.ToLower(strings.ReplaceAll(name, "_", ""))
-	for _, k := range []string{"blockidx", "blockid", "coreidx", "coreid", "subblock", "lane", "aividx", "aicidx", "vecidx", "cubeidx"} {
-		if strings.Contains(l, k) {
-			return true
-		}
-	}
-	return false
-}
-
-// isParamOrField reports whether name is a parameter of the function or
-// not declared in it at all (a member or a global).
-func (ix *fnIndex) isParamOrField(name string) bool {
-	if ix.locals == nil {
-		ix.indexLocals()
-	}
-	return ix.locals[name] == nil
-}
-
-// localInit returns the initializer of the last declaration of name in fn
-// before off, when the name is never assigned in fn.
-func (ix *fnIndex) localInit(name string, off uint32) *grammar.Node {
-	if ix.locals == nil {
-		ix.indexLocals()
-	}
-	l := ix.locals[name]
-	if l == nil || l.assigned {
-		return nil
-	}
-	k := sort.Search(len(l.starts), func(k int) bool { return l.starts[k] >= off })
-	if k == 0 {
-		return nil
-	}
-	return l.inits[k-1]
-}
-
-func (ix *fnIndex) indexLocals() {
-	ix.locals = map[string]*localDecls{}
-	body := ix.fn.ChildByField("body")
-	if body == nil {
-		return
-	}
-	get := func(name string) *localDecls {
-		l := ix.locals[name]
-		if l == nil {
-			l = &localDecls{}
-			ix.locals[name] = l
-		}
-		return l
-	}
-	ds := body.Descendants()
-	for i := range ds {
-		n := &ds[i]
-		switch n.Kind() {
-		case "init_declarator":
-			if name := cxx.DeclaredName(n.ChildByField("declarator")); name != "" {
-				l := get(name)
-				l.starts = append(l.starts, n.Start)
-				l.inits = append(l.inits, n.ChildByField("value"))
-			}
-		case "assignment_expression", "update_expression":
-			l := n.ChildByField("left")
-			if l == nil {
-				l = n.ChildByField("argument")
-			}
-			if l != nil && l.Kind() == "identifier" {
-				get(l.Text()).assigned = true
-			}
-		}
-	}
 }

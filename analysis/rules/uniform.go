@@ -1,0 +1,726 @@
+package rules
+
+import (
+	"context"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// This file answers one question for the synchronisation rules: can a
+// value (a branch condition) differ between the cores that meet at a
+// barrier or a flag? EXT011 asks it for every core of the launch, EXT010
+// for the two vector lanes of one cluster. A value differs when it reads a
+// core's identity (block, sub-block, lane id), directly or through locals,
+// members, helper returns and parameters, or memory each core reads for
+// itself; a value built only from constants, template arguments, args
+// slots, tiling fields and core counts is the same everywhere.
+
+// variance is the set of reasons a value can differ between cores.
+type variance uint8
+
+const (
+	// varBlock: reads the block id (`get_block_idx(args)`, `GetBlockIdx()`):
+	// differs between blocks; the cube and the two lanes of one block
+	// agree.
+	varBlock variance = 1 << iota
+	// varLane: reads the sub-block (vector lane) id: differs between the
+	// two lanes of one block.
+	varLane
+	// varNamed: a parameter or member no definition in the unit gives a
+	// value, named for the core's own id (`blockIdx_`, `coreId`).
+	varNamed
+	// varData: read from a buffer each core holds for itself (its UB).
+	varData
+	// varOpaque: computed by a call the unit does not define.
+	varOpaque
+)
+
+// perCore is every reason a value can differ between the cores of the
+// launch, as far as the analysis can see.
+const perCore = varBlock | varLane | varNamed | varData
+
+// laneGetters read the vector lane id within a cluster; blockGetters the
+// block id (shared by the cube and its two lanes); uniformGetters values
+// every core of the task reads alike.
+var (
+	laneGetters    = map[string]bool{"get_sub_block_id": true, "GetSubBlockIdx": true, "get_subblockid": true}
+	blockGetters   = map[string]bool{"get_block_idx": true, "GetBlockIdx": true}
+	uniformGetters = map[string]bool{"get_block_num": true, "GetBlockNum": true, "get_subblockdim": true,
+		"GetSubBlockNum": true, "get_sub_block_num": true, "GetTaskRation": true, "GetTaskRatio": true}
+	// pureCalls compute their result from their arguments alone.
+	pureCalls = map[string]bool{"static_cast": true, "reinterpret_cast": true, "const_cast": true, "from_u64": true,
+		"bit_cast": true, "min": true, "max": true, "Min": true, "Max": true, "abs": true, "CeilDiv": true,
+		"DivCeil": true, "Ceil": true, "CeilAlign": true, "AlignUp": true, "Align": true, "RoundUp": true,
+		"RoundDown": true, "sizeof": true}
+)
+
+// varianceKey is a unit's variance model.
+var varianceKey = &analysis.UnitKey[*varianceModel]{
+	Name: "rules.variance",
+	Compute: func(ctx context.Context, u *analysis.Unit) *varianceModel {
+		m := &varianceModel{u: u, consts: u.Consts(), funcs: analysis.UnitFactOf(ctx, u, funcsKey),
+			files: map[*grammar.Tree]*grammar.File{}, memo: map[vkey]variance{}, busy: map[vkey]bool{},
+			locals: map[*grammar.Node]*fnLocals{}}
+		for _, f := range u.CodeFiles() {
+			m.files[f.Tree] = f
+		}
+		return m
+	},
+}
+
+// unitVariance returns the variance model of the file's closure.
+func unitVariance(pass *analysis.Pass) *varianceModel {
+	return analysis.UnitFact(pass, pass.Closure(), varianceKey)
+}
+
+// varianceModel computes variances lazily; it is shared by every pass on
+// the unit, so one lock guards it.
+type varianceModel struct {
+	u      *analysis.Unit
+	consts *cxx.Resolver
+	funcs  *cxx.Funcs
+	files  map[*grammar.Tree]*grammar.File
+
+	mu      sync.Mutex
+	memo    map[vkey]variance
+	busy    map[vkey]bool
+	locals  map[*grammar.Node]*fnLocals
+	members map[string][]memberDef
+	callers map[string][]*grammar.Node
+}
+
+// vkey memoizes one question: a function's returns, a local declaration,
+// a parameter or a member (by name), in a context.
+type vkey struct {
+	kind byte
+	n    *grammar.Node
+	s    string
+}
+
+// maxVarianceDepth bounds the hops between functions (callers, callees,
+// member definitions) one question follows.
+const maxVarianceDepth = 6
+
+// vctx is where an expression is evaluated: its function, the cores that
+// compile it, and the variances of the function's parameters when a
+// caller bound them (nil: from the function's callers).
+type vctx struct {
+	fn     *grammar.Node
+	cores  grammar.Cores
+	params map[string]variance
+}
+
+func (c vctx) key() string {
+	if c.params == nil {
+		return ""
+	}
+	ks := make([]string, 0, len(c.params))
+	for k, v := range c.params {
+		ks = append(ks, k+"="+strconv.Itoa(int(v)))
+	}
+	sort.Strings(ks)
+	return strings.Join(ks, ",")
+}
+
+// Condition returns the variance of the test of a deciding construct (an
+// if, a loop, a switch, a `?:`) on the given cores: none for `if
+// constexpr` and core-type tests.
+func (m *varianceModel) Condition(c *grammar.Node, cores grammar.Cores) variance {
+	// A return deep in an else-if chain is decided by every test before
+	// it: each is asked once per return below it.
+	key := vkey{'c', c, strconv.Itoa(int(cores))}
+	m.mu.Lock()
+	v, ok := m.memo[key]
+	m.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = m.condition(c, cores)
+	m.mu.Lock()
+	m.memo[key] = v
+	m.mu.Unlock()
+	return v
+}
+
+func (m *varianceModel) condition(c *grammar.Node, cores grammar.Cores) variance {
+	if c.Kind() == "if_statement" && c.ChildOfKind("constexpr") != nil {
+		return 0
+	}
+	if _, ok := grammar.CoreCondition(c.ChildByField("condition")); ok {
+		return 0
+	}
+	cond := cxx.ConditionOf(c)
+	if cond == nil {
+		return varOpaque
+	}
+	return m.Expr(cond, cores)
+}
+
+// Expr returns the variance of an expression on the given cores.
+func (m *varianceModel) Expr(e *grammar.Node, cores grammar.Cores) variance {
+	if e == nil {
+		return 0
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.expr(vctx{fn: cxx.EnclosingFunction(e), cores: cores}, e, 0)
+}
+
+func (m *varianceModel) fileOf(n *grammar.Node) *grammar.File { return m.files[n.Tree()] }
+
+func (m *varianceModel) coresOf(n *grammar.Node) grammar.Cores {
+	if f := m.fileOf(n); f != nil {
+		return f.CoresOf(n)
+	}
+	return grammar.Both
+}
+
+func (m *varianceModel) expr(c vctx, e *grammar.Node, depth int) variance {
+	if e == nil {
+		return 0
+	}
+	switch e.Kind() {
+	case "number_literal", "true", "false", "nullptr", "char_literal", "string_literal", "this",
+		"sizeof_expression", "alignof_expression", "qualified_identifier", "comment", "primitive_type",
+		"type_descriptor", "type_identifier", "sized_type_specifier", "template_type":
+		return 0
+	case "identifier":
+		return m.name(c, e, depth)
+	case "field_expression":
+		return m.field(c, e, depth)
+	case "call_expression":
+		return m.call(c, e, depth)
+	case "lambda_expression":
+		return varOpaque
+	}
+	if _, ok := m.consts.Eval(e); ok {
+		return 0
+	}
+	var v variance
+	for _, k := range e.NamedChildren() {
+		v |= m.expr(c, k, depth)
+	}
+	return v
+}
+
+// name is the variance of an identifier read at e.
+func (m *varianceModel) name(c vctx, e *grammar.Node, depth int) variance {
+	name := e.Text()
+	if c.fn != nil {
+		if isTemplateParam(c.fn, name) {
+			return 0
+		}
+		if d := m.localsOf(c.fn).declFor(name, e); d != nil {
+			return m.local(c, d, depth)
+		}
+		for i, p := range cxx.Params(c.fn) {
+			if p.Name == name {
+				return m.param(c, i, name, depth)
+			}
+		}
+	}
+	if _, ok := m.consts.Eval(e); ok {
+		return 0
+	}
+	return m.member(name, depth)
+}
+
+// field is the variance of `obj.f` / `p->f`: the object's, and the
+// member's own definitions in the unit.
+func (m *varianceModel) field(c vctx, e *grammar.Node, depth int) variance {
+	v := m.expr(c, e.ChildByField("argument"), depth)
+	if f := e.ChildByField("field"); f != nil {
+		v |= m.member(f.Text(), depth)
+	}
+	return v
+}
+
+func (m *varianceModel) call(c vctx, e *grammar.Node, depth int) variance {
+	call, ok := cxx.AsCall(e)
+	if !ok {
+		return varOpaque
+	}
+	switch {
+	case laneGetters[call.Name]:
+		return varLane
+	case blockGetters[call.Name]:
+		return varBlock
+	case uniformGetters[call.Name]:
+		return 0
+	}
+	var args variance
+	for _, a := range call.Args {
+		args |= m.expr(c, a, depth)
+	}
+	if pureCalls[call.Name] {
+		return args
+	}
+	var recv variance
+	if call.Receiver != nil {
+		recv = m.expr(c, call.Receiver, depth)
+		if call.Name == "GetValue" && m.localBuffer(call.Receiver) {
+			// A LocalTensor lives in this core's own UB.
+			return recv | args | varData
+		}
+	}
+	defs := m.funcs.Callees(call)
+	if len(defs) == 0 {
+		return recv | args | varOpaque
+	}
+	if depth >= maxVarianceDepth {
+		return recv | args | varOpaque
+	}
+	v := recv
+	for _, d := range defs {
+		bound := map[string]variance{}
+		for i, p := range cxx.Params(d.Node) {
+			if p.Name == "" {
+				continue
+			}
+			if i < len(call.Args) {
+				bound[p.Name] = m.expr(c, call.Args[i], depth)
+			} else {
+				bound[p.Name] = 0 // a default argument: a constant
+			}
+		}
+		v |= m.returns(vctx{fn: d.Node, cores: c.cores, params: bound}, depth+1)
+	}
+	return v
+}
+
+// returns is the variance of what a function returns in context c.
+func (m *varianceModel) returns(c vctx, depth int) variance {
+	key := vkey{'r', c.fn, c.key()}
+	if v, ok := m.memo[key]; ok {
+		return v
+	}
+	if m.busy[key] {
+		return 0 // recursion: the other returns decide
+	}
+	m.busy[key] = true
+	var v variance
+	if body := c.fn.ChildByField("body"); body != nil {
+		body.Walk(func(n *grammar.Node) bool {
+			switch n.Kind() {
+			case "lambda_expression":
+				return false
+			case "return_statement":
+				if m.coresOf(n)&c.cores == 0 {
+					return false
+				}
+				for _, k := range n.NamedChildren() {
+					v |= m.expr(c, k, depth)
+				}
+				// A return under a per-core condition returns per core.
+				v |= m.controlOf(c, n, depth)
+				return false
+			}
+			return true
+		})
+	}
+	delete(m.busy, key)
+	m.memo[key] = v
+	return v
+}
+
+// controlOf is the variance of the conditions n sits under in c's
+// function: which of several definitions runs depends on them.
+func (m *varianceModel) controlOf(c vctx, n *grammar.Node, depth int) variance {
+	var v variance
+	for _, k := range cxx.Conditions(n, c.fn) {
+		switch k.Kind() {
+		case "if_statement":
+			if k.ChildOfKind("constexpr") != nil {
+				continue
+			}
+			if _, ok := grammar.CoreCondition(k.ChildByField("condition")); ok {
+				continue
+			}
+		}
+		v |= m.expr(c, cxx.ConditionOf(k), depth)
+	}
+	return v
+}
+
+// local is the variance of a local declaration: its initializer and every
+// assignment to it, with the conditions the assignments sit under.
+func (m *varianceModel) local(c vctx, d *localDecl, depth int) variance {
+	key := vkey{'l', d.decl, c.key() + "@" + strconv.Itoa(int(c.cores))}
+	if v, ok := m.memo[key]; ok {
+		return v
+	}
+	if m.busy[key] {
+		return 0
+	}
+	m.busy[key] = true
+	var v variance
+	if d.init != nil {
+		v |= m.expr(c, d.init, depth)
+	}
+	for _, a := range d.defs {
+		if m.coresOf(a.at)&c.cores == 0 {
+			continue
+		}
+		if a.value == nil {
+			v |= varOpaque
+		} else {
+			v |= m.expr(c, a.value, depth)
+		}
+		v |= m.controlOf(c, a.at, depth)
+	}
+	delete(m.busy, key)
+	m.memo[key] = v
+	return v
+}
+
+// param is the variance of fn's parameter i: bound by the caller being
+// followed, else the union of the arguments of every call of fn in the
+// unit, else (no call found) none unless its name says it is the core's id.
+func (m *varianceModel) param(c vctx, i int, name string, depth int) variance {
+	if c.params != nil {
+		return c.params[name]
+	}
+	key := vkey{'p', c.fn, strconv.Itoa(i) + "@" + strconv.Itoa(int(c.cores))}
+	if v, ok := m.memo[key]; ok {
+		return v
+	}
+	if m.busy[key] {
+		return 0
+	}
+	m.busy[key] = true
+	var v variance
+	if coreIdentityName(name) {
+		v |= varNamed
+	}
+	if depth < maxVarianceDepth {
+		for _, site := range m.callSites(cxx.FunctionName(c.fn)) {
+			call, ok := cxx.AsCall(site)
+			if !ok || i >= len(call.Args) || m.coresOf(site)&c.cores == 0 {
+				continue
+			}
+			caller := cxx.EnclosingFunction(site)
+			if caller == nil || caller == c.fn {
+				continue
+			}
+			v |= m.expr(vctx{fn: caller, cores: c.cores}, call.Args[i], depth+1)
+		}
+	}
+	delete(m.busy, key)
+	m.memo[key] = v
+	return v
+}
+
+// member is the variance of a member or global by name: the values the
+// unit assigns to it (in any function, in constructor initializer lists),
+// or, when nothing does, none unless its name says it is the core's id.
+func (m *varianceModel) member(name string, depth int) variance {
+	key := vkey{'m', nil, name}
+	if v, ok := m.memo[key]; ok {
+		return v
+	}
+	if m.busy[key] || depth >= maxVarianceDepth {
+		return 0
+	}
+	m.busy[key] = true
+	var v variance
+	if coreIdentityName(name) {
+		v |= varNamed
+	}
+	for _, d := range m.memberDefs()[name] {
+		c := vctx{fn: cxx.EnclosingFunction(d.at), cores: m.coresOf(d.at)}
+		if d.value == nil {
+			v |= varOpaque
+			continue
+		}
+		v |= m.expr(c, d.value, depth+1)
+		if c.fn != nil {
+			v |= m.controlOf(c, d.at, depth+1)
+		}
+	}
+	delete(m.busy, key)
+	m.memo[key] = v
+	return v
+}
+
+// localBuffer reports whether a GetValue receiver is a LocalTensor.
+func (m *varianceModel) localBuffer(recv *grammar.Node) bool {
+	name := ""
+	switch r := cxx.Unparen(recv); r.Kind() {
+	case "identifier":
+		name = r.Text()
+	case "field_expression":
+		if f := r.ChildByField("field"); f != nil {
+			name = f.Text()
+		}
+	case "subscript_expression":
+		return m.localBuffer(r.ChildByField("argument"))
+	}
+	for _, t := range m.funcs.TypesOf(name) {
+		if strings.Contains(t, "LocalTensor") {
+			return true
+		}
+	}
+	return false
+}
+
+// callSites lists the calls of a name in the unit's files.
+func (m *varianceModel) callSites(name string) []*grammar.Node {
+	if name == "" {
+		return nil
+	}
+	if m.callers == nil {
+		m.callers = map[string][]*grammar.Node{}
+	}
+	if s, ok := m.callers[name]; ok {
+		return s
+	}
+	var out []*grammar.Node
+	for _, f := range m.u.CodeFiles() {
+		out = append(out, m.u.Calls(f).Named(name)...)
+	}
+	m.callers[name] = out
+	return out
+}
+
+// memberDef is one assignment to a member or global.
+type memberDef struct{ at, value *grammar.Node }
+
+// memberDefs indexes the unit's definitions of names that are not locals
+// of the function making them: `x_ = v`, `this->x_ = v`, `ctx.x = v`,
+// `: x_(v)`.
+func (m *varianceModel) memberDefs() map[string][]memberDef {
+	if m.members != nil {
+		return m.members
+	}
+	m.members = map[string][]memberDef{}
+	for _, f := range m.u.CodeFiles() {
+		for _, n := range m.u.Nodes(f, "assignment_expression", "update_expression", "field_initializer") {
+			var target, value *grammar.Node
+			switch n.Kind() {
+			case "assignment_expression":
+				target, value = n.ChildByField("left"), n.ChildByField("right")
+			case "update_expression":
+				target, value = n.ChildByField("argument"), n.ChildByField("argument")
+			case "field_initializer":
+				kids := n.NamedChildren()
+				if len(kids) < 2 {
+					continue
+				}
+				target, value = kids[0], kids[len(kids)-1]
+			}
+			name := ""
+			switch t := cxx.Unparen(target); {
+			case t == nil:
+			case t.Kind() == "identifier" || t.Kind() == "field_identifier":
+				name = t.Text()
+				if fn := cxx.EnclosingFunction(n); fn != nil && n.Kind() != "field_initializer" && m.declaredIn(fn, name) {
+					continue
+				}
+			case t.Kind() == "field_expression":
+				if fi := t.ChildByField("field"); fi != nil {
+					name = fi.Text()
+				}
+			}
+			if name != "" {
+				m.members[name] = append(m.members[name], memberDef{at: n, value: value})
+			}
+		}
+	}
+	return m.members
+}
+
+func (m *varianceModel) declaredIn(fn *grammar.Node, name string) bool {
+	if len(m.localsOf(fn).byName[name]) > 0 {
+		return true
+	}
+	for _, p := range cxx.Params(fn) {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// fnLocals are the local declarations of one function.
+type fnLocals struct {
+	byName map[string][]*localDecl
+}
+
+// localDecl is one declaration of a local and the definitions that reach
+// it: its initializer, then the assignments in its scope.
+type localDecl struct {
+	decl  *grammar.Node // the declarator's declaration or for-range loop
+	scope *grammar.Node // the block it is visible in
+	init  *grammar.Node
+	defs  []localDef
+}
+
+// localDef is an assignment (value nil: written through its address,
+// value unknown).
+type localDef struct{ at, value *grammar.Node }
+
+// declFor returns the declaration of name a use at e reads: the last one
+// before e whose scope holds e.
+func (l *fnLocals) declFor(name string, e *grammar.Node) *localDecl {
+	var best *localDecl
+	for _, d := range l.byName[name] {
+		if d.decl.Start < e.Start && d.scope.Contains(e) {
+			best = d
+		}
+	}
+	return best
+}
+
+func (m *varianceModel) localsOf(fn *grammar.Node) *fnLocals {
+	if l := m.locals[fn]; l != nil {
+		return l
+	}
+	l := &fnLocals{byName: map[string][]*localDecl{}}
+	m.locals[fn] = l
+	body := fn.ChildByField("body")
+	if body == nil {
+		return l
+	}
+	var assigns []localDef
+	var targets []string
+	body.Walk(func(n *grammar.Node) bool {
+		switch n.Kind() {
+		case "lambda_expression":
+			return false
+		case "declaration", "for_range_loop":
+			scope := n.Parent()
+			if n.Kind() == "for_range_loop" {
+				scope = n
+			} else if scope != nil && scope.Kind() == "condition_clause" {
+				scope = scope.Parent() // `if (auto x = ...)`: the if statement
+			}
+			if scope == nil {
+				return true
+			}
+			for _, d := range n.NamedChildren() {
+				var name string
+				var init *grammar.Node
+				switch {
+				case n.Kind() == "for_range_loop" && d.Field() == "declarator":
+					name, init = cxx.DeclaredName(d), n.ChildByField("right")
+				case n.Kind() == "declaration" && d.Kind() == "init_declarator":
+					name, init = cxx.DeclaredName(d.ChildByField("declarator")), d.ChildByField("value")
+				case n.Kind() == "declaration" && d.Field() == "declarator":
+					name = cxx.DeclaredName(d)
+				}
+				if name != "" {
+					l.byName[name] = append(l.byName[name], &localDecl{decl: n, scope: scope, init: init})
+				}
+			}
+		case "assignment_expression", "update_expression":
+			t := n.ChildByField("left")
+			v := n.ChildByField("right")
+			if n.Kind() == "update_expression" {
+				t = n.ChildByField("argument")
+				v = t
+			}
+			if name, idx := assignedLocal(t); name != "" {
+				if idx != nil {
+					// `buf[i] = v`: which element holds v depends on i.
+					assigns = append(assigns, localDef{at: n, value: idx})
+					targets = append(targets, name)
+				}
+				if n.Kind() == "assignment_expression" && n.ChildByField("operator") != nil && n.ChildByField("operator").Text() != "=" {
+					assigns = append(assigns, localDef{at: n, value: t})
+					targets = append(targets, name)
+				}
+				assigns = append(assigns, localDef{at: n, value: v})
+				targets = append(targets, name)
+			}
+		case "pointer_expression":
+			// `f(&x)`: the callee may write x.
+			if op := n.ChildByField("operator"); op != nil && op.Text() == "&" {
+				if a := cxx.Unparen(n.ChildByField("argument")); a != nil && a.Kind() == "identifier" {
+					assigns = append(assigns, localDef{at: n})
+					targets = append(targets, a.Text())
+				}
+			}
+		}
+		return true
+	})
+	for i, a := range assigns {
+		for _, d := range l.byName[targets[i]] {
+			if d.scope.Contains(a.at) && d.decl.Start < a.at.Start {
+				d.defs = append(d.defs, a)
+			}
+		}
+	}
+	return l
+}
+
+// assignedLocal is the variable an assignment target writes: `x`, `x[i]`
+// (with its index), `x.f` (the object x).
+func assignedLocal(t *grammar.Node) (string, *grammar.Node) {
+	t = cxx.Unparen(t)
+	var idx *grammar.Node
+	for t != nil {
+		switch t.Kind() {
+		case "identifier":
+			return t.Text(), idx
+		case "subscript_expression":
+			idx = t.ChildByField("indices")
+			t = cxx.Unparen(t.ChildByField("argument"))
+		case "field_expression":
+			if op := t.ChildByField("operator"); op != nil && op.Text() == "->" {
+				return "", nil // writes the pointee, not the pointer
+			}
+			t = cxx.Unparen(t.ChildByField("argument"))
+		default:
+			return "", nil
+		}
+	}
+	return "", nil
+}
+
+// isTemplateParam reports whether name is a template parameter of fn or of
+// a class enclosing it: the same on every core of the instantiation.
+func isTemplateParam(fn *grammar.Node, name string) bool {
+	for p := fn; p != nil; p = p.Parent() {
+		if p.Kind() != "template_declaration" {
+			continue
+		}
+		pl := p.ChildByField("parameters")
+		if pl == nil {
+			continue
+		}
+		for _, tp := range pl.NamedChildren() {
+			d := tp.ChildByField("declarator")
+			if d == nil {
+				d = tp.ChildByField("name")
+			}
+			if d != nil && cxx.DeclaredName(d) == name || d != nil && d.Text() == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// coreIdentityName reports whether a variable's name says it holds the
+// core's, block's or lane's own id.
+func coreIdentityName(name string) bool {
+	l := strings.ToLower(strings.ReplaceAll(name, "_", ""))
+	// Counts and sizes of the grid are the same on every core.
+	for _, k := range []string{"num", "count", "cnt", "dim", "size", "total", "per", "len"} {
+		if strings.Contains(l, k) {
+			return false
+		}
+	}
+	for _, k := range []string{"blockidx", "blockid", "coreidx", "coreid", "subblock", "lane", "aividx", "aicidx", "vecidx", "cubeidx"} {
+		if strings.Contains(l, k) {
+			return true
+		}
+	}
+	return false
+}
