@@ -43,7 +43,7 @@ var CrossCoreLaneImbalance = register(&analysis.Analyzer{
 
 func runCrossCoreLaneImbalance(pass *analysis.Pass) {
 	var sets []cxx.FlagCall
-	for _, fc := range flagCalls(pass) {
+	for _, fc := range fileFlagOps(pass) {
 		if fc.Kind == cxx.FlagSet && fc.ModeKnown && (fc.Mode == 1 || fc.Mode == 2) && pass.Cores(fc.Node)&grammar.AIV != 0 {
 			sets = append(sets, fc)
 		}

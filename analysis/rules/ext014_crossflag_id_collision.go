@@ -25,7 +25,8 @@ var CrossFlagIDCollision = register(&analysis.Analyzer{
 		What: "Collects every cross-core flag set of the extern unit (the entry and everything it includes): " +
 			"`CrossCoreSetFlag<mode, pipe>(id)`, `NotifyEvent<pipe>(id)`, raw `ffts_cross_core_sync(pipe, cfg)`, and " +
 			"calls of wrappers whose flag call takes its mode or id from the wrapper's template parameters or arguments " +
-			"(`FftsCrossCoreSync<PIPE_MTE3, 2>(kFlag)`, `notify<2>(kFlag)`), with ids and modes resolved through " +
+			"(`FftsCrossCoreSync<PIPE_MTE3, 2>(kFlag)`, `notify<2>(kFlag)`) and of the project's macros " +
+			"(`#define SIGNAL(id) AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(id)`, judged at each use), with ids and modes resolved through " +
 			"literals, constants, enums and `#define`s. Each set signals one core family: mode 0 the setter's own type " +
 			"(all cubes or all vectors), mode 1 the vectors, mode 2 the other type of the cluster (cube→vector or " +
 			"vector→cube). Flags a set whose id another set with a different mode also signals on the same family; " +
@@ -73,6 +74,12 @@ func runCrossFlagIDCollision(pass *analysis.Pass) {
 	// The reach's constants: its headers, then the file.
 	r := pass.Reach().Consts()
 	sites := cxx.FlagSites(pass.Reach(), files, r)
+	// A `#define SIGNAL(id) CrossCoreSetFlag<2, PIPE_MTE3>(id)` sets the
+	// flag its use names, on the cores that compile the use.
+	shadows := pass.Reach().Macros().Shadows
+	for _, f := range files {
+		sites = append(sites, cxx.MacroFlagSites(pass.Reach(), f, shadows, r)...)
+	}
 	kind := kindCores(pass)
 	fileOrder := map[*grammar.File]int{}
 	for i, f := range files {
@@ -189,7 +196,11 @@ func collisionDiagnostic(pass *analysis.Pass, r *cxx.Resolver, u, other flagUse,
 		Related: []analysis.Related{analysis.RelatedAt(other.site.File, other.site.Node,
 			fmt.Sprintf("the %s on flag %d", modeText(other.mode, other.setter), u.id))}}
 	if u.site.Inner != nil {
-		d.Related = append(d.Related, analysis.RelatedAt(u.site.InnerFile, u.site.Inner, "the wrapper's flag call"))
+		what := "the wrapper's flag call"
+		if u.site.InnerFile.MacroOf != nil {
+			what = "the flag call in the macro's body"
+		}
+		d.Related = append(d.Related, analysis.RelatedAt(u.site.InnerFile, u.site.Inner, what))
 	}
 	if fix, ok := collisionFix(pass, r, u, other, used); ok {
 		d.Fixes = []analysis.Fix{fix}

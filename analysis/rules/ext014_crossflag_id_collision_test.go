@@ -18,6 +18,7 @@ func TestCrossFlagIDCollision(t *testing.T) {
 		"collide/entry.cpp:VEC_ALL_DONE": "collide/flags.h:  VEC_ALL_DONE = 5, // every vector finished its rows",
 		"wrapper/entry.cpp:ROW_BARRIER":  "wrapper/entry.cpp:constexpr uint64_t ROW_BARRIER = 9;",
 		"wrapper/entry.cpp:kStage":       "wrapper/entry.cpp:constexpr uint16_t kStage = 9;",
+		"macro/entry.cpp:kRowsDone":      "macro/entry.cpp:constexpr uint16_t kRowsDone = 6;",
 	}
 	seen := 0
 	for _, r := range results {

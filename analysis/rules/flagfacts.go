@@ -2,6 +2,7 @@ package rules
 
 import (
 	"context"
+	"sort"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -21,6 +22,27 @@ var flagCallsKey = &analysis.UnitKey[[]cxx.FlagCall]{
 // flagCalls returns the file's decoded cross-core flag calls.
 func flagCalls(pass *analysis.Pass) []cxx.FlagCall {
 	return analysis.UnitFact(pass, pass.Closure(), flagCallsKey)
+}
+
+// macroFlagSitesKey is the flag calls the file's macro uses make
+// (`SIGNAL(kReady)` of `#define SIGNAL(id) CrossCoreSetFlag<2,
+// PIPE_MTE3>(id)`), at the use, the id bound.
+var macroFlagSitesKey = &analysis.UnitKey[[]cxx.FlagSite]{
+	Name: "rules.macroFlagSites",
+	Compute: func(_ context.Context, u *analysis.Unit) []cxx.FlagSite {
+		return cxx.MacroFlagSites(u, u.Files[0], u.Macros().Shadows, u.Consts())
+	},
+}
+
+// fileFlagOps returns the file's flag calls and the flag calls its macro
+// uses make, in source order.
+func fileFlagOps(pass *analysis.Pass) []cxx.FlagCall {
+	out := append([]cxx.FlagCall(nil), flagCalls(pass)...)
+	for _, s := range analysis.UnitFact(pass, pass.Closure(), macroFlagSitesKey) {
+		out = append(out, s.FlagCall)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Node.Start < out[j].Node.Start })
+	return out
 }
 
 var hardwareBarriersKey = &analysis.UnitKey[[]cxx.Barrier]{
