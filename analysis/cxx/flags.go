@@ -505,6 +505,19 @@ type templateParam struct {
 	def  *grammar.Node
 }
 
+// IsTemplateParam reports whether name is a template parameter of fn or
+// of a class enclosing it.
+func IsTemplateParam(fn *grammar.Node, name string) bool {
+	for p := fn; p != nil; p = p.Parent() {
+		for _, tp := range templateParams(p) {
+			if tp.name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func templateParams(fn *grammar.Node) []templateParam {
 	t := fn.Parent()
 	if t == nil || t.Kind() != "template_declaration" {

@@ -93,6 +93,7 @@ type varianceModel struct {
 	locals  map[*grammar.Node]*fnLocals
 	members map[string][]memberDef
 	callers map[string][]*grammar.Node
+	cuts    int
 }
 
 // vkey memoizes one question: a function's returns, a local declaration,
@@ -101,6 +102,28 @@ type vkey struct {
 	kind byte
 	n    *grammar.Node
 	s    string
+}
+
+// memoized answers the question key once. A question met again while it
+// is being answered (a cycle through assignments or calls) counts as
+// uniform there, and answers computed through such a cut are not kept:
+// they may miss what the rest of the cycle adds.
+func (m *varianceModel) memoized(key vkey, compute func() variance) variance {
+	if v, ok := m.memo[key]; ok {
+		return v
+	}
+	if m.busy[key] {
+		m.cuts++
+		return 0
+	}
+	m.busy[key] = true
+	cuts := m.cuts
+	v := compute()
+	delete(m.busy, key)
+	if m.cuts == cuts || len(m.busy) == 0 {
+		m.memo[key] = v
+	}
+	return v
 }
 
 // maxVarianceDepth bounds the hops between functions (callers, callees,
@@ -213,7 +236,7 @@ func (m *varianceModel) expr(c vctx, e *grammar.Node, depth int) variance {
 func (m *varianceModel) name(c vctx, e *grammar.Node, depth int) variance {
 	name := e.Text()
 	if c.fn != nil {
-		if isTemplateParam(c.fn, name) {
+		if cxx.IsTemplateParam(c.fn, name) {
 			return 0
 		}
 		if d := m.localsOf(c.fn).declFor(name, e); d != nil {
@@ -296,37 +319,29 @@ func (m *varianceModel) call(c vctx, e *grammar.Node, depth int) variance {
 
 // returns is the variance of what a function returns in context c.
 func (m *varianceModel) returns(c vctx, depth int) variance {
-	key := vkey{'r', c.fn, c.key()}
-	if v, ok := m.memo[key]; ok {
-		return v
-	}
-	if m.busy[key] {
-		return 0 // recursion: the other returns decide
-	}
-	m.busy[key] = true
-	var v variance
-	if body := c.fn.ChildByField("body"); body != nil {
-		body.Walk(func(n *grammar.Node) bool {
-			switch n.Kind() {
-			case "lambda_expression":
-				return false
-			case "return_statement":
-				if m.coresOf(n)&c.cores == 0 {
+	return m.memoized(vkey{'r', c.fn, c.key()}, func() variance {
+		var v variance
+		if body := c.fn.ChildByField("body"); body != nil {
+			body.Walk(func(n *grammar.Node) bool {
+				switch n.Kind() {
+				case "lambda_expression":
+					return false
+				case "return_statement":
+					if m.coresOf(n)&c.cores == 0 {
+						return false
+					}
+					for _, k := range n.NamedChildren() {
+						v |= m.expr(c, k, depth)
+					}
+					// A return under a per-core condition returns per core.
+					v |= m.controlOf(c, n, depth)
 					return false
 				}
-				for _, k := range n.NamedChildren() {
-					v |= m.expr(c, k, depth)
-				}
-				// A return under a per-core condition returns per core.
-				v |= m.controlOf(c, n, depth)
-				return false
-			}
-			return true
-		})
-	}
-	delete(m.busy, key)
-	m.memo[key] = v
-	return v
+				return true
+			})
+		}
+		return v
+	})
 }
 
 // controlOf is the variance of the conditions n sits under in c's
@@ -351,32 +366,24 @@ func (m *varianceModel) controlOf(c vctx, n *grammar.Node, depth int) variance {
 // local is the variance of a local declaration: its initializer and every
 // assignment to it, with the conditions the assignments sit under.
 func (m *varianceModel) local(c vctx, d *localDecl, depth int) variance {
-	key := vkey{'l', d.decl, c.key() + "@" + strconv.Itoa(int(c.cores))}
-	if v, ok := m.memo[key]; ok {
+	return m.memoized(vkey{'l', d.decl, c.key() + "@" + strconv.Itoa(int(c.cores))}, func() variance {
+		var v variance
+		if d.init != nil {
+			v |= m.expr(c, d.init, depth)
+		}
+		for _, a := range d.defs {
+			if m.coresOf(a.at)&c.cores == 0 {
+				continue
+			}
+			if a.value == nil {
+				v |= varOpaque
+			} else {
+				v |= m.expr(c, a.value, depth)
+			}
+			v |= m.controlOf(c, a.at, depth)
+		}
 		return v
-	}
-	if m.busy[key] {
-		return 0
-	}
-	m.busy[key] = true
-	var v variance
-	if d.init != nil {
-		v |= m.expr(c, d.init, depth)
-	}
-	for _, a := range d.defs {
-		if m.coresOf(a.at)&c.cores == 0 {
-			continue
-		}
-		if a.value == nil {
-			v |= varOpaque
-		} else {
-			v |= m.expr(c, a.value, depth)
-		}
-		v |= m.controlOf(c, a.at, depth)
-	}
-	delete(m.busy, key)
-	m.memo[key] = v
-	return v
+	})
 }
 
 // param is the variance of fn's parameter i: bound by the caller being
@@ -386,66 +393,53 @@ func (m *varianceModel) param(c vctx, i int, name string, depth int) variance {
 	if c.params != nil {
 		return c.params[name]
 	}
-	key := vkey{'p', c.fn, strconv.Itoa(i) + "@" + strconv.Itoa(int(c.cores))}
-	if v, ok := m.memo[key]; ok {
-		return v
-	}
-	if m.busy[key] {
-		return 0
-	}
-	m.busy[key] = true
-	var v variance
-	if coreIdentityName(name) {
-		v |= varNamed
-	}
-	if depth < maxVarianceDepth {
-		for _, site := range m.callSites(cxx.FunctionName(c.fn)) {
-			call, ok := cxx.AsCall(site)
-			if !ok || i >= len(call.Args) || m.coresOf(site)&c.cores == 0 {
-				continue
-			}
-			caller := cxx.EnclosingFunction(site)
-			if caller == nil || caller == c.fn {
-				continue
-			}
-			v |= m.expr(vctx{fn: caller, cores: c.cores}, call.Args[i], depth+1)
+	return m.memoized(vkey{'p', c.fn, strconv.Itoa(i) + "@" + strconv.Itoa(int(c.cores))}, func() variance {
+		var v variance
+		if coreIdentityName(name) {
+			v |= varNamed
 		}
-	}
-	delete(m.busy, key)
-	m.memo[key] = v
-	return v
+		if depth < maxVarianceDepth {
+			for _, site := range m.callSites(cxx.FunctionName(c.fn)) {
+				call, ok := cxx.AsCall(site)
+				if !ok || i >= len(call.Args) || m.coresOf(site)&c.cores == 0 {
+					continue
+				}
+				caller := cxx.EnclosingFunction(site)
+				if caller == nil || caller == c.fn {
+					continue
+				}
+				v |= m.expr(vctx{fn: caller, cores: c.cores}, call.Args[i], depth+1)
+			}
+		}
+		return v
+	})
 }
 
 // member is the variance of a member or global by name: the values the
 // unit assigns to it (in any function, in constructor initializer lists),
 // or, when nothing does, none unless its name says it is the core's id.
 func (m *varianceModel) member(name string, depth int) variance {
-	key := vkey{'m', nil, name}
-	if v, ok := m.memo[key]; ok {
+	if depth >= maxVarianceDepth {
+		return 0 // as for a member nothing sets
+	}
+	return m.memoized(vkey{'m', nil, name}, func() variance {
+		var v variance
+		if coreIdentityName(name) {
+			v |= varNamed
+		}
+		for _, d := range m.memberDefs()[name] {
+			c := vctx{fn: cxx.EnclosingFunction(d.at), cores: m.coresOf(d.at)}
+			if d.value == nil {
+				v |= varOpaque
+				continue
+			}
+			v |= m.expr(c, d.value, depth+1)
+			if c.fn != nil {
+				v |= m.controlOf(c, d.at, depth+1)
+			}
+		}
 		return v
-	}
-	if m.busy[key] || depth >= maxVarianceDepth {
-		return 0
-	}
-	m.busy[key] = true
-	var v variance
-	if coreIdentityName(name) {
-		v |= varNamed
-	}
-	for _, d := range m.memberDefs()[name] {
-		c := vctx{fn: cxx.EnclosingFunction(d.at), cores: m.coresOf(d.at)}
-		if d.value == nil {
-			v |= varOpaque
-			continue
-		}
-		v |= m.expr(c, d.value, depth+1)
-		if c.fn != nil {
-			v |= m.controlOf(c, d.at, depth+1)
-		}
-	}
-	delete(m.busy, key)
-	m.memo[key] = v
-	return v
+	})
 }
 
 // localBuffer reports whether a GetValue receiver is a LocalTensor.
@@ -681,30 +675,6 @@ func assignedLocal(t *grammar.Node) (string, *grammar.Node) {
 		}
 	}
 	return "", nil
-}
-
-// isTemplateParam reports whether name is a template parameter of fn or of
-// a class enclosing it: the same on every core of the instantiation.
-func isTemplateParam(fn *grammar.Node, name string) bool {
-	for p := fn; p != nil; p = p.Parent() {
-		if p.Kind() != "template_declaration" {
-			continue
-		}
-		pl := p.ChildByField("parameters")
-		if pl == nil {
-			continue
-		}
-		for _, tp := range pl.NamedChildren() {
-			d := tp.ChildByField("declarator")
-			if d == nil {
-				d = tp.ChildByField("name")
-			}
-			if d != nil && cxx.DeclaredName(d) == name || d != nil && d.Text() == name {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // coreIdentityName reports whether a variable's name says it holds the
