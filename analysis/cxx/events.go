@@ -183,8 +183,9 @@ type EventFinding struct {
 // Events also touched by code no entry reaches (a constructor, an object's
 // operator() the calls do not resolve to, a lambda) are not judged, nor
 // events whose ids are not constant. Pure: its result depends only on the
-// files and arguments.
-func UnpairedEvents(ctx context.Context, ff FileFacts, files []*grammar.File, r *Resolver, entries []*grammar.Node, cores grammar.Cores) []EventFinding {
+// files and arguments. funcs is FuncsOf(ff, files...) when the caller has
+// it (nil: built here).
+func UnpairedEvents(ctx context.Context, ff FileFacts, files []*grammar.File, funcs *Funcs, r *Resolver, entries []*grammar.Node, cores grammar.Cores) []EventFinding {
 	if len(files) == 0 || len(entries) == 0 {
 		return nil
 	}
@@ -194,7 +195,7 @@ func UnpairedEvents(ctx context.Context, ff FileFacts, files []*grammar.File, r 
 		if cores&core == 0 {
 			continue
 		}
-		a := newEventAnalysis(ctx, ff, files, r, core)
+		a := newEventAnalysis(ctx, ff, files, r, core, &funcs)
 		if a == nil {
 			continue
 		}
@@ -291,7 +292,8 @@ type origin struct {
 // context once); past it the analysis gives up rather than guess.
 const evBudget = 200000
 
-func newEventAnalysis(ctx context.Context, ff FileFacts, files []*grammar.File, r *Resolver, core grammar.Cores) *eventAnalysis {
+// funcs is the files' function index, built on first need.
+func newEventAnalysis(ctx context.Context, ff FileFacts, files []*grammar.File, r *Resolver, core grammar.Cores, funcs **Funcs) *eventAnalysis {
 	a := &eventAnalysis{ctx: ctx, ff: ff, files: files, r: r, core: core, keys: map[EventKey]int{},
 		ops: map[*grammar.Node]*EventOp{}, stmts: map[*grammar.Node]*outcome{}, sums: map[*grammar.Node]tf{},
 		busy: map[*grammar.Node]bool{}, visited: map[*grammar.Node]bool{}, walked: map[walkKey]bool{}, walkBusy: map[*grammar.Node]bool{},
@@ -322,7 +324,10 @@ func newEventAnalysis(ctx context.Context, ff FileFacts, files []*grammar.File, 
 	if len(a.list) == 0 {
 		return nil
 	}
-	a.funcs = FuncsOf(ff, files...)
+	if *funcs == nil {
+		*funcs = FuncsOf(ff, files...)
+	}
+	a.funcs = *funcs
 	a.objects = map[string]bool{}
 	for _, f := range files {
 		for _, name := range ff.Funcs(f).objects {

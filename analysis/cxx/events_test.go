@@ -61,7 +61,7 @@ func TestUnpairedEventsNestedLoops(t *testing.T) {
 	}
 	b.WriteString("set_flag(PIPE_MTE2, PIPE_V, EVENT_ID1);\n}\n")
 	f := parse(t, "k.cpp", b.String())
-	got := UnpairedEvents(context.Background(), nil, []*grammar.File{f}, NewResolver(f), Functions(f), grammar.AIV)
+	got := UnpairedEvents(context.Background(), nil, []*grammar.File{f}, nil, NewResolver(f), Functions(f), grammar.AIV)
 	if len(got) != 1 || got[0].Problem != EventLeaked || got[0].Key != (EventKey{"MTE2_V", 1}) {
 		t.Fatalf("got %+v, want one leak of MTE2_V id 1", got)
 	}

@@ -1,6 +1,7 @@
 package cxx
 
 import (
+	"slices"
 	"sort"
 	"sync"
 
@@ -107,15 +108,21 @@ func (x *CallIndex) Named(names ...string) []*grammar.Node {
 	if len(names) == 1 {
 		return x.byName[names[0]]
 	}
+	// Most names are not called in a given file: look each up, and check
+	// for a repeated name only among the few that are.
 	var out []*grammar.Node
-	seen := make(map[string]bool, len(names))
+	var hit []string
 	for _, name := range names {
-		if !seen[name] {
-			seen[name] = true
-			out = append(out, x.byName[name]...)
+		ns := x.byName[name]
+		if len(ns) == 0 || slices.Contains(hit, name) {
+			continue
 		}
+		hit = append(hit, name)
+		out = append(out, ns...)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Index() < out[j].Index() })
+	if len(hit) > 1 {
+		sort.Slice(out, func(i, j int) bool { return out[i].Index() < out[j].Index() })
+	}
 	return out
 }
 

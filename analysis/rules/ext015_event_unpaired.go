@@ -70,7 +70,8 @@ func runEventUnpaired(pass *analysis.Pass) {
 		return
 	}
 	cores := kindCores(pass)
-	for _, fd := range cxx.UnpairedEvents(context.Background(), pass.Closure(), files, pass.Consts, entries, cores) {
+	// The closure's function index is workspaceFuncs' (the same code files).
+	for _, fd := range cxx.UnpairedEvents(context.Background(), pass.Closure(), files, workspaceFuncs(pass), pass.Consts, entries, cores) {
 		pass.Report(eventDiagnostic(pass, fd, cores))
 	}
 }
