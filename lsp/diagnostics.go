@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -53,16 +54,51 @@ func (s *Server) analyzeSeq(ctx context.Context, d *document) ([]analysis.Diagno
 	if err := ctx.Err(); err != nil {
 		return nil, version, seq, err
 	}
-	diags, err := s.runAnalysis(ctx, d.path)
-	if err != nil {
-		return nil, version, seq, err
-	}
+	// A run of the same version on the same inputs is under way (the
+	// publication, a request that came first): its findings are ours.
 	d.mu.Lock()
-	if d.seq == seq && s.cfgGen.Load() == cfgGen {
+	if fl := d.flight; fl != nil && fl.seq == seq && fl.cfgGen == cfgGen && analysis.SameInputs(fl.inputs, inputs) {
+		d.mu.Unlock()
+		select {
+		case <-fl.done:
+			if fl.err == nil {
+				return fl.diags, version, seq, nil
+			}
+			// That run was cancelled: run our own.
+		case <-ctx.Done():
+			return nil, version, seq, ctx.Err()
+		}
+		d.mu.Lock()
+	}
+	fl := &flight{seq: seq, cfgGen: cfgGen, inputs: inputs, done: make(chan struct{})}
+	d.flight = fl
+	d.mu.Unlock()
+	diags, err := s.runAnalysis(ctx, d.path)
+	fl.diags, fl.err = diags, err
+	close(fl.done)
+	d.mu.Lock()
+	if d.flight == fl {
+		d.flight = nil
+	}
+	if err == nil && d.seq == seq && s.cfgGen.Load() == cfgGen {
 		d.cache = diagCache{valid: true, seq: seq, cfgGen: cfgGen, inputs: inputs, diags: diags}
 	}
 	d.mu.Unlock()
+	if err != nil {
+		return nil, version, seq, err
+	}
 	return diags, version, seq, nil
+}
+
+// flight is a document's analysis under way, shared by the callers that
+// want the findings of the same version on the same inputs.
+type flight struct {
+	seq    uint64
+	cfgGen uint64
+	inputs analysis.ResultInputs
+	done   chan struct{}
+	diags  []analysis.Diagnostic
+	err    error
 }
 
 // runAnalysis runs the rules on one file of the workspace, bounded by the
@@ -227,8 +263,8 @@ func (s *Server) analyzer(code string) *analysis.Analyzer {
 }
 
 // edited follows a change of an open document: the document is diagnosed
-// after the adaptive debounce, every other open document (which may
-// include it, be included by it or be described by it) after the longest.
+// after the adaptive debounce, the other open documents whose findings
+// read it (dependents) after the longest.
 func (s *Server) edited(d *document, opened bool) {
 	s.invalidate()
 	s.mu.Lock()
@@ -256,7 +292,46 @@ func (s *Server) edited(d *document, opened bool) {
 		delay = 0
 	}
 	s.schedule(d, delay, true)
-	s.rediagnoseAll(d)
+	if isConfigFile(d.path) {
+		s.rediagnoseAll(d)
+		return
+	}
+	deps := s.dependents(d)
+	d.mu.Lock()
+	d.deps = deps
+	d.mu.Unlock()
+	for _, o := range deps {
+		s.schedule(o, hi, false)
+	}
+}
+
+// rescheduleNewDependents follows d's analysis of a new version: the
+// workspace now holds its text, whose includes may make other documents
+// read it. Those the edit did not schedule (the include graph it saw was
+// the previous version's) are scheduled now.
+func (s *Server) rescheduleNewDependents(d *document) {
+	d.mu.Lock()
+	old := d.deps
+	d.mu.Unlock()
+	_, hi := s.debounce()
+	for _, o := range s.dependents(d) {
+		if !slices.Contains(old, o) {
+			s.schedule(o, hi, false)
+		}
+	}
+}
+
+// dependents are the open documents other than d whose findings read d:
+// its includers and the files of the units it belongs to; every document
+// for a Python file (the stubs' ABI tables reach every unit).
+func (s *Server) dependents(d *document) []*document {
+	var out []*document
+	for _, o := range s.openDocs() {
+		if o != d && (d.lang != grammar.CPP || slices.Contains(analysis.InputPaths(s.ws, o.path), d.path)) {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // rediagnoseAll schedules every open document but except.
@@ -363,9 +438,16 @@ func (s *Server) publish(d *document) {
 	// edit than the current one is stale, whatever versions the client
 	// numbered them with.
 	stale := d.closed || d.seq != seq
+	newDeps := !stale && d.depsSeq != seq
+	if newDeps {
+		d.depsSeq = seq
+	}
 	d.mu.Unlock()
 	if stale {
 		return
+	}
+	if newDeps {
+		s.rescheduleNewDependents(d)
 	}
 	// A change elsewhere that no compile of this file reads leaves its
 	// findings as they were: the client already shows them.

@@ -271,6 +271,20 @@ func compareUnitsWithFresh(t *testing.T, c *testClient, bufs []*buffer, dir stri
 		if got != want {
 			t.Fatalf("v%d of %s: diagnostics after incremental edits:\n%s\nfresh server:\n%s\ntext:\n%s", b.version, filepath.Base(pathOf(b.uri)), got, want, b.text)
 		}
+		// The pushed ones too: an edit re-diagnoses the documents that read
+		// the edited file (includers, units, stubs), no fewer.
+		var items []protocol.Diagnostic
+		json.Unmarshal([]byte(want), &items)
+		wantPub, _ := json.Marshal(items)
+		var last []byte
+		c.waitFor(fmt.Sprintf("the published diagnostics of %s v%d to be a fresh server's", filepath.Base(pathOf(b.uri)), b.version), func() bool {
+			ps := c.published[b.uri]
+			if len(ps) == 0 || ps[len(ps)-1].Version == nil || *ps[len(ps)-1].Version != b.version {
+				return false
+			}
+			last, _ = json.Marshal(ps[len(ps)-1].Diagnostics)
+			return string(last) == string(wantPub)
+		})
 	}
 	if got, want := workspaceItems(c), workspaceItems(c2); got != want {
 		t.Fatalf("workspace diagnostic after incremental edits:\n%s\nfresh server:\n%s", got, want)
@@ -331,5 +345,36 @@ func TestWorkspaceDiagnosticFollowsEdits(t *testing.T) {
 	if reports[0] == before || reports[1] == reports[0] {
 		t.Fatal("deleting stub parameters changed no finding: the test does not exercise the reuse")
 	}
+	c.shutdown()
+}
+
+// TestIncludeAddedRediagnosesHeader: an entry that includes an open header
+// again makes the header part of its unit. The edit is judged against the
+// include graph the server had (without it); once the entry's new text is
+// analysed, the header is diagnosed again with both units.
+func TestIncludeAddedRediagnosesHeader(t *testing.T) {
+	dir := t.TempDir()
+	analysistest.CopyTree(t, abiFixture(t), dir)
+	kern := filepath.Join(dir, "kernels", "qwen_fai")
+	c := startServer(t, Options{MinDebounce: -1, MaxDebounce: -1})
+	c.initialize([]string{dir}, map[string]any{})
+	h := c.open(filepath.Join(kern, "qwen_fai.h"))
+	e := c.open(filepath.Join(kern, "paged_attention_entry.cpp"))
+	both := c.diagnosticsFor(h.uri, 1)
+	c.diagnosticsFor(e.uri, 1)
+	inc := find(t, e.text, `#include "qwen_fai.h"`, 0)
+	line := protocol.Range{Start: inc, End: protocol.Position{Line: inc.Line + 1}}
+	latest := func() string {
+		ps := c.published[h.uri]
+		b, _ := json.Marshal(ps[len(ps)-1].Diagnostics)
+		return string(b)
+	}
+	want, _ := json.Marshal(both)
+	c.edit(e, []protocol.TextEdit{{Range: line}})
+	c.diagnosticsFor(e.uri, e.version)
+	c.waitFor("the header diagnosed without the plain extern", func() bool { return latest() != string(want) })
+	c.edit(e, []protocol.TextEdit{{Range: protocol.Range{Start: inc, End: inc}, NewText: "#include \"qwen_fai.h\"\n"}})
+	c.diagnosticsFor(e.uri, e.version)
+	c.waitFor("the header diagnosed with both externs again", func() bool { return latest() == string(want) })
 	c.shutdown()
 }

@@ -42,6 +42,7 @@ type document struct {
 	// calls it).
 	cancelRun context.CancelFunc
 	cache     diagCache
+	flight    *flight // the analysis under way
 	timer     *time.Timer
 	due       time.Time // when timer fires; zero once it has
 	published bool      // diagnostics went out at least once
@@ -49,7 +50,12 @@ type document struct {
 	pubVersion int32
 	pubID      string
 	lastCost   time.Duration
-	closed     bool
+	// deps are the documents the last edit scheduled (their findings read
+	// this one); depsSeq is the edit whose analysis looked for new ones
+	// (see rescheduleNewDependents).
+	deps    []*document
+	depsSeq uint64
+	closed  bool
 }
 
 // isSupported reports whether extern-lsp analyses a path (C++ or Python).
