@@ -83,12 +83,13 @@ func (p *Parser) parseChunks(ctx context.Context, parseSrc, orig []byte, lines *
 		if err != nil {
 			return nil, err
 		}
-		need := nodeCount(ts)
+		need := nodeCount(ts) // an upper bound: flatten drops punctuation
 		root := ts.RootNode()
 		if i == 0 {
 			// Room for every piece at the first one's density: capacity
 			// never written is never resident.
-			nodes = make([]Node, need, need+need*(len(parseSrc)-b)/max(b-a, 1)*5/4)
+			kept := keptCount(ts, t)
+			nodes = make([]Node, kept, kept+kept*(len(parseSrc)-b)/max(b-a, 1)*5/4)
 			nodes = nodes[:flattenInto(ts, t, nodes, 0, 0, false)]
 		} else if uint16(root.Symbol()) != nodes[0].kind {
 			ts.Close()

@@ -31,6 +31,7 @@ extern bool ts_node_is_named(XNode self);
 extern bool ts_node_is_missing(XNode self);
 extern bool ts_node_is_error(XNode self);
 extern uint32_t ts_node_descendant_count(XNode self);
+extern uint32_t ts_node_child_count(XNode self);
 extern uint32_t ts_language_symbol_count(const TSLanguage *self);
 extern const char *ts_language_symbol_name(const TSLanguage *self, uint16_t symbol);
 extern uint32_t ts_language_field_count(const TSLanguage *self);
@@ -52,12 +53,31 @@ static uint32_t node_count(const TSTree *tree) {
 	return ts_node_descendant_count(ts_tree_root_node(tree)) + 1;
 }
 
+static bool dropped(const XCursor *c, XNode node, uint16_t nsym, const uint8_t *drop) {
+	uint16_t sym = ts_node_symbol(node);
+	return sym < nsym && drop[sym] && ts_tree_cursor_current_field_id(c) == 0 &&
+	       !ts_node_is_missing(node) && ts_node_child_count(node) == 0;
+}
+
+// kept_count is the number of nodes flatten_tree writes.
+static uint32_t kept_count(const TSTree *tree, uint16_t nsym, const uint8_t *drop) {
+	XCursor c = ts_tree_cursor_new(ts_tree_root_node(tree));
+	uint32_t n = 0;
+	for (;;) {
+		if (!dropped(&c, ts_tree_cursor_current_node(&c), nsym, drop)) n++;
+		if (ts_tree_cursor_goto_first_child(&c)) continue;
+		while (!ts_tree_cursor_goto_next_sibling(&c)) {
+			if (!ts_tree_cursor_goto_parent(&c)) { ts_tree_cursor_delete(&c); return n; }
+		}
+	}
+}
+
 // flatten_tree writes the tree in preorder into out (cap nodes) and returns
 // the count. Symbols past nsym (ERROR) become nsym. Byte offsets are moved
 // by off and indexes by base. With skip_root the root is left out and its
 // children get parent 0 (the root of a file parsed in pieces, see chunk.go).
 static uint32_t flatten_tree(const TSTree *tree, GoNode *out, uint32_t cap, uint16_t nsym,
-                             uint32_t off, int32_t base, bool skip_root) {
+                             const uint8_t *drop, uint32_t off, int32_t base, bool skip_root) {
 	XNode root = ts_tree_root_node(tree);
 	XCursor c = ts_tree_cursor_new(root);
 	uint32_t n = 0;
@@ -67,12 +87,13 @@ static uint32_t flatten_tree(const TSTree *tree, GoNode *out, uint32_t cap, uint
 		parent = 0;
 	}
 	for (;;) {
-		if (n >= cap) break;
 		XNode node = ts_tree_cursor_current_node(&c);
+		if (dropped(&c, node, nsym, drop)) goto next;
+		uint16_t sym = ts_node_symbol(node);
+		if (n >= cap) break;
 		GoNode *f = &out[n];
 		f->start = ts_node_start_byte(node) + off;
 		f->end = ts_node_end_byte(node) + off;
-		uint16_t sym = ts_node_symbol(node);
 		bool err = ts_node_is_error(node) || sym >= nsym;
 		f->kind = sym >= nsym ? nsym : sym;
 		uint16_t field = ts_tree_cursor_current_field_id(&c);
@@ -86,6 +107,7 @@ static uint32_t flatten_tree(const TSTree *tree, GoNode *out, uint32_t cap, uint
 		int32_t self = f->index;
 		n++;
 		if (ts_tree_cursor_goto_first_child(&c)) { parent = self; continue; }
+	next:
 		while (!ts_tree_cursor_goto_next_sibling(&c)) {
 			if (skip_root && parent == 0) goto done;
 			if (!ts_tree_cursor_goto_parent(&c)) goto done;
@@ -121,9 +143,17 @@ import (
 type names struct {
 	symbols []string
 	fields  []string
+	// drop marks the C++ punctuation tokens the Go tree leaves out when
+	// they hold no field (operators do): brackets, separators and scope
+	// colons are a third of a file's nodes, and no analysis reads them.
+	drop []uint8
 }
 
-func newNames(lang *sitter.Language) *names {
+// punctuation is what names.drop marks.
+var punctuation = map[string]bool{"(": true, ")": true, "{": true, "}": true, "[": true, "]": true,
+	";": true, ",": true, "::": true, "<": true, ">": true}
+
+func newNames(lang *sitter.Language, dropPunct bool) *names {
 	// sitter.Language holds the TSLanguage pointer as its only field.
 	ptr := *(*unsafe.Pointer)(unsafe.Pointer(lang))
 	nm := &names{}
@@ -135,6 +165,12 @@ func newNames(lang *sitter.Language) *names {
 		}
 	}
 	nm.symbols[ns] = "ERROR"
+	nm.drop = make([]uint8, ns+1)
+	for i := 0; i < ns && dropPunct; i++ {
+		if punctuation[nm.symbols[i]] && lang.SymbolType(sitter.Symbol(i)) != sitter.SymbolTypeRegular {
+			nm.drop[i] = 1
+		}
+	}
 	nf := int(C.field_count(ptr))
 	if nf > 255 {
 		panic("grammar: more than 255 field names")
@@ -151,7 +187,7 @@ func newNames(lang *sitter.Language) *names {
 // flatten copies a tree-sitter tree into Go memory in preorder: the nodes
 // are written by one C walk straight into the Go array.
 func flatten(ts *sitter.Tree, t *Tree) []Node {
-	nodes := make([]Node, nodeCount(ts))
+	nodes := make([]Node, keptCount(ts, t))
 	nodes = nodes[:flattenInto(ts, t, nodes, 0, 0, false)]
 	for i := range nodes {
 		nodes[i].tree = t
@@ -167,6 +203,11 @@ func cTree(ts *sitter.Tree) *C.TSTree {
 // nodeCount is the number of nodes of a tree, its root included.
 func nodeCount(ts *sitter.Tree) int { return int(C.node_count(cTree(ts))) }
 
+// keptCount is the number of nodes of a tree that flatten keeps.
+func keptCount(ts *sitter.Tree, t *Tree) int {
+	return int(C.kept_count(cTree(ts), C.uint16_t(len(t.names.symbols)-1), (*C.uint8_t)(&t.names.drop[0])))
+}
+
 // flattenInto writes ts's nodes into out (see flatten_tree) and returns
 // how many it wrote; their tree pointers are left for the caller to set.
 func flattenInto(ts *sitter.Tree, t *Tree, out []Node, off uint32, base int, skipRoot bool) int {
@@ -174,7 +215,7 @@ func flattenInto(ts *sitter.Tree, t *Tree, out []Node, off uint32, base int, ski
 		return 0
 	}
 	n := C.flatten_tree(cTree(ts), (*C.GoNode)(unsafe.Pointer(&out[0])), C.uint32_t(len(out)),
-		C.uint16_t(len(t.names.symbols)-1), C.uint32_t(off), C.int32_t(base), C.bool(skipRoot))
+		C.uint16_t(len(t.names.symbols)-1), (*C.uint8_t)(&t.names.drop[0]), C.uint32_t(off), C.int32_t(base), C.bool(skipRoot))
 	return int(n)
 }
 

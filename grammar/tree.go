@@ -43,7 +43,7 @@ func (l Lang) info() *langInfo {
 		} else {
 			li.lang = cpp.GetLanguage()
 		}
-		li.names = newNames(li.lang)
+		li.names = newNames(li.lang, l == CPP)
 	})
 	return li
 }
