@@ -486,3 +486,45 @@ func TestComputedIncludes(t *testing.T) {
 		t.Errorf("includes %q, want %q", got, want)
 	}
 }
+
+// The Go tree leaves out punctuation but keeps operators (they are fields),
+// keywords, and the tokens the parser reports missing.
+func TestPunctuationLeftOut(t *testing.T) {
+	f := parse(t, "p.cpp", "void k(int *p) { ns::g<int>(p[0], 1); if (p[1] < 2) { p[0] = -p[1]; } return; }\nint x = 1\n")
+	var kinds []string
+	for i := range f.Tree.Nodes {
+		n := &f.Tree.Nodes[i]
+		if !n.IsNamed() && !n.IsMissing() {
+			kinds = append(kinds, n.Kind())
+			if punctuation[n.Kind()] && n.Field() == "" {
+				t.Errorf("punctuation %q kept at %d", n.Kind(), n.Start)
+			}
+		}
+		if n.Index() != i || (n.Parent() != nil && !n.Parent().Contains(n)) {
+			t.Errorf("node %d (%s): index %d, parent %v", i, n.Kind(), n.Index(), n.Parent())
+		}
+	}
+	for _, want := range []string{"if", "return", "*", "<", "=", "-"} {
+		if !slices.Contains(kinds, want) {
+			t.Errorf("%q left out (anonymous nodes: %q)", want, kinds)
+		}
+	}
+	if !f.Tree.HasError() {
+		t.Error("the missing `;` after `int x = 1` is not reported")
+	}
+	bin := f.Tree.NodeAt(uint32(strings.Index(string(f.Src), "p[1] < 2")), uint32(strings.Index(string(f.Src), "p[1] < 2")+8))
+	if op := bin.ChildByField("operator"); bin.Kind() != "binary_expression" || op == nil || op.Kind() != "<" {
+		t.Errorf("binary expression %s, operator %v", bin.Kind(), op)
+	}
+	// Python trees keep every token.
+	py := parse(t, "p.py", "def f(a, b):\n    return (a, b)\n")
+	n := 0
+	for i := range py.Tree.Nodes {
+		if py.Tree.Nodes[i].Kind() == "(" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("python tree: %d `(` nodes, want 2", n)
+	}
+}

@@ -69,7 +69,9 @@ type Node struct {
 	tree                *Tree
 }
 
-// Tree is a parsed file's nodes in preorder; Nodes[0] is the root.
+// Tree is a parsed file's nodes in preorder; Nodes[0] is the root. A C++
+// tree leaves out the punctuation tokens that hold no field (brackets,
+// `;`, `,`, `::`, template angle brackets): operators and keywords stay.
 type Tree struct {
 	Nodes []Node
 	Src   []byte // the original (unmasked) source
