@@ -272,3 +272,9 @@ func (x *EffectIndex) AfterWriteBack(wb int, o Origin, cores grammar.Cores) (nex
 	}
 	return int(stop), false
 }
+
+// NextStop returns the position of the first dsb, cross-core signal or
+// wait on cores after position i, or len(Effects()) when none follows.
+func (x *EffectIndex) NextStop(i int, cores grammar.Cores) int {
+	return int(x.publish(cores).nextStop[i+1])
+}

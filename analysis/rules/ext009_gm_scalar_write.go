@@ -31,7 +31,10 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"silent when every caller writes the line out after the call (directly, or through its own callers). A write-back " +
 			"without `dsb` is a `warning` when a " +
 			"cross-core signal, a barrier or a store to a flag that is itself written back follows before a `dsb`, " +
-			"and `info` otherwise. Stores into local arrays of GM pointers (`GM_ADDR bufs[N]`, also as members of a " +
+			"and `info` otherwise; signals that cannot hand the store to a reader are passed over (the message names " +
+			"them): a flag or signal wait, which tells no one to read, and a pto::comm `TNOTIFY` into a rank's comm " +
+			"window (its address computed from the CommContext's `windowsIn` bases, as `CommRemotePtr` does) when the " +
+			"store is to other memory, since the woken rank reads its own window, not this task's tensors. Stores into local arrays of GM pointers (`GM_ADDR bufs[N]`, also as members of a " +
 			"local struct) set pointers, not GM.",
 		Why: "Scalar stores go through the core's scalar data cache, which is write-back and not coherent with DMA or " +
 			"other cores: the value sits in this core's cache line until it is evicted. Other cores, a DataCopy (MTE2) " +
@@ -112,6 +115,23 @@ func runGMScalarWrite(pass *analysis.Pass) {
 				continue
 			}
 			after = &afterWriteBack{}
+			// Signals that cannot hand this store to a reader are passed
+			// over: the first one that can, or a dsb, decides.
+			for next >= 0 && cannotPublish(sum, effects, next, o) {
+				after.passed = append(after.passed, effects[next])
+				stop := index.NextStop(next, cores)
+				next = -1
+				if stop < len(effects) {
+					if effects[stop].Kind == cxx.Dsb {
+						dsb = true
+					} else {
+						next = stop
+					}
+				}
+			}
+			if dsb {
+				continue
+			}
 			if next >= 0 {
 				after.next = &effects[next]
 				after.what = "tells another core to read"
@@ -133,7 +153,13 @@ func runGMScalarWrite(pass *analysis.Pass) {
 				// line reaches GM without a dsb before anyone is told to
 				// read it.
 				d.Severity = analysis.SeverityInfo
-				d.Message += " (nothing signals another core or stores a flag after it, so this is a robustness note)"
+				if len(after.passed) > 0 {
+					p := after.passed[0]
+					d.Message += "; `" + shortText(p.Site) + "`" + effectLine(pass, p) + " " + passedWhy(p) +
+						", and nothing after it signals another core or stores a flag before the end, so this is a robustness note"
+				} else {
+					d.Message += " (nothing signals another core or stores a flag after it, so this is a robustness note)"
+				}
 			} else {
 				d.Message += "; `" + shortText(after.next.Site) + "`" + effectLine(pass, *after.next) + " " + after.what + " before any `dsb`"
 				d.Related = append(d.Related, relatedAtEffect(pass, *after.next))
@@ -149,6 +175,55 @@ func runGMScalarWrite(pass *analysis.Pass) {
 type afterWriteBack struct {
 	next *cxx.Effect
 	what string
+	// passed are the signals and waits before next that cannot hand the
+	// store to a reader (cannotPublish).
+	passed []cxx.Effect
+}
+
+// cannotPublish reports whether effects[i], which follows a write-back of
+// memory o before any dsb, cannot be how a reader of o learns to read it:
+// a wait that signals nothing (a flag or signal wait, not a barrier), or a
+// pto::comm notify into a rank's comm window (the address is computed from
+// the CommContext's window bases) when o is other memory: the notify wakes
+// that rank's waiter, which reads what sits in its window, not this task's
+// tensors.
+func cannotPublish(sum *cxx.Summaries, effects []cxx.Effect, i int, o cxx.Origin) bool {
+	e := effects[i]
+	paired := func(k cxx.EffectKind) bool {
+		for j := i - 1; j >= 0 && effects[j].At == e.At; j-- {
+			if effects[j].Kind == k {
+				return true
+			}
+		}
+		for j := i + 1; j < len(effects) && effects[j].At == e.At; j++ {
+			if effects[j].Kind == k {
+				return true
+			}
+		}
+		return false
+	}
+	switch e.Kind {
+	case cxx.Wait:
+		return !paired(cxx.Signal)
+	case cxx.Signal:
+		if e.At != e.Site || !o.Known() {
+			return false
+		}
+		c, ok := cxx.AsCall(e.Site)
+		if !ok || c.Name != "TNOTIFY" || len(c.Args) == 0 || !sum.PeerWindow(c.Args[0]) {
+			return false
+		}
+		return !sum.OriginOf(c.Args[0]).Same(o)
+	}
+	return false
+}
+
+// passedWhy says why a passed-over effect cannot hand a store to a reader.
+func passedWhy(e cxx.Effect) string {
+	if e.Kind == cxx.Wait {
+		return "only waits"
+	}
+	return "notifies a rank through its comm window, whose waiter reads that window, not this buffer"
 }
 
 func gmWriteDiagnostic(pass *analysis.Pass, gm *cxx.GM, a *cxx.Access, flush *cxx.Dcci, barrier []cxx.Hop) analysis.Diagnostic {
