@@ -876,8 +876,75 @@ func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) *Bin
 	if entry == nil || entry.Tree == nil {
 		return nil
 	}
+	defs := []*FileDefs{IndexDefs(entry)}
+	seen := map[*grammar.File]bool{entry: true}
+	for _, f := range files {
+		if !seen[f] {
+			seen[f] = true
+			defs = append(defs, IndexDefs(f))
+		}
+	}
 	if consts == nil {
 		consts = cxx.NewResolver(append(append([]*grammar.File(nil), files...), entry)...)
+	}
+	return BindDefs(entry, defs, consts)
+}
+
+// FileDefs are the function and class definitions of one file, indexed
+// from the file alone for BindDefs.
+type FileDefs struct {
+	fns     map[string][]fnDef
+	classes []fileClass
+}
+
+// fileClass is one class or struct definition of a file.
+type fileClass struct {
+	name    string
+	tmpl    tmplParams
+	methods []*grammar.Node
+}
+
+// IndexDefs indexes the definitions of f.
+func IndexDefs(f *grammar.File) *FileDefs {
+	d := &FileDefs{fns: map[string][]fnDef{}}
+	if f == nil || f.Tree == nil || f.Lang != grammar.CPP {
+		return d
+	}
+	for i := range f.Tree.Nodes {
+		n := &f.Tree.Nodes[i]
+		switch n.Kind() {
+		case "function_definition":
+			name := cxx.FunctionName(n)
+			if name != "" {
+				d.fns[name] = append(d.fns[name], fnDef{node: n, scope: name, tmpl: templateParamList(n.Parent())})
+			}
+		case "class_specifier", "struct_specifier":
+			nm, body := n.ChildByField("name"), n.ChildByField("body")
+			if nm == nil || body == nil {
+				continue
+			}
+			c := fileClass{name: nm.Text(), tmpl: templateParamList(n.Parent())}
+			for _, m := range body.NamedChildren() {
+				if m.Kind() == "template_declaration" {
+					if c := m.ChildOfKind("function_definition"); c != nil {
+						m = c
+					}
+				}
+				if m.Kind() == "function_definition" {
+					c.methods = append(c.methods, m)
+				}
+			}
+			d.classes = append(d.classes, c)
+		}
+	}
+	return d
+}
+
+// BindDefs is Bind over the definitions of the entry file (first) and the
+// files of its closure, each file once.
+func BindDefs(entry *grammar.File, files []*FileDefs, consts *cxx.Resolver) *Bindings {
+	if entry == nil || entry.Tree == nil {
+		return nil
 	}
 	fns := map[string][]fnDef{}
 	type classDef struct {
@@ -885,42 +952,17 @@ func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) *Bin
 		methods []*grammar.Node
 	}
 	classes := map[string]*classDef{}
-	seen := map[*grammar.File]bool{}
-	for _, f := range append([]*grammar.File{entry}, files...) {
-		if f == nil || f.Tree == nil || f.Lang != grammar.CPP || seen[f] {
-			continue
+	for _, d := range files {
+		for name, ds := range d.fns {
+			fns[name] = append(fns[name], ds...)
 		}
-		seen[f] = true
-		for i := range f.Tree.Nodes {
-			n := &f.Tree.Nodes[i]
-			switch n.Kind() {
-			case "function_definition":
-				name := cxx.FunctionName(n)
-				if name != "" {
-					fns[name] = append(fns[name], fnDef{node: n, scope: name, tmpl: templateParamList(n.Parent())})
-				}
-			case "class_specifier", "struct_specifier":
-				nm, body := n.ChildByField("name"), n.ChildByField("body")
-				if nm == nil || body == nil {
-					continue
-				}
-				name := nm.Text()
-				cd := classes[name]
-				if cd == nil {
-					cd = &classDef{tmpl: templateParamList(n.Parent())}
-					classes[name] = cd
-				}
-				for _, m := range body.NamedChildren() {
-					if m.Kind() == "template_declaration" {
-						if c := m.ChildOfKind("function_definition"); c != nil {
-							m = c
-						}
-					}
-					if m.Kind() == "function_definition" {
-						cd.methods = append(cd.methods, m)
-					}
-				}
+		for _, c := range d.classes {
+			cd := classes[c.name]
+			if cd == nil {
+				cd = &classDef{tmpl: c.tmpl}
+				classes[c.name] = cd
 			}
+			cd.methods = append(cd.methods, c.methods...)
 		}
 	}
 	vals := map[string]map[string]map[int64]bool{}

@@ -81,6 +81,7 @@ func (w *Workspace) dropStubs() {
 func (w *Workspace) dropUnits() {
 	w.units, w.resolved = nil, nil
 	w.unitsEpoch++
+	w.dropClosures()
 }
 
 // touched records a content change of path (w.mu held); shape says its
@@ -458,6 +459,7 @@ func (w *Workspace) group(files []*grammar.File) *fileGroup {
 type fileShare struct {
 	helpers *abi.FileHelpers
 	consts  *cxx.FileConsts
+	defs    *abi.FileDefs
 }
 
 // Consts is the constant resolver over files, in order, from their shares.
@@ -480,7 +482,7 @@ func (w *Workspace) share(f *grammar.File) *fileShare {
 	if h != nil {
 		return h
 	}
-	h = &fileShare{helpers: abi.ScanHelpers(f), consts: cxx.IndexConsts(f)}
+	h = &fileShare{helpers: abi.ScanHelpers(f), consts: cxx.IndexConsts(f), defs: abi.IndexDefs(f)}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.current(f) {
@@ -697,7 +699,13 @@ func (w *Workspace) Bindings(entry string) *abi.Bindings {
 		return c.b
 	}
 	w.mu.Unlock()
-	b := abi.Bind(ef, files, w.Consts(append(append([]*grammar.File(nil), files...), ef)))
+	defs := []*abi.FileDefs{w.share(ef).defs}
+	for _, f := range files {
+		if f != ef {
+			defs = append(defs, w.share(f).defs)
+		}
+	}
+	b := abi.BindDefs(ef, defs, w.Consts(append(append([]*grammar.File(nil), files...), ef)))
 	w.mu.Lock()
 	if w.abi.bindings == nil {
 		w.abi.bindings = map[string]bindMemo{}

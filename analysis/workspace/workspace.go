@@ -113,6 +113,10 @@ type Workspace struct {
 	// unitsEpoch counts drops of units, so a units index built while the
 	// include graph changed is not kept.
 	unitsEpoch uint64
+	// closures memoizes Closure until a file's content, the include graph
+	// or the limits change (closureEpoch counts the drops).
+	closures     map[string][]string
+	closureEpoch uint64
 	// abi is the Python stub index and the args[] caches (stubs.go).
 	abi abiState
 	// maxFile is the size cap of a file (fsys.DefaultMaxFileSize when
@@ -183,6 +187,7 @@ func (w *Workspace) RemoveRoot(root string) {
 func (w *Workspace) SetIncludeDirs(dirs []string) {
 	w.mu.Lock()
 	w.includeDirs = append([]string(nil), dirs...)
+	w.dropClosures()
 	w.mu.Unlock()
 }
 
@@ -202,6 +207,7 @@ func (w *Workspace) AddIncludeDirs(dirs []string) {
 	if added {
 		w.resolved = nil
 		w.units = nil
+		w.dropClosures()
 	}
 }
 
@@ -235,6 +241,8 @@ func (w *Workspace) SetOverlay(path string, src []byte, version int32) {
 // includes or entry shape changed.
 func (w *Workspace) replace(path string, old, ne *fileEntry) {
 	ne.scan = scanText(ne.src)
+	// A closure is cut by its bytes: any new text may change it.
+	w.dropClosures()
 	shape := old == nil || old.scan == nil || !old.scan.sameShape(ne.scan)
 	if shape {
 		w.dropUnits()
@@ -363,6 +371,7 @@ func (w *Workspace) DiskStamp(path string) (fsys.Stamp, bool) {
 func (w *Workspace) SetLimits(maxFile func(path string) int64, maxUnit int64) {
 	w.mu.Lock()
 	w.maxFile, w.maxUnit = maxFile, maxUnit
+	w.dropClosures()
 	w.mu.Unlock()
 }
 
@@ -639,7 +648,35 @@ func (w *Workspace) Closure(path string) []string {
 	path = Abs(path)
 	w.mu.Lock()
 	limit := w.maxUnit
+	c, ok := w.closures[path]
+	epoch := w.closureEpoch
 	w.mu.Unlock()
+	if ok {
+		return slices.Clone(c)
+	}
+	out := w.closure(path, limit)
+	w.mu.Lock()
+	if w.closureEpoch == epoch {
+		if w.closures == nil || len(w.closures) >= maxClosures {
+			w.closures = map[string][]string{}
+		}
+		w.closures[path] = out
+	}
+	w.mu.Unlock()
+	return slices.Clone(out)
+}
+
+// maxClosures bounds the Closure memo: a run over a whole tree asks for
+// every file's once.
+const maxClosures = 256
+
+// dropClosures forgets the memoized closures (w.mu held).
+func (w *Workspace) dropClosures() {
+	w.closures = nil
+	w.closureEpoch++
+}
+
+func (w *Workspace) closure(path string, limit int64) []string {
 	if limit <= 0 {
 		limit = fsys.DefaultMaxUnitBytes
 	}
