@@ -30,7 +30,8 @@ var MissingPipeDrain = register(&analysis.Analyzer{
 			"`TPipe::Destroy()` or a live TPipe whose destructor runs at the return. Each core is followed separately; a " +
 			"drain counts when every path takes one: both sides of an `#if` on a project macro, every case of a `switch` " +
 			"with a `default:`, the core's branch of an `#if defined(__DAV_VEC__)` / `#elif defined(__DAV_CUBE__)` in a " +
-			"helper. When the store is followed by a call to a project function whose definition is in an `#include` " +
+			"helper. Stores and drains inside the unit's macros count where the macro is used, function-like " +
+			"(`STORE_OUT(t)`) or object-like (`FLUSH_ROWS;`), like a helper's. When the store is followed by a call to a project function whose definition is in an `#include` " +
 			"that did not resolve, the finding is a note that names the call (set `include-dirs` or `-I`).",
 		Why: "Every task is called from the runtime's poll loop as `kernel(args)`, and after it returns the runtime " +
 			"reports the task done and starts the next one on that core without draining the pipes. DMA stores still " +
@@ -499,6 +500,9 @@ func (d *drainer) stmt(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow
 		}
 		return drainFlow{}
 	default:
+		if out, ok := d.objectMacro(n, in); ok {
+			return out
+		}
 		return d.exprCalls(f, n, in)
 	}
 }
@@ -660,6 +664,38 @@ func (d *drainer) call(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow
 		}
 		return in
 	}
+	return d.through(defs, n, in)
+}
+
+// objectMacro runs a statement `NAME;` that uses an object-like macro of
+// the unit whose body is statements (`#define STORE_OUT DataCopy(...)`)
+// through the body, as a call of its shadow function; ok is false for any
+// other statement.
+func (d *drainer) objectMacro(n *grammar.Node, in drainFlow) (out drainFlow, ok bool) {
+	name := cxx.StatementMacro(n)
+	if name == "" || n.NamedChildren()[0].Kind() != "identifier" {
+		return in, false
+	}
+	bodies := map[*grammar.Node]bool{}
+	for _, m := range d.pass.Reach().Macros().ByName[name] {
+		if !m.FuncLike && m.Def != nil {
+			bodies[m.Def] = true
+		}
+	}
+	var defs []cxx.FuncDef
+	for _, def := range d.funcs.Lookup(name) {
+		if bodies[def.Node] {
+			defs = append(defs, def)
+		}
+	}
+	if len(defs) == 0 {
+		return in, false
+	}
+	return d.through(defs, n.NamedChildren()[0], in), true
+}
+
+// through runs the flow in across a call n of one of defs.
+func (d *drainer) through(defs []cxx.FuncDef, n *grammar.Node, in drainFlow) drainFlow {
 	out := drainFlow{}
 	for _, def := range defs {
 		if def.Node.Contains(n) {
