@@ -103,7 +103,7 @@ func (s *Summaries) paramTests(fn *grammar.Node) []paramTest {
 	}
 	var ts []paramTest
 	names := map[string]bool{}
-	for _, p := range Params(fn) {
+	for _, p := range s.paramsOf(fn) {
 		if p.Name != "" {
 			names[p.Name] = true
 		}
@@ -198,7 +198,7 @@ func (s *Summaries) keptParams(fn *grammar.Node) map[string]bool {
 		return k
 	}
 	k := map[string]bool{}
-	for _, p := range Params(fn) {
+	for _, p := range s.paramsOf(fn) {
 		if p.Name != "" {
 			k[p.Name] = true
 		}
@@ -289,7 +289,7 @@ func (s *Summaries) callEnv(fn, call, caller *grammar.Node) map[string][]int64 {
 	c, _ := AsCall(call)
 	kept := s.keptParams(fn)
 	env := map[string][]int64{}
-	for _, p := range Params(fn) {
+	for _, p := range s.paramsOf(fn) {
 		if p.Name == "" {
 			continue
 		}
@@ -326,7 +326,7 @@ func (s *Summaries) valuesIn(fn, e *grammar.Node) []int64 {
 	}
 	env := map[string][]int64{}
 	if fn != nil && fn.Kind() == "function_definition" {
-		params := Params(fn)
+		params := s.paramsOf(fn)
 		var vals map[string][]int64
 		for _, p := range params {
 			if p.Name != "" && mentionsName(e, p.Name) {

@@ -1,6 +1,7 @@
 package cxx
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -219,6 +220,12 @@ type Summaries struct {
 	callers map[string][]CallSite
 	entry   map[*grammar.Node]*entryMemo
 	written map[writtenKey]bool
+	// resolved memoizes resolve per function, origin and depth: in a call
+	// graph where helpers call helpers, the paths up to the entries are
+	// exponentially many, the functions on them are not.
+	resolved map[wroteBackKey][]Origin
+	// params memoizes Params: an origin is asked per name use.
+	params map[*grammar.Node][]Param
 	// wroteBack memoizes callersWriteBack: the callers of a helper called
 	// from many places are asked once per origin and depth, not once per
 	// path up the call graph (exponential in the depth).
@@ -526,7 +533,7 @@ func (s *Summaries) argSlot(index *grammar.Node) Origin {
 	if index.Kind() == "identifier" {
 		if fn := EnclosingFunction(index); fn != nil && fn.Kind() == "function_definition" {
 			if d := s.lookup(index); d == nil {
-				for _, p := range Params(fn) {
+				for _, p := range s.paramsOf(fn) {
 					if p.Name == index.Text() {
 						o.SlotParam = p.Index
 						return o
@@ -553,7 +560,7 @@ func (s *Summaries) isArgsName(id *grammar.Node) bool {
 		return false
 	}
 	f := s.FileOf(id)
-	for _, p := range Params(fn) {
+	for _, p := range s.paramsOf(fn) {
 		if p.Name == id.Text() {
 			return f != nil && IsArgsParam(f, p)
 		}
@@ -572,7 +579,7 @@ func (s *Summaries) nameOrigin(name string, at *grammar.Node) Origin {
 	}
 	fn := EnclosingFunction(at)
 	if fn != nil && fn.Kind() == "function_definition" {
-		for _, p := range Params(fn) {
+		for _, p := range s.paramsOf(fn) {
 			if p.Name != name {
 				continue
 			}
@@ -1129,7 +1136,7 @@ func (s *Summaries) entrySites(fn *grammar.Node) []entrySite {
 			// The caller's own callers first: what holds at its entry.
 			state := s.stateBefore(cs.Caller.Node, cs.Call)
 			es.all, es.wait = state.all, state.wait
-			params := Params(fn)
+			params := s.paramsOf(fn)
 			for _, inv := range state.coherent {
 				// Map the caller's origin to the callee's: an argument
 				// passed as parameter i, or the same task input / name.
@@ -1258,13 +1265,22 @@ func (s *Summaries) resolve(fn *grammar.Node, o Origin) []Origin {
 	if s.depth > maxExpand {
 		return nil
 	}
+	k := wroteBackKey{fn, o, s.depth}
+	if out, ok := s.resolved[k]; ok {
+		return out
+	}
+	if s.resolved == nil {
+		s.resolved = map[wroteBackKey][]Origin{}
+	}
 	s.depth++
 	defer func() { s.depth-- }()
 	var out []Origin
+	defer func() { s.resolved[k] = out }()
 	for _, cs := range s.callSitesOf(fn) {
 		c, _ := AsCall(cs.Call)
 		for _, r := range s.resolve(cs.Caller.Node, s.substitute(o, c, cs.Call)) {
-			if r.Known() {
+			// A set: the paths to the same memory are many.
+			if r.Known() && !slices.Contains(out, r) {
 				out = append(out, r)
 			}
 		}
@@ -1424,6 +1440,19 @@ func (s *Summaries) Index(fn *grammar.Node) *EffectIndex {
 		m.index = NewEffectIndex(effects)
 	}
 	return m.index
+}
+
+// paramsOf is Params(fn), once per function.
+func (s *Summaries) paramsOf(fn *grammar.Node) []Param {
+	if ps, ok := s.params[fn]; ok {
+		return ps
+	}
+	if s.params == nil {
+		s.params = map[*grammar.Node][]Param{}
+	}
+	ps := Params(fn)
+	s.params[fn] = ps
+	return ps
 }
 
 // EntryCoherence reports whether every caller of fn made memory o (in fn's

@@ -80,6 +80,7 @@ func runGMScalarRead(pass *analysis.Pass) {
 	groups := map[string]*group{}
 	accs := gm.Accesses()
 	var sum *cxx.Summaries
+	var prec *readPrecedence
 	for i := range accs {
 		a := &accs[i]
 		cores := pass.Cores(a.Node)
@@ -88,8 +89,9 @@ func runGMScalarRead(pass *analysis.Pass) {
 		}
 		if sum == nil {
 			sum = unitSummaries(pass)
+			prec = newReadPrecedence(sum, accs)
 		}
-		v := classifyRead(pass, sum, a, cores)
+		v := classifyRead(pass, sum, prec, a, cores)
 		if v.Coherent || v.Hazard == "" && gm.CoherentBefore(*a) != nil {
 			continue
 		}

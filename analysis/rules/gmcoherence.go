@@ -39,7 +39,7 @@ type readVerdict struct {
 // classifyRead decides, from the effects of the access's function (helpers
 // expanded) and what its callers did before calling it, whether a scalar
 // read is coherent and, if not, what makes it a hazard.
-func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, a *cxx.Access, cores grammar.Cores) readVerdict {
+func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence, a *cxx.Access, cores grammar.Cores) readVerdict {
 	var v readVerdict
 	fn := a.Func
 	if fn == nil || fn.Kind() != "function_definition" {
@@ -68,81 +68,89 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, a *cxx.Access, cores 
 			v.HazardAt = hazardAt(*w)
 		}
 	}
-	own := false
-	effects := sum.Effects(fn)
-	loop := enclosingLoop(a.Node, fn)
-	for _, e := range effects {
-		if e.Cores&cores == grammar.None || e.At.Tree() != a.Node.Tree() || sum.DeadForEveryCall(fn, e.At) {
-			continue
+	index := sum.Index(fn)
+	effects := index.Effects()
+	pre := prec.of(fn, a)
+	live := func(i int) bool { return !sum.DeadForEveryCall(fn, effects[i].At) }
+	// The verdict is the last effect that decides it, in the order they
+	// run: those before the read, then (in a loop) those after it in the
+	// body, which come before the next iteration's read (hazards only: an
+	// invalidation there comes after). A wait or DMA write is a hazard
+	// only when this core can have cached the line before it; otherwise
+	// it leaves the verdict as it was, and says the read is uncached
+	// when nothing before it decided.
+	var touched *cxx.Touch
+	decided, uncached := -1, -1
+	hazards := []cxx.EffectKind{cxx.DMAWrite}
+	if written() {
+		hazards = append(hazards, cxx.Wait)
+	}
+	decide := func(i int) bool {
+		if !live(i) {
+			return true
 		}
-		before := cxx.Precedes(e.At, a.Node)
-		// In a loop, what follows the read in the body precedes it on the
-		// next iteration (hazards only: an invalidation there comes after).
-		again := !before && loop != nil && loop.Contains(e.At) && e.At.Start > a.Node.End
-		if !before && !again {
-			continue
-		}
-		switch e.Kind {
-		case cxx.Invalidate:
-			if before && e.Covers(o) {
-				v.Coherent, v.Hazard, v.HazardAt = true, "", nil
-			}
-		case cxx.Wait:
-			if !written() {
-				continue
-			}
-			t := sum.TouchBefore(fn, o, e.At, cores)
-			if t == nil {
-				// Nothing this core did in the task can have cached the
-				// line before the writers' data arrived: the read misses
-				// and loads GM.
-				if v.Hazard == "" {
-					u := e
-					v.Uncached = &u
+		if effects[i].Kind != cxx.Invalidate {
+			if t := sum.TouchBefore(fn, o, effects[i].At, cores); t == nil {
+				if uncached < 0 {
+					uncached = i
 				}
-				continue
+				return true
+			} else {
+				touched = t
 			}
+		}
+		decided = i
+		return false
+	}
+	if loop := enclosingLoop(a.Node, fn); loop != nil {
+		index.EachIn(o, cores, a.Node.End+1, loop.End, decide, hazards...)
+	}
+	if decided < 0 {
+		index.EachBefore(pre, o, cores, decide, append(hazards, cxx.Invalidate)...)
+	}
+	if decided >= 0 {
+		switch e := effects[decided]; e.Kind {
+		case cxx.Invalidate:
+			v.Coherent, v.Hazard, v.HazardAt = true, "", nil
+		case cxx.Wait:
 			v.Coherent = false
 			v.Hazard = "read after `" + shortText(e.Site) + "`" + effectLine(pass, e) + " waits for other cores, whose writes to it are not in this core's cache, and `" +
-				shortText(t.Site) + "`" + touchLine(pass, e, *t) + " can have cached the line before they arrived"
+				shortText(touched.Site) + "`" + touchLine(pass, e, *touched) + " can have cached the line before they arrived"
 			v.HazardAt = hazardAt(e)
-			v.CachedAt = cachedAt(pass, *t)
+			v.CachedAt = cachedAt(pass, *touched)
 		case cxx.DMAWrite:
-			if e.Origin.SameRegion(o) {
-				// Ordering the read after the write lands is the pipe
-				// sync's job (EXT015); the cache is stale only when an
-				// access of this core cached the line before the write.
-				t := sum.TouchBefore(fn, o, e.At, cores)
-				if t == nil {
-					// The write bypasses the cache, and no access of this
-					// core can have cached the line before it landed.
-					if v.Hazard == "" {
-						u := e
-						v.Uncached = &u
-					}
-					continue
-				}
-				v.CachedAt = cachedAt(pass, *t)
-				v.Coherent = false
-				v.Hazard = "read after this core's own DMA write `" + shortText(e.Site) + "`" + effectLine(pass, e) + " to the same buffer, which bypasses the scalar cache"
-				v.HazardAt = hazardAt(e)
-			}
-		case cxx.ScalarWrite:
-			if before && e.Origin.SameRegion(o) {
-				own = true
-			}
+			v.CachedAt = cachedAt(pass, *touched)
+			v.Coherent = false
+			v.Hazard = "read after this core's own DMA write `" + shortText(e.Site) + "`" + effectLine(pass, e) + " to the same buffer, which bypasses the scalar cache"
+			v.HazardAt = hazardAt(e)
 		}
+	} else if uncached >= 0 && v.Hazard == "" {
+		u := effects[uncached]
+		v.Uncached = &u
 	}
+	own := false
+	index.EachBefore(pre, o, cores, func(i int) bool {
+		own = live(i)
+		return !own
+	}, cxx.ScalarWrite)
 	if l := pollLoop(a.Node, fn); l != nil {
 		// Only an invalidation inside the loop refreshes the line on
 		// every iteration.
-		fresh := false
-		for _, e := range effects {
-			if e.Kind == cxx.Invalidate && e.Cores&cores != grammar.None && e.At.Tree() == l.Tree() && l.Contains(e.At) && e.Covers(o) {
-				fresh = true
+		if index.NextCovering(cxx.Invalidate, o, cores, l.Start, l.End, nil) < 0 {
+			if v.Hazard == "" && decided >= 0 {
+				// The line a touched wait or DMA write before the
+				// invalidation made stale, if any.
+				index.EachBefore(pre, o, cores, func(i int) bool {
+					if i >= decided || !live(i) {
+						return true
+					}
+					if t := sum.TouchBefore(fn, o, effects[i].At, cores); t != nil {
+						v.CachedAt = cachedAt(pass, *t)
+						return false
+					}
+					return true
+				}, hazards...)
 			}
-		}
-		if !fresh {
 			v.Coherent, v.Poll = false, true
 			v.Hazard = "read in a polling loop: once the line is cached the loop keeps reading it and never sees another core's write; `dcci` the line inside the loop, before each read"
 			r := analysis.RelatedAt(pass.File, l, "the polling loop")
@@ -155,6 +163,45 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, a *cxx.Access, cores 
 		v.Coherent = true
 	}
 	return v
+}
+
+// readPrecedence holds, per function, what precedes each scalar read of
+// the file (cxx.Summaries.PrecedingAt): one walk of the function answers
+// for all its reads.
+type readPrecedence struct {
+	sum    *cxx.Summaries
+	reads  map[*grammar.Node][]*cxx.Access
+	answer map[*cxx.Access]cxx.Preceding
+}
+
+func newReadPrecedence(sum *cxx.Summaries, accs []cxx.Access) *readPrecedence {
+	p := &readPrecedence{sum: sum, reads: map[*grammar.Node][]*cxx.Access{}, answer: map[*cxx.Access]cxx.Preceding{}}
+	for i := range accs {
+		if a := &accs[i]; a.Kind == cxx.Read && a.Func != nil {
+			p.reads[a.Func] = append(p.reads[a.Func], a)
+		}
+	}
+	return p
+}
+
+// of returns what precedes read a of fn.
+func (p *readPrecedence) of(fn *grammar.Node, a *cxx.Access) cxx.Preceding {
+	if r, ok := p.answer[a]; ok {
+		return r
+	}
+	reads := p.reads[fn]
+	nodes := make([]*grammar.Node, len(reads))
+	for i, r := range reads {
+		nodes[i] = r.Node
+	}
+	for i, r := range p.sum.PrecedingAt(fn, nodes) {
+		p.answer[reads[i]] = r
+	}
+	delete(p.reads, fn)
+	if r, ok := p.answer[a]; ok {
+		return r
+	}
+	return p.sum.PrecedingAt(fn, []*grammar.Node{a.Node})[0]
 }
 
 // enclosingLoop returns the outermost loop of fn containing n, or nil.
