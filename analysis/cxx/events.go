@@ -54,6 +54,13 @@ func AsEventOp(n *grammar.Node, r *Resolver) (EventOp, bool) {
 
 // decodeEventOp is AsEventOp without the ids.
 func decodeEventOp(n *grammar.Node) (EventOp, bool) {
+	return decodeEventOpText(n, (*grammar.Node).Text)
+}
+
+// decodeEventOpText decodes an event call whose pipe pair is read from the
+// texts text gives (a macro body's, its parameters replaced by a use's
+// arguments).
+func decodeEventOpText(n *grammar.Node, text func(*grammar.Node) string) (EventOp, bool) {
 	c, ok := AsCall(n)
 	if !ok || c.Receiver != nil {
 		return EventOp{}, false
@@ -65,7 +72,7 @@ func decodeEventOp(n *grammar.Node) (EventOp, bool) {
 			return EventOp{}, false
 		}
 		op.Set = c.Name == "SetFlag"
-		t := strings.Join(strings.Fields(c.TArgs[0].Text()), "")
+		t := strings.Join(strings.Fields(text(c.TArgs[0])), "")
 		if i := strings.LastIndex(t, "HardEvent::"); i >= 0 && isPairName(t[i+len("HardEvent::"):]) {
 			op.Pair = t[i+len("HardEvent::"):]
 		}
@@ -75,7 +82,7 @@ func decodeEventOp(n *grammar.Node) (EventOp, bool) {
 			return EventOp{}, false
 		}
 		op.Set = c.Name == "set_flag"
-		a, b := pipeName(c.Args[0].Text()), pipeName(c.Args[1].Text())
+		a, b := pipeName(text(c.Args[0])), pipeName(text(c.Args[1]))
 		if a != "" && b != "" {
 			op.Pair = a + "_" + b
 		}
@@ -275,6 +282,9 @@ type eventAnalysis struct {
 	walked   map[walkKey]bool       // (callee, state) pairs walked
 	walkBusy map[*grammar.Node]bool
 	objects  map[string]bool // objects constructed with arguments in bodies
+	// expanded are the uses of straight-line event macros: each stands
+	// for the body's sets and waits, the parameters bound.
+	expanded map[*grammar.Node]macroOps
 	budget   int
 	aborted  bool
 	findings []EventFinding
@@ -308,14 +318,44 @@ func newEventAnalysis(ctx context.Context, ff FileFacts, files []*grammar.File, 
 			a.ops[op.Node] = op
 		}
 	}
+	addKeys := func(op *EventOp) {
+		if op.Pair == "" {
+			return
+		}
+		for _, id := range op.IDs {
+			k := EventKey{op.Pair, id}
+			if _, ok := a.keys[k]; !ok {
+				a.keys[k] = len(a.list)
+				a.list = append(a.list, k)
+			}
+		}
+	}
 	for _, f := range files {
 		for _, n := range ff.Calls(f).Named(eventOpNames...) {
-			if op := a.op(n); op != nil && op.Pair != "" && f.CoresOf(n)&core != 0 {
-				for _, id := range op.IDs {
-					k := EventKey{op.Pair, id}
-					if _, ok := a.keys[k]; !ok {
-						a.keys[k] = len(a.list)
-						a.list = append(a.list, k)
+			if op := a.op(n); op != nil && f.CoresOf(n)&core != 0 {
+				addKeys(op)
+			}
+		}
+	}
+	var shadows []*grammar.File
+	for _, f := range files {
+		if f.MacroOf != nil {
+			shadows = append(shadows, f)
+		}
+	}
+	if len(shadows) > 0 {
+		a.expanded = map[*grammar.Node]macroOps{}
+		for _, f := range files {
+			if f.MacroOf != nil {
+				continue
+			}
+			for _, u := range MacroUses(ff, f, shadows, eventOpNames...) {
+				if ops, ok := expandEventMacro(u, r); ok {
+					a.expanded[u.Node] = macroOps{ops: ops, inner: u.Inner}
+					if f.CoresOf(u.Node)&core != 0 {
+						for _, op := range ops {
+							addKeys(op)
+						}
 					}
 				}
 			}
@@ -335,6 +375,102 @@ func newEventAnalysis(ctx context.Context, ff FileFacts, files []*grammar.File, 
 		}
 	}
 	return a
+}
+
+// macroOps are the sets and waits a use of a straight-line event macro
+// makes, in order (the use stands for each), and the calls of the body.
+type macroOps struct {
+	ops   []*EventOp
+	inner []*grammar.Node
+}
+
+// expandEventMacro decodes the event calls of a macro's body at a use,
+// the parameters bound to the use's arguments: `SET_EV(MTE2_V, EVENT_ID1)`
+// of `#define SET_EV(evt, id) AscendC::SetFlag<AscendC::HardEvent::evt>(id)`.
+// Only a body of statements in sequence whose every call is an event call
+// (or inside one) is expanded; others are followed as functions.
+func expandEventMacro(u MacroUse, r *Resolver) ([]*EventOp, bool) {
+	body := u.Def.Body()
+	if body == nil {
+		return nil, false
+	}
+	straight := true
+	body.Walk(func(n *grammar.Node) bool {
+		switch n.Kind() {
+		case "compound_statement", "expression_statement", "parenthesized_expression":
+		case "do_statement":
+			straight = straight && onceLoop(n)
+		case "call_expression":
+			if _, ok := decodeEventOp(n); !ok {
+				straight = false
+			}
+			return false
+		default:
+			if strings.HasSuffix(n.Kind(), "_statement") || n.Kind() == "lambda_expression" {
+				straight = false
+			}
+		}
+		return straight
+	})
+	if !straight {
+		return nil, false
+	}
+	params := Params(u.Def.Node)
+	vals := map[string][]int64{}
+	args := map[string]*grammar.Node{}
+	for i, p := range params {
+		if p.Name == "" {
+			continue
+		}
+		if i < len(u.Args) {
+			vals[p.Name], args[p.Name] = eventIDs(r, u.Args[i]), u.Args[i]
+		} else {
+			vals[p.Name] = nil
+		}
+	}
+	br := r.Bind(vals)
+	text := func(n *grammar.Node) string { return substituted(n, args) }
+	var out []*EventOp
+	for _, in := range u.Inner {
+		op, ok := decodeEventOpText(in, text)
+		if !ok {
+			return nil, false
+		}
+		op.Node = u.Node
+		if a := u.ArgFor(op.IDNode); a != nil {
+			op.IDs, op.IDNode = vals[Unparen(op.IDNode).Text()], a
+		} else if unbound(op.IDNode, vals) {
+			op.IDs = nil
+		} else {
+			op.IDs = eventIDs(br, op.IDNode)
+		}
+		out = append(out, &op)
+	}
+	return out, len(out) > 0
+}
+
+// substituted is n's text with the names args binds replaced by their
+// arguments' texts.
+func substituted(n *grammar.Node, args map[string]*grammar.Node) string {
+	if len(args) == 0 {
+		return n.Text()
+	}
+	var b strings.Builder
+	at := n.Start
+	src := n.Text()
+	n.Walk(func(d *grammar.Node) bool {
+		if d.FirstChild() != nil {
+			return true
+		}
+		if a, ok := args[d.Text()]; ok && d.Start >= at {
+			b.WriteString(src[at-n.Start : d.Start-n.Start])
+			b.WriteString(a.Text())
+			at = d.End
+		}
+		return false
+	})
+	b.WriteString(src[at-n.Start:])
+	return b.String()
 }
 
 // eventOpNames are the calls AsEventOp decodes.
@@ -768,6 +904,13 @@ func (a *eventAnalysis) callTF(f *grammar.File, n *grammar.Node) tf {
 	if op := a.op(n); op != nil {
 		return a.opTF(op)
 	}
+	if m, ok := a.expanded[n]; ok {
+		t := a.id()
+		for _, op := range m.ops {
+			t = then(t, a.opTF(op))
+		}
+		return t
+	}
 	c, ok := AsCall(n)
 	if !ok {
 		return a.id()
@@ -1115,23 +1258,16 @@ func (a *eventAnalysis) walkCall(f *grammar.File, n *grammar.Node, st []uint8, w
 	}
 	if op := a.op(n); op != nil {
 		a.visited[n] = true
-		if op.Pair != "" && len(op.IDs) == 1 {
-			k := a.keys[EventKey{op.Pair, op.IDs[0]}]
-			switch {
-			case op.Set && st[k] == evPending:
-				fd := EventFinding{Problem: EventSetAgain, Key: a.list[k], Core: a.core, Site: site, Op: n, OpFile: f}
-				if o, ok := a.last[k]; ok {
-					fd.Prev, fd.PrevFile, fd.PrevSite = o.op, o.file, o.site
-				}
-				a.add(fd)
-			case !op.Set && st[k] == evClean:
-				a.add(EventFinding{Problem: EventWaitUnset, Key: a.list[k], Core: a.core, Site: site, Op: n, OpFile: f})
-			}
-			if op.Set {
-				a.last[k] = origin{site: site, op: n, file: f}
-			}
+		return a.walkOp(f, site, n, op, st)
+	}
+	if m, ok := a.expanded[n]; ok {
+		for _, in := range m.inner {
+			a.visited[in] = true
 		}
-		return apply(st, a.opTF(op))
+		for _, op := range m.ops {
+			st = a.walkOp(f, site, n, op, st)
+		}
+		return st
 	}
 	c, ok := AsCall(n)
 	if !ok {
@@ -1168,6 +1304,28 @@ func (a *eventAnalysis) walkCall(f *grammar.File, n *grammar.Node, st []uint8, w
 		out = unionState(out, unionState(sub.n, sub.ret))
 	}
 	return out
+}
+
+// walkOp records what one set or wait (at n, reached from site) finds in
+// state st, and returns the state after it.
+func (a *eventAnalysis) walkOp(f *grammar.File, site, n *grammar.Node, op *EventOp, st []uint8) []uint8 {
+	if op.Pair != "" && len(op.IDs) == 1 {
+		k := a.keys[EventKey{op.Pair, op.IDs[0]}]
+		switch {
+		case op.Set && st[k] == evPending:
+			fd := EventFinding{Problem: EventSetAgain, Key: a.list[k], Core: a.core, Site: site, Op: n, OpFile: f}
+			if o, ok := a.last[k]; ok {
+				fd.Prev, fd.PrevFile, fd.PrevSite = o.op, o.file, o.site
+			}
+			a.add(fd)
+		case !op.Set && st[k] == evClean:
+			a.add(EventFinding{Problem: EventWaitUnset, Key: a.list[k], Core: a.core, Site: site, Op: n, OpFile: f})
+		}
+		if op.Set {
+			a.last[k] = origin{site: site, op: n, file: f}
+		}
+	}
+	return apply(st, a.opTF(op))
 }
 
 type walkKey struct {
