@@ -119,6 +119,10 @@ type Diagnostic struct {
 	// fixes as unsafe: what, before the finding, the analysis could not
 	// see (see Unit.UnseenBefore).
 	Unseen []Unseen
+	// SaidLess is set by a rule that reports at info what would be a
+	// warning because a call it cannot see into (its definition is in an
+	// #include that did not resolve) may change the verdict: the call.
+	SaidLess string
 }
 
 // Doc is a rule's documentation page, in the shape of ruff's rule pages.

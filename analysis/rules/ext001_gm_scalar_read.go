@@ -30,7 +30,9 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"with no `dcci` of it in between (the message and a related location name the access) — and in a polling " +
 			"loop; `info` for a read of memory nothing in the task writes before it, or that only such writes reach " +
 			"while this core has not cached it: the runtime's task-start invalidation keeps it coherent today (the " +
-			"house rule, same fix; the message says which). Silent for `args[k]`, " +
+			"house rule, same fix; the message says which). A warning becomes a note saying `unless f() invalidates " +
+			"it` when a call of a project function whose definition is in an `#include` that did not resolve sits " +
+			"between the cause and the read (or in the polling loop). Silent for `args[k]`, " +
 			"tensor descriptor fields (`t->buffer.addr`, `t->start_offset` through `Tensor` / `ChipTensor` pointers or " +
 			"their aliases), the runtime's context structures behind `get_block_idx(args)` & co., " +
 			"`LocalTensor::GetValue`, stores (EXT009), taking an address (`&p[i]`, `p + i`), memory only this core's " +
@@ -127,6 +129,7 @@ func runGMScalarRead(pass *analysis.Pass) {
 			what = "GlobalTensor `" + a.Root + "`"
 		}
 		var msg string
+		var saidLess *grammar.Node
 		d := analysis.Diagnostic{Start: a.Node.Start, End: a.Node.End, Related: g.verdict.Missing}
 		if g.verdict.Hazard != "" {
 			msg = fmt.Sprintf("scalar read `%s` of %s, %s: the scalar data cache is not coherent with DMA or other "+
@@ -137,6 +140,15 @@ func runGMScalarRead(pass *analysis.Pass) {
 			}
 			if g.verdict.CachedAt != nil {
 				d.Related = append(d.Related, *g.verdict.CachedAt)
+			}
+			if b := g.verdict.Between; b[1] > b[0] {
+				// A project call between the cause and the read may
+				// invalidate the line.
+				var before *grammar.Node
+				if !g.verdict.Poll {
+					before = a.Node
+				}
+				saidLess = unseenCall(pass, unitFuncs(pass), a.Func, g.cores, b[0], b[1], before)
 			}
 		} else if w := g.verdict.Uncached; w != nil {
 			// Other cores wrote it before the wait, but no load or store
@@ -183,6 +195,9 @@ func runGMScalarRead(pass *analysis.Pass) {
 				Applicability: analysis.DisplayOnly,
 				Edits:         []analysis.TextEdit{insertLinesBeforeStmt(pass.File, a.Stmt, stagingSketch(a))},
 			})
+		}
+		if saidLess != nil {
+			sayLess(pass, &d, cxx.Hop{File: pass.File, Call: saidLess}, "invalidates it")
 		}
 		pass.Report(d)
 	}

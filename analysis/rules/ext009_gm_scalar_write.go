@@ -34,7 +34,9 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"and `info` otherwise; signals that cannot hand the store to a reader are passed over (the message names " +
 			"them): a flag or signal wait, which tells no one to read, and a pto::comm `TNOTIFY` into a rank's comm " +
 			"window (its address computed from the CommContext's `windowsIn` bases, as `CommRemotePtr` does) when the " +
-			"store is to other memory, since the woken rank reads its own window, not this task's tensors. Stores into local arrays of GM pointers (`GM_ADDR bufs[N]`, also as members of a " +
+			"store is to other memory, since the woken rank reads its own window, not this task's tensors. A " +
+			"warning becomes a note saying `unless f() writes it back` when a call of a project function whose " +
+			"definition is in an `#include` that did not resolve follows the store before the signal or the end. Stores into local arrays of GM pointers (`GM_ADDR bufs[N]`, also as members of a " +
 			"local struct) set pointers, not GM.",
 		Why: "Scalar stores go through the core's scalar data cache, which is write-back and not coherent with DMA or " +
 			"other cores: the value sits in this core's cache line until it is evicted. Other cores, a DataCopy (MTE2) " +
@@ -147,6 +149,13 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		}
 		seen[key] = true
 		d := gmWriteDiagnostic(pass, gm, a, flush, barrier)
+		// Where the write-back or its dsb may hide: a project call after
+		// the store, before the signal (or the barrier, or the end).
+		to, before := limit, (*grammar.Node)(nil)
+		if after != nil && after.next != nil {
+			to, before = after.next.At.Start, after.next.At
+		}
+		unseen := unseenCall(pass, unitFuncs(pass), a.Func, cores, a.Node.End, to, before)
 		if flush != nil {
 			if after == nil || after.next == nil {
 				// Nothing signals another core after the write-back: the
@@ -164,6 +173,13 @@ func runGMScalarWrite(pass *analysis.Pass) {
 				d.Message += "; `" + shortText(after.next.Site) + "`" + effectLine(pass, *after.next) + " " + after.what + " before any `dsb`"
 				d.Related = append(d.Related, relatedAtEffect(pass, *after.next))
 			}
+		}
+		if unseen != nil && d.Severity != analysis.SeverityInfo {
+			unless := "writes it back with a `dsb`"
+			if flush != nil {
+				unless = "waits for it with a `dsb`"
+			}
+			sayLess(pass, &d, cxx.Hop{File: pass.File, Call: unseen}, unless)
 		}
 		pass.Report(d)
 	}

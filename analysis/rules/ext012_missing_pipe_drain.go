@@ -183,7 +183,7 @@ func runMissingPipeDrain(pass *analysis.Pass) {
 			sort.Slice(exits, func(i, j int) bool { return exits[i].Start < exits[j].Start })
 			d := drainDiagnostic(pass, fn, fd.origin, fd.leaf, exits, fd.cores, cores)
 			if !fd.sure && fd.unseen.Call != nil {
-				sayLess(pass, &d, fd.unseen)
+				sayLess(pass, &d, fd.unseen, "drains it")
 			}
 			pass.Report(d)
 		}
@@ -227,17 +227,43 @@ func drainDiagnostic(pass *analysis.Pass, fn, origin *grammar.Node, leaf cxx.Hop
 	return d
 }
 
-// sayLess turns a finding whose store an unseen project call may drain into
-// a note that says so, with the fix offered as unsafe: the call's
-// definition is in an include the analysis could not resolve.
-func sayLess(pass *analysis.Pass, d *analysis.Diagnostic, unseen cxx.Hop) {
+// sayLess turns a finding an unseen project call may make moot into a note
+// that says so (`unless` the call does what would fix it), with the fixes
+// offered as unsafe: the call's definition is in an include the analysis
+// could not resolve. --statistics counts these notes.
+func sayLess(pass *analysis.Pass, d *analysis.Diagnostic, unseen cxx.Hop, unless string) {
 	d.Severity = analysis.SeverityInfo
-	d.Message += fmt.Sprintf("; unless `%s` drains it: its definition is not in the files the analysis found "+
-		"(an #include did not resolve: add its folder to `include-dirs` or pass `-I`)", shortText(unseen.Call))
+	d.SaidLess = shortText(unseen.Call)
+	d.Message += fmt.Sprintf("; unless `%s` %s: its definition is not in the files the analysis found "+
+		"(an #include did not resolve: add its folder to `include-dirs` or pass `-I`)", shortText(unseen.Call), unless)
 	for i := range d.Fixes {
-		d.Fixes[i].Applicability = analysis.Unsafe
+		if d.Fixes[i].Applicability == analysis.Safe {
+			d.Fixes[i].Applicability = analysis.Unsafe
+		}
 	}
 	d.Related = append(d.Related, analysis.RelatedAt(unseen.File, unseen.Call, "called here; not defined in any file the analysis found"))
+}
+
+// unseenCall returns the first call fn makes on cores, starting in [from,
+// to) (and able to run before node before, when given), of a project function the analysis cannot
+// see into: no definition in the unit while an #include of it did not
+// resolve (so the definition may be there). nil when there is none.
+func unseenCall(pass *analysis.Pass, funcs *cxx.Funcs, fn *grammar.Node, cores grammar.Cores, from, to uint32, before *grammar.Node) *grammar.Node {
+	if len(pass.Closure().UnresolvedIncludes()) == 0 {
+		return nil
+	}
+	calls := funcs.OwnCalls(fn)
+	i := sort.Search(len(calls), func(i int) bool { return calls[i].Start >= from })
+	for ; i < len(calls) && calls[i].Start < to; i++ {
+		n := calls[i]
+		c, ok := cxx.AsCall(n)
+		if !ok || !cxx.MaybeProjectCall(c) || pass.Cores(n)&cores == grammar.None || len(funcs.Callees(c)) > 0 ||
+			before != nil && !cxx.Precedes(n, before) {
+			continue
+		}
+		return n
+	}
+	return nil
 }
 
 func coreName(c grammar.Cores) string {

@@ -31,6 +31,11 @@ type readVerdict struct {
 	// caller) can have brought the memory's lines into its scalar cache:
 	// the read loads GM, the house rule still applies.
 	Uncached *cxx.Effect
+	// Between is the stretch of the read's function where a call could
+	// undo the hazard (invalidate the line): from its cause (the wait, the
+	// DMA write, or the function's start when a caller waits) to the read,
+	// or the whole polling loop; zero when there is none.
+	Between [2]uint32
 	// CachedAt points at the access that can have cached the line a
 	// read after a wait finds stale.
 	CachedAt *analysis.Related
@@ -66,6 +71,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 		if w := sum.EntryWait(fn); w != nil && !ok && written() {
 			v.Hazard = "read after a caller of `" + cxx.FunctionName(fn) + "` waits for another core (`" + shortText(w.Site) + "`) before calling it"
 			v.HazardAt = hazardAt(*w)
+			v.Between = [2]uint32{fn.Start, a.Node.Start}
 		}
 	}
 	index := sum.Index(fn)
@@ -117,12 +123,14 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 			v.Hazard = "read after `" + shortText(e.Site) + "`" + effectLine(pass, e) + " waits for other cores, whose writes to it are not in this core's cache, and `" +
 				shortText(touched.Site) + "`" + touchLine(pass, e, *touched) + " can have cached the line before they arrived"
 			v.HazardAt = hazardAt(e)
+			v.Between = [2]uint32{e.At.End, a.Node.Start}
 			v.CachedAt = cachedAt(pass, *touched)
 		case cxx.DMAWrite:
 			v.CachedAt = cachedAt(pass, *touched)
 			v.Coherent = false
 			v.Hazard = "read after this core's own DMA write `" + shortText(e.Site) + "`" + effectLine(pass, e) + " to the same buffer, which bypasses the scalar cache"
 			v.HazardAt = hazardAt(e)
+			v.Between = [2]uint32{e.At.End, a.Node.Start}
 		}
 	} else if uncached >= 0 && v.Hazard == "" {
 		u := effects[uncached]
@@ -155,6 +163,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 			v.Hazard = "read in a polling loop: once the line is cached the loop keeps reading it and never sees another core's write; `dcci` the line inside the loop, before each read"
 			r := analysis.RelatedAt(pass.File, l, "the polling loop")
 			v.HazardAt = &r
+			v.Between = [2]uint32{l.Start, l.End}
 		}
 	}
 	if !v.Coherent && v.Hazard == "" && own {

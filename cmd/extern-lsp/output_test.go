@@ -283,3 +283,37 @@ func TestStatisticsUnevaluatedIncludeDirs(t *testing.T) {
 		t.Errorf("--statistics: no %s in\n%s", want, r.stdout)
 	}
 }
+
+// TestStatisticsSaidLess: findings a rule reports at info because a call it
+// cannot see into (its header did not resolve) may make them moot are
+// counted, so a user sees how many verdicts wait on an include.
+func TestStatisticsSaidLess(t *testing.T) {
+	dir := t.TempDir()
+	src := `#include "kernel_operator.h"
+#include "project_sync.h"
+extern "C" __global__ __aicore__ void tail(__gm__ int64_t *args) {
+  __gm__ int32_t *slot = reinterpret_cast<__gm__ int32_t *>(args[0]);
+  AscendC::GlobalTensor<float> outGm;
+  AscendC::LocalTensor<float> outUb;
+  AscendC::DataCopy(outGm, outUb, 64);
+  slot[0] = 1;
+  pipe_sync();
+  AscendC::SyncAll<false>();
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "tail.cpp"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runBinary(t, dir, "check", "--statistics", ".")
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile("(?m)^tail.cpp:8:3: info: .*unless `pipe_sync\\(\\)` writes it back with a `dsb`.*EXT009"),
+		regexp.MustCompile(`(?m)^findings said less +1  \(`),
+	} {
+		if !want.MatchString(r.stdout) {
+			t.Errorf("--statistics: no %s in\n%s", want, r.stdout)
+		}
+	}
+	if got := jsonStatistics(t, dir).counters()["findings_said_less"]; got != 1 {
+		t.Errorf("json statistics findings_said_less = %d, want 1", got)
+	}
+}

@@ -93,6 +93,14 @@ func collectStats(ws *workspace.Workspace, files []string, diags []analysis.Diag
 	}
 	s.add("fixes_demoted", "fixes demoted to unsafe", demoted,
 		"safe fixes of findings after something above that extern-lsp could not see: applied only with --unsafe-fixes")
+	saidLess := 0
+	for _, d := range diags {
+		if d.SaidLess != "" {
+			saidLess++
+		}
+	}
+	s.add("findings_said_less", "findings said less", saidLess,
+		"notes that would be warnings but for a call whose definition is in an #include that did not resolve (`unless f() ...`)")
 
 	byCode := map[string]*ruleCount{}
 	for _, d := range diags {

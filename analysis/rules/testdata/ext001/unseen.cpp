@@ -1,0 +1,25 @@
+// A project helper whose header did not resolve sits between the barrier
+// and the read: it may invalidate the line, so the finding says less.
+#include "meta_util.h"
+#include "team_cache.h" // not in the tree: refresh_window is unseen
+
+extern "C" __global__ __aicore__ void refreshed_by_helper(__gm__ int64_t *args) {
+  __gm__ int32_t *counts = input_data<int32_t>(args, 0);
+  uint32_t blk = get_block_idx(args);
+  int32_t mine = counts[blk]; // want "info: EXT001"
+  counts[blk] = mine + 1; // this core's store caches the line
+  AscendC::SyncAll<false>();
+  refresh_window(counts);
+  int32_t left = counts[blk ^ 1]; // want "info: EXT001 .*read after `AscendC::SyncAll<false>\\(\\)`.*; unless `refresh_window\\(counts\\)` invalidates it: its definition is not in the files the analysis found"
+  (void)left;
+}
+
+extern "C" __global__ __aicore__ void not_refreshed(__gm__ int64_t *args) {
+  __gm__ int32_t *counts = input_data<int32_t>(args, 0);
+  uint32_t blk = get_block_idx(args);
+  int32_t mine = counts[blk]; // want "info: EXT001"
+  counts[blk] = mine + 1;
+  AscendC::SyncAll<false>();
+  int32_t left = counts[blk ^ 1]; // want "warning: EXT001 .*read after `AscendC::SyncAll<false>\\(\\)`"
+  (void)left;
+}

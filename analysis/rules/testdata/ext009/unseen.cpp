@@ -1,0 +1,25 @@
+// A project helper whose header did not resolve follows the store: it may
+// write the line back and wait with a dsb, so the finding says less.
+#include "gm_util.h"
+#include "team_cache.h" // not in the tree: publish_slot is unseen
+
+extern "C" __global__ __aicore__ void published_by_helper(__gm__ int64_t *args) {
+  __gm__ int32_t *slot = reinterpret_cast<__gm__ int32_t *>(args[0]);
+  slot[0] = 1; // want "info: EXT009 .*stays in this core's data cache.*; unless `publish_slot\\(slot\\)` writes it back with a `dsb`: its definition is not in the files the analysis found"
+  publish_slot(slot);
+  AscendC::SyncAll<false>();
+}
+
+extern "C" __global__ __aicore__ void not_published(__gm__ int64_t *args) {
+  __gm__ int32_t *slot = reinterpret_cast<__gm__ int32_t *>(args[0]);
+  slot[0] = 1; // want "warning: EXT009 .*stays in this core's data cache"
+  AscendC::SyncAll<false>();
+}
+
+extern "C" __global__ __aicore__ void flushed_then_helper(__gm__ int64_t *args) {
+  __gm__ int32_t *slot = reinterpret_cast<__gm__ int32_t *>(args[0]);
+  slot[0] = 1; // want "info: EXT009 .*no `dsb\\(DSB_DDR\\)`.*; unless `fence_all\\(\\)` waits for it with a `dsb`"
+  dcci((__gm__ void *)slot, SINGLE_CACHE_LINE, CACHELINE_OUT);
+  fence_all();
+  AscendC::SyncAll<false>();
+}
