@@ -34,7 +34,8 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"it` when a call of a project function whose definition is in an `#include` that did not resolve sits " +
 			"between the cause and the read (or in the polling loop). Silent for `args[k]`, " +
 			"tensor descriptor fields (`t->buffer.addr`, `t->start_offset` through `Tensor` / `ChipTensor` pointers or " +
-			"their aliases), the runtime's context structures behind `get_block_idx(args)` & co., " +
+			"their aliases), the runtime's context structures behind `get_block_idx(args)` & co. and its " +
+			"communication context (`CommContext`: `ctx->rankId`, `ctx->windowsIn[peer]`), " +
 			"`LocalTensor::GetValue`, stores (EXT009), taking an address (`&p[i]`, `p + i`), memory only this core's " +
 			"scalar unit wrote before the read, and reads after a `dcci` of the memory: directly, through a helper " +
 			"(transitively, including loops over integer cache-line addresses and `ENTIRE_DATA_CACHE`), or by every " +
@@ -203,9 +204,12 @@ func runGMScalarRead(pass *analysis.Pass) {
 	}
 }
 
-// runtimeContexts are the runtime's per-task context structures, written by
-// the runtime before the task (behind get_block_idx(args) and co.).
-var runtimeContexts = map[string]bool{"GlobalContext": true, "LocalContext": true}
+// runtimeContexts are the runtime's context structures, written by the
+// runtime or the host before the task and never during it: the per-task
+// ones behind get_block_idx(args) and co., and the communication context
+// (rank id, rank count, the ranks' window bases) the host fills and copies
+// to the device when it sets up the comm domain.
+var runtimeContexts = map[string]bool{"GlobalContext": true, "LocalContext": true, "CommContext": true}
 
 // runtimeContext reports whether a read is of a runtime context structure:
 // through a pointer to one, or inside the runtime's get_*(args) accessors.
