@@ -657,13 +657,45 @@ func (s *Server) workspaceDiagnostic(ctx context.Context, p *workspaceDiagnostic
 // the closed files no file left to report reads: the server keeps what the
 // open documents' next edit needs, not every node of the workspace.
 func (s *Server) releaser(files []string) *analysis.Releaser {
-	keep := map[string]bool{}
-	for _, d := range s.openDocs() {
-		for _, p := range analysis.UnitPaths(s.ws, d.path) {
-			keep[p] = true
+	return analysis.NewReleaser(s.ws, s.store, files, s.openUnits())
+}
+
+// openUnits returns a test for the files the open documents' units read:
+// the parses (and facts) the next edit needs.
+// The set is computed once per input generation (any edit, open, close
+// or external change starts a new one).
+func (s *Server) openUnits() func(path string) bool {
+	gen := s.gen.Load()
+	s.keepMu.Lock()
+	defer s.keepMu.Unlock()
+	if s.keep == nil || s.keepGen != gen {
+		keep := map[string]bool{}
+		for _, d := range s.openDocs() {
+			for _, p := range analysis.UnitPaths(s.ws, d.path) {
+				keep[p] = true
+			}
 		}
+		s.keep, s.keepGen = keep, gen
 	}
-	return analysis.NewReleaser(s.ws, s.store, files, func(p string) bool { return keep[p] })
+	keep := s.keep
+	return func(p string) bool { return keep[p] }
+}
+
+// DefaultParseBudget is the text of the closed files whose parses the
+// server keeps besides those of the open documents' units: about one
+// realistic unit, so a hover or a pull on a closed file reuses a recent
+// parse, while a workspace symbol search or a closed document leaves no
+// more trees behind.
+const DefaultParseBudget = 1 << 20
+
+// trimParses releases the least recently used parses beyond the budget.
+func (s *Server) trimParses() {
+	if s.ws == nil {
+		return
+	}
+	for _, f := range s.ws.TrimParses(max(s.opts.ParseBudget, 0), s.openUnits) {
+		s.store.Release(f)
+	}
 }
 
 // quiet returns once no input has changed for d.

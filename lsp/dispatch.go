@@ -258,6 +258,9 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}
 		s.logf(protocol.MessageTypeLog, "%s %s in %v", method, key, time.Since(start))
 		safeReply(res, err)
+		// What a request parsed beyond the open documents' units is a
+		// cache, bounded (after the reply: off the request's latency).
+		s.trimParses()
 	}()
 	return nil
 }

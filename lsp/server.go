@@ -44,6 +44,10 @@ type Options struct {
 	// Budget bounds one file's analysis (0: analysis.DefaultBudget); past
 	// it the findings so far are published with a note.
 	Budget time.Duration
+	// ParseBudget bounds the text of the closed files whose parses (and
+	// facts) the server keeps besides those its open documents' units
+	// read (0: DefaultParseBudget; negative: none).
+	ParseBudget int64
 	// OnShutdown, when set, runs when the client asks the server to shut
 	// down, while the server still holds its state (serve writes a heap
 	// profile there).
@@ -102,7 +106,12 @@ type Server struct {
 	store *analysis.Store
 	// closed are the last findings of files no editor holds open (pulled
 	// one by one or by workspace/diagnostic), by path.
-	closed   map[string]diagCache
+	closed map[string]diagCache
+	// keep are the files the open documents' units read, as of input
+	// generation keepGen (see openUnits).
+	keepMu   sync.Mutex
+	keep     map[string]bool
+	keepGen  uint64
 	genCh    chan struct{} // closed and replaced on every gen bump
 	sem      chan struct{} // bounds concurrent analysis runs
 	pending  sync.WaitGroup
@@ -140,6 +149,9 @@ func newServer(opts Options) *Server {
 		cfgErrs:  map[string]bool{},
 		store:    analysis.NewStore(),
 		closed:   map[string]diagCache{},
+	}
+	if s.opts.ParseBudget == 0 {
+		s.opts.ParseBudget = DefaultParseBudget
 	}
 	if s.opts.Budget == 0 {
 		s.opts.Budget = analysis.DefaultBudget

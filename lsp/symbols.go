@@ -170,9 +170,13 @@ func (s *Server) workspaceSymbols(ctx context.Context, p *workspaceSymbolParams)
 				Location: s.location(st.File, st.Start, st.End), ContainerName: "extern stub · " + filepath.Base(st.File)})
 		}
 	}
-	for _, path := range s.ws.KnownFiles() {
+	for i, path := range s.ws.KnownFiles() {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if i%64 == 63 {
+			// Every extern file is parsed on the way: hold a few at a time.
+			s.trimParses()
 		}
 		if !s.ws.Context(path).Extern {
 			continue

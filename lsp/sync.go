@@ -142,7 +142,8 @@ func (s *Server) didClose(p *didCloseParams) error {
 	d.mu.Unlock()
 	s.ws.ClearOverlay(path)
 	// The closed buffer's parse is no longer current: release the facts
-	// of its units.
+	// of its units, and the parses of the headers only it read (past the
+	// budget of recent ones).
 	s.store.Sweep(s.ws)
 	if !pull {
 		d.pubMu.Lock()
@@ -150,6 +151,7 @@ func (s *Server) didClose(p *didCloseParams) error {
 		d.pubMu.Unlock()
 	}
 	s.invalidate()
+	s.trimParses()
 	s.rediagnoseAll(d)
 	return nil
 }

@@ -78,6 +78,9 @@ type fileEntry struct {
 	// overlay's is computed when first asked).
 	hash   [sha256.Size]byte
 	hashed bool
+	// used is the workspace's use count when File last returned the
+	// parse: TrimParses releases the least recently used first.
+	used uint64
 }
 
 // scan is the cheap text-level summary of a file: includes, entry shape and
@@ -125,6 +128,8 @@ type Workspace struct {
 	maxUnit int64
 	// problems are the files and folders that could not be read, by path.
 	problems map[string]error
+	// uses counts File calls (see fileEntry.used).
+	uses uint64
 }
 
 // New returns a workspace over the given root folders.
@@ -468,6 +473,8 @@ func (w *Workspace) File(path string) (*grammar.File, error) {
 		return nil, err
 	}
 	w.mu.Lock()
+	w.uses++
+	e.used = w.uses
 	for {
 		f, ferr := e.file, e.err
 		if f != nil || ferr != nil {
@@ -526,6 +533,69 @@ func (w *Workspace) Release(path string) *grammar.File {
 	e.file, e.err, e.parsing = nil, nil, nil
 	w.forgetParse(f)
 	return f
+}
+
+// TrimParses releases the least recently used parses of C++ disk files
+// until those that keep does not claim hold at most budget bytes of text,
+// and returns the parses released (their facts go with them). A server
+// keeps the parses its open documents' units read, and a few recent
+// others, not every tree a request or a workspace run ever made. keep is
+// called only when the parses held exceed the budget.
+func (w *Workspace) TrimParses(budget int64, keep func() func(path string) bool) []*grammar.File {
+	type held struct {
+		path string
+		size int64
+		used uint64
+	}
+	var cands []held
+	var total int64
+	w.mu.Lock()
+	for p, e := range w.files {
+		if e.overlay || e.file == nil || e.file.Lang != grammar.CPP {
+			continue
+		}
+		cands = append(cands, held{p, int64(len(e.src)), e.used})
+		total += int64(len(e.src))
+	}
+	w.mu.Unlock()
+	if total <= budget {
+		return nil
+	}
+	kept := keep()
+	total = 0
+	others := cands[:0]
+	for _, c := range cands {
+		if !kept(c.path) {
+			others = append(others, c)
+			total += c.size
+		}
+	}
+	sort.Slice(others, func(i, j int) bool { return others[i].used < others[j].used })
+	var out []*grammar.File
+	for _, c := range others {
+		if total <= budget {
+			break
+		}
+		if f := w.Release(c.path); f != nil {
+			out = append(out, f)
+		}
+		total -= c.size
+	}
+	return out
+}
+
+// Parsed lists the paths whose parse the workspace holds, sorted.
+func (w *Workspace) Parsed() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []string
+	for p, e := range w.files {
+		if e.file != nil {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func (w *Workspace) scanOf(path string) *scan {

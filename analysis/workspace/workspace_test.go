@@ -137,3 +137,40 @@ func TestConcurrentReadsShareOneParse(t *testing.T) {
 		}
 	}
 }
+
+// TrimParses releases the least recently used parses the caller does not
+// claim until the others fit the budget; overlays and claimed files stay.
+func TestTrimParses(t *testing.T) {
+	dir := t.TempDir()
+	w := New(dir)
+	var paths []string
+	for _, name := range []string{"a.h", "b.h", "c.h", "d.h"} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte("int "+strings.TrimSuffix(name, ".h")+"_x = 1;\n"), 0o644)
+		paths = append(paths, p)
+	}
+	w.SetOverlay(filepath.Join(dir, "open.cpp"), []byte("int y = 2;\n"), 1)
+	for _, p := range append(paths, filepath.Join(dir, "open.cpp")) {
+		if _, err := w.File(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.File(paths[0]) // a.h used last: b.h is the least recent
+	size := int64(len("int a_x = 1;\n"))
+	keep := func() func(string) bool { return func(p string) bool { return p == paths[3] } }
+	if got := w.TrimParses(4*size, keep); got != nil {
+		t.Fatalf("within the budget: released %d", len(got))
+	}
+	released := w.TrimParses(size, keep)
+	var names []string
+	for _, f := range released {
+		names = append(names, filepath.Base(f.Path))
+	}
+	if !reflect.DeepEqual(names, []string{"b.h", "c.h"}) {
+		t.Errorf("released %v, want the two least recent unclaimed parses [b.h c.h]", names)
+	}
+	want := []string{paths[0], paths[3], filepath.Join(dir, "open.cpp")}
+	if got := w.Parsed(); !reflect.DeepEqual(got, want) {
+		t.Errorf("held %v, want %v", got, want)
+	}
+}
