@@ -145,6 +145,10 @@ func (c *testClient) answerServer(m wireMsg) {
 	c.mu.Lock()
 	c.serverCalls[m.Method]++
 	cfg := c.config
+	// A test may wait for the call itself (a refresh) with nothing else
+	// arriving after it.
+	close(c.changed)
+	c.changed = make(chan struct{})
 	c.mu.Unlock()
 	var result any
 	switch m.Method {
