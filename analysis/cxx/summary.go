@@ -894,26 +894,31 @@ const condenseAbove = 256
 // and what comes last of each kind is what the scans over a call's block
 // of effects ask, and the list stays as long as the distinct effects.
 func condense(es []Effect) []Effect {
-	if len(es) <= condenseAbove {
-		return es
-	}
-	key := func(e Effect) Effect {
+	return condenseBy(es, func(e Effect) Effect {
 		e.At, e.Site, e.SiteFile = nil, nil, nil
 		return e
+	})
+}
+
+// condenseBy keeps, in order, the first and the last element of each key
+// of a list longer than condenseAbove.
+func condenseBy[T any, K comparable](xs []T, key func(T) K) []T {
+	if len(xs) <= condenseAbove {
+		return xs
 	}
-	first := map[Effect]int{}
-	last := map[Effect]int{}
-	for i, e := range es {
-		k := key(e)
+	first := map[K]int{}
+	last := map[K]int{}
+	for i, x := range xs {
+		k := key(x)
 		if _, ok := first[k]; !ok {
 			first[k] = i
 		}
 		last[k] = i
 	}
-	out := make([]Effect, 0, 2*len(first))
-	for i, e := range es {
-		if k := key(e); first[k] == i || last[k] == i {
-			out = append(out, e)
+	out := make([]T, 0, 2*len(first))
+	for i, x := range xs {
+		if k := key(x); first[k] == i || last[k] == i {
+			out = append(out, x)
 		}
 	}
 	return out

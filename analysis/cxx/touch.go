@@ -178,28 +178,11 @@ func (s *Summaries) accessOrigin(n *grammar.Node) (Origin, bool) {
 // condenseTouches keeps, in order, the first and the last touch of each
 // memory and cores of a long list (see condense).
 func condenseTouches(ts []Touch) []Touch {
-	if len(ts) <= condenseAbove {
-		return ts
-	}
 	type key struct {
 		o     Origin
 		cores grammar.Cores
 	}
-	first, last := map[key]int{}, map[key]int{}
-	for i, t := range ts {
-		k := key{t.Origin, t.Cores}
-		if _, ok := first[k]; !ok {
-			first[k] = i
-		}
-		last[k] = i
-	}
-	out := make([]Touch, 0, 2*len(first))
-	for i, t := range ts {
-		if k := (key{t.Origin, t.Cores}); first[k] == i || last[k] == i {
-			out = append(out, t)
-		}
-	}
-	return out
+	return condenseBy(ts, func(t Touch) key { return key{t.Origin, t.Cores} })
 }
 
 // touchBefore returns a scalar access of this core (on cores) to memory
