@@ -354,34 +354,31 @@ func (fs *Funcs) callReaches(f *grammar.File, n *grammar.Node, cores grammar.Cor
 func Conditions(n, stop *grammar.Node) []*grammar.Node {
 	var out []*grammar.Node
 	for child, p := n, n.Parent(); p != nil && p != stop; child, p = p, p.Parent() {
-		switch p.Kind() {
-		case "if_statement":
-			if child.Field() == "consequence" || child.Field() == "alternative" {
-				out = append(out, p)
-			}
-		case "while_statement", "for_statement", "for_range_loop":
-			if child.Field() == "body" {
-				out = append(out, p)
-			}
-		case "do_statement":
-			// The body runs at least once: not a condition.
-		case "switch_statement":
-			if child.Field() == "body" {
-				out = append(out, p)
-			}
-		case "conditional_expression":
-			if child.Field() == "consequence" || child.Field() == "alternative" {
-				out = append(out, p)
-			}
-		case "binary_expression":
-			if child.Field() == "right" {
-				if op := p.ChildByField("operator"); op != nil && (op.Kind() == "&&" || op.Kind() == "||") {
-					out = append(out, p)
-				}
-			}
+		if IsConditionOf(p, child) {
+			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// IsConditionOf reports whether construct p decides whether its child
+// runs (see Conditions).
+func IsConditionOf(p, child *grammar.Node) bool {
+	switch p.Kind() {
+	case "if_statement", "conditional_expression":
+		return child.Field() == "consequence" || child.Field() == "alternative"
+	case "while_statement", "for_statement", "for_range_loop", "switch_statement":
+		return child.Field() == "body"
+	case "do_statement":
+		// The body runs at least once: not a condition.
+	case "binary_expression":
+		if child.Field() == "right" {
+			if op := p.ChildByField("operator"); op != nil && (op.Kind() == "&&" || op.Kind() == "||") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ConditionOf returns the expression a construct from Conditions tests
@@ -414,6 +411,20 @@ func LineIndent(src []byte, off uint32) (indent string, alone bool) {
 		i++
 	}
 	return string(src[start:i]), i == off
+}
+
+// StartsLine reports whether only whitespace precedes off on its line, and
+// that whitespace. It reads only the whitespace: with many statements on one
+// long line, LineIndent per statement is quadratic.
+func StartsLine(src []byte, off uint32) (indent string, ok bool) {
+	i := off
+	for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t') {
+		i--
+	}
+	if i > 0 && src[i-1] != '\n' {
+		return "", false
+	}
+	return string(src[i:off]), true
 }
 
 // LineStart returns the offset of the start of the line holding off.

@@ -291,7 +291,7 @@ func stagingSketch(a *cxx.Access) string {
 // indented like it; when the statement does not start its line, the text
 // goes right before it on one line.
 func insertLinesBeforeStmt(f *grammar.File, stmt *grammar.Node, lines string) analysis.TextEdit {
-	indent, alone := cxx.LineIndent(f.Src, stmt.Start)
+	indent, alone := cxx.StartsLine(f.Src, stmt.Start)
 	if !alone {
 		var b strings.Builder
 		for _, l := range strings.Split(strings.TrimSuffix(lines, "\n"), "\n") {

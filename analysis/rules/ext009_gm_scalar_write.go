@@ -483,9 +483,11 @@ func (m *callersFlushMemo) uncached(funcs *cxx.Funcs, helper *grammar.Node, name
 // trailing comment stays with it), else right after it.
 func insertLinesAfterStmt(f *grammar.File, stmt *grammar.Node, lines string) analysis.TextEdit {
 	src := f.Src
-	indent, _ := cxx.LineIndent(src, stmt.Start)
-	rest := cxx.LineEnd(src, stmt.End)
-	if onlyCommentOrSpace(string(src[stmt.End:rest])) && rest > stmt.End && src[rest-1] == '\n' {
+	// The tail is read only up to its first non-blank byte, and the
+	// indent only for a statement that ends its line: with many stores
+	// on one long line, reading the line per store is quadratic.
+	if rest, ok := blankOrCommentTail(src, stmt.End); ok && rest > stmt.End && src[rest-1] == '\n' {
+		indent, _ := cxx.LineIndent(src, stmt.Start)
 		var b strings.Builder
 		for _, l := range strings.SplitAfter(lines, "\n") {
 			if l != "" {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
@@ -52,14 +53,24 @@ func runCrossCoreLaneImbalance(pass *analysis.Pass) {
 		return
 	}
 	vm := unitVariance(pass)
+	scopes := map[*grammar.Node]*laneScopes{}
 	for i := range sets {
 		fc := &sets[i]
 		fn := cxx.EnclosingFunction(fc.Node)
 		if fn == nil {
 			continue
 		}
+		ls := scopes[fn]
+		if ls == nil {
+			var nodes []*grammar.Node
+			for j := range sets {
+				nodes = append(nodes, sets[j].Node)
+			}
+			ls = newLaneScopes(pass, vm, fn, nodes)
+			scopes[fn] = ls
+		}
 		what := flagCallText(fc)
-		if c := laneCondition(vm, fc, cxx.Conditions(fc.Node, fn), sets); c != nil {
+		if c := laneCondition(vm, fc, ls.conds[fc.Node], sets); c != nil {
 			d := analysis.Diagnostic{
 				Start: fc.Node.Start,
 				End:   fc.Node.End,
@@ -73,7 +84,7 @@ func runCrossCoreLaneImbalance(pass *analysis.Pass) {
 			pass.Report(d)
 			continue
 		}
-		if r, c := laneReturnBefore(pass, vm, fn, fc.Node); r != nil {
+		if r, c := ls.returnBefore(fc.Node); r != nil {
 			line, _ := pass.File.Lines.Position(r.Start)
 			pass.Report(analysis.Diagnostic{
 				Start: fc.Node.Start,
@@ -146,26 +157,91 @@ func sameFlag(a, b *cxx.FlagCall) bool {
 	return a.IDNode != nil && b.IDNode != nil && strings.Join(strings.Fields(a.IDNode.Text()), "") == strings.Join(strings.Fields(b.IDNode.Text()), "")
 }
 
-// laneReturnBefore finds a return in fn before the set, under a lane test
-// that does not contain the set.
-func laneReturnBefore(pass *analysis.Pass, vm *varianceModel, fn, set *grammar.Node) (*grammar.Node, *grammar.Node) {
-	for _, r := range pass.Nodes("return_statement") {
-		if r.Start >= set.Start {
-			break
-		}
-		if !fn.Contains(r) || cxx.EnclosingFunction(r) != fn || pass.Cores(r)&grammar.AIV == 0 {
-			continue
-		}
-		for _, c := range cxx.Conditions(r, fn) {
-			if c.Contains(set) {
-				continue
-			}
-			if vm.Condition(c, grammar.AIV)&varLane != 0 {
-				return r, c
-			}
+// laneScopes is, for one function, the lane tests around the nodes EXT010
+// asks about, from one walk of the function: cxx.Conditions per node walks
+// up the tree, which is quadratic in an else-if chain.
+type laneScopes struct {
+	// conds are, per asked node, its Conditions that test the lane,
+	// innermost first.
+	conds map[*grammar.Node][]*grammar.Node
+	// returns are the function's own returns the vector core reaches
+	// under a lane test, in source order, with the innermost such test
+	// (the first of their Conditions that does not contain a later node
+	// when any does) and the least end of those tests up to each.
+	returns []laneReturn
+	minEnd  []uint32
+}
+
+type laneReturn struct{ ret, cond *grammar.Node }
+
+func newLaneScopes(pass *analysis.Pass, vm *varianceModel, fn *grammar.Node, nodes []*grammar.Node) *laneScopes {
+	ls := &laneScopes{conds: map[*grammar.Node][]*grammar.Node{}}
+	asked := map[*grammar.Node]bool{}
+	for _, n := range nodes {
+		if fn.Contains(n) {
+			asked[n] = true
 		}
 	}
-	return nil, nil
+	type frame struct {
+		last int
+		// lane: the node is under a lane test pushed for it; nested: a
+		// function or lambda inside fn.
+		lane, nested bool
+	}
+	var stack []frame
+	var lanes []*grammar.Node // the lane tests around the walk, outermost first
+	nested := 0
+	desc := fn.Descendants()
+	for k := 1; k < len(desc); k++ {
+		n := &desc[k]
+		for len(stack) > 0 && stack[len(stack)-1].last < n.Index() {
+			f := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if f.lane {
+				lanes = lanes[:len(lanes)-1]
+			}
+			if f.nested {
+				nested--
+			}
+		}
+		f := frame{last: n.Index() + len(n.Descendants()) - 1}
+		if p := n.Parent(); p != nil && cxx.IsConditionOf(p, n) && vm.Condition(p, grammar.AIV)&varLane != 0 {
+			lanes = append(lanes, p)
+			f.lane = true
+		}
+		if asked[n] {
+			for i := len(lanes) - 1; i >= 0; i-- {
+				ls.conds[n] = append(ls.conds[n], lanes[i])
+			}
+		}
+		if n.Kind() == "return_statement" && nested == 0 && len(lanes) > 0 && pass.Cores(n)&grammar.AIV != 0 {
+			c := lanes[len(lanes)-1]
+			end := c.End
+			if l := len(ls.minEnd); l > 0 {
+				end = min(end, ls.minEnd[l-1])
+			}
+			ls.returns = append(ls.returns, laneReturn{n, c})
+			ls.minEnd = append(ls.minEnd, end)
+		}
+		if n.Kind() == "function_definition" || n.Kind() == "lambda_expression" {
+			f.nested = true
+			nested++
+		}
+		stack = append(stack, f)
+	}
+	return ls
+}
+
+// returnBefore finds the first return of the function before node set
+// under a lane test that does not contain set, and that test: the
+// innermost lane test of a return contains set when any of them does.
+func (ls *laneScopes) returnBefore(set *grammar.Node) (*grammar.Node, *grammar.Node) {
+	i := sort.Search(len(ls.minEnd), func(i int) bool { return ls.minEnd[i] <= set.Start })
+	if i == len(ls.minEnd) {
+		return nil, nil
+	}
+	// The least end drops at i: return i's test ends before set.
+	return ls.returns[i].ret, ls.returns[i].cond
 }
 
 // laneRootName is the member or variable an assignment target names:

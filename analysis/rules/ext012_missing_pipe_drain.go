@@ -320,7 +320,7 @@ func insertBeforeExit(src []byte, exit *grammar.Node, stmt string) []analysis.Te
 				{Start: exit.End, End: exit.End, NewText: " }"},
 			}
 		}
-		indent, alone := cxx.LineIndent(src, exit.Start)
+		indent, alone := cxx.StartsLine(src, exit.Start)
 		if alone {
 			ls := cxx.LineStart(src, exit.Start)
 			return []analysis.TextEdit{{Start: ls, End: ls, NewText: indent + stmt + "\n"}}
@@ -331,7 +331,7 @@ func insertBeforeExit(src []byte, exit *grammar.Node, stmt string) []analysis.Te
 	if exit.End == 0 || src[closing] != '}' {
 		return nil // a body cut short by a syntax error: no safe place
 	}
-	indent, alone := cxx.LineIndent(src, closing)
+	indent, alone := cxx.StartsLine(src, closing)
 	if !alone {
 		return []analysis.TextEdit{{Start: closing, End: closing, NewText: " " + stmt + " "}}
 	}
@@ -340,7 +340,7 @@ func insertBeforeExit(src []byte, exit *grammar.Node, stmt string) []analysis.Te
 		if k.Kind() == "comment" || strings.HasPrefix(k.Kind(), "preproc_") {
 			continue
 		}
-		if in, ok := cxx.LineIndent(src, k.Start); ok {
+		if in, ok := cxx.StartsLine(src, k.Start); ok {
 			inner = in
 			break
 		}

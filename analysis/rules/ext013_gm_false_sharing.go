@@ -109,6 +109,9 @@ func runGMFalseSharing(pass *analysis.Pass) {
 type falseSharing struct {
 	pass  *analysis.Pass
 	funcs *cxx.Funcs
+	// onlyOneAfter memoizes, per function, where the first stretch of it
+	// run by one core only begins (see onlyOneFrom).
+	onlyOneAfter map[*grammar.Node]uint32
 }
 
 // coreTerm is one core id in an index and the number of elements one step
@@ -462,20 +465,62 @@ func (s *falseSharing) singleWriter(fn, n *grammar.Node) bool {
 			return true
 		}
 	}
+	return s.onlyOneFrom(fn) <= n.Start
+}
+
+// onlyOneFrom returns the offset from which fn runs on one core only: the
+// end of the first `if` that tests a core id for inequality (`id != 0`,
+// `id > 0`) around one of fn's own returns. A test ends before a store
+// exactly when it does not contain it, so one walk of the function answers
+// for every store (a scan of the returns per store, each walking up the
+// tree, is quadratic in the size of the function).
+func (s *falseSharing) onlyOneFrom(fn *grammar.Node) uint32 {
+	if v, ok := s.onlyOneAfter[fn]; ok {
+		return v
+	}
+	from := ^uint32(0)
+	type frame struct {
+		last         int
+		test, nested bool
+	}
+	var stack []frame
+	var tests []uint32 // ends of the tests around the walk, outermost first
+	nested := 0
 	ds := fn.Descendants()
-	for i := range ds {
-		r := &ds[i]
-		if r.Kind() != "return_statement" || r.Start >= n.Start || cxx.EnclosingFunction(r) != fn {
-			continue
-		}
-		for _, c := range cxx.Conditions(r, fn) {
-			if cond := cxx.ConditionOf(c); c.Kind() == "if_statement" && cond != nil && !c.Contains(n) &&
-				(s.testsCore(fn, cond, "!=") || s.testsCore(fn, cond, ">")) {
-				return true
+	for k := 1; k < len(ds); k++ {
+		n := &ds[k]
+		for len(stack) > 0 && stack[len(stack)-1].last < n.Index() {
+			f := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if f.test {
+				tests = tests[:len(tests)-1]
+			}
+			if f.nested {
+				nested--
 			}
 		}
+		f := frame{last: n.Index() + len(n.Descendants()) - 1}
+		if p := n.Parent(); p != nil && p.Kind() == "if_statement" && cxx.IsConditionOf(p, n) {
+			if cond := cxx.ConditionOf(p); cond != nil && (s.testsCore(fn, cond, "!=") || s.testsCore(fn, cond, ">")) {
+				tests = append(tests, p.End)
+				f.test = true
+			}
+		}
+		if n.Kind() == "return_statement" && nested == 0 && len(tests) > 0 {
+			// The innermost test ends first.
+			from = min(from, tests[len(tests)-1])
+		}
+		if n.Kind() == "function_definition" || n.Kind() == "lambda_expression" {
+			f.nested = true
+			nested++
+		}
+		stack = append(stack, f)
 	}
-	return false
+	if s.onlyOneAfter == nil {
+		s.onlyOneAfter = map[*grammar.Node]uint32{}
+	}
+	s.onlyOneAfter[fn] = from
+	return from
 }
 
 // testsCore reports whether cond holds a comparison `op` with a core id on
