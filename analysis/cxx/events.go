@@ -198,11 +198,12 @@ func UnpairedEvents(ctx context.Context, ff FileFacts, files []*grammar.File, fu
 	}
 	ff = factsOr(ff)
 	var out []EventFinding
+	sh := &eventFiles{funcs: funcs}
 	for _, core := range []grammar.Cores{grammar.AIC, grammar.AIV} {
 		if cores&core == 0 {
 			continue
 		}
-		a := newEventAnalysis(ctx, ff, files, r, core, &funcs)
+		a := newEventAnalysis(ctx, ff, files, r, core, sh)
 		if a == nil {
 			continue
 		}
@@ -302,22 +303,33 @@ type origin struct {
 // context once); past it the analysis gives up rather than guess.
 const evBudget = 200000
 
-// funcs is the files' function index, built on first need.
-func newEventAnalysis(ctx context.Context, ff FileFacts, files []*grammar.File, r *Resolver, core grammar.Cores, funcs **Funcs) *eventAnalysis {
-	a := &eventAnalysis{ctx: ctx, ff: ff, files: files, r: r, core: core, keys: map[EventKey]int{},
-		ops: map[*grammar.Node]*EventOp{}, stmts: map[*grammar.Node]*outcome{}, sums: map[*grammar.Node]tf{},
-		busy: map[*grammar.Node]bool{}, visited: map[*grammar.Node]bool{}, walked: map[walkKey]bool{}, walkBusy: map[*grammar.Node]bool{},
-		budget: evBudget, seen: map[[3]any]bool{}, last: map[int]origin{}}
-	for _, f := range files {
-		for _, fo := range ff.Calls(f).eventOps() {
-			op := &EventOp{}
-			*op = fo.op
-			if !fo.literal {
-				op.IDs = eventIDs(r, op.IDNode)
+// eventFiles is what the analyses of the cores share about the files: the
+// decoded event ops, and (built on first need) the function index and the
+// objects the bodies construct.
+type eventFiles struct {
+	ops     map[*grammar.Node]*EventOp
+	funcs   *Funcs
+	objects map[string]bool
+}
+
+func newEventAnalysis(ctx context.Context, ff FileFacts, files []*grammar.File, r *Resolver, core grammar.Cores, sh *eventFiles) *eventAnalysis {
+	if sh.ops == nil {
+		sh.ops = map[*grammar.Node]*EventOp{}
+		for _, f := range files {
+			for _, fo := range ff.Calls(f).eventOps() {
+				op := &EventOp{}
+				*op = fo.op
+				if !fo.literal {
+					op.IDs = eventIDs(r, op.IDNode)
+				}
+				sh.ops[op.Node] = op
 			}
-			a.ops[op.Node] = op
 		}
 	}
+	a := &eventAnalysis{ctx: ctx, ff: ff, files: files, r: r, core: core, keys: map[EventKey]int{},
+		ops: sh.ops, stmts: map[*grammar.Node]*outcome{}, sums: map[*grammar.Node]tf{},
+		busy: map[*grammar.Node]bool{}, visited: map[*grammar.Node]bool{}, walked: map[walkKey]bool{}, walkBusy: map[*grammar.Node]bool{},
+		budget: evBudget, seen: map[[3]any]bool{}, last: map[int]origin{}}
 	addKeys := func(op *EventOp) {
 		if op.Pair == "" {
 			return
@@ -364,16 +376,18 @@ func newEventAnalysis(ctx context.Context, ff FileFacts, files []*grammar.File, 
 	if len(a.list) == 0 {
 		return nil
 	}
-	if *funcs == nil {
-		*funcs = FuncsOf(ff, files...)
+	if sh.funcs == nil {
+		sh.funcs = FuncsOf(ff, files...)
 	}
-	a.funcs = *funcs
-	a.objects = map[string]bool{}
-	for _, f := range files {
-		for _, name := range ff.Funcs(f).objects {
-			a.objects[name] = true
+	if sh.objects == nil {
+		sh.objects = map[string]bool{}
+		for _, f := range files {
+			for _, name := range ff.Funcs(f).objects {
+				sh.objects[name] = true
+			}
 		}
 	}
+	a.funcs, a.objects = sh.funcs, sh.objects
 	return a
 }
 
@@ -1349,7 +1363,7 @@ func (a *eventAnalysis) tainted() map[string]bool {
 	for _, f := range a.files {
 		for _, n := range a.ff.Calls(f).Named(eventOpNames...) {
 			op := a.op(n)
-			if op == nil || a.visited[n] || !a.active(f, n) || a.deadConstexpr(n) {
+			if op == nil || out[op.Pair] || a.visited[n] || !a.active(f, n) || a.deadConstexpr(n) {
 				continue
 			}
 			out[op.Pair] = true
