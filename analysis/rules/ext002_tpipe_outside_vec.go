@@ -190,20 +190,16 @@ func buildTPipes(u *analysis.Unit) *tpipeModel {
 		f *grammar.File
 		n *grammar.Node
 	}
-	// One pass over the included files for every kind needed below.
-	incNodes := map[string][]fileNode{}
-	for _, inc := range u.Headers() {
-		for i := range inc.Tree.Nodes {
-			switch n := &inc.Tree.Nodes[i]; n.Kind() {
-			case "using_declaration", "alias_declaration", "type_definition", "field_declaration", "call_expression":
-				incNodes[n.Kind()] = append(incNodes[n.Kind()], fileNode{inc, n})
-			}
-		}
-	}
+	// The included files' nodes of the kinds needed below, from each
+	// file's node index (built once per parse).
 	collect := func(kinds ...string) []fileNode {
 		var out []fileNode
 		for _, k := range kinds {
-			out = append(out, incNodes[k]...)
+			for _, inc := range u.Headers() {
+				for _, n := range u.Nodes(inc, k) {
+					out = append(out, fileNode{inc, n})
+				}
+			}
 		}
 		for _, n := range u.Nodes(file, kinds...) {
 			out = append(out, fileNode{file, n})

@@ -460,6 +460,8 @@ type fileShare struct {
 	helpers *abi.FileHelpers
 	consts  *cxx.FileConsts
 	defs    *abi.FileDefs
+	// argsFns: the file defines a function taking the args pointer.
+	argsFns bool
 }
 
 // Consts is the constant resolver over files, in order, from their shares.
@@ -482,7 +484,7 @@ func (w *Workspace) share(f *grammar.File) *fileShare {
 	if h != nil {
 		return h
 	}
-	h = &fileShare{helpers: abi.ScanHelpers(f), consts: cxx.IndexConsts(f), defs: abi.IndexDefs(f)}
+	h = &fileShare{helpers: abi.ScanHelpers(f), consts: cxx.IndexConsts(f), defs: abi.IndexDefs(f), argsFns: abi.HasArgsFunctions(f)}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.current(f) {
@@ -617,7 +619,7 @@ func (w *Workspace) rawIn(path string, self *grammar.File, g *fileGroup) []abi.A
 		return acc
 	}
 	var acc []abi.Access
-	if abi.HasArgsFunctions(self) {
+	if w.share(self).argsFns {
 		acc = abi.Accesses(self, g.consts, g.helpers)
 	}
 	w.store(&w.abi.raw, path, self, g, acc)
