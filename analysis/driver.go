@@ -89,8 +89,9 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	}
 	var includes []*grammar.File
 	if f.Lang == grammar.CPP {
-		for _, p := range ws.Closure(path)[1:] {
-			if inc, err := ws.File(p); err == nil && inc.Lang == grammar.CPP {
+		incs, errs := ws.Files(ws.Closure(path)[1:])
+		for i, inc := range incs {
+			if errs[i] == nil && inc.Lang == grammar.CPP {
 				includes = append(includes, inc)
 			}
 		}

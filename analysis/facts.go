@@ -456,8 +456,9 @@ func (p *Pass) EntryUnit(entry string) *Unit {
 		return nil
 	}
 	var files []*grammar.File
-	for _, path := range p.WS.Closure(entry) {
-		if f, err := p.WS.File(path); err == nil && f.Lang == grammar.CPP {
+	parsed, errs := p.WS.Files(p.WS.Closure(entry))
+	for i, f := range parsed {
+		if errs[i] == nil && f.Lang == grammar.CPP {
 			files = append(files, f)
 		}
 	}

@@ -285,6 +285,9 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 	// computed once however many files of the unit are checked, on any
 	// number of workers.
 	store := analysis.NewStore()
+	// The tree is read by every worker first: what NewReleaser derives
+	// from it would otherwise be read by one goroutine alone.
+	c.WS.Preload(c.Files, jobs)
 	// Files are checked in path order, so a unit's files are checked
 	// close together and its parses released soon after.
 	release := analysis.NewReleaser(c.WS, store, c.Files, nil)

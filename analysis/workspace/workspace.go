@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/extern-lsp/extern-lsp/analysis/fsys"
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -467,10 +468,37 @@ var errIsDir = dirError{}
 
 // File returns the parsed file at path, parsing it at most once per content.
 func (w *Workspace) File(path string) (*grammar.File, error) {
-	path = Abs(path)
+	f, err, _ := w.file(Abs(path), true)
+	return f, err
+}
+
+// Files returns the parses of paths as File does one by one, but waits
+// for a file another goroutine is parsing only once it has parsed every
+// file nobody had started: workers checking the files of one unit share
+// the parses of its headers instead of queueing behind the first.
+func (w *Workspace) Files(paths []string) ([]*grammar.File, []error) {
+	files, errs := make([]*grammar.File, len(paths)), make([]error, len(paths))
+	var busy []int
+	for i, p := range paths {
+		f, err, parsing := w.file(Abs(p), false)
+		if parsing {
+			busy = append(busy, i)
+			continue
+		}
+		files[i], errs[i] = f, err
+	}
+	for _, i := range busy {
+		files[i], errs[i] = w.File(paths[i])
+	}
+	return files, errs
+}
+
+// file returns the parse of path (absolute). When another goroutine is
+// parsing it, it waits, or with wait false returns busy at once.
+func (w *Workspace) file(path string, wait bool) (f *grammar.File, err error, busy bool) {
 	e, err := w.entry(path)
 	if err != nil {
-		return nil, err
+		return nil, err, false
 	}
 	w.mu.Lock()
 	w.uses++
@@ -479,17 +507,21 @@ func (w *Workspace) File(path string) (*grammar.File, error) {
 		f, ferr := e.file, e.err
 		if f != nil || ferr != nil {
 			w.mu.Unlock()
-			return f, ferr
+			return f, ferr, false
 		}
-		wait := e.parsing
-		if wait == nil {
+		parsing := e.parsing
+		if parsing == nil {
 			break
+		}
+		if !wait {
+			w.mu.Unlock()
+			return nil, nil, true
 		}
 		// Another goroutine is parsing this content: a header shared by
 		// the files of a parallel check is parsed once. Its parse may be
 		// released (Release) before we look: then parse it again.
 		w.mu.Unlock()
-		<-wait
+		<-parsing
 		w.mu.Lock()
 	}
 	e.parsing = make(chan struct{})
@@ -502,7 +534,7 @@ func (w *Workspace) File(path string) (*grammar.File, error) {
 	if p == nil {
 		p = grammar.NewParser(lang)
 	}
-	f, err := grammar.ParseFile(context.Background(), p, path, e.src, nil)
+	f, err = grammar.ParseFile(context.Background(), p, path, e.src, nil)
 	w.parsers.Put(p)
 	if f != nil && !e.overlay {
 		// Batch parses never reparse incrementally: free the C tree now.
@@ -512,7 +544,97 @@ func (w *Workspace) File(path string) (*grammar.File, error) {
 	e.file, e.err = f, err
 	close(e.parsing)
 	w.mu.Unlock()
-	return f, err
+	return f, err, false
+}
+
+// Preload reads, with jobs goroutines, the files of a run and the headers
+// they reach: their text, their scan, where their includes resolve and,
+// for a Python file that may hold stubs, its parse. The include units, the
+// stub index and each file's readers are then derived from memory, not by
+// one goroutine reading the tree file by file before any file is checked.
+// It reads no more than the run's closures may (the unit cap per file).
+func (w *Workspace) Preload(paths []string, jobs int) {
+	var cpp []string
+	var py []string
+	for _, p := range paths {
+		p = Abs(p)
+		if l, _ := grammar.LangOf(p); l == grammar.Python {
+			py = append(py, p)
+		} else {
+			cpp = append(cpp, p)
+		}
+	}
+	// The stubs first: their include_dirs take part in resolving includes.
+	parallel(jobs, py, func(p string) []string {
+		if src, err := w.Source(p); err == nil && bytes.Contains(src, externMarker) {
+			w.File(p)
+		}
+		return nil
+	})
+	w.stubIncludeDirs()
+	w.mu.Lock()
+	limit := w.maxUnit
+	w.mu.Unlock()
+	if limit <= 0 {
+		limit = fsys.DefaultMaxUnitBytes
+	}
+	budget := limit * int64(len(cpp))
+	var read atomic.Int64
+	parallel(jobs, cpp, func(p string) []string {
+		if src, err := w.Source(p); err != nil || read.Add(int64(len(src))) > budget {
+			return nil
+		}
+		return w.Includes(p)
+	})
+}
+
+// parallel calls fn on every item with jobs goroutines, and on the items
+// fn returns (each item once).
+func parallel(jobs int, items []string, fn func(string) []string) {
+	var mu sync.Mutex
+	cond := sync.NewCond(&mu)
+	seen := map[string]bool{}
+	var queue []string
+	left := 0 // items queued or under way
+	push := func(x string) {
+		if !seen[x] {
+			seen[x] = true
+			queue = append(queue, x)
+			left++
+			cond.Signal()
+		}
+	}
+	for _, x := range items {
+		push(x)
+	}
+	var wg sync.WaitGroup
+	for range max(jobs, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			defer mu.Unlock()
+			for {
+				for len(queue) == 0 && left > 0 {
+					cond.Wait()
+				}
+				if left == 0 {
+					cond.Broadcast()
+					return
+				}
+				x := queue[0]
+				queue = queue[1:]
+				mu.Unlock()
+				more := fn(x)
+				mu.Lock()
+				for _, y := range more {
+					push(y)
+				}
+				left--
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // Release forgets the parse of a C++ disk file and what the workspace

@@ -1,11 +1,16 @@
 package workspace
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 func TestContextAndKinds(t *testing.T) {
@@ -172,5 +177,118 @@ func TestTrimParses(t *testing.T) {
 	want := []string{paths[0], paths[3], filepath.Join(dir, "open.cpp")}
 	if got := w.Parsed(); !reflect.DeepEqual(got, want) {
 		t.Errorf("held %v, want %v", got, want)
+	}
+}
+
+// TestFilesParsesWhatNobodyStarted: Files waits for a header another
+// goroutine is parsing only after parsing the headers nobody had started,
+// so workers checking files of one unit share its parses instead of
+// queueing behind the first.
+func TestFilesParsesWhatNobodyStarted(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.h"), filepath.Join(dir, "b.h")
+	for _, p := range []string{a, b} {
+		if err := os.WriteFile(p, []byte("#pragma once\nint x;\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := New(dir)
+	ea, err := w.entry(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another goroutine is parsing a.h.
+	busy := make(chan struct{})
+	w.mu.Lock()
+	ea.parsing = busy
+	w.mu.Unlock()
+	done := make(chan []*grammar.File)
+	go func() {
+		files, _ := w.Files([]string{a, b})
+		done <- files
+	}()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Millisecond) {
+		w.mu.Lock()
+		eb := w.files[b]
+		parsed := eb != nil && eb.file != nil
+		w.mu.Unlock()
+		if parsed {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("b.h was not parsed while a.h's parse was under way")
+		}
+	}
+	select {
+	case <-done:
+		t.Fatal("Files returned before a.h's parse finished")
+	default:
+	}
+	fa, err := grammar.ParseFile(context.Background(), nil, a, ea.src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.mu.Lock()
+	ea.file = fa
+	close(busy)
+	w.mu.Unlock()
+	files := <-done
+	fb, _ := w.File(b)
+	if files[0] != fa || files[1] != fb {
+		t.Errorf("Files = %v, want the parses of a.h (%p) and b.h (%p)", files, fa, fb)
+	}
+	if _, errs := w.Files([]string{filepath.Join(dir, "missing.h")}); errs[0] == nil {
+		t.Error("a missing file has no error")
+	}
+}
+
+// TestPreload: a run's files and the headers they reach are read (and
+// the stubs parsed) before the run, as far as the unit cap lets the
+// closures read.
+func TestPreload(t *testing.T) {
+	dir := t.TempDir()
+	big := strings.Repeat("// padding\n", 20)
+	files := map[string]string{
+		"entry.cpp":   "#include \"inc/a.h\"\nextern \"C\" __aicore__ void k(__gm__ int64_t *args) {}\n",
+		"inc/a.h":     "#include \"b.h\"\n" + big,
+		"inc/b.h":     big,
+		"far.cpp":     "#include \"inc/c.h\"\n",
+		"inc/c.h":     big,
+		"ops.py":      "import pypto.language as pl\n\n@pl.jit.extern(source=\"entry.cpp\")\ndef k(a): ...\n",
+		"unrelated.h": big,
+	}
+	for name, text := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+	}
+	read := func(w *Workspace) []string {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		var out []string
+		for p, e := range w.files {
+			rel, _ := filepath.Rel(dir, p)
+			if e.scan != nil || e.file != nil {
+				out = append(out, rel)
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	w := New(dir)
+	w.Preload([]string{filepath.Join(dir, "entry.cpp"), filepath.Join(dir, "ops.py")}, 2)
+	if got, want := read(w), []string{"entry.cpp", "inc/a.h", "inc/b.h", "ops.py"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("preloaded %v, want %v", got, want)
+	}
+	if e := w.files[filepath.Join(dir, "ops.py")]; e == nil || e.file == nil {
+		t.Error("the stub file is not parsed")
+	}
+	// A unit cap of one file: reading stops there, no header is scanned
+	// or followed (the stub index, which include resolution asks for,
+	// parses the stubs).
+	w = New(dir)
+	w.SetLimits(nil, int64(len(files["far.cpp"])))
+	w.Preload([]string{filepath.Join(dir, "far.cpp")}, 2)
+	if got, want := read(w), []string{"far.cpp", "ops.py"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("capped: preloaded %v, want %v", got, want)
 	}
 }
