@@ -76,16 +76,21 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		defer cancel()
 	}
 	path = workspace.Abs(path)
-	f, err := ws.File(path)
-	if err != nil {
-		return nil, err
-	}
 	var wctx *workspace.Context
-	if f.Lang == grammar.CPP {
+	if lang, _ := grammar.LangOf(path); lang == grammar.CPP {
+		// Whether an extern compiles the file comes from the text's scan:
+		// a file none does gets no findings, and no parse.
+		if _, err := ws.Source(path); err != nil {
+			return nil, err
+		}
 		wctx = ws.Context(path)
 		if !wctx.Extern {
 			return nil, nil
 		}
+	}
+	f, err := ws.File(path)
+	if err != nil {
+		return nil, err
 	}
 	var includes []*grammar.File
 	if f.Lang == grammar.CPP {

@@ -1,8 +1,10 @@
 package analysis
 
 import (
+	"bytes"
 	"context"
 
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -47,13 +49,23 @@ var unitTargetKey = &UnitKey[Target]{
 }
 
 func inferTarget(ctx context.Context, s *Store, files []*grammar.File) Target {
+	maps := make([]*grammar.ArchMap, len(files))
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i], maps[i] = f.Path, fileFact(ctx, s, f, archMapKey)
+	}
+	return targetOf(paths, maps)
+}
+
+// targetOf is the target the chip conditionals of a unit's files name.
+func targetOf(paths []string, maps []*grammar.ArchMap) Target {
 	var seen grammar.Arch
 	var first *TargetEvidence
-	for _, f := range files {
-		for _, e := range fileFact(ctx, s, f, archMapKey).Evidence {
+	for i, m := range maps {
+		for _, e := range m.Evidence {
 			seen |= e.Arch
 			if first == nil {
-				first = &TargetEvidence{File: f.Path, ArchEvidence: e}
+				first = &TargetEvidence{File: paths[i], ArchEvidence: e}
 			}
 		}
 	}
@@ -63,10 +75,21 @@ func inferTarget(ctx context.Context, s *Store, files []*grammar.File) Target {
 	return Target{Arch: seen, Source: "guards", Evidence: first}
 }
 
-// InferTarget is the target the conditionals of a unit's files (entry
-// first) name, for front ends that count units without a pass.
-func InferTarget(files []*grammar.File) Target {
-	return inferTarget(context.Background(), nil, files)
+// InferUnitTarget is the target the conditionals of the unit rooted at
+// entry name, for front ends that count units without a pass. It reads
+// the files' text only: conditionals need no parse.
+func InferUnitTarget(ws *workspace.Workspace, entry string) Target {
+	var paths []string
+	var maps []*grammar.ArchMap
+	for _, p := range ws.Closure(entry) {
+		src, err := ws.Source(p)
+		if l, _ := grammar.LangOf(p); err != nil || l != grammar.CPP || bytes.IndexByte(src, 0) >= 0 {
+			continue
+		}
+		paths = append(paths, p)
+		maps = append(maps, grammar.ScanArch(grammar.ScanGuards(src)))
+	}
+	return targetOf(paths, maps)
 }
 
 // Target is the chip the pass's file is compiled for: the configured one,

@@ -30,6 +30,9 @@ type Checker struct {
 	Overrides Overrides
 	// Jobs is the number of files checked in parallel.
 	Jobs int
+	// Syntax has each result say whether its file parses cleanly
+	// (FileResult.ParseErrors): the files no rule reads are parsed too.
+	Syntax bool
 	// IncludeDirs are searched for quoted #includes (the compile's -I)
 	// before the include-dirs of the configurations the run loads.
 	IncludeDirs []string
@@ -59,6 +62,9 @@ type FileResult struct {
 	BadUTF8Line, BadUTF8Col int
 	// Sight counts what the analysis of the file could not see.
 	Sight analysis.Sight
+	// ParseErrors is set, with Checker.Syntax, when the file's tree holds
+	// ERROR or MISSING nodes.
+	ParseErrors bool
 }
 
 func (c *Checker) rootFor(path string) string {
@@ -310,6 +316,12 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 					err = nil
 				}
 				results[i] = FileResult{Path: path, Diags: d, Err: err, Sight: sight}
+				if c.Syntax && err == nil {
+					// Before release.Done: the parse the rules read, if any.
+					if f, ferr := c.WS.File(path); ferr == nil && f.Tree != nil {
+						results[i].ParseErrors = f.Tree.HasError()
+					}
+				}
 				if src, serr := c.WS.Source(path); serr == nil {
 					results[i].BadUTF8Line, results[i].BadUTF8Col = fsys.InvalidUTF8(src)
 				}

@@ -265,7 +265,7 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 	if f.strict {
 		ov.ExtendSelect = append(ov.ExtendSelect, rules.UnusedSuppression.Code)
 	}
-	r.checker = &engine.Checker{Analyzers: c.rules, Loader: loader, Overrides: ov, Jobs: f.jobs, RootFor: r.rootFor, IncludeDirs: f.includeDirs}
+	r.checker = &engine.Checker{Analyzers: c.rules, Loader: loader, Overrides: ov, Jobs: f.jobs, Syntax: f.stats, RootFor: r.rootFor, IncludeDirs: f.includeDirs}
 	if f.stdinFilename != "" {
 		src, err := io.ReadAll(c.stdin)
 		if err != nil {
@@ -376,7 +376,7 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 		for _, res := range results {
 			sight.Add(res.Sight)
 		}
-		stats = collectStats(r.ws, r.files, active(all), sight, f.unsafeFixes, func(p string) bool {
+		stats = collectStats(r.ws, results, active(all), sight, f.unsafeFixes, func(p string) bool {
 			if f.arch != "" {
 				return true
 			}

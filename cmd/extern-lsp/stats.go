@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/engine"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -47,21 +49,23 @@ func (s *checkStats) add(key, label string, n int, note string) {
 // template arguments) and the fixes demoted for it, and the findings per
 // rule. archSet reports whether the configuration (or
 // --arch) names the target chip for a file.
-func collectStats(ws *workspace.Workspace, files []string, diags []analysis.Diagnostic, sight analysis.Sight, unsafe bool, archSet func(path string) bool) *checkStats {
+func collectStats(ws *workspace.Workspace, results []engine.FileResult, diags []analysis.Diagnostic, sight analysis.Sight, unsafe bool, archSet func(path string) bool) *checkStats {
 	s := &checkStats{}
 	units := map[string]bool{}
 	parseErrs, unresolved := 0, 0
 	unevaluated := 0
 	var unevaluatedNames []string
-	for _, p := range files {
-		f, err := ws.File(p)
-		if err != nil || f == nil {
+	for _, res := range results {
+		p := res.Path
+		src, err := ws.Source(p)
+		if err != nil || bytes.IndexByte(src, 0) >= 0 {
+			// Unreadable or binary: not analysed.
 			continue
 		}
-		if f.Tree != nil && f.Tree.HasError() {
+		if res.ParseErrors {
 			parseErrs++
 		}
-		if f.Lang != grammar.CPP {
+		if l, _ := grammar.LangOf(p); l != grammar.CPP {
 			n, names := unevaluatedIncludeDirs(ws, p)
 			unevaluated += n
 			unevaluatedNames = append(unevaluatedNames, names...)
@@ -72,7 +76,7 @@ func collectStats(ws *workspace.Workspace, files []string, diags []analysis.Diag
 		}
 		unresolved += len(ws.UnresolvedIncludes(p))
 	}
-	s.add("files_analysed", "files analysed", len(files), "")
+	s.add("files_analysed", "files analysed", len(results), "")
 	s.add("units", "extern units", len(units), "entry files the analysed files are compiled into")
 	s.add("units_unknown_target", "units of unknown chip", unknownTargets(ws, units, archSet),
 		"no `arch` setting and no #if naming A2/A3 or A5: flag ids and modes that differ between the chips were not judged")
@@ -135,13 +139,7 @@ func unknownTargets(ws *workspace.Workspace, units map[string]bool, archSet func
 		if archSet != nil && archSet(entry) {
 			continue
 		}
-		var files []*grammar.File
-		for _, p := range ws.Closure(entry) {
-			if f, err := ws.File(p); err == nil && f.Lang == grammar.CPP {
-				files = append(files, f)
-			}
-		}
-		if !analysis.InferTarget(files).Known() {
+		if !analysis.InferUnitTarget(ws, entry).Known() {
 			n++
 		}
 	}
