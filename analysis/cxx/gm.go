@@ -211,11 +211,20 @@ func NewGM(ff FileFacts, f *grammar.File, includes []*grammar.File) *GM {
 		}
 	}
 	files = append(files, f)
-	all := func(kind string) []incNode {
-		var out []incNode
-		for _, g := range files {
-			for _, n := range ff.Nodes(g, kind) {
-				out = append(out, incNode{g, n})
+	// all lists the nodes of the kinds in every file, kind by kind.
+	all := func(kinds ...string) []incNode {
+		n := 0
+		for _, k := range kinds {
+			for _, g := range files {
+				n += len(ff.Nodes(g, k))
+			}
+		}
+		out := make([]incNode, 0, n)
+		for _, k := range kinds {
+			for _, g := range files {
+				for _, n := range ff.Nodes(g, k) {
+					out = append(out, incNode{g, n})
+				}
 			}
 		}
 		return out
@@ -223,7 +232,7 @@ func NewGM(ff FileFacts, f *grammar.File, includes []*grammar.File) *GM {
 
 	// Descriptor aliases: using X = Tensor; typedef ChipTensor X; (chains
 	// resolve in a second round).
-	aliases := append(all("alias_declaration"), all("type_definition")...)
+	aliases := all("alias_declaration", "type_definition")
 	for round := 0; round < 2; round++ {
 		for _, a := range aliases {
 			var name, target *grammar.Node
