@@ -106,6 +106,7 @@ func (p *Parser) parseChunks(ctx context.Context, parseSrc, orig []byte, lines *
 		}
 		ts.Close()
 	}
+	trimCHeap()
 	nodes[0].last = int32(len(nodes) - 1)
 	for i := range nodes {
 		nodes[i].tree = t

@@ -362,5 +362,8 @@ func (t *Tree) Close() {
 	if t != nil && t.ts != nil {
 		t.ts.Close()
 		t.ts = nil
+		if len(t.Nodes) > trimAfter {
+			trimCHeap()
+		}
 	}
 }
