@@ -6,12 +6,17 @@ import (
 	"errors"
 )
 
-// chunkBytes is the size of the pieces a large C++ source is parsed in.
-// tree-sitter's tree costs about 80 bytes per node while it lives, more than
-// everything else the analysis keeps (a 10 MB file: over 400 MB); parsed in
-// top-level pieces, only one piece's C tree is alive at a time. A variable
-// for the tests.
-var chunkBytes = 256 << 10
+// A C++ source longer than chunkAfter is parsed in pieces of about
+// chunkBytes. tree-sitter's tree costs about 100 bytes per node while it
+// lives, 40-50 bytes per byte of source: more than everything else the
+// analysis keeps (a 10 MB file: over 400 MB). Parsed in top-level pieces,
+// only one piece's C tree is alive at a time (64 KB: about 3 MB). Shorter
+// sources keep their C tree for incremental reparsing. Variables for the
+// tests.
+var (
+	chunkAfter = 512 << 10
+	chunkBytes = 64 << 10
+)
 
 // topLevelSplits returns the line starts where a C++ source can be cut into
 // pieces of at least every bytes that parse as the whole does: after a line

@@ -32,8 +32,8 @@ func TestChunkedParseMatchesWhole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(n int) { chunkBytes = n }(chunkBytes)
-	chunkBytes = 4 << 10
+	defer func(n, m int) { chunkBytes, chunkAfter = n, m }(chunkBytes, chunkAfter)
+	chunkBytes, chunkAfter = 4<<10, 8<<10
 	parsed, _ := Mask(src)
 	if cuts := topLevelSplits(parsed, chunkBytes); len(cuts) < 10 {
 		t.Fatalf("only %d cuts in %d bytes", len(cuts), len(src))

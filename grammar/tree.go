@@ -335,7 +335,7 @@ func (p *Parser) parse(ctx context.Context, parseSrc, orig []byte, old *Tree, li
 	if lines == nil {
 		lines = NewLines(orig)
 	}
-	if (old == nil || old.ts == nil) && p.lang == CPP && len(parseSrc) > 2*chunkBytes {
+	if (old == nil || old.ts == nil) && p.lang == CPP && len(parseSrc) > chunkAfter {
 		// A large source is parsed in pieces and keeps no C tree, so it
 		// never reparses incrementally.
 		if cuts := topLevelSplits(parseSrc, chunkBytes); len(cuts) > 0 {
