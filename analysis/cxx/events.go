@@ -1,8 +1,10 @@
 package cxx
 
 import (
+	"bytes"
 	"context"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -355,8 +357,19 @@ func newEventAnalysis(ctx context.Context, ff FileFacts, files []*grammar.File, 
 			shadows = append(shadows, f)
 		}
 	}
+	a.expanded = map[*grammar.Node]macroOps{}
+	for _, f := range files {
+		if f.MacroOf != nil {
+			continue
+		}
+		for _, op := range pastedEventUses(ff, f, files, r) {
+			a.expanded[op.Node] = macroOps{ops: []*EventOp{op}}
+			if f.CoresOf(op.Node)&core != 0 {
+				addKeys(op)
+			}
+		}
+	}
 	if len(shadows) > 0 {
-		a.expanded = map[*grammar.Node]macroOps{}
 		for _, f := range files {
 			if f.MacroOf != nil {
 				continue
@@ -461,6 +474,99 @@ func expandEventMacro(u MacroUse, r *Resolver) ([]*EventOp, bool) {
 		out = append(out, &op)
 	}
 	return out, len(out) > 0
+}
+
+// pastedEventRE is a macro body that is one event call whose pipe pair
+// pastes the macro's parameters: `AscendC::SetFlag<AscendC::HardEvent::
+// trigger##_##waiter>((e))`. The analysis cannot parse `##` as code, so
+// such a body is read as text.
+var pastedEventRE = regexp.MustCompile(`^(?:AscendC::)?(SetFlag|WaitFlag)\s*<\s*(?:AscendC::)?HardEvent::([A-Za-z0-9_#\s]+?)\s*>\s*\(([^()]*|\(\s*\w+\s*\))\)\s*;?$`)
+
+// pastedEventMacro is a function-like #define whose body pastedEventRE
+// reads.
+type pastedEventMacro struct {
+	set    bool
+	params []string
+	pair   []string // the pasted parts: parameter names or text
+	id     int      // the parameter that carries the id
+}
+
+// pastedEventUses decodes the uses in f of the event macros of files whose
+// pipe pair pastes parameters (`SET_FLAG(MTE2, V, EVENT_ID0)`): each use
+// is the set or wait it expands to.
+func pastedEventUses(ff FileFacts, f *grammar.File, files []*grammar.File, r *Resolver) []*EventOp {
+	var macros map[string][]pastedEventMacro
+	for _, g := range files {
+		if g.MacroOf != nil || g.Guards == nil || !bytes.Contains(g.Src, []byte("##")) {
+			continue
+		}
+		for _, d := range g.Guards.Directives {
+			if d.Kind != "define" {
+				continue
+			}
+			m := parseDefine(g.Src, d)
+			if m == nil || !m.FuncLike || !strings.Contains(m.Body, "##") {
+				continue
+			}
+			if pm, ok := readPastedEventMacro(m); ok {
+				if macros == nil {
+					macros = map[string][]pastedEventMacro{}
+				}
+				macros[m.Name] = append(macros[m.Name], pm)
+			}
+		}
+	}
+	if len(macros) == 0 {
+		return nil
+	}
+	var out []*EventOp
+	for name, ms := range macros {
+		for _, n := range ff.Calls(f).Named(name) {
+			c, ok := AsCall(n)
+			if !ok || c.Receiver != nil || c.Qualified != name {
+				continue
+			}
+			for _, m := range ms {
+				if len(c.Args) != len(m.params) {
+					continue
+				}
+				var pair strings.Builder
+				for _, part := range m.pair {
+					if i := slices.Index(m.params, part); i >= 0 {
+						part = strings.TrimSpace(c.Args[i].Text())
+					}
+					pair.WriteString(part)
+				}
+				op := &EventOp{Node: n, Set: m.set, IDNode: c.Args[m.id]}
+				if isPairName(pair.String()) {
+					op.Pair = pair.String()
+				}
+				op.IDs = eventIDs(r, op.IDNode)
+				out = append(out, op)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// readPastedEventMacro takes a body pastedEventRE matches apart.
+func readPastedEventMacro(m *Macro) (pastedEventMacro, bool) {
+	g := pastedEventRE.FindStringSubmatch(m.Body)
+	if g == nil {
+		return pastedEventMacro{}, false
+	}
+	pm := pastedEventMacro{set: g[1] == "SetFlag", params: m.Params, id: -1}
+	for _, part := range strings.Split(g[2], "##") {
+		part = strings.TrimSpace(part)
+		if part == "" || strings.ContainsAny(part, "# \t") {
+			return pastedEventMacro{}, false
+		}
+		pm.pair = append(pm.pair, part)
+	}
+	id := strings.TrimSpace(strings.Trim(strings.TrimSpace(g[3]), "()"))
+	pm.id = slices.Index(m.Params, id)
+	return pm, pm.id >= 0
 }
 
 // substituted is n's text with the names args binds replaced by their
