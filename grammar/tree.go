@@ -5,6 +5,7 @@ package grammar
 
 import (
 	"context"
+	"sort"
 	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -78,6 +79,60 @@ type Tree struct {
 	ts    *sitter.Tree
 	names *names
 	lines *Lines
+	funcs funcIndex
+}
+
+// funcIndex lists a tree's function definitions and lambdas in preorder,
+// each with the position in the list of the one around it (-1): the
+// function around a node is found by a binary search, where a walk up the
+// parents costs the node's depth (thousands in an else-if chain).
+type funcIndex struct {
+	once  sync.Once
+	nodes []int32
+	outer []int32
+}
+
+func (t *Tree) funcIndex() *funcIndex {
+	x := &t.funcs
+	x.once.Do(func() {
+		var stack []int32
+		for i := range t.Nodes {
+			n := &t.Nodes[i]
+			if k := n.Kind(); k != "function_definition" && k != "lambda_expression" {
+				continue
+			}
+			for len(stack) > 0 && t.Nodes[x.nodes[stack[len(stack)-1]]].last < n.index {
+				stack = stack[:len(stack)-1]
+			}
+			outer := int32(-1)
+			if len(stack) > 0 {
+				outer = stack[len(stack)-1]
+			}
+			x.nodes = append(x.nodes, n.index)
+			x.outer = append(x.outer, outer)
+			stack = append(stack, int32(len(x.nodes)-1))
+		}
+	})
+	return x
+}
+
+// EnclosingFunction returns the nearest proper ancestor that is a function
+// definition or a lambda, or nil: Ancestor("function_definition",
+// "lambda_expression") without the walk up.
+func (n *Node) EnclosingFunction() *Node {
+	if n == nil || n.tree == nil {
+		return nil
+	}
+	t := n.tree
+	x := t.funcIndex()
+	k := sort.Search(len(x.nodes), func(k int) bool { return x.nodes[k] >= n.index }) - 1
+	for k >= 0 && t.Nodes[x.nodes[k]].last < n.index {
+		k = int(x.outer[k])
+	}
+	if k < 0 {
+		return nil
+	}
+	return &t.Nodes[x.nodes[k]]
 }
 
 // Root returns the root node.

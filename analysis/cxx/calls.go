@@ -103,7 +103,7 @@ func Unparen(n *grammar.Node) *grammar.Node {
 
 // EnclosingFunction returns the function_definition containing n, or nil.
 func EnclosingFunction(n *grammar.Node) *grammar.Node {
-	return n.Ancestor("function_definition", "lambda_expression")
+	return n.EnclosingFunction()
 }
 
 // FunctionName returns a function definition's name (without scope).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -109,9 +110,8 @@ func runGMFalseSharing(pass *analysis.Pass) {
 type falseSharing struct {
 	pass  *analysis.Pass
 	funcs *cxx.Funcs
-	// onlyOneAfter memoizes, per function, where the first stretch of it
-	// run by one core only begins (see onlyOneFrom).
-	onlyOneAfter map[*grammar.Node]uint32
+	// onlyOneIn memoizes onlyOne per function.
+	onlyOneIn map[*grammar.Node]*onlyOneCode
 }
 
 // coreTerm is one core id in an index and the number of elements one step
@@ -452,33 +452,33 @@ func (s *falseSharing) fileOf(n *grammar.Node) *grammar.File {
 // condition that tests a core id for equality, or after a return taken by
 // every core but one (`if (id != 0) return;`, `if (id > 0) return;`).
 func (s *falseSharing) singleWriter(fn, n *grammar.Node) bool {
-	for _, c := range cxx.Conditions(n, fn) {
-		if c.Kind() != "if_statement" {
-			continue
-		}
-		cond := cxx.ConditionOf(c)
-		cons := c.ChildByField("consequence")
-		if cond != nil && cons != nil && cons.Contains(n) && s.testsCore(fn, cond, "==") {
-			return true
-		}
-		if alt := c.ChildByField("alternative"); cond != nil && alt != nil && alt.Contains(n) && s.testsCore(fn, cond, "!=") {
-			return true
-		}
-	}
-	return s.onlyOneFrom(fn) <= n.Start
+	o := s.onlyOne(fn)
+	k := sort.Search(len(o.branches), func(k int) bool { return o.branches[k][1] > n.Start })
+	return k < len(o.branches) && o.branches[k][0] <= n.Start || o.from <= n.Start
 }
 
-// onlyOneFrom returns the offset from which fn runs on one core only: the
-// end of the first `if` that tests a core id for inequality (`id != 0`,
-// `id > 0`) around one of fn's own returns. A test ends before a store
-// exactly when it does not contain it, so one walk of the function answers
-// for every store (a scan of the returns per store, each walking up the
-// tree, is quadratic in the size of the function).
-func (s *falseSharing) onlyOneFrom(fn *grammar.Node) uint32 {
-	if v, ok := s.onlyOneAfter[fn]; ok {
+// onlyOneCode is where a function runs on one core only.
+type onlyOneCode struct {
+	// branches are the branches taken by one core (the consequence of an
+	// `if` testing a core id with ==, the alternative of one testing !=),
+	// joined where they overlap, in source order.
+	branches [][2]uint32
+	// from is the end of the first `if` that tests a core id for
+	// inequality (`id != 0`, `id > 0`) around one of fn's own returns:
+	// one core runs what follows.
+	from uint32
+}
+
+// onlyOne finds where fn runs on one core only in one walk of it: a test
+// around a return ends before a store exactly when it does not contain it,
+// and the branches nest, so every store is answered by a lookup (a walk up
+// the tree per store, and a scan of the returns, each walking up the tree,
+// are quadratic in the size of the function).
+func (s *falseSharing) onlyOne(fn *grammar.Node) *onlyOneCode {
+	if v, ok := s.onlyOneIn[fn]; ok {
 		return v
 	}
-	from := ^uint32(0)
+	o := &onlyOneCode{from: ^uint32(0)}
 	type frame struct {
 		last         int
 		test, nested bool
@@ -501,14 +501,23 @@ func (s *falseSharing) onlyOneFrom(fn *grammar.Node) uint32 {
 		}
 		f := frame{last: n.Index() + len(n.Descendants()) - 1}
 		if p := n.Parent(); p != nil && p.Kind() == "if_statement" && cxx.IsConditionOf(p, n) {
-			if cond := cxx.ConditionOf(p); cond != nil && (s.testsCore(fn, cond, "!=") || s.testsCore(fn, cond, ">")) {
-				tests = append(tests, p.End)
-				f.test = true
+			if cond := cxx.ConditionOf(p); cond != nil {
+				if s.testsCore(fn, cond, "!=") || s.testsCore(fn, cond, ">") {
+					tests = append(tests, p.End)
+					f.test = true
+				}
+				if n.Field() == "consequence" && s.testsCore(fn, cond, "==") || n.Field() == "alternative" && s.testsCore(fn, cond, "!=") {
+					if l := len(o.branches); l > 0 && o.branches[l-1][1] > n.Start {
+						o.branches[l-1][1] = max(o.branches[l-1][1], n.End)
+					} else {
+						o.branches = append(o.branches, [2]uint32{n.Start, n.End})
+					}
+				}
 			}
 		}
 		if n.Kind() == "return_statement" && nested == 0 && len(tests) > 0 {
 			// The innermost test ends first.
-			from = min(from, tests[len(tests)-1])
+			o.from = min(o.from, tests[len(tests)-1])
 		}
 		if n.Kind() == "function_definition" || n.Kind() == "lambda_expression" {
 			f.nested = true
@@ -516,11 +525,11 @@ func (s *falseSharing) onlyOneFrom(fn *grammar.Node) uint32 {
 		}
 		stack = append(stack, f)
 	}
-	if s.onlyOneAfter == nil {
-		s.onlyOneAfter = map[*grammar.Node]uint32{}
+	if s.onlyOneIn == nil {
+		s.onlyOneIn = map[*grammar.Node]*onlyOneCode{}
 	}
-	s.onlyOneAfter[fn] = from
-	return from
+	s.onlyOneIn[fn] = o
+	return o
 }
 
 // testsCore reports whether cond holds a comparison `op` with a core id on
