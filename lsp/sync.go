@@ -138,6 +138,11 @@ func (s *Server) didClose(p *didCloseParams) error {
 	if d.timer != nil {
 		d.timer.Stop()
 	}
+	if d.cancelRun != nil {
+		// Its findings will not be published, and facts computed from the
+		// closed buffer after the sweep below would outlive it.
+		d.cancelRun()
+	}
 	d.closeTree()
 	d.mu.Unlock()
 	s.ws.ClearOverlay(path)
