@@ -20,10 +20,16 @@ func CheckPeakRSS(bin, dir string, src []byte, env ...string) (int64, error) {
 	if err := os.WriteFile(filepath.Join(dir, "extern-lsp.toml"), []byte(cfg), 0o644); err != nil {
 		return 0, err
 	}
+	// The child runs in dir: a relative bin (a test binary run as
+	// ./x.test) would not be found there.
+	bin, err := filepath.Abs(bin)
+	if err != nil {
+		return 0, err
+	}
 	cmd := exec.Command(bin, "check", "-j", "1", "--format", "json", "--no-progress", ".")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
-	err := cmd.Run()
+	err = cmd.Run()
 	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() == 2 {
 		return 0, fmt.Errorf("check: %v", err)
 	}
