@@ -27,9 +27,11 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"template argument, or values read only from scalar `args[k]` slots, tiling fields, GM words every core reads " +
 			"at the same address, and core counts (`get_block_num(args)`, `GetBlockNum()`), followed through locals, " +
 			"members, helper returns and the arguments callers pass. A value derived from the block, sub-block or lane " +
-			"id, from a GM word at a core's own address, from a core's own UB (`LocalTensor::GetValue`), from a call the " +
-			"unit does not define, or a parameter or member no code of the unit sets that is named for the core's own id " +
-			"(`blockIdx_`, `subBlockIdx`) is not. An unconditional `return` before a barrier is reported as a " +
+			"id, from a GM word at a core's own address, from a core's own UB (`LocalTensor::GetValue`), or a parameter or " +
+			"member no code of the unit sets that is named for the core's own id (`blockIdx_`, `subBlockIdx`) is not. " +
+			"A condition decided only by a call the unit does not define (an SDK accessor, a helper in an include that " +
+			"did not resolve) may be either: it is reported at info, naming the call, and counted in `--statistics` as " +
+			"a finding said less. An unconditional `return` before a barrier is reported as a " +
 			"debugging probe left in (warning). A return after the last barrier, or on a branch that passed its own " +
 			"barrier, is silent.",
 		Why: "A hardware barrier releases only when every core of the launch (every core of one type, for mode-0 flags) " +
@@ -117,9 +119,11 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 			continue
 		}
 		var runtime []*grammar.Node
+		var seen variance
 		for _, c := range deciding {
-			if vm.Condition(c, cores) != 0 {
+			if v := vm.Condition(c, cores); v != 0 {
 				runtime = append(runtime, c)
+				seen |= v
 			}
 		}
 		leaf := chain[len(chain)-1]
@@ -158,9 +162,37 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 			d.Message = "`return` under `" + conditionText(runtime[len(runtime)-1]) + "` can leave before " + target +
 				": the cores that stay wait there for one that never arrives and the kernel hangs (507018); " +
 				"skip the work, not the barrier"
+			if seen&perCore == 0 {
+				// Only code the analysis cannot see into decides: the
+				// value may well be the same on every core (a tiling
+				// accessor of the SDK), so this is not a known hang.
+				opaqueCondition(&d, runtime[len(runtime)-1], funcs)
+			}
 		}
 		pass.Report(d)
 	}
+}
+
+// opaqueCondition says less about a return whose condition is decided
+// only by code the analysis cannot see into: info, naming the call when
+// the test makes it itself.
+func opaqueCondition(d *analysis.Diagnostic, c *grammar.Node, funcs *cxx.Funcs) {
+	d.Severity = analysis.SeverityInfo
+	what := "`" + conditionText(c) + "`"
+	if cond := cxx.ConditionOf(c); cond != nil {
+		found := false
+		cond.Walk(func(n *grammar.Node) bool {
+			call, ok := cxx.AsCall(n)
+			if found || !ok || laneGetters[call.Name] || blockGetters[call.Name] || uniformGetters[call.Name] ||
+				pureCalls[call.Name] || len(funcs.Callees(call)) > 0 {
+				return true
+			}
+			what, found = "`"+shortText(n)+"`", true
+			return false
+		})
+	}
+	d.SaidLess = what
+	d.Message += "; unless " + what + " is the same on every core: it comes from code the analysis cannot see into"
 }
 
 func lineRef(pass *analysis.Pass, h cxx.Hop) string {

@@ -93,3 +93,20 @@ extern "C" __global__ __aicore__ void per_core_sources(__gm__ int64_t *args) {
   s.Run(flags, args);
   AscendC::SyncAll<false>();
 }
+
+// A condition only an SDK accessor the analysis cannot see into decides:
+// most such values are tiling (the same on every core), so it says less.
+extern "C" __global__ __aicore__ void opaque_sources(__gm__ int64_t *args) {
+  AscendC::TilingReader reader(args);
+  if (reader.UsedCoreNum() == 0) {
+    return; // want "info: EXT011.*unless `reader.UsedCoreNum\\(\\)` is the same on every core"
+  }
+  uint32_t rows = reader.Rows();
+  if (rows == 0) {
+    return; // want "info: EXT011.*unless `if \\(rows == 0\\)` is the same on every core"
+  }
+  if (reader.Rows() > get_block_idx(args)) {
+    return; // want "error: EXT011.*under `if \\(reader.Rows\\(\\) > get_block_idx\\(args\\)\\)`"
+  }
+  AscendC::SyncAll<false>();
+}
