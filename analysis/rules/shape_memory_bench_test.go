@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -21,12 +22,7 @@ func BenchmarkShapeMemory(b *testing.B) {
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/extern-lsp/extern-lsp/cmd/extern-lsp").CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
-	var names []string
-	for name := range shapeGens {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(shapeGens)) {
 		for _, mb := range []int{1, 2, 5, 10} {
 			b.Run(fmt.Sprintf("%s/%dMB", name, mb), func(b *testing.B) {
 				src := shapeGens[name](mb << 20)
