@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
+	"sync"
 
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -174,17 +176,80 @@ func (u *Unit) UnseenBefore(f *grammar.File, off uint32) []Unseen {
 }
 
 // unseen lists what the analysis could not see in fn before off (all of
-// fn when off is past it).
+// fn when off is past it). The function's list is built once per unit
+// and answered by prefix: a fix is judged per finding, and a function
+// with thousands of findings must not be rescanned for each.
 func (u *Unit) unseen(f *grammar.File, fn *grammar.Node, off uint32) []Unseen {
-	ctx := context.Background()
+	fu := UnitFactOf(context.Background(), u, unseenKey).of(u, f, fn)
 	var out []Unseen
+	n := sort.Search(len(fu.macros), func(i int) bool { return fu.macros[i].Node.Start >= off })
+	out = append(out, fu.macros[:n]...)
+	for _, c := range fu.conds {
+		if c.stmt.Start >= off {
+			break
+		}
+		if c.stmt.End > off || c.returns {
+			out = append(out, c.Unseen)
+		}
+	}
+	return out
+}
+
+// unseenKey memoizes, per function of a unit, what the analysis cannot
+// see in it.
+var unseenKey = &UnitKey[*unseenIndex]{
+	Name: "analysis.unseen",
+	Compute: func(ctx context.Context, u *Unit) *unseenIndex {
+		return &unseenIndex{byFn: map[*grammar.Node]*fnUnseen{}}
+	},
+}
+
+type unseenIndex struct {
+	mu   sync.Mutex
+	byFn map[*grammar.Node]*fnUnseen
+}
+
+// fnUnseen is what one function hides: statement macros the analysis
+// cannot read (in source order) and `if`s on unknown template arguments.
+type fnUnseen struct {
+	macros []Unseen
+	conds  []unseenCond
+}
+
+// unseenCond is an `if` on a template argument: it hides what follows
+// inside it, and everything after it when it holds a return.
+type unseenCond struct {
+	Unseen
+	stmt    *grammar.Node
+	returns bool
+}
+
+func (ix *unseenIndex) of(u *Unit, f *grammar.File, fn *grammar.Node) *fnUnseen {
+	ix.mu.Lock()
+	fu, ok := ix.byFn[fn]
+	ix.mu.Unlock()
+	if ok {
+		return fu
+	}
+	fu = u.scanUnseen(f, fn)
+	ix.mu.Lock()
+	ix.byFn[fn] = fu
+	ix.mu.Unlock()
+	return fu
+}
+
+func (u *Unit) scanUnseen(f *grammar.File, fn *grammar.Node) *fnUnseen {
+	ctx := context.Background()
+	fu := &fnUnseen{}
 	um := u.Macros()
 	var missing []string
 	for _, inc := range u.UnresolvedIncludes() {
 		missing = append(missing, "`"+inc.Include.Path+"`")
 	}
-	for _, s := range FileFactIn(ctx, u, f, statementUsesKey) {
-		if s.Start < fn.Start || s.Start >= off || s.End > fn.End {
+	uses := FileFactIn(ctx, u, f, statementUsesKey)
+	for i := sort.Search(len(uses), func(i int) bool { return uses[i].Start >= fn.Start }); i < len(uses) && uses[i].Start < fn.End; i++ {
+		s := uses[i]
+		if s.End > fn.End {
 			continue
 		}
 		name := cxx.StatementMacro(s)
@@ -195,7 +260,7 @@ func (u *Unit) unseen(f *grammar.File, fn *grammar.Node, off uint32) []Unseen {
 		case len(defs) > 0:
 			for _, m := range defs {
 				if m.Opaque {
-					out = append(out, Unseen{File: f, Node: s, Why: fmt.Sprintf("%s (line %d) uses a macro whose body extern-lsp cannot read as statements", text, line+1)})
+					fu.macros = append(fu.macros, Unseen{File: f, Node: s, Why: fmt.Sprintf("%s (line %d) uses a macro whose body extern-lsp cannot read as statements", text, line+1)})
 					break
 				}
 			}
@@ -204,38 +269,46 @@ func (u *Unit) unseen(f *grammar.File, fn *grammar.Node, off uint32) []Unseen {
 			if len(missing) > 0 {
 				why += " (not found: " + strings.Join(missing, ", ") + ")"
 			}
-			out = append(out, Unseen{File: f, Node: s, Why: why, Undefined: true})
+			fu.macros = append(fu.macros, Unseen{File: f, Node: s, Why: why, Undefined: true})
 		}
 	}
-	if tps := cxx.TemplateParamNames(fn); len(tps) > 0 {
-		names := map[string]bool{}
-		for _, t := range tps {
-			names[t] = true
-		}
-		consts := u.Consts()
-		for _, n := range FileFactIn(ctx, u, f, nodeIndexKey).get("if_statement") {
-			if n.Start < fn.Start || n.Start >= off || n.End > fn.End {
-				continue
-			}
-			cond := n.ChildByField("condition")
-			if cond == nil {
-				continue
-			}
-			if _, ok := grammar.CoreCondition(cond); ok {
-				continue
-			}
-			param := mentionedName(cond, names)
-			if param == "" || !(n.End > off || holdsReturn(n)) {
-				continue
-			}
-			if _, ok := consts.Eval(cond); ok {
-				continue
-			}
-			line, _ := f.Lines.Position(n.Start)
-			out = append(out, Unseen{File: f, Node: cond, Why: fmt.Sprintf("the condition `%s` (line %d) depends on the template argument `%s`, which extern-lsp does not know here", strings.Join(strings.Fields(cond.Text()), " "), line+1, param)})
-		}
+	tps := cxx.TemplateParamNames(fn)
+	if len(tps) == 0 {
+		return fu
 	}
-	return out
+	names := map[string]bool{}
+	for _, t := range tps {
+		names[t] = true
+	}
+	consts := u.Consts()
+	ifs := FileFactIn(ctx, u, f, nodeIndexKey).get("if_statement")
+	for i := sort.Search(len(ifs), func(i int) bool { return ifs[i].Start >= fn.Start }); i < len(ifs) && ifs[i].Start < fn.End; i++ {
+		n := ifs[i]
+		if n.End > fn.End {
+			continue
+		}
+		cond := n.ChildByField("condition")
+		if cond == nil {
+			continue
+		}
+		if _, ok := grammar.CoreCondition(cond); ok {
+			continue
+		}
+		param := mentionedName(cond, names)
+		if param == "" {
+			continue
+		}
+		if _, ok := consts.Eval(cond); ok {
+			continue
+		}
+		line, _ := f.Lines.Position(n.Start)
+		fu.conds = append(fu.conds, unseenCond{
+			Unseen:  Unseen{File: f, Node: cond, Why: fmt.Sprintf("the condition `%s` (line %d) depends on the template argument `%s`, which extern-lsp does not know here", strings.Join(strings.Fields(cond.Text()), " "), line+1, param)},
+			stmt:    n,
+			returns: holdsReturn(n),
+		})
+	}
+	return fu
 }
 
 // mentionedName returns the first identifier under n that names one of
