@@ -91,7 +91,9 @@ type exitModel struct {
 	f      *grammar.File
 	um     *UnitMacros
 	before map[*grammar.Node]grammar.Cores
-	done   map[*grammar.Node]bool
+	// cum is exitedBefore's answer per node already asked.
+	cum  map[*grammar.Node]grammar.Cores
+	done map[*grammar.Node]bool
 }
 
 // ExitedBefore returns the cores that have left n's function before
@@ -106,25 +108,42 @@ func (um *UnitMacros) exitedBefore(f *grammar.File, n *grammar.Node) grammar.Cor
 	um.mu.Lock()
 	m := um.models[f]
 	if m == nil {
-		m = &exitModel{f: f, um: um, before: map[*grammar.Node]grammar.Cores{}, done: map[*grammar.Node]bool{}}
+		m = &exitModel{f: f, um: um, before: map[*grammar.Node]grammar.Cores{}, cum: map[*grammar.Node]grammar.Cores{}, done: map[*grammar.Node]bool{}}
 		um.models[f] = m
 	}
 	defer um.mu.Unlock()
-	var exited grammar.Cores
+	return m.exitedBefore(n)
+}
+
+// exitedBefore is the cores n's earlier siblings left on, in every block
+// from n up to its function. Each node's answer is kept: a statement deep
+// in an else-if chain is thousands of blocks down, and every read there
+// asks, so walking up from each would be quadratic.
+func (m *exitModel) exitedBefore(n *grammar.Node) grammar.Cores {
+	var path []*grammar.Node
+	var acc grammar.Cores
 	for c := n; c != nil; c = c.Parent() {
+		if v, ok := m.cum[c]; ok {
+			acc = v
+			break
+		}
 		p := c.Parent()
 		if p == nil || p.Kind() == "function_definition" || p.Kind() == "lambda_expression" {
 			break
 		}
-		if p.Kind() != "compound_statement" && !cxx.IsPreprocBranch(p.Kind()) {
-			continue
-		}
-		if !m.done[p] {
-			m.scan(p)
-		}
-		exited |= m.before[c]
+		path = append(path, c)
 	}
-	return exited
+	for i := len(path) - 1; i >= 0; i-- {
+		c := path[i]
+		if p := c.Parent(); p.Kind() == "compound_statement" || cxx.IsPreprocBranch(p.Kind()) {
+			if !m.done[p] {
+				m.scan(p)
+			}
+			acc |= m.before[c]
+		}
+		m.cum[c] = acc
+	}
+	return acc
 }
 
 // scan records, for each child of block, the cores its earlier siblings

@@ -215,6 +215,7 @@ type Summaries struct {
 	res     *Resolver
 	files   map[*grammar.Tree]*grammar.File
 	scopes  map[*grammar.Node]map[string][]*grammar.Node
+	scopeIx map[*grammar.Node]*scopeIndex
 	effects map[*grammar.Node]*effectMemo
 	returns map[*grammar.Node]*originMemo
 	callers map[string][]CallSite
@@ -277,6 +278,7 @@ func Summarize(ff FileFacts, files ...*grammar.File) *Summaries {
 		res:     NewResolverFrom(ff, files...),
 		files:   map[*grammar.Tree]*grammar.File{},
 		scopes:  map[*grammar.Node]map[string][]*grammar.Node{},
+		scopeIx: map[*grammar.Node]*scopeIndex{},
 		effects: map[*grammar.Node]*effectMemo{},
 		returns: map[*grammar.Node]*originMemo{},
 		entry:   map[*grammar.Node]*entryMemo{},
@@ -665,23 +667,89 @@ func (s *Summaries) lookup(id *grammar.Node) *grammar.Node {
 }
 
 func (s *Summaries) lookupName(name string, id *grammar.Node) *grammar.Node {
+	fn := EnclosingFunction(id)
+	if fn == nil {
+		return s.lookupNameUp(name, id)
+	}
+	// The innermost scope that declares anything and holds id, then the
+	// declaring scopes around it: walking up every parent instead costs
+	// the depth of id, thousands in an else-if chain, per name looked up.
+	ix := s.declaringScopes(fn)
+	k := sort.Search(len(ix.scopes), func(k int) bool { return ix.scopes[k].Index() >= id.Index() }) - 1
+	for k >= 0 && !ix.scopes[k].Contains(id) {
+		k = ix.parent[k]
+	}
+	for ; k >= 0; k = ix.parent[k] {
+		if best := lastDeclBefore(s.scopeDecls(ix.scopes[k])[name], id); best != nil {
+			return best
+		}
+	}
+	return nil
+}
+
+// lookupNameUp is lookupName outside any function: up the parents.
+func (s *Summaries) lookupNameUp(name string, id *grammar.Node) *grammar.Node {
 	for p := id.Parent(); p != nil; p = p.Parent() {
-		switch p.Kind() {
-		case "function_definition", "lambda_expression":
-			return nil
-		case "compound_statement", "for_statement", "for_range_loop", "if_statement", "while_statement", "switch_statement":
-			var best *grammar.Node
-			for _, d := range s.scopeDecls(p)[name] {
-				if d.Start < id.Start && !d.Contains(id) {
-					best = d
-				}
-			}
-			if best != nil {
+		if scopeKinds[p.Kind()] {
+			if best := lastDeclBefore(s.scopeDecls(p)[name], id); best != nil {
 				return best
 			}
 		}
 	}
 	return nil
+}
+
+// scopeKinds are the nodes whose declarations are visible inside them.
+var scopeKinds = map[string]bool{"compound_statement": true, "for_statement": true, "for_range_loop": true,
+	"if_statement": true, "while_statement": true, "switch_statement": true}
+
+// lastDeclBefore is the last of a scope's declarators of a name that
+// comes before id and is not id's own.
+func lastDeclBefore(decls []*grammar.Node, id *grammar.Node) *grammar.Node {
+	var best *grammar.Node
+	for _, d := range decls {
+		if d.Start < id.Start && !d.Contains(id) {
+			best = d
+		}
+	}
+	return best
+}
+
+// scopeIndex lists a function's scopes that declare something, in source
+// order, each with the nearest such scope around it (-1: none). Nested
+// functions and lambdas are left out: a name is not looked up past them.
+type scopeIndex struct {
+	scopes []*grammar.Node
+	parent []int
+}
+
+func (s *Summaries) declaringScopes(fn *grammar.Node) *scopeIndex {
+	if ix, ok := s.scopeIx[fn]; ok {
+		return ix
+	}
+	ix := &scopeIndex{}
+	var open []int
+	fn.Walk(func(n *grammar.Node) bool {
+		if n != fn && (n.Kind() == "function_definition" || n.Kind() == "lambda_expression") {
+			return false
+		}
+		if !scopeKinds[n.Kind()] || len(s.scopeDecls(n)) == 0 {
+			return true
+		}
+		for len(open) > 0 && !ix.scopes[open[len(open)-1]].Contains(n) {
+			open = open[:len(open)-1]
+		}
+		p := -1
+		if len(open) > 0 {
+			p = open[len(open)-1]
+		}
+		ix.scopes = append(ix.scopes, n)
+		ix.parent = append(ix.parent, p)
+		open = append(open, len(ix.scopes)-1)
+		return true
+	})
+	s.scopeIx[fn] = ix
+	return ix
 }
 
 // scopeDecls indexes the declarators a block (or the init of a for/if/while)
