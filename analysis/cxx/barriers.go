@@ -281,7 +281,8 @@ const MaxCallDepth = 6
 // indexed functions, in the functions it calls (up to MaxCallDepth levels),
 // considering only code that the given cores compile. what names the
 // predicate for memoization. It returns the chain of calls from fn's body
-// to the matching call, or nil.
+// to the matching call (its first hops and the match when longer than
+// maxChain), or nil.
 func (fs *Funcs) Reach(d FuncDef, cores grammar.Cores, what string, match func(f *grammar.File, c Call) bool) []Hop {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
@@ -341,10 +342,27 @@ func (fs *Funcs) callReaches(f *grammar.File, n *grammar.Node, cores grammar.Cor
 			continue // direct recursion
 		}
 		if sub := fs.reach(callee, cc, what, match, depth-1); sub != nil {
-			return append([]Hop{{File: f, Call: n}}, sub...)
+			return prependHop(Hop{File: f, Call: n}, sub)
 		}
 	}
 	return nil
+}
+
+// maxChain is the most hops a chain keeps: a chain taken from a memoized
+// callee can be longer than the depth searched from here, and copying
+// whole chains up a long helper chain is quadratic in its length.
+const maxChain = MaxCallDepth + 1
+
+// prependHop returns h followed by sub, keeping sub's first hops and its
+// leaf (the matching call) when that would exceed maxChain.
+func prependHop(h Hop, sub []Hop) []Hop {
+	if len(sub) < maxChain {
+		return append([]Hop{h}, sub...)
+	}
+	out := make([]Hop, 0, maxChain)
+	out = append(out, h)
+	out = append(out, sub[:maxChain-2]...)
+	return append(out, sub[len(sub)-1])
 }
 
 // Conditions returns the constructs between n and its ancestor stop that
