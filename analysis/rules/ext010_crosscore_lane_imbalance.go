@@ -53,20 +53,26 @@ func runCrossCoreLaneImbalance(pass *analysis.Pass) {
 		return
 	}
 	vm := unitVariance(pass)
+	// Each function's sets, gathered once: handing every function every
+	// set of the file is quadratic in a file of many small functions.
+	fns := make([]*grammar.Node, len(sets))
+	inFn := map[*grammar.Node][]*grammar.Node{}
+	for i := range sets {
+		if fn := cxx.EnclosingFunction(sets[i].Node); fn != nil {
+			fns[i] = fn
+			inFn[fn] = append(inFn[fn], sets[i].Node)
+		}
+	}
 	scopes := map[*grammar.Node]*laneScopes{}
 	for i := range sets {
 		fc := &sets[i]
-		fn := cxx.EnclosingFunction(fc.Node)
+		fn := fns[i]
 		if fn == nil {
 			continue
 		}
 		ls := scopes[fn]
 		if ls == nil {
-			var nodes []*grammar.Node
-			for j := range sets {
-				nodes = append(nodes, sets[j].Node)
-			}
-			ls = newLaneScopes(pass, vm, fn, nodes)
+			ls = newLaneScopes(pass, vm, fn, inFn[fn])
 			scopes[fn] = ls
 		}
 		what := flagCallText(fc)
