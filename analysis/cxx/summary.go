@@ -216,11 +216,13 @@ type Summaries struct {
 	files   map[*grammar.Tree]*grammar.File
 	scopes  map[*grammar.Node]map[string][]*grammar.Node
 	scopeIx map[*grammar.Node]*scopeIndex
-	effects map[*grammar.Node]*effectMemo
-	returns map[*grammar.Node]*originMemo
-	callers map[string][]CallSite
-	entry   map[*grammar.Node]*entryMemo
-	written map[writtenKey]bool
+	effects map[*grammar.Node]*expansion[[]Effect]
+	// effectIdx holds the index of each memoized effect list.
+	effectIdx map[*grammar.Node]*EffectIndex
+	returns   map[*grammar.Node]*originMemo
+	callers   map[string][]CallSite
+	entry     map[*grammar.Node]*expansion[[]entrySite]
+	written   map[writtenKey]bool
 	// resolved memoizes resolve per function, origin and depth: in a call
 	// graph where helpers call helpers, the paths up to the entries are
 	// exponentially many, the functions on them are not.
@@ -233,8 +235,8 @@ type Summaries struct {
 	wroteBack map[wroteBackKey]bool
 	// touches and touched memoize the scalar accesses of each function
 	// and the TouchBefore answers (touch.go).
-	touches    map[*grammar.Node]*touchMemo
-	touched    map[touchKey]*touchBeforeMemo
+	touches    map[*grammar.Node]*expansion[[]Touch]
+	touched    map[touchKey]*expansion[*Touch]
 	touchIdx   map[*grammar.Node]*touchIndex
 	roots      []FuncDef
 	rooted     bool
@@ -254,12 +256,6 @@ type wroteBackKey struct {
 	depth int
 }
 
-type effectMemo struct {
-	effects []Effect
-	busy    bool
-	index   *EffectIndex
-}
-
 type originMemo struct {
 	o    Origin
 	busy bool
@@ -268,20 +264,56 @@ type originMemo struct {
 // maxExpand bounds how deep calls are expanded and origins followed.
 const maxExpand = 8
 
+// expansion is a memoized answer of the call expansion; busy while it is
+// computed, so a recursive call answers empty.
+type expansion[T any] struct {
+	v    T
+	busy bool
+}
+
+// expand returns memo[k], computing it one expansion level deeper (at most
+// maxExpand) when it is not there yet. When dropEmpty is given, an answer
+// it calls empty that was computed under the depth limit is not kept: a
+// shallower start may find more.
+func expand[K comparable, T any](s *Summaries, memo map[K]*expansion[T], k K, dropEmpty func(T) bool, compute func() T) T {
+	if m, ok := memo[k]; ok {
+		if m.busy {
+			var zero T
+			return zero
+		}
+		return m.v
+	}
+	m := &expansion[T]{busy: true}
+	memo[k] = m
+	s.depth++
+	if s.depth <= maxExpand {
+		m.v = compute()
+	}
+	s.depth--
+	m.busy = false
+	if dropEmpty != nil && s.depth > 0 && dropEmpty(m.v) {
+		delete(memo, k)
+	}
+	return m.v
+}
+
 // Summarize returns the summaries of the functions defined in files (an
 // extern entry and the headers it reaches, or any set of files).
 // A unit that knows the guard model each file is compiled under
 // (UnitGuards) has calls in code it compiles out ignored.
 func Summarize(ff FileFacts, files ...*grammar.File) *Summaries {
 	s := &Summaries{
-		funcs:   FuncsOf(ff, files...),
-		res:     NewResolverFrom(ff, files...),
-		files:   map[*grammar.Tree]*grammar.File{},
-		scopes:  map[*grammar.Node]map[string][]*grammar.Node{},
-		scopeIx: map[*grammar.Node]*scopeIndex{},
-		effects: map[*grammar.Node]*effectMemo{},
-		returns: map[*grammar.Node]*originMemo{},
-		entry:   map[*grammar.Node]*entryMemo{},
+		funcs:     FuncsOf(ff, files...),
+		res:       NewResolverFrom(ff, files...),
+		files:     map[*grammar.Tree]*grammar.File{},
+		scopes:    map[*grammar.Node]map[string][]*grammar.Node{},
+		scopeIx:   map[*grammar.Node]*scopeIndex{},
+		effects:   map[*grammar.Node]*expansion[[]Effect]{},
+		effectIdx: map[*grammar.Node]*EffectIndex{},
+		entry:     map[*grammar.Node]*expansion[[]entrySite]{},
+		touches:   map[*grammar.Node]*expansion[[]Touch]{},
+		touched:   map[touchKey]*expansion[*Touch]{},
+		returns:   map[*grammar.Node]*originMemo{},
 	}
 	if g, ok := ff.(UnitGuards); ok {
 		s.unitGuards = g.IncludeGuards
@@ -864,25 +896,7 @@ func (s *Summaries) substitute(o Origin, c Call, e *grammar.Node) Origin {
 // functions of the unit expanded in place (At is then the call). Origins
 // are relative to fn's parameters.
 func (s *Summaries) effectsOf(fn *grammar.Node) []Effect {
-	if m, ok := s.effects[fn]; ok {
-		if m.busy {
-			return nil
-		}
-		return m.effects
-	}
-	m := &effectMemo{busy: true}
-	s.effects[fn] = m
-	s.depth++
-	if s.depth <= maxExpand {
-		m.effects = s.computeEffects(fn)
-	}
-	s.depth--
-	m.busy = false
-	if s.depth > 0 && len(m.effects) == 0 {
-		// A miss under the depth limit may be a hit from a shallower start.
-		delete(s.effects, fn)
-	}
-	return m.effects
+	return expand(s, s.effects, fn, func(es []Effect) bool { return len(es) == 0 }, func() []Effect { return s.computeEffects(fn) })
 }
 
 func (s *Summaries) computeEffects(fn *grammar.Node) []Effect {
@@ -1176,11 +1190,6 @@ func (s *Summaries) sitesOf(fn *grammar.Node, self bool) []CallSite {
 	return out
 }
 
-type entryMemo struct {
-	busy  bool
-	sites []entrySite
-}
-
 // entrySite is what one caller established before one call of a function:
 // origins in the callee's terms.
 type entrySite struct {
@@ -1193,16 +1202,8 @@ type entrySite struct {
 // entrySites computes, for every call of fn in the unit, what the caller
 // (and, recursively, its callers) did before the call.
 func (s *Summaries) entrySites(fn *grammar.Node) []entrySite {
-	if m, ok := s.entry[fn]; ok {
-		if m.busy {
-			return nil
-		}
-		return m.sites
-	}
-	m := &entryMemo{busy: true}
-	s.entry[fn] = m
-	s.depth++
-	if s.depth <= maxExpand {
+	return expand(s, s.entry, fn, nil, func() []entrySite {
+		var sites []entrySite
 		for _, cs := range s.callSitesOf(fn) {
 			c, _ := AsCall(cs.Call)
 			es := entrySite{site: cs}
@@ -1224,12 +1225,10 @@ func (s *Summaries) entrySites(fn *grammar.Node) []entrySite {
 					es.coherent = append(es.coherent, inv)
 				}
 			}
-			m.sites = append(m.sites, es)
+			sites = append(sites, es)
 		}
-	}
-	s.depth--
-	m.busy = false
-	return m.sites
+		return sites
+	})
 }
 
 // coherenceState is what holds at a point of a function: the lines
@@ -1504,15 +1503,16 @@ func (s *Summaries) Index(fn *grammar.Node) *EffectIndex {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	effects := s.effectsOf(fn)
-	m := s.effects[fn]
-	if m == nil {
+	if _, ok := s.effects[fn]; !ok {
 		// Not memoized (a miss under the depth limit): index it alone.
 		return NewEffectIndex(effects)
 	}
-	if m.index == nil {
-		m.index = NewEffectIndex(effects)
+	ix := s.effectIdx[fn]
+	if ix == nil {
+		ix = NewEffectIndex(effects)
+		s.effectIdx[fn] = ix
 	}
-	return m.index
+	return ix
 }
 
 // paramsOf is Params(fn), once per function.

@@ -33,47 +33,17 @@ type Touch struct {
 	Cores    grammar.Cores
 }
 
-type touchMemo struct {
-	touches []Touch
-	busy    bool
-}
-
 type touchKey struct {
 	fn, wait *grammar.Node
 	o        Origin
 	inside   bool
 }
 
-type touchBeforeMemo struct {
-	t    *Touch
-	busy bool
-}
-
 // touchesOf returns fn's scalar accesses of known memory in source order,
 // with the calls to functions of the unit expanded in place (At is then
 // the call). Origins are relative to fn's parameters.
 func (s *Summaries) touchesOf(fn *grammar.Node) []Touch {
-	if s.touches == nil {
-		s.touches = map[*grammar.Node]*touchMemo{}
-	}
-	if m, ok := s.touches[fn]; ok {
-		if m.busy {
-			return nil
-		}
-		return m.touches
-	}
-	m := &touchMemo{busy: true}
-	s.touches[fn] = m
-	s.depth++
-	if s.depth <= maxExpand {
-		m.touches = s.computeTouches(fn)
-	}
-	s.depth--
-	m.busy = false
-	if s.depth > 0 && len(m.touches) == 0 {
-		delete(s.touches, fn)
-	}
-	return m.touches
+	return expand(s, s.touches, fn, func(ts []Touch) bool { return len(ts) == 0 }, func() []Touch { return s.computeTouches(fn) })
 }
 
 func (s *Summaries) computeTouches(fn *grammar.Node) []Touch {
@@ -191,24 +161,7 @@ func condenseTouches(ts []Touch) []Touch {
 // around w; or, in a caller, before the call of fn. nil when there is none.
 func (s *Summaries) touchBefore(fn *grammar.Node, o Origin, w *grammar.Node, cores grammar.Cores, inside bool) *Touch {
 	k := touchKey{fn: fn, wait: w, o: o, inside: inside}
-	if s.touched == nil {
-		s.touched = map[touchKey]*touchBeforeMemo{}
-	}
-	if m, ok := s.touched[k]; ok {
-		if m.busy {
-			return nil
-		}
-		return m.t
-	}
-	m := &touchBeforeMemo{busy: true}
-	s.touched[k] = m
-	s.depth++
-	if s.depth <= maxExpand {
-		m.t = s.computeTouchBefore(fn, o, w, cores, inside)
-	}
-	s.depth--
-	m.busy = false
-	return m.t
+	return expand(s, s.touched, k, nil, func() *Touch { return s.computeTouchBefore(fn, o, w, cores, inside) })
 }
 
 func (s *Summaries) computeTouchBefore(fn *grammar.Node, o Origin, w *grammar.Node, cores grammar.Cores, inside bool) *Touch {
