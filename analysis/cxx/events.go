@@ -312,6 +312,12 @@ type eventFiles struct {
 	ops     map[*grammar.Node]*EventOp
 	funcs   *Funcs
 	objects map[string]bool
+	// pasted are the files' pasted-pair event macros by name (read once:
+	// finding them scans every file's text).
+	pasted     map[string][]pastedEventMacro
+	pastedRead bool
+	// bodies are the macro shadows' bodies making event calls.
+	bodies MacroBodies
 }
 
 func newEventAnalysis(ctx context.Context, ff FileFacts, files []*grammar.File, r *Resolver, core grammar.Cores, sh *eventFiles) *eventAnalysis {
@@ -358,23 +364,29 @@ func newEventAnalysis(ctx context.Context, ff FileFacts, files []*grammar.File, 
 		}
 	}
 	a.expanded = map[*grammar.Node]macroOps{}
+	if !sh.pastedRead {
+		sh.pasted, sh.pastedRead = pastedEventMacros(files), true
+	}
 	for _, f := range files {
-		if f.MacroOf != nil {
+		if f.MacroOf != nil || len(sh.pasted) == 0 {
 			continue
 		}
-		for _, op := range pastedEventUses(ff, f, files, r) {
+		for _, op := range pastedEventUses(ff, f, sh.pasted, r) {
 			a.expanded[op.Node] = macroOps{ops: []*EventOp{op}}
 			if f.CoresOf(op.Node)&core != 0 {
 				addKeys(op)
 			}
 		}
 	}
-	if len(shadows) > 0 {
+	if len(shadows) > 0 && sh.bodies == nil {
+		sh.bodies = FindMacroBodies(ff, shadows, eventOpNames...)
+	}
+	if len(sh.bodies) > 0 {
 		for _, f := range files {
 			if f.MacroOf != nil {
 				continue
 			}
-			for _, u := range MacroUses(ff, f, shadows, eventOpNames...) {
+			for _, u := range sh.bodies.UsesIn(ff, f) {
 				if ops, ok := expandEventMacro(u, r); ok {
 					a.expanded[u.Node] = macroOps{ops: ops, inner: u.Inner}
 					if f.CoresOf(u.Node)&core != 0 {
@@ -491,10 +503,9 @@ type pastedEventMacro struct {
 	id     int      // the parameter that carries the id
 }
 
-// pastedEventUses decodes the uses in f of the event macros of files whose
-// pipe pair pastes parameters (`SET_FLAG(MTE2, V, EVENT_ID0)`): each use
-// is the set or wait it expands to.
-func pastedEventUses(ff FileFacts, f *grammar.File, files []*grammar.File, r *Resolver) []*EventOp {
+// pastedEventMacros lists, by name, the event macros of files whose pipe
+// pair pastes parameters.
+func pastedEventMacros(files []*grammar.File) map[string][]pastedEventMacro {
 	var macros map[string][]pastedEventMacro
 	for _, g := range files {
 		if g.MacroOf != nil || g.Guards == nil || !bytes.Contains(g.Src, []byte("##")) {
@@ -516,9 +527,13 @@ func pastedEventUses(ff FileFacts, f *grammar.File, files []*grammar.File, r *Re
 			}
 		}
 	}
-	if len(macros) == 0 {
-		return nil
-	}
+	return macros
+}
+
+// pastedEventUses decodes the uses in f of the pasted-pair event macros
+// (`SET_FLAG(MTE2, V, EVENT_ID0)`, pastedEventMacros): each use is the set
+// or wait it expands to.
+func pastedEventUses(ff FileFacts, f *grammar.File, macros map[string][]pastedEventMacro, r *Resolver) []*EventOp {
 	var out []*EventOp
 	for name, ms := range macros {
 		for _, n := range ff.Calls(f).Named(name) {

@@ -27,8 +27,18 @@ type MacroUse struct {
 // MacroUses lists the uses in f of the macros whose bodies shadows hold
 // and make at least one call named in names.
 func MacroUses(ff FileFacts, f *grammar.File, shadows []*grammar.File, names ...string) []MacroUse {
+	return FindMacroBodies(ff, shadows, names...).UsesIn(ff, f)
+}
+
+// MacroBodies are the macro bodies making calls of some names, by macro
+// name (Node and Args unset): found once, then looked up in each file.
+type MacroBodies map[string][]MacroUse
+
+// FindMacroBodies lists the bodies shadows hold that make at least one
+// call named in names.
+func FindMacroBodies(ff FileFacts, shadows []*grammar.File, names ...string) MacroBodies {
 	ff = factsOr(ff)
-	bodies := map[string][]MacroUse{}
+	bodies := MacroBodies{}
 	for _, sh := range shadows {
 		calls := ff.Calls(sh).Named(names...)
 		if len(calls) == 0 {
@@ -47,9 +57,15 @@ func MacroUses(ff FileFacts, f *grammar.File, shadows []*grammar.File, names ...
 			}
 		}
 	}
+	return bodies
+}
+
+// UsesIn lists the uses in f of the bodies.
+func (bodies MacroBodies) UsesIn(ff FileFacts, f *grammar.File) []MacroUse {
 	if len(bodies) == 0 {
 		return nil
 	}
+	ff = factsOr(ff)
 	var out []MacroUse
 	add := func(use *grammar.Node, args []*grammar.Node, name string) {
 		for _, b := range bodies[name] {
