@@ -71,6 +71,11 @@ func (c *cli) run(args []string) int {
 		// its state.
 		defer writeHeapProfile(path, stderr)
 	}
+	if path := os.Getenv(cpuProfileEnv); path != "" {
+		if stop := startCPUProfile(path, stderr); stop != nil {
+			defer stop()
+		}
+	}
 	return cmd.run(c, args)
 }
 
@@ -102,6 +107,29 @@ func init() {
 // its end. A developer's switch, so an environment variable rather than a
 // flag every user sees.
 const memProfileEnv = "EXTERN_LSP_MEMPROFILE"
+
+// cpuProfileEnv names a file to receive a CPU profile (pprof format) of
+// the whole command, from its start to its end.
+const cpuProfileEnv = "EXTERN_LSP_CPUPROFILE"
+
+func startCPUProfile(path string, stderr io.Writer) (stop func()) {
+	f, err := os.Create(path)
+	if err == nil {
+		if err = pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "extern-lsp: cpu profile: %v\n", err)
+		return nil
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintf(stderr, "extern-lsp: cpu profile: %v\n", err)
+		}
+	}
+}
 
 func writeHeapProfile(path string, stderr io.Writer) {
 	// Live objects only: what survives a collection is what is retained.
