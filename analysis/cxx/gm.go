@@ -155,6 +155,7 @@ func (d Dcci) HasArg(s string) bool {
 type GM struct {
 	file      *grammar.File
 	vars      map[string][]*Var
+	varIx     *varIndex
 	fields    map[string][]*Var
 	descTypes map[string]bool
 	// typeAliases maps aliases of GlobalTensor/LocalTensor types to their
@@ -285,6 +286,7 @@ func NewGM(ff FileFacts, f *grammar.File, includes []*grammar.File) *GM {
 
 	// Parameters and locals of this file, in source order so Lookup can
 	// resolve initializers against earlier declarations.
+	g.varIx = newVarIndex(nodes("function_definition"))
 	for _, n := range nodes("parameter_declaration", "optional_parameter_declaration", "declaration") {
 		if n.Kind() != "declaration" {
 			fn := paramOwner(n)
@@ -292,12 +294,12 @@ func NewGM(ff FileFacts, f *grammar.File, includes []*grammar.File) *GM {
 				continue
 			}
 			for _, v := range g.paramVars(f, n, fn) {
-				g.vars[v.Name] = append(g.vars[v.Name], v)
+				g.addVar(v)
 			}
 			continue
 		}
 		for _, v := range g.declVars(f, n, false) {
-			g.vars[v.Name] = append(g.vars[v.Name], v)
+			g.addVar(v)
 		}
 	}
 
@@ -600,21 +602,105 @@ func (g *GM) paramVars(f *grammar.File, p *grammar.Node, fn *grammar.Node) []*Va
 	return []*Var{v}
 }
 
+// varIndex splits the variables of each name by the outermost function
+// whose body holds their scope, so a lookup sees the variables of its own
+// function and those scoped outside every function, not every parameter
+// and local of that name in the file (each helper's `args`, `i`, ...:
+// quadratic in a file of many helpers).
+type varIndex struct {
+	// fns are the outermost function definitions, in source order.
+	fns []*grammar.Node
+	// outer holds the variables scoped outside every function (or in
+	// another tree), byFn those of fns[k] under key {name, k}; each list
+	// in the order of g.vars[name], seq giving the position there.
+	outer map[string][]seqVar
+	byFn  map[fnName][]seqVar
+}
+
+type seqVar struct {
+	v   *Var
+	seq int
+}
+
+type fnName struct {
+	name string
+	fn   int
+}
+
+func newVarIndex(defs []*grammar.Node) *varIndex {
+	ix := &varIndex{outer: map[string][]seqVar{}, byFn: map[fnName][]seqVar{}}
+	for _, d := range defs {
+		if n := len(ix.fns); n > 0 && ix.fns[n-1].Contains(d) {
+			continue
+		}
+		ix.fns = append(ix.fns, d)
+	}
+	return ix
+}
+
+// fnOf is the position in fns of the function holding n, or -1.
+func (ix *varIndex) fnOf(n *grammar.Node) int {
+	k := sort.Search(len(ix.fns), func(k int) bool { return ix.fns[k].Start > n.Start }) - 1
+	if k >= 0 && ix.fns[k].Contains(n) {
+		return k
+	}
+	return -1
+}
+
+func (g *GM) addVar(v *Var) {
+	seq := len(g.vars[v.Name])
+	g.vars[v.Name] = append(g.vars[v.Name], v)
+	if v.Scope != nil {
+		if k := g.varIx.fnOf(v.Scope); k >= 0 {
+			key := fnName{v.Name, k}
+			g.varIx.byFn[key] = append(g.varIx.byFn[key], seqVar{v, seq})
+			return
+		}
+	}
+	g.varIx.outer[v.Name] = append(g.varIx.outer[v.Name], seqVar{v, seq})
+}
+
+// candidates calls yield with the variables of name that can be visible
+// at node at, in the order of g.vars[name]: a variable scoped in a
+// function other than at's is not.
+func (g *GM) candidates(name string, at *grammar.Node, yield func(*Var)) {
+	if g.varIx == nil {
+		for _, v := range g.vars[name] {
+			yield(v)
+		}
+		return
+	}
+	outer := g.varIx.outer[name]
+	var own []seqVar
+	if k := g.varIx.fnOf(at); k >= 0 && g.file != nil && at.Tree() == g.file.Tree {
+		own = g.varIx.byFn[fnName{name, k}]
+	}
+	for len(outer) > 0 || len(own) > 0 {
+		if len(own) == 0 || (len(outer) > 0 && outer[0].seq < own[0].seq) {
+			yield(outer[0].v)
+			outer = outer[1:]
+		} else {
+			yield(own[0].v)
+			own = own[1:]
+		}
+	}
+}
+
 // Lookup resolves a name used at node at: the innermost visible local or
 // parameter declared before it, else a member, else nil.
 func (g *GM) Lookup(name string, at *grammar.Node) *Var {
 	var best *Var
-	for _, v := range g.vars[name] {
+	g.candidates(name, at, func(v *Var) {
 		if v.Decl.Start > at.Start && v.Decl.Tree() == at.Tree() {
-			continue
+			return
 		}
 		if v.Scope != nil && (v.Scope.Tree() != at.Tree() || !v.Scope.Contains(at)) {
-			continue
+			return
 		}
 		if best == nil || best.Scope == nil || (v.Scope != nil && v.Scope.Start >= best.Scope.Start && v.Scope.End <= best.Scope.End) {
 			best = v
 		}
-	}
+	})
 	if best != nil {
 		return best
 	}

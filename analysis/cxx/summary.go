@@ -227,6 +227,8 @@ type Summaries struct {
 	// graph where helpers call helpers, the paths up to the entries are
 	// exponentially many, the functions on them are not.
 	resolved map[wroteBackKey][]Origin
+	// buffers memoizes globalBuffers.
+	buffers map[*grammar.Node]map[string]bufferCall
 	// params memoizes Params: an origin is asked per name use.
 	params map[*grammar.Node][]Param
 	// wroteBack memoizes callersWriteBack: the callers of a helper called
@@ -670,17 +672,47 @@ func (s *Summaries) declOrigin(d *grammar.Node, use *grammar.Node) Origin {
 	// x.SetGlobalBuffer(ptr, n) later in the scope.
 	name := declName(d)
 	if fn := EnclosingFunction(d); fn != nil && name != "" {
-		for _, n := range s.funcs.Calls(fn) {
-			if n.Start > use.Start {
-				break
-			}
-			c, ok := AsCall(n)
-			if ok && c.Name == "SetGlobalBuffer" && c.Receiver != nil && Unparen(c.Receiver).Text() == name && len(c.Args) > 0 {
-				return s.originOf(c.Args[0])
-			}
+		if c, ok := s.globalBuffers(fn)[name]; ok && c.node.Start <= use.Start {
+			return s.originOf(c.call.Args[0])
 		}
 	}
 	return Origin{}
+}
+
+// bufferCall is a SetGlobalBuffer call: its node and its parse.
+type bufferCall struct {
+	node *grammar.Node
+	call Call
+}
+
+// globalBuffers maps each receiver name to fn's first SetGlobalBuffer call
+// on it, gathered once per function: a tensor's origin is asked per use,
+// and scanning the calls before each use is quadratic in a long entry
+// that passes one tensor to every helper.
+func (s *Summaries) globalBuffers(fn *grammar.Node) map[string]bufferCall {
+	if m, ok := s.buffers[fn]; ok {
+		return m
+	}
+	if s.buffers == nil {
+		s.buffers = map[*grammar.Node]map[string]bufferCall{}
+	}
+	var m map[string]bufferCall
+	for _, n := range s.funcs.Calls(fn) {
+		c, ok := AsCall(n)
+		if !ok || c.Name != "SetGlobalBuffer" || c.Receiver == nil || len(c.Args) == 0 {
+			continue
+		}
+		name := Unparen(c.Receiver).Text()
+		if _, seen := m[name]; seen {
+			continue
+		}
+		if m == nil {
+			m = map[string]bufferCall{}
+		}
+		m[name] = bufferCall{n, c}
+	}
+	s.buffers[fn] = m
+	return m
 }
 
 func declName(d *grammar.Node) string {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"syscall"
 	"testing"
 	"time"
 
@@ -150,14 +151,26 @@ func BenchmarkShapes(b *testing.B) {
 					b.Run(code, func(b *testing.B) {
 						b.ReportAllocs()
 						b.SetBytes(int64(len(src)))
+						cpu0 := processCPU()
 						for i := 0; i < b.N; i++ {
 							runLargeRules(b, sets[code], src)
 						}
+						b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 					})
 				}
 			})
 		}
 	}
+}
+
+// processCPU is the user and system CPU time of the process so far: less
+// noisy than wall time on a loaded machine.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // TestShapesAllocLinear guards linearity by counting work instead of

@@ -166,6 +166,26 @@ var shapeGens = map[string]func(size int) []byte{
 		b.WriteString("\n  AscendC::SyncAll();\n}\n")
 		return b.Bytes()
 	},
+	// Many helpers, each with a loop, an args read, a GM scalar store, a
+	// barrier and a SyncAll, and one entry that calls them all in turn
+	// (the shape of BenchmarkSingleFileMemory's kernel).
+	"helpers": func(size int) []byte {
+		var b bytes.Buffer
+		b.WriteString(shapePrelude)
+		n := 0
+		for ; b.Len() < size; n++ {
+			fmt.Fprintf(&b, "__aicore__ inline void phase%d(__gm__ int64_t *args, AscendC::GlobalTensor<float> g) {\n", n)
+			fmt.Fprintf(&b, "  int64_t len = args[%d];\n  for (int64_t i = 0; i < len; ++i) {\n", n%8+1)
+			fmt.Fprintf(&b, "    if (i %% 4 == %d) { g.SetValue(i, 0.0f); }\n    AscendC::PipeBarrier<PIPE_V>();\n  }\n", n%4)
+			b.WriteString("  AscendC::SyncAll<false>();\n}\n")
+		}
+		b.WriteString("extern \"C\" __global__ __aicore__ void big(__gm__ int64_t *args) {\n  AscendC::GlobalTensor<float> g;\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "  phase%d(args, g);\n", i)
+		}
+		b.WriteString("}\n")
+		return b.Bytes()
+	},
 	// Findings of many rules on one line.
 	"one-line": func(size int) []byte {
 		var b bytes.Buffer
