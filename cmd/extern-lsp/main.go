@@ -3,12 +3,15 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"sort"
+	"time"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/engine"
@@ -68,8 +71,9 @@ func (c *cli) run(args []string) int {
 	}
 	if path := os.Getenv(memProfileEnv); path != "" && name != "serve" {
 		// The server writes its own at shutdown, while it still holds
-		// its state.
-		defer writeHeapProfile(path, stderr)
+		// its state; a command's interesting moment is its peak.
+		stop := watchPeakHeap(path, stderr)
+		defer stop()
 	}
 	if path := os.Getenv(cpuProfileEnv); path != "" {
 		if stop := startCPUProfile(path, stderr); stop != nil {
@@ -102,10 +106,10 @@ func init() {
 	}}
 }
 
-// memProfileEnv names a file to receive a heap profile (pprof format) when
-// the command ends: what a server still holds at shutdown, or a check at
-// its end. A developer's switch, so an environment variable rather than a
-// flag every user sees.
+// memProfileEnv names a file to receive a heap profile (pprof format): what
+// a server still holds at shutdown, or what a check held at its peak. A
+// developer's switch, so an environment variable rather than a flag every
+// user sees.
 const memProfileEnv = "EXTERN_LSP_MEMPROFILE"
 
 // cpuProfileEnv names a file to receive a CPU profile (pprof format) of
@@ -128,6 +132,55 @@ func startCPUProfile(path string, stderr io.Writer) (stop func()) {
 		if err := f.Close(); err != nil {
 			fmt.Fprintf(stderr, "extern-lsp: cpu profile: %v\n", err)
 		}
+	}
+}
+
+// watchPeakHeap samples the live heap of the last collection while a
+// command runs and keeps the heap profile taken when it was largest; stop
+// writes that profile to path. A heap profile describes the heap as of the
+// last collection, so a profile taken when the live heap reached a new high
+// shows what the peak RSS was made of, where one taken at exit shows only
+// what was left.
+func watchPeakHeap(path string, stderr io.Writer) (stop func()) {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var peak uint64
+	var best bytes.Buffer
+	take := func() {
+		metrics.Read(sample)
+		live := sample[0].Value.Uint64()
+		// A new profile only when the peak grew by a twentieth: writing
+		// one walks every sampled allocation.
+		if live <= peak+peak/20 && best.Len() > 0 {
+			return
+		}
+		peak = live
+		best.Reset()
+		if err := pprof.Lookup("heap").WriteTo(&best, 0); err != nil {
+			fmt.Fprintf(stderr, "extern-lsp: heap profile: %v\n", err)
+		}
+	}
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				take()
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+		take()
+		if err := os.WriteFile(path, best.Bytes(), 0o644); err != nil {
+			fmt.Fprintf(stderr, "extern-lsp: heap profile: %v\n", err)
+		}
+		fmt.Fprintf(stderr, "extern-lsp: heap profile at a live heap of %d MB written to %s\n", peak>>20, path)
 	}
 }
 
