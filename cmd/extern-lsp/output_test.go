@@ -317,3 +317,39 @@ extern "C" __global__ __aicore__ void tail(__gm__ int64_t *args) {
 		t.Errorf("json statistics findings_said_less = %d, want 1", got)
 	}
 }
+
+// TestJSONStreamedAsOneDocument: --format json writes its findings one at a
+// time, and the text is exactly what encoding/json writes for the whole
+// document (two-space indent, no HTML escaping), with and without
+// statistics and with no finding at all.
+func TestJSONStreamedAsOneDocument(t *testing.T) {
+	dir := trapsTree(t)
+	clean := t.TempDir()
+	for _, tc := range []struct {
+		dir  string
+		args []string
+	}{{dir, nil}, {dir, []string{"--statistics"}}, {clean, nil}, {clean, []string{"--statistics"}}} {
+		r := runBinary(t, tc.dir, append([]string{"check", "--no-progress", "--format", "json"}, append(tc.args, ".")...)...)
+		var doc struct {
+			Diagnostics  []jsonDiag  `json:"diagnostics"`
+			FilesChecked int         `json:"files_checked"`
+			Statistics   *checkStats `json:"statistics,omitempty"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+			t.Fatalf("%v: %v\n%s", tc.args, err, r.stdout)
+		}
+		if tc.dir == dir && !strings.ContainsAny(r.stdout, "<>&") {
+			t.Fatal("the traps' findings have no <, > or &: the test no longer sees HTML escaping")
+		}
+		var want strings.Builder
+		enc := json.NewEncoder(&want)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(doc); err != nil {
+			t.Fatal(err)
+		}
+		if r.stdout != want.String() {
+			t.Errorf("%v: the streamed document differs from its encoding as one:\n%s", tc.args, unifiedDiff("one document", "streamed", []byte(want.String()), []byte(r.stdout)))
+		}
+	}
+}
