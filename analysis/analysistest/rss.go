@@ -6,36 +6,98 @@ import (
 	"os/exec"
 	"path/filepath"
 	"syscall"
+	"testing"
+	"time"
 )
 
-// CheckPeakRSS runs `check` (every rule, one job, JSON out) with bin in a
+// CheckUsage is what one child `check` process used.
+type CheckUsage struct {
+	PeakRSS int64         // bytes
+	CPU     time.Duration // user + system
+}
+
+// CheckRun runs `check` (every rule, one job, JSON out) with bin in a
 // folder holding only src as big.cpp, and returns the child's peak resident
-// set size in bytes: the memory benchmarks of issue 13 divide it by the
-// input's size. env is added to the child's environment.
-func CheckPeakRSS(bin, dir string, src []byte, env ...string) (int64, error) {
+// set size and CPU time. env is added to the child's environment.
+func CheckRun(bin, dir string, src []byte, env ...string) (CheckUsage, error) {
 	if err := os.WriteFile(filepath.Join(dir, "big.cpp"), src, 0o644); err != nil {
-		return 0, err
+		return CheckUsage{}, err
 	}
 	cfg := "select = [\"ALL\"]\nmax-file-size = \"64MB\"\n"
 	if err := os.WriteFile(filepath.Join(dir, "extern-lsp.toml"), []byte(cfg), 0o644); err != nil {
-		return 0, err
+		return CheckUsage{}, err
 	}
 	// The child runs in dir: a relative bin (a test binary run as
 	// ./x.test) would not be found there.
 	bin, err := filepath.Abs(bin)
 	if err != nil {
-		return 0, err
+		return CheckUsage{}, err
 	}
 	cmd := exec.Command(bin, "check", "-j", "1", "--format", "json", "--no-progress", ".")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	err = cmd.Run()
 	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() == 2 {
-		return 0, fmt.Errorf("check: %v", err)
+		return CheckUsage{}, fmt.Errorf("check: %v", err)
 	}
 	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	if !ok {
-		return 0, fmt.Errorf("no resource usage for the child on this system")
+		return CheckUsage{}, fmt.Errorf("no resource usage for the child on this system")
 	}
-	return ru.Maxrss * 1024, nil
+	return CheckUsage{PeakRSS: ru.Maxrss * 1024, CPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}, nil
+}
+
+// floorSource is a tiny extern: checking it costs what any check costs
+// (the runtime, the rules' tables, the parser) and nothing that grows with
+// the input.
+const floorSource = `#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void tiny(__gm__ int64_t *args) {
+  __gm__ float *out = reinterpret_cast<__gm__ float *>(args[0]);
+  out[0] = 1;
+  AscendC::SyncAll();
+}
+`
+
+// CheckFloor is the peak RSS of `check` on a tiny extern, the least of
+// three runs: the part of a big file's peak that does not depend on it.
+func CheckFloor(b testing.TB, bin string, env ...string) int64 {
+	b.Helper()
+	floor := int64(-1)
+	for range 3 {
+		u, err := CheckRun(bin, b.TempDir(), []byte(floorSource), env...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if floor < 0 || u.PeakRSS < floor {
+			floor = u.PeakRSS
+		}
+	}
+	return floor
+}
+
+// BenchCheckMemory runs `check` on src b.N times in child processes and
+// reports the largest peak RSS (peak-MB), its ratio to the input's size
+// (x-input), the ratio of what it adds to the floor (see CheckFloor) to
+// the input's size (x-over-floor: (peak - floor) / size), the floor
+// (floor-MB) and the CPU time of a run (cpu-ms). Issue 13 asks for at
+// most 20x over the floor on any single file of 1 to 10 MB, and 20x
+// raw from 2 MB on.
+func BenchCheckMemory(b *testing.B, bin string, floor int64, src []byte, env ...string) {
+	dir := b.TempDir()
+	var peak int64
+	var cpu time.Duration
+	for i := 0; i < b.N; i++ {
+		u, err := CheckRun(bin, dir, src, env...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		peak = max(peak, u.PeakRSS)
+		cpu += u.CPU
+	}
+	size := float64(len(src))
+	b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
+	b.ReportMetric(float64(peak)/size, "x-input")
+	b.ReportMetric(float64(peak-floor)/size, "x-over-floor")
+	b.ReportMetric(float64(floor)/(1<<20), "floor-MB")
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms")
 }
