@@ -72,6 +72,17 @@ func (u *Unit) File(path string) *grammar.File {
 	return nil
 }
 
+// Part is the pseudo-unit of some of u's files, for a fact that depends on
+// those files alone (name says which part): it is shared by every unit
+// holding the same parses in the same order, whatever its entry, so an edit
+// elsewhere in the unit keeps it.
+func (u *Unit) Part(name string, files []*grammar.File) *Unit {
+	if u.store == nil {
+		return &Unit{Files: files, Pseudo: true, Key: "part:" + name}
+	}
+	return u.store.newUnit("", files, nil, 0, "part:"+name)
+}
+
 // Consts resolves integer constants against every file of the unit, the
 // entry's definitions last (they win, as in the compile).
 func (u *Unit) Consts() *cxx.Resolver { return UnitFactOf(context.Background(), u, constsKey) }

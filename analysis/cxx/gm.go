@@ -1,6 +1,8 @@
 package cxx
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -176,16 +178,25 @@ type GM struct {
 	// dcciOut is dcciRoots for the dccis that write lines out.
 	dcciOut   map[*grammar.Node]map[string][]int
 	initNames map[string][]string
+	// fileDep: see GMEnv.
+	fileDep bool
 }
 
 // descriptorTypes are the runtime's tensor descriptor structs.
 var descriptorTypes = []string{"Tensor", "ChipTensor"}
 
-// NewGM builds the model of f. nodes returns f's nodes of the given kinds in
-// source order (pass.Nodes); includes are the workspace files f includes,
-// whose struct members, type aliases, GM-returning functions and dcci
-// helpers are taken into account.
+// NewGM builds the model of f. includes are the workspace files f
+// includes, whose struct members, type aliases, GM-returning functions and
+// dcci helpers are taken into account.
 func NewGM(ff FileFacts, f *grammar.File, includes []*grammar.File) *GM {
+	ff = factsOr(ff)
+	if f == nil || f.Tree == nil {
+		return newGM(f)
+	}
+	return buildGM(ff, f, gmFiles(includes))
+}
+
+func newGM(f *grammar.File) *GM {
 	g := &GM{
 		file:        f,
 		vars:        map[string][]*Var{},
@@ -199,41 +210,186 @@ func NewGM(ff FileFacts, f *grammar.File, includes []*grammar.File) *GM {
 	for _, t := range descriptorTypes {
 		g.descTypes[t] = true
 	}
-	if f == nil || f.Tree == nil {
-		return g
-	}
-	ff = factsOr(ff)
-	nodes := func(kinds ...string) []*grammar.Node { return ff.Nodes(f, kinds...) }
-	// The includes, then the file itself.
+	return g
+}
+
+// gmFiles keeps the parsed C++ files of includes.
+func gmFiles(includes []*grammar.File) []*grammar.File {
 	var files []*grammar.File
 	for _, inc := range includes {
 		if inc != nil && inc.Tree != nil && inc.Lang == grammar.CPP {
 			files = append(files, inc)
 		}
 	}
-	files = append(files, f)
-	// all lists the nodes of the kinds in every file, kind by kind.
-	all := func(kinds ...string) []incNode {
-		n := 0
-		for _, k := range kinds {
-			for _, g := range files {
-				n += len(ff.Nodes(g, k))
-			}
-		}
-		out := make([]incNode, 0, n)
-		for _, k := range kinds {
-			for _, g := range files {
-				for _, n := range ff.Nodes(g, k) {
-					out = append(out, incNode{g, n})
-				}
-			}
-		}
-		return out
-	}
+	return files
+}
 
-	// Descriptor aliases: using X = Tensor; typedef ChipTensor X; (chains
-	// resolve in a second round).
-	aliases := all("alias_declaration", "type_definition")
+// nodesOf lists the nodes of the kinds in every file, kind by kind.
+func nodesOf(ff FileFacts, files []*grammar.File, kinds ...string) []incNode {
+	n := 0
+	for _, k := range kinds {
+		for _, g := range files {
+			n += len(ff.Nodes(g, k))
+		}
+	}
+	out := make([]incNode, 0, n)
+	for _, k := range kinds {
+		for _, g := range files {
+			for _, n := range ff.Nodes(g, k) {
+				out = append(out, incNode{g, n})
+			}
+		}
+	}
+	return out
+}
+
+// buildGM builds f's model from scratch over its included files.
+func buildGM(ff FileFacts, f *grammar.File, includes []*grammar.File) *GM {
+	g := newGM(f)
+	files := append(slices.Clip(includes), f)
+	g.addAliases(nodesOf(ff, files, "alias_declaration", "type_definition"))
+	defs := nodesOf(ff, files, "function_definition")
+	g.addFuncs(defs)
+	g.addFields(nodesOf(ff, files, "field_declaration"))
+	g.addVars(ff, f)
+	names := append([]string{"dcci", "DataCacheCleanAndInvalid"}, defNames(defs)...)
+	var calls []incNode
+	for _, g := range files {
+		for _, n := range ff.Calls(g).Named(names...) {
+			calls = append(calls, incNode{g, n})
+		}
+	}
+	g.finish(ff, calls)
+	return g
+}
+
+// GMEnv is what the GM model of a file takes from the files it includes:
+// their descriptor aliases, GM-returning functions, struct members and the
+// calls that may make dcci helpers. It is built once per list of included
+// files (a unit fact), so the model of an edited file that declares no type
+// alias or GM-returning function of its own costs its own declarations,
+// not its includes' again.
+type GMEnv struct {
+	files []*grammar.File
+	// The includes' alias declarations and typedefs, in file order.
+	aliasDecls, typedefs []incNode
+	// The model's tables after the includes alone.
+	descTypes   map[string]bool
+	typeAliases map[string]GMKind
+	funcs       map[string]GMKind
+	fields      map[string][]*Var
+	// names are the names a call of which may make a helper (dcci and the
+	// functions the includes define); calls[i] are files[i]'s calls of them.
+	names   []string
+	nameSet map[string]bool
+	calls   [][]*grammar.Node
+	// fileDep is set when a member's kind depended on the including file
+	// (a cast in its initializer is read with the including file's
+	// qualifiers): the tables cannot be shared then.
+	fileDep bool
+}
+
+// NewGMEnv builds the environment the included files make.
+func NewGMEnv(ff FileFacts, includes []*grammar.File) *GMEnv {
+	ff = factsOr(ff)
+	files := gmFiles(includes)
+	e := &GMEnv{files: files,
+		aliasDecls: nodesOf(ff, files, "alias_declaration"),
+		typedefs:   nodesOf(ff, files, "type_definition")}
+	g := newGM(nil)
+	g.addAliases(append(slices.Clip(e.aliasDecls), e.typedefs...))
+	defs := nodesOf(ff, files, "function_definition")
+	g.addFuncs(defs)
+	g.addFields(nodesOf(ff, files, "field_declaration"))
+	e.descTypes, e.typeAliases, e.funcs, e.fields, e.fileDep = g.descTypes, g.typeAliases, g.funcs, g.fields, g.fileDep
+	e.names = append([]string{"dcci", "DataCacheCleanAndInvalid"}, defNames(defs)...)
+	e.nameSet = map[string]bool{}
+	for _, n := range e.names {
+		e.nameSet[n] = true
+	}
+	e.calls = make([][]*grammar.Node, len(files))
+	for i, f := range files {
+		e.calls[i] = ff.Calls(f).Named(e.names...)
+	}
+	return e
+}
+
+// NewGMWith builds f's model over the files of env, equal to
+// NewGM(ff, f, includes) for env = NewGMEnv(ff, includes). The includes'
+// tables are reused when f adds no descriptor alias, tensor type alias or
+// GM-returning function that could change them; otherwise the model is
+// built from scratch.
+func NewGMWith(ff FileFacts, f *grammar.File, env *GMEnv) *GM {
+	ff = factsOr(ff)
+	if f == nil || f.Tree == nil {
+		return newGM(f)
+	}
+	if env.fileDep || slices.Contains(env.files, f) {
+		return buildGM(ff, f, env.files)
+	}
+	g := newGM(f)
+	own := []*grammar.File{f}
+	aliases := append(slices.Clip(env.aliasDecls), nodesOf(ff, own, "alias_declaration")...)
+	aliases = append(aliases, env.typedefs...)
+	g.addAliases(append(aliases, nodesOf(ff, own, "type_definition")...))
+	if !maps.Equal(g.descTypes, env.descTypes) || !maps.Equal(g.typeAliases, env.typeAliases) {
+		return buildGM(ff, f, env.files)
+	}
+	g.funcs = maps.Clone(env.funcs)
+	defs := nodesOf(ff, own, "function_definition")
+	g.addFuncs(defs)
+	if !maps.Equal(g.funcs, env.funcs) {
+		return buildGM(ff, f, env.files)
+	}
+	// The includes' members were read with the same tables: shared; f's
+	// are appended after them (Clip: the shared slices are never written).
+	g.fields = make(map[string][]*Var, len(env.fields))
+	for name, vs := range env.fields {
+		g.fields[name] = slices.Clip(vs)
+	}
+	g.addFields(nodesOf(ff, own, "field_declaration"))
+	g.addVars(ff, f)
+	var extra []string
+	for _, name := range defNames(defs) {
+		if !env.nameSet[name] && !slices.Contains(extra, name) {
+			extra = append(extra, name)
+		}
+	}
+	var calls []incNode
+	for i, h := range env.files {
+		ns := env.calls[i]
+		if len(extra) > 0 {
+			if more := ff.Calls(h).Named(extra...); len(more) > 0 {
+				ns = append(slices.Clip(ns), more...)
+				sort.Slice(ns, func(i, j int) bool { return ns[i].Index() < ns[j].Index() })
+			}
+		}
+		for _, n := range ns {
+			calls = append(calls, incNode{h, n})
+		}
+	}
+	for _, n := range ff.Calls(f).Named(append(slices.Clip(env.names), extra...)...) {
+		calls = append(calls, incNode{f, n})
+	}
+	g.finish(ff, calls)
+	return g
+}
+
+// defNames are the names of the function definitions, in order.
+func defNames(defs []incNode) []string {
+	var out []string
+	for _, fn := range defs {
+		if name := FunctionName(fn.n); name != "" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// addAliases records descriptor aliases (`using X = Tensor;`, `typedef
+// ChipTensor X;`) and tensor type aliases; chains resolve in a second
+// round.
+func (g *GM) addAliases(aliases []incNode) {
 	for round := 0; round < 2; round++ {
 		for _, a := range aliases {
 			var name, target *grammar.Node
@@ -258,9 +414,11 @@ func NewGM(ff FileFacts, f *grammar.File, includes []*grammar.File) *GM {
 			}
 		}
 	}
+}
 
-	// Functions returning GM pointers: `__gm__ T *data_of(...)`.
-	defs := all("function_definition")
+// addFuncs records the functions returning GM pointers: `__gm__ T
+// *data_of(...)`.
+func (g *GM) addFuncs(defs []incNode) {
 	for _, fn := range defs {
 		d := FunctionDeclarator(fn.n)
 		t := fn.n.ChildByField("type")
@@ -273,21 +431,27 @@ func NewGM(ff FileFacts, f *grammar.File, includes []*grammar.File) *GM {
 			}
 		}
 	}
+}
 
-	// Struct and class members.
-	for _, fd := range all("field_declaration") {
+// addFields records struct and class members; those of other files than
+// the model's are visible everywhere.
+func (g *GM) addFields(fds []incNode) {
+	for _, fd := range fds {
 		for _, v := range g.declVars(fd.f, fd.n, true) {
-			if fd.f != f {
+			if fd.f != g.file {
 				v.Scope = nil
 			}
 			g.fields[v.Name] = append(g.fields[v.Name], v)
 		}
 	}
+}
 
-	// Parameters and locals of this file, in source order so Lookup can
-	// resolve initializers against earlier declarations.
-	g.varIx = newVarIndex(nodes("function_definition"))
-	for _, n := range nodes("parameter_declaration", "optional_parameter_declaration", "declaration") {
+// addVars records the parameters and locals of the model's file, in
+// source order so Lookup can resolve initializers against earlier
+// declarations.
+func (g *GM) addVars(ff FileFacts, f *grammar.File) {
+	g.varIx = newVarIndex(ff.Nodes(f, "function_definition"))
+	for _, n := range ff.Nodes(f, "parameter_declaration", "optional_parameter_declaration", "declaration") {
 		if n.Kind() != "declaration" {
 			fn := paramOwner(n)
 			if fn == nil {
@@ -302,25 +466,15 @@ func NewGM(ff FileFacts, f *grammar.File, includes []*grammar.File) *GM {
 			g.addVar(v)
 		}
 	}
+}
 
-	// Only a call of dcci or of a function defined here can make a helper.
-	names := []string{"dcci", "DataCacheCleanAndInvalid"}
-	for _, fn := range defs {
-		if name := FunctionName(fn.n); name != "" {
-			names = append(names, name)
-		}
-	}
-	var calls []incNode
-	for _, g := range files {
-		for _, n := range ff.Calls(g).Named(names...) {
-			calls = append(calls, incNode{g, n})
-		}
-	}
+// finish finds the helpers (only a call of dcci or of a function defined
+// in the files can make one), then the file's dccis and accesses.
+func (g *GM) finish(ff FileFacts, calls []incNode) {
 	g.findHelpers(calls)
-	g.findDccis(nodes("call_expression"))
+	g.findDccis(ff.Nodes(g.file, "call_expression"))
 	g.indexDccis()
-	g.findAccesses(nodes("subscript_expression", "pointer_expression", "field_expression", "call_expression"))
-	return g
+	g.findAccesses(ff.Nodes(g.file, "subscript_expression", "pointer_expression", "field_expression", "call_expression"))
 }
 
 type incNode struct {
@@ -823,6 +977,11 @@ func (g *GM) castKind(td *grammar.Node) (GMKind, *Var) {
 	}
 	if td.ChildByField("declarator") == nil || !strings.Contains(td.ChildByField("declarator").Kind(), "pointer") {
 		return g.objectKind(td), nil
+	}
+	if g.file == nil {
+		// Building a GMEnv: the answer would depend on the including file.
+		g.fileDep = true
+		return NotGM, nil
 	}
 	if !hasGM(g.file, LeadingStart(td), td.End) && !g.hasQualifierAnywhere(td) {
 		return NotGM, nil

@@ -3,6 +3,7 @@ package cxx
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -224,5 +225,69 @@ func TestRootForms(t *testing.T) {
 	want := "p|p|p|m|m->tbl|s.tbl|seq_|g|q|data_of<int32_t>( t )|p|p"
 	if strings.Join(got, "|") != want {
 		t.Errorf("roots = %q, want %q", strings.Join(got, "|"), want)
+	}
+}
+
+// dumpGM renders what a GM model answers: its accesses with their
+// coherence, its helpers and the kinds of its members.
+func dumpGM(gm *GM) string {
+	var b strings.Builder
+	for _, a := range gm.Accesses() {
+		fmt.Fprintf(&b, "%s %s root=%s via=%s addr=%s", a.Node.Text(), a.Kind, a.Root, a.Via, a.Addr)
+		if d := gm.CoherentBefore(a); d != nil {
+			fmt.Fprintf(&b, " coherent@%d", d.Call.Start)
+		}
+		if d := gm.FlushedAfter(a); d != nil {
+			fmt.Fprintf(&b, " flushed@%d", d.Call.Start)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "helpers %v\nfuncs %v\naliases %v %v\n", gm.helpers, gm.funcs, gm.typeAliases, gm.descTypes)
+	names := make([]string, 0, len(gm.fields))
+	for name := range gm.fields {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		for _, v := range gm.fields[name] {
+			fmt.Fprintf(&b, "field %s %s %s scoped=%v\n", name, v.Kind, v.Type, v.Scope != nil)
+		}
+	}
+	return b.String()
+}
+
+// NewGMWith over the includes' environment answers as NewGM does, whether
+// the file adds nothing to the environment (reused) or changes it (built
+// again): a descriptor alias, a GM-returning function, a helper the
+// includes call, a member read through a cast.
+func TestGMWithEnvMatchesNewGM(t *testing.T) {
+	extras := map[string]string{
+		"none":   "",
+		"alias":  "using Later = DescAlias;\nusing LaterGm = AscendC::GlobalTensor<half>;\n",
+		"func":   "__aicore__ inline __gm__ Tensor *desc_of(__gm__ int64_t *a) { return (__gm__ Tensor *)a[0]; }\n",
+		"helper": "__aicore__ inline void own_flush(__gm__ void *p) { dcci(p, SINGLE_CACHE_LINE); }\n",
+	}
+	headers := map[string]string{
+		"plain": gmHeader,
+		"calls": gmHeader + "__aicore__ inline void call_own(__gm__ void *p) { own_flush(p); flush_via(p); }\n",
+		"cast": gmHeader + "struct Holder {\n  int32_t *raw = reinterpret_cast<__gm__ int32_t *>(0);\n  __gm__ Meta *meta;\n};\n" +
+			"__aicore__ inline void call_own(__gm__ void *p) { own_flush(p); }\n",
+	}
+	for hn, hsrc := range headers {
+		for en, extra := range extras {
+			hdr := parseCPP(t, "h.h", hsrc)
+			f := parseCPP(t, "entry.cpp", extra+gmSource+"\n__aicore__ inline void more(__gm__ Holder *h) { int32_t x = h->meta->len; }\n")
+			want := dumpGM(NewGM(nil, f, []*grammar.File{hdr}))
+			env := NewGMEnv(nil, []*grammar.File{hdr})
+			if got := dumpGM(NewGMWith(nil, f, env)); got != want {
+				t.Errorf("%s/%s: NewGMWith:\n%s\nNewGM:\n%s", hn, en, got, want)
+			}
+			// The environment is shared: a second file's model leaves it as it was.
+			again := parseCPP(t, "other.cpp", gmSource)
+			w2 := dumpGM(NewGM(nil, again, []*grammar.File{hdr}))
+			if got := dumpGM(NewGMWith(nil, again, env)); got != w2 {
+				t.Errorf("%s/%s: second file over a used environment:\n%s\nwant:\n%s", hn, en, got, w2)
+			}
+		}
 	}
 }

@@ -12,13 +12,20 @@ import (
 // Models several rules share, memoized per unit.
 
 // gmKey is the GM model of a closure's file (its includes' structs,
-// aliases and helpers taken into account).
+// aliases and helpers taken into account), over the includes' GMEnv: an
+// edit of the file reuses what its includes make.
 var gmKey = &analysis.UnitKey[*cxx.GM]{
 	Name: "rules.gm",
-	Compute: func(_ context.Context, u *analysis.Unit) *cxx.GM {
-		f := u.Files[0]
-		return cxx.NewGM(u, f, u.Headers())
+	Compute: func(ctx context.Context, u *analysis.Unit) *cxx.GM {
+		env := analysis.UnitFactOf(ctx, u.Part("gm-includes", u.Headers()), gmEnvKey)
+		return cxx.NewGMWith(u, u.Files[0], env)
 	},
+}
+
+// gmEnvKey is what a list of included files makes of a GM model.
+var gmEnvKey = &analysis.UnitKey[*cxx.GMEnv]{
+	Name:    "rules.gmEnv",
+	Compute: func(_ context.Context, u *analysis.Unit) *cxx.GMEnv { return cxx.NewGMEnv(u, u.Files) },
 }
 
 // fileGM returns the file's GM model.
