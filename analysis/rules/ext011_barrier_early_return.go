@@ -93,7 +93,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 		return ok && b.Kind != cxx.BarrierFlagWait
 	}
 	vm := unitVariance(pass)
-	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, byFn: map[*grammar.Node]*fnIndex{}}
+	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, vm: vm, byFn: map[*grammar.Node]*fnIndex{}}
 	for _, r := range returns {
 		if pass.Context().Err() != nil {
 			return // cancelled or past the budget: each return scans the function
@@ -108,26 +108,13 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 		if chain == nil {
 			continue
 		}
-		conds := cxx.Conditions(r, fn)
-		var deciding []*grammar.Node
-		for _, c := range conds {
-			if !c.Contains(call) {
-				deciding = append(deciding, c)
-			}
-		}
-		if ix.balancedBranch(deciding, r, cores) {
+		dc := ix.decidingAbove(r, call)
+		if ix.balancedBranch(dc, r, cores) {
 			continue
 		}
-		var runtime []*grammar.Node
-		var seen variance
-		for _, c := range deciding {
-			if v := vm.Condition(c, cores); v != 0 {
-				runtime = append(runtime, c)
-				seen |= v
-			}
-		}
+		d := ix.varianceAbove(r, call, cores)
 		leaf := chain[len(chain)-1]
-		if len(deciding) > 0 && len(runtime) == 0 {
+		if dc.any && d.outerRuntime == nil {
 			// Every core of the type takes the same path: fine unless a
 			// whole core type leaves before the barrier that orders cube
 			// against vector.
@@ -149,27 +136,27 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 			target = "`" + shortText(call) + "`" + lineRef(pass, chain[0]) + ", which reaches the hardware barrier `" +
 				shortText(leaf.Call) + "`" + lineRef(pass, leaf)
 		}
-		d := analysis.Diagnostic{
+		diag := analysis.Diagnostic{
 			Start:   r.Start,
 			End:     r.End,
 			Related: []analysis.Related{{File: leaf.File.Path, Start: leaf.Call.Start, End: leaf.Call.End, Message: "the barrier the other cores wait at"}},
 		}
-		if len(runtime) == 0 {
-			d.Severity = analysis.SeverityWarning
-			d.Message = "unconditional `return` before " + target + ": nothing after it runs, the barrier included; " +
+		if d.outerRuntime == nil {
+			diag.Severity = analysis.SeverityWarning
+			diag.Message = "unconditional `return` before " + target + ": nothing after it runs, the barrier included; " +
 				"a debugging probe left in (guide §7)?"
 		} else {
-			d.Message = "`return` under `" + conditionText(runtime[len(runtime)-1]) + "` can leave before " + target +
+			diag.Message = "`return` under `" + conditionText(d.outerRuntime) + "` can leave before " + target +
 				": the cores that stay wait there for one that never arrives and the kernel hangs (507018); " +
 				"skip the work, not the barrier"
-			if seen&perCore == 0 {
+			if d.seen&perCore == 0 {
 				// Only code the analysis cannot see into decides: the
 				// value may well be the same on every core (a tiling
 				// accessor of the SDK), so this is not a known hang.
-				opaqueCondition(&d, runtime[len(runtime)-1], funcs)
+				opaqueCondition(&diag, d.outerRuntime, funcs)
 			}
 		}
-		pass.Report(d)
+		pass.Report(diag)
 	}
 }
 
@@ -228,6 +215,7 @@ type fnIndexes struct {
 	pass      *analysis.Pass
 	funcs     *cxx.Funcs
 	isBarrier func(*grammar.File, cxx.Call) bool
+	vm        *varianceModel
 	byFn      map[*grammar.Node]*fnIndex
 }
 
@@ -241,13 +229,25 @@ type fnIndex struct {
 	// a hardware barrier for those cores; chains[cores][i] their chains.
 	reaching map[grammar.Cores][]int
 	chains   map[grammar.Cores]map[int][]cxx.Hop
+	// decide and vary memoize decidingAbove and varianceAbove per
+	// barrier call (and cores); loopFrom the outermost enclosing loop.
+	decide   map[*grammar.Node]*grammar.Upward[deciding]
+	vary     map[callCores]*grammar.Upward[runtimeTests]
+	loopFrom *grammar.Upward[*grammar.Node]
 }
 
 func (x *fnIndexes) of(fn *grammar.Node) *fnIndex {
 	if ix := x.byFn[fn]; ix != nil {
 		return ix
 	}
-	ix := &fnIndex{fnIndexes: x, fn: fn, reaching: map[grammar.Cores][]int{}, chains: map[grammar.Cores]map[int][]cxx.Hop{}}
+	ix := &fnIndex{fnIndexes: x, fn: fn, reaching: map[grammar.Cores][]int{}, chains: map[grammar.Cores]map[int][]cxx.Hop{},
+		decide: map[*grammar.Node]*grammar.Upward[deciding]{}, vary: map[callCores]*grammar.Upward[runtimeTests]{}}
+	ix.loopFrom = grammar.NewUpward(fn, func(p, _ *grammar.Node, above *grammar.Node) *grammar.Node {
+		if above == nil && isLoop(p) {
+			return p
+		}
+		return above
+	})
 	for _, n := range x.funcs.Calls(fn) {
 		if cxx.EnclosingFunction(n) == fn {
 			ix.calls = append(ix.calls, n)
@@ -295,35 +295,87 @@ func (ix *fnIndex) barrierAfter(r *grammar.Node, cores grammar.Cores) (*grammar.
 	// Enclosing loops nest, so the outermost one holds every call of the
 	// others: from its start on, every call can run after r.
 	from := r.End
-	for p := r.Parent(); p != nil && p != ix.fn; p = p.Parent() {
-		switch p.Kind() {
-		case "for_statement", "while_statement", "do_statement", "for_range_loop":
-			from = p.Start
-		}
+	if loop := ix.loopFrom.Of(r); loop != nil {
+		from = loop.Start
 	}
 	return ix.firstReaching(from, cores)
 }
 
+// deciding sums up the constructs that decide whether a return runs
+// and do not hold the barrier call after it (cxx.Conditions of the return
+// up to its function, less those containing the call).
+type deciding struct {
+	any bool
+	// outerIf is the outermost deciding if statement, outerBranch its
+	// branch that holds the return.
+	outerIf, outerBranch *grammar.Node
+}
+
+// decidingAbove sums up the deciding constructs of r for the barrier call
+// call; memoized along the ancestors, so the returns of an else-if chain
+// do not each walk every test before them.
+func (ix *fnIndex) decidingAbove(r, call *grammar.Node) deciding {
+	u := ix.decide[call]
+	if u == nil {
+		u = grammar.NewUpward(ix.fn, func(p, child *grammar.Node, above deciding) deciding {
+			if !cxx.IsConditionOf(p, child) || p.Contains(call) {
+				return above
+			}
+			above.any = true
+			if above.outerIf == nil && p.Kind() == "if_statement" {
+				above.outerIf, above.outerBranch = p, child
+			}
+			return above
+		})
+		ix.decide[call] = u
+	}
+	return u.Of(r)
+}
+
+// runtimeTests sums up the variances of the deciding constructs: the
+// outermost one whose test is not the same on every core, and what all
+// of them depend on.
+type runtimeTests struct {
+	outerRuntime *grammar.Node
+	seen         variance
+}
+
+type callCores struct {
+	call  *grammar.Node
+	cores grammar.Cores
+}
+
+// varianceAbove is decidingAbove's variances on cores.
+func (ix *fnIndex) varianceAbove(r, call *grammar.Node, cores grammar.Cores) runtimeTests {
+	k := callCores{call, cores}
+	u := ix.vary[k]
+	if u == nil {
+		u = grammar.NewUpward(ix.fn, func(p, child *grammar.Node, above runtimeTests) runtimeTests {
+			if !cxx.IsConditionOf(p, child) || p.Contains(call) {
+				return above
+			}
+			if v := ix.vm.Condition(p, cores); v != 0 {
+				if above.outerRuntime == nil {
+					above.outerRuntime = p
+				}
+				above.seen |= v
+			}
+			return above
+		})
+		ix.vary[k] = u
+	}
+	return u.Of(r)
+}
+
 // balancedBranch reports whether r sits in a branch that already went
 // through a barrier before r (`if (idle) { SyncAll(); return; }`): the core
-// that returns there has arrived at its barrier.
-func (ix *fnIndex) balancedBranch(deciding []*grammar.Node, r *grammar.Node, cores grammar.Cores) bool {
-	for _, c := range deciding {
-		if c.Kind() != "if_statement" {
-			continue
-		}
-		var branch *grammar.Node
-		for _, b := range []*grammar.Node{c.ChildByField("consequence"), c.ChildByField("alternative")} {
-			if b != nil && b.Contains(r) {
-				branch = b
-			}
-		}
-		if branch == nil {
-			continue
-		}
-		if n, _ := ix.firstReaching(branch.Start, cores); n != nil && n.Start < r.Start && branch.Contains(n) {
-			return true
-		}
+// that returns there has arrived at its barrier. The branches holding r
+// nest, so the outermost one sees the earliest barrier call: if that call
+// is not before r, no branch's is.
+func (ix *fnIndex) balancedBranch(d deciding, r *grammar.Node, cores grammar.Cores) bool {
+	if d.outerIf == nil {
+		return false
 	}
-	return false
+	n, _ := ix.firstReaching(d.outerBranch.Start, cores)
+	return n != nil && n.Start < r.Start && d.outerBranch.Contains(n)
 }

@@ -217,12 +217,20 @@ func (p *readPrecedence) of(fn *grammar.Node, a *cxx.Access) cxx.Preceding {
 func enclosingLoop(n, fn *grammar.Node) *grammar.Node {
 	var out *grammar.Node
 	for p := n.Parent(); p != nil && p != fn; p = p.Parent() {
-		switch p.Kind() {
-		case "for_statement", "while_statement", "do_statement", "for_range_loop":
+		if isLoop(p) {
 			out = p
 		}
 	}
 	return out
+}
+
+// isLoop reports whether n is a loop statement.
+func isLoop(n *grammar.Node) bool {
+	switch n.Kind() {
+	case "for_statement", "while_statement", "do_statement", "for_range_loop":
+		return true
+	}
+	return false
 }
 
 // pollLoop returns the loop a read polls in: the read is in a while/do/for
