@@ -271,32 +271,7 @@ type nodeIndex struct {
 }
 
 func newNodeIndex(t *grammar.Tree) *nodeIndex {
-	ix := &nodeIndex{byKind: map[string][]*grammar.Node{}}
-	if t == nil {
-		return ix
-	}
-	// Counted first, so every kind's list is cut to size from one array
-	// (appending grew each list to twice its length on average).
-	counts := map[string]int{}
-	named := 0
-	for i := range t.Nodes {
-		if n := &t.Nodes[i]; n.IsNamed() {
-			counts[n.Kind()]++
-			named++
-		}
-	}
-	all := make([]*grammar.Node, named)
-	at := 0
-	for k, c := range counts {
-		ix.byKind[k] = all[at : at : at+c]
-		at += c
-	}
-	for i := range t.Nodes {
-		if n := &t.Nodes[i]; n.IsNamed() {
-			ix.byKind[n.Kind()] = append(ix.byKind[n.Kind()], n)
-		}
-	}
-	return ix
+	return &nodeIndex{byKind: t.NamedByKind()}
 }
 
 func (ix *nodeIndex) get(kinds ...string) []*grammar.Node {

@@ -147,6 +147,8 @@ type names struct {
 	// they hold no field (operators do): brackets, separators and scope
 	// colons are a third of a file's nodes, and no analysis reads them.
 	drop []uint8
+	// kind numbers the symbols by name: aliased symbols share a name.
+	kind []uint16
 }
 
 // punctuation is what names.drop marks.
@@ -165,6 +167,14 @@ func newNames(lang *sitter.Language, dropPunct bool) *names {
 		}
 	}
 	nm.symbols[ns] = "ERROR"
+	nm.kind = make([]uint16, ns+1)
+	first := map[string]uint16{}
+	for i, name := range nm.symbols {
+		if _, ok := first[name]; !ok {
+			first[name] = uint16(i)
+		}
+		nm.kind[i] = first[name]
+	}
 	nm.drop = make([]uint8, ns+1)
 	for i := 0; i < ns && dropPunct; i++ {
 		if punctuation[nm.symbols[i]] && lang.SymbolType(sitter.Symbol(i)) != sitter.SymbolTypeRegular {

@@ -290,6 +290,38 @@ func TestTreeNavigation(t *testing.T) {
 	}
 }
 
+// NamedByKind groups by kind name: aliased symbols (a field_identifier is
+// an aliased identifier) land in their name's list, every list in source
+// order, as a walk of the tree finds them.
+func TestNamedByKind(t *testing.T) {
+	for _, c := range []struct{ path, src string }{
+		{"k.cpp", "struct S { int x; void m() { x = 1; } };\ntemplate <typename T> T g(T a) { S s; s.m(); return a.x + g<int>(1); }\n#define M(a) (a)\n"},
+		{"s.py", "import pypto.language as pl\n@pl.jit.extern\ndef k(a: pl.Tensor, b: int):\n    return a\n"},
+	} {
+		f := parse(t, c.path, c.src)
+		want := map[string][]*Node{}
+		f.Tree.Root().Walk(func(n *Node) bool {
+			if n.IsNamed() {
+				want[n.Kind()] = append(want[n.Kind()], n)
+			}
+			return true
+		})
+		got := f.Tree.NamedByKind()
+		if len(got) != len(want) {
+			t.Errorf("%s: %d kinds, want %d", c.path, len(got), len(want))
+		}
+		for k, ns := range want {
+			if !slices.Equal(got[k], ns) {
+				t.Errorf("%s: %s: %d nodes, want %d in source order", c.path, k, len(got[k]), len(ns))
+			}
+		}
+	}
+	var nilTree *Tree
+	if len(nilTree.NamedByKind()) != 0 {
+		t.Error("nil tree")
+	}
+}
+
 func TestIncrementalReparse(t *testing.T) {
 	p := NewParser(CPP)
 	src := []byte("void f() { a(); }\n")

@@ -158,6 +158,47 @@ func (n *Node) Contains(m *Node) bool {
 // Kind is the node's grammar symbol ("call_expression", "ERROR", ...).
 func (n *Node) Kind() string { return n.tree.names.symbols[n.kind] }
 
+// NamedByKind lists the tree's named nodes by kind, each list in preorder
+// (source order). It walks the tree once; callers keep the answer.
+func (t *Tree) NamedByKind() map[string][]*Node {
+	out := map[string][]*Node{}
+	if t == nil || t.names == nil {
+		return out
+	}
+	// Counted first by kind number, so every kind's list is cut to size
+	// from one array and no node costs a map access.
+	kind := t.names.kind
+	counts := make([]int32, len(kind))
+	named := 0
+	for i := range t.Nodes {
+		if n := &t.Nodes[i]; n.flags&flagNamed != 0 {
+			counts[kind[n.kind]]++
+			named++
+		}
+	}
+	all := make([]*Node, named)
+	lists := make([][]*Node, len(kind))
+	at := 0
+	for k, c := range counts {
+		if c > 0 {
+			lists[k] = all[at : at : at+int(c)]
+			at += int(c)
+		}
+	}
+	for i := range t.Nodes {
+		if n := &t.Nodes[i]; n.flags&flagNamed != 0 {
+			k := kind[n.kind]
+			lists[k] = append(lists[k], n)
+		}
+	}
+	for k, l := range lists {
+		if len(l) > 0 {
+			out[t.names.symbols[k]] = l
+		}
+	}
+	return out
+}
+
 // Field is the node's field name in its parent ("" when none).
 func (n *Node) Field() string { return n.tree.names.fields[n.field] }
 
