@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"bytes"
 	"sort"
 	"strconv"
 	"strings"
@@ -191,6 +192,11 @@ func ScanGuardsWith(src []byte, pre map[string]bool) *Guards {
 		g.segs = append(g.segs, segment{off, c})
 	}
 	push(0)
+	if bytes.IndexByte(src, '#') < 0 {
+		// No directive (a macro shadow's blank text): every byte is
+		// compiled for both cores.
+		return g
+	}
 	line := 0
 	for off := 0; off < len(src); {
 		// A logical line runs through backslash continuations.

@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"bytes"
 	"sort"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -16,10 +17,13 @@ type Lines struct {
 // line's text for column purposes, as in LSP.
 func NewLines(src []byte) *Lines {
 	starts := make([]uint32, 1, len(src)/32+1)
-	for i, b := range src {
-		if b == '\n' {
-			starts = append(starts, uint32(i+1))
+	for at := 0; ; {
+		i := bytes.IndexByte(src[at:], '\n')
+		if i < 0 {
+			break
 		}
+		at += i + 1
+		starts = append(starts, uint32(at))
 	}
 	return &Lines{src: src, starts: starts}
 }

@@ -18,7 +18,12 @@ func ParseSparse(ctx context.Context, path string, src []byte, ranges [][2]uint3
 	if len(ranges) == 0 || !sparse(src, ranges) {
 		return ParseFile(ctx, nil, path, src, nil)
 	}
-	f := &File{Path: path, Lang: CPP, Src: src, Lines: NewLines(src), ValidUTF8: utf8.Valid(src)}
+	// Blank bytes are ASCII: the text is valid UTF-8 when its ranges are.
+	valid := true
+	for _, r := range ranges {
+		valid = valid && utf8.Valid(src[r[0]:r[1]])
+	}
+	f := &File{Path: path, Lang: CPP, Src: src, Lines: NewLines(src), ValidUTF8: valid}
 	f.Guards = ScanGuards(src)
 	f.Includes = IncludesOf(f)
 	// The masker's state is its start state over blank text, so masking

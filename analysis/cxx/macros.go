@@ -1,6 +1,7 @@
 package cxx
 
 import (
+	"bytes"
 	"context"
 	"strings"
 
@@ -118,14 +119,7 @@ func ScanMacros(ctx context.Context, f *grammar.File) *Macros {
 			if len(shadows) == maxShadows {
 				continue
 			}
-			sh = &shadow{text: make([]byte, len(src), len(src)+2)}
-			for i, b := range src {
-				if b == '\n' {
-					sh.text[i] = '\n'
-				} else {
-					sh.text[i] = ' '
-				}
-			}
+			sh = &shadow{text: blankCopy(src)}
 			shadows = append(shadows, sh)
 		}
 		copy(sh.text[m.BodyStart-uint32(len(header)):], header)
@@ -197,6 +191,27 @@ func ScanMacros(ctx context.Context, f *grammar.File) *Macros {
 		}
 	}
 	return out
+}
+
+// blankCopy is src with every byte but its newlines made a space (with
+// room for two more bytes).
+func blankCopy(src []byte) []byte {
+	out := make([]byte, len(src), len(src)+2)
+	if len(out) > 0 {
+		out[0] = ' '
+		for n := 1; n < len(out); n *= 2 {
+			copy(out[n:], out[:n])
+		}
+	}
+	for at := 0; ; {
+		i := bytes.IndexByte(src[at:], '\n')
+		if i < 0 {
+			return out
+		}
+		at += i
+		out[at] = '\n'
+		at++
+	}
 }
 
 // maxShadows bounds the shadows of one file: past them, a body is left
