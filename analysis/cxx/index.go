@@ -134,6 +134,43 @@ type FileFuncs struct {
 	// with arguments (`Block blk(res, helper);`), which the grammar reads
 	// as function declarations: their type is unknown, their calls opaque.
 	objects []string
+	// sites are the calls the file's functions make, by called name
+	// (callSites), built on first need.
+	sitesOnce sync.Once
+	sites     map[string][]CallSite
+}
+
+// callSites indexes by called name the calls each function of the file
+// makes itself (not a lambda's or a local class's in it) in code some core
+// compiles by the file's own guards; a unit narrows them by its guards.
+// A macro shadow's functions make none: they run at their uses.
+func (p *FileFuncs) callSites() map[string][]CallSite {
+	p.sitesOnce.Do(func() {
+		p.sites = map[string][]CallSite{}
+		for _, d := range p.defs {
+			if d.File.MacroOf != nil {
+				break
+			}
+			var calls []*grammar.Node
+			if body := d.Node.ChildByField("body"); body != nil {
+				ds := body.Descendants()
+				for i := range ds {
+					if ds[i].Kind() == "call_expression" {
+						calls = append(calls, &ds[i])
+					}
+				}
+			}
+			for _, n := range ownCalls(d.Node, calls) {
+				if d.File.CoresOf(n) == grammar.None {
+					continue
+				}
+				if cn := CallName(n); cn != "" {
+					p.sites[cn] = append(p.sites[cn], CallSite{File: d.File, Call: n, Caller: d})
+				}
+			}
+		}
+	})
+	return p.sites
 }
 
 // Defines reports whether the file defines a function called name.

@@ -210,13 +210,16 @@ type CallSite struct {
 type Summaries struct {
 	// mu serializes the lazy computations: a unit's summaries are shared
 	// by the passes of every file that sees the unit.
-	mu      sync.Mutex
-	funcs   *Funcs
-	res     *Resolver
-	files   map[*grammar.Tree]*grammar.File
-	scopes  map[*grammar.Node]map[string][]*grammar.Node
-	scopeIx map[*grammar.Node]*scopeIndex
-	effects map[*grammar.Node]*expansion[[]Effect]
+	mu    sync.Mutex
+	funcs *Funcs
+	// funcFiles index the files whose functions are the unit's (FuncsOf
+	// order, macro shadows left out).
+	funcFiles []*FileFuncs
+	res       *Resolver
+	files     map[*grammar.Tree]*grammar.File
+	scopes    map[*grammar.Node]map[string][]*grammar.Node
+	scopeIx   map[*grammar.Node]*scopeIndex
+	effects   map[*grammar.Node]*expansion[[]Effect]
 	// effectIdx holds the index of each memoized effect list.
 	effectIdx map[*grammar.Node]*EffectIndex
 	returns   map[*grammar.Node]*originMemo
@@ -319,6 +322,11 @@ func Summarize(ff FileFacts, files ...*grammar.File) *Summaries {
 	}
 	if g, ok := ff.(UnitGuards); ok {
 		s.unitGuards = g.IncludeGuards
+	}
+	for _, f := range files {
+		if f != nil && f.MacroOf == nil {
+			s.funcFiles = append(s.funcFiles, factsOr(ff).Funcs(f))
+		}
 	}
 	for _, f := range files {
 		if f != nil && f.Tree != nil {
@@ -1146,21 +1154,25 @@ func (s *Summaries) directEffect(f *grammar.File, c Call) ([]Effect, bool) {
 
 // callersNamed returns the calls of functions named name in the unit, outside
 // code no core compiles.
+// Each file's calls are indexed once per parse (FileFuncs.callSites), so a
+// unit an edit made new asks them of the files it holds, name by name.
 func (s *Summaries) callersNamed(name string) []CallSite {
+	if cs, ok := s.callers[name]; ok {
+		return cs
+	}
 	if s.callers == nil {
 		s.callers = map[string][]CallSite{}
-		for _, d := range s.funcs.All() {
-			for _, n := range ownCalls(d.Node, s.funcs.Calls(d.Node)) {
-				if s.coresIn(d.File, n) == grammar.None {
-					continue
-				}
-				if cn := CallName(n); cn != "" {
-					s.callers[cn] = append(s.callers[cn], CallSite{File: d.File, Call: n, Caller: d})
-				}
+	}
+	var out []CallSite
+	for _, p := range s.funcFiles {
+		for _, cs := range p.callSites()[name] {
+			if s.coresIn(cs.File, cs.Call) != grammar.None {
+				out = append(out, cs)
 			}
 		}
 	}
-	return s.callers[name]
+	s.callers[name] = out
+	return out
 }
 
 // ownCalls keeps the calls of fn's body that are fn's own: not inside a
