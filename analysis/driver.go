@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"runtime/trace"
 	"sort"
 	"time"
 
@@ -203,6 +204,10 @@ func runRule(ctx context.Context, base Pass, a *Analyzer) ([]Diagnostic, bool) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		if trace.IsEnabled() {
+			// `EXTERN_LSP_TRACE`: which rule a worker is in.
+			defer trace.StartRegion(ctx, "rule "+a.Code).End()
+		}
 		runSafely(&p)
 	}()
 	select {

@@ -529,6 +529,13 @@ func NewReleaser(ws *workspace.Workspace, store *Store, files []string, keep fun
 	return r
 }
 
+// Reads lists what files[i] reads (UnitPaths), until Done(i).
+func (r *Releaser) Reads(i int) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.needs[i]
+}
+
 // Done says files[i] is checked (or skipped): what only it still read is
 // released.
 func (r *Releaser) Done(i int) {

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime/trace"
 	"slices"
 	"sort"
 	"sync"
@@ -135,6 +136,7 @@ func (c *Checker) Document(path string, src []byte) error {
 // loaded on the way, so a bad configuration stops the run before anything
 // is checked.
 func (c *Checker) Collect(paths []string) error {
+	defer trace.StartRegion(context.Background(), "collect").End()
 	files, roots, known, err := c.collect(paths)
 	if err != nil {
 		return err
@@ -293,16 +295,26 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 	store := analysis.NewStore()
 	// The tree is read by every worker first: what NewReleaser derives
 	// from it would otherwise be read by one goroutine alone.
-	c.WS.Preload(c.Files, jobs)
-	// Files are checked in path order, so a unit's files are checked
-	// close together and its parses released soon after.
-	release := analysis.NewReleaser(c.WS, store, c.Files, nil)
-	next := make(chan int)
+	trace.WithRegion(ctx, "preload", func() { c.WS.Preload(c.Files, jobs) })
+	// A unit's files are checked close together (schedule), so its
+	// parses are released soon after.
+	var release *analysis.Releaser
+	trace.WithRegion(ctx, "readers", func() { release = analysis.NewReleaser(c.WS, store, c.Files, nil) })
+	var sched *schedule
+	trace.WithRegion(ctx, "schedule", func() { sched = newSchedule(len(c.Files), release.Reads, c.sourceSize, jobs) })
+	if trace.IsEnabled() {
+		trace.Logf(ctx, "schedule", "%d files in %d groups, the largest of %d", len(c.Files), len(sched.groups), slices.Max(append([]int{0}, sched.sizes()...)))
+	}
+	defer trace.StartRegion(ctx, "workers").End()
 	for w := 0; w < jobs; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
+			for {
+				i, ok := sched.next(w)
+				if !ok {
+					return
+				}
 				path := c.Files[i]
 				opts := c.OptionsFor(path)
 				opts.Store = store
@@ -311,7 +323,12 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 				if opts.Budget == 0 {
 					opts.Budget = analysis.DefaultBudget
 				}
+				r := trace.StartRegion(ctx, "file")
+				if trace.IsEnabled() {
+					trace.Log(ctx, "file", path)
+				}
 				d, err := analysis.RunContext(ctx, c.WS, path, opts)
+				r.End()
 				if errors.Is(err, grammar.ErrBinary) {
 					err = nil
 				}
@@ -332,12 +349,17 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 			}
 		}()
 	}
-	for i := range c.Files {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
 	return results
+}
+
+// sourceSize is the length of a file's text (0 when unreadable).
+func (c *Checker) sourceSize(path string) int64 {
+	src, err := c.WS.Source(path)
+	if err != nil {
+		return 0
+	}
+	return int64(len(src))
 }
 
 // UnwrapPath drops the operation and path of an *os.PathError (the caller

@@ -591,3 +591,18 @@ func TestGCPercentFor(t *testing.T) {
 		t.Errorf("GOGC set: GC percent %d, want 0 (the user's)", p)
 	}
 }
+
+func TestTraceEnvWritesATrace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "check.trace")
+	t.Setenv(traceEnv, path)
+	if r := runCmd("check", "-j", "2", "--quiet", filepath.Join(checkData, "tree")); r.code == 2 {
+		t.Fatalf("check failed: %s", r.stderr)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(data, []byte("go 1.")) {
+		t.Fatalf("%s is not an execution trace (%d bytes, starts %q)", path, len(data), data[:min(len(data), 16)])
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"runtime/pprof"
+	"runtime/trace"
 	"sort"
 	"time"
 
@@ -76,7 +77,12 @@ func (c *cli) run(args []string) int {
 		defer stop()
 	}
 	if path := os.Getenv(cpuProfileEnv); path != "" {
-		if stop := startCPUProfile(path, stderr); stop != nil {
+		if stop := record(path, "cpu profile", pprof.StartCPUProfile, pprof.StopCPUProfile, stderr); stop != nil {
+			defer stop()
+		}
+	}
+	if path := os.Getenv(traceEnv); path != "" {
+		if stop := record(path, "trace", trace.Start, trace.Stop, stderr); stop != nil {
 			defer stop()
 		}
 	}
@@ -116,21 +122,28 @@ const memProfileEnv = "EXTERN_LSP_MEMPROFILE"
 // the whole command, from its start to its end.
 const cpuProfileEnv = "EXTERN_LSP_CPUPROFILE"
 
-func startCPUProfile(path string, stderr io.Writer) (stop func()) {
+// traceEnv names a file to receive an execution trace of the command
+// (`go tool trace FILE`, tools/partrace): where the workers of a parallel
+// check wait, and on what. The engine marks its phases as trace regions.
+const traceEnv = "EXTERN_LSP_TRACE"
+
+// record starts a recording (a CPU profile, an execution trace) into the
+// file at path; the stop it returns ends it and closes the file.
+func record(path, what string, start func(io.Writer) error, end func(), stderr io.Writer) (stop func()) {
 	f, err := os.Create(path)
 	if err == nil {
-		if err = pprof.StartCPUProfile(f); err != nil {
+		if err = start(f); err != nil {
 			f.Close()
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "extern-lsp: cpu profile: %v\n", err)
+		fmt.Fprintf(stderr, "extern-lsp: %s: %v\n", what, err)
 		return nil
 	}
 	return func() {
-		pprof.StopCPUProfile()
+		end()
 		if err := f.Close(); err != nil {
-			fmt.Fprintf(stderr, "extern-lsp: cpu profile: %v\n", err)
+			fmt.Fprintf(stderr, "extern-lsp: %s: %v\n", what, err)
 		}
 	}
 }
