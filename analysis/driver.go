@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"runtime/trace"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
@@ -71,6 +72,7 @@ func Run(ws *workspace.Workspace, path string, opts Options) ([]Diagnostic, erro
 // early and the run returns ctx's error.
 func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts Options) ([]Diagnostic, error) {
 	parent := ctx
+	ctx = withRunFacts(ctx)
 	if opts.Budget > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opts.Budget)
@@ -202,8 +204,10 @@ func runRule(ctx context.Context, base Pass, a *Analyzer) ([]Diagnostic, bool) {
 	p.Analyzer = a
 	p.diags = &found
 	done := make(chan struct{})
+	rulesRunning.Add(1)
 	go func() {
 		defer close(done)
+		defer rulesRunning.Add(-1)
 		if trace.IsEnabled() {
 			// `EXTERN_LSP_TRACE`: which rule a worker is in.
 			defer trace.StartRegion(ctx, "rule "+a.Code).End()
@@ -217,6 +221,15 @@ func runRule(ctx context.Context, base Pass, a *Analyzer) ([]Diagnostic, bool) {
 		return nil, false
 	}
 }
+
+// rulesRunning counts the rule goroutines not yet finished, abandoned
+// ones included.
+var rulesRunning atomic.Int64
+
+// RulesRunning is the number of rules still running in this process, the
+// abandoned ones of cancelled runs included: they hold a core until they
+// notice their context.
+func RulesRunning() int { return int(rulesRunning.Load()) }
 
 func runSafely(p *Pass) {
 	defer func() {

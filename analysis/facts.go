@@ -299,6 +299,9 @@ type factCell struct {
 }
 
 func (s *Store) get(ctx context.Context, id factID, pins []*grammar.File, compute func() any) any {
+	if ctx.Err() != nil {
+		return cancelledFact(ctx, id, compute)
+	}
 	for {
 		s.mu.Lock()
 		c := s.facts[id]
@@ -317,9 +320,45 @@ func (s *Store) get(ctx context.Context, id factID, pins []*grammar.File, comput
 			// The computing run was cancelled or crashed: compute again.
 		case <-ctx.Done():
 			// Our own run is cancelled: whatever we return is discarded.
-			return compute()
+			return cancelledFact(ctx, id, compute)
 		}
 	}
+}
+
+// runFacts holds the facts a run computed after its context was
+// cancelled: not kept in the store (they may be cut short), but computed
+// once for the rest of the run. Dropping them made every later ask
+// compute the fact again, so a rule abandoned at a cancel did many times
+// the work of a whole run before it finished.
+type runFacts struct {
+	mu sync.Mutex
+	m  map[factID]any
+}
+
+type runFactsKey struct{}
+
+// withRunFacts gives a run's context the memo of its cancelled facts.
+func withRunFacts(ctx context.Context) context.Context {
+	return context.WithValue(ctx, runFactsKey{}, &runFacts{m: map[factID]any{}})
+}
+
+// cancelledFact returns the fact of a cancelled run, computed once per run.
+func cancelledFact(ctx context.Context, id factID, compute func() any) any {
+	rf, _ := ctx.Value(runFactsKey{}).(*runFacts)
+	if rf == nil {
+		return compute()
+	}
+	rf.mu.Lock()
+	v, ok := rf.m[id]
+	rf.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = compute()
+	rf.mu.Lock()
+	rf.m[id] = v
+	rf.mu.Unlock()
+	return v
 }
 
 func (s *Store) fill(ctx context.Context, id factID, c *factCell, compute func() any) any {
@@ -334,6 +373,10 @@ func (s *Store) fill(ctx context.Context, id factID, c *factCell, compute func()
 	v := compute()
 	if ctx.Err() == nil {
 		c.v, c.ok = v, true
+	} else if rf, _ := ctx.Value(runFactsKey{}).(*runFacts); rf != nil {
+		rf.mu.Lock()
+		rf.m[id] = v
+		rf.mu.Unlock()
 	}
 	return v
 }
@@ -373,6 +416,12 @@ func (p *Pass) Context() context.Context {
 	}
 	return p.ctx
 }
+
+// Stopped reports whether the run was cancelled or is past its budget:
+// the test a long loop makes at the top of each iteration, so that a rule
+// abandoned by its run stops soon after (an atomic load: cheap enough for
+// every iteration).
+func (p *Pass) Stopped() bool { return p.Context().Err() != nil }
 
 // Units lists the extern units the pass's file belongs to: for a C++ file
 // the entries whose compile reaches it, for a Python file the entries its

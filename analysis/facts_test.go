@@ -62,6 +62,27 @@ func TestStoreDropsCancelledValues(t *testing.T) {
 	}
 }
 
+// TestCancelledRunComputesFactsOnce: a run whose context is cancelled
+// keeps the facts it computes for itself (not in the store): a rule
+// abandoned at the cancel that asks a fact per node must not compute it
+// per node.
+func TestCancelledRunComputesFactsOnce(t *testing.T) {
+	s := NewStore()
+	u := s.newUnit("/e.cpp", nil, nil, 0, "")
+	n := 0
+	key := &UnitKey[int]{Name: "test.cancelled-once", Compute: func(context.Context, *Unit) int { n++; return n }}
+	ctx, cancel := context.WithCancel(withRunFacts(context.Background()))
+	cancel()
+	for i := 0; i < 3; i++ {
+		if v := UnitFactOf(ctx, u, key); v != 1 {
+			t.Fatalf("ask %d of a cancelled run: got %d, want the run's first value 1", i, v)
+		}
+	}
+	if v := UnitFactOf(context.Background(), u, key); v != 2 {
+		t.Fatalf("the cancelled run's value reached the store: got %d", v)
+	}
+}
+
 func TestUnitKeysFollowInputs(t *testing.T) {
 	parse := func(src string) *grammar.File {
 		f, err := grammar.ParseFile(context.Background(), nil, "/h.h", []byte(src), nil)

@@ -37,6 +37,9 @@ func dcciFix(pass *analysis.Pass, sum *cxx.Summaries, ix *loopIndex, a *cxx.Acce
 		o = sum.OriginOf(a.Ptr)
 	}
 	for _, loop := range loops {
+		if pass.Stopped() {
+			return analysis.Fix{}, false
+		}
 		// A loop the statement itself is (or contains) repeats the read
 		// with the dcci still before it: the dcci must cover every
 		// iteration's lines even when it cannot move.

@@ -85,6 +85,9 @@ func runGMScalarRead(pass *analysis.Pass) {
 	var sum *cxx.Summaries
 	var prec *readPrecedence
 	for i := range accs {
+		if pass.Stopped() {
+			return
+		}
 		a := &accs[i]
 		cores := pass.Cores(a.Node)
 		if a.Kind != cxx.Read || cores == grammar.None || runtimeContext(pass.File, a) {

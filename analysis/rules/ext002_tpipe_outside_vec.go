@@ -53,6 +53,9 @@ func runTPipeOutsideVec(pass *analysis.Pass) {
 	}
 	m := tpipesOf(pass)
 	for _, s := range m.sites {
+		if pass.Stopped() {
+			return
+		}
 		if s.idiom || s.cores&m.fnCores(pass, s.fn, 0)&grammar.AIC == 0 {
 			continue
 		}

@@ -43,6 +43,9 @@ var TPipeDouble = register(&analysis.Analyzer{
 func runTPipeDouble(pass *analysis.Pass) {
 	m := tpipesOf(pass)
 	for i, second := range m.sites {
+		if pass.Stopped() {
+			return
+		}
 		if second.idiom {
 			continue
 		}

@@ -48,6 +48,9 @@ func runSyncAllAIVOnly(pass *analysis.Pass) {
 		return
 	}
 	for _, n := range pass.Nodes("call_expression") {
+		if pass.Stopped() {
+			return
+		}
 		call, ok := cxx.AsCall(n)
 		if !ok || !cxx.IsHardwareSyncAll(call) {
 			continue

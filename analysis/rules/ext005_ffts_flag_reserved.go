@@ -102,6 +102,9 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 	syncAll, checked := false, false
 	target := pass.Target()
 	for i := range calls {
+		if pass.Stopped() {
+			return
+		}
 		fc := &calls[i]
 		if len(fc.Flags) == 0 || pass.Cores(fc.Node) == grammar.None || deadConstexpr(pass, fc.Node) {
 			continue

@@ -40,6 +40,9 @@ var FFTSBaseReset = register(&analysis.Analyzer{
 func runFFTSBaseReset(pass *analysis.Pass) {
 	var sum *cxx.Summaries
 	for _, n := range pass.Nodes("call_expression") {
+		if pass.Stopped() {
+			return
+		}
 		call, ok := cxx.AsCall(n)
 		if !ok || call.Receiver != nil {
 			continue

@@ -50,6 +50,9 @@ var topologyGetters = map[string]string{
 func runTopologyGetter(pass *analysis.Pass) {
 	var defined map[string]bool
 	for _, n := range pass.Nodes("call_expression") {
+		if pass.Stopped() {
+			return
+		}
 		call, ok := cxx.AsCall(n)
 		if !ok || len(call.Args) != 0 || call.Receiver != nil || call.HasTArgs {
 			continue

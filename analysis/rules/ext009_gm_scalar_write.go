@@ -69,6 +69,9 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	seen := map[string]bool{}
 	callersMemo := &callersFlushMemo{byKey: map[string]bool{}}
 	for i := range accs {
+		if pass.Stopped() {
+			return
+		}
 		a := &accs[i]
 		if a.Kind == cxx.Read || a.Func == nil || a.Func.Kind() != "function_definition" {
 			continue

@@ -65,6 +65,9 @@ func runCrossCoreLaneImbalance(pass *analysis.Pass) {
 	}
 	scopes := map[*grammar.Node]*laneScopes{}
 	for i := range sets {
+		if pass.Stopped() {
+			return
+		}
 		fc := &sets[i]
 		fn := fns[i]
 		if fn == nil {

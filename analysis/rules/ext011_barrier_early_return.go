@@ -95,8 +95,8 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 	vm := unitVariance(pass)
 	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, vm: vm, byFn: map[*grammar.Node]*fnIndex{}}
 	for _, r := range returns {
-		if pass.Context().Err() != nil {
-			return // cancelled or past the budget: each return scans the function
+		if pass.Stopped() {
+			return
 		}
 		fn := cxx.EnclosingFunction(r)
 		cores := pass.Cores(r)
@@ -265,7 +265,7 @@ func (ix *fnIndex) reachingFor(cores grammar.Cores) []int {
 	var out []int
 	chains := map[int][]cxx.Hop{}
 	for i, n := range ix.calls {
-		if ctx := ix.pass.Context(); ctx != nil && i%256 == 0 && ctx.Err() != nil {
+		if ix.pass.Stopped() {
 			break
 		}
 		if chain := ix.funcs.CallReaches(ix.pass.File, n, cores, "hardware-barrier", ix.isBarrier, cxx.MaxCallDepth); chain != nil {

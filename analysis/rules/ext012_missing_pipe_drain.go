@@ -130,7 +130,7 @@ func runMissingPipeDrain(pass *analysis.Pass) {
 	blind := len(pass.Closure().UnresolvedIncludes()) > 0
 	cores := kindCores(pass)
 	for _, fn := range entries {
-		if pass.Context().Err() != nil {
+		if pass.Stopped() {
 			return
 		}
 		body := fn.ChildByField("body")
@@ -455,7 +455,8 @@ func (d *drainer) stmt(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow
 	// A conditional directive's node starts on its own line, which the
 	// guard model counts with the branch before it: judge its statements,
 	// not the node.
-	if in.mask == 0 || !isPreprocBlock(n.Kind()) && !d.active(f, n) {
+	if in.mask == 0 || !isPreprocBlock(n.Kind()) && !d.active(f, n) || d.pass.Stopped() {
+		// (When the run stopped, what the walk finds is dropped.)
 		return in
 	}
 	switch n.Kind() {

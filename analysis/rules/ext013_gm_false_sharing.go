@@ -72,6 +72,9 @@ func runGMFalseSharing(pass *analysis.Pass) {
 	}
 	var fs *falseSharing
 	for i := range accs {
+		if pass.Stopped() {
+			return
+		}
 		a := &accs[i]
 		if a.Kind == cxx.Read || a.Func == nil || pass.Cores(a.Node) == grammar.None {
 			continue

@@ -87,6 +87,9 @@ func runCrossFlagIDCollision(pass *analysis.Pass) {
 	}
 	groups := map[[2]int64][]flagUse{}
 	for _, s := range sites {
+		if pass.Stopped() {
+			return
+		}
 		if s.Kind != cxx.FlagSet || !s.ModeKnown || len(s.Flags) != 1 || s.Flags[0] < 0 || s.Flags[0] > cxx.MaxFlagID {
 			continue
 		}

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -73,7 +72,7 @@ func runEventUnpaired(pass *analysis.Pass) {
 	}
 	cores := kindCores(pass)
 	// The closure's function index is workspaceFuncs' (the same code files).
-	for _, fd := range cxx.UnpairedEvents(context.Background(), pass.Closure(), files, workspaceFuncs(pass), pass.Consts, entries, cores) {
+	for _, fd := range cxx.UnpairedEvents(pass.Context(), pass.Closure(), files, workspaceFuncs(pass), pass.Consts, entries, cores) {
 		pass.Report(eventDiagnostic(pass, fd, cores))
 	}
 }

@@ -60,6 +60,9 @@ func runScalarABICast(pass *analysis.Pass) {
 	}
 	done := map[key]bool{}
 	for _, u := range fileABI(pass).uses {
+		if pass.Stopped() {
+			return
+		}
 		a, s, p := u.acc, u.stub, u.param
 		if p.Kind != abi.Scalar || a.Use != abi.UseScalar || strings.HasPrefix(a.Cast, "bitcast") {
 			continue
