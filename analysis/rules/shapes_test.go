@@ -186,6 +186,20 @@ var shapeGens = map[string]func(size int) []byte{
 		b.WriteString("}\n")
 		return b.Bytes()
 	},
+	// An else-if chain whose every branch returns: the chain is as long as
+	// the bytes allow, so work per return that grows with the number of
+	// tests before it shows at small sizes.
+	"else-if-returns": func(size int) []byte {
+		var b bytes.Buffer
+		b.WriteString(shapePrelude)
+		shapeEntryHead(&b, "big")
+		b.WriteString("  if (idx < 0) {\n    return;\n  }")
+		for i := 0; b.Len() < size; i++ {
+			fmt.Fprintf(&b, " else if (idx == %d) {\n    out[%d] = 0;\n    return;\n  }", i, i)
+		}
+		b.WriteString("\n  AscendC::SyncAll();\n}\n")
+		return b.Bytes()
+	},
 	// Findings of many rules on one line.
 	"one-line": func(size int) []byte {
 		var b bytes.Buffer
