@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
+
+	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // A C++ source longer than chunkAfter is parsed in pieces of about
@@ -18,30 +21,16 @@ var (
 	chunkBytes = 64 << 10
 )
 
-// topLevelSplits returns the line starts where a C++ source can be cut into
-// pieces of at least every bytes that parse as the whole does: after a line
-// ending a top-level declaration (`;` or `}` outside every brace, bracket,
-// parenthesis and #if). A source wrapped in one namespace has none.
-func topLevelSplits(src []byte, every int) []int {
-	var out []int
+// walkCode calls fn with each byte of src outside comments, preprocessor
+// directives and quoted literals (a literal is one call, at its opening
+// quote), white space included, with the depth of the brackets around it
+// and of the #if blocks; fn returns false to stop.
+func walkCode(src []byte, fn func(i int, c byte, depth, cond int) bool) {
 	depth, cond := 0, 0
-	var last byte
 	lineStart := true
-	next := every
 	for i := 0; i < len(src); {
 		c := src[i]
 		switch {
-		case c == '\n':
-			i++
-			lineStart = true
-			if i >= next && depth == 0 && cond == 0 && (last == ';' || last == '}') && len(src)-i >= every/2 {
-				out = append(out, i)
-				next = i + every
-			}
-			continue
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
-			i++
-			continue
 		case c == '/' && i+1 < len(src) && (src[i+1] == '/' || src[i+1] == '*'):
 			i, _ = CommentEnd(src, i)
 			continue
@@ -56,66 +45,324 @@ func topLevelSplits(src []byte, every int) []int {
 			}
 			i = j
 			continue
-		case c == '"' || c == '\'':
+		}
+		if !fn(i, c, depth, cond) {
+			return
+		}
+		switch c {
+		case '\n':
+			lineStart = true
+			i++
+			continue
+		case ' ', '\t', '\r', '\f', '\v':
+			i++
+			continue
+		case '"', '\'':
 			i = QuotedEnd(src, i)
-		case c == '{' || c == '(' || c == '[':
+		case '{', '(', '[':
 			depth++
 			i++
-		case c == '}' || c == ')' || c == ']':
+		case '}', ')', ']':
 			depth--
 			i++
 		default:
 			i++
 		}
-		last = c
 		lineStart = false
 	}
+}
+
+// isSpace reports whether c is C white space.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// topLevelSplits returns the line starts where a C++ source can be cut into
+// pieces of at least every bytes that parse as the whole does: after a line
+// ending a top-level declaration (`;` or `}` outside every brace, bracket,
+// parenthesis and #if). A source wrapped in one namespace has none.
+func topLevelSplits(src []byte, every int) []int {
+	var out []int
+	var last byte
+	next := every
+	walkCode(src, func(i int, c byte, depth, cond int) bool {
+		switch {
+		case c == '\n':
+			if i+1 >= next && depth == 0 && cond == 0 && (last == ';' || last == '}') && len(src)-i-1 >= every/2 {
+				out = append(out, i+1)
+				next = i + 1 + every
+			}
+		case !isSpace(c):
+			last = c
+		}
+		return true
+	})
 	return out
+}
+
+// blockSplits finds, in a top-level piece of a C++ source, where the piece
+// can still be parsed in pieces when it is one huge function: its largest
+// top-level brace block (a function's body, a namespace's declarations)
+// when less than every bytes precede it, and the cuts inside the block
+// every bytes apart, each at the block's own depth outside every #if, just
+// after a `;` or a `}` ending its line (the end of a statement or a
+// declaration), before an identifier other than `else`, `while` and
+// `catch` (or, after a `;`, other code). open and close are the offsets of
+// the block's braces; no cuts when there is no such block.
+func blockSplits(src []byte, every int) (open, close int, cuts []int) {
+	open, close = -1, -1
+	start := -1
+	walkCode(src, func(i int, c byte, depth, _ int) bool {
+		switch {
+		case c == '{' && depth == 0:
+			start = i
+		case c == '}' && depth == 1 && start >= 0:
+			if open < 0 || i-start > close-open {
+				open, close = start, i
+			}
+		}
+		return true
+	})
+	if open < 0 || open > every {
+		return -1, -1, nil
+	}
+	body := src[:close]
+	next := open + every
+	walkCode(body, func(i int, c byte, depth, cond int) bool {
+		// A `}` is seen at the depth of the block it closes.
+		if !(c == ';' && depth == 1 || c == '}' && depth == 2) || cond != 0 || i < next || close-i < every/2 {
+			return true
+		}
+		w, ok := nextToken(body, i+1)
+		if !ok || w == "else" || w == "while" || w == "catch" || c == '}' && (w == "" || !endsLine(body, i+1)) {
+			return true
+		}
+		cuts = append(cuts, i+1)
+		next = i + 1 + every
+		return true
+	})
+	return open, close, cuts
+}
+
+// nextToken is the identifier that starts the code at i, after white space
+// and comments ("" for other code); false at the end of src or before a
+// directive.
+func nextToken(src []byte, i int) (string, bool) {
+	for i < len(src) {
+		if end, ok := CommentEnd(src, i); ok {
+			i = end
+		} else if isSpace(src[i]) {
+			i++
+		} else {
+			break
+		}
+	}
+	if i >= len(src) || src[i] == '#' {
+		return "", false
+	}
+	n := i
+	for n < len(src) && (src[n] == '_' || src[n] >= 'a' && src[n] <= 'z' || src[n] >= 'A' && src[n] <= 'Z' || n > i && src[n] >= '0' && src[n] <= '9') {
+		n++
+	}
+	return string(src[i:n]), true
+}
+
+// endsLine reports whether only white space and comments follow i on its
+// line.
+func endsLine(src []byte, i int) bool {
+	for i < len(src) && src[i] != '\n' {
+		if end, ok := CommentEnd(src, i); ok && src[i+1] == '*' {
+			i = end
+		} else if ok {
+			return true
+		} else if !isSpace(src[i]) {
+			return false
+		} else {
+			i++
+		}
+	}
+	return true
 }
 
 var errChunks = errors.New("pieces do not parse as a translation unit")
 
 // parseChunks parses src in the pieces between cuts and joins them under
 // one root, as if parsed whole; a piece whose root is not the language's
-// top-level node fails (the caller parses whole).
+// top-level node fails (the caller parses whole). A piece that is one huge
+// function (or namespace) is parsed in smaller pieces still, see
+// parseBlock.
 func (p *Parser) parseChunks(ctx context.Context, parseSrc, orig []byte, lines *Lines, cuts []int) (*Tree, error) {
 	t := &Tree{Src: orig, names: p.lang.info().names, lines: lines}
 	bounds := append(append([]int{0}, cuts...), len(parseSrc))
-	var nodes []Node
+	c := &chunker{p: p, t: t, src: parseSrc}
 	for i := 0; i+1 < len(bounds); i++ {
 		a, b := bounds[i], bounds[i+1]
+		if b-a > 2*chunkBytes {
+			if open, close, inner := blockSplits(parseSrc[a:b], chunkBytes); len(inner) > 0 {
+				// What follows the block (a comment, more
+				// declarations) is a top-level piece of its own.
+				end := a + close + 1
+				if len(bytes.TrimSpace(parseSrc[end:b])) == 0 {
+					end = b
+				}
+				ok, err := c.parseBlock(ctx, a, end, open, close, inner)
+				if err != nil {
+					return nil, err
+				}
+				if ok && end == b {
+					continue
+				}
+				if ok {
+					a = end
+				}
+			}
+		}
 		ts, err := p.p.ParseCtx(ctx, nil, parseSrc[a:b])
 		if err != nil {
 			return nil, err
 		}
-		need := nodeCount(ts) // an upper bound: flatten drops punctuation
-		root := ts.RootNode()
-		if i == 0 {
-			// Room for every piece at the first one's density: capacity
-			// never written is never resident.
-			kept := keptCount(ts, t)
-			nodes = make([]Node, kept, kept+kept*(len(parseSrc)-b)/max(b-a, 1)*5/4)
-			nodes = nodes[:flattenInto(ts, t, nodes, 0, 0, false)]
-		} else if uint16(root.Symbol()) != nodes[0].kind {
-			ts.Close()
-			return nil, errChunks
-		} else {
-			at := len(nodes)
-			if at+need > cap(nodes) {
-				nodes = append(nodes[:cap(nodes)], make([]Node, at+need-cap(nodes))...)[:at]
-			}
-			nodes = nodes[:at+flattenInto(ts, t, nodes[at:at+need], uint32(a), at, true)]
-		}
-		if i+2 == len(bounds) {
-			nodes[0].End = root.EndByte() + uint32(a)
-		}
+		err = c.add(ts, a, b-a, len(parseSrc)-b)
 		ts.Close()
+		if err != nil {
+			return nil, err
+		}
 	}
 	trimCHeap()
+	nodes := c.nodes
 	nodes[0].last = int32(len(nodes) - 1)
 	for i := range nodes {
 		nodes[i].tree = t
 	}
 	t.Nodes = nodes
 	return t, nil
+}
+
+// chunker gathers the nodes of a source parsed in pieces.
+type chunker struct {
+	p     *Parser
+	t     *Tree
+	src   []byte
+	nodes []Node
+}
+
+// add appends the nodes of the tree of the piece of src at a: the whole
+// tree for the first piece, the root's children for the others. parsed is
+// how many bytes the tree covers, left how many are still to parse (none:
+// the tree ends the source).
+func (c *chunker) add(ts *sitter.Tree, a, parsed, left int) error {
+	root := ts.RootNode()
+	if len(c.nodes) == 0 {
+		// Room for every piece at the first one's density: capacity
+		// never written is never resident.
+		kept := keptCount(ts, c.t)
+		c.nodes = make([]Node, kept, kept+kept*left/max(parsed, 1)*5/4)
+		c.nodes = c.nodes[:flattenInto(ts, c.t, c.nodes, uint32(a), 0, false)]
+	} else if uint16(root.Symbol()) != c.nodes[0].kind {
+		return errChunks
+	} else {
+		at := len(c.nodes)
+		c.grow(nodeCount(ts)) // an upper bound: flatten drops punctuation
+		c.nodes = c.nodes[:at+flattenInto(ts, c.t, c.nodes[at:cap(c.nodes)], uint32(a), at, true)]
+	}
+	if left == 0 {
+		c.nodes[0].End = root.EndByte() + uint32(a)
+	}
+	return nil
+}
+
+// grow makes room for need more nodes.
+func (c *chunker) grow(need int) {
+	if at := len(c.nodes); at+need > cap(c.nodes) {
+		c.nodes = append(c.nodes[:cap(c.nodes)], make([]Node, at+need-cap(c.nodes))...)[:at]
+	}
+}
+
+// parseBlock parses the piece [a, b) of the source, one huge brace block
+// (blockSplits: its braces at a+open and a+close, cuts inside it), in
+// pieces: first the piece with only the block's statements before the
+// first cut (tree-sitter's included ranges keep every offset), then each
+// run of statements between cuts inside a copy of the block's head and
+// tail, whose statements become the block's children. tree-sitter's tree
+// of a statement does not depend on the statements around it, so the
+// nodes are those of the whole parse. false, with nothing added, when a
+// piece does not parse cleanly or the block is not last in its piece: the
+// caller parses the piece whole.
+func (c *chunker) parseBlock(ctx context.Context, a, b, open, close int, cuts []int) (bool, error) {
+	piece := c.src[a:b]
+	at := len(c.nodes)
+	rollback := func() (bool, error) {
+		c.nodes = c.nodes[:at]
+		return false, nil
+	}
+	pp := c.p.p
+	pp.SetIncludedRanges([]sitter.Range{rangeOf(piece, 0, cuts[0]), rangeOf(piece, close, len(piece))})
+	ts, err := pp.ParseCtx(ctx, nil, piece)
+	pp.SetIncludedRanges([]sitter.Range{{EndByte: math.MaxUint32, EndPoint: sitter.Point{Row: math.MaxUint32, Column: math.MaxUint32}}})
+	if err != nil {
+		return false, err
+	}
+	clean := !ts.RootNode().HasError()
+	if clean {
+		// The tree ends where the whole piece does: the range after the
+		// block is parsed.
+		err = c.add(ts, a, cuts[0]+len(piece)-close, len(c.src)-b+close-cuts[0])
+		if b == len(c.src) {
+			c.nodes[0].End = ts.RootNode().EndByte() + uint32(a)
+		}
+	}
+	ts.Close()
+	if err != nil || !clean {
+		return rollback()
+	}
+	// The block is the last node written but its punctuation: the
+	// statements of the other pieces go at the end of the array.
+	block := -1
+	for i := len(c.nodes) - 1; i >= at; i-- {
+		if n := &c.nodes[i]; n.Start == uint32(a+open) && c.t.names.block[n.kind] != 0 {
+			block = i
+			break
+		}
+	}
+	if block < 0 || int(c.nodes[block].last) != len(c.nodes)-1 || c.nodes[block].End != uint32(a+close+1) {
+		return rollback()
+	}
+	var buf []byte
+	for k, cut := range cuts {
+		end := close
+		if k+1 < len(cuts) {
+			end = cuts[k+1]
+		}
+		buf = append(append(append(buf[:0], piece[:open+1]...), piece[cut:end]...), piece[close:]...)
+		ts, err := pp.ParseCtx(ctx, nil, buf)
+		if err != nil {
+			return false, err
+		}
+		ok := !ts.RootNode().HasError()
+		if ok {
+			from := len(c.nodes)
+			c.grow(nodeCount(ts))
+			var n int
+			n, ok = flattenBlock(ts, c.t, uint32(open), c.nodes[from:cap(c.nodes)], uint32(a+cut-open-1), from, block)
+			c.nodes = c.nodes[:from+n]
+		}
+		ts.Close()
+		if !ok {
+			return rollback()
+		}
+	}
+	for i := block; i >= 0; i = int(c.nodes[i].parent) {
+		c.nodes[i].last = int32(len(c.nodes) - 1)
+	}
+	return true, nil
+}
+
+// rangeOf is the range [start, end) of src for tree-sitter.
+func rangeOf(src []byte, start, end int) sitter.Range {
+	return sitter.Range{StartByte: uint32(start), EndByte: uint32(end), StartPoint: pointOf(src, start), EndPoint: pointOf(src, end)}
+}
+
+// pointOf is the row and byte column of offset i of src.
+func pointOf(src []byte, i int) sitter.Point {
+	nl := bytes.LastIndexByte(src[:i], '\n')
+	return sitter.Point{Row: uint32(bytes.Count(src[:i], []byte{'\n'})), Column: uint32(i - nl - 1)}
 }

@@ -45,8 +45,14 @@ func TestChunkedParseMatchesWhole(t *testing.T) {
 	if pieces.Tree.ts != nil {
 		t.Fatal("a source parsed in pieces keeps a C tree")
 	}
-	w, c := whole.Tree.Nodes, pieces.Tree.Nodes
-	t.Logf("%d bytes, %d nodes, %d cuts", len(src), len(w), len(topLevelSplits(parsed, chunkBytes)))
+	t.Logf("%d bytes, %d nodes, %d cuts", len(src), len(whole.Tree.Nodes), len(topLevelSplits(parsed, chunkBytes)))
+	sameNodes(t, whole.Tree.Nodes, pieces.Tree.Nodes)
+}
+
+// sameNodes fails unless the nodes of a parse in pieces, c, are those of
+// the whole parse, w.
+func sameNodes(t *testing.T, w, c []Node) {
+	t.Helper()
 	if len(w) != len(c) {
 		t.Fatalf("%d nodes in pieces, %d whole", len(c), len(w))
 	}
@@ -57,5 +63,83 @@ func TestChunkedParseMatchesWhole(t *testing.T) {
 			t.Fatalf("node %d: pieces %s %q [%d,%d) parent %d last %d, whole %s %q [%d,%d) parent %d last %d", i,
 				b.Kind(), b.Field(), b.Start, b.End, b.parent, b.last, a.Kind(), a.Field(), a.Start, a.End, a.parent, a.last)
 		}
+	}
+}
+
+// A huge function, or a namespace, is parsed in pieces of its body, and
+// the nodes are still those of the whole parse: statements of every kind,
+// an if without braces before its else, a do without braces, a lambda, a
+// local struct, #if blocks, comments before an else, a try and its catch,
+// and code before and after the function.
+func TestBlockParseMatchesWhole(t *testing.T) {
+	stmts := `  int64_t v%[1]d = args[%[1]d] + 1; // a comment; with a semicolon
+  if (v%[1]d > 0) v%[1]d = 0;
+  /* between */ else v%[1]d = 1;
+  do v%[1]d++; while (v%[1]d < 3);
+  auto f%[1]d = [&](int x) { return x + v%[1]d; };
+  struct S%[1]d { int a; float b; } s%[1]d = {1, 2.0f};
+  for (int i = 0; i < 4; ++i) { out[i] = f%[1]d(i); }
+#if defined(__DAV_C220_VEC__)
+  AscendC::PipeBarrier<PIPE_V>();
+#else
+  AscendC::PipeBarrier<PIPE_ALL>();
+#endif
+  switch (v%[1]d) { case 0: out[0] = 1; break; default: break; }
+  try { out[1] = 2; }
+  catch (...) { out[2] = 3; }
+  const char *msg%[1]d = "a ; } { string";
+  label%[1]d: out[3] = v%[1]d;
+`
+	var fn, ns strings.Builder
+	fn.WriteString("#include \"kernel_operator.h\"\nstatic int before = 1;\nextern \"C\" __global__ __aicore__ void big(__gm__ int64_t *args) {\n  __gm__ float *out = (__gm__ float *)args[0];\n")
+	ns.WriteString("#include \"kernel_operator.h\"\nnamespace kernels {\n")
+	for i := 0; fn.Len() < 64<<10; i++ {
+		fmt.Fprintf(&fn, stmts, i)
+		fmt.Fprintf(&ns, "__aicore__ inline void h%[1]d(__gm__ float *out, __gm__ int64_t *args) {\n", i)
+		fmt.Fprintf(&ns, stmts, i)
+		ns.WriteString("}\n")
+	}
+	fn.WriteString("}\n\n")
+	ns.WriteString("} // namespace kernels\n")
+	defer func(n, m int) { chunkBytes, chunkAfter = n, m }(chunkBytes, chunkAfter)
+	for name, src := range map[string][]byte{"function": []byte(fn.String()), "namespace": []byte(ns.String())} {
+		t.Run(name, func(t *testing.T) {
+			chunkBytes, chunkAfter = 512<<10, 512<<10
+			whole, err := ParseFile(context.Background(), nil, "big.cpp", src, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if whole.Tree.ts == nil {
+				t.Fatal("parsed in pieces at the default sizes")
+			}
+			chunkBytes, chunkAfter = 2<<10, 4<<10
+			parsed, _ := Mask(src)
+			if cuts := topLevelSplits(parsed, chunkBytes); len(cuts) > 0 {
+				t.Fatalf("%d top-level cuts: the test wants one block", len(cuts))
+			}
+			if _, _, cuts := blockSplits(parsed, chunkBytes); len(cuts) < 10 {
+				t.Fatalf("only %d cuts in the block of %d bytes", len(cuts), len(src))
+			}
+			pieces, err := ParseFile(context.Background(), nil, "big.cpp", src, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pieces.Tree.ts != nil {
+				t.Fatal("the block was parsed whole")
+			}
+			for i := range whole.Tree.Nodes {
+				if n := &whole.Tree.Nodes[i]; n.flags&(flagError|flagMissing) != 0 {
+					t.Fatalf("the source does not parse cleanly at %d: %q", n.Start, src[n.Start:n.End])
+				}
+			}
+			sameNodes(t, whole.Tree.Nodes, pieces.Tree.Nodes)
+			// And the block was parsed in pieces, not whole after a
+			// piece failed.
+			open, close, cuts := blockSplits(parsed, chunkBytes)
+			c := &chunker{p: NewParser(CPP), t: &Tree{Src: src, names: CPP.info().names}, src: parsed}
+			if ok, err := c.parseBlock(context.Background(), 0, close+1, open, close, cuts); !ok || err != nil {
+				t.Fatalf("the block was not parsed in pieces (%v)", err)
+			}
+		})
 	}
 }

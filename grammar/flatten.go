@@ -20,6 +20,7 @@ extern void ts_tree_cursor_delete(XCursor *self);
 extern bool ts_tree_cursor_goto_first_child(XCursor *self);
 extern bool ts_tree_cursor_goto_next_sibling(XCursor *self);
 extern bool ts_tree_cursor_goto_parent(XCursor *self);
+extern int64_t ts_tree_cursor_goto_first_child_for_byte(XCursor *self, uint32_t goal_byte);
 extern XNode ts_tree_cursor_current_node(const XCursor *self);
 extern uint16_t ts_tree_cursor_current_field_id(const XCursor *self);
 extern uint16_t ts_node_symbol(XNode self);
@@ -72,19 +73,18 @@ static uint32_t kept_count(const TSTree *tree, uint16_t nsym, const uint8_t *dro
 	}
 }
 
-// flatten_tree writes the tree in preorder into out (cap nodes) and returns
-// the count. Symbols past nsym (ERROR) become nsym. Byte offsets are moved
-// by off and indexes by base. With skip_root the root is left out and its
-// children get parent 0 (the root of a file parsed in pieces, see chunk.go).
-static uint32_t flatten_tree(const TSTree *tree, GoNode *out, uint32_t cap, uint16_t nsym,
-                             const uint8_t *drop, uint32_t off, int32_t base, bool skip_root) {
-	XNode root = ts_tree_root_node(tree);
-	XCursor c = ts_tree_cursor_new(root);
+// flatten_from writes the subtree at cursor c's node in preorder into out
+// (cap nodes) and returns the count. Symbols past nsym (ERROR) become nsym.
+// Byte offsets are moved by off and indexes by base. With skip_top the
+// node itself is left out and its children get parent top_parent (the root
+// of a file parsed in pieces, or a block parsed in pieces, see chunk.go).
+static uint32_t flatten_from(XCursor c, GoNode *out, uint32_t cap, uint16_t nsym,
+                             const uint8_t *drop, uint32_t off, int32_t base, bool skip_top, int32_t top_parent) {
 	uint32_t n = 0;
 	int32_t parent = -1;
-	if (skip_root) {
+	if (skip_top) {
 		if (!ts_tree_cursor_goto_first_child(&c)) { ts_tree_cursor_delete(&c); return 0; }
-		parent = 0;
+		parent = top_parent;
 	}
 	for (;;) {
 		XNode node = ts_tree_cursor_current_node(&c);
@@ -109,7 +109,7 @@ static uint32_t flatten_tree(const TSTree *tree, GoNode *out, uint32_t cap, uint
 		if (ts_tree_cursor_goto_first_child(&c)) { parent = self; continue; }
 	next:
 		while (!ts_tree_cursor_goto_next_sibling(&c)) {
-			if (skip_root && parent == 0) goto done;
+			if (skip_top && parent == top_parent) goto done;
 			if (!ts_tree_cursor_goto_parent(&c)) goto done;
 			parent = out[parent - base].parent;
 		}
@@ -122,6 +122,34 @@ done:
 		if (p >= base && out[p - base].last < out[i].last) out[p - base].last = out[i].last;
 	}
 	return n;
+}
+
+// flatten_tree flattens a whole tree (see flatten_from); with skip_root
+// the root's children get parent 0.
+static uint32_t flatten_tree(const TSTree *tree, GoNode *out, uint32_t cap, uint16_t nsym,
+                             const uint8_t *drop, uint32_t off, int32_t base, bool skip_root) {
+	return flatten_from(ts_tree_cursor_new(ts_tree_root_node(tree)), out, cap, nsym, drop, off, base, skip_root, 0);
+}
+
+// flatten_block flattens the children of the node of a symbol marked in
+// block starting at byte start (a brace block), as children of node parent, and
+// returns their count; -1 when the tree has no such node.
+static int64_t flatten_block(const TSTree *tree, uint32_t start, const uint8_t *block, GoNode *out, uint32_t cap,
+                             uint16_t nsym, const uint8_t *drop, uint32_t off, int32_t base, int32_t parent) {
+	XCursor c = ts_tree_cursor_new(ts_tree_root_node(tree));
+	for (;;) {
+		XNode node = ts_tree_cursor_current_node(&c);
+		uint16_t sym = ts_node_symbol(node);
+		if (ts_node_start_byte(node) == start && sym < nsym && block[sym]) {
+			XCursor b = ts_tree_cursor_new(node);
+			ts_tree_cursor_delete(&c);
+			return flatten_from(b, out, cap, nsym, drop, off, base, true, parent);
+		}
+		if (ts_tree_cursor_goto_first_child_for_byte(&c, start) < 0) {
+			ts_tree_cursor_delete(&c);
+			return -1;
+		}
+	}
 }
 
 static const char *symbol_name(const void *lang, uint16_t sym) { return ts_language_symbol_name((const TSLanguage *)lang, sym); }
@@ -149,6 +177,9 @@ type names struct {
 	drop []uint8
 	// kind numbers the symbols by name: aliased symbols share a name.
 	kind []uint16
+	// block marks the symbols of the brace blocks a huge function or
+	// namespace is parsed in pieces of (see blockSplits).
+	block []uint8
 }
 
 // punctuation is what names.drop marks.
@@ -174,6 +205,12 @@ func newNames(lang *sitter.Language, dropPunct bool) *names {
 			first[name] = uint16(i)
 		}
 		nm.kind[i] = first[name]
+	}
+	nm.block = make([]uint8, ns+1)
+	for i := 0; i < ns; i++ {
+		if name := nm.symbols[i]; name == "compound_statement" || name == "declaration_list" {
+			nm.block[i] = 1
+		}
 	}
 	nm.drop = make([]uint8, ns+1)
 	for i := 0; i < ns && dropPunct; i++ {
@@ -227,6 +264,20 @@ func flattenInto(ts *sitter.Tree, t *Tree, out []Node, off uint32, base int, ski
 	n := C.flatten_tree(cTree(ts), (*C.GoNode)(unsafe.Pointer(&out[0])), C.uint32_t(len(out)),
 		C.uint16_t(len(t.names.symbols)-1), (*C.uint8_t)(&t.names.drop[0]), C.uint32_t(off), C.int32_t(base), C.bool(skipRoot))
 	return int(n)
+}
+
+// flattenBlock writes the children of ts's brace block (compound statement
+// or declaration list) that starts at byte start into out, as children of
+// the node at index parent (see flatten_block); false when ts has no such
+// block.
+func flattenBlock(ts *sitter.Tree, t *Tree, start uint32, out []Node, off uint32, base, parent int) (int, bool) {
+	if len(out) == 0 {
+		return 0, false
+	}
+	n := C.flatten_block(cTree(ts), C.uint32_t(start), (*C.uint8_t)(&t.names.block[0]),
+		(*C.GoNode)(unsafe.Pointer(&out[0])), C.uint32_t(len(out)),
+		C.uint16_t(len(t.names.symbols)-1), (*C.uint8_t)(&t.names.drop[0]), C.uint32_t(off), C.int32_t(base), C.int32_t(parent))
+	return int(n), n >= 0
 }
 
 // The C walk writes Node's fields by this layout.

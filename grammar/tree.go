@@ -434,7 +434,8 @@ func (p *Parser) parse(ctx context.Context, parseSrc, orig []byte, old *Tree, li
 	if (old == nil || old.ts == nil) && p.lang == CPP && len(parseSrc) > chunkAfter {
 		// A large source is parsed in pieces and keeps no C tree, so it
 		// never reparses incrementally.
-		if cuts := topLevelSplits(parseSrc, chunkBytes); len(cuts) > 0 {
+		cuts := topLevelSplits(parseSrc, chunkBytes)
+		if _, _, inner := blockSplits(parseSrc, chunkBytes); len(cuts) > 0 || len(inner) > 0 {
 			if t, err := p.parseChunks(ctx, parseSrc, orig, lines, cuts); err != errChunks {
 				return t, err
 			}
