@@ -80,7 +80,11 @@ func (u *Unit) Part(name string, files []*grammar.File) *Unit {
 	if u.store == nil {
 		return &Unit{Files: files, Pseudo: true, Key: "part:" + name}
 	}
-	return u.store.newUnit("", files, nil, 0, "part:"+name)
+	return u.store.part(name, files)
+}
+
+func (s *Store) part(name string, files []*grammar.File) *Unit {
+	return s.newUnit("", files, nil, 0, "part:"+name)
 }
 
 // Consts resolves integer constants against every file of the unit, the
@@ -515,8 +519,12 @@ func (p *Pass) EntryUnit(entry string) *Unit {
 	if p.WS == nil {
 		return nil
 	}
+	return entryUnit(p.WS, p.store, entry)
+}
+
+func entryUnit(ws *workspace.Workspace, s *Store, entry string) *Unit {
 	var files []*grammar.File
-	parsed, errs := p.WS.Files(p.WS.Closure(entry))
+	parsed, errs := ws.Files(ws.Closure(entry))
 	for i, f := range parsed {
 		if errs[i] == nil && f.Lang == grammar.CPP {
 			files = append(files, f)
@@ -525,8 +533,8 @@ func (p *Pass) EntryUnit(entry string) *Unit {
 	if len(files) == 0 || files[0].Path != workspace.Abs(entry) {
 		return nil
 	}
-	kind, _ := p.WS.UnitKind(entry)
-	return p.store.newUnit(files[0].Path, files, p.WS.StubsForEntry(entry), kind, "")
+	kind, _ := ws.UnitKind(entry)
+	return s.newUnit(files[0].Path, files, ws.StubsForEntry(entry), kind, "")
 }
 
 type lazy[T any] struct {
@@ -539,6 +547,7 @@ type lazy[T any] struct {
 type passUnits struct {
 	units, reach lazy[[]*Unit]
 	closure      lazy[*Unit]
+	args         lazy[[]abi.Access]
 }
 
 func sortNodes(ns []*grammar.Node) {

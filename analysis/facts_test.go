@@ -181,3 +181,39 @@ func TestReleaseDropsParseAndFacts(t *testing.T) {
 		t.Fatal("an open document's parse is never released")
 	}
 }
+
+// The args[] tables are facts of the unit model: an edit of a header
+// recomputes its reads; a stored value is reused while nothing changes.
+func TestArgsAccessesFollowEdits(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := dir + "/" + name
+		if err := os.MkdirAll(dir+"/k", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("ops.py", "import pypto.language as pl\n\n@pl.jit.extern(source=\"k/entry.cpp\")\ndef kern(a: pl.Tensor, n: pl.INDEX):\n    ...\n")
+	entry := write("k/entry.cpp", "#include \"body.h\"\nextern \"C\" __aicore__ void kern(__gm__ int64_t *args) { body<true>(args); }\n")
+	header := write("k/body.h", "enum { N_SLOT = 1 };\ntemplate <bool R> __aicore__ inline void body(__gm__ int64_t *args) { int64_t n = args[N_SLOT]; }\n")
+	ws := workspace.New(dir)
+	s := NewStore()
+	ctx := context.Background()
+	acc := ArgsAccesses(ctx, ws, s, header)
+	if len(acc) != 2 || acc[0].Slots[0] != 1 || acc[1].Via != "constant" {
+		t.Fatalf("accesses = %+v", acc)
+	}
+	if again := ArgsAccesses(ctx, ws, s, header); &again[0] != &acc[0] {
+		t.Errorf("unchanged inputs: the reads were computed again")
+	}
+	if b := EntryBindings(ctx, ws, s, entry); b == nil || b.Values["body"]["R"] != 1 {
+		t.Errorf("bindings = %+v", b)
+	}
+	ws.SetOverlay(header, []byte("enum { N_SLOT = 1 };\ntemplate <bool R> __aicore__ inline void body(__gm__ int64_t *args) { int64_t n = args[0] + args[N_SLOT]; }\n"), 2)
+	if acc := ArgsAccesses(ctx, ws, s, header); len(acc) != 3 {
+		t.Errorf("after the header edit: %+v", acc)
+	}
+}

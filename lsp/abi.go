@@ -8,6 +8,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -33,10 +34,10 @@ func (s *Server) abiViewOf(path string) *abiView {
 	if len(v.stubs) == 0 {
 		return v
 	}
-	v.acc = s.ws.Accesses(path)
+	v.acc = analysis.ArgsAccesses(context.Background(), s.ws, s.store, path)
 	for _, st := range v.stubs {
 		for _, u := range s.ws.UnitsOfStub(path, st) {
-			v.unitsB[st] = append(v.unitsB[st], s.ws.Bindings(u))
+			v.unitsB[st] = append(v.unitsB[st], analysis.EntryBindings(context.Background(), s.ws, s.store, u))
 		}
 	}
 	return v

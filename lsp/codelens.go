@@ -6,6 +6,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -107,14 +108,14 @@ func (s *Server) lensTitle(st *abi.Stub) string {
 // run<false>) does not count.
 func (s *Server) usesBarrier(st *abi.Stub) bool {
 	for _, e := range s.ws.StubEntries(st) {
-		b := s.ws.Bindings(e)
+		b := analysis.EntryBindings(context.Background(), s.ws, s.store, e)
 		var files []*grammar.File
 		for _, p := range s.ws.Closure(e) {
 			if f, err := s.ws.File(p); err == nil && f.Lang == grammar.CPP {
 				files = append(files, f)
 			}
 		}
-		r := s.ws.Consts(files)
+		r := analysis.ConstsIn(context.Background(), s.store, files)
 		for _, f := range files {
 			for _, bar := range cxx.HardwareBarriers(nil, f, r) {
 				if site, ok := abi.SiteAt(bar.Node); !ok || b.Compiled(&site) {

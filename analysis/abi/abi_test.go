@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
@@ -88,9 +89,10 @@ func TestQwenFixtureTables(t *testing.T) {
 	}
 
 	// The header's accesses and how each unit compiles them.
-	acc := ws.Accesses(header)
-	attnB := ws.Bindings(filepath.Join(kdir, "paged_attention_entry.cpp"))
-	ropeB := ws.Bindings(filepath.Join(kdir, "paged_attention_rope_entry.cpp"))
+	store, ctx := analysis.NewStore(), context.Background()
+	acc := analysis.ArgsAccesses(ctx, ws, store, header)
+	attnB := analysis.EntryBindings(ctx, ws, store, filepath.Join(kdir, "paged_attention_entry.cpp"))
+	ropeB := analysis.EntryBindings(ctx, ws, store, filepath.Join(kdir, "paged_attention_rope_entry.cpp"))
 	if v, ok := attnB.Value("run_qwen_fai", "WithRope"); !ok || v != 0 {
 		t.Errorf("attention unit WithRope = %v %v", v, ok)
 	}
@@ -128,7 +130,7 @@ func TestQwenFixtureTables(t *testing.T) {
 	if ternary != 1 || helper != 1 || constant != 0 {
 		t.Errorf("ternary %d helper %d constants-in-header %d", ternary, helper, constant)
 	}
-	consts := ws.Accesses(filepath.Join(kdir, "args.h"))
+	consts := analysis.ArgsAccesses(ctx, ws, store, filepath.Join(kdir, "args.h"))
 	names := map[string]abi.Access{}
 	for _, a := range consts {
 		names[a.Index.Text()] = a

@@ -62,11 +62,11 @@ func fileABI(pass *analysis.Pass) *abiFacts {
 	if len(stubs) == 0 {
 		return out
 	}
-	acc := pass.WS.Accesses(pass.File.Path)
+	acc := pass.ArgsAccesses()
 	units := map[*abi.Stub][]*abi.Bindings{}
 	for _, s := range stubs {
 		for _, u := range pass.WS.UnitsOfStub(pass.File.Path, s) {
-			units[s] = append(units[s], pass.WS.Bindings(u))
+			units[s] = append(units[s], pass.Bindings(u))
 		}
 	}
 	for i := range acc {

@@ -2,66 +2,25 @@ package workspace
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
-	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
-// abiState is the workspace's Python side: the .py files under the roots,
-// the stub index built from them, and the args[] caches. It is guarded by
-// Workspace.mu.
-//
-// The args[] caches are keyed by their inputs, not by time: a value
-// remembers the parsed files it was computed from, and a file is parsed
-// again only when its content changes, so a value is valid exactly while
-// those parses are the workspace's current ones. An edit recomputes what
-// read the edited file and nothing else.
+// abiState is the workspace's Python side: the .py files under the roots
+// and the stub index built from them. It is guarded by Workspace.mu. (The
+// args[] tables are facts of the unit model: analysis/argsfacts.go.)
 type abiState struct {
 	py    map[string]bool
 	stubs *stubIndex
 	// stubsEpoch counts drops of the stub index, so an index built while a
 	// stub changed is not kept.
 	stubsEpoch uint64
-	groups     map[string]*fileGroup
-	raw, all   map[string]accMemo
-	bindings   map[string]bindMemo
-	// shares are each current parse's share of the args helper search
-	// and of the constants: an edit rescans the edited file only.
-	shares      map[*grammar.File]*fileShare
-	sharesSwept int
-}
-
-// fileGroup is what every file of the same units shares: the constants
-// and the args helpers of all their files.
-type fileGroup struct {
-	files   []*grammar.File
-	once    sync.Once
-	consts  *cxx.Resolver
-	helpers abi.Helpers
-	// all are the raw accesses of every file of the group (IndexConstants'
-	// uses), computed once.
-	allOnce sync.Once
-	uses    []abi.Access
-}
-
-type accMemo struct {
-	self  *grammar.File
-	group *fileGroup
-	acc   []abi.Access
-}
-
-type bindMemo struct {
-	files []*grammar.File
-	b     *abi.Bindings
 }
 
 func (a *abiState) markPy(path string) {
@@ -393,118 +352,6 @@ func (w *Workspace) UnitsOfStub(path string, s *abi.Stub) []string {
 	return out
 }
 
-// unitFiles are the parsed C++ files a file's compile sees: the files of
-// every unit including it, in unit order, then what its own closure adds
-// (all of it for a file no unit includes). self is the file itself, also
-// in files when a unit holds it.
-func (w *Workspace) unitFiles(path string) (files []*grammar.File, self *grammar.File) {
-	seen := map[string]bool{}
-	var paths []string
-	add := func(ps []string) {
-		for _, p := range ps {
-			if !seen[p] {
-				seen[p] = true
-				paths = append(paths, p)
-			}
-		}
-	}
-	for _, u := range w.Context(path).Units {
-		add(w.Closure(u))
-	}
-	add(w.Closure(path))
-	for _, p := range paths {
-		if f, err := w.File(p); err == nil && f.Lang == grammar.CPP {
-			files = append(files, f)
-		}
-	}
-	self, _ = w.File(path)
-	return files, self
-}
-
-// group returns the shared constants and helpers of a file list, building
-// them once however many files of the same units ask.
-func (w *Workspace) group(files []*grammar.File) *fileGroup {
-	var b strings.Builder
-	for _, f := range files {
-		fmt.Fprintf(&b, "%p,", f)
-	}
-	key := b.String()
-	w.mu.Lock()
-	g := w.abi.groups[key]
-	if g == nil {
-		if len(w.abi.groups) >= 64 {
-			w.pruneGroups()
-		}
-		if w.abi.groups == nil {
-			w.abi.groups = map[string]*fileGroup{}
-		}
-		// The group holds its files, so their addresses in the key cannot
-		// be reused while it lives.
-		g = &fileGroup{files: files}
-		w.abi.groups[key] = g
-	}
-	w.mu.Unlock()
-	g.once.Do(func() {
-		g.consts = w.Consts(files)
-		parts := make([]*abi.FileHelpers, len(files))
-		for i, f := range files {
-			parts[i] = w.share(f).helpers
-		}
-		g.helpers = abi.JoinHelpers(parts...)
-	})
-	return g
-}
-
-// fileShare is what the args analyses derive from one parse alone.
-type fileShare struct {
-	helpers *abi.FileHelpers
-	consts  *cxx.FileConsts
-	defs    *abi.FileDefs
-	// argsFns: the file defines a function taking the args pointer.
-	argsFns bool
-}
-
-// Consts is the constant resolver over files, in order, from their shares.
-func (w *Workspace) Consts(files []*grammar.File) *cxx.Resolver {
-	parts := make([]*cxx.FileConsts, 0, len(files))
-	for _, f := range files {
-		if f != nil && f.Lang == grammar.CPP && f.Tree != nil {
-			parts = append(parts, w.share(f).consts)
-		}
-	}
-	return cxx.JoinConsts(parts...)
-}
-
-// share returns f's share of the args analyses, kept while f is the
-// current parse of its path.
-func (w *Workspace) share(f *grammar.File) *fileShare {
-	w.mu.Lock()
-	h := w.abi.shares[f]
-	w.mu.Unlock()
-	if h != nil {
-		return h
-	}
-	h = &fileShare{helpers: abi.ScanHelpers(f), consts: cxx.IndexConsts(f), defs: abi.IndexDefs(f), argsFns: abi.HasArgsFunctions(f)}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.current(f) {
-		return h
-	}
-	if w.abi.shares == nil {
-		w.abi.shares = map[*grammar.File]*fileShare{}
-	}
-	w.abi.shares[f] = h
-	if len(w.abi.shares) >= 2*w.abi.sharesSwept+32 {
-		for g := range w.abi.shares {
-			if !w.current(g) {
-				delete(w.abi.shares, g)
-			}
-		}
-		w.abi.sharesSwept = len(w.abi.shares)
-	}
-	return h
-}
-
 // IsCurrent reports whether f is the workspace's parse of its path: facts
 // computed from f are still valid.
 func (w *Workspace) IsCurrent(f *grammar.File) bool {
@@ -529,190 +376,4 @@ func (w *Workspace) IsCurrentStub(s *abi.Stub) bool {
 func (w *Workspace) current(f *grammar.File) bool {
 	e := w.files[f.Path]
 	return e != nil && e.file == f
-}
-
-// pruneGroups drops the groups and memos built from parses that are no
-// longer current (w.mu held).
-func (w *Workspace) pruneGroups() {
-	stale := func(fs []*grammar.File) bool {
-		for _, f := range fs {
-			if !w.current(f) {
-				return true
-			}
-		}
-		return false
-	}
-	for k, g := range w.abi.groups {
-		if stale(g.files) {
-			delete(w.abi.groups, k)
-		}
-	}
-	for _, m := range []map[string]accMemo{w.abi.raw, w.abi.all} {
-		for k, a := range m {
-			if !w.current(a.self) || stale(a.group.files) {
-				delete(m, k)
-			}
-		}
-	}
-	for k, b := range w.abi.bindings {
-		if stale(b.files) {
-			delete(w.abi.bindings, k)
-		}
-	}
-}
-
-// forgetParse drops the helper share, groups and memos built from f
-// (w.mu held).
-func (w *Workspace) forgetParse(f *grammar.File) {
-	delete(w.abi.shares, f)
-	for k, g := range w.abi.groups {
-		if slices.Contains(g.files, f) {
-			delete(w.abi.groups, k)
-		}
-	}
-	for _, m := range []map[string]accMemo{w.abi.raw, w.abi.all} {
-		for k, a := range m {
-			if a.self == f || slices.Contains(a.group.files, f) {
-				delete(m, k)
-			}
-		}
-	}
-	for k, b := range w.abi.bindings {
-		if slices.Contains(b.files, f) {
-			delete(w.abi.bindings, k)
-		}
-	}
-}
-
-// memo takes the map by address: store may create it, so reading the field
-// itself needs w.mu too.
-func (w *Workspace) memo(m *map[string]accMemo, path string, self *grammar.File, g *fileGroup) ([]abi.Access, bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if a, ok := (*m)[path]; ok && a.self == self && a.group == g {
-		return a.acc, true
-	}
-	return nil, false
-}
-
-func (w *Workspace) store(m *map[string]accMemo, path string, self *grammar.File, g *fileGroup, acc []abi.Access) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if *m == nil {
-		*m = map[string]accMemo{}
-	}
-	(*m)[path] = accMemo{self: self, group: g, acc: acc}
-}
-
-// rawAccesses is abi.Accesses of a file with the constants and helpers its
-// compile sees, recomputed only when one of those files changes.
-func (w *Workspace) rawAccesses(path string) []abi.Access {
-	files, self := w.unitFiles(path)
-	if self == nil || self.Lang != grammar.CPP {
-		return nil
-	}
-	return w.rawIn(path, self, w.group(files))
-}
-
-func (w *Workspace) rawIn(path string, self *grammar.File, g *fileGroup) []abi.Access {
-	if acc, ok := w.memo(&w.abi.raw, path, self, g); ok {
-		return acc
-	}
-	var acc []abi.Access
-	if w.share(self).argsFns {
-		acc = abi.Accesses(self, g.consts, g.helpers)
-	}
-	w.store(&w.abi.raw, path, self, g, acc)
-	return acc
-}
-
-// Helpers returns the args helpers (tensor_data<T>(args, i) & co.) a C++
-// file's compile sees: defined in it, in what it includes, or in what the
-// entries that include it include.
-func (w *Workspace) Helpers(path string) abi.Helpers {
-	files, self := w.unitFiles(Abs(path))
-	if self == nil || self.Lang != grammar.CPP {
-		return nil
-	}
-	return w.group(files).helpers
-}
-
-// Accesses returns the args[] reads of a C++ file (args[N] and helper calls
-// at their index) followed by the index constants defined in it (Via
-// "constant": enum members and constexpr values some file of the same
-// units uses as an args index), recomputed only when a file of its units
-// changes.
-func (w *Workspace) Accesses(path string) []abi.Access {
-	path = Abs(path)
-	if l, ok := grammar.LangOf(path); !ok || l != grammar.CPP {
-		return nil
-	}
-	files, self := w.unitFiles(path)
-	if self == nil || self.Lang != grammar.CPP {
-		return nil
-	}
-	g := w.group(files)
-	if acc, ok := w.memo(&w.abi.all, path, self, g); ok {
-		return acc
-	}
-	own := w.rawIn(path, self, g)
-	g.allOnce.Do(func() {
-		for _, f := range files {
-			g.uses = append(g.uses, w.rawIn(f.Path, f, g)...)
-		}
-	})
-	uses := g.uses
-	if !containsFile(files, self) {
-		uses = append(append([]abi.Access(nil), own...), uses...)
-	}
-	out := append(append([]abi.Access(nil), own...), abi.IndexConstants(self, g.consts, uses)...)
-	w.store(&w.abi.all, path, self, g, out)
-	return out
-}
-
-func containsFile(fs []*grammar.File, f *grammar.File) bool {
-	for _, g := range fs {
-		if g == f {
-			return true
-		}
-	}
-	return false
-}
-
-// Bindings returns the template flag values of the unit rooted at entry
-// (`run<true>(args)` binds WithRope=true), recomputed only when a file of
-// the unit changes.
-func (w *Workspace) Bindings(entry string) *abi.Bindings {
-	entry = Abs(entry)
-	ef, err := w.File(entry)
-	if err != nil || ef.Lang != grammar.CPP {
-		return nil
-	}
-	var files []*grammar.File
-	for _, p := range w.Closure(entry)[1:] {
-		if f, err := w.File(p); err == nil && f.Lang == grammar.CPP {
-			files = append(files, f)
-		}
-	}
-	key := append([]*grammar.File{ef}, files...)
-	w.mu.Lock()
-	if c, ok := w.abi.bindings[entry]; ok && slices.Equal(c.files, key) {
-		w.mu.Unlock()
-		return c.b
-	}
-	w.mu.Unlock()
-	defs := []*abi.FileDefs{w.share(ef).defs}
-	for _, f := range files {
-		if f != ef {
-			defs = append(defs, w.share(f).defs)
-		}
-	}
-	b := abi.BindDefs(ef, defs, w.Consts(append(append([]*grammar.File(nil), files...), ef)))
-	w.mu.Lock()
-	if w.abi.bindings == nil {
-		w.abi.bindings = map[string]bindMemo{}
-	}
-	w.abi.bindings[entry] = bindMemo{files: key, b: b}
-	w.mu.Unlock()
-	return b
 }

@@ -637,8 +637,8 @@ func parallel(jobs int, items []string, fn func(string) []string) {
 	wg.Wait()
 }
 
-// Release forgets the parse of a C++ disk file and what the workspace
-// derived from it (its text stays): the next File parses the text again.
+// Release forgets the parse of a C++ disk file (its text stays; its facts
+// are the fact store's to release): the next File parses the text again.
 // `check` releases a file once no file left to check reads it, so a run
 // holds the parses of the units under way, not of the whole tree. It
 // returns the parse released, or nil.
@@ -653,7 +653,6 @@ func (w *Workspace) Release(path string) *grammar.File {
 	f := e.file
 	// A finished parse: no goroutine waits on e.parsing.
 	e.file, e.err, e.parsing = nil, nil, nil
-	w.forgetParse(f)
 	return f
 }
 
