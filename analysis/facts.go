@@ -567,12 +567,26 @@ type Releaser struct {
 	left  map[string]int
 }
 
-// NewReleaser counts the readers of every file the run's files read; a
-// path for which keep says true is never released.
-func NewReleaser(ws *workspace.Workspace, store *Store, files []string, keep func(path string) bool) *Releaser {
+// NewReleaser counts the readers of every file the run's files read (with
+// jobs goroutines); a path for which keep says true is never released.
+func NewReleaser(ws *workspace.Workspace, store *Store, files []string, keep func(path string) bool, jobs int) *Releaser {
 	r := &Releaser{ws: ws, store: store, needs: make([][]string, len(files)), left: map[string]int{}}
+	at := make(map[string]int, len(files))
 	for i, p := range files {
-		r.needs[i] = UnitPaths(ws, p)
+		at[p] = i
+	}
+	workspace.Parallel(jobs, files, func(p string) []string {
+		needs := UnitPaths(ws, p)
+		r.mu.Lock()
+		r.needs[at[p]] = needs
+		r.mu.Unlock()
+		return nil
+	})
+	for i, p := range files {
+		if at[p] != i {
+			// A path listed twice: its first entry was computed.
+			r.needs[i] = slices.Clone(r.needs[at[p]])
+		}
 		for _, q := range r.needs[i] {
 			r.left[q]++
 		}

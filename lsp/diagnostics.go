@@ -657,7 +657,7 @@ func (s *Server) workspaceDiagnostic(ctx context.Context, p *workspaceDiagnostic
 // the closed files no file left to report reads: the server keeps what the
 // open documents' next edit needs, not every node of the workspace.
 func (s *Server) releaser(files []string) *analysis.Releaser {
-	return analysis.NewReleaser(s.ws, s.store, files, s.openUnits())
+	return analysis.NewReleaser(s.ws, s.store, files, s.openUnits(), cap(s.sem))
 }
 
 // openUnits returns a test for the files the open documents' units read:

@@ -299,7 +299,7 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 	// A unit's files are checked close together (schedule), so its
 	// parses are released soon after.
 	var release *analysis.Releaser
-	trace.WithRegion(ctx, "readers", func() { release = analysis.NewReleaser(c.WS, store, c.Files, nil) })
+	trace.WithRegion(ctx, "readers", func() { release = analysis.NewReleaser(c.WS, store, c.Files, nil, jobs) })
 	var sched *schedule
 	trace.WithRegion(ctx, "schedule", func() { sched = newSchedule(len(c.Files), release.Reads, c.sourceSize, jobs) })
 	if trace.IsEnabled() {

@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -552,7 +553,11 @@ func (w *Workspace) file(path string, wait bool) (f *grammar.File, err error, bu
 // for a Python file that may hold stubs, its parse. The include units, the
 // stub index and each file's readers are then derived from memory, not by
 // one goroutine reading the tree file by file before any file is checked.
-// It reads no more than the run's closures may (the unit cap per file).
+// Those indexes read every file of the roots (the stubs of every .py file;
+// which entries reach a header, from the scan of every C++ file and the
+// closure of every entry), so Preload reads them too, and builds the
+// include units. It follows the includes of the run's files no further
+// than their closures may (the unit cap per file).
 func (w *Workspace) Preload(paths []string, jobs int) {
 	var cpp []string
 	var py []string
@@ -564,8 +569,12 @@ func (w *Workspace) Preload(paths []string, jobs int) {
 			cpp = append(cpp, p)
 		}
 	}
+	w.Index()
+	w.mu.Lock()
+	py = append(py, slices.Sorted(maps.Keys(w.abi.py))...)
+	w.mu.Unlock()
 	// The stubs first: their include_dirs take part in resolving includes.
-	parallel(jobs, py, func(p string) []string {
+	Parallel(jobs, py, func(p string) []string {
 		if src, err := w.Source(p); err == nil && bytes.Contains(src, externMarker) {
 			w.File(p)
 		}
@@ -580,17 +589,21 @@ func (w *Workspace) Preload(paths []string, jobs int) {
 	}
 	budget := limit * int64(len(cpp))
 	var read atomic.Int64
-	parallel(jobs, cpp, func(p string) []string {
+	Parallel(jobs, cpp, func(p string) []string {
 		if src, err := w.Source(p); err != nil || read.Add(int64(len(src))) > budget {
 			return nil
 		}
 		return w.Includes(p)
 	})
+	if len(cpp) > 0 {
+		// What any C++ file's Context asks for first.
+		w.buildUnits(jobs)
+	}
 }
 
-// parallel calls fn on every item with jobs goroutines, and on the items
+// Parallel calls fn on every item with jobs goroutines, and on the items
 // fn returns (each item once).
-func parallel(jobs int, items []string, fn func(string) []string) {
+func Parallel(jobs int, items []string, fn func(string) []string) {
 	var mu sync.Mutex
 	cond := sync.NewCond(&mu)
 	seen := map[string]bool{}
@@ -1038,24 +1051,7 @@ func (w *Workspace) unitsOf(path string) []string {
 	units := w.units
 	w.mu.Unlock()
 	if units == nil {
-		w.mu.Lock()
-		epoch := w.unitsEpoch
-		w.mu.Unlock()
-		units = map[string][]string{}
-		for _, p := range w.KnownFiles() {
-			if s := w.scanOf(p); s == nil || !s.entry {
-				continue
-			}
-			for _, inc := range w.Closure(p) {
-				units[inc] = append(units[inc], p)
-			}
-		}
-		w.mu.Lock()
-		if w.unitsEpoch == epoch {
-			// Not when roots or includes changed meanwhile: rebuild next time.
-			w.units = units
-		}
-		w.mu.Unlock()
+		units = w.buildUnits(1)
 	}
 	if _, known := units[path]; !known {
 		if s := w.scanOf(path); s != nil && (s.entry || s.argsFn) {
@@ -1065,6 +1061,41 @@ func (w *Workspace) unitsOf(path string) []string {
 		}
 	}
 	return append([]string(nil), units[path]...)
+}
+
+// buildUnits builds, with jobs goroutines, the map of each file to the
+// entries whose closure holds it, and keeps it unless the include graph
+// changed meanwhile.
+func (w *Workspace) buildUnits(jobs int) map[string][]string {
+	w.mu.Lock()
+	epoch := w.unitsEpoch
+	w.mu.Unlock()
+	known := w.KnownFiles()
+	closures := make(map[string][]string, len(known))
+	var mu sync.Mutex
+	Parallel(jobs, known, func(p string) []string {
+		if s := w.scanOf(p); s != nil && s.entry {
+			c := w.Closure(p)
+			mu.Lock()
+			closures[p] = c
+			mu.Unlock()
+		}
+		return nil
+	})
+	units := map[string][]string{}
+	// In path order: a file's entries are listed sorted.
+	for _, p := range known {
+		for _, inc := range closures[p] {
+			units[inc] = append(units[inc], p)
+		}
+	}
+	w.mu.Lock()
+	if w.unitsEpoch == epoch {
+		// Not when roots or includes changed meanwhile: rebuild next time.
+		w.units = units
+	}
+	w.mu.Unlock()
+	return units
 }
 
 // UnitKind returns the kind of the extern whose entry is the given file.

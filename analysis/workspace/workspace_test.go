@@ -244,18 +244,22 @@ func TestFilesParsesWhatNobodyStarted(t *testing.T) {
 
 // TestPreload: a run's files and the headers they reach are read (and
 // the stubs parsed) before the run, as far as the unit cap lets the
-// closures read.
+// closures read; so is every file of the roots, whose scans the include
+// units are built from, and the units are built.
 func TestPreload(t *testing.T) {
 	dir := t.TempDir()
 	big := strings.Repeat("// padding\n", 20)
 	files := map[string]string{
-		"entry.cpp":   "#include \"inc/a.h\"\nextern \"C\" __aicore__ void k(__gm__ int64_t *args) {}\n",
-		"inc/a.h":     "#include \"b.h\"\n" + big,
-		"inc/b.h":     big,
-		"far.cpp":     "#include \"inc/c.h\"\n",
-		"inc/c.h":     big,
-		"ops.py":      "import pypto.language as pl\n\n@pl.jit.extern(source=\"entry.cpp\")\ndef k(a): ...\n",
-		"unrelated.h": big,
+		"ws/entry.cpp":   "#include \"inc/a.h\"\nextern \"C\" __aicore__ void k(__gm__ int64_t *args) {}\n",
+		"ws/inc/a.h":     "#include \"b.h\"\n" + big,
+		"ws/inc/b.h":     big,
+		"ws/far.cpp":     "#include \"c.h\"\n",
+		"ws/ops.py":      "import pypto.language as pl\n\n@pl.jit.extern(source=\"entry.cpp\")\ndef k(a): ...\n",
+		"ws/unrelated.h": big,
+		// Outside the roots, on the include path: read only when an
+		// include of the run is followed to it.
+		"sdk/c.h": "#include \"d.h\"\n" + big,
+		"sdk/d.h": big,
 	}
 	for name, text := range files {
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
@@ -274,21 +278,42 @@ func TestPreload(t *testing.T) {
 		sort.Strings(out)
 		return out
 	}
-	w := New(dir)
-	w.Preload([]string{filepath.Join(dir, "entry.cpp"), filepath.Join(dir, "ops.py")}, 2)
-	if got, want := read(w), []string{"entry.cpp", "inc/a.h", "inc/b.h", "ops.py"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("preloaded %v, want %v", got, want)
+	open := func() *Workspace {
+		w := New(filepath.Join(dir, "ws"))
+		w.SetIncludeDirs([]string{filepath.Join(dir, "sdk")})
+		return w
 	}
-	if e := w.files[filepath.Join(dir, "ops.py")]; e == nil || e.file == nil {
+	roots := []string{"ws/entry.cpp", "ws/far.cpp", "ws/inc/a.h", "ws/inc/b.h", "ws/ops.py", "ws/unrelated.h"}
+	w := open()
+	w.Preload([]string{filepath.Join(dir, "ws/entry.cpp"), filepath.Join(dir, "ws/ops.py")}, 2)
+	if got := read(w); !reflect.DeepEqual(got, roots) {
+		t.Errorf("preloaded %v, want %v", got, roots)
+	}
+	if e := w.files[filepath.Join(dir, "ws/ops.py")]; e == nil || e.file == nil {
 		t.Error("the stub file is not parsed")
 	}
-	// A unit cap of one file: reading stops there, no header is scanned
-	// or followed (the stub index, which include resolution asks for,
-	// parses the stubs).
-	w = New(dir)
-	w.SetLimits(nil, int64(len(files["far.cpp"])))
-	w.Preload([]string{filepath.Join(dir, "far.cpp")}, 2)
-	if got, want := read(w), []string{"far.cpp", "ops.py"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("capped: preloaded %v, want %v", got, want)
+	if w.units == nil {
+		t.Error("the include units are not built")
+	}
+	if got := w.Context(filepath.Join(dir, "ws/inc/b.h")).Units; !reflect.DeepEqual(got, []string{filepath.Join(dir, "ws/entry.cpp")}) {
+		t.Errorf("units of b.h: %v", got)
+	}
+
+	has := func(w *Workspace, rel string) bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.files[filepath.Join(dir, rel)] != nil
+	}
+	w = open()
+	w.Preload([]string{filepath.Join(dir, "ws/far.cpp")}, 2)
+	if !has(w, "sdk/c.h") || !has(w, "sdk/d.h") {
+		t.Errorf("the includes of the run are not followed: preloaded %v", read(w))
+	}
+	// A unit cap of one file: the run's includes are followed no further.
+	w = open()
+	w.SetLimits(nil, int64(len(files["ws/far.cpp"])))
+	w.Preload([]string{filepath.Join(dir, "ws/far.cpp")}, 2)
+	if has(w, "sdk/d.h") {
+		t.Errorf("capped: preloaded %v", read(w))
 	}
 }
