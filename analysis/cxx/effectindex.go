@@ -27,11 +27,11 @@ type EffectIndex struct {
 }
 
 type effectIndexKey struct {
-	kind EffectKind
-	core grammar.Cores // one core bit
 	// buf is the buffer (no offsets); NoOrigin indexes every effect of the
 	// kind.
-	buf Origin
+	buf  Origin
+	kind EffectKind
+	core grammar.Cores // one core bit
 	// all indexes the whole-cache effects of the kind.
 	all bool
 }

@@ -47,8 +47,11 @@ const (
 // Origin is the memory a pointer points into, independent of offsets:
 // `meta + 16`, `(__gm__ T *)meta`, `&meta[i]` and an integer cache-line
 // address computed from meta all have meta's origin.
+//
+// Its fields are ordered for size (the small ones last): a unit's function
+// summaries hold an Origin per effect, and thousands of effects per
+// function in a large call graph.
 type Origin struct {
-	Kind OriginKind
 	// Slot is the args[] index of an ArgOrigin; SlotParam >= 0 instead
 	// when the index is the function's parameter SlotParam
 	// (`tensor_data(args, index)`), resolved at each call.
@@ -62,12 +65,13 @@ type Origin struct {
 	// carved at (`scratch + kOffCounts`), in the units it was written in;
 	// OffUnknown when it is not constant. Regions at different constant
 	// offsets of one buffer are told apart.
-	Off        int64
-	OffUnknown bool
+	Off int64
 	// idx is a constant offset not yet cast to a new view: `counts + 3`
 	// indexes the counts region, `(__gm__ float *)(scratch + kOffRows)`
 	// carves a region at kOffRows.
-	idx int64
+	idx        int64
+	Kind       OriginKind
+	OffUnknown bool
 }
 
 // carve commits a pending constant offset as the region of a new view.
@@ -179,11 +183,10 @@ func (k EffectKind) String() string {
 }
 
 // Effect is one thing a function does, at a point of its body.
+//
+// Its small fields are last, for size (see Origin).
 type Effect struct {
-	Kind   EffectKind
 	Origin Origin
-	// All is set for whole-cache maintenance (ENTIRE_DATA_CACHE).
-	All bool
 	// At is the node of the summarized function's body the effect happens
 	// at: the call of a helper that does it, or the operation itself.
 	At *grammar.Node
@@ -191,6 +194,9 @@ type Effect struct {
 	// possibly in a helper, in SiteFile.
 	Site     *grammar.Node
 	SiteFile *grammar.File
+	Kind     EffectKind
+	// All is set for whole-cache maintenance (ENTIRE_DATA_CACHE).
+	All bool
 	// Cores compile both At and, through every call on the way, Site.
 	Cores grammar.Cores
 }
