@@ -229,6 +229,12 @@ func (p *Parser) parseChunks(ctx context.Context, parseSrc, orig []byte, lines *
 	}
 	trimCHeap()
 	nodes := c.nodes
+	if cap(nodes)-len(nodes) > len(nodes)/32 {
+		// The room guessed for the pieces counts as live heap as long
+		// as the tree lives, and the collector paces itself on it: the
+		// copy costs a moment, now, while little else is live.
+		nodes = append(make([]Node, 0, len(nodes)), nodes...)
+	}
 	nodes[0].last = int32(len(nodes) - 1)
 	for i := range nodes {
 		nodes[i].tree = t
