@@ -322,6 +322,29 @@ func TestNamedByKind(t *testing.T) {
 	}
 }
 
+// Inside cuts a preorder list down to a subtree's share, as a walk of the
+// subtree finds it.
+func TestInside(t *testing.T) {
+	f := parse(t, "k.cpp", "void a() { f(g(1)); auto l = [] { h(); }; }\nvoid b() {}\nint c = k();\n")
+	calls := f.Tree.NamedByKind()["call_expression"]
+	for _, n := range f.Tree.NamedByKind()["compound_statement"] {
+		var want []*Node
+		n.Walk(func(m *Node) bool {
+			if m != n && m.Kind() == "call_expression" {
+				want = append(want, m)
+			}
+			return true
+		})
+		got := n.Inside(calls)
+		if len(got) != len(want) || len(want) > 0 && !slices.Equal(got, want) {
+			t.Errorf("%q: %d calls inside, want %d", n.Text(), len(got), len(want))
+		}
+		if cap(got) != len(got) {
+			t.Errorf("%q: room to append to the shared list", n.Text())
+		}
+	}
+}
+
 func TestIncrementalReparse(t *testing.T) {
 	p := NewParser(CPP)
 	src := []byte("void f() { a(); }\n")

@@ -326,6 +326,15 @@ func (n *Node) Descendants() []Node {
 	return n.tree.Nodes[n.index : n.last+1]
 }
 
+// Inside returns the nodes of sorted (nodes of n's tree, in preorder)
+// that lie in n's subtree, n excluded: a sub-slice (with no room to
+// append), found by binary search.
+func (n *Node) Inside(sorted []*Node) []*Node {
+	lo := sort.Search(len(sorted), func(i int) bool { return sorted[i].index > n.index })
+	hi := lo + sort.Search(len(sorted)-lo, func(i int) bool { return sorted[lo+i].index > n.last })
+	return sorted[lo:hi:hi]
+}
+
 // Walk calls fn on n and its descendants in preorder; fn returning false
 // skips the node's children.
 func (n *Node) Walk(fn func(*Node) bool) {

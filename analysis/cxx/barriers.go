@@ -37,7 +37,11 @@ type Funcs struct {
 	fields map[string][]string
 	calls  map[*grammar.Node][]*grammar.Node
 	own    map[*grammar.Node][]*grammar.Node
-	memo   map[reachKey]*reachResult
+	// ff and trees find a body's calls in its file's list of them, asked
+	// once per file (fs.mu held).
+	ff    FileFacts
+	trees map[*grammar.Tree]*treeCalls
+	memo  map[reachKey]*reachResult
 }
 
 // IndexFunctions indexes every function definition of the files.
@@ -52,8 +56,13 @@ func FuncsOf(ff FileFacts, files ...*grammar.File) *Funcs {
 		fields: map[string][]string{},
 		calls:  map[*grammar.Node][]*grammar.Node{},
 		memo:   map[reachKey]*reachResult{},
+		ff:     ff,
+		trees:  map[*grammar.Tree]*treeCalls{},
 	}
 	for _, f := range files {
+		if f.Tree != nil {
+			fs.trees[f.Tree] = &treeCalls{f: f}
+		}
 		p := ff.Funcs(f)
 		for _, d := range p.defs {
 			fs.byName[d.Name] = append(fs.byName[d.Name], d)
@@ -240,16 +249,41 @@ func (fs *Funcs) OwnCalls(fn *grammar.Node) []*grammar.Node {
 	return out
 }
 
+type treeCalls struct {
+	f     *grammar.File
+	calls []*grammar.Node
+	done  bool
+}
+
+// treeCalls returns the call expressions of t in preorder, when t is the
+// tree of one of the index's files (fs.mu held).
+func (fs *Funcs) treeCalls(t *grammar.Tree) ([]*grammar.Node, bool) {
+	tc := fs.trees[t]
+	if tc == nil {
+		return nil, false
+	}
+	if !tc.done {
+		tc.calls, tc.done = fs.ff.Nodes(tc.f, "call_expression"), true
+	}
+	return tc.calls, true
+}
+
 func (fs *Funcs) callsIn(fn *grammar.Node) []*grammar.Node {
 	if cs, ok := fs.calls[fn]; ok {
 		return cs
 	}
 	var out []*grammar.Node
 	if body := fn.ChildByField("body"); body != nil {
-		ds := body.Descendants()
-		for i := range ds {
-			if ds[i].Kind() == "call_expression" {
-				out = append(out, &ds[i])
+		if all, ok := fs.treeCalls(body.Tree()); ok {
+			if out = body.Inside(all); len(out) == 0 {
+				out = nil
+			}
+		} else {
+			ds := body.Descendants()
+			for i := range ds {
+				if ds[i].Kind() == "call_expression" {
+					out = append(out, &ds[i])
+				}
 			}
 		}
 	}

@@ -19,7 +19,11 @@ type Call struct {
 }
 
 // AsCall decodes a call_expression; ok is false for other nodes.
-func AsCall(n *grammar.Node) (Call, bool) {
+func AsCall(n *grammar.Node) (Call, bool) { return decodeCall(n, true) }
+
+// decodeCall is AsCall; without full it decodes the name alone (Name,
+// NameNode, HasTArgs), with the same ok, for indexes that ask nothing else.
+func decodeCall(n *grammar.Node, full bool) (Call, bool) {
 	if n == nil || n.Kind() != "call_expression" {
 		return Call{}, false
 	}
@@ -28,18 +32,14 @@ func AsCall(n *grammar.Node) (Call, bool) {
 	if fn == nil {
 		return c, false
 	}
-	if args := n.ChildByField("arguments"); args != nil {
-		for _, a := range args.NamedChildren() {
-			if a.Kind() != "comment" {
-				c.Args = append(c.Args, a)
-			}
-		}
+	if args := n.ChildByField("arguments"); args != nil && full {
+		c.Args = namedNonComments(args)
 	}
 	var scope []string
 	for fn != nil {
 		switch fn.Kind() {
 		case "qualified_identifier":
-			if s := fn.ChildByField("scope"); s != nil {
+			if s := fn.ChildByField("scope"); s != nil && full {
 				scope = append(scope, s.Text())
 			}
 			fn = fn.ChildByField("name")
@@ -47,16 +47,16 @@ func AsCall(n *grammar.Node) (Call, bool) {
 		case "template_function", "template_method":
 			if ta := fn.ChildByField("arguments"); ta != nil {
 				c.HasTArgs = true
-				for _, a := range ta.NamedChildren() {
-					if a.Kind() != "comment" {
-						c.TArgs = append(c.TArgs, a)
-					}
+				if full {
+					c.TArgs = namedNonComments(ta)
 				}
 			}
 			fn = fn.ChildByField("name")
 			continue
 		case "field_expression":
-			c.Receiver = fn.ChildByField("argument")
+			if full {
+				c.Receiver = fn.ChildByField("argument")
+			}
 			fn = fn.ChildByField("field")
 			continue
 		case "identifier", "field_identifier", "destructor_name", "operator_name":
@@ -70,9 +70,33 @@ func AsCall(n *grammar.Node) (Call, bool) {
 		}
 		break
 	}
-	scope = append(scope, c.Name)
-	c.Qualified = strings.Join(scope, "::")
+	if full {
+		c.Qualified = c.Name
+		if len(scope) > 0 {
+			c.Qualified = strings.Join(append(scope, c.Name), "::")
+		}
+	}
 	return c, true
+}
+
+// namedNonComments lists n's named children but comments (nil for none).
+func namedNonComments(n *grammar.Node) []*grammar.Node {
+	k := 0
+	for a := n.FirstChild(); a != nil; a = a.NextSibling() {
+		if a.IsNamed() && a.Kind() != "comment" {
+			k++
+		}
+	}
+	if k == 0 {
+		return nil
+	}
+	out := make([]*grammar.Node, 0, k)
+	for a := n.FirstChild(); a != nil; a = a.NextSibling() {
+		if a.IsNamed() && a.Kind() != "comment" {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // IsNamespace reports whether the call's scope is empty or one of ns.

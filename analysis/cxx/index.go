@@ -96,7 +96,7 @@ func IndexCalls(f *grammar.File) *CallIndex {
 		if n.Kind() != "call_expression" {
 			continue
 		}
-		if c, ok := AsCall(n); ok {
+		if c, ok := decodeCall(n, false); ok {
 			x.byName[c.Name] = append(x.byName[c.Name], n)
 		}
 	}
