@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -141,5 +142,43 @@ func TestBlockParseMatchesWhole(t *testing.T) {
 				t.Fatalf("the block was not parsed in pieces (%v)", err)
 			}
 		})
+	}
+}
+
+// TestParseHeapPerByte guards what a parsed file keeps on the Go heap per
+// byte of source (nodes, masked text, line index; issue 13 bounds a
+// check's memory at 20x its input): a bigger Node, a second copy of the
+// text or an index kept with the tree shows here as a count, not as a
+// timing. tree-sitter's own tree is C memory and not counted; that it
+// never lives whole for a large function is TestBlockParseMatchesWhole's.
+func TestParseHeapPerByte(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 1 MB parse")
+	}
+	var b strings.Builder
+	b.WriteString("#include \"kernel_operator.h\"\nextern \"C\" __global__ __aicore__ void big(__gm__ int64_t *args) {\n  __gm__ float *out = (__gm__ float *)args[0];\n")
+	for i := 0; b.Len() < 1<<20; i++ {
+		fmt.Fprintf(&b, "  out[%d] = args[%d] + 1;\n  if (out[%d] > 0) { AscendC::PipeBarrier<PIPE_V>(); }\n  for (int k = 0; k < %d; ++k) { out[k] = k; }\n", i, i%8, i, i%5+1)
+	}
+	b.WriteString("}\n")
+	src := []byte(b.String())
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f, err := ParseFile(context.Background(), nil, "big.cpp", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	kept := float64(after.HeapAlloc) - float64(before.HeapAlloc)
+	perByte := kept / float64(len(src))
+	runtime.KeepAlive(f)
+	// 14.7 today on this dense code: 32-byte nodes, 0.45 of them per
+	// byte, and the line index.
+	if perByte > 16 {
+		t.Errorf("a parse keeps %.1f bytes of Go heap per byte of source (%d nodes), want at most 16", perByte, len(f.Tree.Nodes))
+	} else {
+		t.Logf("a parse keeps %.1f bytes of Go heap per byte of source (%d nodes)", perByte, len(f.Tree.Nodes))
 	}
 }
