@@ -13,6 +13,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/config"
@@ -31,6 +32,8 @@ type Checker struct {
 	Overrides Overrides
 	// Jobs is the number of files checked in parallel.
 	Jobs int
+	// Budget bounds one file's analysis (0: analysis.DefaultBudget).
+	Budget time.Duration
 	// Syntax has each result say whether its file parses cleanly
 	// (FileResult.ParseErrors): the files no rule reads are parsed too.
 	Syntax bool
@@ -320,6 +323,9 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 				opts.Store = store
 				var sight analysis.Sight
 				opts.Sight = &sight
+				if opts.Budget == 0 {
+					opts.Budget = c.Budget
+				}
 				if opts.Budget == 0 {
 					opts.Budget = analysis.DefaultBudget
 				}

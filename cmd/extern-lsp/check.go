@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/config"
@@ -267,6 +268,13 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 		ov.ExtendSelect = append(ov.ExtendSelect, rules.UnusedSuppression.Code)
 	}
 	r.checker = &engine.Checker{Analyzers: c.rules, Loader: loader, Overrides: ov, Jobs: f.jobs, Syntax: f.stats, RootFor: r.rootFor, IncludeDirs: f.includeDirs}
+	if v := os.Getenv(budgetEnv); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return 2, fmt.Errorf("%s=%q: want a positive duration such as 10m", budgetEnv, v)
+		}
+		r.checker.Budget = d
+	}
 	if f.stdinFilename != "" {
 		src, err := io.ReadAll(c.stdin)
 		if err != nil {
@@ -592,6 +600,12 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// budgetEnv sets the per-file analysis budget (a Go duration; default
+// analysis.DefaultBudget). A developer's switch, like EXTERN_LSP_MEMPROFILE:
+// the memory benchmarks lift the budget, or a loaded machine would measure
+// the peak of part of the work.
+const budgetEnv = "EXTERN_LSP_BUDGET"
 
 // gcPercentFor is the collector's target for a run over files. The parse of
 // one large file is most of the heap while that file is analysed, and the
