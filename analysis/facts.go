@@ -467,6 +467,12 @@ func (p *Pass) Reach() *Unit {
 				add(u.Files)
 			}
 		}
+		if c := p.Closure(); slices.Equal(files, c.Files) {
+			// Nothing but the file's own includes (an entry's units are
+			// its closure): the same inputs, the same facts, computed once.
+			p.lazy.reach.v = []*Unit{c}
+			return
+		}
 		p.lazy.reach.v = []*Unit{p.store.newUnit(p.File.Path, files, nil, p.kind(), "reach")}
 	})
 	return p.lazy.reach.v[0]

@@ -351,8 +351,9 @@ func newEventAnalysis(ctx context.Context, ff FileFacts, files []*grammar.File, 
 		}
 	}
 	for _, f := range files {
-		for _, n := range ff.Calls(f).Named(eventOpNames...) {
-			if op := a.op(n); op != nil && f.CoresOf(n)&core != 0 {
+		// The decoded ops are the calls of eventOpNames an op is made of.
+		for _, fo := range ff.Calls(f).eventOps() {
+			if op := a.op(fo.op.Node); op != nil && f.CoresOf(op.Node)&core != 0 {
 				addKeys(op)
 			}
 		}
@@ -1482,7 +1483,8 @@ func stateKey(fn *grammar.Node, st []uint8) walkKey {
 func (a *eventAnalysis) tainted() map[string]bool {
 	out := map[string]bool{}
 	for _, f := range a.files {
-		for _, n := range a.ff.Calls(f).Named(eventOpNames...) {
+		for _, fo := range a.ff.Calls(f).eventOps() {
+			n := fo.op.Node
 			op := a.op(n)
 			if op == nil || out[op.Pair] || a.visited[n] || !a.active(f, n) || a.deadConstexpr(n) {
 				continue
