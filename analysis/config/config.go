@@ -661,27 +661,33 @@ func (l *Loader) ForFile(path string) (*Config, error) {
 	return l.ForDir(filepath.Dir(abs))
 }
 
-// ForDir returns the configuration that applies in a folder.
+// ForDir returns the configuration that applies in a folder. Folders load
+// side by side (a parallel walk asks for many); each folder has one value.
 func (l *Loader) ForDir(dir string) (*Config, error) {
 	if l.Override != nil {
 		return l.Override, nil
 	}
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.forDirLocked(dir)
-}
-
-func (l *Loader) forDirLocked(dir string) (*Config, error) {
 	if c, ok := l.byDir[dir]; ok {
-		return c, l.errs[dir]
+		err := l.errs[dir]
+		l.mu.Unlock()
+		return c, err
 	}
+	l.mu.Unlock()
 	c, err := loadDir(dir)
 	if err == nil && c == nil {
 		if parent := filepath.Dir(dir); parent != dir {
-			c, err = l.forDirLocked(parent)
+			c, err = l.ForDir(parent)
 		} else {
 			c = Default()
 		}
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if prev, ok := l.byDir[dir]; ok {
+		// Loaded meanwhile by another goroutine: the first one stored is
+		// the folder's (callers key caches on the *Config).
+		return prev, l.errs[dir]
 	}
 	l.byDir[dir], l.errs[dir] = c, err
 	return c, err

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
@@ -213,5 +214,31 @@ func TestOptionsInstallUnusedSuppression(t *testing.T) {
 	}
 	if o := (&Config{ExtendSelect: []string{"unused-suppression"}}).Options(nil); o.AfterRun == nil {
 		t.Error("selecting EXT900 must install its pass")
+	}
+}
+
+// TestLoaderConcurrentFoldersShareOneConfig: folders loaded side by side
+// (check's parallel walk) get the one configuration of their project.
+func TestLoaderConcurrentFoldersShareOneConfig(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "extern-lsp.toml"), "ignore = [\"EXT004\"]\n")
+	l, err := NewLoader("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]*Config, 16)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i], _ = l.ForDir(filepath.Join(root, "k", string(rune('a'+i%4))))
+		}()
+	}
+	wg.Wait()
+	for i, c := range got {
+		if c != got[0] || len(c.Ignore) != 1 {
+			t.Fatalf("folder %d: %p %+v, folder 0: %p", i, c, c, got[0])
+		}
 	}
 }

@@ -235,7 +235,16 @@ func (c *Checker) collect(paths []string) (files, roots, known []string, err err
 			walked = false
 		}
 		var walkErr error
-		filepath.WalkDir(abs, func(q string, d fs.DirEntry, err error) error {
+		// The folders are listed, and their configurations loaded, by
+		// c.Jobs goroutines; the walk then reads them in order.
+		tree := workspace.ListTree(abs, c.Jobs, func(q string, d fs.DirEntry) bool {
+			if workspace.SkipDir(d.Name()) {
+				return false
+			}
+			cfg, err := c.Loader.ForDir(q)
+			return err == nil && !cfg.Excluded(q, true)
+		})
+		tree.WalkDir(abs, func(q string, d fs.DirEntry, err error) error {
 			if err != nil {
 				if q == abs {
 					walkErr = fmt.Errorf("%s: %v", p, UnwrapPath(err))

@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -569,7 +570,7 @@ func (w *Workspace) Preload(paths []string, jobs int) {
 			cpp = append(cpp, p)
 		}
 	}
-	w.Index()
+	w.index(jobs)
 	w.mu.Lock()
 	py = append(py, slices.Sorted(maps.Keys(w.abi.py))...)
 	w.mu.Unlock()
@@ -909,7 +910,10 @@ func (w *Workspace) closure(path string, limit int64) []string {
 
 // Index walks the roots once to learn every C++ file, so a header can find
 // the entries that include it.
-func (w *Workspace) Index() {
+func (w *Workspace) Index() { w.index(1) }
+
+// index is Index listing folders with jobs goroutines.
+func (w *Workspace) index(jobs int) {
 	w.mu.Lock()
 	if w.indexed {
 		w.mu.Unlock()
@@ -919,7 +923,8 @@ func (w *Workspace) Index() {
 	w.mu.Unlock()
 	found, foundPy := map[string]bool{}, map[string]bool{}
 	for _, r := range roots {
-		filepath.WalkDir(r, func(p string, d os.DirEntry, err error) error {
+		tree := ListTree(r, jobs, func(_ string, d fs.DirEntry) bool { return !SkipDir(d.Name()) })
+		tree.WalkDir(r, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				// An unreadable folder: reported, the rest is indexed.
 				w.problem(p, err)
