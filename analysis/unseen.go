@@ -99,7 +99,7 @@ var statementUsesKey = &FileKey[[]*grammar.Node]{
 		}
 		for i := range f.Tree.Nodes {
 			n := &f.Tree.Nodes[i]
-			if n.Kind() == "expression_statement" && cxx.StatementMacro(n) != "" && n.Ancestor("function_definition") != nil {
+			if n.Kind() == "expression_statement" && cxx.StatementMacro(n) != "" && cxx.EnclosingDefinition(n) != nil {
 				out = append(out, n)
 			}
 		}
@@ -167,7 +167,7 @@ func (u *Unit) UnseenBefore(f *grammar.File, off uint32) []Unseen {
 	}
 	fn := at
 	if fn.Kind() != "function_definition" {
-		fn = at.Ancestor("function_definition")
+		fn = cxx.EnclosingDefinition(at)
 	}
 	if fn == nil {
 		return nil
@@ -420,7 +420,7 @@ func (p *Pass) sight() Sight {
 		if p.Context().Err() != nil {
 			break
 		}
-		if fn.Ancestor("function_definition") != nil {
+		if cxx.EnclosingDefinition(fn) != nil {
 			continue
 		}
 		for _, x := range u.unseen(p.File, fn, fn.End) {

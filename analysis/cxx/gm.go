@@ -1176,7 +1176,7 @@ func (g *GM) findHelpers(calls []incNode) {
 			if ptr == nil {
 				continue
 			}
-			fn := c.n.Ancestor("function_definition")
+			fn := EnclosingDefinition(c.n)
 			if fn == nil {
 				continue
 			}

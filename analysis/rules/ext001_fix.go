@@ -30,7 +30,7 @@ func dcciFix(pass *analysis.Pass, sum *cxx.Summaries, ix *loopIndex, a *cxx.Acce
 	hoisted := false
 	var loops []*grammar.Node
 	if a.Func != nil {
-		loops = enclosingLoops(a.Node, a.Func)
+		loops = ix.loops.enclosingLoops(a.Node, a.Func)
 	}
 	o := cxx.Origin{}
 	if len(loops) > 0 {
@@ -88,31 +88,17 @@ func dcciFix(pass *analysis.Pass, sum *cxx.Summaries, ix *loopIndex, a *cxx.Acce
 	}, true
 }
 
-// enclosingLoops lists the loops of fn that repeat n, innermost first (a
-// for loop's initializer runs once: not repeated).
-func enclosingLoops(n, fn *grammar.Node) []*grammar.Node {
-	var out []*grammar.Node
-	for c, p := n, n.Parent(); p != nil && p != fn; c, p = p, p.Parent() {
-		switch p.Kind() {
-		case "for_statement", "while_statement", "do_statement", "for_range_loop":
-			if c.Field() != "initializer" {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
-}
-
 // loopIndex answers the fix's questions about a loop (is the read's memory
 // made stale in it, is a name changed in it) by position lookups instead
 // of a walk of the loop per read and per enclosing loop: that walk made the
 // rule quadratic in the size of a loop, and worse in its nesting.
 type loopIndex struct {
 	changes map[*grammar.Tree]map[string][]uint32
+	loops   *loopAncestry
 }
 
 func newLoopIndex() *loopIndex {
-	return &loopIndex{changes: map[*grammar.Tree]map[string][]uint32{}}
+	return &loopIndex{changes: map[*grammar.Tree]map[string][]uint32{}, loops: newLoopAncestry()}
 }
 
 // staleIn reports whether something in the loop can make the read's memory

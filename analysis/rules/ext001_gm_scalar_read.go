@@ -126,6 +126,9 @@ func runGMScalarRead(pass *analysis.Pass) {
 	}
 	loops := newLoopIndex()
 	for _, key := range order {
+		if pass.Stopped() {
+			return
+		}
 		g := groups[key]
 		a := g.first
 		what := "`__gm__` pointer `" + a.Root + "`"

@@ -47,6 +47,7 @@ func runSyncAllAIVOnly(pass *analysis.Pass) {
 	if !pass.Mixed() {
 		return
 	}
+	dead := deadConstexprs(pass.Consts)
 	for _, n := range pass.Nodes("call_expression") {
 		if pass.Stopped() {
 			return
@@ -58,7 +59,7 @@ func runSyncAllAIVOnly(pass *analysis.Pass) {
 		if aivOnly, known := cxx.SyncAllAIVOnly(call, pass.Consts); !aivOnly || !known {
 			continue
 		}
-		if pass.Cores(n)&grammar.AIC == 0 || deadConstexpr(pass, n) {
+		if pass.Cores(n)&grammar.AIC == 0 || dead.Of(n) {
 			continue
 		}
 		written := "`" + callText(n) + "`"
@@ -114,30 +115,22 @@ func unevaluableConstexpr(pass *analysis.Pass, n *grammar.Node) *grammar.Node {
 	return nil
 }
 
-// deadConstexpr reports whether n sits in a branch of an `if constexpr`
-// that the constant resolver proves is never taken (a template flag or
-// constexpr set the other way): that code is discarded, not compiled.
-// Core-type conditions are left to the guard model.
-func deadConstexpr(pass *analysis.Pass, n *grammar.Node) bool {
-	return deadConstexprIn(pass.Consts, n)
-}
-
-func deadConstexprIn(consts *cxx.Resolver, n *grammar.Node) bool {
-	for child, p := n, n.Parent(); p != nil; child, p = p, p.Parent() {
-		if p.Kind() != "if_statement" || p.ChildOfKind("constexpr") == nil {
-			continue
+// deadConstexprs answers whether a node sits in a branch of an `if
+// constexpr` that the constant resolver proves is never taken (a template
+// flag or constexpr set the other way): that code is discarded, not
+// compiled. Core-type conditions are left to the guard model. Memoized
+// along the ancestors: a rule asks per call, and a call deep in an else-if
+// chain has thousands.
+func deadConstexprs(consts *cxx.Resolver) *grammar.Upward[bool] {
+	return grammar.NewUpward(nil, func(p, child *grammar.Node, above bool) bool {
+		if above || p.Kind() != "if_statement" || p.ChildOfKind("constexpr") == nil {
+			return above
 		}
 		cond := p.ChildByField("condition")
 		if _, ok := grammar.CoreCondition(cond); ok {
-			continue
+			return false
 		}
 		v, ok := consts.Eval(cond)
-		if !ok {
-			continue
-		}
-		if child.Field() == "consequence" && v == 0 || child.Field() == "alternative" && v != 0 {
-			return true
-		}
-	}
-	return false
+		return ok && (child.Field() == "consequence" && v == 0 || child.Field() == "alternative" && v != 0)
+	})
 }

@@ -101,12 +101,13 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 	var bad []badFlag
 	syncAll, checked := false, false
 	target := pass.Target()
+	dead := deadConstexprs(pass.Consts)
 	for i := range calls {
 		if pass.Stopped() {
 			return
 		}
 		fc := &calls[i]
-		if len(fc.Flags) == 0 || pass.Cores(fc.Node) == grammar.None || deadConstexpr(pass, fc.Node) {
+		if len(fc.Flags) == 0 || pass.Cores(fc.Node) == grammar.None || dead.Of(fc.Node) {
 			continue
 		}
 		arch := target.Arch & pass.ArchAt(pass.File, fc.Node)

@@ -93,7 +93,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 		return ok && b.Kind != cxx.BarrierFlagWait
 	}
 	vm := unitVariance(pass)
-	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, vm: vm, byFn: map[*grammar.Node]*fnIndex{}}
+	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, vm: vm, loops: newLoopAncestry(), byFn: map[*grammar.Node]*fnIndex{}}
 	for _, r := range returns {
 		if pass.Stopped() {
 			return
@@ -216,6 +216,7 @@ type fnIndexes struct {
 	funcs     *cxx.Funcs
 	isBarrier func(*grammar.File, cxx.Call) bool
 	vm        *varianceModel
+	loops     *loopAncestry
 	byFn      map[*grammar.Node]*fnIndex
 }
 
@@ -230,10 +231,9 @@ type fnIndex struct {
 	reaching map[grammar.Cores][]int
 	chains   map[grammar.Cores]map[int][]cxx.Hop
 	// decide and vary memoize decidingAbove and varianceAbove per
-	// barrier call (and cores); loopFrom the outermost enclosing loop.
-	decide   map[*grammar.Node]*grammar.Upward[deciding]
-	vary     map[callCores]*grammar.Upward[runtimeTests]
-	loopFrom *grammar.Upward[*grammar.Node]
+	// barrier call (and cores).
+	decide map[*grammar.Node]*grammar.Upward[deciding]
+	vary   map[callCores]*grammar.Upward[runtimeTests]
 }
 
 func (x *fnIndexes) of(fn *grammar.Node) *fnIndex {
@@ -242,12 +242,7 @@ func (x *fnIndexes) of(fn *grammar.Node) *fnIndex {
 	}
 	ix := &fnIndex{fnIndexes: x, fn: fn, reaching: map[grammar.Cores][]int{}, chains: map[grammar.Cores]map[int][]cxx.Hop{},
 		decide: map[*grammar.Node]*grammar.Upward[deciding]{}, vary: map[callCores]*grammar.Upward[runtimeTests]{}}
-	ix.loopFrom = grammar.NewUpward(fn, func(p, _ *grammar.Node, above *grammar.Node) *grammar.Node {
-		if above == nil && isLoop(p) {
-			return p
-		}
-		return above
-	})
+
 	for _, n := range x.funcs.Calls(fn) {
 		if cxx.EnclosingFunction(n) == fn {
 			ix.calls = append(ix.calls, n)
@@ -295,7 +290,7 @@ func (ix *fnIndex) barrierAfter(r *grammar.Node, cores grammar.Cores) (*grammar.
 	// Enclosing loops nest, so the outermost one holds every call of the
 	// others: from its start on, every call can run after r.
 	from := r.End
-	if loop := ix.loopFrom.Of(r); loop != nil {
+	if loop := ix.loops.enclosingLoop(r, ix.fn); loop != nil {
 		from = loop.Start
 	}
 	return ix.firstReaching(from, cores)

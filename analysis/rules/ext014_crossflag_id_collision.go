@@ -86,6 +86,7 @@ func runCrossFlagIDCollision(pass *analysis.Pass) {
 		fileOrder[f] = i
 	}
 	groups := map[[2]int64][]flagUse{}
+	dead := deadConstexprs(pass.Consts)
 	for _, s := range sites {
 		if pass.Stopped() {
 			return
@@ -94,7 +95,7 @@ func runCrossFlagIDCollision(pass *analysis.Pass) {
 			continue
 		}
 		cores := s.Cores() & kind
-		if cores == grammar.Both && s.Mode != 1 || cores == grammar.None || deadConstexpr(pass, s.Node) {
+		if cores == grammar.Both && s.Mode != 1 || cores == grammar.None || dead.Of(s.Node) {
 			continue
 		}
 		if s.Mode == 1 {

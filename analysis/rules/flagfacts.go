@@ -70,8 +70,9 @@ var ownSyncAllKey = &analysis.UnitKey[syncAllFact]{
 	Name: "rules.ownSyncAll",
 	Compute: func(_ context.Context, u *analysis.Unit) syncAllFact {
 		f := u.Files[0]
+		dead := deadConstexprs(u.Consts())
 		for _, n := range u.Calls(f).Named("SyncAll") {
-			if c, ok := cxx.AsCall(n); ok && cxx.IsHardwareSyncAll(c) && f.CoresOf(n) != grammar.None && !deadConstexprIn(u.Consts(), n) {
+			if c, ok := cxx.AsCall(n); ok && cxx.IsHardwareSyncAll(c) && f.CoresOf(n) != grammar.None && !dead.Of(n) {
 				return syncAllFact{true, cxx.Site{File: f, Node: n}}
 			}
 		}

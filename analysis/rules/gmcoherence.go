@@ -108,7 +108,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 		decided = i
 		return false
 	}
-	if loop := enclosingLoop(a.Node, fn); loop != nil {
+	if loop := prec.loops.enclosingLoop(a.Node, fn); loop != nil {
 		index.EachIn(o, cores, a.Node.End+1, loop.End, decide, hazards...)
 	}
 	if decided < 0 {
@@ -141,7 +141,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 		own = live(i)
 		return !own
 	}, cxx.ScalarWrite)
-	if l := pollLoop(a.Node, fn); l != nil {
+	if l := prec.loops.pollLoop(a.Node, fn); l != nil {
 		// Only an invalidation inside the loop refreshes the line on
 		// every iteration.
 		if index.NextCovering(cxx.Invalidate, o, cores, l.Start, l.End, nil) < 0 {
@@ -181,10 +181,12 @@ type readPrecedence struct {
 	sum    *cxx.Summaries
 	reads  map[*grammar.Node][]*cxx.Access
 	answer map[*cxx.Access]cxx.Preceding
+	// loops answers classifyRead's loop questions.
+	loops *loopAncestry
 }
 
 func newReadPrecedence(sum *cxx.Summaries, accs []cxx.Access) *readPrecedence {
-	p := &readPrecedence{sum: sum, reads: map[*grammar.Node][]*cxx.Access{}, answer: map[*cxx.Access]cxx.Preceding{}}
+	p := &readPrecedence{sum: sum, reads: map[*grammar.Node][]*cxx.Access{}, answer: map[*cxx.Access]cxx.Preceding{}, loops: newLoopAncestry()}
 	for i := range accs {
 		if a := &accs[i]; a.Kind == cxx.Read && a.Func != nil {
 			p.reads[a.Func] = append(p.reads[a.Func], a)
@@ -213,13 +215,86 @@ func (p *readPrecedence) of(fn *grammar.Node, a *cxx.Access) cxx.Preceding {
 	return p.sum.PrecedingAt(fn, []*grammar.Node{a.Node})[0]
 }
 
-// enclosingLoop returns the outermost loop of fn containing n, or nil.
-func enclosingLoop(n, fn *grammar.Node) *grammar.Node {
-	var out *grammar.Node
-	for p := n.Parent(); p != nil && p != fn; p = p.Parent() {
-		if isLoop(p) {
-			out = p
-		}
+// loopAncestry answers the loop questions asked per read, memoized per
+// function along the read's ancestors (grammar.Upward): walked per read,
+// they cost the read's depth, thousands in an else-if chain.
+type loopAncestry struct {
+	byFn map[*grammar.Node]*fnLoops
+}
+
+type fnLoops struct {
+	outer, poll *grammar.Upward[*grammar.Node]
+	all         *grammar.Upward[*loopList]
+}
+
+// loopList lists loops, innermost first; lists of nested nodes share
+// their tails.
+type loopList struct {
+	loop *grammar.Node
+	next *loopList
+}
+
+func newLoopAncestry() *loopAncestry { return &loopAncestry{byFn: map[*grammar.Node]*fnLoops{}} }
+
+func (la *loopAncestry) of(fn *grammar.Node) *fnLoops {
+	if l := la.byFn[fn]; l != nil {
+		return l
+	}
+	l := &fnLoops{
+		outer: grammar.NewUpward(fn, func(p, _ *grammar.Node, above *grammar.Node) *grammar.Node {
+			if above == nil && isLoop(p) {
+				return p
+			}
+			return above
+		}),
+		poll: grammar.NewUpward(fn, func(p, c *grammar.Node, above *grammar.Node) *grammar.Node {
+			switch p.Kind() {
+			case "while_statement", "do_statement", "for_statement":
+				if c.Field() == "condition" {
+					return p
+				}
+				return nil
+			case "if_statement":
+				if c.Field() != "condition" {
+					return above
+				}
+				if exits(p.ChildByField("consequence")) {
+					if l := p.Ancestor("while_statement", "do_statement", "for_statement"); l != nil && l.Tree() == p.Tree() && fn.Contains(l) {
+						return l
+					}
+				}
+				return nil
+			case "lambda_expression", "function_definition":
+				return nil
+			}
+			return above
+		}),
+		all: grammar.NewUpward(fn, func(p, c *grammar.Node, above *loopList) *loopList {
+			if isLoop(p) && c.Field() != "initializer" {
+				return &loopList{p, above}
+			}
+			return above
+		}),
+	}
+	la.byFn[fn] = l
+	return l
+}
+
+// enclosingLoop returns the outermost loop of fn around n, or nil.
+func (la *loopAncestry) enclosingLoop(n, fn *grammar.Node) *grammar.Node {
+	return la.of(fn).outer.Of(n)
+}
+
+// pollLoop returns the loop a read polls in: the read is in a while/do/for
+// condition, or in the condition of an `if` that leaves the loop.
+func (la *loopAncestry) pollLoop(n, fn *grammar.Node) *grammar.Node { return la.of(fn).poll.Of(n) }
+
+// enclosingLoops lists the loops of fn that repeat n, innermost first (a
+// for loop's initializer runs once: not repeated).
+func (la *loopAncestry) enclosingLoops(n, fn *grammar.Node) []*grammar.Node {
+	var out []*grammar.Node
+	for l := la.of(fn).all.Of(n); l != nil; l = l.next {
+		out = append(out, l.loop)
 	}
 	return out
 }
@@ -231,33 +306,6 @@ func isLoop(n *grammar.Node) bool {
 		return true
 	}
 	return false
-}
-
-// pollLoop returns the loop a read polls in: the read is in a while/do/for
-// condition, or in the condition of an `if` that leaves the loop.
-func pollLoop(n, fn *grammar.Node) *grammar.Node {
-	for c, p := n, n.Parent(); p != nil && p != fn; c, p = p, p.Parent() {
-		switch p.Kind() {
-		case "while_statement", "do_statement", "for_statement":
-			if c.Field() == "condition" {
-				return p
-			}
-			return nil
-		case "if_statement":
-			if c.Field() != "condition" {
-				continue
-			}
-			if exits(p.ChildByField("consequence")) {
-				if l := p.Ancestor("while_statement", "do_statement", "for_statement"); l != nil && l.Tree() == p.Tree() && fn.Contains(l) {
-					return l
-				}
-			}
-			return nil
-		case "lambda_expression", "function_definition":
-			return nil
-		}
-	}
-	return nil
 }
 
 // exits reports whether a statement is (or is a block ending in) break or
