@@ -80,6 +80,10 @@ type Tree struct {
 	names *names
 	lines *Lines
 	funcs funcIndex
+	kinds struct {
+		once sync.Once
+		m    map[string][]*Node
+	}
 }
 
 // funcIndex lists a tree's function definitions and lambdas in preorder,
@@ -159,10 +163,26 @@ func (n *Node) Contains(m *Node) bool {
 func (n *Node) Kind() string { return n.tree.names.symbols[n.kind] }
 
 // NamedByKind lists the tree's named nodes by kind, each list in preorder
-// (source order). It walks the tree once; callers keep the answer.
+// (source order), built by one walk the first time it is asked. The map
+// and its lists are shared: callers must not modify them.
 func (t *Tree) NamedByKind() map[string][]*Node {
+	if t == nil {
+		return map[string][]*Node{}
+	}
+	t.kinds.once.Do(func() { t.kinds.m = t.namedByKind() })
+	return t.kinds.m
+}
+
+// OfKind lists the tree's named nodes of the kind in preorder (shared, with
+// no room to append: callers must not modify it).
+func (t *Tree) OfKind(kind string) []*Node {
+	ns := t.NamedByKind()[kind]
+	return ns[:len(ns):len(ns)]
+}
+
+func (t *Tree) namedByKind() map[string][]*Node {
 	out := map[string][]*Node{}
-	if t == nil || t.names == nil {
+	if t.names == nil {
 		return out
 	}
 	// Counted first by kind number, so every kind's list is cut to size

@@ -134,18 +134,17 @@ func ScanHelpers(f *grammar.File) *FileHelpers {
 		pcache[fn] = p
 		return p
 	}
+	// Helpers are functions taking the args pointer: a file without one
+	// (most headers) has none and forwards none.
+	argsFns := false
+	for _, fn := range f.Tree.OfKind("function_definition") {
+		argsFns = argsFns || params(fn).args != ""
+	}
+	if !argsFns {
+		return out
+	}
 	seen := map[string]bool{}
-	var calls []*grammar.Node
-	for i := range f.Tree.Nodes {
-		n := &f.Tree.Nodes[i]
-		switch n.Kind() {
-		case "call_expression":
-			calls = append(calls, n)
-			continue
-		case "subscript_expression":
-		default:
-			continue
-		}
+	for _, n := range f.Tree.OfKind("subscript_expression") {
 		fn := n.Ancestor("function_definition")
 		if fn == nil {
 			continue
@@ -172,7 +171,7 @@ func ScanHelpers(f *grammar.File) *FileHelpers {
 		out.own = append(out.own, &Helper{Name: name, ArgsPos: fp.argsPos, IndexPos: pos, Offset: off, Use: u.kind, Cast: u.cast,
 			Returns: u.returned, File: f.Path, Node: fn})
 	}
-	for _, n := range calls {
+	for _, n := range f.Tree.OfKind("call_expression") {
 		fn := n.Ancestor("function_definition")
 		if fn == nil {
 			continue
@@ -910,32 +909,31 @@ func IndexDefs(f *grammar.File) *FileDefs {
 	if f == nil || f.Tree == nil || f.Lang != grammar.CPP {
 		return d
 	}
-	for i := range f.Tree.Nodes {
-		n := &f.Tree.Nodes[i]
-		switch n.Kind() {
-		case "function_definition":
-			name := cxx.FunctionName(n)
-			if name != "" {
-				d.fns[name] = append(d.fns[name], fnDef{node: n, scope: name, tmpl: templateParamList(n.Parent())})
-			}
-		case "class_specifier", "struct_specifier":
-			nm, body := n.ChildByField("name"), n.ChildByField("body")
-			if nm == nil || body == nil {
-				continue
-			}
-			c := fileClass{name: nm.Text(), tmpl: templateParamList(n.Parent())}
-			for _, m := range body.NamedChildren() {
-				if m.Kind() == "template_declaration" {
-					if c := m.ChildOfKind("function_definition"); c != nil {
-						m = c
-					}
-				}
-				if m.Kind() == "function_definition" {
-					c.methods = append(c.methods, m)
-				}
-			}
-			d.classes = append(d.classes, c)
+	for _, n := range f.Tree.OfKind("function_definition") {
+		if name := cxx.FunctionName(n); name != "" {
+			d.fns[name] = append(d.fns[name], fnDef{node: n, scope: name, tmpl: templateParamList(n.Parent())})
 		}
+	}
+	// Classes and structs in source order.
+	types := append(slices.Clone(f.Tree.OfKind("class_specifier")), f.Tree.OfKind("struct_specifier")...)
+	slices.SortFunc(types, func(a, b *grammar.Node) int { return a.Index() - b.Index() })
+	for _, n := range types {
+		nm, body := n.ChildByField("name"), n.ChildByField("body")
+		if nm == nil || body == nil {
+			continue
+		}
+		c := fileClass{name: nm.Text(), tmpl: templateParamList(n.Parent())}
+		for _, m := range body.NamedChildren() {
+			if m.Kind() == "template_declaration" {
+				if c := m.ChildOfKind("function_definition"); c != nil {
+					m = c
+				}
+			}
+			if m.Kind() == "function_definition" {
+				c.methods = append(c.methods, m)
+			}
+		}
+		d.classes = append(d.classes, c)
 	}
 	return d
 }

@@ -9,8 +9,8 @@ func HasArgsFunctions(f *grammar.File) bool {
 	if f == nil || f.Tree == nil || f.Lang != grammar.CPP {
 		return false
 	}
-	for i := range f.Tree.Nodes {
-		if n := &f.Tree.Nodes[i]; n.Kind() == "function_definition" && readFnParams(f, n).args != "" {
+	for _, n := range f.Tree.OfKind("function_definition") {
+		if readFnParams(f, n).args != "" {
 			return true
 		}
 	}

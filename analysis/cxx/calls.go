@@ -1,6 +1,7 @@
 package cxx
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -262,13 +263,7 @@ func IsExternC(fn *grammar.Node) bool {
 
 // Functions returns every function definition in the file.
 func Functions(f *grammar.File) []*grammar.Node {
-	var out []*grammar.Node
-	for i := range f.Tree.Nodes {
-		if f.Tree.Nodes[i].Kind() == "function_definition" {
-			out = append(out, &f.Tree.Nodes[i])
-		}
-	}
-	return out
+	return slices.Clone(f.Tree.OfKind("function_definition"))
 }
 
 // Entries returns the functions that take the extern args pointer, C-linkage

@@ -91,11 +91,7 @@ func IndexCalls(f *grammar.File) *CallIndex {
 	if f == nil || f.Tree == nil {
 		return x
 	}
-	for i := range f.Tree.Nodes {
-		n := &f.Tree.Nodes[i]
-		if n.Kind() != "call_expression" {
-			continue
-		}
+	for _, n := range f.Tree.OfKind("call_expression") {
 		if c, ok := decodeCall(n, false); ok {
 			x.byName[c.Name] = append(x.byName[c.Name], n)
 		}
