@@ -39,13 +39,14 @@ type effectIndexKey struct {
 // NewEffectIndex indexes effects (one function's, as Effects returns them:
 // in source order) by kind, core and buffer.
 func NewEffectIndex(effects []Effect) *EffectIndex {
-	x := &EffectIndex{effects: effects, at: map[effectIndexKey][]int32{}}
-	for i, e := range effects {
+	// Counted first, then cut from one array: the index lives as long as
+	// the unit's summaries, and lists grown by append keep up to as much
+	// room again.
+	keys := func(e Effect, add func(effectIndexKey)) {
 		for _, core := range []grammar.Cores{grammar.AIC, grammar.AIV} {
 			if e.Cores&core == 0 {
 				continue
 			}
-			add := func(k effectIndexKey) { x.at[k] = append(x.at[k], int32(i)) }
 			add(effectIndexKey{kind: e.Kind, core: core})
 			if e.Origin.Known() {
 				add(effectIndexKey{kind: e.Kind, core: core, buf: e.Origin.buffer()})
@@ -54,6 +55,23 @@ func NewEffectIndex(effects []Effect) *EffectIndex {
 				add(effectIndexKey{kind: e.Kind, core: core, all: true})
 			}
 		}
+	}
+	counts := map[effectIndexKey]int{}
+	total := 0
+	for _, e := range effects {
+		keys(e, func(k effectIndexKey) { counts[k]++; total++ })
+	}
+	x := &EffectIndex{effects: effects, at: make(map[effectIndexKey][]int32, len(counts))}
+	all := make([]int32, total)
+	for i, e := range effects {
+		keys(e, func(k effectIndexKey) {
+			v, ok := x.at[k]
+			if !ok {
+				n := counts[k]
+				v, all = all[:0:n], all[n:]
+			}
+			x.at[k] = append(v, int32(i))
+		})
 	}
 	return x
 }

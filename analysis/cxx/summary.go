@@ -1009,7 +1009,9 @@ func (s *Summaries) computeEffects(fn *grammar.Node) []Effect {
 			}
 		}
 	}
-	return out
+	// The list is kept for the unit's life, one per function: without the
+	// room append left (up to as much again) in a large call graph.
+	return slices.Clip(append(make([]Effect, 0, len(out)), out...))
 }
 
 // condenseAbove is the length above which a callee's effects are condensed
