@@ -353,7 +353,7 @@ func newEventAnalysis(ctx context.Context, ff FileFacts, files []*grammar.File, 
 	for _, f := range files {
 		// The decoded ops are the calls of eventOpNames an op is made of.
 		for _, fo := range ff.Calls(f).eventOps() {
-			if op := a.op(fo.op.Node); op != nil && f.CoresOf(op.Node)&core != 0 {
+			if op := a.op(fo.op.Node); op != nil && fo.cores&core != 0 {
 				addKeys(op)
 			}
 		}
@@ -1486,7 +1486,7 @@ func (a *eventAnalysis) tainted() map[string]bool {
 		for _, fo := range a.ff.Calls(f).eventOps() {
 			n := fo.op.Node
 			op := a.op(n)
-			if op == nil || out[op.Pair] || a.visited[n] || !a.active(f, n) || a.deadConstexpr(n) {
+			if op == nil || out[op.Pair] || a.visited[n] || fo.cores&a.core == 0 || a.deadConstexpr(n) {
 				continue
 			}
 			out[op.Pair] = true

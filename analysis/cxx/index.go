@@ -60,6 +60,7 @@ func factsOr(ff FileFacts) FileFacts {
 // analysis looking for a few APIs decodes only the calls that name them.
 type CallIndex struct {
 	byName map[string][]*grammar.Node
+	file   *grammar.File
 
 	eventsOnce sync.Once
 	events     []fileEventOp
@@ -70,6 +71,8 @@ type CallIndex struct {
 type fileEventOp struct {
 	op      EventOp
 	literal bool
+	// cores are the cores the file's own guards compile the op on.
+	cores grammar.Cores
 }
 
 // eventOps decodes the file's event calls once.
@@ -78,7 +81,7 @@ func (x *CallIndex) eventOps() []fileEventOp {
 		for _, n := range x.Named(eventOpNames...) {
 			if op, ok := decodeEventOp(n); ok {
 				op.IDs, ok = literalEventIDs(op.IDNode)
-				x.events = append(x.events, fileEventOp{op, ok})
+				x.events = append(x.events, fileEventOp{op, ok, x.file.CoresOf(n)})
 			}
 		}
 	})
@@ -87,7 +90,7 @@ func (x *CallIndex) eventOps() []fileEventOp {
 
 // IndexCalls indexes the calls of f.
 func IndexCalls(f *grammar.File) *CallIndex {
-	x := &CallIndex{byName: map[string][]*grammar.Node{}}
+	x := &CallIndex{byName: map[string][]*grammar.Node{}, file: f}
 	if f == nil || f.Tree == nil {
 		return x
 	}
