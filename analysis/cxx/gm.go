@@ -350,8 +350,10 @@ func NewGMWith(ff FileFacts, f *grammar.File, env *GMEnv) *GM {
 	g.addFields(nodesOf(ff, own, "field_declaration"))
 	g.addVars(ff, f)
 	var extra []string
+	seen := map[string]bool{}
 	for _, name := range defNames(defs) {
-		if !env.nameSet[name] && !slices.Contains(extra, name) {
+		if !env.nameSet[name] && !seen[name] {
+			seen[name] = true
 			extra = append(extra, name)
 		}
 	}

@@ -111,10 +111,25 @@ func (x *CallIndex) Named(names ...string) []*grammar.Node {
 	// for a repeated name only among the few that are.
 	var out []*grammar.Node
 	var hit []string
+	var seen map[string]bool // for many names (every function of a file): a scan of hit per name is quadratic
 	for _, name := range names {
 		ns := x.byName[name]
-		if len(ns) == 0 || slices.Contains(hit, name) {
+		if len(ns) == 0 {
 			continue
+		}
+		if seen != nil {
+			if seen[name] {
+				continue
+			}
+			seen[name] = true
+		} else if slices.Contains(hit, name) {
+			continue
+		} else if len(hit) == 16 {
+			seen = map[string]bool{}
+			for _, h := range hit {
+				seen[h] = true
+			}
+			seen[name] = true
 		}
 		hit = append(hit, name)
 		out = append(out, ns...)
