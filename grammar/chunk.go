@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -80,25 +81,41 @@ func isSpace(c byte) bool {
 // topLevelSplits returns the line starts where a C++ source can be cut into
 // pieces of at least every bytes that parse as the whole does: after a line
 // ending a top-level declaration (`;` or `}` outside every brace, bracket,
-// parenthesis and #if). A source wrapped in one namespace has none.
+// parenthesis and #if). A source wrapped in one namespace has none. In a
+// line longer than every (minified code) the cuts are inside it, after a
+// top-level `;` before an identifier, or a `}` before a declaration (see
+// midLine).
 func topLevelSplits(src []byte, every int) []int {
 	var out []int
 	var last byte
-	next := every
+	next, line := every, 0
 	walkCode(src, func(i int, c byte, depth, cond int) bool {
 		switch {
 		case c == '\n':
+			line = i + 1
 			if i+1 >= next && depth == 0 && cond == 0 && (last == ';' || last == '}') && len(src)-i-1 >= every/2 {
 				out = append(out, i+1)
 				next = i + 1 + every
 			}
 		case !isSpace(c):
 			last = c
+			// A `}` is seen at the depth of the block it closes.
+			if (c == ';' && depth == 0 || c == '}' && depth == 1) && cond == 0 && i+1 >= next && i+1-line >= every && len(src)-i-1 >= every/2 {
+				if w, ok := nextToken(src, i+1); ok && w != "" && w != "else" && w != "while" && w != "catch" && (c == ';' || startsDecl(src, i+1)) {
+					out = append(out, i+1)
+					next = i + 1 + every
+				}
+			}
 		}
 		return true
 	})
 	return out
 }
+
+// midLine reports whether a cut of topLevelSplits is inside a line: a
+// declaration there may go on past its `}` (`struct S {...} s;`), so the
+// pieces are only taken when each parses cleanly.
+func midLine(src []byte, cut int) bool { return cut > 0 && src[cut-1] != '\n' }
 
 // blockSplits finds, in a top-level piece of a C++ source, where the piece
 // can still be parsed in pieces when it is one huge function: its largest
@@ -142,6 +159,19 @@ func blockSplits(src []byte, every int) (open, close int, cuts []int) {
 		return true
 	})
 	return open, close, cuts
+}
+
+// startsDecl reports whether the code at i starts with two identifiers
+// (`__aicore__ inline`, `void f`, `struct S`): a declaration, not the
+// declarator of a struct just closed (`} s;`).
+func startsDecl(src []byte, i int) bool {
+	w, _ := nextToken(src, i)
+	j := bytes.Index(src[i:], []byte(w))
+	if w == "" || j < 0 {
+		return false
+	}
+	w2, _ := nextToken(src, i+j+len(w))
+	return w2 != ""
 }
 
 // nextToken is the identifier that starts the code at i, after white space
@@ -195,6 +225,7 @@ func (p *Parser) parseChunks(ctx context.Context, parseSrc, orig []byte, lines *
 	t := &Tree{Src: orig, names: p.lang.info().names, lines: lines}
 	bounds := append(append([]int{0}, cuts...), len(parseSrc))
 	c := &chunker{p: p, t: t, src: parseSrc}
+	strict := slices.ContainsFunc(cuts, func(cut int) bool { return midLine(parseSrc, cut) })
 	for i := 0; i+1 < len(bounds); i++ {
 		a, b := bounds[i], bounds[i+1]
 		if b-a > 2*chunkBytes {
@@ -220,6 +251,10 @@ func (p *Parser) parseChunks(ctx context.Context, parseSrc, orig []byte, lines *
 		ts, err := p.p.ParseCtx(ctx, nil, parseSrc[a:b])
 		if err != nil {
 			return nil, err
+		}
+		if strict && ts.RootNode().HasError() {
+			ts.Close()
+			return nil, errChunks
 		}
 		err = c.add(ts, a, b-a, len(parseSrc)-b)
 		ts.Close()

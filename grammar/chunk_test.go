@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -181,4 +182,42 @@ func TestParseHeapPerByte(t *testing.T) {
 	} else {
 		t.Logf("a parse keeps %.1f bytes of Go heap per byte of source (%d nodes)", perByte, len(f.Tree.Nodes))
 	}
+}
+
+// Minified code, one line of many declarations, is cut inside its line,
+// and its nodes are still those of the whole parse; a struct whose
+// declarator follows its `}` is not cut there.
+func TestOneLineChunksMatchWhole(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("#include \"kernel_operator.h\"\n")
+	for i := 0; b.Len() < 64<<10; i++ {
+		fmt.Fprintf(&b, "__aicore__ inline void h%[1]d(__gm__ int *p) { p[0] = %[1]d; if (p[1]) { p[2] = 1; } else { p[3] = 2; } } struct S%[1]d { int a; } s%[1]d; int g%[1]d = 1; ", i)
+	}
+	b.WriteString("\n")
+	src := []byte(b.String())
+	defer func(n, m int) { chunkBytes, chunkAfter = n, m }(chunkBytes, chunkAfter)
+	chunkBytes, chunkAfter = 1<<20, 1<<20
+	whole, err := ParseFile(context.Background(), nil, "min.cpp", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunkBytes, chunkAfter = 2<<10, 4<<10
+	parsed, _ := Mask(src)
+	cuts := topLevelSplits(parsed, chunkBytes)
+	if len(cuts) < 10 || !midLine(parsed, cuts[0]) {
+		t.Fatalf("%d cuts in one line of %d bytes", len(cuts), len(src))
+	}
+	for _, cut := range cuts {
+		if rest := bytes.TrimLeft(parsed[cut:], " "); len(rest) > 1 && rest[0] == 's' && rest[1] >= '0' && rest[1] <= '9' {
+			t.Fatalf("cut at %d between a struct and its declarator: %q", cut, parsed[cut-10:cut+10])
+		}
+	}
+	pieces, err := ParseFile(context.Background(), nil, "min.cpp", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pieces.Tree.ts != nil {
+		t.Fatal("the line was parsed whole")
+	}
+	sameNodes(t, whole.Tree.Nodes, pieces.Tree.Nodes)
 }
