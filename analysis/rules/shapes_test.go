@@ -150,22 +150,12 @@ var shapeGens = map[string]func(size int) []byte{
 		return b.Bytes()
 	},
 	// One else-if chain as long as the size allows.
-	"else-if": func(size int) []byte {
-		var b bytes.Buffer
-		b.WriteString(shapePrelude)
-		shapeEntryHead(&b, "big")
-		b.WriteString("  if (idx < 0) {\n    return;\n  }")
-		for i := 0; b.Len() < size; i++ {
-			fmt.Fprintf(&b, " else if (idx == %d) {\n", i)
-			fmt.Fprintf(&b, shapeStatements, i, i%11)
-			if i%5 == 0 {
-				b.WriteString("    return;\n")
-			}
-			b.WriteString("  }")
+	"else-if": elseIfChain(func(b *bytes.Buffer, i int) {
+		fmt.Fprintf(b, shapeStatements, i, i%11)
+		if i%5 == 0 {
+			b.WriteString("    return;\n")
 		}
-		b.WriteString("\n  AscendC::SyncAll();\n}\n")
-		return b.Bytes()
-	},
+	}),
 	// Many helpers, each with a loop, an args read, a GM scalar store, a
 	// barrier and a SyncAll, and one entry that calls them all in turn
 	// (the shape of BenchmarkSingleFileMemory's kernel).
@@ -189,17 +179,9 @@ var shapeGens = map[string]func(size int) []byte{
 	// An else-if chain whose every branch returns: the chain is as long as
 	// the bytes allow, so work per return that grows with the number of
 	// tests before it shows at small sizes.
-	"else-if-returns": func(size int) []byte {
-		var b bytes.Buffer
-		b.WriteString(shapePrelude)
-		shapeEntryHead(&b, "big")
-		b.WriteString("  if (idx < 0) {\n    return;\n  }")
-		for i := 0; b.Len() < size; i++ {
-			fmt.Fprintf(&b, " else if (idx == %d) {\n    out[%d] = 0;\n    return;\n  }", i, i)
-		}
-		b.WriteString("\n  AscendC::SyncAll();\n}\n")
-		return b.Bytes()
-	},
+	"else-if-returns": elseIfChain(func(b *bytes.Buffer, i int) {
+		fmt.Fprintf(b, "    out[%d] = 0;\n    return;\n", i)
+	}),
 	// Findings of many rules on one line.
 	"one-line": func(size int) []byte {
 		var b bytes.Buffer
@@ -211,4 +193,22 @@ var shapeGens = map[string]func(size int) []byte{
 		b.WriteString("\n}\n")
 		return b.Bytes()
 	},
+}
+
+// elseIfChain generates an entry whose body is one else-if chain testing
+// idx, as long as the size allows, each branch written by branch.
+func elseIfChain(branch func(b *bytes.Buffer, i int)) func(size int) []byte {
+	return func(size int) []byte {
+		var b bytes.Buffer
+		b.WriteString(shapePrelude)
+		shapeEntryHead(&b, "big")
+		b.WriteString("  if (idx < 0) {\n    return;\n  }")
+		for i := 0; b.Len() < size; i++ {
+			fmt.Fprintf(&b, " else if (idx == %d) {\n", i)
+			branch(&b, i)
+			b.WriteString("  }")
+		}
+		b.WriteString("\n  AscendC::SyncAll();\n}\n")
+		return b.Bytes()
+	}
 }
