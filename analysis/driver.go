@@ -119,7 +119,12 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		lazy:     &passUnits{},
 	}
 	base.Consts = base.Closure().Consts()
-	var diags []Diagnostic
+	// Each rule's findings are gathered, then copied once into a list of
+	// their exact total: the list lives until the run's output, and on a
+	// big file with tens of thousands of findings one grown by append
+	// keeps up to as much room again.
+	var founds [][]Diagnostic
+	total := 1 // and a note past the budget
 	for _, a := range opts.Analyzers {
 		if ctx.Err() != nil {
 			break
@@ -133,7 +138,16 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 			// short: keep only the findings of rules that finished in time.
 			break
 		}
+		founds = append(founds, found)
+		total += len(found)
+	}
+	var diags []Diagnostic
+	if total > 1 {
+		diags = make([]Diagnostic, 0, total)
+	}
+	for i, found := range founds {
 		diags = append(diags, found...)
+		founds[i] = nil
 	}
 	if err := parent.Err(); err != nil {
 		return nil, err
