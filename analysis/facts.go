@@ -178,6 +178,30 @@ func UnitFactOf[T any](ctx context.Context, u *Unit, k *UnitKey[T]) T {
 	return v.(T)
 }
 
+// CachedUnitFact returns k's value for u when the store holds it already
+// (computed, not under way), without computing it: for a fact that can be
+// derived more cheaply from another one when that one exists.
+func CachedUnitFact[T any](u *Unit, k *UnitKey[T]) (T, bool) {
+	var zero T
+	if u.store == nil {
+		return zero, false
+	}
+	u.store.mu.Lock()
+	c := u.store.facts[factID{key: k, unit: u.Key}]
+	u.store.mu.Unlock()
+	if c == nil {
+		return zero, false
+	}
+	select {
+	case <-c.done:
+		if c.ok {
+			return c.v.(T), true
+		}
+	default:
+	}
+	return zero, false
+}
+
 // Store memoizes file and unit facts. It is safe for concurrent use: a
 // fact asked for by several goroutines at once is computed once. A value
 // computed under a cancelled context is returned but not kept. A store

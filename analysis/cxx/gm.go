@@ -180,6 +180,8 @@ type GM struct {
 	initNames map[string][]string
 	// fileDep: see GMEnv.
 	fileDep bool
+	// fieldAsks records the member names looked up while a GMEnv is built.
+	fieldAsks map[string]bool
 }
 
 // descriptorTypes are the runtime's tensor descriptor structs.
@@ -287,6 +289,9 @@ type GMEnv struct {
 	// (a cast in its initializer is read with the including file's
 	// qualifiers): the tables cannot be shared then.
 	fileDep bool
+	// fieldAsks are the member names the members' initializers looked up:
+	// a file put before the includes that declares one would change them.
+	fieldAsks map[string]bool
 }
 
 // NewGMEnv builds the environment the included files make.
@@ -297,11 +302,12 @@ func NewGMEnv(ff FileFacts, includes []*grammar.File) *GMEnv {
 		aliasDecls: nodesOf(ff, files, "alias_declaration"),
 		typedefs:   nodesOf(ff, files, "type_definition")}
 	g := newGM(nil)
+	g.fieldAsks = map[string]bool{}
 	g.addAliases(append(slices.Clip(e.aliasDecls), e.typedefs...))
 	defs := nodesOf(ff, files, "function_definition")
 	g.addFuncs(defs)
 	g.addFields(nodesOf(ff, files, "field_declaration"))
-	e.descTypes, e.typeAliases, e.funcs, e.fields, e.fileDep = g.descTypes, g.typeAliases, g.funcs, g.fields, g.fileDep
+	e.descTypes, e.typeAliases, e.funcs, e.fields, e.fileDep, e.fieldAsks = g.descTypes, g.typeAliases, g.funcs, g.fields, g.fileDep, g.fieldAsks
 	e.names = append([]string{"dcci", "DataCacheCleanAndInvalid"}, defNames(defs)...)
 	e.nameSet = map[string]bool{}
 	for _, n := range e.names {
@@ -310,6 +316,79 @@ func NewGMEnv(ff FileFacts, includes []*grammar.File) *GMEnv {
 	e.calls = make([][]*grammar.Node, len(files))
 	for i, f := range files {
 		e.calls[i] = ff.Calls(f).Named(e.names...)
+	}
+	return e
+}
+
+// PrependGMEnv returns NewGMEnv(ff, [first, rest's files...]) made from
+// rest, or nil when first could change what rest's files made (a type
+// alias, a GM-returning function rest does not define, a member rest's
+// initializers look up): an entry's includes are its body header and what
+// the header includes, whose environment the header's own model has built.
+func PrependGMEnv(ff FileFacts, first *grammar.File, rest *GMEnv) *GMEnv {
+	ff = factsOr(ff)
+	if len(gmFiles([]*grammar.File{first})) == 0 {
+		return rest
+	}
+	if rest.fileDep || slices.Contains(rest.files, first) {
+		return nil
+	}
+	own := []*grammar.File{first}
+	e := &GMEnv{files: append([]*grammar.File{first}, rest.files...),
+		aliasDecls: append(nodesOf(ff, own, "alias_declaration"), rest.aliasDecls...),
+		typedefs:   append(nodesOf(ff, own, "type_definition"), rest.typedefs...)}
+	g := newGM(nil)
+	g.fieldAsks = map[string]bool{}
+	g.addAliases(append(slices.Clip(e.aliasDecls), e.typedefs...))
+	if !maps.Equal(g.descTypes, rest.descTypes) || !maps.Equal(g.typeAliases, rest.typeAliases) {
+		return nil
+	}
+	defs := nodesOf(ff, own, "function_definition")
+	g.addFuncs(defs)
+	for name := range g.funcs {
+		if _, ok := rest.funcs[name]; !ok {
+			return nil
+		}
+	}
+	// rest's definitions come later and win: the tables are rest's.
+	g.funcs = rest.funcs
+	g.addFields(nodesOf(ff, own, "field_declaration"))
+	for name := range g.fields {
+		if rest.fieldAsks[name] {
+			return nil
+		}
+	}
+	e.descTypes, e.typeAliases, e.funcs, e.fileDep = rest.descTypes, rest.typeAliases, rest.funcs, g.fileDep
+	e.fields = make(map[string][]*Var, len(rest.fields)+len(g.fields))
+	for name, vs := range rest.fields {
+		e.fields[name] = vs
+	}
+	for name, vs := range g.fields {
+		e.fields[name] = append(slices.Clip(vs), rest.fields[name]...)
+	}
+	e.fieldAsks = maps.Clone(rest.fieldAsks)
+	maps.Copy(e.fieldAsks, g.fieldAsks)
+	firstNames := defNames(defs)
+	e.names = append(append([]string{"dcci", "DataCacheCleanAndInvalid"}, firstNames...), rest.names[2:]...)
+	e.nameSet = maps.Clone(rest.nameSet)
+	var extra []string
+	for _, name := range firstNames {
+		if !e.nameSet[name] {
+			e.nameSet[name] = true
+			extra = append(extra, name)
+		}
+	}
+	e.calls = make([][]*grammar.Node, 0, len(e.files))
+	e.calls = append(e.calls, ff.Calls(first).Named(e.names...))
+	for i, h := range rest.files {
+		ns := rest.calls[i]
+		if len(extra) > 0 {
+			if more := ff.Calls(h).Named(extra...); len(more) > 0 {
+				ns = append(slices.Clip(ns), more...)
+				sort.Slice(ns, func(i, j int) bool { return ns[i].Index() < ns[j].Index() })
+			}
+		}
+		e.calls = append(e.calls, ns)
 	}
 	return e
 }
@@ -866,6 +945,9 @@ func (g *GM) Lookup(name string, at *grammar.Node) *Var {
 // Field resolves a member name; a member of the class whose body contains
 // at wins, then any member of that name (the last declared).
 func (g *GM) Field(name string, at *grammar.Node) *Var {
+	if g.fieldAsks != nil {
+		g.fieldAsks[name] = true
+	}
 	var any *Var
 	for _, v := range g.fields[name] {
 		if v.Scope != nil && at != nil && v.Scope.Tree() == at.Tree() && v.Scope.Contains(at) {

@@ -291,3 +291,38 @@ func TestGMWithEnvMatchesNewGM(t *testing.T) {
 		}
 	}
 }
+
+// PrependGMEnv over the environment of the rest of the includes answers as
+// NewGMEnv over all of them, or declines: a body header put before the
+// headers it includes, with members, helpers and aliases of its own.
+func TestPrependGMEnvMatchesNewGMEnv(t *testing.T) {
+	firsts := map[string]string{
+		"none":    "",
+		"members": "struct Params { __gm__ int32_t *tbl; int32_t n; };\n__aicore__ inline void body(__gm__ Params *p) { int32_t v = p->tbl[0]; }\n",
+		"helper":  "__aicore__ inline void own_flush(__gm__ void *p) { dcci(p, SINGLE_CACHE_LINE); }\n",
+		"alias":   "using Later = DescAlias;\n",
+		"func":    "__aicore__ inline __gm__ Tensor *desc_of(__gm__ int64_t *a) { return (__gm__ Tensor *)a[0]; }\n",
+		"asked":   "struct Early { __gm__ int32_t *seen; };\n",
+	}
+	rest := gmHeader + "__aicore__ inline void call_own(__gm__ void *p) { own_flush(p); flush_via(p); }\n" +
+		"struct Later2 { int32_t *q = seen + 1; };\n"
+	for name, src := range firsts {
+		first := parseCPP(t, "body.h", src)
+		hdr := parseCPP(t, "h.h", rest)
+		env := PrependGMEnv(nil, first, NewGMEnv(nil, []*grammar.File{hdr}))
+		if env == nil {
+			if name == "none" || name == "members" || name == "helper" {
+				t.Errorf("%s: declined", name)
+			}
+			continue
+		}
+		if name == "alias" || name == "func" || name == "asked" {
+			t.Errorf("%s: not declined", name)
+		}
+		f := parseCPP(t, "entry.cpp", gmSource)
+		want := dumpGM(NewGM(nil, f, []*grammar.File{first, hdr}))
+		if got := dumpGM(NewGMWith(nil, f, env)); got != want {
+			t.Errorf("%s: over the prepended environment:\n%s\nwant:\n%s", name, got, want)
+		}
+	}
+}

@@ -17,9 +17,24 @@ import (
 var gmKey = &analysis.UnitKey[*cxx.GM]{
 	Name: "rules.gm",
 	Compute: func(ctx context.Context, u *analysis.Unit) *cxx.GM {
-		env := analysis.UnitFactOf(ctx, u.Part("gm-includes", u.Headers()), gmEnvKey)
-		return cxx.NewGMWith(u, u.Files[0], env)
+		return cxx.NewGMWith(u, u.Files[0], includesGMEnv(ctx, u))
 	},
+}
+
+// includesGMEnv is the GMEnv of a closure's includes. An entry includes
+// its body header first, then what the header includes: when the header's
+// model has built the environment of those, the entry's is made from it
+// (an edit of the header then builds one environment, not two).
+func includesGMEnv(ctx context.Context, u *analysis.Unit) *cxx.GMEnv {
+	hs := u.Headers()
+	if len(hs) > 1 {
+		if rest, ok := analysis.CachedUnitFact(u.Part("gm-includes", hs[1:]), gmEnvKey); ok {
+			if env := cxx.PrependGMEnv(u, hs[0], rest); env != nil {
+				return env
+			}
+		}
+	}
+	return analysis.UnitFactOf(ctx, u.Part("gm-includes", hs), gmEnvKey)
 }
 
 // gmEnvKey is what a list of included files makes of a GM model.
