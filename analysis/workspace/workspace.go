@@ -427,9 +427,6 @@ func (w *Workspace) entry(path string) (*fileEntry, error) {
 	if e != nil {
 		return e, nil
 	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return nil, &os.PathError{Op: "read", Path: path, Err: errIsDir}
-	}
 	w.mu.Lock()
 	maxFile := w.maxFile
 	w.mu.Unlock()
@@ -439,6 +436,11 @@ func (w *Workspace) entry(path string) (*fileEntry, error) {
 	}
 	src, stamp, err := fsys.ReadFile(path, max)
 	if err != nil {
+		// A folder is no file to read, and no problem to report: asked
+		// only once a read failed (a stat per file read costs).
+		if st, serr := os.Stat(path); serr == nil && st.IsDir() {
+			return nil, &os.PathError{Op: "read", Path: path, Err: errIsDir}
+		}
 		w.problem(path, err)
 		return nil, err
 	}
