@@ -380,15 +380,8 @@ func PrependGMEnv(ff FileFacts, first *grammar.File, rest *GMEnv) *GMEnv {
 	}
 	e.calls = make([][]*grammar.Node, 0, len(e.files))
 	e.calls = append(e.calls, ff.Calls(first).Named(e.names...))
-	for i, h := range rest.files {
-		ns := rest.calls[i]
-		if len(extra) > 0 {
-			if more := ff.Calls(h).Named(extra...); len(more) > 0 {
-				ns = append(slices.Clip(ns), more...)
-				sort.Slice(ns, func(i, j int) bool { return ns[i].Index() < ns[j].Index() })
-			}
-		}
-		e.calls = append(e.calls, ns)
+	for i := range rest.files {
+		e.calls = append(e.calls, rest.callsWith(ff, i, extra))
 	}
 	return e
 }
@@ -438,14 +431,7 @@ func NewGMWith(ff FileFacts, f *grammar.File, env *GMEnv) *GM {
 	}
 	var calls []incNode
 	for i, h := range env.files {
-		ns := env.calls[i]
-		if len(extra) > 0 {
-			if more := ff.Calls(h).Named(extra...); len(more) > 0 {
-				ns = append(slices.Clip(ns), more...)
-				sort.Slice(ns, func(i, j int) bool { return ns[i].Index() < ns[j].Index() })
-			}
-		}
-		for _, n := range ns {
+		for _, n := range env.callsWith(ff, i, extra) {
 			calls = append(calls, incNode{h, n})
 		}
 	}
@@ -454,6 +440,19 @@ func NewGMWith(ff FileFacts, f *grammar.File, env *GMEnv) *GM {
 	}
 	g.finish(ff, calls)
 	return g
+}
+
+// callsWith are files[i]'s calls of the environment's names and of extra
+// (names it does not hold), in source order as Named gives them.
+func (e *GMEnv) callsWith(ff FileFacts, i int, extra []string) []*grammar.Node {
+	ns := e.calls[i]
+	if len(extra) > 0 {
+		if more := ff.Calls(e.files[i]).Named(extra...); len(more) > 0 {
+			ns = append(slices.Clip(ns), more...)
+			sort.Slice(ns, func(i, j int) bool { return ns[i].Index() < ns[j].Index() })
+		}
+	}
+	return ns
 }
 
 // defNames are the names of the function definitions, in order.
