@@ -178,8 +178,9 @@ type GM struct {
 	// dcciOut is dcciRoots for the dccis that write lines out.
 	dcciOut   map[*grammar.Node]map[string][]int
 	initNames map[string][]string
-	// fileDep: see GMEnv.
-	fileDep bool
+	// trees maps the tree of each file the model reads to that file: a
+	// node's masked qualifiers are found in its own file's masks.
+	trees map[*grammar.Tree]*grammar.File
 	// fieldAsks records the member names looked up while a GMEnv is built.
 	fieldAsks map[string]bool
 }
@@ -208,7 +209,9 @@ func newGM(f *grammar.File) *GM {
 		funcs:       map[string]GMKind{},
 		helpers:     map[string]map[int][]string{},
 		dccis:       map[*grammar.Node][]Dcci{},
+		trees:       map[*grammar.Tree]*grammar.File{},
 	}
+	g.know(f)
 	for _, t := range descriptorTypes {
 		g.descTypes[t] = true
 	}
@@ -249,6 +252,7 @@ func nodesOf(ff FileFacts, files []*grammar.File, kinds ...string) []incNode {
 func buildGM(ff FileFacts, f *grammar.File, includes []*grammar.File) *GM {
 	g := newGM(f)
 	files := append(slices.Clip(includes), f)
+	g.know(files...)
 	g.addAliases(nodesOf(ff, files, "alias_declaration", "type_definition"))
 	defs := nodesOf(ff, files, "function_definition")
 	g.addFuncs(defs)
@@ -285,10 +289,6 @@ type GMEnv struct {
 	names   []string
 	nameSet map[string]bool
 	calls   [][]*grammar.Node
-	// fileDep is set when a member's kind depended on the including file
-	// (a cast in its initializer is read with the including file's
-	// qualifiers): the tables cannot be shared then.
-	fileDep bool
 	// fieldAsks are the member names the members' initializers looked up:
 	// a file put before the includes that declares one would change them.
 	fieldAsks map[string]bool
@@ -302,12 +302,13 @@ func NewGMEnv(ff FileFacts, includes []*grammar.File) *GMEnv {
 		aliasDecls: nodesOf(ff, files, "alias_declaration"),
 		typedefs:   nodesOf(ff, files, "type_definition")}
 	g := newGM(nil)
+	g.know(files...)
 	g.fieldAsks = map[string]bool{}
 	g.addAliases(append(slices.Clip(e.aliasDecls), e.typedefs...))
 	defs := nodesOf(ff, files, "function_definition")
 	g.addFuncs(defs)
 	g.addFields(nodesOf(ff, files, "field_declaration"))
-	e.descTypes, e.typeAliases, e.funcs, e.fields, e.fileDep, e.fieldAsks = g.descTypes, g.typeAliases, g.funcs, g.fields, g.fileDep, g.fieldAsks
+	e.descTypes, e.typeAliases, e.funcs, e.fields, e.fieldAsks = g.descTypes, g.typeAliases, g.funcs, g.fields, g.fieldAsks
 	e.names = append([]string{"dcci", "DataCacheCleanAndInvalid"}, defNames(defs)...)
 	e.nameSet = map[string]bool{}
 	for _, n := range e.names {
@@ -330,7 +331,7 @@ func PrependGMEnv(ff FileFacts, first *grammar.File, rest *GMEnv) *GMEnv {
 	if len(gmFiles([]*grammar.File{first})) == 0 {
 		return rest
 	}
-	if rest.fileDep || slices.Contains(rest.files, first) {
+	if slices.Contains(rest.files, first) {
 		return nil
 	}
 	own := []*grammar.File{first}
@@ -338,6 +339,7 @@ func PrependGMEnv(ff FileFacts, first *grammar.File, rest *GMEnv) *GMEnv {
 		aliasDecls: append(nodesOf(ff, own, "alias_declaration"), rest.aliasDecls...),
 		typedefs:   append(nodesOf(ff, own, "type_definition"), rest.typedefs...)}
 	g := newGM(nil)
+	g.know(first)
 	g.fieldAsks = map[string]bool{}
 	g.addAliases(append(slices.Clip(e.aliasDecls), e.typedefs...))
 	if !maps.Equal(g.descTypes, rest.descTypes) || !maps.Equal(g.typeAliases, rest.typeAliases) {
@@ -358,7 +360,7 @@ func PrependGMEnv(ff FileFacts, first *grammar.File, rest *GMEnv) *GMEnv {
 			return nil
 		}
 	}
-	e.descTypes, e.typeAliases, e.funcs, e.fileDep = rest.descTypes, rest.typeAliases, rest.funcs, g.fileDep
+	e.descTypes, e.typeAliases, e.funcs = rest.descTypes, rest.typeAliases, rest.funcs
 	e.fields = make(map[string][]*Var, len(rest.fields)+len(g.fields))
 	for name, vs := range rest.fields {
 		e.fields[name] = vs
@@ -396,10 +398,11 @@ func NewGMWith(ff FileFacts, f *grammar.File, env *GMEnv) *GM {
 	if f == nil || f.Tree == nil {
 		return newGM(f)
 	}
-	if env.fileDep || slices.Contains(env.files, f) {
+	if slices.Contains(env.files, f) {
 		return buildGM(ff, f, env.files)
 	}
 	g := newGM(f)
+	g.know(env.files...)
 	own := []*grammar.File{f}
 	aliases := append(slices.Clip(env.aliasDecls), nodesOf(ff, own, "alias_declaration")...)
 	aliases = append(aliases, env.typedefs...)
@@ -1061,19 +1064,30 @@ func (g *GM) castKind(td *grammar.Node) (GMKind, *Var) {
 	if td.ChildByField("declarator") == nil || !strings.Contains(td.ChildByField("declarator").Kind(), "pointer") {
 		return g.objectKind(td), nil
 	}
-	if g.file == nil {
-		// Building a GMEnv: the answer would depend on the including file.
-		g.fileDep = true
-		return NotGM, nil
-	}
-	if !hasGM(g.file, LeadingStart(td), td.End) && !g.hasQualifierAnywhere(td) {
+	if !g.hasGMQualifier(td) {
 		return NotGM, nil
 	}
 	return g.pointeeKind(BaseTypeName(td), false), nil
 }
 
-func (g *GM) hasQualifierAnywhere(n *grammar.Node) bool {
-	return n.Tree() != g.file.Tree && strings.Contains(n.Text(), "__gm__")
+// hasGMQualifier reports a __gm__ on n, read in the masks of n's own file
+// (an included header's node sits at its header's offsets, not at the
+// model's file's), or, for a node of another file, in its text.
+func (g *GM) hasGMQualifier(n *grammar.Node) bool {
+	src := g.trees[n.Tree()]
+	if src != nil && hasGM(src, LeadingStart(n), n.End) {
+		return true
+	}
+	return (g.file == nil || n.Tree() != g.file.Tree) && strings.Contains(n.Text(), "__gm__")
+}
+
+// know records the files whose nodes the model reads.
+func (g *GM) know(files ...*grammar.File) {
+	for _, f := range files {
+		if f != nil && f.Tree != nil {
+			g.trees[f.Tree] = f
+		}
+	}
 }
 
 // castType returns the target type_descriptor of reinterpret_cast/

@@ -326,3 +326,32 @@ func TestPrependGMEnvMatchesNewGMEnv(t *testing.T) {
 		}
 	}
 }
+
+// A cast in an included header is judged by the header's own qualifiers:
+// a `__gm__` the including file has at the same offsets is not the
+// header's (it was read there, and so made a plain pointer member GM).
+func TestHeaderCastReadsItsOwnQualifiers(t *testing.T) {
+	const hsrc = "struct Holder {\n  int32_t *plain = reinterpret_cast<int32_t *>(0);\n};\n"
+	hdr := parseCPP(t, "h.h", hsrc)
+	// The entry puts a __gm__ exactly where the header's cast type starts.
+	at := strings.Index(hsrc, "int32_t *>")
+	prefix := "//" + strings.Repeat("x", at-3) + "\n"
+	src := prefix + "__gm__ int32_t *q;\nextern \"C\" __global__ __aicore__ void entry(__gm__ int64_t *args) {}\n"
+	if got := strings.Index(src, "__gm__"); got != at {
+		t.Fatalf("the entry's __gm__ is at %d, want %d", got, at)
+	}
+	f := parseCPP(t, "entry.cpp", src)
+	for name, g := range map[string]*GM{
+		"NewGM":     NewGM(nil, f, []*grammar.File{hdr}),
+		"NewGMWith": NewGMWith(nil, f, NewGMEnv(nil, []*grammar.File{hdr})),
+	} {
+		for _, v := range g.fields["plain"] {
+			if v.Kind != NotGM {
+				t.Errorf("%s: member plain is %v, want not GM (the header's cast has no __gm__)", name, v.Kind)
+			}
+		}
+		if len(g.fields["plain"]) == 0 {
+			t.Errorf("%s: member plain not recorded", name)
+		}
+	}
+}
