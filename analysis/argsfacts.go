@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"slices"
 
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -143,7 +144,7 @@ func ArgsAccesses(ctx context.Context, ws *workspace.Workspace, s *Store, path s
 	if self == nil || self.Lang != grammar.CPP {
 		return nil
 	}
-	if !containsFile(files, self) {
+	if !slices.Contains(files, self) {
 		// The file changed between the two reads: its reads against the
 		// units' tables, not kept.
 		part := s.part("args", files)
@@ -205,13 +206,4 @@ func (p *Pass) Bindings(entry string) *abi.Bindings {
 		}
 	}
 	return EntryBindings(p.Context(), p.WS, p.store, entry)
-}
-
-func containsFile(fs []*grammar.File, f *grammar.File) bool {
-	for _, g := range fs {
-		if g == f {
-			return true
-		}
-	}
-	return false
 }
