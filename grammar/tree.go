@@ -464,7 +464,14 @@ func (p *Parser) parse(ctx context.Context, parseSrc, orig []byte, old *Tree, li
 		// A large source is parsed in pieces and keeps no C tree, so it
 		// never reparses incrementally.
 		cuts := topLevelSplits(parseSrc, chunkBytes)
-		if _, _, inner := blockSplits(parseSrc, chunkBytes); len(cuts) > 0 || len(inner) > 0 {
+		split := len(cuts) > 0
+		if !split {
+			// No top-level cut: one huge block may still be cut inside
+			// (parseChunks finds where again, per piece).
+			_, _, inner := blockSplits(parseSrc, chunkBytes)
+			split = len(inner) > 0
+		}
+		if split {
 			if t, err := p.parseChunks(ctx, parseSrc, orig, lines, cuts); err != errChunks {
 				return t, err
 			}
