@@ -167,12 +167,7 @@ func (p *FileFuncs) callSites() map[string][]CallSite {
 			}
 			var calls []*grammar.Node
 			if body := d.Node.ChildByField("body"); body != nil {
-				ds := body.Descendants()
-				for i := range ds {
-					if ds[i].Kind() == "call_expression" {
-						calls = append(calls, &ds[i])
-					}
-				}
+				calls = body.Inside(body.Tree().OfKind("call_expression"))
 			}
 			for _, n := range ownCalls(d.Node, calls) {
 				if d.File.CoresOf(n) == grammar.None {
