@@ -90,21 +90,6 @@ func (s *Summaries) peerWindowName(name string, at *grammar.Node, depth int) boo
 		}
 		return false
 	}
-	if v := d.ChildByField("value"); v != nil {
-		if v.Kind() == "initializer_list" || v.Kind() == "argument_list" {
-			if a := v.NamedChildren(); len(a) > 0 {
-				return s.peerWindow(a[0], depth+1)
-			}
-			return false
-		}
-		return s.peerWindow(v, depth+1)
-	}
-	for _, c := range d.NamedChildren() {
-		if c.Kind() == "argument_list" || c.Kind() == "initializer_list" {
-			if a := c.NamedChildren(); len(a) > 0 {
-				return s.peerWindow(a[0], depth+1)
-			}
-		}
-	}
-	return false
+	init, _ := declInit(d)
+	return init != nil && s.peerWindow(init, depth+1)
 }

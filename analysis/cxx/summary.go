@@ -663,22 +663,8 @@ func (s *Summaries) declOrigin(d *grammar.Node, use *grammar.Node) Origin {
 		}
 		return Origin{}
 	}
-	init := d.ChildByField("value")
-	if init == nil && d.Kind() == "init_declarator" {
-		// T x(args...) / T x{args...}
-		for _, c := range d.NamedChildren() {
-			if c.Kind() == "argument_list" || c.Kind() == "initializer_list" {
-				if a := c.NamedChildren(); len(a) > 0 {
-					return s.originOf(a[0])
-				}
-			}
-		}
-	}
-	if init != nil {
-		if init.Kind() == "initializer_list" || init.Kind() == "argument_list" {
-			if a := init.NamedChildren(); len(a) > 0 {
-				return s.originOf(a[0])
-			}
+	if init, ok := declInit(d); ok {
+		if init == nil {
 			return Origin{}
 		}
 		return s.originOf(init)
@@ -691,6 +677,32 @@ func (s *Summaries) declOrigin(d *grammar.Node, use *grammar.Node) Origin {
 		}
 	}
 	return Origin{}
+}
+
+// declInit is what the variable of declarator d is made from: the value
+// of `T x = v`, the first argument of `T x(a, ...)`, `T x{a, ...}` or
+// `T x = {a, ...}` (nil for an empty list). ok is false when d has no
+// initializer.
+func declInit(d *grammar.Node) (init *grammar.Node, ok bool) {
+	if v := d.ChildByField("value"); v != nil {
+		if v.Kind() == "initializer_list" || v.Kind() == "argument_list" {
+			if a := v.NamedChildren(); len(a) > 0 {
+				return a[0], true
+			}
+			return nil, true
+		}
+		return v, true
+	}
+	if d.Kind() == "init_declarator" {
+		for _, c := range d.NamedChildren() {
+			if c.Kind() == "argument_list" || c.Kind() == "initializer_list" {
+				if a := c.NamedChildren(); len(a) > 0 {
+					return a[0], true
+				}
+			}
+		}
+	}
+	return nil, false
 }
 
 // bufferCall is a SetGlobalBuffer call: its node and its parse.
