@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"bytes"
 	"context"
 
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
@@ -83,7 +82,7 @@ func InferUnitTarget(ws *workspace.Workspace, entry string) Target {
 	var maps []*grammar.ArchMap
 	for _, p := range ws.Closure(entry) {
 		src, err := ws.Source(p)
-		if l, _ := grammar.LangOf(p); err != nil || l != grammar.CPP || bytes.IndexByte(src, 0) >= 0 {
+		if l, _ := grammar.LangOf(p); err != nil || l != grammar.CPP || grammar.IsBinary(src) {
 			continue
 		}
 		paths = append(paths, p)

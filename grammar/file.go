@@ -40,6 +40,10 @@ type File struct {
 // ErrBinary is returned for files that contain NUL bytes.
 var ErrBinary = errors.New("binary file (contains NUL bytes)")
 
+// IsBinary reports whether src is a binary file's text (ErrBinary): no
+// parse, no findings.
+func IsBinary(src []byte) bool { return bytes.IndexByte(src, 0) >= 0 }
+
 // LangOf returns the language for a file name and whether extern-lsp reads it.
 func LangOf(path string) (Lang, bool) {
 	switch strings.ToLower(filepath.Ext(path)) {
@@ -55,7 +59,7 @@ func LangOf(path string) (Lang, bool) {
 // and the previous tree old for incremental reparsing.
 func ParseFile(ctx context.Context, p *Parser, path string, src []byte, old *File) (*File, error) {
 	lang, _ := LangOf(path)
-	if bytes.IndexByte(src, 0) >= 0 {
+	if IsBinary(src) {
 		return nil, ErrBinary
 	}
 	if p == nil || p.lang != lang {

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"net/url"
 	"path/filepath"
@@ -118,7 +117,7 @@ func (d *document) reparse() (changed bool) {
 	}
 	d.dirty = false
 	src := d.text
-	if bytes.IndexByte(src, 0) >= 0 {
+	if grammar.IsBinary(src) {
 		d.err = grammar.ErrBinary
 		d.closeTree()
 		d.file, d.masked = nil, nil

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -58,7 +57,7 @@ func collectStats(ws *workspace.Workspace, results []engine.FileResult, diags []
 	for _, res := range results {
 		p := res.Path
 		src, err := ws.Source(p)
-		if err != nil || bytes.IndexByte(src, 0) >= 0 {
+		if err != nil || grammar.IsBinary(src) {
 			// Unreadable or binary: not analysed.
 			continue
 		}
