@@ -123,7 +123,7 @@ type Workspace struct {
 	// or the limits change (closureEpoch counts the drops).
 	closures     map[string][]string
 	closureEpoch uint64
-	// abi is the Python stub index and the args[] caches (stubs.go).
+	// abi is the Python stub index (stubs.go).
 	abi abiState
 	// maxFile is the size cap of a file (fsys.DefaultMaxFileSize when
 	// nil); maxUnit caps the bytes of one include closure.
