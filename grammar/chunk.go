@@ -225,6 +225,7 @@ func (p *Parser) parseChunks(ctx context.Context, parseSrc, orig []byte, lines *
 	t := &Tree{Src: orig, names: p.lang.info().names, lines: lines}
 	bounds := append(append([]int{0}, cuts...), len(parseSrc))
 	c := &chunker{p: p, t: t, src: parseSrc}
+	defer c.nodes.free()
 	strict := slices.ContainsFunc(cuts, func(cut int) bool { return midLine(parseSrc, cut) })
 	for i := 0; i+1 < len(bounds); i++ {
 		a, b := bounds[i], bounds[i+1]
@@ -263,13 +264,7 @@ func (p *Parser) parseChunks(ctx context.Context, parseSrc, orig []byte, lines *
 		}
 	}
 	trimCHeap()
-	nodes := c.nodes
-	if cap(nodes)-len(nodes) > len(nodes)/32 {
-		// The room guessed for the pieces counts as live heap as long
-		// as the tree lives, and the collector paces itself on it: the
-		// copy costs a moment, now, while little else is live.
-		nodes = append(make([]Node, 0, len(nodes)), nodes...)
-	}
+	nodes := c.nodes.finish()
 	nodes[0].last = int32(len(nodes) - 1)
 	for i := range nodes {
 		nodes[i].tree = t
@@ -278,12 +273,15 @@ func (p *Parser) parseChunks(ctx context.Context, parseSrc, orig []byte, lines *
 	return t, nil
 }
 
+// errNoRoom is a parse given up because the nodes found no memory.
+var errNoRoom = errors.New("grammar: no memory for the nodes")
+
 // chunker gathers the nodes of a source parsed in pieces.
 type chunker struct {
 	p     *Parser
 	t     *Tree
 	src   []byte
-	nodes []Node
+	nodes nodeStore
 }
 
 // add appends the nodes of the tree of the piece of src at a: the whole
@@ -292,30 +290,19 @@ type chunker struct {
 // the tree ends the source).
 func (c *chunker) add(ts *sitter.Tree, a, parsed, left int) error {
 	root := ts.RootNode()
-	if len(c.nodes) == 0 {
-		// Room for every piece at the first one's density: capacity
-		// never written is never resident.
-		kept := keptCount(ts, c.t)
-		c.nodes = make([]Node, kept, kept+kept*left/max(parsed, 1)*5/4)
-		c.nodes = c.nodes[:flattenInto(ts, c.t, c.nodes, uint32(a), 0, false)]
-	} else if uint16(root.Symbol()) != c.nodes[0].kind {
+	first := c.nodes.n == 0
+	if !first && uint16(root.Symbol()) != c.nodes.at(0).kind {
 		return errChunks
-	} else {
-		at := len(c.nodes)
-		c.grow(nodeCount(ts)) // an upper bound: flatten drops punctuation
-		c.nodes = c.nodes[:at+flattenInto(ts, c.t, c.nodes[at:cap(c.nodes)], uint32(a), at, true)]
 	}
+	room := c.nodes.room(nodeCount(ts)) // an upper bound: flatten drops punctuation
+	if room == nil {
+		return errNoRoom
+	}
+	c.nodes.commit(flattenInto(ts, c.t, room, uint32(a), c.nodes.n, !first))
 	if left == 0 {
-		c.nodes[0].End = root.EndByte() + uint32(a)
+		c.nodes.at(0).End = root.EndByte() + uint32(a)
 	}
 	return nil
-}
-
-// grow makes room for need more nodes.
-func (c *chunker) grow(need int) {
-	if at := len(c.nodes); at+need > cap(c.nodes) {
-		c.nodes = append(c.nodes[:cap(c.nodes)], make([]Node, at+need-cap(c.nodes))...)[:at]
-	}
 }
 
 // parseBlock parses the piece [a, b) of the source, one huge brace block
@@ -330,9 +317,9 @@ func (c *chunker) grow(need int) {
 // caller parses the piece whole.
 func (c *chunker) parseBlock(ctx context.Context, a, b, open, close int, cuts []int) (bool, error) {
 	piece := c.src[a:b]
-	at := len(c.nodes)
+	at := c.nodes.n
 	rollback := func() (bool, error) {
-		c.nodes = c.nodes[:at]
+		c.nodes.truncate(at)
 		return false, nil
 	}
 	pp := c.p.p
@@ -347,24 +334,27 @@ func (c *chunker) parseBlock(ctx context.Context, a, b, open, close int, cuts []
 		// The tree ends where the whole piece does: the range after the
 		// block is parsed.
 		err = c.add(ts, a, cuts[0]+len(piece)-close, len(c.src)-b+close-cuts[0])
-		if b == len(c.src) {
-			c.nodes[0].End = ts.RootNode().EndByte() + uint32(a)
+		if err == nil && b == len(c.src) {
+			c.nodes.at(0).End = ts.RootNode().EndByte() + uint32(a)
 		}
 	}
 	ts.Close()
+	if err == errNoRoom {
+		return false, err
+	}
 	if err != nil || !clean {
 		return rollback()
 	}
 	// The block is the last node written but its punctuation: the
 	// statements of the other pieces go at the end of the array.
 	block := -1
-	for i := len(c.nodes) - 1; i >= at; i-- {
-		if n := &c.nodes[i]; n.Start == uint32(a+open) && c.t.names.block[n.kind] != 0 {
+	for i := c.nodes.n - 1; i >= at; i-- {
+		if n := c.nodes.at(i); n.Start == uint32(a+open) && c.t.names.block[n.kind] != 0 {
 			block = i
 			break
 		}
 	}
-	if block < 0 || int(c.nodes[block].last) != len(c.nodes)-1 || c.nodes[block].End != uint32(a+close+1) {
+	if block < 0 || int(c.nodes.at(block).last) != c.nodes.n-1 || c.nodes.at(block).End != uint32(a+close+1) {
 		return rollback()
 	}
 	var buf []byte
@@ -380,19 +370,24 @@ func (c *chunker) parseBlock(ctx context.Context, a, b, open, close int, cuts []
 		}
 		ok := !ts.RootNode().HasError()
 		if ok {
-			from := len(c.nodes)
-			c.grow(nodeCount(ts))
+			room := c.nodes.room(nodeCount(ts))
+			if room == nil {
+				ts.Close()
+				return false, errNoRoom
+			}
 			var n int
-			n, ok = flattenBlock(ts, c.t, uint32(open), c.nodes[from:cap(c.nodes)], uint32(a+cut-open-1), from, block)
-			c.nodes = c.nodes[:from+n]
+			n, ok = flattenBlock(ts, c.t, uint32(open), room, uint32(a+cut-open-1), c.nodes.n, block)
+			if ok {
+				c.nodes.commit(n)
+			}
 		}
 		ts.Close()
 		if !ok {
 			return rollback()
 		}
 	}
-	for i := block; i >= 0; i = int(c.nodes[i].parent) {
-		c.nodes[i].last = int32(len(c.nodes) - 1)
+	for i := block; i >= 0; i = int(c.nodes.at(i).parent) {
+		c.nodes.at(i).last = int32(c.nodes.n - 1)
 	}
 	return true, nil
 }

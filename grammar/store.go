@@ -1,0 +1,123 @@
+package grammar
+
+/*
+#include <stddef.h>
+#ifdef _WIN32
+#include <windows.h>
+static void *seg_map(size_t n) { return VirtualAlloc(NULL, n, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE); }
+static void seg_unmap(void *p, size_t n) { VirtualFree(p, 0, MEM_RELEASE); }
+#else
+#include <sys/mman.h>
+static void *seg_map(size_t n) {
+	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+static void seg_unmap(void *p, size_t n) { munmap(p, n); }
+#endif
+*/
+import "C"
+
+import (
+	"unsafe"
+)
+
+// nodeStore gathers the nodes of a source parsed in pieces, whose count is
+// known only at the end, in segments mapped outside the Go heap: the final
+// array is allocated once at its exact size and each segment is unmapped
+// as soon as it is copied, so the nodes are never held twice (growing one
+// Go array by append holds two copies at each growth, and its unused room
+// is live heap the collector paces on) and a mapped page never written is
+// never resident. The segments hold no Go pointers (flatten leaves the
+// tree pointer nil).
+type nodeStore struct {
+	segs []nodeSegment
+	n    int // nodes written
+}
+
+// nodeSegment is one mapping: nodes [base, base+len(nodes)) of the store.
+type nodeSegment struct {
+	mem   unsafe.Pointer
+	base  int
+	nodes []Node // len: written; cap: mapped
+}
+
+// segmentNodes is the smallest segment, in nodes (2 MB of them): about the
+// nodes of a few pieces.
+const segmentNodes = 1 << 16
+
+// room returns at least need free nodes after the last written one, in one
+// segment (a piece is flattened in one call); nil if mapping fails.
+func (s *nodeStore) room(need int) []Node {
+	if k := len(s.segs); k > 0 {
+		if g := &s.segs[k-1]; cap(g.nodes)-len(g.nodes) >= need {
+			return g.nodes[len(g.nodes):cap(g.nodes)]
+		}
+	}
+	c := max(need, segmentNodes)
+	mem := C.seg_map(C.size_t(c * int(unsafe.Sizeof(Node{}))))
+	if mem == nil {
+		return nil
+	}
+	s.segs = append(s.segs, nodeSegment{mem: mem, base: s.n, nodes: unsafe.Slice((*Node)(mem), c)[:0]})
+	g := &s.segs[len(s.segs)-1]
+	return g.nodes[:cap(g.nodes)]
+}
+
+// commit counts n nodes written at the start of the last room.
+func (s *nodeStore) commit(n int) {
+	g := &s.segs[len(s.segs)-1]
+	g.nodes = g.nodes[:len(g.nodes)+n]
+	s.n += n
+}
+
+// at is node i.
+func (s *nodeStore) at(i int) *Node {
+	for k := len(s.segs) - 1; ; k-- {
+		if g := &s.segs[k]; i >= g.base {
+			return &g.nodes[i-g.base]
+		}
+	}
+}
+
+// truncate drops the nodes from index n on.
+func (s *nodeStore) truncate(n int) {
+	for k := len(s.segs) - 1; k >= 0 && s.n > n; k-- {
+		g := &s.segs[k]
+		if g.base >= n && k > 0 {
+			s.unmap(g)
+			s.segs = s.segs[:k]
+			s.n = g.base
+			continue
+		}
+		g.nodes = g.nodes[:n-g.base]
+		s.n = n
+	}
+}
+
+// finish moves the nodes into one Go array of their exact count, unmapping
+// each segment once copied.
+func (s *nodeStore) finish() []Node {
+	out := make([]Node, s.n)
+	for k := range s.segs {
+		g := &s.segs[k]
+		copy(out[g.base:], g.nodes)
+		s.unmap(g)
+	}
+	s.segs, s.n = nil, 0
+	return out
+}
+
+// free unmaps every segment (a parse given up).
+func (s *nodeStore) free() {
+	for k := range s.segs {
+		s.unmap(&s.segs[k])
+	}
+	s.segs, s.n = nil, 0
+}
+
+func (s *nodeStore) unmap(g *nodeSegment) {
+	if g.mem != nil {
+		C.seg_unmap(g.mem, C.size_t(cap(g.nodes)*int(unsafe.Sizeof(Node{}))))
+		g.mem, g.nodes = nil, nil
+	}
+}
