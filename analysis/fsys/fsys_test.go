@@ -247,3 +247,51 @@ func TestReadSized(t *testing.T) {
 		t.Errorf("readSized of a grown file = %d bytes, %v", len(grown), err)
 	}
 }
+
+// A writer that opened the file before the rename and writes after it
+// writes into the replaced copy: its bytes must come back, and the fix
+// must be reported as not written.
+func TestLateWriteAfterRenameIsKept(t *testing.T) {
+	for _, alsoReplaced := range []bool{false, true} {
+		dir := t.TempDir()
+		p := filepath.Join(dir, "k.cpp")
+		write(t, p, "original\n")
+		_, stamp, err := ReadFile(p, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var writer *os.File
+		testHookBeforeRename = func(string) {
+			writer, err = os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		testHookAfterRename = func(string) {
+			writer.WriteString("// appended late\n")
+			writer.Close()
+			if alsoReplaced {
+				write(t, p, "third\n")
+			}
+		}
+		err = (&Writer{Roots: []string{dir}}).Replace(p, &stamp, []byte("fixed\n"))
+		testHookBeforeRename, testHookAfterRename = nil, nil
+		if !errors.Is(err, ErrChanged) {
+			t.Fatalf("alsoReplaced=%v: Replace = %v, want ErrChanged", alsoReplaced, err)
+		}
+		got, _ := os.ReadFile(p)
+		if !alsoReplaced {
+			if string(got) != "original\n// appended late\n" {
+				t.Errorf("file is %q, want the original with the late write", got)
+			}
+			continue
+		}
+		saved, _ := os.ReadFile(p + ".extern-lsp-saved")
+		if string(got) != "third\n" || string(saved) != "original\n// appended late\n" {
+			t.Errorf("file %q, saved %q: want the third writer's file and the late write saved", got, saved)
+		}
+		if !strings.Contains(err.Error(), ".extern-lsp-saved") {
+			t.Errorf("the message does not name the saved copy: %v", err)
+		}
+	}
+}

@@ -101,6 +101,8 @@ type Writer struct {
 // its owner, and is renamed over it, so a crash never leaves half a file.
 // A file with several hard links is instead rewritten in place, so every
 // link keeps seeing it. A file that does not exist is created (mode 0644).
+// Writes that land in the replaced file after the rename (from a program
+// that opened it before) are not lost: see lateWrites.
 func (w *Writer) Replace(path string, read *Stamp, data []byte) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -157,6 +159,10 @@ func unchanged(path string, read *Stamp) error {
 		return refuse(path, ErrChanged, "changed on disk since it was read (another program wrote it)")
 	}
 	cur, _, err := ReadFile(path, st.Size()+1)
+	if errors.Is(err, ErrTooLarge) {
+		// It grew between the stat and the read.
+		return refuse(path, ErrChanged, "changed on disk since it was read (another program wrote it)")
+	}
 	if err != nil {
 		return err
 	}
@@ -167,17 +173,59 @@ func unchanged(path string, read *Stamp) error {
 }
 
 // testHookBeforeRename, when set by a test, runs between writing the
-// temporary file and renaming it over the target.
-var testHookBeforeRename func(tmp string)
+// temporary file and renaming it over the target; testHookAfterRename
+// right after the rename.
+var testHookBeforeRename, testHookAfterRename func(tmp string)
+
+// lateWriteGrace is how long a replaced file is watched after the rename
+// for writes from programs that opened it before: an open-write-close
+// writer finishes well within it, even on a loaded machine.
+var lateWriteGrace = 10 * time.Millisecond
 
 func writeNew(path string, data []byte, mode fs.FileMode, old fs.FileInfo) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".extern-lsp-*")
+	name, ours, err := writeTemp(path, data, mode, old)
 	if err != nil {
 		return err
 	}
-	name := tmp.Name()
-	temps.add(name)
 	defer temps.remove(name)
+	if testHookBeforeRename != nil {
+		testHookBeforeRename(name)
+	}
+	var held *os.File
+	if old != nil {
+		// The last moment to notice a writer that raced the work above;
+		// the file stays open so writes that land after the rename are
+		// seen too (see lateWrites).
+		if held, err = holdUnchanged(path, old); err != nil {
+			os.Remove(name)
+			return err
+		}
+		defer held.Close()
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return err
+	}
+	syncDir(filepath.Dir(path))
+	if testHookAfterRename != nil {
+		testHookAfterRename(name)
+	}
+	if held != nil {
+		return lateWrites(path, held, old, ours, data)
+	}
+	return nil
+}
+
+// writeTemp writes data to a new temporary file beside path, with the
+// mode (and, where permitted, the owner) of old, synced; ours is what
+// the temporary file is, to recognise it after the rename.
+func writeTemp(path string, data []byte, mode fs.FileMode, old fs.FileInfo) (name string, ours fs.FileInfo, err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".extern-lsp-*")
+	if err != nil {
+		return "", nil, err
+	}
+	name = tmp.Name()
+	temps.add(name)
 	werr := func() error {
 		if _, err := tmp.Write(data); err != nil {
 			return err
@@ -193,29 +241,96 @@ func writeNew(path string, data []byte, mode fs.FileMode, old fs.FileInfo) error
 		if err := tmp.Chmod(mode & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)); err != nil {
 			return err
 		}
-		return tmp.Sync()
+		if err := tmp.Sync(); err != nil {
+			return err
+		}
+		ours, err = tmp.Stat()
+		return err
 	}()
 	if cerr := tmp.Close(); werr == nil {
 		werr = cerr
 	}
-	if werr == nil && testHookBeforeRename != nil {
-		testHookBeforeRename(name)
-	}
-	if werr == nil && old != nil {
-		// The last moment to notice a writer that raced the work above.
-		if st, err := os.Stat(path); err != nil || !os.SameFile(st, old) || st.Size() != old.Size() || !st.ModTime().Equal(old.ModTime()) {
-			werr = refuse(path, ErrChanged, "changed on disk while it was being written")
-		}
-	}
-	if werr == nil {
-		werr = os.Rename(name, path)
-	}
 	if werr != nil {
 		os.Remove(name)
-		return werr
+		temps.remove(name)
+		return "", nil, werr
 	}
-	syncDir(filepath.Dir(path))
-	return nil
+	return name, ours, nil
+}
+
+// holdUnchanged opens path and checks that it is still old (the same
+// file, size and modification time).
+func holdUnchanged(path string, old fs.FileInfo) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, refuse(path, ErrChanged, "deleted while it was being written")
+		}
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !os.SameFile(st, old) || st.Size() != old.Size() || !st.ModTime().Equal(old.ModTime()) {
+		f.Close()
+		return nil, refuse(path, ErrChanged, "changed on disk while it was being written")
+	}
+	return f, nil
+}
+
+// lateWrites looks, after the rename, for writes into the replaced file
+// from programs that opened it before: nobody would ever see them. If
+// there are any, the replaced file's content (with those writes) is put
+// back in place of ours, and the write is refused as a change seen before
+// the rename would be; if even our file was replaced meanwhile, that
+// content is saved beside it, so that no writer's bytes are lost.
+func lateWrites(path string, held *os.File, old, ours fs.FileInfo, data []byte) error {
+	time.Sleep(lateWriteGrace)
+	st, err := held.Stat()
+	if err == nil && st.Size() == old.Size() && st.ModTime().Equal(old.ModTime()) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	theirs := make([]byte, st.Size())
+	n, err := held.ReadAt(theirs, 0)
+	if err != nil && n < len(theirs) {
+		return fmt.Errorf("%s changed on disk while it was being written, and reading what the other program wrote failed: %v", path, err)
+	}
+	name, _, err := writeTemp(path, theirs[:n], old.Mode(), old)
+	if err != nil {
+		return err
+	}
+	defer temps.remove(name)
+	if cur, err := os.Stat(path); err == nil && os.SameFile(cur, ours) && Equal(path, data) {
+		if err := os.Rename(name, path); err == nil {
+			syncDir(filepath.Dir(path))
+			return refuse(path, ErrChanged, "changed on disk while it was being written (another program wrote it); left as that program wrote it")
+		}
+	}
+	saved, err := keepAs(name, path+".extern-lsp-saved")
+	if err != nil {
+		return fmt.Errorf("%s changed on disk while it was being written, and saving what the other program wrote failed: %v", path, err)
+	}
+	return refuse(path, ErrChanged, "changed on disk twice while it was being written; what the other program wrote to the replaced copy is saved as %s", saved)
+}
+
+// keepAs gives the temporary file name a name of its own, want or want
+// with a number, never replacing a file that exists.
+func keepAs(name, want string) (string, error) {
+	for i := 0; ; i++ {
+		to := want
+		if i > 0 {
+			to = fmt.Sprintf("%s.%d", want, i)
+		}
+		err := os.Link(name, to)
+		if err == nil {
+			os.Remove(name)
+			return to, nil
+		}
+		if !errors.Is(err, fs.ErrExist) || i == 99 {
+			os.Remove(name)
+			return "", err
+		}
+	}
 }
 
 // writeInPlace rewrites a hard-linked file through its own inode, checking
