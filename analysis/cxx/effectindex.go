@@ -1,6 +1,7 @@
 package cxx
 
 import (
+	"slices"
 	"sort"
 	"sync"
 
@@ -15,9 +16,17 @@ import (
 // safe for concurrent use.
 type EffectIndex struct {
 	effects []Effect
-	// at lists the positions in effects of the effects by kind, core and
-	// buffer, in source order.
-	at map[effectIndexKey][]int32
+	// keys lists the index's lists, sorted (indexKey): the positions in
+	// effects of the effects by kind, core and buffer, in source order;
+	// keys[k]'s list is pos[ends[k-1]:ends[k]]. A sorted array, not a map:
+	// a unit holds an index per function, thousands in a large unit.
+	keys []uint64
+	ends []int32
+	pos  []int32
+	// bufs are the buffers of the effects (Origin.buffer), numbered from
+	// 1 in keys; bufIDs finds one when they are many.
+	bufs   []Origin
+	bufIDs map[Origin]int32
 	// published holds, per cores mask, what AfterWriteBack needs; built on
 	// first use.
 	published [grammar.AIC | grammar.AIV + 1]struct {
@@ -26,54 +35,132 @@ type EffectIndex struct {
 	}
 }
 
-type effectIndexKey struct {
-	// buf is the buffer (no offsets); NoOrigin indexes every effect of the
-	// kind.
-	buf  Origin
-	kind EffectKind
-	core grammar.Cores // one core bit
-	// all indexes the whole-cache effects of the kind.
-	all bool
+// indexKey is the key of the list of the effects of a kind on one core
+// bit: on buffer buf (bufs[buf-1]), or every one (buf 0), or the
+// whole-cache ones (all).
+func indexKey(kind EffectKind, core grammar.Cores, buf int32, all bool) uint64 {
+	k := uint64(uint32(buf))<<32 | uint64(kind)<<16 | uint64(core)<<8
+	if all {
+		k |= 1
+	}
+	return k
 }
+
+// manyBufs is the number of buffers above which an index finds a buffer
+// by a map rather than a scan.
+const manyBufs = 8
 
 // NewEffectIndex indexes effects (one function's, as Effects returns them:
 // in source order) by kind, core and buffer.
 func NewEffectIndex(effects []Effect) *EffectIndex {
-	// Counted first, then cut from one array: the index lives as long as
-	// the unit's summaries, and lists grown by append keep up to as much
-	// room again.
-	keys := func(e Effect, add func(effectIndexKey)) {
+	x := &EffectIndex{effects: effects}
+	// The buffer of each distinct origin (shared by its effects).
+	byOrigin := map[*Origin]int32{}
+	ids := map[Origin]int32{}
+	bufOf := func(e Effect) int32 {
+		if e.origin == nil || !e.origin.Known() {
+			return 0
+		}
+		if id, ok := byOrigin[e.origin]; ok {
+			return id
+		}
+		b := e.origin.buffer()
+		id, ok := ids[b]
+		if !ok {
+			x.bufs = append(x.bufs, b)
+			id = int32(len(x.bufs))
+			ids[b] = id
+		}
+		byOrigin[e.origin] = id
+		return id
+	}
+	keys := func(e Effect, add func(uint64)) {
+		buf := bufOf(e)
 		for _, core := range []grammar.Cores{grammar.AIC, grammar.AIV} {
 			if e.Cores&core == 0 {
 				continue
 			}
-			add(effectIndexKey{kind: e.Kind, core: core})
-			if e.Origin.Known() {
-				add(effectIndexKey{kind: e.Kind, core: core, buf: e.Origin.buffer()})
+			add(indexKey(e.Kind, core, 0, false))
+			if buf != 0 {
+				add(indexKey(e.Kind, core, buf, false))
 			}
 			if e.All {
-				add(effectIndexKey{kind: e.Kind, core: core, all: true})
+				add(indexKey(e.Kind, core, 0, true))
 			}
 		}
 	}
-	counts := map[effectIndexKey]int{}
+	// Counted first, then cut from one array: the index lives as long as
+	// the unit's summaries.
+	counts := map[uint64]int32{}
 	total := 0
 	for _, e := range effects {
-		keys(e, func(k effectIndexKey) { counts[k]++; total++ })
+		keys(e, func(k uint64) { counts[k]++; total++ })
 	}
-	x := &EffectIndex{effects: effects, at: make(map[effectIndexKey][]int32, len(counts))}
-	all := make([]int32, total)
+	x.keys = make([]uint64, 0, len(counts))
+	for k := range counts {
+		x.keys = append(x.keys, k)
+	}
+	slices.Sort(x.keys)
+	x.ends = make([]int32, len(x.keys))
+	next := make(map[uint64]int32, len(counts))
+	at := int32(0)
+	for i, k := range x.keys {
+		next[k] = at
+		at += counts[k]
+		x.ends[i] = at
+	}
+	x.pos = make([]int32, total)
 	for i, e := range effects {
-		keys(e, func(k effectIndexKey) {
-			v, ok := x.at[k]
-			if !ok {
-				n := counts[k]
-				v, all = all[:0:n], all[n:]
-			}
-			x.at[k] = append(v, int32(i))
+		keys(e, func(k uint64) {
+			x.pos[next[k]] = int32(i)
+			next[k]++
 		})
 	}
+	x.bufs = slices.Clip(x.bufs)
+	if len(x.bufs) > manyBufs {
+		x.bufIDs = ids
+	}
 	return x
+}
+
+// list returns the positions of the effects of key k.
+func (x *EffectIndex) list(k uint64) []int32 {
+	i, ok := slices.BinarySearch(x.keys, k)
+	if !ok {
+		return nil
+	}
+	start := int32(0)
+	if i > 0 {
+		start = x.ends[i-1]
+	}
+	return x.pos[start:x.ends[i]:x.ends[i]]
+}
+
+// kindList is the positions of the effects of the kind on core; with all,
+// of the whole-cache ones.
+func (x *EffectIndex) kindList(kind EffectKind, core grammar.Cores, all bool) []int32 {
+	return x.list(indexKey(kind, core, 0, all))
+}
+
+// bufList is the positions of the effects of the kind on core on o's
+// buffer (o known).
+func (x *EffectIndex) bufList(kind EffectKind, core grammar.Cores, o Origin) []int32 {
+	b := o.buffer()
+	var id int32
+	if x.bufIDs != nil {
+		id = x.bufIDs[b]
+	} else {
+		for i := range x.bufs {
+			if x.bufs[i] == b {
+				id = int32(i + 1)
+				break
+			}
+		}
+	}
+	if id == 0 {
+		return nil
+	}
+	return x.list(indexKey(kind, core, id, false))
 }
 
 // buffer is the origin without its offsets: what Same compares.
@@ -98,11 +185,10 @@ func (x *EffectIndex) In(kind EffectKind, o Origin, cores grammar.Cores, start, 
 		if cores&core == 0 {
 			continue
 		}
-		k := effectIndexKey{kind: kind, core: core}
+		v := x.kindList(kind, core, false)
 		if o.Known() {
-			k.buf = o.buffer()
+			v = x.bufList(kind, core, o)
 		}
-		v := x.at[k]
 		if i := x.from(v, start); i < len(v) && x.effects[v[i]].At.Start < end {
 			return true
 		}
@@ -121,13 +207,13 @@ func (x *EffectIndex) NextCovering(kind EffectKind, o Origin, cores grammar.Core
 		if cores&core == 0 {
 			continue
 		}
-		if v := x.at[effectIndexKey{kind: kind, core: core, all: true}]; len(v) > 0 {
+		if v := x.kindList(kind, core, true); len(v) > 0 {
 			if k := x.from(v, start); k < len(v) && better(v[k]) {
 				best = v[k]
 			}
 		}
 		if o.Known() {
-			v := x.at[effectIndexKey{kind: kind, core: core, buf: o.buffer()}]
+			v := x.bufList(kind, core, o)
 			// Regions of the buffer at other offsets are skipped: few in
 			// real code.
 			for k := x.from(v, start); k < len(v) && better(v[k]); k++ {
@@ -138,7 +224,7 @@ func (x *EffectIndex) NextCovering(kind EffectKind, o Origin, cores grammar.Core
 			}
 		}
 		if also != nil {
-			v := x.at[effectIndexKey{kind: kind, core: core}]
+			v := x.kindList(kind, core, false)
 			for k := x.from(v, also.Start); k < len(v) && x.effects[v[k]].At.Start == also.Start && better(v[k]); k++ {
 				if x.effects[v[k]].At == also {
 					best = v[k]
@@ -187,19 +273,20 @@ func (w *writtenBack) add(e Effect) {
 	if e.All {
 		w.all = true
 	}
-	if !e.Origin.Known() {
+	o := e.Origin()
+	if !o.Known() {
 		return
 	}
 	if w.bufs == nil {
 		w.bufs = map[Origin]*bufferWriteBacks{}
 	}
-	b := w.bufs[e.Origin.buffer()]
+	b := w.bufs[o.buffer()]
 	if b == nil {
 		b = &bufferWriteBacks{offs: map[int64]bool{}}
-		w.bufs[e.Origin.buffer()] = b
+		w.bufs[o.buffer()] = b
 	}
-	b.base = b.base || e.Origin.Off == 0 || e.Origin.OffUnknown
-	b.offs[e.Origin.Off] = true
+	b.base = b.base || o.Off == 0 || o.OffUnknown
+	b.offs[o.Off] = true
 }
 
 // covers reports whether one of the write-backs covers p (Effect.Covers).
@@ -227,7 +314,7 @@ func newPublishIndex(effects []Effect, cores grammar.Cores) *publishIndex {
 		}
 		switch e.Kind {
 		case ScalarWrite:
-			flag[i] = e.Origin.Known() && wb.covers(e.Origin)
+			flag[i] = e.origin != nil && e.origin.Known() && wb.covers(*e.origin)
 		case WriteBack:
 			wb.add(e)
 		case Dsb:
@@ -247,7 +334,7 @@ func newPublishIndex(effects []Effect, cores grammar.Cores) *publishIndex {
 	for k := len(p.flags) - 1; k >= 0; k-- {
 		p.otherBuf[k], p.otherKey[k] = int32(len(p.flags)), int32(len(p.flags))
 		if k+1 < len(p.flags) {
-			o, next := effects[p.flags[k]].Origin, effects[p.flags[k+1]].Origin
+			o, next := effects[p.flags[k]].Origin(), effects[p.flags[k+1]].Origin()
 			p.otherBuf[k], p.otherKey[k] = int32(k+1), int32(k+1)
 			if next.buffer() == o.buffer() {
 				p.otherBuf[k] = p.otherBuf[k+1]
@@ -271,7 +358,7 @@ func (x *EffectIndex) AfterWriteBack(wb int, o Origin, cores grammar.Cores) (nex
 	k := sort.Search(len(p.flags), func(k int) bool { return int(p.flags[k]) > wb })
 	for k < len(p.flags) && p.flags[k] < stop {
 		e := x.effects[p.flags[k]]
-		if !e.Origin.SameRegion(o) {
+		if !e.Origin().SameRegion(o) {
 			return int(p.flags[k]), false
 		}
 		// Same region: so are the stores with its key, and with o's

@@ -146,16 +146,16 @@ func (x *EffectIndex) eachBack(o Origin, cores grammar.Cores, end int, hiddenAt 
 			}
 			switch kind {
 			case Invalidate, WriteBack:
-				lists = append(lists, list{v: x.at[effectIndexKey{kind: kind, core: core, all: true}], kind: kind})
+				lists = append(lists, list{v: x.kindList(kind, core, true), kind: kind})
 				if o.Known() {
-					lists = append(lists, list{v: x.at[effectIndexKey{kind: kind, core: core, buf: o.buffer()}], kind: kind})
+					lists = append(lists, list{v: x.bufList(kind, core, o), kind: kind})
 				}
 			case DMAWrite, ScalarWrite:
 				if o.Known() {
-					lists = append(lists, list{v: x.at[effectIndexKey{kind: kind, core: core, buf: o.buffer()}], kind: kind})
+					lists = append(lists, list{v: x.bufList(kind, core, o), kind: kind})
 				}
 			default:
-				lists = append(lists, list{v: x.at[effectIndexKey{kind: kind, core: core}], kind: kind})
+				lists = append(lists, list{v: x.kindList(kind, core, false), kind: kind})
 			}
 		}
 	}
@@ -197,7 +197,7 @@ func (x *EffectIndex) eachBack(o Origin, cores grammar.Cores, end int, hiddenAt 
 				continue
 			}
 		case DMAWrite, ScalarWrite:
-			if !e.Origin.SameRegion(o) {
+			if !e.Origin().SameRegion(o) {
 				continue
 			}
 		}

@@ -184,9 +184,10 @@ func (k EffectKind) String() string {
 
 // Effect is one thing a function does, at a point of its body.
 //
-// Its small fields are last, for size (see Origin).
+// Its memory is shared by every effect on it (Summaries.intern): a unit's
+// summaries hold thousands of effects per function in a large call graph,
+// on a few distinct memories. Its small fields are last, for size.
 type Effect struct {
-	Origin Origin
 	// At is the node of the summarized function's body the effect happens
 	// at: the call of a helper that does it, or the operation itself.
 	At *grammar.Node
@@ -194,15 +195,46 @@ type Effect struct {
 	// possibly in a helper, in SiteFile.
 	Site     *grammar.Node
 	SiteFile *grammar.File
-	Kind     EffectKind
+	// origin is the memory, nil for none (Origin{}).
+	origin *Origin
+	Kind   EffectKind
 	// All is set for whole-cache maintenance (ENTIRE_DATA_CACHE).
 	All bool
 	// Cores compile both At and, through every call on the way, Site.
 	Cores grammar.Cores
 }
 
+// Origin is the memory the effect is on.
+func (e Effect) Origin() Origin { return e.origin.value() }
+
+// value is the origin p shares, Origin{} for nil.
+func (p *Origin) value() Origin {
+	if p == nil {
+		return Origin{}
+	}
+	return *p
+}
+
+// intern returns the one shared copy of origin o in the unit's summaries
+// (nil for Origin{}): equal origins get the same pointer, so effects and
+// the memo keys compare and hash a pointer instead of a whole Origin.
+func (s *Summaries) intern(o Origin) *Origin {
+	if o == (Origin{}) {
+		return nil
+	}
+	if p, ok := s.origins[o]; ok {
+		return p
+	}
+	if s.origins == nil {
+		s.origins = map[Origin]*Origin{}
+	}
+	p := &o
+	s.origins[o] = p
+	return p
+}
+
 // Covers reports whether a cache maintenance effect covers memory o.
-func (e Effect) Covers(o Origin) bool { return e.All || e.Origin.Covers(o) }
+func (e Effect) Covers(o Origin) bool { return e.All || e.origin.value().Covers(o) }
 
 // CallSite is one call of a function of the unit.
 type CallSite struct {
@@ -235,7 +267,7 @@ type Summaries struct {
 	// resolved memoizes resolve per function, origin and depth: in a call
 	// graph where helpers call helpers, the paths up to the entries are
 	// exponentially many, the functions on them are not.
-	resolved map[wroteBackKey][]Origin
+	resolved map[wroteBackKey][]*Origin
 	// buffers memoizes globalBuffers.
 	buffers map[*grammar.Node]map[string]bufferCall
 	// params memoizes Params: an origin is asked per name use.
@@ -246,9 +278,11 @@ type Summaries struct {
 	wroteBack map[wroteBackKey]bool
 	// touches and touched memoize the scalar accesses of each function
 	// and the TouchBefore answers (touch.go).
-	touches    map[*grammar.Node]*expansion[[]Touch]
-	touched    map[touchKey]*expansion[*Touch]
-	touchIdx   map[*grammar.Node]*touchIndex
+	touches  map[*grammar.Node]*expansion[[]Touch]
+	touched  map[touchKey]*expansion[*Touch]
+	touchIdx map[*grammar.Node]*touchIndex
+	// origins interns the origins of effects, touches and memo keys.
+	origins    map[Origin]*Origin
 	roots      []FuncDef
 	rooted     bool
 	depth      int
@@ -256,14 +290,15 @@ type Summaries struct {
 	unitGuards func(*grammar.File) *grammar.Guards
 }
 
+// The memo keys name an origin by its shared copy (intern).
 type writtenKey struct {
 	fn *grammar.Node
-	o  Origin
+	o  *Origin
 }
 
 type wroteBackKey struct {
 	fn    *grammar.Node
-	o     Origin
+	o     *Origin
 	depth int
 }
 
@@ -999,10 +1034,10 @@ func (s *Summaries) computeEffects(fn *grammar.Node) []Effect {
 						// `f(nullptr)` skips what f guards with the pointer.
 						continue
 					}
-					x.Origin = s.substitute(x.Origin, c, n)
+					x.origin = s.intern(s.substitute(x.Origin(), c, n))
 					x.At = n
 					x.Cores &= cores
-					if (x.Kind == Invalidate || x.Kind == WriteBack || x.Kind == DMAWrite || x.Kind == ScalarWrite) && !x.All && !x.Origin.Known() {
+					if (x.Kind == Invalidate || x.Kind == WriteBack || x.Kind == DMAWrite || x.Kind == ScalarWrite) && !x.All && x.origin == nil {
 						continue
 					}
 					add(x)
@@ -1017,7 +1052,7 @@ func (s *Summaries) computeEffects(fn *grammar.Node) []Effect {
 				lhs = n.ChildByField("argument")
 			}
 			if o := s.storeOrigin(lhs); o.Known() {
-				add(Effect{Kind: ScalarWrite, Origin: o, At: n, Site: n, SiteFile: f, Cores: s.coresIn(f, n)})
+				add(Effect{Kind: ScalarWrite, origin: s.intern(o), At: n, Site: n, SiteFile: f, Cores: s.coresIn(f, n)})
 			}
 		}
 	}
@@ -1113,12 +1148,13 @@ func (s *Summaries) directEffect(f *grammar.File, c Call) ([]Effect, bool) {
 		if !all {
 			o = s.originOf(ptr)
 		}
-		out := []Effect{{Kind: Invalidate, Origin: o, All: all}}
+		p := s.intern(o)
+		out := []Effect{{Kind: Invalidate, origin: p, All: all}}
 		// dcci cleans and invalidates; a destination argument other than
 		// OUT/ALL keeps the line from GM.
 		dstGiven := c.Name == "dcci" && len(args) >= 2 || c.Name == "DataCacheCleanAndInvalid" && len(args) >= 2
 		if !dstGiven || d.HasArg("CACHELINE_OUT") || d.HasArg("CACHELINE_ALL") {
-			out = append(out, Effect{Kind: WriteBack, Origin: o, All: all})
+			out = append(out, Effect{Kind: WriteBack, origin: p, All: all})
 		}
 		return out, true
 	}
@@ -1151,7 +1187,7 @@ func (s *Summaries) directEffect(f *grammar.File, c Call) ([]Effect, bool) {
 		if c.Receiver == nil && len(c.Args) > 0 {
 			out := []Effect{{Kind: Signal}}
 			if o := s.originOf(c.Args[0]); o.Known() {
-				out = append([]Effect{{Kind: DMAWrite, Origin: o}}, out...)
+				out = append([]Effect{{Kind: DMAWrite, origin: s.intern(o)}}, out...)
 			}
 			return out, true
 		}
@@ -1163,7 +1199,7 @@ func (s *Summaries) directEffect(f *grammar.File, c Call) ([]Effect, bool) {
 	}
 	if dmaWriters[c.Name] && c.Receiver == nil && len(c.Args) > 0 {
 		if o := s.originOf(c.Args[0]); o.Known() {
-			return []Effect{{Kind: DMAWrite, Origin: o}}, true
+			return []Effect{{Kind: DMAWrite, origin: s.intern(o)}}, true
 		}
 		return nil, true
 	}
@@ -1258,9 +1294,9 @@ func (s *Summaries) sitesOf(fn *grammar.Node, self bool) []CallSite {
 // origins in the callee's terms.
 type entrySite struct {
 	site     CallSite
-	coherent []Effect // invalidations before the call, mapped
-	all      bool     // the whole cache was invalidated before the call
-	wait     *Effect  // a wait before the call (in the caller or above)
+	coherent []*Origin // the memory invalidated before the call, mapped
+	all      bool      // the whole cache was invalidated before the call
+	wait     *Effect   // a wait before the call (in the caller or above)
 }
 
 // entrySites computes, for every call of fn in the unit, what the caller
@@ -1275,20 +1311,20 @@ func (s *Summaries) entrySites(fn *grammar.Node) []entrySite {
 			state := s.stateBefore(cs.Caller.Node, cs.Call)
 			es.all, es.wait = state.all, state.wait
 			params := s.paramsOf(fn)
+			var set originSet
 			for _, inv := range state.coherent {
 				// Map the caller's origin to the callee's: an argument
 				// passed as parameter i, or the same task input / name.
 				for i, a := range c.Args {
-					if i < len(params) && inv.Origin.Covers(s.originOf(a)) {
-						x := inv
-						x.Origin = Origin{Kind: ParamOrigin, Param: i}
-						es.coherent = append(es.coherent, x)
+					if i < len(params) && inv.Covers(s.originOf(a)) {
+						set.add(s.intern(Origin{Kind: ParamOrigin, Param: i}))
 					}
 				}
-				if inv.Origin.Kind == ArgOrigin && inv.Origin.SlotParam < 0 || inv.Origin.Kind == NamedOrigin {
-					es.coherent = append(es.coherent, inv)
+				if inv.Kind == ArgOrigin && inv.SlotParam < 0 || inv.Kind == NamedOrigin {
+					set.add(inv)
 				}
 			}
+			es.coherent = slices.Clip(set.list)
 			sites = append(sites, es)
 		}
 		return sites
@@ -1298,15 +1334,33 @@ func (s *Summaries) entrySites(fn *grammar.Node) []entrySite {
 // coherenceState is what holds at a point of a function: the lines
 // invalidated before it (since the last wait), and the last wait.
 type coherenceState struct {
-	coherent []Effect
+	coherent []*Origin // a set: only which memory, not where
 	all      bool
 	wait     *Effect
+}
+
+// originSet is a set of shared origins (Summaries.intern), in the order
+// they were added.
+type originSet struct {
+	list []*Origin
+	in   map[*Origin]bool
+}
+
+func (set *originSet) add(p *Origin) {
+	if set.in == nil {
+		set.in = map[*Origin]bool{}
+	}
+	if !set.in[p] {
+		set.in[p] = true
+		set.list = append(set.list, p)
+	}
 }
 
 // stateBefore is the coherence state just before node at in fn: what every
 // caller established at fn's entry, then fn's own effects before at.
 func (s *Summaries) stateBefore(fn, at *grammar.Node) coherenceState {
 	var st coherenceState
+	var set originSet
 	sites := s.entrySites(fn)
 	if len(sites) > 0 {
 		st.all = true
@@ -1317,20 +1371,22 @@ func (s *Summaries) stateBefore(fn, at *grammar.Node) coherenceState {
 				st.wait = &w
 			}
 			if i == 0 {
-				st.coherent = append(st.coherent, es.coherent...)
+				for _, o := range es.coherent {
+					set.add(o)
+				}
 				continue
 			}
 			// Keep what every caller established.
-			kept := st.coherent[:0]
-			for _, inv := range st.coherent {
+			kept := originSet{}
+			for _, inv := range set.list {
 				for _, o := range es.coherent {
-					if o.Origin.Same(inv.Origin) {
-						kept = append(kept, inv)
+					if o.Same(*inv) {
+						kept.add(inv)
 						break
 					}
 				}
 			}
-			st.coherent = kept
+			set = kept
 		}
 	}
 	for _, e := range s.effectsOf(fn) {
@@ -1344,14 +1400,15 @@ func (s *Summaries) stateBefore(fn, at *grammar.Node) coherenceState {
 		case Invalidate:
 			if e.All {
 				st.all = true
-			} else if e.Origin.Known() {
-				st.coherent = append(st.coherent, e)
+			} else if e.origin != nil && e.origin.Known() {
+				set.add(e.origin)
 			}
 		case Wait:
 			w := e
-			st.wait, st.all, st.coherent = &w, false, nil
+			st.wait, st.all, set = &w, false, originSet{}
 		}
 	}
+	st.coherent = set.list
 	return st
 }
 
@@ -1366,7 +1423,7 @@ func (s *Summaries) entryCoherence(fn *grammar.Node, o Origin) (ok bool, missing
 	for _, es := range sites {
 		covered := es.all && es.wait == nil
 		for _, inv := range es.coherent {
-			if inv.Origin.Covers(o) {
+			if inv.Covers(o) {
 				covered = true
 			}
 		}
@@ -1394,29 +1451,30 @@ func (s *Summaries) entryWait(fn *grammar.Node) *Effect {
 // resolve maps an origin relative to fn's parameters to the origins its
 // callers pass (transitively, up to maxExpand levels): the task inputs and
 // named memory it can be. An origin that is not a parameter is itself.
-func (s *Summaries) resolve(fn *grammar.Node, o Origin) []Origin {
+func (s *Summaries) resolve(fn *grammar.Node, o Origin) []*Origin {
 	if o.Kind != ParamOrigin && !(o.Kind == ArgOrigin && o.SlotParam >= 0) {
-		return []Origin{o}
+		return []*Origin{s.intern(o)}
 	}
 	if s.depth > maxExpand {
 		return nil
 	}
-	k := wroteBackKey{fn, o, s.depth}
+	k := wroteBackKey{fn, s.intern(o), s.depth}
 	if out, ok := s.resolved[k]; ok {
 		return out
 	}
 	if s.resolved == nil {
-		s.resolved = map[wroteBackKey][]Origin{}
+		s.resolved = map[wroteBackKey][]*Origin{}
 	}
 	s.depth++
 	defer func() { s.depth-- }()
-	var out []Origin
-	defer func() { s.resolved[k] = out }()
+	var out []*Origin
+	defer func() { s.resolved[k] = slices.Clip(out) }()
 	for _, cs := range s.callSitesOf(fn) {
 		c, _ := AsCall(cs.Call)
 		for _, r := range s.resolve(cs.Caller.Node, s.substitute(o, c, cs.Call)) {
-			// A set: the paths to the same memory are many.
-			if r.Known() && !slices.Contains(out, r) {
+			// A set (equal origins share one copy): the paths to the same
+			// memory are many.
+			if r != nil && r.Known() && !slices.Contains(out, r) {
 				out = append(out, r)
 			}
 		}
@@ -1455,7 +1513,7 @@ func (s *Summaries) findEntries() []FuncDef {
 // fn's terms) by a scalar store or DMA: the entries' effects, with every
 // helper expanded, name the task inputs they write.
 func (s *Summaries) writtenInTask(fn *grammar.Node, o Origin) bool {
-	k := writtenKey{fn, o}
+	k := writtenKey{fn, s.intern(o)}
 	if v, ok := s.written[k]; ok {
 		return v
 	}
@@ -1472,7 +1530,7 @@ func (s *Summaries) computeWritten(fn *grammar.Node, o Origin) bool {
 	if len(targets) == 0 {
 		// Not known to its callers: look at fn's own writes.
 		for _, e := range s.effectsOf(fn) {
-			if (e.Kind == ScalarWrite || e.Kind == DMAWrite) && e.Origin.SameRegion(o) {
+			if (e.Kind == ScalarWrite || e.Kind == DMAWrite) && e.Origin().SameRegion(o) {
 				return true
 			}
 		}
@@ -1484,7 +1542,7 @@ func (s *Summaries) computeWritten(fn *grammar.Node, o Origin) bool {
 				continue
 			}
 			for _, t := range targets {
-				if e.Origin.SameRegion(t) {
+				if e.Origin().SameRegion(t.value()) {
 					return true
 				}
 			}
@@ -1634,7 +1692,7 @@ func (s *Summaries) callersWriteBack(fn *grammar.Node, o Origin, depth int) bool
 	if depth > maxExpand || !o.Known() {
 		return false
 	}
-	k := wroteBackKey{fn, o, depth}
+	k := wroteBackKey{fn, s.intern(o), depth}
 	if v, ok := s.wroteBack[k]; ok {
 		return v
 	}

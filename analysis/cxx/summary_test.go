@@ -94,7 +94,7 @@ func TestEffectsExpandHelpers(t *testing.T) {
 	var got []string
 	for _, e := range s.Effects(entry) {
 		line, _ := f.Lines.Position(e.At.Start)
-		got = append(got, fmt.Sprintf("%d:%s:%v:%v", line+1, e.Kind, e.Origin, e.All))
+		got = append(got, fmt.Sprintf("%d:%s:%v:%v", line+1, e.Kind, e.Origin(), e.All))
 	}
 	want := []string{
 		// refresh(meta, 512): an integer line loop over meta (the

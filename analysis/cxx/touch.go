@@ -23,7 +23,8 @@ import (
 // Touch is one scalar access through the scalar cache: a load, a store,
 // or a poll of a signal word.
 type Touch struct {
-	Origin Origin
+	// origin is the memory, shared as an Effect's is.
+	origin *Origin
 	// At is the node of the summarized function the access happens at:
 	// the access, or the call of the helper that does it.
 	At *grammar.Node
@@ -33,9 +34,12 @@ type Touch struct {
 	Cores    grammar.Cores
 }
 
+// Origin is the memory accessed.
+func (t Touch) Origin() Origin { return t.origin.value() }
+
 type touchKey struct {
 	fn, wait *grammar.Node
-	o        Origin
+	o        *Origin // shared (Summaries.intern)
 	inside   bool
 }
 
@@ -58,7 +62,7 @@ func (s *Summaries) computeTouches(fn *grammar.Node) []Touch {
 			return
 		}
 		if cores := s.coresIn(f, n); cores != grammar.None {
-			out = append(out, Touch{Origin: o, At: n, Site: n, SiteFile: f, Cores: cores})
+			out = append(out, Touch{origin: s.intern(o), At: n, Site: n, SiteFile: f, Cores: cores})
 		}
 	}
 	ds := body.Descendants()
@@ -92,10 +96,10 @@ func (s *Summaries) computeTouches(fn *grammar.Node) []Touch {
 					if t.At.Tree() == d.Node.Tree() && s.deadForCall(d.Node, t.At, n, fn) {
 						continue
 					}
-					t.Origin = s.substitute(t.Origin, c, n)
+					t.origin = s.intern(s.substitute(t.Origin(), c, n))
 					t.At = n
 					t.Cores &= cores
-					if t.Origin.Known() && t.Cores != grammar.None {
+					if t.origin != nil && t.origin.Known() && t.Cores != grammar.None {
 						out = append(out, t)
 					}
 				}
@@ -149,10 +153,10 @@ func (s *Summaries) accessOrigin(n *grammar.Node) (Origin, bool) {
 // memory and cores of a long list (see condense).
 func condenseTouches(ts []Touch) []Touch {
 	type key struct {
-		o     Origin
+		o     *Origin
 		cores grammar.Cores
 	}
-	return condenseBy(ts, func(t Touch) key { return key{t.Origin, t.Cores} })
+	return condenseBy(ts, func(t Touch) key { return key{t.origin, t.Cores} })
 }
 
 // touchBefore returns a scalar access of this core (on cores) to memory
@@ -160,7 +164,7 @@ func condenseTouches(ts []Touch) []Touch {
 // node w of fn completes: before w, in it, or anywhere in a loop of fn
 // around w; or, in a caller, before the call of fn. nil when there is none.
 func (s *Summaries) touchBefore(fn *grammar.Node, o Origin, w *grammar.Node, cores grammar.Cores, inside bool) *Touch {
-	k := touchKey{fn: fn, wait: w, o: o, inside: inside}
+	k := touchKey{fn: fn, wait: w, o: s.intern(o), inside: inside}
 	return expand(s, s.touched, k, nil, func() *Touch { return s.computeTouchBefore(fn, o, w, cores, inside) })
 }
 
@@ -260,7 +264,7 @@ func (s *Summaries) touchIndexOf(fn *grammar.Node) *touchIndex {
 			if t.Cores&core == 0 {
 				continue
 			}
-			for _, k := range regionKeys(core, t.Origin) {
+			for _, k := range regionKeys(core, t.Origin()) {
 				x.touches[k] = append(x.touches[k], t)
 			}
 		}
@@ -273,8 +277,8 @@ func (s *Summaries) touchIndexOf(fn *grammar.Node) *touchIndex {
 				x.invs[k] = append(x.invs[k], e)
 				continue
 			}
-			if e.Origin.Known() {
-				k := touchIndexKey{core: core, buf: e.Origin.buffer()}
+			if o := e.Origin(); o.Known() {
+				k := touchIndexKey{core: core, buf: o.buffer()}
 				x.invs[k] = append(x.invs[k], e)
 			}
 		}
