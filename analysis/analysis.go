@@ -123,6 +123,9 @@ type Diagnostic struct {
 	// warning because a call it cannot see into (its definition is in an
 	// #include that did not resolve) may change the verdict: the call.
 	SaidLess string
+	// Unlisted is set on the note that stands for a rule's findings in
+	// this file past max-findings-per-rule (see CapFindings).
+	Unlisted *Unlisted
 }
 
 // Doc is a rule's documentation page, in the shape of ruff's rule pages.
@@ -185,6 +188,9 @@ type Pass struct {
 	store    *Store
 	lazy     *passUnits
 	diags    *[]Diagnostic
+	// limit counts the rule's findings against max-findings-per-rule
+	// (nil: no cap).
+	limit *findingCap
 }
 
 // Nodes returns the file's nodes of the given kinds in source order. The
@@ -221,6 +227,9 @@ func (p *Pass) Report(d Diagnostic) {
 	}
 	if d.Severity == 0 {
 		d.Severity = p.Analyzer.Severity
+	}
+	if c := p.limit; c != nil && c.max > 0 && p.counted(&d) && !c.count(&d) {
+		return
 	}
 	d.Message = CapMessage(d.Message)
 	for i := range d.Fixes {

@@ -39,6 +39,10 @@ type Options struct {
 	// findings so far are returned with a note saying the analysis was cut
 	// short.
 	Budget time.Duration
+	// MaxFindingsPerRule caps the findings of each rule listed per file
+	// (0: no cap); past it they are counted, and one note per file and
+	// rule says how many were not listed (see CapFindings).
+	MaxFindingsPerRule int
 }
 
 // DefaultBudget is the per-file analysis budget of the front ends: far
@@ -119,11 +123,13 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		lazy:     &passUnits{},
 	}
 	base.Consts = base.Closure().Consts()
+	sups := ParseSuppressions(f)
 	// Each rule's findings are gathered, then copied once into a list of
 	// their exact total: the list lives until the run's output, and on a
 	// big file with tens of thousands of findings one grown by append
 	// keeps up to as much room again.
 	var founds [][]Diagnostic
+	var notes []Diagnostic
 	total := 1 // and a note past the budget
 	for _, a := range opts.Analyzers {
 		if ctx.Err() != nil {
@@ -132,7 +138,11 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		if a.Lang != f.Lang || !opts.enabled(a) {
 			continue
 		}
-		found, ok := runRule(ctx, base, a)
+		var limit *findingCap
+		if opts.MaxFindingsPerRule > 0 {
+			limit = &findingCap{max: opts.MaxFindingsPerRule, sups: sups}
+		}
+		found, ok := runRule(ctx, base, a, limit)
 		if !ok || ctx.Err() != nil {
 			// The rule was abandoned, or may have worked from facts cut
 			// short: keep only the findings of rules that finished in time.
@@ -140,7 +150,11 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		}
 		founds = append(founds, found)
 		total += len(found)
+		if limit != nil {
+			notes = append(notes, limit.notes()...)
+		}
 	}
+	total += len(notes)
 	var diags []Diagnostic
 	if total > 1 {
 		diags = make([]Diagnostic, 0, total)
@@ -149,6 +163,7 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		diags = append(diags, found...)
 		founds[i] = nil
 	}
+	diags = append(diags, notes...)
 	if err := parent.Err(); err != nil {
 		return nil, err
 	}
@@ -179,10 +194,19 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	if opts.Sight != nil && ctx.Err() == nil {
 		*opts.Sight = base.sight()
 	}
-	if note := importedNote(f.Path, f.Src, opts.Settings.GeneratedMarkers); note != "" {
+	note := importedNote(f.Path, f.Src, opts.Settings.GeneratedMarkers)
+	if note != "" {
 		demoteImported(diags, f.Path, note)
 	}
-	sups := ParseSuppressions(f)
+	if len(notes) > 0 {
+		demoted := ""
+		if note != "" {
+			demoted = f.Path
+		}
+		for i := range diags {
+			adjustUnlisted(&diags[i], opts.Severity, demoted)
+		}
+	}
 	kept := diags[:0]
 	for _, d := range diags {
 		if d.File == f.Path && d.Code != InternalCode {
@@ -212,11 +236,12 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 // cancelled run returns at once even from a rule that never looks at its
 // context: the rule is abandoned (its findings and the facts it computes
 // under the cancelled context are dropped) and finishes in the background.
-func runRule(ctx context.Context, base Pass, a *Analyzer) ([]Diagnostic, bool) {
+func runRule(ctx context.Context, base Pass, a *Analyzer, limit *findingCap) ([]Diagnostic, bool) {
 	var found []Diagnostic
 	p := base
 	p.Analyzer = a
 	p.diags = &found
+	p.limit = limit
 	done := make(chan struct{})
 	rulesRunning.Add(1)
 	go func() {

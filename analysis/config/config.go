@@ -66,6 +66,10 @@ type Config struct {
 	// default, fsys.DefaultMaxFileSize); larger ones are reported and
 	// skipped.
 	MaxFileSize int64
+	// MaxFindingsPerRule caps the findings of one rule listed per file
+	// (nil: analysis.DefaultMaxFindingsPerRule; 0: no cap). Past it they
+	// are counted, and one note per file and rule says how many.
+	MaxFindingsPerRule *int
 }
 
 // FileSizeLimit is the effective max-file-size.
@@ -74,6 +78,14 @@ func (c *Config) FileSizeLimit() int64 {
 		return fsys.DefaultMaxFileSize
 	}
 	return c.MaxFileSize
+}
+
+// FindingsCap is the effective max-findings-per-rule (0: no cap).
+func (c *Config) FindingsCap() int {
+	if c == nil || c.MaxFindingsPerRule == nil {
+		return analysis.DefaultMaxFindingsPerRule
+	}
+	return *c.MaxFindingsPerRule
 }
 
 // Error is a configuration problem: the file, the key and a hint.
@@ -222,7 +234,7 @@ func extract(raw map[string]any, pyproject bool) (map[string]any, string, bool) 
 }
 
 // Keys are the accepted keys, for errors and hints.
-var Keys = []string{"select", "extend-select", "ignore", "severity", "exclude", "include", "extend-generated-markers", "include-dirs", "reserved-flags", "core-macro-family", "arch", "max-file-size"}
+var Keys = []string{"select", "extend-select", "ignore", "severity", "exclude", "include", "extend-generated-markers", "include-dirs", "reserved-flags", "core-macro-family", "arch", "max-file-size", "max-findings-per-rule"}
 
 func (c *Config) decode(t map[string]any, prefix string) error {
 	keys := make([]string, 0, len(t))
@@ -347,6 +359,13 @@ func (c *Config) decode(t map[string]any, prefix string) error {
 				return bad("bad size "+describe(v), `want bytes or a size such as "512KB" or "8MB"`)
 			}
 			c.MaxFileSize = n
+		case "max-findings-per-rule":
+			n, ok := v.(int64)
+			if !ok || n < 0 || n > 1<<30 {
+				return bad("bad value "+describe(v), "want a count of findings, 0 for no cap (default 500)")
+			}
+			m := int(n)
+			c.MaxFindingsPerRule = &m
 		default:
 			hint := "known keys: " + strings.Join(Keys, ", ")
 			if s := closest(k, Keys); s != "" {
@@ -602,6 +621,8 @@ func (c *Config) Options(analyzers []*analysis.Analyzer) analysis.Options {
 		Enabled:   c.Enabled,
 		Severity:  c.Severities(),
 		Settings:  c.Settings(),
+
+		MaxFindingsPerRule: c.FindingsCap(),
 	})
 }
 

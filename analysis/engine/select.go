@@ -28,6 +28,9 @@ type Overrides struct {
 	KeepSuppressed bool
 	// Arch sets the target chip ("a2a3" or "a5") over the project's.
 	Arch string
+	// MaxFindingsPerRule, when set, replaces the project's
+	// max-findings-per-rule (0: no cap).
+	MaxFindingsPerRule *int
 }
 
 // Apply returns the project configuration with the overrides laid over it.
@@ -43,6 +46,9 @@ func (o Overrides) Apply(c *config.Config) *config.Config {
 	out.Ignore = append(append([]string(nil), out.Ignore...), o.ExtendIgnore...)
 	if o.Arch != "" {
 		out.Arch = o.Arch
+	}
+	if o.MaxFindingsPerRule != nil {
+		out.MaxFindingsPerRule = o.MaxFindingsPerRule
 	}
 	if len(o.Severity) > 0 {
 		out.Severity = map[string]string{}

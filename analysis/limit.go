@@ -1,0 +1,256 @@
+package analysis
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+)
+
+// The findings cap (`max-findings-per-rule`), like a compiler's error
+// limit: past it a rule's findings in one file are counted, not stored, and
+// the run adds one note per (file, rule) saying how many were not listed.
+// A machine-made file can hold a finding every few dozen bytes; listing
+// them all costs more memory than the analysis and helps no one.
+
+// DefaultMaxFindingsPerRule is the cap of the front ends when the
+// configuration sets none. Real kernels stay far below it (the most
+// findings of one rule in one file of the public trees is under 100).
+const DefaultMaxFindingsPerRule = 500
+
+// UnlistedName is the name of the note that stands for a rule's findings
+// past the cap in a file (its code is InternalCode).
+const UnlistedName = "findings-not-listed"
+
+// Unlisted is what a cap note stands for: the findings of one rule in one
+// file that were counted but not listed.
+type Unlisted struct {
+	Code, Name string
+	// BySeverity counts them by their final severity (index: Severity).
+	BySeverity [SeverityHint + 1]int
+	// Max is the cap that was reached.
+	Max int
+}
+
+// Total is the number of findings the note stands for.
+func (u *Unlisted) Total() int {
+	n := 0
+	for _, c := range u.BySeverity {
+		n += c
+	}
+	return n
+}
+
+// unlistedNote is the finding that stands for u, at the first unlisted
+// position of file.
+func unlistedNote(file string, at uint32, u *Unlisted) Diagnostic {
+	n := u.Total()
+	what := "findings"
+	if n == 1 {
+		what = "finding"
+	}
+	return Diagnostic{
+		File: file, Start: at, End: at,
+		Code: InternalCode, Name: UnlistedName, Severity: SeverityInfo,
+		Message: fmt.Sprintf("%s: %s more %s of %s in this file are not listed (max-findings-per-rule = %d)",
+			u.Code, Thousands(n), what, u.Name, u.Max),
+		Unlisted: u,
+	}
+}
+
+// Thousands writes n with comma separators (15,884).
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := n < 0
+	if neg {
+		s = s[1:]
+	}
+	var out []byte
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	if neg {
+		return "-" + string(out)
+	}
+	return string(out)
+}
+
+type capKey struct{ file, code string }
+
+// unlistedAt is one (file, rule)'s count past the cap.
+type unlistedAt struct {
+	first uint32
+	u     *Unlisted
+}
+
+// findingCap counts one rule's findings in one run of the driver. Each
+// rule has its own, used by its goroutine alone.
+type findingCap struct {
+	max int
+	// sups are the file's suppression comments.
+	sups   []*Suppression
+	listed map[capKey]int
+	over   map[capKey]*unlistedAt
+}
+
+// count records one more finding of d's file and code that the run keeps
+// and counts (not suppressed, compiled), and reports whether it is still
+// listed.
+func (c *findingCap) count(d *Diagnostic) bool {
+	k := capKey{d.File, d.Code}
+	if c.listed[k] < c.max {
+		if c.listed == nil {
+			c.listed = map[capKey]int{}
+		}
+		c.listed[k]++
+		return true
+	}
+	if c.over == nil {
+		c.over = map[capKey]*unlistedAt{}
+	}
+	o := c.over[k]
+	if o == nil {
+		o = &unlistedAt{first: d.Start, u: &Unlisted{Code: d.Code, Name: d.Name, Max: c.max}}
+		c.over[k] = o
+	}
+	o.first = min(o.first, d.Start)
+	sev := d.Severity
+	if sev < SeverityError || sev > SeverityHint {
+		sev = SeverityWarning
+	}
+	o.u.BySeverity[sev]++
+	return false
+}
+
+// notes are the cap notes of the counts past the cap, in a stable order.
+func (c *findingCap) notes() []Diagnostic {
+	if len(c.over) == 0 {
+		return nil
+	}
+	keys := make([]capKey, 0, len(c.over))
+	for k := range c.over {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].file != keys[j].file {
+			return keys[i].file < keys[j].file
+		}
+		return keys[i].code < keys[j].code
+	})
+	out := make([]Diagnostic, 0, len(keys))
+	for _, k := range keys {
+		o := c.over[k]
+		out = append(out, unlistedNote(k.file, o.first, o.u))
+	}
+	return out
+}
+
+// counted reports whether the run keeps and counts d: not a note of the
+// driver, in code a device compile keeps, and not silenced by a
+// suppression comment (suppressed findings do not use up the cap). It
+// does not mark the suppression used: the driver does that once the rules
+// are done.
+func (p *Pass) counted(d *Diagnostic) bool {
+	if d.Code == InternalCode || !p.compiled(d.File, d.Start) {
+		return false
+	}
+	if d.File != p.File.Path || len(p.limit.sups) == 0 {
+		return true
+	}
+	line, _ := p.File.Lines.Position(d.Start)
+	for _, s := range p.limit.sups {
+		if line >= s.Line && line <= s.End && s.Matches(d.Code, d.Name) {
+			return false
+		}
+	}
+	return true
+}
+
+// Unlisted is for rules with many findings: called before a finding's
+// message and fixes are built, with its start and severity (0: the
+// rule's), it reports true when the rule has reached max-findings-per-rule
+// in this file. The finding is then counted for the run's note (and the
+// exit code and statistics), and the rule skips building it. On false
+// the rule builds the finding and passes it to Report as usual.
+func (p *Pass) Unlisted(start uint32, sev Severity) bool {
+	c := p.limit
+	if c == nil || c.max <= 0 {
+		return false
+	}
+	if sev == 0 {
+		sev = p.Analyzer.Severity
+	}
+	d := Diagnostic{File: p.File.Path, Start: start, Code: p.Analyzer.Code, Name: p.Analyzer.Name, Severity: sev}
+	if c.listed[capKey{d.File, d.Code}] < c.max || !p.counted(&d) {
+		return false
+	}
+	c.count(&d)
+	return true
+}
+
+// adjustUnlisted applies to the counts of a note what the driver does to
+// the findings it stands for: the configured severity of the rule, then
+// the demotion of a generated or vendored file's warnings and errors.
+func adjustUnlisted(d *Diagnostic, sev map[string]Severity, demotedFile string) {
+	u := d.Unlisted
+	if u == nil {
+		return
+	}
+	if s, ok := sev[u.Code]; ok {
+		n := u.Total()
+		u.BySeverity = [SeverityHint + 1]int{}
+		u.BySeverity[s] = n
+	}
+	if demotedFile != "" && d.File == demotedFile {
+		u.BySeverity[SeverityInfo] += u.BySeverity[SeverityError] + u.BySeverity[SeverityWarning]
+		u.BySeverity[SeverityError], u.BySeverity[SeverityWarning] = 0, 0
+	}
+}
+
+// CapFindings lists at most max findings of each rule in each file (max
+// <= 0: all) and stands one note for the rest of each (file, rule), as the
+// driver does when it runs with Options.MaxFindingsPerRule. For front ends
+// that run uncapped because they need every finding first (a baseline is
+// matched against all of them), then cap what they show. Suppressed
+// findings, the driver's notes and the findings already counted by a note
+// are kept and do not use up the cap. The result is sorted.
+func CapFindings(diags []Diagnostic, max int) []Diagnostic {
+	if max <= 0 {
+		return diags
+	}
+	c := &findingCap{max: max}
+	kept := diags[:0:0]
+	for _, d := range diags {
+		if d.Suppressed == "" && d.Code != InternalCode && !c.count(&d) {
+			continue
+		}
+		kept = append(kept, d)
+	}
+	if len(kept) == len(diags) {
+		return diags
+	}
+	kept = append(kept, c.notes()...)
+	SortDiagnostics(kept)
+	return kept
+}
+
+// SeverityCounts counts findings by severity, the findings a cap note
+// stands for included and the note itself not: what exit codes and
+// summaries count.
+func SeverityCounts(diags []Diagnostic) (counts [SeverityHint + 1]int, unlisted int) {
+	for _, d := range diags {
+		if d.Unlisted != nil {
+			for s, n := range d.Unlisted.BySeverity {
+				counts[s] += n
+			}
+			unlisted += d.Unlisted.Total()
+			continue
+		}
+		if d.Severity >= 0 && int(d.Severity) < len(counts) {
+			counts[d.Severity]++
+		}
+	}
+	return counts, unlisted
+}
