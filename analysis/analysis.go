@@ -228,7 +228,7 @@ func (p *Pass) Report(d Diagnostic) {
 	if d.Severity == 0 {
 		d.Severity = p.Analyzer.Severity
 	}
-	if c := p.limit; c != nil && c.max > 0 && p.counted(&d) && !c.count(&d) {
+	if c := p.limit; c != nil && c.max > 0 && p.counted(&d) && !c.count(&d, c.max) {
 		return
 	}
 	d.Message = CapMessage(d.Message)

@@ -97,10 +97,10 @@ type findingCap struct {
 
 // count records one more finding of d's file and code that the run keeps
 // and counts (not suppressed, compiled), and reports whether it is still
-// listed.
-func (c *findingCap) count(d *Diagnostic) bool {
+// listed under the cap max.
+func (c *findingCap) count(d *Diagnostic, max int) bool {
 	k := capKey{d.File, d.Code}
-	if c.listed[k] < c.max {
+	if c.listed[k] < max {
 		if c.listed == nil {
 			c.listed = map[capKey]int{}
 		}
@@ -112,7 +112,7 @@ func (c *findingCap) count(d *Diagnostic) bool {
 	}
 	o := c.over[k]
 	if o == nil {
-		o = &unlistedAt{first: d.Start, u: &Unlisted{Code: d.Code, Name: d.Name, Max: c.max}}
+		o = &unlistedAt{first: d.Start, u: &Unlisted{Code: d.Code, Name: d.Name, Max: max}}
 		c.over[k] = o
 	}
 	o.first = min(o.first, d.Start)
@@ -186,7 +186,7 @@ func (p *Pass) Unlisted(start uint32, sev Severity) bool {
 	if c.listed[capKey{d.File, d.Code}] < c.max || !p.counted(&d) {
 		return false
 	}
-	c.count(&d)
+	c.count(&d, c.max)
 	return true
 }
 
@@ -209,24 +209,37 @@ func adjustUnlisted(d *Diagnostic, sev map[string]Severity, demotedFile string) 
 	}
 }
 
-// CapFindings lists at most max findings of each rule in each file (max
-// <= 0: all) and stands one note for the rest of each (file, rule), as the
-// driver does when it runs with Options.MaxFindingsPerRule. For front ends
-// that run uncapped because they need every finding first (a baseline is
-// matched against all of them), then cap what they show. Suppressed
-// findings, the driver's notes and the findings already counted by a note
-// are kept and do not use up the cap. The result is sorted.
-func CapFindings(diags []Diagnostic, max int) []Diagnostic {
-	if max <= 0 {
-		return diags
-	}
-	c := &findingCap{max: max}
-	kept := diags[:0:0]
-	for _, d := range diags {
-		if d.Suppressed == "" && d.Code != InternalCode && !c.count(&d) {
-			continue
+// CapFindings lists at most maxFor(file) findings of each rule in each
+// file (0: all) and stands one note for the rest of each (file, rule), as
+// the driver does when it runs with Options.MaxFindingsPerRule. For front
+// ends that run uncapped because they need every finding first (a baseline
+// is matched against all of them, fixes are applied to all of them), then
+// cap what they show. Suppressed findings and the driver's notes are kept
+// and do not use up the cap. The result is sorted; diags is not changed.
+func CapFindings(diags []Diagnostic, maxFor func(file string) int) []Diagnostic {
+	c := &findingCap{}
+	maxOf := map[string]int{}
+	var kept []Diagnostic
+	for i, d := range diags {
+		if d.Suppressed == "" && d.Code != InternalCode {
+			m, ok := maxOf[d.File]
+			if !ok {
+				m = maxFor(d.File)
+				maxOf[d.File] = m
+			}
+			if m > 0 && !c.count(&d, m) {
+				if kept == nil {
+					kept = append(make([]Diagnostic, 0, len(diags)), diags[:i]...)
+				}
+				continue
+			}
 		}
-		kept = append(kept, d)
+		if kept != nil {
+			kept = append(kept, d)
+		}
+	}
+	if kept == nil {
+		return diags
 	}
 	if len(kept) == len(diags) {
 		return diags

@@ -121,12 +121,12 @@ func TestMaxFindingsPerRule(t *testing.T) {
 	if len(all) != n || built != n {
 		t.Fatalf("uncapped: %d findings (%d built)", len(all), built)
 	}
-	capped := analysis.CapFindings(all, max)
+	capped := analysis.CapFindings(all, func(string) int { return max })
 	_, unlisted := analysis.SeverityCounts(capped)
 	if len(capped) != max+1 || unlisted != n-max {
 		t.Errorf("CapFindings: %d findings, %d unlisted", len(capped), unlisted)
 	}
-	if got := analysis.CapFindings(all, 0); len(got) != n {
+	if got := analysis.CapFindings(all, func(string) int { return 0 }); len(got) != n {
 		t.Errorf("CapFindings with no cap dropped findings")
 	}
 }

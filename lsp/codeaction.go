@@ -140,14 +140,32 @@ func (s *Server) codeAction(ctx context.Context, doc docRequest, p *codeActionPa
 // the file's current findings; only fixes to files the server may edit
 // apply.
 func (s *Server) fixAllEdits(ctx context.Context, path string, diags []analysis.Diagnostic) []analysis.TextEdit {
+	opts, ok := s.optionsFor(path)
+	if !ok {
+		return nil
+	}
+	// Fix-all fixes every finding, the ones past max-findings-per-rule
+	// too: when the published list was capped, the first round runs the
+	// rules again without the cap, and so do the later ones.
+	opts.MaxFindingsPerRule = 0
+	capped := false
+	for _, d := range diags {
+		capped = capped || d.Unlisted != nil && d.File == path
+	}
+	if capped {
+		ds, err := s.analyse(ctx, path, true)
+		if err != nil {
+			return nil
+		}
+		diags = ds
+	}
 	fixable := false
 	for _, d := range diags {
 		for _, f := range d.Fixes {
 			fixable = fixable || d.File == path && d.Suppressed == "" && f.Applicability == analysis.Safe && len(f.Edits) > 0
 		}
 	}
-	opts, ok := s.optionsFor(path)
-	if !fixable || !ok {
+	if !fixable {
 		return nil
 	}
 	ws := s.ws.Fork()

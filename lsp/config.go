@@ -35,6 +35,12 @@ type Settings struct {
 	// analysis time up to it; 0 diagnoses at once). Unset keeps the
 	// server's default.
 	Debounce *int `json:"debounce,omitempty"`
+	// MaxFindingsPerRule lists at most this many findings of one rule in
+	// one file, and one note for the rest (0: no cap; a negative value is
+	// ignored). Unset keeps the project's max-findings-per-rule (default
+	// 500): a machine-made file with tens of thousands of findings stays
+	// responsive in the editor.
+	MaxFindingsPerRule *int `json:"maxFindingsPerRule,omitempty"`
 }
 
 // parseSettings reads the section from a didChangeConfiguration payload,
@@ -63,7 +69,7 @@ func parseSettings(raw json.RawMessage) (Settings, bool) {
 }
 
 func hasSettingsKey(m map[string]json.RawMessage) bool {
-	for _, k := range []string{"select", "ignore", "severity", "checkPython", "coreView", "debounce"} {
+	for _, k := range []string{"select", "ignore", "severity", "checkPython", "coreView", "debounce", "maxFindingsPerRule"} {
 		if _, ok := m[k]; ok {
 			return true
 		}
@@ -89,6 +95,9 @@ func (base Settings) merge(s Settings) Settings {
 	}
 	if s.Debounce != nil {
 		out.Debounce = s.Debounce
+	}
+	if s.MaxFindingsPerRule != nil {
+		out.MaxFindingsPerRule = s.MaxFindingsPerRule
 	}
 	if len(s.Severity) > 0 {
 		out.Severity = map[string]string{}
@@ -126,7 +135,11 @@ func (s *Server) debounce() (lo, hi time.Duration) {
 // project configuration. An empty list is what clients send for "not set":
 // it keeps the project's list rather than clearing it.
 func (s Settings) overrides() engine.Overrides {
-	return engine.Overrides{Select: s.Select, Ignore: s.Ignore, Severity: s.Severity, NoPython: !s.checkPython()}
+	o := engine.Overrides{Select: s.Select, Ignore: s.Ignore, Severity: s.Severity, NoPython: !s.checkPython()}
+	if m := s.MaxFindingsPerRule; m != nil && *m >= 0 {
+		o.MaxFindingsPerRule = m
+	}
+	return o
 }
 
 // projectConfig returns the configuration file's settings for a path

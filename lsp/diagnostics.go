@@ -105,9 +105,18 @@ type flight struct {
 // analysis semaphore, until ctx is cancelled (a newer edit, a cancelled
 // request, shutdown).
 func (s *Server) runAnalysis(ctx context.Context, path string) ([]analysis.Diagnostic, error) {
+	return s.analyse(ctx, path, false)
+}
+
+// analyse is runAnalysis, listing every finding when uncapped (fix-all
+// fixes them all, the ones past max-findings-per-rule too).
+func (s *Server) analyse(ctx context.Context, path string, uncapped bool) ([]analysis.Diagnostic, error) {
 	opts, ok := s.optionsFor(path)
 	if !ok {
 		return nil, nil
+	}
+	if uncapped {
+		opts.MaxFindingsPerRule = 0
 	}
 	select {
 	case s.sem <- struct{}{}:

@@ -43,6 +43,10 @@ type Checker struct {
 	// RootFor picks the workspace root of a path given to Collect or
 	// Document (nil: workspace.ProjectRoot).
 	RootFor func(path string) string
+	// Uncapped lists every finding, whatever max-findings-per-rule says:
+	// for runs that need them all (fixes, baselines), then cap what they
+	// show with analysis.CapFindings and FindingsCap.
+	Uncapped bool
 
 	// WS and Files are set by Collect or Document.
 	WS    *workspace.Workspace
@@ -106,11 +110,24 @@ func (c *Checker) OptionsFor(path string) analysis.Options {
 		return *o
 	}
 	o := c.Overrides.Options(cfg, c.Analyzers)
+	if c.Uncapped {
+		o.MaxFindingsPerRule = 0
+	}
 	if c.opts == nil {
 		c.opts = map[*config.Config]*analysis.Options{}
 	}
 	c.opts[cfg] = &o
 	return o
+}
+
+// FindingsCap is the max-findings-per-rule of a file: its configuration's
+// with the overrides on top (0: no cap).
+func (c *Checker) FindingsCap(path string) int {
+	cfg, err := c.Loader.ForFile(path)
+	if err != nil {
+		cfg = config.Default()
+	}
+	return c.Overrides.Apply(cfg).FindingsCap()
 }
 
 // Document sets up a run over one document whose text is src (not read

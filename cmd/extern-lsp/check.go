@@ -46,6 +46,7 @@ type checkFlags struct {
 	diff          bool
 	exitZero      bool
 	maxWarnings   int
+	maxFindings   int
 	baseline      string
 	writeBaseline string
 	stats         bool
@@ -96,6 +97,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, []string, er
 	fs.BoolVar(&f.diff, "diff", false, "print the fixes as a unified diff instead of writing them")
 	fs.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when findings remain")
 	fs.IntVar(&f.maxWarnings, "max-warnings", -1, "exit 1 only when errors remain or warnings exceed this number")
+	fs.IntVar(&f.maxFindings, "max-findings-per-rule", -1, "list at most this many findings of one rule in one file, and count the rest in one note (0: no cap; overrides max-findings-per-rule, default 500)")
 	fs.StringVar(&f.baseline, "baseline", "", "ignore findings recorded in this baseline file")
 	fs.StringVar(&f.writeBaseline, "write-baseline", "", "record the current findings in this baseline file and exit 0")
 	fs.BoolVar(&f.stats, "statistics", false, "print what the run analysed (files, extern units, parse errors, unresolved includes) and the findings per rule")
@@ -117,6 +119,9 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, []string, er
 	}
 	if _, ok := grammar.ParseArch(f.arch); f.arch != "" && !ok {
 		return nil, nil, usagef("unknown --arch %q (want a2a3 or a5)", f.arch)
+	}
+	if f.maxFindings < -1 {
+		return nil, nil, usagef("--max-findings-per-rule %d: want a count of findings, 0 for no cap", f.maxFindings)
 	}
 	if a, ok := formatAliases[f.format]; ok {
 		f.format = a
@@ -267,7 +272,13 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 	if f.strict {
 		ov.ExtendSelect = append(ov.ExtendSelect, rules.UnusedSuppression.Code)
 	}
+	if f.maxFindings >= 0 {
+		ov.MaxFindingsPerRule = &f.maxFindings
+	}
 	r.checker = &engine.Checker{Analyzers: c.rules, Loader: loader, Overrides: ov, Jobs: f.jobs, Syntax: f.stats, RootFor: r.rootFor, IncludeDirs: f.includeDirs}
+	// Fixes and baselines need every finding: the run lists them all, and
+	// the cap applies to what is shown.
+	r.checker.Uncapped = f.fix || f.diff || f.baseline != "" || f.writeBaseline != ""
 	if v := os.Getenv(budgetEnv); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
@@ -351,6 +362,9 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 				fmt.Fprintf(stderr, "  %s: %s %s (x%d)\n", e.File, e.Code, e.Name, e.Count)
 			}
 		}
+	}
+	if r.checker.Uncapped {
+		all = analysis.CapFindings(all, r.checker.FindingsCap)
 	}
 
 	// Writes and diffs come last, once nothing can fail any more.
@@ -519,15 +533,8 @@ func (r *checkRun) exitCode(ds []analysis.Diagnostic) int {
 	if r.flags.exitZero {
 		return 0
 	}
-	errs, warns := 0, 0
-	for _, d := range ds {
-		switch {
-		case d.Severity == analysis.SeverityError:
-			errs++
-		case d.Severity == analysis.SeverityWarning:
-			warns++
-		}
-	}
+	counts, _ := analysis.SeverityCounts(ds)
+	errs, warns := counts[analysis.SeverityError], counts[analysis.SeverityWarning]
 	if errs > 0 {
 		return 1
 	}

@@ -221,10 +221,8 @@ func fixable(d analysis.Diagnostic, unsafe bool) (fix *analysis.Fix, hasUnsafe b
 // source line with a caret under the range, notes, the fix, and a summary.
 func (r *reporter) text(diags []analysis.Diagnostic, files int) {
 	loc := r.locator()
-	counts := map[analysis.Severity]int{}
 	nSafe, nUnsafe := 0, 0
 	for _, d := range diags {
-		counts[d.Severity]++
 		s := loc.at(d.File, d.Start)
 		fmt.Fprintf(r.w, "%s: %s: %s %s\n",
 			r.paint(ansiBold, fmt.Sprintf("%s:%d:%d", escapeText(relPath(r.cwd, d.File)), s.line, s.col)),
@@ -260,14 +258,21 @@ func (r *reporter) text(diags []analysis.Diagnostic, files int) {
 	if r.quiet {
 		return
 	}
-	r.summary(counts, files)
+	r.summary(diags, files)
 	r.fixSummary(nSafe, nUnsafe)
 }
 
-// summary is the `N files checked: ...` line.
-func (r *reporter) summary(counts map[analysis.Severity]int, files int) {
-	fmt.Fprintf(r.w, "%s checked: %s, %s, %s\n", count(files, "file"), count(counts[analysis.SeverityError], "error"),
-		count(counts[analysis.SeverityWarning], "warning"), count(counts[analysis.SeverityInfo]+counts[analysis.SeverityHint], "note"))
+// summary is the `N files checked: ...` line. It counts the findings past
+// max-findings-per-rule (the exit code does), not the notes that stand for
+// them, and says how many of them are not listed.
+func (r *reporter) summary(diags []analysis.Diagnostic, files int) {
+	counts, unlisted := analysis.SeverityCounts(diags)
+	more := ""
+	if unlisted > 0 {
+		more = fmt.Sprintf(" (%d not listed: max-findings-per-rule)", unlisted)
+	}
+	fmt.Fprintf(r.w, "%s checked: %s, %s, %s%s\n", count(files, "file"), count(counts[analysis.SeverityError], "error"),
+		count(counts[analysis.SeverityWarning], "warning"), count(counts[analysis.SeverityInfo]+counts[analysis.SeverityHint], "note"), more)
 }
 
 func (r *reporter) fixSummary(nSafe, nUnsafe int) {
@@ -293,10 +298,8 @@ func count(n int, s string) string {
 // message` ([*] marks an applicable fix), then the summary.
 func (r *reporter) concise(diags []analysis.Diagnostic, files int) {
 	loc := r.locator()
-	counts := map[analysis.Severity]int{}
 	nSafe, nUnsafe := 0, 0
 	for _, d := range diags {
-		counts[d.Severity]++
 		s := loc.at(d.File, d.Start)
 		mark := ""
 		fix, hasUnsafe := fixable(d, r.unsafe)
@@ -312,7 +315,7 @@ func (r *reporter) concise(diags []analysis.Diagnostic, files int) {
 	if r.quiet {
 		return
 	}
-	r.summary(counts, files)
+	r.summary(diags, files)
 	r.fixSummary(nSafe, nUnsafe)
 }
 
@@ -343,6 +346,18 @@ type jsonDiag struct {
 	Message   string        `json:"message"`
 	Related   []jsonRelated `json:"related"`
 	Fixes     []jsonFix     `json:"fixes"`
+	// Unlisted is set on the note that stands for a rule's findings in
+	// the file past max-findings-per-rule.
+	Unlisted *jsonUnlisted `json:"unlisted,omitempty"`
+}
+
+// jsonUnlisted is what a cap note stands for: count findings of the rule
+// code (name) in the file, not listed.
+type jsonUnlisted struct {
+	Code  string `json:"code"`
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+	Max   int    `json:"max_findings_per_rule"`
 }
 
 // jsonRelated is a note at another location (the stub parameter, the
@@ -374,6 +389,9 @@ func (r *reporter) jsonDiag(d analysis.Diagnostic) jsonDiag {
 			jf.Edits = append(jf.Edits, jsonEdit{File: relPath(r.cwd, ed.File), Line: es.line, Column: es.col, EndLine: ee.line, EndColumn: ee.col, NewText: ed.NewText})
 		}
 		jd.Fixes = append(jd.Fixes, jf)
+	}
+	if u := d.Unlisted; u != nil {
+		jd.Unlisted = &jsonUnlisted{Code: u.Code, Name: u.Name, Count: u.Total(), Max: u.Max}
 	}
 	return jd
 }
@@ -431,7 +449,6 @@ func (r *reporter) jsonLines(diags []analysis.Diagnostic) {
 // `line:col CODE [*] message` each, then the summary (ruff's grouped).
 func (r *reporter) grouped(diags []analysis.Diagnostic, files int) {
 	loc := r.locator()
-	counts := map[analysis.Severity]int{}
 	nSafe, nUnsafe := 0, 0
 	for i, d := range diags {
 		if i == 0 || diags[i-1].File != d.File {
@@ -440,7 +457,6 @@ func (r *reporter) grouped(diags []analysis.Diagnostic, files int) {
 			}
 			fmt.Fprintf(r.w, "%s:\n", r.paint(ansiBold, relPath(r.cwd, d.File)))
 		}
-		counts[d.Severity]++
 		s := loc.at(d.File, d.Start)
 		mark := ""
 		if fix, hasUnsafe := fixable(d, r.unsafe); fix != nil {
@@ -458,7 +474,7 @@ func (r *reporter) grouped(diags []analysis.Diagnostic, files int) {
 	if len(diags) > 0 {
 		fmt.Fprintln(r.w)
 	}
-	r.summary(counts, files)
+	r.summary(diags, files)
 	r.fixSummary(nSafe, nUnsafe)
 }
 

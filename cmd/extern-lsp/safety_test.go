@@ -397,7 +397,7 @@ func TestLongLineOutputIsBounded(t *testing.T) {
 	}
 	b.WriteString("\n}\n")
 	os.WriteFile("big.cpp", []byte(b.String()), 0o644)
-	r := runGuarded(t, "--format", "text", ".")
+	r := runGuarded(t, "--format", "text", "--max-findings-per-rule", "0", ".")
 	if got := strings.Count(r.stdout, "[EXT007 "); got != n {
 		t.Fatalf("%d findings, want %d", got, n)
 	}

@@ -34,6 +34,8 @@ type ruleCount struct {
 	Name    string `json:"name"`
 	N       int    `json:"count"`
 	Fixable bool   `json:"fixable"`
+	// Unlisted of the N were past max-findings-per-rule in their file.
+	Unlisted int `json:"unlisted,omitempty"`
 }
 
 // add appends a counter.
@@ -105,13 +107,29 @@ func collectStats(ws *workspace.Workspace, results []engine.FileResult, diags []
 	s.add("findings_said_less", "findings said less", saidLess,
 		"notes that would be warnings but for a call whose definition is in an #include that did not resolve (`unless f() ...`)")
 
+	if _, unlisted := analysis.SeverityCounts(diags); unlisted > 0 {
+		s.add("findings_not_listed", "findings not listed", unlisted,
+			"past max-findings-per-rule in their file: counted below and in the exit code, each file's rest stood for by one note")
+	}
+
 	byCode := map[string]*ruleCount{}
-	for _, d := range diags {
-		x := byCode[d.Code]
+	rule := func(code, name string) *ruleCount {
+		x := byCode[code]
 		if x == nil {
-			x = &ruleCount{Code: d.Code, Name: d.Name}
-			byCode[d.Code] = x
+			x = &ruleCount{Code: code, Name: name}
+			byCode[code] = x
 		}
+		return x
+	}
+	for _, d := range diags {
+		if u := d.Unlisted; u != nil {
+			// The note is no finding: the findings it stands for are.
+			x := rule(u.Code, u.Name)
+			x.N += u.Total()
+			x.Unlisted += u.Total()
+			continue
+		}
+		x := rule(d.Code, d.Name)
 		x.N++
 		if f, _ := fixable(d, unsafe); f != nil {
 			x.Fixable = true
@@ -169,7 +187,11 @@ func (s *checkStats) write(w io.Writer) {
 		if x.Fixable {
 			mark = "[*]"
 		}
-		fmt.Fprintf(w, "%5d  %-7s %s %s\n", x.N, x.Code, mark, x.Name)
+		more := ""
+		if x.Unlisted > 0 {
+			more = fmt.Sprintf("  (%d not listed)", x.Unlisted)
+		}
+		fmt.Fprintf(w, "%5d  %-7s %s %s%s\n", x.N, x.Code, mark, x.Name, more)
 	}
 }
 
