@@ -137,6 +137,24 @@ func runGMScalarRead(pass *analysis.Pass) {
 		}
 		var msg string
 		var saidLess *grammar.Node
+		sev := analysis.SeverityInfo
+		if g.verdict.Hazard != "" {
+			if b := g.verdict.Between; b[1] > b[0] {
+				// A project call between the cause and the read may
+				// invalidate the line.
+				var before *grammar.Node
+				if !g.verdict.Poll {
+					before = a.Node
+				}
+				saidLess = unseenCall(pass, unitFuncs(pass), a.Func, g.cores, b[0], b[1], before)
+			}
+			if saidLess == nil {
+				sev = analysis.SeverityWarning
+			}
+		}
+		if pass.Unlisted(a.Node.Start, sev) {
+			continue
+		}
 		d := analysis.Diagnostic{Start: a.Node.Start, End: a.Node.End, Related: g.verdict.Missing}
 		if g.verdict.Hazard != "" {
 			msg = fmt.Sprintf("scalar read `%s` of %s, %s: the scalar data cache is not coherent with DMA or other "+
@@ -147,15 +165,6 @@ func runGMScalarRead(pass *analysis.Pass) {
 			}
 			if g.verdict.CachedAt != nil {
 				d.Related = append(d.Related, *g.verdict.CachedAt)
-			}
-			if b := g.verdict.Between; b[1] > b[0] {
-				// A project call between the cause and the read may
-				// invalidate the line.
-				var before *grammar.Node
-				if !g.verdict.Poll {
-					before = a.Node
-				}
-				saidLess = unseenCall(pass, unitFuncs(pass), a.Func, g.cores, b[0], b[1], before)
 			}
 		} else if w := g.verdict.Uncached; w != nil {
 			// Other cores wrote it before the wait, but no load or store

@@ -155,6 +155,9 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 	repl := replacements(pass, calls, syncAll, target.Arch)
 	for _, b := range bad {
 		fc := b.fc
+		if pass.Unlisted(fc.Node.Start, 0) {
+			continue
+		}
 		d := analysis.Diagnostic{Start: fc.Node.Start, End: fc.Node.End, Message: flagMessage(pass, b)}
 		if b.reason == reasonSyncAll && site.Node != nil {
 			d.Related = []analysis.Related{analysis.RelatedAt(site.File, site.Node,

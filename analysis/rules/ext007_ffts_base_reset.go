@@ -67,6 +67,13 @@ func runFFTSBaseReset(pass *analysis.Pass) {
 			// runtime sets no FFTS base and SetSyncBaseAddr does nothing.
 			continue
 		}
+		sev := analysis.Severity(0)
+		if arch != grammar.ArchA2A3 {
+			sev = analysis.SeverityInfo
+		}
+		if pass.Unlisted(n.Start, sev) {
+			continue
+		}
 		d := analysis.Diagnostic{
 			Start: n.Start,
 			End:   n.End,

@@ -151,7 +151,6 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			continue
 		}
 		seen[key] = true
-		d := gmWriteDiagnostic(pass, gm, a, flush, barrier)
 		// Where the write-back or its dsb may hide: a project call after
 		// the store, before the signal (or the barrier, or the end).
 		to, before := limit, (*grammar.Node)(nil)
@@ -159,6 +158,14 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			to, before = after.next.At.Start, after.next.At
 		}
 		unseen := unseenCall(pass, unitFuncs(pass), a.Func, cores, a.Node.End, to, before)
+		sev := analysis.Severity(0)
+		if flush != nil && (after == nil || after.next == nil) || unseen != nil {
+			sev = analysis.SeverityInfo
+		}
+		if pass.Unlisted(a.Node.Start, sev) {
+			continue
+		}
+		d := gmWriteDiagnostic(pass, gm, a, flush, barrier)
 		if flush != nil {
 			if after == nil || after.next == nil {
 				// Nothing signals another core after the write-back: the

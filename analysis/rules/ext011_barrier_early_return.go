@@ -119,7 +119,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 			// whole core type leaves before the barrier that orders cube
 			// against vector.
 			b := sites[leaf.Call]
-			if !pass.Mixed() || b.Kind != cxx.BarrierSyncAll || !b.AIVOnlyKnown || b.AIVOnly || cores == grammar.Both {
+			if !pass.Mixed() || b.Kind != cxx.BarrierSyncAll || !b.AIVOnlyKnown || b.AIVOnly || cores == grammar.Both || pass.Unlisted(r.Start, 0) {
 				continue
 			}
 			pass.Report(analysis.Diagnostic{
@@ -129,6 +129,16 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 					lineRef(pass, leaf) + ", which waits for cube and vector cores alike: the other core type hangs in it",
 				Related: []analysis.Related{{File: leaf.File.Path, Start: leaf.Call.Start, End: leaf.Call.End, Message: "the barrier the other cores wait at"}},
 			})
+			continue
+		}
+		sev := analysis.SeverityWarning
+		if d.outerRuntime != nil {
+			sev = analysis.SeverityError
+			if d.seen&perCore == 0 {
+				sev = analysis.SeverityInfo
+			}
+		}
+		if pass.Unlisted(r.Start, sev) {
 			continue
 		}
 		target := "the hardware barrier `" + shortText(leaf.Call) + "`" + lineRef(pass, leaf)

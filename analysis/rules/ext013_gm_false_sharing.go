@@ -103,7 +103,7 @@ func runGMFalseSharing(pass *analysis.Pass) {
 		if min.coef == 0 || abs(min.coef)*size >= cacheLine {
 			continue
 		}
-		if fs.singleWriter(a.Func, a.Node) {
+		if fs.singleWriter(a.Func, a.Node) || pass.Unlisted(a.Node.Start, 0) {
 			continue
 		}
 		pass.Report(fs.diagnostic(a, idx, min, size, elemType, sdef))
