@@ -84,6 +84,10 @@ func TestErrors(t *testing.T) {
 		{"arch = 5", `key "arch": bad value 5`},
 		{"exclude = [\"[\"]", `key "exclude": bad glob "["`},
 		{"select = [", `invalid TOML: line 1`},
+		{"max-findings-per-rule = -1", `key "max-findings-per-rule": bad value -1 (want a count of findings, 0 for no cap (default 500))`},
+		{"max-findings-per-rule = \"500\"", `key "max-findings-per-rule": bad value "500"`},
+		{"max-findings-per-rule = 1.5", `key "max-findings-per-rule": bad value 1.5`},
+		{"max-findings-per-rul = 5", `did you mean "max-findings-per-rule"?`},
 	}
 	for _, tc := range cases {
 		dir := t.TempDir()
@@ -240,5 +244,23 @@ func TestLoaderConcurrentFoldersShareOneConfig(t *testing.T) {
 		if c != got[0] || len(c.Ignore) != 1 {
 			t.Fatalf("folder %d: %p %+v, folder 0: %p", i, c, c, got[0])
 		}
+	}
+}
+
+// max-findings-per-rule reaches the driver: 500 unless set, 0 for no cap.
+func TestMaxFindingsPerRule(t *testing.T) {
+	for text, want := range map[string]int{"": analysis.DefaultMaxFindingsPerRule, "max-findings-per-rule = 0\n": 0, "max-findings-per-rule = 20\n": 20} {
+		dir := t.TempDir()
+		write(t, filepath.Join(dir, "extern-lsp.toml"), text)
+		c, err := Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.Options(nil).MaxFindingsPerRule; got != want || c.FindingsCap() != want {
+			t.Errorf("%q: cap %d, want %d", text, got, want)
+		}
+	}
+	if got := Default().Options(nil).MaxFindingsPerRule; got != analysis.DefaultMaxFindingsPerRule {
+		t.Errorf("default cap %d", got)
 	}
 }

@@ -33,6 +33,7 @@ return {
       -- 'cube' or 'vector' dims the lines that core does not run (:ExternLspCoreView).
       coreView = 'off',
       -- debounce = 100, -- longest wait (ms) between an edit and its diagnostics; 0: at once
+      -- maxFindingsPerRule = 200, -- findings of one rule listed per file, the rest counted (0: all)
     },
   },
 }

@@ -12,6 +12,8 @@ export interface ServerConfig {
   coreView: CoreView;
   /** Longest wait (ms) between an edit and its diagnostics; absent: the server's default. */
   debounce?: number;
+  /** Most findings of one rule listed per file (0: all); absent: the project's max-findings-per-rule. */
+  maxFindingsPerRule?: number;
 }
 
 /** The per-core views: which core's inactive lines are dimmed. */
@@ -82,6 +84,10 @@ export function toServerConfig(settings: SettingsReader): ServerConfig {
   if (typeof debounce === 'number' && Number.isFinite(debounce) && debounce >= 0) {
     out.debounce = Math.round(debounce);
   }
+  const maxFindings = settings.get<unknown>('maxFindingsPerRule');
+  if (typeof maxFindings === 'number' && Number.isInteger(maxFindings) && maxFindings >= 0) {
+    out.maxFindingsPerRule = maxFindings;
+  }
   return out;
 }
 
@@ -97,7 +103,7 @@ export function changeAction(affects: (key: string) => boolean): ChangeAction {
   if (affects('externLsp.path')) {
     return 'restart';
   }
-  for (const k of ['select', 'ignore', 'severity', 'checkPython', 'coreView', 'debounce']) {
+  for (const k of ['select', 'ignore', 'severity', 'checkPython', 'coreView', 'debounce', 'maxFindingsPerRule']) {
     if (affects(`externLsp.${k}`)) {
       return 'notify';
     }

@@ -32,6 +32,10 @@ test('toServerConfig passes rule settings through and fills defaults', () => {
   assert.strictEqual(toServerConfig(reader({ debounce: 120 })).debounce, 120);
   assert.strictEqual(toServerConfig(reader({ debounce: -5 })).debounce, undefined);
   assert.strictEqual(toServerConfig(reader({ debounce: 'soon' })).debounce, undefined);
+  assert.strictEqual(toServerConfig(reader({ maxFindingsPerRule: 0 })).maxFindingsPerRule, 0);
+  assert.strictEqual(toServerConfig(reader({ maxFindingsPerRule: 200 })).maxFindingsPerRule, 200);
+  assert.strictEqual(toServerConfig(reader({ maxFindingsPerRule: -1 })).maxFindingsPerRule, undefined);
+  assert.strictEqual(toServerConfig(reader({ maxFindingsPerRule: 2.5 })).maxFindingsPerRule, undefined);
 });
 
 test('toServerConfig drops malformed entries instead of sending them', () => {
@@ -56,7 +60,7 @@ test('toServerConfig never forwards client-only keys', () => {
 test('changeAction restarts for a new path and notifies for rule settings', () => {
   const only = (k: string) => (key: string) => key === k || k.startsWith(key + '.');
   assert.strictEqual(changeAction(only('externLsp.path')), 'restart');
-  for (const k of ['select', 'ignore', 'severity', 'checkPython', 'coreView', 'debounce']) {
+  for (const k of ['select', 'ignore', 'severity', 'checkPython', 'coreView', 'debounce', 'maxFindingsPerRule']) {
     assert.strictEqual(changeAction(only(`externLsp.${k}`)), 'notify', k);
   }
   assert.strictEqual(changeAction(only('externLsp.trace.server')), 'none');
