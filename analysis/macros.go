@@ -88,13 +88,25 @@ func (um *UnitMacros) exitsLocked(name string, depth int) grammar.Cores {
 // each statement, so asking for every node of a long function stays
 // linear.
 type exitModel struct {
-	f      *grammar.File
-	um     *UnitMacros
-	before map[*grammar.Node]grammar.Cores
-	// cum is exitedBefore's answer per node already asked.
-	cum  map[*grammar.Node]grammar.Cores
-	done map[*grammar.Node]bool
+	f  *grammar.File
+	um *UnitMacros
+	// states holds a byte per node of each tree asked about (f's, in
+	// practice), by node index: three maps keyed by node cost twenty
+	// times as much on a large file.
+	states map[*grammar.Tree][]exitState
 }
+
+// exitState is what an exit model knows of one node: the cores its
+// earlier siblings left on (exitBefore), exitedBefore's answer (exitCum,
+// once exitKnown), and for a block whether its children were scanned.
+type exitState uint8
+
+const (
+	exitBefore exitState = 3 // bits 0-1
+	exitCumAt            = 2 // bits 2-3
+	exitKnown  exitState = 1 << 4
+	exitDone   exitState = 1 << 5
+)
 
 // ExitedBefore returns the cores that have left n's function before
 // reaching n: a return, or a macro whose body returns, that only core
@@ -108,7 +120,7 @@ func (um *UnitMacros) exitedBefore(f *grammar.File, n *grammar.Node) grammar.Cor
 	um.mu.Lock()
 	m := um.models[f]
 	if m == nil {
-		m = &exitModel{f: f, um: um, before: map[*grammar.Node]grammar.Cores{}, cum: map[*grammar.Node]grammar.Cores{}, done: map[*grammar.Node]bool{}}
+		m = &exitModel{f: f, um: um, states: map[*grammar.Tree][]exitState{}}
 		um.models[f] = m
 	}
 	defer um.mu.Unlock()
@@ -120,11 +132,16 @@ func (um *UnitMacros) exitedBefore(f *grammar.File, n *grammar.Node) grammar.Cor
 // in an else-if chain is thousands of blocks down, and every read there
 // asks, so walking up from each would be quadratic.
 func (m *exitModel) exitedBefore(n *grammar.Node) grammar.Cores {
+	st := m.states[n.Tree()]
+	if st == nil {
+		st = make([]exitState, len(n.Tree().Nodes))
+		m.states[n.Tree()] = st
+	}
 	var path []*grammar.Node
 	var acc grammar.Cores
 	for c := n; c != nil; c = c.Parent() {
-		if v, ok := m.cum[c]; ok {
-			acc = v
+		if v := st[c.Index()]; v&exitKnown != 0 {
+			acc = grammar.Cores(v >> exitCumAt & 3)
 			break
 		}
 		p := c.Parent()
@@ -136,23 +153,23 @@ func (m *exitModel) exitedBefore(n *grammar.Node) grammar.Cores {
 	for i := len(path) - 1; i >= 0; i-- {
 		c := path[i]
 		if p := c.Parent(); p.Kind() == "compound_statement" || cxx.IsPreprocBranch(p.Kind()) {
-			if !m.done[p] {
-				m.scan(p)
+			if st[p.Index()]&exitDone == 0 {
+				m.scan(st, p)
 			}
-			acc |= m.before[c]
+			acc |= grammar.Cores(st[c.Index()] & exitBefore)
 		}
-		m.cum[c] = acc
+		st[c.Index()] = st[c.Index()]&^(3<<exitCumAt) | exitState(acc&grammar.Both)<<exitCumAt | exitKnown
 	}
 	return acc
 }
 
 // scan records, for each child of block, the cores its earlier siblings
 // left on.
-func (m *exitModel) scan(block *grammar.Node) {
-	m.done[block] = true
+func (m *exitModel) scan(st []exitState, block *grammar.Node) {
+	st[block.Index()] |= exitDone
 	var acc grammar.Cores
 	for c := block.FirstChild(); c != nil; c = c.NextSibling() {
-		m.before[c] = acc
+		st[c.Index()] = st[c.Index()]&^exitBefore | exitState(acc&grammar.Both)
 		acc |= cxx.ExitsIn(m.f, c, func(name string) grammar.Cores { return m.um.exitsLocked(name, 0) })
 	}
 }

@@ -1,6 +1,7 @@
 package cxx
 
 import (
+	"bytes"
 	"slices"
 	"sort"
 	"strconv"
@@ -255,7 +256,7 @@ type Summaries struct {
 	funcFiles []*FileFuncs
 	res       *Resolver
 	files     map[*grammar.Tree]*grammar.File
-	scopes    map[*grammar.Node]map[string][]*grammar.Node
+	scopes    map[*grammar.Node]declsByName
 	scopeIx   map[*grammar.Node]*scopeIndex
 	effects   map[*grammar.Node]*expansion[[]Effect]
 	// effectIdx holds the index of each memoized effect list.
@@ -352,7 +353,7 @@ func Summarize(ff FileFacts, files ...*grammar.File) *Summaries {
 		funcs:     FuncsOf(ff, files...),
 		res:       NewResolverFrom(ff, files...),
 		files:     map[*grammar.Tree]*grammar.File{},
-		scopes:    map[*grammar.Node]map[string][]*grammar.Node{},
+		scopes:    map[*grammar.Node]declsByName{},
 		scopeIx:   map[*grammar.Node]*scopeIndex{},
 		effects:   map[*grammar.Node]*expansion[[]Effect]{},
 		effectIdx: map[*grammar.Node]*EffectIndex{},
@@ -805,7 +806,7 @@ func (s *Summaries) lookupName(name string, id *grammar.Node) *grammar.Node {
 		k = ix.parent[k]
 	}
 	for ; k >= 0; k = ix.parent[k] {
-		if best := lastDeclBefore(s.scopeDecls(ix.scopes[k])[name], id); best != nil {
+		if best := lastDeclBefore(s.scopeDecls(ix.scopes[k]).named(name), id); best != nil {
 			return best
 		}
 	}
@@ -816,7 +817,7 @@ func (s *Summaries) lookupName(name string, id *grammar.Node) *grammar.Node {
 func (s *Summaries) lookupNameUp(name string, id *grammar.Node) *grammar.Node {
 	for p := id.Parent(); p != nil; p = p.Parent() {
 		if scopeKinds[p.Kind()] {
-			if best := lastDeclBefore(s.scopeDecls(p)[name], id); best != nil {
+			if best := lastDeclBefore(s.scopeDecls(p).named(name), id); best != nil {
 				return best
 			}
 		}
@@ -830,14 +831,47 @@ var scopeKinds = map[string]bool{"compound_statement": true, "for_statement": tr
 
 // lastDeclBefore is the last of a scope's declarators of a name that
 // comes before id and is not id's own.
-func lastDeclBefore(decls []*grammar.Node, id *grammar.Node) *grammar.Node {
+func lastDeclBefore(decls []scopeDecl, id *grammar.Node) *grammar.Node {
 	var best *grammar.Node
-	for _, d := range decls {
-		if d.Start < id.Start && !d.Contains(id) {
+	for _, sd := range decls {
+		if d := sd.decl; d.Start < id.Start && !d.Contains(id) {
 			best = d
 		}
 	}
 	return best
+}
+
+// scopeDecl is a declarator of a scope and the node of the name it
+// declares.
+type scopeDecl struct{ name, decl *grammar.Node }
+
+// declsByName are a scope's declarators sorted by name, each name's in
+// source order: a sorted array rather than a map per scope, since an
+// else-if chain has thousands of scopes, most declaring one name or none.
+type declsByName []scopeDecl
+
+// named returns the declarators of name.
+func (l declsByName) named(name string) []scopeDecl {
+	lo := sort.Search(len(l), func(i int) bool { return cmpName(l[i].name.Bytes(), name) >= 0 })
+	hi := lo
+	for hi < len(l) && cmpName(l[hi].name.Bytes(), name) == 0 {
+		hi++
+	}
+	return l[lo:hi]
+}
+
+// cmpName compares a name's bytes in the source with a name, without
+// copying them.
+func cmpName(b []byte, name string) int {
+	for i := 0; i < len(b) && i < len(name); i++ {
+		if b[i] != name[i] {
+			if b[i] < name[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return len(b) - len(name)
 }
 
 // scopeIndex lists a function's scopes that declare something, in source
@@ -879,21 +913,21 @@ func (s *Summaries) declaringScopes(fn *grammar.Node) *scopeIndex {
 
 // scopeDecls indexes the declarators a block (or the init of a for/if/while)
 // declares directly, by name, in source order.
-func (s *Summaries) scopeDecls(scope *grammar.Node) map[string][]*grammar.Node {
+func (s *Summaries) scopeDecls(scope *grammar.Node) declsByName {
 	if m, ok := s.scopes[scope]; ok {
 		return m
 	}
-	m := map[string][]*grammar.Node{}
+	var m declsByName
 	add := func(decl *grammar.Node) {
 		if decl == nil || decl.Kind() != "declaration" {
 			return
 		}
 		for _, d := range decl.ChildrenByField("declarator") {
 			if n, _, _, _, _ := declarator(d); n != nil {
-				m[n.Text()] = append(m[n.Text()], d)
+				m = append(m, scopeDecl{n, d})
 			} else if d.Kind() == "function_declarator" {
 				if n := d.ChildByField("declarator"); n != nil && n.Kind() == "identifier" {
-					m[n.Text()] = append(m[n.Text()], d)
+					m = append(m, scopeDecl{n, d})
 				}
 			}
 		}
@@ -922,7 +956,13 @@ func (s *Summaries) scopeDecls(scope *grammar.Node) map[string][]*grammar.Node {
 			}
 		}
 	}
-	s.scopes[scope] = m
+	slices.SortStableFunc(m, func(a, b scopeDecl) int { return bytes.Compare(a.name.Bytes(), b.name.Bytes()) })
+	if len(m) > 0 {
+		// Only the scopes that declare something: declaringScopes asks
+		// each scope of a function once, and most declare nothing.
+		m = slices.Clip(m)
+		s.scopes[scope] = m
+	}
 	return m
 }
 
@@ -1221,8 +1261,8 @@ func (s *Summaries) callersNamed(name string) []CallSite {
 	}
 	var out []CallSite
 	for _, p := range s.funcFiles {
-		for _, cs := range p.callSites()[name] {
-			if s.coresIn(cs.File, cs.Call) != grammar.None {
+		for _, ref := range p.callSites()[name] {
+			if cs := p.site(ref); s.coresIn(cs.File, cs.Call) != grammar.None {
 				out = append(out, cs)
 			}
 		}
