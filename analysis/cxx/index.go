@@ -151,17 +151,30 @@ type FileFuncs struct {
 	// sites are the calls the file's functions make, by called name
 	// (callSites), built on first need.
 	sitesOnce sync.Once
-	sites     map[string][]CallSite
+	sites     map[string][]siteRef
+}
+
+// siteRef is a call site of a file's function: the call and the caller
+// (defs[def]), a quarter of a CallSite's size: a file fact kept for every
+// call of a file.
+type siteRef struct {
+	call *grammar.Node
+	def  int32
 }
 
 // callSites indexes by called name the calls each function of the file
 // makes itself (not a lambda's or a local class's in it) in code some core
 // compiles by the file's own guards; a unit narrows them by its guards.
 // A macro shadow's functions make none: they run at their uses.
-func (p *FileFuncs) callSites() map[string][]CallSite {
+func (p *FileFuncs) callSites() map[string][]siteRef {
 	p.sitesOnce.Do(func() {
-		p.sites = map[string][]CallSite{}
-		for _, d := range p.defs {
+		type named struct {
+			name string
+			ref  siteRef
+		}
+		var all []named
+		counts := map[string]int{}
+		for i, d := range p.defs {
 			if d.File.MacroOf != nil {
 				break
 			}
@@ -174,12 +187,29 @@ func (p *FileFuncs) callSites() map[string][]CallSite {
 					continue
 				}
 				if cn := CallName(n); cn != "" {
-					p.sites[cn] = append(p.sites[cn], CallSite{File: d.File, Call: n, Caller: d})
+					all = append(all, named{cn, siteRef{n, int32(i)}})
+					counts[cn]++
 				}
 			}
 		}
+		// Each name's list cut from one array, without append's room.
+		p.sites = make(map[string][]siteRef, len(counts))
+		refs := make([]siteRef, 0, len(all))
+		for _, x := range all {
+			l, ok := p.sites[x.name]
+			if !ok {
+				l, refs = refs[len(refs):len(refs):len(refs)+counts[x.name]], refs[:len(refs)+counts[x.name]]
+			}
+			p.sites[x.name] = append(l, x.ref)
+		}
 	})
 	return p.sites
+}
+
+// site is the CallSite of ref.
+func (p *FileFuncs) site(ref siteRef) CallSite {
+	d := p.defs[ref.def]
+	return CallSite{File: d.File, Call: ref.call, Caller: d}
 }
 
 // Defines reports whether the file defines a function called name.
