@@ -264,11 +264,8 @@ func (p *Parser) parseChunks(ctx context.Context, parseSrc, orig []byte, lines *
 		}
 	}
 	trimCHeap()
-	nodes := c.nodes.finish()
+	nodes := c.nodes.finish(t)
 	nodes[0].last = int32(len(nodes) - 1)
-	for i := range nodes {
-		nodes[i].tree = t
-	}
 	t.Nodes = nodes
 	return t, nil
 }

@@ -39,13 +39,12 @@ extern uint32_t ts_language_field_count(const TSLanguage *self);
 extern const char *ts_language_field_name_for_id(const TSLanguage *self, uint16_t id);
 
 // GoNode is grammar.Node's layout: flatten_tree writes the nodes straight
-// into the Go array (the tree pointer is left nil for Go to set).
+// into the Go array.
 typedef struct {
 	uint32_t start, end;
 	int32_t parent, last, index;
 	uint16_t kind;
 	uint8_t field, flags;
-	void *tree;
 } GoNode;
 
 enum { FLAG_NAMED = 1, FLAG_MISSING = 2, FLAG_ERROR = 4 };
@@ -234,10 +233,12 @@ func newNames(lang *sitter.Language, dropPunct bool) *names {
 // flatten copies a tree-sitter tree into Go memory in preorder: the nodes
 // are written by one C walk straight into the Go array.
 func flatten(ts *sitter.Tree, t *Tree) []Node {
-	nodes := make([]Node, keptCount(ts, t))
+	nodes := newNodes(t, keptCount(ts, t))
 	nodes = nodes[:flattenInto(ts, t, nodes, 0, 0, false)]
-	for i := range nodes {
-		nodes[i].tree = t
+	if t.names == langNames[Python] {
+		for i := range nodes {
+			nodes[i].flags |= flagPython
+		}
 	}
 	return nodes
 }
@@ -256,7 +257,7 @@ func keptCount(ts *sitter.Tree, t *Tree) int {
 }
 
 // flattenInto writes ts's nodes into out (see flatten_tree) and returns
-// how many it wrote; their tree pointers are left for the caller to set.
+// how many it wrote.
 func flattenInto(ts *sitter.Tree, t *Tree, out []Node, off uint32, base int, skipRoot bool) int {
 	if len(out) == 0 {
 		return 0

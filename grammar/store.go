@@ -94,10 +94,10 @@ func (s *nodeStore) truncate(n int) {
 	}
 }
 
-// finish moves the nodes into one Go array of their exact count, unmapping
-// each segment once copied.
-func (s *nodeStore) finish() []Node {
-	out := make([]Node, s.n)
+// finish moves the nodes into t's array of their exact count (newNodes),
+// unmapping each segment once copied.
+func (s *nodeStore) finish(t *Tree) []Node {
+	out := newNodes(t, s.n)
 	for k := range s.segs {
 		g := &s.segs[k]
 		copy(out[g.base:], g.nodes)

@@ -1,6 +1,13 @@
 package grammar
 
-import "testing"
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+)
 
 // The store's nodes keep their indexes across segments, a rollback drops
 // whole segments past it, and finish returns them in order.
@@ -33,13 +40,56 @@ func TestNodeStore(t *testing.T) {
 		t.Fatalf("after truncate: %d segments, %d nodes", len(s.segs), s.n)
 	}
 	write(5, 5)
-	nodes := s.finish()
+	nodes := s.finish(&Tree{})
 	if len(nodes) != segmentNodes-5 || s.segs != nil {
 		t.Fatalf("finish: %d nodes, %d segments left", len(nodes), len(s.segs))
 	}
 	for i := range nodes {
 		if nodes[i].index != int32(i) {
 			t.Fatalf("node %d holds %d", i, nodes[i].index)
+		}
+	}
+}
+
+// A node is all a caller may keep of a parse (a cache of facts, a
+// goroutine): it keeps its tree, source and line index alive, whether the
+// file was parsed whole or in pieces.
+func TestNodeKeepsTree(t *testing.T) {
+	defer func(n, m int) { chunkBytes, chunkAfter = n, m }(chunkBytes, chunkAfter)
+	var src strings.Builder
+	for i := 0; src.Len() < 64<<10; i++ {
+		fmt.Fprintf(&src, "void f%d(int a) {\n  g(a, %d);\n}\n", i, i)
+	}
+	for _, pieces := range []bool{false, true} {
+		chunkBytes, chunkAfter = 512<<10, 512<<10
+		if pieces {
+			chunkBytes, chunkAfter = 4<<10, 8<<10
+		}
+		n := func() *Node {
+			f, err := ParseFile(context.Background(), nil, "k.cpp", []byte(src.String()), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pieces == (f.Tree.ts != nil) {
+				t.Fatalf("pieces %v: C tree kept %v", pieces, f.Tree.ts != nil)
+			}
+			f.Close()
+			calls := f.Tree.OfKind("call_expression")
+			return calls[len(calls)-1]
+		}()
+		for i := 0; i < 3; i++ {
+			runtime.GC()
+		}
+		// Other allocations reuse whatever was freed.
+		junk := make([][]byte, 0, 1024)
+		for i := 0; i < 1024; i++ {
+			junk = append(junk, bytes.Repeat([]byte{0xAA}, 256))
+		}
+		runtime.KeepAlive(junk)
+		fn := n.EnclosingFunction()
+		if n.Kind() != "call_expression" || !strings.HasPrefix(n.Text(), "g(a, ") || fn == nil || n.Tree() != fn.Tree() ||
+			!fn.Contains(n) || n.Parent().Kind() != "expression_statement" || n.StartRow() != uint32(strings.Count(src.String(), "\n")-2) {
+			t.Fatalf("pieces %v: the node kept is %s %q in %v, row %d", pieces, n.Kind(), n.Text(), fn != nil, n.StartRow())
 		}
 	}
 }

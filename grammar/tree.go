@@ -5,8 +5,11 @@ package grammar
 
 import (
 	"context"
+	"math/bits"
+	"reflect"
 	"sort"
 	"sync"
+	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/cpp"
@@ -36,6 +39,11 @@ type langInfo struct {
 
 var langs = [...]*langInfo{CPP: {}, Python: {}}
 
+// langNames is each language's names, by a node's flagPython bit: a
+// node's kind and field are read without reaching its tree. Set before
+// the language's first parse.
+var langNames [2]*names
+
 func (l Lang) info() *langInfo {
 	li := langs[l]
 	li.once.Do(func() {
@@ -45,6 +53,7 @@ func (l Lang) info() *langInfo {
 			li.lang = cpp.GetLanguage()
 		}
 		li.names = newNames(li.lang, l == CPP)
+		langNames[l] = li.names
 	})
 	return li
 }
@@ -53,13 +62,21 @@ const (
 	flagNamed   = 1
 	flagMissing = 2
 	flagError   = 4
+	flagPython  = 8 // the node's names are Python's (its bit is the index in langNames)
 )
 
 // Node is one syntax node in a Tree. Positions are byte offsets into the
 // source; rows and byte columns (0-based, tree-sitter points) are computed
-// from the tree's line index on demand. A node is 32 bytes: a file of a few
+// from the tree's line index on demand. A node is 24 bytes: a file of a few
 // MB has millions of them.
+//
+// A node holds no pointer: its tree's nodes are one array preceded, in
+// the same allocation, by the tree's pointer (see newNodes), so a node
+// reaches its relatives and its tree by its index, and a *Node keeps its
+// tree alive. A node is therefore only valid in place: never copy one
+// (go vet reports copies, see noCopy) but take its address in the tree.
 type Node struct {
+	_     noCopy
 	Start uint32
 	End   uint32
 
@@ -67,7 +84,53 @@ type Node struct {
 	kind                uint16
 	field               uint8
 	flags               uint8
-	tree                *Tree
+}
+
+// noCopy makes go vet's copylocks check report a Node copied by value (a
+// copy is not in its tree's array: its methods would read past it).
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}
+
+const nodeSize = int(unsafe.Sizeof(Node{}))
+
+// nodeBlock types, by capacity: struct{ T *Tree; N [capacity]Node }.
+var nodeBlocks sync.Map
+
+// nodesOffset is where node 0 lies in a nodeBlock: after the tree pointer.
+const nodesOffset = int(unsafe.Sizeof((*Tree)(nil)))
+
+// newNodes allocates the n nodes of t in one block after a pointer to t
+// (what tree reads). The capacity is rounded up to 5 significant bits, so
+// the block types made are a few hundred at most, each block at most a
+// sixteenth larger than its nodes; the nodes hold no pointer, so the
+// collector scans the tree pointer alone.
+func newNodes(t *Tree, n int) []Node {
+	c := n
+	if shift := bits.Len(uint(n)) - 5; shift > 0 {
+		c = (n + 1<<shift - 1) >> shift << shift
+	}
+	typ, ok := nodeBlocks.Load(c)
+	if !ok {
+		typ, _ = nodeBlocks.LoadOrStore(c, reflect.StructOf([]reflect.StructField{
+			{Name: "T", Type: reflect.TypeFor[*Tree]()},
+			{Name: "N", Type: reflect.ArrayOf(c, reflect.TypeFor[Node]())},
+		}))
+	}
+	block := reflect.New(typ.(reflect.Type)).UnsafePointer()
+	*(**Tree)(block) = t
+	return unsafe.Slice((*Node)(unsafe.Add(block, nodesOffset)), c)[:n:n]
+}
+
+// tree is the node's tree: the pointer before node 0 of its block.
+func (n *Node) tree() *Tree {
+	return *(**Tree)(unsafe.Add(unsafe.Pointer(n), -int(n.index)*nodeSize-nodesOffset))
+}
+
+// at is the node i of n's tree.
+func (n *Node) at(i int32) *Node {
+	return (*Node)(unsafe.Add(unsafe.Pointer(n), int(i-n.index)*nodeSize))
 }
 
 // Tree is a parsed file's nodes in preorder; Nodes[0] is the root. A C++
@@ -124,10 +187,10 @@ func (t *Tree) funcIndex() *funcIndex {
 // definition or a lambda, or nil: Ancestor("function_definition",
 // "lambda_expression") without the walk up.
 func (n *Node) EnclosingFunction() *Node {
-	if n == nil || n.tree == nil {
+	if n == nil {
 		return nil
 	}
-	t := n.tree
+	t := n.tree()
 	x := t.funcIndex()
 	k := sort.Search(len(x.nodes), func(k int) bool { return x.nodes[k] >= n.index }) - 1
 	for k >= 0 && t.Nodes[x.nodes[k]].last < n.index {
@@ -149,18 +212,21 @@ func (t *Tree) Root() *Node {
 
 // Index is the node's preorder position in its tree.
 func (n *Node) Index() int      { return int(n.index) }
-func (n *Node) Tree() *Tree     { return n.tree }
+func (n *Node) Tree() *Tree     { return n.tree() }
 func (n *Node) IsNamed() bool   { return n.flags&flagNamed != 0 }
 func (n *Node) IsMissing() bool { return n.flags&flagMissing != 0 }
 func (n *Node) IsError() bool   { return n.flags&flagError != 0 }
-func (n *Node) Text() string    { return string(n.tree.Src[n.Start:n.End]) }
-func (n *Node) Bytes() []byte   { return n.tree.Src[n.Start:n.End] }
+func (n *Node) Text() string    { return string(n.tree().Src[n.Start:n.End]) }
+func (n *Node) Bytes() []byte   { return n.tree().Src[n.Start:n.End] }
 func (n *Node) Contains(m *Node) bool {
-	return m != nil && m.tree == n.tree && n.Start <= m.Start && m.End <= n.End
+	return m != nil && m.at(0) == n.at(0) && n.Start <= m.Start && m.End <= n.End
 }
 
+// names is the node's language's names.
+func (n *Node) names() *names { return langNames[n.flags/flagPython&1] }
+
 // Kind is the node's grammar symbol ("call_expression", "ERROR", ...).
-func (n *Node) Kind() string { return n.tree.names.symbols[n.kind] }
+func (n *Node) Kind() string { return n.names().symbols[n.kind] }
 
 // NamedByKind lists the tree's named nodes by kind, each list in preorder
 // (source order), built by one walk the first time it is asked. The map
@@ -220,21 +286,21 @@ func (t *Tree) namedByKind() map[string][]*Node {
 }
 
 // Field is the node's field name in its parent ("" when none).
-func (n *Node) Field() string { return n.tree.names.fields[n.field] }
+func (n *Node) Field() string { return n.names().fields[n.field] }
 
 // StartRow and the other point accessors give 0-based rows and byte
 // columns, as tree-sitter's points.
-func (n *Node) StartRow() uint32 { r, _ := n.tree.lines.Position(n.Start); return uint32(r) }
-func (n *Node) StartCol() uint32 { _, c := n.tree.lines.Position(n.Start); return uint32(c) }
-func (n *Node) EndRow() uint32   { r, _ := n.tree.lines.Position(n.End); return uint32(r) }
-func (n *Node) EndCol() uint32   { _, c := n.tree.lines.Position(n.End); return uint32(c) }
+func (n *Node) StartRow() uint32 { r, _ := n.tree().lines.Position(n.Start); return uint32(r) }
+func (n *Node) StartCol() uint32 { _, c := n.tree().lines.Position(n.Start); return uint32(c) }
+func (n *Node) EndRow() uint32   { r, _ := n.tree().lines.Position(n.End); return uint32(r) }
+func (n *Node) EndCol() uint32   { _, c := n.tree().lines.Position(n.End); return uint32(c) }
 
 // Parent returns the parent node or nil at the root.
 func (n *Node) Parent() *Node {
 	if n == nil || n.parent < 0 {
 		return nil
 	}
-	return &n.tree.Nodes[n.parent]
+	return n.at(n.parent)
 }
 
 // FirstChild returns the first child (named or not) or nil.
@@ -243,16 +309,16 @@ func (n *Node) FirstChild() *Node {
 		return nil
 	}
 	// Children follow their parent immediately in preorder.
-	return &n.tree.Nodes[n.index+1]
+	return n.at(n.index + 1)
 }
 
 // NextSibling returns the next sibling (named or not) or nil.
 func (n *Node) NextSibling() *Node {
-	if n == nil || n.parent < 0 || n.last >= n.tree.Nodes[n.parent].last {
+	if n == nil || n.parent < 0 || n.last >= n.at(n.parent).last {
 		return nil
 	}
 	// The next sibling starts right after this node's subtree.
-	return &n.tree.Nodes[n.last+1]
+	return n.at(n.last + 1)
 }
 
 // PrevSibling returns the previous sibling or nil.
@@ -343,7 +409,7 @@ func (n *Node) Ancestor(kinds ...string) *Node {
 // Descendants returns the node and everything below it in preorder. It is a
 // slice view of the tree, so it costs nothing to take.
 func (n *Node) Descendants() []Node {
-	return n.tree.Nodes[n.index : n.last+1]
+	return unsafe.Slice(n, n.last-n.index+1)
 }
 
 // Inside returns the nodes of sorted (nodes of n's tree, in preorder)

@@ -1232,7 +1232,9 @@ func identifiersIn(n *grammar.Node) []string {
 		return []string{t}
 	}
 	var out []string
-	for _, d := range n.Descendants() {
+	ds := n.Descendants()
+	for i := range ds {
+		d := &ds[i]
 		if d.Kind() == "identifier" {
 			out = append(out, d.Text())
 		}

@@ -398,7 +398,9 @@ func parseStub(f *grammar.File, env *env, dd, fn, deco, call *grammar.Node) *Stu
 }
 
 func hasError(n *grammar.Node) bool {
-	for _, d := range n.Descendants() {
+	ds := n.Descendants()
+	for i := range ds {
+		d := &ds[i]
 		if d.IsError() || d.IsMissing() {
 			return true
 		}
@@ -717,7 +719,9 @@ func (s *Stub) readReturn(f *grammar.File, fn *grammar.Node) {
 			limit = cs[0].End
 		}
 	}
-	for _, d := range fn.Descendants() {
+	ds := fn.Descendants()
+	for i := range ds {
+		d := &ds[i]
 		if d.Start > limit {
 			break
 		}

@@ -248,7 +248,9 @@ func runtimeContext(f *grammar.File, a *cxx.Access) bool {
 func dcciAddress(gm *cxx.GM, a *cxx.Access) string {
 	visible := func(e *grammar.Node) bool {
 		ok := true
-		for _, n := range e.Descendants() {
+		ds := e.Descendants()
+		for i := range ds {
+			n := &ds[i]
 			if n.Kind() != "identifier" {
 				continue
 			}
