@@ -153,12 +153,14 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 	}
 	_, site := unitSyncAll(pass)
 	repl := replacements(pass, calls, syncAll, target.Arch)
+	// A kernel repeats the same flag call: one copy of each message.
+	var texts sharedText
 	for _, b := range bad {
 		fc := b.fc
 		if pass.Unlisted(fc.Node.Start, 0) {
 			continue
 		}
-		d := analysis.Diagnostic{Start: fc.Node.Start, End: fc.Node.End, Message: flagMessage(pass, b)}
+		d := analysis.Diagnostic{Start: fc.Node.Start, End: fc.Node.End, Message: texts.get(flagMessage(pass, b), nil)}
 		if b.reason == reasonSyncAll && site.Node != nil {
 			d.Related = []analysis.Related{analysis.RelatedAt(site.File, site.Node,
 				"this hardware SyncAll uses "+syncAllFlags(b))}

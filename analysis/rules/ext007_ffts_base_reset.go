@@ -74,22 +74,10 @@ func runFFTSBaseReset(pass *analysis.Pass) {
 		if pass.Unlisted(n.Start, sev) {
 			continue
 		}
-		d := analysis.Diagnostic{
-			Start: n.Start,
-			End:   n.End,
-			Message: "`" + call.Name + "` in an extern: the runtime set the FFTS base once for the persistent launch; " +
-				"another value redirects cross-core flags and SyncAll of every later task on this core",
-		}
-		if arch != grammar.ArchA2A3 {
-			d.Severity = analysis.SeverityInfo
-			d.Message = "`" + call.Name + "` in an extern: on A2/A3 the runtime set the FFTS base once for the " +
-				"persistent launch, and another value redirects cross-core flags and SyncAll of every later task on " +
-				"this core; on Ascend 950 (A5) the runtime sets no FFTS base. Nothing says which chip this extern " +
-				"is built for: set `arch` to judge it"
-		}
+		d := analysis.Diagnostic{Start: n.Start, End: n.End, Severity: sev, Message: fftsResetMessage(call.Name, sev)}
 		if edit, ok := deleteStatementEdit(pass.File, n); ok {
 			d.Fixes = []analysis.Fix{{
-				Title:         "Remove the `" + call.Name + "` call",
+				Title:         fftsResetTitle[call.Name],
 				Applicability: analysis.Unsafe,
 				Edits:         []analysis.TextEdit{edit},
 			}}
@@ -160,4 +148,28 @@ func onlyCommentOrSpace(s string) bool {
 		return false
 	}
 	return true
+}
+
+// fftsResetMessage is the finding's message for the call name: one string
+// per name and severity, shared by every finding (a generated kernel can
+// hold thousands of them).
+func fftsResetMessage(name string, sev analysis.Severity) string {
+	if sev == analysis.SeverityInfo {
+		return fftsResetUnknownChip[name]
+	}
+	return fftsResetA2A3[name]
+}
+
+var fftsResetA2A3, fftsResetUnknownChip, fftsResetTitle = map[string]string{}, map[string]string{}, map[string]string{}
+
+func init() {
+	for _, name := range []string{"set_ffts_base_addr", "SetSyncBaseAddr"} {
+		fftsResetA2A3[name] = "`" + name + "` in an extern: the runtime set the FFTS base once for the persistent launch; " +
+			"another value redirects cross-core flags and SyncAll of every later task on this core"
+		fftsResetUnknownChip[name] = "`" + name + "` in an extern: on A2/A3 the runtime set the FFTS base once for the " +
+			"persistent launch, and another value redirects cross-core flags and SyncAll of every later task on " +
+			"this core; on Ascend 950 (A5) the runtime sets no FFTS base. Nothing says which chip this extern " +
+			"is built for: set `arch` to judge it"
+		fftsResetTitle[name] = "Remove the `" + name + "` call"
+	}
 }

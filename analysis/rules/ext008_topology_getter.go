@@ -49,6 +49,8 @@ var topologyGetters = map[string]string{
 
 func runTopologyGetter(pass *analysis.Pass) {
 	var defined map[string]bool
+	// The findings repeat a handful of messages and fixes: one string each.
+	var texts sharedText
 	for _, n := range pass.Nodes("call_expression") {
 		if pass.Stopped() {
 			return
@@ -67,19 +69,23 @@ func runTopologyGetter(pass *analysis.Pass) {
 		if defined[call.Name] || pass.Unlisted(n.Start, 0) {
 			continue
 		}
-		msg := "`" + call.Qualified + "()` reads the persistent launch grid, not this task's blocks"
-		if repl == "get_sub_block_id" || call.Name == "get_subblockdim" {
-			msg = "`" + call.Qualified + "()` reads a lane register the runtime never programs " +
-				"(the sub-block id is 0 on both vector lanes)"
-		}
-		d := analysis.Diagnostic{Start: n.Start, End: n.End, Message: msg}
+		d := analysis.Diagnostic{Start: n.Start, End: n.End, Message: texts.get(call.Qualified, func() string {
+			msg := "`" + call.Qualified + "()` reads the persistent launch grid, not this task's blocks"
+			if repl == "get_sub_block_id" || call.Name == "get_subblockdim" {
+				msg = "`" + call.Qualified + "()` reads a lane register the runtime never programs " +
+					"(the sub-block id is 0 on both vector lanes)"
+			}
+			if repl != "" {
+				msg += "; use `" + repl + "(args)`"
+			}
+			return msg
+		})}
 		if repl != "" {
-			d.Message += "; use `" + repl + "(args)`"
 			if fn := cxx.EnclosingFunction(n); fn != nil && fn.Kind() == "function_definition" {
 				if p, ok := cxx.ArgsParam(pass.File, fn); ok && p.Name != "" {
-					text := repl + "(" + p.Name + ")"
+					text := texts.get(repl+"("+p.Name+")", nil)
 					d.Fixes = []analysis.Fix{{
-						Title:         "Replace with `" + text + "`",
+						Title:         texts.get("Replace with `"+text+"`", nil),
 						Applicability: analysis.Unsafe,
 						Edits:         []analysis.TextEdit{{Start: n.Start, End: n.End, NewText: text}},
 					}}

@@ -94,6 +94,8 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 	}
 	vm := unitVariance(pass)
 	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, vm: vm, loops: newLoopAncestry(), byFn: map[*grammar.Node]*fnIndex{}}
+	// Many returns before one barrier share their message: one copy.
+	var texts sharedText
 	for _, r := range returns {
 		if pass.Stopped() {
 			return
@@ -166,6 +168,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 				opaqueCondition(&diag, d.outerRuntime, funcs)
 			}
 		}
+		diag.Message = texts.get(diag.Message, nil)
 		pass.Report(diag)
 	}
 }

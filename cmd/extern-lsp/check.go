@@ -342,6 +342,10 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 		results = r.checkAll(true)
 	}
 	all := flatten(results)
+	for i := range results {
+		// all holds them now: one copy of the findings, not two.
+		results[i].Diags = nil
+	}
 	analysis.SortDiagnostics(all)
 
 	if f.writeBaseline != "" {
@@ -395,6 +399,7 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 	if f.fix && !f.quiet && fixed > 0 && len(changed) > 0 && r.unwritten == 0 {
 		fmt.Fprintf(stderr, "extern-lsp check: fixed %d finding(s) in %d file(s)\n", fixed, len(changed))
 	}
+	shown := active(all)
 	w := &reporter{ws: r.ws, cwd: r.cwd, w: stdout, color: useColor(stdout, f.noColor), quiet: f.quiet, unsafe: f.unsafeFixes}
 	var stats *checkStats
 	if f.stats {
@@ -402,7 +407,7 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 		for _, res := range results {
 			sight.Add(res.Sight)
 		}
-		stats = collectStats(r.ws, results, active(all), sight, f.unsafeFixes, func(p string) bool {
+		stats = collectStats(r.ws, results, shown, sight, f.unsafeFixes, func(p string) bool {
 			if f.arch != "" {
 				return true
 			}
@@ -412,23 +417,23 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 	}
 	switch f.format {
 	case "json":
-		w.json(active(all), len(results), stats)
+		w.json(shown, len(results), stats)
 	case "json-lines":
-		w.jsonLines(active(all))
+		w.jsonLines(shown)
 	case "sarif":
 		w.sarif(all, c.rules)
 	case "github":
-		w.github(active(all))
+		w.github(shown)
 	case "pylint":
-		w.pylint(active(all))
+		w.pylint(shown)
 	case "azure":
-		w.azure(active(all))
+		w.azure(shown)
 	case "concise":
-		w.concise(active(all), len(results))
+		w.concise(shown, len(results))
 	case "grouped":
-		w.grouped(active(all), len(results))
+		w.grouped(shown, len(results))
 	default:
-		w.text(active(all), len(results))
+		w.text(shown, len(results))
 	}
 	if stats != nil && f.format != "json" {
 		// Machine formats keep stdout to themselves.
@@ -441,7 +446,7 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 	if r.reportSkipped() {
 		return 2, nil
 	}
-	return r.exitCode(active(all)), nil
+	return r.exitCode(shown), nil
 }
 
 // diffSummary says what --diff showed, and why it showed nothing: no
@@ -518,9 +523,20 @@ func (r *checkRun) reportSkipped() bool {
 	return true
 }
 
-// active drops suppressed (NOLINT, baseline) findings.
+// active drops suppressed (NOLINT, baseline) findings: ds itself when
+// none is (the list can be tens of thousands of findings with
+// --max-findings-per-rule 0; a copy would double it).
 func active(ds []analysis.Diagnostic) []analysis.Diagnostic {
-	var out []analysis.Diagnostic
+	n := 0
+	for _, d := range ds {
+		if d.Suppressed == "" {
+			n++
+		}
+	}
+	if n == len(ds) {
+		return ds
+	}
+	out := make([]analysis.Diagnostic, 0, n)
 	for _, d := range ds {
 		if d.Suppressed == "" {
 			out = append(out, d)
@@ -575,9 +591,14 @@ func (r *checkRun) checkAll(progress bool) []engine.FileResult {
 	return results
 }
 
-// flatten gathers the findings of every file.
+// flatten gathers the findings of every file into one list of their
+// exact total.
 func flatten(results []engine.FileResult) []analysis.Diagnostic {
-	var all []analysis.Diagnostic
+	n := 0
+	for _, res := range results {
+		n += len(res.Diags)
+	}
+	all := make([]analysis.Diagnostic, 0, n)
 	for _, res := range results {
 		all = append(all, res.Diags...)
 	}
