@@ -247,43 +247,58 @@ func (t *Tree) OfKind(kind string) []*Node {
 }
 
 func (t *Tree) namedByKind() map[string][]*Node {
-	out := map[string][]*Node{}
 	if t.names == nil {
-		return out
+		return map[string][]*Node{}
 	}
 	// Counted first by kind number, so every kind's list is cut to size
-	// from one array and no node costs a map access.
+	// from one array and no node costs a map access. The counts are a
+	// table of every symbol of the grammar (over a thousand for C++):
+	// borrowed, not made per tree, as a unit's small headers and macro
+	// shadows are most of the trees.
 	kind := t.names.kind
-	counts := make([]int32, len(kind))
-	named := 0
+	sc := kindScratch.Get().(*[]int32)
+	if len(*sc) < len(kind) {
+		*sc = make([]int32, len(kind))
+	}
+	counts := (*sc)[:len(kind)]
+	defer func() {
+		clear(counts)
+		kindScratch.Put(sc)
+	}()
+	named, kinds := 0, 0
 	for i := range t.Nodes {
 		if n := &t.Nodes[i]; n.flags&flagNamed != 0 {
-			counts[kind[n.kind]]++
+			k := kind[n.kind]
+			if counts[k] == 0 {
+				kinds++
+			}
+			counts[k]++
 			named++
 		}
 	}
+	// counts[k] becomes where kind k's next node goes in all.
 	all := make([]*Node, named)
-	lists := make([][]*Node, len(kind))
-	at := 0
+	out := make(map[string][]*Node, kinds)
+	at := int32(0)
 	for k, c := range counts {
 		if c > 0 {
-			lists[k] = all[at : at : at+int(c)]
-			at += int(c)
+			out[t.names.symbols[k]] = all[at : at+c : at+c]
+			counts[k] = at
+			at += c
 		}
 	}
 	for i := range t.Nodes {
 		if n := &t.Nodes[i]; n.flags&flagNamed != 0 {
 			k := kind[n.kind]
-			lists[k] = append(lists[k], n)
-		}
-	}
-	for k, l := range lists {
-		if len(l) > 0 {
-			out[t.names.symbols[k]] = l
+			all[counts[k]] = n
+			counts[k]++
 		}
 	}
 	return out
 }
+
+// kindScratch holds namedByKind's per-symbol counts between uses.
+var kindScratch = sync.Pool{New: func() any { return new([]int32) }}
 
 // Field is the node's field name in its parent ("" when none).
 func (n *Node) Field() string { return n.names().fields[n.field] }
