@@ -35,8 +35,13 @@ type Funcs struct {
 	types map[string][]string
 	// fields maps a class or struct name to its field types.
 	fields map[string][]string
-	calls  map[*grammar.Node][]*grammar.Node
-	own    map[*grammar.Node][]*grammar.Node
+	// shares are the files' shares whose declarations types and fields
+	// index, built on the first lookup: few rules ask, and a unit's
+	// declarations are most of what its index would cost to join.
+	shares                []*FileFuncs
+	typesOnce, fieldsOnce sync.Once
+	calls                 map[*grammar.Node][]*grammar.Node
+	own                   map[*grammar.Node][]*grammar.Node
 	// ff and trees find a body's calls in its file's list of them, asked
 	// once per file (fs.mu held).
 	ff    FileFacts
@@ -50,20 +55,28 @@ func IndexFunctions(files ...*grammar.File) *Funcs { return FuncsOf(Direct, file
 // FuncsOf joins the files' shares of the index (ff.Funcs), in order.
 func FuncsOf(ff FileFacts, files ...*grammar.File) *Funcs {
 	ff = factsOr(ff)
+	shares := make([]*FileFuncs, len(files))
+	defs, own := 0, 0
+	for i, f := range files {
+		shares[i] = ff.Funcs(f)
+		defs += len(shares[i].defs)
+		if f.MacroOf == nil {
+			own += len(shares[i].defs)
+		}
+	}
 	fs := &Funcs{
-		byName: map[string][]FuncDef{},
-		types:  map[string][]string{},
-		fields: map[string][]string{},
+		all:    make([]FuncDef, 0, own),
+		byName: make(map[string][]FuncDef, defs),
 		calls:  map[*grammar.Node][]*grammar.Node{},
 		memo:   map[reachKey]*reachResult{},
 		ff:     ff,
-		trees:  map[*grammar.Tree]*treeCalls{},
+		trees:  make(map[*grammar.Tree]*treeCalls, len(files)),
 	}
-	for _, f := range files {
+	for i, f := range files {
 		if f.Tree != nil {
 			fs.trees[f.Tree] = &treeCalls{f: f}
 		}
-		p := ff.Funcs(f)
+		p := shares[i]
 		for _, d := range p.defs {
 			fs.byName[d.Name] = append(fs.byName[d.Name], d)
 			// A macro body is reached through its uses only: it is no
@@ -72,19 +85,35 @@ func FuncsOf(ff FileFacts, files ...*grammar.File) *Funcs {
 				fs.all = append(fs.all, d)
 			}
 		}
-		if f.MacroOf != nil {
-			continue
+		if f.MacroOf == nil {
+			fs.shares = append(fs.shares, p)
 		}
+	}
+	return fs
+}
+
+// indexTypes fills types from the shares' declarations.
+func (fs *Funcs) indexTypes() {
+	fs.types = map[string][]string{}
+	for _, p := range fs.shares {
 		for _, d := range p.decls {
 			if d.name != "" {
 				fs.types[d.name] = appendString(fs.types[d.name], d.typ)
 			}
+		}
+	}
+}
+
+// indexFields fills fields from the shares' member declarations.
+func (fs *Funcs) indexFields() {
+	fs.fields = map[string][]string{}
+	for _, p := range fs.shares {
+		for _, d := range p.decls {
 			if d.class != "" {
 				fs.fields[d.class] = appendString(fs.fields[d.class], d.typ)
 			}
 		}
 	}
-	return fs
 }
 
 // appendDecls adds the names a declaration declares, with their types.
@@ -147,10 +176,16 @@ func DeclaredName(d *grammar.Node) string {
 
 // TypesOf returns the type texts a name is declared with in the indexed
 // files (variables, parameters and fields alike).
-func (fs *Funcs) TypesOf(name string) []string { return fs.types[name] }
+func (fs *Funcs) TypesOf(name string) []string {
+	fs.typesOnce.Do(fs.indexTypes)
+	return fs.types[name]
+}
 
 // FieldTypes returns the field types of a class or struct by name.
-func (fs *Funcs) FieldTypes(class string) []string { return fs.fields[class] }
+func (fs *Funcs) FieldTypes(class string) []string {
+	fs.fieldsOnce.Do(fs.indexFields)
+	return fs.fields[class]
+}
 
 // Lookup returns the definitions with a name (overloads and methods of
 // different classes all share it: callers treat them as "may call").
@@ -167,10 +202,14 @@ func (fs *Funcs) Callees(c Call) []FuncDef {
 	if defs := fs.byName[c.Name]; len(defs) > 0 || c.Receiver != nil {
 		return defs
 	}
+	ops := fs.byName["operator()"]
+	if len(ops) == 0 {
+		return nil
+	}
 	var out []FuncDef
-	for _, t := range fs.types[c.Name] {
+	for _, t := range fs.TypesOf(c.Name) {
 		cls := BaseName(t)
-		for _, d := range fs.byName["operator()"] {
+		for _, d := range ops {
 			if ClassOf(d.Node) == cls {
 				out = append(out, d)
 			}

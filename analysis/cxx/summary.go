@@ -349,8 +349,15 @@ func expand[K comparable, T any](s *Summaries, memo map[K]*expansion[T], k K, dr
 // A unit that knows the guard model each file is compiled under
 // (UnitGuards) has calls in code it compiles out ignored.
 func Summarize(ff FileFacts, files ...*grammar.File) *Summaries {
+	return SummarizeWith(ff, FuncsOf(ff, files...), files...)
+}
+
+// SummarizeWith is Summarize over funcs, the files' function index
+// (FuncsOf(ff, files...)), for a caller that has it already: a unit's index
+// is then joined once for its summaries and its rules.
+func SummarizeWith(ff FileFacts, funcs *Funcs, files ...*grammar.File) *Summaries {
 	s := &Summaries{
-		funcs:     FuncsOf(ff, files...),
+		funcs:     funcs,
 		res:       NewResolverFrom(ff, files...),
 		files:     map[*grammar.Tree]*grammar.File{},
 		scopes:    map[*grammar.Node]declsByName{},

@@ -68,8 +68,10 @@ func unitFuncs(pass *analysis.Pass) *cxx.Funcs {
 // summariesKey summarizes the functions of a unit's files: provenance,
 // cache maintenance, barriers, DMA writes, facts from the callers.
 var summariesKey = &analysis.UnitKey[*cxx.Summaries]{
-	Name:    "rules.summaries",
-	Compute: func(_ context.Context, u *analysis.Unit) *cxx.Summaries { return cxx.Summarize(u, u.CodeFiles()...) },
+	Name: "rules.summaries",
+	Compute: func(ctx context.Context, u *analysis.Unit) *cxx.Summaries {
+		return cxx.SummarizeWith(u, analysis.UnitFactOf(ctx, u, funcsKey), u.CodeFiles()...)
+	},
 }
 
 // unitSummaries summarizes every function the file's compiles see (its
