@@ -72,15 +72,7 @@ func TestMaxFindingsPerRule(t *testing.T) {
 	})
 
 	// Fix all: the ten unsuppressed calls, listed or not.
-	var actions []protocol.CodeAction
-	c.call("textDocument/codeAction", map[string]any{
-		"textDocument": map[string]any{"uri": b.uri}, "range": protocol.Range{},
-		"context": map[string]any{"diagnostics": []any{}, "only": []string{"source.fixAll"}},
-	}, &actions)
-	if len(actions) != 1 || actions[0].Kind != fixAllKind {
-		t.Fatalf("want one fixAll action, got %+v", actions)
-	}
-	c.edit(b, actions[0].Edit.Changes[protocol.DocumentURI(b.uri)])
+	c.fixAll(b)
 	if got := strings.Count(b.text, "SyncAll<false>()"); got != 10 {
 		t.Fatalf("fix-all fixed %d of 10:\n%s", got, b.text)
 	}

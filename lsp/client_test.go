@@ -391,3 +391,17 @@ func fixture(t *testing.T, parts ...string) string {
 	}
 	return p
 }
+
+// fixAll asks for the document's fix-all action and applies it.
+func (c *testClient) fixAll(b *buffer) {
+	c.t.Helper()
+	var actions []protocol.CodeAction
+	c.call("textDocument/codeAction", map[string]any{
+		"textDocument": map[string]any{"uri": b.uri}, "range": protocol.Range{},
+		"context": map[string]any{"diagnostics": []any{}, "only": []string{"source.fixAll"}},
+	}, &actions)
+	if len(actions) != 1 || actions[0].Kind != fixAllKind {
+		c.t.Fatalf("want one fixAll action, got %+v", actions)
+	}
+	c.edit(b, actions[0].Edit.Changes[protocol.DocumentURI(b.uri)])
+}

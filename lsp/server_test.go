@@ -123,14 +123,7 @@ func TestSuppressAndFixAll(t *testing.T) {
 		t.Fatalf("want 2 EXT004 after suppressing one, got %v", ds)
 	}
 	// Fix all: both remaining findings go in one action.
-	c.call("textDocument/codeAction", map[string]any{
-		"textDocument": map[string]any{"uri": b.uri}, "range": protocol.Range{},
-		"context": map[string]any{"diagnostics": []any{}, "only": []string{"source.fixAll"}},
-	}, &actions)
-	if len(actions) != 1 || actions[0].Kind != fixAllKind {
-		t.Fatalf("want one fixAll action, got %+v", actions)
-	}
-	c.edit(b, actions[0].Edit.Changes[protocol.DocumentURI(b.uri)])
+	c.fixAll(b)
 	if strings.Count(b.text, "SyncAll<false>()") != 2 {
 		t.Fatalf("fix-all result:\n%s", b.text)
 	}
