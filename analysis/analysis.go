@@ -276,20 +276,20 @@ func RelatedAt(f *grammar.File, n *grammar.Node, msg string) Related {
 }
 
 type nodeIndex struct {
-	byKind map[string][]*grammar.Node
+	t *grammar.Tree
 }
 
 func newNodeIndex(t *grammar.Tree) *nodeIndex {
-	return &nodeIndex{byKind: t.NamedByKind()}
+	return &nodeIndex{t: t}
 }
 
 func (ix *nodeIndex) get(kinds ...string) []*grammar.Node {
 	if len(kinds) == 1 {
-		return ix.byKind[kinds[0]]
+		return ix.t.OfKind(kinds[0])
 	}
 	var out []*grammar.Node
 	for _, k := range kinds {
-		out = append(out, ix.byKind[k]...)
+		out = append(out, ix.t.OfKind(k)...)
 	}
 	if len(kinds) > 1 {
 		sortNodes(out)

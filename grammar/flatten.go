@@ -176,6 +176,8 @@ type names struct {
 	drop []uint8
 	// kind numbers the symbols by name: aliased symbols share a name.
 	kind []uint16
+	// byName is a kind name's number (see kind).
+	byName map[string]uint16
 	// block marks the symbols of the brace blocks a huge function or
 	// namespace is parsed in pieces of (see blockSplits).
 	block []uint8
@@ -205,6 +207,7 @@ func newNames(lang *sitter.Language, dropPunct bool) *names {
 		}
 		nm.kind[i] = first[name]
 	}
+	nm.byName = first
 	nm.block = make([]uint8, ns+1)
 	for i := 0; i < ns; i++ {
 		if name := nm.symbols[i]; name == "compound_statement" || name == "declaration_list" {

@@ -290,10 +290,10 @@ func TestTreeNavigation(t *testing.T) {
 	}
 }
 
-// NamedByKind groups by kind name: aliased symbols (a field_identifier is
-// an aliased identifier) land in their name's list, every list in source
+// OfKind groups by kind name: aliased symbols (a field_identifier is an
+// aliased identifier) land in their name's list, every list in source
 // order, as a walk of the tree finds them.
-func TestNamedByKind(t *testing.T) {
+func TestOfKind(t *testing.T) {
 	for _, c := range []struct{ path, src string }{
 		{"k.cpp", "struct S { int x; void m() { x = 1; } };\ntemplate <typename T> T g(T a) { S s; s.m(); return a.x + g<int>(1); }\n#define M(a) (a)\n"},
 		{"s.py", "import pypto.language as pl\n@pl.jit.extern\ndef k(a: pl.Tensor, b: int):\n    return a\n"},
@@ -306,18 +306,23 @@ func TestNamedByKind(t *testing.T) {
 			}
 			return true
 		})
-		got := f.Tree.NamedByKind()
-		if len(got) != len(want) {
-			t.Errorf("%s: %d kinds, want %d", c.path, len(got), len(want))
-		}
 		for k, ns := range want {
-			if !slices.Equal(got[k], ns) {
-				t.Errorf("%s: %s: %d nodes, want %d in source order", c.path, k, len(got[k]), len(ns))
+			got := f.Tree.OfKind(k)
+			if !slices.Equal(got, ns) || cap(got) != len(got) {
+				t.Errorf("%s: %s: %d nodes (cap %d), want %d in source order", c.path, k, len(got), cap(got), len(ns))
+			}
+			if again := f.Tree.OfKind(k); len(again) > 0 && &again[0] != &got[0] {
+				t.Errorf("%s: %s: a second ask made a second list", c.path, k)
+			}
+		}
+		for _, k := range []string{"no_such_kind", "ERROR", "comment_not"} {
+			if got := f.Tree.OfKind(k); len(got) != len(want[k]) {
+				t.Errorf("%s: %s: %d nodes, want %d", c.path, k, len(got), len(want[k]))
 			}
 		}
 	}
 	var nilTree *Tree
-	if len(nilTree.NamedByKind()) != 0 {
+	if len(nilTree.OfKind("identifier")) != 0 {
 		t.Error("nil tree")
 	}
 }
@@ -326,8 +331,8 @@ func TestNamedByKind(t *testing.T) {
 // subtree finds it.
 func TestInside(t *testing.T) {
 	f := parse(t, "k.cpp", "void a() { f(g(1)); auto l = [] { h(); }; }\nvoid b() {}\nint c = k();\n")
-	calls := f.Tree.NamedByKind()["call_expression"]
-	for _, n := range f.Tree.NamedByKind()["compound_statement"] {
+	calls := f.Tree.OfKind("call_expression")
+	for _, n := range f.Tree.OfKind("compound_statement") {
 		var want []*Node
 		n.Walk(func(m *Node) bool {
 			if m != n && m.Kind() == "call_expression" {

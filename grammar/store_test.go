@@ -93,3 +93,40 @@ func TestNodeKeepsTree(t *testing.T) {
 		}
 	}
 }
+
+// OfKind's lists are made on demand under a lock: goroutines sharing a
+// parse (units including one header) ask for kinds at once.
+func TestOfKindConcurrent(t *testing.T) {
+	f, err := ParseFile(context.Background(), nil, "k.cpp", []byte("void f(int a) { g(a); int b = a + 1; return; }\nint h() { return f(2), 3; }\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := []string{"call_expression", "identifier", "return_statement", "declaration", "function_definition"}
+	want := map[string]int{}
+	for _, k := range kinds {
+		f.Tree.Root().Walk(func(n *Node) bool {
+			if n.IsNamed() && n.Kind() == k {
+				want[k]++
+			}
+			return true
+		})
+	}
+	done := make(chan error)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for i := range kinds {
+				k := kinds[(i+g)%len(kinds)]
+				if got := len(f.Tree.OfKind(k)); got != want[k] {
+					done <- fmt.Errorf("%s: %d nodes, want %d", k, got, want[k])
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"math/bits"
 	"reflect"
+	"slices"
 	"sort"
 	"sync"
 	"unsafe"
@@ -144,8 +145,9 @@ type Tree struct {
 	lines *Lines
 	funcs funcIndex
 	kinds struct {
-		once sync.Once
-		m    map[string][]*Node
+		mu     sync.Mutex
+		counts []kindCount        // named nodes by kind, counted at the first ask
+		lists  map[uint16][]*Node // by kind number: OfKind's lists
 	}
 }
 
@@ -228,33 +230,58 @@ func (n *Node) names() *names { return langNames[n.flags/flagPython&1] }
 // Kind is the node's grammar symbol ("call_expression", "ERROR", ...).
 func (n *Node) Kind() string { return n.names().symbols[n.kind] }
 
-// NamedByKind lists the tree's named nodes by kind, each list in preorder
-// (source order), built by one walk the first time it is asked. The map
-// and its lists are shared: callers must not modify them.
-func (t *Tree) NamedByKind() map[string][]*Node {
-	if t == nil {
-		return map[string][]*Node{}
-	}
-	t.kinds.once.Do(func() { t.kinds.m = t.namedByKind() })
-	return t.kinds.m
-}
-
-// OfKind lists the tree's named nodes of the kind in preorder (shared, with
-// no room to append: callers must not modify it).
+// OfKind lists the tree's named nodes of the kind in preorder (source
+// order; aliased symbols share their name's list), shared, with no room
+// to append: callers must not modify it. Each kind's list is made the
+// first time it is asked for: a file's analyses ask for a few kinds, and
+// lists of every kind would cost a pointer per named node.
 func (t *Tree) OfKind(kind string) []*Node {
-	ns := t.NamedByKind()[kind]
-	return ns[:len(ns):len(ns)]
+	if t == nil || t.names == nil {
+		return nil
+	}
+	k, ok := t.names.byName[kind]
+	if !ok {
+		return nil
+	}
+	x := &t.kinds
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if ns, ok := x.lists[k]; ok {
+		return ns
+	}
+	kindOf := t.names.kind
+	if x.lists == nil {
+		x.counts = t.kindCounts()
+		x.lists = map[uint16][]*Node{}
+	}
+	var ns []*Node
+	if at, found := slices.BinarySearchFunc(x.counts, k, func(c kindCount, k uint16) int { return int(c.kind) - int(k) }); found {
+		c := int(x.counts[at].n)
+		ns = make([]*Node, 0, c)
+		for i := range t.Nodes {
+			if n := &t.Nodes[i]; n.flags&flagNamed != 0 && kindOf[n.kind] == k {
+				if ns = append(ns, n); len(ns) == c {
+					break
+				}
+			}
+		}
+	}
+	x.lists[k] = ns
+	return ns
 }
 
-func (t *Tree) namedByKind() map[string][]*Node {
-	if t.names == nil {
-		return map[string][]*Node{}
-	}
-	// Counted first by kind number, so every kind's list is cut to size
-	// from one array and no node costs a map access. The counts are a
-	// table of every symbol of the grammar (over a thousand for C++):
-	// borrowed, not made per tree, as a unit's small headers and macro
-	// shadows are most of the trees.
+// kindCount is how many named nodes of a kind a tree has.
+type kindCount struct {
+	kind uint16
+	n    int32
+}
+
+// kindCounts counts the tree's named nodes by kind, the kinds present
+// only, by kind number: a list is cut to size, and a kind the file lacks
+// costs no walk. The count is made in a table of every symbol of the
+// grammar (over a thousand for C++), borrowed, not made per tree, as a
+// unit's small headers and macro shadows are most of the trees.
+func (t *Tree) kindCounts() []kindCount {
 	kind := t.names.kind
 	sc := kindScratch.Get().(*[]int32)
 	if len(*sc) < len(kind) {
@@ -265,7 +292,7 @@ func (t *Tree) namedByKind() map[string][]*Node {
 		clear(counts)
 		kindScratch.Put(sc)
 	}()
-	named, kinds := 0, 0
+	kinds := 0
 	for i := range t.Nodes {
 		if n := &t.Nodes[i]; n.flags&flagNamed != 0 {
 			k := kind[n.kind]
@@ -273,31 +300,18 @@ func (t *Tree) namedByKind() map[string][]*Node {
 				kinds++
 			}
 			counts[k]++
-			named++
 		}
 	}
-	// counts[k] becomes where kind k's next node goes in all.
-	all := make([]*Node, named)
-	out := make(map[string][]*Node, kinds)
-	at := int32(0)
+	out := make([]kindCount, 0, kinds)
 	for k, c := range counts {
 		if c > 0 {
-			out[t.names.symbols[k]] = all[at : at+c : at+c]
-			counts[k] = at
-			at += c
-		}
-	}
-	for i := range t.Nodes {
-		if n := &t.Nodes[i]; n.flags&flagNamed != 0 {
-			k := kind[n.kind]
-			all[counts[k]] = n
-			counts[k]++
+			out = append(out, kindCount{uint16(k), c})
 		}
 	}
 	return out
 }
 
-// kindScratch holds namedByKind's per-symbol counts between uses.
+// kindScratch holds kindCounts' per-symbol counts between uses.
 var kindScratch = sync.Pool{New: func() any { return new([]int32) }}
 
 // Field is the node's field name in its parent ("" when none).
