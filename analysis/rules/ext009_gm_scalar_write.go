@@ -172,7 +172,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 				// line reaches GM without a dsb before anyone is told to
 				// read it.
 				d.Severity = analysis.SeverityInfo
-				if len(after.passed) > 0 {
+				if after != nil && len(after.passed) > 0 {
 					p := after.passed[0]
 					d.Message += "; `" + shortText(p.Site) + "`" + effectLine(pass, p) + " " + passedWhy(p) +
 						", and nothing after it signals another core or stores a flag before the end, so this is a robustness note"
