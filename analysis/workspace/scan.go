@@ -7,13 +7,25 @@ import (
 )
 
 // Kind evidence by identifier (ascendc-facts.md, "Core-type guards"): cube
-// units and pipes, and vector buffer positions and pipes.
-var (
-	cubeWords = map[string]bool{"Mmad": true, "LoadData": true, "LoadData2D": true, "LoadData3DV2": true, "Fixpipe": true,
-		"L0A": true, "L0B": true, "L0C": true, "PIPE_M": true, "PIPE_FIX": true, "PIPE_MTE1": true}
-	cubePositions = map[string]bool{"A1": true, "B1": true, "A2": true, "B2": true, "CO1": true}
-	vecWords      = map[string]bool{"PIPE_V": true, "VECIN": true, "VECOUT": true, "VECCALC": true}
+// units and pipes, and vector buffer positions and pipes. A switch, not
+// maps: every identifier of the workspace is looked up.
+const (
+	cubeWord = iota + 1
+	cubePosition
+	vecWord
 )
+
+func kindWord(word []byte) int {
+	switch string(word) {
+	case "Mmad", "LoadData", "LoadData2D", "LoadData3DV2", "Fixpipe", "L0A", "L0B", "L0C", "PIPE_M", "PIPE_FIX", "PIPE_MTE1":
+		return cubeWord
+	case "A1", "B1", "A2", "B2", "CO1":
+		return cubePosition
+	case "PIPE_V", "VECIN", "VECOUT", "VECCALC":
+		return vecWord
+	}
+	return 0
+}
 
 // span is one lexical token of the cheap scanner, as a byte range: an
 // identifier, a number, a string literal or a punctuation mark.
@@ -22,9 +34,14 @@ type span struct {
 	kind       byte // 'i' identifier, 'n' number, 's' string, 'p' punctuation
 }
 
-func isWordByte(b byte) bool {
-	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
-}
+func isWordByte(b byte) bool { return wordBytes[b] }
+
+var wordBytes = func() (t [256]bool) {
+	for b := range t {
+		t[b] = b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+	}
+	return t
+}()
 
 // lex splits C++ text into tokens, handed to emit in order, skipping
 // comments. Directive lines are handed to directive instead of being
@@ -175,12 +192,12 @@ func scanText(src []byte) *scan {
 		case "NotifyEvent", "WaitEvent":
 			s.mixedSig = true
 		default:
-			switch {
-			case cubeWords[string(word)]:
+			switch kindWord(word) {
+			case cubeWord:
 				s.cube = true
-			case cubePositions[string(word)] && is(i-1, "::") && is(i-2, "TPosition"):
-				s.cube = true
-			case vecWords[string(word)]:
+			case cubePosition:
+				s.cube = s.cube || is(i-1, "::") && is(i-2, "TPosition")
+			case vecWord:
 				s.vec = true
 			}
 		}
