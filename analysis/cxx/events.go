@@ -33,7 +33,32 @@ type EventOp struct {
 	IDNode *grammar.Node
 }
 
-var eventIDRE = regexp.MustCompile(`^(?:[A-Za-z_][A-Za-z_0-9]*::)*EVENT_ID(\d+)$`)
+// eventIDOf reads `EVENT_IDn`, maybe qualified (`AscendC::EVENT_ID3`):
+// what the regexp ^(?:[A-Za-z_]\w*::)*EVENT_ID(\d+)$ matches, read by hand
+// as every event call of a unit's files is read.
+func eventIDOf(s string) (int64, bool) {
+	for {
+		i := 0
+		for i < len(s) && (s[i] == '_' || s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || i > 0 && s[i] >= '0' && s[i] <= '9') {
+			i++
+		}
+		if i == 0 || !strings.HasPrefix(s[i:], "::") {
+			break
+		}
+		s = s[i+2:]
+	}
+	d, ok := strings.CutPrefix(s, "EVENT_ID")
+	if !ok || d == "" {
+		return 0, false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return 0, false
+		}
+	}
+	v, _ := strconv.ParseInt(d, 10, 64)
+	return v, true
+}
 
 // eventBindings are the event_t enumerators, defined by the toolchain's
 // headers rather than the workspace.
@@ -137,8 +162,7 @@ func literalEventIDs(n *grammar.Node) ([]int64, bool) {
 	if n == nil {
 		return nil, true
 	}
-	if m := eventIDRE.FindStringSubmatch(strings.TrimSpace(n.Text())); m != nil {
-		v, _ := strconv.ParseInt(m[1], 10, 64)
+	if v, ok := eventIDOf(strings.TrimSpace(n.Text())); ok {
 		return []int64{v}, true
 	}
 	return nil, false
