@@ -1,5 +1,7 @@
 package grammar
 
+import "encoding/binary"
+
 // Upward memoizes a value that a node inherits from its ancestors up to a
 // stop node: v(n) = step(p, n, v(p)) for n's parent p when p is not the
 // stop node, and the zero value for the stop node, its children and the
@@ -23,9 +25,12 @@ type Upward[T comparable] struct {
 	tree *Tree
 	base int32
 	size int
-	// ids[i] numbers the value of node base+i (0: not known), once made;
-	// other holds the other nodes'.
-	ids   []int32
+	// ids numbers the value of node base+i (0: not known) in its i-th
+	// slot of width bytes, once made; other holds the other nodes'. The
+	// slots are as narrow as the count of values allows (a byte for the
+	// few values of most questions), widened when it grows.
+	ids   []byte
+	width int
 	other map[*Node]int32
 	// vals are the distinct values, numbered from 1 by valID.
 	vals  []T
@@ -60,39 +65,75 @@ func (u *Upward[T]) at(n *Node) int {
 	return -1
 }
 
-func (u *Upward[T]) known(n *Node) (T, bool) {
-	var id int32
-	if i := u.at(n); i >= 0 {
-		id = u.ids[i]
-	} else {
-		id = u.other[n]
+// id returns the value number in slot i of the array.
+func (u *Upward[T]) id(i int) int32 {
+	switch u.width {
+	case 1:
+		return int32(u.ids[i])
+	case 2:
+		return int32(u.ids[2*i]) | int32(u.ids[2*i+1])<<8
 	}
-	if id == 0 {
-		var zero T
-		return zero, false
-	}
-	return u.vals[id-1], true
+	return int32(binary.LittleEndian.Uint32(u.ids[4*i:]))
 }
 
-func (u *Upward[T]) keep(n *Node, v T) {
-	id, ok := u.valID[v]
-	if !ok {
-		u.vals = append(u.vals, v)
-		id = int32(len(u.vals))
-		u.valID[v] = id
+// setID numbers slot i's value id, widening the slots when id needs it.
+func (u *Upward[T]) setID(i int, id int32) {
+	if id >= 1<<(8*u.width) && u.width < 4 {
+		w := 2 * u.width
+		if id >= 1<<16 {
+			w = 4
+		}
+		wider := make([]byte, w*u.size)
+		for j := range u.size {
+			v := uint32(u.id(j))
+			for b := range w {
+				wider[w*j+b] = byte(v >> (8 * b))
+			}
+		}
+		u.ids, u.width = wider, w
+	}
+	switch u.width {
+	case 1:
+		u.ids[i] = byte(id)
+	case 2:
+		u.ids[2*i], u.ids[2*i+1] = byte(id), byte(id>>8)
+	default:
+		binary.LittleEndian.PutUint32(u.ids[4*i:], uint32(id))
+	}
+}
+
+// known returns the value number of n, 0 if not known.
+func (u *Upward[T]) known(n *Node) int32 {
+	if i := u.at(n); i >= 0 {
+		return u.id(i)
+	}
+	return u.other[n]
+}
+
+// keep records that n's value is v, numbered id when v is its parent's
+// value (no need to look it up), or 0, and returns v's number.
+func (u *Upward[T]) keep(n *Node, v T, id int32) int32 {
+	if id == 0 {
+		var ok bool
+		if id, ok = u.valID[v]; !ok {
+			u.vals = append(u.vals, v)
+			id = int32(len(u.vals))
+			u.valID[v] = id
+		}
 	}
 	if i := u.at(n); i >= 0 {
-		u.ids[i] = id
-		return
+		u.setID(i, id)
+		return id
 	}
 	u.other[n] = id
-	// A map entry costs about four array slots: past a quarter of the
-	// range, the array is smaller.
-	if u.ids == nil && len(u.other)*4 > u.size {
-		u.ids = make([]int32, u.size)
+	// A map entry costs about sixteen byte slots: past a sixteenth of
+	// the range, the array is smaller.
+	if u.ids == nil && len(u.other)*16 > u.size {
+		u.width = 1
+		u.ids = make([]byte, u.size)
 		for m, id := range u.other {
 			if i := u.at(m); i >= 0 {
-				u.ids[i] = id
+				u.setID(i, id)
 				delete(u.other, m)
 			}
 		}
@@ -103,6 +144,7 @@ func (u *Upward[T]) keep(n *Node, v T) {
 		}
 		u.other = other
 	}
+	return id
 }
 
 // Of returns v(n).
@@ -112,10 +154,11 @@ func (u *Upward[T]) Of(n *Node) T {
 		return above
 	}
 	u.cover(n)
+	var id int32 // above's number, 0 for the zero value
 	path := u.path[:0]
 	for ; n != nil && n != u.stop; n = n.Parent() {
-		if v, ok := u.known(n); ok {
-			above = v
+		if id = u.known(n); id != 0 {
+			above = u.vals[id-1]
 			break
 		}
 		path = append(path, n)
@@ -123,12 +166,16 @@ func (u *Upward[T]) Of(n *Node) T {
 	for i := len(path) - 1; i >= 0; i-- {
 		c := path[i]
 		if p := c.Parent(); p != nil && p != u.stop {
-			above = u.step(p, c, above)
+			// Most steps hand their parent's value down: its number
+			// stays, without hashing the value.
+			if v := u.step(p, c, above); v != above || id == 0 {
+				above, id = v, 0
+			}
 		} else {
 			var zero T
-			above = zero
+			above, id = zero, 0
 		}
-		u.keep(c, above)
+		id = u.keep(c, above, id)
 	}
 	u.path = path[:0]
 	return above

@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,68 @@ func TestUpward(t *testing.T) {
 	}
 	if steps > len(f.Tree.Nodes) {
 		t.Errorf("%d steps for %d nodes: a node was stepped twice", steps, len(f.Tree.Nodes))
+	}
+}
+
+// naiveUpward is the walk Upward memoizes.
+func naiveUpward[T comparable](stop *Node, step func(p, child *Node, above T) T, n *Node) T {
+	var path []*Node
+	for ; n != nil && n != stop; n = n.Parent() {
+		path = append(path, n)
+	}
+	var v T
+	for i := len(path) - 1; i >= 0; i-- {
+		if p := path[i].Parent(); p != nil && p != stop {
+			v = step(p, path[i], v)
+		}
+	}
+	return v
+}
+
+// TestUpwardWide checks the memo when its values outgrow one byte and
+// then two (a value per node), asked in an order that fills the map
+// first and then the array, and across two trees with no stop node.
+func TestUpwardWide(t *testing.T) {
+	parse := func(src string) *File {
+		f, err := ParseFile(context.Background(), nil, "a.cpp", []byte(src), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	var b strings.Builder
+	b.WriteString("void f() {\n  int a[] = {")
+	for i := range 70000 {
+		fmt.Fprintf(&b, "%d, ", i)
+	}
+	b.WriteString("};\n}\n")
+	big := parse(b.String())
+	small := parse("void g(int x) { if (x) { x = 1; } else { x = 2; } }\n")
+	fn := big.Tree.OfKind("function_definition")[0]
+	step := func(p, c *Node, above int) int { return above*7 + c.Index() }
+	for _, stop := range []*Node{fn, nil} {
+		u := NewUpward(stop, step)
+		nodes := big.Tree.Nodes
+		// Every 97th node first (the map), then all of them, then the
+		// small tree's nodes.
+		for pass := range 2 {
+			for i := range nodes {
+				if pass == 1 || i%97 == 0 {
+					n := &nodes[i]
+					if got, want := u.Of(n), naiveUpward(stop, step, n); got != want {
+						t.Fatalf("stop %v, node %d (%s): %d, want %d", stop != nil, i, n.Kind(), got, want)
+					}
+				}
+			}
+		}
+		for i := range small.Tree.Nodes {
+			n := &small.Tree.Nodes[i]
+			if got, want := u.Of(n), naiveUpward(stop, step, n); got != want {
+				t.Fatalf("stop %v, small tree node %d (%s): %d, want %d", stop != nil, i, n.Kind(), got, want)
+			}
+		}
+		if u.width != 4 {
+			t.Errorf("stop %v: %d distinct values in slots of %d bytes", stop != nil, len(u.vals), u.width)
+		}
 	}
 }
