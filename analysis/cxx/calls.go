@@ -197,8 +197,13 @@ func Params(fn *grammar.Node) []Param {
 	if pl == nil {
 		return nil
 	}
-	var out []Param
-	for _, p := range pl.NamedChildren() {
+	ps := pl.NamedChildren()
+	if len(ps) == 0 {
+		return nil
+	}
+	// At its size: summaries keep the parameters of every function.
+	out := make([]Param, 0, len(ps))
+	for _, p := range ps {
 		if p.Kind() != "parameter_declaration" && p.Kind() != "optional_parameter_declaration" {
 			continue
 		}

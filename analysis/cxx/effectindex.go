@@ -35,9 +35,12 @@ type EffectIndex struct {
 	}
 }
 
-// indexKey is the key of the list of the effects of a kind on one core
-// bit: on buffer buf (bufs[buf-1]), or every one (buf 0), or the
-// whole-cache ones (all).
+// indexKey is the key of the list of the effects of a kind on the cores
+// mask (grammar.Cores: AIC, AIV or both): on buffer buf (bufs[buf-1]), or
+// every one (buf 0), or the whole-cache ones (all). An effect is in the
+// lists of its own mask; a question about a core asks the lists of each
+// mask holding it (coreMasks).
+
 func indexKey(kind EffectKind, core grammar.Cores, buf int32, all bool) uint64 {
 	k := uint64(uint32(buf))<<32 | uint64(kind)<<16 | uint64(core)<<8
 	if all {
@@ -45,6 +48,9 @@ func indexKey(kind EffectKind, core grammar.Cores, buf int32, all bool) uint64 {
 	}
 	return k
 }
+
+// coreMasks are the cores masks of the index's lists.
+var coreMasks = [...]grammar.Cores{grammar.AIC, grammar.AIV, grammar.Both}
 
 // manyBufs is the number of buffers above which an index finds a buffer
 // by a map rather than a scan.
@@ -76,17 +82,16 @@ func NewEffectIndex(effects []Effect) *EffectIndex {
 	}
 	keys := func(e Effect, add func(uint64)) {
 		buf := bufOf(e)
-		for _, core := range []grammar.Cores{grammar.AIC, grammar.AIV} {
-			if e.Cores&core == 0 {
-				continue
-			}
-			add(indexKey(e.Kind, core, 0, false))
-			if buf != 0 {
-				add(indexKey(e.Kind, core, buf, false))
-			}
-			if e.All {
-				add(indexKey(e.Kind, core, 0, true))
-			}
+		cores := e.Cores & grammar.Both
+		if cores == grammar.None {
+			return
+		}
+		add(indexKey(e.Kind, cores, 0, false))
+		if buf != 0 {
+			add(indexKey(e.Kind, cores, buf, false))
+		}
+		if e.All {
+			add(indexKey(e.Kind, cores, 0, true))
 		}
 	}
 	// Counted first, then cut from one array: the index lives as long as
@@ -136,14 +141,14 @@ func (x *EffectIndex) list(k uint64) []int32 {
 	return x.pos[start:x.ends[i]:x.ends[i]]
 }
 
-// kindList is the positions of the effects of the kind on core; with all,
-// of the whole-cache ones.
+// kindList is the positions of the effects of the kind on the cores
+// mask; with all, of the whole-cache ones.
 func (x *EffectIndex) kindList(kind EffectKind, core grammar.Cores, all bool) []int32 {
 	return x.list(indexKey(kind, core, 0, all))
 }
 
-// bufList is the positions of the effects of the kind on core on o's
-// buffer (o known).
+// bufList is the positions of the effects of the kind on the cores mask
+// on o's buffer (o known).
 func (x *EffectIndex) bufList(kind EffectKind, core grammar.Cores, o Origin) []int32 {
 	b := o.buffer()
 	var id int32
@@ -181,7 +186,7 @@ func (x *EffectIndex) from(v []int32, pos uint32) int {
 // node starting in [start, end); with a known origin o, only one on the
 // same buffer (Origin.Same).
 func (x *EffectIndex) In(kind EffectKind, o Origin, cores grammar.Cores, start, end uint32) bool {
-	for _, core := range []grammar.Cores{grammar.AIC, grammar.AIV} {
+	for _, core := range coreMasks {
 		if cores&core == 0 {
 			continue
 		}
@@ -203,7 +208,7 @@ func (x *EffectIndex) In(kind EffectKind, o Origin, cores grammar.Cores, start, 
 func (x *EffectIndex) NextCovering(kind EffectKind, o Origin, cores grammar.Cores, start, end uint32, also *grammar.Node) int {
 	best := int32(-1)
 	better := func(i int32) bool { return x.effects[i].At.Start < end && (best < 0 || i < best) }
-	for _, core := range []grammar.Cores{grammar.AIC, grammar.AIV} {
+	for _, core := range coreMasks {
 		if cores&core == 0 {
 			continue
 		}

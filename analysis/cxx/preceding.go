@@ -140,7 +140,7 @@ func (x *EffectIndex) eachBack(o Origin, cores grammar.Cores, end int, hiddenAt 
 	}
 	var lists []list
 	for _, kind := range kinds {
-		for _, core := range []grammar.Cores{grammar.AIC, grammar.AIV} {
+		for _, core := range coreMasks {
 			if cores&core == 0 {
 				continue
 			}

@@ -239,10 +239,11 @@ func (m *varianceModel) name(c vctx, e *grammar.Node, depth int) variance {
 		if cxx.IsTemplateParam(c.fn, name) {
 			return 0
 		}
-		if d := m.localsOf(c.fn).declFor(name, e); d != nil {
+		locals := m.localsOf(c.fn)
+		if d := locals.declFor(name, e); d != nil {
 			return m.local(c, d, depth)
 		}
-		for i, p := range cxx.Params(c.fn) {
+		for i, p := range locals.params {
 			if p.Name == name {
 				return m.param(c, i, name, depth)
 			}
@@ -530,10 +531,11 @@ func (m *varianceModel) memberDefs() map[string][]memberDef {
 }
 
 func (m *varianceModel) declaredIn(fn *grammar.Node, name string) bool {
-	if len(m.localsOf(fn).byName[name]) > 0 {
+	locals := m.localsOf(fn)
+	if len(locals.byName[name]) > 0 {
 		return true
 	}
-	for _, p := range cxx.Params(fn) {
+	for _, p := range locals.params {
 		if p.Name == name {
 			return true
 		}
@@ -544,6 +546,9 @@ func (m *varianceModel) declaredIn(fn *grammar.Node, name string) bool {
 // fnLocals are the local declarations of one function.
 type fnLocals struct {
 	byName map[string][]*localDecl
+	// params are the function's parameters (cxx.Params), asked per name
+	// read.
+	params []cxx.Param
 }
 
 // localDecl is one declaration of a local and the definitions that reach
@@ -575,7 +580,7 @@ func (m *varianceModel) localsOf(fn *grammar.Node) *fnLocals {
 	if l := m.locals[fn]; l != nil {
 		return l
 	}
-	l := &fnLocals{byName: map[string][]*localDecl{}}
+	l := &fnLocals{byName: map[string][]*localDecl{}, params: cxx.Params(fn)}
 	m.locals[fn] = l
 	body := fn.ChildByField("body")
 	if body == nil {
