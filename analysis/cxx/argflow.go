@@ -304,6 +304,16 @@ func (s *Summaries) callEnv(fn, call, caller *grammar.Node) map[string][]int64 {
 			env[p.Name] = nil
 		}
 	}
+	known := false
+	for _, vs := range env {
+		known = known || len(vs) > 0
+	}
+	if !known {
+		// Nothing bound: every reader (a name's values, the tests the
+		// call decides) answers as for no binding, so keep none: most
+		// calls pass no constant, and the unit keeps one per call.
+		env = nil
+	}
 	if a.cycles == cycles {
 		a.envs[calleeCall{fn, call}] = env
 	}
