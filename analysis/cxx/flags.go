@@ -2,6 +2,7 @@ package cxx
 
 import (
 	"github.com/extern-lsp/extern-lsp/grammar"
+	"slices"
 )
 
 // FlagKind says whether a cross-core flag call sets or waits.
@@ -191,7 +192,9 @@ func FlagCalls(nodes []*grammar.Node, r *Resolver) []FlagCall {
 			out = append(out, fc)
 		}
 	}
-	return out
+	// At its size: a unit keeps its files' flag calls, about 200 bytes
+	// each, and append leaves up to as much room again.
+	return slices.Clip(append([]FlagCall(nil), out...))
 }
 
 // FileFlagCalls decodes every flag call of a file.

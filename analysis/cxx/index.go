@@ -84,6 +84,8 @@ func (x *CallIndex) eventOps() []fileEventOp {
 				x.events = append(x.events, fileEventOp{op, ok, x.file.CoresOf(n)})
 			}
 		}
+		// At its size: a file fact, kept for the file's life.
+		x.events = slices.Clip(append([]fileEventOp(nil), x.events...))
 	})
 	return x.events
 }
