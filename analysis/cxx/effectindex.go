@@ -245,9 +245,11 @@ func (x *EffectIndex) NextCovering(kind EffectKind, o Origin, cores grammar.Core
 // function on the way to GM: the next dsb, signal or wait, and the stores
 // that are written back before a dsb (flags a consumer polls).
 type publishIndex struct {
-	// nextStop[i] is the first j >= i that is a Dsb, Signal or Wait;
-	// len(effects) if none.
-	nextStop []int32
+	// stops are the positions of the Dsb, Signal and Wait effects, in
+	// order (nextStop finds the first at or after a point): a list of
+	// the stops rather than an answer per effect.
+	stops []int32
+	n     int32
 	// flags are the scalar stores to known memory written back (Covers)
 	// after them before any dsb, in source order; otherBuf[k] and
 	// otherKey[k] are the next k' > k whose buffer, and whose buffer or
@@ -303,17 +305,25 @@ func (w *writtenBack) covers(p Origin) bool {
 	return p.Known() && b != nil && (b.base || p.OffUnknown || b.offs[p.Off])
 }
 
+// nextStop is the first position at or after i that is a Dsb, Signal or
+// Wait; the number of effects if none.
+func (p *publishIndex) nextStop(i int) int32 {
+	k := sort.Search(len(p.stops), func(k int) bool { return int(p.stops[k]) >= i })
+	if k == len(p.stops) {
+		return p.n
+	}
+	return p.stops[k]
+}
+
 func newPublishIndex(effects []Effect, cores grammar.Cores) *publishIndex {
 	n := len(effects)
-	p := &publishIndex{nextStop: make([]int32, n+1)}
-	p.nextStop[n] = int32(n)
+	p := &publishIndex{n: int32(n)}
 	flag := make([]bool, n)
 	// From the last effect back: the write-backs between each point and
 	// the next dsb.
 	var wb writtenBack
 	for i := n - 1; i >= 0; i-- {
 		e := effects[i]
-		p.nextStop[i] = p.nextStop[i+1]
 		if e.Cores&cores == grammar.None {
 			continue
 		}
@@ -324,16 +334,19 @@ func newPublishIndex(effects []Effect, cores grammar.Cores) *publishIndex {
 			wb.add(e)
 		case Dsb:
 			wb = writtenBack{}
-			p.nextStop[i] = int32(i)
+			p.stops = append(p.stops, int32(i))
 		case Signal, Wait:
-			p.nextStop[i] = int32(i)
+			p.stops = append(p.stops, int32(i))
 		}
 	}
+	slices.Reverse(p.stops)
+	p.stops = slices.Clip(p.stops)
 	for i, ok := range flag {
 		if ok {
 			p.flags = append(p.flags, int32(i))
 		}
 	}
+	p.flags = slices.Clip(p.flags)
 	p.otherBuf = make([]int32, len(p.flags))
 	p.otherKey = make([]int32, len(p.flags))
 	for k := len(p.flags) - 1; k >= 0; k-- {
@@ -359,7 +372,7 @@ func newPublishIndex(effects []Effect, cores grammar.Cores) *publishIndex {
 // -1 and dsb set when a dsb comes first, -1 alone when nothing follows.
 func (x *EffectIndex) AfterWriteBack(wb int, o Origin, cores grammar.Cores) (next int, dsb bool) {
 	p := x.publish(cores)
-	stop := p.nextStop[wb+1]
+	stop := p.nextStop(wb + 1)
 	k := sort.Search(len(p.flags), func(k int) bool { return int(p.flags[k]) > wb })
 	for k < len(p.flags) && p.flags[k] < stop {
 		e := x.effects[p.flags[k]]
@@ -386,5 +399,5 @@ func (x *EffectIndex) AfterWriteBack(wb int, o Origin, cores grammar.Cores) (nex
 // NextStop returns the position of the first dsb, cross-core signal or
 // wait on cores after position i, or len(Effects()) when none follows.
 func (x *EffectIndex) NextStop(i int, cores grammar.Cores) int {
-	return int(x.publish(cores).nextStop[i+1])
+	return int(x.publish(cores).nextStop(i + 1))
 }
