@@ -143,8 +143,19 @@ func unbound(e *grammar.Node, vals map[string][]int64) bool {
 // call in the body, IDNode the use's argument that carries the id (the
 // body's own id expression when it is not a parameter).
 func MacroFlagSites(ff FileFacts, f *grammar.File, shadows []*grammar.File, r *Resolver) []FlagSite {
+	return FlagBodies(ff, shadows).FlagSites(ff, f, r)
+}
+
+// FlagBodies are the macro bodies of shadows that make flag calls: found
+// once for the files of a unit (FlagSites in each).
+func FlagBodies(ff FileFacts, shadows []*grammar.File) MacroBodies {
+	return FindMacroBodies(ff, shadows, flagCallNames...)
+}
+
+// FlagSites are MacroFlagSites for bodies = FlagBodies(ff, shadows).
+func (bodies MacroBodies) FlagSites(ff FileFacts, f *grammar.File, r *Resolver) []FlagSite {
 	var out []FlagSite
-	for _, u := range MacroUses(ff, f, shadows, flagCallNames...) {
+	for _, u := range bodies.UsesIn(ff, f) {
 		br, vals := u.Bind(r)
 		for _, in := range u.Inner {
 			fc, ok := AsFlagCall(in, br)

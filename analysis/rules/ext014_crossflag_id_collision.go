@@ -76,9 +76,9 @@ func runCrossFlagIDCollision(pass *analysis.Pass) {
 	sites := cxx.FlagSites(pass.Reach(), files, r)
 	// A `#define SIGNAL(id) CrossCoreSetFlag<2, PIPE_MTE3>(id)` sets the
 	// flag its use names, on the cores that compile the use.
-	shadows := pass.Reach().Macros().Shadows
+	bodies := cxx.FlagBodies(pass.Reach(), pass.Reach().Macros().Shadows)
 	for _, f := range files {
-		sites = append(sites, cxx.MacroFlagSites(pass.Reach(), f, shadows, r)...)
+		sites = append(sites, bodies.FlagSites(pass.Reach(), f, r)...)
 	}
 	kind := kindCores(pass)
 	fileOrder := map[*grammar.File]int{}
