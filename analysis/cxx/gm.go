@@ -155,10 +155,14 @@ func (d Dcci) HasArg(s string) bool {
 // dcci calls that make lines coherent. Build it once per file; the rules
 // memoize it as a unit fact.
 type GM struct {
-	file      *grammar.File
-	vars      map[string][]*Var
-	varIx     *varIndex
-	fields    map[string][]*Var
+	file   *grammar.File
+	vars   map[string][]*Var
+	varIx  *varIndex
+	fields map[string][]*Var
+	// envFields are the includes' members when the model is made over a
+	// GMEnv (shared with it, never written): a member's declarations are
+	// envFields[name] then fields[name].
+	envFields map[string][]*Var
 	descTypes map[string]bool
 	// typeAliases maps aliases of GlobalTensor/LocalTensor types to their
 	// kind (`using IdxGm = AscendC::GlobalTensor<int32_t>;`).
@@ -416,12 +420,9 @@ func NewGMWith(ff FileFacts, f *grammar.File, env *GMEnv) *GM {
 	if !maps.Equal(g.funcs, env.funcs) {
 		return buildGM(ff, f, env.files)
 	}
-	// The includes' members were read with the same tables: shared; f's
-	// are appended after them (Clip: the shared slices are never written).
-	g.fields = make(map[string][]*Var, len(env.fields))
-	for name, vs := range env.fields {
-		g.fields[name] = slices.Clip(vs)
-	}
+	// The includes' members were read with the same tables: shared, not
+	// copied; f's come after them.
+	g.envFields = env.fields
 	g.addFields(nodesOf(ff, own, "field_declaration"))
 	g.addVars(ff, f)
 	var extra []string
@@ -944,6 +945,14 @@ func (g *GM) Lookup(name string, at *grammar.Node) *Var {
 	return g.Field(name, at)
 }
 
+// members are the declarations of a member name, the includes' first.
+func (g *GM) members(name string) []*Var {
+	if len(g.envFields[name]) == 0 {
+		return g.fields[name]
+	}
+	return append(slices.Clip(g.envFields[name]), g.fields[name]...)
+}
+
 // Field resolves a member name; a member of the class whose body contains
 // at wins, then any member of that name (the last declared).
 func (g *GM) Field(name string, at *grammar.Node) *Var {
@@ -951,7 +960,7 @@ func (g *GM) Field(name string, at *grammar.Node) *Var {
 		g.fieldAsks[name] = true
 	}
 	var any *Var
-	for _, v := range g.fields[name] {
+	for _, v := range g.members(name) {
 		if v.Scope != nil && at != nil && v.Scope.Tree() == at.Tree() && v.Scope.Contains(at) {
 			return v
 		}
@@ -1429,17 +1438,29 @@ func (g *GM) indexDccis() {
 		g.dcciRoots[fn], g.dcciOut[fn] = byRoot, out
 	}
 	g.initNames = map[string][]string{}
-	for _, vars := range []map[string][]*Var{g.vars, g.fields} {
-		for name, vs := range vars {
-			for _, v := range vs {
-				if v.Init == nil {
-					continue
-				}
-				r := Root(v.Init)
-				if ns := g.initNames[r]; len(ns) == 0 || ns[len(ns)-1] != name {
-					g.initNames[r] = append(ns, name)
-				}
+	addInits := func(name string, vs []*Var) {
+		for _, v := range vs {
+			if v.Init == nil {
+				continue
 			}
+			r := Root(v.Init)
+			if ns := g.initNames[r]; len(ns) == 0 || ns[len(ns)-1] != name {
+				g.initNames[r] = append(ns, name)
+			}
+		}
+	}
+	for name, vs := range g.vars {
+		addInits(name, vs)
+	}
+	// A member's declarations in their order: the includes', then the
+	// file's.
+	for name, vs := range g.envFields {
+		addInits(name, vs)
+		addInits(name, g.fields[name])
+	}
+	for name, vs := range g.fields {
+		if _, ok := g.envFields[name]; !ok {
+			addInits(name, vs)
 		}
 	}
 }

@@ -243,13 +243,19 @@ func dumpGM(gm *GM) string {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "helpers %v\nfuncs %v\naliases %v %v\n", gm.helpers, gm.funcs, gm.typeAliases, gm.descTypes)
+	// The members, the includes' (a model over a GMEnv shares them) first.
 	names := make([]string, 0, len(gm.fields))
 	for name := range gm.fields {
 		names = append(names, name)
 	}
+	for name := range gm.envFields {
+		if _, ok := gm.fields[name]; !ok {
+			names = append(names, name)
+		}
+	}
 	slices.Sort(names)
 	for _, name := range names {
-		for _, v := range gm.fields[name] {
+		for _, v := range gm.members(name) {
 			fmt.Fprintf(&b, "field %s %s %s scoped=%v\n", name, v.Kind, v.Type, v.Scope != nil)
 		}
 	}
@@ -345,12 +351,12 @@ func TestHeaderCastReadsItsOwnQualifiers(t *testing.T) {
 		"NewGM":     NewGM(nil, f, []*grammar.File{hdr}),
 		"NewGMWith": NewGMWith(nil, f, NewGMEnv(nil, []*grammar.File{hdr})),
 	} {
-		for _, v := range g.fields["plain"] {
+		for _, v := range g.members("plain") {
 			if v.Kind != NotGM {
 				t.Errorf("%s: member plain is %v, want not GM (the header's cast has no __gm__)", name, v.Kind)
 			}
 		}
-		if len(g.fields["plain"]) == 0 {
+		if len(g.members("plain")) == 0 {
 			t.Errorf("%s: member plain not recorded", name)
 		}
 	}
