@@ -27,7 +27,8 @@ type argsFile struct {
 var argsFileKey = &FileKey[*argsFile]{
 	Name: "analysis.argsFile",
 	Compute: func(_ context.Context, f *grammar.File) *argsFile {
-		return &argsFile{helpers: abi.ScanHelpers(f), defs: abi.IndexDefs(f), argsFns: abi.HasArgsFunctions(f)}
+		h := abi.ScanHelpers(f)
+		return &argsFile{helpers: h, defs: abi.IndexDefs(f), argsFns: h.ArgsFunctions()}
 	},
 }
 

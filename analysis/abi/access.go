@@ -109,7 +109,14 @@ type FileHelpers struct {
 	// fwd are the calls in functions taking an args pointer, in source
 	// order: each forwards when it passes that pointer to a helper.
 	fwd []fwdCall
+	// argsFns: some function of the file takes an args pointer.
+	argsFns bool
 }
+
+// ArgsFunctions reports whether some function of the file takes an args
+// pointer. Every access Accesses reports sits in such a function, so a file
+// without one (most vendored headers) has none, whatever its unit.
+func (h *FileHelpers) ArgsFunctions() bool { return h.argsFns }
 
 type fwdCall struct {
 	n    *grammar.Node
@@ -135,12 +142,14 @@ func ScanHelpers(f *grammar.File) *FileHelpers {
 		return p
 	}
 	// Helpers are functions taking the args pointer: a file without one
-	// (most headers) has none and forwards none.
-	argsFns := false
+	// (most headers) has none and forwards none (and caches no parameters).
 	for _, fn := range f.Tree.OfKind("function_definition") {
-		argsFns = argsFns || params(fn).args != ""
+		if readFnParams(f, fn).args != "" {
+			out.argsFns = true
+			break
+		}
 	}
-	if !argsFns {
+	if !out.argsFns {
 		return out
 	}
 	seen := map[string]bool{}
