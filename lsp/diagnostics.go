@@ -307,10 +307,18 @@ func (s *Server) edited(d *document, opened bool) {
 	}
 	deps := s.dependents(d)
 	d.mu.Lock()
+	// The documents that read the previous version read what it no
+	// longer says (an #include removed): they are diagnosed again too.
+	was := d.deps
 	d.deps = deps
 	d.mu.Unlock()
 	for _, o := range deps {
 		s.schedule(o, hi, false)
+	}
+	for _, o := range was {
+		if !slices.Contains(deps, o) {
+			s.schedule(o, hi, false)
+		}
 	}
 }
 
