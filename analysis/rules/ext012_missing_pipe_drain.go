@@ -481,30 +481,7 @@ func (d *drainer) stmt(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow
 		}
 		return in
 	case "if_statement":
-		cond := n.ChildByField("condition")
-		st := d.exprCalls(f, cond, in)
-		cons := n.ChildByField("consequence")
-		alt := n.ChildByField("alternative")
-		if _, ok := grammar.CoreCondition(cond); ok {
-			// A core test: on this core exactly one branch runs.
-			out := drainFlow{}
-			ran := false
-			for _, b := range []*grammar.Node{cons, alt} {
-				if b != nil && d.active(f, b) {
-					out = out.union(d.stmt(f, b, st))
-					ran = true
-				}
-			}
-			if !ran {
-				return st
-			}
-			return out
-		}
-		out := d.stmt(f, cons, st)
-		if alt != nil {
-			return out.union(d.stmt(f, alt, st))
-		}
-		return out.union(st)
+		return d.ifChain(f, n, in)
 	case "for_statement", "while_statement", "for_range_loop", "do_statement":
 		k := loopKey{n, in}
 		if out, ok := d.loops[k]; ok {
@@ -532,6 +509,65 @@ func (d *drainer) stmt(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow
 		}
 		return d.exprCalls(f, n, in)
 	}
+}
+
+// ifChain runs an if statement and the else-if statements chained to it
+// one after the other, not one inside the other's call: a chain of
+// thousands would take a stack of tens of MB. The branches' flows are
+// joined in order: union is associative.
+func (d *drainer) ifChain(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow {
+	acc := drainFlow{} // the union of the branches run so far
+	for {
+		cond := n.ChildByField("condition")
+		st := d.exprCalls(f, cond, in)
+		cons := n.ChildByField("consequence")
+		alt := n.ChildByField("alternative")
+		if _, ok := grammar.CoreCondition(cond); ok {
+			// A core test: on this core exactly one branch runs.
+			out := drainFlow{}
+			ran := false
+			for _, b := range []*grammar.Node{cons, alt} {
+				if b != nil && d.active(f, b) {
+					out = out.union(d.stmt(f, b, st))
+					ran = true
+				}
+			}
+			if !ran {
+				return acc.union(st)
+			}
+			return acc.union(out)
+		}
+		acc = acc.union(d.stmt(f, cons, st))
+		if alt == nil {
+			return acc.union(st)
+		}
+		next := d.elseIf(f, alt, st)
+		if next == nil {
+			return acc.union(d.stmt(f, alt, st))
+		}
+		n, in = next, st
+	}
+}
+
+// elseIf returns the if statement that is all of the else clause alt when
+// stmt would run it on in as the clause's block does, or nil.
+func (d *drainer) elseIf(f *grammar.File, alt *grammar.Node, in drainFlow) *grammar.Node {
+	if alt.Kind() != "else_clause" || in.mask == 0 || !d.active(f, alt) || d.pass.Stopped() {
+		return nil
+	}
+	c := alt.FirstChild()
+	for c != nil && !c.IsNamed() {
+		c = c.NextSibling()
+	}
+	if c == nil || c.Kind() != "if_statement" || !d.active(f, c) {
+		return nil
+	}
+	for s := c.NextSibling(); s != nil; s = s.NextSibling() {
+		if s.IsNamed() {
+			return nil
+		}
+	}
+	return c
 }
 
 // loop runs a loop statement to its fixed point.
