@@ -38,7 +38,14 @@ func (w *Workspace) dropStubs() {
 
 // dropUnits forgets the include units and resolutions (w.mu held).
 func (w *Workspace) dropUnits() {
-	w.units, w.resolved = nil, nil
+	w.resolved = nil
+	w.dropIncludeUnits()
+}
+
+// dropIncludeUnits forgets the include units, keeping the resolutions
+// (w.mu held).
+func (w *Workspace) dropIncludeUnits() {
+	w.units = nil
 	w.unitsEpoch++
 	w.dropClosures()
 }

@@ -455,9 +455,16 @@ func (w *Workspace) entry(path string) (*fileEntry, error) {
 		w.files[path] = e
 	}
 	if !w.isKnown(path) {
-		// A file the index had not seen can change what includes resolve
-		// to; a known one (every file of a `check` run) cannot.
-		w.dropUnits()
+		// A file the index had not seen (a header in a skipped folder,
+		// read through an include) can change the include units; a known
+		// one (every file of a `check` run) cannot. The includes resolved
+		// so far stand: they were resolved against the disk the file was
+		// just read from. A stub file's include_dirs can change them.
+		if l, _ := grammar.LangOf(path); l == grammar.Python {
+			w.dropUnits()
+		} else {
+			w.dropIncludeUnits()
+		}
 	}
 	w.markKnown(path)
 	w.mu.Unlock()
