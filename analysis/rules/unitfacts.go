@@ -2,6 +2,7 @@ package rules
 
 import (
 	"context"
+	"path/filepath"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -25,16 +26,49 @@ var gmKey = &analysis.UnitKey[*cxx.GM]{
 // its body header first, then what the header includes: when the header's
 // model has built the environment of those, the entry's is made from it
 // (an edit of the header then builds one environment, not two).
+//
+// When the file's only include is the header (an entry and its body), the
+// rest is the header's own includes, whose environment the header's model
+// will need: it is built first, then extended, so an entry checked before
+// its header does not build two environments of the same headers.
 func includesGMEnv(ctx context.Context, u *analysis.Unit) *cxx.GMEnv {
 	hs := u.Headers()
 	if len(hs) > 1 {
-		if rest, ok := analysis.CachedUnitFact(u.Part("gm-includes", hs[1:]), gmEnvKey); ok {
+		rest, ok := analysis.CachedUnitFact(u.Part("gm-includes", hs[1:]), gmEnvKey)
+		if !ok && soleInclude(u.Files[0], hs) {
+			rest, ok = analysis.UnitFactOf(ctx, u.Part("gm-includes", hs[1:]), gmEnvKey), true
+		}
+		if ok {
 			if env := cxx.PrependGMEnv(u, hs[0], rest); env != nil {
 				return env
 			}
 		}
 	}
 	return analysis.UnitFactOf(ctx, u.Part("gm-includes", hs), gmEnvKey)
+}
+
+// soleInclude reports whether hs[0] is likely the only header f includes
+// itself (the others reached through it): of f's quoted includes, one
+// names a file of hs, and that is hs[0]. A guess by file names, which
+// decides only what is built first (PrependGMEnv checks the result).
+func soleInclude(f *grammar.File, hs []*grammar.File) bool {
+	found := false
+	for _, inc := range f.Includes {
+		if inc.System {
+			continue
+		}
+		base := filepath.Base(inc.Path)
+		for i, h := range hs {
+			if filepath.Base(h.Path) != base {
+				continue
+			}
+			if i > 0 || found {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
 }
 
 // gmEnvKey is what a list of included files makes of a GM model.
