@@ -836,40 +836,7 @@ func (a *eventAnalysis) computeStmt(f *grammar.File, n *grammar.Node) *outcome {
 		}
 		return unionOutcome(o, a.stmtTF(f, alt))
 	case "if_statement":
-		cond := n.ChildByField("condition")
-		e := a.exprTF(f, cond)
-		cons, alt := n.ChildByField("consequence"), n.ChildByField("alternative")
-		if _, ok := grammar.CoreCondition(cond); ok {
-			// A core test: on this core exactly one branch runs.
-			var out *outcome
-			for _, b := range []*grammar.Node{cons, alt} {
-				if b != nil && a.active(f, b) {
-					out = unionOutcome(out, a.stmtTF(f, b))
-				}
-			}
-			if out == nil {
-				return &outcome{n: e}
-			}
-			return prefix(e, out)
-		}
-		if n.ChildOfKind("constexpr") != nil {
-			if v, ok := a.r.Eval(cond); ok {
-				if v != 0 {
-					return prefix(e, a.stmtTF(f, cons))
-				}
-				if alt != nil {
-					return prefix(e, a.stmtTF(f, alt))
-				}
-				return &outcome{n: e}
-			}
-		}
-		out := a.stmtTF(f, cons)
-		if alt != nil {
-			out = unionOutcome(out, a.stmtTF(f, alt))
-		} else {
-			out = unionOutcome(out, &outcome{n: a.id()})
-		}
-		return prefix(e, out)
+		return a.ifChainTF(f, n)
 	case "for_statement", "while_statement", "for_range_loop", "do_statement":
 		pre, step, condE, body := a.loopParts(f, n)
 		head := then(pre, a.star(step))
@@ -976,6 +943,114 @@ func preprocParts(n *grammar.Node) (body []*grammar.Node, alt *grammar.Node) {
 		body = append(body, c)
 	}
 	return body, alt
+}
+
+// ifChainTF is the outcome of an if statement. The else-if statements
+// chained to it are computed one after the other, in the order the
+// recursion through their else clauses took (condition, consequence, then
+// the next), and their outcomes folded back up, not one inside the other's
+// call: a chain of thousands took a stack of tens of MB.
+func (a *eventAnalysis) ifChainTF(f *grammar.File, n *grammar.Node) *outcome {
+	type link struct {
+		n, alt *grammar.Node
+		e      tf
+		cons   *outcome
+	}
+	var chain []link
+	var last *outcome
+	for last == nil {
+		cond := n.ChildByField("condition")
+		e := a.exprTF(f, cond)
+		cons, alt := n.ChildByField("consequence"), n.ChildByField("alternative")
+		if _, ok := grammar.CoreCondition(cond); ok {
+			// A core test: on this core exactly one branch runs.
+			var out *outcome
+			for _, b := range []*grammar.Node{cons, alt} {
+				if b != nil && a.active(f, b) {
+					out = unionOutcome(out, a.stmtTF(f, b))
+				}
+			}
+			if out == nil {
+				last = &outcome{n: e}
+			} else {
+				last = prefix(e, out)
+			}
+			break
+		}
+		if n.ChildOfKind("constexpr") != nil {
+			if v, ok := a.r.Eval(cond); ok {
+				switch {
+				case v != 0:
+					last = prefix(e, a.stmtTF(f, cons))
+				case alt != nil:
+					last = prefix(e, a.stmtTF(f, alt))
+				default:
+					last = &outcome{n: e}
+				}
+				break
+			}
+		}
+		out := a.stmtTF(f, cons)
+		if next := a.elseIf(f, alt); next != nil {
+			chain = append(chain, link{n, alt, e, out})
+			n = next
+			continue
+		}
+		if alt != nil {
+			out = unionOutcome(out, a.stmtTF(f, alt))
+		} else {
+			out = unionOutcome(out, &outcome{n: a.id()})
+		}
+		last = prefix(e, out)
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		l := chain[i]
+		a.stmts[n] = last
+		els := a.seq(f, []*grammar.Node{n}, a.id())
+		a.stmts[l.alt] = els
+		last = prefix(l.e, unionOutcome(l.cons, els))
+		n = l.n
+	}
+	return last
+}
+
+// elseIf returns the if statement that is all of the else clause alt when
+// stmtTF would compute it for alt (neither is known yet and both are
+// compiled on the core), or nil.
+func (a *eventAnalysis) elseIf(f *grammar.File, alt *grammar.Node) *grammar.Node {
+	c := ElseIf(alt)
+	if c == nil || !a.active(f, alt) || !a.active(f, c) {
+		return nil
+	}
+	if _, ok := a.stmts[alt]; ok {
+		return nil
+	}
+	if _, ok := a.stmts[c]; ok {
+		return nil
+	}
+	return c
+}
+
+// ElseIf returns the if statement that is the only named child of the
+// else clause alt (`else if (...)`), or nil.
+func ElseIf(alt *grammar.Node) *grammar.Node {
+	if alt == nil || alt.Kind() != "else_clause" {
+		return nil
+	}
+	var only *grammar.Node
+	for c := alt.FirstChild(); c != nil; c = c.NextSibling() {
+		if !c.IsNamed() {
+			continue
+		}
+		if only != nil {
+			return nil
+		}
+		only = c
+	}
+	if only == nil || only.Kind() != "if_statement" {
+		return nil
+	}
+	return only
 }
 
 func unionOutcome(o, p *outcome) *outcome {
@@ -1295,39 +1370,7 @@ func (a *eventAnalysis) walk(f *grammar.File, n *grammar.Node, st []uint8, wc *w
 		}
 		return unionWalk(o, a.walk(f, alt, st, wc))
 	case "if_statement":
-		cond := n.ChildByField("condition")
-		s := a.walkExpr(f, cond, st, wc)
-		cons, alt := n.ChildByField("consequence"), n.ChildByField("alternative")
-		if _, ok := grammar.CoreCondition(cond); ok {
-			var out walkOut
-			ran := false
-			for _, b := range []*grammar.Node{cons, alt} {
-				if b != nil && a.active(f, b) {
-					out = unionWalk(out, a.walk(f, b, s, wc))
-					ran = true
-				}
-			}
-			if !ran {
-				return walkOut{n: s}
-			}
-			return out
-		}
-		if n.ChildOfKind("constexpr") != nil {
-			if v, ok := a.r.Eval(cond); ok {
-				if v != 0 {
-					return a.walk(f, cons, s, wc)
-				}
-				if alt != nil {
-					return a.walk(f, alt, s, wc)
-				}
-				return walkOut{n: s}
-			}
-		}
-		out := a.walk(f, cons, s, wc)
-		if alt != nil {
-			return unionWalk(out, a.walk(f, alt, s, wc))
-		}
-		return unionWalk(out, walkOut{n: s})
+		return a.walkIfChain(f, n, st, wc)
 	case "for_statement", "while_statement", "for_range_loop", "do_statement":
 		pre, step, _, _ := a.loopParts(f, n)
 		s := st
@@ -1397,6 +1440,75 @@ func (a *eventAnalysis) walk(f *grammar.File, n *grammar.Node, st []uint8, wc *w
 		return walkOut{n: st}
 	}
 	return walkOut{n: a.walkExpr(f, n, st, wc)}
+}
+
+// walkIfChain walks an if statement, and the else-if statements chained
+// to it one after the other (as ifChainTF computes them), joining what
+// their branches leave.
+func (a *eventAnalysis) walkIfChain(f *grammar.File, n *grammar.Node, st []uint8, wc *walkCtx) walkOut {
+	var acc walkOut
+	for {
+		cond := n.ChildByField("condition")
+		s := a.walkExpr(f, cond, st, wc)
+		cons, alt := n.ChildByField("consequence"), n.ChildByField("alternative")
+		if _, ok := grammar.CoreCondition(cond); ok {
+			var out walkOut
+			ran := false
+			for _, b := range []*grammar.Node{cons, alt} {
+				if b != nil && a.active(f, b) {
+					out = unionWalk(out, a.walk(f, b, s, wc))
+					ran = true
+				}
+			}
+			if !ran {
+				return unionWalk(acc, walkOut{n: s})
+			}
+			return unionWalk(acc, out)
+		}
+		if n.ChildOfKind("constexpr") != nil {
+			if v, ok := a.r.Eval(cond); ok {
+				if v != 0 {
+					return unionWalk(acc, a.walk(f, cons, s, wc))
+				}
+				if alt != nil {
+					return unionWalk(acc, a.walk(f, alt, s, wc))
+				}
+				return unionWalk(acc, walkOut{n: s})
+			}
+		}
+		acc = unionWalk(acc, a.walk(f, cons, s, wc))
+		if alt == nil {
+			return unionWalk(acc, walkOut{n: s})
+		}
+		next, ok := a.walkElseIf(f, alt, s)
+		if !ok {
+			return unionWalk(acc, a.walk(f, alt, s, wc))
+		}
+		if next == nil {
+			return acc // the budget ran out in the else clause: it adds nothing
+		}
+		n, st = next, s
+	}
+}
+
+// walkElseIf does what walk does with an else clause that is one if
+// statement before it walks that statement's condition: it returns the
+// statement and true, or nil and true when the budget ran out on the
+// way (the clause adds nothing), or false when the clause is not such
+// a clause or walk would not get to the statement.
+func (a *eventAnalysis) walkElseIf(f *grammar.File, alt *grammar.Node, st []uint8) (*grammar.Node, bool) {
+	c := ElseIf(alt)
+	if c == nil || st == nil || a.aborted || !a.active(f, alt) || !a.active(f, c) {
+		return nil, false
+	}
+	for range 2 { // the clause, then the statement
+		a.budget--
+		if a.budget < 0 || a.ctx.Err() != nil {
+			a.aborted = true
+			return nil, true
+		}
+	}
+	return c, true
 }
 
 func (a *eventAnalysis) walkExpr(f *grammar.File, n *grammar.Node, st []uint8, wc *walkCtx) []uint8 {

@@ -552,20 +552,9 @@ func (d *drainer) ifChain(f *grammar.File, n *grammar.Node, in drainFlow) drainF
 // elseIf returns the if statement that is all of the else clause alt when
 // stmt would run it on in as the clause's block does, or nil.
 func (d *drainer) elseIf(f *grammar.File, alt *grammar.Node, in drainFlow) *grammar.Node {
-	if alt.Kind() != "else_clause" || in.mask == 0 || !d.active(f, alt) || d.pass.Stopped() {
+	c := cxx.ElseIf(alt)
+	if c == nil || in.mask == 0 || !d.active(f, alt) || !d.active(f, c) || d.pass.Stopped() {
 		return nil
-	}
-	c := alt.FirstChild()
-	for c != nil && !c.IsNamed() {
-		c = c.NextSibling()
-	}
-	if c == nil || c.Kind() != "if_statement" || !d.active(f, c) {
-		return nil
-	}
-	for s := c.NextSibling(); s != nil; s = s.NextSibling() {
-		if s.IsNamed() {
-			return nil
-		}
 	}
 	return c
 }
