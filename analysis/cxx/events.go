@@ -346,7 +346,11 @@ type eventFiles struct {
 
 func newEventAnalysis(ctx context.Context, ff FileFacts, files []*grammar.File, r *Resolver, core grammar.Cores, sh *eventFiles) *eventAnalysis {
 	if sh.ops == nil {
-		sh.ops = map[*grammar.Node]*EventOp{}
+		n := 0
+		for _, f := range files {
+			n += len(ff.Calls(f).eventOps())
+		}
+		sh.ops = make(map[*grammar.Node]*EventOp, n)
 		for _, f := range files {
 			for _, fo := range ff.Calls(f).eventOps() {
 				op := &EventOp{}

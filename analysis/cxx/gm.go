@@ -667,10 +667,11 @@ func (g *GM) objectKind(t *grammar.Node) GMKind {
 	if sc := typeScope(t); sc != "" && sc != "AscendC" {
 		return NotGM
 	}
-	if k, ok := g.typeAliases[BaseTypeName(t)]; ok {
+	base := BaseTypeName(t)
+	if k, ok := g.typeAliases[base]; ok {
 		return k
 	}
-	switch BaseTypeName(t) {
+	switch base {
 	case "GlobalTensor":
 		return GMGlobalTensor
 	case "LocalTensor":
