@@ -1,6 +1,7 @@
 package cxx
 
 import (
+	"bytes"
 	"maps"
 	"slices"
 	"sort"
@@ -54,7 +55,6 @@ func (k GMKind) IsGMPointer() bool { return k == GMData || k == GMArgs || k == G
 // Var is a declared variable, parameter or struct member.
 type Var struct {
 	Name string
-	Kind GMKind
 	// Type is the declared base type without qualifiers, scope or pointer:
 	// "int32_t", "Tensor", "GlobalTensor<half>".
 	Type string
@@ -63,13 +63,18 @@ type Var struct {
 	// Scope is the node the name is visible in (a block, a function, a
 	// class body); nil for names from included files and file scope.
 	Scope *grammar.Node
+	// Init is the initializer expression, if any.
+	Init *grammar.Node
+	Kind GMKind
 	// Field is set for struct/class members.
 	Field bool
 	// ArrayOfPtr is set for a local array of GM pointers
 	// (`__gm__ half *ptrs[2]`): ptrs[i] is a pointer, not a load.
 	ArrayOfPtr bool
-	// Init is the initializer expression, if any.
-	Init *grammar.Node
+	// fn is the position in the model's varIndex.fns of the outermost
+	// function the variable is scoped in (-1 outside every function). The
+	// small fields last: a Var is 64 bytes, one per declared name.
+	fn int32
 }
 
 // AccessKind says whether a scalar GM access loads, stores or both.
@@ -155,7 +160,9 @@ func (d Dcci) HasArg(s string) bool {
 // dcci calls that make lines coherent. Build it once per file; the rules
 // memoize it as a unit fact.
 type GM struct {
-	file   *grammar.File
+	file *grammar.File
+	// vars are the file's variables scoped in a function, by name, and
+	// varIx the rest of their index (see varIndex).
 	vars   map[string][]*Var
 	varIx  *varIndex
 	fields map[string][]*Var
@@ -187,6 +194,9 @@ type GM struct {
 	trees map[*grammar.Tree]*grammar.File
 	// fieldAsks records the member names looked up while a GMEnv is built.
 	fieldAsks map[string]bool
+	// strs interns the names and types of the variables while the model
+	// is built (see str).
+	strs map[string]string
 }
 
 // descriptorTypes are the runtime's tensor descriptor structs.
@@ -490,7 +500,7 @@ func (g *GM) addAliases(aliases []incNode) {
 			if name == nil || target == nil || name.Kind() != "type_identifier" {
 				continue
 			}
-			if g.descTypes[BaseTypeName(target)] {
+			if g.descTypes[string(baseTypeName(target))] {
 				g.descTypes[name.Text()] = true
 			}
 			if k := g.objectKind(target); k == GMGlobalTensor || k == LocalTensor {
@@ -542,12 +552,12 @@ func (g *GM) addVars(ff FileFacts, f *grammar.File) {
 				continue
 			}
 			for _, v := range g.paramVars(f, n, fn) {
-				g.addVar(v)
+				g.addVar(v, n)
 			}
 			continue
 		}
 		for _, v := range g.declVars(f, n, false) {
-			g.addVar(v)
+			g.addVar(v, n)
 		}
 	}
 }
@@ -559,6 +569,7 @@ func (g *GM) finish(ff FileFacts, calls []incNode) {
 	g.findDccis(ff.Nodes(g.file, "call_expression"))
 	g.indexDccis()
 	g.findAccesses(ff.Nodes(g.file, "subscript_expression", "pointer_expression", "field_expression", "call_expression"))
+	g.strs = nil
 }
 
 type incNode struct {
@@ -628,6 +639,12 @@ func paramOwner(p *grammar.Node) *grammar.Node {
 // BaseTypeName returns a type node's name without scope, template
 // arguments or qualifiers: "AscendC::GlobalTensor<half>" -> "GlobalTensor".
 func BaseTypeName(t *grammar.Node) string {
+	return string(baseTypeName(t))
+}
+
+// baseTypeName is BaseTypeName in the source's bytes (nil for none), for
+// a comparison or a map lookup that allocates nothing.
+func baseTypeName(t *grammar.Node) []byte {
 	for t != nil {
 		switch t.Kind() {
 		case "qualified_identifier":
@@ -643,35 +660,50 @@ func BaseTypeName(t *grammar.Node) string {
 			t = t.ChildByField("name")
 			continue
 		}
-		return strings.TrimSpace(t.Text())
+		return bytes.TrimSpace(t.Bytes())
 	}
-	return ""
+	return nil
 }
 
-// typeScope returns the namespace a type is written with ("" when none).
-func typeScope(t *grammar.Node) string {
+// typeScope returns the namespace a type is written with (nil when none).
+func typeScope(t *grammar.Node) []byte {
 	if t != nil && t.Kind() == "type_descriptor" {
 		t = t.ChildByField("type")
 	}
 	if t == nil || t.Kind() != "qualified_identifier" {
-		return ""
+		return nil
 	}
 	if s := t.ChildByField("scope"); s != nil {
-		return strings.TrimPrefix(s.Text(), "::")
+		return bytes.TrimPrefix(s.Bytes(), []byte("::"))
 	}
-	return ""
+	return nil
+}
+
+// str returns b as a string, one string for equal bytes while the model
+// is built: each helper's `args`, `int64_t`, ... is not kept once per
+// declaration.
+func (g *GM) str(b []byte) string {
+	if s, ok := g.strs[string(b)]; ok {
+		return s
+	}
+	if g.strs == nil {
+		g.strs = map[string]string{}
+	}
+	s := string(b)
+	g.strs[s] = s
+	return s
 }
 
 // objectKind classifies a non-pointer declared type.
 func (g *GM) objectKind(t *grammar.Node) GMKind {
-	if sc := typeScope(t); sc != "" && sc != "AscendC" {
+	if sc := typeScope(t); len(sc) > 0 && string(sc) != "AscendC" {
 		return NotGM
 	}
-	base := BaseTypeName(t)
-	if k, ok := g.typeAliases[base]; ok {
+	base := baseTypeName(t)
+	if k, ok := g.typeAliases[string(base)]; ok {
 		return k
 	}
-	switch base {
+	switch string(base) {
 	case "GlobalTensor":
 		return GMGlobalTensor
 	case "LocalTensor":
@@ -764,7 +796,7 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 	if t == nil {
 		return nil
 	}
-	base := BaseTypeName(t)
+	base := g.str(baseTypeName(t))
 	isAuto := t.Kind() == "placeholder_type_specifier"
 	scope := decl.Parent()
 	var out []*Var
@@ -776,7 +808,7 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 		if init == nil && field {
 			init = decl.ChildByField("default_value")
 		}
-		v := &Var{Name: name.Text(), Type: base, Decl: name, Scope: scope, Field: field, Init: init, ArrayOfPtr: arrayOfPtr}
+		v := &Var{Name: g.str(name.Bytes()), Type: base, Decl: name, Scope: scope, Field: field, Init: init, ArrayOfPtr: arrayOfPtr}
 		// The qualifier belongs to the declaration when it is written in
 		// the type or the declarator, not in the initializer.
 		gm := hasGM(f, LeadingStart(decl), t.End) || hasGM(f, d.Start, name.End)
@@ -818,8 +850,8 @@ func (g *GM) paramVars(f *grammar.File, p *grammar.Node, fn *grammar.Node) []*Va
 	if name == nil {
 		return nil
 	}
-	base := BaseTypeName(t)
-	v := &Var{Name: name.Text(), Type: base, Decl: name, Scope: fn}
+	base := g.str(baseTypeName(t))
+	v := &Var{Name: g.str(name.Bytes()), Type: base, Decl: name, Scope: fn}
 	gm := hasGM(f, LeadingStart(p), name.End)
 	switch {
 	case ptr > 0 && gm:
@@ -846,28 +878,34 @@ func (g *GM) paramVars(f *grammar.File, p *grammar.Node, fn *grammar.Node) []*Va
 // function and those scoped outside every function, not every parameter
 // and local of that name in the file (each helper's `args`, `i`, ...:
 // quadratic in a file of many helpers).
+//
+// The variables scoped in a function are g.vars[name], in source order:
+// declarations are read in preorder and the outermost functions do not
+// overlap, so each name's list is ordered by Var.fn and a function's
+// variables are found by a binary search (a map keyed by name and
+// function cost a map entry per variable).
 type varIndex struct {
 	// fns are the outermost function definitions, in source order.
 	fns []*grammar.Node
-	// outer holds the variables scoped outside every function (or in
-	// another tree), byFn those of fns[k] under key {name, k}; each list
-	// in the order of g.vars[name], seq giving the position there.
-	outer map[string][]seqVar
-	byFn  map[fnName][]seqVar
+	// outer holds the variables scoped outside every function, each list in
+	// declaration order.
+	outer map[string][]outerVar
+	// unsorted is set if some name's list in g.vars is not ordered by fn
+	// (no C++ the grammar reads should make one): its lookups then scan
+	// the list.
+	unsorted bool
 }
 
-type seqVar struct {
-	v   *Var
-	seq int
-}
-
-type fnName struct {
-	name string
-	fn   int
+// outerVar is a variable scoped outside every function; before is the
+// number of fns declared before it: it comes before the variables of
+// fns[k] in declaration order when before <= k.
+type outerVar struct {
+	v      *Var
+	before int32
 }
 
 func newVarIndex(defs []*grammar.Node) *varIndex {
-	ix := &varIndex{outer: map[string][]seqVar{}, byFn: map[fnName][]seqVar{}}
+	ix := &varIndex{outer: map[string][]outerVar{}}
 	for _, d := range defs {
 		if n := len(ix.fns); n > 0 && ix.fns[n-1].Contains(d) {
 			continue
@@ -886,42 +924,64 @@ func (ix *varIndex) fnOf(n *grammar.Node) int {
 	return -1
 }
 
-func (g *GM) addVar(v *Var) {
-	seq := len(g.vars[v.Name])
-	g.vars[v.Name] = append(g.vars[v.Name], v)
+// addVar records v, declared by the node decl (a declaration or a
+// parameter), after the variables already recorded.
+func (g *GM) addVar(v *Var, decl *grammar.Node) {
+	ix := g.varIx
+	v.fn = -1
 	if v.Scope != nil {
-		if k := g.varIx.fnOf(v.Scope); k >= 0 {
-			key := fnName{v.Name, k}
-			g.varIx.byFn[key] = append(g.varIx.byFn[key], seqVar{v, seq})
-			return
-		}
+		v.fn = int32(ix.fnOf(v.Scope))
 	}
-	g.varIx.outer[v.Name] = append(g.varIx.outer[v.Name], seqVar{v, seq})
+	if v.fn < 0 {
+		before := sort.Search(len(ix.fns), func(k int) bool { return ix.fns[k].Index() >= decl.Index() })
+		ix.outer[v.Name] = append(ix.outer[v.Name], outerVar{v, int32(before)})
+		return
+	}
+	l := g.vars[v.Name]
+	if n := len(l); n > 0 && l[n-1].fn > v.fn {
+		ix.unsorted = true
+	}
+	g.vars[v.Name] = append(l, v)
 }
 
 // candidates calls yield with the variables of name that can be visible
-// at node at, in the order of g.vars[name]: a variable scoped in a
-// function other than at's is not.
+// at node at, in declaration order: a variable scoped in a function other
+// than at's is not.
 func (g *GM) candidates(name string, at *grammar.Node, yield func(*Var)) {
-	if g.varIx == nil {
-		for _, v := range g.vars[name] {
-			yield(v)
+	ix := g.varIx
+	if ix == nil {
+		return
+	}
+	outer := ix.outer[name]
+	k := ix.fnOf(at)
+	if k < 0 || g.file == nil || at.Tree() != g.file.Tree {
+		for _, o := range outer {
+			yield(o.v)
 		}
 		return
 	}
-	outer := g.varIx.outer[name]
-	var own []seqVar
-	if k := g.varIx.fnOf(at); k >= 0 && g.file != nil && at.Tree() == g.file.Tree {
-		own = g.varIx.byFn[fnName{name, k}]
+	i := 0
+	for ; i < len(outer) && int(outer[i].before) <= k; i++ {
+		yield(outer[i].v)
 	}
-	for len(outer) > 0 || len(own) > 0 {
-		if len(own) == 0 || (len(outer) > 0 && outer[0].seq < own[0].seq) {
-			yield(outer[0].v)
-			outer = outer[1:]
-		} else {
-			yield(own[0].v)
-			own = own[1:]
+	l := g.vars[name]
+	if ix.unsorted {
+		for _, v := range l {
+			if int(v.fn) == k {
+				yield(v)
+			}
 		}
+	} else {
+		lo := sort.Search(len(l), func(j int) bool { return int(l[j].fn) >= k })
+		for _, v := range l[lo:] {
+			if int(v.fn) != k {
+				break
+			}
+			yield(v)
+		}
+	}
+	for ; i < len(outer); i++ {
+		yield(outer[i].v)
 	}
 }
 
@@ -1439,19 +1499,29 @@ func (g *GM) indexDccis() {
 		g.dcciRoots[fn], g.dcciOut[fn] = byRoot, out
 	}
 	g.initNames = map[string][]string{}
+	addInit := func(name string, v *Var) {
+		if v.Init == nil {
+			return
+		}
+		r := Root(v.Init)
+		if ns := g.initNames[r]; len(ns) == 0 || ns[len(ns)-1] != name {
+			g.initNames[r] = append(ns, name)
+		}
+	}
 	addInits := func(name string, vs []*Var) {
 		for _, v := range vs {
-			if v.Init == nil {
-				continue
-			}
-			r := Root(v.Init)
-			if ns := g.initNames[r]; len(ns) == 0 || ns[len(ns)-1] != name {
-				g.initNames[r] = append(ns, name)
-			}
+			addInit(name, v)
 		}
 	}
 	for name, vs := range g.vars {
 		addInits(name, vs)
+	}
+	if g.varIx != nil {
+		for name, os := range g.varIx.outer {
+			for _, o := range os {
+				addInit(name, o.v)
+			}
+		}
 	}
 	// A member's declarations in their order: the includes', then the
 	// file's.

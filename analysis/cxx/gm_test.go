@@ -361,3 +361,47 @@ func TestHeaderCastReadsItsOwnQualifiers(t *testing.T) {
 		}
 	}
 }
+
+// TestGMLookupScopes resolves names against file-scope variables declared
+// before, between and after the functions, locals that shadow them and
+// parameters: the index splits them by function (see varIndex).
+func TestGMLookupScopes(t *testing.T) {
+	src := `#include "k.h"
+__gm__ float *p;
+__aicore__ inline void f1(int x) {
+  float p = 0;
+  use(p, x, late);
+}
+__aicore__ inline void f2() {
+  use(p);
+  { __gm__ int32_t *p = nullptr; use(p); }
+  use(p);
+}
+__gm__ half *late;
+__aicore__ inline void f3(__gm__ float *p, int x) { use(p, x, late); }
+`
+	f := parseCPP(t, "x.cpp", src)
+	gm := NewGM(nil, f, nil)
+	var got []string
+	for _, c := range f.Tree.OfKind("call_expression") {
+		call, _ := AsCall(c)
+		for _, a := range call.Args {
+			v := gm.Lookup(a.Text(), a)
+			if v == nil {
+				got = append(got, fmt.Sprintf("%d:%s=nil", a.StartRow()+1, a.Text()))
+				continue
+			}
+			got = append(got, fmt.Sprintf("%d:%s=%d/%s", a.StartRow()+1, a.Text(), v.Decl.StartRow()+1, v.Kind))
+		}
+	}
+	want := []string{
+		"5:p=4/not-gm", "5:x=3/not-gm", "5:late=nil",
+		"8:p=2/gm-data",
+		"9:p=9/gm-data",
+		"10:p=2/gm-data",
+		"13:p=13/gm-data", "13:x=13/not-gm", "13:late=12/gm-data",
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("lookups:\n%s\nwant:\n%s", strings.Join(got, " "), strings.Join(want, " "))
+	}
+}
