@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
@@ -50,7 +51,35 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 	Run: runBarrierEarlyReturn,
 })
 
-type barrierSites map[*grammar.Node]cxx.Barrier
+// barrierSites are the hardware barrier calls of a unit's files, by tree:
+// their node indexes in order and what the rules read of each (its kind
+// and, for SyncAll, whether it is the vector-only form). A whole
+// cxx.Barrier per site kept its decoded flag call, and the slice of every
+// flag call of the file behind it, for the whole run; a map by node cost
+// about six times the sorted lists.
+type barrierSites map[*grammar.Tree]*treeBarriers
+
+type treeBarriers struct {
+	at    []int32
+	sites []barrierSite
+}
+
+type barrierSite struct {
+	kind                  uint8 // a cxx.BarrierKind
+	aivOnly, aivOnlyKnown bool
+}
+
+// of returns the barrier at n.
+func (bs barrierSites) of(n *grammar.Node) (barrierSite, bool) {
+	t := bs[n.Tree()]
+	if t == nil {
+		return barrierSite{}, false
+	}
+	if k, ok := slices.BinarySearch(t.at, int32(n.Index())); ok {
+		return t.sites[k], true
+	}
+	return barrierSite{}, false
+}
 
 // allBarrierSites indexes the hardware barrier sites of the file and its
 // includes.
@@ -62,18 +91,48 @@ var barrierSitesKey = &analysis.UnitKey[barrierSites]{
 	Name: "rules.barrierSites",
 	Compute: func(ctx context.Context, u *analysis.Unit) barrierSites {
 		out := barrierSites{}
-		for _, b := range analysis.UnitFactOf(ctx, u, hardwareBarriersKey) {
-			out[b.Node] = b
-		}
-		// Headers and macro bodies: a barrier a macro hides is reached
-		// through its uses.
-		for _, f := range u.CodeFiles()[1:] {
-			for _, b := range cxx.HardwareBarriers(u, f, u.Consts()) {
-				out[b.Node] = b
+		// The file's, then headers and macro bodies: a barrier a macro
+		// hides is reached through its uses.
+		for _, f := range u.CodeFiles() {
+			bs := cxx.HardwareBarriers(u, f, u.Consts())
+			if len(bs) == 0 {
+				continue
 			}
+			t := out[f.Tree]
+			if t == nil {
+				t = &treeBarriers{}
+				out[f.Tree] = t
+			}
+			for _, b := range bs {
+				t.at = append(t.at, int32(b.Node.Index()))
+				t.sites = append(t.sites, barrierSite{kind: uint8(b.Kind), aivOnly: b.AIVOnly, aivOnlyKnown: b.AIVOnlyKnown})
+			}
+		}
+		for _, t := range out {
+			t.sort()
 		}
 		return out
 	},
+}
+
+// sort orders t by node, keeping the last site listed for a node (a tree
+// listed twice: the later listing wins, as in a map filled in order).
+func (t *treeBarriers) sort() {
+	k := make([]int, len(t.at))
+	for i := range k {
+		k[i] = i
+	}
+	slices.SortStableFunc(k, func(a, b int) int { return int(t.at[a]) - int(t.at[b]) })
+	at := make([]int32, 0, len(k))
+	sites := make([]barrierSite, 0, len(k))
+	for j, i := range k {
+		if j+1 < len(k) && t.at[k[j+1]] == t.at[i] {
+			continue
+		}
+		at = append(at, t.at[i])
+		sites = append(sites, t.sites[i])
+	}
+	t.at, t.sites = at, sites
 }
 
 func runBarrierEarlyReturn(pass *analysis.Pass) {
@@ -89,8 +148,8 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 	// A core that skips only a wait has already signalled its arrival:
 	// nobody waits for it, so only the arriving half of a barrier counts.
 	isBarrier := func(f *grammar.File, c cxx.Call) bool {
-		b, ok := sites[c.Node]
-		return ok && b.Kind != cxx.BarrierFlagWait
+		b, ok := sites.of(c.Node)
+		return ok && cxx.BarrierKind(b.kind) != cxx.BarrierFlagWait
 	}
 	vm := unitVariance(pass)
 	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, vm: vm, loops: newLoopAncestry(), byFn: map[*grammar.Node]*fnIndex{}}
@@ -120,8 +179,8 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 			// Every core of the type takes the same path: fine unless a
 			// whole core type leaves before the barrier that orders cube
 			// against vector.
-			b := sites[leaf.Call]
-			if !pass.Mixed() || b.Kind != cxx.BarrierSyncAll || !b.AIVOnlyKnown || b.AIVOnly || cores == grammar.Both || pass.Unlisted(r.Start, 0) {
+			b, _ := sites.of(leaf.Call)
+			if !pass.Mixed() || cxx.BarrierKind(b.kind) != cxx.BarrierSyncAll || !b.aivOnlyKnown || b.aivOnly || cores == grammar.Both || pass.Unlisted(r.Start, 0) {
 				continue
 			}
 			pass.Report(analysis.Diagnostic{
@@ -240,11 +299,13 @@ type fnIndex struct {
 	// source order.
 	calls []*grammar.Node
 	// reaching[cores] lists the indexes in calls of the calls that reach
-	// a hardware barrier for those cores; chains[cores][i] their chains.
-	reaching map[grammar.Cores][]int
-	chains   map[grammar.Cores]map[int][]cxx.Hop
+	// a hardware barrier for those cores; chains[cores][i] their chains
+	// longer than the call itself (most calls reaching a barrier are one:
+	// their chain is made when asked).
+	reaching map[grammar.Cores][]int32
+	chains   map[grammar.Cores]map[int32][]cxx.Hop
 	// decide and vary memoize decidingAbove and varianceAbove per
-	// barrier call (and cores).
+	// barrier call (and cores), for the returns nested too deep to walk.
 	decide map[*grammar.Node]*grammar.Upward[deciding]
 	vary   map[callCores]*grammar.Upward[runtimeTests]
 }
@@ -253,7 +314,7 @@ func (x *fnIndexes) of(fn *grammar.Node) *fnIndex {
 	if ix := x.byFn[fn]; ix != nil {
 		return ix
 	}
-	ix := &fnIndex{fnIndexes: x, fn: fn, reaching: map[grammar.Cores][]int{}, chains: map[grammar.Cores]map[int][]cxx.Hop{},
+	ix := &fnIndex{fnIndexes: x, fn: fn, reaching: map[grammar.Cores][]int32{}, chains: map[grammar.Cores]map[int32][]cxx.Hop{},
 		decide: map[*grammar.Node]*grammar.Upward[deciding]{}, vary: map[callCores]*grammar.Upward[runtimeTests]{}}
 
 	for _, n := range x.funcs.Calls(fn) {
@@ -266,22 +327,24 @@ func (x *fnIndexes) of(fn *grammar.Node) *fnIndex {
 }
 
 // reachingFor lists (once per cores) the calls that reach a barrier.
-func (ix *fnIndex) reachingFor(cores grammar.Cores) []int {
+func (ix *fnIndex) reachingFor(cores grammar.Cores) []int32 {
 	if r, ok := ix.reaching[cores]; ok {
 		return r
 	}
-	var out []int
-	chains := map[int][]cxx.Hop{}
+	var out []int32
+	chains := map[int32][]cxx.Hop{}
 	for i, n := range ix.calls {
 		if ix.pass.Stopped() {
 			break
 		}
 		if chain := ix.funcs.CallReaches(ix.pass.File, n, cores, "hardware-barrier", ix.isBarrier, cxx.MaxCallDepth); chain != nil {
-			out = append(out, i)
-			chains[i] = chain
+			out = append(out, int32(i))
+			if len(chain) > 1 {
+				chains[int32(i)] = chain
+			}
 		}
 	}
-	ix.reaching[cores], ix.chains[cores] = out, chains
+	ix.reaching[cores], ix.chains[cores] = slices.Clip(out), chains
 	return out
 }
 
@@ -293,7 +356,11 @@ func (ix *fnIndex) firstReaching(off uint32, cores grammar.Cores) (*grammar.Node
 	if k == len(r) {
 		return nil, nil
 	}
-	return ix.calls[r[k]], ix.chains[cores][r[k]]
+	n := ix.calls[r[k]]
+	if chain, ok := ix.chains[cores][r[k]]; ok {
+		return n, chain
+	}
+	return n, []cxx.Hop{{File: ix.pass.File, Call: n}}
 }
 
 // barrierAfter finds the first call in fn that can run after the return r
@@ -324,19 +391,24 @@ type deciding struct {
 // do not each walk every test before them.
 func (ix *fnIndex) decidingAbove(r, call *grammar.Node) deciding {
 	u := ix.decide[call]
-	if u == nil {
-		u = grammar.NewUpward(ix.fn, func(p, child *grammar.Node, above deciding) deciding {
-			if !cxx.IsConditionOf(p, child) || p.Contains(call) {
-				return above
-			}
-			above.any = true
-			if above.outerIf == nil && p.Kind() == "if_statement" {
-				above.outerIf, above.outerBranch = p, child
-			}
-			return above
-		})
-		ix.decide[call] = u
+	if u != nil {
+		return u.Of(r)
 	}
+	step := func(p, child *grammar.Node, above deciding) deciding {
+		if !cxx.IsConditionOf(p, child) || p.Contains(call) {
+			return above
+		}
+		above.any = true
+		if above.outerIf == nil && p.Kind() == "if_statement" {
+			above.outerIf, above.outerBranch = p, child
+		}
+		return above
+	}
+	if d, ok := upwardDirect(r, ix.fn, step); ok {
+		return d
+	}
+	u = grammar.NewUpward(ix.fn, step)
+	ix.decide[call] = u
 	return u.Of(r)
 }
 
@@ -357,21 +429,26 @@ type callCores struct {
 func (ix *fnIndex) varianceAbove(r, call *grammar.Node, cores grammar.Cores) runtimeTests {
 	k := callCores{call, cores}
 	u := ix.vary[k]
-	if u == nil {
-		u = grammar.NewUpward(ix.fn, func(p, child *grammar.Node, above runtimeTests) runtimeTests {
-			if !cxx.IsConditionOf(p, child) || p.Contains(call) {
-				return above
-			}
-			if v := ix.vm.Condition(p, cores); v != 0 {
-				if above.outerRuntime == nil {
-					above.outerRuntime = p
-				}
-				above.seen |= v
-			}
-			return above
-		})
-		ix.vary[k] = u
+	if u != nil {
+		return u.Of(r)
 	}
+	step := func(p, child *grammar.Node, above runtimeTests) runtimeTests {
+		if !cxx.IsConditionOf(p, child) || p.Contains(call) {
+			return above
+		}
+		if v := ix.vm.Condition(p, cores); v != 0 {
+			if above.outerRuntime == nil {
+				above.outerRuntime = p
+			}
+			above.seen |= v
+		}
+		return above
+	}
+	if d, ok := upwardDirect(r, ix.fn, step); ok {
+		return d
+	}
+	u = grammar.NewUpward(ix.fn, step)
+	ix.vary[k] = u
 	return u.Of(r)
 }
 

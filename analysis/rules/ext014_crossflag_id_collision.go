@@ -56,8 +56,10 @@ var CrossFlagIDCollision = register(&analysis.Analyzer{
 })
 
 // flagUse is one set of a flag id, decoded for one receiving core family.
+// It points into the rule's list of sites: a copy of the site per use was
+// most of what the rule held on a file of thousands of sets.
 type flagUse struct {
-	site   cxx.FlagSite
+	site   *cxx.FlagSite
 	id     int64
 	mode   int64
 	setter grammar.Cores
@@ -87,10 +89,11 @@ func runCrossFlagIDCollision(pass *analysis.Pass) {
 	}
 	groups := map[[2]int64][]flagUse{}
 	dead := deadConstexprs(pass.Consts)
-	for _, s := range sites {
+	for i := range sites {
 		if pass.Stopped() {
 			return
 		}
+		s := &sites[i]
 		if s.Kind != cxx.FlagSet || !s.ModeKnown || len(s.Flags) != 1 || s.Flags[0] < 0 || s.Flags[0] > cxx.MaxFlagID {
 			continue
 		}

@@ -45,19 +45,6 @@ func fileFlagOps(pass *analysis.Pass) []cxx.FlagCall {
 	return out
 }
 
-var hardwareBarriersKey = &analysis.UnitKey[[]cxx.Barrier]{
-	Name: "rules.hardwareBarriers",
-	Compute: func(_ context.Context, u *analysis.Unit) []cxx.Barrier {
-		f := u.Files[0]
-		return cxx.HardwareBarriers(u, f, u.Consts())
-	},
-}
-
-// hardwareBarriers returns the file's hardware barrier sites.
-func hardwareBarriers(pass *analysis.Pass) []cxx.Barrier {
-	return analysis.UnitFact(pass, pass.Closure(), hardwareBarriersKey)
-}
-
 type syncAllFact struct {
 	ok   bool
 	site cxx.Site
