@@ -117,48 +117,170 @@ func topLevelSplits(src []byte, every int) []int {
 // pieces are only taken when each parses cleanly.
 func midLine(src []byte, cut int) bool { return cut > 0 && src[cut-1] != '\n' }
 
-// blockSplits finds, in a top-level piece of a C++ source, where the piece
-// can still be parsed in pieces when it is one huge function: its largest
-// top-level brace block (a function's body, a namespace's declarations)
-// when less than every bytes precede it, and the cuts inside the block
-// every bytes apart, each at the block's own depth outside every #if, just
-// after a `;` or a `}` ending its line (the end of a statement or a
-// declaration), before an identifier other than `else`, `while` and
-// `catch` (or, after a `;`, other code). open and close are the offsets of
-// the block's braces; no cuts when there is no such block.
-func blockSplits(src []byte, every int) (open, close int, cuts []int) {
-	open, close = -1, -1
-	start := -1
-	walkCode(src, func(i int, c byte, depth, _ int) bool {
-		switch {
-		case c == '{' && depth == 0:
-			start = i
-		case c == '}' && depth == 1 && start >= 0:
-			if open < 0 || i-start > close-open {
-				open, close = start, i
+// A huge statement (a loop whose body is most of a function, an else-if
+// chain of thousands of links) cannot be cut between top-level pieces nor
+// between the statements of the function's body: it is parsed in runs of
+// its own. A huge is what a span (a top-level piece, or a run) parses in
+// runs: the statements of a brace block at any depth after its first cut,
+// or the links of an else-if chain (`} else if (...) {`) after its first
+// cut. The span is parsed with [cuts[0], end) left out (tree-sitter's
+// included ranges keep every offset), then each run [cuts[k], cuts[k+1])
+// (the last one up to end) in a small wrapper (see wrappers), and the
+// run's nodes are inserted after the block's statements or the chain's
+// last link.
+type huge struct {
+	chain bool
+	// start is the block's `{`, or where the chain's statement starts;
+	// end is the block's `}`, or where the chain ends.
+	start, end int
+	level      int // the depth of the block's statements or of the chain
+	cuts       []int
+}
+
+// spanKind is what a span of the source holds, so how it is parsed.
+type spanKind uint8
+
+const (
+	spanTop   spanKind = iota // a top-level piece, parsed as it is
+	spanStmts                 // statements of a compound statement
+	spanDecls                 // declarations of a declaration list
+	spanLinks                 // links of an else-if chain, from an `else`
+)
+
+// wrappers are the text around a run for its parse: a statement parses
+// the same in any compound statement, a declaration in any declaration
+// list, and the links of a chain after any if's consequence (tree-sitter's
+// tree of a statement does not depend on the statements around it). The
+// newline ends a directive or comment the run would end with. The node
+// whose children are taken (see flattenRun) starts after a space: no
+// node before it ends where it starts.
+var wrappers = [...][2]string{
+	spanStmts: {"void f() {", "\n}"},
+	spanDecls: {"namespace n {", "\n}"},
+	spanLinks: {"void f() { if(0){}", "\n}"},
+}
+
+// scanFrame is what hugeIn tracks of one bracket level.
+type scanFrame struct {
+	brace   bool // a brace block (or a span of statements): its statements are tracked
+	open    int  // the bracket
+	lastB   int  // where the last statement that can be cut after ended
+	maxStmt int  // the longest stretch between such statements
+	// An else-if chain open at this level: where its statement started,
+	// where its last link that can be cut after ended, its longest link.
+	chain                 bool
+	cStart, lastL, maxLen int
+}
+
+// stmtEnds reports whether a statement that can be cut after ends at
+// src[i], a `;` at the level of a brace block or a `}` closing a block in
+// it: outside every #if, before an identifier other than `else`, `while`
+// and `catch` (or, after a `;`, other code), a `}` ending its line (not a
+// struct before its declarator). w and ok are nextWord after i.
+func stmtEnds(src []byte, i int, w []byte, ok bool, cond int) bool {
+	if cond != 0 || !ok {
+		return false
+	}
+	switch string(w) {
+	case "else", "while", "catch":
+		return false
+	}
+	return src[i] == ';' || len(w) > 0 && endsLine(src, i+1)
+}
+
+// hugeIn finds the huge statement of src, a span of the kind, that leaves
+// out the most when cut every bytes: the brace block or the else-if chain
+// (at any depth) whose length less its longest statement or link (what no
+// cut splits) is largest, at least 2*every. nil when there is none, or no
+// cut in it.
+func hugeIn(src []byte, kind spanKind, every int) *huge {
+	// Level 0 is the span's own: a run's statements are a block's.
+	frames := []scanFrame{{brace: kind == spanStmts || kind == spanDecls, open: -1}}
+	var best huge
+	bestLen := 2 * every
+	candidate := func(h huge, n int) {
+		if n > bestLen {
+			best, bestLen = h, n
+		}
+	}
+	// boundary sees src[i], a `;` or a `}`, at the level of frame f.
+	boundary := func(f *scanFrame, level, i, cond int) {
+		w, ok := nextWord(src, i+1)
+		if ok && string(w) == "else" {
+			if !f.chain {
+				f.chain, f.cStart, f.lastL, f.maxLen = true, f.lastB, f.lastB, 0
+			}
+			if src[i] == '}' && cond == 0 {
+				f.maxLen = max(f.maxLen, i+1-f.lastL)
+				f.lastL = i + 1
+			}
+			return
+		}
+		if f.chain {
+			f.chain = false
+			candidate(huge{chain: true, start: f.cStart, end: i + 1, level: level}, i+1-f.cStart-max(f.maxLen, i+1-f.lastL))
+		}
+		if stmtEnds(src, i, w, ok, cond) {
+			f.maxStmt = max(f.maxStmt, i+1-f.lastB)
+			f.lastB = i + 1
+		}
+	}
+	walkCode(src, func(i int, c byte, depth, cond int) bool {
+		if depth < 0 {
+			return true
+		}
+		switch c {
+		case '{', '(', '[':
+			for len(frames) <= depth+1 {
+				frames = append(frames, scanFrame{})
+			}
+			frames[depth+1] = scanFrame{brace: c == '{', open: i, lastB: i + 1}
+		case ';':
+			if depth < len(frames) && frames[depth].brace {
+				boundary(&frames[depth], depth, i, cond)
+			}
+		case '}':
+			if depth < 1 || depth >= len(frames) {
+				return true
+			}
+			if f := &frames[depth]; f.brace {
+				candidate(huge{start: f.open, end: i, level: depth}, i-f.open-max(f.maxStmt, i-f.lastB))
+			}
+			if f := &frames[depth-1]; f.brace {
+				boundary(f, depth-1, i, cond)
 			}
 		}
 		return true
 	})
-	if open < 0 || open > every {
-		return -1, -1, nil
+	if best.end == 0 {
+		return nil
 	}
-	body := src[:close]
-	next := open + every
-	walkCode(body, func(i int, c byte, depth, cond int) bool {
-		// A `}` is seen at the depth of the block it closes.
-		if !(c == ';' && depth == 1 || c == '}' && depth == 2) || cond != 0 || i < next || close-i < every/2 {
+	// The cuts, every bytes apart: the first every bytes into the huge
+	// (the span's own parse holds them), none in its last every/2.
+	h := &best
+	next := h.start + every
+	walkCode(src[:h.end], func(i int, c byte, depth, cond int) bool {
+		if i < next || h.end-i < every/2 {
 			return true
 		}
-		w, ok := nextToken(body, i+1)
-		if !ok || w == "else" || w == "while" || w == "catch" || c == '}' && (w == "" || !endsLine(body, i+1)) {
-			return true
+		if h.chain && c == '}' && depth == h.level+1 && cond == 0 {
+			if w, ok := nextWord(src, i+1); ok && string(w) == "else" {
+				h.cuts = append(h.cuts, i+1)
+				next = i + 1 + every
+			}
 		}
-		cuts = append(cuts, i+1)
-		next = i + 1 + every
+		if !h.chain && (c == ';' && depth == h.level || c == '}' && depth == h.level+1) {
+			if w, ok := nextWord(src, i+1); stmtEnds(src, i, w, ok, cond) {
+				h.cuts = append(h.cuts, i+1)
+				next = i + 1 + every
+			}
+		}
 		return true
 	})
-	return open, close, cuts
+	if len(h.cuts) == 0 {
+		return nil
+	}
+	return h
 }
 
 // startsDecl reports whether the code at i starts with two identifiers
@@ -178,6 +300,12 @@ func startsDecl(src []byte, i int) bool {
 // and comments ("" for other code); false at the end of src or before a
 // directive.
 func nextToken(src []byte, i int) (string, bool) {
+	w, ok := nextWord(src, i)
+	return string(w), ok
+}
+
+// nextWord is nextToken's identifier as a slice of src.
+func nextWord(src []byte, i int) ([]byte, bool) {
 	for i < len(src) {
 		if end, ok := CommentEnd(src, i); ok {
 			i = end
@@ -188,13 +316,13 @@ func nextToken(src []byte, i int) (string, bool) {
 		}
 	}
 	if i >= len(src) || src[i] == '#' {
-		return "", false
+		return nil, false
 	}
 	n := i
 	for n < len(src) && (src[n] == '_' || src[n] >= 'a' && src[n] <= 'z' || src[n] >= 'A' && src[n] <= 'Z' || n > i && src[n] >= '0' && src[n] <= '9') {
 		n++
 	}
-	return string(src[i:n]), true
+	return src[i:n], true
 }
 
 // endsLine reports whether only white space and comments follow i on its
@@ -218,49 +346,31 @@ var errChunks = errors.New("pieces do not parse as a translation unit")
 
 // parseChunks parses src in the pieces between cuts and joins them under
 // one root, as if parsed whole; a piece whose root is not the language's
-// top-level node fails (the caller parses whole). A piece that is one huge
-// function (or namespace) is parsed in smaller pieces still, see
-// parseBlock.
+// top-level node fails (the caller parses whole). A piece that holds a
+// huge statement (a function's body, a loop's, an else-if chain) parses
+// it in runs, see huge.
 func (p *Parser) parseChunks(ctx context.Context, parseSrc, orig []byte, lines *Lines, cuts []int) (*Tree, error) {
 	t := &Tree{Src: orig, names: p.lang.info().names, lines: lines}
 	bounds := append(append([]int{0}, cuts...), len(parseSrc))
 	c := &chunker{p: p, t: t, src: parseSrc}
 	defer c.nodes.free()
-	strict := slices.ContainsFunc(cuts, func(cut int) bool { return midLine(parseSrc, cut) })
+	c.strict = slices.ContainsFunc(cuts, func(cut int) bool { return midLine(parseSrc, cut) })
 	for i := 0; i+1 < len(bounds); i++ {
 		a, b := bounds[i], bounds[i+1]
+		var h *huge
 		if b-a > 2*chunkBytes {
-			if open, close, inner := blockSplits(parseSrc[a:b], chunkBytes); len(inner) > 0 {
-				// What follows the block (a comment, more
-				// declarations) is a top-level piece of its own.
-				end := a + close + 1
-				if len(bytes.TrimSpace(parseSrc[end:b])) == 0 {
-					end = b
-				}
-				ok, err := c.parseBlock(ctx, a, end, open, close, inner)
-				if err != nil {
-					return nil, err
-				}
-				if ok && end == b {
-					continue
-				}
-				if ok {
-					a = end
-				}
-			}
+			h = hugeIn(parseSrc[a:b], spanTop, chunkBytes)
 		}
-		ts, err := p.p.ParseCtx(ctx, nil, parseSrc[a:b])
+		ok, err := c.parseSpan(ctx, a, b, spanTop, 0, h)
+		if err == nil && !ok && h != nil {
+			// Parsed whole when the runs do not parse cleanly.
+			ok, err = c.parseSpan(ctx, a, b, spanTop, 0, nil)
+		}
 		if err != nil {
 			return nil, err
 		}
-		if strict && ts.RootNode().HasError() {
-			ts.Close()
+		if !ok {
 			return nil, errChunks
-		}
-		err = c.add(ts, a, b-a, len(parseSrc)-b)
-		ts.Close()
-		if err != nil {
-			return nil, err
 		}
 	}
 	trimCHeap()
@@ -279,13 +389,15 @@ type chunker struct {
 	t     *Tree
 	src   []byte
 	nodes nodeStore
+	// strict: a piece must parse cleanly (a cut inside a line).
+	strict bool
+	runs   int    // runs parsed (for the tests)
+	buf    []byte // a run in its wrapper
 }
 
-// add appends the nodes of the tree of the piece of src at a: the whole
-// tree for the first piece, the root's children for the others. parsed is
-// how many bytes the tree covers, left how many are still to parse (none:
-// the tree ends the source).
-func (c *chunker) add(ts *sitter.Tree, a, parsed, left int) error {
+// add appends the nodes of the tree of the top-level piece [a, b) of src:
+// the whole tree for the first piece, the root's children for the others.
+func (c *chunker) add(ts *sitter.Tree, a, b int) error {
 	root := ts.RootNode()
 	first := c.nodes.n == 0
 	if !first && uint16(root.Symbol()) != c.nodes.at(0).kind {
@@ -296,97 +408,251 @@ func (c *chunker) add(ts *sitter.Tree, a, parsed, left int) error {
 		return errNoRoom
 	}
 	c.nodes.commit(flattenInto(ts, c.t, room, uint32(a), c.nodes.n, !first))
-	if left == 0 {
+	if b == len(c.src) {
 		c.nodes.at(0).End = root.EndByte() + uint32(a)
 	}
 	return nil
 }
 
-// parseBlock parses the piece [a, b) of the source, one huge brace block
-// (blockSplits: its braces at a+open and a+close, cuts inside it), in
-// pieces: first the piece with only the block's statements before the
-// first cut (tree-sitter's included ranges keep every offset), then each
-// run of statements between cuts inside a copy of the block's head and
-// tail, whose statements become the block's children. tree-sitter's tree
-// of a statement does not depend on the statements around it, so the
-// nodes are those of the whole parse. false, with nothing added, when a
-// piece does not parse cleanly or the block is not last in its piece: the
-// caller parses the piece whole.
-func (c *chunker) parseBlock(ctx context.Context, a, b, open, close int, cuts []int) (bool, error) {
-	piece := c.src[a:b]
-	at := c.nodes.n
-	rollback := func() (bool, error) {
-		c.nodes.truncate(at)
-		return false, nil
+// parseSpan parses the span [x, y) of the source, of the kind, and
+// appends its nodes: a top-level piece's as add does, a run's as children
+// of the node at index parent. With h (offsets from x), h's runs are left
+// out of the span's parse and each parsed after it (a run holding a huge
+// statement of its own the same way): their nodes are inserted after the
+// block's statements or the chain's last link, before the span's nodes
+// that follow h. false, with nothing added, when a run or the span with h
+// left out does not parse cleanly or h is not where the parse puts it:
+// the caller parses the span whole (a run is not parsed whole: its span
+// is).
+func (c *chunker) parseSpan(ctx context.Context, x, y int, kind spanKind, parent int, h *huge) (bool, error) {
+	base := c.nodes.n
+	fail := func(err error) (bool, error) {
+		c.nodes.truncate(base)
+		return false, err
+	}
+	buf, head := c.src[x:y], 0
+	if kind != spanTop {
+		w := wrappers[kind]
+		c.buf = append(append(append(c.buf[:0], w[0]...), c.src[x:y]...), w[1]...)
+		buf, head = c.buf, len(w[0])
+		c.runs++
 	}
 	pp := c.p.p
-	pp.SetIncludedRanges([]sitter.Range{rangeOf(piece, 0, cuts[0]), rangeOf(piece, close, len(piece))})
-	ts, err := pp.ParseCtx(ctx, nil, piece)
-	pp.SetIncludedRanges([]sitter.Range{{EndByte: math.MaxUint32, EndPoint: sitter.Point{Row: math.MaxUint32, Column: math.MaxUint32}}})
+	if h != nil {
+		pp.SetIncludedRanges([]sitter.Range{rangeOf(buf, 0, head+h.cuts[0]), rangeOf(buf, head+h.end, len(buf))})
+	}
+	ts, err := pp.ParseCtx(ctx, nil, buf)
+	if h != nil {
+		pp.SetIncludedRanges([]sitter.Range{{EndByte: math.MaxUint32, EndPoint: sitter.Point{Row: math.MaxUint32, Column: math.MaxUint32}}})
+	}
 	if err != nil {
 		return false, err
 	}
 	clean := !ts.RootNode().HasError()
-	if clean {
-		// The tree ends where the whole piece does: the range after the
-		// block is parsed.
-		err = c.add(ts, a, cuts[0]+len(piece)-close, len(c.src)-b+close-cuts[0])
-		if err == nil && b == len(c.src) {
-			c.nodes.at(0).End = ts.RootNode().EndByte() + uint32(a)
-		}
+	switch {
+	case kind == spanTop && !clean && h == nil && c.strict:
+		err = errChunks
+	case kind == spanTop && (clean || h == nil):
+		err = c.add(ts, x, y)
+	case clean:
+		err = c.flattenRun(ts, kind, uint32(x-head), parent)
+	default:
+		err = errChunks
 	}
 	ts.Close()
-	if err == errNoRoom {
-		return false, err
+	if err == errChunks && (h != nil || kind != spanTop) {
+		return fail(nil)
 	}
-	if err != nil || !clean {
-		return rollback()
+	if err != nil || h == nil {
+		return err == nil, err
 	}
-	// The block is the last node written but its punctuation: the
-	// statements of the other pieces go at the end of the array.
-	block := -1
-	for i := c.nodes.n - 1; i >= at; i-- {
-		if n := c.nodes.at(i); n.Start == uint32(a+open) && c.t.names.block[n.kind] != 0 {
-			block = i
+	nm := c.t.names
+	// The huge's node, the parent of its runs' statements or links.
+	at, runKind := -1, spanLinks
+	if !h.chain {
+		for i := base; i < c.nodes.n; i++ {
+			n := c.nodes.at(i)
+			if n.Start == uint32(x+h.start) && n.End == uint32(x+h.end+1) && nm.block[n.kind] != 0 {
+				at, runKind = i, spanStmts
+				if nm.kind[n.kind] == nm.byName["declaration_list"] {
+					runKind = spanDecls
+				}
+				break
+			}
+		}
+	} else {
+		cons := nm.field("consequence")
+		for i := base; i < c.nodes.n; i++ {
+			if n := c.nodes.at(i); n.End == uint32(x+h.cuts[0]) && n.field == cons && n.parent >= 0 && c.is(i, "compound_statement") {
+				at = int(n.parent)
+				break
+			}
+		}
+		if at < 0 || !c.is(at, "if_statement") || c.child(at, "alternative") >= 0 {
+			return fail(nil)
+		}
+	}
+	if at < 0 {
+		return fail(nil)
+	}
+	// The nodes after the huge's (what follows it in the span) are set
+	// aside while the runs' go in, then moved after them.
+	top := at
+	for c.is(top, "if_statement") {
+		p := int(c.nodes.at(top).parent)
+		if p < 0 || !c.is(p, "else_clause") || !c.is(int(c.nodes.at(p).parent), "if_statement") {
 			break
 		}
+		top = int(c.nodes.at(p).parent)
 	}
-	if block < 0 || int(c.nodes.at(block).last) != c.nodes.n-1 || c.nodes.at(block).End != uint32(a+close+1) {
-		return rollback()
-	}
-	var buf []byte
-	for k, cut := range cuts {
-		end := close
-		if k+1 < len(cuts) {
-			end = cuts[k+1]
+	s := int(c.nodes.at(top).last) + 1
+	after := c.nodes.cut(s)
+	for k, cut := range h.cuts {
+		end := h.end
+		if k+1 < len(h.cuts) {
+			end = h.cuts[k+1]
 		}
-		buf = append(append(append(buf[:0], piece[:open+1]...), piece[cut:end]...), piece[close:]...)
-		ts, err := pp.ParseCtx(ctx, nil, buf)
-		if err != nil {
-			return false, err
+		rx, ry := x+cut, x+end
+		var sub *huge
+		if ry-rx > 2*chunkBytes {
+			sub = hugeIn(c.src[rx:ry], runKind, chunkBytes)
 		}
-		ok := !ts.RootNode().HasError()
-		if ok {
-			room := c.nodes.room(nodeCount(ts))
-			if room == nil {
-				ts.Close()
-				return false, errNoRoom
+		r0 := c.nodes.n
+		ok, err := c.parseSpan(ctx, rx, ry, runKind, at, sub)
+		if err == nil && !ok && sub != nil {
+			ok, err = c.parseSpan(ctx, rx, ry, runKind, at, nil)
+		}
+		if err != nil || !ok {
+			return fail(err)
+		}
+		if h.chain {
+			if at = c.lastLink(r0, at, ry, k+1 == len(h.cuts)); at < 0 {
+				return fail(nil)
 			}
-			var n int
-			n, ok = flattenBlock(ts, c.t, uint32(open), room, uint32(a+cut-open-1), c.nodes.n, block)
-			if ok {
-				c.nodes.commit(n)
-			}
-		}
-		ts.Close()
-		if !ok {
-			return rollback()
 		}
 	}
-	for i := block; i >= 0; i = int(c.nodes.at(i).parent) {
-		c.nodes.at(i).last = int32(c.nodes.n - 1)
+	if !c.nodes.put(after, s, c.nodes.n-s) {
+		return fail(errNoRoom)
 	}
+	// The span's nodes before the runs' (the block, the chain's links,
+	// their ancestors) were written with the subtrees they had without
+	// them.
+	c.nodes.settle(base)
 	return true, nil
+}
+
+// flattenRun appends the nodes of a run parsed in its wrapper (see
+// wrappers), moved by off, as children of the node at index parent: the
+// statements of the wrapper's block, or the links after the wrapper's if
+// (its comments and else clause).
+func (c *chunker) flattenRun(ts *sitter.Tree, kind spanKind, off uint32, parent int) error {
+	room := c.nodes.room(nodeCount(ts))
+	if room == nil {
+		return errNoRoom
+	}
+	marks, start := c.t.names.block, len(wrappers[kind][0])-1
+	if kind == spanLinks {
+		marks, start = c.t.names.ifs, len("void f() { ")
+	}
+	base := c.nodes.n
+	n, ok := flattenBlock(ts, c.t, uint32(start), marks, room, off, base, parent)
+	if !ok {
+		return errChunks
+	}
+	if kind == spanLinks {
+		// Drop the wrapper if's keyword, condition and consequence.
+		cons := c.t.names.field("consequence")
+		k := 0
+		for i := 0; i < n; i = int(room[i].last) - base + 1 {
+			if room[i].field == cons {
+				k = int(room[i].last) - base + 1
+				break
+			}
+		}
+		if k == 0 {
+			return errChunks
+		}
+		copy(room, room[k:n])
+		n -= k
+		for i := range room[:n] {
+			r := &room[i]
+			r.index -= int32(k)
+			r.last -= int32(k)
+			if int(r.parent) != parent {
+				r.parent -= int32(k)
+			}
+		}
+	}
+	c.nodes.commit(n)
+	return nil
+}
+
+// lastLink checks the nodes of a run of links at index r0 on, children
+// of the node at index prev (the chain's last if so far), and returns the
+// chain's last if after them; -1 when they are not one else clause (after
+// comments) ending at the run's end, end, or when more runs follow and
+// their else would not be the last if's (its consequence is no block
+// ending at end).
+func (c *chunker) lastLink(r0, prev, end int, last bool) int {
+	elseAt := -1
+	for i := r0; i < c.nodes.n; i = int(c.nodes.at(i).last) + 1 {
+		if elseAt >= 0 || int(c.nodes.at(i).parent) != prev {
+			return -1
+		}
+		if c.is(i, "else_clause") {
+			elseAt = i
+		} else if !c.is(i, "comment") {
+			return -1
+		}
+	}
+	if elseAt < 0 || c.nodes.at(elseAt).End != uint32(end) {
+		return -1
+	}
+	at := elseAt
+	for {
+		next := -1
+		if c.is(at, "else_clause") {
+			next = c.child(at, "")
+			if next < 0 || !c.is(next, "if_statement") {
+				if last {
+					return at
+				}
+				return -1
+			}
+		} else {
+			next = c.child(at, "alternative")
+			if next < 0 {
+				break
+			}
+		}
+		at = next
+	}
+	if !last {
+		cons := c.child(at, "consequence")
+		if cons < 0 || !c.is(cons, "compound_statement") || c.nodes.at(cons).End != uint32(end) {
+			return -1
+		}
+	}
+	return at
+}
+
+// is reports whether the node at index i is of the kind.
+func (c *chunker) is(i int, kind string) bool {
+	nm := c.t.names
+	return nm.kind[c.nodes.at(i).kind] == nm.byName[kind]
+}
+
+// child is the index of the first child of the node at index i in the
+// field (for "", a named child but a comment), -1 when none.
+func (c *chunker) child(i int, field string) int {
+	f := c.t.names.field(field)
+	n := c.nodes.at(i)
+	for j := i + 1; j <= int(n.last); j = int(c.nodes.at(j).last) + 1 {
+		if m := c.nodes.at(j); m.field == f && (field != "" || m.flags&flagNamed != 0 && !c.is(j, "comment")) {
+			return j
+		}
+	}
+	return -1
 }
 
 // rangeOf is the range [start, end) of src for tree-sitter.

@@ -119,8 +119,8 @@ func TestBlockParseMatchesWhole(t *testing.T) {
 			if cuts := topLevelSplits(parsed, chunkBytes); len(cuts) > 0 {
 				t.Fatalf("%d top-level cuts: the test wants one block", len(cuts))
 			}
-			if _, _, cuts := blockSplits(parsed, chunkBytes); len(cuts) < 10 {
-				t.Fatalf("only %d cuts in the block of %d bytes", len(cuts), len(src))
+			if h := hugeIn(parsed, spanTop, chunkBytes); h == nil || h.chain || len(h.cuts) < 10 {
+				t.Fatalf("no huge block with 10 cuts in %d bytes: %+v", len(src), h)
 			}
 			pieces, err := ParseFile(context.Background(), nil, "big.cpp", src, nil)
 			if err != nil {
@@ -137,12 +137,20 @@ func TestBlockParseMatchesWhole(t *testing.T) {
 			sameNodes(t, whole.Tree.Nodes, pieces.Tree.Nodes)
 			// And the block was parsed in pieces, not whole after a
 			// piece failed.
-			open, close, cuts := blockSplits(parsed, chunkBytes)
-			c := &chunker{p: NewParser(CPP), t: &Tree{Src: src, names: CPP.info().names}, src: parsed}
-			if ok, err := c.parseBlock(context.Background(), 0, close+1, open, close, cuts); !ok || err != nil {
-				t.Fatalf("the block was not parsed in pieces (%v)", err)
-			}
+			mustParseInRuns(t, parsed, src, 10)
 		})
+	}
+}
+
+// mustParseInRuns fails unless parsed (src masked), one top-level piece,
+// parses with at least runs runs of a huge statement.
+func mustParseInRuns(t *testing.T, parsed, src []byte, runs int) {
+	t.Helper()
+	c := &chunker{p: NewParser(CPP), t: &Tree{Src: src, names: CPP.info().names}, src: parsed}
+	defer c.nodes.free()
+	ok, err := c.parseSpan(context.Background(), 0, len(parsed), spanTop, 0, hugeIn(parsed, spanTop, chunkBytes))
+	if !ok || err != nil || c.runs < runs {
+		t.Fatalf("not parsed in runs: %v %v, %d runs", ok, err, c.runs)
 	}
 }
 
@@ -220,4 +228,169 @@ func TestOneLineChunksMatchWhole(t *testing.T) {
 		t.Fatal("the line was parsed whole")
 	}
 	sameNodes(t, whole.Tree.Nodes, pieces.Tree.Nodes)
+}
+
+// A huge statement is parsed in runs of its own, and the nodes are still
+// those of the whole parse: an else-if chain cut between links (each if of
+// the chain ends where the chain does), with or without a final else, with
+// comments and directives between and in its links; a huge block deep in
+// loops whose closing lines hold statements; a chain inside a loop; a
+// chain among many statements and a link holding a huge block (a run
+// holding a huge statement of its own); nested namespaces.
+func TestHugeStatementParseMatchesWhole(t *testing.T) {
+	const stmts = "  out[%[1]d] = in[%[1]d] + 1;\n  AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID0);\n  if (out[%[1]d]) { flags[%[1]d] = 2; }\n"
+	head := "#include \"kernel_operator.h\"\nextern \"C\" __global__ __aicore__ void big(__gm__ int64_t *args) {\n  int64_t idx = args[0];\n"
+	// chain writes an else-if chain of about n bytes; link i's body.
+	chain := func(b *strings.Builder, n int, finalElse bool, between func(i int) string, body func(b *strings.Builder, i int)) {
+		b.WriteString("  if (idx < 0) {\n    return;\n  }")
+		for i, end := 0, b.Len()+n; b.Len() < end; i++ {
+			fmt.Fprintf(b, "%s else if (idx == %d) {\n", between(i), i)
+			body(b, i)
+			b.WriteString("  }")
+		}
+		if finalElse {
+			b.WriteString(" else {\n    out[0] = 0;\n  }")
+		}
+		b.WriteString("\n")
+	}
+	plain := func(b *strings.Builder, i int) { fmt.Fprintf(b, stmts, i) }
+	none := func(int) string { return "" }
+	gen := map[string]func(b *strings.Builder){
+		"chain": func(b *strings.Builder) {
+			chain(b, 64<<10, false, none, plain)
+			b.WriteString("  AscendC::SyncAll();\n")
+		},
+		"chain-else": func(b *strings.Builder) {
+			chain(b, 64<<10, true, none, plain)
+		},
+		"chain-comments": func(b *strings.Builder) {
+			chain(b, 64<<10, true, func(i int) string {
+				switch i % 4 {
+				case 1:
+					return " // after a link\n  /* before the next */"
+				case 2:
+					return "\n  // own line\n "
+				case 3:
+					return " else if (idx == -1) return;\n  else if (idx == -2)\n    out[0] = 1;\n "
+				}
+				return ""
+			}, func(b *strings.Builder, i int) {
+				if i%3 == 0 {
+					b.WriteString("#if defined(__DAV_C220_VEC__)\n    AscendC::PipeBarrier<PIPE_V>();\n#else\n    AscendC::PipeBarrier<PIPE_ALL>();\n#endif\n")
+				}
+				fmt.Fprintf(b, "#pragma unroll\n    out[%d] = 1; /* a } in a comment */\n", i)
+			})
+			b.WriteString("  // after the chain\n  AscendC::SyncAll();\n")
+		},
+		"chain-directive-between": func(b *strings.Builder) {
+			chain(b, 64<<10, false, func(i int) string {
+				if i%50 == 49 {
+					return "\n#if 0\n  // gone\n#endif\n "
+				}
+				return ""
+			}, plain)
+		},
+		"dangling-else": func(b *strings.Builder) {
+			chain(b, 64<<10, false, func(i int) string {
+				if i%40 == 39 {
+					return " else if (idx == -1) if (out[0]) {\n  }"
+				}
+				return ""
+			}, plain)
+		},
+		"nest": func(b *strings.Builder) {
+			for d := 0; d < 40; d++ {
+				fmt.Fprintf(b, "for (int i%[1]d = 0; i%[1]d < 2; ++i%[1]d) {\n", d)
+				fmt.Fprintf(b, stmts, d)
+			}
+			for i := 0; b.Len() < 64<<10; i++ {
+				fmt.Fprintf(b, stmts, 100+i)
+			}
+			for d := 0; d < 40; d++ {
+				fmt.Fprintf(b, "  AscendC::DataCopy(outGm[%d], ub, 8);\n}\n", d)
+			}
+			b.WriteString("  AscendC::SyncAll();\n")
+		},
+		"chain-in-loop": func(b *strings.Builder) {
+			b.WriteString("  for (int k = 0; k < 4; ++k) {\n    while (idx > 0) {\n")
+			chain(b, 64<<10, true, none, plain)
+			b.WriteString("    out[1] = 2;\n    }\n    out[2] = 3;\n  }\n  AscendC::SyncAll();\n")
+		},
+		"chain-among-statements": func(b *strings.Builder) {
+			for i := 0; i < 400; i++ {
+				fmt.Fprintf(b, stmts, i)
+			}
+			chain(b, 32<<10, false, none, plain)
+			for i := 0; i < 400; i++ {
+				fmt.Fprintf(b, stmts, i)
+			}
+		},
+		"huge-link": func(b *strings.Builder) {
+			chain(b, 128<<10, true, none, func(b *strings.Builder, i int) {
+				plain(b, i)
+				if i == 20 {
+					for j := 0; j < 300; j++ {
+						fmt.Fprintf(b, stmts, j)
+					}
+				}
+			})
+			b.WriteString("  AscendC::SyncAll();\n")
+		},
+	}
+	defer func(n, m int) { chunkBytes, chunkAfter = n, m }(chunkBytes, chunkAfter)
+	for name, g := range gen {
+		t.Run(name, func(t *testing.T) {
+			var b strings.Builder
+			b.WriteString(head)
+			g(&b)
+			b.WriteString("}\n")
+			src := []byte(b.String())
+			chunkBytes, chunkAfter = 512<<10, 512<<10
+			whole, err := ParseFile(context.Background(), nil, "big.cpp", src, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if whole.Tree.ts == nil {
+				t.Fatal("parsed in pieces at the default sizes")
+			}
+			if name != "chain-directive-between" && whole.Tree.HasError() {
+				t.Fatal("the source does not parse cleanly")
+			}
+			chunkBytes, chunkAfter = 2<<10, 4<<10
+			pieces, err := ParseFile(context.Background(), nil, "big.cpp", src, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameNodes(t, whole.Tree.Nodes, pieces.Tree.Nodes)
+			if name == "chain-directive-between" || name == "dangling-else" {
+				// Not a chain to tree-sitter, or an else that is not
+				// the last link's: parsed whole.
+				return
+			}
+			parsed, _ := Mask(src)
+			mustParseInRuns(t, parsed, src, 8)
+		})
+	}
+	t.Run("namespaces", func(t *testing.T) {
+		var b strings.Builder
+		b.WriteString("namespace a {\nint before;\nnamespace b {\n")
+		for i := 0; b.Len() < 64<<10; i++ {
+			fmt.Fprintf(&b, "__aicore__ inline void h%[1]d(__gm__ float *out) {\n  out[%[1]d] = 1;\n}\nstruct S%[1]d { int x; };\n", i)
+		}
+		b.WriteString("} // namespace b\nint after;\n} // namespace a\n")
+		src := []byte(b.String())
+		chunkBytes, chunkAfter = 512<<10, 512<<10
+		whole, err := ParseFile(context.Background(), nil, "ns.cpp", src, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		chunkBytes, chunkAfter = 2<<10, 4<<10
+		pieces, err := ParseFile(context.Background(), nil, "ns.cpp", src, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameNodes(t, whole.Tree.Nodes, pieces.Tree.Nodes)
+		parsed, _ := Mask(src)
+		mustParseInRuns(t, parsed, src, 8)
+	})
 }

@@ -131,7 +131,7 @@ static uint32_t flatten_tree(const TSTree *tree, GoNode *out, uint32_t cap, uint
 }
 
 // flatten_block flattens the children of the node of a symbol marked in
-// block starting at byte start (a brace block), as children of node parent, and
+// block starting at byte start (a brace block, an if), as children of node parent, and
 // returns their count; -1 when the tree has no such node.
 static int64_t flatten_block(const TSTree *tree, uint32_t start, const uint8_t *block, GoNode *out, uint32_t cap,
                              uint16_t nsym, const uint8_t *drop, uint32_t off, int32_t base, int32_t parent) {
@@ -178,9 +178,19 @@ type names struct {
 	kind []uint16
 	// byName is a kind name's number (see kind).
 	byName map[string]uint16
-	// block marks the symbols of the brace blocks a huge function or
-	// namespace is parsed in pieces of (see blockSplits).
-	block []uint8
+	// block marks the symbols of the brace blocks a huge statement is
+	// parsed in runs of, ifs the if statements (see huge).
+	block, ifs []uint8
+}
+
+// field is the number of the field name (0 for "" or an unknown name).
+func (nm *names) field(name string) uint8 {
+	for i, f := range nm.fields {
+		if i > 0 && f == name {
+			return uint8(i)
+		}
+	}
+	return 0
 }
 
 // punctuation is what names.drop marks.
@@ -209,9 +219,13 @@ func newNames(lang *sitter.Language, dropPunct bool) *names {
 	}
 	nm.byName = first
 	nm.block = make([]uint8, ns+1)
+	nm.ifs = make([]uint8, ns+1)
 	for i := 0; i < ns; i++ {
-		if name := nm.symbols[i]; name == "compound_statement" || name == "declaration_list" {
+		switch nm.symbols[i] {
+		case "compound_statement", "declaration_list":
 			nm.block[i] = 1
+		case "if_statement":
+			nm.ifs[i] = 1
 		}
 	}
 	nm.drop = make([]uint8, ns+1)
@@ -270,15 +284,15 @@ func flattenInto(ts *sitter.Tree, t *Tree, out []Node, off uint32, base int, ski
 	return int(n)
 }
 
-// flattenBlock writes the children of ts's brace block (compound statement
-// or declaration list) that starts at byte start into out, as children of
-// the node at index parent (see flatten_block); false when ts has no such
-// block.
-func flattenBlock(ts *sitter.Tree, t *Tree, start uint32, out []Node, off uint32, base, parent int) (int, bool) {
+// flattenBlock writes the children of ts's node of a symbol marked in
+// marks (a brace block: compound statement or declaration list; an if
+// statement) that starts at byte start into out, as children of the node
+// at index parent (see flatten_block); false when ts has no such node.
+func flattenBlock(ts *sitter.Tree, t *Tree, start uint32, marks []uint8, out []Node, off uint32, base, parent int) (int, bool) {
 	if len(out) == 0 {
 		return 0, false
 	}
-	n := C.flatten_block(cTree(ts), C.uint32_t(start), (*C.uint8_t)(&t.names.block[0]),
+	n := C.flatten_block(cTree(ts), C.uint32_t(start), (*C.uint8_t)(&marks[0]),
 		(*C.GoNode)(unsafe.Pointer(&out[0])), C.uint32_t(len(out)),
 		C.uint16_t(len(t.names.symbols)-1), (*C.uint8_t)(&t.names.drop[0]), C.uint32_t(off), C.int32_t(base), C.int32_t(parent))
 	return int(n), n >= 0

@@ -94,6 +94,73 @@ func (s *nodeStore) truncate(n int) {
 	}
 }
 
+// cut moves the nodes from index from on out of the store into a Go
+// slice (few: the nodes of a span after its huge statement, see
+// parseSpan).
+func (s *nodeStore) cut(from int) []Node {
+	out := make([]Node, s.n-from)
+	for k := range s.segs {
+		g := &s.segs[k]
+		if lo, hi := max(from, g.base), g.base+len(g.nodes); lo < hi {
+			copy(out[lo-from:], g.nodes[lo-g.base:])
+		}
+	}
+	s.truncate(from)
+	return out
+}
+
+// put appends nodes cut from index from, delta nodes having been written
+// in their place: their indexes move by delta, and their parents' when
+// among them. false if mapping fails.
+func (s *nodeStore) put(nodes []Node, from, delta int) bool {
+	if len(nodes) == 0 {
+		return true
+	}
+	room := s.room(len(nodes))
+	if room == nil {
+		return false
+	}
+	copy(room, nodes)
+	d := int32(delta)
+	for i := range nodes {
+		n := &room[i]
+		n.index += d
+		n.last += d
+		if n.parent >= int32(from) {
+			n.parent += d
+		}
+	}
+	s.commit(len(nodes))
+	return true
+}
+
+// settle makes the nodes from index from on end, and end their subtrees,
+// where their children do (when children were inserted after them, see
+// parseSpan): tree-sitter's parents contain their children.
+func (s *nodeStore) settle(from int) {
+	for k := len(s.segs) - 1; k >= 0; k-- {
+		g := &s.segs[k]
+		for j := len(g.nodes) - 1; j >= 0 && g.base+j > from; j-- {
+			n := &g.nodes[j]
+			p := int(n.parent)
+			if p < from {
+				continue
+			}
+			var pn *Node
+			if p >= g.base {
+				pn = &g.nodes[p-g.base]
+			} else {
+				pn = s.at(p)
+			}
+			pn.last = max(pn.last, n.last)
+			pn.End = max(pn.End, n.End)
+		}
+		if g.base <= from {
+			break
+		}
+	}
+}
+
 // finish moves the nodes into t's array of their exact count (newNodes),
 // unmapping each segment once copied.
 func (s *nodeStore) finish(t *Tree) []Node {

@@ -559,13 +559,9 @@ func (p *Parser) parse(ctx context.Context, parseSrc, orig []byte, old *Tree, li
 		// A large source is parsed in pieces and keeps no C tree, so it
 		// never reparses incrementally.
 		cuts := topLevelSplits(parseSrc, chunkBytes)
-		split := len(cuts) > 0
-		if !split {
-			// No top-level cut: one huge block may still be cut inside
-			// (parseChunks finds where again, per piece).
-			_, _, inner := blockSplits(parseSrc, chunkBytes)
-			split = len(inner) > 0
-		}
+		// No top-level cut: one huge statement may still be cut inside
+		// (parseChunks finds where again, per piece).
+		split := len(cuts) > 0 || hugeIn(parseSrc, spanTop, chunkBytes) != nil
 		if split {
 			if t, err := p.parseChunks(ctx, parseSrc, orig, lines, cuts); err != errChunks {
 				return t, err
