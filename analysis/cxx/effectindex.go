@@ -15,7 +15,7 @@ import (
 // over every effect). Build it with Summaries.Index; it is immutable and
 // safe for concurrent use.
 type EffectIndex struct {
-	effects []Effect
+	effects *effectList
 	// keys lists the index's lists, sorted (indexKey): the positions in
 	// effects of the effects by kind, core and buffer, in source order;
 	// keys[k]'s list is pos[ends[k-1]:ends[k]]. A sorted array, not a map:
@@ -56,14 +56,14 @@ var coreMasks = [...]grammar.Cores{grammar.AIC, grammar.AIV, grammar.Both}
 // by a map rather than a scan.
 const manyBufs = 8
 
-// NewEffectIndex indexes effects (one function's, as Effects returns them:
-// in source order) by kind, core and buffer.
-func NewEffectIndex(effects []Effect) *EffectIndex {
+// newEffectIndex indexes effects (one function's, as effectsOf returns
+// them: in source order) by kind, core and buffer.
+func newEffectIndex(effects *effectList) *EffectIndex {
 	x := &EffectIndex{effects: effects}
 	// The buffer of each distinct origin (shared by its effects).
 	byOrigin := map[*Origin]int32{}
 	ids := map[Origin]int32{}
-	bufOf := func(e Effect) int32 {
+	bufOf := func(e *effectFact) int32 {
 		if e.origin == nil || !e.origin.Known() {
 			return 0
 		}
@@ -80,26 +80,26 @@ func NewEffectIndex(effects []Effect) *EffectIndex {
 		byOrigin[e.origin] = id
 		return id
 	}
-	keys := func(e Effect, add func(uint64)) {
+	keys := func(e *effectFact, add func(uint64)) {
 		buf := bufOf(e)
-		cores := e.Cores & grammar.Both
+		cores := e.cores & grammar.Both
 		if cores == grammar.None {
 			return
 		}
-		add(indexKey(e.Kind, cores, 0, false))
+		add(indexKey(e.kind, cores, 0, false))
 		if buf != 0 {
-			add(indexKey(e.Kind, cores, buf, false))
+			add(indexKey(e.kind, cores, buf, false))
 		}
-		if e.All {
-			add(indexKey(e.Kind, cores, 0, true))
+		if e.all {
+			add(indexKey(e.kind, cores, 0, true))
 		}
 	}
 	// Counted first, then cut from one array: the index lives as long as
 	// the unit's summaries.
 	counts := map[uint64]int32{}
 	total := 0
-	for _, e := range effects {
-		keys(e, func(k uint64) { counts[k]++; total++ })
+	for i := range effects.Len() {
+		keys(effects.fact(i), func(k uint64) { counts[k]++; total++ })
 	}
 	x.keys = make([]uint64, 0, len(counts))
 	for k := range counts {
@@ -115,8 +115,8 @@ func NewEffectIndex(effects []Effect) *EffectIndex {
 		x.ends[i] = at
 	}
 	x.pos = make([]int32, total)
-	for i, e := range effects {
-		keys(e, func(k uint64) {
+	for i := range effects.Len() {
+		keys(effects.fact(i), func(k uint64) {
 			x.pos[next[k]] = int32(i)
 			next[k]++
 		})
@@ -174,12 +174,16 @@ func (o Origin) buffer() Origin {
 	return o
 }
 
-// Effects returns the indexed effects (shared: do not modify).
-func (x *EffectIndex) Effects() []Effect { return x.effects }
+// Len is the number of indexed effects.
+func (x *EffectIndex) Len() int { return x.effects.Len() }
+
+// Effect returns the indexed effect at position i (0 <= i < Len()).
+func (x *EffectIndex) Effect(i int) Effect { return x.effects.effect(i) }
 
 // from returns the first k with v[k]'s effect starting at or after pos.
 func (x *EffectIndex) from(v []int32, pos uint32) int {
-	return sort.Search(len(v), func(k int) bool { return x.effects[v[k]].At.Start >= pos })
+	first := x.effects.startAt(pos)
+	return sort.Search(len(v), func(k int) bool { return int(v[k]) >= first })
 }
 
 // In reports whether an effect of the kind on one of cores happens at a
@@ -194,7 +198,7 @@ func (x *EffectIndex) In(kind EffectKind, o Origin, cores grammar.Cores, start, 
 		if o.Known() {
 			v = x.bufList(kind, core, o)
 		}
-		if i := x.from(v, start); i < len(v) && x.effects[v[i]].At.Start < end {
+		if i := x.from(v, start); i < len(v) && x.effects.at(int(v[i])).Start < end {
 			return true
 		}
 	}
@@ -207,7 +211,7 @@ func (x *EffectIndex) In(kind EffectKind, o Origin, cores grammar.Cores, start, 
 // none.
 func (x *EffectIndex) NextCovering(kind EffectKind, o Origin, cores grammar.Cores, start, end uint32, also *grammar.Node) int {
 	best := int32(-1)
-	better := func(i int32) bool { return x.effects[i].At.Start < end && (best < 0 || i < best) }
+	better := func(i int32) bool { return x.effects.at(int(i)).Start < end && (best < 0 || i < best) }
 	for _, core := range coreMasks {
 		if cores&core == 0 {
 			continue
@@ -222,7 +226,7 @@ func (x *EffectIndex) NextCovering(kind EffectKind, o Origin, cores grammar.Core
 			// Regions of the buffer at other offsets are skipped: few in
 			// real code.
 			for k := x.from(v, start); k < len(v) && better(v[k]); k++ {
-				if x.effects[v[k]].Covers(o) {
+				if x.effects.fact(int(v[k])).covers(o) {
 					best = v[k]
 					break
 				}
@@ -230,8 +234,8 @@ func (x *EffectIndex) NextCovering(kind EffectKind, o Origin, cores grammar.Core
 		}
 		if also != nil {
 			v := x.kindList(kind, core, false)
-			for k := x.from(v, also.Start); k < len(v) && x.effects[v[k]].At.Start == also.Start && better(v[k]); k++ {
-				if x.effects[v[k]].At == also {
+			for k := x.from(v, also.Start); k < len(v) && x.effects.at(int(v[k])).Start == also.Start && better(v[k]); k++ {
+				if x.effects.at(int(v[k])) == also {
 					best = v[k]
 					break
 				}
@@ -276,11 +280,11 @@ type bufferWriteBacks struct {
 	offs map[int64]bool
 }
 
-func (w *writtenBack) add(e Effect) {
-	if e.All {
+func (w *writtenBack) add(e *effectFact) {
+	if e.all {
 		w.all = true
 	}
-	o := e.Origin()
+	o := e.origin.value()
 	if !o.Known() {
 		return
 	}
@@ -315,19 +319,19 @@ func (p *publishIndex) nextStop(i int) int32 {
 	return p.stops[k]
 }
 
-func newPublishIndex(effects []Effect, cores grammar.Cores) *publishIndex {
-	n := len(effects)
+func newPublishIndex(effects *effectList, cores grammar.Cores) *publishIndex {
+	n := effects.Len()
 	p := &publishIndex{n: int32(n)}
 	flag := make([]bool, n)
 	// From the last effect back: the write-backs between each point and
 	// the next dsb.
 	var wb writtenBack
 	for i := n - 1; i >= 0; i-- {
-		e := effects[i]
-		if e.Cores&cores == grammar.None {
+		e := effects.fact(i)
+		if e.cores&cores == grammar.None {
 			continue
 		}
-		switch e.Kind {
+		switch e.kind {
 		case ScalarWrite:
 			flag[i] = e.origin != nil && e.origin.Known() && wb.covers(*e.origin)
 		case WriteBack:
@@ -352,7 +356,7 @@ func newPublishIndex(effects []Effect, cores grammar.Cores) *publishIndex {
 	for k := len(p.flags) - 1; k >= 0; k-- {
 		p.otherBuf[k], p.otherKey[k] = int32(len(p.flags)), int32(len(p.flags))
 		if k+1 < len(p.flags) {
-			o, next := effects[p.flags[k]].Origin(), effects[p.flags[k+1]].Origin()
+			o, next := effects.fact(int(p.flags[k])).origin.value(), effects.fact(int(p.flags[k+1])).origin.value()
 			p.otherBuf[k], p.otherKey[k] = int32(k+1), int32(k+1)
 			if next.buffer() == o.buffer() {
 				p.otherBuf[k] = p.otherBuf[k+1]
@@ -365,7 +369,7 @@ func newPublishIndex(effects []Effect, cores grammar.Cores) *publishIndex {
 	return p
 }
 
-// AfterWriteBack returns what follows the write-back Effects()[wb] of
+// AfterWriteBack returns what follows the write-back Effect(wb) of
 // memory o on cores before any dsb: the position of the first cross-core
 // signal or wait, or store to other memory that is itself written back
 // before a dsb (a flag a consumer polls, which can land first). It returns
@@ -375,8 +379,8 @@ func (x *EffectIndex) AfterWriteBack(wb int, o Origin, cores grammar.Cores) (nex
 	stop := p.nextStop(wb + 1)
 	k := sort.Search(len(p.flags), func(k int) bool { return int(p.flags[k]) > wb })
 	for k < len(p.flags) && p.flags[k] < stop {
-		e := x.effects[p.flags[k]]
-		if !e.Origin().SameRegion(o) {
+		e := x.effects.fact(int(p.flags[k]))
+		if !e.origin.value().SameRegion(o) {
 			return int(p.flags[k]), false
 		}
 		// Same region: so are the stores with its key, and with o's
@@ -387,17 +391,17 @@ func (x *EffectIndex) AfterWriteBack(wb int, o Origin, cores grammar.Cores) (nex
 			k = int(p.otherKey[k])
 		}
 	}
-	if int(stop) == len(x.effects) {
+	if int(stop) == x.effects.Len() {
 		return -1, false
 	}
-	if x.effects[stop].Kind == Dsb {
+	if x.effects.fact(int(stop)).kind == Dsb {
 		return -1, true
 	}
 	return int(stop), false
 }
 
 // NextStop returns the position of the first dsb, cross-core signal or
-// wait on cores after position i, or len(Effects()) when none follows.
+// wait on cores after position i, or Len() when none follows.
 func (x *EffectIndex) NextStop(i int, cores grammar.Cores) int {
 	return int(x.publish(cores).nextStop(i + 1))
 }

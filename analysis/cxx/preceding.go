@@ -40,9 +40,7 @@ func (s *Summaries) PrecedingAt(fn *grammar.Node, nodes []*grammar.Node) []Prece
 	effects := s.effectsOf(fn)
 	s.mu.Unlock()
 	out := make([]Preceding, len(nodes))
-	startAt := func(pos uint32) int32 {
-		return int32(sort.Search(len(effects), func(i int) bool { return effects[i].At.Start >= pos }))
-	}
+	startAt := func(pos uint32) int32 { return int32(effects.startAt(pos)) }
 	byNode := map[int][]int{}
 	for i, n := range nodes {
 		out[i] = Preceding{node: n, end: int(startAt(n.Start))}
@@ -117,15 +115,15 @@ func (s *Summaries) PrecedingAt(fn *grammar.Node, nodes []*grammar.Node) []Prece
 // (Origin.SameRegion), any Wait, Signal or Dsb.
 func (x *EffectIndex) EachBefore(p Preceding, o Origin, cores grammar.Cores, visit func(i int) bool, kinds ...EffectKind) {
 	x.eachBack(o, cores, p.end, p.hiddenAt, func(i int) bool {
-		return x.effects[i].At.Contains(p.node) || visit(i)
+		return x.effects.at(i).Contains(p.node) || visit(i)
 	}, kinds)
 }
 
 // EachIn is EachBefore for the effects starting in [start, end).
 func (x *EffectIndex) EachIn(o Origin, cores grammar.Cores, start, end uint32, visit func(i int) bool, kinds ...EffectKind) {
-	to := sort.Search(len(x.effects), func(i int) bool { return x.effects[i].At.Start >= end })
+	to := x.effects.startAt(end)
 	x.eachBack(o, cores, to, func(int) int { return -1 }, func(i int) bool {
-		return x.effects[i].At.Start >= start && visit(i)
+		return x.effects.at(i).Start >= start && visit(i)
 	}, kinds)
 }
 
@@ -190,14 +188,14 @@ func (x *EffectIndex) eachBack(o Origin, cores grammar.Cores, end int, hiddenAt 
 		if i == last {
 			continue
 		}
-		e := x.effects[i]
+		e := x.effects.fact(i)
 		switch lists[best].kind {
 		case Invalidate, WriteBack:
-			if !e.Covers(o) {
+			if !e.covers(o) {
 				continue
 			}
 		case DMAWrite, ScalarWrite:
-			if !e.Origin().SameRegion(o) {
+			if !e.origin.value().SameRegion(o) {
 				continue
 			}
 		}

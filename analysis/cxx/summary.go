@@ -258,7 +258,7 @@ type Summaries struct {
 	files     map[*grammar.Tree]*grammar.File
 	scopes    map[*grammar.Node]declsByName
 	scopeIx   map[*grammar.Node]*scopeIndex
-	effects   map[*grammar.Node]*expansion[[]Effect]
+	effects   map[*grammar.Node]*expansion[*effectList]
 	// effectIdx holds the index of each memoized effect list.
 	effectIdx map[*grammar.Node]*EffectIndex
 	returns   map[*grammar.Node]*originMemo
@@ -283,7 +283,12 @@ type Summaries struct {
 	touched  map[touchKey]*expansion[*Touch]
 	touchIdx map[*grammar.Node]*touchIndex
 	// origins interns the origins of effects, touches and memo keys.
-	origins    map[Origin]*Origin
+	origins map[Origin]*Origin
+	// facts is the table of the effects' operations (effectList);
+	// mapped shares the facts of callees' effects mapped to their calls.
+	facts      *factTable
+	mapped     map[mappedFact]uint32
+	fileIDs    map[*grammar.File]int32
 	roots      []FuncDef
 	rooted     bool
 	depth      int
@@ -362,12 +367,13 @@ func SummarizeWith(ff FileFacts, funcs *Funcs, files ...*grammar.File) *Summarie
 		files:     map[*grammar.Tree]*grammar.File{},
 		scopes:    map[*grammar.Node]declsByName{},
 		scopeIx:   map[*grammar.Node]*scopeIndex{},
-		effects:   map[*grammar.Node]*expansion[[]Effect]{},
+		effects:   map[*grammar.Node]*expansion[*effectList]{},
 		effectIdx: map[*grammar.Node]*EffectIndex{},
 		entry:     map[*grammar.Node]*expansion[[]entrySite]{},
 		touches:   map[*grammar.Node]*expansion[[]Touch]{},
 		touched:   map[touchKey]*expansion[*Touch]{},
 		returns:   map[*grammar.Node]*originMemo{},
+		facts:     &factTable{},
 	}
 	if g, ok := ff.(UnitGuards); ok {
 		s.unitGuards = g.IncludeGuards
@@ -1035,22 +1041,23 @@ func (s *Summaries) substitute(o Origin, c Call, e *grammar.Node) Origin {
 // effectsOf returns what fn does, in source order, with the calls to
 // functions of the unit expanded in place (At is then the call). Origins
 // are relative to fn's parameters.
-func (s *Summaries) effectsOf(fn *grammar.Node) []Effect {
-	return expand(s, s.effects, fn, func(es []Effect) bool { return len(es) == 0 }, func() []Effect { return s.computeEffects(fn) })
+func (s *Summaries) effectsOf(fn *grammar.Node) *effectList {
+	return expand(s, s.effects, fn, func(l *effectList) bool { return l.Len() == 0 }, func() *effectList { return s.computeEffects(fn) })
 }
 
-func (s *Summaries) computeEffects(fn *grammar.Node) []Effect {
+func (s *Summaries) computeEffects(fn *grammar.Node) *effectList {
 	body := fn.ChildByField("body")
 	f := s.FileOf(fn)
 	if body == nil || f == nil {
 		return nil
 	}
-	var out []Effect
-	add := func(e Effect) {
-		if e.Cores == grammar.None {
-			return
+	var b effectBuilder
+	file := s.fileID(f)
+	add := func(at *grammar.Node, x effectFact) {
+		if x.cores != grammar.None {
+			x.file = file
+			b.add(at, s.addFact(x))
 		}
-		out = append(out, e)
 	}
 	ds := body.Descendants()
 	for i := range ds {
@@ -1067,8 +1074,7 @@ func (s *Summaries) computeEffects(fn *grammar.Node) []Effect {
 			}
 			if e, ok := s.directEffect(f, c); ok {
 				for _, x := range e {
-					x.At, x.Site, x.SiteFile, x.Cores = n, n, f, cores
-					add(x)
+					add(n, effectFact{site: n, origin: x.origin, kind: x.Kind, all: x.All, cores: cores})
 				}
 				continue
 			}
@@ -1076,19 +1082,7 @@ func (s *Summaries) computeEffects(fn *grammar.Node) []Effect {
 				if d.Node == fn || s.coresOf(d.Node) == grammar.None || d.Body() == nil {
 					continue
 				}
-				for _, x := range condense(s.effectsOf(d.Node)) {
-					if x.At.Tree() == d.Node.Tree() && s.deadForCall(d.Node, x.At, n, fn) {
-						// `f(nullptr)` skips what f guards with the pointer.
-						continue
-					}
-					x.origin = s.intern(s.substitute(x.Origin(), c, n))
-					x.At = n
-					x.Cores &= cores
-					if (x.Kind == Invalidate || x.Kind == WriteBack || x.Kind == DMAWrite || x.Kind == ScalarWrite) && !x.All && x.origin == nil {
-						continue
-					}
-					add(x)
-				}
+				s.expandCall(&b, fn, d.Node, n, c, cores)
 				break
 			}
 		case "assignment_expression", "update_expression":
@@ -1099,30 +1093,74 @@ func (s *Summaries) computeEffects(fn *grammar.Node) []Effect {
 				lhs = n.ChildByField("argument")
 			}
 			if o := s.storeOrigin(lhs); o.Known() {
-				add(Effect{Kind: ScalarWrite, origin: s.intern(o), At: n, Site: n, SiteFile: f, Cores: s.coresIn(f, n)})
+				add(n, effectFact{kind: ScalarWrite, origin: s.intern(o), site: n, cores: s.coresIn(f, n)})
 			}
 		}
 	}
-	// The list is kept for the unit's life, one per function: without the
-	// room append left (up to as much again) in a large call graph.
-	return slices.Clip(append(make([]Effect, 0, len(out)), out...))
+	return b.list(s.facts)
+}
+
+// expandCall appends the effects of callee at its call n (c) in fn: its
+// effects (condensed), but those the call's arguments make dead, with the
+// callee's parameters replaced by the arguments, on the cores that
+// compile the call.
+func (s *Summaries) expandCall(b *effectBuilder, fn, callee, n *grammar.Node, c Call, cores grammar.Cores) {
+	l := s.effectsOf(callee)
+	keep := l.condensed()
+	// The answers per node (a run) and per memory: a block has many
+	// effects on a few of each.
+	var deadAt *grammar.Node
+	dead := false
+	type mapped struct{ from, to *Origin }
+	var subst []mapped
+	substitute := func(p *Origin) *Origin {
+		for _, m := range subst {
+			if m.from == p {
+				return m.to
+			}
+		}
+		to := s.intern(s.substitute(p.value(), c, n))
+		subst = append(subst, mapped{p, to})
+		return to
+	}
+	one := func(i int) {
+		at := l.at(i)
+		if at != deadAt {
+			deadAt, dead = at, at.Tree() == callee.Tree() && s.deadForCall(callee, at, n, fn)
+		}
+		if dead {
+			// `f(nullptr)` skips what f guards with the pointer.
+			return
+		}
+		x := *l.fact(i)
+		origin := substitute(x.origin)
+		if (x.kind == Invalidate || x.kind == WriteBack || x.kind == DMAWrite || x.kind == ScalarWrite) && !x.all && origin == nil {
+			return
+		}
+		if x.cores&cores == grammar.None {
+			return
+		}
+		b.add(n, s.mapFact(l.ids[i], origin, x.cores&cores))
+	}
+	if keep == nil {
+		for i := range l.Len() {
+			one(i)
+		}
+		return
+	}
+	for _, i := range keep {
+		one(int(i))
+	}
 }
 
 // condenseAbove is the length above which a callee's effects are condensed
 // before they are expanded at a call: in a call graph where every helper
 // calls two others the expanded lists double at each level.
+// effectList.condensed keeps, in order, the first and the last occurrence
+// of each distinct effect (kind, memory, cores) of a long list: what comes
+// first and what comes last of each kind is what the scans over a call's
+// block of effects ask, and the list stays as long as the distinct effects.
 const condenseAbove = 256
-
-// condense keeps, in order, the first and the last occurrence of each
-// distinct effect (kind, memory, cores) of a long list: what comes first
-// and what comes last of each kind is what the scans over a call's block
-// of effects ask, and the list stays as long as the distinct effects.
-func condense(es []Effect) []Effect {
-	return condenseBy(es, func(e Effect) Effect {
-		e.At, e.Site, e.SiteFile = nil, nil, nil
-		return e
-	})
-}
 
 // condenseBy keeps, in order, the first and the last element of each key
 // of a list longer than condenseAbove.
@@ -1436,7 +1474,7 @@ func (s *Summaries) stateBefore(fn, at *grammar.Node) coherenceState {
 			set = kept
 		}
 	}
-	for _, e := range s.effectsOf(fn) {
+	for _, e := range s.effectsOf(fn).all() {
 		if e.At.Start >= at.Start {
 			break
 		}
@@ -1576,7 +1614,7 @@ func (s *Summaries) computeWritten(fn *grammar.Node, o Origin) bool {
 	targets := s.resolve(fn, o)
 	if len(targets) == 0 {
 		// Not known to its callers: look at fn's own writes.
-		for _, e := range s.effectsOf(fn) {
+		for _, e := range s.effectsOf(fn).all() {
 			if (e.Kind == ScalarWrite || e.Kind == DMAWrite) && e.Origin().SameRegion(o) {
 				return true
 			}
@@ -1584,7 +1622,7 @@ func (s *Summaries) computeWritten(fn *grammar.Node, o Origin) bool {
 		return false
 	}
 	for _, d := range s.entries() {
-		for _, e := range s.effectsOf(d.Node) {
+		for _, e := range s.effectsOf(d.Node).all() {
 			if e.Kind != ScalarWrite && e.Kind != DMAWrite {
 				continue
 			}
@@ -1660,11 +1698,11 @@ func (s *Summaries) OriginOf(e *grammar.Node) Origin {
 
 // Effects returns what fn does, in source order, with the calls to
 // functions of the unit expanded in place (At is then the call). Origins
-// are relative to fn's parameters. The slice is shared: do not modify it.
+// are relative to fn's parameters. The slice is the caller's.
 func (s *Summaries) Effects(fn *grammar.Node) []Effect {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.effectsOf(fn)
+	return s.effectsOf(fn).slice()
 }
 
 // Index returns the index of fn's effects (Effects), built once per unit.
@@ -1674,11 +1712,11 @@ func (s *Summaries) Index(fn *grammar.Node) *EffectIndex {
 	effects := s.effectsOf(fn)
 	if _, ok := s.effects[fn]; !ok {
 		// Not memoized (a miss under the depth limit): index it alone.
-		return NewEffectIndex(effects)
+		return newEffectIndex(effects)
 	}
 	ix := s.effectIdx[fn]
 	if ix == nil {
-		ix = NewEffectIndex(effects)
+		ix = newEffectIndex(effects)
 		s.effectIdx[fn] = ix
 	}
 	return ix
@@ -1773,7 +1811,7 @@ func (s *Summaries) computeCallersWriteBack(fn *grammar.Node, o Origin, depth in
 // and then issues a dsb.
 func (s *Summaries) writtenBackAfter(fn, at *grammar.Node, o Origin) bool {
 	wb := false
-	for _, e := range s.effectsOf(fn) {
+	for _, e := range s.effectsOf(fn).all() {
 		if e.At.Tree() != at.Tree() || e.At.Start < at.End {
 			continue
 		}

@@ -136,3 +136,64 @@ func TestPrecedesBranches(t *testing.T) {
 		t.Error("the condition runs before both branches")
 	}
 }
+
+// A call's block of effects refers to the callee's facts: calls that map
+// them the same way share one fact each, and a call that changes nothing
+// adds none; the index reads them back as Effects lists them.
+func TestEffectsShareFacts(t *testing.T) {
+	src := `
+__aicore__ inline void put(__gm__ int32_t *p) {
+  *p = 1;
+  dcci(p, SINGLE_CACHE_LINE, CACHELINE_OUT);
+  dsb(DSB_DDR);
+}
+__aicore__ inline void twice(__gm__ int32_t *p) {
+  put(p);
+  put(p);
+}
+extern "C" __global__ __aicore__ void k(__gm__ int64_t *args) {
+  __gm__ int32_t *a = reinterpret_cast<__gm__ int32_t *>(args[0]);
+  __gm__ int32_t *b = reinterpret_cast<__gm__ int32_t *>(args[1]);
+  put(a);
+  put(a);
+  twice(b);
+}
+`
+	f := parseCPP(t, "k.cpp", src)
+	s := Summarize(nil, f)
+	fns := map[string]*grammar.Node{}
+	for _, fn := range Functions(f) {
+		fns[FunctionName(fn)] = fn
+	}
+	s.Effects(fns["put"])
+	own := s.facts.n // put's scalar write, invalidate, write-back, dsb
+	if own != 4 {
+		t.Fatalf("put has %d facts, want 4", own)
+	}
+	s.Effects(fns["twice"])
+	if s.facts.n != own {
+		t.Errorf("twice passes its parameter through: %d new facts, want none", s.facts.n-own)
+	}
+	es := s.Effects(fns["k"])
+	// args[0] and args[1] each map put's three memory facts once; the dsb
+	// keeps its own.
+	if got := s.facts.n - own; got != 6 {
+		t.Errorf("k added %d facts, want 6", got)
+	}
+	if len(es) != 16 {
+		t.Fatalf("k has %d effects, want 16", len(es))
+	}
+	x := s.Index(fns["k"])
+	if x.Len() != len(es) {
+		t.Fatalf("index has %d effects, want %d", x.Len(), len(es))
+	}
+	for i, e := range es {
+		if x.Effect(i) != e {
+			t.Errorf("effect %d: index has %+v, Effects %+v", i, x.Effect(i), e)
+		}
+	}
+	if es[0].At.Text() != "put(a)" || es[8].At.Text() != "twice(b)" || es[0].At == es[4].At || es[8].At != es[15].At ||
+		es[0].Site != es[4].Site || es[0].SiteFile != f {
+		t.Errorf("each call's block is at its call, on put's sites in %s", f.Path)
+	}
+}

@@ -268,7 +268,7 @@ func (s *Summaries) touchIndexOf(fn *grammar.Node) *touchIndex {
 				x.touches[k] = append(x.touches[k], t)
 			}
 		}
-		for _, e := range s.effectsOf(fn) {
+		for _, e := range s.effectsOf(fn).all() {
 			if e.Kind != Invalidate || e.Cores&core == 0 {
 				continue
 			}

@@ -103,7 +103,6 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			continue
 		}
 		index := sum.Index(a.Func)
-		effects := index.Effects()
 		o := sum.OriginOf(a.Ptr)
 		var flushCall *grammar.Node
 		if flush != nil {
@@ -112,8 +111,8 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		wb := index.NextCovering(cxx.WriteBack, o, cores, a.Node.End, limit, flushCall)
 		var after *afterWriteBack
 		if wb >= 0 {
-			if flush == nil || flush.Call != effects[wb].At {
-				flush = &cxx.Dcci{Call: effects[wb].At, Func: a.Func}
+			if at := index.Effect(wb).At; flush == nil || flush.Call != at {
+				flush = &cxx.Dcci{Call: at, Func: a.Func}
 			}
 			next, dsb := index.AfterWriteBack(wb, o, cores)
 			if dsb {
@@ -122,12 +121,12 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			after = &afterWriteBack{}
 			// Signals that cannot hand this store to a reader are passed
 			// over: the first one that can, or a dsb, decides.
-			for next >= 0 && cannotPublish(sum, effects, next, o) {
-				after.passed = append(after.passed, effects[next])
+			for next >= 0 && cannotPublish(sum, index, next, o) {
+				after.passed = append(after.passed, index.Effect(next))
 				stop := index.NextStop(next, cores)
 				next = -1
-				if stop < len(effects) {
-					if effects[stop].Kind == cxx.Dsb {
+				if stop < index.Len() {
+					if index.Effect(stop).Kind == cxx.Dsb {
 						dsb = true
 					} else {
 						next = stop
@@ -138,7 +137,8 @@ func runGMScalarWrite(pass *analysis.Pass) {
 				continue
 			}
 			if next >= 0 {
-				after.next = &effects[next]
+				e := index.Effect(next)
+				after.next = &e
 				after.what = "tells another core to read"
 				if after.next.Kind == cxx.ScalarWrite {
 					after.what = "stores a flag another core may poll"
@@ -206,23 +206,23 @@ type afterWriteBack struct {
 	passed []cxx.Effect
 }
 
-// cannotPublish reports whether effects[i], which follows a write-back of
+// cannotPublish reports whether effect i of the index, which follows a write-back of
 // memory o before any dsb, cannot be how a reader of o learns to read it:
 // a wait that signals nothing (a flag or signal wait, not a barrier), or a
 // pto::comm notify into a rank's comm window (the address is computed from
 // the CommContext's window bases) when o is other memory: the notify wakes
 // that rank's waiter, which reads what sits in its window, not this task's
 // tensors.
-func cannotPublish(sum *cxx.Summaries, effects []cxx.Effect, i int, o cxx.Origin) bool {
-	e := effects[i]
+func cannotPublish(sum *cxx.Summaries, index *cxx.EffectIndex, i int, o cxx.Origin) bool {
+	e := index.Effect(i)
 	paired := func(k cxx.EffectKind) bool {
-		for j := i - 1; j >= 0 && effects[j].At == e.At; j-- {
-			if effects[j].Kind == k {
+		for j := i - 1; j >= 0 && index.Effect(j).At == e.At; j-- {
+			if index.Effect(j).Kind == k {
 				return true
 			}
 		}
-		for j := i + 1; j < len(effects) && effects[j].At == e.At; j++ {
-			if effects[j].Kind == k {
+		for j := i + 1; j < index.Len() && index.Effect(j).At == e.At; j++ {
+			if index.Effect(j).Kind == k {
 				return true
 			}
 		}

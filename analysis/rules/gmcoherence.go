@@ -75,9 +75,8 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 		}
 	}
 	index := sum.Index(fn)
-	effects := index.Effects()
 	pre := prec.of(fn, a)
-	live := func(i int) bool { return !sum.DeadForEveryCall(fn, effects[i].At) }
+	live := func(i int) bool { return !sum.DeadForEveryCall(fn, index.Effect(i).At) }
 	// The verdict is the last effect that decides it, in the order they
 	// run: those before the read, then (in a loop) those after it in the
 	// body, which come before the next iteration's read (hazards only: an
@@ -95,8 +94,8 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 		if !live(i) {
 			return true
 		}
-		if effects[i].Kind != cxx.Invalidate {
-			if t := sum.TouchBefore(fn, o, effects[i].At, cores); t == nil {
+		if index.Effect(i).Kind != cxx.Invalidate {
+			if t := sum.TouchBefore(fn, o, index.Effect(i).At, cores); t == nil {
 				if uncached < 0 {
 					uncached = i
 				}
@@ -115,7 +114,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 		index.EachBefore(pre, o, cores, decide, append(hazards, cxx.Invalidate)...)
 	}
 	if decided >= 0 {
-		switch e := effects[decided]; e.Kind {
+		switch e := index.Effect(decided); e.Kind {
 		case cxx.Invalidate:
 			v.Coherent, v.Hazard, v.HazardAt = true, "", nil
 		case cxx.Wait:
@@ -133,7 +132,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 			v.Between = [2]uint32{e.At.End, a.Node.Start}
 		}
 	} else if uncached >= 0 && v.Hazard == "" {
-		u := effects[uncached]
+		u := index.Effect(uncached)
 		v.Uncached = &u
 	}
 	own := false
@@ -152,7 +151,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 					if i >= decided || !live(i) {
 						return true
 					}
-					if t := sum.TouchBefore(fn, o, effects[i].At, cores); t != nil {
+					if t := sum.TouchBefore(fn, o, index.Effect(i).At, cores); t != nil {
 						v.CachedAt = cachedAt(pass, *t)
 						return false
 					}
