@@ -108,18 +108,45 @@ type Access struct {
 	// (see Root).
 	Root string
 	// Var is the declaration of the root variable, when known.
-	Var  *Var
-	Kind AccessKind
+	Var *Var
 	// Via is "subscript", "deref", "arrow", "GetValue", "SetValue" or "call".
 	Via string
-	// Addr is an expression for the accessed address, usable as the first
-	// argument of dcci: `&p[i]`, `p`, `p + 2`, `&m->len`, `g.GetPhyAddr(i)`.
-	Addr string
 	// Stmt is the statement to insert code before: the outermost statement
 	// containing Node whose parent is a block (or a case label); nil when
 	// the access is not inside a function body.
 	Stmt *grammar.Node
 	Func *grammar.Node
+	Kind AccessKind
+}
+
+// Addr is an expression for the accessed address, usable as the first
+// argument of dcci: `&p[i]`, `p`, `p + 2`, `&m->len`, `g.GetPhyAddr(i)`.
+// Made on demand: a fix asks for a few, a file has many accesses.
+func (a *Access) Addr() string {
+	switch a.Via {
+	case "GetValue", "SetValue", "call":
+		// The call's receiver, or the called GlobalTensor of g(i) (its
+		// call is the pointer's parent).
+		call := a.Node
+		if a.Via == "call" {
+			call = a.Ptr.Parent()
+		}
+		idx := "0"
+		if args := call.ChildByField("arguments"); args != nil {
+			for c := args.FirstChild(); c != nil; c = c.NextSibling() {
+				if c.IsNamed() && c.Kind() != "comment" {
+					idx = c.Text()
+					break
+				}
+			}
+		}
+		return a.Ptr.Text() + ".GetPhyAddr(" + idx + ")"
+	case "deref":
+		if a.Node == a.Ptr.Parent() {
+			return Unparen(a.Ptr).Text()
+		}
+	}
+	return "&" + a.Node.Text()
 }
 
 // Dcci is one cache maintenance call on a GM pointer: `dcci(ptr, ...)`,
@@ -178,16 +205,12 @@ type GM struct {
 	funcs map[string]GMKind
 	// helpers maps a function name to the parameter indices whose pointer
 	// it dccis, with the dcci's arguments.
-	helpers  map[string]map[int][]string
+	helpers  map[string][]helperArg
 	accesses []Access
-	dccis    map[*grammar.Node][]Dcci
-	// dcciRoots indexes each function's dccis by root (positions in
-	// dccis, ascending; "" for the whole-cache ones), and initNames the
-	// names declared with an initializer of a root: the dccis an access
-	// can match are looked up, not scanned per access.
-	dcciRoots map[*grammar.Node]map[string][]int
-	// dcciOut is dcciRoots for the dccis that write lines out.
-	dcciOut   map[*grammar.Node]map[string][]int
+	// dccis are each function's dccis with their index by root, and
+	// initNames the names declared with an initializer of a root: the
+	// dccis an access can match are looked up, not scanned per access.
+	dccis     map[*grammar.Node]*fnDccis
 	initNames map[string][]string
 	// trees maps the tree of each file the model reads to that file: a
 	// node's masked qualifiers are found in its own file's masks.
@@ -195,8 +218,11 @@ type GM struct {
 	// fieldAsks records the member names looked up while a GMEnv is built.
 	fieldAsks map[string]bool
 	// strs interns the names and types of the variables while the model
-	// is built (see str).
-	strs map[string]string
+	// is built (see str), argLists the dccis' argument lists (keyed by
+	// their texts, each ended by a 0 byte, built in keyBuf).
+	strs     map[string]string
+	argLists map[string][]string
+	keyBuf   []byte
 }
 
 // descriptorTypes are the runtime's tensor descriptor structs.
@@ -221,8 +247,8 @@ func newGM(f *grammar.File) *GM {
 		descTypes:   map[string]bool{},
 		typeAliases: map[string]GMKind{},
 		funcs:       map[string]GMKind{},
-		helpers:     map[string]map[int][]string{},
-		dccis:       map[*grammar.Node][]Dcci{},
+		helpers:     map[string][]helperArg{},
+		dccis:       map[*grammar.Node]*fnDccis{},
 		trees:       map[*grammar.Tree]*grammar.File{},
 	}
 	g.know(f)
@@ -569,7 +595,7 @@ func (g *GM) finish(ff FileFacts, calls []incNode) {
 	g.findDccis(ff.Nodes(g.file, "call_expression"))
 	g.indexDccis()
 	g.findAccesses(ff.Nodes(g.file, "subscript_expression", "pointer_expression", "field_expression", "call_expression"))
-	g.strs = nil
+	g.strs, g.argLists, g.keyBuf = nil, nil, nil
 }
 
 type incNode struct {
@@ -1330,11 +1356,11 @@ func (g *GM) findHelpers(calls []incNode) {
 			}
 			var ptr *grammar.Node
 			var args []string
-			if a, rest, ok := dcciOperands(call); ok {
+			if a, rest, ok := g.dcciOperands(call); ok {
 				ptr, args = a, rest
 			} else if h, ok := g.helpers[call.Name]; ok && call.Receiver == nil {
 				for i, a := range call.Args {
-					if hargs, ok := h[i]; ok {
+					if hargs, ok := helperArgs(h, i); ok {
 						ptr, args = a, hargs
 						break
 					}
@@ -1356,11 +1382,8 @@ func (g *GM) findHelpers(calls []incNode) {
 				if name == "" {
 					continue
 				}
-				if g.helpers[name] == nil {
-					g.helpers[name] = map[int][]string{}
-				}
-				if _, seen := g.helpers[name][p.Index]; !seen {
-					g.helpers[name][p.Index] = args
+				if _, seen := helperArgs(g.helpers[name], p.Index); !seen {
+					g.helpers[name] = append(g.helpers[name], helperArg{p.Index, args})
 					changed = true
 				}
 			}
@@ -1392,26 +1415,87 @@ func CallName(n *grammar.Node) string {
 	return ""
 }
 
+// helperArg is a parameter of a dcci helper whose pointer it dccis, with
+// the dcci's arguments.
+type helperArg struct {
+	param int
+	args  []string
+}
+
+// helperArgs returns the arguments of the dcci a helper does on its
+// parameter i.
+func helperArgs(h []helperArg, i int) ([]string, bool) {
+	for _, a := range h {
+		if a.param == i {
+			return a.args, true
+		}
+	}
+	return nil, false
+}
+
 // dcciOperands takes apart `dcci(ptr, mode[, dst])` and
 // `[AscendC::]DataCacheCleanAndInvalid<T, line[, dst]>(gt)`.
 func dcciOperands(c Call) (ptr *grammar.Node, args []string, ok bool) {
+	ptr, rest, ok := dcciArgs(c)
+	for _, a := range rest {
+		args = append(args, a.Text())
+	}
+	return ptr, args, ok
+}
+
+// strOf is str for a string made already.
+func (g *GM) strOf(s string) string {
+	if t, ok := g.strs[s]; ok {
+		return t
+	}
+	if g.strs == nil {
+		g.strs = map[string]string{}
+	}
+	g.strs[s] = s
+	return s
+}
+
+// dcciOperands is the package's dcciOperands with the argument texts, and
+// their list, interned while the model is built: a file's dccis repeat a
+// few lists (`SINGLE_CACHE_LINE, CACHELINE_OUT`).
+func (g *GM) dcciOperands(c Call) (ptr *grammar.Node, args []string, ok bool) {
+	ptr, rest, ok := dcciArgs(c)
+	if len(rest) == 0 {
+		return ptr, nil, ok
+	}
+	key := g.keyBuf[:0]
+	for _, a := range rest {
+		key = append(append(key, a.Bytes()...), 0)
+	}
+	g.keyBuf = key
+	if l, ok := g.argLists[string(key)]; ok {
+		return ptr, l, true
+	}
+	args = make([]string, len(rest))
+	for i, a := range rest {
+		args[i] = g.str(a.Bytes())
+	}
+	if g.argLists == nil {
+		g.argLists = map[string][]string{}
+	}
+	g.argLists[string(key)] = args
+	return ptr, args, true
+}
+
+// dcciArgs finds dcciOperands' pointer and argument nodes.
+func dcciArgs(c Call) (ptr *grammar.Node, args []*grammar.Node, ok bool) {
 	switch c.Name {
 	case "dcci":
 		if c.Receiver != nil || len(c.Args) == 0 {
 			return nil, nil, false
 		}
-		for _, a := range c.Args[1:] {
-			args = append(args, a.Text())
-		}
-		return c.Args[0], args, true
+		return c.Args[0], c.Args[1:], true
 	case "DataCacheCleanAndInvalid":
 		if c.Receiver != nil || len(c.Args) == 0 || !c.InNamespace("AscendC") {
 			return nil, nil, false
 		}
-		for i, a := range c.TArgs {
-			if i > 0 {
-				args = append(args, a.Text())
-			}
+		if len(c.TArgs) > 1 {
+			args = c.TArgs[1:]
 		}
 		return c.Args[0], args, true
 	}
@@ -1429,11 +1513,11 @@ func (g *GM) findDccis(calls []*grammar.Node) {
 			continue
 		}
 		d := Dcci{Call: n, Func: EnclosingFunction(n)}
-		if ptr, args, ok := dcciOperands(call); ok {
+		if ptr, args, ok := g.dcciOperands(call); ok {
 			d.Root, d.Args = Root(ptr), args
 		} else if h, ok := g.helpers[call.Name]; ok && call.Receiver == nil {
 			for i, a := range call.Args {
-				if hargs, ok := h[i]; ok {
+				if hargs, ok := helperArgs(h, i); ok {
 					d.Root, d.Args, d.Helper = Root(a), hargs, call.Name
 					break
 				}
@@ -1447,13 +1531,44 @@ func (g *GM) findDccis(calls []*grammar.Node) {
 		if d.HasArg("ENTIRE_DATA_CACHE") {
 			d.All, d.Root = true, ""
 		}
-		g.dccis[d.Func] = append(g.dccis[d.Func], d)
+		fd := g.dccis[d.Func]
+		if fd == nil {
+			fd = &fnDccis{}
+			g.dccis[d.Func] = fd
+		}
+		fd.ds = append(fd.ds, d)
 	}
+}
+
+// fnDccis are a function's dccis in source order, indexed by root:
+// byRoot lists the positions in ds of those with a root (root "" for the
+// whole-cache ones) and out those of them that write lines out, each
+// ordered by root then position. A function of a few dccis costs a few
+// int32s, not two maps.
+type fnDccis struct {
+	ds          []Dcci
+	byRoot, out []int32
 }
 
 // Dccis returns the dcci calls (and dcci helper calls) directly in fn, in
 // source order; fn nil gives those outside any function.
-func (g *GM) Dccis(fn *grammar.Node) []Dcci { return g.dccis[fn] }
+func (g *GM) Dccis(fn *grammar.Node) []Dcci {
+	if fd := g.dccis[fn]; fd != nil {
+		return fd.ds
+	}
+	return nil
+}
+
+// rooted returns the positions in ix (byRoot or out) of the dccis on root,
+// ascending.
+func (fd *fnDccis) rooted(ix []int32, root string) []int32 {
+	lo := sort.Search(len(ix), func(k int) bool { return fd.ds[ix[k]].Root >= root })
+	hi := lo
+	for hi < len(ix) && fd.ds[ix[hi]].Root == root {
+		hi++
+	}
+	return ix[lo:hi]
+}
 
 // Accesses returns every scalar GM access of the file in source order.
 func (g *GM) Accesses() []Access { return g.accesses }
@@ -1479,24 +1594,35 @@ func (g *GM) sameMemory(dcciRoot string, a Access) bool {
 // indexDccis sorts each function's dccis into source order and indexes
 // them by root.
 func (g *GM) indexDccis() {
-	g.dcciRoots = map[*grammar.Node]map[string][]int{}
-	g.dcciOut = map[*grammar.Node]map[string][]int{}
-	for fn, ds := range g.dccis {
+	for _, fd := range g.dccis {
+		ds := fd.ds
 		sort.SliceStable(ds, func(i, j int) bool { return ds[i].Call.Start < ds[j].Call.Start })
-		byRoot, out := map[string][]int{}, map[string][]int{}
-		for i, d := range ds {
-			root := d.Root
-			if d.All {
-				root = ""
-			} else if root == "" {
-				continue
-			}
-			byRoot[root] = append(byRoot[root], i)
-			if d.WritesOut() {
-				out[root] = append(out[root], i)
+		nr, no := 0, 0
+		for i := range ds {
+			if ds[i].All || ds[i].Root != "" {
+				nr++
+				if ds[i].WritesOut() {
+					no++
+				}
 			}
 		}
-		g.dcciRoots[fn], g.dcciOut[fn] = byRoot, out
+		ix := make([]int32, 0, nr+no)
+		for i := range ds {
+			if ds[i].All || ds[i].Root != "" {
+				ix = append(ix, int32(i))
+			}
+		}
+		for i := range ds {
+			if (ds[i].All || ds[i].Root != "") && ds[i].WritesOut() {
+				ix = append(ix, int32(i))
+			}
+		}
+		byRoot := func(ix []int32) {
+			sort.SliceStable(ix, func(i, j int) bool { return ds[ix[i]].Root < ds[ix[j]].Root })
+		}
+		fd.byRoot, fd.out = ix[:nr:nr], ix[nr:]
+		byRoot(fd.byRoot)
+		byRoot(fd.out)
 	}
 	g.initNames = map[string][]string{}
 	addInit := func(name string, v *Var) {
@@ -1536,46 +1662,51 @@ func (g *GM) indexDccis() {
 	}
 }
 
-// dcciCandidates lists, per root, the positions of the dccis of a's
-// function that can cover it (sameMemory or the whole cache): its own root,
-// the root of its initializer, and names declared from its root.
-func (g *GM) dcciCandidates(byRoot map[string][]int, a Access) [][]int {
-	if len(byRoot) == 0 {
-		return nil
+// dcciCandidates calls yield with, per root, the positions (ascending) in
+// ix (fd.byRoot or fd.out) of the dccis of a's function that can cover it
+// (sameMemory or the whole cache): its own root, the root of its
+// initializer, and names declared from its root.
+func (g *GM) dcciCandidates(fd *fnDccis, ix []int32, a Access, yield func([]int32)) {
+	if len(ix) == 0 {
+		return
 	}
-	out := [][]int{byRoot[""], byRoot[a.Root]}
+	yield(fd.rooted(ix, ""))
+	yield(fd.rooted(ix, a.Root))
 	if a.Var != nil && a.Var.Init != nil {
 		if r := Root(a.Var.Init); r != a.Root {
-			out = append(out, byRoot[r])
+			yield(fd.rooted(ix, r))
 		}
 	}
 	for _, name := range g.initNames[a.Root] {
 		if name != a.Root {
-			out = append(out, byRoot[name])
+			yield(fd.rooted(ix, name))
 		}
 	}
-	return out
 }
 
 // CoherentBefore returns a dcci in the access's function, before it in the
 // source, on the same memory (or on the entire data cache): after it the
 // read misses the stale line. nil when there is none.
 func (g *GM) CoherentBefore(a Access) *Dcci {
-	ds := g.dccis[a.Func]
+	fd := g.dccis[a.Func]
+	if fd == nil {
+		return nil
+	}
+	ds := fd.ds
 	// The dccis that end before the access.
 	stop := sort.Search(len(ds), func(i int) bool { return ds[i].Call.End > a.Node.Start })
 	best := -1
-	for _, idx := range g.dcciCandidates(g.dcciRoots[a.Func], a) {
+	g.dcciCandidates(fd, fd.byRoot, a, func(idx []int32) {
 		for _, i := range idx {
-			if i >= stop || best >= 0 && i >= best {
+			if int(i) >= stop || best >= 0 && int(i) >= best {
 				break
 			}
 			if d := &ds[i]; d.All || g.sameMemory(d.Root, a) {
-				best = i
+				best = int(i)
 				break
 			}
 		}
-	}
+	})
 	if best < 0 {
 		return nil
 	}
@@ -1594,21 +1725,25 @@ func (g *GM) FlushedAfter(a Access) *Dcci {
 // looked at, so invalidations of the memory between the store and its
 // write-back cost nothing.
 func (g *GM) FlushedBefore(a Access, end uint32) *Dcci {
-	ds := g.dccis[a.Func]
+	fd := g.dccis[a.Func]
+	if fd == nil {
+		return nil
+	}
+	ds := fd.ds
 	best := -1
-	for _, idx := range g.dcciCandidates(g.dcciOut[a.Func], a) {
+	g.dcciCandidates(fd, fd.out, a, func(idx []int32) {
 		k := sort.Search(len(idx), func(k int) bool { return ds[idx[k]].Call.Start >= a.Node.End })
 		for _, i := range idx[k:] {
 			d := &ds[i]
-			if d.Call.Start >= end || best >= 0 && i >= best {
+			if d.Call.Start >= end || best >= 0 && int(i) >= best {
 				break
 			}
 			if d.All || g.sameMemory(d.Root, a) {
-				best = i
+				best = int(i)
 				break
 			}
 		}
-	}
+	})
 	if best < 0 {
 		return nil
 	}
@@ -1668,15 +1803,10 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 				if k != GMGlobalTensor {
 					continue
 				}
-				a = Access{Ptr: call.Receiver, Var: v, Via: call.Name, Kind: Read}
+				a = Access{Ptr: call.Receiver, Var: v, Via: "GetValue", Kind: Read}
 				if call.Name == "SetValue" {
-					a.Kind = Write
+					a.Via, a.Kind = "SetValue", Write
 				}
-				idx := "0"
-				if len(call.Args) > 0 {
-					idx = call.Args[0].Text()
-				}
-				a.Addr = call.Receiver.Text() + ".GetPhyAddr(" + idx + ")"
 			case call.Receiver == nil && call.Qualified == call.Name:
 				// g(i): GlobalTensor's operator() returns a reference to
 				// the element.
@@ -1688,11 +1818,7 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 				if k != GMGlobalTensor {
 					continue
 				}
-				idx := "0"
-				if len(call.Args) > 0 {
-					idx = call.Args[0].Text()
-				}
-				a = Access{Ptr: fn, Var: v, Via: "call", Addr: fn.Text() + ".GetPhyAddr(" + idx + ")"}
+				a = Access{Ptr: fn, Var: v, Via: "call"}
 			default:
 				continue
 			}
@@ -1722,12 +1848,6 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 			if seen[a.Node] {
 				continue
 			}
-			switch {
-			case a.Via == "deref" && a.Node == n:
-				a.Addr = Unparen(a.Ptr).Text()
-			case a.Via != "call":
-				a.Addr = "&" + a.Node.Text()
-			}
 			kind, ok := accessContext(a.Node)
 			if !ok {
 				continue
@@ -1737,10 +1857,14 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 			continue
 		}
 		seen[a.Node] = true
-		a.Root = Root(a.Ptr)
+		a.Root = g.strOf(Root(a.Ptr))
 		a.Func = EnclosingFunction(n)
 		a.Stmt = BlockStatementOf(a.Node)
 		g.accesses = append(g.accesses, a)
+	}
+	// At its size: the model is kept for the unit's life.
+	if cap(g.accesses) > len(g.accesses)+len(g.accesses)/8 {
+		g.accesses = slices.Clone(g.accesses)
 	}
 }
 

@@ -95,7 +95,7 @@ func TestGMAccesses(t *testing.T) {
 		if d := gm.FlushedAfter(a); d != nil {
 			cov += " flushed"
 		}
-		got = append(got, fmt.Sprintf("%s %s root=%s via=%s addr=%s%s", a.Node.Text(), a.Kind, a.Root, a.Via, a.Addr, cov))
+		got = append(got, fmt.Sprintf("%s %s root=%s via=%s addr=%s%s", a.Node.Text(), a.Kind, a.Root, a.Via, a.Addr(), cov))
 	}
 	want := []string{
 		"xGm.GetValue(i) read root=xGm via=GetValue addr=xGm.GetPhyAddr(i)",
@@ -233,7 +233,7 @@ func TestRootForms(t *testing.T) {
 func dumpGM(gm *GM) string {
 	var b strings.Builder
 	for _, a := range gm.Accesses() {
-		fmt.Fprintf(&b, "%s %s root=%s via=%s addr=%s", a.Node.Text(), a.Kind, a.Root, a.Via, a.Addr)
+		fmt.Fprintf(&b, "%s %s root=%s via=%s addr=%s", a.Node.Text(), a.Kind, a.Root, a.Via, a.Addr())
 		if d := gm.CoherentBefore(a); d != nil {
 			fmt.Fprintf(&b, " coherent@%d", d.Call.Start)
 		}

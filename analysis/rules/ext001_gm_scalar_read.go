@@ -260,7 +260,7 @@ func dcciAddress(gm *cxx.GM, a *cxx.Access) string {
 		}
 		return ok
 	}
-	addr := a.Addr
+	addr := a.Addr()
 	if !visible(a.Node) {
 		if !visible(a.Ptr) {
 			return ""

@@ -301,10 +301,10 @@ func gmWriteDiagnostic(pass *analysis.Pass, gm *cxx.GM, a *cxx.Access, flush *cx
 // names something local to the statement (a loop index).
 func writeBackAddress(gm *cxx.GM, a *cxx.Access) (string, bool) {
 	addr := dcciAddress(gm, a)
-	if addr != "" && addr == gmOneLine(a.Addr) {
+	if addr != "" && addr == gmOneLine(a.Addr()) {
 		return addr, false
 	}
-	if addr != "" && strings.HasPrefix(addr, "(__gm__ void *)(") && strings.TrimSuffix(strings.TrimPrefix(addr, "(__gm__ void *)("), ")") == gmOneLine(a.Addr) {
+	if addr != "" && strings.HasPrefix(addr, "(__gm__ void *)(") && strings.TrimSuffix(strings.TrimPrefix(addr, "(__gm__ void *)("), ")") == gmOneLine(a.Addr()) {
 		return addr, false
 	}
 	ptr := gmOneLine(cxx.Unparen(a.Ptr).Text())
