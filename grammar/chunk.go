@@ -163,6 +163,7 @@ var wrappers = [...][2]string{
 // scanFrame is what hugeIn tracks of one bracket level.
 type scanFrame struct {
 	brace   bool // a brace block (or a span of statements): its statements are tracked
+	cases   bool // a switch's body (see stmtEnds)
 	open    int  // the bracket
 	lastB   int  // where the last statement that can be cut after ended
 	maxStmt int  // the longest stretch between such statements
@@ -176,16 +177,30 @@ type scanFrame struct {
 // src[i], a `;` at the level of a brace block or a `}` closing a block in
 // it: outside every #if, before an identifier other than `else`, `while`
 // and `catch` (or, after a `;`, other code), a `}` ending its line (not a
-// struct before its declarator). w and ok are nextWord after i.
-func stmtEnds(src []byte, i int, w []byte, ok bool, cond int) bool {
+// struct before its declarator). w and ok are nextWord after i. In a
+// switch's body (cases), only before a case: a case statement holds the
+// statements up to the next.
+func stmtEnds(src []byte, i int, w []byte, ok bool, cond int, cases bool) bool {
 	if cond != 0 || !ok {
 		return false
 	}
 	switch string(w) {
 	case "else", "while", "catch":
 		return false
+	case "case", "default":
+	default:
+		if cases {
+			return false
+		}
 	}
 	return src[i] == ';' || len(w) > 0 && endsLine(src, i+1)
+}
+
+// isCases reports whether a block's statements from i on are a switch's
+// body: they start with a case.
+func isCases(src []byte, i int) bool {
+	w, _ := nextWord(src, i)
+	return string(w) == "case" || string(w) == "default"
 }
 
 // hugeIn finds the huge statement of src, a span of the kind, that leaves
@@ -195,7 +210,7 @@ func stmtEnds(src []byte, i int, w []byte, ok bool, cond int) bool {
 // cut in it.
 func hugeIn(src []byte, kind spanKind, every int) *huge {
 	// Level 0 is the span's own: a run's statements are a block's.
-	frames := []scanFrame{{brace: kind == spanStmts || kind == spanDecls, open: -1}}
+	frames := []scanFrame{{brace: kind == spanStmts || kind == spanDecls, open: -1, cases: isCases(src, 0)}}
 	var best huge
 	bestLen := 2 * every
 	candidate := func(h huge, n int) {
@@ -220,7 +235,7 @@ func hugeIn(src []byte, kind spanKind, every int) *huge {
 			f.chain = false
 			candidate(huge{chain: true, start: f.cStart, end: i + 1, level: level}, i+1-f.cStart-max(f.maxLen, i+1-f.lastL))
 		}
-		if stmtEnds(src, i, w, ok, cond) {
+		if stmtEnds(src, i, w, ok, cond, f.cases) {
 			f.maxStmt = max(f.maxStmt, i+1-f.lastB)
 			f.lastB = i + 1
 		}
@@ -234,7 +249,7 @@ func hugeIn(src []byte, kind spanKind, every int) *huge {
 			for len(frames) <= depth+1 {
 				frames = append(frames, scanFrame{})
 			}
-			frames[depth+1] = scanFrame{brace: c == '{', open: i, lastB: i + 1}
+			frames[depth+1] = scanFrame{brace: c == '{', open: i, lastB: i + 1, cases: c == '{' && isCases(src, i+1)}
 		case ';':
 			if depth < len(frames) && frames[depth].brace {
 				boundary(&frames[depth], depth, i, cond)
@@ -259,6 +274,7 @@ func hugeIn(src []byte, kind spanKind, every int) *huge {
 	// (the span's own parse holds them), none in its last every/2.
 	h := &best
 	next := h.start + every
+	cases := !h.chain && isCases(src, h.start+1)
 	walkCode(src[:h.end], func(i int, c byte, depth, cond int) bool {
 		if i < next || h.end-i < every/2 {
 			return true
@@ -270,7 +286,7 @@ func hugeIn(src []byte, kind spanKind, every int) *huge {
 			}
 		}
 		if !h.chain && (c == ';' && depth == h.level || c == '}' && depth == h.level+1) {
-			if w, ok := nextWord(src, i+1); stmtEnds(src, i, w, ok, cond) {
+			if w, ok := nextWord(src, i+1); stmtEnds(src, i, w, ok, cond, cases) {
 				h.cuts = append(h.cuts, i+1)
 				next = i + 1 + every
 			}
@@ -348,8 +364,8 @@ var errChunks = errors.New("pieces do not parse as a translation unit")
 // one root, as if parsed whole; a piece whose root is not the language's
 // top-level node fails (the caller parses whole). A piece that holds a
 // huge statement (a function's body, a loop's, an else-if chain) parses
-// it in runs, see huge.
-func (p *Parser) parseChunks(ctx context.Context, parseSrc, orig []byte, lines *Lines, cuts []int) (*Tree, error) {
+// it in runs, see huge; without cuts, h is the source's if not nil.
+func (p *Parser) parseChunks(ctx context.Context, parseSrc, orig []byte, lines *Lines, cuts []int, h *huge) (*Tree, error) {
 	t := &Tree{Src: orig, names: p.lang.info().names, lines: lines}
 	bounds := append(append([]int{0}, cuts...), len(parseSrc))
 	c := &chunker{p: p, t: t, src: parseSrc}
@@ -357,12 +373,15 @@ func (p *Parser) parseChunks(ctx context.Context, parseSrc, orig []byte, lines *
 	c.strict = slices.ContainsFunc(cuts, func(cut int) bool { return midLine(parseSrc, cut) })
 	for i := 0; i+1 < len(bounds); i++ {
 		a, b := bounds[i], bounds[i+1]
-		var h *huge
-		if b-a > 2*chunkBytes {
-			h = hugeIn(parseSrc[a:b], spanTop, chunkBytes)
+		ph := h
+		if len(cuts) > 0 {
+			ph = nil
+			if b-a > 2*chunkBytes {
+				ph = hugeIn(parseSrc[a:b], spanTop, chunkBytes)
+			}
 		}
-		ok, err := c.parseSpan(ctx, a, b, spanTop, 0, h)
-		if err == nil && !ok && h != nil {
+		ok, err := c.parseSpan(ctx, a, b, spanTop, 0, ph)
+		if err == nil && !ok && ph != nil {
 			// Parsed whole when the runs do not parse cleanly.
 			ok, err = c.parseSpan(ctx, a, b, spanTop, 0, nil)
 		}

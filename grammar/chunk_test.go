@@ -298,6 +298,19 @@ func TestHugeStatementParseMatchesWhole(t *testing.T) {
 				return ""
 			}, plain)
 		},
+		"switch": func(b *strings.Builder) {
+			b.WriteString("  switch (idx) {\n")
+			for i := 0; b.Len() < 64<<10; i++ {
+				fmt.Fprintf(b, "  case %d:\n", i)
+				fmt.Fprintf(b, stmts, i)
+				b.WriteString("    break;\n")
+			}
+			b.WriteString("  default:\n    break;\n  }\n  auto f = [&](int k) {\n")
+			for i := 0; i < 100; i++ {
+				fmt.Fprintf(b, stmts, i)
+			}
+			b.WriteString("  };\n  f(1);\n")
+		},
 		"nest": func(b *strings.Builder) {
 			for d := 0; d < 40; d++ {
 				fmt.Fprintf(b, "for (int i%[1]d = 0; i%[1]d < 2; ++i%[1]d) {\n", d)

@@ -560,10 +560,13 @@ func (p *Parser) parse(ctx context.Context, parseSrc, orig []byte, old *Tree, li
 		// never reparses incrementally.
 		cuts := topLevelSplits(parseSrc, chunkBytes)
 		// No top-level cut: one huge statement may still be cut inside
-		// (parseChunks finds where again, per piece).
-		split := len(cuts) > 0 || hugeIn(parseSrc, spanTop, chunkBytes) != nil
-		if split {
-			if t, err := p.parseChunks(ctx, parseSrc, orig, lines, cuts); err != errChunks {
+		// (parseChunks finds where per piece, but for this one).
+		var h *huge
+		if len(cuts) == 0 {
+			h = hugeIn(parseSrc, spanTop, chunkBytes)
+		}
+		if len(cuts) > 0 || h != nil {
+			if t, err := p.parseChunks(ctx, parseSrc, orig, lines, cuts, h); err != errChunks {
 				return t, err
 			}
 		}
