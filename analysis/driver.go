@@ -43,6 +43,15 @@ type Options struct {
 	// (0: no cap); past it they are counted, and one note per file and
 	// rule says how many were not listed (see CapFindings).
 	MaxFindingsPerRule int
+	// DropFacts drops each unit fact of the file's closure and reach from
+	// the store after the last rule listing it (Analyzer.Facts) has run:
+	// a one-shot check then holds, at each rule, the facts the rules
+	// still to run read, not every fact of the rules before. A server
+	// keeps them for the next run on the file. OnDroppedFact, when set,
+	// hears a rule ask for a fact the run dropped (one it does not list:
+	// the fact is computed again).
+	DropFacts     bool
+	OnDroppedFact func(rule, fact string)
 }
 
 // DefaultBudget is the per-file analysis budget of the front ends: far
@@ -123,6 +132,12 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		lazy:     &passUnits{},
 	}
 	base.Consts = base.Closure().Consts()
+	var dropAfter map[*Analyzer][]FactKey
+	if opts.DropFacts {
+		dropAfter = lastReaders(opts, f.Lang)
+		rf := ctx.Value(runFactsKey{}).(*runFacts)
+		rf.dropped, rf.onDropped = map[factID]bool{}, opts.OnDroppedFact
+	}
 	sups := ParseSuppressions(f)
 	// Each rule's findings are gathered, then copied once into a list of
 	// their exact total: the list lives until the run's output, and on a
@@ -142,11 +157,20 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		if opts.MaxFindingsPerRule > 0 {
 			limit = &findingCap{max: opts.MaxFindingsPerRule, sups: sups}
 		}
+		if dropAfter != nil {
+			rf := ctx.Value(runFactsKey{}).(*runFacts)
+			rf.mu.Lock()
+			rf.rule = a.Code
+			rf.mu.Unlock()
+		}
 		found, ok := runRule(ctx, base, a, limit)
 		if !ok || ctx.Err() != nil {
 			// The rule was abandoned, or may have worked from facts cut
 			// short: keep only the findings of rules that finished in time.
 			break
+		}
+		if ks := dropAfter[a]; len(ks) > 0 {
+			base.dropFacts(ks)
 		}
 		founds = append(founds, found)
 		total += len(found)
@@ -230,6 +254,56 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	}
 	SortDiagnostics(diags)
 	return diags, nil
+}
+
+// lastReaders lists, for each rule the run will run on a file of lang,
+// the facts no later rule lists.
+func lastReaders(opts Options, lang grammar.Lang) map[*Analyzer][]FactKey {
+	last := map[FactKey]*Analyzer{}
+	var keys []FactKey
+	for _, a := range opts.Analyzers {
+		if a.Lang != lang || !opts.enabled(a) {
+			continue
+		}
+		for _, k := range a.Facts {
+			if last[k] == nil {
+				keys = append(keys, k)
+			}
+			last[k] = a
+		}
+	}
+	out := map[*Analyzer][]FactKey{}
+	for _, k := range keys {
+		out[last[k]] = append(out[last[k]], k)
+	}
+	return out
+}
+
+// dropFacts drops the facts ks of the file's closure and reach (the
+// units made for this file alone; its extern units' are shared with the
+// unit's other files).
+func (p *Pass) dropFacts(ks []FactKey) {
+	// The rules that made the units have finished: no lock needed.
+	units := []*Unit{p.lazy.closure.v}
+	if r := p.lazy.reach.v; len(r) > 0 && r[0] != units[0] {
+		units = append(units, r[0])
+	}
+	rf, _ := p.ctx.Value(runFactsKey{}).(*runFacts)
+	for _, u := range units {
+		if u == nil {
+			continue
+		}
+		for _, k := range ks {
+			id := factID{key: k, unit: u.Key}
+			p.store.drop(id)
+			if rf != nil {
+				rf.mu.Lock()
+				rf.dropped[id] = true
+				rf.mu.Unlock()
+				rf.anyDropped.Store(true)
+			}
+		}
+	}
 }
 
 // runRule runs one rule on its own goroutine with its own findings, so a

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -33,6 +34,13 @@ type UnitKey[T any] struct {
 	Name    string
 	Compute func(ctx context.Context, u *Unit) T
 }
+
+// FactKey is a UnitKey of any type (Analyzer.Facts).
+type FactKey interface {
+	factName() string
+}
+
+func (k *UnitKey[T]) factName() string { return k.Name }
 
 // Unit is one extern compile: an entry file, the headers its compile
 // reaches and the Python stubs that name the entry. A file no entry reaches
@@ -172,6 +180,9 @@ func UnitFact[T any](p *Pass, u *Unit, k *UnitKey[T]) T { return UnitFactOf(p.Co
 func UnitFactOf[T any](ctx context.Context, u *Unit, k *UnitKey[T]) T {
 	if u.store == nil {
 		return k.Compute(ctx, u)
+	}
+	if rf, _ := ctx.Value(runFactsKey{}).(*runFacts); rf != nil {
+		rf.asked(factID{key: k, unit: u.Key})
 	}
 	v := u.store.get(ctx, factID{key: k, unit: u.Key}, u.Files, func() any { return k.Compute(ctx, u) })
 	u.store.pinStubs(factID{key: k, unit: u.Key}, u.Stubs)
@@ -361,6 +372,27 @@ func (s *Store) get(ctx context.Context, id factID, pins []*grammar.File, comput
 type runFacts struct {
 	mu sync.Mutex
 	m  map[factID]any
+	// dropped are the facts the run dropped (Options.DropFacts); rule
+	// is the rule running, onDropped hears it ask for one of them.
+	dropped   map[factID]bool
+	rule      string
+	onDropped func(rule, fact string)
+	// anyDropped is set with the first drop: most asks need no lock.
+	anyDropped atomic.Bool
+}
+
+// asked notes that the running rule asks for the fact id.
+func (rf *runFacts) asked(id factID) {
+	if !rf.anyDropped.Load() {
+		return
+	}
+	rf.mu.Lock()
+	again := rf.dropped[id]
+	rule := rf.rule
+	rf.mu.Unlock()
+	if again && rf.onDropped != nil {
+		rf.onDropped(rule, id.key.(FactKey).factName())
+	}
 }
 
 type runFactsKey struct{}
@@ -407,6 +439,22 @@ func (s *Store) fill(ctx context.Context, id factID, c *factCell, compute func()
 		rf.mu.Unlock()
 	}
 	return v
+}
+
+// drop forgets the fact id when it is computed (not under way): the next
+// ask computes it again.
+func (s *Store) drop(id factID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.facts[id]
+	if c == nil {
+		return
+	}
+	select {
+	case <-c.done:
+		delete(s.facts, id)
+	default:
+	}
 }
 
 // idOf numbers an input (a parsed file, a stub) for unit keys: a new

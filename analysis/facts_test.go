@@ -217,3 +217,50 @@ func TestArgsAccessesFollowEdits(t *testing.T) {
 		t.Errorf("after the header edit: %+v", acc)
 	}
 }
+
+// TestDropFactsAfterLastReader: with DropFacts a closure fact is dropped
+// after the last rule listing it, not before; a rule asking for it later
+// without listing it is heard and computes it again; a run without
+// DropFacts keeps it for the next run.
+func TestDropFactsAfterLastReader(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/k.cpp"
+	src := "extern \"C\" __global__ __aicore__ void k(__gm__ int64_t *args) { (void)args; }\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var computed atomic.Int32
+	key := &UnitKey[int]{Name: "test.scratch", Compute: func(context.Context, *Unit) int { return int(computed.Add(1)) }}
+	reader := func(code string, facts ...FactKey) *Analyzer {
+		return &Analyzer{Code: code, Name: code, Lang: grammar.CPP, Facts: facts, Run: func(p *Pass) { UnitFact(p, p.Closure(), key) }}
+	}
+	// Runs on one workspace and store share the parse, so the closure's
+	// facts.
+	ws, s := workspace.New(dir), NewStore()
+	run := func(drop bool, as ...*Analyzer) []string {
+		var heard []string
+		opts := Options{Analyzers: as, Store: s, DropFacts: drop, OnDroppedFact: func(rule, fact string) {
+			heard = append(heard, rule+" "+fact)
+		}}
+		if _, err := Run(ws, path, opts); err != nil {
+			t.Fatal(err)
+		}
+		return heard
+	}
+	heard := run(true, reader("EXT990", key), reader("EXT991", key))
+	if computed.Load() != 1 || len(heard) != 0 {
+		t.Fatalf("two listing readers: computed %d times, heard %v; want once, nothing", computed.Load(), heard)
+	}
+	run(false, reader("EXT990"))
+	if computed.Load() != 2 {
+		t.Fatalf("the fact was kept after its last reader: computed %d times, want 2", computed.Load())
+	}
+	run(false, reader("EXT990"))
+	if computed.Load() != 2 {
+		t.Fatalf("without DropFacts the fact was not kept: computed %d times, want 2", computed.Load())
+	}
+	heard = run(true, reader("EXT990", key), reader("EXT991"))
+	if want := []string{"EXT991 test.scratch"}; computed.Load() != 3 || !slices.Equal(heard, want) {
+		t.Fatalf("a reader not listing it: computed %d times in all, heard %v; want 3, %v", computed.Load(), heard, want)
+	}
+}

@@ -66,7 +66,8 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"in; the UB staging a display-only sketch shows is the alternative.",
 		Guide: "§4",
 	},
-	Run: runGMScalarRead,
+	Run:   runGMScalarRead,
+	Facts: []analysis.FactKey{gmKey, summariesKey, funcsKey},
 })
 
 func runGMScalarRead(pass *analysis.Pass) {

@@ -44,7 +44,8 @@ var TPipeOutsideVec = register(&analysis.Analyzer{
 			"the range.",
 		Guide: "§3",
 	},
-	Run: runTPipeOutsideVec,
+	Run:   runTPipeOutsideVec,
+	Facts: []analysis.FactKey{tpipesKey},
 })
 
 func runTPipeOutsideVec(pass *analysis.Pass) {

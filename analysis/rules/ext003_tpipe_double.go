@@ -37,7 +37,8 @@ var TPipeDouble = register(&analysis.Analyzer{
 			"depends on the buffers both phases still use.",
 		Guide: "§3",
 	},
-	Run: runTPipeDouble,
+	Run:   runTPipeDouble,
+	Facts: []analysis.FactKey{tpipesKey},
 })
 
 func runTPipeDouble(pass *analysis.Pass) {

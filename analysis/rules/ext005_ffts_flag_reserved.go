@@ -67,7 +67,8 @@ var FFTSFlagReserved = register(&analysis.Analyzer{
 			"barriers 8–10): check the new id against them, or list them in `reserved-flags`.",
 		Guide: "§5",
 	},
-	Run: runFFTSFlagReserved,
+	Run:   runFFTSFlagReserved,
+	Facts: []analysis.FactKey{flagCallsKey, ownSyncAllKey, reachSyncAllKey, reachFlagCallsKey},
 })
 
 // badFlag is one finding before its fix is built.

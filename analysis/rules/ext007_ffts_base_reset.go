@@ -34,7 +34,8 @@ var FFTSBaseReset = register(&analysis.Analyzer{
 			"or loop). Code that computed the address only for this call is left behind for you to remove.",
 		Guide: "§1, §5",
 	},
-	Run: runFFTSBaseReset,
+	Run:   runFFTSBaseReset,
+	Facts: []analysis.FactKey{summariesKey, funcsKey},
 })
 
 func runFFTSBaseReset(pass *analysis.Pass) {

@@ -32,7 +32,8 @@ var TopologyGetter = register(&analysis.Analyzer{
 			"value passed in). `get_subblockdim()` has no args form (a c220 cluster has two vector lanes) and gets no fix.",
 		Guide: "§1",
 	},
-	Run: runTopologyGetter,
+	Run:   runTopologyGetter,
+	Facts: []analysis.FactKey{funcsKey},
 })
 
 // topologyGetters maps each zero-argument getter to its args form ("" when

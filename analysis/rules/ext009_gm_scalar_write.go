@@ -52,7 +52,8 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"flushed once after the loop, or written with a DataCopy from UB.",
 		Guide: "§4, §5 (dcci/dsb), facts: Scalar reads from GM",
 	},
-	Run: runGMScalarWrite,
+	Run:   runGMScalarWrite,
+	Facts: []analysis.FactKey{gmKey, summariesKey, funcsKey, barrierSitesKey},
 })
 
 func runGMScalarWrite(pass *analysis.Pass) {

@@ -39,7 +39,8 @@ var CrossCoreLaneImbalance = register(&analysis.Analyzer{
 			"before its own share of the work is done depends on the kernel.",
 		Guide: "§5",
 	},
-	Run: runCrossCoreLaneImbalance,
+	Run:   runCrossCoreLaneImbalance,
+	Facts: []analysis.FactKey{flagCallsKey, macroFlagSitesKey, varianceKey, funcsKey},
 })
 
 func runCrossCoreLaneImbalance(pass *analysis.Pass) {

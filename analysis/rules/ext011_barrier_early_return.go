@@ -48,7 +48,8 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 		FixSafety: "No fix: moving the barrier out of the skipped region needs the kernel's structure.",
 		Guide:     "§1, §5, §7",
 	},
-	Run: runBarrierEarlyReturn,
+	Run:   runBarrierEarlyReturn,
+	Facts: []analysis.FactKey{barrierSitesKey, varianceKey, funcsKey},
 })
 
 // barrierSites are the hardware barrier calls of a unit's files, by tree:

@@ -44,7 +44,8 @@ var MissingPipeDrain = register(&analysis.Analyzer{
 			"use AscendC) on its own line before each return the store reaches; a full barrier only waits.",
 		Guide: "§1 (runtime model), facts: How an extern is built and run",
 	},
-	Run: runMissingPipeDrain,
+	Run:   runMissingPipeDrain,
+	Facts: []analysis.FactKey{funcsKey},
 })
 
 const (

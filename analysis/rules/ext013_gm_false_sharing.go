@@ -47,7 +47,8 @@ var GMFalseSharing = register(&analysis.Analyzer{
 			"buffer must be large enough.",
 		Guide: "§4 (scalar GM stores, dcci), facts: Scalar reads from GM",
 	},
-	Run: runGMFalseSharing,
+	Run:   runGMFalseSharing,
+	Facts: []analysis.FactKey{gmKey, coreNamesKey, nameDefsKey, funcsKey},
 })
 
 const cacheLine = 64

@@ -56,7 +56,8 @@ var EventUnpaired = register(&analysis.Analyzer{
 			"at the end) is the author's call.",
 		Guide: "§4 (the staging pattern), facts: How an extern is built and run",
 	},
-	Run: runEventUnpaired,
+	Run:   runEventUnpaired,
+	Facts: []analysis.FactKey{funcsKey},
 })
 
 var eventNames = [][]byte{[]byte("SetFlag"), []byte("WaitFlag"), []byte("set_flag"), []byte("wait_flag")}
