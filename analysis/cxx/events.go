@@ -824,85 +824,102 @@ func (a *eventAnalysis) computeStmt(f *grammar.File, n *grammar.Node) *outcome {
 	case "compound_statement", "else_clause", "labeled_statement", "try_statement", "catch_clause", "preproc_else":
 		return a.seq(f, n.NamedChildren(), a.id())
 	case "preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef":
-		body, alt := preprocParts(n)
-		o := a.seq(f, body, a.id())
-		switch a.preprocBranches(f, n, body, alt) {
-		case takeBody:
-			return o
-		case takeAlt:
-			if alt == nil {
-				return &outcome{n: a.id()}
-			}
-			return a.stmtTF(f, alt)
-		}
-		if alt == nil {
-			return unionOutcome(o, &outcome{n: a.id()})
-		}
-		return unionOutcome(o, a.stmtTF(f, alt))
+		return a.preprocTF(f, n)
 	case "if_statement":
 		return a.ifChainTF(f, n)
 	case "for_statement", "while_statement", "for_range_loop", "do_statement":
-		pre, step, condE, body := a.loopParts(f, n)
-		head := then(pre, a.star(step))
-		if n.Kind() == "do_statement" {
-			head = then(pre, then(union(body.n, body.cont), a.star(step)))
-			// The first pass runs before any test.
-			first := then(pre, body.brk)
-			firstRet := then(pre, body.ret)
-			exit := union(first, union(then(then(head, condE), body.brk), then(head, condE)))
-			if infinite(n) {
-				exit = union(first, then(then(head, condE), body.brk))
-			}
-			return &outcome{n: exit, ret: union(firstRet, then(then(head, condE), body.ret))}
-		}
-		atTest := then(head, condE)
-		exit := union(atTest, then(atTest, body.brk))
-		if infinite(n) {
-			exit = then(atTest, body.brk)
-		}
-		return &outcome{n: exit, ret: then(atTest, body.ret)}
+		return a.loopTF(f, n)
 	case "switch_statement":
-		e := a.exprTF(f, n.ChildByField("condition"))
-		body := n.ChildByField("body")
-		if body == nil {
-			return &outcome{n: e}
-		}
-		// Every case label is reachable from the test.
-		acc := &outcome{}
-		hasDefault := false
-		for _, c := range body.NamedChildren() {
-			if c.Kind() == "case_statement" {
-				if c.ChildByField("value") == nil {
-					hasDefault = true
-				}
-				acc.n = union(acc.n, a.id())
-				var stmts []*grammar.Node
-				for _, s := range c.NamedChildren() {
-					if s != c.ChildByField("value") {
-						stmts = append(stmts, s)
-					}
-				}
-				o := a.seq(f, stmts, acc.n)
-				acc.ret = union(acc.ret, o.ret)
-				acc.brk = union(acc.brk, o.brk)
-				acc.cont = union(acc.cont, o.cont)
-				acc.n = o.n
-				continue
-			}
-			o := a.seq(f, []*grammar.Node{c}, acc.n)
-			acc.ret, acc.brk, acc.cont, acc.n = union(acc.ret, o.ret), union(acc.brk, o.brk), union(acc.cont, o.cont), o.n
-		}
-		exit := union(acc.n, acc.brk)
-		if !hasDefault {
-			exit = union(exit, a.id())
-		}
-		return prefix(e, &outcome{n: exit, ret: acc.ret, cont: acc.cont})
+		return a.switchTF(f, n)
 	case "return_statement":
 		return &outcome{ret: a.exprTF(f, n)}
 	case "function_definition", "class_specifier", "struct_specifier", "lambda_expression":
 		return &outcome{n: a.id()}
 	}
 	return &outcome{n: a.exprTF(f, n)}
+}
+
+// preprocTF, loopTF and switchTF are computeStmt's statements with
+// statements inside them, out of its frame: computeStmt recurses through
+// every call of a call chain (a callee's summary is computed inside its
+// caller's), and its frame holding all their locals made the stack of a
+// chain of thousands of functions tens of MB.
+func (a *eventAnalysis) preprocTF(f *grammar.File, n *grammar.Node) *outcome {
+	body, alt := preprocParts(n)
+	o := a.seq(f, body, a.id())
+	switch a.preprocBranches(f, n, body, alt) {
+	case takeBody:
+		return o
+	case takeAlt:
+		if alt == nil {
+			return &outcome{n: a.id()}
+		}
+		return a.stmtTF(f, alt)
+	}
+	if alt == nil {
+		return unionOutcome(o, &outcome{n: a.id()})
+	}
+	return unionOutcome(o, a.stmtTF(f, alt))
+}
+
+func (a *eventAnalysis) loopTF(f *grammar.File, n *grammar.Node) *outcome {
+	pre, step, condE, body := a.loopParts(f, n)
+	head := then(pre, a.star(step))
+	if n.Kind() == "do_statement" {
+		head = then(pre, then(union(body.n, body.cont), a.star(step)))
+		// The first pass runs before any test.
+		first := then(pre, body.brk)
+		firstRet := then(pre, body.ret)
+		exit := union(first, union(then(then(head, condE), body.brk), then(head, condE)))
+		if infinite(n) {
+			exit = union(first, then(then(head, condE), body.brk))
+		}
+		return &outcome{n: exit, ret: union(firstRet, then(then(head, condE), body.ret))}
+	}
+	atTest := then(head, condE)
+	exit := union(atTest, then(atTest, body.brk))
+	if infinite(n) {
+		exit = then(atTest, body.brk)
+	}
+	return &outcome{n: exit, ret: then(atTest, body.ret)}
+}
+
+func (a *eventAnalysis) switchTF(f *grammar.File, n *grammar.Node) *outcome {
+	e := a.exprTF(f, n.ChildByField("condition"))
+	body := n.ChildByField("body")
+	if body == nil {
+		return &outcome{n: e}
+	}
+	// Every case label is reachable from the test.
+	acc := &outcome{}
+	hasDefault := false
+	for _, c := range body.NamedChildren() {
+		if c.Kind() == "case_statement" {
+			if c.ChildByField("value") == nil {
+				hasDefault = true
+			}
+			acc.n = union(acc.n, a.id())
+			var stmts []*grammar.Node
+			for _, s := range c.NamedChildren() {
+				if s != c.ChildByField("value") {
+					stmts = append(stmts, s)
+				}
+			}
+			o := a.seq(f, stmts, acc.n)
+			acc.ret = union(acc.ret, o.ret)
+			acc.brk = union(acc.brk, o.brk)
+			acc.cont = union(acc.cont, o.cont)
+			acc.n = o.n
+			continue
+		}
+		o := a.seq(f, []*grammar.Node{c}, acc.n)
+		acc.ret, acc.brk, acc.cont, acc.n = union(acc.ret, o.ret), union(acc.brk, o.brk), union(acc.cont, o.cont), o.n
+	}
+	exit := union(acc.n, acc.brk)
+	if !hasDefault {
+		exit = union(exit, a.id())
+	}
+	return prefix(e, &outcome{n: exit, ret: acc.ret, cont: acc.cont})
 }
 
 const (
@@ -1144,27 +1161,43 @@ func (a *eventAnalysis) callTF(f *grammar.File, n *grammar.Node) tf {
 		return a.opTF(op)
 	}
 	if m, ok := a.expanded[n]; ok {
-		t := a.id()
-		for _, op := range m.ops {
-			t = then(t, a.opTF(op))
-		}
-		return t
+		return a.macroTF(m)
 	}
-	c, ok := AsCall(n)
-	if !ok {
-		return a.id()
-	}
-	var out tf
-	for _, d := range a.funcs.Callees(c) {
-		out = union(out, a.summary(d))
-	}
-	if out == nil {
-		if a.opaque(c) {
+	defs, opaque := a.callees(n)
+	if len(defs) == 0 {
+		if opaque {
 			return a.anyTF()
 		}
 		return a.id()
 	}
+	var out tf
+	for _, d := range defs {
+		out = union(out, a.summary(d))
+	}
 	return out
+}
+
+// macroTF is the effect of a straight-line event macro's ops in turn.
+func (a *eventAnalysis) macroTF(m macroOps) tf {
+	t := a.id()
+	for _, op := range m.ops {
+		t = then(t, a.opTF(op))
+	}
+	return t
+}
+
+// callees are the definitions call n may run; when there are none, opaque
+// reports whether n may hide event calls. Out of callTF and walkCall,
+// which recurse into the callees: the decoded call is not in their frames.
+func (a *eventAnalysis) callees(n *grammar.Node) (defs []FuncDef, opaque bool) {
+	c, ok := AsCall(n)
+	if !ok {
+		return nil, false
+	}
+	if defs = a.funcs.Callees(c); len(defs) == 0 {
+		return nil, a.opaque(c)
+	}
+	return defs, false
 }
 
 // opaque reports a call the unit cannot follow that may hide event
@@ -1326,13 +1359,20 @@ func (a *eventAnalysis) walkSeq(f *grammar.File, nodes []*grammar.Node, st []uin
 		if acc.n == nil || a.aborted {
 			break
 		}
-		o := a.walk(f, c, acc.n, wc)
-		acc.ret = unionState(acc.ret, o.ret)
-		acc.brk = unionState(acc.brk, o.brk)
-		acc.cont = unionState(acc.cont, o.cont)
-		acc.n = o.n
+		acc.then(a.walk(f, c, acc.n, wc))
 	}
 	return acc
+}
+
+// then continues acc, what a sequence left so far, with o, what the next
+// statement leaves from acc.n. A method of its own: walkSeq recurses
+// through every call of a call chain, and the unions inlined there made
+// its frame three times larger.
+func (acc *walkOut) then(o walkOut) {
+	acc.ret = unionState(acc.ret, o.ret)
+	acc.brk = unionState(acc.brk, o.brk)
+	acc.cont = unionState(acc.cont, o.cont)
+	acc.n = o.n
 }
 
 func unionWalk(o, p walkOut) walkOut {
@@ -1361,79 +1401,13 @@ func (a *eventAnalysis) walk(f *grammar.File, n *grammar.Node, st []uint8, wc *w
 	case "compound_statement", "else_clause", "labeled_statement", "try_statement", "catch_clause", "preproc_else":
 		return a.walkSeq(f, n.NamedChildren(), st, wc)
 	case "preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef":
-		body, alt := preprocParts(n)
-		switch a.preprocBranches(f, n, body, alt) {
-		case takeBody:
-			return a.walkSeq(f, body, st, wc)
-		case takeAlt:
-			return a.walk(f, alt, st, wc)
-		}
-		o := a.walkSeq(f, body, st, wc)
-		if alt == nil {
-			return unionWalk(o, walkOut{n: st})
-		}
-		return unionWalk(o, a.walk(f, alt, st, wc))
+		return a.walkPreproc(f, n, st, wc)
 	case "if_statement":
 		return a.walkIfChain(f, n, st, wc)
 	case "for_statement", "while_statement", "for_range_loop", "do_statement":
-		pre, step, _, _ := a.loopParts(f, n)
-		s := st
-		if n.Kind() == "for_statement" {
-			s = a.walkExpr(f, n.ChildByField("initializer"), s, wc)
-		} else if n.Kind() == "for_range_loop" {
-			s = a.walkExpr(f, n.ChildByField("right"), s, wc)
-		}
-		_ = pre
-		// The state at the test once the loop has settled.
-		head := apply(s, a.star(step))
-		if n.Kind() == "do_statement" {
-			bodyOut := a.walk(f, n.ChildByField("body"), unionState(s, apply(head, a.exprTF(f, n.ChildByField("condition")))), wc)
-			atTest := a.walkExpr(f, n.ChildByField("condition"), unionState(bodyOut.n, bodyOut.cont), wc)
-			exit := unionState(bodyOut.brk, atTest)
-			if infinite(n) {
-				exit = bodyOut.brk
-			}
-			return walkOut{n: exit, ret: bodyOut.ret}
-		}
-		atTest := a.walkExpr(f, n.ChildByField("condition"), head, wc)
-		bodyOut := a.walk(f, n.ChildByField("body"), atTest, wc)
-		a.walkExpr(f, n.ChildByField("update"), unionState(bodyOut.n, bodyOut.cont), wc)
-		exit := unionState(atTest, bodyOut.brk)
-		if infinite(n) {
-			exit = bodyOut.brk
-		}
-		return walkOut{n: exit, ret: bodyOut.ret}
+		return a.walkLoop(f, n, st, wc)
 	case "switch_statement":
-		s := a.walkExpr(f, n.ChildByField("condition"), st, wc)
-		body := n.ChildByField("body")
-		if body == nil {
-			return walkOut{n: s}
-		}
-		var acc walkOut
-		hasDefault := false
-		for _, c := range body.NamedChildren() {
-			if c.Kind() == "case_statement" {
-				if c.ChildByField("value") == nil {
-					hasDefault = true
-				}
-				var stmts []*grammar.Node
-				for _, x := range c.NamedChildren() {
-					if x != c.ChildByField("value") {
-						stmts = append(stmts, x)
-					}
-				}
-				o := a.walkSeq(f, stmts, unionState(acc.n, s), wc)
-				acc = walkOut{n: o.n, ret: unionState(acc.ret, o.ret), brk: unionState(acc.brk, o.brk), cont: unionState(acc.cont, o.cont)}
-				continue
-			}
-			o := a.walkSeq(f, []*grammar.Node{c}, acc.n, wc)
-			acc = walkOut{n: o.n, ret: unionState(acc.ret, o.ret), brk: unionState(acc.brk, o.brk), cont: unionState(acc.cont, o.cont)}
-		}
-		exit := unionState(acc.n, acc.brk)
-		if !hasDefault {
-			exit = unionState(exit, s)
-		}
-		return walkOut{n: exit, ret: acc.ret, cont: acc.cont}
+		return a.walkSwitch(f, n, st, wc)
 	case "return_statement":
 		s := a.walkExpr(f, n, st, wc)
 		if wc.top && s != nil {
@@ -1444,6 +1418,89 @@ func (a *eventAnalysis) walk(f *grammar.File, n *grammar.Node, st []uint8, wc *w
 		return walkOut{n: st}
 	}
 	return walkOut{n: a.walkExpr(f, n, st, wc)}
+}
+
+// walkPreproc, walkLoop and walkSwitch are walk's statements with
+// statements inside them, out of its frame: walk recurses through every
+// call of a call chain (a callee is walked inside its call), and its frame
+// holding all their locals made the stack of a chain of thousands of
+// functions tens of MB.
+func (a *eventAnalysis) walkPreproc(f *grammar.File, n *grammar.Node, st []uint8, wc *walkCtx) walkOut {
+	body, alt := preprocParts(n)
+	switch a.preprocBranches(f, n, body, alt) {
+	case takeBody:
+		return a.walkSeq(f, body, st, wc)
+	case takeAlt:
+		return a.walk(f, alt, st, wc)
+	}
+	o := a.walkSeq(f, body, st, wc)
+	if alt == nil {
+		return unionWalk(o, walkOut{n: st})
+	}
+	return unionWalk(o, a.walk(f, alt, st, wc))
+}
+
+func (a *eventAnalysis) walkLoop(f *grammar.File, n *grammar.Node, st []uint8, wc *walkCtx) walkOut {
+	pre, step, _, _ := a.loopParts(f, n)
+	s := st
+	if n.Kind() == "for_statement" {
+		s = a.walkExpr(f, n.ChildByField("initializer"), s, wc)
+	} else if n.Kind() == "for_range_loop" {
+		s = a.walkExpr(f, n.ChildByField("right"), s, wc)
+	}
+	_ = pre
+	// The state at the test once the loop has settled.
+	head := apply(s, a.star(step))
+	if n.Kind() == "do_statement" {
+		bodyOut := a.walk(f, n.ChildByField("body"), unionState(s, apply(head, a.exprTF(f, n.ChildByField("condition")))), wc)
+		atTest := a.walkExpr(f, n.ChildByField("condition"), unionState(bodyOut.n, bodyOut.cont), wc)
+		exit := unionState(bodyOut.brk, atTest)
+		if infinite(n) {
+			exit = bodyOut.brk
+		}
+		return walkOut{n: exit, ret: bodyOut.ret}
+	}
+	atTest := a.walkExpr(f, n.ChildByField("condition"), head, wc)
+	bodyOut := a.walk(f, n.ChildByField("body"), atTest, wc)
+	a.walkExpr(f, n.ChildByField("update"), unionState(bodyOut.n, bodyOut.cont), wc)
+	exit := unionState(atTest, bodyOut.brk)
+	if infinite(n) {
+		exit = bodyOut.brk
+	}
+	return walkOut{n: exit, ret: bodyOut.ret}
+}
+
+func (a *eventAnalysis) walkSwitch(f *grammar.File, n *grammar.Node, st []uint8, wc *walkCtx) walkOut {
+	s := a.walkExpr(f, n.ChildByField("condition"), st, wc)
+	body := n.ChildByField("body")
+	if body == nil {
+		return walkOut{n: s}
+	}
+	var acc walkOut
+	hasDefault := false
+	for _, c := range body.NamedChildren() {
+		if c.Kind() == "case_statement" {
+			if c.ChildByField("value") == nil {
+				hasDefault = true
+			}
+			var stmts []*grammar.Node
+			for _, x := range c.NamedChildren() {
+				if x != c.ChildByField("value") {
+					stmts = append(stmts, x)
+				}
+			}
+			o := a.walkSeq(f, stmts, unionState(acc.n, s), wc)
+			acc = walkOut{n: o.n, ret: unionState(acc.ret, o.ret), brk: unionState(acc.brk, o.brk), cont: unionState(acc.cont, o.cont)}
+			continue
+		}
+		o := a.walkSeq(f, []*grammar.Node{c}, acc.n, wc)
+		acc = walkOut{n: o.n, ret: unionState(acc.ret, o.ret), brk: unionState(acc.brk, o.brk), cont: unionState(acc.cont, o.cont)}
+	}
+	exit := unionState(acc.n, acc.brk)
+	if !hasDefault {
+		exit = unionState(exit, s)
+	}
+	return walkOut{n: exit, ret: acc.ret, cont: acc.cont}
 }
 
 // walkIfChain walks an if statement, and the else-if statements chained
@@ -1532,54 +1589,72 @@ func (a *eventAnalysis) walkCall(f *grammar.File, n *grammar.Node, st []uint8, w
 	if site == nil {
 		site = n
 	}
-	if op := a.op(n); op != nil {
-		a.visited[n] = true
-		return a.walkOp(f, site, n, op, st)
-	}
-	if m, ok := a.expanded[n]; ok {
-		for _, in := range m.inner {
-			a.visited[in] = true
-		}
-		for _, op := range m.ops {
-			st = a.walkOp(f, site, n, op, st)
-		}
+	if st, ok := a.walkOps(f, site, n, st); ok {
 		return st
 	}
-	c, ok := AsCall(n)
-	if !ok {
-		return st
-	}
-	defs := a.funcs.Callees(c)
+	defs, opaque := a.callees(n)
 	if len(defs) == 0 {
-		if a.opaque(c) {
+		if opaque {
 			return apply(st, a.anyTF())
 		}
 		return st
 	}
 	var out []uint8
 	for _, d := range defs {
-		if d.File == f && d.Node.Contains(n) || a.walkBusy[d.Node] {
-			out = unionState(out, st)
+		body, past := a.enterCall(f, n, d, st)
+		if body == nil {
+			out = unionState(out, past)
 			continue
 		}
-		body := d.Body()
-		if body == nil || !a.active(d.File, d.Node) {
-			out = unionState(out, st)
-			continue
-		}
-		key := stateKey(d.Node, st)
-		if a.walked[key] {
-			// This context was followed already: its findings are in.
-			out = unionState(out, apply(st, a.summary(d)))
-			continue
-		}
-		a.walked[key] = true
-		a.walkBusy[d.Node] = true
 		sub := a.walk(d.File, body, st, &walkCtx{site: site})
 		a.walkBusy[d.Node] = false
 		out = unionState(out, unionState(sub.n, sub.ret))
 	}
 	return out
+}
+
+// enterCall decides whether walkCall follows call n into d in state st:
+// it returns d's body, marked walked in st and busy, or nil and the state
+// after the call without following it. Out of walkCall, which recurses:
+// the decision's locals are not in its frame.
+func (a *eventAnalysis) enterCall(f *grammar.File, n *grammar.Node, d FuncDef, st []uint8) (body *grammar.Node, past []uint8) {
+	if d.File == f && d.Node.Contains(n) || a.walkBusy[d.Node] {
+		return nil, st
+	}
+	body = d.Body()
+	if body == nil || !a.active(d.File, d.Node) {
+		return nil, st
+	}
+	key := stateKey(d.Node, st)
+	if a.walked[key] {
+		// This context was followed already: its findings are in.
+		return nil, apply(st, a.summary(d))
+	}
+	a.walked[key] = true
+	a.walkBusy[d.Node] = true
+	return body, nil
+}
+
+// walkOps walks n when it is a set or wait, or the use of a straight-line
+// event macro: the state after it and true; st and false for any other
+// node. Out of walkCall, which recurses into callees: the ops' walk is
+// not in its frame.
+func (a *eventAnalysis) walkOps(f *grammar.File, site, n *grammar.Node, st []uint8) ([]uint8, bool) {
+	if op := a.op(n); op != nil {
+		a.visited[n] = true
+		return a.walkOp(f, site, n, op, st), true
+	}
+	m, ok := a.expanded[n]
+	if !ok {
+		return st, false
+	}
+	for _, in := range m.inner {
+		a.visited[in] = true
+	}
+	for _, op := range m.ops {
+		st = a.walkOp(f, site, n, op, st)
+	}
+	return st, true
 }
 
 // walkOp records what one set or wait (at n, reached from site) finds in

@@ -469,47 +469,73 @@ func (d *drainer) stmt(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow
 		"else_clause", "labeled_statement", "case_statement", "try_statement", "catch_clause":
 		return d.block(f, n, in)
 	case "break_statement", "continue_statement":
-		if k := len(d.jumps); k > 0 {
-			j := &d.jumps[k-1]
-			if n.Kind() == "break_statement" {
-				j.brk = j.brk.union(in)
-			} else if j.loop {
-				j.cont = j.cont.union(in)
-			} else {
-				return in // continue inside a switch: the loop's, not modelled
-			}
-			return drainFlow{}
-		}
-		return in
+		return d.jump(n, in)
 	case "if_statement":
 		return d.ifChain(f, n, in)
 	case "for_statement", "while_statement", "for_range_loop", "do_statement":
-		k := loopKey{n, in}
-		if out, ok := d.loops[k]; ok {
-			return out
-		}
-		out := d.loop(f, n, in)
-		if d.loops == nil {
-			d.loops = map[loopKey]drainFlow{}
-		}
-		d.loops[k] = out
-		return out
+		return d.loopOnce(f, n, in)
 	case "switch_statement":
 		return d.switchStmt(f, n, d.exprCalls(f, n.ChildByField("condition"), in))
 	case "return_statement":
-		st := d.exprCalls(f, n, in)
-		if d.top {
-			d.exits = append(d.exits, drainExit{node: n, flow: st})
-		} else {
-			d.exits = append(d.exits, drainExit{flow: st})
-		}
-		return drainFlow{}
+		return d.ret(f, n, in)
 	default:
-		if out, ok := d.objectMacro(n, in); ok {
-			return out
-		}
-		return d.exprCalls(f, n, in)
+		return d.exprStmt(f, n, in)
 	}
+}
+
+// The statements below are stmt's, each in a method of its own: stmt
+// recurses through every call of a call chain (a callee's summary is
+// run inside its call), and its frame holding all their locals made the
+// stack of a chain of thousands of functions tens of MB.
+
+// jump records a break or continue in the innermost loop or switch.
+func (d *drainer) jump(n *grammar.Node, in drainFlow) drainFlow {
+	k := len(d.jumps)
+	if k == 0 {
+		return in
+	}
+	j := &d.jumps[k-1]
+	if n.Kind() == "break_statement" {
+		j.brk = j.brk.union(in)
+	} else if j.loop {
+		j.cont = j.cont.union(in)
+	} else {
+		return in // continue inside a switch: the loop's, not modelled
+	}
+	return drainFlow{}
+}
+
+// loopOnce runs a loop from in once: the outcome is memoized.
+func (d *drainer) loopOnce(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow {
+	k := loopKey{n, in}
+	if out, ok := d.loops[k]; ok {
+		return out
+	}
+	out := d.loop(f, n, in)
+	if d.loops == nil {
+		d.loops = map[loopKey]drainFlow{}
+	}
+	d.loops[k] = out
+	return out
+}
+
+// ret records a return statement's flow as an exit.
+func (d *drainer) ret(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow {
+	st := d.exprCalls(f, n, in)
+	if d.top {
+		d.exits = append(d.exits, drainExit{node: n, flow: st})
+	} else {
+		d.exits = append(d.exits, drainExit{flow: st})
+	}
+	return drainFlow{}
+}
+
+// exprStmt runs any other statement: a statement macro or the calls in it.
+func (d *drainer) exprStmt(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow {
+	if out, ok := d.objectMacro(n, in); ok {
+		return out
+	}
+	return d.exprCalls(f, n, in)
 }
 
 // ifChain runs an if statement and the else-if statements chained to it
@@ -695,29 +721,39 @@ func (d *drainer) exprCalls(f *grammar.File, n *grammar.Node, in drainFlow) drai
 }
 
 func (d *drainer) call(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow {
+	defs, out := d.callees(f, n, in)
+	if len(defs) == 0 {
+		return out
+	}
+	return d.through(defs, n, in)
+}
+
+// callees are the definitions call n runs; with none, out is the flow
+// after the call. Out of call, which recurses into the callees: the
+// decoded call is not in its frame.
+func (d *drainer) callees(f *grammar.File, n *grammar.Node, in drainFlow) (defs []cxx.FuncDef, out drainFlow) {
 	c, ok := cxx.AsCall(n)
 	if !ok {
-		return in
+		return nil, in
 	}
 	switch pipeEffect(d.pass, d.funcs, c) {
 	case pipeIssue:
-		return drainFlow{mask: stDirty, origin: n, leaf: cxx.Hop{File: f, Call: n}}
+		return nil, drainFlow{mask: stDirty, origin: n, leaf: cxx.Hop{File: f, Call: n}}
 	case pipeDrain:
-		return drainFlow{mask: stClean}
+		return nil, drainFlow{mask: stClean}
 	}
-	defs := d.funcs.Callees(c)
-	if len(defs) == 0 {
-		if d.blind && in.mask&stDirty != 0 && cxx.MaybeProjectCall(c) {
-			out := in
-			out.mask = in.mask&^stDirty | stMaybe
-			if in.mask&stMaybe == 0 {
-				out.unseen = cxx.Hop{File: f, Call: n}
-			}
-			return out
+	if defs = d.funcs.Callees(c); len(defs) > 0 {
+		return defs, drainFlow{}
+	}
+	if d.blind && in.mask&stDirty != 0 && cxx.MaybeProjectCall(c) {
+		out := in
+		out.mask = in.mask&^stDirty | stMaybe
+		if in.mask&stMaybe == 0 {
+			out.unseen = cxx.Hop{File: f, Call: n}
 		}
-		return in
+		return nil, out
 	}
-	return d.through(defs, n, in)
+	return nil, in
 }
 
 // objectMacro runs a statement `NAME;` that uses an object-like macro of
@@ -759,23 +795,29 @@ func (d *drainer) through(defs []cxx.FuncDef, n *grammar.Node, in drainFlow) dra
 			if in.mask&bit == 0 {
 				continue
 			}
-			s := d.summary(def, bit)
-			r := s
-			if r.mask&inFlight != 0 {
-				if s.origin == nil {
-					// The callee passes an incoming store through.
-					r.origin, r.leaf = in.origin, in.leaf
-					if r.unseen.Call == nil {
-						r.unseen = in.unseen
-					}
-				} else {
-					r.origin = n
-				}
-			}
-			out = out.union(r)
+			out = out.union(returned(d.summary(def, bit), n, in))
 		}
 	}
 	return out
+}
+
+// returned is the flow after call n that entered its callee with in and
+// left it with s, the callee's summary. Out of through, which recurses
+// into the callees: its locals are not in through's frame.
+func returned(s drainFlow, n *grammar.Node, in drainFlow) drainFlow {
+	r := s
+	if r.mask&inFlight != 0 {
+		if s.origin == nil {
+			// The callee passes an incoming store through.
+			r.origin, r.leaf = in.origin, in.leaf
+			if r.unseen.Call == nil {
+				r.unseen = in.unseen
+			}
+		} else {
+			r.origin = n
+		}
+	}
+	return r
 }
 
 // summary runs a callee's body from a clean or dirty start. The dirty flow
@@ -792,17 +834,13 @@ func (d *drainer) summary(def cxx.FuncDef, in uint8) drainFlow {
 	s := &summary{busy: true}
 	d.memo[key] = s
 	body := def.Body()
-	var out drainFlow
-	if body == nil || len(d.memo) > 4096 {
-		out = drainFlow{mask: in}
-	} else {
-		sub := &drainer{pass: d.pass, blind: d.blind, funcs: d.funcs, core: d.core, memo: d.memo}
-		start := drainFlow{mask: in}
-		end := sub.block(def.File, body, start)
+	out := drainFlow{mask: in}
+	if body != nil && len(d.memo) <= 4096 {
+		sub := d.sub()
+		out = sub.block(def.File, body, out)
 		for _, e := range sub.exits {
-			end = end.union(e.flow)
+			out = out.union(e.flow)
 		}
-		out = end
 		if out.mask&inFlight != 0 && out.origin != nil {
 			// Any non-nil origin marks the store as the callee's.
 			out.origin = body
@@ -810,6 +848,14 @@ func (d *drainer) summary(def cxx.FuncDef, in uint8) drainFlow {
 	}
 	s.out, s.busy = out, false
 	return out
+}
+
+// sub is a drainer for a callee's body, sharing d's memo. On the heap, not
+// in summary's frame: summary recurses through every call of a call chain.
+//
+//go:noinline
+func (d *drainer) sub() *drainer {
+	return &drainer{pass: d.pass, blind: d.blind, funcs: d.funcs, core: d.core, memo: d.memo}
 }
 
 type pipeEffectKind int
