@@ -2,6 +2,7 @@ package cxx
 
 import (
 	"bytes"
+	"hash/maphash"
 	"slices"
 	"sort"
 	"strconv"
@@ -267,16 +268,21 @@ type Summaries struct {
 	written   map[writtenKey]bool
 	// resolved memoizes resolve per function, origin and depth: in a call
 	// graph where helpers call helpers, the paths up to the entries are
-	// exponentially many, the functions on them are not.
-	resolved map[wroteBackKey][]*Origin
+	// exponentially many, the functions on them are not. An answer is
+	// the number of its list in originLists plus one (0: not known yet),
+	// one per depth; the lists are shared (a few distinct ones answer for
+	// every function of a unit).
+	resolved    map[fnOrigin][maxExpand + 1]int32
+	originLists originLists
 	// buffers memoizes globalBuffers.
 	buffers map[*grammar.Node]map[string]bufferCall
 	// params memoizes Params: an origin is asked per name use.
 	params map[*grammar.Node][]Param
 	// wroteBack memoizes callersWriteBack: the callers of a helper called
 	// from many places are asked once per origin and depth, not once per
-	// path up the call graph (exponential in the depth).
-	wroteBack map[wroteBackKey]bool
+	// path up the call graph (exponential in the depth). Bit 2d says the
+	// answer at depth d is known, bit 2d+1 is the answer.
+	wroteBack map[fnOrigin]uint32
 	// touches and touched memoize the scalar accesses of each function
 	// and the TouchBefore answers (touch.go).
 	touches  map[*grammar.Node]*expansion[[]Touch]
@@ -302,10 +308,39 @@ type writtenKey struct {
 	o  *Origin
 }
 
-type wroteBackKey struct {
-	fn    *grammar.Node
-	o     *Origin
-	depth int
+type fnOrigin struct {
+	fn *grammar.Node
+	o  *Origin
+}
+
+// originLists is a table of distinct lists of shared origins.
+type originLists struct {
+	lists [][]*Origin
+	// ids finds a list's number by the hash of its origins.
+	ids  map[uint64][]int32
+	seed maphash.Seed
+}
+
+// id returns the number of list l in the table, adding a copy when new.
+func (t *originLists) id(l []*Origin) int32 {
+	if t.ids == nil {
+		t.ids, t.seed = map[uint64][]int32{}, maphash.MakeSeed()
+	}
+	var h maphash.Hash
+	h.SetSeed(t.seed)
+	for _, p := range l {
+		maphash.WriteComparable(&h, p)
+	}
+	k := h.Sum64()
+	for _, id := range t.ids[k] {
+		if slices.Equal(t.lists[id], l) {
+			return id
+		}
+	}
+	id := int32(len(t.lists))
+	t.lists = append(t.lists, slices.Clone(l))
+	t.ids[k] = append(t.ids[k], id)
+	return id
 }
 
 type originMemo struct {
@@ -1543,17 +1578,22 @@ func (s *Summaries) resolve(fn *grammar.Node, o Origin) []*Origin {
 	if s.depth > maxExpand {
 		return nil
 	}
-	k := wroteBackKey{fn, s.intern(o), s.depth}
-	if out, ok := s.resolved[k]; ok {
-		return out
+	k, depth := fnOrigin{fn, s.intern(o)}, s.depth
+	if id := s.resolved[k][depth]; id > 0 {
+		return s.originLists.lists[id-1]
 	}
 	if s.resolved == nil {
-		s.resolved = map[wroteBackKey][]*Origin{}
+		s.resolved = map[fnOrigin][maxExpand + 1]int32{}
 	}
 	s.depth++
 	defer func() { s.depth-- }()
 	var out []*Origin
-	defer func() { s.resolved[k] = slices.Clip(out) }()
+	defer func() {
+		// The callers' answers were memoized meanwhile: read k's again.
+		v := s.resolved[k]
+		v[depth] = s.originLists.id(out) + 1
+		s.resolved[k] = v
+	}()
 	for _, cs := range s.callSitesOf(fn) {
 		c, _ := AsCall(cs.Call)
 		for _, r := range s.resolve(cs.Caller.Node, s.substitute(o, c, cs.Call)) {
@@ -1777,15 +1817,19 @@ func (s *Summaries) callersWriteBack(fn *grammar.Node, o Origin, depth int) bool
 	if depth > maxExpand || !o.Known() {
 		return false
 	}
-	k := wroteBackKey{fn, s.intern(o), depth}
-	if v, ok := s.wroteBack[k]; ok {
-		return v
+	k := fnOrigin{fn, s.intern(o)}
+	if bits := s.wroteBack[k]; bits&(1<<(2*depth)) != 0 {
+		return bits&(2<<(2*depth)) != 0
 	}
 	if s.wroteBack == nil {
-		s.wroteBack = map[wroteBackKey]bool{}
+		s.wroteBack = map[fnOrigin]uint32{}
 	}
 	v := s.computeCallersWriteBack(fn, o, depth)
-	s.wroteBack[k] = v
+	bits := s.wroteBack[k] | 1<<(2*depth)
+	if v {
+		bits |= 2 << (2 * depth)
+	}
+	s.wroteBack[k] = bits
 	return v
 }
 

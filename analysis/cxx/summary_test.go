@@ -197,3 +197,16 @@ extern "C" __global__ __aicore__ void k(__gm__ int64_t *args) {
 		t.Errorf("each call's block is at its call, on put's sites in %s", f.Path)
 	}
 }
+
+func TestOriginListsShared(t *testing.T) {
+	var s Summaries
+	a, b := s.intern(Origin{Kind: NamedOrigin, Name: "a"}), s.intern(Origin{Kind: NamedOrigin, Name: "b"})
+	var tab originLists
+	ab := tab.id([]*Origin{a, b})
+	if tab.id([]*Origin{a, b}) != ab || tab.id([]*Origin{b, a}) == ab || tab.id(nil) == ab {
+		t.Error("equal lists share a number, different ones do not")
+	}
+	if l := tab.lists[tab.id(nil)]; len(l) != 0 || len(tab.lists) != 3 {
+		t.Errorf("table: %v", tab.lists)
+	}
+}
