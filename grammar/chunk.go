@@ -205,10 +205,10 @@ func isCases(src []byte, i int) bool {
 
 // hugeIn finds the huge statement of src, a span of the kind, that leaves
 // out the most when cut every bytes: the brace block or the else-if chain
-// (at any depth) whose length less its longest statement or link (what no
-// cut splits) is largest, at least 2*every. nil when there is none, or no
-// cut in it.
-func hugeIn(src []byte, kind spanKind, every int) *huge {
+// (at any depth; no chain unless chains) whose length less its longest
+// statement or link (what no cut splits) is largest, at least 2*every.
+// nil when there is none, or no cut in it.
+func hugeIn(src []byte, kind spanKind, every int, chains bool) *huge {
 	// Level 0 is the span's own: a run's statements are a block's.
 	frames := []scanFrame{{brace: kind == spanStmts || kind == spanDecls, open: -1, cases: isCases(src, 0)}}
 	var best huge
@@ -233,7 +233,9 @@ func hugeIn(src []byte, kind spanKind, every int) *huge {
 		}
 		if f.chain {
 			f.chain = false
-			candidate(huge{chain: true, start: f.cStart, end: i + 1, level: level}, i+1-f.cStart-max(f.maxLen, i+1-f.lastL))
+			if chains {
+				candidate(huge{chain: true, start: f.cStart, end: i + 1, level: level}, i+1-f.cStart-max(f.maxLen, i+1-f.lastL))
+			}
 		}
 		if stmtEnds(src, i, w, ok, cond, f.cases) {
 			f.maxStmt = max(f.maxStmt, i+1-f.lastB)
@@ -377,14 +379,10 @@ func (p *Parser) parseChunks(ctx context.Context, parseSrc, orig []byte, lines *
 		if len(cuts) > 0 {
 			ph = nil
 			if b-a > 2*chunkBytes {
-				ph = hugeIn(parseSrc[a:b], spanTop, chunkBytes)
+				ph = hugeIn(parseSrc[a:b], spanTop, chunkBytes, true)
 			}
 		}
-		ok, err := c.parseSpan(ctx, a, b, spanTop, 0, ph)
-		if err == nil && !ok && ph != nil {
-			// Parsed whole when the runs do not parse cleanly.
-			ok, err = c.parseSpan(ctx, a, b, spanTop, 0, nil)
-		}
+		ok, err := c.parseSpanOr(ctx, a, b, spanTop, 0, ph)
 		if err != nil {
 			return nil, err
 		}
@@ -410,7 +408,7 @@ type chunker struct {
 	nodes nodeStore
 	// strict: a piece must parse cleanly (a cut inside a line).
 	strict bool
-	runs   int    // runs parsed (for the tests)
+	runs   int    // runs parsed, but those given up (for the tests)
 	buf    []byte // a run in its wrapper
 }
 
@@ -433,6 +431,27 @@ func (c *chunker) add(ts *sitter.Tree, a, b int) error {
 	return nil
 }
 
+// parseSpanOr parses the span [x, y) with its huge statement h in runs
+// (see parseSpan) or, when they do not parse as the whole would, with the
+// huge block that is no chain (a chain tree-sitter does not see as one: a
+// directive between links, an else of an if inside a link), or whole.
+func (c *chunker) parseSpanOr(ctx context.Context, x, y int, kind spanKind, parent int, h *huge) (bool, error) {
+	if h != nil {
+		ok, err := c.parseSpan(ctx, x, y, kind, parent, h)
+		if ok || err != nil {
+			return ok, err
+		}
+		if h.chain {
+			if h = hugeIn(c.src[x:y], kind, chunkBytes, false); h != nil {
+				if ok, err = c.parseSpan(ctx, x, y, kind, parent, h); ok || err != nil {
+					return ok, err
+				}
+			}
+		}
+	}
+	return c.parseSpan(ctx, x, y, kind, parent, nil)
+}
+
 // parseSpan parses the span [x, y) of the source, of the kind, and
 // appends its nodes: a top-level piece's as add does, a run's as children
 // of the node at index parent. With h (offsets from x), h's runs are left
@@ -444,9 +463,10 @@ func (c *chunker) add(ts *sitter.Tree, a, b int) error {
 // the caller parses the span whole (a run is not parsed whole: its span
 // is).
 func (c *chunker) parseSpan(ctx context.Context, x, y int, kind spanKind, parent int, h *huge) (bool, error) {
-	base := c.nodes.n
+	base, runs := c.nodes.n, c.runs
 	fail := func(err error) (bool, error) {
 		c.nodes.truncate(base)
+		c.runs = runs
 		return false, err
 	}
 	buf, head := c.src[x:y], 0
@@ -454,7 +474,6 @@ func (c *chunker) parseSpan(ctx context.Context, x, y int, kind spanKind, parent
 		w := wrappers[kind]
 		c.buf = append(append(append(c.buf[:0], w[0]...), c.src[x:y]...), w[1]...)
 		buf, head = c.buf, len(w[0])
-		c.runs++
 	}
 	pp := c.p.p
 	if h != nil {
@@ -481,6 +500,9 @@ func (c *chunker) parseSpan(ctx context.Context, x, y int, kind spanKind, parent
 	ts.Close()
 	if err == errChunks && (h != nil || kind != spanTop) {
 		return fail(nil)
+	}
+	if err == nil && kind != spanTop {
+		c.runs++
 	}
 	if err != nil || h == nil {
 		return err == nil, err
@@ -534,13 +556,10 @@ func (c *chunker) parseSpan(ctx context.Context, x, y int, kind spanKind, parent
 		rx, ry := x+cut, x+end
 		var sub *huge
 		if ry-rx > 2*chunkBytes {
-			sub = hugeIn(c.src[rx:ry], runKind, chunkBytes)
+			sub = hugeIn(c.src[rx:ry], runKind, chunkBytes, true)
 		}
 		r0 := c.nodes.n
-		ok, err := c.parseSpan(ctx, rx, ry, runKind, at, sub)
-		if err == nil && !ok && sub != nil {
-			ok, err = c.parseSpan(ctx, rx, ry, runKind, at, nil)
-		}
+		ok, err := c.parseSpanOr(ctx, rx, ry, runKind, at, sub)
 		if err != nil || !ok {
 			return fail(err)
 		}

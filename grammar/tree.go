@@ -563,7 +563,7 @@ func (p *Parser) parse(ctx context.Context, parseSrc, orig []byte, old *Tree, li
 		// (parseChunks finds where per piece, but for this one).
 		var h *huge
 		if len(cuts) == 0 {
-			h = hugeIn(parseSrc, spanTop, chunkBytes)
+			h = hugeIn(parseSrc, spanTop, chunkBytes, true)
 		}
 		if len(cuts) > 0 || h != nil {
 			if t, err := p.parseChunks(ctx, parseSrc, orig, lines, cuts, h); err != errChunks {
