@@ -32,28 +32,35 @@ func (k FlagKind) String() string {
 // A cfg may also be written `GetffstMsg(mode, id)`.
 type FlagCall struct {
 	Node *grammar.Node // the call_expression
-	Call Call
-	Kind FlagKind
-	// Mode is the FFTS mode (0 all cubes or all vectors, 1 the two vectors
-	// of a cluster, 2 a cube and its vectors); valid when ModeKnown.
-	Mode      int64
-	ModeKnown bool
-	// ModeDefaulted is set for a wait whose mode was not written (the
-	// template default 0): the hardware wait does not encode a mode.
-	ModeDefaulted bool
-	// Flags are the possible flag ids (one for a constant, several for a
-	// `c ? a : b` the resolver cannot decide); empty when unknown.
-	Flags []int64
 	// IDNode is the expression that holds the flag id alone (the call
 	// argument, the `x` of `x << 8` in a raw cfg, GetffstMsg's second
 	// argument). When a raw cfg cannot be taken apart it is the whole cfg
 	// and IDInCfg is set: rewriting the id then means rewriting the cfg.
-	IDNode  *grammar.Node
-	IDInCfg bool
+	IDNode *grammar.Node
 	// Cfg is a raw set's config expression (nil otherwise).
 	Cfg *grammar.Node
+	// Flags are the possible flag ids (one for a constant, several for a
+	// `c ? a : b` the resolver cannot decide); empty when unknown.
+	Flags []int64
+	// Mode is the FFTS mode (0 all cubes or all vectors, 1 the two vectors
+	// of a cluster, 2 a cube and its vectors); valid when ModeKnown.
+	Mode int64
+	Kind FlagKind
+	// The flags last: a unit keeps its files' flag calls (72 bytes each).
+	ModeKnown bool
+	// ModeDefaulted is set for a wait whose mode was not written (the
+	// template default 0): the hardware wait does not encode a mode.
+	ModeDefaulted bool
+	IDInCfg       bool
 	// Raw is true for ffts_cross_core_sync and wait_flag_dev.
 	Raw bool
+}
+
+// Call is the call taken apart, decoded on demand: a unit keeps every
+// flag call of its files, and a decoded call is larger than the rest.
+func (fc *FlagCall) Call() Call {
+	c, _ := AsCall(fc.Node)
+	return c
 }
 
 // HasFlag reports whether id is one of the call's possible flag ids.
@@ -72,7 +79,7 @@ func AsFlagCall(n *grammar.Node, r *Resolver) (FlagCall, bool) {
 	if !ok || call.Receiver != nil {
 		return FlagCall{}, false
 	}
-	fc := FlagCall{Node: n, Call: call}
+	fc := FlagCall{Node: n}
 	switch call.Name {
 	case "CrossCoreSetFlag", "CrossCoreWaitFlag", "NotifyEvent", "WaitEvent":
 		if !call.InNamespace("AscendC") || len(call.Args) != 1 {
@@ -482,16 +489,16 @@ func FlagSites(ff FileFacts, files []*grammar.File, r *Resolver) []FlagSite {
 		if name == "" || !mentionsAny(s.Node, tparams, params) {
 			continue
 		}
-		var sites []FlagSite
+		var sites []wrapperSite
 		for _, f := range files {
 			for _, n := range ff.Calls(f).Named(name) {
 				if c, ok := AsCall(n); ok {
-					sites = append(sites, FlagSite{File: f, FlagCall: FlagCall{Node: n, Call: c}})
+					sites = append(sites, wrapperSite{f, c})
 				}
 			}
 		}
 		for _, site := range sites {
-			if site.File == s.File && w.Contains(site.Node) || len(site.Call.Args) > len(params) || len(site.Call.TArgs) > len(tparams) {
+			if site.File == s.File && w.Contains(site.Call.Node) || len(site.Call.Args) > len(params) || len(site.Call.TArgs) > len(tparams) {
 				continue
 			}
 			if ws, ok := instantiate(s, w, tparams, params, site, r); ok {
@@ -500,6 +507,12 @@ func FlagSites(ff FileFacts, files []*grammar.File, r *Resolver) []FlagSite {
 		}
 	}
 	return out
+}
+
+// wrapperSite is a call of a flag call's wrapper.
+type wrapperSite struct {
+	File *grammar.File
+	Call Call
 }
 
 // templateParam is a template parameter: its name and default value.
@@ -568,7 +581,7 @@ func mentionsAny(n *grammar.Node, tparams []templateParam, params []Param) bool 
 // instantiate decodes the wrapper's flag call inner at one call site: the
 // wrapper's template parameters and arguments bound to the site's values,
 // then its local variables initialised before the flag call.
-func instantiate(inner FlagSite, w *grammar.Node, tparams []templateParam, params []Param, site FlagSite, r *Resolver) (FlagSite, bool) {
+func instantiate(inner FlagSite, w *grammar.Node, tparams []templateParam, params []Param, site wrapperSite, r *Resolver) (FlagSite, bool) {
 	vals := map[string][]int64{}
 	for i, tp := range tparams {
 		if tp.name == "" {
@@ -628,7 +641,7 @@ func instantiate(inner FlagSite, w *grammar.Node, tparams []templateParam, param
 		}
 	}
 	out := FlagSite{File: site.File, FlagCall: fc, Inner: inner.Node, InnerFile: inner.File}
-	out.Node, out.Call, out.IDNode, out.IDInCfg = site.Node, site.Call, nil, false
+	out.Node, out.IDNode, out.IDInCfg = site.Call.Node, nil, false
 	id, inCfg := Unparen(fc.IDNode), fc.IDInCfg
 	if inCfg && id != nil && id.Kind() == "identifier" && locals[id.Text()] != nil {
 		// `uint64_t config = 1 | (mode << 4) | (flagId << 8);`

@@ -70,7 +70,7 @@ func TestFlagCalls(t *testing.T) {
 		if fc.IDNode != nil {
 			id = fc.IDNode.Text()
 		}
-		rows = append(rows, row{fc.Call.Qualified, fc.Kind, mode, fc.Flags, id, fc.IDInCfg, fc.Raw, fc.ModeDefaulted})
+		rows = append(rows, row{fc.Call().Qualified, fc.Kind, mode, fc.Flags, id, fc.IDInCfg, fc.Raw, fc.ModeDefaulted})
 	}
 	want := []row{
 		{"AscendC::CrossCoreSetFlag", FlagSet, "2", []int64{13}, "kReady", false, false, false},

@@ -167,7 +167,6 @@ func (bodies MacroBodies) FlagSites(ff FileFacts, f *grammar.File, r *Resolver) 
 			}
 			s := FlagSite{File: f, FlagCall: fc, Inner: in, InnerFile: u.Def.File}
 			s.Node = u.Node
-			s.Call, _ = AsCall(u.Node)
 			if a := u.ArgFor(fc.IDNode); a != nil {
 				s.IDNode = a
 			} else if fc.IDNode != nil && mentionsParam(fc.IDNode, u.Def.Node) {

@@ -172,7 +172,7 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 		}
 		if b.inner != nil {
 			d.Related = append(d.Related, analysis.RelatedAt(pass.File, b.inner.Node,
-				"the `"+b.inner.Call.Name+"` that receives the id"))
+				"the `"+b.inner.Call().Name+"` that receives the id"))
 		}
 		if len(fc.Flags) == 1 && b.reason != reasonMode4 {
 			if to, ok := repl[fc.Flags[0]]; ok {
@@ -187,7 +187,7 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 
 func flagMessage(pass *analysis.Pass, b badFlag) string {
 	fc := b.fc
-	what := "`" + fc.Call.Name + "`"
+	what := "`" + fc.Call().Name + "`"
 	ids := joinIDs(b.ids)
 	kind := "FFTS flag "
 	if b.arch == grammar.ArchA5 && fc.ModeKnown && fc.Mode == cxx.IntraBlockMode {
@@ -214,7 +214,7 @@ func flagMessage(pass *analysis.Pass, b badFlag) string {
 		}
 	}
 	if b.inner != nil {
-		uses += " to `" + b.inner.Call.Name + "`"
+		uses += " to `" + b.inner.Call().Name + "`"
 	}
 	switch b.reason {
 	case reasonMode4:
@@ -309,7 +309,7 @@ func wrapperFlagCalls(pass *analysis.Pass, calls []cxx.FlagCall) (out []cxx.Flag
 				continue
 			}
 			w := *fc
-			w.Node, w.Call, w.IDNode, w.Flags = n, c, c.Args[idx], nil
+			w.Node, w.IDNode, w.Flags = n, c.Args[idx], nil
 			vals := pass.Consts.EvalAll(c.Args[idx])
 			if fc.IDInCfg {
 				// The parameter is a whole raw config.
