@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"runtime/trace"
 	"sort"
 	"sync/atomic"
@@ -171,6 +172,11 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		}
 		if ks := dropAfter[a]; len(ks) > 0 {
 			base.dropFacts(ks)
+		}
+		if cap(found) > len(found) {
+			// Grown by append, with up to as much room again, and held
+			// while the rules after it run.
+			found = slices.Clone(found)
 		}
 		founds = append(founds, found)
 		total += len(found)

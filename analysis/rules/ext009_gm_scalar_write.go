@@ -68,7 +68,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	barriers := newCallScan(pass.File, funcs, "hardware-barrier", isBarrier)
 	dsbs := newCallScan(pass.File, funcs, "dsb-ddr", isDsbDDR)
 	seen := map[string]bool{}
-	callersMemo := &callersFlushMemo{byKey: map[string]bool{}}
+	callersMemo := &callersFlushMemo{byKey: map[nameCores]bool{}}
 	for i := range accs {
 		if pass.Stopped() {
 			return
@@ -344,9 +344,12 @@ type callScanKey struct {
 }
 
 type callScanFn struct {
-	calls  []*grammar.Node
-	next   []int // next[i]: the first j >= i whose call reaches a match; len(calls) if none
-	chains [][]cxx.Hop
+	calls []*grammar.Node
+	next  []int32 // next[i]: the first j >= i whose call reaches a match; len(calls) if none
+	// chains are the chains of the matching calls longer than the call
+	// itself (most calls that match are one: their chain is made when
+	// asked).
+	chains map[int32][]cxx.Hop
 }
 
 func newCallScan(f *grammar.File, funcs *cxx.Funcs, what string, match func(*grammar.File, cxx.Call) bool) *callScan {
@@ -359,12 +362,18 @@ func (cs *callScan) of(fn *grammar.Node, cores grammar.Cores) *callScanFn {
 		return m
 	}
 	calls := cs.funcs.OwnCalls(fn)
-	m := &callScanFn{calls: calls, next: make([]int, len(calls)+1), chains: make([][]cxx.Hop, len(calls))}
-	m.next[len(calls)] = len(calls)
+	m := &callScanFn{calls: calls, next: make([]int32, len(calls)+1)}
+	m.next[len(calls)] = int32(len(calls))
 	for i := len(calls) - 1; i >= 0; i-- {
 		m.next[i] = m.next[i+1]
 		if chain := cs.funcs.CallReaches(cs.file, calls[i], cores, cs.what, cs.match, cxx.MaxCallDepth); chain != nil {
-			m.next[i], m.chains[i] = i, chain
+			m.next[i] = int32(i)
+			if len(chain) > 1 {
+				if m.chains == nil {
+					m.chains = map[int32][]cxx.Hop{}
+				}
+				m.chains[int32(i)] = chain
+			}
 		}
 	}
 	cs.memo[k] = m
@@ -376,8 +385,11 @@ func (cs *callScan) of(fn *grammar.Node, cores grammar.Cores) *callScanFn {
 func (cs *callScan) next(fn *grammar.Node, cores grammar.Cores, from uint32) (*grammar.Node, []cxx.Hop) {
 	m := cs.of(fn, cores)
 	i := sort.Search(len(m.calls), func(i int) bool { return m.calls[i].Start >= from })
-	if j := m.next[i]; j < len(m.calls) {
-		return m.calls[j], m.chains[j]
+	if j := m.next[i]; int(j) < len(m.calls) {
+		if chain, ok := m.chains[j]; ok {
+			return m.calls[j], chain
+		}
+		return m.calls[j], []cxx.Hop{{File: cs.file, Call: m.calls[j]}}
 	}
 	return nil, nil
 }
@@ -403,7 +415,7 @@ func callersFlush(funcs *cxx.Funcs, a *cxx.Access, cores grammar.Cores, memo *ca
 		return false
 	}
 	name := cxx.FunctionName(a.Func)
-	key := fmt.Sprintf("%s/%d", name, cores)
+	key := nameCores{name, cores}
 	if v, ok := memo.byKey[key]; ok {
 		return v
 	}
@@ -418,14 +430,22 @@ func callersFlush(funcs *cxx.Funcs, a *cxx.Access, cores grammar.Cores, memo *ca
 // Without them every helper scanned every call of the index, and every
 // call after each of its call sites.
 type callersFlushMemo struct {
-	byKey   map[string]bool
+	byKey   map[nameCores]bool
 	byName  map[string][]callerSite
 	flushes map[callScanKey][]bool
 }
 
+type nameCores struct {
+	name  string
+	cores grammar.Cores
+}
+
+// callerSite is a call of the index: its function's position in
+// funcs.All() and the call's in funcs.Calls of that function (every call
+// of the index has one: positions keep it to a fifth of a copy of the
+// function's FuncDef).
 type callerSite struct {
-	def cxx.FuncDef
-	i   int // the call's position in funcs.Calls(def.Node)
+	def, i int32
 }
 
 // isCacheLineOut matches a dcci that writes lines out.
@@ -463,10 +483,10 @@ func (m *callersFlushMemo) flushedFrom(funcs *cxx.Funcs, def cxx.FuncDef, cores 
 func (m *callersFlushMemo) uncached(funcs *cxx.Funcs, helper *grammar.Node, name string, cores grammar.Cores) bool {
 	if m.byName == nil {
 		m.byName = map[string][]callerSite{}
-		for _, def := range funcs.All() {
+		for d, def := range funcs.All() {
 			for i, n := range funcs.Calls(def.Node) {
 				if c, ok := cxx.AsCall(n); ok {
-					m.byName[c.Name] = append(m.byName[c.Name], callerSite{def, i})
+					m.byName[c.Name] = append(m.byName[c.Name], callerSite{int32(d), int32(i)})
 				}
 			}
 		}
@@ -474,14 +494,16 @@ func (m *callersFlushMemo) uncached(funcs *cxx.Funcs, helper *grammar.Node, name
 	found := false
 	// Every function of the index that calls the helper must flush after
 	// the call.
+	all := funcs.All()
 	for _, site := range m.byName[name] {
-		if site.def.Node == helper {
+		def := all[site.def]
+		if def.Node == helper {
 			continue
 		}
-		calls := funcs.Calls(site.def.Node)
+		calls := funcs.Calls(def.Node)
 		n := calls[site.i]
 		j := sort.Search(len(calls), func(j int) bool { return calls[j].Start >= n.End })
-		if !m.flushedFrom(funcs, site.def, cores)[j] {
+		if !m.flushedFrom(funcs, def, cores)[j] {
 			return false
 		}
 		found = true
