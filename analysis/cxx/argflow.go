@@ -38,8 +38,9 @@ type argState struct {
 	// byTree: the unit's function definitions per tree, by position.
 	byTree map[*grammar.Tree][]*grammar.Node
 	// kept: per function, its parameters that keep the value they were
-	// called with (never assigned, incremented or address-taken).
-	kept map[*grammar.Node]map[string]bool
+	// called with (never assigned, incremented or address-taken), by
+	// position in its Params.
+	kept map[*grammar.Node][]bool
 	// cycles counts the lookups cut short by recursion: a result computed
 	// while one was cut is not memoized, so answers do not depend on the
 	// order the rules ask in. There is no depth limit: without recursion
@@ -85,7 +86,7 @@ func (s *Summaries) args() *argState {
 			envs:   map[calleeCall]map[string][]int64{},
 			dead:   map[calleeCall][]span{},
 			never:  map[*grammar.Node]*neverMemo{},
-			kept:   map[*grammar.Node]map[string]bool{},
+			kept:   map[*grammar.Node][]bool{},
 			locals: map[*grammar.Node]map[string]bool{},
 		}
 	}
@@ -190,20 +191,22 @@ func earlyExitCondition(st *grammar.Node) *grammar.Node {
 	return ConditionOf(st)
 }
 
-// keptParams returns the parameters of fn that hold the value of the call
-// throughout the body: not assigned, incremented or address-taken in it.
-func (s *Summaries) keptParams(fn *grammar.Node) map[string]bool {
+// keptParams reports, for each of fn's Params, whether it is named and
+// holds the value of the call throughout the body: not assigned,
+// incremented or address-taken in it.
+func (s *Summaries) keptParams(fn *grammar.Node) []bool {
 	a := s.args()
 	if k, ok := a.kept[fn]; ok {
 		return k
 	}
-	k := map[string]bool{}
-	for _, p := range s.paramsOf(fn) {
-		if p.Name != "" {
-			k[p.Name] = true
-		}
+	params := s.paramsOf(fn)
+	k := make([]bool, len(params))
+	named := false
+	for i, p := range params {
+		k[i] = p.Name != ""
+		named = named || k[i]
 	}
-	if body := fn.ChildByField("body"); body != nil && len(k) > 0 {
+	if body := fn.ChildByField("body"); body != nil && named {
 		ds := body.Descendants()
 		for i := range ds {
 			n := &ds[i]
@@ -219,7 +222,12 @@ func (s *Summaries) keptParams(fn *grammar.Node) map[string]bool {
 				}
 			}
 			if target = Unparen(target); target != nil && target.Kind() == "identifier" {
-				delete(k, target.Text())
+				name := target.Text()
+				for i, p := range params {
+					if k[i] && p.Name == name {
+						k[i] = false
+					}
+				}
 			}
 		}
 	}
@@ -251,7 +259,12 @@ func (s *Summaries) paramValues(fn *grammar.Node) map[string][]int64 {
 		}
 	}
 	if len(live) > 0 {
-		for name := range s.keptParams(fn) {
+		params := s.paramsOf(fn)
+		for i, kept := range s.keptParams(fn) {
+			if !kept {
+				continue
+			}
+			name := params[i].Name
 			var all []int64
 			for _, cs := range live {
 				vs := s.callEnv(fn, cs.Call, cs.Caller.Node)[name]
@@ -289,12 +302,12 @@ func (s *Summaries) callEnv(fn, call, caller *grammar.Node) map[string][]int64 {
 	c, _ := AsCall(call)
 	kept := s.keptParams(fn)
 	env := map[string][]int64{}
-	for _, p := range s.paramsOf(fn) {
+	for i, p := range s.paramsOf(fn) {
 		if p.Name == "" {
 			continue
 		}
 		switch {
-		case !kept[p.Name]:
+		case !kept[i]:
 			env[p.Name] = nil
 		case p.Index < len(c.Args):
 			env[p.Name] = s.valuesIn(caller, c.Args[p.Index])
