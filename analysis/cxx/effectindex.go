@@ -1,9 +1,10 @@
 package cxx
 
 import (
+	"math"
 	"slices"
 	"sort"
-	"sync"
+	"sync/atomic"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -22,17 +23,60 @@ type EffectIndex struct {
 	// a unit holds an index per function, thousands in a large unit.
 	keys []uint64
 	ends []int32
-	pos  []int32
+	pos  positions
 	// bufs are the buffers of the effects (Origin.buffer), numbered from
 	// 1 in keys; bufIDs finds one when they are many.
 	bufs   []Origin
 	bufIDs map[Origin]int32
 	// published holds, per cores mask, what AfterWriteBack needs; built on
 	// first use.
-	published [grammar.AIC | grammar.AIV + 1]struct {
-		once sync.Once
-		p    *publishIndex
+	// Two goroutines may both build one: they build the same.
+	published [grammar.AIC | grammar.AIV + 1]atomic.Pointer[publishIndex]
+}
+
+// positions is a list of effect positions (or of indexes into such a
+// list), 16 bits each when they are below 1<<16 (a function's effects are
+// a few hundred even in a large unit), 32 bits otherwise.
+type positions struct {
+	p16 []uint16
+	p32 []int32
+}
+
+// makePositions makes a list of n positions of at most max.
+func makePositions(n, max int) positions {
+	if max <= math.MaxUint16 {
+		return positions{p16: make([]uint16, n)}
 	}
+	return positions{p32: make([]int32, n)}
+}
+
+func (v positions) len() int { return len(v.p16) + len(v.p32) }
+
+func (v positions) at(k int) int32 {
+	if v.p32 != nil {
+		return v.p32[k]
+	}
+	return int32(v.p16[k])
+}
+
+func (v positions) set(k int, i int32) {
+	if v.p32 != nil {
+		v.p32[k] = i
+	} else {
+		v.p16[k] = uint16(i)
+	}
+}
+
+func (v positions) slice(lo, hi int) positions {
+	if v.p32 != nil {
+		return positions{p32: v.p32[lo:hi:hi]}
+	}
+	return positions{p16: v.p16[lo:hi:hi]}
+}
+
+// search is the first k with v.at(k) >= i (v sorted).
+func (v positions) search(i int32) int {
+	return sort.Search(v.len(), func(k int) bool { return v.at(k) >= i })
 }
 
 // indexKey is the key of the list of the effects of a kind on the cores
@@ -114,10 +158,10 @@ func newEffectIndex(effects *effectList) *EffectIndex {
 		at += counts[k]
 		x.ends[i] = at
 	}
-	x.pos = make([]int32, total)
+	x.pos = makePositions(total, effects.Len())
 	for i := range effects.Len() {
 		keys(effects.fact(i), func(k uint64) {
-			x.pos[next[k]] = int32(i)
+			x.pos.set(int(next[k]), int32(i))
 			next[k]++
 		})
 	}
@@ -129,27 +173,27 @@ func newEffectIndex(effects *effectList) *EffectIndex {
 }
 
 // list returns the positions of the effects of key k.
-func (x *EffectIndex) list(k uint64) []int32 {
+func (x *EffectIndex) list(k uint64) positions {
 	i, ok := slices.BinarySearch(x.keys, k)
 	if !ok {
-		return nil
+		return positions{}
 	}
 	start := int32(0)
 	if i > 0 {
 		start = x.ends[i-1]
 	}
-	return x.pos[start:x.ends[i]:x.ends[i]]
+	return x.pos.slice(int(start), int(x.ends[i]))
 }
 
 // kindList is the positions of the effects of the kind on the cores
 // mask; with all, of the whole-cache ones.
-func (x *EffectIndex) kindList(kind EffectKind, core grammar.Cores, all bool) []int32 {
+func (x *EffectIndex) kindList(kind EffectKind, core grammar.Cores, all bool) positions {
 	return x.list(indexKey(kind, core, 0, all))
 }
 
 // bufList is the positions of the effects of the kind on the cores mask
 // on o's buffer (o known).
-func (x *EffectIndex) bufList(kind EffectKind, core grammar.Cores, o Origin) []int32 {
+func (x *EffectIndex) bufList(kind EffectKind, core grammar.Cores, o Origin) positions {
 	b := o.buffer()
 	var id int32
 	if x.bufIDs != nil {
@@ -163,7 +207,7 @@ func (x *EffectIndex) bufList(kind EffectKind, core grammar.Cores, o Origin) []i
 		}
 	}
 	if id == 0 {
-		return nil
+		return positions{}
 	}
 	return x.list(indexKey(kind, core, id, false))
 }
@@ -180,10 +224,9 @@ func (x *EffectIndex) Len() int { return x.effects.Len() }
 // Effect returns the indexed effect at position i (0 <= i < Len()).
 func (x *EffectIndex) Effect(i int) Effect { return x.effects.effect(i) }
 
-// from returns the first k with v[k]'s effect starting at or after pos.
-func (x *EffectIndex) from(v []int32, pos uint32) int {
-	first := x.effects.startAt(pos)
-	return sort.Search(len(v), func(k int) bool { return int(v[k]) >= first })
+// from returns the first k with v.at(k)'s effect starting at or after pos.
+func (x *EffectIndex) from(v positions, pos uint32) int {
+	return v.search(int32(x.effects.startAt(pos)))
 }
 
 // In reports whether an effect of the kind on one of cores happens at a
@@ -198,7 +241,7 @@ func (x *EffectIndex) In(kind EffectKind, o Origin, cores grammar.Cores, start, 
 		if o.Known() {
 			v = x.bufList(kind, core, o)
 		}
-		if i := x.from(v, start); i < len(v) && x.effects.at(int(v[i])).Start < end {
+		if i := x.from(v, start); i < v.len() && x.effects.at(int(v.at(i))).Start < end {
 			return true
 		}
 	}
@@ -216,27 +259,27 @@ func (x *EffectIndex) NextCovering(kind EffectKind, o Origin, cores grammar.Core
 		if cores&core == 0 {
 			continue
 		}
-		if v := x.kindList(kind, core, true); len(v) > 0 {
-			if k := x.from(v, start); k < len(v) && better(v[k]) {
-				best = v[k]
+		if v := x.kindList(kind, core, true); v.len() > 0 {
+			if k := x.from(v, start); k < v.len() && better(v.at(k)) {
+				best = v.at(k)
 			}
 		}
 		if o.Known() {
 			v := x.bufList(kind, core, o)
 			// Regions of the buffer at other offsets are skipped: few in
 			// real code.
-			for k := x.from(v, start); k < len(v) && better(v[k]); k++ {
-				if x.effects.fact(int(v[k])).covers(o) {
-					best = v[k]
+			for k := x.from(v, start); k < v.len() && better(v.at(k)); k++ {
+				if x.effects.fact(int(v.at(k))).covers(o) {
+					best = v.at(k)
 					break
 				}
 			}
 		}
 		if also != nil {
 			v := x.kindList(kind, core, false)
-			for k := x.from(v, also.Start); k < len(v) && x.effects.at(int(v[k])).Start == also.Start && better(v[k]); k++ {
-				if x.effects.at(int(v[k])) == also {
-					best = v[k]
+			for k := x.from(v, also.Start); k < v.len() && x.effects.at(int(v.at(k))).Start == also.Start && better(v.at(k)); k++ {
+				if x.effects.at(int(v.at(k))) == also {
+					best = v.at(k)
 					break
 				}
 			}
@@ -252,20 +295,37 @@ type publishIndex struct {
 	// stops are the positions of the Dsb, Signal and Wait effects, in
 	// order (nextStop finds the first at or after a point): a list of
 	// the stops rather than an answer per effect.
-	stops []int32
-	n     int32
+	n int32
+	// lists holds the stops, then flags, otherBuf and otherKey.
+	lists          positions
+	nStops, nFlags int32
 	// flags are the scalar stores to known memory written back (Covers)
 	// after them before any dsb, in source order; otherBuf[k] and
 	// otherKey[k] are the next k' > k whose buffer, and whose buffer or
 	// offset, differ from flags[k]'s.
-	flags              []int32
-	otherBuf, otherKey []int32
+}
+
+func (p *publishIndex) stops() positions { return p.lists.slice(0, int(p.nStops)) }
+
+func (p *publishIndex) flags() positions {
+	return p.lists.slice(int(p.nStops), int(p.nStops+p.nFlags))
+}
+
+func (p *publishIndex) otherBuf() positions {
+	return p.lists.slice(int(p.nStops+p.nFlags), int(p.nStops+2*p.nFlags))
+}
+
+func (p *publishIndex) otherKey() positions {
+	return p.lists.slice(int(p.nStops+2*p.nFlags), int(p.nStops+3*p.nFlags))
 }
 
 func (x *EffectIndex) publish(cores grammar.Cores) *publishIndex {
 	slot := &x.published[cores&(grammar.AIC|grammar.AIV)]
-	slot.once.Do(func() { slot.p = newPublishIndex(x.effects, cores) })
-	return slot.p
+	if p := slot.Load(); p != nil {
+		return p
+	}
+	slot.CompareAndSwap(nil, newPublishIndex(x.effects, cores))
+	return slot.Load()
 }
 
 // writtenBack is the write-backs of a stretch of a function up to a dsb,
@@ -312,17 +372,19 @@ func (w *writtenBack) covers(p Origin) bool {
 // nextStop is the first position at or after i that is a Dsb, Signal or
 // Wait; the number of effects if none.
 func (p *publishIndex) nextStop(i int) int32 {
-	k := sort.Search(len(p.stops), func(k int) bool { return int(p.stops[k]) >= i })
-	if k == len(p.stops) {
+	stops := p.stops()
+	k := stops.search(int32(i))
+	if k == stops.len() {
 		return p.n
 	}
-	return p.stops[k]
+	return stops.at(k)
 }
 
 func newPublishIndex(effects *effectList, cores grammar.Cores) *publishIndex {
 	n := effects.Len()
 	p := &publishIndex{n: int32(n)}
 	flag := make([]bool, n)
+	var stops []int32
 	// From the last effect back: the write-backs between each point and
 	// the next dsb.
 	var wb writtenBack
@@ -338,32 +400,41 @@ func newPublishIndex(effects *effectList, cores grammar.Cores) *publishIndex {
 			wb.add(e)
 		case Dsb:
 			wb = writtenBack{}
-			p.stops = append(p.stops, int32(i))
+			stops = append(stops, int32(i))
 		case Signal, Wait:
-			p.stops = append(p.stops, int32(i))
+			stops = append(stops, int32(i))
 		}
 	}
-	slices.Reverse(p.stops)
-	p.stops = slices.Clip(p.stops)
+	slices.Reverse(stops)
+	var flags []int32
 	for i, ok := range flag {
 		if ok {
-			p.flags = append(p.flags, int32(i))
+			flags = append(flags, int32(i))
 		}
 	}
-	p.flags = slices.Clip(p.flags)
-	p.otherBuf = make([]int32, len(p.flags))
-	p.otherKey = make([]int32, len(p.flags))
-	for k := len(p.flags) - 1; k >= 0; k-- {
-		p.otherBuf[k], p.otherKey[k] = int32(len(p.flags)), int32(len(p.flags))
-		if k+1 < len(p.flags) {
-			o, next := effects.fact(int(p.flags[k])).origin.value(), effects.fact(int(p.flags[k+1])).origin.value()
-			p.otherBuf[k], p.otherKey[k] = int32(k+1), int32(k+1)
+	otherBuf := make([]int32, len(flags))
+	otherKey := make([]int32, len(flags))
+	for k := len(flags) - 1; k >= 0; k-- {
+		otherBuf[k], otherKey[k] = int32(len(flags)), int32(len(flags))
+		if k+1 < len(flags) {
+			o, next := effects.fact(int(flags[k])).origin.value(), effects.fact(int(flags[k+1])).origin.value()
+			otherBuf[k], otherKey[k] = int32(k+1), int32(k+1)
 			if next.buffer() == o.buffer() {
-				p.otherBuf[k] = p.otherBuf[k+1]
+				otherBuf[k] = otherBuf[k+1]
 				if next == o {
-					p.otherKey[k] = p.otherKey[k+1]
+					otherKey[k] = otherKey[k+1]
 				}
 			}
+		}
+	}
+	// One array for the four lists, kept as long as the index.
+	p.nStops, p.nFlags = int32(len(stops)), int32(len(flags))
+	p.lists = makePositions(len(stops)+3*len(flags), n)
+	at := 0
+	for _, l := range [][]int32{stops, flags, otherBuf, otherKey} {
+		for _, i := range l {
+			p.lists.set(at, i)
+			at++
 		}
 	}
 	return p
@@ -377,18 +448,19 @@ func newPublishIndex(effects *effectList, cores grammar.Cores) *publishIndex {
 func (x *EffectIndex) AfterWriteBack(wb int, o Origin, cores grammar.Cores) (next int, dsb bool) {
 	p := x.publish(cores)
 	stop := p.nextStop(wb + 1)
-	k := sort.Search(len(p.flags), func(k int) bool { return int(p.flags[k]) > wb })
-	for k < len(p.flags) && p.flags[k] < stop {
-		e := x.effects.fact(int(p.flags[k]))
+	flags := p.flags()
+	k := flags.search(int32(wb + 1))
+	for k < flags.len() && flags.at(k) < stop {
+		e := x.effects.fact(int(flags.at(k)))
 		if !e.origin.value().SameRegion(o) {
-			return int(p.flags[k]), false
+			return int(flags.at(k)), false
 		}
 		// Same region: so are the stores with its key, and with o's
 		// offset unknown, every store to the buffer.
 		if o.OffUnknown {
-			k = int(p.otherBuf[k])
+			k = int(p.otherBuf().at(k))
 		} else {
-			k = int(p.otherKey[k])
+			k = int(p.otherKey().at(k))
 		}
 	}
 	if int(stop) == x.effects.Len() {

@@ -132,7 +132,7 @@ func (x *EffectIndex) EachIn(o Origin, cores grammar.Cores, start, end uint32, v
 // or -1), and visits the effects that concern o until visit returns false.
 func (x *EffectIndex) eachBack(o Origin, cores grammar.Cores, end int, hiddenAt func(int) int, visit func(i int) bool, kinds []EffectKind) {
 	type list struct {
-		v    []int32
+		v    positions
 		kind EffectKind
 		at   int
 	}
@@ -158,9 +158,7 @@ func (x *EffectIndex) eachBack(o Origin, cores grammar.Cores, end int, hiddenAt 
 		}
 	}
 	// below returns the last k of v with v[k] < end.
-	below := func(v []int32, end int) int {
-		return sort.Search(len(v), func(k int) bool { return int(v[k]) >= end }) - 1
-	}
+	below := func(v positions, end int) int { return v.search(int32(end)) - 1 }
 	for l := range lists {
 		lists[l].at = below(lists[l].v, end)
 	}
@@ -168,17 +166,17 @@ func (x *EffectIndex) eachBack(o Origin, cores grammar.Cores, end int, hiddenAt 
 	for {
 		best := -1
 		for l, li := range lists {
-			if li.at >= 0 && (best < 0 || li.v[li.at] > lists[best].v[lists[best].at]) {
+			if li.at >= 0 && (best < 0 || li.v.at(li.at) > lists[best].v.at(lists[best].at)) {
 				best = l
 			}
 		}
 		if best < 0 {
 			return
 		}
-		i := int(lists[best].v[lists[best].at])
+		i := int(lists[best].v.at(lists[best].at))
 		if lo := hiddenAt(i); lo >= 0 {
 			for l := range lists {
-				if li := &lists[l]; li.at >= 0 && int(li.v[li.at]) >= lo {
+				if li := &lists[l]; li.at >= 0 && int(li.v.at(li.at)) >= lo {
 					li.at = below(li.v, lo)
 				}
 			}
