@@ -451,16 +451,21 @@ func (n *Node) Inside(sorted []*Node) []*Node {
 }
 
 // Walk calls fn on n and its descendants in preorder; fn returning false
-// skips the node's children.
+// skips the node's children. A loop over the subtree's nodes, which lie in
+// preorder after n, not a call per level: an else-if chain of thousands
+// nests as deep, and a recursion kept a stack of MBs.
 func (n *Node) Walk(fn func(*Node) bool) {
 	if n == nil {
 		return
 	}
-	if !fn(n) {
-		return
-	}
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		c.Walk(fn)
+	ds := n.Descendants()
+	for i := 0; i < len(ds); {
+		d := &ds[i]
+		if fn(d) {
+			i++
+		} else {
+			i = int(d.last-n.index) + 1 // past d's subtree
+		}
 	}
 }
 
