@@ -20,11 +20,7 @@ type Call struct {
 }
 
 // AsCall decodes a call_expression; ok is false for other nodes.
-func AsCall(n *grammar.Node) (Call, bool) { return decodeCall(n, true) }
-
-// decodeCall is AsCall; without full it decodes the name alone (Name,
-// NameNode, HasTArgs), with the same ok, for indexes that ask nothing else.
-func decodeCall(n *grammar.Node, full bool) (Call, bool) {
+func AsCall(n *grammar.Node) (Call, bool) {
 	if n == nil || n.Kind() != "call_expression" {
 		return Call{}, false
 	}
@@ -33,14 +29,14 @@ func decodeCall(n *grammar.Node, full bool) (Call, bool) {
 	if fn == nil {
 		return c, false
 	}
-	if args := n.ChildByField("arguments"); args != nil && full {
+	if args := n.ChildByField("arguments"); args != nil {
 		c.Args = namedNonComments(args)
 	}
 	var scope []string
 	for fn != nil {
 		switch fn.Kind() {
 		case "qualified_identifier":
-			if s := fn.ChildByField("scope"); s != nil && full {
+			if s := fn.ChildByField("scope"); s != nil {
 				scope = append(scope, s.Text())
 			}
 			fn = fn.ChildByField("name")
@@ -48,36 +44,61 @@ func decodeCall(n *grammar.Node, full bool) (Call, bool) {
 		case "template_function", "template_method":
 			if ta := fn.ChildByField("arguments"); ta != nil {
 				c.HasTArgs = true
-				if full {
-					c.TArgs = namedNonComments(ta)
-				}
+				c.TArgs = namedNonComments(ta)
 			}
 			fn = fn.ChildByField("name")
 			continue
 		case "field_expression":
-			if full {
-				c.Receiver = fn.ChildByField("argument")
-			}
+			c.Receiver = fn.ChildByField("argument")
 			fn = fn.ChildByField("field")
 			continue
-		case "identifier", "field_identifier", "destructor_name", "operator_name":
-			c.NameNode = fn
-			c.Name = fn.Text()
 		case "parenthesized_expression":
 			return c, false
-		default:
-			c.NameNode = fn
-			c.Name = fn.Text()
 		}
+		c.NameNode = fn
+		c.Name = fn.Text()
 		break
 	}
-	if full {
-		c.Qualified = c.Name
-		if len(scope) > 0 {
-			c.Qualified = strings.Join(append(scope, c.Name), "::")
-		}
+	c.Qualified = c.Name
+	if len(scope) > 0 {
+		c.Qualified = strings.Join(append(scope, c.Name), "::")
 	}
 	return c, true
+}
+
+// callNameNode finds the node AsCall takes the called name from (nil, ok
+// when it finds none: the name is ""), allocating nothing: indexes compare
+// and sort calls by the name's bytes.
+func callNameNode(n *grammar.Node) (name *grammar.Node, ok bool) {
+	if n == nil || n.Kind() != "call_expression" {
+		return nil, false
+	}
+	fn := n.ChildByField("function")
+	if fn == nil {
+		return nil, false
+	}
+	for fn != nil {
+		switch fn.Kind() {
+		case "qualified_identifier", "template_function", "template_method":
+			fn = fn.ChildByField("name")
+			continue
+		case "field_expression":
+			fn = fn.ChildByField("field")
+			continue
+		case "parenthesized_expression":
+			return nil, false
+		}
+		return fn, true
+	}
+	return nil, true
+}
+
+// callNameBytes is the called name callNameNode finds, in the source.
+func callNameBytes(n *grammar.Node) []byte {
+	if nn, _ := callNameNode(n); nn != nil {
+		return nn.Bytes()
+	}
+	return nil
 }
 
 // namedNonComments lists n's named children but comments (nil for none).

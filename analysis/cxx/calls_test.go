@@ -2,6 +2,7 @@ package cxx
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -26,6 +27,58 @@ int g = [] { return 1; }();
 		n := &f.Tree.Nodes[i]
 		if got, want := EnclosingDefinition(n), n.Ancestor("function_definition"); got != want {
 			t.Errorf("node %d %s %q: got %v, want %v", i, n.Kind(), n.Text(), got, want)
+		}
+	}
+}
+
+// TestCallIndexNamed checks the index (calls ordered by name) against a
+// scan that decodes every call, for names that prefix each other, called
+// through scopes, templates and objects, and names no call has; and the
+// call sites of a file's functions against a scan of their own calls.
+func TestCallIndexNamed(t *testing.T) {
+	src := `
+void Set(int a) {}
+void SetFlag(int a) { Set(a); }
+template <int N> void SetValue() { AscendC::SetFlag<N>(1); }
+void run(Obj o) {
+  Set(1); SetFlag(2); o.SetValue(3); SetValue<4>(); ns::Set(5);
+  auto l = [] { Set(6); };
+  (fp)(7);
+  SetFlag(8);
+}
+`
+	f, err := grammar.ParseFile(context.Background(), nil, "n.cpp", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := IndexCalls(f)
+	names := []string{"Set", "SetFlag", "SetValue", "S", "SetFlags", "fp", "", "zzz"}
+	for _, name := range names {
+		var want []*grammar.Node
+		for _, n := range f.Tree.OfKind("call_expression") {
+			if c, ok := AsCall(n); ok && c.Name == name {
+				want = append(want, n)
+			}
+		}
+		if got := x.Named(name); !slices.Equal(got, want) {
+			t.Errorf("Named(%q) = %d calls, want %d", name, len(got), len(want))
+		}
+	}
+	if got, want := x.Named("SetValue", "Set", "SetValue"), x.Named("Set", "SetValue"); !slices.Equal(got, want) || len(got) != 6 {
+		t.Errorf("Named(SetValue, Set, SetValue) = %d calls, want the 6 of Named(Set, SetValue)", len(got))
+	}
+	p := IndexFileFuncs(f)
+	for _, name := range names {
+		var want []siteRef
+		for i, d := range p.defs {
+			for _, n := range ownCalls(d.Node, d.Node.ChildByField("body").Inside(f.Tree.OfKind("call_expression"))) {
+				if CallName(n) == name && name != "" {
+					want = append(want, siteRef{n, int32(i)})
+				}
+			}
+		}
+		if got := p.callSites(name); !slices.Equal(got, want) {
+			t.Errorf("callSites(%q) = %v, want %v", name, got, want)
 		}
 	}
 }

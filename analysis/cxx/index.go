@@ -1,6 +1,8 @@
 package cxx
 
 import (
+	"bytes"
+	"cmp"
 	"slices"
 	"sort"
 	"sync"
@@ -59,8 +61,12 @@ func factsOr(ff FileFacts) FileFacts {
 // CallIndex is a file's call expressions by called name (Call.Name), so an
 // analysis looking for a few APIs decodes only the calls that name them.
 type CallIndex struct {
-	byName map[string][]*grammar.Node
-	file   *grammar.File
+	// calls are the file's decodable calls ordered by called name, then
+	// in source order: a name's calls are a run found by binary search
+	// (a map of names kept a string, a map entry and a list per name, most
+	// of which are called once).
+	calls []*grammar.Node
+	file  *grammar.File
 
 	eventsOnce sync.Once
 	events     []fileEventOp
@@ -92,22 +98,67 @@ func (x *CallIndex) eventOps() []fileEventOp {
 
 // IndexCalls indexes the calls of f.
 func IndexCalls(f *grammar.File) *CallIndex {
-	x := &CallIndex{byName: map[string][]*grammar.Node{}, file: f}
+	x := &CallIndex{file: f}
 	if f == nil || f.Tree == nil {
 		return x
 	}
-	for _, n := range f.Tree.OfKind("call_expression") {
-		if c, ok := decodeCall(n, false); ok {
-			x.byName[c.Name] = append(x.byName[c.Name], n)
+	type named struct {
+		name []byte
+		n    *grammar.Node
+	}
+	all := f.Tree.OfKind("call_expression")
+	keyed := make([]named, 0, len(all))
+	for _, n := range all {
+		if nn, ok := callNameNode(n); ok {
+			k := named{n: n}
+			if nn != nil {
+				k.name = nn.Bytes()
+			}
+			keyed = append(keyed, k)
 		}
 	}
+	// Stable: a name's calls stay in source order.
+	slices.SortStableFunc(keyed, func(a, b named) int { return bytes.Compare(a.name, b.name) })
+	x.calls = make([]*grammar.Node, len(keyed))
+	for i, k := range keyed {
+		x.calls[i] = k.n
+	}
 	return x
+}
+
+// named returns the calls of name, in source order (with no room to
+// append).
+func (x *CallIndex) named(name string) []*grammar.Node {
+	lo, _ := slices.BinarySearchFunc(x.calls, name, func(n *grammar.Node, name string) int {
+		return compareBytesString(callNameBytes(n), name)
+	})
+	hi := lo
+	for hi < len(x.calls) && string(callNameBytes(x.calls[hi])) == name {
+		hi++
+	}
+	if hi == lo {
+		return nil
+	}
+	return x.calls[lo:hi:hi]
+}
+
+// compareBytesString is bytes.Compare(b, []byte(s)) without the copy.
+func compareBytesString(b []byte, s string) int {
+	for i := 0; i < len(b) && i < len(s); i++ {
+		if b[i] != s[i] {
+			if b[i] < s[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return cmp.Compare(len(b), len(s))
 }
 
 // Named returns the calls of any of names, in source order.
 func (x *CallIndex) Named(names ...string) []*grammar.Node {
 	if len(names) == 1 {
-		return x.byName[names[0]]
+		return x.named(names[0])
 	}
 	// Most names are not called in a given file: look each up, and check
 	// for a repeated name only among the few that are.
@@ -115,7 +166,7 @@ func (x *CallIndex) Named(names ...string) []*grammar.Node {
 	var hit []string
 	var seen map[string]bool // for many names (every function of a file): a scan of hit per name is quadratic
 	for _, name := range names {
-		ns := x.byName[name]
+		ns := x.named(name)
 		if len(ns) == 0 {
 			continue
 		}
@@ -150,10 +201,10 @@ type FileFuncs struct {
 	// with arguments (`Block blk(res, helper);`), which the grammar reads
 	// as function declarations: their type is unknown, their calls opaque.
 	objects []string
-	// sites are the calls the file's functions make, by called name
-	// (callSites), built on first need.
+	// sites are the calls the file's functions make, ordered by called
+	// name (callSites), built on first need.
 	sitesOnce sync.Once
-	sites     map[string][]siteRef
+	sites     []siteRef
 }
 
 // siteRef is a call site of a file's function: the call and the caller
@@ -164,18 +215,19 @@ type siteRef struct {
 	def  int32
 }
 
-// callSites indexes by called name the calls each function of the file
-// makes itself (not a lambda's or a local class's in it) in code some core
-// compiles by the file's own guards; a unit narrows them by its guards.
-// A macro shadow's functions make none: they run at their uses.
-func (p *FileFuncs) callSites() map[string][]siteRef {
+// callSites returns the calls of name that each function of the file
+// makes itself (not a lambda's or a local class's in it) in code some
+// core compiles by the file's own guards, by caller then in source order;
+// a unit narrows them by its guards. A macro shadow's functions make none:
+// they run at their uses. The sites are one list ordered by called name
+// (a map of names cost an entry and a list per name, most called once).
+func (p *FileFuncs) callSites(name string) []siteRef {
 	p.sitesOnce.Do(func() {
 		type named struct {
-			name string
+			name []byte
 			ref  siteRef
 		}
 		var all []named
-		counts := map[string]int{}
 		for i, d := range p.defs {
 			if d.File.MacroOf != nil {
 				break
@@ -188,24 +240,28 @@ func (p *FileFuncs) callSites() map[string][]siteRef {
 				if d.File.CoresOf(n) == grammar.None {
 					continue
 				}
-				if cn := CallName(n); cn != "" {
+				if nn, _ := callNameNode(n); nn != nil && nn.Start < nn.End && (nn.Kind() == "identifier" || nn.Kind() == "field_identifier") {
+					// CallName's names: an identifier.
+					cn := nn.Bytes()
 					all = append(all, named{cn, siteRef{n, int32(i)}})
-					counts[cn]++
 				}
 			}
 		}
-		// Each name's list cut from one array, without append's room.
-		p.sites = make(map[string][]siteRef, len(counts))
-		refs := make([]siteRef, 0, len(all))
-		for _, x := range all {
-			l, ok := p.sites[x.name]
-			if !ok {
-				l, refs = refs[len(refs):len(refs):len(refs)+counts[x.name]], refs[:len(refs)+counts[x.name]]
-			}
-			p.sites[x.name] = append(l, x.ref)
+		// Stable: a name's sites stay by caller, then in source order.
+		slices.SortStableFunc(all, func(a, b named) int { return bytes.Compare(a.name, b.name) })
+		p.sites = make([]siteRef, len(all))
+		for i, x := range all {
+			p.sites[i] = x.ref
 		}
 	})
-	return p.sites
+	lo, _ := slices.BinarySearchFunc(p.sites, name, func(r siteRef, name string) int {
+		return compareBytesString(callNameBytes(r.call), name)
+	})
+	hi := lo
+	for hi < len(p.sites) && string(callNameBytes(p.sites[hi].call)) == name {
+		hi++
+	}
+	return p.sites[lo:hi:hi]
 }
 
 // site is the CallSite of ref.

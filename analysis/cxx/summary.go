@@ -1341,7 +1341,7 @@ func (s *Summaries) callersNamed(name string) []CallSite {
 	}
 	var out []CallSite
 	for _, p := range s.funcFiles {
-		for _, ref := range p.callSites()[name] {
+		for _, ref := range p.callSites(name) {
 			if cs := p.site(ref); s.coresIn(cs.File, cs.Call) != grammar.None {
 				out = append(out, cs)
 			}
