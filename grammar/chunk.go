@@ -13,8 +13,9 @@ import (
 // A C++ source longer than chunkAfter is parsed in pieces of about
 // chunkBytes. tree-sitter's tree costs about 100 bytes per node while it
 // lives, 40-50 bytes per byte of source: more than everything else the
-// analysis keeps (a 10 MB file: over 400 MB). Parsed in top-level pieces,
-// only one piece's C tree is alive at a time (64 KB: about 3 MB). Shorter
+// analysis keeps (a 10 MB file: over 400 MB). Parsed in top-level pieces
+// (and a huge statement in runs, see huge), only one piece's C tree is
+// alive at a time (64 KB: about 3 MB). Shorter
 // sources keep their C tree for incremental reparsing. Variables for the
 // tests.
 var (
@@ -59,7 +60,11 @@ func walkCode(src []byte, fn func(i int, c byte, depth, cond int) bool) {
 			i++
 			continue
 		case '"', '\'':
-			i = QuotedEnd(src, i)
+			if end, ok := rawEnd(src, i); ok {
+				i = end
+			} else {
+				i = QuotedEnd(src, i)
+			}
 		case '{', '(', '[':
 			depth++
 			i++
@@ -71,6 +76,42 @@ func walkCode(src []byte, fn func(i int, c byte, depth, cond int) bool) {
 		}
 		lineStart = false
 	}
+}
+
+// rawEnd returns the end of the raw string literal (R"delim(...)delim",
+// its prefix L, u, U or u8 too) whose quote is at i: its lines hold braces
+// and semicolons that are no code; false when the quote opens none.
+func rawEnd(src []byte, i int) (int, bool) {
+	if src[i] != '"' || i == 0 || src[i-1] != 'R' {
+		return 0, false
+	}
+	k := i - 1
+	switch {
+	case k > 0 && (src[k-1] == 'L' || src[k-1] == 'u' || src[k-1] == 'U'):
+		k--
+	case k > 1 && src[k-1] == '8' && src[k-2] == 'u':
+		k -= 2
+	}
+	if k > 0 && (src[k-1] == '_' || src[k-1] >= 'a' && src[k-1] <= 'z' || src[k-1] >= 'A' && src[k-1] <= 'Z' || src[k-1] >= '0' && src[k-1] <= '9') {
+		return 0, false
+	}
+	open := -1
+	for j := i + 1; j < len(src) && j <= i+17; j++ {
+		if c := src[j]; c == '(' {
+			open = j
+			break
+		} else if c == ')' || c == '\\' || c == '"' || isSpace(c) {
+			return 0, false
+		}
+	}
+	if open < 0 {
+		return 0, false
+	}
+	closing := append(append([]byte{')'}, src[i+1:open]...), '"')
+	if end := bytes.Index(src[open+1:], closing); end >= 0 {
+		return open + 1 + end + len(closing), true
+	}
+	return len(src), true
 }
 
 // isSpace reports whether c is C white space.

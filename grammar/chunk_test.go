@@ -28,6 +28,8 @@ func TestChunkedParseMatchesWhole(t *testing.T) {
 	}
 	for i := 0; i < 200; i++ {
 		fmt.Fprintf(&b, "template <typename T>\nstruct S%d {\n  T v[%d];\n};\nextern \"C\" __global__ __aicore__ void k%d(__gm__ int64_t *args) {\n  if (args[0]) { S%d<float> s; }\n}\n", i, i+1, i, i)
+		// A raw string's lines are no code: none is cut after.
+		fmt.Fprintf(&b, "static const char *info%d = R\"x(\n  \"a\": {1};\n  (b\n)x\";\n", i)
 	}
 	src := []byte(b.String())
 	whole, err := ParseFile(context.Background(), nil, "all.cpp", src, nil)
