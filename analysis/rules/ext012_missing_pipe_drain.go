@@ -479,7 +479,10 @@ func (d *drainer) stmt(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow
 	case "return_statement":
 		return d.ret(f, n, in)
 	default:
-		return d.exprStmt(f, n, in)
+		if out, ok := d.objectMacro(n, in); ok {
+			return out
+		}
+		return d.exprCalls(f, n, in)
 	}
 }
 
@@ -528,14 +531,6 @@ func (d *drainer) ret(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow 
 		d.exits = append(d.exits, drainExit{flow: st})
 	}
 	return drainFlow{}
-}
-
-// exprStmt runs any other statement: a statement macro or the calls in it.
-func (d *drainer) exprStmt(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow {
-	if out, ok := d.objectMacro(n, in); ok {
-		return out
-	}
-	return d.exprCalls(f, n, in)
 }
 
 // ifChain runs an if statement and the else-if statements chained to it
@@ -786,16 +781,15 @@ func (d *drainer) objectMacro(n *grammar.Node, in drainFlow) (out drainFlow, ok 
 // through runs the flow in across a call n of one of defs.
 func (d *drainer) through(defs []cxx.FuncDef, n *grammar.Node, in drainFlow) drainFlow {
 	out := drainFlow{}
-	for _, def := range defs {
-		if def.Node.Contains(n) {
+	for i := range defs {
+		if defs[i].Node.Contains(n) {
 			out = out.union(in) // recursion: no new effect
 			continue
 		}
-		for _, bit := range []uint8{stClean, stDirty, stMaybe} {
-			if in.mask&bit == 0 {
-				continue
+		for bit := stClean; bit <= stMaybe; bit <<= 1 {
+			if in.mask&bit != 0 {
+				out = out.union(returned(d.summary(defs[i], bit), n, in))
 			}
-			out = out.union(returned(d.summary(def, bit), n, in))
 		}
 	}
 	return out
