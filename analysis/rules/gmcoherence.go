@@ -175,17 +175,27 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 
 // readPrecedence holds, per function, what precedes each scalar read of
 // the file (cxx.Summaries.PrecedingAt): one walk of the function answers
-// for all its reads.
+// for all its reads. The reads are asked in the order of the file's
+// accesses, so each function's answers are given in order and dropped
+// once given: a map of every read's answer was most of what EXT001 held
+// on a function of thousands of reads.
 type readPrecedence struct {
-	sum    *cxx.Summaries
-	reads  map[*grammar.Node][]*cxx.Access
-	answer map[*cxx.Access]cxx.Preceding
+	sum     *cxx.Summaries
+	reads   map[*grammar.Node][]*cxx.Access
+	answers map[*grammar.Node]*fnAnswers
 	// loops answers classifyRead's loop questions.
 	loops *loopAncestry
 }
 
+// fnAnswers are a function's reads and their answers from next on.
+type fnAnswers struct {
+	reads   []*cxx.Access
+	answers []cxx.Preceding
+	next    int
+}
+
 func newReadPrecedence(sum *cxx.Summaries, accs []cxx.Access) *readPrecedence {
-	p := &readPrecedence{sum: sum, reads: map[*grammar.Node][]*cxx.Access{}, answer: map[*cxx.Access]cxx.Preceding{}, loops: newLoopAncestry()}
+	p := &readPrecedence{sum: sum, reads: map[*grammar.Node][]*cxx.Access{}, answers: map[*grammar.Node]*fnAnswers{}, loops: newLoopAncestry()}
 	for i := range accs {
 		if a := &accs[i]; a.Kind == cxx.Read && a.Func != nil {
 			p.reads[a.Func] = append(p.reads[a.Func], a)
@@ -196,21 +206,33 @@ func newReadPrecedence(sum *cxx.Summaries, accs []cxx.Access) *readPrecedence {
 
 // of returns what precedes read a of fn.
 func (p *readPrecedence) of(fn *grammar.Node, a *cxx.Access) cxx.Preceding {
-	if r, ok := p.answer[a]; ok {
-		return r
+	fa := p.answers[fn]
+	if fa == nil {
+		if reads, ok := p.reads[fn]; ok {
+			nodes := make([]*grammar.Node, len(reads))
+			for i, r := range reads {
+				nodes[i] = r.Node
+			}
+			fa = &fnAnswers{reads: reads, answers: p.sum.PrecedingAt(fn, nodes)}
+			p.answers[fn] = fa
+			delete(p.reads, fn)
+		}
 	}
-	reads := p.reads[fn]
-	nodes := make([]*grammar.Node, len(reads))
-	for i, r := range reads {
-		nodes[i] = r.Node
+	if fa != nil {
+		// The reads skipped on the way (not asked: no cores, runtime
+		// code) are not asked later.
+		for k := fa.next; k < len(fa.reads); k++ {
+			if fa.reads[k] == a {
+				r := fa.answers[k]
+				clear(fa.answers[fa.next : k+1])
+				if fa.next = k + 1; fa.next == len(fa.reads) {
+					delete(p.answers, fn)
+				}
+				return r
+			}
+		}
 	}
-	for i, r := range p.sum.PrecedingAt(fn, nodes) {
-		p.answer[reads[i]] = r
-	}
-	delete(p.reads, fn)
-	if r, ok := p.answer[a]; ok {
-		return r
-	}
+	// Not in order: what precedes it alone.
 	return p.sum.PrecedingAt(fn, []*grammar.Node{a.Node})[0]
 }
 
