@@ -1,6 +1,7 @@
 package cxx
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -25,9 +26,12 @@ func (d FuncDef) Body() *grammar.Node { return d.Node.ChildByField("body") }
 // into the index.
 type Funcs struct {
 	// mu guards the lazily filled calls and memo.
-	mu     sync.Mutex
-	all    []FuncDef
-	byName map[string][]FuncDef
+	mu  sync.Mutex
+	all []FuncDef
+	// byName are the definitions of every file ordered by name, in file
+	// order within a name: Lookup's answers are runs of it (a map kept a
+	// list per name, and most names are one function's).
+	byName []FuncDef
 	// types maps a declared name (variable, parameter, field) to the type
 	// texts it is declared with anywhere in the files (" *" / " &" appended
 	// for pointers and references): a scope-blind lookup that is good
@@ -65,28 +69,40 @@ func FuncsOf(ff FileFacts, files ...*grammar.File) *Funcs {
 		}
 	}
 	fs := &Funcs{
-		all:    make([]FuncDef, 0, own),
-		byName: make(map[string][]FuncDef, defs),
+		byName: make([]FuncDef, 0, defs),
 		calls:  map[*grammar.Node][]*grammar.Node{},
 		memo:   map[reachKey]*reachResult{},
 		ff:     ff,
 		trees:  make(map[*grammar.Tree]*treeCalls, len(files)),
 	}
+	ownFiles := 0
 	for i, f := range files {
 		if f.Tree != nil {
 			fs.trees[f.Tree] = &treeCalls{f: f}
 		}
 		p := shares[i]
-		for _, d := range p.defs {
-			fs.byName[d.Name] = append(fs.byName[d.Name], d)
-			// A macro body is reached through its uses only: it is no
-			// function of the unit of its own.
-			if f.MacroOf == nil {
-				fs.all = append(fs.all, d)
-			}
-		}
+		fs.byName = append(fs.byName, p.defs...)
+		// A macro body is reached through its uses only: it is no
+		// function of the unit of its own.
 		if f.MacroOf == nil {
 			fs.shares = append(fs.shares, p)
+			if len(p.defs) > 0 {
+				ownFiles++
+			}
+		}
+	}
+	slices.SortStableFunc(fs.byName, func(a, b FuncDef) int { return strings.Compare(a.Name, b.Name) })
+	if ownFiles == 1 {
+		// One file's definitions: its share's list, not a copy.
+		for _, p := range fs.shares {
+			if len(p.defs) > 0 {
+				fs.all = p.defs[:len(p.defs):len(p.defs)]
+			}
+		}
+	} else {
+		fs.all = make([]FuncDef, 0, own)
+		for _, p := range fs.shares {
+			fs.all = append(fs.all, p.defs...)
 		}
 	}
 	return fs
@@ -96,11 +112,11 @@ func FuncsOf(ff FileFacts, files ...*grammar.File) *Funcs {
 func (fs *Funcs) indexTypes() {
 	fs.types = map[string][]string{}
 	for _, p := range fs.shares {
-		for _, d := range p.decls {
+		p.eachDecl(func(d typeDecl) {
 			if d.name != "" {
 				fs.types[d.name] = appendString(fs.types[d.name], d.typ)
 			}
-		}
+		})
 	}
 }
 
@@ -108,11 +124,11 @@ func (fs *Funcs) indexTypes() {
 func (fs *Funcs) indexFields() {
 	fs.fields = map[string][]string{}
 	for _, p := range fs.shares {
-		for _, d := range p.decls {
+		p.eachDecl(func(d typeDecl) {
 			if d.class != "" {
 				fs.fields[d.class] = appendString(fs.fields[d.class], d.typ)
 			}
-		}
+		})
 	}
 }
 
@@ -189,7 +205,17 @@ func (fs *Funcs) FieldTypes(class string) []string {
 
 // Lookup returns the definitions with a name (overloads and methods of
 // different classes all share it: callers treat them as "may call").
-func (fs *Funcs) Lookup(name string) []FuncDef { return fs.byName[name] }
+func (fs *Funcs) Lookup(name string) []FuncDef {
+	lo, found := slices.BinarySearchFunc(fs.byName, name, func(d FuncDef, name string) int { return strings.Compare(d.Name, name) })
+	if !found {
+		return nil
+	}
+	hi := lo + 1
+	for hi < len(fs.byName) && fs.byName[hi].Name == name {
+		hi++
+	}
+	return fs.byName[lo:hi:hi]
+}
 
 // All returns every indexed definition, the file's own first, in source
 // order.
@@ -199,10 +225,10 @@ func (fs *Funcs) All() []FuncDef { return fs.all }
 // functions and methods of its name, or, for a call through an object of a
 // class type (`Kernel kernel; kernel(params);`), that class's operator().
 func (fs *Funcs) Callees(c Call) []FuncDef {
-	if defs := fs.byName[c.Name]; len(defs) > 0 || c.Receiver != nil {
+	if defs := fs.Lookup(c.Name); len(defs) > 0 || c.Receiver != nil {
 		return defs
 	}
-	ops := fs.byName["operator()"]
+	ops := fs.Lookup("operator()")
 	if len(ops) == 0 {
 		return nil
 	}
@@ -267,19 +293,26 @@ func (fs *Funcs) OwnCalls(fn *grammar.Node) []*grammar.Node {
 	if cs, ok := fs.own[fn]; ok {
 		return cs
 	}
+	body := fn.ChildByField("body")
+	if body == nil {
+		return nil
+	}
+	if t := body.Tree(); len(body.Inside(t.OfKind("lambda_expression"))) == 0 && len(body.Inside(t.OfKind("function_definition"))) == 0 {
+		// Every call of the body is fn's own: Calls' list, not a copy
+		// remembered per function.
+		return fs.callsIn(fn)
+	}
 	var out []*grammar.Node
-	if body := fn.ChildByField("body"); body != nil {
-		ds := body.Descendants()
-		for i := 0; i < len(ds); {
-			switch ds[i].Kind() {
-			case "function_definition", "lambda_expression":
-				i += len(ds[i].Descendants())
-				continue
-			case "call_expression":
-				out = append(out, &ds[i])
-			}
-			i++
+	ds := body.Descendants()
+	for i := 0; i < len(ds); {
+		switch ds[i].Kind() {
+		case "function_definition", "lambda_expression":
+			i += len(ds[i].Descendants())
+			continue
+		case "call_expression":
+			out = append(out, &ds[i])
 		}
+		i++
 	}
 	if fs.own == nil {
 		fs.own = map[*grammar.Node][]*grammar.Node{}
@@ -308,22 +341,26 @@ func (fs *Funcs) treeCalls(t *grammar.Tree) ([]*grammar.Node, bool) {
 }
 
 func (fs *Funcs) callsIn(fn *grammar.Node) []*grammar.Node {
+	body := fn.ChildByField("body")
+	if body == nil {
+		return nil
+	}
+	// A body in an indexed file: a binary search in the file's calls,
+	// not remembered per function.
+	if all, ok := fs.treeCalls(body.Tree()); ok {
+		if out := body.Inside(all); len(out) > 0 {
+			return out
+		}
+		return nil
+	}
 	if cs, ok := fs.calls[fn]; ok {
 		return cs
 	}
 	var out []*grammar.Node
-	if body := fn.ChildByField("body"); body != nil {
-		if all, ok := fs.treeCalls(body.Tree()); ok {
-			if out = body.Inside(all); len(out) == 0 {
-				out = nil
-			}
-		} else {
-			ds := body.Descendants()
-			for i := range ds {
-				if ds[i].Kind() == "call_expression" {
-					out = append(out, &ds[i])
-				}
-			}
+	ds := body.Descendants()
+	for i := range ds {
+		if ds[i].Kind() == "call_expression" {
+			out = append(out, &ds[i])
 		}
 	}
 	fs.calls[fn] = out

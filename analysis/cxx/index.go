@@ -195,8 +195,13 @@ func (x *CallIndex) Named(names ...string) []*grammar.Node {
 
 // FileFuncs is one file's share of a Funcs index.
 type FileFuncs struct {
-	defs  []FuncDef
-	decls []typeDecl
+	defs []FuncDef
+	// decls are the preorder indexes in file's tree of the declarations
+	// with a type (declarations, members, parameters), whose names and
+	// types are read on demand (eachDecl): few units ask, and a string per
+	// declared name cost more than the rest of the share.
+	file  *grammar.File
+	decls []int32
 	// objects are the names of objects constructed in function bodies
 	// with arguments (`Block blk(res, helper);`), which the grammar reads
 	// as function declarations: their type is unknown, their calls opaque.
@@ -280,6 +285,18 @@ func (ff *FileFuncs) Defines(name string) bool {
 	return false
 }
 
+// eachDecl calls yield with each name the file's declarations declare,
+// with its type, in source order.
+func (p *FileFuncs) eachDecl(yield func(typeDecl)) {
+	var buf []typeDecl
+	for _, i := range p.decls {
+		buf = appendDecls(buf[:0], &p.file.Tree.Nodes[i])
+		for _, d := range buf {
+			yield(d)
+		}
+	}
+}
+
 // typeDecl is one declared name (and, for a field, its class) with its
 // type text.
 type typeDecl struct {
@@ -288,7 +305,7 @@ type typeDecl struct {
 
 // IndexFileFuncs indexes the function definitions and declarations of f.
 func IndexFileFuncs(f *grammar.File) *FileFuncs {
-	ff := &FileFuncs{}
+	ff := &FileFuncs{file: f}
 	if f == nil || f.Tree == nil {
 		return ff
 	}
@@ -300,7 +317,9 @@ func IndexFileFuncs(f *grammar.File) *FileFuncs {
 				ff.defs = append(ff.defs, FuncDef{File: f, Node: n, Name: name})
 			}
 		case "declaration", "field_declaration", "parameter_declaration", "optional_parameter_declaration":
-			ff.decls = appendDecls(ff.decls, n)
+			if n.ChildByField("type") != nil {
+				ff.decls = append(ff.decls, int32(i))
+			}
 		case "function_declarator":
 			p := n.Parent()
 			if p == nil || p.Kind() != "declaration" || p.Ancestor("function_definition") == nil {
@@ -310,6 +329,13 @@ func IndexFileFuncs(f *grammar.File) *FileFuncs {
 				ff.objects = append(ff.objects, d.Text())
 			}
 		}
+	}
+	// At their size: a file fact, kept for the parse's life.
+	if cap(ff.defs) > len(ff.defs)+len(ff.defs)/8 {
+		ff.defs = slices.Clone(ff.defs)
+	}
+	if cap(ff.decls) > len(ff.decls)+len(ff.decls)/8 {
+		ff.decls = slices.Clone(ff.decls)
 	}
 	return ff
 }
