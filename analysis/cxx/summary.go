@@ -263,7 +263,7 @@ type Summaries struct {
 	// effectIdx holds the index of each memoized effect list.
 	effectIdx map[*grammar.Node]*EffectIndex
 	returns   map[*grammar.Node]*originMemo
-	callers   map[string][]CallSite
+	callers   map[string][]callerRef
 	entry     map[*grammar.Node]*expansion[[]entrySite]
 	written   map[writtenKey]bool
 	// resolved memoizes resolve per function, origin and depth: in a call
@@ -1332,24 +1332,34 @@ func (s *Summaries) directEffect(f *grammar.File, c Call) ([]Effect, bool) {
 // code no core compiles.
 // Each file's calls are indexed once per parse (FileFuncs.callSites), so a
 // unit an edit made new asks them of the files it holds, name by name.
-func (s *Summaries) callersNamed(name string) []CallSite {
+func (s *Summaries) callersNamed(name string) []callerRef {
 	if cs, ok := s.callers[name]; ok {
 		return cs
 	}
 	if s.callers == nil {
-		s.callers = map[string][]CallSite{}
+		s.callers = map[string][]callerRef{}
 	}
-	var out []CallSite
-	for _, p := range s.funcFiles {
+	var out []callerRef
+	for i, p := range s.funcFiles {
 		for _, ref := range p.callSites(name) {
 			if cs := p.site(ref); s.coresIn(cs.File, cs.Call) != grammar.None {
-				out = append(out, cs)
+				out = append(out, callerRef{ref, int32(i)})
 			}
 		}
 	}
+	out = slices.Clip(out)
 	s.callers[name] = out
 	return out
 }
+
+// callerRef is a CallSite of the unit as its file's index has it (16
+// bytes, not 48): a unit keeps one per call of each function it asks about.
+type callerRef struct {
+	ref  siteRef
+	file int32 // in funcFiles
+}
+
+func (s *Summaries) site(r callerRef) CallSite { return s.funcFiles[r.file].site(r.ref) }
 
 // ownCalls keeps the calls of fn's body that are fn's own: not inside a
 // lambda or a function defined in it. One pass over fn's nodes (a walk up
@@ -1390,19 +1400,33 @@ func (s *Summaries) callSitesOf(fn *grammar.Node) []CallSite {
 // sitesOf returns the calls that reach fn, its own recursive calls
 // included when self is set.
 func (s *Summaries) sitesOf(fn *grammar.Node, self bool) []CallSite {
+	refs := s.siteRefsOf(fn, self)
+	if len(refs) == 0 {
+		return nil
+	}
+	out := make([]CallSite, len(refs))
+	for i, r := range refs {
+		out[i] = s.site(r)
+	}
+	return out
+}
+
+// siteRefsOf is sitesOf as references.
+func (s *Summaries) siteRefsOf(fn *grammar.Node, self bool) []callerRef {
 	name := FunctionName(fn)
 	if name == "" {
 		return nil
 	}
-	var out []CallSite
-	for _, cs := range s.callersNamed(name) {
+	var out []callerRef
+	for _, r := range s.callersNamed(name) {
+		cs := s.site(r)
 		c, ok := AsCall(cs.Call)
 		if !ok || cs.Caller.Node == fn && !self {
 			continue
 		}
 		for _, d := range s.funcs.Callees(c) {
 			if d.Node == fn {
-				out = append(out, cs)
+				out = append(out, r)
 				break
 			}
 		}
@@ -1413,10 +1437,12 @@ func (s *Summaries) sitesOf(fn *grammar.Node, self bool) []CallSite {
 // entrySite is what one caller established before one call of a function:
 // origins in the callee's terms.
 type entrySite struct {
-	site     CallSite
-	coherent []*Origin // the memory invalidated before the call, mapped
-	all      bool      // the whole cache was invalidated before the call
-	wait     *Effect   // a wait before the call (in the caller or above)
+	site callerRef
+	wait *Effect // a wait before the call (in the caller or above)
+	// coherent is the memory invalidated before the call, mapped: its
+	// list in originLists (most calls share one).
+	coherent int32
+	all      bool // the whole cache was invalidated before the call
 }
 
 // entrySites computes, for every call of fn in the unit, what the caller
@@ -1424,9 +1450,10 @@ type entrySite struct {
 func (s *Summaries) entrySites(fn *grammar.Node) []entrySite {
 	return expand(s, s.entry, fn, nil, func() []entrySite {
 		var sites []entrySite
-		for _, cs := range s.callSitesOf(fn) {
+		for _, r := range s.siteRefsOf(fn, false) {
+			cs := s.site(r)
 			c, _ := AsCall(cs.Call)
-			es := entrySite{site: cs}
+			es := entrySite{site: r}
 			// The caller's own callers first: what holds at its entry.
 			state := s.stateBefore(cs.Caller.Node, cs.Call)
 			es.all, es.wait = state.all, state.wait
@@ -1444,10 +1471,10 @@ func (s *Summaries) entrySites(fn *grammar.Node) []entrySite {
 					set.add(inv)
 				}
 			}
-			es.coherent = slices.Clip(set.list)
+			es.coherent = s.originLists.id(set.list)
 			sites = append(sites, es)
 		}
-		return sites
+		return slices.Clip(sites)
 	})
 }
 
@@ -1490,8 +1517,9 @@ func (s *Summaries) stateBefore(fn, at *grammar.Node) coherenceState {
 				w := *es.wait
 				st.wait = &w
 			}
+			coherent := s.originLists.lists[es.coherent]
 			if i == 0 {
-				for _, o := range es.coherent {
+				for _, o := range coherent {
 					set.add(o)
 				}
 				continue
@@ -1499,7 +1527,7 @@ func (s *Summaries) stateBefore(fn, at *grammar.Node) coherenceState {
 			// Keep what every caller established.
 			kept := originSet{}
 			for _, inv := range set.list {
-				for _, o := range es.coherent {
+				for _, o := range coherent {
 					if o.Same(*inv) {
 						kept.add(inv)
 						break
@@ -1542,13 +1570,13 @@ func (s *Summaries) entryCoherence(fn *grammar.Node, o Origin) (ok bool, missing
 	}
 	for _, es := range sites {
 		covered := es.all && es.wait == nil
-		for _, inv := range es.coherent {
+		for _, inv := range s.originLists.lists[es.coherent] {
 			if inv.Covers(o) {
 				covered = true
 			}
 		}
 		if !covered {
-			missing = append(missing, es.site)
+			missing = append(missing, s.site(es.site))
 		}
 	}
 	if len(missing) == len(sites) {

@@ -210,3 +210,38 @@ func TestOriginListsShared(t *testing.T) {
 		t.Errorf("table: %v", tab.lists)
 	}
 }
+
+// EntryCoherence names the calls whose caller did not make the memory
+// coherent; the callers that did share one list of what they invalidated.
+func TestEntryCoherenceMissing(t *testing.T) {
+	src := `
+__aicore__ inline int32_t get(__gm__ int32_t *p) { return p[0]; }
+__aicore__ inline void fresh(__gm__ int32_t *p) {
+  dcci(p, SINGLE_CACHE_LINE);
+  get(p);
+}
+__aicore__ inline void fresh2(__gm__ int32_t *p) {
+  dcci(p, SINGLE_CACHE_LINE);
+  get(p);
+}
+__aicore__ inline void stale(__gm__ int32_t *p) {
+  get(p);
+}
+`
+	f := parseCPP(t, "k.cpp", src)
+	s := Summarize(nil, f)
+	var get *grammar.Node
+	for _, fn := range Functions(f) {
+		if FunctionName(fn) == "get" {
+			get = fn
+		}
+	}
+	ok, missing := s.EntryCoherence(get, Origin{Kind: ParamOrigin, Param: 0})
+	if ok || len(missing) != 1 || missing[0].Caller.Name != "stale" || missing[0].Call.Text() != "get(p)" || missing[0].File != f {
+		t.Fatalf("ok %v, missing %+v: want the call in stale", ok, missing)
+	}
+	sites := s.entrySites(get)
+	if len(sites) != 3 || sites[0].coherent != sites[1].coherent || sites[0].coherent == sites[2].coherent {
+		t.Errorf("fresh and fresh2 share what they invalidated, stale has none: %+v", sites)
+	}
+}
