@@ -59,7 +59,8 @@ func (u *Upward[T]) cover(n *Node) {
 // at returns the position of n in the array, or -1 when n is outside it
 // or there is no array yet.
 func (u *Upward[T]) at(n *Node) int {
-	if i := int(n.index - u.base); u.ids != nil && n.tree() == u.tree && i >= 0 && i < len(u.ids) {
+	// i < size, not len(ids): slots wider than a byte make ids longer.
+	if i := int(n.index - u.base); u.ids != nil && n.tree() == u.tree && i >= 0 && i < u.size {
 		return i
 	}
 	return -1

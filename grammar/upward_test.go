@@ -118,3 +118,42 @@ func TestUpwardWide(t *testing.T) {
 		}
 	}
 }
+
+// TestUpwardOutsideStop asks, once the array holds slots of two bytes,
+// about nodes after the stop node's subtree: their values are the walk's
+// up to the root, not slots read past the subtree.
+func TestUpwardOutsideStop(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("void g(int x) {\n")
+	for i := 0; i < 400; i++ {
+		fmt.Fprintf(&b, "  x = x + %d;\n", i)
+	}
+	b.WriteString("}\nvoid h(int y) {\n")
+	for i := 0; i < 800; i++ {
+		fmt.Fprintf(&b, "  y = y * %d;\n", i)
+	}
+	b.WriteString("}\n")
+	f, err := ParseFile(context.Background(), nil, "a.cpp", []byte(b.String()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &f.Tree.Nodes[0]
+	for i := range f.Tree.Nodes {
+		if n := &f.Tree.Nodes[i]; n.Kind() == "function_definition" {
+			g = n
+			break
+		}
+	}
+	// A value per node: more than a byte's worth.
+	step := func(p, c *Node, above int) int { return above + c.Index() }
+	u := NewUpward(g, step)
+	for i := g.Index(); i <= g.Index()+int(g.last-g.index); i++ {
+		u.Of(&f.Tree.Nodes[i])
+	}
+	for i := range f.Tree.Nodes {
+		n := &f.Tree.Nodes[i]
+		if got, want := u.Of(n), naiveUpward(g, step, n); got != want {
+			t.Fatalf("node %d (%s): %d, want %d", i, n.Kind(), got, want)
+		}
+	}
+}

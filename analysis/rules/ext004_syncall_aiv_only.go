@@ -119,10 +119,10 @@ func unevaluableConstexpr(pass *analysis.Pass, n *grammar.Node) *grammar.Node {
 // constexpr` that the constant resolver proves is never taken (a template
 // flag or constexpr set the other way): that code is discarded, not
 // compiled. Core-type conditions are left to the guard model. Memoized
-// along the ancestors: a rule asks per call, and a call deep in an else-if
-// chain has thousands.
-func deadConstexprs(consts *cxx.Resolver) *grammar.Upward[bool] {
-	return grammar.NewUpward(nil, func(p, child *grammar.Node, above bool) bool {
+// along the ancestors past a few levels: a rule asks per call, and a call
+// deep in an else-if chain has thousands.
+func deadConstexprs(consts *cxx.Resolver) *shallowUpward[bool] {
+	return newShallowUpward(nil, func(p, child *grammar.Node, above bool) bool {
 		if above || p.Kind() != "if_statement" || p.ChildOfKind("constexpr") == nil {
 			return above
 		}

@@ -237,15 +237,15 @@ func (p *readPrecedence) of(fn *grammar.Node, a *cxx.Access) cxx.Preceding {
 }
 
 // loopAncestry answers the loop questions asked per read, memoized per
-// function along the read's ancestors (grammar.Upward): walked per read,
+// function along the read's ancestors past a few levels (shallowUpward): walked per read,
 // they cost the read's depth, thousands in an else-if chain.
 type loopAncestry struct {
 	byFn map[*grammar.Node]*fnLoops
 }
 
 type fnLoops struct {
-	outer, poll *grammar.Upward[*grammar.Node]
-	all         *grammar.Upward[*loopList]
+	outer, poll *shallowUpward[*grammar.Node]
+	all         *shallowUpward[*loopList]
 }
 
 // loopList lists loops, innermost first; lists of nested nodes share
@@ -262,13 +262,13 @@ func (la *loopAncestry) of(fn *grammar.Node) *fnLoops {
 		return l
 	}
 	l := &fnLoops{
-		outer: grammar.NewUpward(fn, func(p, _ *grammar.Node, above *grammar.Node) *grammar.Node {
+		outer: newShallowUpward(fn, func(p, _ *grammar.Node, above *grammar.Node) *grammar.Node {
 			if above == nil && isLoop(p) {
 				return p
 			}
 			return above
 		}),
-		poll: grammar.NewUpward(fn, func(p, c *grammar.Node, above *grammar.Node) *grammar.Node {
+		poll: newShallowUpward(fn, func(p, c *grammar.Node, above *grammar.Node) *grammar.Node {
 			switch p.Kind() {
 			case "while_statement", "do_statement", "for_statement":
 				if c.Field() == "condition" {
@@ -290,7 +290,7 @@ func (la *loopAncestry) of(fn *grammar.Node) *fnLoops {
 			}
 			return above
 		}),
-		all: grammar.NewUpward(fn, func(p, c *grammar.Node, above *loopList) *loopList {
+		all: newShallowUpward(fn, func(p, c *grammar.Node, above *loopList) *loopList {
 			if isLoop(p) && c.Field() != "initializer" {
 				return &loopList{p, above}
 			}

@@ -28,3 +28,29 @@ func upwardDirect[T comparable](n, stop *grammar.Node, step func(p, child *gramm
 	}
 	return v, true
 }
+
+// shallowUpward answers grammar.Upward's questions by walking up when the
+// node is near its stop (upwardDirect), and through a memo made at the
+// first deeper question: a rule asking about every read or call of a
+// large shallow function kept a byte per node of it for each question
+// kind, where a walk of a few levels answers.
+type shallowUpward[T comparable] struct {
+	stop *grammar.Node
+	step func(p, child *grammar.Node, above T) T
+	memo *grammar.Upward[T]
+}
+
+func newShallowUpward[T comparable](stop *grammar.Node, step func(p, child *grammar.Node, above T) T) *shallowUpward[T] {
+	return &shallowUpward[T]{stop: stop, step: step}
+}
+
+// Of returns what grammar.NewUpward(stop, step).Of(n) would.
+func (u *shallowUpward[T]) Of(n *grammar.Node) T {
+	if u.memo == nil {
+		if v, ok := upwardDirect(n, u.stop, u.step); ok {
+			return v
+		}
+		u.memo = grammar.NewUpward(u.stop, u.step)
+	}
+	return u.memo.Of(n)
+}

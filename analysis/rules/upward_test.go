@@ -8,9 +8,9 @@ import (
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
-// TestUpwardDirect checks the memo-less walk against grammar.Upward for
-// every node of a function with shallow and deep nests: the same value
-// when the node is near enough, no answer when it is not.
+// TestUpwardDirect checks the memo-less walk and shallowUpward against
+// grammar.Upward for every node of a function with shallow and deep nests:
+// the same value when the node is near enough, no answer when it is not.
 func TestUpwardDirect(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("void g(int y) { if (y) return; }\nvoid f(int x) {\n  for (;;) { if (x == 0) { x = 1; return; }")
@@ -45,6 +45,20 @@ func TestUpwardDirect(t *testing.T) {
 			direct++
 			if got != want {
 				t.Fatalf("node %d (%s): %q, want %q", i, n.Kind(), got, want)
+			}
+		}
+		// The shallow memo, asked shallow nodes first, then deep ones,
+		// then shallow ones again through its memo.
+		su := newShallowUpward(stop, step)
+		for _, pass := range []int{0, 1, 0} {
+			for i := range f.Tree.Nodes {
+				n := &f.Tree.Nodes[i]
+				if _, ok := upwardDirect(n, stop, step); ok != (pass == 0) {
+					continue
+				}
+				if got, want := su.Of(n), u.Of(n); got != want {
+					t.Fatalf("shallowUpward, node %d (%s): %q, want %q", i, n.Kind(), got, want)
+				}
 			}
 		}
 		if direct == 0 || deep == 0 {
