@@ -109,14 +109,46 @@ type Access struct {
 	Root string
 	// Var is the declaration of the root variable, when known.
 	Var *Var
-	// Via is "subscript", "deref", "arrow", "GetValue", "SetValue" or "call".
-	Via string
 	// Stmt is the statement to insert code before: the outermost statement
 	// containing Node whose parent is a block (or a case label); nil when
 	// the access is not inside a function body.
 	Stmt *grammar.Node
 	Func *grammar.Node
+	// The small fields last: an Access is 64 bytes.
+	Via  AccessVia
 	Kind AccessKind
+}
+
+// AccessVia says how an access reaches memory: through `p[i]`, `*p`,
+// `p->f`, `g.GetValue(i)`, `g.SetValue(i, v)` or `g(i)`. A byte, not a
+// string: a file has an access per load and store.
+type AccessVia uint8
+
+const (
+	ViaSubscript AccessVia = iota + 1
+	ViaDeref
+	ViaArrow
+	ViaGetValue
+	ViaSetValue
+	ViaCall
+)
+
+func (v AccessVia) String() string {
+	switch v {
+	case ViaSubscript:
+		return "subscript"
+	case ViaDeref:
+		return "deref"
+	case ViaArrow:
+		return "arrow"
+	case ViaGetValue:
+		return "GetValue"
+	case ViaSetValue:
+		return "SetValue"
+	case ViaCall:
+		return "call"
+	}
+	return ""
 }
 
 // Addr is an expression for the accessed address, usable as the first
@@ -124,11 +156,11 @@ type Access struct {
 // Made on demand: a fix asks for a few, a file has many accesses.
 func (a *Access) Addr() string {
 	switch a.Via {
-	case "GetValue", "SetValue", "call":
+	case ViaGetValue, ViaSetValue, ViaCall:
 		// The call's receiver, or the called GlobalTensor of g(i) (its
 		// call is the pointer's parent).
 		call := a.Node
-		if a.Via == "call" {
+		if a.Via == ViaCall {
 			call = a.Ptr.Parent()
 		}
 		idx := "0"
@@ -141,7 +173,7 @@ func (a *Access) Addr() string {
 			}
 		}
 		return a.Ptr.Text() + ".GetPhyAddr(" + idx + ")"
-	case "deref":
+	case ViaDeref:
 		if a.Node == a.Ptr.Parent() {
 			return Unparen(a.Ptr).Text()
 		}
@@ -1761,7 +1793,7 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 			if k != GMData {
 				continue
 			}
-			a = Access{Ptr: base, Var: v, Via: "subscript"}
+			a = Access{Ptr: base, Var: v, Via: ViaSubscript}
 		case "pointer_expression":
 			if operatorText(n) != "*" {
 				continue
@@ -1771,7 +1803,7 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 			if k != GMData {
 				continue
 			}
-			a = Access{Ptr: base, Var: v, Via: "deref"}
+			a = Access{Ptr: base, Var: v, Via: ViaDeref}
 		case "field_expression":
 			if operatorText(n) != "->" {
 				continue
@@ -1784,7 +1816,7 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 			if k != GMData {
 				continue
 			}
-			a = Access{Ptr: base, Var: v, Via: "arrow"}
+			a = Access{Ptr: base, Var: v, Via: ViaArrow}
 		case "call_expression":
 			if fn := n.ChildByField("function"); fn == nil || fn.Kind() != "identifier" && fn.Kind() != "field_expression" {
 				continue
@@ -1803,9 +1835,9 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 				if k != GMGlobalTensor {
 					continue
 				}
-				a = Access{Ptr: call.Receiver, Var: v, Via: "GetValue", Kind: Read}
+				a = Access{Ptr: call.Receiver, Var: v, Via: ViaGetValue, Kind: Read}
 				if call.Name == "SetValue" {
-					a.Via, a.Kind = "SetValue", Write
+					a.Via, a.Kind = ViaSetValue, Write
 				}
 			case call.Receiver == nil && call.Qualified == call.Name:
 				// g(i): GlobalTensor's operator() returns a reference to
@@ -1818,7 +1850,7 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 				if k != GMGlobalTensor {
 					continue
 				}
-				a = Access{Ptr: fn, Var: v, Via: "call"}
+				a = Access{Ptr: fn, Var: v, Via: ViaCall}
 			default:
 				continue
 			}
@@ -1826,7 +1858,7 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 			continue
 		}
 		a.Node = n
-		if a.Via == "subscript" || a.Via == "deref" || a.Via == "arrow" || a.Via == "call" {
+		if a.Via == ViaSubscript || a.Via == ViaDeref || a.Via == ViaArrow || a.Via == ViaCall {
 			// Member and array-member selections continue the same access:
 			// p[i].x, p->arr[2].
 			for p := a.Node.Parent(); p != nil; p = a.Node.Parent() {

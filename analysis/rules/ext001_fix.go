@@ -199,7 +199,7 @@ func dcciPointer(a *cxx.Access) string {
 		return ""
 	}
 	p := gmOneLine(cxx.Unparen(a.Ptr).Text())
-	if a.Via == "GetValue" || a.Via == "call" {
+	if a.Via == cxx.ViaGetValue || a.Via == cxx.ViaCall {
 		p += ".GetPhyAddr()"
 	}
 	if a.Var != nil && constPointee(a.Var) {

@@ -133,7 +133,7 @@ func runGMScalarRead(pass *analysis.Pass) {
 		g := groups[key]
 		a := g.first
 		what := "`__gm__` pointer `" + a.Root + "`"
-		if a.Via == "GetValue" || a.Via == "call" {
+		if a.Via == cxx.ViaGetValue || a.Via == cxx.ViaCall {
 			what = "GlobalTensor `" + a.Root + "`"
 		}
 		var msg string
@@ -267,7 +267,7 @@ func dcciAddress(gm *cxx.GM, a *cxx.Access) string {
 			return ""
 		}
 		addr = cxx.Unparen(a.Ptr).Text()
-		if a.Via == "GetValue" || a.Via == "call" {
+		if a.Via == cxx.ViaGetValue || a.Via == cxx.ViaCall {
 			addr += ".GetPhyAddr()"
 		}
 	}

@@ -255,7 +255,7 @@ func passedWhy(e cxx.Effect) string {
 
 func gmWriteDiagnostic(pass *analysis.Pass, gm *cxx.GM, a *cxx.Access, flush *cxx.Dcci, barrier []cxx.Hop) analysis.Diagnostic {
 	what := "`__gm__` pointer `" + a.Root + "`"
-	if a.Via == "SetValue" || a.Via == "call" {
+	if a.Via == cxx.ViaSetValue || a.Via == cxx.ViaCall {
 		what = "GlobalTensor `" + a.Root + "`"
 	}
 	before := "before the function returns"
@@ -309,7 +309,7 @@ func writeBackAddress(gm *cxx.GM, a *cxx.Access) (string, bool) {
 		return addr, false
 	}
 	ptr := gmOneLine(cxx.Unparen(a.Ptr).Text())
-	if a.Via == "SetValue" || a.Via == "call" {
+	if a.Via == cxx.ViaSetValue || a.Via == cxx.ViaCall {
 		ptr += ".GetPhyAddr()"
 	}
 	return "(__gm__ void *)" + ptr, true

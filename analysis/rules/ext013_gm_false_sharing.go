@@ -137,7 +137,7 @@ func abs(x int64) int64 {
 // the index counts.
 func storeIndex(a *cxx.Access) (*grammar.Node, string) {
 	switch a.Via {
-	case "subscript":
+	case cxx.ViaSubscript:
 		n := a.Node
 		for n != nil && n.Kind() == "field_expression" {
 			n = cxx.Unparen(n.ChildByField("argument"))
@@ -154,7 +154,7 @@ func storeIndex(a *cxx.Access) (*grammar.Node, string) {
 			}
 		}
 		return idx, a.Var.Type
-	case "SetValue":
+	case cxx.ViaSetValue:
 		c, ok := cxx.AsCall(a.Node)
 		if !ok || len(c.Args) != 2 || a.Var == nil {
 			return nil, ""
