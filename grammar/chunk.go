@@ -538,7 +538,13 @@ func (c *chunker) parseSpan(ctx context.Context, x, y int, kind spanKind, parent
 	default:
 		err = errChunks
 	}
+	big := nodeCount(ts) > trimAfter
 	ts.Close()
+	if big {
+		// The pieces after this one are smaller: what malloc keeps
+		// of its tree would stay resident under their nodes.
+		trimCHeap()
+	}
 	if err == errChunks && (h != nil || kind != spanTop) {
 		return fail(nil)
 	}
