@@ -51,6 +51,8 @@ type Funcs struct {
 	ff    FileFacts
 	trees map[*grammar.Tree]*treeCalls
 	memo  map[reachKey]*reachResult
+	// whats numbers the predicates' names of the memo's keys.
+	whats map[string]uint16
 }
 
 // IndexFunctions indexes every function definition of the files.
@@ -373,10 +375,13 @@ type Hop struct {
 	Call *grammar.Node
 }
 
+// reachKey is a memoized question: a function, the cores and the
+// predicate's number in whats (16 bytes: a key per function a walk
+// reaches, per predicate and cores).
 type reachKey struct {
 	fn    *grammar.Node
+	what  uint16
 	cores grammar.Cores
-	what  string
 }
 
 type reachResult struct {
@@ -400,7 +405,15 @@ func (fs *Funcs) Reach(d FuncDef, cores grammar.Cores, what string, match func(f
 }
 
 func (fs *Funcs) reach(d FuncDef, cores grammar.Cores, what string, match func(f *grammar.File, c Call) bool, depth int) []Hop {
-	key := reachKey{d.Node, cores, what}
+	w, ok := fs.whats[what]
+	if !ok {
+		if fs.whats == nil {
+			fs.whats = map[string]uint16{}
+		}
+		w = uint16(len(fs.whats))
+		fs.whats[what] = w
+	}
+	key := reachKey{d.Node, w, cores}
 	if r, ok := fs.memo[key]; ok {
 		if r.busy {
 			return nil // recursion: the outer visit decides
