@@ -16,7 +16,8 @@ import (
 // kind, the cores), and the node it happens at is shared by the run of
 // effects at one node (a call's block, a dcci's invalidate and write-back).
 type effectList struct {
-	ids  []uint32
+	// ids are 16 bits wide while the unit's table is short (positions).
+	ids  positions
 	runs []atRun
 	// facts is the unit's table when the list was made: it holds the
 	// list's ids; the list reads it without the summaries' lock.
@@ -127,11 +128,14 @@ func (l *effectList) Len() int {
 	if l == nil {
 		return 0
 	}
-	return len(l.ids)
+	return l.ids.len()
 }
 
 // fact is what the effect at position i says.
-func (l *effectList) fact(i int) *effectFact { return l.facts.fact(l.ids[i]) }
+func (l *effectList) fact(i int) *effectFact { return l.facts.fact(l.id(i)) }
+
+// id is the fact id of the effect at position i.
+func (l *effectList) id(i int) uint32 { return uint32(l.ids.at(i)) }
 
 // run is the index of the run holding position i.
 func (l *effectList) run(i int) int {
@@ -142,7 +146,7 @@ func (l *effectList) run(i int) int {
 func (l *effectList) at(i int) *grammar.Node { return l.runs[l.run(i)].at }
 
 // effect is the effect at position i.
-func (l *effectList) effect(i int) Effect { return l.facts.effect(l.ids[i], l.at(i)) }
+func (l *effectList) effect(i int) Effect { return l.facts.effect(l.id(i), l.at(i)) }
 
 // startAt is the first position whose effect starts at or after pos (the
 // effects are in source order).
@@ -166,7 +170,7 @@ func (l *effectList) all() iter.Seq2[int, Effect] {
 		i := 0
 		for _, r := range l.runs {
 			for ; i < int(r.end); i++ {
-				if !yield(i, l.facts.effect(l.ids[i], r.at)) {
+				if !yield(i, l.facts.effect(l.id(i), r.at)) {
 					return
 				}
 			}
@@ -207,8 +211,12 @@ func (b *effectBuilder) list(facts *factTable) *effectList {
 	if len(b.ids) == 0 {
 		return nil
 	}
+	ids := makePositions(len(b.ids), int(slices.Max(b.ids)))
+	for i, id := range b.ids {
+		ids.set(i, int32(id))
+	}
 	return &effectList{
-		ids:   append(make([]uint32, 0, len(b.ids)), b.ids...),
+		ids:   ids,
 		runs:  append(make([]atRun, 0, len(b.runs)), b.runs...),
 		facts: facts,
 	}
@@ -232,7 +240,7 @@ func (l *effectList) condensed() []int32 {
 	}
 	first := map[key]int{}
 	last := map[key]int{}
-	for i := range l.ids {
+	for i := range l.Len() {
 		k := keyOf(i)
 		if _, ok := first[k]; !ok {
 			first[k] = i
@@ -240,7 +248,7 @@ func (l *effectList) condensed() []int32 {
 		last[k] = i
 	}
 	out := make([]int32, 0, 2*len(first))
-	for i := range l.ids {
+	for i := range l.Len() {
 		if k := keyOf(i); first[k] == i || last[k] == i {
 			out = append(out, int32(i))
 		}

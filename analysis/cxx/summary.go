@@ -1175,7 +1175,7 @@ func (s *Summaries) expandCall(b *effectBuilder, fn, callee, n *grammar.Node, c 
 		if x.cores&cores == grammar.None {
 			return
 		}
-		b.add(n, s.mapFact(l.ids[i], origin, x.cores&cores))
+		b.add(n, s.mapFact(l.id(i), origin, x.cores&cores))
 	}
 	if keep == nil {
 		for i := range l.Len() {
