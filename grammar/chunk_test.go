@@ -258,6 +258,13 @@ func TestHugeStatementParseMatchesWhole(t *testing.T) {
 		b.WriteString("\n")
 	}
 	plain := func(b *strings.Builder, i int) { fmt.Fprintf(b, stmts, i) }
+	// pad writes 400 plain statements: enough around a chain for the
+	// statements to be cut into runs of their own.
+	pad := func(b *strings.Builder) {
+		for i := 0; i < 400; i++ {
+			plain(b, i)
+		}
+	}
 	none := func(int) string { return "" }
 	gen := map[string]func(b *strings.Builder){
 		"chain": func(b *strings.Builder) {
@@ -287,34 +294,26 @@ func TestHugeStatementParseMatchesWhole(t *testing.T) {
 			b.WriteString("  // after the chain\n  AscendC::SyncAll();\n")
 		},
 		"chain-directive-between": func(b *strings.Builder) {
-			for i := 0; i < 400; i++ {
-				fmt.Fprintf(b, stmts, i)
-			}
+			pad(b)
 			chain(b, 48<<10, false, func(i int) string {
 				if i%50 == 49 {
 					return "\n#if 0\n  // gone\n#endif\n "
 				}
 				return ""
 			}, plain)
-			for i := 0; i < 400; i++ {
-				fmt.Fprintf(b, stmts, i)
-			}
+			pad(b)
 		},
 		// An else that is not the last link's (but an if's in it): the
 		// statements around are cut, the chain is one run.
 		"dangling-else": func(b *strings.Builder) {
-			for i := 0; i < 400; i++ {
-				fmt.Fprintf(b, stmts, i)
-			}
+			pad(b)
 			chain(b, 48<<10, false, func(i int) string {
 				if i%40 == 39 {
 					return " else if (idx == -1) if (out[0]) {\n  }"
 				}
 				return ""
 			}, plain)
-			for i := 0; i < 400; i++ {
-				fmt.Fprintf(b, stmts, i)
-			}
+			pad(b)
 		},
 		"switch": func(b *strings.Builder) {
 			b.WriteString("  switch (idx) {\n")
@@ -348,13 +347,9 @@ func TestHugeStatementParseMatchesWhole(t *testing.T) {
 			b.WriteString("    out[1] = 2;\n    }\n    out[2] = 3;\n  }\n  AscendC::SyncAll();\n")
 		},
 		"chain-among-statements": func(b *strings.Builder) {
-			for i := 0; i < 400; i++ {
-				fmt.Fprintf(b, stmts, i)
-			}
+			pad(b)
 			chain(b, 32<<10, false, none, plain)
-			for i := 0; i < 400; i++ {
-				fmt.Fprintf(b, stmts, i)
-			}
+			pad(b)
 		},
 		"huge-link": func(b *strings.Builder) {
 			chain(b, 128<<10, true, none, func(b *strings.Builder, i int) {
