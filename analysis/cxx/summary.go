@@ -900,26 +900,12 @@ type declsByName []scopeDecl
 
 // named returns the declarators of name.
 func (l declsByName) named(name string) []scopeDecl {
-	lo := sort.Search(len(l), func(i int) bool { return cmpName(l[i].name.Bytes(), name) >= 0 })
+	lo := sort.Search(len(l), func(i int) bool { return compareBytesString(l[i].name.Bytes(), name) >= 0 })
 	hi := lo
-	for hi < len(l) && cmpName(l[hi].name.Bytes(), name) == 0 {
+	for hi < len(l) && compareBytesString(l[hi].name.Bytes(), name) == 0 {
 		hi++
 	}
 	return l[lo:hi]
-}
-
-// cmpName compares a name's bytes in the source with a name, without
-// copying them.
-func cmpName(b []byte, name string) int {
-	for i := 0; i < len(b) && i < len(name); i++ {
-		if b[i] != name[i] {
-			if b[i] < name[i] {
-				return -1
-			}
-			return 1
-		}
-	}
-	return len(b) - len(name)
 }
 
 // scopeIndex lists a function's scopes that declare something, in source
