@@ -744,12 +744,7 @@ func (g *GM) str(b []byte) string {
 	if s, ok := g.strs[string(b)]; ok {
 		return s
 	}
-	if g.strs == nil {
-		g.strs = map[string]string{}
-	}
-	s := string(b)
-	g.strs[s] = s
-	return s
+	return g.strOf(string(b))
 }
 
 // objectKind classifies a non-pointer declared type.
@@ -1431,20 +1426,19 @@ func (g *GM) findHelpers(calls []incNode) {
 // `g.GetValue(i)`, "DataCacheCleanAndInvalid" for `AscendC::...<T>(g)`.
 // Rules use it to skip calls before AsCall.
 func CallName(n *grammar.Node) string {
-	fn := n.ChildByField("function")
-	for fn != nil {
-		switch fn.Kind() {
-		case "identifier", "field_identifier":
-			return fn.Text()
-		case "qualified_identifier", "template_function", "template_method":
-			fn = fn.ChildByField("name")
-		case "field_expression":
-			fn = fn.ChildByField("field")
-		default:
-			return ""
-		}
+	if id := calledIdent(n); id != nil {
+		return id.Text()
 	}
 	return ""
+}
+
+// calledIdent is the identifier callNameNode finds when the called name is
+// one (nil for an operator, a parenthesized callee, ...): CallName's names.
+func calledIdent(n *grammar.Node) *grammar.Node {
+	if nn, _ := callNameNode(n); nn != nil && (nn.Kind() == "identifier" || nn.Kind() == "field_identifier") {
+		return nn
+	}
+	return nil
 }
 
 // helperArg is a parameter of a dcci helper whose pointer it dccis, with

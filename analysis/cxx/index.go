@@ -245,8 +245,7 @@ func (p *FileFuncs) callSites(name string) []siteRef {
 				if d.File.CoresOf(n) == grammar.None {
 					continue
 				}
-				if nn, _ := callNameNode(n); nn != nil && nn.Start < nn.End && (nn.Kind() == "identifier" || nn.Kind() == "field_identifier") {
-					// CallName's names: an identifier.
+				if nn := calledIdent(n); nn != nil && nn.Start < nn.End {
 					cn := nn.Bytes()
 					all = append(all, named{cn, siteRef{n, int32(i)}})
 				}
