@@ -208,15 +208,7 @@ func (fs *Funcs) FieldTypes(class string) []string {
 // Lookup returns the definitions with a name (overloads and methods of
 // different classes all share it: callers treat them as "may call").
 func (fs *Funcs) Lookup(name string) []FuncDef {
-	lo, found := slices.BinarySearchFunc(fs.byName, name, func(d FuncDef, name string) int { return strings.Compare(d.Name, name) })
-	if !found {
-		return nil
-	}
-	hi := lo + 1
-	for hi < len(fs.byName) && fs.byName[hi].Name == name {
-		hi++
-	}
-	return fs.byName[lo:hi:hi]
+	return equalRun(fs.byName, name, func(d FuncDef, name string) int { return strings.Compare(d.Name, name) })
 }
 
 // All returns every indexed definition, the file's own first, in source

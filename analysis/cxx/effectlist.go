@@ -52,8 +52,10 @@ const factChunk = 1024
 // chunk, once written, never change.
 type factTable struct {
 	chunks []*[factChunk]effectFact
-	n      uint32
-	files  []*grammar.File
+	// n counts the facts written; it is the writer's (addFact) and
+	// changes in place, so the lists read without the lock never read it.
+	n     uint32
+	files []*grammar.File
 }
 
 func (t *factTable) fact(id uint32) *effectFact { return &t.chunks[id/factChunk][id%factChunk] }

@@ -129,17 +129,24 @@ func IndexCalls(f *grammar.File) *CallIndex {
 // named returns the calls of name, in source order (with no room to
 // append).
 func (x *CallIndex) named(name string) []*grammar.Node {
-	lo, _ := slices.BinarySearchFunc(x.calls, name, func(n *grammar.Node, name string) int {
+	return equalRun(x.calls, name, func(n *grammar.Node, name string) int {
 		return compareBytesString(callNameBytes(n), name)
 	})
-	hi := lo
-	for hi < len(x.calls) && string(callNameBytes(x.calls[hi])) == name {
-		hi++
-	}
-	if hi == lo {
+}
+
+// equalRun is the run of the sorted s whose elements compare equal to key
+// (nil for none), with no room to append: the lookup of the name-sorted
+// lists that stand in for maps of lists.
+func equalRun[E, K any](s []E, key K, cmp func(E, K) int) []E {
+	lo, found := slices.BinarySearchFunc(s, key, cmp)
+	if !found {
 		return nil
 	}
-	return x.calls[lo:hi:hi]
+	hi := lo + 1
+	for hi < len(s) && cmp(s[hi], key) == 0 {
+		hi++
+	}
+	return s[lo:hi:hi]
 }
 
 // compareBytesString is bytes.Compare(b, []byte(s)) without the copy.
@@ -258,14 +265,9 @@ func (p *FileFuncs) callSites(name string) []siteRef {
 			p.sites[i] = x.ref
 		}
 	})
-	lo, _ := slices.BinarySearchFunc(p.sites, name, func(r siteRef, name string) int {
+	return equalRun(p.sites, name, func(r siteRef, name string) int {
 		return compareBytesString(callNameBytes(r.call), name)
 	})
-	hi := lo
-	for hi < len(p.sites) && string(callNameBytes(p.sites[hi].call)) == name {
-		hi++
-	}
-	return p.sites[lo:hi:hi]
 }
 
 // site is the CallSite of ref.

@@ -900,12 +900,7 @@ type declsByName []scopeDecl
 
 // named returns the declarators of name.
 func (l declsByName) named(name string) []scopeDecl {
-	lo := sort.Search(len(l), func(i int) bool { return compareBytesString(l[i].name.Bytes(), name) >= 0 })
-	hi := lo
-	for hi < len(l) && compareBytesString(l[hi].name.Bytes(), name) == 0 {
-		hi++
-	}
-	return l[lo:hi]
+	return equalRun(l, name, func(d scopeDecl, name string) int { return compareBytesString(d.name.Bytes(), name) })
 }
 
 // scopeIndex lists a function's scopes that declare something, in source
