@@ -136,8 +136,12 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	var dropAfter map[*Analyzer][]FactKey
 	if opts.DropFacts {
 		dropAfter = lastReaders(opts, f.Lang)
-		rf := ctx.Value(runFactsKey{}).(*runFacts)
-		rf.dropped, rf.onDropped = map[factID]bool{}, opts.OnDroppedFact
+		if opts.OnDroppedFact != nil {
+			// What was dropped, and which rule asks, is kept only
+			// for a listener.
+			rf := ctx.Value(runFactsKey{}).(*runFacts)
+			rf.dropped, rf.onDropped = map[factID]bool{}, opts.OnDroppedFact
+		}
 	}
 	sups := ParseSuppressions(f)
 	// Each rule's findings are gathered, then copied once into a list of
@@ -158,7 +162,7 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		if opts.MaxFindingsPerRule > 0 {
 			limit = &findingCap{max: opts.MaxFindingsPerRule, sups: sups}
 		}
-		if dropAfter != nil {
+		if opts.OnDroppedFact != nil && dropAfter != nil {
 			rf := ctx.Value(runFactsKey{}).(*runFacts)
 			rf.mu.Lock()
 			rf.rule = a.Code
@@ -295,6 +299,7 @@ func (p *Pass) dropFacts(ks []FactKey) {
 		units = append(units, r[0])
 	}
 	rf, _ := p.ctx.Value(runFactsKey{}).(*runFacts)
+	listened := rf != nil && rf.onDropped != nil
 	for _, u := range units {
 		if u == nil {
 			continue
@@ -302,7 +307,7 @@ func (p *Pass) dropFacts(ks []FactKey) {
 		for _, k := range ks {
 			id := factID{key: k, unit: u.Key}
 			p.store.drop(id)
-			if rf != nil {
+			if listened {
 				rf.mu.Lock()
 				rf.dropped[id] = true
 				rf.mu.Unlock()

@@ -373,7 +373,8 @@ type runFacts struct {
 	mu sync.Mutex
 	m  map[factID]any
 	// dropped are the facts the run dropped (Options.DropFacts); rule
-	// is the rule running, onDropped hears it ask for one of them.
+	// is the rule running, onDropped hears it ask for one of them. All
+	// three are set only when Options.OnDroppedFact listens.
 	dropped   map[factID]bool
 	rule      string
 	onDropped func(rule, fact string)
