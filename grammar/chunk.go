@@ -247,15 +247,16 @@ func isCases(src []byte, i int) bool {
 // hugeIn finds the huge statement of src, a span of the kind, that leaves
 // out the most when cut every bytes: the brace block or the else-if chain
 // (at any depth; no chain unless chains) whose length less its longest
-// statement or link (what no cut splits) is largest, at least 2*every.
-// nil when there is none, or no cut in it.
+// statement or link (what no cut splits) is largest, and leaves every/2
+// bytes past its head (see hugeHead) to cut. nil when there is none, or no
+// cut in it.
 func hugeIn(src []byte, kind spanKind, every int, chains bool) *huge {
 	// Level 0 is the span's own: a run's statements are a block's.
 	frames := []scanFrame{{brace: kind == spanStmts || kind == spanDecls, open: -1, cases: isCases(src, 0)}}
 	var best huge
-	bestLen := 2 * every
+	bestLen := 0
 	candidate := func(h huge, n int) {
-		if n > bestLen {
+		if n > bestLen && n-hugeHead(len(src), h, every) > every/2 {
 			best, bestLen = h, n
 		}
 	}
@@ -313,25 +314,29 @@ func hugeIn(src []byte, kind spanKind, every int, chains bool) *huge {
 	if best.end == 0 {
 		return nil
 	}
-	// The cuts, every bytes apart: the first every bytes into the huge
-	// (the span's own parse holds them), none in its last every/2.
+	// The cuts: the first past the huge's head, then step bytes apart,
+	// none in the last step/2: the runs are of one length, at most about
+	// every bytes (a huge of 1.3*every is two runs of 0.65*every, not one
+	// of 1.3*every).
 	h := &best
-	next := h.start + every
+	next := h.start + hugeHead(len(src), *h, every)
+	k := (h.end - next + every - 1) / every
+	step := (h.end - next + k - 1) / k
 	cases := !h.chain && isCases(src, h.start+1)
 	walkCode(src[:h.end], func(i int, c byte, depth, cond int) bool {
-		if i < next || h.end-i < every/2 {
+		if i < next || h.end-i < step/2 {
 			return true
 		}
 		if h.chain && c == '}' && depth == h.level+1 && cond == 0 {
 			if w, ok := nextWord(src, i+1); ok && string(w) == "else" {
 				h.cuts = append(h.cuts, i+1)
-				next = i + 1 + every
+				next = i + 1 + step
 			}
 		}
 		if !h.chain && (c == ';' && depth == h.level || c == '}' && depth == h.level+1) {
 			if w, ok := nextWord(src, i+1); stmtEnds(src, i, w, ok, cond, cases) {
 				h.cuts = append(h.cuts, i+1)
-				next = i + 1 + every
+				next = i + 1 + step
 			}
 		}
 		return true
@@ -340,6 +345,15 @@ func hugeIn(src []byte, kind spanKind, every int, chains bool) *huge {
 		return nil
 	}
 	return h
+}
+
+// hugeHead is how far into the huge statement h of a span of n bytes its
+// first cut may be: what the span's own parse holds of it, so that parse
+// holds about every bytes, like a run (the code around h is all it holds
+// when that is every bytes or more; a piece ending in a large function
+// after other declarations, e.g., is cut early in the function).
+func hugeHead(n int, h huge, every int) int {
+	return max(every-(n-(h.end-h.start)), 0)
 }
 
 // startsDecl reports whether the code at i starts with two identifiers
@@ -538,11 +552,15 @@ func (c *chunker) parseSpan(ctx context.Context, x, y int, kind spanKind, parent
 	default:
 		err = errChunks
 	}
-	big := nodeCount(ts) > trimAfter
+	// Over 1.5 times the nodes of a usual piece's tree (about 0.5 a
+	// byte): malloc's free pages after it are more than the next needs.
+	big := nodeCount(ts) > chunkBytes*3/4
 	ts.Close()
 	if big {
-		// The pieces after this one are smaller: what malloc keeps
-		// of its tree would stay resident under their nodes.
+		// The pieces after this one are smaller (a huge statement's
+		// head, e.g. nest-depth's 256 loop levels, and the text around
+		// it): what malloc keeps of its tree would stay resident under
+		// their nodes.
 		trimCHeap()
 	}
 	if err == errChunks && (h != nil || kind != spanTop) {

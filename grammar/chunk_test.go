@@ -420,3 +420,61 @@ func TestHugeStatementParseMatchesWhole(t *testing.T) {
 		mustParseInRuns(t, parsed, src, 8)
 	})
 }
+
+// A piece ending in a function under twice the piece size, after other
+// declarations (helpers and the entry calling them all), parses the
+// function in runs: the piece's own parse and each run hold about a
+// piece's bytes, not the piece's 1.5 to 2.5 (the piece's C tree is the
+// parse's peak), and the nodes are still those of the whole parse.
+func TestEntryAfterHelpersParsesInRuns(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("#include \"kernel_operator.h\"\n")
+	n := 0
+	for ; b.Len() < 24<<10; n++ {
+		fmt.Fprintf(&b, "__aicore__ inline void phase%[1]d(__gm__ int64_t *args) {\n  for (int64_t i = 0; i < args[%[2]d]; ++i) {\n    AscendC::PipeBarrier<PIPE_V>();\n  }\n}\n", n, n%8)
+	}
+	b.WriteString("extern \"C\" __global__ __aicore__ void big(__gm__ int64_t *args) {\n")
+	for i, end := 0, b.Len()+3500; b.Len() < end; i++ {
+		fmt.Fprintf(&b, "  phase%d(args);\n", i%n)
+	}
+	b.WriteString("}\n")
+	src := []byte(b.String())
+	defer func(n, m int) { chunkBytes, chunkAfter = n, m }(chunkBytes, chunkAfter)
+	chunkBytes, chunkAfter = 512<<10, 512<<10
+	whole, err := ParseFile(context.Background(), nil, "helpers.cpp", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunkBytes, chunkAfter = 2<<10, 4<<10
+	parsed, _ := Mask(src)
+	cuts := topLevelSplits(parsed, chunkBytes)
+	last := parsed[cuts[len(cuts)-1]:]
+	entry := bytes.Index(last, []byte("extern"))
+	if len(last) <= 2*chunkBytes || entry <= 0 || len(last)-entry >= 2*chunkBytes {
+		t.Fatalf("the last piece is %d bytes, its entry at %d: the test wants a piece over twice chunkBytes ending in a function under it", len(last), entry)
+	}
+	h := hugeIn(last, spanTop, chunkBytes, true)
+	if h == nil || h.chain || h.start < entry {
+		t.Fatalf("no huge block in the entry: %+v", h)
+	}
+	// The piece's own parse (all but the runs) and each run.
+	slack := 64 // a statement past a cut's mark
+	if own := h.cuts[0] + len(last) - h.end; own > chunkBytes+slack {
+		t.Errorf("the piece's own parse holds %d bytes", own)
+	}
+	for k, cut := range h.cuts {
+		end := h.end
+		if k+1 < len(h.cuts) {
+			end = h.cuts[k+1]
+		}
+		if end-cut > chunkBytes+slack {
+			t.Errorf("run %d holds %d bytes", k, end-cut)
+		}
+	}
+	pieces, err := ParseFile(context.Background(), nil, "helpers.cpp", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameNodes(t, whole.Tree.Nodes, pieces.Tree.Nodes)
+	mustParseInRuns(t, last, src[cuts[len(cuts)-1]:], 1)
+}
