@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"runtime"
 	"slices"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -423,6 +424,12 @@ var errChunks = errors.New("pieces do not parse as a translation unit")
 // huge statement (a function's body, a loop's, an else-if chain) parses
 // it in runs, see huge; without cuts, h is the source's if not nil.
 func (p *Parser) parseChunks(ctx context.Context, parseSrc, orig []byte, lines *Lines, cuts []int, h *huge) (*Tree, error) {
+	// Every piece is parsed on one thread: glibc's malloc gives each
+	// thread its own arena, and a goroutine moved to another thread
+	// between pieces had its trees grow a new arena beside the freed
+	// one, both resident (1 MB files: 3 -> 12 MB of C heap).
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	t := &Tree{Src: orig, names: p.lang.info().names, lines: lines}
 	bounds := append(append([]int{0}, cuts...), len(parseSrc))
 	c := &chunker{p: p, t: t, src: parseSrc}

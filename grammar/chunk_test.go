@@ -478,3 +478,42 @@ func TestEntryAfterHelpersParsesInRuns(t *testing.T) {
 	sameNodes(t, whole.Tree.Nodes, pieces.Tree.Nodes)
 	mustParseInRuns(t, last, src[cuts[len(cuts)-1]:], 1)
 }
+
+// A 1 MB source of helpers and the entry calling them parsed in pieces
+// grows the C heap by about one piece's tree (3 MB), not by one per
+// thread the parse ran on (each has its own malloc arena) nor by the last
+// piece holding the whole entry: that C heap was most of the parse's peak.
+func TestChunkedParseCHeap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 1 MB parse")
+	}
+	if cHeapArenas() < 0 {
+		t.Skip("no glibc malloc statistics")
+	}
+	var b strings.Builder
+	b.WriteString("#include \"kernel_operator.h\"\n")
+	n := 0
+	for ; b.Len() < 1<<20; n++ {
+		fmt.Fprintf(&b, "__aicore__ inline void phase%[1]d(__gm__ int64_t *args, AscendC::GlobalTensor<float> g) {\n  int64_t len = args[%[2]d];\n  for (int64_t i = 0; i < len; ++i) {\n    if (i %% 4 == %[3]d) { g.SetValue(i, 0.0f); }\n    AscendC::PipeBarrier<PIPE_V>();\n  }\n  AscendC::SyncAll<false>();\n}\n", n, n%8+1, n%4)
+	}
+	b.WriteString("extern \"C\" __global__ __aicore__ void big(__gm__ int64_t *args) {\n  AscendC::GlobalTensor<float> g;\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "  phase%d(args, g);\n", i)
+	}
+	b.WriteString("}\n")
+	src := []byte(b.String())
+	before := cHeapArenas()
+	f, err := ParseFile(context.Background(), nil, "helpers.cpp", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Tree.ts != nil {
+		t.Fatal("parsed whole")
+	}
+	// Before: 7 to 12 MB.
+	if grown := cHeapArenas() - before; grown > 5<<20 {
+		t.Errorf("a parse in pieces grew the C heap by %.1f MB", float64(grown)/(1<<20))
+	} else {
+		t.Logf("a parse in pieces grew the C heap by %.1f MB", float64(grown)/(1<<20))
+	}
+}

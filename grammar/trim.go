@@ -5,8 +5,14 @@ package grammar
 #ifdef __GLIBC__
 #include <malloc.h>
 static void trim_c_heap(void) { malloc_trim(0); }
+#if __GLIBC__ > 2 || __GLIBC_MINOR__ >= 33
+static long long c_heap_arenas(void) { return (long long)mallinfo2().arena; }
+#else
+static long long c_heap_arenas(void) { return -1; }
+#endif
 #else
 static void trim_c_heap(void) {}
+static long long c_heap_arenas(void) { return -1; }
 #endif
 */
 import "C"
@@ -19,3 +25,8 @@ const trimAfter = 1 << 16
 
 // trimCHeap returns the C heap's free pages to the system.
 func trimCHeap() { C.trim_c_heap() }
+
+// cHeapArenas is the memory glibc's malloc arenas hold from the system, in
+// use or free (a trim releases free pages but still counts them), -1
+// without glibc: the tests bound how far a parse grows it.
+func cHeapArenas() int64 { return int64(C.c_heap_arenas()) }
