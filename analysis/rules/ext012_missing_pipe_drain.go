@@ -104,6 +104,10 @@ type drainer struct {
 	funcs *cxx.Funcs
 	core  grammar.Cores
 	memo  map[summaryKey]*summary
+	// depth counts the callee bodies this walk is inside of since the
+	// attempt it belongs to started (see settle); path lists them.
+	depth int
+	path  *[]pendingSummary
 	exits []drainExit
 	// jumps collects the states at break/continue, innermost loop or
 	// switch last.
@@ -155,8 +159,8 @@ func runMissingPipeDrain(pass *analysis.Pass) {
 			if entryHasLivePipe(pass, funcs, fn, core) {
 				continue
 			}
-			d := &drainer{pass: pass, blind: blind, funcs: funcs, core: core, memo: map[summaryKey]*summary{}, top: true}
-			end := d.block(pass.File, body, drainFlow{mask: stClean})
+			d := &drainer{pass: pass, blind: blind, funcs: funcs, core: core, memo: map[summaryKey]*summary{}, top: true, path: new([]pendingSummary)}
+			end := d.settle(body)
 			if end.mask != 0 {
 				d.exits = append(d.exits, drainExit{node: body, flow: end})
 			}
@@ -827,20 +831,34 @@ func (d *drainer) summary(def cxx.FuncDef, in uint8) drainFlow {
 	}
 	s := &summary{busy: true}
 	d.memo[key] = s
-	body := def.Body()
-	out := drainFlow{mask: in}
-	if body != nil && len(d.memo) <= 4096 {
-		sub := d.sub()
-		out = sub.block(def.File, body, out)
-		for _, e := range sub.exits {
-			out = out.union(e.flow)
-		}
-		if out.mask&inFlight != 0 && out.origin != nil {
-			// Any non-nil origin marks the store as the callee's.
-			out.origin = body
-		}
+	if def.Body() == nil || len(d.memo) > drainMemoCap {
+		s.out, s.busy = drainFlow{mask: in}, false
+		return s.out
 	}
+	p := pendingSummary{def: def, in: in, s: s}
+	if d.depth >= maxDrainDepth {
+		panic(deepSummary{p})
+	}
+	*d.path = append(*d.path, p)
+	out := d.walkSummary(def, in)
+	*d.path = (*d.path)[:len(*d.path)-1]
 	s.out, s.busy = out, false
+	return out
+}
+
+// walkSummary walks a callee's body from in: summary's work, once the
+// key is in the memo (busy).
+func (d *drainer) walkSummary(def cxx.FuncDef, in uint8) drainFlow {
+	body := def.Body()
+	sub := d.sub()
+	out := sub.block(def.File, body, drainFlow{mask: in})
+	for _, e := range sub.exits {
+		out = out.union(e.flow)
+	}
+	if out.mask&inFlight != 0 && out.origin != nil {
+		// Any non-nil origin marks the store as the callee's.
+		out.origin = body
+	}
 	return out
 }
 
@@ -849,7 +867,79 @@ func (d *drainer) summary(def cxx.FuncDef, in uint8) drainFlow {
 //
 //go:noinline
 func (d *drainer) sub() *drainer {
-	return &drainer{pass: d.pass, blind: d.blind, funcs: d.funcs, core: d.core, memo: d.memo}
+	return &drainer{pass: d.pass, blind: d.blind, funcs: d.funcs, core: d.core, memo: d.memo, depth: d.depth + 1, path: d.path}
+}
+
+// drainMemoCap bounds the summaries one entry's walk of a core computes;
+// past it a callee is taken to pass its incoming state through.
+var drainMemoCap = 4096
+
+// maxDrainDepth bounds the callee bodies one attempt of settle walks
+// inside each other. A chain of thousands of helpers, each calling the
+// one before, recursed once per helper: about 2 KB of stack each, a
+// goroutine stack of 8 MB on a 2 MB file (and its earlier copies, freed
+// into the heap the process keeps).
+var maxDrainDepth = 64
+
+// pendingSummary is a callee summary in the memo, busy, whose walk has
+// not finished.
+type pendingSummary struct {
+	def cxx.FuncDef
+	in  uint8
+	s   *summary
+}
+
+// deepSummary unwinds an attempt of settle when a walk maxDrainDepth
+// callees deep needs the summary p the memo does not have.
+type deepSummary struct{ p pendingSummary }
+
+// settle walks the entry body as block would, with callee summaries
+// computed maxDrainDepth deep at most. A summary past that depth unwinds
+// the attempt; the summaries the attempt was inside of, and the deep one,
+// are then walked from the innermost out, each in an attempt of its own,
+// and the attempt is made again. The memo gets the same keys in the same
+// order as one recursive walk (the cap on its size counts them), and the
+// ones the unwinding left busy stay busy until walked, as they would be on
+// the recursive walk's stack: a walk run again finds what its first run
+// found. Each summary's walk runs at most twice.
+func (d *drainer) settle(body *grammar.Node) drainFlow {
+	var todo []pendingSummary
+	for {
+		*d.path = (*d.path)[:0]
+		var out drainFlow
+		var deep *deepSummary
+		if len(todo) == 0 {
+			d.exits, d.jumps, d.loops = nil, nil, nil
+			out, deep = d.attempt(func() drainFlow { return d.block(d.pass.File, body, drainFlow{mask: stClean}) })
+			if deep == nil {
+				return out
+			}
+		} else {
+			p := todo[len(todo)-1]
+			out, deep = d.attempt(func() drainFlow { return d.walkSummary(p.def, p.in) })
+			if deep == nil {
+				p.s.out, p.s.busy = out, false
+				todo = todo[:len(todo)-1]
+				continue
+			}
+		}
+		todo = append(todo, *d.path...)
+		todo = append(todo, deep.p)
+	}
+}
+
+// attempt runs walk, or reports the deep summary that unwound it.
+func (d *drainer) attempt(walk func() drainFlow) (out drainFlow, deep *deepSummary) {
+	defer func() {
+		if r := recover(); r != nil {
+			ds, ok := r.(deepSummary)
+			if !ok {
+				panic(r)
+			}
+			deep = &ds
+		}
+	}()
+	return walk(), nil
 }
 
 type pipeEffectKind int
