@@ -480,7 +480,7 @@ func TestEntryAfterHelpersParsesInRuns(t *testing.T) {
 }
 
 // A 1 MB source of helpers and the entry calling them parsed in pieces
-// grows the C heap by about one piece's tree (3 MB), not by one per
+// grows the C heap by about one piece's tree (1.5 MB), not by one per
 // thread the parse ran on (each has its own malloc arena) nor by the last
 // piece holding the whole entry: that C heap was most of the parse's peak.
 func TestChunkedParseCHeap(t *testing.T) {
