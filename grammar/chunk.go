@@ -455,13 +455,10 @@ func (p *Parser) parseChunks(ctx context.Context, parseSrc, orig []byte, lines *
 	}
 	trimCHeap()
 	nodes := c.nodes.finish(t)
-	nodes[0].last = int32(len(nodes) - 1)
+	nodes[0].setLast(int32(len(nodes) - 1))
 	t.Nodes = nodes
 	return t, nil
 }
-
-// errNoRoom is a parse given up because the nodes found no memory.
-var errNoRoom = errors.New("grammar: no memory for the nodes")
 
 // chunker gathers the nodes of a source parsed in pieces.
 type chunker struct {
@@ -480,12 +477,12 @@ type chunker struct {
 func (c *chunker) add(ts *sitter.Tree, a, b int) error {
 	root := ts.RootNode()
 	first := c.nodes.n == 0
-	if !first && uint16(root.Symbol()) != c.nodes.at(0).kind {
+	if !first && uint16(root.Symbol()) != c.nodes.at(0).kind() {
 		return errChunks
 	}
-	room := c.nodes.room(nodeCount(ts)) // an upper bound: flatten drops punctuation
-	if room == nil {
-		return errNoRoom
+	room, err := c.nodes.room(nodeCount(ts)) // an upper bound: flatten drops punctuation
+	if err != nil {
+		return err
 	}
 	c.nodes.commit(flattenInto(ts, c.t, room, uint32(a), c.nodes.n, !first))
 	if b == len(c.src) {
@@ -586,9 +583,9 @@ func (c *chunker) parseSpan(ctx context.Context, x, y int, kind spanKind, parent
 	if !h.chain {
 		for i := base; i < c.nodes.n; i++ {
 			n := c.nodes.at(i)
-			if n.Start == uint32(x+h.start) && n.End == uint32(x+h.end+1) && nm.block[n.kind] != 0 {
+			if n.Start == uint32(x+h.start) && n.End == uint32(x+h.end+1) && nm.block[n.kind()] != 0 {
 				at, runKind = i, spanStmts
-				if nm.kind[n.kind] == nm.byName["declaration_list"] {
+				if nm.kind[n.kind()] == nm.byName["declaration_list"] {
 					runKind = spanDecls
 				}
 				break
@@ -597,8 +594,8 @@ func (c *chunker) parseSpan(ctx context.Context, x, y int, kind spanKind, parent
 	} else {
 		cons := nm.field("consequence")
 		for i := base; i < c.nodes.n; i++ {
-			if n := c.nodes.at(i); n.End == uint32(x+h.cuts[0]) && n.field == cons && n.parent >= 0 && c.is(i, "compound_statement") {
-				at = int(n.parent)
+			if n := c.nodes.at(i); n.End == uint32(x+h.cuts[0]) && n.field() == cons && n.parent() >= 0 && c.is(i, "compound_statement") {
+				at = int(n.parent())
 				break
 			}
 		}
@@ -613,13 +610,13 @@ func (c *chunker) parseSpan(ctx context.Context, x, y int, kind spanKind, parent
 	// aside while the runs' go in, then moved after them.
 	top := at
 	for c.is(top, "if_statement") {
-		p := int(c.nodes.at(top).parent)
-		if p < 0 || !c.is(p, "else_clause") || !c.is(int(c.nodes.at(p).parent), "if_statement") {
+		p := int(c.nodes.at(top).parent())
+		if p < 0 || !c.is(p, "else_clause") || !c.is(int(c.nodes.at(p).parent()), "if_statement") {
 			break
 		}
-		top = int(c.nodes.at(p).parent)
+		top = int(c.nodes.at(p).parent())
 	}
-	s := int(c.nodes.at(top).last) + 1
+	s := int(c.nodes.at(top).last()) + 1
 	after := c.nodes.cut(s)
 	for k, cut := range h.cuts {
 		end := h.end
@@ -642,8 +639,8 @@ func (c *chunker) parseSpan(ctx context.Context, x, y int, kind spanKind, parent
 			}
 		}
 	}
-	if !c.nodes.put(after, s, c.nodes.n-s) {
-		return fail(errNoRoom)
+	if err := c.nodes.put(after, s, c.nodes.n-s); err != nil {
+		return fail(err)
 	}
 	// The span's nodes before the runs' (the block, the chain's links,
 	// their ancestors) were written with the subtrees they had without
@@ -657,9 +654,9 @@ func (c *chunker) parseSpan(ctx context.Context, x, y int, kind spanKind, parent
 // statements of the wrapper's block, or the links after the wrapper's if
 // (its comments and else clause).
 func (c *chunker) flattenRun(ts *sitter.Tree, kind spanKind, off uint32, parent int) error {
-	room := c.nodes.room(nodeCount(ts))
-	if room == nil {
-		return errNoRoom
+	room, err := c.nodes.room(nodeCount(ts))
+	if err != nil {
+		return err
 	}
 	marks, start := c.t.names.block, len(wrappers[kind][0])-1
 	if kind == spanLinks {
@@ -674,9 +671,9 @@ func (c *chunker) flattenRun(ts *sitter.Tree, kind spanKind, off uint32, parent 
 		// Drop the wrapper if's keyword, condition and consequence.
 		cons := c.t.names.field("consequence")
 		k := 0
-		for i := 0; i < n; i = int(room[i].last) - base + 1 {
-			if room[i].field == cons {
-				k = int(room[i].last) - base + 1
+		for i := 0; i < n; i = int(room[i].last()) - base + 1 {
+			if room[i].field() == cons {
+				k = int(room[i].last()) - base + 1
 				break
 			}
 		}
@@ -687,11 +684,11 @@ func (c *chunker) flattenRun(ts *sitter.Tree, kind spanKind, off uint32, parent 
 		n -= k
 		for i := range room[:n] {
 			r := &room[i]
-			r.index -= int32(k)
-			r.last -= int32(k)
-			if int(r.parent) != parent {
-				r.parent -= int32(k)
+			p := r.parent()
+			if int(p) != parent {
+				p -= int32(k)
 			}
+			r.setLinks(r.index()-int32(k), r.last()-int32(k), p)
 		}
 	}
 	c.nodes.commit(n)
@@ -706,8 +703,8 @@ func (c *chunker) flattenRun(ts *sitter.Tree, kind spanKind, off uint32, parent 
 // ending at end).
 func (c *chunker) lastLink(r0, prev, end int, last bool) int {
 	elseAt := -1
-	for i := r0; i < c.nodes.n; i = int(c.nodes.at(i).last) + 1 {
-		if elseAt >= 0 || int(c.nodes.at(i).parent) != prev {
+	for i := r0; i < c.nodes.n; i = int(c.nodes.at(i).last()) + 1 {
+		if elseAt >= 0 || int(c.nodes.at(i).parent()) != prev {
 			return -1
 		}
 		if c.is(i, "else_clause") {
@@ -750,7 +747,7 @@ func (c *chunker) lastLink(r0, prev, end int, last bool) int {
 // is reports whether the node at index i is of the kind.
 func (c *chunker) is(i int, kind string) bool {
 	nm := c.t.names
-	return nm.kind[c.nodes.at(i).kind] == nm.byName[kind]
+	return nm.kind[c.nodes.at(i).kind()] == nm.byName[kind]
 }
 
 // child is the index of the first child of the node at index i in the
@@ -758,8 +755,8 @@ func (c *chunker) is(i int, kind string) bool {
 func (c *chunker) child(i int, field string) int {
 	f := c.t.names.field(field)
 	n := c.nodes.at(i)
-	for j := i + 1; j <= int(n.last); j = int(c.nodes.at(j).last) + 1 {
-		if m := c.nodes.at(j); m.field == f && (field != "" || m.flags&flagNamed != 0 && !c.is(j, "comment")) {
+	for j := i + 1; j <= int(n.last()); j = int(c.nodes.at(j).last()) + 1 {
+		if m := c.nodes.at(j); m.field() == f && (field != "" || m.flags()&flagNamed != 0 && !c.is(j, "comment")) {
 			return j
 		}
 	}

@@ -39,15 +39,37 @@ extern uint32_t ts_language_field_count(const TSLanguage *self);
 extern const char *ts_language_field_name_for_id(const TSLanguage *self, uint16_t id);
 
 // GoNode is grammar.Node's layout: flatten_tree writes the nodes straight
-// into the Go array.
+// into the Go array. lo|hi<<32 holds, from bit 0 up, index (25 bits), kind
+// (10), flags (4, the first Python's, which Go sets) and size (25:
+// last-index); up holds dist (25: index-parent, 0 at the root), field (6)
+// and the Python flag again. The caller makes sure every index fits (Go's
+// maxNodes).
 typedef struct {
 	uint32_t start, end;
-	int32_t parent, last, index;
-	uint16_t kind;
-	uint8_t field, flags;
+	uint32_t lo, hi, up;
 } GoNode;
 
-enum { FLAG_NAMED = 1, FLAG_MISSING = 2, FLAG_ERROR = 4 };
+enum { FLAG_NAMED = 2, FLAG_MISSING = 4, FLAG_ERROR = 8 };
+enum { INDEX_BITS = 25, INDEX_MASK = (1 << INDEX_BITS) - 1, KIND_BITS = 10, MAX_FIELD = (1 << (32 - INDEX_BITS - 1)) - 1 };
+
+static int32_t gn_index(const GoNode *n) { return (int32_t)(n->lo & INDEX_MASK); }
+static int32_t gn_last(const GoNode *n) { return gn_index(n) + (int32_t)(n->hi >> (32 - INDEX_BITS)); }
+static int32_t gn_parent(const GoNode *n) {
+	int32_t d = (int32_t)(n->up & INDEX_MASK);
+	return d > 0 ? gn_index(n) - d : -1;
+}
+
+static void gn_set_last(GoNode *n, int32_t last) {
+	n->hi = (n->hi & ((1u << (32 - INDEX_BITS)) - 1)) | (uint32_t)(last - gn_index(n)) << (32 - INDEX_BITS);
+}
+
+// gn_set writes a node that is its subtree's last.
+static void gn_set(GoNode *n, int32_t index, int32_t parent, uint16_t kind, uint8_t field, uint8_t flags) {
+	uint64_t w = (uint64_t)index | (uint64_t)kind << INDEX_BITS | (uint64_t)flags << (INDEX_BITS + KIND_BITS);
+	n->lo = (uint32_t)w;
+	n->hi = (uint32_t)(w >> 32);
+	n->up = (uint32_t)(parent >= 0 ? index - parent : 0) | (uint32_t)field << INDEX_BITS;
+}
 
 static uint32_t node_count(const TSTree *tree) {
 	return ts_node_descendant_count(ts_tree_root_node(tree)) + 1;
@@ -94,31 +116,26 @@ static uint32_t flatten_from(XCursor c, GoNode *out, uint32_t cap, uint16_t nsym
 		f->start = ts_node_start_byte(node) + off;
 		f->end = ts_node_end_byte(node) + off;
 		bool err = ts_node_is_error(node) || sym >= nsym;
-		f->kind = sym >= nsym ? nsym : sym;
 		uint16_t field = ts_tree_cursor_current_field_id(&c);
-		f->field = field > 255 ? 0 : (uint8_t)field;
-		f->flags = (ts_node_is_named(node) ? FLAG_NAMED : 0) |
-		           (ts_node_is_missing(node) ? FLAG_MISSING : 0) |
-		           (err ? FLAG_ERROR : 0);
-		f->parent = parent;
-		f->index = base + (int32_t)n;
-		f->last = f->index;
-		int32_t self = f->index;
+		int32_t self = base + (int32_t)n;
+		gn_set(f, self, parent, sym >= nsym ? nsym : sym, field > MAX_FIELD ? 0 : (uint8_t)field,
+		       (ts_node_is_named(node) ? FLAG_NAMED : 0) | (ts_node_is_missing(node) ? FLAG_MISSING : 0) |
+		           (err ? FLAG_ERROR : 0));
 		n++;
 		if (ts_tree_cursor_goto_first_child(&c)) { parent = self; continue; }
 	next:
 		while (!ts_tree_cursor_goto_next_sibling(&c)) {
 			if (skip_top && parent == top_parent) goto done;
 			if (!ts_tree_cursor_goto_parent(&c)) goto done;
-			parent = out[parent - base].parent;
+			parent = gn_parent(&out[parent - base]);
 		}
 	}
 done:
 	ts_tree_cursor_delete(&c);
 	// A subtree ends where its last descendant does; parents precede children.
 	for (uint32_t i = n; i-- > 0;) {
-		int32_t p = out[i].parent;
-		if (p >= base && out[p - base].last < out[i].last) out[p - base].last = out[i].last;
+		int32_t p = gn_parent(&out[i]);
+		if (p >= base && gn_last(&out[p - base]) < gn_last(&out[i])) gn_set_last(&out[p - base], gn_last(&out[i]));
 	}
 	return n;
 }
@@ -234,9 +251,12 @@ func newNames(lang *sitter.Language, dropPunct bool) *names {
 			nm.drop[i] = 1
 		}
 	}
+	if ns+1 > 1<<kindBits {
+		panic("grammar: more symbols than a node's kind holds")
+	}
 	nf := int(C.field_count(ptr))
-	if nf > 255 {
-		panic("grammar: more than 255 field names")
+	if nf >= 1<<fieldBits {
+		panic("grammar: more field names than a node's field holds")
 	}
 	nm.fields = make([]string, nf+1)
 	for i := 1; i <= nf; i++ {
@@ -249,15 +269,19 @@ func newNames(lang *sitter.Language, dropPunct bool) *names {
 
 // flatten copies a tree-sitter tree into Go memory in preorder: the nodes
 // are written by one C walk straight into the Go array.
-func flatten(ts *sitter.Tree, t *Tree) []Node {
-	nodes := newNodes(t, keptCount(ts, t))
+func flatten(ts *sitter.Tree, t *Tree) ([]Node, error) {
+	n := keptCount(ts, t)
+	if n > maxNodes {
+		return nil, errTooManyNodes
+	}
+	nodes := newNodes(t, n)
 	nodes = nodes[:flattenInto(ts, t, nodes, 0, 0, false)]
 	if t.names == langNames[Python] {
 		for i := range nodes {
-			nodes[i].flags |= flagPython
+			nodes[i].setPython()
 		}
 	}
-	return nodes
+	return nodes, nil
 }
 
 func cTree(ts *sitter.Tree) *C.TSTree {
@@ -300,3 +324,13 @@ func flattenBlock(ts *sitter.Tree, t *Tree, start uint32, marks []uint8, out []N
 
 // The C walk writes Node's fields by this layout.
 var _ = [1]struct{}{}[unsafe.Sizeof(Node{})-C.sizeof_GoNode]
+
+// ... and packs it as Node's accessors read it.
+var (
+	_ = [1]struct{}{}[C.INDEX_BITS-indexBits]
+	_ = [1]struct{}{}[indexBits-C.INDEX_BITS]
+	_ = [1]struct{}{}[C.KIND_BITS-kindBits]
+	_ = [1]struct{}{}[kindBits-C.KIND_BITS]
+	_ = [1]struct{}{}[C.MAX_FIELD-(1<<fieldBits-1)]
+	_ = [1]struct{}{}[(1<<fieldBits-1)-C.MAX_FIELD]
+)

@@ -60,7 +60,10 @@ func ParseSparse(ctx context.Context, path string, src []byte, ranges [][2]uint3
 		return nil, err
 	}
 	t := &Tree{Src: src, ts: ts, names: p.lang.info().names, lines: f.Lines}
-	t.Nodes = flatten(ts, t)
+	if t.Nodes, err = flatten(ts, t); err != nil {
+		ts.Close()
+		return nil, err
+	}
 	if t.HasError() {
 		// The same tokens parse to the same tree, but error recovery
 		// weighs the bytes it skips, blanks included: parse whole.

@@ -33,8 +33,8 @@ func sameParse(t *testing.T, name string, want, got *File) {
 	}
 	for i := range want.Tree.Nodes {
 		a, b := &want.Tree.Nodes[i], &got.Tree.Nodes[i]
-		if a.Kind() != b.Kind() || a.Start != b.Start || a.End != b.End || a.parent != b.parent || a.last != b.last || a.field != b.field || a.flags != b.flags {
-			t.Fatalf("%s: node %d is %s [%d,%d) parent %d last %d, want %s [%d,%d) parent %d last %d", name, i, b.Kind(), b.Start, b.End, b.parent, b.last, a.Kind(), a.Start, a.End, a.parent, a.last)
+		if a.Kind() != b.Kind() || a.Start != b.Start || a.End != b.End || a.parent() != b.parent() || a.last() != b.last() || a.field() != b.field() || a.flags() != b.flags() {
+			t.Fatalf("%s: node %d is %s [%d,%d) parent %d last %d, want %s [%d,%d) parent %d last %d", name, i, b.Kind(), b.Start, b.End, b.parent(), b.last(), a.Kind(), a.Start, a.End, a.parent(), a.last())
 		}
 	}
 	if fmt.Sprint(want.Masks) != fmt.Sprint(got.Masks) {

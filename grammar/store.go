@@ -18,6 +18,7 @@ static void seg_unmap(void *p, size_t n) { munmap(p, n); }
 import "C"
 
 import (
+	"errors"
 	"unsafe"
 )
 
@@ -41,26 +42,34 @@ type nodeSegment struct {
 	nodes []Node // len: written; cap: mapped
 }
 
-// segmentNodes is the smallest segment, in nodes (2 MB of them): about the
+// segmentNodes is the smallest segment, in nodes (1.3 MB of them): about the
 // nodes of a few pieces.
 const segmentNodes = 1 << 16
 
+// errNoRoom is a parse given up because the nodes found no memory.
+var errNoRoom = errors.New("grammar: no memory for the nodes")
+
 // room returns at least need free nodes after the last written one, in one
-// segment (a piece is flattened in one call); nil if mapping fails.
-func (s *nodeStore) room(need int) []Node {
+// segment (a piece is flattened in one call). It fails when mapping fails
+// or when need more nodes would pass maxNodes: need bounds what the caller
+// writes, so no index written passes it.
+func (s *nodeStore) room(need int) ([]Node, error) {
+	if need > maxNodes-s.n {
+		return nil, errTooManyNodes
+	}
 	if k := len(s.segs); k > 0 {
 		if g := &s.segs[k-1]; cap(g.nodes)-len(g.nodes) >= need {
-			return g.nodes[len(g.nodes):cap(g.nodes)]
+			return g.nodes[len(g.nodes):cap(g.nodes)], nil
 		}
 	}
 	c := max(need, segmentNodes)
-	mem := C.seg_map(C.size_t(c * int(unsafe.Sizeof(Node{}))))
+	mem := C.seg_map(C.size_t(c * nodeSize))
 	if mem == nil {
-		return nil
+		return nil, errNoRoom
 	}
 	s.segs = append(s.segs, nodeSegment{mem: mem, base: s.n, nodes: unsafe.Slice((*Node)(mem), c)[:0]})
 	g := &s.segs[len(s.segs)-1]
-	return g.nodes[:cap(g.nodes)]
+	return g.nodes[:cap(g.nodes)], nil
 }
 
 // commit counts n nodes written at the start of the last room.
@@ -111,27 +120,27 @@ func (s *nodeStore) cut(from int) []Node {
 
 // put appends nodes cut from index from, delta nodes having been written
 // in their place: their indexes move by delta, and their parents' when
-// among them. false if mapping fails.
-func (s *nodeStore) put(nodes []Node, from, delta int) bool {
+// among them. It fails as room does.
+func (s *nodeStore) put(nodes []Node, from, delta int) error {
 	if len(nodes) == 0 {
-		return true
+		return nil
 	}
-	room := s.room(len(nodes))
-	if room == nil {
-		return false
+	room, err := s.room(len(nodes))
+	if err != nil {
+		return err
 	}
 	copy(room, nodes)
 	d := int32(delta)
 	for i := range nodes {
 		n := &room[i]
-		n.index += d
-		n.last += d
-		if n.parent >= int32(from) {
-			n.parent += d
+		p := n.parent()
+		if p >= int32(from) {
+			p += d
 		}
+		n.setLinks(n.index()+d, n.last()+d, p)
 	}
 	s.commit(len(nodes))
-	return true
+	return nil
 }
 
 // settle makes the nodes from index from on end, and end their subtrees,
@@ -142,7 +151,7 @@ func (s *nodeStore) settle(from int) {
 		g := &s.segs[k]
 		for j := len(g.nodes) - 1; j >= 0 && g.base+j > from; j-- {
 			n := &g.nodes[j]
-			p := int(n.parent)
+			p := int(n.parent())
 			if p < from {
 				continue
 			}
@@ -152,7 +161,7 @@ func (s *nodeStore) settle(from int) {
 			} else {
 				pn = s.at(p)
 			}
-			pn.last = max(pn.last, n.last)
+			pn.setLast(max(pn.last(), n.last()))
 			pn.End = max(pn.End, n.End)
 		}
 		if g.base <= from {
@@ -184,7 +193,7 @@ func (s *nodeStore) free() {
 
 func (s *nodeStore) unmap(g *nodeSegment) {
 	if g.mem != nil {
-		C.seg_unmap(g.mem, C.size_t(cap(g.nodes)*int(unsafe.Sizeof(Node{}))))
+		C.seg_unmap(g.mem, C.size_t(cap(g.nodes)*nodeSize))
 		g.mem, g.nodes = nil, nil
 	}
 }

@@ -15,12 +15,12 @@ func TestNodeStore(t *testing.T) {
 	var s nodeStore
 	defer s.free()
 	write := func(need, n int) {
-		room := s.room(need)
-		if len(room) < need {
-			t.Fatalf("room %d, want %d", len(room), need)
+		room, err := s.room(need)
+		if err != nil || len(room) < need {
+			t.Fatalf("room %d (%v), want %d", len(room), err, need)
 		}
 		for i := 0; i < n; i++ {
-			room[i].index = int32(s.n + i)
+			room[i].setLinks(int32(s.n+i), int32(s.n+i), -1)
 		}
 		s.commit(n)
 	}
@@ -31,7 +31,7 @@ func TestNodeStore(t *testing.T) {
 		t.Fatalf("%d segments, want 3", len(s.segs))
 	}
 	for _, i := range []int{0, segmentNodes - 21, segmentNodes - 20, segmentNodes + 29, segmentNodes + 99} {
-		if got := s.at(i).index; got != int32(i) {
+		if got := s.at(i).index(); got != int32(i) {
 			t.Fatalf("at(%d) holds node %d", i, got)
 		}
 	}
@@ -45,8 +45,8 @@ func TestNodeStore(t *testing.T) {
 		t.Fatalf("finish: %d nodes, %d segments left", len(nodes), len(s.segs))
 	}
 	for i := range nodes {
-		if nodes[i].index != int32(i) {
-			t.Fatalf("node %d holds %d", i, nodes[i].index)
+		if nodes[i].index() != int32(i) {
+			t.Fatalf("node %d holds %d", i, nodes[i].index())
 		}
 	}
 }

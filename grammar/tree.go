@@ -5,6 +5,7 @@ package grammar
 
 import (
 	"context"
+	"errors"
 	"math/bits"
 	"reflect"
 	"slices"
@@ -40,10 +41,17 @@ type langInfo struct {
 
 var langs = [...]*langInfo{CPP: {}, Python: {}}
 
-// langNames is each language's names, by a node's flagPython bit: a
-// node's kind and field are read without reaching its tree. Set before
-// the language's first parse.
+// langNames is each language's names, by Lang.
 var langNames [2]*names
+
+// kindNames and fieldNames are both languages' kinds and fields, by the
+// bits of a node that Kind and Field read: a kind or field number after
+// the node's Python bit. A node's kind and field are read without
+// reaching its tree. Set before the language's first parse.
+var (
+	kindNames  [2 << kindBits]string
+	fieldNames [2 << fieldBits]string
+)
 
 func (l Lang) info() *langInfo {
 	li := langs[l]
@@ -55,21 +63,24 @@ func (l Lang) info() *langInfo {
 		}
 		li.names = newNames(li.lang, l == CPP)
 		langNames[l] = li.names
+		copy(kindNames[int(l)<<kindBits:], li.names.symbols)
+		copy(fieldNames[int(l)<<fieldBits:], li.names.fields)
 	})
 	return li
 }
 
+// A node's flags (see Node.flags).
 const (
-	flagNamed   = 1
-	flagMissing = 2
-	flagError   = 4
-	flagPython  = 8 // the node's names are Python's (its bit is the index in langNames)
+	flagPython  = 1 // the node's names are Python's
+	flagNamed   = 2
+	flagMissing = 4
+	flagError   = 8
 )
 
 // Node is one syntax node in a Tree. Positions are byte offsets into the
 // source; rows and byte columns (0-based, tree-sitter points) are computed
-// from the tree's line index on demand. A node is 24 bytes: a file of a few
-// MB has millions of them.
+// from the tree's line index on demand. A node is 20 bytes: a file of a few
+// MB has millions of them, and its nodes are the largest object of a check.
 //
 // A node holds no pointer: its tree's nodes are one array preceded, in
 // the same allocation, by the tree's pointer (see newNodes), so a node
@@ -81,10 +92,80 @@ type Node struct {
 	Start uint32
 	End   uint32
 
-	parent, last, index int32 // preorder indexes; last is the subtree's last node
-	kind                uint16
-	field               uint8
-	flags               uint8
+	// The links take 25 bits each (see maxNodes), the symbol 10 and the
+	// field 6, in three words:
+	//   lo: index (the node's preorder index), the kind's low 7 bits;
+	//   hi: the kind's high 3 bits, the flags, size (last-index: last is
+	//       the subtree's last node);
+	//   up: dist (index-parent, 0 at the root), the field, the Python flag.
+	// Each link is one load and a mask or shift, and the relative ones
+	// make the walks (Parent, FirstChild, NextSibling, Walk) an add, with
+	// no need of the node's index. The Python flag follows the kind bits
+	// and the field: Kind and Field index one table of both languages.
+	// flatten.go's C walk writes the same.
+	lo, hi, up uint32
+}
+
+// The packing of a node's words.
+const (
+	indexBits  = 25
+	indexMask  = 1<<indexBits - 1
+	kindLow    = 32 - indexBits // kind bits in lo
+	kindBits   = 10
+	flagsShift = kindBits - kindLow // in hi
+	sizeShift  = 32 - indexBits     // in hi
+	fieldShift = indexBits          // in up
+	fieldBits  = 32 - indexBits - 1
+	pythonUp   = 1 << 31 // flagPython in up
+)
+
+// maxNodes is the most nodes a tree may have: its links must fit
+// indexBits. A parse past it fails (errTooManyNodes); a variable so the
+// tests can reach it.
+var maxNodes = 1 << indexBits
+
+// errTooManyNodes is a parse given up because its tree would have more
+// nodes than a node's links can number.
+var errTooManyNodes = errors.New("grammar: the syntax tree has too many nodes (source too large)")
+
+func (n *Node) index() int32 { return int32(n.lo & indexMask) }
+func (n *Node) size() int32  { return int32(n.hi >> sizeShift) }
+func (n *Node) dist() int32  { return int32(n.up & indexMask) }
+func (n *Node) kind() uint16 { return uint16(n.lo>>indexBits|n.hi<<kindLow) & (1<<kindBits - 1) }
+func (n *Node) flags() uint8 { return uint8(n.hi>>flagsShift) & 0xf }
+func (n *Node) field() uint8 { return uint8(n.up>>fieldShift) & (1<<fieldBits - 1) }
+
+// last is the index of the subtree's last node.
+func (n *Node) last() int32 { return n.index() + n.size() }
+
+// parent is the parent's index, -1 at the root.
+func (n *Node) parent() int32 {
+	if d := n.dist(); d > 0 {
+		return n.index() - d
+	}
+	return -1
+}
+
+// setLinks sets the node's index, last and parent (-1 at the root).
+func (n *Node) setLinks(index, last, parent int32) {
+	d := uint32(0)
+	if parent >= 0 {
+		d = uint32(index-parent) & indexMask
+	}
+	n.lo = n.lo&^indexMask | uint32(index)&indexMask
+	n.hi = n.hi&(1<<sizeShift-1) | uint32(last-index)<<sizeShift
+	n.up = n.up&^indexMask | d
+}
+
+// setLast sets the index of the subtree's last node.
+func (n *Node) setLast(last int32) {
+	n.hi = n.hi&(1<<sizeShift-1) | uint32(last-n.index())<<sizeShift
+}
+
+// setPython marks the node's names Python's.
+func (n *Node) setPython() {
+	n.hi |= flagPython << flagsShift
+	n.up |= pythonUp
 }
 
 // noCopy makes go vet's copylocks check report a Node copied by value (a
@@ -126,12 +207,22 @@ func newNodes(t *Tree, n int) []Node {
 
 // tree is the node's tree: the pointer before node 0 of its block.
 func (n *Node) tree() *Tree {
-	return *(**Tree)(unsafe.Add(unsafe.Pointer(n), -int(n.index)*nodeSize-nodesOffset))
+	return *(**Tree)(unsafe.Add(unsafe.Pointer(n), -int(n.lo&indexMask)*nodeSize-nodesOffset))
+}
+
+// root is node 0 of n's tree.
+func (n *Node) root() *Node {
+	return (*Node)(unsafe.Add(unsafe.Pointer(n), -int(n.lo&indexMask)*nodeSize))
 }
 
 // at is the node i of n's tree.
 func (n *Node) at(i int32) *Node {
-	return (*Node)(unsafe.Add(unsafe.Pointer(n), int(i-n.index)*nodeSize))
+	return (*Node)(unsafe.Add(unsafe.Pointer(n), int(i-n.index())*nodeSize))
+}
+
+// rel is the node d places after n in its tree (before it if d < 0).
+func (n *Node) rel(d int32) *Node {
+	return (*Node)(unsafe.Add(unsafe.Pointer(n), int(d)*nodeSize))
 }
 
 // Tree is a parsed file's nodes in preorder; Nodes[0] is the root. A C++
@@ -170,14 +261,14 @@ func (t *Tree) funcIndex() *funcIndex {
 			if k := n.Kind(); k != "function_definition" && k != "lambda_expression" {
 				continue
 			}
-			for len(stack) > 0 && t.Nodes[x.nodes[stack[len(stack)-1]]].last < n.index {
+			for len(stack) > 0 && t.Nodes[x.nodes[stack[len(stack)-1]]].last() < n.index() {
 				stack = stack[:len(stack)-1]
 			}
 			outer := int32(-1)
 			if len(stack) > 0 {
 				outer = stack[len(stack)-1]
 			}
-			x.nodes = append(x.nodes, n.index)
+			x.nodes = append(x.nodes, n.index())
 			x.outer = append(x.outer, outer)
 			stack = append(stack, int32(len(x.nodes)-1))
 		}
@@ -194,8 +285,8 @@ func (n *Node) EnclosingFunction() *Node {
 	}
 	t := n.tree()
 	x := t.funcIndex()
-	k := sort.Search(len(x.nodes), func(k int) bool { return x.nodes[k] >= n.index }) - 1
-	for k >= 0 && t.Nodes[x.nodes[k]].last < n.index {
+	k := sort.Search(len(x.nodes), func(k int) bool { return x.nodes[k] >= n.index() }) - 1
+	for k >= 0 && t.Nodes[x.nodes[k]].last() < n.index() {
 		k = int(x.outer[k])
 	}
 	if k < 0 {
@@ -213,22 +304,21 @@ func (t *Tree) Root() *Node {
 }
 
 // Index is the node's preorder position in its tree.
-func (n *Node) Index() int      { return int(n.index) }
+func (n *Node) Index() int      { return int(n.lo & indexMask) }
 func (n *Node) Tree() *Tree     { return n.tree() }
-func (n *Node) IsNamed() bool   { return n.flags&flagNamed != 0 }
-func (n *Node) IsMissing() bool { return n.flags&flagMissing != 0 }
-func (n *Node) IsError() bool   { return n.flags&flagError != 0 }
+func (n *Node) IsNamed() bool   { return n.hi&(flagNamed<<flagsShift) != 0 }
+func (n *Node) IsMissing() bool { return n.hi&(flagMissing<<flagsShift) != 0 }
+func (n *Node) IsError() bool   { return n.hi&(flagError<<flagsShift) != 0 }
 func (n *Node) Text() string    { return string(n.tree().Src[n.Start:n.End]) }
 func (n *Node) Bytes() []byte   { return n.tree().Src[n.Start:n.End] }
 func (n *Node) Contains(m *Node) bool {
-	return m != nil && m.at(0) == n.at(0) && n.Start <= m.Start && m.End <= n.End
+	return m != nil && m.root() == n.root() && n.Start <= m.Start && m.End <= n.End
 }
 
-// names is the node's language's names.
-func (n *Node) names() *names { return langNames[n.flags/flagPython&1] }
-
 // Kind is the node's grammar symbol ("call_expression", "ERROR", ...).
-func (n *Node) Kind() string { return n.names().symbols[n.kind] }
+func (n *Node) Kind() string {
+	return kindNames[(n.lo>>indexBits|n.hi<<kindLow)&(2<<kindBits-1)]
+}
 
 // OfKind lists the tree's named nodes of the kind in preorder (source
 // order; aliased symbols share their name's list), shared, with no room
@@ -259,7 +349,7 @@ func (t *Tree) OfKind(kind string) []*Node {
 		c := int(x.counts[at].n)
 		ns = make([]*Node, 0, c)
 		for i := range t.Nodes {
-			if n := &t.Nodes[i]; n.flags&flagNamed != 0 && kindOf[n.kind] == k {
+			if n := &t.Nodes[i]; n.flags()&flagNamed != 0 && kindOf[n.kind()] == k {
 				if ns = append(ns, n); len(ns) == c {
 					break
 				}
@@ -294,8 +384,8 @@ func (t *Tree) kindCounts() []kindCount {
 	}()
 	kinds := 0
 	for i := range t.Nodes {
-		if n := &t.Nodes[i]; n.flags&flagNamed != 0 {
-			k := kind[n.kind]
+		if n := &t.Nodes[i]; n.flags()&flagNamed != 0 {
+			k := kind[n.kind()]
 			if counts[k] == 0 {
 				kinds++
 			}
@@ -315,7 +405,7 @@ func (t *Tree) kindCounts() []kindCount {
 var kindScratch = sync.Pool{New: func() any { return new([]int32) }}
 
 // Field is the node's field name in its parent ("" when none).
-func (n *Node) Field() string { return n.names().fields[n.field] }
+func (n *Node) Field() string { return fieldNames[n.up>>fieldShift] }
 
 // StartRow and the other point accessors give 0-based rows and byte
 // columns, as tree-sitter's points.
@@ -326,28 +416,34 @@ func (n *Node) EndCol() uint32   { _, c := n.tree().lines.Position(n.End); retur
 
 // Parent returns the parent node or nil at the root.
 func (n *Node) Parent() *Node {
-	if n == nil || n.parent < 0 {
+	if n == nil || n.up&indexMask == 0 {
 		return nil
 	}
-	return n.at(n.parent)
+	return n.rel(-n.dist())
 }
 
 // FirstChild returns the first child (named or not) or nil.
 func (n *Node) FirstChild() *Node {
-	if n == nil || n.last == n.index {
+	if n == nil || n.size() == 0 {
 		return nil
 	}
 	// Children follow their parent immediately in preorder.
-	return n.at(n.index + 1)
+	return n.rel(1)
 }
 
 // NextSibling returns the next sibling (named or not) or nil.
 func (n *Node) NextSibling() *Node {
-	if n == nil || n.parent < 0 || n.last >= n.at(n.parent).last {
+	if n == nil || n.up&indexMask == 0 { // the root
+		return nil
+	}
+	// n's subtree ends before its parent's: n's size plus its distance
+	// to the parent is less than the parent's size.
+	d, s := n.dist(), n.size()
+	if s+d >= n.rel(-d).size() {
 		return nil
 	}
 	// The next sibling starts right after this node's subtree.
-	return n.at(n.last + 1)
+	return n.rel(s + 1)
 }
 
 // PrevSibling returns the previous sibling or nil.
@@ -438,15 +534,15 @@ func (n *Node) Ancestor(kinds ...string) *Node {
 // Descendants returns the node and everything below it in preorder. It is a
 // slice view of the tree, so it costs nothing to take.
 func (n *Node) Descendants() []Node {
-	return unsafe.Slice(n, n.last-n.index+1)
+	return unsafe.Slice(n, n.hi>>sizeShift+1)
 }
 
 // Inside returns the nodes of sorted (nodes of n's tree, in preorder)
 // that lie in n's subtree, n excluded: a sub-slice (with no room to
 // append), found by binary search.
 func (n *Node) Inside(sorted []*Node) []*Node {
-	lo := sort.Search(len(sorted), func(i int) bool { return sorted[i].index > n.index })
-	hi := lo + sort.Search(len(sorted)-lo, func(i int) bool { return sorted[lo+i].index > n.last })
+	lo := sort.Search(len(sorted), func(i int) bool { return sorted[i].index() > n.index() })
+	hi := lo + sort.Search(len(sorted)-lo, func(i int) bool { return sorted[lo+i].index() > n.last() })
 	return sorted[lo:hi:hi]
 }
 
@@ -464,7 +560,7 @@ func (n *Node) Walk(fn func(*Node) bool) {
 		if fn(d) {
 			i++
 		} else {
-			i = int(d.last-n.index) + 1 // past d's subtree
+			i += int(d.size()) + 1 // past d's subtree
 		}
 	}
 }
@@ -585,7 +681,10 @@ func (p *Parser) parse(ctx context.Context, parseSrc, orig []byte, old *Tree, li
 		return nil, err
 	}
 	t := &Tree{Src: orig, ts: ts, names: p.lang.info().names, lines: lines}
-	t.Nodes = flatten(ts, t)
+	if t.Nodes, err = flatten(ts, t); err != nil {
+		ts.Close()
+		return nil, err
+	}
 	return t, nil
 }
 

@@ -50,7 +50,7 @@ func (u *Upward[T]) cover(n *Node) {
 		return
 	}
 	if u.stop != nil {
-		u.tree, u.base, u.size = u.stop.tree(), u.stop.index, int(u.stop.last-u.stop.index+1)
+		u.tree, u.base, u.size = u.stop.tree(), u.stop.index(), int(u.stop.last()-u.stop.index()+1)
 		return
 	}
 	u.tree, u.base, u.size = n.tree(), 0, len(n.tree().Nodes)
@@ -60,7 +60,7 @@ func (u *Upward[T]) cover(n *Node) {
 // or there is no array yet.
 func (u *Upward[T]) at(n *Node) int {
 	// i < size, not len(ids): slots wider than a byte make ids longer.
-	if i := int(n.index - u.base); u.ids != nil && n.tree() == u.tree && i >= 0 && i < u.size {
+	if i := int(n.index() - u.base); u.ids != nil && n.tree() == u.tree && i >= 0 && i < u.size {
 		return i
 	}
 	return -1

@@ -147,7 +147,7 @@ func TestUpwardOutsideStop(t *testing.T) {
 	// A value per node: more than a byte's worth.
 	step := func(p, c *Node, above int) int { return above + c.Index() }
 	u := NewUpward(g, step)
-	for i := g.Index(); i <= g.Index()+int(g.last-g.index); i++ {
+	for i := g.Index(); i <= g.Index()+int(g.last()-g.index()); i++ {
 		u.Of(&f.Tree.Nodes[i])
 	}
 	for i := range f.Tree.Nodes {
