@@ -318,6 +318,18 @@ type eventAnalysis struct {
 	seen     map[[3]any]bool
 	// walk state
 	last map[int]origin // the last set of each event the walk passed
+	// acts are the bodies the walk is in, in this attempt of settleWalk,
+	// outermost first; replaying is set while the outermost one, unwound
+	// before, is walked again up to the call it was in (cursor is where
+	// in its log), and childOut is what that call's callee left.
+	acts      []*walkAct
+	replaying bool
+	cursor    int
+	childOut  []uint8
+	// sumDepth counts the summaries being computed inside each other in
+	// this attempt of settleSummary, sumPath lists them.
+	sumDepth int
+	sumPath  []FuncDef
 }
 
 type origin struct {
@@ -1278,7 +1290,20 @@ func (a *eventAnalysis) summary(d FuncDef) tf {
 	if a.busy[d.Node] {
 		return a.id() // recursion: no further effect
 	}
+	switch {
+	case a.sumDepth == 0:
+		return a.settleSummary(d)
+	case a.sumDepth > maxWalkDepth:
+		panic(deepSummary{d})
+	}
+	return a.computeSummary(d)
+}
+
+// computeSummary computes d's summary, d busy meanwhile (and on sumPath).
+func (a *eventAnalysis) computeSummary(d FuncDef) tf {
 	a.busy[d.Node] = true
+	a.sumPath = append(a.sumPath, d)
+	a.sumDepth++
 	var t tf
 	if body := d.Body(); body != nil && a.active(d.File, d.Node) {
 		o := a.stmtTF(d.File, body)
@@ -1287,9 +1312,56 @@ func (a *eventAnalysis) summary(d FuncDef) tf {
 	if t == nil {
 		t = a.id()
 	}
+	a.sumDepth--
+	a.sumPath = a.sumPath[:len(a.sumPath)-1]
 	a.busy[d.Node] = false
 	a.sums[d.Node] = t
 	return t
+}
+
+// deepSummary unwinds an attempt of settleSummary when a summary
+// maxWalkDepth callees deep needs d's, which is not computed.
+type deepSummary struct{ d FuncDef }
+
+// settleSummary computes root's summary as one recursive computation
+// does, callees at most maxWalkDepth deep. Past that depth the attempt
+// unwinds; the deep callee is computed next, in an attempt of its own,
+// then each summary the attempt was in (still busy, as on the recursion's
+// stack), from the innermost out, again: what they had computed is in the
+// memos, and they get as far as before and on. A chain of thousands of
+// helpers took about 1 KB of stack per helper.
+func (a *eventAnalysis) settleSummary(root FuncDef) tf {
+	todo := []FuncDef{root}
+	for {
+		d := todo[len(todo)-1]
+		a.sumPath = a.sumPath[:0]
+		t, deep := a.attemptSummary(d)
+		if deep != nil {
+			a.sumDepth = 0
+			todo = append(todo, a.sumPath[1:]...)
+			todo = append(todo, deep.d)
+			continue
+		}
+		todo = todo[:len(todo)-1]
+		if len(todo) == 0 {
+			return t
+		}
+	}
+}
+
+// attemptSummary computes d's summary, or reports the callee that
+// unwound it.
+func (a *eventAnalysis) attemptSummary(d FuncDef) (t tf, deep *deepSummary) {
+	defer func() {
+		if r := recover(); r != nil {
+			ds, ok := r.(deepSummary)
+			if !ok {
+				panic(r)
+			}
+			deep = &ds
+		}
+	}()
+	return a.computeSummary(d), nil
 }
 
 // --- the recording walk ---
@@ -1335,7 +1407,7 @@ func (a *eventAnalysis) runEntry(f *grammar.File, fn *grammar.Node) {
 			fd.Exits = append(fd.Exits, n)
 		}
 	}
-	w := a.walk(f, body, st, wc)
+	w := a.settleWalk(&walkAct{f: f, body: body, st: st, wc: wc})
 	if w.n != nil {
 		wc.exit(body, w.n)
 	}
@@ -1386,9 +1458,7 @@ func (a *eventAnalysis) walk(f *grammar.File, n *grammar.Node, st []uint8, wc *w
 	if n == nil || st == nil || !a.active(f, n) {
 		return walkOut{n: st}
 	}
-	a.budget--
-	if a.budget < 0 || a.ctx.Err() != nil {
-		a.aborted = true
+	if a.spend() {
 		return walkOut{}
 	}
 	switch n.Kind() {
@@ -1410,7 +1480,7 @@ func (a *eventAnalysis) walk(f *grammar.File, n *grammar.Node, st []uint8, wc *w
 		return a.walkSwitch(f, n, st, wc)
 	case "return_statement":
 		s := a.walkExpr(f, n, st, wc)
-		if wc.top && s != nil {
+		if wc.top && s != nil && !a.replaying {
 			wc.exit(n, s)
 		}
 		return walkOut{ret: s}
@@ -1563,9 +1633,7 @@ func (a *eventAnalysis) walkElseIf(f *grammar.File, alt *grammar.Node, st []uint
 		return nil, false
 	}
 	for range 2 { // the clause, then the statement
-		a.budget--
-		if a.budget < 0 || a.ctx.Err() != nil {
-			a.aborted = true
+		if a.spend() {
 			return nil, true
 		}
 	}
@@ -1599,18 +1667,176 @@ func (a *eventAnalysis) walkCall(f *grammar.File, n *grammar.Node, st []uint8, w
 		}
 		return st
 	}
-	var out []uint8
-	for _, d := range defs {
+	act := a.acts[len(a.acts)-1]
+	if !a.replaying {
+		out := a.followDefs(f, n, defs, 0, nil, st, site)
+		act.logCall(out)
+		return out
+	}
+	if a.cursor < len(act.calls) {
+		return a.replayCall(act)
+	}
+	// The call the walk was in when it unwound: its callee was walked
+	// since, and the walk goes on from there.
+	a.replaying = false
+	a.walkBusy[defs[act.def].Node] = false
+	out := a.followDefs(f, n, defs, act.def+1, unionState(act.partial, a.childOut), st, site)
+	act.logCall(out)
+	return out
+}
+
+// logCall records the state a call left (nil: none), in act.calls: a
+// flag byte, then the state's bytes. A byte each, not a slice: the entry
+// of a large unit follows tens of thousands of calls.
+func (act *walkAct) logCall(out []uint8) {
+	if out == nil {
+		act.calls = append(act.calls, 0)
+		return
+	}
+	act.calls = append(act.calls, 1)
+	act.calls = append(act.calls, out...)
+}
+
+// replayCall returns the state the next call act logged left.
+func (a *eventAnalysis) replayCall(act *walkAct) []uint8 {
+	at := a.cursor
+	if act.calls[at] == 0 {
+		a.cursor++
+		return nil
+	}
+	end := at + 1 + len(a.list)
+	a.cursor = end
+	return act.calls[at+1 : end : end]
+}
+
+// followDefs walks call n's definitions defs[from:] from st, joining what
+// they leave to out. Each callee walked is a walkAct of its own; past
+// maxWalkDepth of them in this attempt, the walk unwinds (settleWalk).
+func (a *eventAnalysis) followDefs(f *grammar.File, n *grammar.Node, defs []FuncDef, from int, out, st []uint8, site *grammar.Node) []uint8 {
+	for j := from; j < len(defs); j++ {
+		d := defs[j]
 		body, past := a.enterCall(f, n, d, st)
 		if body == nil {
 			out = unionState(out, past)
 			continue
 		}
-		sub := a.walk(d.File, body, st, &walkCtx{site: site})
+		act := a.acts[len(a.acts)-1]
+		act.def, act.partial = j, out
+		child := &walkAct{f: d.File, body: body, st: st, wc: &walkCtx{site: site}}
+		if len(a.acts) > maxWalkDepth {
+			panic(deepWalk{child})
+		}
+		child.started = true
+		a.acts = append(a.acts, child)
+		sub := a.walk(child.f, child.body, child.st, child.wc)
+		a.acts = a.acts[:len(a.acts)-1]
 		a.walkBusy[d.Node] = false
 		out = unionState(out, unionState(sub.n, sub.ret))
 	}
 	return out
+}
+
+// spend counts a statement against the walks' budget; true when the
+// budget ran out or the run was cancelled. A replayed walk spent it on
+// its first run.
+func (a *eventAnalysis) spend() bool {
+	if a.replaying {
+		return false
+	}
+	a.budget--
+	if a.budget < 0 || a.ctx.Err() != nil {
+		a.aborted = true
+		return true
+	}
+	return false
+}
+
+// maxWalkDepth bounds the callee bodies one attempt of settleWalk walks
+// inside each other, and the summaries one of settleSummary computes. A chain of thousands of helpers, each calling the
+// one before, recursed once per helper: about 2 KB of stack each, a
+// goroutine stack of 8 MB on a 2 MB file and the 4 MB copy it grew from.
+var maxWalkDepth = 64
+
+// SetMaxWalkDepth sets the depth settleWalk follows callees to and
+// returns the one before: tests of other packages check that unwinding
+// and replaying finds what one recursive walk finds.
+func SetMaxWalkDepth(d int) int {
+	old := maxWalkDepth
+	maxWalkDepth = d
+	return old
+}
+
+// walkAct is a body the walk follows (a callee's, or the entry's) from
+// st, and what settleWalk needs to walk it again once started: the
+// results of the calls it followed, in order, and, while a callee's walk
+// is under way, which definition of the call (def) and what the ones
+// before it left (partial).
+type walkAct struct {
+	f       *grammar.File
+	body    *grammar.Node
+	st      []uint8
+	wc      *walkCtx
+	calls   []byte
+	def     int
+	partial []uint8
+	started bool
+}
+
+// deepWalk unwinds an attempt of settleWalk when a walk maxWalkDepth
+// callees deep enters one more: child, its key already marked walked.
+type deepWalk struct{ child *walkAct }
+
+// settleWalk walks root's body as walk does, following callees at most
+// maxWalkDepth deep. Past that depth the attempt unwinds; the deepest
+// callee is walked next, in an attempt of its own, and then each body
+// the attempt was in, from the innermost out: replayed up to the call it
+// was in (its calls' results taken from its log, its findings, events
+// and budget not again: they stay from the first run), then walked on.
+// Every finding, set and budget step happens once, in the order of one
+// recursive walk.
+func (a *eventAnalysis) settleWalk(root *walkAct) walkOut {
+	pending := []*walkAct{root}
+	var childOut []uint8
+	for {
+		act := pending[len(pending)-1]
+		a.acts = append(a.acts[:0], act)
+		// A body unwound is replayed; the deep callee and the root start.
+		a.replaying, a.cursor, a.childOut = act.started, 0, childOut
+		act.started = true
+		w, deep := a.attemptWalk(act)
+		a.replaying, a.childOut = false, nil
+		if a.aborted {
+			// The core's findings are dropped: no need to finish.
+			a.acts = nil
+			return walkOut{}
+		}
+		if deep != nil {
+			pending = append(pending, a.acts[1:]...)
+			pending = append(pending, deep.child)
+			childOut = nil
+			continue
+		}
+		pending = pending[:len(pending)-1]
+		if len(pending) == 0 {
+			a.acts = nil
+			return w
+		}
+		childOut = unionState(w.n, w.ret)
+	}
+}
+
+// attemptWalk walks act's body, or reports the callee that unwound it.
+func (a *eventAnalysis) attemptWalk(act *walkAct) (w walkOut, deep *deepWalk) {
+	defer func() {
+		if r := recover(); r != nil {
+			dw, ok := r.(deepWalk)
+			if !ok {
+				panic(r)
+			}
+			deep = &dw
+		}
+	}()
+	return a.walk(act.f, act.body, act.st, act.wc), nil
 }
 
 // enterCall decides whether walkCall follows call n into d in state st:
@@ -1641,15 +1867,19 @@ func (a *eventAnalysis) enterCall(f *grammar.File, n *grammar.Node, d FuncDef, s
 // not in its frame.
 func (a *eventAnalysis) walkOps(f *grammar.File, site, n *grammar.Node, st []uint8) ([]uint8, bool) {
 	if op := a.op(n); op != nil {
-		a.visited[n] = true
+		if !a.replaying {
+			a.visited[n] = true
+		}
 		return a.walkOp(f, site, n, op, st), true
 	}
 	m, ok := a.expanded[n]
 	if !ok {
 		return st, false
 	}
-	for _, in := range m.inner {
-		a.visited[in] = true
+	if !a.replaying {
+		for _, in := range m.inner {
+			a.visited[in] = true
+		}
 	}
 	for _, op := range m.ops {
 		st = a.walkOp(f, site, n, op, st)
@@ -1660,7 +1890,7 @@ func (a *eventAnalysis) walkOps(f *grammar.File, site, n *grammar.Node, st []uin
 // walkOp records what one set or wait (at n, reached from site) finds in
 // state st, and returns the state after it.
 func (a *eventAnalysis) walkOp(f *grammar.File, site, n *grammar.Node, op *EventOp, st []uint8) []uint8 {
-	if op.Pair != "" && len(op.IDs) == 1 {
+	if op.Pair != "" && len(op.IDs) == 1 && !a.replaying {
 		k := a.keys[EventKey{op.Pair, op.IDs[0]}]
 		switch {
 		case op.Set && st[k] == evPending:

@@ -1,12 +1,16 @@
 package rules
 
 import (
+	"bytes"
+	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 )
 
 func TestEventUnpaired(t *testing.T) {
@@ -48,4 +52,62 @@ func TestEventUnpaired(t *testing.T) {
 			t.Errorf("no fix checked for %s", key)
 		}
 	}
+}
+
+// TestEventUnpairedSettled runs the fixtures and a chain of helpers with
+// callees walked at most a few deep: the attempts settleWalk makes, each
+// body unwound replayed up to the call it was in, find what one recursive
+// walk finds, in the same order.
+func TestEventUnpairedSettled(t *testing.T) {
+	defer func(depth int) { cxx.SetMaxWalkDepth(depth) }(cxx.SetMaxWalkDepth(0))
+	analysistest.RunWithFixes(t, "testdata/ext015", EventUnpaired)
+
+	src := eventChain(300)
+	cxx.SetMaxWalkDepth(1 << 30)
+	want := eventFindings(t, src)
+	if strings.Count(want, "EXT015") < 3 {
+		t.Fatalf("the chain no longer exercises the walk: %s", want)
+	}
+	for _, depth := range []int{0, 1, 3} {
+		cxx.SetMaxWalkDepth(depth)
+		if got := eventFindings(t, src); got != want {
+			t.Errorf("depth %d: findings differ from the recursive walk's\ngot  %s\nwant %s", depth, got, want)
+		}
+	}
+}
+
+// eventFindings are EXT015's findings on src, the temporary directory
+// left out.
+func eventFindings(t *testing.T, src []byte) string {
+	ds := runLargeRules(t, []*analysis.Analyzer{EventUnpaired}, src)
+	return regexp.MustCompile(`/\S*/big\.cpp`).ReplaceAllString(fmt.Sprint(ds), "big.cpp")
+}
+
+// eventChain is n helpers, each calling the one before (and one half-way
+// down) and returning early between; some wait for an event, some set
+// another or wait for it, the first sets the first event.
+func eventChain(n int) []byte {
+	const ev = "  AscendC::%sFlag<AscendC::HardEvent::%s>(EVENT_ID%d);\n"
+	var b bytes.Buffer
+	b.WriteString(shapePrelude)
+	b.WriteString("__aicore__ inline void h0(int64_t i) {\n")
+	fmt.Fprintf(&b, ev, "Set", "MTE3_MTE2", 0)
+	b.WriteString("}\n")
+	for k := 1; k < n; k++ {
+		fmt.Fprintf(&b, "__aicore__ inline void h%d(int64_t i) {\n", k)
+		if k%3 == 0 {
+			fmt.Fprintf(&b, ev, "Wait", "MTE3_MTE2", 0)
+		}
+		fmt.Fprintf(&b, "  h%d(i);\n  if (i == %d) return;\n  h%d(i);\n", k-1, k, k/2)
+		if k%4 == 1 {
+			fmt.Fprintf(&b, ev, "Set", "MTE2_V", 1)
+		}
+		if k%5 == 2 {
+			fmt.Fprintf(&b, ev, "Wait", "MTE2_V", 1)
+		}
+		b.WriteString("}\n")
+	}
+	shapeEntryHead(&b, "big")
+	fmt.Fprintf(&b, "  h%d(idx);\n  if (idx == 1) return;\n  h%d(idx);\n}\n", n-1, n/3)
+	return b.Bytes()
 }
