@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
@@ -299,9 +298,7 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 		return 2, err
 	}
 	r.ws, r.files = r.checker.WS, r.checker.Files
-	if p := gcPercentFor(r.ws, r.files); p > 0 {
-		defer debug.SetGCPercent(debug.SetGCPercent(p))
-	}
+	defer memPolicyFor(r.ws, r.files).apply()()
 	var bl *baseline
 	if f.baseline != "" {
 		if bl, err = readBaseline(f.baseline); err != nil {
@@ -634,28 +631,3 @@ func sortedKeys[V any](m map[string]V) []string {
 // the memory benchmarks lift the budget, or a loaded machine would measure
 // the peak of part of the work.
 const budgetEnv = "EXTERN_LSP_BUDGET"
-
-// gcPercentFor is the collector's target for a run over files. The parse of
-// one large file is most of the heap while that file is analysed, and the
-// default target lets the heap grow to twice what is live before the next
-// collection: past 1 MB in one file that headroom alone is tens of times
-// the file. There the collector runs four times as often (a quarter of the
-// headroom; its work stays linear in what the run allocates). 0 leaves the
-// runtime's setting (GOGC set by the user wins).
-func gcPercentFor(ws *workspace.Workspace, files []string) int {
-	if os.Getenv("GOGC") != "" {
-		return 0
-	}
-	largest := 0
-	for _, f := range files {
-		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() {
-			largest = max(largest, int(fi.Size()))
-		} else if src, err := ws.Source(f); err == nil {
-			largest = max(largest, len(src))
-		}
-	}
-	if largest >= 1<<20 {
-		return 25
-	}
-	return 0
-}

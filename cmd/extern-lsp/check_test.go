@@ -571,27 +571,6 @@ func TestDiffWithBaseline(t *testing.T) {
 	}
 }
 
-// A run with a file of 1 MB or more collects with a quarter of the live
-// heap as headroom; other runs, and runs where the user set GOGC, keep the
-// runtime's setting.
-func TestGCPercentFor(t *testing.T) {
-	dir := t.TempDir()
-	small, big := filepath.Join(dir, "small.cpp"), filepath.Join(dir, "big.cpp")
-	os.WriteFile(small, []byte("int x;\n"), 0o644)
-	os.WriteFile(big, bytes.Repeat([]byte("int x;\n"), (1<<20)/7+1), 0o644)
-	t.Setenv("GOGC", "")
-	if p := gcPercentFor(nil, []string{small}); p != 0 {
-		t.Errorf("small files: GC percent %d, want 0 (the runtime's)", p)
-	}
-	if p := gcPercentFor(nil, []string{small, big}); p != 25 {
-		t.Errorf("a 1 MB file: GC percent %d, want 25", p)
-	}
-	t.Setenv("GOGC", "200")
-	if p := gcPercentFor(nil, []string{big}); p != 0 {
-		t.Errorf("GOGC set: GC percent %d, want 0 (the user's)", p)
-	}
-}
-
 func TestTraceEnvWritesATrace(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "check.trace")
 	t.Setenv(traceEnv, path)

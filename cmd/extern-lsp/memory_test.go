@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"testing"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// gcSettings reads the collector's target and soft memory limit.
+func gcSettings() (percent, limit uint64) {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64(), s[1].Value.Uint64()
+}
+
+// collectUntilLimited runs collections until a memory limit is in force,
+// or n have run: the limit follows the heap from a cleanup that runs after
+// a cycle, on its own goroutine.
+func collectUntilLimited(n int) (percent, limit uint64) {
+	for i := 0; i < n; i++ {
+		runtime.GC()
+		runtime.Gosched()
+		if percent, limit = gcSettings(); limit != math.MaxInt64 {
+			break
+		}
+	}
+	return percent, limit
+}
+
+// A check applies the large-input policy when a file is 1 MB or more, and
+// never when the user set GOGC or GOMEMLIMIT.
+func TestMemPolicyFor(t *testing.T) {
+	dir := t.TempDir()
+	small, big := filepath.Join(dir, "small.cpp"), filepath.Join(dir, "big.cpp")
+	os.WriteFile(small, []byte("int x;\n"), 0o644)
+	os.WriteFile(big, bytes.Repeat([]byte("int x;\n"), largeInput/7+1), 0o644)
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	if p := memPolicyFor(nil, []string{small}); p != (memPolicy{}) {
+		t.Errorf("small files: %+v, want the runtime's settings", p)
+	}
+	want := memPolicy{gcPercent: largeInputGCPercent, followLive: true}
+	if p := memPolicyFor(nil, []string{small, big}); p != want {
+		t.Errorf("a 1 MB file: %+v, want %+v", p, want)
+	}
+	t.Setenv("GOGC", "200")
+	if p := memPolicyFor(nil, []string{big}); p != (memPolicy{}) {
+		t.Errorf("GOGC set: %+v, want the user's settings", p)
+	}
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	if p := memPolicyFor(nil, []string{big}); p != (memPolicy{}) {
+		t.Errorf("GOMEMLIMIT set: %+v, want the user's settings", p)
+	}
+}
+
+// The limit sits above what is live and the runtime holds, rises when the
+// live heap grows, and is lifted when the policy ends.
+func TestLiveLimitFollowsTheLiveHeap(t *testing.T) {
+	if _, limit := gcSettings(); limit != math.MaxInt64 {
+		t.Skip("a memory limit is already set")
+	}
+	undo := memPolicy{gcPercent: largeInputGCPercent, followLive: true}.apply()
+	defer undo()
+	const chunk = 16 << 20
+	var keep [][]byte
+	keep = append(keep, make([]byte, chunk))
+	_, first := collectUntilLimited(100)
+	if first == math.MaxInt64 {
+		t.Fatal("no limit after 100 collections")
+	}
+	if first < chunk {
+		t.Errorf("limit %d under the %d bytes live", first, chunk)
+	}
+	keep = append(keep, make([]byte, chunk))
+	var second uint64
+	for i := 0; i < 100 && second < first+chunk; i++ {
+		runtime.GC()
+		runtime.Gosched()
+		_, second = gcSettings()
+	}
+	if second < first+chunk {
+		t.Errorf("limit %d after the live heap grew by %d, was %d", second, chunk, first)
+	}
+	runtime.KeepAlive(keep)
+	undo()
+	runtime.GC()
+	if _, limit := gcSettings(); limit != math.MaxInt64 {
+		t.Errorf("limit %d after the policy ended, want none", limit)
+	}
+}
+
+// gcProbe records, while the rules run, the collector's settings once a
+// cycle has ended.
+type gcProbe struct{ percent, limit uint64 }
+
+func (g *gcProbe) analyzer() *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Code: "EXT997", Name: "test-gc-probe", Severity: analysis.SeverityInfo, Lang: grammar.CPP,
+		Run: func(p *analysis.Pass) { g.percent, g.limit = collectUntilLimited(20) },
+	}
+}
+
+// check applies the policy to a large input only, and the user's GOGC or
+// GOMEMLIMIT turns it off; the runtime's settings come back after the run.
+func TestCheckMemPolicy(t *testing.T) {
+	basePercent, baseLimit := gcSettings()
+	if baseLimit != math.MaxInt64 || basePercent == largeInputGCPercent {
+		t.Skip("the test process runs under a GC setting of its own")
+	}
+	dir := copyTree(t, filepath.Join(checkData, "tree"))
+	t.Chdir(dir)
+	// The extern's source, then made large by a comment.
+	const file = "kernels/aiv/entry.cpp"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	large := append(src, bytes.Repeat([]byte("// a comment making the input large\n"), largeInput/36+1)...)
+	run := func(file string) gcProbe {
+		t.Helper()
+		var g gcProbe
+		pinRules(t, g.analyzer())
+		if r := runCmd("check", "--quiet", "-j", "1", file); r.code == 2 {
+			t.Fatalf("check failed: %s", r.stderr)
+		}
+		if p, l := gcSettings(); p != basePercent || l != baseLimit {
+			t.Errorf("after the run: GC percent %d, limit %d; want %d, %d back", p, l, basePercent, baseLimit)
+		}
+		return g
+	}
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	if g := run(file); g.percent != basePercent || g.limit != baseLimit {
+		t.Errorf("small input: GC percent %d, limit %d; want the runtime's %d, %d", g.percent, g.limit, basePercent, baseLimit)
+	}
+	os.WriteFile(file, large, 0o644)
+	if g := run(file); g.percent != largeInputGCPercent || g.limit == math.MaxInt64 {
+		t.Errorf("large input: GC percent %d, limit %d; want %d and a limit", g.percent, g.limit, largeInputGCPercent)
+	}
+	t.Setenv("GOGC", "100")
+	if g := run(file); g.percent != basePercent || g.limit != baseLimit {
+		t.Errorf("GOGC set: GC percent %d, limit %d; want the runtime's %d, %d", g.percent, g.limit, basePercent, baseLimit)
+	}
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "8GiB")
+	if g := run(file); g.percent != basePercent || g.limit != baseLimit {
+		t.Errorf("GOMEMLIMIT set: GC percent %d, limit %d; want the runtime's %d, %d", g.percent, g.limit, basePercent, baseLimit)
+	}
+}
