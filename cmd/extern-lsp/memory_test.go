@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
+	"strings"
 	"testing"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
@@ -153,5 +156,66 @@ func TestCheckMemPolicy(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "8GiB")
 	if g := run(file); g.percent != basePercent || g.limit != baseLimit {
 		t.Errorf("GOMEMLIMIT set: GC percent %d, limit %d; want the runtime's %d, %d", g.percent, g.limit, basePercent, baseLimit)
+	}
+}
+
+// The server keeps the runtime's settings whatever the size of what it
+// analyses: the policy is check's.
+func TestServeKeepsGCSettings(t *testing.T) {
+	basePercent, baseLimit := gcSettings()
+	if baseLimit != math.MaxInt64 || basePercent == largeInputGCPercent {
+		t.Skip("the test process runs under a GC setting of its own")
+	}
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	dir := copyTree(t, filepath.Join(checkData, "tree"))
+	file := filepath.Join(dir, "kernels", "aiv", "entry.cpp")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	large := append(src, bytes.Repeat([]byte("// a comment making the input large\n"), largeInput/36+1)...)
+	os.WriteFile(file, large, 0o644)
+	var g gcProbe
+	pinRules(t, g.analyzer())
+	// runServe speaks on os.Stdin and os.Stdout.
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldIn, oldOut := os.Stdin, os.Stdout
+	os.Stdin, os.Stdout = inR, outW
+	t.Cleanup(func() { os.Stdin, os.Stdout = oldIn, oldOut })
+	done := make(chan int, 1)
+	go func() {
+		code := testCLI(nil, io.Discard, io.Discard).run([]string{"serve", "--root", dir})
+		outW.Close()
+		done <- code
+	}()
+	p := &lspProc{t: t, in: inW, out: bufio.NewReader(outR)}
+	uri := "file://" + filepath.ToSlash(dir)
+	id := p.request("initialize", map[string]any{"processId": nil, "rootUri": uri, "capabilities": map[string]any{}})
+	p.next(func(f frame) bool { return f.ID != nil && *f.ID == id })
+	p.notify("initialized", map[string]any{})
+	doc := "file://" + filepath.ToSlash(file)
+	p.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": doc, "languageId": "cpp", "version": 1, "text": string(large)}})
+	p.next(func(f frame) bool {
+		return f.Method == "textDocument/publishDiagnostics" && strings.Contains(string(f.Params), doc)
+	})
+	id = p.request("shutdown", nil)
+	p.next(func(f frame) bool { return f.ID != nil && *f.ID == id })
+	p.notify("exit", nil)
+	if code := <-done; code != 0 {
+		t.Fatalf("serve exited %d", code)
+	}
+	if g.percent == 0 {
+		t.Fatal("the probe rule did not run")
+	}
+	if g.percent != basePercent || g.limit != baseLimit {
+		t.Errorf("server on a large input: GC percent %d, limit %d; want the runtime's %d, %d", g.percent, g.limit, basePercent, baseLimit)
 	}
 }

@@ -29,7 +29,7 @@ func runServe(c *cli, args []string) int {
 		fmt.Fprintf(stderr, "extern-lsp serve: %v\n", err)
 		return 2
 	}
-	opts := lsp.Options{Version: version, Root: root}
+	opts := lsp.Options{Analyzers: c.rules, Version: version, Root: root}
 	if path := os.Getenv(memProfileEnv); path != "" {
 		opts.OnShutdown = func() { writeHeapProfile(path, stderr) }
 	}
