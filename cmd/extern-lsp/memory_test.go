@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"runtime/metrics"
 	"strings"
 	"testing"
@@ -23,20 +22,6 @@ func gcSettings() (percent, limit uint64) {
 	return s[0].Value.Uint64(), s[1].Value.Uint64()
 }
 
-// collectUntilLimited runs collections until a memory limit is in force,
-// or n have run: the limit follows the heap from a cleanup that runs after
-// a cycle, on its own goroutine.
-func collectUntilLimited(n int) (percent, limit uint64) {
-	for i := 0; i < n; i++ {
-		runtime.GC()
-		runtime.Gosched()
-		if percent, limit = gcSettings(); limit != math.MaxInt64 {
-			break
-		}
-	}
-	return percent, limit
-}
-
 // A check applies the large-input policy when a file is 1 MB or more, and
 // never when the user set GOGC or GOMEMLIMIT.
 func TestMemPolicyFor(t *testing.T) {
@@ -49,7 +34,7 @@ func TestMemPolicyFor(t *testing.T) {
 	if p := memPolicyFor(nil, []string{small}); p != (memPolicy{}) {
 		t.Errorf("small files: %+v, want the runtime's settings", p)
 	}
-	want := memPolicy{gcPercent: largeInputGCPercent, followLive: true}
+	want := memPolicy{gcPercent: largeInputGCPercent}
 	if p := memPolicyFor(nil, []string{small, big}); p != want {
 		t.Errorf("a 1 MB file: %+v, want %+v", p, want)
 	}
@@ -64,50 +49,13 @@ func TestMemPolicyFor(t *testing.T) {
 	}
 }
 
-// The limit sits above what is live and the runtime holds, rises when the
-// live heap grows, and is lifted when the policy ends.
-func TestLiveLimitFollowsTheLiveHeap(t *testing.T) {
-	if _, limit := gcSettings(); limit != math.MaxInt64 {
-		t.Skip("a memory limit is already set")
-	}
-	undo := memPolicy{gcPercent: largeInputGCPercent, followLive: true}.apply()
-	defer undo()
-	const chunk = 16 << 20
-	var keep [][]byte
-	keep = append(keep, make([]byte, chunk))
-	_, first := collectUntilLimited(100)
-	if first == math.MaxInt64 {
-		t.Fatal("no limit after 100 collections")
-	}
-	if first < chunk {
-		t.Errorf("limit %d under the %d bytes live", first, chunk)
-	}
-	keep = append(keep, make([]byte, chunk))
-	var second uint64
-	for i := 0; i < 100 && second < first+chunk; i++ {
-		runtime.GC()
-		runtime.Gosched()
-		_, second = gcSettings()
-	}
-	if second < first+chunk {
-		t.Errorf("limit %d after the live heap grew by %d, was %d", second, chunk, first)
-	}
-	runtime.KeepAlive(keep)
-	undo()
-	runtime.GC()
-	if _, limit := gcSettings(); limit != math.MaxInt64 {
-		t.Errorf("limit %d after the policy ended, want none", limit)
-	}
-}
-
-// gcProbe records, while the rules run, the collector's settings once a
-// cycle has ended.
+// gcProbe records the collector's settings while the rules run.
 type gcProbe struct{ percent, limit uint64 }
 
 func (g *gcProbe) analyzer() *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Code: "EXT997", Name: "test-gc-probe", Severity: analysis.SeverityInfo, Lang: grammar.CPP,
-		Run: func(p *analysis.Pass) { g.percent, g.limit = collectUntilLimited(20) },
+		Run: func(p *analysis.Pass) { g.percent, g.limit = gcSettings() },
 	}
 }
 
@@ -145,8 +93,8 @@ func TestCheckMemPolicy(t *testing.T) {
 		t.Errorf("small input: GC percent %d, limit %d; want the runtime's %d, %d", g.percent, g.limit, basePercent, baseLimit)
 	}
 	os.WriteFile(file, large, 0o644)
-	if g := run(file); g.percent != largeInputGCPercent || g.limit == math.MaxInt64 {
-		t.Errorf("large input: GC percent %d, limit %d; want %d and a limit", g.percent, g.limit, largeInputGCPercent)
+	if g := run(file); g.percent != largeInputGCPercent || g.limit != baseLimit {
+		t.Errorf("large input: GC percent %d, limit %d; want %d, %d", g.percent, g.limit, largeInputGCPercent, baseLimit)
 	}
 	t.Setenv("GOGC", "100")
 	if g := run(file); g.percent != basePercent || g.limit != baseLimit {
