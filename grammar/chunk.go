@@ -469,6 +469,7 @@ type chunker struct {
 	// strict: a piece must parse cleanly (a cut inside a line).
 	strict bool
 	runs   int    // runs parsed, but those given up (for the tests)
+	trims  int    // C heap trims after a tree (for the tests)
 	buf    []byte // a run in its wrapper
 }
 
@@ -557,16 +558,21 @@ func (c *chunker) parseSpan(ctx context.Context, x, y int, kind spanKind, parent
 	default:
 		err = errChunks
 	}
-	// Over 1.5 times the nodes of a usual piece's tree (about 0.5 a
-	// byte): malloc's free pages after it are more than the next needs.
-	big := nodeCount(ts) > chunkBytes*3/4
+	// A tree of over 1.5 pieces' text (bytes, not nodes: code of
+	// uniformly many nodes a byte, a table, is no bigger than its next
+	// piece) leaves malloc more free pages than the next piece needs.
+	parsed := len(buf)
+	if h != nil {
+		parsed -= h.end - h.cuts[0]
+	}
 	ts.Close()
-	if big {
+	if parsed > chunkBytes*3/2 {
 		// The pieces after this one are smaller (a huge statement's
 		// head, e.g. nest-depth's 256 loop levels, and the text around
 		// it): what malloc keeps of its tree would stay resident under
 		// their nodes.
 		trimCHeap()
+		c.trims++
 	}
 	if err == errChunks && (h != nil || kind != spanTop) {
 		return fail(nil)

@@ -517,3 +517,53 @@ func TestChunkedParseCHeap(t *testing.T) {
 		t.Logf("a parse in pieces grew the C heap by %.1f MB", float64(grown)/(1<<20))
 	}
 }
+
+// A tree is followed by a trim of the C heap when it holds more text than
+// a piece (a huge statement's head of many loop levels: the runs after it
+// are smaller), not when it holds more nodes than a piece usually does (a
+// piece of tables, a node every byte or two: the next piece is as big, and
+// a trim after every piece costs a fifth of the parse).
+func TestTrimAfterLargeTrees(t *testing.T) {
+	defer func(n int) { chunkBytes = n }(chunkBytes)
+	chunkBytes = 2 << 10
+	parse := func(src string, h *huge) int {
+		t.Helper()
+		c := &chunker{p: NewParser(CPP), t: &Tree{Src: []byte(src), names: CPP.info().names}, src: []byte(src)}
+		defer c.nodes.free()
+		if ok, err := c.parseSpanOr(context.Background(), 0, len(src), spanTop, 0, h); !ok || err != nil {
+			t.Fatalf("not parsed: %v %v", ok, err)
+		}
+		return c.trims
+	}
+	var b strings.Builder
+	for i := 0; b.Len() < chunkBytes*5/4; i++ {
+		fmt.Fprintf(&b, "static const int t%d[] = {", i)
+		for j := 0; j < 40; j++ {
+			fmt.Fprintf(&b, "%d,", j%10)
+		}
+		b.WriteString("};\n")
+	}
+	if n := parse(b.String(), nil); n != 0 {
+		t.Errorf("%d trims after a piece of tables", n)
+	}
+	b.Reset()
+	b.WriteString("void big(int *out, int *in) {\n")
+	for d := 0; d < 80; d++ {
+		fmt.Fprintf(&b, "for (int i%[1]d = 0; i%[1]d < 2; ++i%[1]d) {\n  out[%[1]d] = in[%[1]d] + 1;\n", d)
+	}
+	for i := 0; i < 1000; i++ {
+		fmt.Fprintf(&b, "  out[%d] = in[%d] * 2;\n", i, i)
+	}
+	for d := 0; d < 80; d++ {
+		fmt.Fprintf(&b, "  out[%d] = 0;\n}\n", d)
+	}
+	b.WriteString("}\n")
+	src := b.String()
+	h := hugeIn([]byte(src), spanTop, chunkBytes, true)
+	if h == nil || h.cuts[0]+len(src)-h.end <= chunkBytes*3/2 {
+		t.Fatalf("no huge block after a head of over 1.5 pieces: %+v", h)
+	}
+	if n := parse(src, h); n != 1 {
+		t.Errorf("%d trims after a head of many loop levels and its runs, want 1", n)
+	}
+}
