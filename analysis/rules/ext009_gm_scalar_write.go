@@ -91,9 +91,9 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		}
 		// The window the write-back must happen in: up to the next barrier.
 		limit := a.Func.End
-		var barrier []cxx.Hop
-		if n, chain := barriers.next(a.Func, cores, a.Node.End); n != nil {
-			limit, barrier = n.Start, chain
+		barrierCall := barriers.next(a.Func, cores, a.Node.End)
+		if barrierCall != nil {
+			limit = barrierCall.Start
 		}
 		flush := gm.FlushedBefore(*a, limit)
 		// The unit's summaries see write-backs the syntax does not: through
@@ -165,6 +165,10 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		}
 		if pass.Unlisted(a.Node.Start, sev) {
 			continue
+		}
+		var barrier []cxx.Hop
+		if barrierCall != nil {
+			barrier = barriers.chain(barrierCall, cores)
 		}
 		d := gmWriteDiagnostic(pass, gm, a, flush, barrier)
 		if flush != nil {
@@ -346,10 +350,6 @@ type callScanKey struct {
 type callScanFn struct {
 	calls []*grammar.Node
 	next  []int32 // next[i]: the first j >= i whose call reaches a match; len(calls) if none
-	// chains are the chains of the matching calls longer than the call
-	// itself (most calls that match are one: their chain is made when
-	// asked).
-	chains map[int32][]cxx.Hop
 }
 
 func newCallScan(f *grammar.File, funcs *cxx.Funcs, what string, match func(*grammar.File, cxx.Call) bool) *callScan {
@@ -366,14 +366,8 @@ func (cs *callScan) of(fn *grammar.Node, cores grammar.Cores) *callScanFn {
 	m.next[len(calls)] = int32(len(calls))
 	for i := len(calls) - 1; i >= 0; i-- {
 		m.next[i] = m.next[i+1]
-		if chain := cs.funcs.CallReaches(cs.file, calls[i], cores, cs.what, cs.match, cxx.MaxCallDepth); chain != nil {
+		if cs.chain(calls[i], cores) != nil {
 			m.next[i] = int32(i)
-			if len(chain) > 1 {
-				if m.chains == nil {
-					m.chains = map[int32][]cxx.Hop{}
-				}
-				m.chains[int32(i)] = chain
-			}
 		}
 	}
 	cs.memo[k] = m
@@ -381,23 +375,29 @@ func (cs *callScan) of(fn *grammar.Node, cores grammar.Cores) *callScanFn {
 }
 
 // next returns the first call of fn starting at or after from that reaches
-// a match, and the chain to it.
-func (cs *callScan) next(fn *grammar.Node, cores grammar.Cores, from uint32) (*grammar.Node, []cxx.Hop) {
+// a match.
+func (cs *callScan) next(fn *grammar.Node, cores grammar.Cores, from uint32) *grammar.Node {
 	m := cs.of(fn, cores)
 	i := sort.Search(len(m.calls), func(i int) bool { return m.calls[i].Start >= from })
 	if j := m.next[i]; int(j) < len(m.calls) {
-		if chain, ok := m.chains[j]; ok {
-			return m.calls[j], chain
-		}
-		return m.calls[j], []cxx.Hop{{File: cs.file, Call: m.calls[j]}}
+		return m.calls[j]
 	}
-	return nil, nil
+	return nil
+}
+
+// chain is the chain from call n (of the file) to a match, nil when it
+// reaches none. Made again for a finding rather than kept per call: the
+// callees' answers are memoized (the same chain), and the chains of every
+// call that matches, held while the rule ran, were a third of its own
+// memory on a chain of helpers.
+func (cs *callScan) chain(n *grammar.Node, cores grammar.Cores) []cxx.Hop {
+	return cs.funcs.CallReaches(cs.file, n, cores, cs.what, cs.match, cxx.MaxCallDepth)
 }
 
 // within reports whether a call of fn starting in [from, to) reaches a
 // match.
 func (cs *callScan) within(fn *grammar.Node, cores grammar.Cores, from, to uint32) bool {
-	n, _ := cs.next(fn, cores, from)
+	n := cs.next(fn, cores, from)
 	return n != nil && n.Start < to
 }
 
