@@ -276,8 +276,11 @@ type Summaries struct {
 	originLists originLists
 	// buffers memoizes globalBuffers.
 	buffers map[*grammar.Node]map[string]bufferCall
-	// params memoizes Params: an origin is asked per name use.
-	params map[*grammar.Node][]Param
+	// params memoizes Params: an origin is asked per name use. Their
+	// names and types are one string per spelling (paramStrs): a unit of
+	// helpers with the same parameters kept each once per function.
+	params    map[*grammar.Node][]Param
+	paramStrs map[string]string
 	// wroteBack memoizes callersWriteBack: the callers of a helper called
 	// from many places are asked once per origin and depth, not once per
 	// path up the call graph (exponential in the depth). Bit 2d says the
@@ -1778,10 +1781,24 @@ func (s *Summaries) paramsOf(fn *grammar.Node) []Param {
 	}
 	if s.params == nil {
 		s.params = map[*grammar.Node][]Param{}
+		s.paramStrs = map[string]string{}
 	}
 	ps := Params(fn)
+	for i := range ps {
+		ps[i].TypeText = s.paramStr(ps[i].TypeText)
+		ps[i].Name = s.paramStr(ps[i].Name)
+	}
 	s.params[fn] = ps
 	return ps
+}
+
+// paramStr is the one string of paramStrs equal to t.
+func (s *Summaries) paramStr(t string) string {
+	if u, ok := s.paramStrs[t]; ok {
+		return u
+	}
+	s.paramStrs[t] = t
+	return t
 }
 
 // EntryCoherence reports whether every caller of fn made memory o (in fn's

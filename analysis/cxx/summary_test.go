@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -243,5 +244,35 @@ __aicore__ inline void stale(__gm__ int32_t *p) {
 	sites := s.entrySites(get)
 	if len(sites) != 3 || sites[0].coherent != sites[1].coherent || sites[0].coherent == sites[2].coherent {
 		t.Errorf("fresh and fresh2 share what they invalidated, stale has none: %+v", sites)
+	}
+}
+
+// TestParamsOfShareStrings: the parameters of functions that spell them
+// alike share their names' and types' strings.
+func TestParamsOfShareStrings(t *testing.T) {
+	src := "void f(__gm__ float *out, int64_t idx) {}\nvoid g(__gm__ float *out, int64_t idx) {}\n"
+	f := parseCPP(t, "k.cpp", src)
+	s := Summarize(nil, f)
+	fns := f.Tree.Root().Descendants()
+	var defs []*grammar.Node
+	for i := range fns {
+		if fns[i].Kind() == "function_definition" {
+			defs = append(defs, &fns[i])
+		}
+	}
+	if len(defs) != 2 {
+		t.Fatalf("%d definitions, want 2", len(defs))
+	}
+	p, q := s.paramsOf(defs[0]), s.paramsOf(defs[1])
+	if len(p) != 2 || len(q) != 2 {
+		t.Fatalf("params %v and %v, want two each", p, q)
+	}
+	for i := range p {
+		if p[i].Name != q[i].Name || p[i].TypeText != q[i].TypeText {
+			t.Fatalf("param %d: %+v and %+v differ", i, p[i], q[i])
+		}
+		if unsafe.StringData(p[i].Name) != unsafe.StringData(q[i].Name) || unsafe.StringData(p[i].TypeText) != unsafe.StringData(q[i].TypeText) {
+			t.Errorf("param %d (%s %s): a string per function, not one per spelling", i, p[i].TypeText, p[i].Name)
+		}
 	}
 }
