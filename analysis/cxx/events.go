@@ -1335,7 +1335,7 @@ func (a *eventAnalysis) settleSummary(root FuncDef) tf {
 	for {
 		d := todo[len(todo)-1]
 		a.sumPath = a.sumPath[:0]
-		t, deep := a.attemptSummary(d)
+		t, deep := Attempt[tf, deepSummary](func() tf { return a.computeSummary(d) })
 		if deep != nil {
 			a.sumDepth = 0
 			todo = append(todo, a.sumPath[1:]...)
@@ -1347,21 +1347,6 @@ func (a *eventAnalysis) settleSummary(root FuncDef) tf {
 			return t
 		}
 	}
-}
-
-// attemptSummary computes d's summary, or reports the callee that
-// unwound it.
-func (a *eventAnalysis) attemptSummary(d FuncDef) (t tf, deep *deepSummary) {
-	defer func() {
-		if r := recover(); r != nil {
-			ds, ok := r.(deepSummary)
-			if !ok {
-				panic(r)
-			}
-			deep = &ds
-		}
-	}()
-	return a.computeSummary(d), nil
 }
 
 // --- the recording walk ---
@@ -1752,9 +1737,10 @@ func (a *eventAnalysis) spend() bool {
 }
 
 // maxWalkDepth bounds the callee bodies one attempt of settleWalk walks
-// inside each other, and the summaries one of settleSummary computes. A chain of thousands of helpers, each calling the
-// one before, recursed once per helper: about 2 KB of stack each, a
-// goroutine stack of 8 MB on a 2 MB file and the 4 MB copy it grew from.
+// inside each other, and the summaries one of settleSummary computes. A
+// chain of thousands of helpers, each calling the one before, recursed
+// once per helper: about 2 KB of stack each, a goroutine stack of 8 MB on
+// a 2 MB file and the 4 MB copy it grew from.
 var maxWalkDepth = 64
 
 // SetMaxWalkDepth sets the depth settleWalk follows callees to and
@@ -1803,7 +1789,7 @@ func (a *eventAnalysis) settleWalk(root *walkAct) walkOut {
 		// A body unwound is replayed; the deep callee and the root start.
 		a.replaying, a.cursor, a.childOut = act.started, 0, childOut
 		act.started = true
-		w, deep := a.attemptWalk(act)
+		w, deep := Attempt[walkOut, deepWalk](func() walkOut { return a.walk(act.f, act.body, act.st, act.wc) })
 		a.replaying, a.childOut = false, nil
 		if a.aborted {
 			// The core's findings are dropped: no need to finish.
@@ -1823,20 +1809,6 @@ func (a *eventAnalysis) settleWalk(root *walkAct) walkOut {
 		}
 		childOut = unionState(w.n, w.ret)
 	}
-}
-
-// attemptWalk walks act's body, or reports the callee that unwound it.
-func (a *eventAnalysis) attemptWalk(act *walkAct) (w walkOut, deep *deepWalk) {
-	defer func() {
-		if r := recover(); r != nil {
-			dw, ok := r.(deepWalk)
-			if !ok {
-				panic(r)
-			}
-			deep = &dw
-		}
-	}()
-	return a.walk(act.f, act.body, act.st, act.wc), nil
 }
 
 // enterCall decides whether walkCall follows call n into d in state st:

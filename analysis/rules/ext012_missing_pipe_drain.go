@@ -910,13 +910,13 @@ func (d *drainer) settle(body *grammar.Node) drainFlow {
 		var deep *deepSummary
 		if len(todo) == 0 {
 			d.exits, d.jumps, d.loops = nil, nil, nil
-			out, deep = d.attempt(func() drainFlow { return d.block(d.pass.File, body, drainFlow{mask: stClean}) })
+			out, deep = cxx.Attempt[drainFlow, deepSummary](func() drainFlow { return d.block(d.pass.File, body, drainFlow{mask: stClean}) })
 			if deep == nil {
 				return out
 			}
 		} else {
 			p := todo[len(todo)-1]
-			out, deep = d.attempt(func() drainFlow { return d.walkSummary(p.def, p.in) })
+			out, deep = cxx.Attempt[drainFlow, deepSummary](func() drainFlow { return d.walkSummary(p.def, p.in) })
 			if deep == nil {
 				p.s.out, p.s.busy = out, false
 				todo = todo[:len(todo)-1]
@@ -926,20 +926,6 @@ func (d *drainer) settle(body *grammar.Node) drainFlow {
 		todo = append(todo, *d.path...)
 		todo = append(todo, deep.p)
 	}
-}
-
-// attempt runs walk, or reports the deep summary that unwound it.
-func (d *drainer) attempt(walk func() drainFlow) (out drainFlow, deep *deepSummary) {
-	defer func() {
-		if r := recover(); r != nil {
-			ds, ok := r.(deepSummary)
-			if !ok {
-				panic(r)
-			}
-			deep = &ds
-		}
-	}()
-	return walk(), nil
 }
 
 type pipeEffectKind int
