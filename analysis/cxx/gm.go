@@ -1401,16 +1401,16 @@ func (g *GM) findHelpers(calls []incNode) {
 				continue
 			}
 			root := Root(ptr)
-			for _, p := range Params(fn) {
-				if p.Name == "" || p.Name != root {
-					continue
-				}
+			if root == "" {
+				continue
+			}
+			for _, i := range paramsNamed(fn, root) {
 				name := FunctionName(fn)
 				if name == "" {
 					continue
 				}
-				if _, seen := helperArgs(g.helpers[name], p.Index); !seen {
-					g.helpers[name] = append(g.helpers[name], helperArg{p.Index, args})
+				if _, seen := helperArgs(g.helpers[name], i); !seen {
+					g.helpers[name] = append(g.helpers[name], helperArg{i, args})
 					changed = true
 				}
 			}
@@ -1419,6 +1419,55 @@ func (g *GM) findHelpers(calls []incNode) {
 			break
 		}
 	}
+}
+
+// paramsNamed returns the indices (as Params numbers them) of fn's
+// parameters named name, comparing the source's bytes: findHelpers asks it
+// for every dcci call, up to three times, and Params made the whole list
+// with its texts each time. Usually one index; nil when none.
+func paramsNamed(fn *grammar.Node, name string) []int {
+	d := FunctionDeclarator(fn)
+	if d == nil {
+		return nil
+	}
+	pl := d.ChildByField("parameters")
+	if pl == nil {
+		return nil
+	}
+	var out []int
+	i := 0
+	for p := pl.FirstChild(); p != nil; p = p.NextSibling() {
+		if !p.IsNamed() || p.Kind() != "parameter_declaration" && p.Kind() != "optional_parameter_declaration" {
+			continue
+		}
+		if id := paramIdent(p); id != nil && string(id.Bytes()) == name {
+			out = append(out, i)
+		}
+		i++
+	}
+	return out
+}
+
+// paramIdent is the identifier Params takes a parameter's name from, or
+// nil.
+func paramIdent(p *grammar.Node) *grammar.Node {
+	decl := p.ChildByField("declarator")
+	for decl != nil {
+		switch decl.Kind() {
+		case "pointer_declarator":
+			decl = decl.ChildByField("declarator")
+			continue
+		case "reference_declarator":
+			if c := decl.NamedChildren(); len(c) > 0 {
+				decl = c[len(c)-1]
+				continue
+			}
+		case "identifier":
+			return decl
+		}
+		return nil
+	}
+	return nil
 }
 
 // CallName returns the called name of a call_expression without taking the

@@ -405,3 +405,30 @@ __aicore__ inline void f3(__gm__ float *p, int x) { use(p, x, late); }
 		t.Errorf("lookups:\n%s\nwant:\n%s", strings.Join(got, " "), strings.Join(want, " "))
 	}
 }
+
+// paramsNamed numbers the parameters as Params does (comments, `...` and
+// unnamed parameters included) and finds a name through pointer and
+// reference declarators.
+func TestParamsNamedAgreesWithParams(t *testing.T) {
+	f := parseCPP(t, "p.cpp", `
+void a(int, __gm__ float *p /* c */, int &q, int *&r, int p, ...) {}
+void b(void) {}
+void c(int x = 1, __gm__ int *y = nullptr) {}
+`)
+	for _, fn := range f.Tree.OfKind("function_definition") {
+		for _, name := range []string{"p", "q", "r", "x", "y", "z", ""} {
+			var want []int
+			for _, p := range Params(fn) {
+				if p.Name != "" && p.Name == name {
+					want = append(want, p.Index)
+				}
+			}
+			if got := paramsNamed(fn, name); !slices.Equal(got, want) {
+				t.Errorf("%s: paramsNamed(%q) = %v, Params gives %v", FunctionName(fn), name, got, want)
+			}
+		}
+	}
+	if got := paramsNamed(f.Tree.OfKind("function_definition")[0], "p"); !slices.Equal(got, []int{1, 4}) {
+		t.Errorf(`paramsNamed(a, "p") = %v, want [1 4]`, got)
+	}
+}
