@@ -25,8 +25,10 @@ type EffectIndex struct {
 	ends []int32
 	pos  positions
 	// bufs are the buffers of the effects (Origin.buffer), numbered from
-	// 1 in keys; bufIDs finds one when they are many.
-	bufs   []Origin
+	// 1 in keys; bufIDs finds one when they are many. Interned: the
+	// buffers are the same few across a unit's functions, and an index
+	// per function holding each by value held more than its positions.
+	bufs   []*Origin
 	bufIDs map[Origin]int32
 	// published holds, per cores mask, what AfterWriteBack needs; built on
 	// first use.
@@ -101,12 +103,14 @@ var coreMasks = [...]grammar.Cores{grammar.AIC, grammar.AIV, grammar.Both}
 const manyBufs = 8
 
 // newEffectIndex indexes effects (one function's, as effectsOf returns
-// them: in source order) by kind, core and buffer.
-func newEffectIndex(effects *effectList) *EffectIndex {
+// them: in source order) by kind, core and buffer; intern is the
+// summaries' Origin interning (Summaries.intern).
+func newEffectIndex(effects *effectList, intern func(Origin) *Origin) *EffectIndex {
 	x := &EffectIndex{effects: effects}
 	// The buffer of each distinct origin (shared by its effects).
 	byOrigin := map[*Origin]int32{}
 	ids := map[Origin]int32{}
+	var bufs []*Origin
 	bufOf := func(e *effectFact) int32 {
 		if e.origin == nil || !e.origin.Known() {
 			return 0
@@ -117,8 +121,8 @@ func newEffectIndex(effects *effectList) *EffectIndex {
 		b := e.origin.buffer()
 		id, ok := ids[b]
 		if !ok {
-			x.bufs = append(x.bufs, b)
-			id = int32(len(x.bufs))
+			bufs = append(bufs, intern(b))
+			id = int32(len(bufs))
 			ids[b] = id
 		}
 		byOrigin[e.origin] = id
@@ -165,7 +169,8 @@ func newEffectIndex(effects *effectList) *EffectIndex {
 			next[k]++
 		})
 	}
-	x.bufs = slices.Clip(x.bufs)
+	// Cut to size: the index lives as long as the unit's summaries.
+	x.bufs = slices.Clone(bufs)
 	if len(x.bufs) > manyBufs {
 		x.bufIDs = ids
 	}
@@ -200,7 +205,7 @@ func (x *EffectIndex) bufList(kind EffectKind, core grammar.Cores, o Origin) pos
 		id = x.bufIDs[b]
 	} else {
 		for i := range x.bufs {
-			if x.bufs[i] == b {
+			if *x.bufs[i] == b {
 				id = int32(i + 1)
 				break
 			}

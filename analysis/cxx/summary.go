@@ -1764,11 +1764,11 @@ func (s *Summaries) Index(fn *grammar.Node) *EffectIndex {
 	effects := s.effectsOf(fn)
 	if _, ok := s.effects[fn]; !ok {
 		// Not memoized (a miss under the depth limit): index it alone.
-		return newEffectIndex(effects)
+		return newEffectIndex(effects, s.intern)
 	}
 	ix := s.effectIdx[fn]
 	if ix == nil {
-		ix = newEffectIndex(effects)
+		ix = newEffectIndex(effects, s.intern)
 		s.effectIdx[fn] = ix
 	}
 	return ix

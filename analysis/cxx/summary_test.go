@@ -276,3 +276,35 @@ func TestParamsOfShareStrings(t *testing.T) {
 		}
 	}
 }
+
+// The indexes of a unit's functions share their buffers (interned), and
+// find a buffer's effects whatever the offset asked.
+func TestEffectIndexBuffersShared(t *testing.T) {
+	src := `
+__aicore__ inline void one(__gm__ int32_t *p, __gm__ int32_t *q) {
+  p[0] = 1;
+  q[2] = 1;
+}
+__aicore__ inline void two(__gm__ int32_t *p) {
+  p[1] = 2;
+}
+`
+	f := parseCPP(t, "k.cpp", src)
+	s := Summarize(nil, f)
+	fns := map[string]*grammar.Node{}
+	for _, fn := range Functions(f) {
+		fns[FunctionName(fn)] = fn
+	}
+	x1, x2 := s.Index(fns["one"]), s.Index(fns["two"])
+	if len(x1.bufs) != 2 || cap(x1.bufs) != 2 || len(x2.bufs) != 1 {
+		t.Fatalf("buffers: %d (cap %d) and %d, want 2 (cap 2) and 1", len(x1.bufs), cap(x1.bufs), len(x2.bufs))
+	}
+	if x1.bufs[0] != x2.bufs[0] {
+		t.Error("p's buffer is not shared by one's and two's indexes")
+	}
+	p, r := Origin{Kind: ParamOrigin, Param: 0, Off: 3}, Origin{Kind: ParamOrigin, Param: 2}
+	end := fns["one"].End
+	if !x1.In(ScalarWrite, p, grammar.Both, fns["one"].Start, end) || x1.In(ScalarWrite, r, grammar.Both, fns["one"].Start, end) {
+		t.Error("one writes p's buffer, no third parameter's")
+	}
+}
