@@ -1578,6 +1578,7 @@ func dcciArgs(c Call) (ptr *grammar.Node, args []*grammar.Node, ok bool) {
 }
 
 func (g *GM) findDccis(calls []*grammar.Node) {
+	var all []Dcci
 	for _, n := range calls {
 		name := CallName(n)
 		if _, helper := g.helpers[name]; name != "dcci" && name != "DataCacheCleanAndInvalid" && !helper {
@@ -1606,11 +1607,42 @@ func (g *GM) findDccis(calls []*grammar.Node) {
 		if d.HasArg("ENTIRE_DATA_CACHE") {
 			d.All, d.Root = true, ""
 		}
-		fd := g.dccis[d.Func]
-		if fd == nil {
-			fd = &fnDccis{}
-			g.dccis[d.Func] = fd
+		all = append(all, d)
+	}
+	g.groupDccis(all)
+}
+
+// groupDccis files the dccis (in source order) under their functions, in
+// one slice of them and one of fnDccis made at their sizes: the model is
+// kept while the rules run, and a list grown per function by append held
+// up to twice its dccis (many-functions: a few in each of thousands).
+func (g *GM) groupDccis(all []Dcci) {
+	if len(all) == 0 {
+		return
+	}
+	// n counts each function's dccis, then is its next slot in ds.
+	n := map[*grammar.Node]int{}
+	var order []*grammar.Node
+	for _, d := range all {
+		if n[d.Func] == 0 {
+			order = append(order, d.Func)
 		}
+		n[d.Func]++
+	}
+	if len(g.dccis) == 0 {
+		g.dccis = make(map[*grammar.Node]*fnDccis, len(order))
+	}
+	ds := make([]Dcci, len(all))
+	fds := make([]fnDccis, len(order))
+	at := 0
+	for i, fn := range order {
+		k := n[fn]
+		fds[i].ds = ds[at : at : at+k]
+		g.dccis[fn] = &fds[i]
+		at += k
+	}
+	for _, d := range all {
+		fd := g.dccis[d.Func]
 		fd.ds = append(fd.ds, d)
 	}
 }

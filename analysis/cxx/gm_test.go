@@ -432,3 +432,43 @@ void c(int x = 1, __gm__ int *y = nullptr) {}
 		t.Errorf(`paramsNamed(a, "p") = %v, want [1 4]`, got)
 	}
 }
+
+// Each function's dccis are its own, in source order, at their size (the
+// model keeps them while the rules run), also when a lambda's dccis fall
+// between its enclosing function's.
+func TestDccisGroupedByFunction(t *testing.T) {
+	f := parseCPP(t, "d.cpp", `
+__aicore__ void a(__gm__ int *p, __gm__ int *q) {
+  dcci(p, SINGLE_CACHE_LINE);
+  auto l = [&]() { dcci(q, SINGLE_CACHE_LINE, CACHELINE_OUT); };
+  dcci(q, ENTIRE_DATA_CACHE);
+}
+__aicore__ void b(__gm__ int *r) { dcci(r, SINGLE_CACHE_LINE); dcci(r, SINGLE_CACHE_LINE, CACHELINE_OUT); }
+__aicore__ void c() {}
+`)
+	g := NewGM(nil, f, nil)
+	got := map[string][]string{}
+	total := 0
+	for _, fn := range append(f.Tree.OfKind("function_definition"), f.Tree.OfKind("lambda_expression")...) {
+		ds := g.Dccis(fn)
+		if cap(ds) != len(ds) {
+			t.Errorf("%s: %d dccis in a slice of cap %d", fn.Kind(), len(ds), cap(ds))
+		}
+		for i, d := range ds {
+			if d.Func != fn || i > 0 && ds[i-1].Call.Start >= d.Call.Start {
+				t.Errorf("%s: dcci %q out of place", fn.Kind(), d.Call.Text())
+			}
+			key := fn.Kind() + " " + FunctionName(fn)
+			got[key] = append(got[key], d.Root+fmt.Sprint(d.All, d.WritesOut()))
+		}
+		total += len(ds)
+	}
+	want := map[string][]string{
+		"function_definition a": {"pfalse false", "true false"},
+		"lambda_expression ":    {"qfalse true"},
+		"function_definition b": {"rfalse false", "rfalse true"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) || total != 5 {
+		t.Errorf("dccis by function = %v, want %v", got, want)
+	}
+}
