@@ -256,11 +256,11 @@ func readFnParams(f *grammar.File, fn *grammar.Node) fnParams {
 	fp := fnParams{ints: map[string]int{}}
 	for _, p := range cxx.Params(fn) {
 		if fp.args == "" && isArgsPointer(f, p) {
-			fp.args, fp.argsPos = p.Name, p.Index
+			fp.args, fp.argsPos = p.Name, int(p.Index)
 			continue
 		}
 		if !p.Pointer && p.Name != "" && isIntegerType(strings.TrimPrefix(strings.TrimSpace(p.TypeText), "const ")) {
-			fp.ints[p.Name] = p.Index
+			fp.ints[p.Name] = int(p.Index)
 		}
 	}
 	return fp

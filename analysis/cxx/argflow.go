@@ -309,7 +309,7 @@ func (s *Summaries) callEnv(fn, call, caller *grammar.Node) map[string][]int64 {
 		switch {
 		case !kept[i]:
 			env[p.Name] = nil
-		case p.Index < len(c.Args):
+		case int(p.Index) < len(c.Args):
 			env[p.Name] = s.valuesIn(caller, c.Args[p.Index])
 		case p.Node.Kind() == "optional_parameter_declaration":
 			env[p.Name] = s.valuesIn(nil, p.Node.ChildByField("default_value"))

@@ -204,8 +204,10 @@ type Param struct {
 	Node     *grammar.Node
 	Name     string
 	TypeText string // the type as written (without qualifiers that were masked)
-	Pointer  bool
-	Index    int
+	// Index is 32 bits, beside Pointer: summaries keep the parameters of
+	// every function of a unit, 48 bytes each rather than 56.
+	Index   int32
+	Pointer bool
 }
 
 // Params returns a function definition's parameters.
@@ -228,7 +230,7 @@ func Params(fn *grammar.Node) []Param {
 		if p.Kind() != "parameter_declaration" && p.Kind() != "optional_parameter_declaration" {
 			continue
 		}
-		prm := Param{Node: p, Index: len(out)}
+		prm := Param{Node: p, Index: int32(len(out))}
 		if t := p.ChildByField("type"); t != nil {
 			prm.TypeText = t.Text()
 		}

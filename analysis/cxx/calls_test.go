@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -80,5 +81,18 @@ void run(Obj o) {
 		if got := p.callSites(name); !slices.Equal(got, want) {
 			t.Errorf("callSites(%q) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+// Params numbers the parameters in order; a Param is kept for every
+// parameter of a unit's functions, so it stays at 48 bytes.
+func TestParamsIndexAndSize(t *testing.T) {
+	f := parseCPP(t, "k.cpp", "__aicore__ inline void h(__gm__ float *out, int64_t n, GlobalTensor<float> &g) {}\n")
+	ps := Params(Functions(f)[0])
+	if len(ps) != 3 || ps[0].Index != 0 || ps[2].Index != 2 || !ps[0].Pointer || ps[1].Pointer || ps[2].Name != "g" {
+		t.Errorf("params: %+v", ps)
+	}
+	if size := unsafe.Sizeof(Param{}); size != 48 {
+		t.Errorf("a Param is %d bytes, want 48", size)
 	}
 }

@@ -420,7 +420,7 @@ void c(int x = 1, __gm__ int *y = nullptr) {}
 			var want []int
 			for _, p := range Params(fn) {
 				if p.Name != "" && p.Name == name {
-					want = append(want, p.Index)
+					want = append(want, int(p.Index))
 				}
 			}
 			if got := paramsNamed(fn, name); !slices.Equal(got, want) {

@@ -672,7 +672,7 @@ func (s *Summaries) argSlot(index *grammar.Node) Origin {
 			if d := s.lookup(index); d == nil {
 				for _, p := range s.paramsOf(fn) {
 					if p.Name == index.Text() {
-						o.SlotParam = p.Index
+						o.SlotParam = int(p.Index)
 						return o
 					}
 				}
@@ -726,7 +726,7 @@ func (s *Summaries) nameOrigin(name string, at *grammar.Node) Origin {
 			// An `auto` parameter (a macro's, in its shadow) is whatever
 			// the argument is.
 			if p.Pointer || p.TypeText == "auto" || strings.Contains(p.TypeText, "GM_ADDR") || strings.Contains(p.TypeText, "GlobalTensor") || strings.Contains(p.TypeText, "Tensor") {
-				return Origin{Kind: ParamOrigin, Param: p.Index}
+				return Origin{Kind: ParamOrigin, Param: int(p.Index)}
 			}
 			return Origin{}
 		}

@@ -288,7 +288,7 @@ func wrapperFlagCalls(pass *analysis.Pass, calls []cxx.FlagCall) (out []cxx.Flag
 		idx := -1
 		for _, p := range params {
 			if p.Name == id.Text() {
-				idx = p.Index
+				idx = int(p.Index)
 			}
 		}
 		name := cxx.FunctionName(fn)
