@@ -1373,8 +1373,7 @@ func (g *GM) findHelpers(calls []incNode) {
 	for round := 0; round < 3; round++ {
 		changed := false
 		for _, c := range calls {
-			name := CallName(c.n)
-			if _, helper := g.helpers[name]; name != "dcci" && name != "DataCacheCleanAndInvalid" && !helper {
+			if !g.maybeDcci(c.n) {
 				continue
 			}
 			call, ok := AsCall(c.n)
@@ -1419,6 +1418,22 @@ func (g *GM) findHelpers(calls []incNode) {
 			break
 		}
 	}
+}
+
+// maybeDcci reports whether the call n calls dcci,
+// DataCacheCleanAndInvalid or a helper found so far, by its called name's
+// bytes (CallName made a string of every call's name).
+func (g *GM) maybeDcci(n *grammar.Node) bool {
+	id := calledIdent(n)
+	if id == nil {
+		return false
+	}
+	b := id.Bytes()
+	if string(b) == "dcci" || string(b) == "DataCacheCleanAndInvalid" {
+		return true
+	}
+	_, helper := g.helpers[string(b)]
+	return helper
 }
 
 // paramsNamed returns the indices (as Params numbers them) of fn's
@@ -1580,8 +1595,7 @@ func dcciArgs(c Call) (ptr *grammar.Node, args []*grammar.Node, ok bool) {
 func (g *GM) findDccis(calls []*grammar.Node) {
 	var all []Dcci
 	for _, n := range calls {
-		name := CallName(n)
-		if _, helper := g.helpers[name]; name != "dcci" && name != "DataCacheCleanAndInvalid" && !helper {
+		if !g.maybeDcci(n) {
 			continue
 		}
 		call, ok := AsCall(n)
@@ -1594,7 +1608,9 @@ func (g *GM) findDccis(calls []*grammar.Node) {
 		} else if h, ok := g.helpers[call.Name]; ok && call.Receiver == nil {
 			for i, a := range call.Args {
 				if hargs, ok := helperArgs(h, i); ok {
-					d.Root, d.Args, d.Helper = Root(a), hargs, call.Name
+					// The helper's name as interned, not this call's text:
+					// a helper is called from many places.
+					d.Root, d.Args, d.Helper = Root(a), hargs, g.strOf(call.Name)
 					break
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -470,5 +471,23 @@ __aicore__ void c() {}
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) || total != 5 {
 		t.Errorf("dccis by function = %v, want %v", got, want)
+	}
+}
+
+// The dccis of a helper's calls share one string of its name (the model
+// keeps a Dcci per call), and a call through a member or a parenthesized
+// callee of the same name is no helper call.
+func TestHelperDccisShareName(t *testing.T) {
+	f := parseCPP(t, "h.cpp", `
+__aicore__ inline void fl(__gm__ int *p) { dcci(p, SINGLE_CACHE_LINE); }
+__aicore__ void a(__gm__ int *x, __gm__ int *y) { fl(x); fl(y); o.fl(x); (fl)(y); }
+`)
+	g := NewGM(nil, f, nil)
+	ds := g.Dccis(f.Tree.OfKind("function_definition")[1])
+	if len(ds) != 2 || ds[0].Helper != "fl" || ds[0].Root != "x" || ds[1].Root != "y" {
+		t.Fatalf("dccis of a = %+v, want the helper calls fl(x), fl(y)", ds)
+	}
+	if unsafe.StringData(ds[0].Helper) != unsafe.StringData(ds[1].Helper) {
+		t.Error("the helper calls' dccis hold two strings of its name")
 	}
 }
