@@ -136,7 +136,17 @@ func (x *EffectIndex) eachBack(o Origin, cores grammar.Cores, end int, hiddenAt 
 		kind EffectKind
 		at   int
 	}
-	var lists []list
+	// On the stack while they are few (a question asks a few kinds on
+	// one or two cores masks): a rule asks one per access, and the lists
+	// on the heap were the most bytes allocated over an index.
+	var stack [16]list
+	lists := stack[:0]
+	add := func(v positions, kind EffectKind) {
+		// An empty list never yields.
+		if v.len() > 0 {
+			lists = append(lists, list{v: v, kind: kind})
+		}
+	}
 	for _, kind := range kinds {
 		for _, core := range coreMasks {
 			if cores&core == 0 {
@@ -144,16 +154,16 @@ func (x *EffectIndex) eachBack(o Origin, cores grammar.Cores, end int, hiddenAt 
 			}
 			switch kind {
 			case Invalidate, WriteBack:
-				lists = append(lists, list{v: x.kindList(kind, core, true), kind: kind})
+				add(x.kindList(kind, core, true), kind)
 				if o.Known() {
-					lists = append(lists, list{v: x.bufList(kind, core, o), kind: kind})
+					add(x.bufList(kind, core, o), kind)
 				}
 			case DMAWrite, ScalarWrite:
 				if o.Known() {
-					lists = append(lists, list{v: x.bufList(kind, core, o), kind: kind})
+					add(x.bufList(kind, core, o), kind)
 				}
 			default:
-				lists = append(lists, list{v: x.kindList(kind, core, false), kind: kind})
+				add(x.kindList(kind, core, false), kind)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package cxx
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -306,5 +307,52 @@ __aicore__ inline void two(__gm__ int32_t *p) {
 	end := fns["one"].End
 	if !x1.In(ScalarWrite, p, grammar.Both, fns["one"].Start, end) || x1.In(ScalarWrite, r, grammar.Both, fns["one"].Start, end) {
 		t.Error("one writes p's buffer, no third parameter's")
+	}
+}
+
+// EachIn visits, last first, the effects of the kinds that concern the
+// memory; a question on a few lists allocates nothing.
+func TestEffectIndexEachIn(t *testing.T) {
+	src := `
+__aicore__ inline void k(__gm__ int32_t *p, __gm__ int32_t *q) {
+  p[0] = 1;
+  dcci(p, SINGLE_CACHE_LINE);
+  q[0] = 2;
+  p[0] = 3;
+  dcci(q, SINGLE_CACHE_LINE);
+}
+`
+	f := parseCPP(t, "k.cpp", src)
+	s := Summarize(nil, f)
+	fn := Functions(f)[0]
+	x := s.Index(fn)
+	p := Origin{Kind: ParamOrigin, Param: 0}
+	kinds := []EffectKind{ScalarWrite, Invalidate, WriteBack, Dsb, Wait}
+	var got, want []int
+	for i := x.Len() - 1; i >= 0; i-- {
+		e := x.effects.fact(i)
+		switch e.kind {
+		case ScalarWrite:
+			if e.origin.value().SameRegion(p) {
+				want = append(want, i)
+			}
+		case Invalidate, WriteBack:
+			if e.covers(p) {
+				want = append(want, i)
+			}
+		case Dsb, Wait:
+			want = append(want, i)
+		}
+	}
+	x.EachIn(p, grammar.Both, fn.Start, fn.End, func(i int) bool { got = append(got, i); return true }, kinds...)
+	if len(want) < 4 || !slices.Equal(got, want) {
+		t.Errorf("EachIn visits %v, want %v", got, want)
+	}
+	n := 0
+	allocs := testing.AllocsPerRun(10, func() {
+		x.EachIn(p, grammar.AIV, fn.Start, fn.End, func(int) bool { n++; return true }, kinds...)
+	})
+	if allocs != 0 {
+		t.Errorf("EachIn allocates %v times per question", allocs)
 	}
 }
