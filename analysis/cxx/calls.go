@@ -234,26 +234,38 @@ func Params(fn *grammar.Node) []Param {
 		if t := p.ChildByField("type"); t != nil {
 			prm.TypeText = t.Text()
 		}
-		decl := p.ChildByField("declarator")
-		for decl != nil {
-			switch decl.Kind() {
-			case "pointer_declarator":
-				prm.Pointer = true
-				decl = decl.ChildByField("declarator")
-				continue
-			case "reference_declarator":
-				if c := decl.NamedChildren(); len(c) > 0 {
-					decl = c[len(c)-1]
-					continue
-				}
-			case "identifier":
-				prm.Name = decl.Text()
-			}
-			break
+		id, pointer := paramDeclarator(p)
+		prm.Pointer = pointer
+		if id != nil {
+			prm.Name = id.Text()
 		}
 		out = append(out, prm)
 	}
 	return out
+}
+
+// paramDeclarator unwraps a parameter's declarator to its name: the
+// identifier (nil for an unnamed parameter or one Params does not name),
+// and whether a pointer declarator was on the way.
+func paramDeclarator(p *grammar.Node) (id *grammar.Node, pointer bool) {
+	decl := p.ChildByField("declarator")
+	for decl != nil {
+		switch decl.Kind() {
+		case "pointer_declarator":
+			pointer = true
+			decl = decl.ChildByField("declarator")
+			continue
+		case "reference_declarator":
+			if c := decl.NamedChildren(); len(c) > 0 {
+				decl = c[len(c)-1]
+				continue
+			}
+		case "identifier":
+			return decl, pointer
+		}
+		break
+	}
+	return nil, pointer
 }
 
 // IsArgsParam reports whether a parameter is the extern args pointer:

@@ -1455,34 +1455,12 @@ func paramsNamed(fn *grammar.Node, name string) []int {
 		if !p.IsNamed() || p.Kind() != "parameter_declaration" && p.Kind() != "optional_parameter_declaration" {
 			continue
 		}
-		if id := paramIdent(p); id != nil && string(id.Bytes()) == name {
+		if id, _ := paramDeclarator(p); id != nil && string(id.Bytes()) == name {
 			out = append(out, i)
 		}
 		i++
 	}
 	return out
-}
-
-// paramIdent is the identifier Params takes a parameter's name from, or
-// nil.
-func paramIdent(p *grammar.Node) *grammar.Node {
-	decl := p.ChildByField("declarator")
-	for decl != nil {
-		switch decl.Kind() {
-		case "pointer_declarator":
-			decl = decl.ChildByField("declarator")
-			continue
-		case "reference_declarator":
-			if c := decl.NamedChildren(); len(c) > 0 {
-				decl = c[len(c)-1]
-				continue
-			}
-		case "identifier":
-			return decl
-		}
-		return nil
-	}
-	return nil
 }
 
 // CallName returns the called name of a call_expression without taking the
