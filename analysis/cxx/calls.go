@@ -1,6 +1,7 @@
 package cxx
 
 import (
+	"iter"
 	"slices"
 	"strings"
 
@@ -212,24 +213,16 @@ type Param struct {
 
 // Params returns a function definition's parameters.
 func Params(fn *grammar.Node) []Param {
-	d := FunctionDeclarator(fn)
-	if d == nil {
-		return nil
+	n := 0
+	for range paramDecls(fn) {
+		n++
 	}
-	pl := d.ChildByField("parameters")
-	if pl == nil {
-		return nil
-	}
-	ps := pl.NamedChildren()
-	if len(ps) == 0 {
+	if n == 0 {
 		return nil
 	}
 	// At its size: summaries keep the parameters of every function.
-	out := make([]Param, 0, len(ps))
-	for _, p := range ps {
-		if p.Kind() != "parameter_declaration" && p.Kind() != "optional_parameter_declaration" {
-			continue
-		}
+	out := make([]Param, 0, n)
+	for p := range paramDecls(fn) {
 		prm := Param{Node: p, Index: int32(len(out))}
 		if t := p.ChildByField("type"); t != nil {
 			prm.TypeText = t.Text()
@@ -242,6 +235,26 @@ func Params(fn *grammar.Node) []Param {
 		out = append(out, prm)
 	}
 	return out
+}
+
+// paramDecls yields a function definition's parameter declarations in
+// order: what Params lists and numbers.
+func paramDecls(fn *grammar.Node) iter.Seq[*grammar.Node] {
+	return func(yield func(*grammar.Node) bool) {
+		d := FunctionDeclarator(fn)
+		if d == nil {
+			return
+		}
+		pl := d.ChildByField("parameters")
+		if pl == nil {
+			return
+		}
+		for p := pl.FirstChild(); p != nil; p = p.NextSibling() {
+			if p.IsNamed() && (p.Kind() == "parameter_declaration" || p.Kind() == "optional_parameter_declaration") && !yield(p) {
+				return
+			}
+		}
+	}
 }
 
 // paramDeclarator unwraps a parameter's declarator to its name: the

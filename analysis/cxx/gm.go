@@ -1441,20 +1441,9 @@ func (g *GM) maybeDcci(n *grammar.Node) bool {
 // for every dcci call, up to three times, and Params made the whole list
 // with its texts each time. Usually one index; nil when none.
 func paramsNamed(fn *grammar.Node, name string) []int {
-	d := FunctionDeclarator(fn)
-	if d == nil {
-		return nil
-	}
-	pl := d.ChildByField("parameters")
-	if pl == nil {
-		return nil
-	}
 	var out []int
 	i := 0
-	for p := pl.FirstChild(); p != nil; p = p.NextSibling() {
-		if !p.IsNamed() || p.Kind() != "parameter_declaration" && p.Kind() != "optional_parameter_declaration" {
-			continue
-		}
+	for p := range paramDecls(fn) {
 		if id, _ := paramDeclarator(p); id != nil && string(id.Bytes()) == name {
 			out = append(out, i)
 		}
