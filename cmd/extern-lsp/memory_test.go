@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/metrics"
 	"strings"
 	"testing"
@@ -165,5 +166,15 @@ func TestServeKeepsGCSettings(t *testing.T) {
 	}
 	if g.percent != basePercent || g.limit != baseLimit {
 		t.Errorf("server on a large input: GC percent %d, limit %d; want the runtime's %d, %d", g.percent, g.limit, basePercent, baseLimit)
+	}
+}
+
+// Allocations are sampled for a heap profile only when one was asked for.
+func TestMemProfileRate(t *testing.T) {
+	if got := memProfileRate(""); got != 0 {
+		t.Errorf("memProfileRate(\"\") = %d, want 0 (no profile asked for)", got)
+	}
+	if got := memProfileRate("/tmp/peak.pb.gz"); got != runtime.MemProfileRate || got == 0 {
+		t.Errorf("memProfileRate(path) = %d, want the runtime's rate %d", got, runtime.MemProfileRate)
 	}
 }
