@@ -260,12 +260,13 @@ type Summaries struct {
 	scopes    map[*grammar.Node]declsByName
 	scopeIx   map[*grammar.Node]*scopeIndex
 	effects   map[*grammar.Node]*expansion[*effectList]
-	// effectIdx holds the index of each memoized effect list.
-	effectIdx map[*grammar.Node]*EffectIndex
-	returns   map[*grammar.Node]*originMemo
-	callers   map[string][]callerRef
-	entry     map[*grammar.Node]*expansion[[]entrySite]
-	written   map[writtenKey]bool
+	// recent holds the indexes of the functions asked about last
+	// (Index).
+	recent  indexCache
+	returns map[*grammar.Node]*originMemo
+	callers map[string][]callerRef
+	entry   map[*grammar.Node]*expansion[[]entrySite]
+	written map[writtenKey]bool
 	// resolved memoizes resolve per function, origin and depth: in a call
 	// graph where helpers call helpers, the paths up to the entries are
 	// exponentially many, the functions on them are not. An answer is
@@ -400,18 +401,17 @@ func Summarize(ff FileFacts, files ...*grammar.File) *Summaries {
 // is then joined once for its summaries and its rules.
 func SummarizeWith(ff FileFacts, funcs *Funcs, files ...*grammar.File) *Summaries {
 	s := &Summaries{
-		funcs:     funcs,
-		res:       NewResolverFrom(ff, files...),
-		files:     map[*grammar.Tree]*grammar.File{},
-		scopes:    map[*grammar.Node]declsByName{},
-		scopeIx:   map[*grammar.Node]*scopeIndex{},
-		effects:   map[*grammar.Node]*expansion[*effectList]{},
-		effectIdx: map[*grammar.Node]*EffectIndex{},
-		entry:     map[*grammar.Node]*expansion[[]entrySite]{},
-		touches:   map[*grammar.Node]*expansion[[]Touch]{},
-		touched:   map[touchKey]*expansion[*Touch]{},
-		returns:   map[*grammar.Node]*originMemo{},
-		facts:     &factTable{},
+		funcs:   funcs,
+		res:     NewResolverFrom(ff, files...),
+		files:   map[*grammar.Tree]*grammar.File{},
+		scopes:  map[*grammar.Node]declsByName{},
+		scopeIx: map[*grammar.Node]*scopeIndex{},
+		effects: map[*grammar.Node]*expansion[*effectList]{},
+		entry:   map[*grammar.Node]*expansion[[]entrySite]{},
+		touches: map[*grammar.Node]*expansion[[]Touch]{},
+		touched: map[touchKey]*expansion[*Touch]{},
+		returns: map[*grammar.Node]*originMemo{},
+		facts:   &factTable{},
 	}
 	if g, ok := ff.(UnitGuards); ok {
 		s.unitGuards = g.IncludeGuards
@@ -1757,21 +1757,60 @@ func (s *Summaries) Effects(fn *grammar.Node) []Effect {
 	return s.effectsOf(fn).slice()
 }
 
-// Index returns the index of fn's effects (Effects), built once per unit.
+// Index returns the index of fn's effects (Effects). The indexes of the
+// functions asked about last are kept (indexCache); another is built
+// again, the same.
 func (s *Summaries) Index(fn *grammar.Node) *EffectIndex {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	effects := s.effectsOf(fn)
-	if _, ok := s.effects[fn]; !ok {
-		// Not memoized (a miss under the depth limit): index it alone.
-		return newEffectIndex(effects, s.intern)
+	if ix := s.recent.get(fn); ix != nil {
+		return ix
 	}
-	ix := s.effectIdx[fn]
-	if ix == nil {
-		ix = newEffectIndex(effects, s.intern)
-		s.effectIdx[fn] = ix
+	effects := s.effectsOf(fn)
+	ix := newEffectIndex(effects, s.intern)
+	if _, ok := s.effects[fn]; ok {
+		// Not a miss under the depth limit, whose list is not kept
+		// either.
+		s.recent.put(fn, ix)
 	}
 	return ix
+}
+
+// indexCacheSize is how many functions' indexes a unit keeps: the rules
+// ask about one function's accesses after another, and an index per
+// function of a large unit, kept for its life, was the most memory its
+// summaries held (thousands of functions).
+const indexCacheSize = 32
+
+// indexCache holds the indexes of the functions asked about last, the
+// latest first.
+type indexCache struct {
+	fns [indexCacheSize]*grammar.Node
+	ixs [indexCacheSize]*EffectIndex
+}
+
+// get returns fn's index, or nil; a hit moves it first.
+func (c *indexCache) get(fn *grammar.Node) *EffectIndex {
+	for k, f := range c.fns {
+		if f == nil {
+			return nil
+		}
+		if f == fn {
+			ix := c.ixs[k]
+			copy(c.fns[1:k+1], c.fns[:k])
+			copy(c.ixs[1:k+1], c.ixs[:k])
+			c.fns[0], c.ixs[0] = fn, ix
+			return ix
+		}
+	}
+	return nil
+}
+
+// put adds fn's index first, dropping the least recent when full.
+func (c *indexCache) put(fn *grammar.Node, ix *EffectIndex) {
+	copy(c.fns[1:], c.fns[:indexCacheSize-1])
+	copy(c.ixs[1:], c.ixs[:indexCacheSize-1])
+	c.fns[0], c.ixs[0] = fn, ix
 }
 
 // paramsOf is Params(fn), once per function.
