@@ -320,14 +320,30 @@ func insertLinesBeforeStmt(f *grammar.File, stmt *grammar.Node, lines string) an
 		}
 		return analysis.TextEdit{Start: stmt.Start, End: stmt.Start, NewText: b.String()}
 	}
-	var b strings.Builder
-	for _, l := range strings.SplitAfter(lines, "\n") {
-		if l != "" {
-			b.WriteString(indent + l)
-		}
-	}
 	start := cxx.LineStart(f.Src, stmt.Start)
-	return analysis.TextEdit{Start: start, End: start, NewText: b.String()}
+	return analysis.TextEdit{Start: start, End: start, NewText: indentLines(indent, lines)}
+}
+
+// indentLines puts indent before each line of lines, in a string of the
+// exact size: a fix's text is held with its finding to the end of the
+// run, and a builder grown by doubling keeps up to as much room again.
+func indentLines(indent, lines string) string {
+	n := strings.Count(lines, "\n")
+	if lines != "" && !strings.HasSuffix(lines, "\n") {
+		n++
+	}
+	var b strings.Builder
+	b.Grow(len(lines) + n*len(indent))
+	for lines != "" {
+		l := lines
+		if i := strings.IndexByte(lines, '\n'); i >= 0 {
+			l = lines[:i+1]
+		}
+		b.WriteString(indent)
+		b.WriteString(l)
+		lines = lines[len(l):]
+	}
+	return b.String()
 }
 
 func gmOneLine(s string) string {

@@ -521,13 +521,7 @@ func insertLinesAfterStmt(f *grammar.File, stmt *grammar.Node, lines string) ana
 	// on one long line, reading the line per store is quadratic.
 	if rest, ok := blankOrCommentTail(src, stmt.End); ok && rest > stmt.End && src[rest-1] == '\n' {
 		indent, _ := cxx.LineIndent(src, stmt.Start)
-		var b strings.Builder
-		for _, l := range strings.SplitAfter(lines, "\n") {
-			if l != "" {
-				b.WriteString(indent + l)
-			}
-		}
-		return analysis.TextEdit{Start: rest, End: rest, NewText: b.String()}
+		return analysis.TextEdit{Start: rest, End: rest, NewText: indentLines(indent, lines)}
 	}
 	return analysis.TextEdit{Start: stmt.End, End: stmt.End, NewText: " " + strings.ReplaceAll(strings.TrimSuffix(lines, "\n"), "\n", " ")}
 }
