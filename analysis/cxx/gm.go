@@ -52,29 +52,59 @@ func (k GMKind) String() string {
 // IsGMPointer reports whether k is a pointer into global memory.
 func (k GMKind) IsGMPointer() bool { return k == GMData || k == GMArgs || k == GMDescriptor }
 
-// Var is a declared variable, parameter or struct member.
+// Var is a declared variable, parameter or struct member. A file has one
+// per declared name and the model is kept while the rules run: its scope
+// and initializer are kept as offsets from Decl in its tree's preorder,
+// not as pointers, and its name is Decl's text, so a Var is 40 bytes.
 type Var struct {
-	Name string
+	// Decl is the declared identifier (identifier or field_identifier).
+	Decl *grammar.Node
 	// Type is the declared base type without qualifiers, scope or pointer:
 	// "int32_t", "Tensor", "GlobalTensor<half>".
 	Type string
-	// Decl is the declared identifier (identifier or field_identifier).
-	Decl *grammar.Node
-	// Scope is the node the name is visible in (a block, a function, a
-	// class body); nil for names from included files and file scope.
-	Scope *grammar.Node
-	// Init is the initializer expression, if any.
-	Init *grammar.Node
+	// scopeAt and initAt are the index of Scope and Init in Decl's tree
+	// minus Decl's (0 for none: neither is Decl itself).
+	scopeAt, initAt int32
+	// fn is the position in the model's varIndex.fns of the outermost
+	// function the variable is scoped in (-1 outside every function).
+	fn   int32
 	Kind GMKind
 	// Field is set for struct/class members.
 	Field bool
 	// ArrayOfPtr is set for a local array of GM pointers
 	// (`__gm__ half *ptrs[2]`): ptrs[i] is a pointer, not a load.
 	ArrayOfPtr bool
-	// fn is the position in the model's varIndex.fns of the outermost
-	// function the variable is scoped in (-1 outside every function). The
-	// small fields last: a Var is 64 bytes, one per declared name.
-	fn int32
+}
+
+// Name is the declared name.
+func (v *Var) Name() string { return v.Decl.Text() }
+
+// Scope is the node the name is visible in (a block, a function, a class
+// body, the translation unit); nil for the members of included files.
+func (v *Var) Scope() *grammar.Node { return v.rel(v.scopeAt) }
+
+// Init is the initializer expression, if any.
+func (v *Var) Init() *grammar.Node { return v.rel(v.initAt) }
+
+// rel is the node d places from Decl in its tree, nil for d 0.
+func (v *Var) rel(d int32) *grammar.Node {
+	if d == 0 {
+		return nil
+	}
+	return &v.Decl.Tree().Nodes[v.Decl.Index()+int(d)]
+}
+
+// setScope records n (nil for none, else a node of Decl's tree) as Scope.
+func (v *Var) setScope(n *grammar.Node) { v.scopeAt = v.offset(n) }
+
+// setInit records n (nil for none, else a node of Decl's tree) as Init.
+func (v *Var) setInit(n *grammar.Node) { v.initAt = v.offset(n) }
+
+func (v *Var) offset(n *grammar.Node) int32 {
+	if n == nil {
+		return 0
+	}
+	return int32(n.Index() - v.Decl.Index())
 }
 
 // AccessKind says whether a scalar GM access loads, stores or both.
@@ -255,6 +285,20 @@ type GM struct {
 	strs     map[string]string
 	argLists map[string][]string
 	keyBuf   []byte
+	// varChunk is where newVar makes the next variables.
+	varChunk []Var
+}
+
+// newVar returns a zero Var made in chunks: one allocation of 64 bytes
+// per declared name cost more than the Var.
+func (g *GM) newVar(decl *grammar.Node) *Var {
+	if len(g.varChunk) == cap(g.varChunk) {
+		g.varChunk = make([]Var, 0, min(max(2*cap(g.varChunk), 16), 512))
+	}
+	g.varChunk = g.varChunk[:len(g.varChunk)+1]
+	v := &g.varChunk[len(g.varChunk)-1]
+	v.Decl = decl
+	return v
 }
 
 // descriptorTypes are the runtime's tensor descriptor structs.
@@ -591,9 +635,10 @@ func (g *GM) addFields(fds []incNode) {
 	for _, fd := range fds {
 		for _, v := range g.declVars(fd.f, fd.n, true) {
 			if fd.f != g.file {
-				v.Scope = nil
+				v.setScope(nil)
 			}
-			g.fields[v.Name] = append(g.fields[v.Name], v)
+			name := g.str(v.Decl.Bytes())
+			g.fields[name] = append(g.fields[name], v)
 		}
 	}
 }
@@ -609,7 +654,7 @@ func (g *GM) addVars(ff FileFacts, f *grammar.File) {
 			if fn == nil {
 				continue
 			}
-			for _, v := range g.paramVars(f, n, fn) {
+			if v := g.paramVar(f, n, fn); v != nil {
 				g.addVar(v, n)
 			}
 			continue
@@ -617,6 +662,17 @@ func (g *GM) addVars(ff FileFacts, f *grammar.File) {
 		for _, v := range g.declVars(f, n, false) {
 			g.addVar(v, n)
 		}
+	}
+	// Each name's list at its size, all in one array: they grew by append
+	// and are kept while the rules run.
+	n := 0
+	for _, l := range g.vars {
+		n += len(l)
+	}
+	all := make([]*Var, 0, n)
+	for name, l := range g.vars {
+		all = append(all, l...)
+		g.vars[name] = all[len(all)-len(l) : len(all) : len(all)]
 	}
 }
 
@@ -861,7 +917,10 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 		if init == nil && field {
 			init = decl.ChildByField("default_value")
 		}
-		v := &Var{Name: g.str(name.Bytes()), Type: base, Decl: name, Scope: scope, Field: field, Init: init, ArrayOfPtr: arrayOfPtr}
+		v := g.newVar(name)
+		v.Type, v.Field, v.ArrayOfPtr = base, field, arrayOfPtr
+		v.setScope(scope)
+		v.setInit(init)
 		// The qualifier belongs to the declaration when it is written in
 		// the type or the declarator, not in the initializer.
 		gm := hasGM(f, LeadingStart(decl), t.End) || hasGM(f, d.Start, name.End)
@@ -893,8 +952,8 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 	return out
 }
 
-// paramVars returns the variables a parameter declares.
-func (g *GM) paramVars(f *grammar.File, p *grammar.Node, fn *grammar.Node) []*Var {
+// paramVar returns the variable a parameter declares, nil for none.
+func (g *GM) paramVar(f *grammar.File, p *grammar.Node, fn *grammar.Node) *Var {
 	t := p.ChildByField("type")
 	if t == nil {
 		return nil
@@ -904,7 +963,9 @@ func (g *GM) paramVars(f *grammar.File, p *grammar.Node, fn *grammar.Node) []*Va
 		return nil
 	}
 	base := g.str(baseTypeName(t))
-	v := &Var{Name: g.str(name.Bytes()), Type: base, Decl: name, Scope: fn}
+	v := g.newVar(name)
+	v.Type = base
+	v.setScope(fn)
 	gm := hasGM(f, LeadingStart(p), name.End)
 	switch {
 	case ptr > 0 && gm:
@@ -916,14 +977,14 @@ func (g *GM) paramVars(f *grammar.File, p *grammar.Node, fn *grammar.Node) []*Va
 			if fn.Kind() == "function_definition" {
 				fname = FunctionName(fn)
 			}
-			args = strings.Contains(strings.ToLower(v.Name), "args") ||
+			args = bytes.Contains(bytes.ToLower(name.Bytes()), []byte("args")) ||
 				(fn.Kind() == "function_definition" && IsExternC(fn)) || strings.HasPrefix(fname, "get_")
 		}
 		v.Kind = g.pointeeKind(base, args)
 	case ptr == 0:
 		v.Kind = g.objectKind(t)
 	}
-	return []*Var{v}
+	return v
 }
 
 // varIndex splits the variables of each name by the outermost function
@@ -982,19 +1043,20 @@ func (ix *varIndex) fnOf(n *grammar.Node) int {
 func (g *GM) addVar(v *Var, decl *grammar.Node) {
 	ix := g.varIx
 	v.fn = -1
-	if v.Scope != nil {
-		v.fn = int32(ix.fnOf(v.Scope))
+	if sc := v.Scope(); sc != nil {
+		v.fn = int32(ix.fnOf(sc))
 	}
+	name := g.str(v.Decl.Bytes())
 	if v.fn < 0 {
 		before := sort.Search(len(ix.fns), func(k int) bool { return ix.fns[k].Index() >= decl.Index() })
-		ix.outer[v.Name] = append(ix.outer[v.Name], outerVar{v, int32(before)})
+		ix.outer[name] = append(ix.outer[name], outerVar{v, int32(before)})
 		return
 	}
-	l := g.vars[v.Name]
+	l := g.vars[name]
 	if n := len(l); n > 0 && l[n-1].fn > v.fn {
 		ix.unsorted = true
 	}
-	g.vars[v.Name] = append(l, v)
+	g.vars[name] = append(l, v)
 }
 
 // candidates calls yield with the variables of name that can be visible
@@ -1042,15 +1104,17 @@ func (g *GM) candidates(name string, at *grammar.Node, yield func(*Var)) {
 // parameter declared before it, else a member, else nil.
 func (g *GM) Lookup(name string, at *grammar.Node) *Var {
 	var best *Var
+	var bestScope *grammar.Node
 	g.candidates(name, at, func(v *Var) {
 		if v.Decl.Start > at.Start && v.Decl.Tree() == at.Tree() {
 			return
 		}
-		if v.Scope != nil && (v.Scope.Tree() != at.Tree() || !v.Scope.Contains(at)) {
+		sc := v.Scope()
+		if sc != nil && (sc.Tree() != at.Tree() || !sc.Contains(at)) {
 			return
 		}
-		if best == nil || best.Scope == nil || (v.Scope != nil && v.Scope.Start >= best.Scope.Start && v.Scope.End <= best.Scope.End) {
-			best = v
+		if best == nil || bestScope == nil || (sc != nil && sc.Start >= bestScope.Start && sc.End <= bestScope.End) {
+			best, bestScope = v, sc
 		}
 	})
 	if best != nil {
@@ -1075,7 +1139,7 @@ func (g *GM) Field(name string, at *grammar.Node) *Var {
 	}
 	var any *Var
 	for _, v := range g.members(name) {
-		if v.Scope != nil && at != nil && v.Scope.Tree() == at.Tree() && v.Scope.Contains(at) {
+		if sc := v.Scope(); sc != nil && at != nil && sc.Tree() == at.Tree() && sc.Contains(at) {
 			return v
 		}
 		any = v
@@ -1672,10 +1736,10 @@ func (g *GM) sameMemory(dcciRoot string, a Access) bool {
 	if dcciRoot == a.Root {
 		return true
 	}
-	if a.Var != nil && a.Var.Init != nil && Root(a.Var.Init) == dcciRoot {
+	if a.Var != nil && a.Var.initAt != 0 && Root(a.Var.Init()) == dcciRoot {
 		return true
 	}
-	if v := g.Lookup(dcciRoot, a.Node); v != nil && v.Init != nil && Root(v.Init) == a.Root {
+	if v := g.Lookup(dcciRoot, a.Node); v != nil && v.initAt != 0 && Root(v.Init()) == a.Root {
 		return true
 	}
 	return false
@@ -1716,10 +1780,10 @@ func (g *GM) indexDccis() {
 	}
 	g.initNames = map[string][]string{}
 	addInit := func(name string, v *Var) {
-		if v.Init == nil {
+		if v.initAt == 0 {
 			return
 		}
-		r := Root(v.Init)
+		r := Root(v.Init())
 		if ns := g.initNames[r]; len(ns) == 0 || ns[len(ns)-1] != name {
 			g.initNames[r] = append(ns, name)
 		}
@@ -1762,8 +1826,8 @@ func (g *GM) dcciCandidates(fd *fnDccis, ix []int32, a Access, yield func([]int3
 	}
 	yield(fd.rooted(ix, ""))
 	yield(fd.rooted(ix, a.Root))
-	if a.Var != nil && a.Var.Init != nil {
-		if r := Root(a.Var.Init); r != a.Root {
+	if a.Var != nil && a.Var.initAt != 0 {
+		if r := Root(a.Var.Init()); r != a.Root {
 			yield(fd.rooted(ix, r))
 		}
 	}

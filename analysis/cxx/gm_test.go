@@ -257,7 +257,7 @@ func dumpGM(gm *GM) string {
 	slices.Sort(names)
 	for _, name := range names {
 		for _, v := range gm.members(name) {
-			fmt.Fprintf(&b, "field %s %s %s scoped=%v\n", name, v.Kind, v.Type, v.Scope != nil)
+			fmt.Fprintf(&b, "field %s %s %s scoped=%v\n", name, v.Kind, v.Type, v.Scope() != nil)
 		}
 	}
 	return b.String()
@@ -489,5 +489,54 @@ __aicore__ void a(__gm__ int *x, __gm__ int *y) { fl(x); fl(y); o.fl(x); (fl)(y)
 	}
 	if unsafe.StringData(ds[0].Helper) != unsafe.StringData(ds[1].Helper) {
 		t.Error("the helper calls' dccis hold two strings of its name")
+	}
+}
+
+// A Var keeps its scope and initializer as offsets from its declared name:
+// Name, Scope and Init give back the nodes the declaration has, for a
+// parameter, locals, members (the included file's have no scope) and a
+// file-scope variable.
+func TestVarScopeAndInit(t *testing.T) {
+	h := parseCPP(t, "k.h", "struct H { __gm__ int *hp = nullptr; };\n")
+	f := parseCPP(t, "k.cpp", `#include "k.h"
+__gm__ float *glob = nullptr;
+struct S { __gm__ int *sp; int n = 4; };
+__aicore__ void fn(__gm__ float *p, int k) {
+  for (int i = 0; i < k; i++) {
+    __gm__ float *q = p + i, *r;
+    use(glob, p, i, q, r, sp, n, hp);
+  }
+}
+`)
+	g := NewGM(nil, f, []*grammar.File{h})
+	call := f.Tree.OfKind("call_expression")[0]
+	args, _ := AsCall(call)
+	var got []string
+	for _, a := range args.Args {
+		v := g.Lookup(a.Text(), a)
+		if v == nil {
+			t.Fatalf("%s: no variable", a.Text())
+		}
+		scope, init := "-", "-"
+		if s := v.Scope(); s != nil {
+			scope = s.Kind()
+		}
+		if i := v.Init(); i != nil {
+			init = i.Text()
+		}
+		got = append(got, fmt.Sprintf("%s:%s:%s:%s", v.Name(), scope, init, v.Kind))
+	}
+	want := []string{
+		"glob:translation_unit:nullptr:gm-data",
+		"p:function_definition:-:gm-data",
+		"i:for_statement:0:not-gm",
+		"q:compound_statement:p + i:gm-data",
+		"r:compound_statement:-:gm-data",
+		"sp:field_declaration_list:-:gm-data",
+		"n:field_declaration_list:4:not-gm",
+		"hp:-:nullptr:gm-data",
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("vars:\n%s\nwant:\n%s", strings.Join(got, " "), strings.Join(want, " "))
 	}
 }
