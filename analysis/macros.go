@@ -90,23 +90,29 @@ func (um *UnitMacros) exitsLocked(name string, depth int) grammar.Cores {
 type exitModel struct {
 	f  *grammar.File
 	um *UnitMacros
-	// states holds a byte per node of each tree asked about (f's, in
+	// states holds four bits per node of each tree asked about (f's, in
 	// practice), by node index: three maps keyed by node cost twenty
-	// times as much on a large file.
-	states map[*grammar.Tree][]exitState
+	// times as much on a large file, and a byte per node twice as much.
+	states map[*grammar.Tree]exitStates
 }
 
-// exitState is what an exit model knows of one node: the cores its
-// earlier siblings left on (exitBefore), exitedBefore's answer (exitCum,
-// once exitKnown), and for a block whether its children were scanned.
-type exitState uint8
+// exitStates are the exit model's nibbles of a tree's nodes, two a byte:
+// exitedBefore's answer (exitCum, once exitKnown) and for a block whether
+// its children were scanned.
+type exitStates []byte
 
 const (
-	exitBefore exitState = 3 // bits 0-1
-	exitCumAt            = 2 // bits 2-3
-	exitKnown  exitState = 1 << 4
-	exitDone   exitState = 1 << 5
+	exitCum   = 3 // bits 0-1
+	exitKnown = 1 << 2
+	exitDone  = 1 << 3
 )
+
+func (st exitStates) get(i int) byte { return st[i>>1] >> (i & 1 * 4) & 0xf }
+
+func (st exitStates) set(i int, v byte) {
+	sh := i & 1 * 4
+	st[i>>1] = st[i>>1]&^(0xf<<sh) | v<<sh
+}
 
 // ExitedBefore returns the cores that have left n's function before
 // reaching n: a return, or a macro whose body returns, that only core
@@ -120,7 +126,7 @@ func (um *UnitMacros) exitedBefore(f *grammar.File, n *grammar.Node) grammar.Cor
 	um.mu.Lock()
 	m := um.models[f]
 	if m == nil {
-		m = &exitModel{f: f, um: um, states: map[*grammar.Tree][]exitState{}}
+		m = &exitModel{f: f, um: um, states: map[*grammar.Tree]exitStates{}}
 		um.models[f] = m
 	}
 	defer um.mu.Unlock()
@@ -134,14 +140,14 @@ func (um *UnitMacros) exitedBefore(f *grammar.File, n *grammar.Node) grammar.Cor
 func (m *exitModel) exitedBefore(n *grammar.Node) grammar.Cores {
 	st := m.states[n.Tree()]
 	if st == nil {
-		st = make([]exitState, len(n.Tree().Nodes))
+		st = make(exitStates, (len(n.Tree().Nodes)+1)/2)
 		m.states[n.Tree()] = st
 	}
 	var path []*grammar.Node
 	var acc grammar.Cores
 	for c := n; c != nil; c = c.Parent() {
-		if v := st[c.Index()]; v&exitKnown != 0 {
-			acc = grammar.Cores(v >> exitCumAt & 3)
+		if v := st.get(c.Index()); v&exitKnown != 0 {
+			acc = grammar.Cores(v & exitCum)
 			break
 		}
 		p := c.Parent()
@@ -150,26 +156,26 @@ func (m *exitModel) exitedBefore(n *grammar.Node) grammar.Cores {
 		}
 		path = append(path, c)
 	}
+	// Going down, acc is the answer for c's parent when c is reached.
 	for i := len(path) - 1; i >= 0; i-- {
 		c := path[i]
 		if p := c.Parent(); p.Kind() == "compound_statement" || cxx.IsPreprocBranch(p.Kind()) {
-			if st[p.Index()]&exitDone == 0 {
-				m.scan(st, p)
+			if st.get(p.Index())&exitDone == 0 {
+				m.scan(st, p, acc)
 			}
-			acc |= grammar.Cores(st[c.Index()] & exitBefore)
+			acc = grammar.Cores(st.get(c.Index()) & exitCum)
 		}
-		st[c.Index()] = st[c.Index()]&^(3<<exitCumAt) | exitState(acc&grammar.Both)<<exitCumAt | exitKnown
+		st.set(c.Index(), st.get(c.Index())&exitDone|byte(acc&grammar.Both)|exitKnown)
 	}
 	return acc
 }
 
-// scan records, for each child of block, the cores its earlier siblings
-// left on.
-func (m *exitModel) scan(st []exitState, block *grammar.Node) {
-	st[block.Index()] |= exitDone
-	var acc grammar.Cores
+// scan records the answer for each child of block, whose own answer is
+// acc: acc and the cores the child's earlier siblings left on.
+func (m *exitModel) scan(st exitStates, block *grammar.Node, acc grammar.Cores) {
+	st.set(block.Index(), st.get(block.Index())|exitDone)
 	for c := block.FirstChild(); c != nil; c = c.NextSibling() {
-		st[c.Index()] = st[c.Index()]&^exitBefore | exitState(acc&grammar.Both)
+		st.set(c.Index(), st.get(c.Index())&exitDone|byte(acc&grammar.Both)|exitKnown)
 		acc |= cxx.ExitsIn(m.f, c, func(name string) grammar.Cores { return m.um.exitsLocked(name, 0) })
 	}
 }
