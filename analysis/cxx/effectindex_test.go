@@ -55,7 +55,7 @@ func TestEffectListIDWidths(t *testing.T) {
 func indexUnit(t *testing.T) (*Summaries, []*grammar.Node) {
 	t.Helper()
 	var b strings.Builder
-	for i := range indexCacheSize + 8 {
+	for i := range recentSize + 8 {
 		fmt.Fprintf(&b, "__aicore__ inline void f%d(__gm__ int32_t *p, __gm__ int32_t *q) {\n", i)
 		fmt.Fprintf(&b, "  p[%d] = 1;\n  dcci(p, SINGLE_CACHE_LINE, CACHELINE_OUT);\n", i)
 		if i%2 == 0 {
@@ -66,7 +66,7 @@ func indexUnit(t *testing.T) (*Summaries, []*grammar.Node) {
 	}
 	f := parseCPP(t, "k.cpp", b.String())
 	fns := Functions(f)
-	if len(fns) != indexCacheSize+8 {
+	if len(fns) != recentSize+8 {
 		t.Fatalf("%d functions", len(fns))
 	}
 	return Summarize(nil, f), fns
@@ -111,21 +111,21 @@ func TestIndexCacheEviction(t *testing.T) {
 	}
 	for i, fn := range fns {
 		x := s.Index(fn)
-		if i < len(fns)-indexCacheSize && x == first[i] {
-			t.Errorf("f%d: %d functions later, its index is still kept", i, indexCacheSize)
+		if i < len(fns)-recentSize && x == first[i] {
+			t.Errorf("f%d: %d functions later, its index is still kept", i, recentSize)
 		}
 		if got := indexAnswers(x, fn); got != want[i] {
 			t.Errorf("f%d: built again, answers\n%s\nwant\n%s", i, got, want[i])
 		}
 	}
 	n := 0
-	for _, fn := range s.recent.fns {
+	for _, fn := range s.indexes.fns {
 		if fn != nil {
 			n++
 		}
 	}
-	if n != indexCacheSize {
-		t.Errorf("%d indexes kept, want %d", n, indexCacheSize)
+	if n != recentSize {
+		t.Errorf("%d indexes kept, want %d", n, recentSize)
 	}
 }
 

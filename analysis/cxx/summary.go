@@ -258,11 +258,13 @@ type Summaries struct {
 	res       *Resolver
 	files     map[*grammar.Tree]*grammar.File
 	scopes    map[*grammar.Node]declsByName
-	scopeIx   map[*grammar.Node]*scopeIndex
-	effects   map[*grammar.Node]*expansion[*effectList]
-	// recent holds the indexes of the functions asked about last
+	// scopeIx holds the declaring scopes of the functions asked about
+	// last (declaringScopes); scopes memoizes scopeDecls.
+	scopeIx recent[*scopeIndex]
+	effects map[*grammar.Node]*expansion[*effectList]
+	// indexes holds the indexes of the functions asked about last
 	// (Index).
-	recent  indexCache
+	indexes recent[*EffectIndex]
 	returns map[*grammar.Node]*originMemo
 	callers map[string][]callerRef
 	entry   map[*grammar.Node]*expansion[[]entrySite]
@@ -277,10 +279,11 @@ type Summaries struct {
 	originLists originLists
 	// buffers memoizes globalBuffers.
 	buffers map[*grammar.Node]map[string]bufferCall
-	// params memoizes Params: an origin is asked per name use. Their
-	// names and types are one string per spelling (paramStrs): a unit of
-	// helpers with the same parameters kept each once per function.
-	params    map[*grammar.Node][]Param
+	// params holds Params of the functions asked about last: an origin
+	// is asked per name use. Their names and types are one string per
+	// spelling (paramStrs): a function's parameters made again, and a
+	// unit of helpers with the same parameters, share them.
+	params    fnMemo[[]Param]
 	paramStrs map[string]string
 	// wroteBack memoizes callersWriteBack: the callers of a helper called
 	// from many places are asked once per origin and depth, not once per
@@ -405,7 +408,6 @@ func SummarizeWith(ff FileFacts, funcs *Funcs, files ...*grammar.File) *Summarie
 		res:     NewResolverFrom(ff, files...),
 		files:   map[*grammar.Tree]*grammar.File{},
 		scopes:  map[*grammar.Node]declsByName{},
-		scopeIx: map[*grammar.Node]*scopeIndex{},
 		effects: map[*grammar.Node]*expansion[*effectList]{},
 		entry:   map[*grammar.Node]*expansion[[]entrySite]{},
 		touches: map[*grammar.Node]*expansion[[]Touch]{},
@@ -854,10 +856,10 @@ func (s *Summaries) lookupName(name string, id *grammar.Node) *grammar.Node {
 	ix := s.declaringScopes(fn)
 	k := sort.Search(len(ix.scopes), func(k int) bool { return ix.scopes[k].Index() >= id.Index() }) - 1
 	for k >= 0 && !ix.scopes[k].Contains(id) {
-		k = ix.parent[k]
+		k = int(ix.parent[k])
 	}
-	for ; k >= 0; k = ix.parent[k] {
-		if best := lastDeclBefore(s.scopeDecls(ix.scopes[k]).named(name), id); best != nil {
+	for ; k >= 0; k = int(ix.parent[k]) {
+		if best := lastDeclBefore(ix.declsOf(k).named(name), id); best != nil {
 			return best
 		}
 	}
@@ -907,48 +909,82 @@ func (l declsByName) named(name string) []scopeDecl {
 }
 
 // scopeIndex lists a function's scopes that declare something, in source
-// order, each with the nearest such scope around it (-1: none). Nested
-// functions and lambdas are left out: a name is not looked up past them.
+// order, each with the nearest such scope around it (-1: none) and its
+// declarators (declsOf). Nested functions and lambdas are left out: a
+// name is not looked up past them.
 type scopeIndex struct {
 	scopes []*grammar.Node
-	parent []int
+	parent []int32
+	// decls holds the scopes' declarators, scope k's at
+	// decls[ends[k-1]:ends[k]]: one array per function rather than one
+	// per scope in a map.
+	ends  []int32
+	decls []scopeDecl
 }
 
+// declsOf is the declarators of scope k.
+func (ix *scopeIndex) declsOf(k int) declsByName {
+	start := int32(0)
+	if k > 0 {
+		start = ix.ends[k-1]
+	}
+	return ix.decls[start:ix.ends[k]:ix.ends[k]]
+}
+
+// declaringScopes is fn's scopeIndex, memoized (fnMemo): a function's
+// scopes are one walk of it.
 func (s *Summaries) declaringScopes(fn *grammar.Node) *scopeIndex {
-	if ix, ok := s.scopeIx[fn]; ok {
+	if ix, ok := s.scopeIx.get(fn); ok {
 		return ix
 	}
 	ix := &scopeIndex{}
-	var open []int
+	var open []int32
 	fn.Walk(func(n *grammar.Node) bool {
 		if n != fn && (n.Kind() == "function_definition" || n.Kind() == "lambda_expression") {
 			return false
 		}
-		if !scopeKinds[n.Kind()] || len(s.scopeDecls(n)) == 0 {
+		if !scopeKinds[n.Kind()] {
+			return true
+		}
+		decls := scopeDeclsOf(n)
+		if len(decls) == 0 {
 			return true
 		}
 		for len(open) > 0 && !ix.scopes[open[len(open)-1]].Contains(n) {
 			open = open[:len(open)-1]
 		}
-		p := -1
+		p := int32(-1)
 		if len(open) > 0 {
 			p = open[len(open)-1]
 		}
 		ix.scopes = append(ix.scopes, n)
 		ix.parent = append(ix.parent, p)
-		open = append(open, len(ix.scopes)-1)
+		ix.decls = append(ix.decls, decls...)
+		ix.ends = append(ix.ends, int32(len(ix.decls)))
+		open = append(open, int32(len(ix.scopes)-1))
 		return true
 	})
-	s.scopeIx[fn] = ix
+	s.scopeIx.put(fn, ix)
 	return ix
 }
 
-// scopeDecls indexes the declarators a block (or the init of a for/if/while)
-// declares directly, by name, in source order.
+// scopeDecls is scopeDeclsOf(scope) for a scope outside any function,
+// memoized.
 func (s *Summaries) scopeDecls(scope *grammar.Node) declsByName {
 	if m, ok := s.scopes[scope]; ok {
 		return m
 	}
+	m := scopeDeclsOf(scope)
+	if len(m) > 0 {
+		m = slices.Clip(m)
+		s.scopes[scope] = m
+	}
+	return m
+}
+
+// scopeDeclsOf indexes the declarators a block (or the init of a
+// for/if/while) declares directly, by name, in source order.
+func scopeDeclsOf(scope *grammar.Node) declsByName {
 	var m declsByName
 	add := func(decl *grammar.Node) {
 		if decl == nil || decl.Kind() != "declaration" {
@@ -989,12 +1025,6 @@ func (s *Summaries) scopeDecls(scope *grammar.Node) declsByName {
 		}
 	}
 	slices.SortStableFunc(m, func(a, b scopeDecl) int { return bytes.Compare(a.name.Bytes(), b.name.Bytes()) })
-	if len(m) > 0 {
-		// Only the scopes that declare something: declaringScopes asks
-		// each scope of a function once, and most declare nothing.
-		m = slices.Clip(m)
-		s.scopes[scope] = m
-	}
 	return m
 }
 
@@ -1758,12 +1788,12 @@ func (s *Summaries) Effects(fn *grammar.Node) []Effect {
 }
 
 // Index returns the index of fn's effects (Effects). The indexes of the
-// functions asked about last are kept (indexCache); another is built
-// again, the same.
+// functions asked about last are kept (recent); another is built again,
+// the same.
 func (s *Summaries) Index(fn *grammar.Node) *EffectIndex {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if ix := s.recent.get(fn); ix != nil {
+	if ix, ok := s.indexes.get(fn); ok {
 		return ix
 	}
 	effects := s.effectsOf(fn)
@@ -1771,55 +1801,100 @@ func (s *Summaries) Index(fn *grammar.Node) *EffectIndex {
 	if _, ok := s.effects[fn]; ok {
 		// Not a miss under the depth limit, whose list is not kept
 		// either.
-		s.recent.put(fn, ix)
+		s.indexes.put(fn, ix)
 	}
 	return ix
 }
 
-// indexCacheSize is how many functions' indexes a unit keeps: the rules
-// ask about one function's accesses after another, and an index per
-// function of a large unit, kept for its life, was the most memory its
-// summaries held (thousands of functions).
-const indexCacheSize = 32
+// recentSize is how many functions' indexes (and parameters, scopes) a
+// unit keeps: the rules ask about one function after another, and the
+// summaries of a function's callers and callees about a few around it;
+// one per function of a large unit, kept for its life, was most of the
+// memory its summaries held (thousands of functions).
+const recentSize = 32
 
-// indexCache holds the indexes of the functions asked about last, the
-// latest first.
-type indexCache struct {
-	fns [indexCacheSize]*grammar.Node
-	ixs [indexCacheSize]*EffectIndex
+// recent holds the values of the functions asked about last, the latest
+// first. A value not there is computed again, the same.
+type recent[V any] struct {
+	fns  [recentSize]*grammar.Node
+	vals [recentSize]V
 }
 
-// get returns fn's index, or nil; a hit moves it first.
-func (c *indexCache) get(fn *grammar.Node) *EffectIndex {
+// get returns fn's value; a hit moves it first.
+func (c *recent[V]) get(fn *grammar.Node) (V, bool) {
 	for k, f := range c.fns {
 		if f == nil {
-			return nil
+			break
 		}
 		if f == fn {
-			ix := c.ixs[k]
+			v := c.vals[k]
 			copy(c.fns[1:k+1], c.fns[:k])
-			copy(c.ixs[1:k+1], c.ixs[:k])
-			c.fns[0], c.ixs[0] = fn, ix
-			return ix
+			copy(c.vals[1:k+1], c.vals[:k])
+			c.fns[0], c.vals[0] = fn, v
+			return v, true
 		}
 	}
-	return nil
+	var zero V
+	return zero, false
 }
 
-// put adds fn's index first, dropping the least recent when full.
-func (c *indexCache) put(fn *grammar.Node, ix *EffectIndex) {
-	copy(c.fns[1:], c.fns[:indexCacheSize-1])
-	copy(c.ixs[1:], c.ixs[:indexCacheSize-1])
-	c.fns[0], c.ixs[0] = fn, ix
+// put adds fn's value first, dropping the least recent when full.
+func (c *recent[V]) put(fn *grammar.Node, v V) {
+	copy(c.fns[1:], c.fns[:recentSize-1])
+	copy(c.vals[1:], c.vals[:recentSize-1])
+	c.fns[0], c.vals[0] = fn, v
 }
 
-// paramsOf is Params(fn), once per function.
+// fnMemo memoizes a value per function that is cheap to make again: it
+// keeps the values of the functions asked about last (recent), and for
+// good only those of the functions asked about again after they left it
+// (a walk up a call graph, which comes back to the same callers). A unit
+// of thousands of functions, each asked about in turn, then holds a few
+// dozen values rather than one per function.
+type fnMemo[V any] struct {
+	recent recent[V]
+	kept   map[*grammar.Node]V
+	// seen has bit i of a tree's set for its node i when that function's
+	// value was made.
+	seen map[*grammar.Tree][]uint64
+}
+
+func (m *fnMemo[V]) get(fn *grammar.Node) (V, bool) {
+	if v, ok := m.recent.get(fn); ok {
+		return v, true
+	}
+	v, ok := m.kept[fn]
+	return v, ok
+}
+
+// put memoizes v, fn's value made after get missed.
+func (m *fnMemo[V]) put(fn *grammar.Node, v V) {
+	t, i := fn.Tree(), fn.Index()
+	bits := m.seen[t]
+	if bits == nil {
+		if m.seen == nil {
+			m.seen = map[*grammar.Tree][]uint64{}
+		}
+		bits = make([]uint64, (len(t.Nodes)+63)/64)
+		m.seen[t] = bits
+	}
+	if bits[i/64]&(1<<(i%64)) != 0 {
+		if m.kept == nil {
+			m.kept = map[*grammar.Node]V{}
+		}
+		m.kept[fn] = v
+		return
+	}
+	bits[i/64] |= 1 << (i % 64)
+	m.recent.put(fn, v)
+}
+
+// paramsOf is Params(fn), memoized (fnMemo).
 func (s *Summaries) paramsOf(fn *grammar.Node) []Param {
-	if ps, ok := s.params[fn]; ok {
+	if ps, ok := s.params.get(fn); ok {
 		return ps
 	}
-	if s.params == nil {
-		s.params = map[*grammar.Node][]Param{}
+	if s.paramStrs == nil {
 		s.paramStrs = map[string]string{}
 	}
 	ps := Params(fn)
@@ -1827,7 +1902,7 @@ func (s *Summaries) paramsOf(fn *grammar.Node) []Param {
 		ps[i].TypeText = s.paramStr(ps[i].TypeText)
 		ps[i].Name = s.paramStr(ps[i].Name)
 	}
-	s.params[fn] = ps
+	s.params.put(fn, ps)
 	return ps
 }
 

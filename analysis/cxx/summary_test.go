@@ -356,3 +356,95 @@ __aicore__ inline void k(__gm__ int32_t *p, __gm__ int32_t *q) {
 		t.Errorf("EachIn allocates %v times per question", allocs)
 	}
 }
+
+// fnMemo keeps the values of the functions asked about last, and for good
+// those asked about again after they left: a function made twice is
+// kept, one made once and passed by others is not.
+func TestFnMemoKeepsReturning(t *testing.T) {
+	var b strings.Builder
+	for i := range recentSize + 2 {
+		fmt.Fprintf(&b, "void f%d() {}\n", i)
+	}
+	f := parseCPP(t, "k.cpp", b.String())
+	fns := Functions(f)
+	var m fnMemo[int]
+	made := 0
+	get := func(i int) int {
+		if v, ok := m.get(fns[i]); ok {
+			return v
+		}
+		made++
+		m.put(fns[i], i)
+		return i
+	}
+	for i := range fns {
+		if get(i) != i || get(i) != i {
+			t.Fatalf("f%d: wrong value", i)
+		}
+	}
+	if made != len(fns) || len(m.kept) != 0 {
+		t.Fatalf("each made once, none kept: made %d, kept %d", made, len(m.kept))
+	}
+	// f0 and f1 left recent: made again, and kept from then on.
+	for range 2 {
+		for i := range 2 {
+			if get(i) != i {
+				t.Fatalf("f%d: wrong value", i)
+			}
+		}
+		for i := 2; i < len(fns); i++ {
+			get(i)
+		}
+	}
+	if _, ok := m.kept[fns[0]]; !ok || made != len(fns)+2 || len(m.kept) != 2 {
+		t.Errorf("f0 and f1 asked again after %d others: f0 kept %v, %d kept, made %d times in all", recentSize, ok, len(m.kept), made)
+	}
+}
+
+// A function's declaring scopes made again (fnMemo) find the same
+// declarations: the lookups of every name use in a unit of more
+// functions than the summaries keep, asked twice over.
+func TestDeclaringScopesAgain(t *testing.T) {
+	var b strings.Builder
+	for i := range recentSize + 4 {
+		fmt.Fprintf(&b, "void f%d(int p) {\n  int a = p;\n  for (int i = 0; i < a; ++i) {\n    int a = i;\n    if (int b = a) { a = b; }\n  }\n  a = 1;\n}\n", i)
+	}
+	f := parseCPP(t, "k.cpp", b.String())
+	s := Summarize(nil, f)
+	var ids []*grammar.Node
+	for i := range f.Tree.Nodes {
+		if n := &f.Tree.Nodes[i]; n.Kind() == "identifier" && EnclosingFunction(n) != nil {
+			ids = append(ids, n)
+		}
+	}
+	first := map[*grammar.Node]*grammar.Node{}
+	for _, id := range ids {
+		first[id] = s.lookup(id)
+	}
+	found := 0
+	for _, id := range ids {
+		d := s.lookup(id)
+		if d != first[id] {
+			t.Fatalf("%s at %d: declared at %v, then at %v", id.Text(), id.Start, first[id], d)
+		}
+		if d != nil {
+			found++
+		}
+	}
+	if found < 5*(recentSize+4) {
+		t.Errorf("%d uses found declared", found)
+	}
+	// The inner a shadows the outer one inside the loop, not after it.
+	body := Functions(f)[0]
+	var as []*grammar.Node
+	for _, id := range ids {
+		if id.Text() == "a" && body.Contains(id) {
+			as = append(as, id)
+		}
+	}
+	// The declaration, the loop's condition, the inner declaration,
+	// b = a, a = b, a = 1.
+	if len(as) != 6 || first[as[1]] == first[as[3]] || first[as[4]] != first[as[3]] || first[as[5]] != first[as[1]] {
+		t.Errorf("uses of a: declared at %v %v %v %v %v", first[as[1]], first[as[3]], first[as[4]], first[as[5]], as)
+	}
+}
