@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -98,7 +99,7 @@ func Mask(src []byte) ([]byte, []Span) {
 	}
 	blank := func(s, e int) {
 		ensure()
-		spans = append(spans, Span{Start: uint32(s), End: uint32(e), Text: string(src[s:e])})
+		spans = append(spans, Span{Start: uint32(s), End: uint32(e), Text: spanText(src[s:e])})
 		for i := s; i < e; i++ {
 			if out[i] != '\n' {
 				out[i] = ' '
@@ -432,8 +433,32 @@ func Mask(src []byte) ([]byte, []Span) {
 		out = src
 	}
 	sort.Slice(spans, func(i, j int) bool { return spans[i].Start < spans[j].Start })
+	if cap(spans) > len(spans) {
+		// Held with the file for its life: a list grown by append keeps
+		// up to a quarter more.
+		spans = slices.Clone(spans)
+	}
 	return out, spans
 }
+
+// spanText is a hidden text: a qualifier's shared name (a large kernel
+// hides thousands of `__gm__`, each a string of its own otherwise), or a
+// copy of the bytes.
+func spanText(b []byte) string {
+	if q, ok := qualifierNames[string(b)]; ok {
+		return q
+	}
+	return string(b)
+}
+
+// qualifierNames maps each qualifier to itself.
+var qualifierNames = func() map[string]string {
+	m := make(map[string]string, len(qualifiers))
+	for q := range qualifiers {
+		m[q] = q
+	}
+	return m
+}()
 
 // inBody reports whether the innermost braces lie in a function body.
 func inBody(braces []byte) bool {
