@@ -2,7 +2,9 @@ package cxx
 
 import (
 	"bytes"
+	"cmp"
 	"maps"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -269,11 +271,18 @@ type GM struct {
 	// it dccis, with the dcci's arguments.
 	helpers  map[string][]helperArg
 	accesses []Access
-	// dccis are each function's dccis with their index by root, and
-	// initNames the names declared with an initializer of a root: the
-	// dccis an access can match are looked up, not scanned per access.
-	dccis     map[*grammar.Node]*fnDccis
-	initNames map[string][]string
+	// dcciRecs are the file's dccis grouped by function (dcciFns, by
+	// function), each function's indexed by root in dcciByRoot and dcciOut
+	// (see fnDccis); dcciStrs and argTab hold their roots, helper names and
+	// argument lists. initNames are the names declared with an initializer
+	// of a root: the dccis an access can match are looked up, not scanned
+	// per access.
+	dcciRecs            []dcciRec
+	dcciFns             []dcciFn
+	dcciByRoot, dcciOut []int32
+	dcciStrs            []string
+	argTab              [][]string
+	initNames           map[string][]string
 	// trees maps the tree of each file the model reads to that file: a
 	// node's masked qualifiers are found in its own file's masks.
 	trees map[*grammar.Tree]*grammar.File
@@ -282,9 +291,10 @@ type GM struct {
 	// strs interns the names and types of the variables while the model
 	// is built (see str), argLists the dccis' argument lists (keyed by
 	// their texts, each ended by a 0 byte, built in keyBuf).
-	strs     map[string]string
-	argLists map[string][]string
-	keyBuf   []byte
+	strs       map[string]string
+	argLists   map[string]int32
+	dcciStrIDs map[string]int32
+	keyBuf     []byte
 	// varChunk is where newVar makes the next variables.
 	varChunk []Var
 }
@@ -324,7 +334,6 @@ func newGM(f *grammar.File) *GM {
 		typeAliases: map[string]GMKind{},
 		funcs:       map[string]GMKind{},
 		helpers:     map[string][]helperArg{},
-		dccis:       map[*grammar.Node]*fnDccis{},
 		trees:       map[*grammar.Tree]*grammar.File{},
 	}
 	g.know(f)
@@ -681,9 +690,9 @@ func (g *GM) addVars(ff FileFacts, f *grammar.File) {
 func (g *GM) finish(ff FileFacts, calls []incNode) {
 	g.findHelpers(calls)
 	g.findDccis(ff.Nodes(g.file, "call_expression"))
-	g.indexDccis()
+	g.indexInits()
 	g.findAccesses(ff.Nodes(g.file, "subscript_expression", "pointer_expression", "field_expression", "call_expression"))
-	g.strs, g.argLists, g.keyBuf = nil, nil, nil
+	g.strs, g.argLists, g.dcciStrIDs, g.keyBuf = nil, nil, nil, nil
 }
 
 type incNode struct {
@@ -1445,7 +1454,7 @@ func (g *GM) findHelpers(calls []incNode) {
 				continue
 			}
 			var ptr *grammar.Node
-			var args []string
+			var args int32
 			if a, rest, ok := g.dcciOperands(call); ok {
 				ptr, args = a, rest
 			} else if h, ok := g.helpers[call.Name]; ok && call.Receiver == nil {
@@ -1473,7 +1482,7 @@ func (g *GM) findHelpers(calls []incNode) {
 					continue
 				}
 				if _, seen := helperArgs(g.helpers[name], i); !seen {
-					g.helpers[name] = append(g.helpers[name], helperArg{i, args})
+					g.helpers[name] = append(g.helpers[name], helperArg{int32(i), args})
 					changed = true
 				}
 			}
@@ -1539,19 +1548,19 @@ func calledIdent(n *grammar.Node) *grammar.Node {
 // helperArg is a parameter of a dcci helper whose pointer it dccis, with
 // the dcci's arguments.
 type helperArg struct {
-	param int
-	args  []string
+	// args is the list's position in the model's argTab.
+	param, args int32
 }
 
 // helperArgs returns the arguments of the dcci a helper does on its
 // parameter i.
-func helperArgs(h []helperArg, i int) ([]string, bool) {
+func helperArgs(h []helperArg, i int) (int32, bool) {
 	for _, a := range h {
-		if a.param == i {
+		if int(a.param) == i {
 			return a.args, true
 		}
 	}
-	return nil, false
+	return 0, false
 }
 
 // dcciOperands takes apart `dcci(ptr, mode[, dst])` and
@@ -1578,27 +1587,33 @@ func (g *GM) strOf(s string) string {
 
 // dcciOperands is the package's dcciOperands with the argument texts, and
 // their list, interned while the model is built: a file's dccis repeat a
-// few lists (`SINGLE_CACHE_LINE, CACHELINE_OUT`).
-func (g *GM) dcciOperands(c Call) (ptr *grammar.Node, args []string, ok bool) {
+// few lists (`SINGLE_CACHE_LINE, CACHELINE_OUT`). args is the list's
+// position in argTab (0 for none).
+func (g *GM) dcciOperands(c Call) (ptr *grammar.Node, args int32, ok bool) {
 	ptr, rest, ok := dcciArgs(c)
 	if len(rest) == 0 {
-		return ptr, nil, ok
+		return ptr, 0, ok
 	}
 	key := g.keyBuf[:0]
 	for _, a := range rest {
 		key = append(append(key, a.Bytes()...), 0)
 	}
 	g.keyBuf = key
-	if l, ok := g.argLists[string(key)]; ok {
-		return ptr, l, true
+	if id, ok := g.argLists[string(key)]; ok {
+		return ptr, id, true
 	}
-	args = make([]string, len(rest))
+	l := make([]string, len(rest))
 	for i, a := range rest {
-		args[i] = g.str(a.Bytes())
+		l[i] = g.str(a.Bytes())
+	}
+	if len(g.argTab) == 0 {
+		g.argTab = [][]string{nil}
 	}
 	if g.argLists == nil {
-		g.argLists = map[string][]string{}
+		g.argLists = map[string]int32{}
 	}
+	args = int32(len(g.argTab))
+	g.argTab = append(g.argTab, l)
 	g.argLists[string(key)] = args
 	return ptr, args, true
 }
@@ -1623,8 +1638,63 @@ func dcciArgs(c Call) (ptr *grammar.Node, args []*grammar.Node, ok bool) {
 	return nil, nil, false
 }
 
+// dcciRec is a dcci as the model keeps it while the rules run (a file has
+// one per dcci and helper call): its call's index in the file's tree, its
+// root and helper name in dcciStrs and its argument list in argTab (0 for
+// "" and none). 20 bytes, where a Dcci is 80; Dccis, CoherentBefore and
+// FlushedBefore make Dccis of them.
+type dcciRec struct {
+	call, root, args, helper int32
+	all                      bool
+}
+
+// dcciFn locates a function's dccis: dcciRecs[lo:], dcciByRoot[rootLo:]
+// and dcciOut[outLo:], each up to the next dcciFn's. fn is the function's
+// index in the file's tree (-1 for none).
+type dcciFn struct{ fn, lo, rootLo, outLo int32 }
+
+// dcciStrAt is dcciStrs[id] ("" for 0 when the table is empty).
+func (g *GM) dcciStrAt(id int32) string {
+	if id == 0 {
+		return ""
+	}
+	return g.dcciStrs[id]
+}
+
+// argsAt is argTab[id] (nil for 0 when the table is empty).
+func (g *GM) argsAt(id int32) []string {
+	if id == 0 {
+		return nil
+	}
+	return g.argTab[id]
+}
+
+// dcciStr is s's position in dcciStrs, added if new.
+func (g *GM) dcciStr(s string) int32 {
+	if s == "" {
+		return 0
+	}
+	if id, ok := g.dcciStrIDs[s]; ok {
+		return id
+	}
+	if len(g.dcciStrs) == 0 {
+		g.dcciStrs = []string{""}
+	}
+	if g.dcciStrIDs == nil {
+		g.dcciStrIDs = map[string]int32{}
+	}
+	id := int32(len(g.dcciStrs))
+	g.dcciStrs = append(g.dcciStrs, s)
+	g.dcciStrIDs[s] = id
+	return id
+}
+
 func (g *GM) findDccis(calls []*grammar.Node) {
-	var all []Dcci
+	type found struct {
+		fn int32
+		r  dcciRec
+	}
+	var all []found
 	for _, n := range calls {
 		if !g.maybeDcci(n) {
 			continue
@@ -1633,92 +1703,147 @@ func (g *GM) findDccis(calls []*grammar.Node) {
 		if !ok {
 			continue
 		}
-		d := Dcci{Call: n, Func: EnclosingFunction(n)}
+		r := dcciRec{call: int32(n.Index())}
 		if ptr, args, ok := g.dcciOperands(call); ok {
-			d.Root, d.Args = Root(ptr), args
+			r.root, r.args = g.dcciStr(Root(ptr)), args
 		} else if h, ok := g.helpers[call.Name]; ok && call.Receiver == nil {
 			for i, a := range call.Args {
 				if hargs, ok := helperArgs(h, i); ok {
-					// The helper's name as interned, not this call's text:
-					// a helper is called from many places.
-					d.Root, d.Args, d.Helper = Root(a), hargs, g.strOf(call.Name)
+					r.root, r.args, r.helper = g.dcciStr(Root(a)), hargs, g.dcciStr(call.Name)
 					break
 				}
 			}
-			if d.Helper == "" {
+			if r.helper == 0 {
 				continue
 			}
 		} else {
 			continue
 		}
-		if d.HasArg("ENTIRE_DATA_CACHE") {
-			d.All, d.Root = true, ""
+		if (Dcci{Args: g.argsAt(r.args)}).HasArg("ENTIRE_DATA_CACHE") {
+			r.all, r.root = true, 0
 		}
-		all = append(all, d)
+		fn := int32(-1)
+		if f := EnclosingFunction(n); f != nil {
+			fn = int32(f.Index())
+		}
+		all = append(all, found{fn, r})
 	}
-	g.groupDccis(all)
-}
-
-// groupDccis files the dccis (in source order) under their functions, in
-// one slice of them and one of fnDccis made at their sizes: the model is
-// kept while the rules run, and a list grown per function by append held
-// up to twice its dccis (many-functions: a few in each of thousands).
-func (g *GM) groupDccis(all []Dcci) {
 	if len(all) == 0 {
 		return
 	}
-	// n counts each function's dccis, then is its next slot in ds.
-	n := map[*grammar.Node]int{}
-	var order []*grammar.Node
-	for _, d := range all {
-		if n[d.Func] == 0 {
-			order = append(order, d.Func)
+	// Grouped by function, each in source order (the calls come in
+	// preorder), then indexed by root.
+	slices.SortStableFunc(all, func(a, b found) int { return cmp.Compare(a.fn, b.fn) })
+	g.dcciRecs = make([]dcciRec, len(all))
+	nr, no := 0, 0
+	for i, d := range all {
+		g.dcciRecs[i] = d.r
+		if d.r.all || d.r.root != 0 {
+			nr++
+			if g.writesOut(d.r) {
+				no++
+			}
 		}
-		n[d.Func]++
 	}
-	if len(g.dccis) == 0 {
-		g.dccis = make(map[*grammar.Node]*fnDccis, len(order))
+	g.dcciByRoot, g.dcciOut = make([]int32, 0, nr), make([]int32, 0, no)
+	for lo := 0; lo < len(all); {
+		hi := lo + 1
+		for hi < len(all) && all[hi].fn == all[lo].fn {
+			hi++
+		}
+		g.dcciFns = append(g.dcciFns, dcciFn{all[lo].fn, int32(lo), int32(len(g.dcciByRoot)), int32(len(g.dcciOut))})
+		recs := g.dcciRecs[lo:hi]
+		rootLo, outLo := len(g.dcciByRoot), len(g.dcciOut)
+		for i, r := range recs {
+			if r.all || r.root != 0 {
+				g.dcciByRoot = append(g.dcciByRoot, int32(i))
+				if g.writesOut(r) {
+					g.dcciOut = append(g.dcciOut, int32(i))
+				}
+			}
+		}
+		byRoot := func(ix []int32) {
+			slices.SortStableFunc(ix, func(a, b int32) int {
+				return strings.Compare(g.dcciStrAt(recs[a].root), g.dcciStrAt(recs[b].root))
+			})
+		}
+		byRoot(g.dcciByRoot[rootLo:])
+		byRoot(g.dcciOut[outLo:])
+		lo = hi
 	}
-	ds := make([]Dcci, len(all))
-	fds := make([]fnDccis, len(order))
-	at := 0
-	for i, fn := range order {
-		k := n[fn]
-		fds[i].ds = ds[at : at : at+k]
-		g.dccis[fn] = &fds[i]
-		at += k
-	}
-	for _, d := range all {
-		fd := g.dccis[d.Func]
-		fd.ds = append(fd.ds, d)
+	// The ends of the last function's lists.
+	g.dcciFns = append(g.dcciFns, dcciFn{math.MaxInt32, int32(len(all)), int32(nr), int32(no)})
+	g.dcciFns = slices.Clip(g.dcciFns)
+	if cap(g.dcciFns) > len(g.dcciFns)+len(g.dcciFns)/8 {
+		g.dcciFns = slices.Clone(g.dcciFns)
 	}
 }
 
-// fnDccis are a function's dccis in source order, indexed by root:
-// byRoot lists the positions in ds of those with a root (root "" for the
-// whole-cache ones) and out those of them that write lines out, each
-// ordered by root then position. A function of a few dccis costs a few
-// int32s, not two maps.
+// writesOut is Dcci.WritesOut for r.
+func (g *GM) writesOut(r dcciRec) bool { return Dcci{Args: g.argsAt(r.args)}.WritesOut() }
+
+// fnDccis are a function's dccis in source order (recs), indexed by root:
+// byRoot lists the positions in recs of those with a root (root "" for
+// the whole-cache ones) and out those of them that write lines out, each
+// ordered by root then position.
 type fnDccis struct {
-	ds          []Dcci
+	g           *GM
+	fn          *grammar.Node
+	recs        []dcciRec
 	byRoot, out []int32
+}
+
+// fnDccis finds fn's dccis; ok is false when it has none.
+func (g *GM) fnDccis(fn *grammar.Node) (fd fnDccis, ok bool) {
+	if len(g.dcciFns) == 0 {
+		return fd, false
+	}
+	key := int32(-1)
+	if fn != nil {
+		if g.file == nil || fn.Tree() != g.file.Tree {
+			return fd, false
+		}
+		key = int32(fn.Index())
+	}
+	fns := g.dcciFns[:len(g.dcciFns)-1]
+	k := sort.Search(len(fns), func(k int) bool { return fns[k].fn >= key })
+	if k == len(fns) || fns[k].fn != key {
+		return fd, false
+	}
+	a, b := g.dcciFns[k], g.dcciFns[k+1]
+	return fnDccis{g, fn, g.dcciRecs[a.lo:b.lo], g.dcciByRoot[a.rootLo:b.rootLo], g.dcciOut[a.outLo:b.outLo]}, true
+}
+
+func (fd *fnDccis) root(i int32) string        { return fd.g.dcciStrAt(fd.recs[i].root) }
+func (fd *fnDccis) call(i int32) *grammar.Node { return &fd.g.file.Tree.Nodes[fd.recs[i].call] }
+
+// dcci makes the Dcci of recs[i].
+func (fd *fnDccis) dcci(i int32) Dcci {
+	r := fd.recs[i]
+	return Dcci{Call: fd.call(i), Root: fd.g.dcciStrAt(r.root), All: r.all, Args: fd.g.argsAt(r.args),
+		Helper: fd.g.dcciStrAt(r.helper), Func: fd.fn}
 }
 
 // Dccis returns the dcci calls (and dcci helper calls) directly in fn, in
 // source order; fn nil gives those outside any function.
 func (g *GM) Dccis(fn *grammar.Node) []Dcci {
-	if fd := g.dccis[fn]; fd != nil {
-		return fd.ds
+	fd, ok := g.fnDccis(fn)
+	if !ok {
+		return nil
 	}
-	return nil
+	ds := make([]Dcci, len(fd.recs))
+	for i := range ds {
+		ds[i] = fd.dcci(int32(i))
+	}
+	return ds
 }
 
 // rooted returns the positions in ix (byRoot or out) of the dccis on root,
 // ascending.
 func (fd *fnDccis) rooted(ix []int32, root string) []int32 {
-	lo := sort.Search(len(ix), func(k int) bool { return fd.ds[ix[k]].Root >= root })
+	lo := sort.Search(len(ix), func(k int) bool { return fd.root(ix[k]) >= root })
 	hi := lo
-	for hi < len(ix) && fd.ds[ix[hi]].Root == root {
+	for hi < len(ix) && fd.root(ix[hi]) == root {
 		hi++
 	}
 	return ix[lo:hi]
@@ -1745,39 +1870,9 @@ func (g *GM) sameMemory(dcciRoot string, a Access) bool {
 	return false
 }
 
-// indexDccis sorts each function's dccis into source order and indexes
-// them by root.
-func (g *GM) indexDccis() {
-	for _, fd := range g.dccis {
-		ds := fd.ds
-		sort.SliceStable(ds, func(i, j int) bool { return ds[i].Call.Start < ds[j].Call.Start })
-		nr, no := 0, 0
-		for i := range ds {
-			if ds[i].All || ds[i].Root != "" {
-				nr++
-				if ds[i].WritesOut() {
-					no++
-				}
-			}
-		}
-		ix := make([]int32, 0, nr+no)
-		for i := range ds {
-			if ds[i].All || ds[i].Root != "" {
-				ix = append(ix, int32(i))
-			}
-		}
-		for i := range ds {
-			if (ds[i].All || ds[i].Root != "") && ds[i].WritesOut() {
-				ix = append(ix, int32(i))
-			}
-		}
-		byRoot := func(ix []int32) {
-			sort.SliceStable(ix, func(i, j int) bool { return ds[ix[i]].Root < ds[ix[j]].Root })
-		}
-		fd.byRoot, fd.out = ix[:nr:nr], ix[nr:]
-		byRoot(fd.byRoot)
-		byRoot(fd.out)
-	}
+// indexInits records, by root, the names declared with an initializer of
+// that root (initNames).
+func (g *GM) indexInits() {
 	g.initNames = map[string][]string{}
 	addInit := func(name string, v *Var) {
 		if v.initAt == 0 {
@@ -1842,20 +1937,19 @@ func (g *GM) dcciCandidates(fd *fnDccis, ix []int32, a Access, yield func([]int3
 // source, on the same memory (or on the entire data cache): after it the
 // read misses the stale line. nil when there is none.
 func (g *GM) CoherentBefore(a Access) *Dcci {
-	fd := g.dccis[a.Func]
-	if fd == nil {
+	fd, ok := g.fnDccis(a.Func)
+	if !ok {
 		return nil
 	}
-	ds := fd.ds
 	// The dccis that end before the access.
-	stop := sort.Search(len(ds), func(i int) bool { return ds[i].Call.End > a.Node.Start })
+	stop := sort.Search(len(fd.recs), func(i int) bool { return fd.call(int32(i)).End > a.Node.Start })
 	best := -1
-	g.dcciCandidates(fd, fd.byRoot, a, func(idx []int32) {
+	g.dcciCandidates(&fd, fd.byRoot, a, func(idx []int32) {
 		for _, i := range idx {
 			if int(i) >= stop || best >= 0 && int(i) >= best {
 				break
 			}
-			if d := &ds[i]; d.All || g.sameMemory(d.Root, a) {
+			if fd.recs[i].all || g.sameMemory(fd.root(i), a) {
 				best = int(i)
 				break
 			}
@@ -1864,7 +1958,8 @@ func (g *GM) CoherentBefore(a Access) *Dcci {
 	if best < 0 {
 		return nil
 	}
-	return &ds[best]
+	d := fd.dcci(int32(best))
+	return &d
 }
 
 // FlushedAfter returns a dcci after the access in its function that
@@ -1879,20 +1974,18 @@ func (g *GM) FlushedAfter(a Access) *Dcci {
 // looked at, so invalidations of the memory between the store and its
 // write-back cost nothing.
 func (g *GM) FlushedBefore(a Access, end uint32) *Dcci {
-	fd := g.dccis[a.Func]
-	if fd == nil {
+	fd, ok := g.fnDccis(a.Func)
+	if !ok {
 		return nil
 	}
-	ds := fd.ds
 	best := -1
-	g.dcciCandidates(fd, fd.out, a, func(idx []int32) {
-		k := sort.Search(len(idx), func(k int) bool { return ds[idx[k]].Call.Start >= a.Node.End })
+	g.dcciCandidates(&fd, fd.out, a, func(idx []int32) {
+		k := sort.Search(len(idx), func(k int) bool { return fd.call(idx[k]).Start >= a.Node.End })
 		for _, i := range idx[k:] {
-			d := &ds[i]
-			if d.Call.Start >= end || best >= 0 && int(i) >= best {
+			if fd.call(i).Start >= end || best >= 0 && int(i) >= best {
 				break
 			}
-			if d.All || g.sameMemory(d.Root, a) {
+			if fd.recs[i].all || g.sameMemory(fd.root(i), a) {
 				best = int(i)
 				break
 			}
@@ -1901,7 +1994,8 @@ func (g *GM) FlushedBefore(a Access, end uint32) *Dcci {
 	if best < 0 {
 		return nil
 	}
-	return &ds[best]
+	d := fd.dcci(int32(best))
+	return &d
 }
 
 func (g *GM) findAccesses(cands []*grammar.Node) {

@@ -243,7 +243,13 @@ func dumpGM(gm *GM) string {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "helpers %v\nfuncs %v\naliases %v %v\n", gm.helpers, gm.funcs, gm.typeAliases, gm.descTypes)
+	helpers := map[string][]string{}
+	for name, h := range gm.helpers {
+		for _, a := range h {
+			helpers[name] = append(helpers[name], fmt.Sprint(a.param, gm.argsAt(a.args)))
+		}
+	}
+	fmt.Fprintf(&b, "helpers %v\nfuncs %v\naliases %v %v\n", helpers, gm.funcs, gm.typeAliases, gm.descTypes)
 	// The members, the includes' (a model over a GMEnv shares them) first.
 	names := make([]string, 0, len(gm.fields))
 	for name := range gm.fields {
@@ -538,5 +544,41 @@ __aicore__ void fn(__gm__ float *p, int k) {
 	}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("vars:\n%s\nwant:\n%s", strings.Join(got, " "), strings.Join(want, " "))
+	}
+}
+
+// A dcci without arguments, a whole-cache dcci whose pointer has no root,
+// and one outside every function are kept (the first two make a later
+// read coherent): the model's tables of roots and argument lists may be
+// empty.
+func TestDccisWithoutRootOrArgs(t *testing.T) {
+	for _, src := range []string{
+		"__aicore__ void a(__gm__ int *p) { dcci(p); int v = p[0]; }\n",
+		"__aicore__ void a(__gm__ int *p) { dcci(0, ENTIRE_DATA_CACHE); int v = p[0]; }\n",
+		"__gm__ int *g;\nint x = (dcci(g, SINGLE_CACHE_LINE), g[0]);\n",
+	} {
+		f := parseCPP(t, "e.cpp", src)
+		g := NewGM(nil, f, nil)
+		fns := f.Tree.OfKind("function_definition")
+		var fn *grammar.Node
+		if len(fns) > 0 {
+			fn = fns[0]
+		}
+		ds := g.Dccis(fn)
+		if len(ds) != 1 || ds[0].Func != fn || ds[0].Call.Kind() != "call_expression" {
+			t.Errorf("%q: dccis %+v", src, ds)
+			continue
+		}
+		accs := g.Accesses()
+		if fn == nil {
+			continue
+		}
+		if len(accs) != 1 {
+			t.Fatalf("%q: accesses %d", src, len(accs))
+		}
+		c := g.CoherentBefore(accs[0])
+		if c == nil || c.Call != ds[0].Call || c.All != ds[0].All || c.Root != ds[0].Root {
+			t.Errorf("%q: coherent before %+v, want %+v", src, c, ds[0])
+		}
 	}
 }
