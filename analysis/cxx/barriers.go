@@ -421,12 +421,20 @@ func (fs *Funcs) reach(d FuncDef, cores grammar.Cores, what string, match func(f
 		}
 	}
 	r.busy = false
-	if r.chain == nil && depth <= 1 {
-		// A miss at the depth limit may be a hit from a shallower start.
-		delete(fs.memo, key)
+	if r.chain == nil {
+		if depth <= 1 {
+			// A miss at the depth limit may be a hit from a shallower start.
+			delete(fs.memo, key)
+		} else {
+			// Most questions are misses: they share one answer.
+			fs.memo[key] = noReach
+		}
 	}
 	return r.chain
 }
+
+// noReach is the memoized answer of every miss.
+var noReach = &reachResult{}
 
 // CallReaches reports whether the call n in file f matches, or calls an
 // indexed function that reaches a match (see Reach). The chain starts with

@@ -86,6 +86,24 @@ func TestFuncsReach(t *testing.T) {
 	if fs.Reach(vec, grammar.AIV, "sync", isSync) == nil {
 		t.Error("vec_only does not reach its barrier on the vector core")
 	}
+	// The misses remembered share one answer; a hit keeps its chain.
+	misses, hits := 0, 0
+	for k, r := range fs.memo {
+		switch {
+		case r.chain == nil && r != noReach:
+			t.Errorf("the miss of %s has an answer of its own", FunctionName(k.fn))
+		case r.chain == nil:
+			misses++
+		default:
+			hits++
+		}
+	}
+	if misses == 0 || hits == 0 {
+		t.Errorf("%d misses and %d hits remembered, want some of each", misses, hits)
+	}
+	if again := fs.Reach(vec, grammar.AIC, "sync", isSync); again != nil {
+		t.Error("vec_only reaches a barrier on the cube when asked again")
+	}
 	// Depth bound: a zero-depth CallReaches sees only the call itself.
 	midCall := findNode(t, src, "call_expression", "mid()")
 	if fs.CallReaches(src, midCall, grammar.Both, "sync", isSync, 0) != nil {

@@ -74,13 +74,23 @@ void run(Obj o) {
 		for i, d := range p.defs {
 			for _, n := range ownCalls(d.Node, d.Node.ChildByField("body").Inside(f.Tree.OfKind("call_expression"))) {
 				if CallName(n) == name && name != "" {
-					want = append(want, siteRef{n, int32(i)})
+					want = append(want, siteRef{uint32(n.Index()), int32(i)})
 				}
 			}
 		}
-		if got := p.callSites(name); !slices.Equal(got, want) {
+		got := p.callSites(name)
+		if !slices.Equal(got, want) {
 			t.Errorf("callSites(%q) = %v, want %v", name, got, want)
 		}
+		for _, r := range got {
+			if cs := p.site(r); CallName(cs.Call) != name || cs.Caller.Node != p.defs[r.def].Node || !cs.Caller.Node.Contains(cs.Call) {
+				t.Errorf("callSites(%q): site %+v is not a call of it in its caller", name, cs)
+			}
+		}
+	}
+	// A file keeps a site for every call its functions make.
+	if size := unsafe.Sizeof(siteRef{}); size != 8 {
+		t.Errorf("a siteRef is %d bytes, want 8", size)
 	}
 }
 
