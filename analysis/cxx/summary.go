@@ -260,15 +260,18 @@ type Summaries struct {
 	scopes    map[*grammar.Node]declsByName
 	// scopeIx holds the declaring scopes of the functions asked about
 	// last (declaringScopes); scopes memoizes scopeDecls.
-	scopeIx recent[*scopeIndex]
+	scopeIx fnMemo[*scopeIndex]
 	effects map[*grammar.Node]*expansion[*effectList]
 	// indexes holds the indexes of the functions asked about last
 	// (Index).
 	indexes recent[*EffectIndex]
 	returns map[*grammar.Node]*originMemo
-	callers map[string][]callerRef
-	entry   map[*grammar.Node]*expansion[[]entrySite]
-	written map[writtenKey]bool
+	// siteRefs memoizes allSiteRefs; fnIDs numbers the functions of
+	// the memos (fnMemo).
+	fnIDs    fnNumbers
+	siteRefs fnMemo[[]callerRef]
+	entry    map[*grammar.Node]*expansion[[]entrySite]
+	written  map[writtenKey]bool
 	// resolved memoizes resolve per function, origin and depth: in a call
 	// graph where helpers call helpers, the paths up to the entries are
 	// exponentially many, the functions on them are not. An answer is
@@ -854,6 +857,9 @@ func (s *Summaries) lookupName(name string, id *grammar.Node) *grammar.Node {
 	// declaring scopes around it: walking up every parent instead costs
 	// the depth of id, thousands in an else-if chain, per name looked up.
 	ix := s.declaringScopes(fn)
+	if ix == nil {
+		return nil
+	}
 	k := sort.Search(len(ix.scopes), func(k int) bool { return ix.scopes[k].Index() >= id.Index() }) - 1
 	for k >= 0 && !ix.scopes[k].Contains(id) {
 		k = int(ix.parent[k])
@@ -931,10 +937,11 @@ func (ix *scopeIndex) declsOf(k int) declsByName {
 	return ix.decls[start:ix.ends[k]:ix.ends[k]]
 }
 
-// declaringScopes is fn's scopeIndex, memoized (fnMemo): a function's
-// scopes are one walk of it.
+// declaringScopes is fn's scopeIndex (nil when no scope declares
+// anything), memoized (fnMemo): a function's scopes are one walk of it.
 func (s *Summaries) declaringScopes(fn *grammar.Node) *scopeIndex {
-	if ix, ok := s.scopeIx.get(fn); ok {
+	id := s.fnID(fn)
+	if ix, ok := s.scopeIx.get(fn, id); ok {
 		return ix
 	}
 	ix := &scopeIndex{}
@@ -964,8 +971,12 @@ func (s *Summaries) declaringScopes(fn *grammar.Node) *scopeIndex {
 		open = append(open, int32(len(ix.scopes)-1))
 		return true
 	})
-	s.scopeIx.put(fn, ix)
+	if len(ix.scopes) == 0 {
+		ix = nil
+	}
+	s.scopeIx.put(fn, id, ix, ix == nil)
 	return ix
+
 }
 
 // scopeDecls is scopeDeclsOf(scope) for a scope outside any function,
@@ -1347,12 +1358,6 @@ func (s *Summaries) directEffect(f *grammar.File, c Call) ([]Effect, bool) {
 // Each file's calls are indexed once per parse (FileFuncs.callSites), so a
 // unit an edit made new asks them of the files it holds, name by name.
 func (s *Summaries) callersNamed(name string) []callerRef {
-	if cs, ok := s.callers[name]; ok {
-		return cs
-	}
-	if s.callers == nil {
-		s.callers = map[string][]callerRef{}
-	}
 	var out []callerRef
 	for i, p := range s.funcFiles {
 		for _, ref := range p.callSites(name) {
@@ -1361,8 +1366,6 @@ func (s *Summaries) callersNamed(name string) []callerRef {
 			}
 		}
 	}
-	out = slices.Clip(out)
-	s.callers[name] = out
 	return out
 }
 
@@ -1427,24 +1430,37 @@ func (s *Summaries) sitesOf(fn *grammar.Node, self bool) []CallSite {
 
 // siteRefsOf is sitesOf as references.
 func (s *Summaries) siteRefsOf(fn *grammar.Node, self bool) []callerRef {
-	name := FunctionName(fn)
-	if name == "" {
-		return nil
+	refs := s.allSiteRefs(fn)
+	if self || !slices.ContainsFunc(refs, func(r callerRef) bool { return s.site(r).Caller.Node == fn }) {
+		return refs
+	}
+	return slices.DeleteFunc(slices.Clone(refs), func(r callerRef) bool { return s.site(r).Caller.Node == fn })
+}
+
+// allSiteRefs is siteRefsOf(fn, true), memoized (fnMemo): asked about
+// every function, and again and again up a call graph.
+func (s *Summaries) allSiteRefs(fn *grammar.Node) []callerRef {
+	id := s.fnID(fn)
+	if refs, ok := s.siteRefs.get(fn, id); ok {
+		return refs
 	}
 	var out []callerRef
-	for _, r := range s.callersNamed(name) {
-		cs := s.site(r)
-		c, ok := AsCall(cs.Call)
-		if !ok || cs.Caller.Node == fn && !self {
-			continue
-		}
-		for _, d := range s.funcs.Callees(c) {
-			if d.Node == fn {
-				out = append(out, r)
-				break
+	if name := FunctionName(fn); name != "" {
+		for _, r := range s.callersNamed(name) {
+			c, ok := AsCall(s.site(r).Call)
+			if !ok {
+				continue
+			}
+			for _, d := range s.funcs.Callees(c) {
+				if d.Node == fn {
+					out = append(out, r)
+					break
+				}
 			}
 		}
 	}
+	out = slices.Clip(out)
+	s.siteRefs.put(fn, id, out, len(out) == 0)
 	return out
 }
 
@@ -1854,44 +1870,101 @@ func (c *recent[V]) put(fn *grammar.Node, v V) {
 type fnMemo[V any] struct {
 	recent recent[V]
 	kept   map[*grammar.Node]V
-	// seen has bit i of a tree's set for its node i when that function's
-	// value was made.
-	seen map[*grammar.Tree][]uint64
+	// seen holds the functions whose value was made; none those kept
+	// whose value is empty (the zero V), a bit rather than an entry. By
+	// number (fnNumbers).
+	seen, none bitSet
 }
 
-func (m *fnMemo[V]) get(fn *grammar.Node) (V, bool) {
+// get returns fn's value; id is fn's number, -1 for none.
+func (m *fnMemo[V]) get(fn *grammar.Node, id int32) (V, bool) {
 	if v, ok := m.recent.get(fn); ok {
 		return v, true
 	}
-	v, ok := m.kept[fn]
-	return v, ok
+	if v, ok := m.kept[fn]; ok {
+		return v, true
+	}
+	var zero V
+	return zero, m.none.has(id)
 }
 
-// put memoizes v, fn's value made after get missed.
-func (m *fnMemo[V]) put(fn *grammar.Node, v V) {
-	t, i := fn.Tree(), fn.Index()
-	bits := m.seen[t]
-	if bits == nil {
-		if m.seen == nil {
-			m.seen = map[*grammar.Tree][]uint64{}
-		}
-		bits = make([]uint64, (len(t.Nodes)+63)/64)
-		m.seen[t] = bits
-	}
-	if bits[i/64]&(1<<(i%64)) != 0 {
+// put memoizes v, fn's value made after get missed; empty says v is the
+// zero V. A function with no number is kept.
+func (m *fnMemo[V]) put(fn *grammar.Node, id int32, v V, empty bool) {
+	switch {
+	case id >= 0 && !m.seen.has(id):
+		m.seen.add(id)
+		m.recent.put(fn, v)
+	case id >= 0 && empty:
+		m.none.add(id)
+	default:
 		if m.kept == nil {
 			m.kept = map[*grammar.Node]V{}
 		}
 		m.kept[fn] = v
-		return
 	}
-	bits[i/64] |= 1 << (i % 64)
-	m.recent.put(fn, v)
+}
+
+// bitSet is a set of small numbers.
+type bitSet []uint64
+
+func (b bitSet) has(i int32) bool {
+	return i >= 0 && int(i/64) < len(b) && b[i/64]&(1<<(i%64)) != 0
+}
+
+func (b *bitSet) add(i int32) {
+	for int(i/64) >= len(*b) {
+		*b = append(*b, 0)
+	}
+	(*b)[i/64] |= 1 << (i % 64)
+}
+
+// fnNumbers numbers the unit's function definitions: tree t's are
+// base[t] on, in the order of their node indexes (nodes[t]).
+type fnNumbers struct {
+	trees map[*grammar.Tree]fnTree
+}
+
+type fnTree struct {
+	base  int32
+	nodes []int32
+}
+
+// fnID is fn's number in the unit, -1 when fn is not one of its
+// function definitions.
+func (s *Summaries) fnID(fn *grammar.Node) int32 {
+	x := &s.fnIDs
+	if x.trees == nil {
+		x.trees = map[*grammar.Tree]fnTree{}
+		byTree := map[*grammar.Tree][]int32{}
+		var order []*grammar.Tree
+		for _, d := range s.funcs.All() {
+			t := d.Node.Tree()
+			if _, ok := byTree[t]; !ok {
+				order = append(order, t)
+			}
+			byTree[t] = append(byTree[t], int32(d.Node.Index()))
+		}
+		base := int32(0)
+		for _, t := range order {
+			nodes := byTree[t]
+			slices.Sort(nodes)
+			x.trees[t] = fnTree{base, slices.Clip(nodes)}
+			base += int32(len(nodes))
+		}
+	}
+	ft := x.trees[fn.Tree()]
+	k, ok := slices.BinarySearch(ft.nodes, int32(fn.Index()))
+	if !ok {
+		return -1
+	}
+	return ft.base + int32(k)
 }
 
 // paramsOf is Params(fn), memoized (fnMemo).
 func (s *Summaries) paramsOf(fn *grammar.Node) []Param {
-	if ps, ok := s.params.get(fn); ok {
+	id := s.fnID(fn)
+	if ps, ok := s.params.get(fn, id); ok {
 		return ps
 	}
 	if s.paramStrs == nil {
@@ -1902,7 +1975,7 @@ func (s *Summaries) paramsOf(fn *grammar.Node) []Param {
 		ps[i].TypeText = s.paramStr(ps[i].TypeText)
 		ps[i].Name = s.paramStr(ps[i].Name)
 	}
-	s.params.put(fn, ps)
+	s.params.put(fn, id, ps, len(ps) == 0)
 	return ps
 }
 

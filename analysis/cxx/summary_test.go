@@ -359,7 +359,8 @@ __aicore__ inline void k(__gm__ int32_t *p, __gm__ int32_t *q) {
 
 // fnMemo keeps the values of the functions asked about last, and for good
 // those asked about again after they left: a function made twice is
-// kept, one made once and passed by others is not.
+// kept (an empty value as a bit), one made once and passed by others is
+// not.
 func TestFnMemoKeepsReturning(t *testing.T) {
 	var b strings.Builder
 	for i := range recentSize + 2 {
@@ -370,11 +371,11 @@ func TestFnMemoKeepsReturning(t *testing.T) {
 	var m fnMemo[int]
 	made := 0
 	get := func(i int) int {
-		if v, ok := m.get(fns[i]); ok {
+		if v, ok := m.get(fns[i], int32(i)); ok {
 			return v
 		}
 		made++
-		m.put(fns[i], i)
+		m.put(fns[i], int32(i), i, i == 0)
 		return i
 	}
 	for i := range fns {
@@ -396,8 +397,10 @@ func TestFnMemoKeepsReturning(t *testing.T) {
 			get(i)
 		}
 	}
-	if _, ok := m.kept[fns[0]]; !ok || made != len(fns)+2 || len(m.kept) != 2 {
-		t.Errorf("f0 and f1 asked again after %d others: f0 kept %v, %d kept, made %d times in all", recentSize, ok, len(m.kept), made)
+	// f0's value is empty: a bit, not an entry.
+	_, ok := m.kept[fns[1]]
+	if !ok || !m.none.has(0) || m.none.has(1) || made != len(fns)+2 || len(m.kept) != 1 {
+		t.Errorf("f0 and f1 asked again after %d others: f1 kept %v, %d kept, f0 none %v, made %d times in all", recentSize, ok, len(m.kept), m.none.has(0), made)
 	}
 }
 
@@ -446,5 +449,67 @@ func TestDeclaringScopesAgain(t *testing.T) {
 	// b = a, a = b, a = 1.
 	if len(as) != 6 || first[as[1]] == first[as[3]] || first[as[4]] != first[as[3]] || first[as[5]] != first[as[1]] {
 		t.Errorf("uses of a: declared at %v %v %v %v %v", first[as[1]], first[as[3]], first[as[4]], first[as[5]], as)
+	}
+}
+
+// A function's call sites are memoized with its own recursive calls;
+// asked without them, the memoized list stays whole, and made again
+// (after recentSize other functions) it is the same.
+func TestSiteRefsSelf(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("void f(int n) { if (n) f(n - 1); }\nvoid g() { f(3); }\n")
+	for i := range recentSize + 2 {
+		fmt.Fprintf(&b, "void h%d() { g(); }\n", i)
+	}
+	file := parseCPP(t, "k.cpp", b.String())
+	s := Summarize(nil, file)
+	fns := Functions(file)
+	f := fns[0]
+	callers := func(self bool) []string {
+		var out []string
+		for _, cs := range s.sitesOf(f, self) {
+			out = append(out, FunctionName(cs.Caller.Node))
+		}
+		return out
+	}
+	for round := range 2 {
+		if got := callers(false); !slices.Equal(got, []string{"g"}) {
+			t.Errorf("round %d: other callers %v, want [g]", round, got)
+		}
+		if got := callers(true); !slices.Equal(got, []string{"f", "g"}) {
+			t.Errorf("round %d: all callers %v, want [f g]", round, got)
+		}
+		for _, fn := range fns[2:] {
+			s.siteRefsOf(fn, false)
+		}
+	}
+	if got := len(s.siteRefsOf(fns[1], false)); got != recentSize+2 {
+		t.Errorf("g: %d call sites, want %d", got, recentSize+2)
+	}
+}
+
+// The unit's function definitions are numbered from 0, in each file in
+// order; other nodes have no number.
+func TestFnIDs(t *testing.T) {
+	h := parseCPP(t, "h.h", "void a() {}\nvoid b() { auto l = [] {}; }\n")
+	f := parseCPP(t, "k.cpp", "void c() {}\n")
+	s := Summarize(nil, f, h)
+	seen := map[int32]string{}
+	for _, file := range []*grammar.File{h, f} {
+		for _, fn := range Functions(file) {
+			id := s.fnID(fn)
+			if id < 0 || id > 2 || seen[id] != "" {
+				t.Errorf("%s: number %d (taken by %q)", FunctionName(fn), id, seen[id])
+			}
+			seen[id] = FunctionName(fn)
+		}
+	}
+	for i := range h.Tree.Nodes {
+		if n := &h.Tree.Nodes[i]; n.Kind() == "lambda_expression" && s.fnID(n) != -1 {
+			t.Errorf("a lambda has number %d", s.fnID(n))
+		}
+	}
+	if len(seen) != 3 {
+		t.Errorf("numbers %v", seen)
 	}
 }
