@@ -376,9 +376,47 @@ type reachKey struct {
 	cores grammar.Cores
 }
 
+// reachResult is a memoized answer: the chain from a function's body to a
+// match as its first call and the answer of the function that call enters
+// (next; nil when the call itself matches). Chains share their tails: a
+// chain copied into each caller's answer, up a helper chain, cost a slice
+// per answer and a hop per level.
 type reachResult struct {
-	chain []Hop
-	busy  bool
+	hop  Hop
+	next *reachResult
+	// leaf is the chain's last answer (the match's), for a chain cut at
+	// maxChain.
+	leaf *reachResult
+	busy bool
+}
+
+// link is a chain: a call and the answer of the function it enters (nil
+// when the call matches); no call for no chain.
+type link struct {
+	hop  Hop
+	next *reachResult
+}
+
+// hops is the chain of l: its first hops and its match when longer than
+// maxChain.
+func (l link) hops() []Hop {
+	if l.hop.Call == nil {
+		return nil
+	}
+	n := 1
+	for r := l.next; r != nil && n < maxChain; r = r.next {
+		n++
+	}
+	out := make([]Hop, 0, n)
+	out = append(out, l.hop)
+	r := l.next
+	for ; r != nil && len(out) < maxChain-1; r = r.next {
+		out = append(out, r.hop)
+	}
+	if r != nil {
+		out = append(out, r.leaf.hop)
+	}
+	return out
 }
 
 // MaxCallDepth bounds how deep Reach follows calls into helpers.
@@ -393,10 +431,14 @@ const MaxCallDepth = 6
 func (fs *Funcs) Reach(d FuncDef, cores grammar.Cores, what string, match func(f *grammar.File, c Call) bool) []Hop {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	return fs.reach(d, cores, what, match, MaxCallDepth)
+	if r := fs.reach(d, cores, what, match, MaxCallDepth); r != nil {
+		return link{r.hop, r.next}.hops()
+	}
+	return nil
 }
 
-func (fs *Funcs) reach(d FuncDef, cores grammar.Cores, what string, match func(f *grammar.File, c Call) bool, depth int) []Hop {
+// reach is fn's answer, nil for none.
+func (fs *Funcs) reach(d FuncDef, cores grammar.Cores, what string, match func(f *grammar.File, c Call) bool, depth int) *reachResult {
 	w, ok := fs.whats[what]
 	if !ok {
 		if fs.whats == nil {
@@ -407,30 +449,34 @@ func (fs *Funcs) reach(d FuncDef, cores grammar.Cores, what string, match func(f
 	}
 	key := reachKey{d.Node, w, cores}
 	if r, ok := fs.memo[key]; ok {
-		if r.busy {
+		if r.busy || r == noReach {
 			return nil // recursion: the outer visit decides
 		}
-		return r.chain
+		return r
 	}
 	r := &reachResult{busy: true}
 	fs.memo[key] = r
 	for _, n := range fs.callsIn(d.Node) {
-		if chain := fs.callReaches(d.File, n, cores, what, match, depth); chain != nil {
-			r.chain = chain
+		if l := fs.callReaches(d.File, n, cores, what, match, depth); l.hop.Call != nil {
+			r.hop, r.next, r.leaf = l.hop, l.next, r
+			if l.next != nil {
+				r.leaf = l.next.leaf
+			}
 			break
 		}
 	}
 	r.busy = false
-	if r.chain == nil {
-		if depth <= 1 {
-			// A miss at the depth limit may be a hit from a shallower start.
-			delete(fs.memo, key)
-		} else {
-			// Most questions are misses: they share one answer.
-			fs.memo[key] = noReach
-		}
+	if r.hop.Call != nil {
+		return r
 	}
-	return r.chain
+	if depth <= 1 {
+		// A miss at the depth limit may be a hit from a shallower start.
+		delete(fs.memo, key)
+	} else {
+		// Most questions are misses: they share one answer.
+		fs.memo[key] = noReach
+	}
+	return nil
 }
 
 // noReach is the memoized answer of every miss.
@@ -442,51 +488,46 @@ var noReach = &reachResult{}
 func (fs *Funcs) CallReaches(f *grammar.File, n *grammar.Node, cores grammar.Cores, what string, match func(f *grammar.File, c Call) bool, depth int) []Hop {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	return fs.callReaches(f, n, cores, what, match, depth)
+	return fs.callReaches(f, n, cores, what, match, depth).hops()
 }
 
-func (fs *Funcs) callReaches(f *grammar.File, n *grammar.Node, cores grammar.Cores, what string, match func(f *grammar.File, c Call) bool, depth int) []Hop {
+// CallReachesAny is CallReaches != nil without making the chain.
+func (fs *Funcs) CallReachesAny(f *grammar.File, n *grammar.Node, cores grammar.Cores, what string, match func(f *grammar.File, c Call) bool, depth int) bool {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return fs.callReaches(f, n, cores, what, match, depth).hop.Call != nil
+}
+
+func (fs *Funcs) callReaches(f *grammar.File, n *grammar.Node, cores grammar.Cores, what string, match func(f *grammar.File, c Call) bool, depth int) link {
 	c, ok := AsCall(n)
 	if !ok {
-		return nil
+		return link{}
 	}
 	cc := cores & f.CoresOf(n)
 	if cc == grammar.None {
-		return nil
+		return link{}
 	}
 	if match(f, c) {
-		return []Hop{{File: f, Call: n}}
+		return link{hop: Hop{File: f, Call: n}}
 	}
 	if depth <= 0 {
-		return nil
+		return link{}
 	}
 	for _, callee := range fs.Callees(c) {
 		if callee.Node.Contains(n) {
 			continue // direct recursion
 		}
 		if sub := fs.reach(callee, cc, what, match, depth-1); sub != nil {
-			return prependHop(Hop{File: f, Call: n}, sub)
+			return link{Hop{File: f, Call: n}, sub}
 		}
 	}
-	return nil
+	return link{}
 }
 
 // maxChain is the most hops a chain keeps: a chain taken from a memoized
-// callee can be longer than the depth searched from here, and copying
-// whole chains up a long helper chain is quadratic in its length.
+// callee can be longer than the depth searched from here; past it the
+// chain is its first hops and its match.
 const maxChain = MaxCallDepth + 1
-
-// prependHop returns h followed by sub, keeping sub's first hops and its
-// leaf (the matching call) when that would exceed maxChain.
-func prependHop(h Hop, sub []Hop) []Hop {
-	if len(sub) < maxChain {
-		return append([]Hop{h}, sub...)
-	}
-	out := make([]Hop, 0, maxChain)
-	out = append(out, h)
-	out = append(out, sub[:maxChain-2]...)
-	return append(out, sub[len(sub)-1])
-}
 
 // Conditions returns the constructs between n and its ancestor stop that
 // decide whether n runs, innermost first: if statements (n in a branch, not

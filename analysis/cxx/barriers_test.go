@@ -1,6 +1,7 @@
 package cxx
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -90,9 +91,9 @@ func TestFuncsReach(t *testing.T) {
 	misses, hits := 0, 0
 	for k, r := range fs.memo {
 		switch {
-		case r.chain == nil && r != noReach:
+		case r.hop.Call == nil && r != noReach:
 			t.Errorf("the miss of %s has an answer of its own", FunctionName(k.fn))
-		case r.chain == nil:
+		case r.hop.Call == nil:
 			misses++
 		default:
 			hits++
@@ -200,5 +201,53 @@ void entry() {
 		if got != want {
 			t.Errorf("Callees(%s) = %q, want %q", text, got, want)
 		}
+	}
+}
+
+// A chain through more helpers than maxChain keeps its first hops and the
+// match, asked from any helper of the chain, and a call's chain starts
+// with the call.
+func TestReachLongChain(t *testing.T) {
+	const n = 12
+	var b strings.Builder
+	b.WriteString("__aicore__ inline void h12() { AscendC::SyncAll(); }\n")
+	for i := n - 1; i >= 0; i-- {
+		fmt.Fprintf(&b, "__aicore__ inline void h%d() { other(); h%d(); }\n", i, i+1)
+	}
+	f := parse(t, "/w/chain.cpp", b.String())
+	fs := IndexFunctions(f)
+	isSync := func(f *grammar.File, c Call) bool { return c.Name == "SyncAll" }
+	names := func(chain []Hop) string {
+		var out []string
+		for _, h := range chain {
+			out = append(out, CallName(h.Call))
+		}
+		return strings.Join(out, ">")
+	}
+	// From the deepest helper up, so that each answer is built on the
+	// memoized answer of the helper it calls.
+	for i := n; i >= 0; i-- {
+		var want []string
+		for j := i + 1; j <= n; j++ {
+			want = append(want, fmt.Sprintf("h%d", j))
+		}
+		want = append(want, "SyncAll")
+		if len(want) > maxChain {
+			want = append(want[:maxChain-1], "SyncAll")
+		}
+		if got := names(fs.Reach(fs.Lookup(fmt.Sprintf("h%d", i))[0], grammar.Both, "sync", isSync)); got != strings.Join(want, ">") {
+			t.Errorf("h%d: chain %s, want %s", i, got, strings.Join(want, ">"))
+		}
+	}
+	call := findNode(t, f, "call_expression", "h1()")
+	got := fs.CallReaches(f, call, grammar.Both, "sync", isSync, MaxCallDepth)
+	if names(got) != "h1>h2>h3>h4>h5>h6>SyncAll" {
+		t.Errorf("CallReaches(h1()) = %s", names(got))
+	}
+	if !fs.CallReachesAny(f, call, grammar.Both, "sync", isSync, MaxCallDepth) {
+		t.Error("CallReachesAny(h1()) = false")
+	}
+	if other := findNode(t, f, "call_expression", "other()"); fs.CallReachesAny(f, other, grammar.Both, "sync", isSync, MaxCallDepth) {
+		t.Error("CallReachesAny(other()) = true")
 	}
 }

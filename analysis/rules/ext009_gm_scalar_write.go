@@ -366,7 +366,7 @@ func (cs *callScan) of(fn *grammar.Node, cores grammar.Cores) *callScanFn {
 	m.next[len(calls)] = int32(len(calls))
 	for i := len(calls) - 1; i >= 0; i-- {
 		m.next[i] = m.next[i+1]
-		if cs.chain(calls[i], cores) != nil {
+		if cs.funcs.CallReachesAny(cs.file, calls[i], cores, cs.what, cs.match, cxx.MaxCallDepth) {
 			m.next[i] = int32(i)
 		}
 	}
@@ -471,7 +471,7 @@ func (m *callersFlushMemo) flushedFrom(funcs *cxx.Funcs, def cxx.FuncDef, cores 
 	calls := funcs.Calls(def.Node)
 	v := make([]bool, len(calls)+1)
 	for i := len(calls) - 1; i >= 0; i-- {
-		v[i] = v[i+1] || funcs.CallReaches(def.File, calls[i], cores, "dcci-out", isCacheLineOut, cxx.MaxCallDepth) != nil
+		v[i] = v[i+1] || funcs.CallReachesAny(def.File, calls[i], cores, "dcci-out", isCacheLineOut, cxx.MaxCallDepth)
 	}
 	if m.flushes == nil {
 		m.flushes = map[callScanKey][]bool{}
