@@ -1,6 +1,7 @@
 package cxx
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -20,8 +21,9 @@ import (
 
 // argState holds the memoized constant-argument facts of a unit.
 type argState struct {
-	// tests: per function, its tests of its parameters.
-	tests map[*grammar.Node][]paramTest
+	// tests: per function, its tests of its parameters (fnMemo: a
+	// unit asks about each function in turn, most test none).
+	tests fnMemo[[]paramTest]
 	// params: per function, the values of its parameters over every
 	// live call (see paramValues).
 	params map[*grammar.Node]*argMemo
@@ -34,7 +36,7 @@ type argState struct {
 	// never: per function, the stretches no live call runs.
 	never map[*grammar.Node]*neverMemo
 	// locals: per function, the names declared in its body.
-	locals map[*grammar.Node]map[string]bool
+	locals fnMemo[map[string]bool]
 	// byTree: the unit's function definitions per tree, by position.
 	byTree map[*grammar.Tree][]*grammar.Node
 	// kept: per function, its parameters that keep the value they were
@@ -81,13 +83,11 @@ const (
 func (s *Summaries) args() *argState {
 	if s.arg == nil {
 		s.arg = &argState{
-			tests:  map[*grammar.Node][]paramTest{},
 			params: map[*grammar.Node]*argMemo{},
 			envs:   map[calleeCall]map[string][]int64{},
 			dead:   map[calleeCall][]span{},
 			never:  map[*grammar.Node]*neverMemo{},
 			kept:   map[*grammar.Node][]bool{},
-			locals: map[*grammar.Node]map[string]bool{},
 		}
 	}
 	return s.arg
@@ -99,7 +99,8 @@ func (s *Summaries) args() *argState {
 // block.
 func (s *Summaries) paramTests(fn *grammar.Node) []paramTest {
 	a := s.args()
-	if ts, ok := a.tests[fn]; ok {
+	id := s.fnID(fn)
+	if ts, ok := a.tests.get(fn, id); ok {
 		return ts
 	}
 	var ts []paramTest
@@ -167,7 +168,8 @@ func (s *Summaries) paramTests(fn *grammar.Node) []paramTest {
 			}
 		}
 	}
-	a.tests[fn] = ts
+	ts = slices.Clip(ts)
+	a.tests.put(fn, id, ts, len(ts) == 0)
 	return ts
 }
 
@@ -389,10 +391,11 @@ func (s *Summaries) readsLocal(fn, e *grammar.Node) bool {
 // the scope: a parameter shadowed by one is not trusted either.
 func (s *Summaries) localNames(fn *grammar.Node) map[string]bool {
 	a := s.args()
-	if l, ok := a.locals[fn]; ok {
+	id := s.fnID(fn)
+	if l, ok := a.locals.get(fn, id); ok {
 		return l
 	}
-	l := map[string]bool{}
+	var l map[string]bool
 	if body := fn.ChildByField("body"); body != nil {
 		ds := body.Descendants()
 		for i := range ds {
@@ -400,13 +403,16 @@ func (s *Summaries) localNames(fn *grammar.Node) map[string]bool {
 			case "declaration", "for_range_loop", "parameter_declaration", "optional_parameter_declaration", "field_declaration":
 				for _, d := range ds[i].ChildrenByField("declarator") {
 					if name := DeclaredName(d); name != "" {
+						if l == nil {
+							l = map[string]bool{}
+						}
 						l[name] = true
 					}
 				}
 			}
 		}
 	}
-	a.locals[fn] = l
+	a.locals.put(fn, id, l, len(l) == 0)
 	return l
 }
 

@@ -1,6 +1,8 @@
 package cxx
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -124,4 +126,45 @@ func (u guardedUnit) IncludeGuards(f *grammar.File) *grammar.Guards {
 		return u.cut
 	}
 	return f.Guards
+}
+
+// The tests of a function's parameters and its local names, made again
+// for a function asked about after recentSize others (fnMemo), give the
+// same answers.
+func TestDeadForEveryCallMadeAgain(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(argflowSrc)
+	n := recentSize + 4
+	for i := range n {
+		fmt.Fprintf(&b, "__aicore__ inline void pad%d(int m) {\n  int x = m;\n  if (m) { mark_p(); }\n  if (x) { mark_q(); }\n}\n", i)
+	}
+	b.WriteString("extern \"C\" __global__ __aicore__ void pads(__gm__ int64_t *args) {\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  pad%d(0);\n", i)
+	}
+	b.WriteString("}\n")
+	f := parseCPP(t, "e.cpp", b.String())
+	s := Summarize(nil, f)
+	var marks []*grammar.Node
+	for i := range f.Tree.Nodes {
+		if c := &f.Tree.Nodes[i]; c.Kind() == "call_expression" && strings.HasPrefix(c.Text(), "mark_") {
+			marks = append(marks, c)
+		}
+	}
+	want := make([]bool, len(marks))
+	dead := map[string]int{}
+	for i, m := range marks {
+		want[i] = s.NeverRuns(m)
+		if want[i] {
+			dead[m.Text()]++
+		}
+	}
+	if dead["mark_p()"] != n || dead["mark_q()"] != 0 {
+		t.Fatalf("dead: %v; want every mark_p (m is 0), no mark_q (x is a local)", dead)
+	}
+	for i := len(marks) - 1; i >= 0; i-- {
+		if got := s.NeverRuns(marks[i]); got != want[i] {
+			t.Errorf("%s at %d: asked again, NeverRuns = %v, want %v", marks[i].Text(), marks[i].Start, got, want[i])
+		}
+	}
 }
