@@ -57,13 +57,12 @@ func (k GMKind) IsGMPointer() bool { return k == GMData || k == GMArgs || k == G
 // Var is a declared variable, parameter or struct member. A file has one
 // per declared name and the model is kept while the rules run: its scope
 // and initializer are kept as offsets from Decl in its tree's preorder,
-// not as pointers, and its name is Decl's text, so a Var is 40 bytes.
+// not as pointers, its name is Decl's text and its type a pointer to the
+// model's one string of it, so a Var is 32 bytes.
 type Var struct {
 	// Decl is the declared identifier (identifier or field_identifier).
 	Decl *grammar.Node
-	// Type is the declared base type without qualifiers, scope or pointer:
-	// "int32_t", "Tensor", "GlobalTensor<half>".
-	Type string
+	typ  *string
 	// scopeAt and initAt are the index of Scope and Init in Decl's tree
 	// minus Decl's (0 for none: neither is Decl itself).
 	scopeAt, initAt int32
@@ -80,6 +79,15 @@ type Var struct {
 
 // Name is the declared name.
 func (v *Var) Name() string { return v.Decl.Text() }
+
+// Type is the declared base type without qualifiers, scope or pointer:
+// "int32_t", "Tensor", "GlobalTensor<half>".
+func (v *Var) Type() string {
+	if v.typ == nil {
+		return ""
+	}
+	return *v.typ
+}
 
 // Scope is the node the name is visible in (a block, a function, a class
 // body, the translation unit); nil for the members of included files.
@@ -268,7 +276,7 @@ type GM struct {
 	// funcs maps a function name to the kind of GM pointer it returns.
 	funcs map[string]GMKind
 	// helpers maps a function name to the parameter indices whose pointer
-	// it dccis, with the dcci's arguments.
+	// it dccis, with the dcci's arguments, while the model is built.
 	helpers  map[string][]helperArg
 	accesses []Access
 	// dcciRecs are the file's dccis grouped by function (dcciFns, by
@@ -295,8 +303,23 @@ type GM struct {
 	argLists   map[string]int32
 	dcciStrIDs map[string]int32
 	keyBuf     []byte
-	// varChunk is where newVar makes the next variables.
+	// varChunk is where newVar makes the next variables, types their
+	// types' strings while the model is built (see typeRef).
 	varChunk []Var
+	types    map[string]*string
+}
+
+// typeRef is the model's one string of the type name t.
+func (g *GM) typeRef(t string) *string {
+	if r, ok := g.types[t]; ok {
+		return r
+	}
+	if g.types == nil {
+		g.types = map[string]*string{}
+	}
+	r := &t
+	g.types[t] = r
+	return r
 }
 
 // newVar returns a zero Var made in chunks: one allocation of 64 bytes
@@ -692,7 +715,15 @@ func (g *GM) finish(ff FileFacts, calls []incNode) {
 	g.findDccis(ff.Nodes(g.file, "call_expression"))
 	g.indexInits()
 	g.findAccesses(ff.Nodes(g.file, "subscript_expression", "pointer_expression", "field_expression", "call_expression"))
-	g.strs, g.argLists, g.dcciStrIDs, g.keyBuf = nil, nil, nil, nil
+	// What only the build asks: the helpers are in the dccis made of
+	// their calls.
+	g.strs, g.argLists, g.dcciStrIDs, g.keyBuf, g.types, g.helpers = nil, nil, nil, nil, nil, nil
+	if cap(g.dcciStrs) > len(g.dcciStrs)+len(g.dcciStrs)/8 {
+		g.dcciStrs = slices.Clone(g.dcciStrs)
+	}
+	if cap(g.argTab) > len(g.argTab)+len(g.argTab)/8 {
+		g.argTab = slices.Clone(g.argTab)
+	}
 }
 
 type incNode struct {
@@ -927,7 +958,7 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 			init = decl.ChildByField("default_value")
 		}
 		v := g.newVar(name)
-		v.Type, v.Field, v.ArrayOfPtr = base, field, arrayOfPtr
+		v.typ, v.Field, v.ArrayOfPtr = g.typeRef(base), field, arrayOfPtr
 		v.setScope(scope)
 		v.setInit(init)
 		// The qualifier belongs to the declaration when it is written in
@@ -948,9 +979,9 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 			if k.IsGMPointer() {
 				v.Kind = k
 				if src != nil && src.Kind == k {
-					v.Type = src.Type
+					v.typ = src.typ
 				} else if ct := castType(init); ct != nil {
-					v.Type = BaseTypeName(ct)
+					v.typ = g.typeRef(BaseTypeName(ct))
 				}
 			} else if k == GMGlobalTensor || k == LocalTensor {
 				v.Kind = k
@@ -973,7 +1004,7 @@ func (g *GM) paramVar(f *grammar.File, p *grammar.Node, fn *grammar.Node) *Var {
 	}
 	base := g.str(baseTypeName(t))
 	v := g.newVar(name)
-	v.Type = base
+	v.typ = g.typeRef(base)
 	v.setScope(fn)
 	gm := hasGM(f, LeadingStart(p), name.End)
 	switch {

@@ -148,8 +148,12 @@ func TestGMKinds(t *testing.T) {
 	if !gm.descTypes["DescAlias"] {
 		t.Error("alias of ChipTensor is not a descriptor type")
 	}
-	if _, ok := gm.helpers["flush_via"]; !ok {
-		t.Error("flush_via (dcci through flush_lines) is not a helper")
+	helper := false
+	for _, d := range gm.Dccis(f.Tree.OfKind("function_definition")[1]) {
+		helper = helper || d.Helper == "flush_via" && d.Root == "m"
+	}
+	if !helper {
+		t.Error("flush_via(m) (dcci through flush_lines) is not a helper call")
 	}
 }
 
@@ -243,13 +247,18 @@ func dumpGM(gm *GM) string {
 		}
 		b.WriteString("\n")
 	}
-	helpers := map[string][]string{}
-	for name, h := range gm.helpers {
-		for _, a := range h {
-			helpers[name] = append(helpers[name], fmt.Sprint(a.param, gm.argsAt(a.args)))
+	// The dccis of each function, helper calls with their helper's
+	// arguments.
+	for i := 0; i+1 < len(gm.dcciFns); i++ {
+		var fn *grammar.Node
+		if k := gm.dcciFns[i].fn; k >= 0 {
+			fn = &gm.file.Tree.Nodes[k]
+		}
+		for _, d := range gm.Dccis(fn) {
+			fmt.Fprintf(&b, "dcci@%d root=%s all=%v args=%v helper=%s\n", d.Call.Start, d.Root, d.All, d.Args, d.Helper)
 		}
 	}
-	fmt.Fprintf(&b, "helpers %v\nfuncs %v\naliases %v %v\n", helpers, gm.funcs, gm.typeAliases, gm.descTypes)
+	fmt.Fprintf(&b, "funcs %v\naliases %v %v\n", gm.funcs, gm.typeAliases, gm.descTypes)
 	// The members, the includes' (a model over a GMEnv shares them) first.
 	names := make([]string, 0, len(gm.fields))
 	for name := range gm.fields {
@@ -263,7 +272,7 @@ func dumpGM(gm *GM) string {
 	slices.Sort(names)
 	for _, name := range names {
 		for _, v := range gm.members(name) {
-			fmt.Fprintf(&b, "field %s %s %s scoped=%v\n", name, v.Kind, v.Type, v.Scope() != nil)
+			fmt.Fprintf(&b, "field %s %s %s scoped=%v\n", name, v.Kind, v.Type(), v.Scope() != nil)
 		}
 	}
 	return b.String()
@@ -289,7 +298,8 @@ func TestGMWithEnvMatchesNewGM(t *testing.T) {
 	for hn, hsrc := range headers {
 		for en, extra := range extras {
 			hdr := parseCPP(t, "h.h", hsrc)
-			f := parseCPP(t, "entry.cpp", extra+gmSource+"\n__aicore__ inline void more(__gm__ Holder *h) { int32_t x = h->meta->len; }\n")
+			f := parseCPP(t, "entry.cpp", extra+gmSource+"\n__aicore__ inline void more(__gm__ Holder *h) { int32_t x = h->meta->len; }\n"+
+				"__aicore__ inline void calls(__gm__ int32_t *p) { call_own(p); own_flush(p + 1); }\n")
 			want := dumpGM(NewGM(nil, f, []*grammar.File{hdr}))
 			env := NewGMEnv(nil, []*grammar.File{hdr})
 			if got := dumpGM(NewGMWith(nil, f, env)); got != want {

@@ -230,7 +230,7 @@ var runtimeContexts = map[string]bool{"GlobalContext": true, "LocalContext": tru
 // runtimeContext reports whether a read is of a runtime context structure:
 // through a pointer to one, or inside the runtime's get_*(args) accessors.
 func runtimeContext(f *grammar.File, a *cxx.Access) bool {
-	if a.Var != nil && runtimeContexts[a.Var.Type] {
+	if a.Var != nil && runtimeContexts[a.Var.Type()] {
 		return true
 	}
 	if a.Func != nil && a.Func.Kind() == "function_definition" {

@@ -153,13 +153,13 @@ func storeIndex(a *cxx.Access) (*grammar.Node, string) {
 				}
 			}
 		}
-		return idx, a.Var.Type
+		return idx, a.Var.Type()
 	case cxx.ViaSetValue:
 		c, ok := cxx.AsCall(a.Node)
 		if !ok || len(c.Args) != 2 || a.Var == nil {
 			return nil, ""
 		}
-		t := a.Var.Type
+		t := a.Var.Type()
 		if i, j := strings.IndexByte(t, '<'), strings.LastIndexByte(t, '>'); i >= 0 && j > i {
 			t = strings.TrimSpace(t[i+1 : j])
 		}
