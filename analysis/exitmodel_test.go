@@ -23,6 +23,7 @@ extern "C" __global__ __aicore__ void k(__gm__ int64_t *args) {
   {
     a = 3;
     LEAVE_ON_CUBE();
+    helper();
     a = 4;
   }
   a = 5;
@@ -50,6 +51,17 @@ __aicore__ void h() {
 		return out
 	}
 	fwd, rev := answers(false), answers(true)
+	// A statement calling a function leaves nothing behind to remember.
+	u := NewStore().newUnit(f.Path, []*grammar.File{f}, nil, 0, "closure")
+	if got := u.Macros().Exits("helper"); got != grammar.None {
+		t.Errorf("helper() exits on %v", got)
+	}
+	if got := u.Macros().Exits("LEAVE_ON_CUBE"); got != grammar.AIC {
+		t.Errorf("LEAVE_ON_CUBE() exits on %v, want AIC", got)
+	}
+	if _, ok := u.Macros().exits["helper"]; ok || len(u.Macros().exits) != 1 {
+		t.Errorf("exits remembers %v, want LEAVE_ON_CUBE alone", u.Macros().exits)
+	}
 	for i := range fwd {
 		if fwd[i] != rev[i] {
 			n := &f.Tree.Nodes[i]

@@ -70,6 +70,11 @@ func (um *UnitMacros) exitsLocked(name string, depth int) grammar.Cores {
 	if c, ok := um.exits[name]; ok {
 		return c
 	}
+	if len(um.ByName[name]) == 0 {
+		// Not a macro (most statements asked about call functions):
+		// nothing to remember, and no entry and name kept per function.
+		return grammar.None
+	}
 	um.exits[name] = grammar.None // a macro never expands itself
 	var c grammar.Cores
 	for _, m := range um.ByName[name] {
