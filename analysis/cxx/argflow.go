@@ -461,23 +461,28 @@ func (s *Summaries) callDead(fn, call, caller *grammar.Node) []span {
 	}
 	cycles := a.cycles
 	tests := s.paramTests(fn)
+	if len(tests) == 0 {
+		return nil
+	}
+	env := s.callEnv(fn, call, caller)
+	known := false
+	for _, vs := range env {
+		known = known || len(vs) > 0
+	}
+	if !known {
+		// Answered again from the memos of the tests and the binding:
+		// most calls pass no constant, and the unit kept an entry per
+		// call.
+		return nil
+	}
 	var out []span
-	if len(tests) > 0 {
-		env := s.callEnv(fn, call, caller)
-		known := false
-		for _, vs := range env {
-			known = known || len(vs) > 0
-		}
-		if known {
-			r := s.res.Bind(env)
-			for _, t := range tests {
-				if s.decides(r, t) {
-					out = append(out, t.span)
-				}
-			}
-			out = mergeSpans(out)
+	r := s.res.Bind(env)
+	for _, t := range tests {
+		if s.decides(r, t) {
+			out = append(out, t.span)
 		}
 	}
+	out = mergeSpans(out)
 	if a.cycles == cycles {
 		a.dead[calleeCall{fn, call}] = out
 	}

@@ -168,3 +168,37 @@ func TestDeadForEveryCallMadeAgain(t *testing.T) {
 		}
 	}
 }
+
+// A call that passes no constant skips nothing, and keeps no entry: it
+// is answered again from the function's tests and the call's binding.
+func TestCallDeadKeepsOnlyKnown(t *testing.T) {
+	f := parseCPP(t, "e.cpp", argflowSrc+`
+extern "C" __global__ __aicore__ void other(__gm__ int64_t *args) {
+  leaf(args, args[1]);
+}
+`)
+	s := Summarize(nil, f)
+	leaf := Functions(f)[0]
+	byCaller := map[string]CallSite{}
+	for _, cs := range s.sitesOf(leaf, false) {
+		byCaller[FunctionName(cs.Caller.Node)] = cs
+	}
+	opaque, direct := byCaller["other"], byCaller["kernel_entry"]
+	if opaque.Call == nil || direct.Call == nil {
+		t.Fatalf("callers of leaf: %v", byCaller)
+	}
+	for range 2 {
+		if sp := s.callDead(leaf, opaque.Call, opaque.Caller.Node); sp != nil {
+			t.Errorf("leaf(args, args[1]) skips %v", sp)
+		}
+		if sp := s.callDead(leaf, direct.Call, direct.Caller.Node); len(sp) == 0 {
+			t.Error("leaf(nullptr, 2) skips nothing")
+		}
+	}
+	if _, ok := s.args().dead[calleeCall{leaf, opaque.Call}]; ok {
+		t.Error("an entry is kept for a call passing no constant")
+	}
+	if _, ok := s.args().dead[calleeCall{leaf, direct.Call}]; !ok {
+		t.Error("no entry is kept for leaf(nullptr, 2)")
+	}
+}
