@@ -138,25 +138,60 @@ func (k AccessKind) String() string {
 }
 
 // Access is one scalar access to global memory through the scalar cache.
+// A file has one per load and store and the model keeps them while the
+// rules run: the other nodes are kept as offsets from Node in its tree's
+// preorder and the root as the model's one string of it, so an Access is
+// 40 bytes.
 type Access struct {
 	// Node is the whole accessed lvalue (`p[i]`, `*p`, `m->len`,
 	// `p[i].x`) or the call (`g.GetValue(i)`, `g.SetValue(i, v)`, `g(i)`).
 	Node *grammar.Node
-	// Ptr is the pointer or GlobalTensor expression accessed through.
-	Ptr *grammar.Node
-	// Root names the pointer for coherence matching: "p", "m->tbl", "xGm"
-	// (see Root).
-	Root string
 	// Var is the declaration of the root variable, when known.
-	Var *Var
-	// Stmt is the statement to insert code before: the outermost statement
-	// containing Node whose parent is a block (or a case label); nil when
-	// the access is not inside a function body.
-	Stmt *grammar.Node
-	Func *grammar.Node
-	// The small fields last: an Access is 64 bytes.
-	Via  AccessVia
-	Kind AccessKind
+	Var  *Var
+	root *string
+	// ptrAt, stmtAt and funcAt are the index of Ptr, Stmt and Func in
+	// Node's tree minus Node's (noNode for none).
+	ptrAt, stmtAt, funcAt int32
+	Via                   AccessVia
+	Kind                  AccessKind
+}
+
+// noNode is an Access offset for no node.
+const noNode = math.MinInt32
+
+// Ptr is the pointer or GlobalTensor expression accessed through.
+func (a *Access) Ptr() *grammar.Node { return a.rel(a.ptrAt) }
+
+// Stmt is the statement to insert code before: the outermost statement
+// containing Node whose parent is a block (or a case label); nil when the
+// access is not inside a function body.
+func (a *Access) Stmt() *grammar.Node { return a.rel(a.stmtAt) }
+
+// Func is the function or lambda the access is in, nil for none.
+func (a *Access) Func() *grammar.Node { return a.rel(a.funcAt) }
+
+// Root names the pointer for coherence matching: "p", "m->tbl", "xGm"
+// (see the package's Root).
+func (a *Access) Root() string {
+	if a.root == nil {
+		return ""
+	}
+	return *a.root
+}
+
+func (a *Access) rel(d int32) *grammar.Node {
+	if d == noNode {
+		return nil
+	}
+	return &a.Node.Tree().Nodes[a.Node.Index()+int(d)]
+}
+
+// offset is n's offset from Node (noNode for nil; n is in Node's tree).
+func (a *Access) offset(n *grammar.Node) int32 {
+	if n == nil {
+		return noNode
+	}
+	return int32(n.Index() - a.Node.Index())
 }
 
 // AccessVia says how an access reaches memory: through `p[i]`, `*p`,
@@ -201,7 +236,7 @@ func (a *Access) Addr() string {
 		// call is the pointer's parent).
 		call := a.Node
 		if a.Via == ViaCall {
-			call = a.Ptr.Parent()
+			call = a.Ptr().Parent()
 		}
 		idx := "0"
 		if args := call.ChildByField("arguments"); args != nil {
@@ -212,10 +247,10 @@ func (a *Access) Addr() string {
 				}
 			}
 		}
-		return a.Ptr.Text() + ".GetPhyAddr(" + idx + ")"
+		return a.Ptr().Text() + ".GetPhyAddr(" + idx + ")"
 	case ViaDeref:
-		if a.Node == a.Ptr.Parent() {
-			return Unparen(a.Ptr).Text()
+		if ptr := a.Ptr(); a.Node == ptr.Parent() {
+			return Unparen(ptr).Text()
 		}
 	}
 	return "&" + a.Node.Text()
@@ -303,14 +338,15 @@ type GM struct {
 	argLists   map[string]int32
 	dcciStrIDs map[string]int32
 	keyBuf     []byte
-	// varChunk is where newVar makes the next variables, types their
-	// types' strings while the model is built (see typeRef).
+	// varChunk is where newVar makes the next variables, types the
+	// strings of their types and the accesses' roots while the model is
+	// built (see ref).
 	varChunk []Var
 	types    map[string]*string
 }
 
-// typeRef is the model's one string of the type name t.
-func (g *GM) typeRef(t string) *string {
+// ref is the model's one string of t (a type name, an access's root).
+func (g *GM) ref(t string) *string {
 	if r, ok := g.types[t]; ok {
 		return r
 	}
@@ -958,7 +994,7 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 			init = decl.ChildByField("default_value")
 		}
 		v := g.newVar(name)
-		v.typ, v.Field, v.ArrayOfPtr = g.typeRef(base), field, arrayOfPtr
+		v.typ, v.Field, v.ArrayOfPtr = g.ref(base), field, arrayOfPtr
 		v.setScope(scope)
 		v.setInit(init)
 		// The qualifier belongs to the declaration when it is written in
@@ -981,7 +1017,7 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 				if src != nil && src.Kind == k {
 					v.typ = src.typ
 				} else if ct := castType(init); ct != nil {
-					v.typ = g.typeRef(BaseTypeName(ct))
+					v.typ = g.ref(BaseTypeName(ct))
 				}
 			} else if k == GMGlobalTensor || k == LocalTensor {
 				v.Kind = k
@@ -1004,7 +1040,7 @@ func (g *GM) paramVar(f *grammar.File, p *grammar.Node, fn *grammar.Node) *Var {
 	}
 	base := g.str(baseTypeName(t))
 	v := g.newVar(name)
-	v.typ = g.typeRef(base)
+	v.typ = g.ref(base)
 	v.setScope(fn)
 	gm := hasGM(f, LeadingStart(p), name.End)
 	switch {
@@ -1889,13 +1925,13 @@ func (g *GM) sameMemory(dcciRoot string, a Access) bool {
 	if dcciRoot == "" {
 		return false
 	}
-	if dcciRoot == a.Root {
+	if dcciRoot == a.Root() {
 		return true
 	}
 	if a.Var != nil && a.Var.initAt != 0 && Root(a.Var.Init()) == dcciRoot {
 		return true
 	}
-	if v := g.Lookup(dcciRoot, a.Node); v != nil && v.initAt != 0 && Root(v.Init()) == a.Root {
+	if v := g.Lookup(dcciRoot, a.Node); v != nil && v.initAt != 0 && Root(v.Init()) == a.Root() {
 		return true
 	}
 	return false
@@ -1951,14 +1987,14 @@ func (g *GM) dcciCandidates(fd *fnDccis, ix []int32, a Access, yield func([]int3
 		return
 	}
 	yield(fd.rooted(ix, ""))
-	yield(fd.rooted(ix, a.Root))
+	yield(fd.rooted(ix, a.Root()))
 	if a.Var != nil && a.Var.initAt != 0 {
-		if r := Root(a.Var.Init()); r != a.Root {
+		if r := Root(a.Var.Init()); r != a.Root() {
 			yield(fd.rooted(ix, r))
 		}
 	}
-	for _, name := range g.initNames[a.Root] {
-		if name != a.Root {
+	for _, name := range g.initNames[a.Root()] {
+		if name != a.Root() {
 			yield(fd.rooted(ix, name))
 		}
 	}
@@ -1968,7 +2004,7 @@ func (g *GM) dcciCandidates(fd *fnDccis, ix []int32, a Access, yield func([]int3
 // source, on the same memory (or on the entire data cache): after it the
 // read misses the stale line. nil when there is none.
 func (g *GM) CoherentBefore(a Access) *Dcci {
-	fd, ok := g.fnDccis(a.Func)
+	fd, ok := g.fnDccis(a.Func())
 	if !ok {
 		return nil
 	}
@@ -2005,7 +2041,7 @@ func (g *GM) FlushedAfter(a Access) *Dcci {
 // looked at, so invalidations of the memory between the store and its
 // write-back cost nothing.
 func (g *GM) FlushedBefore(a Access, end uint32) *Dcci {
-	fd, ok := g.fnDccis(a.Func)
+	fd, ok := g.fnDccis(a.Func())
 	if !ok {
 		return nil
 	}
@@ -2033,6 +2069,7 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 	seen := map[*grammar.Node]bool{}
 	for _, n := range cands {
 		var a Access
+		var ptr *grammar.Node
 		switch n.Kind() {
 		case "subscript_expression":
 			base := n.ChildByField("argument")
@@ -2040,7 +2077,7 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 			if k != GMData {
 				continue
 			}
-			a = Access{Ptr: base, Var: v, Via: ViaSubscript}
+			ptr, a = base, Access{Var: v, Via: ViaSubscript}
 		case "pointer_expression":
 			if operatorText(n) != "*" {
 				continue
@@ -2050,7 +2087,7 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 			if k != GMData {
 				continue
 			}
-			a = Access{Ptr: base, Var: v, Via: ViaDeref}
+			ptr, a = base, Access{Var: v, Via: ViaDeref}
 		case "field_expression":
 			if operatorText(n) != "->" {
 				continue
@@ -2063,7 +2100,7 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 			if k != GMData {
 				continue
 			}
-			a = Access{Ptr: base, Var: v, Via: ViaArrow}
+			ptr, a = base, Access{Var: v, Via: ViaArrow}
 		case "call_expression":
 			if fn := n.ChildByField("function"); fn == nil || fn.Kind() != "identifier" && fn.Kind() != "field_expression" {
 				continue
@@ -2082,7 +2119,7 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 				if k != GMGlobalTensor {
 					continue
 				}
-				a = Access{Ptr: call.Receiver, Var: v, Via: ViaGetValue, Kind: Read}
+				ptr, a = call.Receiver, Access{Var: v, Via: ViaGetValue, Kind: Read}
 				if call.Name == "SetValue" {
 					a.Via, a.Kind = ViaSetValue, Write
 				}
@@ -2097,7 +2134,7 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 				if k != GMGlobalTensor {
 					continue
 				}
-				a = Access{Ptr: fn, Var: v, Via: ViaCall}
+				ptr, a = fn, Access{Var: v, Via: ViaCall}
 			default:
 				continue
 			}
@@ -2136,9 +2173,10 @@ func (g *GM) findAccesses(cands []*grammar.Node) {
 			continue
 		}
 		seen[a.Node] = true
-		a.Root = g.strOf(Root(a.Ptr))
-		a.Func = EnclosingFunction(n)
-		a.Stmt = BlockStatementOf(a.Node)
+		a.root = g.ref(Root(ptr))
+		a.ptrAt = a.offset(ptr)
+		a.funcAt = a.offset(EnclosingFunction(n))
+		a.stmtAt = a.offset(BlockStatementOf(a.Node))
 		g.accesses = append(g.accesses, a)
 	}
 	// At its size: the model is kept for the unit's life.

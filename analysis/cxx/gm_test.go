@@ -96,7 +96,7 @@ func TestGMAccesses(t *testing.T) {
 		if d := gm.FlushedAfter(a); d != nil {
 			cov += " flushed"
 		}
-		got = append(got, fmt.Sprintf("%s %s root=%s via=%s addr=%s%s", a.Node.Text(), a.Kind, a.Root, a.Via, a.Addr(), cov))
+		got = append(got, fmt.Sprintf("%s %s root=%s via=%s addr=%s%s", a.Node.Text(), a.Kind, a.Root(), a.Via, a.Addr(), cov))
 	}
 	want := []string{
 		"xGm.GetValue(i) read root=xGm via=GetValue addr=xGm.GetPhyAddr(i)",
@@ -187,7 +187,7 @@ int g = 0;`
 	gm := NewGM(nil, f, nil)
 	var got []string
 	for _, a := range gm.Accesses() {
-		got = append(got, strings.SplitN(a.Stmt.Text(), "\n", 2)[0])
+		got = append(got, strings.SplitN(a.Stmt().Text(), "\n", 2)[0])
 	}
 	want := "if (c) c = p[0];|c = p[1];|for (int i = 0; i < p[2]; i++) {}|c = p[3];"
 	if strings.Join(got, "|") != want {
@@ -238,7 +238,7 @@ func TestRootForms(t *testing.T) {
 func dumpGM(gm *GM) string {
 	var b strings.Builder
 	for _, a := range gm.Accesses() {
-		fmt.Fprintf(&b, "%s %s root=%s via=%s addr=%s", a.Node.Text(), a.Kind, a.Root, a.Via, a.Addr())
+		fmt.Fprintf(&b, "%s %s root=%s via=%s addr=%s", a.Node.Text(), a.Kind, a.Root(), a.Via, a.Addr())
 		if d := gm.CoherentBefore(a); d != nil {
 			fmt.Fprintf(&b, " coherent@%d", d.Call.Start)
 		}
@@ -590,5 +590,45 @@ func TestDccisWithoutRootOrArgs(t *testing.T) {
 		if c == nil || c.Call != ds[0].Call || c.All != ds[0].All || c.Root != ds[0].Root {
 			t.Errorf("%q: coherent before %+v, want %+v", src, c, ds[0])
 		}
+	}
+}
+
+// An Access keeps its pointer, statement and function as offsets from its
+// node: they give back the nodes findAccesses saw, and nil outside a
+// function.
+func TestAccessNodes(t *testing.T) {
+	f := parseCPP(t, "a.cpp", `struct S {
+  __gm__ int *g;
+  int x = g[0];
+};
+__aicore__ void k(__gm__ int *p, AscendC::GlobalTensor<int> gt) {
+  if (p[1] > 0) p[2] = gt.GetValue(3);
+  auto l = [&]() { return *p; };
+}
+`)
+	gm := NewGM(nil, f, nil)
+	var got []string
+	for _, a := range gm.Accesses() {
+		stmt, fn := "-", "-"
+		if s := a.Stmt(); s != nil {
+			stmt = s.Kind()
+		}
+		if s := a.Func(); s != nil {
+			fn = s.Kind()
+		}
+		got = append(got, fmt.Sprintf("%s ptr=%s root=%s stmt=%s func=%s", a.Node.Text(), a.Ptr().Text(), a.Root(), stmt, fn))
+	}
+	want := []string{
+		"g[0] ptr=g root=g stmt=- func=-",
+		"p[1] ptr=p root=p stmt=if_statement func=function_definition",
+		"p[2] ptr=p root=p stmt=if_statement func=function_definition",
+		"gt.GetValue(3) ptr=gt root=gt stmt=if_statement func=function_definition",
+		"*p ptr=p root=p stmt=return_statement func=lambda_expression",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("accesses:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if a, b := gm.Accesses()[1], gm.Accesses()[2]; a.Root() != "p" || unsafe.StringData(a.Root()) != unsafe.StringData(b.Root()) {
+		t.Error("two accesses through p hold two strings of its root")
 	}
 }

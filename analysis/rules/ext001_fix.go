@@ -24,17 +24,17 @@ import (
 // statement (a is the first, reads the accessed expressions, addrs their
 // dcci addresses), or false when no placement is correct.
 func dcciFix(pass *analysis.Pass, sum *cxx.Summaries, ix *loopIndex, a *cxx.Access, reads, addrs []string, cores grammar.Cores) (analysis.Fix, bool) {
-	target := a.Stmt
+	target := a.Stmt()
 	entire := false // the ENTIRE_DATA_CACHE form
 	var ptr string
 	hoisted := false
 	var loops []*grammar.Node
-	if a.Func != nil {
-		loops = ix.loops.enclosingLoops(a.Node, a.Func)
+	if a.Func() != nil {
+		loops = ix.loops.enclosingLoops(a.Node, a.Func())
 	}
 	o := cxx.Origin{}
 	if len(loops) > 0 {
-		o = sum.OriginOf(a.Ptr)
+		o = sum.OriginOf(a.Ptr())
 	}
 	for _, loop := range loops {
 		if pass.Stopped() {
@@ -43,7 +43,7 @@ func dcciFix(pass *analysis.Pass, sum *cxx.Summaries, ix *loopIndex, a *cxx.Acce
 		// A loop the statement itself is (or contains) repeats the read
 		// with the dcci still before it: the dcci must cover every
 		// iteration's lines even when it cannot move.
-		inside := a.Stmt.Contains(loop)
+		inside := a.Stmt().Contains(loop)
 		if ix.staleIn(sum, a, o, loop, cores) {
 			if inside {
 				return analysis.Fix{}, false
@@ -105,8 +105,8 @@ func newLoopIndex() *loopIndex {
 // stale again for the next iteration: a wait for other cores (when the task
 // writes the memory, or its origin is unknown) or a DMA write to it.
 func (ix *loopIndex) staleIn(sum *cxx.Summaries, a *cxx.Access, o cxx.Origin, loop *grammar.Node, cores grammar.Cores) bool {
-	x := sum.Index(a.Func)
-	if x.In(cxx.Wait, cxx.Origin{}, cores, loop.Start, loop.End) && (!o.Known() || sum.WrittenInTask(a.Func, o)) {
+	x := sum.Index(a.Func())
+	if x.In(cxx.Wait, cxx.Origin{}, cores, loop.Start, loop.End) && (!o.Known() || sum.WrittenInTask(a.Func(), o)) {
 		return true
 	}
 	return x.In(cxx.DMAWrite, o, cores, loop.Start, loop.End)
@@ -195,10 +195,10 @@ func isIdentByte(b byte) bool {
 // dcciPointer is the pointer itself as a dcci argument (the GlobalTensor's
 // physical address), cast when it points to const; "" when unknown.
 func dcciPointer(a *cxx.Access) string {
-	if a.Ptr == nil {
+	if a.Ptr() == nil {
 		return ""
 	}
-	p := gmOneLine(cxx.Unparen(a.Ptr).Text())
+	p := gmOneLine(cxx.Unparen(a.Ptr()).Text())
 	if a.Via == cxx.ViaGetValue || a.Via == cxx.ViaCall {
 		p += ".GetPhyAddr()"
 	}

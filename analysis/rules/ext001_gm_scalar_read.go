@@ -103,10 +103,10 @@ func runGMScalarRead(pass *analysis.Pass) {
 			continue
 		}
 		scope := a.Node
-		if a.Stmt != nil {
-			scope = a.Stmt
+		if a.Stmt() != nil {
+			scope = a.Stmt()
 		}
-		key := fmt.Sprintf("%d/%s", scope.Index(), a.Root)
+		key := fmt.Sprintf("%d/%s", scope.Index(), a.Root())
 		g := groups[key]
 		if g == nil {
 			g = &group{first: a, verdict: v}
@@ -117,7 +117,7 @@ func runGMScalarRead(pass *analysis.Pass) {
 		}
 		g.count++
 		g.cores |= cores
-		if a.Stmt == nil {
+		if a.Stmt() == nil {
 			continue
 		}
 		g.reads = append(g.reads, a.Node.Text())
@@ -132,9 +132,9 @@ func runGMScalarRead(pass *analysis.Pass) {
 		}
 		g := groups[key]
 		a := g.first
-		what := "`__gm__` pointer `" + a.Root + "`"
+		what := "`__gm__` pointer `" + a.Root() + "`"
 		if a.Via == cxx.ViaGetValue || a.Via == cxx.ViaCall {
-			what = "GlobalTensor `" + a.Root + "`"
+			what = "GlobalTensor `" + a.Root() + "`"
 		}
 		var msg string
 		var saidLess *grammar.Node
@@ -147,7 +147,7 @@ func runGMScalarRead(pass *analysis.Pass) {
 				if !g.verdict.Poll {
 					before = a.Node
 				}
-				saidLess = unseenCall(pass, unitFuncs(pass), a.Func, g.cores, b[0], b[1], before)
+				saidLess = unseenCall(pass, unitFuncs(pass), a.Func(), g.cores, b[0], b[1], before)
 			}
 			if saidLess == nil {
 				sev = analysis.SeverityWarning
@@ -181,7 +181,7 @@ func runGMScalarRead(pass *analysis.Pass) {
 				"the runtime invalidated the scalar cache at task start, so the line is not cached and the read loads "+
 				"GM, coherent today; the house rule is still to stage it through UB (DataCopy + MTE2_S + "+
 				"LocalTensor::GetValue) or `dcci` the line first, so a later access before it cannot make it stale",
-				gmOneLine(a.Node.Text()), what, after, a.Root)
+				gmOneLine(a.Node.Text()), what, after, a.Root())
 			d.Related = append([]analysis.Related{relatedAtEffect(pass, *w)}, d.Related...)
 		} else {
 			// The runtime invalidated the cache at task start and nothing
@@ -194,23 +194,23 @@ func runGMScalarRead(pass *analysis.Pass) {
 				"later write, barrier or DMA before it cannot make it stale", gmOneLine(a.Node.Text()), what)
 		}
 		if g.count > 1 {
-			msg += fmt.Sprintf(" (%d reads of `%s` in this statement)", g.count, a.Root)
+			msg += fmt.Sprintf(" (%d reads of `%s` in this statement)", g.count, a.Root())
 		}
 		if n := len(g.verdict.Missing); n > 0 {
 			msg += fmt.Sprintf("; %d of the callers of `%s` do not make `%s` coherent before the call while the others do (see the related locations)",
-				n, cxx.FunctionName(a.Func), a.Root)
+				n, cxx.FunctionName(a.Func()), a.Root())
 		}
 		d.Message = msg
-		if a.Stmt != nil {
+		if a.Stmt() != nil {
 			if len(g.addrs) > 0 && !g.verdict.Poll {
 				if fix, ok := dcciFix(pass, sum, loops, a, g.reads, g.addrs, g.cores); ok {
 					d.Fixes = append(d.Fixes, fix)
 				}
 			}
 			d.Fixes = append(d.Fixes, analysis.Fix{
-				Title:         "Stage `" + a.Root + "` into UB: DataCopy + SetFlag/WaitFlag<MTE2_S> + LocalTensor::GetValue",
+				Title:         "Stage `" + a.Root() + "` into UB: DataCopy + SetFlag/WaitFlag<MTE2_S> + LocalTensor::GetValue",
 				Applicability: analysis.DisplayOnly,
-				Edits:         []analysis.TextEdit{insertLinesBeforeStmt(pass.File, a.Stmt, stagingSketch(a))},
+				Edits:         []analysis.TextEdit{insertLinesBeforeStmt(pass.File, a.Stmt(), stagingSketch(a))},
 			})
 		}
 		if saidLess != nil {
@@ -233,9 +233,9 @@ func runtimeContext(f *grammar.File, a *cxx.Access) bool {
 	if a.Var != nil && runtimeContexts[a.Var.Type()] {
 		return true
 	}
-	if a.Func != nil && a.Func.Kind() == "function_definition" {
-		name := cxx.FunctionName(a.Func)
-		if _, ok := cxx.ArgsParam(f, a.Func); ok && strings.HasPrefix(name, "get_") {
+	if a.Func() != nil && a.Func().Kind() == "function_definition" {
+		name := cxx.FunctionName(a.Func())
+		if _, ok := cxx.ArgsParam(f, a.Func()); ok && strings.HasPrefix(name, "get_") {
 			return true
 		}
 	}
@@ -255,7 +255,7 @@ func dcciAddress(gm *cxx.GM, a *cxx.Access) string {
 			if n.Kind() != "identifier" {
 				continue
 			}
-			if v := gm.Lookup(n.Text(), e); v != nil && v.Decl.Tree() == a.Stmt.Tree() && a.Stmt.Contains(v.Decl) {
+			if v := gm.Lookup(n.Text(), e); v != nil && v.Decl.Tree() == a.Stmt().Tree() && a.Stmt().Contains(v.Decl) {
 				ok = false
 			}
 		}
@@ -263,10 +263,10 @@ func dcciAddress(gm *cxx.GM, a *cxx.Access) string {
 	}
 	addr := a.Addr()
 	if !visible(a.Node) {
-		if !visible(a.Ptr) {
+		if !visible(a.Ptr()) {
 			return ""
 		}
-		addr = cxx.Unparen(a.Ptr).Text()
+		addr = cxx.Unparen(a.Ptr()).Text()
 		if a.Via == cxx.ViaGetValue || a.Via == cxx.ViaCall {
 			addr += ".GetPhyAddr()"
 		}
@@ -297,8 +297,8 @@ func constPointee(v *cxx.Var) bool {
 }
 
 func stagingSketch(a *cxx.Access) string {
-	name := strings.TrimSuffix(strings.ReplaceAll(strings.ReplaceAll(a.Root, "->", "_"), ".", "_"), "_")
-	return "// Stage `" + a.Root + "` into UB (MTE2 is coherent), then read it there:\n" +
+	name := strings.TrimSuffix(strings.ReplaceAll(strings.ReplaceAll(a.Root(), "->", "_"), ".", "_"), "_")
+	return "// Stage `" + a.Root() + "` into UB (MTE2 is coherent), then read it there:\n" +
 		"// AscendC::DataCopy(" + name + "Ub, " + name + "Gm, count);\n" +
 		"// AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);\n" +
 		"// AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);\n" +

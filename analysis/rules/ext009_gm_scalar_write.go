@@ -74,7 +74,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			return
 		}
 		a := &accs[i]
-		if a.Kind == cxx.Read || a.Func == nil || a.Func.Kind() != "function_definition" {
+		if a.Kind == cxx.Read || a.Func() == nil || a.Func().Kind() != "function_definition" {
 			continue
 		}
 		cores := pass.Cores(a.Node)
@@ -82,16 +82,16 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			continue
 		}
 		scope := a.Node
-		if a.Stmt != nil {
-			scope = a.Stmt
+		if a.Stmt() != nil {
+			scope = a.Stmt()
 		}
-		key := fmt.Sprintf("%d/%s", scope.Index(), a.Root)
+		key := fmt.Sprintf("%d/%s", scope.Index(), a.Root())
 		if seen[key] {
 			continue
 		}
 		// The window the write-back must happen in: up to the next barrier.
-		limit := a.Func.End
-		barrierCall := barriers.next(a.Func, cores, a.Node.End)
+		limit := a.Func().End
+		barrierCall := barriers.next(a.Func(), cores, a.Node.End)
 		if barrierCall != nil {
 			limit = barrierCall.Start
 		}
@@ -99,12 +99,12 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		// The unit's summaries see write-backs the syntax does not: through
 		// derived pointers, in helpers, whole-cache and two-argument forms.
 		sum := unitSummaries(pass)
-		if sum.DeadForEveryCall(a.Func, a.Node) {
+		if sum.DeadForEveryCall(a.Func(), a.Node) {
 			// Every call passes null for the pointer guarding the store.
 			continue
 		}
-		index := sum.Index(a.Func)
-		o := sum.OriginOf(a.Ptr)
+		index := sum.Index(a.Func())
+		o := sum.OriginOf(a.Ptr())
 		var flushCall *grammar.Node
 		if flush != nil {
 			flushCall = flush.Call
@@ -113,7 +113,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		var after *afterWriteBack
 		if wb >= 0 {
 			if at := index.Effect(wb).At; flush == nil || flush.Call != at {
-				flush = &cxx.Dcci{Call: at, Func: a.Func}
+				flush = &cxx.Dcci{Call: at, Func: a.Func()}
 			}
 			next, dsb := index.AfterWriteBack(wb, o, cores)
 			if dsb {
@@ -145,10 +145,10 @@ func runGMScalarWrite(pass *analysis.Pass) {
 					after.what = "stores a flag another core may poll"
 				}
 			}
-		} else if flush != nil && dsbs.within(a.Func, cores, flush.Call.End, limit) {
+		} else if flush != nil && dsbs.within(a.Func(), cores, flush.Call.End, limit) {
 			continue
 		}
-		if flush == nil && (callersFlush(unitFuncs(pass), a, cores, callersMemo) || sum.CallersWriteBack(a.Func, o)) {
+		if flush == nil && (callersFlush(unitFuncs(pass), a, cores, callersMemo) || sum.CallersWriteBack(a.Func(), o)) {
 			continue
 		}
 		seen[key] = true
@@ -158,7 +158,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		if after != nil && after.next != nil {
 			to, before = after.next.At.Start, after.next.At
 		}
-		unseen := unseenCall(pass, unitFuncs(pass), a.Func, cores, a.Node.End, to, before)
+		unseen := unseenCall(pass, unitFuncs(pass), a.Func(), cores, a.Node.End, to, before)
 		sev := analysis.Severity(0)
 		if flush != nil && (after == nil || after.next == nil) || unseen != nil {
 			sev = analysis.SeverityInfo
@@ -258,9 +258,9 @@ func passedWhy(e cxx.Effect) string {
 }
 
 func gmWriteDiagnostic(pass *analysis.Pass, gm *cxx.GM, a *cxx.Access, flush *cxx.Dcci, barrier []cxx.Hop) analysis.Diagnostic {
-	what := "`__gm__` pointer `" + a.Root + "`"
+	what := "`__gm__` pointer `" + a.Root() + "`"
 	if a.Via == cxx.ViaSetValue || a.Via == cxx.ViaCall {
-		what = "GlobalTensor `" + a.Root + "`"
+		what = "GlobalTensor `" + a.Root() + "`"
 	}
 	before := "before the function returns"
 	if barrier != nil {
@@ -275,7 +275,7 @@ func gmWriteDiagnostic(pass *analysis.Pass, gm *cxx.GM, a *cxx.Access, flush *cx
 		d.Message = "scalar store `" + store + "` through " + what + " stays in this core's data cache: no " +
 			"`dcci(..., CACHELINE_OUT)` + `dsb(DSB_DDR)` writes it out " + before + ", so other cores and DMA read " +
 			"stale GM and a later write-back of the line can drop a neighbour's bytes"
-		if a.Stmt != nil {
+		if a.Stmt() != nil {
 			addr, all := writeBackAddress(gm, a)
 			line := "dcci(" + addr + ", SINGLE_CACHE_LINE, CACHELINE_OUT);"
 			if all {
@@ -284,7 +284,7 @@ func gmWriteDiagnostic(pass *analysis.Pass, gm *cxx.GM, a *cxx.Access, flush *cx
 			d.Fixes = []analysis.Fix{{
 				Title:         "Insert `" + line + " dsb(DSB_DDR);` after the statement",
 				Applicability: analysis.Unsafe,
-				Edits:         []analysis.TextEdit{insertLinesAfterStmt(pass.File, a.Stmt, line+"\ndsb(DSB_DDR);\n")},
+				Edits:         []analysis.TextEdit{insertLinesAfterStmt(pass.File, a.Stmt(), line+"\ndsb(DSB_DDR);\n")},
 			}}
 		}
 		return d
@@ -312,7 +312,7 @@ func writeBackAddress(gm *cxx.GM, a *cxx.Access) (string, bool) {
 	if addr != "" && strings.HasPrefix(addr, "(__gm__ void *)(") && strings.TrimSuffix(strings.TrimPrefix(addr, "(__gm__ void *)("), ")") == gmOneLine(a.Addr()) {
 		return addr, false
 	}
-	ptr := gmOneLine(cxx.Unparen(a.Ptr).Text())
+	ptr := gmOneLine(cxx.Unparen(a.Ptr()).Text())
 	if a.Via == cxx.ViaSetValue || a.Via == cxx.ViaCall {
 		ptr += ".GetPhyAddr()"
 	}
@@ -406,20 +406,20 @@ func (cs *callScan) within(fn *grammar.Node, cores grammar.Cores, from, to uint3
 // (`gm_store(p, v); gm_dcci(p);`): the helper is a building block.
 func callersFlush(funcs *cxx.Funcs, a *cxx.Access, cores grammar.Cores, memo *callersFlushMemo) bool {
 	isParam := false
-	for _, p := range cxx.Params(a.Func) {
-		if p.Name != "" && p.Name == strings.SplitN(strings.SplitN(a.Root, "->", 2)[0], ".", 2)[0] {
+	for _, p := range cxx.Params(a.Func()) {
+		if p.Name != "" && p.Name == strings.SplitN(strings.SplitN(a.Root(), "->", 2)[0], ".", 2)[0] {
 			isParam = true
 		}
 	}
 	if !isParam {
 		return false
 	}
-	name := cxx.FunctionName(a.Func)
+	name := cxx.FunctionName(a.Func())
 	key := nameCores{name, cores}
 	if v, ok := memo.byKey[key]; ok {
 		return v
 	}
-	v := memo.uncached(funcs, a.Func, name, cores)
+	v := memo.uncached(funcs, a.Func(), name, cores)
 	memo.byKey[key] = v
 	return v
 }

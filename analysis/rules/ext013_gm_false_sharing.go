@@ -77,7 +77,7 @@ func runGMFalseSharing(pass *analysis.Pass) {
 			return
 		}
 		a := &accs[i]
-		if a.Kind == cxx.Read || a.Func == nil || pass.Cores(a.Node) == grammar.None {
+		if a.Kind == cxx.Read || a.Func() == nil || pass.Cores(a.Node) == grammar.None {
 			continue
 		}
 		idx, elemType := storeIndex(a)
@@ -87,7 +87,7 @@ func runGMFalseSharing(pass *analysis.Pass) {
 		if fs == nil {
 			fs = &falseSharing{pass: pass, funcs: workspaceFuncs(pass)}
 		}
-		terms, ok := fs.linear(a.Func, idx, 0)
+		terms, ok := fs.linear(a.Func(), idx, 0)
 		if !ok || len(terms) == 0 {
 			continue
 		}
@@ -104,7 +104,7 @@ func runGMFalseSharing(pass *analysis.Pass) {
 		if min.coef == 0 || abs(min.coef)*size >= cacheLine {
 			continue
 		}
-		if fs.singleWriter(a.Func, a.Node) || pass.Unlisted(a.Node.Start, 0) {
+		if fs.singleWriter(a.Func(), a.Node) || pass.Unlisted(a.Node.Start, 0) {
 			continue
 		}
 		pass.Report(fs.diagnostic(a, idx, min, size, elemType, sdef))

@@ -46,7 +46,7 @@ type readVerdict struct {
 // read is coherent and, if not, what makes it a hazard.
 func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence, a *cxx.Access, cores grammar.Cores) readVerdict {
 	var v readVerdict
-	fn := a.Func
+	fn := a.Func()
 	if fn == nil || fn.Kind() != "function_definition" {
 		return v
 	}
@@ -55,7 +55,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 		v.Coherent = true
 		return v
 	}
-	o := sum.OriginOf(a.Ptr)
+	o := sum.OriginOf(a.Ptr())
 	written := func() bool { return o.Known() && sum.WrittenInTask(fn, o) }
 	hazardAt := func(e cxx.Effect) *analysis.Related {
 		r := relatedAtEffect(pass, e)
@@ -66,7 +66,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 		v.Coherent = ok
 		for _, cs := range missing {
 			v.Missing = append(v.Missing, analysis.RelatedAt(cs.File, cs.Call,
-				"`"+cs.Caller.Name+"` calls `"+cxx.FunctionName(fn)+"` here without making `"+a.Root+"` coherent first"))
+				"`"+cs.Caller.Name+"` calls `"+cxx.FunctionName(fn)+"` here without making `"+a.Root()+"` coherent first"))
 		}
 		if w := sum.EntryWait(fn); w != nil && !ok && written() {
 			v.Hazard = "read after a caller of `" + cxx.FunctionName(fn) + "` waits for another core (`" + shortText(w.Site) + "`) before calling it"
@@ -197,8 +197,8 @@ type fnAnswers struct {
 func newReadPrecedence(sum *cxx.Summaries, accs []cxx.Access) *readPrecedence {
 	p := &readPrecedence{sum: sum, reads: map[*grammar.Node][]*cxx.Access{}, answers: map[*grammar.Node]*fnAnswers{}, loops: newLoopAncestry()}
 	for i := range accs {
-		if a := &accs[i]; a.Kind == cxx.Read && a.Func != nil {
-			p.reads[a.Func] = append(p.reads[a.Func], a)
+		if a := &accs[i]; a.Kind == cxx.Read && a.Func() != nil {
+			p.reads[a.Func()] = append(p.reads[a.Func()], a)
 		}
 	}
 	return p

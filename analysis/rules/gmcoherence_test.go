@@ -40,14 +40,14 @@ extern "C" __global__ __aicore__ void k(__gm__ int32_t *flags) {
 	sum := cxx.SummarizeWith(nil, cxx.FuncsOf(nil, f), f)
 	var reads []*cxx.Access
 	for i := range accs {
-		if a := &accs[i]; a.Kind == cxx.Read && a.Func != nil {
+		if a := &accs[i]; a.Kind == cxx.Read && a.Func() != nil {
 			reads = append(reads, a)
 		}
 	}
 	if len(reads) < 6 {
 		t.Fatalf("%d reads, want 6 at least", len(reads))
 	}
-	alone := func(a *cxx.Access) cxx.Preceding { return sum.PrecedingAt(a.Func, []*grammar.Node{a.Node})[0] }
+	alone := func(a *cxx.Access) cxx.Preceding { return sum.PrecedingAt(a.Func(), []*grammar.Node{a.Node})[0] }
 	orders := map[string][]int{"in order": {}, "skipping": {}, "backwards": {}, "twice": {}}
 	for i := range reads {
 		orders["in order"] = append(orders["in order"], i)
@@ -61,7 +61,7 @@ extern "C" __global__ __aicore__ void k(__gm__ int32_t *flags) {
 		p := newReadPrecedence(sum, accs)
 		for _, i := range order {
 			a := reads[i]
-			if got, want := p.of(a.Func, a), alone(a); !reflect.DeepEqual(got, want) {
+			if got, want := p.of(a.Func(), a), alone(a); !reflect.DeepEqual(got, want) {
 				t.Errorf("%s: read %d (%s): %+v, want %+v", name, i, a.Node.Text(), got, want)
 			}
 		}
