@@ -119,13 +119,13 @@ func TestIndexCacheEviction(t *testing.T) {
 		}
 	}
 	n := 0
-	for _, fn := range s.indexes.fns {
+	for _, fn := range s.indexes.keys {
 		if fn != nil {
 			n++
 		}
 	}
-	if n != recentSize {
-		t.Errorf("%d indexes kept, want %d", n, recentSize)
+	if n != recentSize || s.indexes.n != recentSize {
+		t.Errorf("%d indexes kept (%d counted), want %d", n, s.indexes.n, recentSize)
 	}
 }
 

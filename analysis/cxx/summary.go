@@ -264,7 +264,7 @@ type Summaries struct {
 	effects map[*grammar.Node]*expansion[*effectList]
 	// indexes holds the indexes of the functions asked about last
 	// (Index).
-	indexes recent[*EffectIndex]
+	indexes recent[*grammar.Node, *EffectIndex]
 	returns map[*grammar.Node]*originMemo
 	// siteRefs memoizes allSiteRefs; fnIDs numbers the functions of
 	// the memos (fnMemo).
@@ -291,8 +291,11 @@ type Summaries struct {
 	// wroteBack memoizes callersWriteBack: the callers of a helper called
 	// from many places are asked once per origin and depth, not once per
 	// path up the call graph (exponential in the depth). Bit 2d says the
-	// answer at depth d is known, bit 2d+1 is the answer.
-	wroteBack map[fnOrigin]uint32
+	// answer at depth d is known, bit 2d+1 is the answer. The answers at
+	// depth 0, asked by a rule per store, are kept for the last few
+	// (wroteBack0): one per function that stores was most of the table.
+	wroteBack  map[fnOrigin]uint32
+	wroteBack0 recent[fnOrigin, bool]
 	// touches and touched memoize the scalar accesses of each function
 	// and the TouchBefore answers (touch.go).
 	touches  map[*grammar.Node]*expansion[[]Touch]
@@ -1829,24 +1832,22 @@ func (s *Summaries) Index(fn *grammar.Node) *EffectIndex {
 // memory its summaries held (thousands of functions).
 const recentSize = 32
 
-// recent holds the values of the functions asked about last, the latest
-// first. A value not there is computed again, the same.
-type recent[V any] struct {
-	fns  [recentSize]*grammar.Node
+// recent holds the values of the keys (functions) asked about last, the
+// latest first. A value not there is computed again, the same.
+type recent[K comparable, V any] struct {
+	keys [recentSize]K
 	vals [recentSize]V
+	n    int
 }
 
-// get returns fn's value; a hit moves it first.
-func (c *recent[V]) get(fn *grammar.Node) (V, bool) {
-	for k, f := range c.fns {
-		if f == nil {
-			break
-		}
-		if f == fn {
-			v := c.vals[k]
-			copy(c.fns[1:k+1], c.fns[:k])
-			copy(c.vals[1:k+1], c.vals[:k])
-			c.fns[0], c.vals[0] = fn, v
+// get returns k's value; a hit moves it first.
+func (c *recent[K, V]) get(k K) (V, bool) {
+	for i := range c.n {
+		if c.keys[i] == k {
+			v := c.vals[i]
+			copy(c.keys[1:i+1], c.keys[:i])
+			copy(c.vals[1:i+1], c.vals[:i])
+			c.keys[0], c.vals[0] = k, v
 			return v, true
 		}
 	}
@@ -1854,11 +1855,12 @@ func (c *recent[V]) get(fn *grammar.Node) (V, bool) {
 	return zero, false
 }
 
-// put adds fn's value first, dropping the least recent when full.
-func (c *recent[V]) put(fn *grammar.Node, v V) {
-	copy(c.fns[1:], c.fns[:recentSize-1])
+// put adds k's value first, dropping the least recent when full.
+func (c *recent[K, V]) put(k K, v V) {
+	copy(c.keys[1:], c.keys[:recentSize-1])
 	copy(c.vals[1:], c.vals[:recentSize-1])
-	c.fns[0], c.vals[0] = fn, v
+	c.keys[0], c.vals[0] = k, v
+	c.n = min(c.n+1, recentSize)
 }
 
 // fnMemo memoizes a value per function that is cheap to make again: it
@@ -1868,7 +1870,7 @@ func (c *recent[V]) put(fn *grammar.Node, v V) {
 // of thousands of functions, each asked about in turn, then holds a few
 // dozen values rather than one per function.
 type fnMemo[V any] struct {
-	recent recent[V]
+	recent recent[*grammar.Node, V]
 	kept   map[*grammar.Node]V
 	// seen holds the functions whose value was made; none those kept
 	// whose value is empty (the zero V), a bit rather than an entry. By
@@ -2031,6 +2033,14 @@ func (s *Summaries) callersWriteBack(fn *grammar.Node, o Origin, depth int) bool
 		return false
 	}
 	k := fnOrigin{fn, s.intern(o)}
+	if depth == 0 {
+		if v, ok := s.wroteBack0.get(k); ok {
+			return v
+		}
+		v := s.computeCallersWriteBack(fn, o, 0)
+		s.wroteBack0.put(k, v)
+		return v
+	}
 	if bits := s.wroteBack[k]; bits&(1<<(2*depth)) != 0 {
 		return bits&(2<<(2*depth)) != 0
 	}

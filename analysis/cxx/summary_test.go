@@ -513,3 +513,57 @@ func TestFnIDs(t *testing.T) {
 		t.Errorf("numbers %v", seen)
 	}
 }
+
+// CallersWriteBack answers a function asked about again, after
+// recentSize others, as the first time; only the answers up the call
+// graph (depth 1 on) are kept for good.
+func TestCallersWriteBackAgain(t *testing.T) {
+	n := recentSize + 8
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "__aicore__ inline void st%d(__gm__ int32_t *p) { *p = %d; }\n", i, i)
+		if i%2 == 1 {
+			fmt.Fprintf(&b, "__aicore__ inline void mid%d(__gm__ int32_t *p) { st%d(p); }\n", i, i)
+		}
+	}
+	b.WriteString("extern \"C\" __global__ __aicore__ void k(__gm__ int32_t *a, __gm__ int32_t *c) {\n")
+	for i := range n {
+		switch i % 4 {
+		case 0:
+			fmt.Fprintf(&b, "  st%d(a);\n  dcci(a, SINGLE_CACHE_LINE, CACHELINE_OUT);\n  dsb(DSB_DDR);\n", i)
+		case 1:
+			fmt.Fprintf(&b, "  mid%d(c);\n  dcci(c, SINGLE_CACHE_LINE, CACHELINE_OUT);\n  dsb(DSB_DDR);\n", i)
+		case 2:
+			fmt.Fprintf(&b, "  st%d(c);\n", i)
+		case 3:
+			fmt.Fprintf(&b, "  mid%d(c);\n", i)
+		}
+	}
+	b.WriteString("}\n")
+	f := parseCPP(t, "k.cpp", b.String())
+	s := Summarize(nil, f)
+	sts := map[int]*grammar.Node{}
+	for _, fn := range Functions(f) {
+		var i int
+		if _, err := fmt.Sscanf(FunctionName(fn), "st%d", &i); err == nil {
+			sts[i] = fn
+		}
+	}
+	p := Origin{Kind: ParamOrigin, Param: 0}
+	// c is written back last after mid{lastC}: the stores to it after
+	// that are not.
+	lastC := (n-2)/4*4 + 1
+	for round := range 2 {
+		for i := range n {
+			want := i%4 < 2 || i < lastC
+			if got := s.CallersWriteBack(sts[i], p); got != want {
+				t.Errorf("round %d: st%d: CallersWriteBack = %v, want %v", round, i, got, want)
+			}
+		}
+	}
+	for k, bits := range s.wroteBack {
+		if bits&1 != 0 {
+			t.Errorf("%s: a depth-0 answer kept for good", FunctionName(k.fn))
+		}
+	}
+}
