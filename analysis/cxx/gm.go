@@ -55,17 +55,14 @@ func (k GMKind) String() string {
 func (k GMKind) IsGMPointer() bool { return k == GMData || k == GMArgs || k == GMDescriptor }
 
 // Var is a declared variable, parameter or struct member. A file has one
-// per declared name and the model is kept while the rules run: its scope
-// and initializer are kept as offsets from Decl in its tree's preorder,
-// not as pointers, its name is Decl's text and its type a pointer to the
-// model's one string of it, so a Var is 32 bytes.
+// per declared name and the model is kept while the rules run: its name,
+// scope and initializer are found from its declared name in the tree, and
+// its type is a pointer to the model's one string of it, so a Var is 24
+// bytes.
 type Var struct {
 	// Decl is the declared identifier (identifier or field_identifier).
 	Decl *grammar.Node
 	typ  *string
-	// scopeAt and initAt are the index of Scope and Init in Decl's tree
-	// minus Decl's (0 for none: neither is Decl itself).
-	scopeAt, initAt int32
 	// fn is the position in the model's varIndex.fns of the outermost
 	// function the variable is scoped in (-1 outside every function).
 	fn   int32
@@ -75,6 +72,16 @@ type Var struct {
 	// ArrayOfPtr is set for a local array of GM pointers
 	// (`__gm__ half *ptrs[2]`): ptrs[i] is a pointer, not a load.
 	ArrayOfPtr bool
+	// unscoped is set for the members of included files.
+	unscoped bool
+}
+
+// initOf is v's Init, nil for a nil v.
+func (v *Var) initOf() *grammar.Node {
+	if v == nil {
+		return nil
+	}
+	return v.Init()
 }
 
 // Name is the declared name.
@@ -91,30 +98,50 @@ func (v *Var) Type() string {
 
 // Scope is the node the name is visible in (a block, a function, a class
 // body, the translation unit); nil for the members of included files.
-func (v *Var) Scope() *grammar.Node { return v.rel(v.scopeAt) }
-
-// Init is the initializer expression, if any.
-func (v *Var) Init() *grammar.Node { return v.rel(v.initAt) }
-
-// rel is the node d places from Decl in its tree, nil for d 0.
-func (v *Var) rel(d int32) *grammar.Node {
-	if d == 0 {
+func (v *Var) Scope() *grammar.Node {
+	if v.unscoped {
 		return nil
 	}
-	return &v.Decl.Tree().Nodes[v.Decl.Index()+int(d)]
+	d, _ := v.declaration()
+	if d == nil {
+		return nil
+	}
+	if isParamDecl(d) {
+		return paramOwner(d)
+	}
+	return d.Parent()
 }
 
-// setScope records n (nil for none, else a node of Decl's tree) as Scope.
-func (v *Var) setScope(n *grammar.Node) { v.scopeAt = v.offset(n) }
-
-// setInit records n (nil for none, else a node of Decl's tree) as Init.
-func (v *Var) setInit(n *grammar.Node) { v.initAt = v.offset(n) }
-
-func (v *Var) offset(n *grammar.Node) int32 {
-	if n == nil {
-		return 0
+// Init is the initializer expression, if any.
+func (v *Var) Init() *grammar.Node {
+	d, init := v.declaration()
+	if init == nil && v.Field && d != nil && d.Kind() == "field_declaration" {
+		init = d.ChildByField("default_value")
 	}
-	return int32(n.Index() - v.Decl.Index())
+	return init
+}
+
+// declaration walks up from Decl through the declarators declarator
+// walked down: d is the declaration (or parameter or member declaration)
+// and init the value of the innermost init_declarator on the way.
+func (v *Var) declaration() (d, init *grammar.Node) {
+	for p := v.Decl.Parent(); p != nil; p = p.Parent() {
+		switch p.Kind() {
+		case "init_declarator":
+			if init == nil {
+				init = p.ChildByField("value")
+			}
+		case "pointer_declarator", "reference_declarator", "array_declarator", "parenthesized_declarator":
+		default:
+			return p, init
+		}
+	}
+	return nil, init
+}
+
+func isParamDecl(n *grammar.Node) bool {
+	k := n.Kind()
+	return k == "parameter_declaration" || k == "optional_parameter_declaration"
 }
 
 // AccessKind says whether a scalar GM access loads, stores or both.
@@ -703,7 +730,7 @@ func (g *GM) addFields(fds []incNode) {
 	for _, fd := range fds {
 		for _, v := range g.declVars(fd.f, fd.n, true) {
 			if fd.f != g.file {
-				v.setScope(nil)
+				v.unscoped = true
 			}
 			name := g.str(v.Decl.Bytes())
 			g.fields[name] = append(g.fields[name], v)
@@ -983,7 +1010,6 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 	}
 	base := g.str(baseTypeName(t))
 	isAuto := t.Kind() == "placeholder_type_specifier"
-	scope := decl.Parent()
 	var out []*Var
 	for _, d := range decl.ChildrenByField("declarator") {
 		name, ptr, _, arrayOfPtr, init := declarator(d)
@@ -995,8 +1021,6 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 		}
 		v := g.newVar(name)
 		v.typ, v.Field, v.ArrayOfPtr = g.ref(base), field, arrayOfPtr
-		v.setScope(scope)
-		v.setInit(init)
 		// The qualifier belongs to the declaration when it is written in
 		// the type or the declarator, not in the initializer.
 		gm := hasGM(f, LeadingStart(decl), t.End) || hasGM(f, d.Start, name.End)
@@ -1041,7 +1065,6 @@ func (g *GM) paramVar(f *grammar.File, p *grammar.Node, fn *grammar.Node) *Var {
 	base := g.str(baseTypeName(t))
 	v := g.newVar(name)
 	v.typ = g.ref(base)
-	v.setScope(fn)
 	gm := hasGM(f, LeadingStart(p), name.End)
 	switch {
 	case ptr > 0 && gm:
@@ -1928,10 +1951,10 @@ func (g *GM) sameMemory(dcciRoot string, a Access) bool {
 	if dcciRoot == a.Root() {
 		return true
 	}
-	if a.Var != nil && a.Var.initAt != 0 && Root(a.Var.Init()) == dcciRoot {
+	if init := a.Var.initOf(); init != nil && Root(init) == dcciRoot {
 		return true
 	}
-	if v := g.Lookup(dcciRoot, a.Node); v != nil && v.initAt != 0 && Root(v.Init()) == a.Root() {
+	if init := g.Lookup(dcciRoot, a.Node).initOf(); init != nil && Root(init) == a.Root() {
 		return true
 	}
 	return false
@@ -1942,10 +1965,11 @@ func (g *GM) sameMemory(dcciRoot string, a Access) bool {
 func (g *GM) indexInits() {
 	g.initNames = map[string][]string{}
 	addInit := func(name string, v *Var) {
-		if v.initAt == 0 {
+		init := v.Init()
+		if init == nil {
 			return
 		}
-		r := Root(v.Init())
+		r := Root(init)
 		if ns := g.initNames[r]; len(ns) == 0 || ns[len(ns)-1] != name {
 			g.initNames[r] = append(ns, name)
 		}
@@ -1988,8 +2012,8 @@ func (g *GM) dcciCandidates(fd *fnDccis, ix []int32, a Access, yield func([]int3
 	}
 	yield(fd.rooted(ix, ""))
 	yield(fd.rooted(ix, a.Root()))
-	if a.Var != nil && a.Var.initAt != 0 {
-		if r := Root(a.Var.Init()); r != a.Root() {
+	if init := a.Var.initOf(); init != nil {
+		if r := Root(init); r != a.Root() {
 			yield(fd.rooted(ix, r))
 		}
 	}

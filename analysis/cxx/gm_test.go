@@ -632,3 +632,67 @@ __aicore__ void k(__gm__ int *p, AscendC::GlobalTensor<int> gt) {
 		t.Error("two accesses through p hold two strings of its root")
 	}
 }
+
+// Every variable's Scope and Init, found from its declared name, are the
+// declaration's as the model reads it walking down its declarators.
+func TestVarScopeAndInitFromDeclarators(t *testing.T) {
+	f := parseCPP(t, "w.cpp", gmSource+`
+struct W { int a = 1, *b, c[2] = {1, 2}; __gm__ int *(d); int &e = a; };
+__aicore__ void w(__gm__ int *p, int q = 3, int (*fp)(int) = nullptr) {
+  int x = 1, *y = &x, z[3] = {0}, &r = x, (pp) = 2;
+  for (int i = 0, j; i < 2; i++) { __gm__ int *(*pa)[2] = nullptr; }
+  auto l = [&](__gm__ int *lp, int lq) { int lx = lq; };
+  if (int c = q) {}
+}
+int gx = 4, *gy;
+`)
+	g := NewGM(nil, f, nil)
+	type want struct{ scope, init *grammar.Node }
+	wants := map[*grammar.Node]want{}
+	for _, k := range []string{"declaration", "field_declaration"} {
+		for _, decl := range f.Tree.OfKind(k) {
+			for _, d := range decl.ChildrenByField("declarator") {
+				name, _, _, _, init := declarator(d)
+				if name == nil {
+					continue
+				}
+				if init == nil && k == "field_declaration" {
+					init = decl.ChildByField("default_value")
+				}
+				wants[name] = want{decl.Parent(), init}
+			}
+		}
+	}
+	for _, k := range []string{"parameter_declaration", "optional_parameter_declaration"} {
+		for _, p := range f.Tree.OfKind(k) {
+			if name, _, _, _, _ := declarator(p.ChildByField("declarator")); name != nil {
+				wants[name] = want{paramOwner(p), nil}
+			}
+		}
+	}
+	var vars []*Var
+	for _, vs := range g.vars {
+		vars = append(vars, vs...)
+	}
+	for _, os := range g.varIx.outer {
+		for _, o := range os {
+			vars = append(vars, o.v)
+		}
+	}
+	for _, vs := range g.fields {
+		vars = append(vars, vs...)
+	}
+	if len(vars) < 30 {
+		t.Fatalf("only %d variables", len(vars))
+	}
+	for _, v := range vars {
+		w, ok := wants[v.Decl]
+		if !ok {
+			t.Errorf("%s: no declaration", v.Name())
+			continue
+		}
+		if v.Scope() != w.scope || v.Init() != w.init {
+			t.Errorf("%s: scope %v init %v, want %v %v", v.Name(), v.Scope(), v.Init(), w.scope, w.init)
+		}
+	}
+}
