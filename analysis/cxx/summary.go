@@ -261,7 +261,10 @@ type Summaries struct {
 	// scopeIx holds the declaring scopes of the functions asked about
 	// last (declaringScopes); scopes memoizes scopeDecls.
 	scopeIx fnMemo[*scopeIndex]
-	effects map[*grammar.Node]*expansion[*effectList]
+	// effectsByID memoizes effectsOf for the unit's functions, by
+	// number (fnID); effects for other functions.
+	effectsByID []effectMemo
+	effects     map[*grammar.Node]*expansion[*effectList]
 	// indexes holds the indexes of the functions asked about last
 	// (Index).
 	indexes recent[*grammar.Node, *EffectIndex]
@@ -1105,7 +1108,58 @@ func (s *Summaries) substitute(o Origin, c Call, e *grammar.Node) Origin {
 // functions of the unit expanded in place (At is then the call). Origins
 // are relative to fn's parameters.
 func (s *Summaries) effectsOf(fn *grammar.Node) *effectList {
-	return expand(s, s.effects, fn, func(l *effectList) bool { return l.Len() == 0 }, func() *effectList { return s.computeEffects(fn) })
+	id := s.fnID(fn)
+	if id < 0 {
+		return expand(s, s.effects, fn, func(l *effectList) bool { return l.Len() == 0 }, func() *effectList { return s.computeEffects(fn) })
+	}
+	// expand, on the unit's functions by number.
+	if s.effectsByID == nil {
+		s.effectsByID = make([]effectMemo, s.fnIDs.n)
+	}
+	m := &s.effectsByID[id]
+	switch m.state {
+	case memoBusy:
+		return nil
+	case memoDone:
+		return m.l
+	}
+	m.state = memoBusy
+	var l *effectList
+	s.depth++
+	if s.depth <= maxExpand {
+		l = s.computeEffects(fn)
+	}
+	s.depth--
+	m.state = memoDone
+	m.l = l
+	if s.depth > 0 && l.Len() == 0 {
+		m.state = memoNone
+	}
+	return l
+}
+
+// effectMemo is effectsOf's answer for a function of the unit: a slot
+// per function, where a map entry and an expansion each cost more.
+type effectMemo struct {
+	l     *effectList
+	state uint8
+}
+
+// The states of an effectMemo.
+const (
+	memoNone uint8 = iota
+	memoBusy
+	memoDone
+)
+
+// effectsKept reports whether fn's effects are memoized: not an empty
+// list made under the depth limit.
+func (s *Summaries) effectsKept(fn *grammar.Node) bool {
+	if id := s.fnID(fn); id >= 0 {
+		return id < int32(len(s.effectsByID)) && s.effectsByID[id].state == memoDone
+	}
+	_, ok := s.effects[fn]
+	return ok
 }
 
 func (s *Summaries) computeEffects(fn *grammar.Node) *effectList {
@@ -1817,7 +1871,7 @@ func (s *Summaries) Index(fn *grammar.Node) *EffectIndex {
 	}
 	effects := s.effectsOf(fn)
 	ix := newEffectIndex(effects, s.intern)
-	if _, ok := s.effects[fn]; ok {
+	if s.effectsKept(fn) {
 		// Not a miss under the depth limit, whose list is not kept
 		// either.
 		s.indexes.put(fn, ix)
@@ -1925,6 +1979,7 @@ func (b *bitSet) add(i int32) {
 // base[t] on, in the order of their node indexes (nodes[t]).
 type fnNumbers struct {
 	trees map[*grammar.Tree]fnTree
+	n     int32
 }
 
 type fnTree struct {
@@ -1954,6 +2009,7 @@ func (s *Summaries) fnID(fn *grammar.Node) int32 {
 			x.trees[t] = fnTree{base, slices.Clip(nodes)}
 			base += int32(len(nodes))
 		}
+		x.n = base
 	}
 	ft := x.trees[fn.Tree()]
 	k, ok := slices.BinarySearch(ft.nodes, int32(fn.Index()))

@@ -2,6 +2,7 @@ package cxx
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -565,5 +566,45 @@ func TestCallersWriteBackAgain(t *testing.T) {
 		if bits&1 != 0 {
 			t.Errorf("%s: a depth-0 answer kept for good", FunctionName(k.fn))
 		}
+	}
+}
+
+// The unit's functions' effects are memoized in a slot per function
+// number, not in the map; asked in either order they are the same.
+func TestEffectsByNumber(t *testing.T) {
+	s, _ := summarize(t)
+	r, _ := summarize(t)
+	var fns []*grammar.Node
+	for _, d := range s.funcs.All() {
+		fns = append(fns, d.Node)
+	}
+	describe := func(s *Summaries, fn *grammar.Node) string {
+		var b strings.Builder
+		for _, e := range s.Effects(fn) {
+			fmt.Fprintf(&b, "%d:%s:%v:%v ", e.At.Start, e.Kind, e.Origin(), e.All)
+		}
+		return b.String()
+	}
+	want := map[int]string{}
+	for i, fn := range fns {
+		want[i] = describe(s, fn)
+	}
+	rfns := slices.Clone(fns)
+	for i := len(fns) - 1; i >= 0; i-- {
+		// r's nodes are its own trees': find fn by name.
+		for _, d := range r.funcs.All() {
+			if FunctionName(d.Node) == FunctionName(fns[i]) {
+				rfns[i] = d.Node
+			}
+		}
+		if got := describe(r, rfns[i]); got != want[i] {
+			t.Errorf("%s: %s, asked first %s", FunctionName(fns[i]), got, want[i])
+		}
+	}
+	if len(s.effects) != 0 || !s.effectsKept(fns[0]) || len(s.effectsByID) != len(s.funcs.All()) {
+		t.Errorf("effects: %d in the map, %d slots for %d functions", len(s.effects), len(s.effectsByID), len(s.funcs.All()))
+	}
+	if len(fns) < 4 || strings.Count(strings.Join(slices.Collect(maps.Values(want)), ""), ":") < 30 {
+		t.Errorf("too few effects: %v", want)
 	}
 }
