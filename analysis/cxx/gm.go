@@ -322,9 +322,11 @@ func (d Dcci) HasArg(s string) bool {
 // memoize it as a unit fact.
 type GM struct {
 	file *grammar.File
-	// vars are the file's variables scoped in a function, by name, and
-	// varIx the rest of their index (see varIndex).
-	vars   map[string][]*Var
+	// locals are the file's variables scoped in a function, in the order
+	// they were recorded, vars their positions by name, and varIx the rest
+	// of their index (see varIndex).
+	locals []Var
+	vars   map[string][]int32
 	varIx  *varIndex
 	fields map[string][]*Var
 	// envFields are the includes' members when the model is made over a
@@ -370,6 +372,8 @@ type GM struct {
 	// built (see ref).
 	varChunk []Var
 	types    map[string]*string
+	// scratch holds the variables declVars and paramVar return.
+	scratch []Var
 }
 
 // ref is the model's one string of t (a type name, an access's root).
@@ -414,7 +418,7 @@ func NewGM(ff FileFacts, f *grammar.File, includes []*grammar.File) *GM {
 func newGM(f *grammar.File) *GM {
 	g := &GM{
 		file:        f,
-		vars:        map[string][]*Var{},
+		vars:        map[string][]int32{},
 		fields:      map[string][]*Var{},
 		descTypes:   map[string]bool{},
 		typeAliases: map[string]GMKind{},
@@ -728,7 +732,9 @@ func (g *GM) addFuncs(defs []incNode) {
 // the model's are visible everywhere.
 func (g *GM) addFields(fds []incNode) {
 	for _, fd := range fds {
-		for _, v := range g.declVars(fd.f, fd.n, true) {
+		for _, d := range g.declVars(fd.f, fd.n, true) {
+			v := g.newVar(nil)
+			*v = *d
 			if fd.f != g.file {
 				v.unscoped = true
 			}
@@ -758,13 +764,17 @@ func (g *GM) addVars(ff FileFacts, f *grammar.File) {
 			g.addVar(v, n)
 		}
 	}
-	// Each name's list at its size, all in one array: they grew by append
-	// and are kept while the rules run.
+	// The variables and each name's list at their sizes, the lists in one
+	// array: they grew by append and are kept while the rules run. No
+	// pointer to a local is kept before.
+	if cap(g.locals) > len(g.locals) {
+		g.locals = append(make([]Var, 0, len(g.locals)), g.locals...)
+	}
 	n := 0
 	for _, l := range g.vars {
 		n += len(l)
 	}
-	all := make([]*Var, 0, n)
+	all := make([]int32, 0, n)
 	for name, l := range g.vars {
 		all = append(all, l...)
 		g.vars[name] = all[len(all)-len(l) : len(all) : len(all)]
@@ -780,7 +790,7 @@ func (g *GM) finish(ff FileFacts, calls []incNode) {
 	g.findAccesses(ff.Nodes(g.file, "subscript_expression", "pointer_expression", "field_expression", "call_expression"))
 	// What only the build asks: the helpers are in the dccis made of
 	// their calls.
-	g.strs, g.argLists, g.dcciStrIDs, g.keyBuf, g.types, g.helpers = nil, nil, nil, nil, nil, nil
+	g.strs, g.argLists, g.dcciStrIDs, g.keyBuf, g.types, g.helpers, g.scratch = nil, nil, nil, nil, nil, nil, nil
 	if cap(g.dcciStrs) > len(g.dcciStrs)+len(g.dcciStrs)/8 {
 		g.dcciStrs = slices.Clone(g.dcciStrs)
 	}
@@ -1002,7 +1012,8 @@ func isArray(d *grammar.Node) bool {
 	return false
 }
 
-// declVars returns the variables of a declaration or field declaration.
+// declVars returns the variables of a declaration or field declaration,
+// made in scratch: the caller records copies before the next call.
 func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 	t := decl.ChildByField("type")
 	if t == nil {
@@ -1011,7 +1022,10 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 	base := g.str(baseTypeName(t))
 	isAuto := t.Kind() == "placeholder_type_specifier"
 	var out []*Var
-	for _, d := range decl.ChildrenByField("declarator") {
+	ds := decl.ChildrenByField("declarator")
+	// Room for them all: out points into scratch.
+	g.scratch = slices.Grow(g.scratch[:0], len(ds))
+	for _, d := range ds {
 		name, ptr, _, arrayOfPtr, init := declarator(d)
 		if name == nil {
 			continue
@@ -1019,7 +1033,8 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 		if init == nil && field {
 			init = decl.ChildByField("default_value")
 		}
-		v := g.newVar(name)
+		g.scratch = append(g.scratch, Var{Decl: name})
+		v := &g.scratch[len(g.scratch)-1]
 		v.typ, v.Field, v.ArrayOfPtr = g.ref(base), field, arrayOfPtr
 		// The qualifier belongs to the declaration when it is written in
 		// the type or the declarator, not in the initializer.
@@ -1052,7 +1067,8 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 	return out
 }
 
-// paramVar returns the variable a parameter declares, nil for none.
+// paramVar returns the variable a parameter declares, nil for none, made
+// in scratch as declVars' are.
 func (g *GM) paramVar(f *grammar.File, p *grammar.Node, fn *grammar.Node) *Var {
 	t := p.ChildByField("type")
 	if t == nil {
@@ -1063,7 +1079,8 @@ func (g *GM) paramVar(f *grammar.File, p *grammar.Node, fn *grammar.Node) *Var {
 		return nil
 	}
 	base := g.str(baseTypeName(t))
-	v := g.newVar(name)
+	g.scratch = append(g.scratch[:0], Var{Decl: name})
+	v := &g.scratch[0]
 	v.typ = g.ref(base)
 	gm := hasGM(f, LeadingStart(p), name.End)
 	switch {
@@ -1137,8 +1154,8 @@ func (ix *varIndex) fnOf(n *grammar.Node) int {
 	return -1
 }
 
-// addVar records v, declared by the node decl (a declaration or a
-// parameter), after the variables already recorded.
+// addVar records a copy of v, declared by the node decl (a declaration or
+// a parameter), after the variables already recorded.
 func (g *GM) addVar(v *Var, decl *grammar.Node) {
 	ix := g.varIx
 	v.fn = -1
@@ -1148,14 +1165,17 @@ func (g *GM) addVar(v *Var, decl *grammar.Node) {
 	name := g.str(v.Decl.Bytes())
 	if v.fn < 0 {
 		before := sort.Search(len(ix.fns), func(k int) bool { return ix.fns[k].Index() >= decl.Index() })
-		ix.outer[name] = append(ix.outer[name], outerVar{v, int32(before)})
+		o := g.newVar(nil)
+		*o = *v
+		ix.outer[name] = append(ix.outer[name], outerVar{o, int32(before)})
 		return
 	}
 	l := g.vars[name]
-	if n := len(l); n > 0 && l[n-1].fn > v.fn {
+	if n := len(l); n > 0 && g.locals[l[n-1]].fn > v.fn {
 		ix.unsorted = true
 	}
-	g.vars[name] = append(l, v)
+	g.vars[name] = append(l, int32(len(g.locals)))
+	g.locals = append(g.locals, *v)
 }
 
 // candidates calls yield with the variables of name that can be visible
@@ -1180,14 +1200,15 @@ func (g *GM) candidates(name string, at *grammar.Node, yield func(*Var)) {
 	}
 	l := g.vars[name]
 	if ix.unsorted {
-		for _, v := range l {
-			if int(v.fn) == k {
+		for _, j := range l {
+			if v := &g.locals[j]; int(v.fn) == k {
 				yield(v)
 			}
 		}
 	} else {
-		lo := sort.Search(len(l), func(j int) bool { return int(l[j].fn) >= k })
-		for _, v := range l[lo:] {
+		lo := sort.Search(len(l), func(j int) bool { return int(g.locals[l[j]].fn) >= k })
+		for _, j := range l[lo:] {
+			v := &g.locals[j]
 			if int(v.fn) != k {
 				break
 			}
@@ -1979,8 +2000,10 @@ func (g *GM) indexInits() {
 			addInit(name, v)
 		}
 	}
-	for name, vs := range g.vars {
-		addInits(name, vs)
+	for name, l := range g.vars {
+		for _, j := range l {
+			addInit(name, &g.locals[j])
+		}
 	}
 	if g.varIx != nil {
 		for name, os := range g.varIx.outer {

@@ -671,8 +671,8 @@ int gx = 4, *gy;
 		}
 	}
 	var vars []*Var
-	for _, vs := range g.vars {
-		vars = append(vars, vs...)
+	for i := range g.locals {
+		vars = append(vars, &g.locals[i])
 	}
 	for _, os := range g.varIx.outer {
 		for _, o := range os {
@@ -693,6 +693,38 @@ int gx = 4, *gy;
 		}
 		if v.Scope() != w.scope || v.Init() != w.init {
 			t.Errorf("%s: scope %v init %v, want %v %v", v.Name(), v.Scope(), v.Init(), w.scope, w.init)
+		}
+	}
+}
+
+// The file's function-scoped variables are kept in one array at its size
+// and each name's list holds their positions in it, in source order: a
+// declaration of several names and the parameters of many functions.
+func TestLocalsInOneArray(t *testing.T) {
+	var src strings.Builder
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&src, "__aicore__ void f%d(__gm__ int *p, int n) { int a = n, *b = &a, c; __gm__ int *q = p + a; q[0] = c; }\n", i)
+	}
+	f := parseCPP(t, "l.cpp", src.String())
+	g := NewGM(nil, f, nil)
+	if len(g.locals) != 40*6 || cap(g.locals) != len(g.locals) {
+		t.Fatalf("%d locals in an array of cap %d, want 240 at its size", len(g.locals), cap(g.locals))
+	}
+	for name, l := range g.vars {
+		for k, j := range l {
+			v := &g.locals[j]
+			if v.Name() != name || k > 0 && g.locals[l[k-1]].Decl.Start >= v.Decl.Start {
+				t.Errorf("%s: position %d holds %s out of order", name, j, v.Name())
+			}
+		}
+	}
+	accs := g.Accesses()
+	if len(accs) != 40 {
+		t.Fatalf("%d accesses, want 40", len(accs))
+	}
+	for _, a := range accs {
+		if a.Var == nil || a.Var.Name() != "q" || a.Var.Init().Text() != "p + a" || !a.Func().Contains(a.Var.Decl) {
+			t.Errorf("%s: variable %+v", a.Node.Text(), a.Var)
 		}
 	}
 }
