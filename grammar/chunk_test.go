@@ -53,6 +53,39 @@ func TestChunkedParseMatchesWhole(t *testing.T) {
 	sameNodes(t, whole.Tree.Nodes, pieces.Tree.Nodes)
 }
 
+// A batch parser (check's: its trees are never reparsed) parses a source
+// over batchChunkAfter in pieces, where an editor's parser keeps the whole
+// C tree for the next incremental reparse; the nodes are the same.
+func TestBatchParserParsesInPieces(t *testing.T) {
+	var b strings.Builder
+	for i := 0; b.Len() <= batchChunkAfter*2; i++ {
+		fmt.Fprintf(&b, "extern \"C\" __global__ __aicore__ void k%d(__gm__ int64_t *args) {\n  for (int i = 0; i < %d; i++) { if (args[i]) { args[i] = i; } }\n}\n", i, i+1)
+	}
+	src := []byte(b.String())
+	if len(src) > chunkAfter {
+		t.Fatalf("%d bytes: the editor's parser would cut it too", len(src))
+	}
+	whole, err := ParseFile(context.Background(), NewParser(CPP), "k.cpp", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer whole.Tree.Close()
+	if whole.Tree.ts == nil {
+		t.Fatal("an editor's parse of a source under chunkAfter keeps no C tree to reparse from")
+	}
+	// A parser for the other language is replaced by a batch one.
+	for _, p := range []*Parser{NewBatchParser(CPP), NewBatchParser(Python)} {
+		pieces, err := ParseFile(context.Background(), p, "k.cpp", src, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pieces.Tree.ts != nil {
+			t.Fatalf("a batch parse of %d bytes keeps a C tree", len(src))
+		}
+		sameNodes(t, whole.Tree.Nodes, pieces.Tree.Nodes)
+	}
+}
+
 // sameNodes fails unless the nodes of a parse in pieces, c, are those of
 // the whole parse, w.
 func sameNodes(t *testing.T, w, c []Node) {

@@ -63,7 +63,9 @@ func ParseFile(ctx context.Context, p *Parser, path string, src []byte, old *Fil
 		return nil, ErrBinary
 	}
 	if p == nil || p.lang != lang {
+		batch := p != nil && p.batch
 		p = NewParser(lang)
+		p.batch = batch
 	}
 	f := &File{Path: path, Lang: lang, Src: src, Lines: NewLines(src), ValidUTF8: utf8.Valid(src)}
 	parseSrc := src

@@ -625,6 +625,8 @@ func (t *Tree) ErrorCount() int {
 type Parser struct {
 	lang Lang
 	p    *sitter.Parser
+	// batch: its trees are never reparsed (NewBatchParser).
+	batch bool
 }
 
 // NewParser returns a parser for the language.
@@ -632,6 +634,15 @@ func NewParser(l Lang) *Parser {
 	p := sitter.NewParser()
 	p.SetLanguage(l.info().lang)
 	return &Parser{lang: l, p: p}
+}
+
+// NewBatchParser returns a parser whose trees are never reparsed
+// incrementally, as in a check: a C++ source over batchChunkAfter is parsed
+// in pieces, so no C tree of the whole file is ever alive.
+func NewBatchParser(l Lang) *Parser {
+	p := NewParser(l)
+	p.batch = true
+	return p
 }
 
 // Edit describes a text change for incremental reparsing (tree-sitter's
@@ -667,7 +678,11 @@ func (p *Parser) parse(ctx context.Context, parseSrc, orig []byte, old *Tree, li
 	if lines == nil {
 		lines = NewLines(orig)
 	}
-	if (old == nil || old.ts == nil) && p.lang == CPP && len(parseSrc) > chunkAfter {
+	after := chunkAfter
+	if p.batch {
+		after = batchChunkAfter
+	}
+	if (old == nil || old.ts == nil) && p.lang == CPP && len(parseSrc) > after {
 		// A large source is parsed in pieces and keeps no C tree, so it
 		// never reparses incrementally.
 		cuts := topLevelSplits(parseSrc, chunkBytes)

@@ -543,7 +543,7 @@ func (w *Workspace) file(path string, wait bool) (f *grammar.File, err error, bu
 		p = v.(*grammar.Parser)
 	}
 	if p == nil {
-		p = grammar.NewParser(lang)
+		p = grammar.NewBatchParser(lang)
 	}
 	f, err = grammar.ParseFile(context.Background(), p, path, e.src, nil)
 	w.parsers.Put(p)

@@ -88,7 +88,7 @@ func BenchmarkParseOnly(b *testing.B) {
 
 // parseAll reads, masks and parses files (the checker's floor).
 func parseAll(b *testing.B, files []string) {
-	cpp, py := grammar.NewParser(grammar.CPP), grammar.NewParser(grammar.Python)
+	cpp, py := grammar.NewBatchParser(grammar.CPP), grammar.NewBatchParser(grammar.Python)
 	for _, p := range files {
 		src, err := os.ReadFile(p)
 		if err != nil {

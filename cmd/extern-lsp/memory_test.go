@@ -27,16 +27,20 @@ func gcSettings() (percent, limit uint64) {
 // never when the user set GOGC or GOMEMLIMIT.
 func TestMemPolicyFor(t *testing.T) {
 	dir := t.TempDir()
-	small, big := filepath.Join(dir, "small.cpp"), filepath.Join(dir, "big.cpp")
+	small, medium, big := filepath.Join(dir, "small.cpp"), filepath.Join(dir, "medium.cpp"), filepath.Join(dir, "big.cpp")
 	os.WriteFile(small, []byte("int x;\n"), 0o644)
+	os.WriteFile(medium, bytes.Repeat([]byte("int x;\n"), mediumInput/7+1), 0o644)
 	os.WriteFile(big, bytes.Repeat([]byte("int x;\n"), largeInput/7+1), 0o644)
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
 	if p := memPolicyFor(nil, []string{small}); p != (memPolicy{}) {
 		t.Errorf("small files: %+v, want the runtime's settings", p)
 	}
+	if p, want := memPolicyFor(nil, []string{small, medium}), (memPolicy{gcPercent: mediumInputGCPercent}); p != want {
+		t.Errorf("a 128 KB file: %+v, want %+v", p, want)
+	}
 	want := memPolicy{gcPercent: largeInputGCPercent}
-	if p := memPolicyFor(nil, []string{small, big}); p != want {
+	if p := memPolicyFor(nil, []string{small, big, medium}); p != want {
 		t.Errorf("a 1 MB file: %+v, want %+v", p, want)
 	}
 	t.Setenv("GOGC", "200")
@@ -64,7 +68,7 @@ func (g *gcProbe) analyzer() *analysis.Analyzer {
 // GOMEMLIMIT turns it off; the runtime's settings come back after the run.
 func TestCheckMemPolicy(t *testing.T) {
 	basePercent, baseLimit := gcSettings()
-	if baseLimit != math.MaxInt64 || basePercent == largeInputGCPercent {
+	if baseLimit != math.MaxInt64 || basePercent == largeInputGCPercent || basePercent == mediumInputGCPercent {
 		t.Skip("the test process runs under a GC setting of its own")
 	}
 	dir := copyTree(t, filepath.Join(checkData, "tree"))
@@ -112,7 +116,7 @@ func TestCheckMemPolicy(t *testing.T) {
 // analyses: the policy is check's.
 func TestServeKeepsGCSettings(t *testing.T) {
 	basePercent, baseLimit := gcSettings()
-	if baseLimit != math.MaxInt64 || basePercent == largeInputGCPercent {
+	if baseLimit != math.MaxInt64 || basePercent == largeInputGCPercent || basePercent == mediumInputGCPercent {
 		t.Skip("the test process runs under a GC setting of its own")
 	}
 	t.Setenv("GOGC", "")
