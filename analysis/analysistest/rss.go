@@ -91,8 +91,8 @@ func CheckFloor(b testing.TB, bin string, env ...string) int64 {
 // the input's size (x-over-floor: (peak - floor) / size), the floor
 // (floor-MB), the CPU time of a run (cpu-ms) and how many runs stopped at
 // the analysis budget anyway (budget-stops: the peak is then that of part
-// of the work). Issue 13 asks for at most 20x over the floor on any single
-// file of 1 to 10 MB, and 20x raw from 2 MB on.
+// of the work). x-over-floor is what issue 13 bounds ("memory at most 20
+// times the input"): the floor is the process, not the input.
 func BenchCheckMemory(b *testing.B, bin string, floor int64, src []byte, env ...string) {
 	dir := b.TempDir()
 	var peak int64

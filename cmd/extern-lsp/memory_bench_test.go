@@ -42,9 +42,7 @@ func bigKernel(size int, oneLine bool) []byte {
 // peak / size) and over the floor (x-over-floor: (peak - floor) / size),
 // where the floor is the peak RSS of check on a tiny extern, measured in
 // the same run (about 13 MB: the runtime, the rules and the parser, 13x
-// of a 1 MB input). Issue 13 asks for x-over-floor at most 20 on any file
-// of 1 to 10 MB and x-input at most 20 from 2 MB on; see
-// analysistest.BenchCheckMemory. The adversarial shapes of the rules are
+// of a 1 MB input); see analysistest.BenchCheckMemory. The adversarial shapes of the rules are
 // measured the same way by BenchmarkShapeMemory in analysis/rules. A heap
 // profile of a run's peak: EXTERN_LSP_MEMPROFILE=FILE extern-lsp check ...
 //
