@@ -982,7 +982,6 @@ func (s *Summaries) declaringScopes(fn *grammar.Node) *scopeIndex {
 	}
 	s.scopeIx.put(fn, id, ix, ix == nil)
 	return ix
-
 }
 
 // scopeDecls is scopeDeclsOf(scope) for a scope outside any function,
