@@ -377,17 +377,7 @@ type GM struct {
 }
 
 // ref is the model's one string of t (a type name, an access's root).
-func (g *GM) ref(t string) *string {
-	if r, ok := g.types[t]; ok {
-		return r
-	}
-	if g.types == nil {
-		g.types = map[string]*string{}
-	}
-	r := &t
-	g.types[t] = r
-	return r
-}
+func (g *GM) ref(t string) *string { return internIn(&g.types, t) }
 
 // newVar returns a zero Var made in chunks: one allocation of 64 bytes
 // per declared name cost more than the Var.

@@ -224,15 +224,20 @@ func (s *Summaries) intern(o Origin) *Origin {
 	if o == (Origin{}) {
 		return nil
 	}
-	if p, ok := s.origins[o]; ok {
+	return internIn(&s.origins, o)
+}
+
+// internIn returns the one pointer to a value equal to v in *m, v's own
+// when it is new (m is made on first use).
+func internIn[K comparable](m *map[K]*K, v K) *K {
+	if p, ok := (*m)[v]; ok {
 		return p
 	}
-	if s.origins == nil {
-		s.origins = map[Origin]*Origin{}
+	if *m == nil {
+		*m = map[K]*K{}
 	}
-	p := &o
-	s.origins[o] = p
-	return p
+	(*m)[v] = &v
+	return &v
 }
 
 // Covers reports whether a cache maintenance effect covers memory o.
