@@ -268,7 +268,7 @@ type Summaries struct {
 	scopeIx fnMemo[*scopeIndex]
 	// effectsByID memoizes effectsOf for the unit's functions, by
 	// number (fnID); effects for other functions.
-	effectsByID []effectMemo
+	effectsByID []expansion[*effectList]
 	effects     map[*grammar.Node]*expansion[*effectList]
 	// indexes holds the indexes of the functions asked about last
 	// (Index).
@@ -375,34 +375,57 @@ const maxExpand = 8
 // expansion is a memoized answer of the call expansion; busy while it is
 // computed, so a recursive call answers empty.
 type expansion[T any] struct {
-	v    T
-	busy bool
+	v     T
+	state uint8
 }
+
+// The states of an expansion.
+const (
+	memoNone uint8 = iota
+	memoBusy
+	memoDone
+)
 
 // expand returns memo[k], computing it one expansion level deeper (at most
 // maxExpand) when it is not there yet. When dropEmpty is given, an answer
 // it calls empty that was computed under the depth limit is not kept: a
 // shallower start may find more.
 func expand[K comparable, T any](s *Summaries, memo map[K]*expansion[T], k K, dropEmpty func(T) bool, compute func() T) T {
-	if m, ok := memo[k]; ok {
-		if m.busy {
-			var zero T
-			return zero
-		}
-		return m.v
+	m, ok := memo[k]
+	if !ok {
+		m = &expansion[T]{}
+		memo[k] = m
 	}
-	m := &expansion[T]{busy: true}
-	memo[k] = m
-	s.depth++
-	if s.depth <= maxExpand {
-		m.v = compute()
-	}
-	s.depth--
-	m.busy = false
-	if dropEmpty != nil && s.depth > 0 && dropEmpty(m.v) {
+	v := expandIn(s, m, dropEmpty, compute)
+	if m.state == memoNone {
 		delete(memo, k)
 	}
-	return m.v
+	return v
+}
+
+// expandIn is expand on a memo entry of the caller's (a slot by function
+// number, see effectsOf); an answer not kept leaves it memoNone.
+func expandIn[T any](s *Summaries, m *expansion[T], dropEmpty func(T) bool, compute func() T) T {
+	switch m.state {
+	case memoBusy:
+		var zero T
+		return zero
+	case memoDone:
+		return m.v
+	}
+	m.state = memoBusy
+	var v T
+	s.depth++
+	if s.depth <= maxExpand {
+		v = compute()
+	}
+	s.depth--
+	m.v, m.state = v, memoDone
+	if dropEmpty != nil && s.depth > 0 && dropEmpty(v) {
+		var zero T
+		m.v, m.state = zero, memoNone
+	}
+	return v
 }
 
 // Summarize returns the summaries of the functions defined in files (an
@@ -1112,49 +1135,19 @@ func (s *Summaries) substitute(o Origin, c Call, e *grammar.Node) Origin {
 // functions of the unit expanded in place (At is then the call). Origins
 // are relative to fn's parameters.
 func (s *Summaries) effectsOf(fn *grammar.Node) *effectList {
+	empty := func(l *effectList) bool { return l.Len() == 0 }
+	compute := func() *effectList { return s.computeEffects(fn) }
 	id := s.fnID(fn)
 	if id < 0 {
-		return expand(s, s.effects, fn, func(l *effectList) bool { return l.Len() == 0 }, func() *effectList { return s.computeEffects(fn) })
+		return expand(s, s.effects, fn, empty, compute)
 	}
-	// expand, on the unit's functions by number.
+	// The unit's functions by number: a slot each, where a map entry and
+	// an expansion each cost more.
 	if s.effectsByID == nil {
-		s.effectsByID = make([]effectMemo, s.fnIDs.n)
+		s.effectsByID = make([]expansion[*effectList], s.fnIDs.n)
 	}
-	m := &s.effectsByID[id]
-	switch m.state {
-	case memoBusy:
-		return nil
-	case memoDone:
-		return m.l
-	}
-	m.state = memoBusy
-	var l *effectList
-	s.depth++
-	if s.depth <= maxExpand {
-		l = s.computeEffects(fn)
-	}
-	s.depth--
-	m.state = memoDone
-	m.l = l
-	if s.depth > 0 && l.Len() == 0 {
-		m.state = memoNone
-	}
-	return l
+	return expandIn(s, &s.effectsByID[id], empty, compute)
 }
-
-// effectMemo is effectsOf's answer for a function of the unit: a slot
-// per function, where a map entry and an expansion each cost more.
-type effectMemo struct {
-	l     *effectList
-	state uint8
-}
-
-// The states of an effectMemo.
-const (
-	memoNone uint8 = iota
-	memoBusy
-	memoDone
-)
 
 // effectsKept reports whether fn's effects are memoized: not an empty
 // list made under the depth limit.
