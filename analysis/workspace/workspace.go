@@ -109,7 +109,9 @@ type Workspace struct {
 	indexed bool
 	// KindOverride lets the Python stub link decide an entry's kind.
 	kindOverride func(entry string) (Kind, bool)
-	parsers      sync.Pool
+	// parsers are idle parsers by language (grammar.Lang): one of the
+	// other language was replaced by a new parser at every parse.
+	parsers [2]sync.Pool
 	// units maps a file to the entries whose compile includes it; nil when
 	// it must be rebuilt (a file's includes or entry shape changed).
 	units map[string][]string
@@ -539,14 +541,13 @@ func (w *Workspace) file(path string, wait bool) (f *grammar.File, err error, bu
 	w.mu.Unlock()
 	lang, _ := grammar.LangOf(path)
 	var p *grammar.Parser
-	if v := w.parsers.Get(); v != nil {
+	if v := w.parsers[lang].Get(); v != nil {
 		p = v.(*grammar.Parser)
-	}
-	if p == nil {
+	} else {
 		p = grammar.NewBatchParser(lang)
 	}
 	f, err = grammar.ParseFile(context.Background(), p, path, e.src, nil)
-	w.parsers.Put(p)
+	w.parsers[lang].Put(p)
 	if f != nil && !e.overlay {
 		// Batch parses never reparse incrementally: free the C tree now.
 		f.Tree.Close()
