@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"runtime/debug"
@@ -414,15 +415,38 @@ func ApplyEdits(src []byte, file string, edits []TextEdit) ([]byte, int) {
 	out := make([]byte, 0, len(src))
 	pos := uint32(0)
 	skipped := 0
+	crlf := usesCRLF(src)
 	for _, e := range es {
 		if e.Start < pos || e.End < e.Start || int(e.End) > len(src) {
 			skipped++
 			continue
 		}
 		out = append(out, src[pos:e.Start]...)
-		out = append(out, e.NewText...)
+		if crlf {
+			out = appendCRLF(out, e.NewText)
+		} else {
+			out = append(out, e.NewText...)
+		}
 		pos = e.End
 	}
 	out = append(out, src[pos:]...)
 	return out, skipped
+}
+
+// usesCRLF reports whether src ends its lines with CRLF (its first line
+// does): fixes written with "\n" then follow the file's line ending.
+func usesCRLF(src []byte) bool {
+	i := bytes.IndexByte(src, '\n')
+	return i > 0 && src[i-1] == '\r'
+}
+
+// appendCRLF appends text with each bare "\n" written as "\r\n".
+func appendCRLF(out []byte, text string) []byte {
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' && (i == 0 || text[i-1] != '\r') {
+			out = append(out, '\r')
+		}
+		out = append(out, text[i])
+	}
+	return out
 }

@@ -188,6 +188,9 @@ func readFile(path string) (*Config, error) {
 		}
 		return nil, &Error{File: path, Msg: "cannot read: " + unwrapPathErr(err)}
 	}
+	if line := tooDeep(data); line > 0 {
+		return nil, nestingError(path, line)
+	}
 	var raw map[string]any
 	if _, err := toml.Decode(string(data), &raw); err != nil {
 		msg := err.Error()
@@ -197,7 +200,10 @@ func readFile(path string) (*Config, error) {
 		}
 		return nil, &Error{File: path, Msg: "invalid TOML: " + msg}
 	}
-	table, prefix, ok := extract(raw, filepath.Base(path) == PyprojectName)
+	table, prefix, ok, err := extract(raw, filepath.Base(path) == PyprojectName)
+	if err != nil {
+		return nil, &Error{File: path, Key: "tool.extern-lsp", Msg: err.Error(), Hint: "write [tool.extern-lsp] and the settings under it"}
+	}
 	if !ok {
 		return nil, nil
 	}
@@ -217,20 +223,25 @@ func unwrapPathErr(err error) string {
 }
 
 // extract finds the extern-lsp table: `[tool.extern-lsp]`, or for an
-// extern-lsp.toml without a tool table, the top level.
-func extract(raw map[string]any, pyproject bool) (map[string]any, string, bool) {
+// extern-lsp.toml without a tool table, the top level. A tool.extern-lsp
+// that is not a table (`tool.extern-lsp = "x"`) is an error, not a file
+// without settings.
+func extract(raw map[string]any, pyproject bool) (map[string]any, string, bool, error) {
 	if tool, ok := raw["tool"].(map[string]any); ok {
-		if t, ok := tool["extern-lsp"].(map[string]any); ok {
-			return t, "tool.extern-lsp.", true
+		if v, ok := tool["extern-lsp"]; ok {
+			if t, ok := v.(map[string]any); ok {
+				return t, "tool.extern-lsp.", true, nil
+			}
+			return nil, "", false, fmt.Errorf("want a table of settings, not %s", describe(v))
 		}
 		if pyproject {
-			return nil, "", false
+			return nil, "", false, nil
 		}
 	}
 	if pyproject {
-		return nil, "", false
+		return nil, "", false, nil
 	}
-	return raw, "", true
+	return raw, "", true, nil
 }
 
 // Keys are the accepted keys, for errors and hints.

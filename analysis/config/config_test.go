@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -262,5 +263,68 @@ func TestMaxFindingsPerRule(t *testing.T) {
 	}
 	if got := Default().Options(nil).MaxFindingsPerRule; got != analysis.DefaultMaxFindingsPerRule {
 		t.Errorf("default cap %d", got)
+	}
+}
+
+// A pyproject.toml nesting inline tables thousands deep in another tool's
+// table is refused before decoding (the decoder's cost is quadratic in the
+// depth: this one took 3 GB), with the line; so is a tool.extern-lsp that
+// is not a table.
+func TestHostileConfigIsRefusedBeforeDecoding(t *testing.T) {
+	dir := t.TempDir()
+	deep := "[project]\nname = \"k\"\n\n[tool.other]\nx = " + strings.Repeat("{a=", 5000) + "1" + strings.Repeat("}", 5000) + "\n\n[tool.extern-lsp]\nselect = [\"EXT004\"]\n"
+	write(t, filepath.Join(dir, "pyproject.toml"), deep)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Load(dir)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "line 5: nested more than 64 levels deep; not read") {
+		t.Errorf("deep nesting: %v", err)
+	}
+	if mb := (after.TotalAlloc - before.TotalAlloc) >> 20; mb > 16 {
+		t.Errorf("reading a 20 KB config allocated %d MB", mb)
+	}
+	for name, text := range map[string]string{
+		"pyproject.toml":  "[tool]\nextern-lsp = \"EXT004\"\n",
+		"extern-lsp.toml": "[tool]\nextern-lsp = [\"EXT004\"]\n",
+	} {
+		dir := t.TempDir()
+		write(t, filepath.Join(dir, name), text)
+		if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), `key "tool.extern-lsp": want a table of settings, not `) {
+			t.Errorf("%s %q: %v", name, text, err)
+		}
+	}
+}
+
+func TestNestingScan(t *testing.T) {
+	ok := `# [[[[ not brackets
+[tool.a.b.c]
+s = "{{{{[[[["
+m = """
+]]]] {{{{ "quoted" \""" ok
+"""
+l = '[[[['
+lm = '''
+{{{{
+'''
+v = 1.5e3
+d = 1979-05-27T07:32:00.999
+arr = [[1, 2], [3, {x.y.z = 4}]]
+
+[[tool.a.list]]
+x.y = {a = {b = [1.5, 2.5]}}
+`
+	if line := tooDeep([]byte(ok)); line != 0 {
+		t.Errorf("an ordinary file flagged at line %d", line)
+	}
+	for _, deep := range []string{
+		"x = " + strings.Repeat("[", MaxNesting+1) + strings.Repeat("]", MaxNesting+1),
+		strings.Repeat("a.", MaxNesting+1) + "b = 1",
+		"[" + strings.Repeat("a.", MaxNesting+1) + "b]",
+		"x = {" + strings.Repeat("a.", MaxNesting) + "b = 1}",
+	} {
+		if tooDeep([]byte("\n"+deep+"\n")) != 2 {
+			t.Errorf("not flagged: %.40s...", deep)
+		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/config"
 	"github.com/extern-lsp/extern-lsp/analysis/engine"
+	"github.com/extern-lsp/extern-lsp/analysis/fsys"
 	"github.com/extern-lsp/extern-lsp/analysis/rules"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -286,9 +287,9 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 		r.checker.Budget = d
 	}
 	if f.stdinFilename != "" {
-		src, err := io.ReadAll(c.stdin)
+		src, err := r.readStdin(c.stdin)
 		if err != nil {
-			return 2, fmt.Errorf("reading stdin: %v", err)
+			return 2, err
 		}
 		if err := r.checker.Document(f.stdinFilename, src); err != nil {
 			return 2, usagef("--stdin-filename %v", err)
@@ -444,6 +445,25 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 		return 2, nil
 	}
 	return r.exitCode(shown), nil
+}
+
+// readStdin reads the source given on stdin, capped like a file of that
+// name (max-file-size): `- < /dev/zero` must end, not fill the memory.
+func (r *checkRun) readStdin(stdin io.Reader) ([]byte, error) {
+	limit := int64(fsys.DefaultMaxFileSize)
+	if abs, err := filepath.Abs(r.flags.stdinFilename); err == nil {
+		if cfg, err := r.checker.ConfigFor(abs); err == nil {
+			limit = cfg.FileSizeLimit()
+		}
+	}
+	src, err := io.ReadAll(io.LimitReader(stdin, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading stdin: %v", err)
+	}
+	if int64(len(src)) > limit {
+		return nil, fmt.Errorf("reading stdin: more than the max-file-size limit of %s; not checked", fsys.Bytes(limit))
+	}
+	return src, nil
 }
 
 // diffSummary says what --diff showed, and why it showed nothing: no

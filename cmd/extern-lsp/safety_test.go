@@ -416,3 +416,68 @@ func TestLongLineOutputIsBounded(t *testing.T) {
 		}
 	}
 }
+
+// endless is /dev/zero that gives up after 64 MB, so that a reader without
+// a cap fails the test instead of filling the memory.
+type endless struct {
+	f *os.File
+	n int64
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.n > 64<<20 {
+		return 0, fmt.Errorf("read %d bytes of /dev/zero: no cap", e.n)
+	}
+	n, err := e.f.Read(p)
+	e.n += int64(n)
+	return n, err
+}
+
+func TestStdinIsCapped(t *testing.T) {
+	t.Chdir(t.TempDir())
+	zero, err := os.Open("/dev/zero")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer zero.Close()
+	in := &endless{f: zero}
+	r := runCmdStdin(in, "check", "--stdin-filename", "k.cpp", "-")
+	if r.code != 2 || !strings.Contains(r.stderr, "reading stdin: more than the max-file-size limit of 4 MB; not checked") {
+		t.Errorf("exit %d, %s", r.code, r.stderr)
+	}
+	if in.n > 5<<20 {
+		t.Errorf("read %d bytes of stdin for a 4 MB cap", in.n)
+	}
+	os.WriteFile("extern-lsp.toml", []byte("max-file-size = 1024\n"), 0o644)
+	r = runCmdStdin(strings.NewReader(strings.Repeat("x", 1025)), "check", "--stdin-filename", "k.cpp", "-")
+	if r.code != 2 || !strings.Contains(r.stderr, "limit of 1 KB") {
+		t.Errorf("configured cap: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// A CRLF file gets CRLF in the lines a fix inserts: no line of it may end
+// in a bare LF afterwards.
+func TestFixFollowsCRLF(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	src := strings.ReplaceAll(`extern "C" __global__ __aicore__ void k(__gm__ int64_t *args)
+{
+    __gm__ int32_t *lens = reinterpret_cast<__gm__ int32_t *>(args[1]);
+    int32_t n = static_cast<int32_t>(args[2]);
+    int32_t s = 0;
+    for (int32_t r = 0; r < 622; ++r) {
+        s += lens[n];
+    }
+    lens[get_block_idx(args)] = s;
+}
+`, "\n", "\r\n")
+	os.WriteFile("k.cpp", []byte(src), 0o644)
+	r := runCmd("check", "--fix", "--unsafe-fixes", "--select", "EXT001", "k.cpp")
+	got := readString(t, "k.cpp")
+	if !strings.Contains(got, "dcci(") {
+		t.Fatalf("not fixed (exit %d, %s):\n%s", r.code, r.stderr, got)
+	}
+	if bare := strings.Count(got, "\n") - strings.Count(got, "\r\n"); bare > 0 {
+		t.Errorf("%d line(s) end in a bare LF:\n%q", bare, got)
+	}
+}
