@@ -110,8 +110,12 @@ func inactiveLines(ctx context.Context, f *grammar.File, core grammar.Cores) [][
 		}
 		dim := false
 		if f.Src[off] != '#' {
+			// The guards are asked at the line itself: a line that starts
+			// with a masked qualifier (`__gm__ float *p = ...`) lands in
+			// the node around it (the function body), which begins
+			// outside the #ifdef.
 			n := f.Tree.NodeAt(off, off)
-			dim = f.CoresOf(n)&core == 0
+			dim = f.Guards.CoresAt(off)&f.CoresOf(n)&core == 0
 		}
 		if dim {
 			if run < 0 {

@@ -15,6 +15,7 @@ extern "C" __global__ __aicore__ void mixed_kernel(__gm__ int64_t *args)
 {
 #if defined(__DAV_C220_CUBE__)
     cube_matmul(args);
+    __gm__ float *cube_out = (__gm__ float *)args[1];
 
     cube_store(args);
 #else
@@ -22,6 +23,7 @@ extern "C" __global__ __aicore__ void mixed_kernel(__gm__ int64_t *args)
 #endif
     if ASCEND_IS_AIV {
         vector_only(args);
+        __gm__ float *vec_out = (__gm__ float *)args[2];
     }
     both(args);
 }
@@ -61,10 +63,10 @@ func TestCoreView(t *testing.T) {
 	if got := dimmed(""); len(got) != 0 {
 		t.Errorf("view off: dimmed %q", got)
 	}
-	if got, want := strings.Join(dimmed("vector"), "|"), "cube_matmul(args);||cube_store(args);"; got != want {
+	if got, want := strings.Join(dimmed("vector"), "|"), "cube_matmul(args);|__gm__ float *cube_out = (__gm__ float *)args[1];||cube_store(args);"; got != want {
 		t.Errorf("vector view dims %q, want %q", got, want)
 	}
-	if got, want := strings.Join(dimmed("cube"), "|"), "vector_softmax(args);|vector_only(args);|}"; got != want {
+	if got, want := strings.Join(dimmed("cube"), "|"), "vector_softmax(args);|vector_only(args);|__gm__ float *vec_out = (__gm__ float *)args[2];|}"; got != want {
 		t.Errorf("cube view dims %q, want %q", got, want)
 	}
 
@@ -90,7 +92,7 @@ func TestCoreView(t *testing.T) {
 			t.Errorf("token type %d, want 0 (comment)", d[i+3])
 		}
 	}
-	if strings.Join(got, "|") != "    vector_softmax(args);|        vector_only(args);|    }" {
+	if strings.Join(got, "|") != "    vector_softmax(args);|        vector_only(args);|        __gm__ float *vec_out = (__gm__ float *)args[2];|    }" {
 		t.Errorf("cube-view tokens cover %q", got)
 	}
 	var res inactiveRegionsResult
@@ -101,7 +103,7 @@ func TestCoreView(t *testing.T) {
 	// Editing moves the regions with the text.
 	c.edit(b, []protocol.TextEdit{{Range: protocol.Range{Start: protocol.Position{Line: 1}, End: protocol.Position{Line: 1}}, NewText: "// one more line\n"}})
 	c.call("externLsp/inactiveRegions", map[string]any{"textDocument": map[string]any{"uri": b.uri}}, &res)
-	if len(res.Regions) != 2 || res.Regions[0].Start.Line != 10 {
+	if len(res.Regions) != 2 || res.Regions[0].Start.Line != 11 {
 		t.Errorf("regions after inserting a line = %+v", res.Regions)
 	}
 	c.shutdown()
