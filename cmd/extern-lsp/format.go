@@ -8,7 +8,10 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/width"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
@@ -234,7 +237,12 @@ func (r *reporter) text(diags []analysis.Diagnostic, files int) {
 			width = e.col - s.col
 		}
 		text, pad, width := echoWindow(loc, d.File, s, width)
-		fmt.Fprintf(r.w, "  %s\n", escapeText(strings.ReplaceAll(text, "\t", " ")))
+		// The caret is placed in display columns of the line as printed
+		// (escaped, tabs as one space): CJK text before it is two
+		// columns a character, three bytes.
+		shown := func(s string) string { return escapeText(strings.ReplaceAll(s, "\t", " ")) }
+		fmt.Fprintf(r.w, "  %s\n", shown(text))
+		pad, width = displayWidth(shown(text[:pad])), max(1, displayWidth(shown(text[pad:pad+width])))
 		fmt.Fprintf(r.w, "  %s%s\n", strings.Repeat(" ", pad), r.paint(ansiGreen, "^"+strings.Repeat("~", width-1)))
 		for _, rel := range d.Related {
 			rp := loc.at(rel.File, rel.Start)
@@ -537,4 +545,21 @@ func ghData(s string) string {
 // ghProp escapes a workflow command property value.
 func ghProp(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// displayWidth is the number of terminal columns s takes: two for East
+// Asian wide and fullwidth characters, none for combining marks, one for
+// the rest.
+func displayWidth(s string) int {
+	n := 0
+	for _, c := range s {
+		switch {
+		case unicode.Is(unicode.Mn, c) || unicode.Is(unicode.Me, c) || c == 0x200b:
+		case width.LookupRune(c).Kind() == width.EastAsianWide || width.LookupRune(c).Kind() == width.EastAsianFullwidth:
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
 }

@@ -370,3 +370,40 @@ func TestBudgetFromEnv(t *testing.T) {
 		t.Errorf("%s=soon: exit %d, stderr %q; want 2 and a word on the variable", budgetEnv, r.code, r.stderr)
 	}
 }
+
+// TestCaretDisplayColumns: the caret under a finding sits under the code it
+// names when wide (CJK) text comes before it on the line: it counts display
+// columns, two for each wide character, not bytes.
+func TestCaretDisplayColumns(t *testing.T) {
+	dir := trapsTree(t)
+	entry := filepath.Join(dir, "kernels", "topk_mix", "topk_entry.cpp")
+	src, err := os.ReadFile(entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const trap = "AscendC::SyncAll();"
+	wide := "/* 全核同步 */ " + trap
+	if !strings.Contains(string(src), "  "+trap) {
+		t.Fatalf("no %q in the traps entry", trap)
+	}
+	if err := os.WriteFile(entry, []byte(strings.Replace(string(src), "  "+trap, "  "+wide, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runBinary(t, dir, "check", "--no-progress", "--select", "EXT004", ".")
+	lines := strings.Split(r.stdout, "\n")
+	for i, l := range lines {
+		if !strings.Contains(l, "[EXT004 ") || i+2 >= len(lines) {
+			continue
+		}
+		echo, caret := lines[i+1], lines[i+2]
+		at := strings.Index(echo, "AscendC::SyncAll")
+		// Display columns of the echoed text before the call: four wide
+		// characters count two each.
+		want := len([]rune(echo[:at])) + 4
+		if got := strings.Index(caret, "^"); got != want {
+			t.Errorf("caret at display column %d, want %d:\n%s\n%s", got, want, echo, caret)
+		}
+		return
+	}
+	t.Fatalf("no EXT004 finding:\n%s", r.stdout)
+}
