@@ -30,7 +30,7 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"with no `dcci` of it in between (the message and a related location name the access) — and in a polling " +
 			"loop; `info` for a read of memory nothing in the task writes before it, or that only such writes reach " +
 			"while this core has not cached it: the runtime's task-start invalidation keeps it coherent today (the " +
-			"house rule, same fix; the message says which). A warning becomes a note saying `unless f() invalidates " +
+			"house rule, same fix; the message says which). A warning becomes an `info` saying `unless f() invalidates " +
 			"it` when a call of a project function whose definition is in an `#include` that did not resolve sits " +
 			"between the cause and the read (or in the polling loop). Silent for `args[k]`, " +
 			"tensor descriptor fields (`t->buffer.addr`, `t->start_offset` through `Tensor` / `ChipTensor` pointers or " +

@@ -35,7 +35,7 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"them): a flag or signal wait, which tells no one to read, and a pto::comm `TNOTIFY` into a rank's comm " +
 			"window (its address computed from the CommContext's `windowsIn` bases, as `CommRemotePtr` does) when the " +
 			"store is to other memory, since the woken rank reads its own window, not this task's tensors. A " +
-			"warning becomes a note saying `unless f() writes it back` when a call of a project function whose " +
+			"warning becomes an `info` saying `unless f() writes it back` when a call of a project function whose " +
 			"definition is in an `#include` that did not resolve follows the store before the signal or the end. Stores into local arrays of GM pointers (`GM_ADDR bufs[N]`, also as members of a " +
 			"local struct) set pointers, not GM.",
 		Why: "Scalar stores go through the core's scalar data cache, which is write-back and not coherent with DMA or " +

@@ -32,7 +32,7 @@ var MissingPipeDrain = register(&analysis.Analyzer{
 			"with a `default:`, the core's branch of an `#if defined(__DAV_VEC__)` / `#elif defined(__DAV_CUBE__)` in a " +
 			"helper. Stores and drains inside the unit's macros count where the macro is used, function-like " +
 			"(`STORE_OUT(t)`) or object-like (`FLUSH_ROWS;`), like a helper's. When the store is followed by a call to a project function whose definition is in an `#include` " +
-			"that did not resolve, the finding is a note that names the call (set `include-dirs` or `-I`).",
+			"that did not resolve, the finding is an `info` that names the call (set `include-dirs` or `-I`).",
 		Why: "Every task is called from the runtime's poll loop as `kernel(args)`, and after it returns the runtime " +
 			"reports the task done and starts the next one on that core without draining the pipes. DMA stores still " +
 			"queued on MTE3 (or FIX on the cube) land after the consumer task was released: it reads stale GM, and the " +

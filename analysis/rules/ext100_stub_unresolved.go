@@ -24,7 +24,7 @@ var StubUnresolved = register(&analysis.Analyzer{
 			"parameters without a pl type annotation, syntax errors inside the stub, and stubs linked to no C++ entry. " +
 			"When a source cannot be evaluated the stub is linked to its entry by file name instead.",
 		Why: "The args[] rules (EXT101, EXT102, EXT106) and the Python rules (EXT103-EXT105) need the stub's parameter " +
-			"table and its C++ entry. When either is unknown they stay silent; this note says so instead of implying the " +
+			"table and its C++ entry. When either is unknown they stay silent; this info says so instead of implying the " +
 			"extern was checked. Source paths are evaluated relative to the stub's file, never by executing Python.",
 		Example:    "@pl.jit.extern(core_type=\"mixed\", source=kernel_path(\"fai\"))",
 		UseInstead: "KERNELS = Path(__file__).parent / \"kernels\"\n@pl.jit.extern(core_type=\"mixed\", source=KERNELS / \"fai\" / \"entry.cpp\")",

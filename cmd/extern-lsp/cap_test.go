@@ -51,7 +51,7 @@ func TestMaxFindingsPerRuleCLI(t *testing.T) {
 	if !strings.Contains(r.stdout, note) {
 		t.Errorf("no note %q:\n%s", note, r.stdout)
 	}
-	if sum := "1 file checked: 30 errors, 0 warnings, 0 notes (25 not listed: max-findings-per-rule)"; !strings.Contains(r.stdout, sum) || r.code != 1 {
+	if sum := "1 file checked: 30 errors, 0 warnings, 0 infos (25 not listed: max-findings-per-rule)"; !strings.Contains(r.stdout, sum) || r.code != 1 {
 		t.Errorf("exit %d, want 1 and the summary %q:\n%s", r.code, sum, r.stdout)
 	}
 	r = runGuarded(t, "--no-progress", "--statistics", "--format", "concise", ".")

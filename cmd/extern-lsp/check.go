@@ -401,11 +401,7 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 	w := &reporter{ws: r.ws, cwd: r.cwd, w: stdout, color: useColor(stdout, f.noColor), quiet: f.quiet, unsafe: f.unsafeFixes}
 	var stats *checkStats
 	if f.stats {
-		var sight analysis.Sight
-		for _, res := range results {
-			sight.Add(res.Sight)
-		}
-		stats = collectStats(r.ws, results, shown, sight, f.unsafeFixes, func(p string) bool {
+		stats = collectStats(r.ws, r.cwd, results, shown, f.unsafeFixes, func(p string) bool {
 			if f.arch != "" {
 				return true
 			}

@@ -221,7 +221,8 @@ func fixable(d analysis.Diagnostic, unsafe bool) (fix *analysis.Fix, hasUnsafe b
 }
 
 // text is the gcc-style format: location, severity, message and rule, the
-// source line with a caret under the range, notes, the fix, and a summary.
+// source line with a caret under the range, the related locations (`note:`
+// lines), the fix, and a summary.
 func (r *reporter) text(diags []analysis.Diagnostic, files int) {
 	loc := r.locator()
 	nSafe, nUnsafe := 0, 0
@@ -279,8 +280,14 @@ func (r *reporter) summary(diags []analysis.Diagnostic, files int) {
 	if unlisted > 0 {
 		more = fmt.Sprintf(" (%d not listed: max-findings-per-rule)", unlisted)
 	}
-	fmt.Fprintf(r.w, "%s checked: %s, %s, %s%s\n", count(files, "file"), count(counts[analysis.SeverityError], "error"),
-		count(counts[analysis.SeverityWarning], "warning"), count(counts[analysis.SeverityInfo]+counts[analysis.SeverityHint], "note"), more)
+	// The severities by LSP's words, as each finding line says them; `note:`
+	// is only the related-location line.
+	hints := ""
+	if n := counts[analysis.SeverityHint]; n > 0 {
+		hints = ", " + count(n, "hint")
+	}
+	fmt.Fprintf(r.w, "%s checked: %s, %s, %s%s%s\n", count(files, "file"), count(counts[analysis.SeverityError], "error"),
+		count(counts[analysis.SeverityWarning], "warning"), count(counts[analysis.SeverityInfo], "info"), hints, more)
 }
 
 func (r *reporter) fixSummary(nSafe, nUnsafe int) {

@@ -26,12 +26,12 @@ func TestIncludeDirs(t *testing.T) {
 		t.Errorf("unresolved: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = runCmd("check", "--no-progress", "-I", filepath.Join("sdk", "incore"), "kernels")
-	if r.code != 0 || !strings.Contains(r.stdout, "0 errors, 0 warnings, 0 notes") {
+	if r.code != 0 || !strings.Contains(r.stdout, "0 errors, 0 warnings, 0 infos") {
 		t.Errorf("-I: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	os.WriteFile("extern-lsp.toml", []byte("include-dirs = [\"sdk/incore\"]\n"), 0o644)
 	r = runCmd("check", "--no-progress", "kernels")
-	if r.code != 0 || !strings.Contains(r.stdout, "0 errors, 0 warnings, 0 notes") {
+	if r.code != 0 || !strings.Contains(r.stdout, "0 errors, 0 warnings, 0 infos") {
 		t.Errorf("include-dirs: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	os.WriteFile("extern-lsp.toml", []byte("include-dirs = \"sdk\"\n"), 0o644)

@@ -121,6 +121,17 @@ func TestStatistics(t *testing.T) {
 			t.Errorf("--statistics: no %s in\n%s", want, r.stdout)
 		}
 	}
+	// Each count names its files: the first few in text, under the count.
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^files with parse errors +1  \(.*\)\n +kernels/broken\.h$`),
+		regexp.MustCompile(`(?m)^unresolved #includes +2  \(.*\)\n +.*kernels/broken\.h:1: "no_such_header\.h"`),
+		regexp.MustCompile(`(?m)^extern units +1  \(.*\)\n +kernels/topk_mix/topk_entry\.cpp$`),
+		regexp.MustCompile(`(?m)^files analysed +4\n +\S+, \S+, \S+ and 1 more$`),
+	} {
+		if !want.MatchString(r.stdout) {
+			t.Errorf("--statistics: no %s in\n%s", want, r.stdout)
+		}
+	}
 	// --stats is the same flag (compared on the counters: the findings
 	// above them are the rules' business).
 	counters := func(out string) string {
@@ -145,6 +156,12 @@ func TestStatistics(t *testing.T) {
 	}
 	if len(doc.Rules) == 0 {
 		t.Error("json statistics: no findings_by_rule")
+	}
+	// JSON names every file behind every count.
+	for _, c := range doc.Counters {
+		if c.Key != "unevaluated_include_dirs" && c.Key != "findings_not_listed" && len(c.Files) != c.N {
+			t.Errorf("json statistics %s: %d files named for a count of %d: %q", c.Key, len(c.Files), c.N, c.Files)
+		}
 	}
 	// Machine formats keep stdout to themselves: the table goes to stderr.
 	r = runBinary(t, dir, "check", "--statistics", "--format", "sarif", ".")

@@ -22,11 +22,15 @@ type checkStats struct {
 }
 
 // statCounter is one figure: Key names it in JSON, Label and Note in text.
+// Files names what is behind the count (paths relative to the working
+// directory, `path:line` for a place, `path (n)` for several in one file):
+// all of them in JSON, the first few in text.
 type statCounter struct {
-	Key   string `json:"key"`
-	Label string `json:"label"`
-	N     int    `json:"count"`
-	Note  string `json:"note,omitempty"`
+	Key   string   `json:"key"`
+	Label string   `json:"label"`
+	N     int      `json:"count"`
+	Note  string   `json:"note,omitempty"`
+	Files []string `json:"files"`
 }
 
 type ruleCount struct {
@@ -39,8 +43,11 @@ type ruleCount struct {
 }
 
 // add appends a counter.
-func (s *checkStats) add(key, label string, n int, note string) {
-	s.Counters = append(s.Counters, statCounter{Key: key, Label: label, N: n, Note: note})
+func (s *checkStats) add(key, label string, n int, note string, files []string) {
+	if files == nil {
+		files = []string{}
+	}
+	s.Counters = append(s.Counters, statCounter{Key: key, Label: label, N: n, Note: note, Files: files})
 }
 
 // collectStats measures a run: the files analysed, the extern units they
@@ -48,14 +55,26 @@ func (s *checkStats) add(key, label string, n int, note string) {
 // did not parse cleanly, the quoted #includes that resolve to no file, what
 // the analysis could not see (sight: macros it cannot read, unknown
 // template arguments) and the fixes demoted for it, and the findings per
-// rule. archSet reports whether the configuration (or
-// --arch) names the target chip for a file.
-func collectStats(ws *workspace.Workspace, results []engine.FileResult, diags []analysis.Diagnostic, sight analysis.Sight, unsafe bool, archSet func(path string) bool) *checkStats {
+// rule, each with the files behind it. archSet reports whether the
+// configuration (or --arch) names the target chip for a file.
+func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResult, diags []analysis.Diagnostic, unsafe bool, archSet func(path string) bool) *checkStats {
 	s := &checkStats{}
+	rel := func(p string) string { return relPath(cwd, p) }
+	loc := locator{ws: ws}
+	at := func(p string, off uint32) string { return fmt.Sprintf("%s:%d", rel(p), loc.at(p, off).line) }
 	units := map[string]bool{}
-	parseErrs, unresolved := 0, 0
+	var analysed, parseErrs, unresolved, unevaluatedFiles []string
+	var undefined, unread, templates []string
+	var sight analysis.Sight
 	unevaluated := 0
 	var unevaluatedNames []string
+	inFile := func(list *[]string, p string, n int) {
+		if n == 1 {
+			*list = append(*list, rel(p))
+		} else if n > 1 {
+			*list = append(*list, fmt.Sprintf("%s (%d)", rel(p), n))
+		}
+	}
 	for _, res := range results {
 		p := res.Path
 		src, err := ws.Source(p)
@@ -63,53 +82,76 @@ func collectStats(ws *workspace.Workspace, results []engine.FileResult, diags []
 			// Unreadable or binary: not analysed.
 			continue
 		}
+		analysed = append(analysed, rel(p))
+		sight.Add(res.Sight)
+		inFile(&undefined, p, res.Sight.UndefinedMacros)
+		inFile(&unread, p, res.Sight.UnreadMacros)
+		inFile(&templates, p, res.Sight.TemplateConditions)
 		if res.ParseErrors {
-			parseErrs++
+			parseErrs = append(parseErrs, rel(p))
 		}
 		if l, _ := grammar.LangOf(p); l != grammar.CPP {
 			n, names := unevaluatedIncludeDirs(ws, p)
 			unevaluated += n
 			unevaluatedNames = append(unevaluatedNames, names...)
+			inFile(&unevaluatedFiles, p, n)
 			continue
 		}
 		for _, u := range ws.Context(p).Units {
 			units[u] = true
 		}
-		unresolved += len(ws.UnresolvedIncludes(p))
+		for _, inc := range ws.UnresolvedIncludes(p) {
+			unresolved = append(unresolved, fmt.Sprintf("%s:%d: %q", rel(p), inc.Line+1, inc.Path))
+		}
 	}
-	s.add("files_analysed", "files analysed", len(results), "")
-	s.add("units", "extern units", len(units), "entry files the analysed files are compiled into")
-	s.add("units_unknown_target", "units of unknown chip", unknownTargets(ws, units, archSet),
-		"no `arch` setting and no #if naming A2/A3 or A5: flag ids and modes that differ between the chips were not judged")
-	s.add("files_with_parse_errors", "files with parse errors", parseErrs, "findings there may be missing")
-	s.add("unresolved_includes", "unresolved #includes", unresolved, "quoted includes found in no root or include dir, such as CANN or pto-isa headers: their macros and constants are unknown")
-	s.add("unevaluated_include_dirs", "unevaluated include_dirs", unevaluated, namedSample("stub include_dirs= entries not evaluated statically, headers found only through them are unresolved", unevaluatedNames))
+	entries := make([]string, 0, len(units))
+	for u := range units {
+		entries = append(entries, u)
+	}
+	sort.Strings(entries)
+	var unitNames, unknown []string
+	for _, u := range entries {
+		unitNames = append(unitNames, rel(u))
+		if !(archSet != nil && archSet(u)) && !analysis.InferUnitTarget(ws, u).Known() {
+			unknown = append(unknown, rel(u))
+		}
+	}
+	s.add("files_analysed", "files analysed", len(results), "", analysed)
+	s.add("units", "extern units", len(units), "entry files the analysed files are compiled into", unitNames)
+	s.add("units_unknown_target", "units of unknown chip", len(unknown),
+		"no `arch` setting and no #if naming A2/A3 or A5: flag ids and modes that differ between the chips were not judged", unknown)
+	s.add("files_with_parse_errors", "files with parse errors", len(parseErrs), "findings there may be missing", parseErrs)
+	s.add("unresolved_includes", "unresolved #includes", len(unresolved), "quoted includes found in no root or include dir, such as CANN or pto-isa headers: their macros and constants are unknown", unresolved)
+	s.add("unevaluated_include_dirs", "unevaluated include_dirs", unevaluated, namedSample("stub include_dirs= entries not evaluated statically, headers found only through them are unresolved", unevaluatedNames), unevaluatedFiles)
 	s.add("macro_uses_undefined", "undefined macro uses", sight.UndefinedMacros,
-		"statements using a macro-like name that no file of the extern defines: what they do (return on a core, synchronise) is unknown")
+		"statements using a macro-like name that no file of the extern defines: what they do (return on a core, synchronise) is unknown", undefined)
 	s.add("macro_uses_unread", "unreadable macro uses", sight.UnreadMacros,
-		"statements using a macro of the extern whose body extern-lsp cannot read as statements (token pasting, partial statements)")
+		"statements using a macro of the extern whose body extern-lsp cannot read as statements (token pasting, partial statements)", unread)
 	s.add("template_arguments_unknown", "unknown template args", sight.TemplateConditions,
-		"conditions on a template argument extern-lsp does not know, with a return under them")
-	demoted := 0
+		"conditions on a template argument extern-lsp does not know, with a return under them", templates)
+	var demoted, saidLess []string
 	for _, d := range diags {
 		if len(d.Unseen) > 0 {
-			demoted++
+			demoted = append(demoted, at(d.File, d.Start))
 		}
-	}
-	s.add("fixes_demoted", "fixes demoted to unsafe", demoted,
-		"safe fixes of findings after something above that extern-lsp could not see: applied only with --unsafe-fixes")
-	saidLess := 0
-	for _, d := range diags {
 		if d.SaidLess != "" {
-			saidLess++
+			saidLess = append(saidLess, at(d.File, d.Start))
 		}
 	}
-	s.add("findings_said_less", "findings said less", saidLess,
-		"notes that would be warnings but for a call whose definition is in an #include that did not resolve (`unless f() ...`)")
+	s.add("fixes_demoted", "fixes demoted to unsafe", len(demoted),
+		"safe fixes of findings after something above that extern-lsp could not see: applied only with --unsafe-fixes", demoted)
+	s.add("findings_said_less", "findings said less", len(saidLess),
+		"infos that would be warnings but for a call whose definition is in an #include that did not resolve (`unless f() ...`)", saidLess)
 
 	if _, unlisted := analysis.SeverityCounts(diags); unlisted > 0 {
+		var files []string
+		for _, d := range diags {
+			if d.Unlisted != nil {
+				files = append(files, fmt.Sprintf("%s (%d %s)", rel(d.File), d.Unlisted.Total(), d.Unlisted.Code))
+			}
+		}
 		s.add("findings_not_listed", "findings not listed", unlisted,
-			"past max-findings-per-rule in their file: counted below and in the exit code, each file's rest stood for by one note")
+			"past max-findings-per-rule in their file: counted below and in the exit code, each file's rest stood for by one info", files)
 	}
 
 	byCode := map[string]*ruleCount{}
@@ -148,21 +190,6 @@ func collectStats(ws *workspace.Workspace, results []engine.FileResult, diags []
 	return s
 }
 
-// unknownTargets counts the units whose target chip neither the
-// configuration nor their conditionals name.
-func unknownTargets(ws *workspace.Workspace, units map[string]bool, archSet func(string) bool) int {
-	n := 0
-	for entry := range units {
-		if archSet != nil && archSet(entry) {
-			continue
-		}
-		if !analysis.InferUnitTarget(ws, entry).Known() {
-			n++
-		}
-	}
-	return n
-}
-
 // write prints the counters, then the findings per rule, most frequent
 // first ([*]: --fix can fix some of them).
 func (s *checkStats) write(w io.Writer) {
@@ -176,6 +203,9 @@ func (s *checkStats) write(w io.Writer) {
 			note = "  (" + c.Note + ")"
 		}
 		fmt.Fprintf(w, "%-*s  %5d%s\n", width, c.Label, c.N, note)
+		if c.N > 0 && len(c.Files) > 0 {
+			fmt.Fprintf(w, "%-*s  %5s  %s\n", width, "", "", namedFiles(c.Files))
+		}
 	}
 	if len(s.Rules) == 0 {
 		fmt.Fprintln(w, "no findings")
@@ -236,6 +266,17 @@ func namedSample(what string, names []string) string {
 	b := what + ": " + strings.Join(names[:min(show, len(names))], "; ")
 	if len(names) > show {
 		b += fmt.Sprintf("; and %d more", len(names)-show)
+	}
+	return b
+}
+
+// namedFiles is the text line under a counter: the first few files behind
+// it and how many more (the JSON lists them all).
+func namedFiles(files []string) string {
+	const show = 3
+	b := strings.Join(files[:min(show, len(files))], ", ")
+	if len(files) > show {
+		b += fmt.Sprintf(" and %d more", len(files)-show)
 	}
 	return b
 }

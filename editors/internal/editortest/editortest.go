@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
@@ -101,7 +102,58 @@ func Missing(t testing.TB, editor, why string) {
 			f.Close()
 		}
 	}
+	skipped.Lock()
+	skipped.lines = append(skipped.lines, fmt.Sprintf("%s (%s)", msg, t.Name()))
+	skipped.Unlock()
 	t.Skip(msg)
+}
+
+// skipped collects the SKIP lines of this test binary for Main.
+var skipped struct {
+	sync.Mutex
+	lines []string
+}
+
+// Main runs the package's tests (call it from TestMain), then prints the
+// SKIP lines of the editors that were missing where the user sees them.
+// `go test ./...` discards everything a passing package's test binary
+// prints unless -v is set, so they go to the stderr of the go command that
+// started this binary (its parent), and to this binary's own stderr when
+// that is the same file or the parent's cannot be opened.
+func Main(m *testing.M) {
+	code := m.Run()
+	skipped.Lock()
+	lines := skipped.lines
+	skipped.Unlock()
+	if len(lines) > 0 && !testing.Verbose() {
+		w := parentStderr()
+		for _, l := range lines {
+			fmt.Fprintln(w, l)
+		}
+		if w != os.Stderr {
+			w.Close()
+		}
+	}
+	os.Exit(code)
+}
+
+// parentStderr opens the parent process's stderr (Linux /proc), or returns
+// os.Stderr.
+func parentStderr() *os.File {
+	if runtime.GOOS != "linux" {
+		return os.Stderr
+	}
+	f, err := os.OpenFile(fmt.Sprintf("/proc/%d/fd/2", os.Getppid()), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return os.Stderr
+	}
+	a, errA := f.Stat()
+	b, errB := os.Stderr.Stat()
+	if errA != nil || errB != nil || os.SameFile(a, b) {
+		f.Close()
+		return os.Stderr
+	}
+	return f
 }
 
 // FindExecutable returns the first candidate that is an executable file, or
