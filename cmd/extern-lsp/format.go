@@ -123,7 +123,8 @@ const maxEchoedLine = 400
 
 // echoWindow is the part of a finding's line the text format quotes: the
 // whole line, or on a long one a window of maxEchoedLine bytes around the
-// finding (… marks the cut ends), with the caret's indent and width in it.
+// finding (… marks the cut ends), with the caret's indent and width in it
+// (bytes of text).
 // Quoting a window keeps the output linear when a long line holds many
 // findings.
 func echoWindow(loc *locator, file string, s position, width int) (text string, pad, w int) {
@@ -150,7 +151,7 @@ func echoWindow(loc *locator, file string, s position, width int) (text string, 
 	pad = col - from
 	if from > 0 {
 		text = "…" + text
-		pad++
+		pad += len("…")
 	}
 	if to < len(line) {
 		text += "…"
