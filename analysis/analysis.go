@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -118,7 +119,7 @@ type Diagnostic struct {
 	// Unseen is set by the driver when it offered the finding's safe
 	// fixes as unsafe: what, before the finding, the analysis could not
 	// see (see Unit.UnseenBefore).
-	Unseen []Unseen
+	Unseen []unit.Unseen
 	// SaidLess is set by a rule that reports at info what would be a
 	// warning because a call it cannot see into (its definition is in an
 	// #include that did not resolve) may change the verdict: the call.
@@ -155,7 +156,7 @@ type Analyzer struct {
 	// and reach the rule reads, itself or through the facts it asks for.
 	// A run with Options.DropFacts drops each after the last rule listing
 	// it: a rule asking for one it does not list may compute it again.
-	Facts []FactKey
+	Facts []unit.FactKey
 }
 
 // DocURL is where a rule's documentation page lives.
@@ -190,7 +191,7 @@ type Pass struct {
 	// Settings are the project's rule settings (zero value: defaults).
 	Settings Settings
 	ctx      context.Context
-	store    *Store
+	store    *unit.Store
 	lazy     *passUnits
 	diags    *[]Diagnostic
 	// limit counts the rule's findings against max-findings-per-rule
@@ -203,7 +204,7 @@ type Pass struct {
 // Nodes returns the file's nodes of the given kinds in source order. The
 // index is built once per file and shared by every rule.
 func (p *Pass) Nodes(kinds ...string) []*grammar.Node {
-	return FileFact(p, nodeIndexKey).get(kinds...)
+	return p.Closure().Nodes(p.File, kinds...)
 }
 
 // Cores returns the cores that compile and reach n: the guards around it,
@@ -316,26 +317,4 @@ func (p *Pass) Reportf(n *grammar.Node, format string, args ...any) {
 // RelatedAt makes related information on a node of a file.
 func RelatedAt(f *grammar.File, n *grammar.Node, msg string) Related {
 	return Related{File: f.Path, Start: n.Start, End: n.End, Message: msg}
-}
-
-type nodeIndex struct {
-	t *grammar.Tree
-}
-
-func newNodeIndex(t *grammar.Tree) *nodeIndex {
-	return &nodeIndex{t: t}
-}
-
-func (ix *nodeIndex) get(kinds ...string) []*grammar.Node {
-	if len(kinds) == 1 {
-		return ix.t.OfKind(kinds[0])
-	}
-	var out []*grammar.Node
-	for _, k := range kinds {
-		out = append(out, ix.t.OfKind(k)...)
-	}
-	if len(kinds) > 1 {
-		sortNodes(out)
-	}
-	return out
 }

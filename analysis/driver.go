@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -33,7 +34,7 @@ type Options struct {
 	Settings Settings
 	// Store memoizes file and unit facts; runs sharing one reuse each
 	// other's facts. Nil: a store for this run only.
-	Store *Store
+	Store *unit.Store
 	// Sight, when set, receives the counts of what the analysis of the
 	// file could not see (for `check --statistics`).
 	Sight *Sight
@@ -87,7 +88,7 @@ func Run(ws *workspace.Workspace, path string, opts Options) ([]Diagnostic, erro
 // early and the run returns ctx's error.
 func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts Options) ([]Diagnostic, error) {
 	parent := ctx
-	ctx = withRunFacts(ctx)
+	ctx = unit.WithRun(ctx)
 	if opts.Budget > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opts.Budget)
@@ -121,7 +122,7 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	}
 	store := opts.Store
 	if store == nil {
-		store = NewStore()
+		store = unit.NewStore()
 	}
 	base := Pass{
 		File:     f,
@@ -134,14 +135,13 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		lazy:     &passUnits{},
 	}
 	base.Consts = base.Closure().Consts()
-	var dropAfter map[*Analyzer][]FactKey
+	var dropAfter map[*Analyzer][]unit.FactKey
 	if opts.DropFacts {
 		dropAfter = lastReaders(opts, f.Lang)
 		if opts.OnDroppedFact != nil {
 			// What was dropped, and which rule asks, is kept only
 			// for a listener.
-			rf := ctx.Value(runFactsKey{}).(*runFacts)
-			rf.dropped, rf.onDropped = map[factID]bool{}, opts.OnDroppedFact
+			unit.ListenDropped(ctx, opts.OnDroppedFact)
 		}
 	}
 	sups := ParseSuppressions(f)
@@ -163,11 +163,8 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		if opts.MaxFindingsPerRule > 0 {
 			limit = &findingCap{max: opts.MaxFindingsPerRule, sups: sups}
 		}
-		if opts.OnDroppedFact != nil && dropAfter != nil {
-			rf := ctx.Value(runFactsKey{}).(*runFacts)
-			rf.mu.Lock()
-			rf.rule = a.Code
-			rf.mu.Unlock()
+		if dropAfter != nil {
+			unit.SetRule(ctx, a.Code)
 		}
 		found, ok := runRule(ctx, base, a, limit)
 		if !ok || ctx.Err() != nil {
@@ -269,9 +266,9 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 
 // lastReaders lists, for each rule the run will run on a file of lang,
 // the facts no later rule lists.
-func lastReaders(opts Options, lang grammar.Lang) map[*Analyzer][]FactKey {
-	last := map[FactKey]*Analyzer{}
-	var keys []FactKey
+func lastReaders(opts Options, lang grammar.Lang) map[*Analyzer][]unit.FactKey {
+	last := map[unit.FactKey]*Analyzer{}
+	var keys []unit.FactKey
 	for _, a := range opts.Analyzers {
 		if a.Lang != lang || !opts.enabled(a) {
 			continue
@@ -283,7 +280,7 @@ func lastReaders(opts Options, lang grammar.Lang) map[*Analyzer][]FactKey {
 			last[k] = a
 		}
 	}
-	out := map[*Analyzer][]FactKey{}
+	out := map[*Analyzer][]unit.FactKey{}
 	for _, k := range keys {
 		out[last[k]] = append(out[last[k]], k)
 	}
@@ -293,27 +290,18 @@ func lastReaders(opts Options, lang grammar.Lang) map[*Analyzer][]FactKey {
 // dropFacts drops the facts ks of the file's closure and reach (the
 // units made for this file alone; its extern units' are shared with the
 // unit's other files).
-func (p *Pass) dropFacts(ks []FactKey) {
+func (p *Pass) dropFacts(ks []unit.FactKey) {
 	// The rules that made the units have finished: no lock needed.
-	units := []*Unit{p.lazy.closure.v}
+	units := []*unit.Unit{p.lazy.closure.v}
 	if r := p.lazy.reach.v; len(r) > 0 && r[0] != units[0] {
 		units = append(units, r[0])
 	}
-	rf, _ := p.ctx.Value(runFactsKey{}).(*runFacts)
-	listened := rf != nil && rf.onDropped != nil
 	for _, u := range units {
 		if u == nil {
 			continue
 		}
 		for _, k := range ks {
-			id := factID{key: k, unit: u.Key}
-			p.store.drop(id)
-			if listened {
-				rf.mu.Lock()
-				rf.dropped[id] = true
-				rf.mu.Unlock()
-				rf.anyDropped.Store(true)
-			}
+			u.Drop(k)
 		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -34,10 +33,10 @@ func (s *Server) abiViewOf(path string) *abiView {
 	if len(v.stubs) == 0 {
 		return v
 	}
-	v.acc = analysis.ArgsAccesses(context.Background(), s.ws, s.store, path)
+	v.acc = s.store.ArgsAccesses(context.Background(), s.ws, path)
 	for _, st := range v.stubs {
 		for _, u := range s.ws.UnitsOfStub(path, st) {
-			v.unitsB[st] = append(v.unitsB[st], analysis.EntryBindings(context.Background(), s.ws, s.store, u))
+			v.unitsB[st] = append(v.unitsB[st], s.store.EntryBindings(context.Background(), s.ws, u))
 		}
 	}
 	return v

@@ -6,7 +6,6 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -108,14 +107,14 @@ func (s *Server) lensTitle(st *abi.Stub) string {
 // run<false>) does not count.
 func (s *Server) usesBarrier(st *abi.Stub) bool {
 	for _, e := range s.ws.StubEntries(st) {
-		b := analysis.EntryBindings(context.Background(), s.ws, s.store, e)
+		b := s.store.EntryBindings(context.Background(), s.ws, e)
 		var files []*grammar.File
 		for _, p := range s.ws.Closure(e) {
 			if f, err := s.ws.File(p); err == nil && f.Lang == grammar.CPP {
 				files = append(files, f)
 			}
 		}
-		r := analysis.ConstsIn(context.Background(), s.store, files)
+		r := s.store.ConstsIn(context.Background(), files)
 		for _, f := range files {
 			for _, bar := range cxx.HardwareBarriers(nil, f, r) {
 				if site, ok := abi.SiteAt(bar.Node); !ok || b.Compiled(&site) {

@@ -9,7 +9,6 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -241,7 +240,7 @@ func (s *Server) completion(ctx context.Context, doc docRequest, p *positionPara
 		return empty, nil
 	}
 	off := offsetOf(f.Lines, p.Position)
-	site, ok := findArgsSite(f, off, func() abi.Helpers { return analysis.ArgsHelpers(ctx, s.ws, s.store, f.Path) })
+	site, ok := findArgsSite(f, off, func() abi.Helpers { return s.store.ArgsHelpers(ctx, s.ws, f.Path) })
 	if !ok || site.helper != nil && site.active != site.helper.IndexPos {
 		return empty, nil
 	}
@@ -364,7 +363,7 @@ func (s *Server) signatureHelp(ctx context.Context, doc docRequest, p *positionP
 		return nil, nil
 	}
 	off := offsetOf(f.Lines, p.Position)
-	site, ok := findArgsSite(f, off, func() abi.Helpers { return analysis.ArgsHelpers(ctx, s.ws, s.store, f.Path) })
+	site, ok := findArgsSite(f, off, func() abi.Helpers { return s.store.ArgsHelpers(ctx, s.ws, f.Path) })
 	if !ok || site.helper == nil || site.helper.Node == nil {
 		return nil, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go.lsp.dev/protocol"
 	"hash/fnv"
 	"slices"
 	"sort"
@@ -11,21 +12,20 @@ import (
 	"sync"
 	"time"
 
-	"go.lsp.dev/protocol"
-
 	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 // diagCache is a document's last analysis, valid while the document, the
-// parses and stubs its findings read (analysis.InputsOf) and the settings
+// parses and stubs its findings read (unit.InputsOf) and the settings
 // are the same: an edit elsewhere that no compile of this file reads
 // leaves it valid.
 type diagCache struct {
 	valid  bool
 	seq    uint64 // the document's edit count (see document.seq)
 	cfgGen uint64
-	inputs analysis.ResultInputs
+	inputs unit.ResultInputs
 	diags  []analysis.Diagnostic
 }
 
@@ -44,11 +44,11 @@ func (s *Server) analyzeSeq(ctx context.Context, d *document) ([]analysis.Diagno
 		// Binary content: nothing to say about it.
 		return nil, version, seq, nil
 	}
-	inputs := analysis.InputsOf(s.ws, d.path)
+	inputs := unit.InputsOf(s.ws, d.path)
 	d.mu.Lock()
 	c := d.cache
 	d.mu.Unlock()
-	if c.valid && c.seq == seq && c.cfgGen == cfgGen && analysis.SameInputs(c.inputs, inputs) {
+	if c.valid && c.seq == seq && c.cfgGen == cfgGen && unit.SameInputs(c.inputs, inputs) {
 		return c.diags, version, seq, nil
 	}
 	if err := ctx.Err(); err != nil {
@@ -57,7 +57,7 @@ func (s *Server) analyzeSeq(ctx context.Context, d *document) ([]analysis.Diagno
 	// A run of the same version on the same inputs is under way (the
 	// publication, a request that came first): its findings are ours.
 	d.mu.Lock()
-	if fl := d.flight; fl != nil && fl.seq == seq && fl.cfgGen == cfgGen && analysis.SameInputs(fl.inputs, inputs) {
+	if fl := d.flight; fl != nil && fl.seq == seq && fl.cfgGen == cfgGen && unit.SameInputs(fl.inputs, inputs) {
 		d.mu.Unlock()
 		select {
 		case <-fl.done:
@@ -95,7 +95,7 @@ func (s *Server) analyzeSeq(ctx context.Context, d *document) ([]analysis.Diagno
 type flight struct {
 	seq    uint64
 	cfgGen uint64
-	inputs analysis.ResultInputs
+	inputs unit.ResultInputs
 	done   chan struct{}
 	diags  []analysis.Diagnostic
 	err    error
@@ -168,16 +168,16 @@ func (s *Server) diagnosticsOf(ctx context.Context, path string) ([]analysis.Dia
 }
 
 // closedDiagnostics analyses a file no editor holds open, reusing its last
-// findings while the parses and stubs they read (analysis.InputsOf) and
+// findings while the parses and stubs they read (unit.InputsOf) and
 // the settings are the same: a workspace diagnostic after an edit runs the
 // rules again only on the files whose compiles read the edited one.
 func (s *Server) closedDiagnostics(ctx context.Context, path string) ([]analysis.Diagnostic, error) {
 	cfgGen := s.cfgGen.Load()
-	inputs := analysis.InputsOf(s.ws, path)
+	inputs := unit.InputsOf(s.ws, path)
 	s.mu.Lock()
 	c, ok := s.closed[path]
 	s.mu.Unlock()
-	if ok && c.cfgGen == cfgGen && analysis.SameInputs(c.inputs, inputs) {
+	if ok && c.cfgGen == cfgGen && unit.SameInputs(c.inputs, inputs) {
 		return c.diags, nil
 	}
 	diags, err := s.runAnalysis(ctx, path)
@@ -344,7 +344,7 @@ func (s *Server) rescheduleNewDependents(d *document) {
 func (s *Server) dependents(d *document) []*document {
 	var out []*document
 	for _, o := range s.openDocs() {
-		if o != d && (d.lang != grammar.CPP || slices.Contains(analysis.InputPaths(s.ws, o.path), d.path)) {
+		if o != d && (d.lang != grammar.CPP || slices.Contains(unit.InputPaths(s.ws, o.path), d.path)) {
 			out = append(out, o)
 		}
 	}
@@ -673,8 +673,8 @@ func (s *Server) workspaceDiagnostic(ctx context.Context, p *workspaceDiagnostic
 // releaser frees, as a workspace diagnostic goes, the parses and facts of
 // the closed files no file left to report reads: the server keeps what the
 // open documents' next edit needs, not every node of the workspace.
-func (s *Server) releaser(files []string) *analysis.Releaser {
-	return analysis.NewReleaser(s.ws, s.store, files, s.openUnits(), cap(s.sem))
+func (s *Server) releaser(files []string) *unit.Releaser {
+	return unit.NewReleaser(s.ws, s.store, files, s.openUnits(), cap(s.sem))
 }
 
 // openUnits returns a test for the files the open documents' units read:
@@ -688,7 +688,7 @@ func (s *Server) openUnits() func(path string) bool {
 	if s.keep == nil || s.keepGen != gen {
 		keep := map[string]bool{}
 		for _, d := range s.openDocs() {
-			for _, p := range analysis.UnitPaths(s.ws, d.path) {
+			for _, p := range unit.Paths(s.ws, d.path) {
 				keep[p] = true
 			}
 		}

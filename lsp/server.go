@@ -9,6 +9,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 	"io"
 	"log"
 	"os"
@@ -17,12 +19,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
-
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/config"
 	"github.com/extern-lsp/extern-lsp/analysis/rules"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 )
 
@@ -99,11 +99,11 @@ type Server struct {
 	exitSeen atomic.Bool
 	gen      atomic.Uint64 // bumped on every change that can alter any result
 	// cfgGen is bumped when settings, roots or files outside the editor
-	// change; content edits are seen through analysis.InputsOf.
+	// change; content edits are seen through unit.InputsOf.
 	cfgGen atomic.Uint64
 	// store holds the file and unit facts across runs: a run after an
 	// edit recomputes only the facts of the units holding the edited file.
-	store *analysis.Store
+	store *unit.Store
 	// closed are the last findings of files no editor holds open (pulled
 	// one by one or by workspace/diagnostic), by path.
 	closed map[string]diagCache
@@ -147,7 +147,7 @@ func newServer(opts Options) *Server {
 		sem:      make(chan struct{}, max(2, min(8, numCPU()))),
 		trace:    "off",
 		cfgErrs:  map[string]bool{},
-		store:    analysis.NewStore(),
+		store:    unit.NewStore(),
 		closed:   map[string]diagCache{},
 	}
 	if s.opts.ParseBudget == 0 {

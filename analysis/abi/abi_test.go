@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -89,10 +89,10 @@ func TestQwenFixtureTables(t *testing.T) {
 	}
 
 	// The header's accesses and how each unit compiles them.
-	store, ctx := analysis.NewStore(), context.Background()
-	acc := analysis.ArgsAccesses(ctx, ws, store, header)
-	attnB := analysis.EntryBindings(ctx, ws, store, filepath.Join(kdir, "paged_attention_entry.cpp"))
-	ropeB := analysis.EntryBindings(ctx, ws, store, filepath.Join(kdir, "paged_attention_rope_entry.cpp"))
+	store, ctx := unit.NewStore(), context.Background()
+	acc := store.ArgsAccesses(ctx, ws, header)
+	attnB := store.EntryBindings(ctx, ws, filepath.Join(kdir, "paged_attention_entry.cpp"))
+	ropeB := store.EntryBindings(ctx, ws, filepath.Join(kdir, "paged_attention_rope_entry.cpp"))
 	if v, ok := attnB.Value("run_qwen_fai", "WithRope"); !ok || v != 0 {
 		t.Errorf("attention unit WithRope = %v %v", v, ok)
 	}
@@ -130,7 +130,7 @@ func TestQwenFixtureTables(t *testing.T) {
 	if ternary != 1 || helper != 1 || constant != 0 {
 		t.Errorf("ternary %d helper %d constants-in-header %d", ternary, helper, constant)
 	}
-	consts := analysis.ArgsAccesses(ctx, ws, store, filepath.Join(kdir, "args.h"))
+	consts := store.ArgsAccesses(ctx, ws, filepath.Join(kdir, "args.h"))
 	names := map[string]abi.Access{}
 	for _, a := range consts {
 		names[a.Index.Text()] = a

@@ -12,7 +12,7 @@ import (
 
 // FileFacts gives the per-file facts the unit analyses are built from.
 // Each depends on one file's parse alone, so a front end memoizes them per
-// parse (analysis.Unit does, over its fact store): a unit analysed again
+// parse (unit.Unit does, over its fact store): a unit analysed again
 // after an edit rebuilds only the edited file's part and joins it with the
 // others'. Direct computes them on the spot.
 type FileFacts interface {

@@ -18,6 +18,7 @@ import (
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/config"
 	"github.com/extern-lsp/extern-lsp/analysis/fsys"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -321,14 +322,14 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 	// One fact store for the run: a header's facts and a unit's are
 	// computed once however many files of the unit are checked, on any
 	// number of workers.
-	store := analysis.NewStore()
+	store := unit.NewStore()
 	// The tree is read by every worker first: what NewReleaser derives
 	// from it would otherwise be read by one goroutine alone.
 	trace.WithRegion(ctx, "preload", func() { c.WS.Preload(c.Files, jobs) })
 	// A unit's files are checked close together (schedule), so its
 	// parses are released soon after.
-	var release *analysis.Releaser
-	trace.WithRegion(ctx, "readers", func() { release = analysis.NewReleaser(c.WS, store, c.Files, nil, jobs) })
+	var release *unit.Releaser
+	trace.WithRegion(ctx, "readers", func() { release = unit.NewReleaser(c.WS, store, c.Files, nil, jobs) })
 	var sched *schedule
 	trace.WithRegion(ctx, "schedule", func() { sched = newSchedule(len(c.Files), release.Reads, c.sourceSize, jobs) })
 	if trace.IsEnabled() {

@@ -9,6 +9,7 @@ import (
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -187,7 +188,7 @@ func stubCxxFacts(pass *analysis.Pass, s *abi.Stub) *stubCxx {
 		if u == nil {
 			continue
 		}
-		f := analysis.UnitFact(pass, u, unitSyncKey)
+		f := unit.Fact(u, unitSyncKey)
 		for _, p := range f.files {
 			if !seen[p] {
 				seen[p] = true
@@ -213,9 +214,9 @@ type unitSync struct {
 	files []string
 }
 
-var unitSyncKey = &analysis.UnitKey[*unitSync]{
+var unitSyncKey = &unit.UnitKey[*unitSync]{
 	Name: "rules.unitSync",
-	Compute: func(_ context.Context, u *analysis.Unit) *unitSync {
+	Compute: func(_ context.Context, u *unit.Unit) *unitSync {
 		out := &unitSync{}
 		r := cxx.NewResolverFrom(u, u.Files...)
 		for _, f := range u.Files {
@@ -264,12 +265,12 @@ func clipText(s string) string {
 // rules).
 func pyStubs(pass *analysis.Pass) []*abi.Stub {
 	if pass.WS == nil {
-		return analysis.FileFact(pass, pyStubsKey)
+		return unit.FileFact(pass.Closure(), pass.File, pyStubsKey)
 	}
 	return pass.WS.StubsFor(pass.File.Path)
 }
 
-var pyStubsKey = &analysis.FileKey[[]*abi.Stub]{
+var pyStubsKey = &unit.FileKey[[]*abi.Stub]{
 	Name:    "rules.pyStubs",
 	Compute: func(_ context.Context, f *grammar.File) []*abi.Stub { return abi.ParseStubs(f) },
 }

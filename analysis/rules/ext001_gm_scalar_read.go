@@ -66,12 +66,11 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"in; the UB staging a display-only sketch shows is the alternative.",
 		Guide: "§4",
 	},
-	Run:   runGMScalarRead,
-	Facts: []analysis.FactKey{gmKey, summariesKey, funcsKey},
+	Run: runGMScalarRead,
 })
 
 func runGMScalarRead(pass *analysis.Pass) {
-	gm := fileGM(pass)
+	gm := pass.Closure().GM()
 	type group struct {
 		first   *cxx.Access
 		verdict readVerdict
@@ -95,7 +94,7 @@ func runGMScalarRead(pass *analysis.Pass) {
 			continue
 		}
 		if sum == nil {
-			sum = unitSummaries(pass)
+			sum = pass.Reach().Summaries()
 			prec = newReadPrecedence(sum, accs)
 		}
 		v := classifyRead(pass, sum, prec, a, cores)
@@ -147,7 +146,7 @@ func runGMScalarRead(pass *analysis.Pass) {
 				if !g.verdict.Poll {
 					before = a.Node
 				}
-				saidLess = unseenCall(pass, unitFuncs(pass), a.Func(), g.cores, b[0], b[1], before)
+				saidLess = unseenCall(pass, pass.Reach().FuncIndex(), a.Func(), g.cores, b[0], b[1], before)
 			}
 			if saidLess == nil {
 				sev = analysis.SeverityWarning

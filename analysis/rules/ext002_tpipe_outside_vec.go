@@ -6,6 +6,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -45,7 +46,7 @@ var TPipeOutsideVec = register(&analysis.Analyzer{
 		Guide: "§3",
 	},
 	Run:   runTPipeOutsideVec,
-	Facts: []analysis.FactKey{tpipesKey},
+	Facts: []unit.FactKey{tpipesKey},
 })
 
 func runTPipeOutsideVec(pass *analysis.Pass) {
@@ -180,15 +181,15 @@ type pipeClass struct {
 
 // tpipesOf finds the file's TPipe creation sites once for EXT002 and EXT003.
 func tpipesOf(pass *analysis.Pass) *tpipeModel {
-	return analysis.UnitFact(pass, pass.Closure(), tpipesKey)
+	return unit.Fact(pass.Closure(), tpipesKey)
 }
 
-var tpipesKey = &analysis.UnitKey[*tpipeModel]{
+var tpipesKey = &unit.UnitKey[*tpipeModel]{
 	Name:    "rules.tpipes",
-	Compute: func(_ context.Context, u *analysis.Unit) *tpipeModel { return buildTPipes(u) },
+	Compute: func(_ context.Context, u *unit.Unit) *tpipeModel { return buildTPipes(u) },
 }
 
-func buildTPipes(u *analysis.Unit) *tpipeModel {
+func buildTPipes(u *unit.Unit) *tpipeModel {
 	file := u.Files[0]
 	type fileNode struct {
 		f *grammar.File

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -38,7 +39,7 @@ var TPipeDouble = register(&analysis.Analyzer{
 		Guide: "§3",
 	},
 	Run:   runTPipeDouble,
-	Facts: []analysis.FactKey{tpipesKey},
+	Facts: []unit.FactKey{tpipesKey},
 })
 
 func runTPipeDouble(pass *analysis.Pass) {

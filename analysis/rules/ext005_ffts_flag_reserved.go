@@ -9,6 +9,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -68,7 +69,7 @@ var FFTSFlagReserved = register(&analysis.Analyzer{
 		Guide: "§5",
 	},
 	Run:   runFFTSFlagReserved,
-	Facts: []analysis.FactKey{flagCallsKey, ownSyncAllKey, reachSyncAllKey, reachFlagCallsKey},
+	Facts: []unit.FactKey{ownSyncAllKey, reachSyncAllKey},
 })
 
 // badFlag is one finding before its fix is built.
@@ -82,7 +83,7 @@ type badFlag struct {
 	// arch is the chips the verdict holds for; target says where the
 	// extern's target came from.
 	arch   grammar.Arch
-	target analysis.Target
+	target unit.Target
 }
 
 const (
@@ -93,7 +94,7 @@ const (
 )
 
 func runFFTSFlagReserved(pass *analysis.Pass) {
-	direct := flagCalls(pass)
+	direct := pass.Closure().FlagCalls()
 	if len(direct) == 0 {
 		return
 	}
@@ -252,7 +253,7 @@ func syncAllFlags(b badFlag) string {
 }
 
 // targetSource says where a known target came from, for messages.
-func targetSource(pass *analysis.Pass, t analysis.Target) string {
+func targetSource(pass *analysis.Pass, t unit.Target) string {
 	switch {
 	case t.Source == "config":
 		return "the configured `arch`"

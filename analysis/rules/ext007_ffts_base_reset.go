@@ -34,8 +34,7 @@ var FFTSBaseReset = register(&analysis.Analyzer{
 			"or loop). Code that computed the address only for this call is left behind for you to remove.",
 		Guide: "§1, §5",
 	},
-	Run:   runFFTSBaseReset,
-	Facts: []analysis.FactKey{summariesKey, funcsKey},
+	Run: runFFTSBaseReset,
 })
 
 func runFFTSBaseReset(pass *analysis.Pass) {
@@ -55,7 +54,7 @@ func runFFTSBaseReset(pass *analysis.Pass) {
 			continue
 		}
 		if sum == nil {
-			sum = unitSummaries(pass)
+			sum = pass.Reach().Summaries()
 		}
 		if sum.NeverRuns(n) {
 			// `if (sync != nullptr) set_ffts_base_addr(sync);` in a body

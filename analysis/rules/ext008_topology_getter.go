@@ -32,8 +32,7 @@ var TopologyGetter = register(&analysis.Analyzer{
 			"value passed in). `get_subblockdim()` has no args form (a c220 cluster has two vector lanes) and gets no fix.",
 		Guide: "§1",
 	},
-	Run:   runTopologyGetter,
-	Facts: []analysis.FactKey{funcsKey},
+	Run: runTopologyGetter,
 })
 
 // topologyGetters maps each zero-argument getter to its args form ("" when
@@ -102,7 +101,7 @@ func runTopologyGetter(pass *analysis.Pass) {
 // wrappers install), which the rule leaves alone.
 func ownTopologyGetters(pass *analysis.Pass) map[string]bool {
 	out := map[string]bool{}
-	funcs := workspaceFuncs(pass)
+	funcs := pass.Closure().FuncIndex()
 	for name := range topologyGetters {
 		for _, d := range funcs.Lookup(name) {
 			if len(cxx.Params(d.Node)) == 0 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -53,16 +54,16 @@ var GMScalarWrite = register(&analysis.Analyzer{
 		Guide: "§4, §5 (dcci/dsb), facts: Scalar reads from GM",
 	},
 	Run:   runGMScalarWrite,
-	Facts: []analysis.FactKey{gmKey, summariesKey, funcsKey, barrierSitesKey},
+	Facts: []unit.FactKey{barrierSitesKey},
 })
 
 func runGMScalarWrite(pass *analysis.Pass) {
-	gm := fileGM(pass)
+	gm := pass.Closure().GM()
 	accs := gm.Accesses()
 	if len(accs) == 0 {
 		return
 	}
-	funcs := workspaceFuncs(pass)
+	funcs := pass.Closure().FuncIndex()
 	sites := allBarrierSites(pass)
 	isBarrier := func(f *grammar.File, c cxx.Call) bool { _, ok := sites.of(c.Node); return ok }
 	barriers := newCallScan(pass.File, funcs, "hardware-barrier", isBarrier)
@@ -98,7 +99,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		flush := gm.FlushedBefore(*a, limit)
 		// The unit's summaries see write-backs the syntax does not: through
 		// derived pointers, in helpers, whole-cache and two-argument forms.
-		sum := unitSummaries(pass)
+		sum := pass.Reach().Summaries()
 		if sum.DeadForEveryCall(a.Func(), a.Node) {
 			// Every call passes null for the pointer guarding the store.
 			continue
@@ -148,7 +149,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		} else if flush != nil && dsbs.within(a.Func(), cores, flush.Call.End, limit) {
 			continue
 		}
-		if flush == nil && (callersFlush(unitFuncs(pass), a, cores, callersMemo) || sum.CallersWriteBack(a.Func(), o)) {
+		if flush == nil && (callersFlush(pass.Reach().FuncIndex(), a, cores, callersMemo) || sum.CallersWriteBack(a.Func(), o)) {
 			continue
 		}
 		seen[key] = true
@@ -158,7 +159,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		if after != nil && after.next != nil {
 			to, before = after.next.At.Start, after.next.At
 		}
-		unseen := unseenCall(pass, unitFuncs(pass), a.Func(), cores, a.Node.End, to, before)
+		unseen := unseenCall(pass, pass.Reach().FuncIndex(), a.Func(), cores, a.Node.End, to, before)
 		sev := analysis.Severity(0)
 		if flush != nil && (after == nil || after.next == nil) || unseen != nil {
 			sev = analysis.SeverityInfo

@@ -7,6 +7,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -40,7 +41,7 @@ var CrossCoreLaneImbalance = register(&analysis.Analyzer{
 		Guide: "§5",
 	},
 	Run:   runCrossCoreLaneImbalance,
-	Facts: []analysis.FactKey{flagCallsKey, macroFlagSitesKey, varianceKey, funcsKey},
+	Facts: []unit.FactKey{varianceKey},
 })
 
 func runCrossCoreLaneImbalance(pass *analysis.Pass) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -49,7 +50,7 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 		Guide:     "§1, §5, §7",
 	},
 	Run:   runBarrierEarlyReturn,
-	Facts: []analysis.FactKey{barrierSitesKey, varianceKey, funcsKey},
+	Facts: []unit.FactKey{barrierSitesKey, varianceKey},
 })
 
 // barrierSites are the hardware barrier calls of a unit's files, by tree:
@@ -85,12 +86,12 @@ func (bs barrierSites) of(n *grammar.Node) (barrierSite, bool) {
 // allBarrierSites indexes the hardware barrier sites of the file and its
 // includes.
 func allBarrierSites(pass *analysis.Pass) barrierSites {
-	return analysis.UnitFact(pass, pass.Closure(), barrierSitesKey)
+	return unit.Fact(pass.Closure(), barrierSitesKey)
 }
 
-var barrierSitesKey = &analysis.UnitKey[barrierSites]{
+var barrierSitesKey = &unit.UnitKey[barrierSites]{
 	Name: "rules.barrierSites",
-	Compute: func(ctx context.Context, u *analysis.Unit) barrierSites {
+	Compute: func(ctx context.Context, u *unit.Unit) barrierSites {
 		out := barrierSites{}
 		// The file's, then headers and macro bodies: a barrier a macro
 		// hides is reached through its uses.
@@ -145,7 +146,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 	if len(sites) == 0 {
 		return
 	}
-	funcs := workspaceFuncs(pass)
+	funcs := pass.Closure().FuncIndex()
 	// A core that skips only a wait has already signalled its arrival:
 	// nobody waits for it, so only the arriving half of a barrier counts.
 	isBarrier := func(f *grammar.File, c cxx.Call) bool {

@@ -44,8 +44,7 @@ var MissingPipeDrain = register(&analysis.Analyzer{
 			"use AscendC) on its own line before each return the store reaches; a full barrier only waits.",
 		Guide: "§1 (runtime model), facts: How an extern is built and run",
 	},
-	Run:   runMissingPipeDrain,
-	Facts: []analysis.FactKey{funcsKey},
+	Run: runMissingPipeDrain,
 })
 
 const (
@@ -131,7 +130,7 @@ func runMissingPipeDrain(pass *analysis.Pass) {
 	if len(entries) == 0 || !mayStoreToGM(pass) {
 		return
 	}
-	funcs := workspaceFuncs(pass)
+	funcs := pass.Closure().FuncIndex()
 	blind := len(pass.Closure().UnresolvedIncludes()) > 0
 	cores := kindCores(pass)
 	for _, fn := range entries {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -48,7 +49,7 @@ var GMFalseSharing = register(&analysis.Analyzer{
 		Guide: "§4 (scalar GM stores, dcci), facts: Scalar reads from GM",
 	},
 	Run:   runGMFalseSharing,
-	Facts: []analysis.FactKey{gmKey, coreNamesKey, nameDefsKey, funcsKey},
+	Facts: []unit.FactKey{coreNamesKey},
 })
 
 const cacheLine = 64
@@ -66,7 +67,7 @@ func isCoreGetter(n *grammar.Node) bool {
 }
 
 func runGMFalseSharing(pass *analysis.Pass) {
-	gm := fileGM(pass)
+	gm := pass.Closure().GM()
 	accs := gm.Accesses()
 	if len(accs) == 0 {
 		return
@@ -85,7 +86,7 @@ func runGMFalseSharing(pass *analysis.Pass) {
 			continue
 		}
 		if fs == nil {
-			fs = &falseSharing{pass: pass, funcs: workspaceFuncs(pass)}
+			fs = &falseSharing{pass: pass, funcs: pass.Closure().FuncIndex()}
 		}
 		terms, ok := fs.linear(a.Func(), idx, 0)
 		if !ok || len(terms) == 0 {
@@ -635,20 +636,20 @@ func (s *falseSharing) padFix(idx *grammar.Node, t coreTerm, size int64, sdef *g
 // coreNames are the variables and members the unit assigns from a core id
 // (directly or through another such name).
 func coreNames(pass *analysis.Pass) map[string]bool {
-	return analysis.UnitFact(pass, pass.Closure(), coreNamesKey).all
+	return unit.Fact(pass.Closure(), coreNamesKey).all
 }
 
 // coreDirect are the names assigned a bare core getter.
 func coreDirect(pass *analysis.Pass) map[string]bool {
-	return analysis.UnitFact(pass, pass.Closure(), coreNamesKey).direct
+	return unit.Fact(pass.Closure(), coreNamesKey).direct
 }
 
 type coreNameSet struct{ all, direct map[string]bool }
 
-var coreNamesKey = &analysis.UnitKey[coreNameSet]{
+var coreNamesKey = &unit.UnitKey[coreNameSet]{
 	Name: "rules.coreNames",
-	Compute: func(ctx context.Context, u *analysis.Unit) coreNameSet {
-		defs := analysis.UnitFactOf(ctx, u, nameDefsKey)
+	Compute: func(ctx context.Context, u *unit.Unit) coreNameSet {
+		defs := u.NameDefs()
 		direct := map[string]bool{}
 		reads := func(names map[string]bool, e *grammar.Node) bool {
 			ds := e.Descendants()
@@ -660,8 +661,8 @@ var coreNamesKey = &analysis.UnitKey[coreNameSet]{
 			}
 			return false
 		}
-		all := derivedNames(defs, reads, func(name string, d nameDef) {
-			if v := cxx.Unparen(d.value); v != nil && isCoreGetter(v) {
+		all := derivedNames(defs, reads, func(name string, d unit.NameDef) {
+			if v := cxx.Unparen(d.Value); v != nil && isCoreGetter(v) {
 				direct[name] = true
 			}
 		})

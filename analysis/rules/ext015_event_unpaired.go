@@ -56,8 +56,7 @@ var EventUnpaired = register(&analysis.Analyzer{
 			"at the end) is the author's call.",
 		Guide: "§4 (the staging pattern), facts: How an extern is built and run",
 	},
-	Run:   runEventUnpaired,
-	Facts: []analysis.FactKey{funcsKey},
+	Run: runEventUnpaired,
 })
 
 var eventNames = [][]byte{[]byte("SetFlag"), []byte("WaitFlag"), []byte("set_flag"), []byte("wait_flag")}
@@ -73,7 +72,7 @@ func runEventUnpaired(pass *analysis.Pass) {
 	}
 	cores := kindCores(pass)
 	// The closure's function index is workspaceFuncs' (the same code files).
-	for _, fd := range cxx.UnpairedEvents(pass.Context(), pass.Closure(), files, workspaceFuncs(pass), pass.Consts, entries, cores) {
+	for _, fd := range cxx.UnpairedEvents(pass.Context(), pass.Closure(), files, pass.Closure().FuncIndex(), pass.Consts, entries, cores) {
 		sev := analysis.Severity(0)
 		if fd.Problem == cxx.EventWaitUnset {
 			sev = analysis.SeverityError

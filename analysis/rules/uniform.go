@@ -9,6 +9,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -61,10 +62,10 @@ var (
 )
 
 // varianceKey is a unit's variance model.
-var varianceKey = &analysis.UnitKey[*varianceModel]{
+var varianceKey = &unit.UnitKey[*varianceModel]{
 	Name: "rules.variance",
-	Compute: func(ctx context.Context, u *analysis.Unit) *varianceModel {
-		m := &varianceModel{u: u, consts: u.Consts(), funcs: analysis.UnitFactOf(ctx, u, funcsKey),
+	Compute: func(ctx context.Context, u *unit.Unit) *varianceModel {
+		m := &varianceModel{u: u, consts: u.Consts(), funcs: u.FuncIndex(),
 			files: map[*grammar.Tree]*grammar.File{}, memo: map[vkey]variance{}, busy: map[vkey]bool{},
 			locals: map[*grammar.Node]*fnLocals{}}
 		for _, f := range u.CodeFiles() {
@@ -76,13 +77,13 @@ var varianceKey = &analysis.UnitKey[*varianceModel]{
 
 // unitVariance returns the variance model of the file's closure.
 func unitVariance(pass *analysis.Pass) *varianceModel {
-	return analysis.UnitFact(pass, pass.Closure(), varianceKey)
+	return unit.Fact(pass.Closure(), varianceKey)
 }
 
 // varianceModel computes variances lazily; it is shared by every pass on
 // the unit, so one lock guards it.
 type varianceModel struct {
-	u      *analysis.Unit
+	u      *unit.Unit
 	consts *cxx.Resolver
 	funcs  *cxx.Funcs
 	files  map[*grammar.Tree]*grammar.File

@@ -9,6 +9,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/engine"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -112,7 +113,7 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 	var unitNames, unknown []string
 	for _, u := range entries {
 		unitNames = append(unitNames, rel(u))
-		if !(archSet != nil && archSet(u)) && !analysis.InferUnitTarget(ws, u).Known() {
+		if !(archSet != nil && archSet(u)) && !unit.InferTarget(ws, u).Known() {
 			unknown = append(unknown, rel(u))
 		}
 	}

@@ -1,4 +1,4 @@
-package analysis
+package unit
 
 import (
 	"context"
@@ -31,7 +31,7 @@ type TargetEvidence struct {
 func (t Target) Known() bool { return t.Arch.Single() }
 
 var archMapKey = &FileKey[*grammar.ArchMap]{
-	Name:    "analysis.archMap",
+	Name:    "unit.archMap",
 	Compute: func(_ context.Context, f *grammar.File) *grammar.ArchMap { return grammar.ScanArch(f.Guards) },
 }
 
@@ -41,20 +41,22 @@ var archMapKey = &FileKey[*grammar.ArchMap]{
 // same chip. Branches for both chips (a library that supports both) or
 // none leave it unknown.
 var unitTargetKey = &UnitKey[Target]{
-	Name: "analysis.unitTarget",
+	Name: "unit.unitTarget",
 	Compute: func(ctx context.Context, u *Unit) Target {
-		return inferTarget(ctx, u.store, u.Files)
+		maps := make([]*grammar.ArchMap, len(u.Files))
+		paths := make([]string, len(u.Files))
+		for i, f := range u.Files {
+			paths[i], maps[i] = f.Path, u.ArchMap(f)
+		}
+		return targetOf(paths, maps)
 	},
 }
 
-func inferTarget(ctx context.Context, s *Store, files []*grammar.File) Target {
-	maps := make([]*grammar.ArchMap, len(files))
-	paths := make([]string, len(files))
-	for i, f := range files {
-		paths[i], maps[i] = f.Path, fileFact(ctx, s, f, archMapKey)
-	}
-	return targetOf(paths, maps)
-}
+// Target is the chip the unit's conditionals name (see unitTargetKey).
+func (u *Unit) Target() Target { return Fact(u, unitTargetKey) }
+
+// ArchMap is f's map of the chips its conditionals compile each range for.
+func (u *Unit) ArchMap(f *grammar.File) *grammar.ArchMap { return FileFact(u, f, archMapKey) }
 
 // targetOf is the target the chip conditionals of a unit's files name.
 func targetOf(paths []string, maps []*grammar.ArchMap) Target {
@@ -74,10 +76,10 @@ func targetOf(paths []string, maps []*grammar.ArchMap) Target {
 	return Target{Arch: seen, Source: "guards", Evidence: first}
 }
 
-// InferUnitTarget is the target the conditionals of the unit rooted at
+// InferTarget is the target the conditionals of the unit rooted at
 // entry name, for front ends that count units without a pass. It reads
 // the files' text only: conditionals need no parse.
-func InferUnitTarget(ws *workspace.Workspace, entry string) Target {
+func InferTarget(ws *workspace.Workspace, entry string) Target {
 	var paths []string
 	var maps []*grammar.ArchMap
 	for _, p := range ws.Closure(entry) {
@@ -89,36 +91,4 @@ func InferUnitTarget(ws *workspace.Workspace, entry string) Target {
 		maps = append(maps, grammar.ScanArch(grammar.ScanGuards(src)))
 	}
 	return targetOf(paths, maps)
-}
-
-// Target is the chip the pass's file is compiled for: the configured one,
-// else what its units' conditionals say (a header of several units is
-// known only when they all agree).
-func (p *Pass) Target() Target {
-	if p.Settings.Arch.Single() {
-		return Target{Arch: p.Settings.Arch, Source: "config"}
-	}
-	var out Target
-	for i, u := range p.Units() {
-		t := UnitFact(p, u, unitTargetKey)
-		if i == 0 {
-			out = t
-			continue
-		}
-		if t.Arch != out.Arch {
-			return Target{Arch: grammar.ArchAny}
-		}
-	}
-	if out.Arch == grammar.ArchNone {
-		out.Arch = grammar.ArchAny
-	}
-	return out
-}
-
-// ArchAt is the set of chips that compile node n of file f for this pass:
-// the target's, narrowed by the conditionals around n (code under `#if
-// __NPU_ARCH__ == 3510` is A5 code whatever the unit). ArchNone: no chip
-// of the target compiles it.
-func (p *Pass) ArchAt(f *grammar.File, n *grammar.Node) grammar.Arch {
-	return p.Target().Arch & FileFactOf(p, f, archMapKey).At(n.Start)
 }

@@ -1,9 +1,7 @@
-package analysis
+package unit
 
 import (
 	"context"
-	"path/filepath"
-	"strings"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -14,7 +12,7 @@ import (
 // `#include "body.cce"` / `#undef NO_GLOBAL_ENTRY` compiles the header
 // without its `#ifndef NO_GLOBAL_ENTRY` entry.
 var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
-	Name: "analysis.include-guards",
+	Name: "unit.include-guards",
 	Compute: func(ctx context.Context, u *Unit) map[*grammar.File]*grammar.Guards {
 		out := map[*grammar.File]*grammar.Guards{}
 		if len(u.Files) == 0 {
@@ -60,7 +58,7 @@ var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
 					if op := paths.Resolve(d.Cond); op != "" {
 						path = op[1 : len(op)-1]
 					}
-					t := u.includedFile(f, path)
+					t := u.Resolve(f, path)
 					if t == nil {
 						continue
 					}
@@ -94,7 +92,7 @@ func unitRoots(u *Unit) []*grammar.File {
 	for _, f := range u.Files {
 		for _, d := range f.Guards.Directives {
 			if d.Kind == "include" {
-				if t := u.includedFile(f, includePath(d.Cond)); t != nil && t != f {
+				if t := u.Resolve(f, includePath(d.Cond)); t != nil && t != f {
 					included[t] = true
 				}
 			}
@@ -130,46 +128,6 @@ func sameTested(g *grammar.Guards, a, b map[string]bool) bool {
 	return true
 }
 
-// includePath is the path of an #include directive's operand.
-func includePath(cond string) string {
-	s := strings.TrimSpace(cond)
-	if len(s) < 2 || s[0] != '"' && s[0] != '<' {
-		return ""
-	}
-	closing := byte('"')
-	if s[0] == '<' {
-		closing = '>'
-	}
-	if j := strings.IndexByte(s[1:], closing); j >= 0 {
-		return s[1 : 1+j]
-	}
-	return ""
-}
-
-// includedFile is the unit file an #include of from names: next to from
-// first, then any unit file the path ends.
-func (u *Unit) includedFile(from *grammar.File, path string) *grammar.File {
-	if path == "" {
-		return nil
-	}
-	near := filepath.Join(filepath.Dir(from.Path), path)
-	for _, f := range u.Files {
-		if f.Path == near {
-			return f
-		}
-	}
-	rel := filepath.ToSlash(filepath.Clean(path))
-	for strings.HasPrefix(rel, "../") {
-		rel = rel[3:]
-	}
-	for _, f := range u.Files {
-		if strings.HasSuffix(filepath.ToSlash(f.Path), "/"+rel) {
-			return f
-		}
-	}
-	return nil
-}
-
 // testsAny reports whether a conditional of g names a macro of st.
 func testsAny(g *grammar.Guards, st map[string]bool) bool {
 	if len(st) == 0 {
@@ -191,32 +149,8 @@ func testsAny(g *grammar.Guards, st map[string]bool) bool {
 // IncludeGuards returns f's guard model in this unit: its own, or the one
 // under the macros the unit defines before including it.
 func (u *Unit) IncludeGuards(f *grammar.File) *grammar.Guards {
-	if g := UnitFactOf(context.Background(), u, includeGuardsKey)[f]; g != nil {
+	if g := Fact(u, includeGuardsKey)[f]; g != nil {
 		return g
 	}
 	return f.Guards
-}
-
-// compiled reports whether a device compile keeps the byte at off of file:
-// not under `#ifdef __CPU_SIM` or another never-device branch, and, for a
-// header, not cut out by what every unit defines before including it.
-func (p *Pass) compiled(path string, off uint32) bool {
-	f := p.fileAt(path)
-	if f == nil || f.Lang != grammar.CPP {
-		return true
-	}
-	if f.Guards.CoresAt(off) == grammar.None {
-		return false
-	}
-	seen := false
-	for _, u := range p.Units() {
-		if u.Pseudo || u.File(path) == nil {
-			continue
-		}
-		seen = true
-		if u.IncludeGuards(f).CoresAt(off) != grammar.None {
-			return true
-		}
-	}
-	return !seen
 }

@@ -1,9 +1,8 @@
-package analysis
+package unit
 
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -11,67 +10,6 @@ import (
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
-
-// UnresolvedInclude is a quoted #include of a unit's file that names no file
-// of the unit and no known SDK header: code the analysis could not see.
-type UnresolvedInclude struct {
-	File    *grammar.File
-	Include grammar.Include
-}
-
-// sdkHeaders are the quoted includes that name the toolkit (CANN AscendC,
-// pto-isa, the runtime's own headers): never in the workspace, and their
-// functions are the known device API rather than project code.
-var sdkHeaders = []string{"kernel_operator.h", "kernel_tiling/", "lib/", "pto/", "acl/", "aclnn", "tikcfw/", "graph/", "register/", "tiling/", "securec.h", "kernel_macros.h", "kernel_event.h"}
-
-// IsSDKHeader reports whether a quoted include names a toolkit header.
-func IsSDKHeader(path string) bool {
-	for _, h := range sdkHeaders {
-		if strings.HasSuffix(h, "/") && strings.HasPrefix(path, h) || path == h {
-			return true
-		}
-	}
-	return false
-}
-
-var unresolvedKey = &UnitKey[[]UnresolvedInclude]{
-	Name: "analysis.unresolved-includes",
-	Compute: func(ctx context.Context, u *Unit) []UnresolvedInclude {
-		var out []UnresolvedInclude
-		for _, f := range u.Files {
-			for _, inc := range f.Includes {
-				if inc.System || IsSDKHeader(inc.Path) || u.resolves(inc.Path) {
-					continue
-				}
-				out = append(out, UnresolvedInclude{File: f, Include: inc})
-			}
-		}
-		return out
-	},
-}
-
-// resolves reports whether some file of the unit is what an include path
-// names (the workspace resolved it when it built the unit).
-func (u *Unit) resolves(path string) bool {
-	rel := filepath.ToSlash(filepath.Clean(path))
-	for strings.HasPrefix(rel, "../") {
-		rel = rel[3:]
-	}
-	suffix := "/" + rel
-	for _, f := range u.Files {
-		if strings.HasSuffix(f.Path, suffix) || f.Path == path {
-			return true
-		}
-	}
-	return false
-}
-
-// UnresolvedIncludes lists the unit's quoted includes that resolve to no
-// file (not counting SDK headers): whatever they declare, the analysis
-// cannot see, so a verdict that depends on it must say less.
-func (u *Unit) UnresolvedIncludes() []UnresolvedInclude {
-	return UnitFactOf(context.Background(), u, unresolvedKey)
-}
 
 // Unseen is a construct of a function that the analysis could not see
 // into, so a verdict on code after it may be wrong: a macro used as a
@@ -91,7 +29,7 @@ type Unseen struct {
 // statementUsesKey lists a file's statements that may be macro uses
 // (`NAME(args);`, `NAME;`), in source order.
 var statementUsesKey = &FileKey[[]*grammar.Node]{
-	Name: "analysis.statement-uses",
+	Name: "unit.statement-uses",
 	Compute: func(ctx context.Context, f *grammar.File) []*grammar.Node {
 		var out []*grammar.Node
 		if f.Tree == nil || f.Lang != grammar.CPP {
@@ -180,7 +118,7 @@ func (u *Unit) UnseenBefore(f *grammar.File, off uint32) []Unseen {
 // and answered by prefix: a fix is judged per finding, and a function
 // with thousands of findings must not be rescanned for each.
 func (u *Unit) unseen(f *grammar.File, fn *grammar.Node, off uint32) []Unseen {
-	fu := UnitFactOf(context.Background(), u, unseenKey).of(u, f, fn)
+	fu := Fact(u, unseenKey).of(u, f, fn)
 	var out []Unseen
 	n := sort.Search(len(fu.macros), func(i int) bool { return fu.macros[i].Node.Start >= off })
 	out = append(out, fu.macros[:n]...)
@@ -198,7 +136,7 @@ func (u *Unit) unseen(f *grammar.File, fn *grammar.Node, off uint32) []Unseen {
 // unseenKey memoizes, per function of a unit, what the analysis cannot
 // see in it.
 var unseenKey = &UnitKey[*unseenIndex]{
-	Name: "analysis.unseen",
+	Name: "unit.unseen",
 	Compute: func(ctx context.Context, u *Unit) *unseenIndex {
 		return &unseenIndex{byFn: map[*grammar.Node]*fnUnseen{}}
 	},
@@ -239,14 +177,13 @@ func (ix *unseenIndex) of(u *Unit, f *grammar.File, fn *grammar.Node) *fnUnseen 
 }
 
 func (u *Unit) scanUnseen(f *grammar.File, fn *grammar.Node) *fnUnseen {
-	ctx := context.Background()
 	fu := &fnUnseen{}
 	um := u.Macros()
 	var missing []string
 	for _, inc := range u.UnresolvedIncludes() {
 		missing = append(missing, "`"+inc.Include.Path+"`")
 	}
-	uses := FileFactIn(ctx, u, f, statementUsesKey)
+	uses := FileFact(u, f, statementUsesKey)
 	for i := sort.Search(len(uses), func(i int) bool { return uses[i].Start >= fn.Start }); i < len(uses) && uses[i].Start < fn.End; i++ {
 		s := uses[i]
 		if s.End > fn.End {
@@ -281,7 +218,7 @@ func (u *Unit) scanUnseen(f *grammar.File, fn *grammar.Node) *fnUnseen {
 		names[t] = true
 	}
 	consts := u.Consts()
-	ifs := FileFactIn(ctx, u, f, nodeIndexKey).get("if_statement")
+	ifs := u.Nodes(f, "if_statement")
 	for i := sort.Search(len(ifs), func(i int) bool { return ifs[i].Start >= fn.Start }); i < len(ifs) && ifs[i].Start < fn.End; i++ {
 		n := ifs[i]
 		if n.End > fn.End {
@@ -337,106 +274,6 @@ func holdsReturn(n *grammar.Node) bool {
 	return false
 }
 
-// demoteUnseen offers a finding's safe fixes as unsafe when something
-// before it in its function is out of the analysis's sight (a macro it
-// cannot read, a condition on an unknown template argument): that
-// construct may already have done what the fix adds, or made the fixed
-// code wrong (a cube that returned inside a macro never meets
-// `SyncAll<false>()`). The message says why.
-func (p *Pass) demoteUnseen(d *Diagnostic) {
-	safe := false
-	for _, fx := range d.Fixes {
-		safe = safe || fx.Applicability == Safe && len(fx.Edits) > 0
-	}
-	if !safe || d.Code == InternalCode {
-		return
-	}
-	f := p.fileAt(d.File)
-	if f == nil {
-		return
-	}
-	us := p.Reach().UnseenBefore(f, d.Start)
-	if len(us) == 0 {
-		return
-	}
-	for i := range d.Fixes {
-		if d.Fixes[i].Applicability == Safe {
-			d.Fixes[i].Applicability = Unsafe
-		}
-	}
-	d.Unseen = us
-	more := ""
-	if len(us) > 1 {
-		more = fmt.Sprintf(" (and %d more)", len(us)-1)
-	}
-	d.Message = CapMessage(d.Message + "; the fix is offered as unsafe: " + us[0].Why + more + ", and it may change what this code does")
-	for _, u := range us {
-		d.Related = append(d.Related, Related{File: u.File.Path, Start: u.Node.Start, End: u.Node.End, Message: CapMessage("extern-lsp could not see into this: " + u.Why)})
-	}
-}
-
-// fileAt is the pass's file or the included file at path.
-func (p *Pass) fileAt(path string) *grammar.File {
-	if path == p.File.Path {
-		return p.File
-	}
-	for _, inc := range p.Includes {
-		if inc.Path == path {
-			return inc
-		}
-	}
-	return nil
-}
-
-// Sight counts what the analysis of a file could not see.
-type Sight struct {
-	// UndefinedMacros are statement uses of macro-like names with no
-	// definition in any file of the unit.
-	UndefinedMacros int
-	// UnreadMacros are statement uses of macros the unit defines with a
-	// body the analysis cannot read as statements.
-	UnreadMacros int
-	// TemplateConditions are conditions on template arguments the
-	// analysis does not know with a return under them (the code after
-	// them may not run on some instantiation).
-	TemplateConditions int
-}
-
-// Add adds o's counts to s.
-func (s *Sight) Add(o Sight) {
-	s.UndefinedMacros += o.UndefinedMacros
-	s.UnreadMacros += o.UnreadMacros
-	s.TemplateConditions += o.TemplateConditions
-}
-
-// sight counts what the analysis could not see in the pass's file.
-func (p *Pass) sight() Sight {
-	var s Sight
-	if p.File.Lang != grammar.CPP || p.File.Tree == nil {
-		return s
-	}
-	u := p.Reach()
-	for _, fn := range p.Nodes("function_definition") {
-		if p.Context().Err() != nil {
-			break
-		}
-		if cxx.EnclosingDefinition(fn) != nil {
-			continue
-		}
-		for _, x := range u.unseen(p.File, fn, fn.End) {
-			switch {
-			case x.Undefined:
-				s.UndefinedMacros++
-			case x.Node.Kind() == "expression_statement":
-				s.UnreadMacros++
-			default:
-				s.TemplateConditions++
-			}
-		}
-	}
-	return s
-}
-
 // definesFunction reports whether a file of the unit defines a function
 // called name (a capitalised helper, `PTOAS__DCCI_SINGLE_CACHE_LINE(p)`,
 // is no macro).
@@ -448,3 +285,6 @@ func (u *Unit) definesFunction(name string) bool {
 	}
 	return false
 }
+
+// UnseenIn lists what the analysis could not see anywhere in fn of f.
+func (u *Unit) UnseenIn(f *grammar.File, fn *grammar.Node) []Unseen { return u.unseen(f, fn, fn.End) }

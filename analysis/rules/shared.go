@@ -6,39 +6,18 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
-// Facts about cross-core synchronisation shared by the rules that need
-// them (EXT005, EXT011, EXT104), memoized per unit so each is computed once.
-
-var flagCallsKey = &analysis.UnitKey[[]cxx.FlagCall]{
-	Name: "rules.flagCalls",
-	Compute: func(_ context.Context, u *analysis.Unit) []cxx.FlagCall {
-		return cxx.FileFlagCalls(u, u.Files[0], u.Consts())
-	},
-}
-
-// flagCalls returns the file's decoded cross-core flag calls.
-func flagCalls(pass *analysis.Pass) []cxx.FlagCall {
-	return analysis.UnitFact(pass, pass.Closure(), flagCallsKey)
-}
-
-// macroFlagSitesKey is the flag calls the file's macro uses make
-// (`SIGNAL(kReady)` of `#define SIGNAL(id) CrossCoreSetFlag<2,
-// PIPE_MTE3>(id)`), at the use, the id bound.
-var macroFlagSitesKey = &analysis.UnitKey[[]cxx.FlagSite]{
-	Name: "rules.macroFlagSites",
-	Compute: func(_ context.Context, u *analysis.Unit) []cxx.FlagSite {
-		return cxx.MacroFlagSites(u, u.Files[0], u.Macros().Shadows, u.Consts())
-	},
-}
+// Helpers several rules share over the unit's models.
 
 // fileFlagOps returns the file's flag calls and the flag calls its macro
 // uses make, in source order.
 func fileFlagOps(pass *analysis.Pass) []cxx.FlagCall {
-	out := append([]cxx.FlagCall(nil), flagCalls(pass)...)
-	for _, s := range analysis.UnitFact(pass, pass.Closure(), macroFlagSitesKey) {
+	out := append([]cxx.FlagCall(nil), pass.Closure().FlagCalls()...)
+	for _, s := range pass.Closure().MacroFlagSites() {
 		out = append(out, s.FlagCall)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Node.Start < out[j].Node.Start })
@@ -53,9 +32,9 @@ type syncAllFact struct {
 // ownSyncAllKey is the first live hardware SyncAll of a closure's file: in
 // the file itself a SyncAll that an `if constexpr` discards reserves
 // nothing.
-var ownSyncAllKey = &analysis.UnitKey[syncAllFact]{
+var ownSyncAllKey = &unit.UnitKey[syncAllFact]{
 	Name: "rules.ownSyncAll",
-	Compute: func(_ context.Context, u *analysis.Unit) syncAllFact {
+	Compute: func(_ context.Context, u *unit.Unit) syncAllFact {
 		f := u.Files[0]
 		dead := deadConstexprs(u.Consts())
 		for _, n := range u.Calls(f).Named("SyncAll") {
@@ -69,9 +48,9 @@ var ownSyncAllKey = &analysis.UnitKey[syncAllFact]{
 
 // reachSyncAllKey is the first hardware SyncAll in the other files of a
 // reach unit.
-var reachSyncAllKey = &analysis.UnitKey[syncAllFact]{
+var reachSyncAllKey = &unit.UnitKey[syncAllFact]{
 	Name: "rules.reachSyncAll",
-	Compute: func(_ context.Context, u *analysis.Unit) syncAllFact {
+	Compute: func(_ context.Context, u *unit.Unit) syncAllFact {
 		for _, g := range u.Headers() {
 			if ok, s := cxx.UsesHardwareSyncAll(u, g); ok {
 				return syncAllFact{true, s}
@@ -86,9 +65,9 @@ var reachSyncAllKey = &analysis.UnitKey[syncAllFact]{
 // same extern unit (each entry that compiles this file and its includes).
 // The site is the first call found, the file's own first.
 func unitSyncAll(pass *analysis.Pass) (bool, cxx.Site) {
-	f := analysis.UnitFact(pass, pass.Closure(), ownSyncAllKey)
+	f := unit.Fact(pass.Closure(), ownSyncAllKey)
 	if !f.ok {
-		f = analysis.UnitFact(pass, pass.Reach(), reachSyncAllKey)
+		f = unit.Fact(pass.Reach(), reachSyncAllKey)
 	}
 	return f.ok, f.site
 }
@@ -99,24 +78,51 @@ func unitFiles(pass *analysis.Pass) []*grammar.File {
 	return pass.Reach().Headers()
 }
 
-// reachFlagCallsKey is the flag calls of the other files of a reach unit,
-// their ids resolved against every file of it: a header's constants and
-// the entry's are both in scope there.
-var reachFlagCallsKey = &analysis.UnitKey[[]cxx.FlagCall]{
-	Name: "rules.reachFlagCalls",
-	Compute: func(_ context.Context, u *analysis.Unit) []cxx.FlagCall {
-		files := u.Headers()
-		r := u.Consts() // the headers', then the entry's
-		var out []cxx.FlagCall
-		for _, g := range files {
-			out = append(out, cxx.FileFlagCalls(u, g, r)...)
-		}
-		return out
-	},
-}
-
 // unitFlagCalls returns the flag calls of the other files of the file's
 // extern units (see unitFiles).
 func unitFlagCalls(pass *analysis.Pass) []cxx.FlagCall {
-	return analysis.UnitFact(pass, pass.Reach(), reachFlagCallsKey)
+	return pass.Reach().HeaderFlagCalls()
+}
+
+// kindCores is the cores the file's extern kind compiles it for: one for an
+// AIV- or AIC-only extern, both otherwise.
+func kindCores(pass *analysis.Pass) grammar.Cores {
+	if pass.Ctx != nil {
+		switch pass.Ctx.Kind {
+		case workspace.KindAIV:
+			return grammar.AIV
+		case workspace.KindAIC:
+			return grammar.AIC
+		}
+	}
+	return grammar.Both
+}
+
+// derivedNames follows a unit's definitions to the names whose value reads
+// a seed (as reads judges it, given the names found so far) or another such
+// name, over three rounds (as far as chains in real kernels go). added is
+// told of each name with the definition that made it one.
+func derivedNames(defs []unit.NameDef, reads func(names map[string]bool, value *grammar.Node) bool, added func(name string, d unit.NameDef)) map[string]bool {
+	names := map[string]bool{}
+	for round := 0; round < 3; round++ {
+		changed := false
+		for _, d := range defs {
+			name := cxx.DeclaredName(d.Name)
+			if name == "" {
+				name = laneRootName(d.Name)
+			}
+			if name == "" || names[name] || !reads(names, d.Value) {
+				continue
+			}
+			names[name] = true
+			if added != nil {
+				added(name, d)
+			}
+			changed = true
+		}
+		if !changed {
+			break
+		}
+	}
+	return names
 }

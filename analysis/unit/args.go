@@ -1,4 +1,4 @@
-package analysis
+package unit
 
 import (
 	"context"
@@ -25,7 +25,7 @@ type argsFile struct {
 }
 
 var argsFileKey = &FileKey[*argsFile]{
-	Name: "analysis.argsFile",
+	Name: "unit.argsFile",
 	Compute: func(_ context.Context, f *grammar.File) *argsFile {
 		h := abi.ScanHelpers(f)
 		return &argsFile{helpers: h, defs: abi.IndexDefs(f), argsFns: h.ArgsFunctions()}
@@ -45,19 +45,19 @@ type argsGroup struct {
 }
 
 var argsGroupKey = &UnitKey[*argsGroup]{
-	Name: "analysis.argsGroup",
+	Name: "unit.argsGroup",
 	Compute: func(ctx context.Context, u *Unit) *argsGroup {
-		g := &argsGroup{consts: UnitFactOf(ctx, u, joinConstsKey), raw: map[*grammar.File][]abi.Access{}}
+		g := &argsGroup{consts: Fact(u, joinConstsKey), raw: map[*grammar.File][]abi.Access{}}
 		parts := make([]*abi.FileHelpers, len(u.Files))
 		for i, f := range u.Files {
-			parts[i] = FileFactIn(ctx, u, f, argsFileKey).helpers
+			parts[i] = FileFact(u, f, argsFileKey).helpers
 		}
 		g.helpers = abi.JoinHelpers(parts...)
 		for _, f := range u.Files {
 			if _, done := g.raw[f]; done {
 				continue
 			}
-			acc := rawAccesses(ctx, u, f, g)
+			acc := rawAccesses(u, f, g)
 			g.raw[f] = acc
 			g.uses = append(g.uses, acc...)
 		}
@@ -65,8 +65,8 @@ var argsGroupKey = &UnitKey[*argsGroup]{
 	},
 }
 
-func rawAccesses(ctx context.Context, u *Unit, f *grammar.File, g *argsGroup) []abi.Access {
-	if !FileFactIn(ctx, u, f, argsFileKey).argsFns {
+func rawAccesses(u *Unit, f *grammar.File, g *argsGroup) []abi.Access {
+	if !FileFact(u, f, argsFileKey).argsFns {
 		return nil
 	}
 	return abi.Accesses(f, g.consts, g.helpers)
@@ -75,32 +75,32 @@ func rawAccesses(ctx context.Context, u *Unit, f *grammar.File, g *argsGroup) []
 // joinConstsKey resolves constants against a unit's files in their order
 // (the last definition of a name wins); Unit.Consts puts the entry last.
 var joinConstsKey = &UnitKey[*cxx.Resolver]{
-	Name:    "analysis.joinConsts",
+	Name:    "unit.joinConsts",
 	Compute: func(_ context.Context, u *Unit) *cxx.Resolver { return cxx.NewResolverFrom(u, u.Files...) },
 }
 
 // argsAccessesKey: the unit's Entry is the file whose reads are asked.
 var argsAccessesKey = &UnitKey[[]abi.Access]{
-	Name: "analysis.argsAccesses",
+	Name: "unit.argsAccesses",
 	Compute: func(ctx context.Context, u *Unit) []abi.Access {
 		self := u.File(u.Entry)
 		if self == nil {
 			return nil
 		}
-		g := UnitFactOf(ctx, u.store.part("args", u.Files), argsGroupKey)
+		g := Fact(u.Part("args", u.Files), argsGroupKey)
 		own := g.raw[self]
 		return append(append([]abi.Access(nil), own...), abi.IndexConstants(self, g.consts, g.uses)...)
 	},
 }
 
 var bindingsKey = &UnitKey[*abi.Bindings]{
-	Name: "analysis.bindings",
+	Name: "unit.bindings",
 	Compute: func(ctx context.Context, u *Unit) *abi.Bindings {
 		defs := make([]*abi.FileDefs, len(u.Files))
 		for i, f := range u.Files {
-			defs[i] = FileFactIn(ctx, u, f, argsFileKey).defs
+			defs[i] = FileFact(u, f, argsFileKey).defs
 		}
-		return abi.BindDefs(u.Files[0], defs, UnitFactOf(ctx, u, constsKey))
+		return abi.BindDefs(u.Files[0], defs, Fact(u, constsKey))
 	},
 }
 
@@ -136,7 +136,7 @@ func argsFiles(ws *workspace.Workspace, path string) (files []*grammar.File, sel
 // "constant": enum members and constexpr values some file of the same
 // units uses as an args index), with the constants and helpers its units
 // see. Facts of s, recomputed only when a file of its units changes.
-func ArgsAccesses(ctx context.Context, ws *workspace.Workspace, s *Store, path string) []abi.Access {
+func (s *Store) ArgsAccesses(ctx context.Context, ws *workspace.Workspace, path string) []abi.Access {
 	path = workspace.Abs(path)
 	if l, ok := grammar.LangOf(path); !ok || l != grammar.CPP {
 		return nil
@@ -148,63 +148,42 @@ func ArgsAccesses(ctx context.Context, ws *workspace.Workspace, s *Store, path s
 	if !slices.Contains(files, self) {
 		// The file changed between the two reads: its reads against the
 		// units' tables, not kept.
-		part := s.part("args", files)
-		g := UnitFactOf(ctx, part, argsGroupKey)
-		own := rawAccesses(ctx, part, self, g)
+		part := s.New(ctx, "", files, nil, 0, "part:args")
+		g := Fact(part, argsGroupKey)
+		own := rawAccesses(part, self, g)
 		uses := append(append([]abi.Access(nil), own...), g.uses...)
 		return append(own, abi.IndexConstants(self, g.consts, uses)...)
 	}
-	return UnitFactOf(ctx, s.newUnit(path, files, nil, 0, "args-of"), argsAccessesKey)
+	return Fact(s.New(ctx, path, files, nil, 0, "args-of"), argsAccessesKey)
 }
 
 // ArgsHelpers returns the args helpers (tensor_data<T>(args, i) & co.) a
 // C++ file's compile sees: defined in it, in what it includes, or in what
 // the entries that include it include.
-func ArgsHelpers(ctx context.Context, ws *workspace.Workspace, s *Store, path string) abi.Helpers {
+func (s *Store) ArgsHelpers(ctx context.Context, ws *workspace.Workspace, path string) abi.Helpers {
 	files, self := argsFiles(ws, workspace.Abs(path))
 	if self == nil || self.Lang != grammar.CPP {
 		return nil
 	}
-	return UnitFactOf(ctx, s.part("args", files), argsGroupKey).helpers
+	return Fact(s.New(ctx, "", files, nil, 0, "part:args"), argsGroupKey).helpers
 }
 
 // EntryBindings returns the template flag values of the unit rooted at
 // entry (`run<true>(args)` binds WithRope=true), nil when the entry cannot
 // be read.
-func EntryBindings(ctx context.Context, ws *workspace.Workspace, s *Store, entry string) *abi.Bindings {
-	u := entryUnit(ws, s, entry)
+func (s *Store) EntryBindings(ctx context.Context, ws *workspace.Workspace, entry string) *abi.Bindings {
+	u := s.ForEntry(ctx, ws, entry)
 	if u == nil {
 		return nil
 	}
-	return UnitFactOf(ctx, u, bindingsKey)
+	return Fact(u, bindingsKey)
 }
 
 // ConstsIn resolves constants against files in their order (the last
 // definition of a name wins).
-func ConstsIn(ctx context.Context, s *Store, files []*grammar.File) *cxx.Resolver {
-	return UnitFactOf(ctx, s.part("consts", files), joinConstsKey)
+func (s *Store) ConstsIn(ctx context.Context, files []*grammar.File) *cxx.Resolver {
+	return Fact(s.New(ctx, "", files, nil, 0, "part:consts"), joinConstsKey)
 }
 
-// ArgsAccesses is ArgsAccesses for the pass's file (asked once per file,
-// whatever the number of rules asking).
-func (p *Pass) ArgsAccesses() []abi.Access {
-	if p.WS == nil {
-		return nil
-	}
-	p.lazy.args.once.Do(func() { p.lazy.args.v = ArgsAccesses(p.Context(), p.WS, p.store, p.File.Path) })
-	return p.lazy.args.v
-}
-
-// Bindings is EntryBindings in the pass's workspace; the file's own units
-// are not built again.
-func (p *Pass) Bindings(entry string) *abi.Bindings {
-	if p.WS == nil {
-		return nil
-	}
-	for _, u := range p.Units() {
-		if !u.Pseudo && u.Entry == workspace.Abs(entry) {
-			return UnitFactOf(p.Context(), u, bindingsKey)
-		}
-	}
-	return EntryBindings(p.Context(), p.WS, p.store, entry)
-}
+// Bindings are the template flag values the unit's entry binds.
+func (u *Unit) Bindings() *abi.Bindings { return Fact(u, bindingsKey) }

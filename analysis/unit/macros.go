@@ -1,4 +1,4 @@
-package analysis
+package unit
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 // macrosKey is a file's macro table: its #defines, the statement bodies
 // parsed once as functions of a shadow file.
 var macrosKey = &FileKey[*cxx.Macros]{
-	Name:    "analysis.macros",
+	Name:    "unit.macros",
 	Compute: cxx.ScanMacros,
 }
 
@@ -30,11 +30,11 @@ type UnitMacros struct {
 }
 
 var unitMacrosKey = &UnitKey[*UnitMacros]{
-	Name: "analysis.unit-macros",
+	Name: "unit.unit-macros",
 	Compute: func(ctx context.Context, u *Unit) *UnitMacros {
 		um := &UnitMacros{ByName: map[string][]*cxx.Macro{}, exits: map[string]grammar.Cores{}, models: map[*grammar.File]*exitModel{}}
 		for _, f := range u.Files {
-			t := FileFactIn(ctx, u, f, macrosKey)
+			t := FileFact(u, f, macrosKey)
 			for name, ms := range t.ByName {
 				um.ByName[name] = append(um.ByName[name], ms...)
 			}
@@ -45,7 +45,7 @@ var unitMacrosKey = &UnitKey[*UnitMacros]{
 }
 
 // Macros returns the macros the unit's files define.
-func (u *Unit) Macros() *UnitMacros { return UnitFactOf(context.Background(), u, unitMacrosKey) }
+func (u *Unit) Macros() *UnitMacros { return Fact(u, unitMacrosKey) }
 
 // CodeFiles are the unit's files followed by their macro shadows: what a
 // function index reads so a macro used as a statement reaches its body.

@@ -1,0 +1,179 @@
+package unit
+
+import (
+	"context"
+	"crypto/sha256"
+	"io"
+	"slices"
+	"sync"
+
+	"github.com/extern-lsp/extern-lsp/analysis/abi"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// ForEntry returns the unit rooted at an extern entry file (one a stub
+// names, say), or nil when the entry cannot be read.
+func (s *Store) ForEntry(ctx context.Context, ws *workspace.Workspace, entry string) *Unit {
+	var files []*grammar.File
+	parsed, errs := ws.Files(ws.Closure(entry))
+	for i, f := range parsed {
+		if errs[i] == nil && f.Lang == grammar.CPP {
+			files = append(files, f)
+		}
+	}
+	if len(files) == 0 || files[0].Path != workspace.Abs(entry) {
+		return nil
+	}
+	kind, _ := ws.UnitKind(entry)
+	return s.New(ctx, files[0].Path, files, ws.StubsForEntry(entry), kind, "")
+}
+
+// Releaser frees, during a run over many files, the parses (and their
+// facts) that no file left to check reads (Paths): a run then holds the
+// units under way, not the whole tree. A rule reading a released file
+// parses it again: the same text, the same findings. Open documents are
+// never released (workspace.Release keeps overlays).
+type Releaser struct {
+	ws    *workspace.Workspace
+	store *Store
+	mu    sync.Mutex
+	needs [][]string
+	left  map[string]int
+}
+
+// NewReleaser counts the readers of every file the run's files read (with
+// jobs goroutines); a path for which keep says true is never released.
+func NewReleaser(ws *workspace.Workspace, store *Store, files []string, keep func(path string) bool, jobs int) *Releaser {
+	r := &Releaser{ws: ws, store: store, needs: make([][]string, len(files)), left: map[string]int{}}
+	at := make(map[string]int, len(files))
+	for i, p := range files {
+		at[p] = i
+	}
+	workspace.Parallel(jobs, files, func(p string) []string {
+		needs := Paths(ws, p)
+		r.mu.Lock()
+		r.needs[at[p]] = needs
+		r.mu.Unlock()
+		return nil
+	})
+	for i, p := range files {
+		if at[p] != i {
+			// A path listed twice: its first entry was computed.
+			r.needs[i] = slices.Clone(r.needs[at[p]])
+		}
+		for _, q := range r.needs[i] {
+			r.left[q]++
+		}
+	}
+	if keep != nil {
+		for q := range r.left {
+			if keep(q) {
+				r.left[q]++ // a reader that never finishes
+			}
+		}
+	}
+	return r
+}
+
+// Reads lists what files[i] reads (Paths), until Done(i).
+func (r *Releaser) Reads(i int) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.needs[i]
+}
+
+// Done says files[i] is checked (or skipped): what only it still read is
+// released.
+func (r *Releaser) Done(i int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, q := range r.needs[i] {
+		if r.left[q]--; r.left[q] == 0 {
+			if f := r.ws.Release(q); f != nil {
+				r.store.Release(f)
+			}
+		}
+	}
+	r.needs[i] = nil
+}
+
+// InputsOf identifies what the findings on a file depend on besides
+// settings: the path and content of every file its compiles read
+// (InputPaths), and the workspace's stubs. Equal values (same contents,
+// same stubs) mean equal findings, so a front end can reuse a result
+// without running the rules. The value holds no parse and no path: a
+// cache of results keeps no tree alive, costs a few words per file, and
+// is checked without parsing anything.
+func InputsOf(ws *workspace.Workspace, path string) ResultInputs {
+	h := sha256.New()
+	for _, p := range InputPaths(ws, path) {
+		io.WriteString(h, p)
+		if sum, err := ws.ContentHash(p); err == nil {
+			h.Write([]byte{0})
+			h.Write(sum[:])
+		} else {
+			h.Write([]byte{1})
+			io.WriteString(h, err.Error())
+		}
+		h.Write([]byte{0})
+	}
+	var in ResultInputs
+	h.Sum(in.files[:0])
+	in.stubs = ws.Stubs()
+	return in
+}
+
+// ResultInputs is what InputsOf found.
+type ResultInputs struct {
+	files [sha256.Size]byte
+	// The stub index is rebuilt on any change of a .py file: its stubs
+	// are new values then.
+	stubs []*abi.Stub
+}
+
+// SameInputs compares two InputsOf values.
+func SameInputs(a, b ResultInputs) bool {
+	return a.files == b.files && slices.Equal(a.stubs, b.stubs)
+}
+
+// InputPaths lists the files whose parses the findings on path may read:
+// its include closure, then the closures of its units (a C++ file) or of
+// the entries the workspace's stubs name (a Python file).
+func InputPaths(ws *workspace.Workspace, path string) []string { return inputPaths(ws, path, true) }
+
+// Paths lists the files of path's closure and units: for a Python
+// file, the units of the stubs it defines. It is what the rules read on
+// path, but for a Python file calling externs another file defines.
+func Paths(ws *workspace.Workspace, path string) []string { return inputPaths(ws, path, false) }
+
+func inputPaths(ws *workspace.Workspace, path string, allStubs bool) []string {
+	path = workspace.Abs(path)
+	seen := map[string]bool{}
+	var out []string
+	addClosure := func(root string) {
+		for _, p := range ws.Closure(root) {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	addClosure(path)
+	if l, _ := grammar.LangOf(path); l == grammar.CPP {
+		for _, u := range ws.Context(path).Units {
+			addClosure(u)
+		}
+	} else {
+		stubs := ws.StubsFor(path)
+		if allStubs {
+			stubs = ws.Stubs()
+		}
+		for _, s := range stubs {
+			for _, e := range ws.StubEntries(s) {
+				addClosure(e)
+			}
+		}
+	}
+	return out
+}

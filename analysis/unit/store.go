@@ -1,0 +1,335 @@
+package unit
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/extern-lsp/extern-lsp/analysis/abi"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// FileKey names a fact derived from one file alone. Compute must be a pure
+// function of the file (no disk, no workspace, no settings): the value is
+// memoized per parsed file and shared by every unit, rule and goroutine
+// that asks. Declare keys as package-level variables next to their code.
+type FileKey[T any] struct {
+	Name    string
+	Compute func(ctx context.Context, f *grammar.File) T
+}
+
+// UnitKey names a fact derived from a unit's inputs alone (its files, its
+// stubs, its kind). Compute must be a pure function of the unit; the value
+// is memoized by the unit's Key, so it is computed again only when one of
+// the unit's inputs changes.
+type UnitKey[T any] struct {
+	Name    string
+	Compute func(ctx context.Context, u *Unit) T
+}
+
+// FactKey is a UnitKey of any type.
+type FactKey interface {
+	factName() string
+}
+
+func (k *UnitKey[T]) factName() string { return k.Name }
+
+// cell is the store's cell of a fact, nil when it holds none.
+func (s *Store) cell(id factID) *factCell {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.facts[id]
+}
+
+// Store memoizes file and unit facts. It is safe for concurrent use: a
+// fact asked for by several goroutines at once is computed once. A value
+// computed under a cancelled context is returned but not kept. A store
+// shared by successive runs keeps every fact whose inputs did not change;
+// Sweep drops the others.
+type Store struct {
+	mu    sync.Mutex
+	facts map[factID]*factCell
+	ids   map[any]uint64
+	// lastID only grows: a sweep deletes ids, and a reused one would give
+	// a new unit the key (and the cached facts) of an old one.
+	lastID uint64
+	swept  int // len(facts) after the last sweep
+}
+
+// NewStore returns an empty fact store.
+func NewStore() *Store { return &Store{facts: map[factID]*factCell{}, ids: map[any]uint64{}} }
+
+// Len is the number of facts held.
+func (s *Store) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.facts)
+}
+
+// Inputs says which parses and stubs are the workspace's current ones.
+type Inputs interface {
+	IsCurrent(f *grammar.File) bool
+	IsCurrentStub(s *abi.Stub) bool
+}
+
+// Sweep drops every fact computed from a parse or a stub that is no longer
+// current (a file edited or closed since, a stub file changed), and the
+// numbers of such inputs.
+func (s *Store) Sweep(in Inputs) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, c := range s.facts {
+		stale := false
+		for _, f := range c.pins {
+			stale = stale || !in.IsCurrent(f)
+		}
+		for _, st := range c.stubs {
+			stale = stale || !in.IsCurrentStub(st)
+		}
+		if stale {
+			delete(s.facts, id)
+		}
+	}
+	for x := range s.ids {
+		switch x := x.(type) {
+		case *grammar.File:
+			if !in.IsCurrent(x) {
+				delete(s.ids, x)
+			}
+		case *abi.Stub:
+			if !in.IsCurrentStub(x) {
+				delete(s.ids, x)
+			}
+		}
+	}
+	s.swept = len(s.facts)
+}
+
+// Release drops every fact computed from the parse f, and f's number: a
+// later parse of the file starts afresh. `check` releases a file's facts
+// with its parse once no file left to check reads it.
+//
+// The shadow files of f's macro bodies (grammar.File.MacroOf) go with it.
+func (s *Store) Release(f *grammar.File) {
+	of := func(g *grammar.File) bool { return g != nil && (g == f || g.MacroOf == f) }
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, c := range s.facts {
+		if of(id.file) || slices.ContainsFunc(c.pins, of) {
+			delete(s.facts, id)
+		}
+	}
+	for x := range s.ids {
+		if g, ok := x.(*grammar.File); ok && of(g) {
+			delete(s.ids, x)
+		}
+	}
+	s.swept = min(s.swept, len(s.facts))
+}
+
+func (s *Store) pinStubs(id factID, stubs []*abi.Stub) {
+	if len(stubs) == 0 {
+		return
+	}
+	s.mu.Lock()
+	if c := s.facts[id]; c != nil && c.stubs == nil {
+		c.stubs = stubs
+	}
+	s.mu.Unlock()
+}
+
+// SweepIfGrown sweeps when the store holds twice as many facts as after
+// its last sweep (and a few hundred at least), so a long session keeps
+// about what its current files need.
+func (s *Store) SweepIfGrown(in Inputs) {
+	s.mu.Lock()
+	grown := len(s.facts) > max(2*s.swept, 512)
+	s.mu.Unlock()
+	if grown {
+		s.Sweep(in)
+	}
+}
+
+type factID struct {
+	key  any
+	file *grammar.File
+	unit string
+}
+
+type factCell struct {
+	done chan struct{}
+	v    any
+	ok   bool
+	// pins are the parses and stubs the fact was computed from.
+	pins  []*grammar.File
+	stubs []*abi.Stub
+}
+
+func (s *Store) get(ctx context.Context, id factID, pins []*grammar.File, compute func() any) any {
+	if ctx.Err() != nil {
+		return cancelledFact(ctx, id, compute)
+	}
+	for {
+		s.mu.Lock()
+		c := s.facts[id]
+		if c == nil {
+			c = &factCell{done: make(chan struct{}), pins: pins}
+			s.facts[id] = c
+			s.mu.Unlock()
+			return s.fill(ctx, id, c, compute)
+		}
+		s.mu.Unlock()
+		select {
+		case <-c.done:
+			if c.ok {
+				return c.v
+			}
+			// The computing run was cancelled or crashed: compute again.
+		case <-ctx.Done():
+			// Our own run is cancelled: whatever we return is discarded.
+			return cancelledFact(ctx, id, compute)
+		}
+	}
+}
+
+// runFacts holds the facts a run computed after its context was
+// cancelled: not kept in the store (they may be cut short), but computed
+// once for the rest of the run. Dropping them made every later ask
+// compute the fact again, so a rule abandoned at a cancel did many times
+// the work of a whole run before it finished.
+type runFacts struct {
+	mu sync.Mutex
+	m  map[factID]any
+	// dropped are the facts the run dropped (Drop); rule
+	// is the rule running, onDropped hears it ask for one of them. All
+	// three are set only when a listener is set (ListenDropped).
+	dropped   map[factID]bool
+	rule      string
+	onDropped func(rule, fact string)
+	// anyDropped is set with the first drop: most asks need no lock.
+	anyDropped atomic.Bool
+}
+
+// asked notes that the running rule asks for the fact id.
+func (rf *runFacts) asked(id factID) {
+	if !rf.anyDropped.Load() {
+		return
+	}
+	rf.mu.Lock()
+	again := rf.dropped[id]
+	rule := rf.rule
+	rf.mu.Unlock()
+	if again && rf.onDropped != nil {
+		rf.onDropped(rule, id.key.(FactKey).factName())
+	}
+}
+
+type runFactsKey struct{}
+
+// WithRun gives a run's context the memo of the facts it computes after
+// it is cancelled (see runFacts).
+func WithRun(ctx context.Context) context.Context {
+	return context.WithValue(ctx, runFactsKey{}, &runFacts{m: map[factID]any{}})
+}
+
+// ListenDropped makes the run of ctx (see WithRun) tell onDropped when a
+// rule asks for a fact the run dropped (Drop); SetRule names the rule.
+func ListenDropped(ctx context.Context, onDropped func(rule, fact string)) {
+	if rf, _ := ctx.Value(runFactsKey{}).(*runFacts); rf != nil {
+		rf.dropped, rf.onDropped = map[factID]bool{}, onDropped
+	}
+}
+
+// SetRule names the rule the run of ctx runs now, for ListenDropped.
+func SetRule(ctx context.Context, rule string) {
+	if rf, _ := ctx.Value(runFactsKey{}).(*runFacts); rf != nil && rf.onDropped != nil {
+		rf.mu.Lock()
+		rf.rule = rule
+		rf.mu.Unlock()
+	}
+}
+
+// Drop forgets u's fact k when it is computed (not under way): the next
+// ask computes it again.
+func (u *Unit) Drop(k FactKey) {
+	if u.store == nil {
+		return
+	}
+	id := factID{key: k, unit: u.Key}
+	u.store.drop(id)
+	if rf, _ := u.Context().Value(runFactsKey{}).(*runFacts); rf != nil && rf.onDropped != nil {
+		rf.mu.Lock()
+		rf.dropped[id] = true
+		rf.mu.Unlock()
+		rf.anyDropped.Store(true)
+	}
+}
+
+// cancelledFact returns the fact of a cancelled run, computed once per run.
+func cancelledFact(ctx context.Context, id factID, compute func() any) any {
+	rf, _ := ctx.Value(runFactsKey{}).(*runFacts)
+	if rf == nil {
+		return compute()
+	}
+	rf.mu.Lock()
+	v, ok := rf.m[id]
+	rf.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = compute()
+	rf.mu.Lock()
+	rf.m[id] = v
+	rf.mu.Unlock()
+	return v
+}
+
+func (s *Store) fill(ctx context.Context, id factID, c *factCell, compute func() any) any {
+	defer func() {
+		if !c.ok {
+			s.mu.Lock()
+			delete(s.facts, id)
+			s.mu.Unlock()
+		}
+		close(c.done)
+	}()
+	v := compute()
+	if ctx.Err() == nil {
+		c.v, c.ok = v, true
+	} else if rf, _ := ctx.Value(runFactsKey{}).(*runFacts); rf != nil {
+		rf.mu.Lock()
+		rf.m[id] = v
+		rf.mu.Unlock()
+	}
+	return v
+}
+
+// drop forgets the fact id when it is computed (not under way): the next
+// ask computes it again.
+func (s *Store) drop(id factID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.facts[id]
+	if c == nil {
+		return
+	}
+	select {
+	case <-c.done:
+		delete(s.facts, id)
+	default:
+	}
+}
+
+// idOf numbers an input (a parsed file, a stub) for unit keys: a new
+// parse of a file gets a new number, so every unit holding it a new key.
+func (s *Store) idOf(x any) uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if id, ok := s.ids[x]; ok {
+		return id
+	}
+	s.lastID++
+	s.ids[x] = s.lastID
+	return s.lastID
+}
