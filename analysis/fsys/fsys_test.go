@@ -3,7 +3,6 @@ package fsys
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -12,8 +11,8 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	if os.Getenv("FSYS_SIGNAL_HELPER") != "" {
-		signalHelper()
+	if os.Getenv("FSYS_HELPER") != "" {
+		helper()
 		return
 	}
 	os.Exit(m.Run())
@@ -146,60 +145,6 @@ func TestInside(t *testing.T) {
 	}
 }
 
-// The signal test runs the write in a child process that stops between
-// writing the temporary file and renaming it; the parent interrupts it
-// there and looks for leftovers.
-func signalHelper() {
-	p := os.Getenv("FSYS_SIGNAL_HELPER")
-	testHookBeforeRename = func(tmp string) {
-		os.WriteFile(p+".ready", []byte(tmp), 0o644)
-		select {}
-	}
-	_, stamp, err := ReadFile(p, 0)
-	if err != nil {
-		os.Exit(3)
-	}
-	(&Writer{Roots: []string{filepath.Dir(p)}}).Replace(p, &stamp, []byte("half written\n"))
-	os.Exit(4)
-}
-
-func TestTempFileRemovedOnSignal(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		dir := t.TempDir()
-		p := filepath.Join(dir, "k.cpp")
-		write(t, p, "original\n")
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "FSYS_SIGNAL_HELPER="+p)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		var tmp []byte
-		for i := 0; i < 3000 && len(tmp) == 0; i++ {
-			time.Sleep(10 * time.Millisecond)
-			tmp, _ = os.ReadFile(p + ".ready")
-		}
-		if len(tmp) == 0 {
-			cmd.Process.Kill()
-			t.Fatal("the helper never reached the rename")
-		}
-		if _, err := os.Stat(string(tmp)); err != nil {
-			t.Fatalf("no temporary file at the pause: %v", err)
-		}
-		cmd.Process.Signal(sig)
-		err := cmd.Wait()
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != sig {
-			t.Errorf("%v: helper ended with %v, want death by the signal", sig, err)
-		}
-		if _, err := os.Stat(string(tmp)); !os.IsNotExist(err) {
-			t.Errorf("%v: temporary file %s left behind", sig, tmp)
-		}
-		if b, _ := os.ReadFile(p); string(b) != "original\n" {
-			t.Errorf("%v: file is %q", sig, b)
-		}
-	}
-}
-
 func TestReplaceRefusals(t *testing.T) {
 	dir := t.TempDir()
 	w := &Writer{Roots: []string{dir}}
@@ -245,53 +190,5 @@ func TestReadSized(t *testing.T) {
 	grown, err := readSized(strings.NewReader(text), 10)
 	if err != nil || string(grown) != text {
 		t.Errorf("readSized of a grown file = %d bytes, %v", len(grown), err)
-	}
-}
-
-// A writer that opened the file before the rename and writes after it
-// writes into the replaced copy: its bytes must come back, and the fix
-// must be reported as not written.
-func TestLateWriteAfterRenameIsKept(t *testing.T) {
-	for _, alsoReplaced := range []bool{false, true} {
-		dir := t.TempDir()
-		p := filepath.Join(dir, "k.cpp")
-		write(t, p, "original\n")
-		_, stamp, err := ReadFile(p, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var writer *os.File
-		testHookBeforeRename = func(string) {
-			writer, err = os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-		testHookAfterRename = func(string) {
-			writer.WriteString("// appended late\n")
-			writer.Close()
-			if alsoReplaced {
-				write(t, p, "third\n")
-			}
-		}
-		err = (&Writer{Roots: []string{dir}}).Replace(p, &stamp, []byte("fixed\n"))
-		testHookBeforeRename, testHookAfterRename = nil, nil
-		if !errors.Is(err, ErrChanged) {
-			t.Fatalf("alsoReplaced=%v: Replace = %v, want ErrChanged", alsoReplaced, err)
-		}
-		got, _ := os.ReadFile(p)
-		if !alsoReplaced {
-			if string(got) != "original\n// appended late\n" {
-				t.Errorf("file is %q, want the original with the late write", got)
-			}
-			continue
-		}
-		saved, _ := os.ReadFile(p + ".extern-lsp-saved")
-		if string(got) != "third\n" || string(saved) != "original\n// appended late\n" {
-			t.Errorf("file %q, saved %q: want the third writer's file and the late write saved", got, saved)
-		}
-		if !strings.Contains(err.Error(), ".extern-lsp-saved") {
-			t.Errorf("the message does not name the saved copy: %v", err)
-		}
 	}
 }

@@ -388,11 +388,14 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 		stdout.Write(src)
 		stdout = stderr // the fixed source owns stdout; findings go to stderr
 	case f.fix:
-		written := r.writeFixes()
+		written, failed := r.writeFixes()
 		if !f.quiet && len(written) < len(changed) {
 			fmt.Fprintf(stderr, "extern-lsp check: wrote the fixes of %d of %d file(s)\n", len(written), len(changed))
 		}
 		changed = written
+		if len(failed) > 0 {
+			all = r.onDisk(all, failed)
+		}
 	}
 	if f.fix && !f.quiet && fixed > 0 && len(changed) > 0 && r.unwritten == 0 {
 		fmt.Fprintf(stderr, "extern-lsp check: fixed %d finding(s) in %d file(s)\n", fixed, len(changed))
@@ -490,13 +493,37 @@ func (r *checkRun) diffSummary(w io.Writer, fixed, changed int) {
 // writeFixes writes the fixed files through the engine (the one write
 // path) and returns the ones written; every file not written is recorded
 // as skipped.
-func (r *checkRun) writeFixes() []string {
+func (r *checkRun) writeFixes() ([]string, map[string]error) {
 	written, failed := r.fixes.Write(r.ws)
 	for _, p := range sortedKeys(failed) {
 		r.skip(p, "fixes not written: "+engine.UnwrapPath(failed[p]).Error())
 		r.unwritten++
 	}
-	return written
+	return written, failed
+}
+
+// onDisk gives each file whose fixes were not written back its text and
+// its findings from before fixing: what the disk holds, and what the
+// summary and the exit code must count.
+func (r *checkRun) onDisk(all []analysis.Diagnostic, unwritten map[string]error) []analysis.Diagnostic {
+	out := make([]analysis.Diagnostic, 0, len(all))
+	for _, d := range all {
+		if unwritten[d.File] == nil {
+			out = append(out, d)
+		}
+	}
+	var back []analysis.Diagnostic
+	for _, d := range r.initial {
+		if unwritten[d.File] != nil {
+			back = append(back, d)
+		}
+	}
+	for p := range unwritten {
+		r.ws.SetOverlay(p, r.fixes.Orig[p], 1)
+	}
+	out = append(out, analysis.CapFindings(back, r.checker.FindingsCap)...)
+	analysis.SortDiagnostics(out)
+	return out
 }
 
 func (r *checkRun) skip(path, why string) {

@@ -111,23 +111,29 @@ func TestFixKeepsModeOwnerAndSpecialBits(t *testing.T) {
 	}
 }
 
-func TestFixWritesHardLinkInPlace(t *testing.T) {
+// A hard-linked file is never rewritten in place (a full disk or a kill
+// between the write and the truncate tore it): it is refused, every name
+// keeps the old text whole, and the summary counts the findings still on
+// disk (it said 0 errors).
+func TestFixRefusesHardLinkedFile(t *testing.T) {
 	safetyTree(t)
+	before := readString(t, fixedFile)
 	other := filepath.Join(t.TempDir(), "elsewhere.cpp")
 	if err := os.Link(fixedFile, other); err != nil {
 		t.Skip("no hard links here:", err)
 	}
-	r := runGuarded(t, "--fix", ".")
-	if r.code == 2 {
-		t.Fatalf("exit 2: %s", r.stderr)
+	r := runGuarded(t, "--select", "EXT004", "--fix", ".")
+	wantSkipped(t, r, fixedFile, "fixes not written: has 2 hard links")
+	if readString(t, fixedFile) != before || readString(t, other) != before {
+		t.Error("a hard-linked file was written")
 	}
 	a, _ := os.Stat(fixedFile)
 	b, _ := os.Stat(other)
 	if !os.SameFile(a, b) {
-		t.Error("the hard link was broken: the two names are different files now")
+		t.Error("the hard link was broken")
 	}
-	if !strings.Contains(readString(t, other), "SyncAll<false>();\n  vec_phase") {
-		t.Error("the other link does not see the fix")
+	if !strings.Contains(r.stdout, ": 2 errors,") || !strings.Contains(r.stdout, "entry.cpp:15:26: error:") {
+		t.Errorf("the summary does not count the findings left in the unwritten file:\n%s", r.stdout)
 	}
 }
 
@@ -479,5 +485,24 @@ func TestFixFollowsCRLF(t *testing.T) {
 	}
 	if bare := strings.Count(got, "\n") - strings.Count(got, "\r\n"); bare > 0 {
 		t.Errorf("%d line(s) end in a bare LF:\n%q", bare, got)
+	}
+}
+
+// A symlink beside its target in the tree names one file twice: the fix is
+// written once, and the second name is not "another program wrote it".
+func TestFixTwoNamesForOneFile(t *testing.T) {
+	safetyTree(t)
+	if err := os.Symlink("entry.cpp", "kernels/mixed/entry2.cpp"); err != nil {
+		t.Fatal(err)
+	}
+	r := runGuarded(t, "--select", "EXT004", "--fix", ".")
+	if r.code == 2 || strings.Contains(r.stderr, "skipped") {
+		t.Errorf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(readString(t, fixedFile), "SyncAll<false>();\n  vec_phase") {
+		t.Error("not fixed")
+	}
+	if fi, _ := os.Lstat("kernels/mixed/entry2.cpp"); fi.Mode()&os.ModeSymlink == 0 {
+		t.Error("the symlink was replaced by a file")
 	}
 }
