@@ -105,8 +105,9 @@ func usage(w io.Writer) {
 	}
 }
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
+// version is set at build time with -ldflags "-X main.version=$(cat VERSION)"
+// (tools/release/release.sh does); a plain `go build` says dev.
+var version = "dev"
 
 func init() {
 	commands["version"] = command{"print the version", func(c *cli, _ []string) int {

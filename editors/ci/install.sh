@@ -7,12 +7,16 @@
 #     code-server/     code-server 4.100.3 (VS Code 1.100) + playwright-core
 # plus Debian packages (chromium, emacs-nox + elpa-eglot, vim-ale, patchelf, ...)
 # when running as root with apt-get, and editors/vscode/node_modules (npm ci).
+# For the release artifact tests (editors/ci/release_test.go) also the arm64
+# cross compiler (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross), qemu-user to
+# run its binary, and python3-venv when python3 cannot make a venv.
 #
 # Usage: install.sh [PROVIDED_FILE]
 # Every editor is installed on a best-effort basis: one that cannot be
 # installed here (no such package, no network, not root) is reported as
 # `SKIP <editor>: <why>` and the others still install. The editors that are
-# ready to run (nvim, nvim-0.10, helix, vscode, emacs, vim) are printed and written
+# ready to run (nvim, nvim-0.10, helix, vscode, emacs, vim, and arm64 and
+# wheel for the release artifacts) are printed and written
 # to PROVIDED_FILE, which .ci/run hands to the tests as the editors they
 # must not skip. Exits non-zero only on a broken invocation.
 set -euo pipefail
@@ -44,6 +48,12 @@ command -v emacs >/dev/null || need+=(emacs-nox)
 has_eglot || need+=(elpa-eglot)
 command -v vim >/dev/null || need+=(vim)
 has_ale || need+=(vim-ale)
+has_cross() { command -v aarch64-linux-gnu-gcc >/dev/null && [ -f /usr/aarch64-linux-gnu/lib/libc.a ]; }
+has_qemu() { command -v qemu-aarch64 >/dev/null || command -v qemu-aarch64-static >/dev/null; }
+has_venv() { command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null; }
+has_cross || need+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
+has_qemu || need+=(qemu-user)
+has_venv || need+=(python3-venv)
 apt_why=""
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -122,6 +132,14 @@ else provided+=(emacs) ready+=("Emacs $(emacs_major)"); fi
 if ! command -v vim >/dev/null; then skip vim "no vim on PATH: $(apt_failed)"
 elif ! has_ale; then skip vim "no ALE (/usr/share/vim-ale): $(apt_failed)"
 else provided+=(vim) ready+=("vim + ALE"); fi
+
+# The release artifact tests: the arm64 build run under qemu, and the wheel
+# installed into a fresh venv.
+if ! has_cross; then skip arm64 "no aarch64-linux-gnu-gcc with libc.a: $(apt_failed)"
+elif ! has_qemu; then skip arm64 "no qemu-aarch64: $(apt_failed)"
+else provided+=(arm64) ready+=("aarch64-linux-gnu-gcc + qemu-aarch64"); fi
+if has_venv; then provided+=(wheel) ready+=("$(python3 --version) venv")
+else skip wheel "python3 cannot make a venv (no venv/ensurepip): $(apt_failed)"; fi
 
 log "ready in $CACHE: ${ready[*]:-nothing}"
 log "provided: ${provided[*]:-none}"

@@ -128,13 +128,15 @@ export interface ResolveInput {
   platform: string;
   arch: string;
   home?: string;
+  /** PATH to search when there is no bundled binary (defaults to process.env.PATH). */
+  envPath?: string;
   /** Injected for tests; defaults to an executable-file check. */
   isExecutable?: (p: string) => boolean;
 }
 
 export interface Resolved {
   path: string;
-  source: 'setting' | 'bundled';
+  source: 'setting' | 'bundled' | 'path';
 }
 
 export class ResolveError extends Error {}
@@ -172,8 +174,10 @@ export function expandPath(p: string, workspaceFolder: string | undefined, home:
 /**
  * Picks the server binary: externLsp.path when set (it must exist; a bare name
  * such as "extern-lsp" is left for PATH lookup), else the one bundled under
- * bin/<platform>-<arch>/. Errors name what was looked for, since the message
- * ends up in the status bar tooltip.
+ * bin/<platform>-<arch>/ (a platform .vsix carries it), else an extern-lsp on
+ * PATH (a universal .vsix, or one for another platform, next to a `pip
+ * install`ed server). Errors name what was looked for, since the message ends
+ * up in the status bar tooltip.
  */
 export function resolveServerPath(inp: ResolveInput): Resolved {
   const isExec = inp.isExecutable ?? defaultIsExecutable;
@@ -191,7 +195,15 @@ export function resolveServerPath(inp: ResolveInput): Resolved {
   if (isExec(p)) {
     return { path: p, source: 'bundled' };
   }
+  const name = binaryName(inp.platform);
+  const envPath = inp.envPath ?? process.env.PATH ?? '';
+  const sep = inp.platform === 'win32' ? ';' : ':';
+  for (const d of envPath.split(sep)) {
+    if (d !== '' && isExec(path.join(d, name))) {
+      return { path: path.join(d, name), source: 'path' };
+    }
+  }
   throw new ResolveError(
-    `no bundled extern-lsp for ${dir} (looked for ${p}); build one for this platform or set externLsp.path`,
+    `no bundled extern-lsp for ${dir} (looked for ${p}) and none on PATH; install the .vsix for this platform, \`pip install extern-lsp\`, or set externLsp.path`,
   );
 }

@@ -183,7 +183,7 @@ class Controller implements vscode.Disposable {
     this.client = client;
     client.onDidChangeState((e) => {
       if (e.newState === State.Running) {
-        this.status.set('ready', bin.source === 'setting' ? bin.path : '');
+        this.status.set('ready', bin.source === 'bundled' ? '' : bin.path);
         this.coreView.refreshAll();
       } else if (e.newState === State.Starting) {
         this.status.set('starting');

@@ -96,9 +96,21 @@ test('resolveServerPath falls back to the bundled binary for the platform', () =
     path.join('/ext', 'bin', 'win32-x64', 'extern-lsp.exe'),
   );
   assert.throws(
-    () => resolveServerPath({ setting: '', extensionPath: '/ext', platform: 'darwin', arch: 'arm64', isExecutable }),
-    (e: Error) => /darwin-arm64/.test(e.message) && /externLsp\.path/.test(e.message),
+    () => resolveServerPath({ setting: '', extensionPath: '/ext', platform: 'darwin', arch: 'arm64', envPath: '/usr/bin', isExecutable }),
+    (e: Error) => /darwin-arm64/.test(e.message) && /PATH/.test(e.message) && /externLsp\.path/.test(e.message),
   );
+});
+
+test('resolveServerPath takes extern-lsp from PATH when none is bundled', () => {
+  const isExecutable = (p: string) => p === '/venv/bin/extern-lsp' || p === '/ext/bin/linux-x64/extern-lsp';
+  const base = { setting: '', platform: 'linux', isExecutable, envPath: '/usr/bin::/venv/bin' };
+  // The bundled one wins when it exists...
+  assert.deepStrictEqual(resolveServerPath({ ...base, extensionPath: '/ext', arch: 'x64' }), {
+    path: '/ext/bin/linux-x64/extern-lsp',
+    source: 'bundled',
+  });
+  // ... and PATH is searched in order when it does not.
+  assert.deepStrictEqual(resolveServerPath({ ...base, extensionPath: '/ext', arch: 'arm64' }), { path: '/venv/bin/extern-lsp', source: 'path' });
 });
 
 test('resolveServerPath checks the real file system by default', () => {
