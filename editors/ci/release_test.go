@@ -51,12 +51,14 @@ var release struct {
 	log     []byte
 }
 
+// TestMain prints the SKIP lines past go test's quiet mode (editortest.Main)
+// and removes the release folder the tests shared.
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if release.dir != "" {
-		os.RemoveAll(release.dir)
-	}
-	os.Exit(code)
+	editortest.Main(m, func() {
+		if release.dir != "" {
+			os.RemoveAll(release.dir)
+		}
+	})
 }
 
 // vsixWanted mirrors editors/vscode's rule for its heavy suites: packaging

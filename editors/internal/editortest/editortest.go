@@ -119,9 +119,13 @@ var skipped struct {
 // `go test ./...` discards everything a passing package's test binary
 // prints unless -v is set, so they go to the stderr of the go command that
 // started this binary (its parent), and to this binary's own stderr when
-// that is the same file or the parent's cannot be opened.
-func Main(m *testing.M) {
+// that is the same file or the parent's cannot be opened. The after
+// functions run once the tests are done (cleanup shared by several tests).
+func Main(m *testing.M, after ...func()) {
 	code := m.Run()
+	for _, f := range after {
+		f()
+	}
 	skipped.Lock()
 	lines := skipped.lines
 	skipped.Unlock()
