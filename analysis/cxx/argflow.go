@@ -50,6 +50,54 @@ type argState struct {
 	// parameters on stays linear (a cut at a depth would memoize nothing
 	// on the way and recompute every path).
 	cycles int
+	// depth counts the lookups under way. A result computed while one was
+	// cut is kept until the outermost lookup returns (taint* list them),
+	// and reading it counts as a cut: within one question each function
+	// is computed once (computing them again made a unit with recursion,
+	// or calls naming many overloads, exponential), and no answer
+	// outlives the question whose cut it depends on.
+	depth       int
+	taintParams []*grammar.Node
+	taintNever  []*grammar.Node
+	taintEnv    map[calleeCall]bool
+	taintDead   map[calleeCall]bool
+	// bound: per function, the resolvers of its body (boundIn).
+	bound map[boundKey]*Resolver
+}
+
+// enter and leave bracket a lookup; the outermost leave drops the results
+// kept for its question alone.
+func (a *argState) enter() { a.depth++ }
+
+func (a *argState) leave() {
+	a.depth--
+	if a.depth > 0 {
+		return
+	}
+	for _, fn := range a.taintParams {
+		delete(a.params, fn)
+	}
+	for _, fn := range a.taintNever {
+		delete(a.never, fn)
+	}
+	for k := range a.taintEnv {
+		delete(a.envs, k)
+	}
+	for k := range a.taintDead {
+		delete(a.dead, k)
+	}
+	a.taintParams, a.taintNever = a.taintParams[:0], a.taintNever[:0]
+	clear(a.taintEnv)
+	clear(a.taintDead)
+}
+
+// taintCall marks the result of k in set as kept for the question under
+// way alone.
+func taintCall(a *argState, set *map[calleeCall]bool, k calleeCall) {
+	if *set == nil {
+		*set = map[calleeCall]bool{}
+	}
+	(*set)[k] = true
 }
 
 type calleeCall struct{ fn, call *grammar.Node }
@@ -57,11 +105,14 @@ type calleeCall struct{ fn, call *grammar.Node }
 type argMemo struct {
 	vals map[string][]int64
 	busy bool
+	// tainted: computed while a lookup was cut (argState.depth).
+	tainted bool
 }
 
 type neverMemo struct {
-	spans []span
-	busy  bool
+	spans   []span
+	busy    bool
+	tainted bool
 }
 
 // paramTest is a condition of a function that tests one of its parameters
@@ -244,12 +295,13 @@ func (s *Summaries) keptParams(fn *grammar.Node) []bool {
 func (s *Summaries) paramValues(fn *grammar.Node) map[string][]int64 {
 	a := s.args()
 	if m, ok := a.params[fn]; ok {
-		if m.busy {
+		if m.busy || m.tainted {
 			a.cycles++
-			return nil
 		}
 		return m.vals
 	}
+	a.enter()
+	defer a.leave()
 	cycles := a.cycles
 	m := &argMemo{busy: true}
 	a.params[fn] = m
@@ -285,7 +337,8 @@ func (s *Summaries) paramValues(fn *grammar.Node) map[string][]int64 {
 	}
 	m.vals, m.busy = vals, false
 	if a.cycles != cycles {
-		delete(a.params, fn)
+		m.tainted = true
+		a.taintParams = append(a.taintParams, fn)
 	}
 	return vals
 }
@@ -297,9 +350,15 @@ func (s *Summaries) paramValues(fn *grammar.Node) map[string][]int64 {
 // value, so that a constant of the same name does not stand in for them.
 func (s *Summaries) callEnv(fn, call, caller *grammar.Node) map[string][]int64 {
 	a := s.args()
-	if env, ok := a.envs[calleeCall{fn, call}]; ok {
+	k := calleeCall{fn, call}
+	if env, ok := a.envs[k]; ok {
+		if a.taintEnv[k] {
+			a.cycles++
+		}
 		return env
 	}
+	a.enter()
+	defer a.leave()
 	cycles := a.cycles
 	c, _ := AsCall(call)
 	kept := s.keptParams(fn)
@@ -329,8 +388,9 @@ func (s *Summaries) callEnv(fn, call, caller *grammar.Node) map[string][]int64 {
 		// calls pass no constant, and the unit keeps one per call.
 		env = nil
 	}
-	if a.cycles == cycles {
-		a.envs[calleeCall{fn, call}] = env
+	a.envs[k] = env
+	if a.cycles != cycles {
+		taintCall(a, &a.taintEnv, k)
 	}
 	return env
 }
@@ -349,23 +409,58 @@ func (s *Summaries) valuesIn(fn, e *grammar.Node) []int64 {
 	if s.readsLocal(fn, e) {
 		return nil
 	}
-	env := map[string][]int64{}
-	if fn != nil && fn.Kind() == "function_definition" {
-		params := s.paramsOf(fn)
-		var vals map[string][]int64
-		for _, p := range params {
-			if p.Name != "" && mentionsName(e, p.Name) {
-				vals = s.paramValues(fn)
-				break
-			}
-		}
-		for _, p := range params {
-			if p.Name != "" {
-				env[p.Name] = vals[p.Name]
-			}
+	if fn == nil || fn.Kind() != "function_definition" {
+		return s.res.EvalAll(e)
+	}
+	params := s.paramsOf(fn)
+	mentioned := false
+	for _, p := range params {
+		if p.Name != "" && mentionsName(e, p.Name) {
+			mentioned = true
+			break
 		}
 	}
-	return s.res.Bind(env).EvalAll(e)
+	return s.boundIn(fn, params, mentioned).EvalAll(e)
+}
+
+// boundIn is the resolver of fn's body: its parameters bound to the values
+// its calls pass (withVals) or to none, shadowing constants of their names
+// either way. Made once per function and kind: a resolver binding every
+// parameter, made for each expression evaluated, was most of the time of
+// a large unit.
+func (s *Summaries) boundIn(fn *grammar.Node, params []Param, withVals bool) *Resolver {
+	a := s.args()
+	k := boundKey{fn, withVals}
+	if r, ok := a.bound[k]; ok {
+		return r
+	}
+	var vals map[string][]int64
+	keep := true
+	if withVals {
+		cycles := a.cycles
+		vals = s.paramValues(fn)
+		// Values cut by recursion hold for this question alone.
+		keep = a.cycles == cycles
+	}
+	env := make(map[string][]int64, len(params))
+	for _, p := range params {
+		if p.Name != "" {
+			env[p.Name] = vals[p.Name]
+		}
+	}
+	r := s.res.Bind(env)
+	if keep {
+		if a.bound == nil {
+			a.bound = map[boundKey]*Resolver{}
+		}
+		a.bound[k] = r
+	}
+	return r
+}
+
+type boundKey struct {
+	fn       *grammar.Node
+	withVals bool
 }
 
 // readsLocal reports whether e names a variable declared in fn's body (or
@@ -456,9 +551,15 @@ func mentionsName(e *grammar.Node, name string) bool {
 // (a call node of fn) skips for the constants it passes.
 func (s *Summaries) callDead(fn, call, caller *grammar.Node) []span {
 	a := s.args()
-	if sp, ok := a.dead[calleeCall{fn, call}]; ok {
+	k := calleeCall{fn, call}
+	if sp, ok := a.dead[k]; ok {
+		if a.taintDead[k] {
+			a.cycles++
+		}
 		return sp
 	}
+	a.enter()
+	defer a.leave()
 	cycles := a.cycles
 	tests := s.paramTests(fn)
 	if len(tests) == 0 {
@@ -483,8 +584,9 @@ func (s *Summaries) callDead(fn, call, caller *grammar.Node) []span {
 		}
 	}
 	out = mergeSpans(out)
-	if a.cycles == cycles {
-		a.dead[calleeCall{fn, call}] = out
+	a.dead[k] = out
+	if a.cycles != cycles {
+		taintCall(a, &a.taintDead, k)
 	}
 	return out
 }
@@ -509,12 +611,13 @@ func (s *Summaries) decides(r *Resolver, t paramTest) bool {
 func (s *Summaries) neverSpans(fn *grammar.Node) []span {
 	a := s.args()
 	if m, ok := a.never[fn]; ok {
-		if m.busy {
+		if m.busy || m.tainted {
 			a.cycles++
-			return nil
 		}
 		return m.spans
 	}
+	a.enter()
+	defer a.leave()
 	cycles := a.cycles
 	m := &neverMemo{busy: true}
 	a.never[fn] = m
@@ -537,7 +640,8 @@ func (s *Summaries) neverSpans(fn *grammar.Node) []span {
 	}
 	m.spans, m.busy = acc, false
 	if a.cycles != cycles {
-		delete(a.never, fn)
+		m.tainted = true
+		a.taintNever = append(a.taintNever, fn)
 	}
 	return acc
 }
