@@ -127,6 +127,10 @@ type Diagnostic struct {
 	// Unlisted is set on the note that stands for a rule's findings in
 	// this file past max-findings-per-rule (see CapFindings).
 	Unlisted *Unlisted
+	// Advisory marks an info that asks for a house rule where the code is
+	// correct today (a scalar read of memory nothing in the task writes):
+	// editors show it as a hint unless the user asks for more.
+	Advisory bool
 }
 
 // Doc is a rule's documentation page, in the shape of ruff's rule pages.

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -41,6 +42,10 @@ type Settings struct {
 	// 500): a machine-made file with tens of thousands of findings stays
 	// responsive in the editor.
 	MaxFindingsPerRule *int `json:"maxFindingsPerRule,omitempty"`
+	// HouseRules is the severity the editor shows house-rule infos at
+	// (code that is correct today, such as a scalar read of a task input):
+	// "hint" (default: greyed, out of the problems list) or "info".
+	HouseRules string `json:"houseRules,omitempty"`
 }
 
 // parseSettings reads the section from a didChangeConfiguration payload,
@@ -69,7 +74,7 @@ func parseSettings(raw json.RawMessage) (Settings, bool) {
 }
 
 func hasSettingsKey(m map[string]json.RawMessage) bool {
-	for _, k := range []string{"select", "ignore", "severity", "checkPython", "coreView", "debounce", "maxFindingsPerRule"} {
+	for _, k := range []string{"select", "ignore", "severity", "checkPython", "coreView", "debounce", "maxFindingsPerRule", "houseRules"} {
 		if _, ok := m[k]; ok {
 			return true
 		}
@@ -99,6 +104,9 @@ func (base Settings) merge(s Settings) Settings {
 	if s.MaxFindingsPerRule != nil {
 		out.MaxFindingsPerRule = s.MaxFindingsPerRule
 	}
+	if s.HouseRules != "" {
+		out.HouseRules = s.HouseRules
+	}
 	if len(s.Severity) > 0 {
 		out.Severity = map[string]string{}
 		for k, v := range base.Severity {
@@ -112,6 +120,14 @@ func (base Settings) merge(s Settings) Settings {
 }
 
 func (s Settings) checkPython() bool { return s.CheckPython == nil || *s.CheckPython }
+
+// houseRulesAsHints: house-rule infos are shown as hints unless the
+// houseRules setting asks for "info".
+func (s *Server) houseRulesAsHints() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !strings.EqualFold(s.settings.HouseRules, "info")
+}
 
 // debounce bounds the adaptive delay between an edit and its diagnostics:
 // the server's options, the setting's maximum over them. A negative

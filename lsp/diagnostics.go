@@ -224,9 +224,13 @@ func (s *Server) toProtocol(path string, diags []analysis.Diagnostic) []protocol
 }
 
 func (s *Server) convert(lines *grammar.Lines, d analysis.Diagnostic) protocol.Diagnostic {
+	sev := severityOf(d.Severity)
+	if d.Advisory && d.Severity == analysis.SeverityInfo && s.houseRulesAsHints() {
+		sev = protocol.DiagnosticSeverityHint
+	}
 	pd := protocol.Diagnostic{
 		Range:    rangeOf(lines, d.Start, d.End),
-		Severity: severityOf(d.Severity),
+		Severity: sev,
 		Code:     d.Code,
 		Source:   "extern-lsp",
 		Message:  d.Message,

@@ -22,7 +22,9 @@ var GMScalarRead = register(&analysis.Analyzer{
 		Summary: "a scalar read through a `__gm__` pointer can return a stale cache line; stage it through UB or `dcci` it first",
 		What: "Flags scalar loads through a `__gm__` pointer — `p[i]`, `*p`, `*(p + i)`, `p->field` on a data struct, " +
 			"`GM_ADDR` — and `GlobalTensor<T>::GetValue(i)` / `gt(i)`, in device code of an extern. One finding per " +
-			"statement and pointer. The severity says how sure the analysis is: a `warning` when the read comes after a " +
+			"statement and pointer, except the house-rule reads of task inputs (below), which are one finding per " +
+			"function and pointer with the other reads as related locations and one fix for them all (editors show " +
+			"them as hints unless the `houseRules` setting asks for infos). The severity says how sure the analysis is: a `warning` when the read comes after a " +
 			"cross-core barrier or flag wait (here, in a helper, or in a caller before the call) and something in the " +
 			"task writes that memory, or after this core's own DMA write to the same buffer, when this core can have " +
 			"cached the line before that write arrived — a load or store of that region before the wait or write, a " +
@@ -125,6 +127,11 @@ func runGMScalarRead(pass *analysis.Pass) {
 		}
 	}
 	loops := newLoopIndex()
+	// House-rule reads of task inputs are reported once per function and
+	// pointer, at the first read, with the others as related locations:
+	// a kernel reading a tiling struct field by field is one decision.
+	var houses []*houseGroup
+	houseOf := map[string]*houseGroup{}
 	for _, key := range order {
 		if pass.Stopped() {
 			return
@@ -152,8 +159,20 @@ func runGMScalarRead(pass *analysis.Pass) {
 				sev = analysis.SeverityWarning
 			}
 		}
-		if pass.Unlisted(a.Node.Start, sev) {
-			continue
+		house := g.verdict.Hazard == "" && g.verdict.Uncached == nil && len(g.verdict.Missing) == 0
+		var hg *houseGroup
+		if house {
+			hk := fmt.Sprintf("%d/%s", funcIndex(a.Func()), a.Root())
+			if hg = houseOf[hk]; hg == nil {
+				hg = &houseGroup{}
+				houseOf[hk] = hg
+				houses = append(houses, hg)
+			}
+		}
+		if hg == nil || len(hg.diags) == 0 {
+			if pass.Unlisted(a.Node.Start, sev) {
+				continue
+			}
 		}
 		d := analysis.Diagnostic{Start: a.Node.Start, End: a.Node.End, Related: g.verdict.Missing}
 		if g.verdict.Hazard != "" {
@@ -215,8 +234,152 @@ func runGMScalarRead(pass *analysis.Pass) {
 		if saidLess != nil {
 			sayLess(pass, &d, cxx.Hop{File: pass.File, Call: saidLess}, "invalidates it")
 		}
+		d.Advisory = g.verdict.Hazard == "" && saidLess == nil
+		if hg != nil {
+			hg.diags = append(hg.diags, d)
+			hg.counts = append(hg.counts, g.count)
+			hg.what, hg.fn, hg.root = what, a.Func(), a.Root()
+			continue
+		}
 		pass.Report(d)
 	}
+	var sups []*analysis.Suppression
+	for _, hg := range houses {
+		if len(hg.diags) > 1 {
+			// A read the user silenced on its line stays its own finding,
+			// so its suppression is used and the group is not silenced.
+			if sups == nil {
+				sups = analysis.ParseSuppressions(pass.File)
+			}
+			kept, counts := hg.diags[:0:0], hg.counts[:0:0]
+			for i, d := range hg.diags {
+				if suppressedAt(pass, sups, d.Start) {
+					pass.Report(d)
+				} else {
+					kept, counts = append(kept, d), append(counts, hg.counts[i])
+				}
+			}
+			hg.diags, hg.counts = kept, counts
+		}
+		if len(hg.diags) > 0 {
+			pass.Report(hg.finding(pass))
+		}
+	}
+}
+
+// suppressedAt reports whether a suppression comment covers this rule at
+// off (without marking it used: the driver does when it applies it).
+func suppressedAt(pass *analysis.Pass, sups []*analysis.Suppression, off uint32) bool {
+	line, _ := pass.File.Lines.Position(off)
+	for _, s := range sups {
+		if line >= s.Line && line <= s.End && s.Matches(pass.Analyzer.Code, pass.Analyzer.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// houseGroup is the task-input reads of one pointer in one function.
+type houseGroup struct {
+	diags  []analysis.Diagnostic // one per statement, in order
+	counts []int                 // the reads in each statement
+	what   string
+	root   string
+	fn     *grammar.Node
+}
+
+// finding is the group's one finding: the first statement's, naming how
+// many reads there are, the others as related locations, and one dcci fix
+// with every statement's edits.
+func (hg *houseGroup) finding(pass *analysis.Pass) analysis.Diagnostic {
+	d := hg.diags[0]
+	if len(hg.diags) == 1 {
+		return d
+	}
+	first := gmOneLine(string(pass.File.Src[d.Start:d.End]))
+	in := ""
+	if name := cxx.FunctionName(hg.fn); name != "" {
+		in = " in `" + name + "`"
+	}
+	d.Message = fmt.Sprintf("%d scalar reads of %s%s (first `%s`) read memory nothing in this task writes before them: "+
+		"the runtime invalidated the scalar cache at task start, so they are coherent today; the house rule is "+
+		"still to stage it through UB (DataCopy + MTE2_S + LocalTensor::GetValue) or `dcci` the lines first, so a "+
+		"later write, barrier or DMA before them cannot make them stale (the other reads are the related locations)",
+		sum(hg.counts), hg.what, in, first)
+	var dcci *analysis.Fix
+	if len(d.Fixes) > 0 && d.Fixes[0].Applicability != analysis.DisplayOnly {
+		f := d.Fixes[0]
+		f.Edits = append([]analysis.TextEdit(nil), f.Edits...)
+		dcci = &f
+	}
+	var titles []string
+	if dcci != nil {
+		titles = []string{dcci.Title}
+	}
+	for _, o := range hg.diags[1:] {
+		d.Related = append(d.Related, analysis.Related{File: o.File, Start: o.Start, End: o.End,
+			Message: "also reads `" + gmOneLine(string(pass.File.Src[o.Start:o.End])) + "`"})
+		if dcci == nil {
+			continue
+		}
+		if len(o.Fixes) == 0 || o.Fixes[0].Applicability == analysis.DisplayOnly {
+			dcci = nil // a read no dcci placement covers: no fix for the group
+			continue
+		}
+		dcci.Edits = mergeInserts(dcci.Edits, o.Fixes[0].Edits)
+		if t := o.Fixes[0].Title; !slices.Contains(titles, t) {
+			titles = append(titles, t)
+		}
+	}
+	if dcci != nil && len(titles) > 1 {
+		dcci.Title = "Make every read of `" + hg.root + "` coherent: " + strings.Join(titles, "; ")
+	}
+	fixes := []analysis.Fix{}
+	if dcci != nil {
+		fixes = append(fixes, *dcci)
+	}
+	for _, f := range d.Fixes {
+		if f.Applicability == analysis.DisplayOnly {
+			fixes = append(fixes, f)
+		}
+	}
+	d.Fixes = fixes
+	return d
+}
+
+// mergeInserts adds edits to into: an edit already there is not repeated,
+// and an insertion at the same place as one there joins its text.
+func mergeInserts(into, edits []analysis.TextEdit) []analysis.TextEdit {
+next:
+	for _, e := range edits {
+		for i, x := range into {
+			if x.File != e.File || x.Start != e.Start || x.End != e.End {
+				continue
+			}
+			if x.NewText != e.NewText && x.Start == x.End && !strings.Contains(x.NewText, e.NewText) {
+				into[i].NewText += e.NewText
+			}
+			continue next
+		}
+		into = append(into, e)
+	}
+	return into
+}
+
+func sum(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
+}
+
+// funcIndex is a function's node index, -1 outside any.
+func funcIndex(fn *grammar.Node) int {
+	if fn == nil {
+		return -1
+	}
+	return int(fn.Index())
 }
 
 // runtimeContexts are the runtime's context structures, written by the

@@ -34,6 +34,7 @@ return {
       coreView = 'off',
       -- debounce = 100, -- longest wait (ms) between an edit and its diagnostics; 0: at once
       -- maxFindingsPerRule = 200, -- findings of one rule listed per file, the rest counted (0: all)
+      -- houseRules = 'info', -- house-rule infos (task-input reads) as infos; default: hints
     },
   },
 }

@@ -14,6 +14,8 @@ export interface ServerConfig {
   debounce?: number;
   /** Most findings of one rule listed per file (0: all); absent: the project's max-findings-per-rule. */
   maxFindingsPerRule?: number;
+  /** The severity house-rule infos are shown at: 'hint' (default) or 'info'. */
+  houseRules: 'hint' | 'info';
 }
 
 /** The per-core views: which core's inactive lines are dimmed. */
@@ -79,6 +81,7 @@ export function toServerConfig(settings: SettingsReader): ServerConfig {
     severity,
     checkPython: typeof checkPython === 'boolean' ? checkPython : true,
     coreView: (coreViews as readonly unknown[]).includes(view) ? (view as CoreView) : 'off',
+    houseRules: settings.get<unknown>('houseRules') === 'info' ? 'info' : 'hint',
   };
   const debounce = settings.get<unknown>('debounce');
   if (typeof debounce === 'number' && Number.isFinite(debounce) && debounce >= 0) {
@@ -103,7 +106,7 @@ export function changeAction(affects: (key: string) => boolean): ChangeAction {
   if (affects('externLsp.path')) {
     return 'restart';
   }
-  for (const k of ['select', 'ignore', 'severity', 'checkPython', 'coreView', 'debounce', 'maxFindingsPerRule']) {
+  for (const k of ['select', 'ignore', 'severity', 'checkPython', 'coreView', 'debounce', 'maxFindingsPerRule', 'houseRules']) {
     if (affects(`externLsp.${k}`)) {
       return 'notify';
     }

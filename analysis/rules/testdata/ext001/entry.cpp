@@ -26,20 +26,20 @@ extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {
   int32_t bidx = get_block_idx(args);
 
   __gm__ int32_t *seq_lens = tensor_data<int32_t>(seq_t);
-  int32_t pos = seq_lens[bidx] - 1; // want `scalar read .seq_lens\[bidx\]. of .__gm__. pointer .seq_lens.`
-  int32_t first = *seq_lens; // want `scalar read .\*seq_lens.`
-  int32_t second = *(seq_lens + 1) + seq_lens[2]; // want `scalar read .\*\(seq_lens \+ 1\)..*\(2 reads of .seq_lens. in this statement\)`
-  if (batch > 0) pos = seq_lens[0]; // want `seq_lens\[0\]`
+  int32_t pos = seq_lens[bidx] - 1; // want `6 scalar reads of .__gm__. pointer .seq_lens. in .kernel_entry. \(first .seq_lens\[bidx\].\) read memory nothing in this task writes`
+  int32_t first = *seq_lens; // a related location of the read above
+  int32_t second = *(seq_lens + 1) + seq_lens[2]; // two more of them
+  if (batch > 0) pos = seq_lens[0]; // and one
   int32_t s = sum_lens(seq_lens, 4);
 
   auto meta = reinterpret_cast<__gm__ BatchMeta *>(meta_t->buffer.addr);
-  int32_t len = meta->seq_len; // want `scalar read .meta->seq_len. of .__gm__. pointer .meta.`
-  int32_t blk = meta->block_table[pos]; // want `read .meta->block_table\[pos\]. of .__gm__. pointer .meta->block_table.` `read .meta->block_table. of .__gm__. pointer .meta.`
-  int32_t padv = meta->pad[3]; // want `scalar read .meta->pad\[3\].`
+  int32_t len = meta->seq_len; // want `3 scalar reads of .__gm__. pointer .meta. in .kernel_entry. \(first .meta->seq_len.\)`
+  int32_t blk = meta->block_table[pos]; // want `read .meta->block_table\[pos\]. of .__gm__. pointer .meta->block_table.`
+  int32_t padv = meta->pad[3];
 
   GM_ADDR raw = (GM_ADDR)out_t->buffer.addr;
-  uint8_t tag = raw[7]; // want `scalar read .raw\[7\]. of .__gm__. pointer .raw.`
-  int32_t wide = ((__gm__ int32_t *)raw)[1]; // want `scalar read ..\(__gm__ int32_t \*\)raw.\[1\]. of .__gm__. pointer .raw.`
+  uint8_t tag = raw[7]; // want `2 scalar reads of .__gm__. pointer .raw. in .kernel_entry. \(first .raw\[7\].\)`
+  int32_t wide = ((__gm__ int32_t *)raw)[1];
 
   // Writes and addresses are not reads.
   __gm__ int32_t *out = tensor_data<int32_t>(out_t);
@@ -58,7 +58,7 @@ extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {
   int32_t n3 = *seq_lens; // NOLINT
   // NOLINTNEXTLINE(EXT001)
   int32_t n4 = *seq_lens;
-  int32_t n5 = *seq_lens; // NOLINT(EXT009) want `scalar read .\*seq_lens.`
+  int32_t n5 = *seq_lens; // NOLINT(EXT009): not this rule, so one of the reads of line 29
 
   // Reads made coherent first.
   dcci(seq_lens, SINGLE_CACHE_LINE);

@@ -12,9 +12,9 @@ public:
     pipe.InitBuffer(idxBuf, 256);
   }
   __aicore__ inline void Process(int32_t n) {
-    int32_t first = idxGm.GetValue(0); // want `scalar read .idxGm.GetValue\(0\). of GlobalTensor .idxGm.`
-    int32_t third = idxGm(2); // want `scalar read .idxGm\(2\). of GlobalTensor .idxGm.`
-    int32_t fourth = idxGm[4].GetValue(0); // want `scalar read .idxGm\[4\].GetValue\(0\). of GlobalTensor .idxGm.`
+    int32_t first = idxGm.GetValue(0); // want `3 scalar reads of GlobalTensor .idxGm. in .Process. \(first .idxGm.GetValue\(0\).\)`
+    int32_t third = idxGm(2);
+    int32_t fourth = idxGm[4].GetValue(0);
     auto tail = idxGm[8];
     int32_t fifth = tail.GetValue(1); // want `scalar read .tail.GetValue\(1\). of GlobalTensor .tail.`
     int32_t sixth = aliasGm.GetValue(2); // want `of GlobalTensor .aliasGm.`

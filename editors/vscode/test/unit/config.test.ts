@@ -8,7 +8,7 @@ function reader(values: Record<string, unknown>) {
 }
 
 test('toServerConfig passes rule settings through and fills defaults', () => {
-  assert.deepStrictEqual(toServerConfig(reader({})), { select: [], ignore: [], severity: {}, checkPython: true, coreView: 'off' });
+  assert.deepStrictEqual(toServerConfig(reader({})), { select: [], ignore: [], severity: {}, checkPython: true, coreView: 'off', houseRules: 'hint' });
   assert.deepStrictEqual(
     toServerConfig(
       reader({
@@ -27,8 +27,11 @@ test('toServerConfig passes rule settings through and fills defaults', () => {
       severity: { EXT001: 'warning', EXT006: 'off' },
       checkPython: false,
       coreView: 'cube',
+      houseRules: 'hint',
     },
   );
+  assert.strictEqual(toServerConfig(reader({ houseRules: 'info' })).houseRules, 'info');
+  assert.strictEqual(toServerConfig(reader({ houseRules: 'all' })).houseRules, 'hint');
   assert.strictEqual(toServerConfig(reader({ debounce: 120 })).debounce, 120);
   assert.strictEqual(toServerConfig(reader({ debounce: -5 })).debounce, undefined);
   assert.strictEqual(toServerConfig(reader({ debounce: 'soon' })).debounce, undefined);
@@ -48,7 +51,7 @@ test('toServerConfig drops malformed entries instead of sending them', () => {
       coreView: 'both',
     }),
   );
-  assert.deepStrictEqual(cfg, { select: [], ignore: ['EXT004'], severity: { EXT003: 'hint' }, checkPython: true, coreView: 'off' });
+  assert.deepStrictEqual(cfg, { select: [], ignore: ['EXT004'], severity: { EXT003: 'hint' }, checkPython: true, coreView: 'off', houseRules: 'hint' });
   assert.deepStrictEqual(toServerConfig(reader({ severity: ['EXT001'] })).severity, {});
 });
 
@@ -60,7 +63,7 @@ test('toServerConfig never forwards client-only keys', () => {
 test('changeAction restarts for a new path and notifies for rule settings', () => {
   const only = (k: string) => (key: string) => key === k || k.startsWith(key + '.');
   assert.strictEqual(changeAction(only('externLsp.path')), 'restart');
-  for (const k of ['select', 'ignore', 'severity', 'checkPython', 'coreView', 'debounce', 'maxFindingsPerRule']) {
+  for (const k of ['select', 'ignore', 'severity', 'checkPython', 'coreView', 'debounce', 'maxFindingsPerRule', 'houseRules']) {
     assert.strictEqual(changeAction(only(`externLsp.${k}`)), 'notify', k);
   }
   assert.strictEqual(changeAction(only('externLsp.trace.server')), 'none');
