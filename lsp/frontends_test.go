@@ -41,6 +41,9 @@ func TestCheckAndServerAgree(t *testing.T) {
 			cli := checkTree(t, root, root)
 			c := startServer(t, Options{})
 			c.initialize([]string{root}, map[string]any{})
+			// check prints house-rule infos as infos; the editor's default
+			// shows them as hints (TestHouseRulesAsHints).
+			c.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"externLsp": map[string]any{"houseRules": "info"}}})
 			for _, path := range analysistest.Files(root) {
 				files++
 				if _, ok := cli[path]; !ok {
