@@ -433,7 +433,8 @@ func TestWheelInVenv(t *testing.T) {
 		t.Fatalf("pip install: %v\n%s", err, out)
 	}
 	// On PATH as a user has it after activating the venv: found by name.
-	env := []string{"PATH=" + filepath.Join(venv, "bin") + string(os.PathListSeparator) + "/usr/bin:/bin", "VIRTUAL_ENV=" + venv}
+	// Only the venv on PATH: no compiler, Go or Node is there to lean on.
+	env := []string{"PATH=" + filepath.Join(venv, "bin"), "VIRTUAL_ENV=" + venv}
 	sh := editortest.FindExecutable("/bin/sh")
 	sameCheck(t, env, sh, "-c", `exec extern-lsp "$@"`, "extern-lsp")
 	if out, _ := run(t, env, filepath.Join(venv, "bin", "python"), "-m", "extern_lsp", "version"); out != "extern-lsp "+release.version+"\n" {
@@ -468,24 +469,17 @@ func TestVSIXInCodeServer(t *testing.T) {
 	if editortest.FindExecutable("/usr/bin/chromium") == "" {
 		editortest.Missing(t, "vscode", "no /usr/bin/chromium")
 	}
-	// The suite runs from a harness extension of its own, so the extension
-	// under test is only the installed one.
-	ext := filepath.Join(root, "editors", "vscode")
-	compile := exec.Command("npm", "run", "compile")
-	compile.Dir = ext
-	if out, err := compile.CombinedOutput(); err != nil {
-		t.Fatalf("npm run compile: %v\n%s", err, out)
-	}
+	// The suite runs from a harness extension of its own (bundled into one
+	// file), so the extension under test is only the installed one.
 	harness := t.TempDir()
-	suite, err := os.ReadFile(filepath.Join(ext, "out", "test", "vsix", "index.js"))
-	if err != nil {
-		t.Fatal(err)
+	bundle := exec.Command(filepath.Join(root, "editors", "vscode", "node_modules", ".bin", "esbuild"), "test/vsix/index.ts",
+		"--bundle", "--platform=node", "--format=cjs", "--external:vscode", "--log-level=warning", "--outfile="+filepath.Join(harness, "index.js"))
+	bundle.Dir = filepath.Join(root, "editors", "vscode")
+	if out, err := bundle.CombinedOutput(); err != nil {
+		t.Fatalf("esbuild test/vsix: %v\n%s", err, out)
 	}
 	manifest := `{"name":"vsix-probe","publisher":"extern-lsp-test","version":"0.0.0","engines":{"vscode":"^1.90.0"}}`
 	if err := os.WriteFile(filepath.Join(harness, "package.json"), []byte(manifest), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(harness, "index.js"), suite, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ws := editortest.Workspace(t)

@@ -64,6 +64,10 @@ build() {
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 made=()
+if [ -n "$vsix" ]; then
+  # The extension's code is the same for every target: bundle it once.
+  (cd "$ROOT/editors/vscode" && npm run build >"$stage/npm-build.log" 2>&1) || { cat "$stage/npm-build.log" >&2; exit 1; }
+fi
 for target in "${targets[@]}"; do
   case $target in linux-x64) plat=manylinux_2_17_x86_64 ;; linux-arm64) plat=manylinux_2_17_aarch64 ;; esac
   name=extern-lsp-$version-$target
@@ -79,7 +83,7 @@ for target in "${targets[@]}"; do
   made+=("$(basename "$(python3 "$ROOT/tools/release/wheel.py" "$bin" "$version" "$plat" "$out" "$ROOT/README.md")")")
   if [ -n "$vsix" ]; then
     log "packaging the $target extension"
-    (cd "$ROOT/editors/vscode" && node scripts/package.js "$target" --binary "$bin" --out "$out/$name.vsix" >"$stage/vsce-$target.log" 2>&1) ||
+    (cd "$ROOT/editors/vscode" && node scripts/package.js "$target" --no-build --binary "$bin" --out "$out/$name.vsix" >"$stage/vsce-$target.log" 2>&1) ||
       { cat "$stage/vsce-$target.log" >&2; exit 1; }
     made+=("$name.vsix")
   fi

@@ -1,7 +1,8 @@
-// npm run package [-- target] [--binary FILE] [--out FILE.vsix]: the server
-// binary for the target + bundle + a platform-specific .vsix. The default
-// target is linux-x64, built here (see build-server.js for other platforms);
-// --binary bundles a binary built elsewhere (tools/release/release.sh does).
+// npm run package [-- target] [--binary FILE] [--out FILE.vsix] [--no-build]:
+// the server binary for the target + bundle + a platform-specific .vsix. The
+// default target is linux-x64, built here (see build-server.js for other
+// platforms); --binary bundles a binary built elsewhere and --no-build reuses
+// dist/ (tools/release/release.sh builds once for all its targets).
 const { execFileSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
@@ -13,6 +14,7 @@ const flag = (name) => {
   return i < 0 ? undefined : args.splice(i, 2)[1];
 };
 const binary = flag('--binary');
+const noBuild = args.includes('--no-build') && args.splice(args.indexOf('--no-build'), 1);
 const dir = path.resolve(__dirname, '..');
 const target = args[0] || 'linux-x64';
 const out = path.resolve(flag('--out') || path.join(dir, `extern-lsp-${target}.vsix`));
@@ -27,7 +29,9 @@ if (binary) {
 } else {
   build(target);
 }
-run('npm', ['run', 'build']);
+if (!noBuild) {
+  run('npm', ['run', 'build']);
+}
 // --target makes the package platform-specific; vsce keeps the binary's run bit.
 // The extension lives in a subfolder of the repository, so vsce cannot derive
 // where README links point on its own (it refuses relative images): name it.

@@ -4,51 +4,15 @@
 // externLsp.path at a freshly built server. Results go to
 // <workspace>/.vscode-test-results.json for the Go test to report.
 import * as assert from 'assert';
-import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { Api as BaseApi, code, folder, markdownText, ours, runSuite, Test, waitFor } from '../common';
 
 const extensionId = 'extern-lsp.extern-lsp';
 const names = ['result', 'lhs', 'rhs', 'elem_count', 'alpha'];
-// Generous: CI machines are small and may be busy; a healthy run waits far less.
-const timeoutMs = 45000;
 
-interface Api {
-  readonly state: string;
-  readonly reason: string;
-  readonly serverPath: string | undefined;
-  ready(): Promise<void>;
+interface Api extends BaseApi {
   dimmedLines(uri: vscode.Uri): number[];
-}
-
-function folder(): string {
-  const f = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(f, 'no workspace folder');
-  return f.uri.fsPath;
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = timeoutMs): Promise<T> {
-  const end = Date.now() + ms;
-  let last: T | undefined;
-  for (;;) {
-    last = await probe();
-    if (last !== undefined) {
-      return last;
-    }
-    if (Date.now() > end) {
-      throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-function ours(uri: vscode.Uri): vscode.Diagnostic[] {
-  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'extern-lsp');
-}
-
-function code(d: vscode.Diagnostic): string {
-  const c = d.code;
-  return typeof c === 'object' && c !== null ? String(c.value) : String(c ?? '');
 }
 
 function hasCode(uri: vscode.Uri, c: string): boolean {
@@ -72,13 +36,6 @@ function find(doc: vscode.TextDocument, needle: string): vscode.Position {
   return doc.positionAt(off);
 }
 
-function markdownText(c: vscode.MarkdownString | vscode.MarkedString): string {
-  if (typeof c === 'string') {
-    return c;
-  }
-  return 'value' in c ? c.value : '';
-}
-
 async function openKernel(): Promise<vscode.TextDocument> {
   const doc = await vscode.workspace.openTextDocument(path.join(folder(), 'kernels', 'scale_add.cpp'));
   await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
@@ -91,7 +48,7 @@ async function revert(doc: vscode.TextDocument): Promise<void> {
   await waitFor('EXT004 after revert', () => (hasCode(doc.uri, 'EXT004') ? true : undefined));
 }
 
-const tests: [string, () => Promise<void>][] = [];
+const tests: Test[] = [];
 function test(name: string, fn: () => Promise<void>): void {
   tests.push([name, fn]);
 }
@@ -266,23 +223,5 @@ test('Restart Server brings the server back', async () => {
 });
 
 export async function run(): Promise<void> {
-  const results: { name: string; ok: boolean; error?: string; ms: number }[] = [];
-  for (const [name, fn] of tests) {
-    const t0 = Date.now();
-    try {
-      await fn();
-      results.push({ name, ok: true, ms: Date.now() - t0 });
-      console.log(`ok   ${name}`);
-    } catch (e) {
-      const error = e instanceof Error ? e.stack ?? e.message : String(e);
-      results.push({ name, ok: false, error, ms: Date.now() - t0 });
-      console.log(`FAIL ${name}: ${error}`);
-    }
-  }
-  const failed = results.filter((r) => !r.ok).length;
-  console.log(`vscode integration: ${results.length - failed} passed, ${failed} failed`);
-  fs.writeFileSync(path.join(folder(), '.vscode-test-results.json'), JSON.stringify({ vscode: vscode.version, results }, null, 1));
-  if (failed > 0) {
-    throw new Error(`${failed} integration test(s) failed`);
-  }
+  await runSuite('vscode integration', tests);
 }
