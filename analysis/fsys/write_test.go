@@ -16,9 +16,14 @@ import (
 // write (see its comment), where a test breaks something, fails the step
 // or stops the process.
 
+// A fix that grows the file and one that shrinks it: writing a file in
+// place tears the first on a full disk (the head of the new text over the
+// old blocks, then no room for the rest) and the second when stopped
+// before the truncate (the new text, then the old tail).
 const (
-	original = "void k() {\n  old();\n}\n"
-	fixed    = "void k() {\n  fixed();\n  more();\n}\n"
+	original = "void k() {\n  old();\n  older();\n}\n"
+	fixed    = "void k() {\n  fixed();\n  more();\n  most();\n}\n"
+	shorter  = "void k() {\n  fixed();\n}\n"
 )
 
 // scratch is a root folder with k.cpp holding original, and its stamp.
@@ -54,34 +59,37 @@ func noTemps(t *testing.T, dir string) {
 	}
 }
 
-// A full disk while the new text is written leaves the file as it was,
-// and the error says so; a hard-linked file (which the old path rewrote
-// in place, then truncated) is refused before anything is written.
+// A full disk while the new text is written leaves the file whole, and
+// the error says so; a hard-linked file (which the old path rewrote in
+// place, then truncated) is refused before anything is written.
 func TestFullDiskLeavesTheFileWhole(t *testing.T) {
-	root, path, stamp := scratch(t)
-	withHook(t, func(step string) error {
-		if step == "write" {
-			return unix.ENOSPC
+	for _, linked := range []bool{false, true} {
+		root, path, stamp := scratch(t)
+		other := filepath.Join(t.TempDir(), "other.cpp")
+		if linked {
+			if err := os.Link(path, other); err != nil {
+				t.Skip(err)
+			}
 		}
-		return nil
-	})
-	err := (&Writer{Roots: []string{root}}).Replace(path, stamp, []byte(fixed))
-	if err == nil || !strings.Contains(err.Error(), "the file is unchanged: no space left on device") {
-		t.Errorf("Replace = %v", err)
+		withHook(t, func(step string) error {
+			if step == "write" {
+				return unix.ENOSPC
+			}
+			return nil
+		})
+		err := (&Writer{Roots: []string{root}}).Replace(path, stamp, []byte(fixed))
+		switch {
+		case linked && (!errors.Is(err, ErrHardLinked) || !strings.Contains(err.Error(), "has 2 hard links")):
+			t.Errorf("hard-linked: Replace = %v, want ErrHardLinked", err)
+		case !linked && (err == nil || !strings.Contains(err.Error(), "the file is unchanged: no space left on device")):
+			t.Errorf("Replace = %v", err)
+		}
+		wantFile(t, path, original)
+		if linked {
+			wantFile(t, other, original)
+		}
+		noTemps(t, root)
 	}
-	wantFile(t, path, original)
-	noTemps(t, root)
-
-	other := filepath.Join(t.TempDir(), "other.cpp")
-	if err := os.Link(path, other); err != nil {
-		t.Skip(err)
-	}
-	err = (&Writer{Roots: []string{root}}).Replace(path, stamp, []byte(fixed))
-	if !errors.Is(err, ErrHardLinked) || !strings.Contains(err.Error(), "has 2 hard links") {
-		t.Errorf("hard-linked: %v", err)
-	}
-	wantFile(t, path, original)
-	wantFile(t, other, original)
 }
 
 // An editor saving by temp+rename at any moment of the write keeps its
@@ -229,9 +237,8 @@ func TestReplaceKeepsXattrsAndMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	buf := make([]byte, 64)
-	n, err := unix.Getxattr(path, "user.origin", buf)
-	if err != nil || string(buf[:n]) != "kernel-team" {
-		t.Errorf("xattr after the fix: %q, %v", buf[:n], err)
+	if n, err := unix.Getxattr(path, "user.origin", buf); err != nil || string(buf[:n]) != "kernel-team" {
+		t.Errorf("xattr after the fix: %q, %v", buf[:max(n, 0)], err)
 	}
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o640 {
 		t.Errorf("mode %v", st.Mode())
@@ -245,10 +252,12 @@ func helper() {
 	sig, at, p := parts[0], parts[1], parts[2]
 	got := make(chan bool)
 	testHookSignal = func() { close(got) }
+	reached := false
 	testHook = func(step string) error {
 		if step != at {
 			return nil
 		}
+		reached = true
 		switch sig {
 		case "KILL":
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
@@ -265,10 +274,15 @@ func helper() {
 	if err != nil {
 		os.Exit(3)
 	}
-	(&Writer{Roots: []string{filepath.Dir(p)}}).Replace(p, &stamp, []byte(fixed))
+	(&Writer{Roots: []string{filepath.Dir(p)}}).Replace(p, &stamp, []byte(shorter))
+	if !reached {
+		os.Exit(5) // refused before the step
+	}
 	select {} // the handler ends the process
 }
 
+// runHelper returns the signal the helper died of, or -1 when the write
+// was refused before the step.
 func runHelper(t *testing.T, sig, at, path string) syscall.Signal {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -278,6 +292,9 @@ func runHelper(t *testing.T, sig, at, path string) syscall.Signal {
 	if !errors.As(err, &ee) {
 		t.Fatalf("helper: %v", err)
 	}
+	if ee.ExitCode() == 5 {
+		return -1
+	}
 	return ee.Sys().(syscall.WaitStatus).Signal()
 }
 
@@ -285,17 +302,27 @@ var steps = []string{"resolved", "write", "written", "rename", "renamed"}
 
 // Ctrl-C or SIGTERM at any step of a write lets it finish: the file is
 // fixed whole, no temporary file is left, and the process then dies of
-// the signal.
+// the signal. A hard-linked file is refused, whole.
 func TestSignalWaitsForTheWrite(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		for _, at := range steps {
-			root, path, _ := scratch(t)
-			name := map[syscall.Signal]string{syscall.SIGINT: "INT", syscall.SIGTERM: "TERM"}[sig]
-			if got := runHelper(t, name, at, path); got != sig {
-				t.Errorf("%v at %s: helper died of %v", sig, at, got)
+		for _, linked := range []bool{false, true} {
+			for _, at := range steps {
+				root, path, _ := scratch(t)
+				if linked {
+					os.Link(path, filepath.Join(t.TempDir(), "other.cpp"))
+				}
+				name := map[syscall.Signal]string{syscall.SIGINT: "INT", syscall.SIGTERM: "TERM"}[sig]
+				got := runHelper(t, name, at, path)
+				want := shorter
+				if linked {
+					want = original
+				}
+				if got != sig && !(linked && got == -1) {
+					t.Errorf("%v at %s (linked %v): helper died of %v", sig, at, linked, got)
+				}
+				wantFile(t, path, want)
+				noTemps(t, root)
 			}
-			wantFile(t, path, fixed)
-			noTemps(t, root)
 		}
 	}
 }
@@ -304,19 +331,24 @@ func TestSignalWaitsForTheWrite(t *testing.T) {
 // text or the new one, whole; a temporary file it leaves is recognised and
 // removed by the next write in that folder.
 func TestKillLeavesOldOrNewAndNoTempForLong(t *testing.T) {
-	for _, at := range steps {
-		root, path, _ := scratch(t)
-		if got := runHelper(t, "KILL", at, path); got != syscall.SIGKILL {
-			t.Fatalf("at %s: helper died of %v", at, got)
+	for _, linked := range []bool{false, true} {
+		for _, at := range steps {
+			root, path, _ := scratch(t)
+			if linked {
+				os.Link(path, filepath.Join(t.TempDir(), "other.cpp"))
+			}
+			if got := runHelper(t, "KILL", at, path); got != syscall.SIGKILL && !(linked && got == -1) {
+				t.Fatalf("at %s: helper died of %v", at, got)
+			}
+			b, _ := os.ReadFile(path)
+			if string(b) != original && string(b) != shorter {
+				t.Errorf("killed at %s (linked %v): file torn: %q", at, linked, b)
+			}
+			other := filepath.Join(root, "other.json")
+			if err := (&Writer{Roots: []string{root}}).Replace(other, nil, []byte("{}\n")); err != nil {
+				t.Fatal(err)
+			}
+			noTemps(t, root)
 		}
-		b, _ := os.ReadFile(path)
-		if string(b) != original && string(b) != fixed {
-			t.Errorf("killed at %s: file torn: %q", at, b)
-		}
-		other := filepath.Join(root, "other.json")
-		if err := (&Writer{Roots: []string{root}}).Replace(other, nil, []byte("{}\n")); err != nil {
-			t.Fatal(err)
-		}
-		noTemps(t, root)
 	}
 }

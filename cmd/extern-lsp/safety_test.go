@@ -75,6 +75,10 @@ func TestFixRefusesReadOnlyFile(t *testing.T) {
 	if got := readString(t, fixedFile); got != before {
 		t.Error("a 0444 file was rewritten")
 	}
+	// The summary counts what is on disk: its two errors remain.
+	if !strings.Contains(r.stdout, ": 2 errors,") {
+		t.Errorf("summary after an unwritten fix:\n%s", r.stdout)
+	}
 	// The other fixedFile file of the tree is still fixed.
 	if !strings.Contains(readString(t, filepath.Join(dir, "kernels/mixed/barrier.h")), "SyncAll<false>()") {
 		t.Error("barrier.h was not fixed: one refused file stopped the run")
