@@ -59,6 +59,13 @@ type wireMsg struct {
 // startServer runs a server on one end of a pipe and a client on the other.
 func startServer(t testing.TB, opts Options) *testClient {
 	t.Helper()
+	return startServerWith(t, opts, nil)
+}
+
+// startServerWith is startServer with setup run on the server before it
+// reads its first message (test hooks, limits).
+func startServerWith(t testing.TB, opts Options, setup func(*Server)) *testClient {
+	t.Helper()
 	srvEnd, cliEnd := net.Pipe()
 	if opts.MinDebounce == 0 {
 		opts.MinDebounce = -1 // tests wait for results, not for timers
@@ -75,6 +82,9 @@ func startServer(t testing.TB, opts Options) *testClient {
 		changed: make(chan struct{}), serverCalls: map[string]int{}, done: make(chan error, 1),
 	}
 	c.srv = newServer(opts)
+	if setup != nil {
+		setup(c.srv)
+	}
 	go func() { c.done <- c.srv.run(context.Background(), srvEnd, srvEnd, srvEnd) }()
 	go c.readLoop()
 	t.Cleanup(func() { cliEnd.Close() })

@@ -230,7 +230,14 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		return nil
 	}
 	// Requests run concurrently so a slow one never blocks the message
-	// loop (and so $/cancelRequest can reach it).
+	// loop (and so $/cancelRequest can reach it), at most reqSlots at
+	// once and reqLimit running or waiting.
+	if n := s.reqCount.Add(1); n > s.reqLimit {
+		s.reqCount.Add(-1)
+		s.logf(protocol.MessageTypeLog, "busy: answered %s with an error (%d requests running or waiting)", method, n-1)
+		safeReply(nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("server busy: %d requests are running or waiting; retry later", n-1)))
+		return nil
+	}
 	key := idKey(call.ID())
 	rctx, cancel := context.WithCancel(s.ctx)
 	s.mu.Lock()
@@ -240,6 +247,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	s.pending.Add(1)
 	go func() {
 		defer s.pending.Done()
+		defer s.reqCount.Add(-1)
 		defer func() {
 			s.mu.Lock()
 			delete(s.inflight, key)
@@ -247,6 +255,16 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			cancel()
 		}()
 		defer recovered()
+		select {
+		case s.reqSlots <- struct{}{}:
+			defer func() { <-s.reqSlots }()
+		case <-rctx.Done():
+			safeReply(nil, jsonrpc2.NewError(codeRequestCancelled, "request cancelled"))
+			return
+		}
+		if s.hooks.request != nil {
+			s.hooks.request(method)
+		}
 		start := time.Now()
 		res, err := h(rctx, params)
 		if rctx.Err() != nil && s.ctx.Err() == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"runtime/debug"
 	"time"
 
@@ -53,6 +54,10 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 	}
 	s.state = stateRunning
 	s.mu.Unlock()
+	if p.ProcessID != nil && *p.ProcessID > 0 && *p.ProcessID <= math.MaxInt32 {
+		s.clientPID = int(*p.ProcessID)
+		go s.watchClient(s.clientPID)
+	}
 
 	caps := map[string]any{
 		"positionEncoding": "utf-16",
@@ -232,6 +237,42 @@ func (s *Server) index() {
 	progress(workDoneProgressEnd{Kind: "end", Message: msg})
 	s.logf(protocol.MessageTypeInfo, "%s", msg)
 }
+
+// watchClient ends the session when the client process is gone (LSP's
+// processId): an editor killed without closing our input must not leave a
+// server behind, analysing a workspace nobody looks at.
+func (s *Server) watchClient(pid int) {
+	ticks, alive := s.hooks.pidTicks, s.hooks.pidAlive
+	if ticks == nil {
+		t := time.NewTicker(clientPollInterval)
+		defer t.Stop()
+		ticks = t.C
+	}
+	if alive == nil {
+		alive = processAlive
+	}
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-ticks:
+		}
+		if alive(pid) {
+			continue
+		}
+		s.clientGone.Store(true)
+		if s.logger != nil {
+			s.logger.Printf("the client process %d is gone: exiting", pid)
+		}
+		s.stopAll()
+		s.cancel()
+		s.conn.Close()
+		return
+	}
+}
+
+// clientPollInterval is how often watchClient looks for the client.
+const clientPollInterval = 3 * time.Second
 
 func (s *Server) shutdown() {
 	s.mu.Lock()

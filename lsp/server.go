@@ -66,6 +66,7 @@ const (
 	codeServerNotInitialized jsonrpc2.Code = -32002
 	codeRequestCancelled     jsonrpc2.Code = -32800
 	codeContentModified      jsonrpc2.Code = -32801
+	codeRequestFailed        jsonrpc2.Code = -32803
 )
 
 // Server is one language server session.
@@ -117,6 +118,32 @@ type Server struct {
 	pending  sync.WaitGroup
 	refreshT *time.Timer
 	inlayT   *time.Timer
+	// reqSlots bounds the requests running at once; reqLimit bounds those
+	// running or waiting for a slot (reqCount): past it a request is
+	// answered "busy" at once instead of piling up goroutines.
+	reqSlots chan struct{}
+	reqLimit int64
+	reqCount atomic.Int64
+	// exitWait is how long the end of the session waits for requests
+	// still running: one that ignores its cancellation must not keep the
+	// process alive after exit or the end of input.
+	exitWait time.Duration
+	// clientPID is the client's processId; the server exits when it is
+	// gone (see watchClient).
+	clientPID  int
+	clientGone atomic.Bool
+	hooks      testHooks
+}
+
+// testHooks let tests hold a request in flight or drive the client
+// process watch without timers; all nil outside tests.
+type testHooks struct {
+	// request runs in a request's goroutine before its handler.
+	request func(method string)
+	// pidTicks replaces the ticker of the client process watch.
+	pidTicks <-chan time.Time
+	// pidAlive replaces the liveness probe of the client process.
+	pidAlive func(pid int) bool
 }
 
 // Serve runs a server on r/w until the client sends exit or the input
@@ -145,6 +172,9 @@ func newServer(opts Options) *Server {
 		inflight: map[string]context.CancelFunc{},
 		genCh:    make(chan struct{}),
 		sem:      make(chan struct{}, max(2, min(8, numCPU()))),
+		reqSlots: make(chan struct{}, maxRunningRequests),
+		reqLimit: maxQueuedRequests,
+		exitWait: 5 * time.Second,
 		trace:    "off",
 		cfgErrs:  map[string]bool{},
 		store:    unit.NewStore(),
@@ -177,10 +207,13 @@ func (s *Server) run(ctx context.Context, r io.Reader, w io.Writer, c io.Closer)
 	}
 	s.cancel()
 	s.stopAll()
-	s.pending.Wait()
+	s.waitPending()
 	s.mu.Lock()
 	st := s.state
 	s.mu.Unlock()
+	if s.clientGone.Load() {
+		return fmt.Errorf("the client process %d is gone", s.clientPID)
+	}
 	if st == stateExited {
 		return nil
 	}
@@ -191,6 +224,33 @@ func (s *Server) run(ctx context.Context, r io.Reader, w io.Writer, c io.Closer)
 		return err
 	}
 	return errors.New("connection closed without shutdown and exit")
+}
+
+// Request concurrency bounds: a client flooding requests gets "busy"
+// answers, not a goroutine and a copy of the params per request.
+const (
+	maxRunningRequests = 16
+	maxQueuedRequests  = 1024
+)
+
+// waitPending waits for the server's goroutines after the session ended
+// (everything is cancelled by now), but at most exitWait: the process
+// ends after exit or the end of input whatever a stuck request does.
+func (s *Server) waitPending() {
+	done := make(chan struct{})
+	go func() {
+		s.pending.Wait()
+		close(done)
+	}()
+	t := time.NewTimer(s.exitWait)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		if s.logger != nil {
+			s.logger.Printf("ending with requests still running (they ignored their cancellation for %v)", s.exitWait)
+		}
+	}
 }
 
 // logf writes a server log line to the log file and, once the client is

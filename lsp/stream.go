@@ -38,6 +38,21 @@ func newStream(r io.Reader, w io.Writer, c io.Closer, logf func(string, ...any))
 
 var errFrame = errors.New("bad frame")
 
+// frameError is a rejected frame; reply says the client is told too (a
+// frame whose length is ambiguous: the request in it goes unanswered).
+type frameError struct {
+	msg   string
+	reply bool
+}
+
+func (e *frameError) Error() string   { return errFrame.Error() + ": " + e.msg }
+func (e *frameError) Is(t error) bool { return t == errFrame }
+
+// maxHeaderLine bounds a header line: a longer one is garbage (a body
+// whose header was lost, say), of which only the tail is kept, to find
+// the next header in it.
+const maxHeaderLine = 4096
+
 // Read returns the next well-formed message.
 func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	for {
@@ -46,8 +61,12 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		}
 		body, n, err := s.readFrame()
 		if err != nil {
-			if errors.Is(err, errFrame) {
+			var fe *frameError
+			if errors.As(err, &fe) {
 				s.logf("dropped a malformed frame: %v", err)
+				if fe.reply {
+					s.replyFrameError(fe.msg)
+				}
 				continue
 			}
 			return nil, n, err
@@ -62,28 +81,55 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	}
 }
 
-// readFrame reads headers and the body. Header garbage (no colon, a bad or
-// missing Content-Length) is reported as errFrame after skipping to where a
-// new header can start.
+// readLine reads up to and including '\n', keeping at most the line's last
+// maxHeaderLine bytes; long says bytes were dropped.
+func (s *stream) readLine() (line string, n int64, long bool, err error) {
+	var buf []byte
+	for {
+		chunk, rerr := s.in.ReadSlice('\n')
+		n += int64(len(chunk))
+		buf = append(buf, chunk...)
+		if len(buf) > maxHeaderLine {
+			long = true
+			buf = append(buf[:0], buf[len(buf)-maxHeaderLine:]...)
+		}
+		if rerr == bufio.ErrBufferFull {
+			continue
+		}
+		return string(buf), n, long, rerr
+	}
+}
+
+// readFrame reads headers and the body. Header garbage (no colon, a bad,
+// missing or twice given Content-Length, a line over maxHeaderLine) is
+// reported as a *frameError after skipping to where a new header can
+// start; the body of a frame whose length is ambiguous is not read, and
+// reading resynchronises on the next Content-Length header in it or after.
 func (s *stream) readFrame() ([]byte, int64, error) {
 	var total int64
 	length := int64(-1)
-	bad := ""
-	sawHeader := false
+	bad, reply := "", false
+	sawHeader, sawLength := false, false
 	for {
-		line, err := s.in.ReadString('\n')
-		total += int64(len(line))
+		line, n, long, err := s.readLine()
+		total += n
 		if err != nil {
 			if err == io.EOF && strings.TrimSpace(line) != "" {
 				s.logf("input ended inside a header: %.80q", line)
 			}
 			return nil, total, err
 		}
-		// A truncated body leaves its tail in front of the next header:
-		// resynchronise on the header name wherever it starts.
-		if i := strings.Index(line, "Content-Length:"); i > 0 {
-			s.logf("skipped %d bytes of garbage before a header", i)
+		// A truncated body (or one whose header was rejected) leaves its
+		// tail in front of the next header: resynchronise on the header
+		// name wherever it starts, forgetting the garbage before it.
+		if i := strings.Index(line, "Content-Length:"); i > 0 || i == 0 && (long || bad != "" && !sawLength) {
+			s.logf("skipped garbage before a header")
 			line = line[i:]
+			length, bad, reply, sawLength = -1, "", false, false
+		} else if long {
+			bad = fmt.Sprintf("header line longer than %d bytes", maxHeaderLine)
+			sawHeader = true
+			continue
 		}
 		t := strings.TrimSpace(line)
 		if t == "" {
@@ -95,24 +141,33 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 		sawHeader = true
 		colon := strings.IndexByte(t, ':')
 		if colon < 0 {
-			bad = fmt.Sprintf("header line without a colon: %.80q", t)
+			if bad == "" {
+				bad = fmt.Sprintf("header line without a colon: %.80q", t)
+			}
 			continue
 		}
 		name, value := strings.TrimSpace(t[:colon]), strings.TrimSpace(t[colon+1:])
 		if strings.EqualFold(name, "Content-Length") {
+			sawLength = true
 			v, perr := strconv.ParseInt(value, 10, 64)
-			if perr != nil || v <= 0 || v > maxFrame {
+			switch {
+			case perr != nil || v <= 0 || v > maxFrame:
 				bad = fmt.Sprintf("bad Content-Length %q", value)
-				continue
+			case length >= 0 && v != length:
+				// Either length would misread: the shorter leaves the
+				// body's tail as garbage, the longer swallows the next
+				// message.
+				bad, reply = fmt.Sprintf("two Content-Length headers (%d and %d): message dropped", length, v), true
+			default:
+				length = v
 			}
-			length = v
 		}
 	}
 	if bad == "" && length < 0 {
 		bad = "missing Content-Length"
 	}
 	if bad != "" {
-		return nil, total, fmt.Errorf("%w: %s", errFrame, bad)
+		return nil, total, &frameError{msg: bad, reply: reply}
 	}
 	body := make([]byte, length)
 	n, err := io.ReadFull(s.in, body)
@@ -121,6 +176,17 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 		return nil, total, err
 	}
 	return body, total, nil
+}
+
+// replyFrameError tells the client a frame was dropped: an invalid request
+// error without an id (the id is in the body that was not read).
+func (s *stream) replyFrameError(msg string) {
+	resp, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      nil,
+		"error":   map[string]any{"code": jsonrpc2.InvalidRequest, "message": "invalid message framing: " + msg},
+	})
+	s.writeRaw(resp)
 }
 
 // replyError answers a body that is not a valid message: a parse error for

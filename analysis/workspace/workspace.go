@@ -479,6 +479,10 @@ func (dirError) Error() string { return "is a directory" }
 
 var errIsDir = dirError{}
 
+// parseHook, when set (by tests), runs before every parse with the parse
+// registered as under way: a test holds a parse in flight with it.
+var parseHook func(path string)
+
 // File returns the parsed file at path, parsing it at most once per content.
 func (w *Workspace) File(path string) (*grammar.File, error) {
 	f, err, _ := w.file(Abs(path), true)
@@ -523,6 +527,15 @@ func (w *Workspace) file(path string, wait bool) (f *grammar.File, err error, bu
 			return f, ferr, false
 		}
 		parsing := e.parsing
+		if parsing != nil {
+			select {
+			case <-parsing:
+				// Finished without leaving its result on this entry (the
+				// parse of another copy of it): waiting again would spin.
+				parsing = nil
+			default:
+			}
+		}
 		if parsing == nil {
 			break
 		}
@@ -539,6 +552,9 @@ func (w *Workspace) file(path string, wait bool) (f *grammar.File, err error, bu
 	}
 	e.parsing = make(chan struct{})
 	w.mu.Unlock()
+	if parseHook != nil {
+		parseHook(path)
+	}
 	lang, _ := grammar.LangOf(path)
 	var p *grammar.Parser
 	if v := w.parsers[lang].Get(); v != nil {
@@ -994,6 +1010,11 @@ func (w *Workspace) Fork() *Workspace {
 	}
 	for p, e := range w.files {
 		c := *e
+		if c.file == nil && c.err == nil {
+			// A parse under way sets its result on the original entry
+			// only: the fork parses this text itself when asked.
+			c.parsing = nil
+		}
 		f.files[p] = &c
 	}
 	for p := range w.known {

@@ -1,0 +1,216 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+)
+
+// hoverParams are the params of a hover at the start of uri.
+func hoverParams(uri string) map[string]any {
+	return map[string]any{"textDocument": map[string]any{"uri": uri}, "position": protocol.Position{}}
+}
+
+// Two Content-Length headers that disagree: the frame is rejected with an
+// error the client sees, and the message after it is read and answered
+// (the longer length used to swallow it).
+func TestTwoContentLengths(t *testing.T) {
+	root := fixture(t, "mixed")
+	c := startServer(t, Options{})
+	c.initialize([]string{root}, map[string]any{})
+	uri := uriOf(root + "/entry.cpp")
+	first, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 501, "method": "textDocument/hover", "params": hoverParams(uri)})
+	second, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 502, "method": "textDocument/hover", "params": hoverParams(uri)})
+	next := fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(second), second)
+	ch := make(chan wireMsg, 1)
+	c.mu.Lock()
+	c.waiting["502"] = ch
+	before := len(c.nullErrs)
+	c.mu.Unlock()
+	c.writeBytes([]byte(fmt.Sprintf("Content-Length: %d\r\nContent-Length: %d\r\n\r\n%s%s", len(first), len(first)+len(next), first, next)))
+	if m := c.wait(ch, "the hover after the ambiguous frame"); m.Error != nil {
+		t.Fatalf("hover 502: %+v", m.Error)
+	}
+	c.waitFor("an error naming the two lengths", func() bool {
+		for _, m := range c.nullErrs[before:] {
+			if m.Error != nil && strings.Contains(m.Error.Message, "two Content-Length headers") {
+				return true
+			}
+		}
+		return false
+	})
+	c.shutdown()
+}
+
+// A header line is read in bounded memory: 32 MB without a newline cost
+// the stream no more than a few buffers, and the frame after it is read.
+func TestHeaderLineBound(t *testing.T) {
+	body := `{"jsonrpc":"2.0","method":"initialized","params":{}}`
+	in := io.MultiReader(
+		strings.NewReader("X-Junk: "),
+		io.LimitReader(repeatReader('a'), 32<<20),
+		strings.NewReader(fmt.Sprintf("\r\n\r\nContent-Length: %d\r\n\r\n%s", len(body), body)),
+	)
+	var logs []string
+	s := newStream(in, io.Discard, nil, func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) })
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	msg, _, err := s.Read(context.Background())
+	runtime.ReadMemStats(&m1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg == nil {
+		t.Fatal("no message after the long header line")
+	}
+	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 4<<20 {
+		t.Errorf("reading a 32 MB header line allocated %d bytes", alloc)
+	}
+	if !strings.Contains(strings.Join(logs, "\n"), "header line longer than") {
+		t.Errorf("no log line about the long header: %q", logs)
+	}
+}
+
+type repeatReader byte
+
+func (r repeatReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(r)
+	}
+	return len(p), nil
+}
+
+// stuckHover makes every hover hang, ignoring its cancellation (as the
+// fix-all livelock did), and reports when one is in flight.
+func stuckHover(t *testing.T) (setup func(*Server), entered chan struct{}) {
+	block := make(chan struct{})
+	t.Cleanup(func() { close(block) })
+	entered = make(chan struct{}, 8)
+	return func(s *Server) {
+		s.exitWait = 10 * time.Millisecond
+		s.hooks.request = func(method string) {
+			if method == "textDocument/hover" {
+				entered <- struct{}{}
+				<-block
+			}
+		}
+	}, entered
+}
+
+// exit ends the server even while a request ignores its cancellation.
+func TestExitWithStuckRequest(t *testing.T) {
+	setup, entered := stuckHover(t)
+	c := startServerWith(t, Options{}, setup)
+	root := fixture(t, "mixed")
+	c.initialize([]string{root}, map[string]any{})
+	c.send(json.RawMessage("77"), "textDocument/hover", hoverParams(uriOf(root+"/entry.cpp")))
+	<-entered
+	c.shutdown()
+}
+
+// The end of input ends the server even while a request ignores its
+// cancellation.
+func TestEOFWithStuckRequest(t *testing.T) {
+	setup, entered := stuckHover(t)
+	c := startServerWith(t, Options{}, setup)
+	root := fixture(t, "mixed")
+	c.initialize([]string{root}, map[string]any{})
+	c.send(json.RawMessage("78"), "textDocument/hover", hoverParams(uriOf(root+"/entry.cpp")))
+	<-entered
+	c.conn.Close()
+	select {
+	case <-c.done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server outlived the end of its input")
+	}
+}
+
+// The server exits when the client process named in initialize is gone.
+func TestClientProcessGone(t *testing.T) {
+	ticks := make(chan time.Time)
+	var alive atomic.Bool
+	alive.Store(true)
+	probed := make(chan int, 4)
+	c := startServerWith(t, Options{}, func(s *Server) {
+		s.hooks.pidTicks = ticks
+		s.hooks.pidAlive = func(pid int) bool {
+			probed <- pid
+			return alive.Load()
+		}
+	})
+	c.call("initialize", map[string]any{"processId": 4242, "capabilities": map[string]any{}}, nil)
+	c.notify("initialized", map[string]any{})
+	ticks <- time.Time{}
+	if pid := <-probed; pid != 4242 {
+		t.Fatalf("probed pid %d, want 4242", pid)
+	}
+	// Still serving while the client lives.
+	c.call("workspace/symbol", map[string]any{"query": "x"}, nil)
+	alive.Store(false)
+	ticks <- time.Time{}
+	<-probed
+	select {
+	case err := <-c.done:
+		if err == nil || !strings.Contains(err.Error(), "client process 4242") {
+			t.Fatalf("server ended with %v, want the client process named", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server outlived its client process")
+	}
+}
+
+// Requests run at most reqSlots at once; past reqLimit running or waiting,
+// a request is answered "busy" at once.
+func TestRequestConcurrencyLimit(t *testing.T) {
+	release := make(chan struct{})
+	entered := make(chan struct{}, 8)
+	var running, peak atomic.Int32
+	var once sync.Once
+	t.Cleanup(func() { once.Do(func() { close(release) }) })
+	c := startServerWith(t, Options{}, func(s *Server) {
+		s.reqSlots = make(chan struct{}, 2)
+		s.reqLimit = 3
+		s.hooks.request = func(method string) {
+			if method != "textDocument/hover" {
+				return
+			}
+			n := running.Add(1)
+			for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+			}
+			entered <- struct{}{}
+			<-release
+			running.Add(-1)
+		}
+	})
+	root := fixture(t, "mixed")
+	c.initialize([]string{root}, map[string]any{})
+	uri := uriOf(root + "/entry.cpp")
+	var replies []chan wireMsg
+	for i := range 4 {
+		replies = append(replies, c.send(json.RawMessage(fmt.Sprint(900+i)), "textDocument/hover", hoverParams(uri)))
+	}
+	if m := c.wait(replies[3], "the fourth hover"); m.Error == nil || m.Error.Code != int(codeRequestFailed) || !strings.Contains(m.Error.Message, "busy") {
+		t.Fatalf("fourth hover past the limit: %+v", m)
+	}
+	<-entered
+	<-entered
+	once.Do(func() { close(release) })
+	for i := range 3 {
+		if m := c.wait(replies[i], "a hover within the limit"); m.Error != nil {
+			t.Errorf("hover %d: %+v", i, m.Error)
+		}
+	}
+	if p := peak.Load(); p != 2 {
+		t.Errorf("peak concurrent requests %d, want 2", p)
+	}
+	c.shutdown()
+}
