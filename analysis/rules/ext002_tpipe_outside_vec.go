@@ -3,6 +3,7 @@ package rules
 import (
 	"context"
 	"strings"
+	"sync"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -111,6 +112,9 @@ type tpipeSite struct {
 
 type tpipeModel struct {
 	sites []*tpipeSite
+	// mu guards callers and cores, filled on first use by the passes that
+	// share the model (the server runs several on one unit at once).
+	mu sync.Mutex
 	// callers maps a function name to the calls of it in the extern's
 	// files (built on first use).
 	callers map[string][]fileCall
@@ -128,11 +132,17 @@ type fileCall struct {
 // cores that compile the call and run its caller. A TPipe in a helper only
 // called under a vector guard is never constructed on the cube.
 func (m *tpipeModel) fnCores(pass *analysis.Pass, fn *grammar.Node, depth int) grammar.Cores {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.fnCoresLocked(pass, fn, depth)
+}
+
+func (m *tpipeModel) fnCoresLocked(pass *analysis.Pass, fn *grammar.Node, depth int) grammar.Cores {
 	if fn == nil || depth > 6 {
 		return grammar.Both
 	}
 	if fn.Kind() == "lambda_expression" {
-		return m.fnCores(pass, cxx.EnclosingFunction(fn), depth+1)
+		return m.fnCoresLocked(pass, cxx.EnclosingFunction(fn), depth+1)
 	}
 	if c, ok := m.cores[fn]; ok {
 		return c
@@ -167,7 +177,7 @@ func (m *tpipeModel) fnCores(pass *analysis.Pass, fn *grammar.Node, depth int) g
 	m.cores[fn] = grammar.None // a recursive call adds nothing
 	c := grammar.None
 	for _, call := range calls {
-		c |= call.f.CoresOf(call.n) & m.fnCores(pass, cxx.EnclosingFunction(call.n), depth+1)
+		c |= call.f.CoresOf(call.n) & m.fnCoresLocked(pass, cxx.EnclosingFunction(call.n), depth+1)
 	}
 	m.cores[fn] = c
 	return c
