@@ -91,12 +91,14 @@ func (s *Server) codeAction(ctx context.Context, doc docRequest, p *codeActionPa
 				if file != nil {
 					if edit, ok := analysis.SuppressEdit(file, line, d.Code); ok {
 						suppressed[key] = true
-						actions = append(actions, protocol.CodeAction{
-							Title:       "Suppress " + d.Code + " on this line",
-							Kind:        protocol.QuickFix,
-							Diagnostics: []protocol.Diagnostic{pd},
-							Edit:        s.workspaceEdit([]analysis.TextEdit{edit}),
-						})
+						if we := s.workspaceEdit([]analysis.TextEdit{edit}); we != nil {
+							actions = append(actions, protocol.CodeAction{
+								Title:       "Suppress " + d.Code + " on this line",
+								Kind:        protocol.QuickFix,
+								Diagnostics: []protocol.Diagnostic{pd},
+								Edit:        we,
+							})
+						}
 					}
 				}
 			}
@@ -114,11 +116,13 @@ func (s *Server) codeAction(ctx context.Context, doc docRequest, p *codeActionPa
 	}
 	if kindAllowed(p.Context.Only, fixAllKind) {
 		if edits := s.fixAllEdits(ctx, path, diags); len(edits) > 0 {
-			actions = append(actions, protocol.CodeAction{
-				Title: "Fix all safe extern-lsp findings",
-				Kind:  fixAllKind,
-				Edit:  s.workspaceEdit(edits),
-			})
+			if we := s.workspaceEdit(edits); we != nil {
+				actions = append(actions, protocol.CodeAction{
+					Title: "Fix all safe extern-lsp findings",
+					Kind:  fixAllKind,
+					Edit:  we,
+				})
+			}
 		}
 	}
 	out := make([]any, 0, len(actions))
@@ -203,6 +207,7 @@ func (s *Server) workspaceEdit(edits []analysis.TextEdit) *protocol.WorkspaceEdi
 	byFile := map[string][]analysis.TextEdit{}
 	for _, e := range edits {
 		if !s.editable(e.File) {
+			s.logf(protocol.MessageTypeLog, "not offered: an edit of %s, outside the workspace folders %v (or reached through a symlink leading out)", e.File, s.ws.Roots())
 			return nil
 		}
 		byFile[e.File] = append(byFile[e.File], e)
@@ -220,15 +225,13 @@ func (s *Server) workspaceEdit(edits []analysis.TextEdit) *protocol.WorkspaceEdi
 	return we
 }
 
-// editable reports whether the server may propose edits to a file: an open
-// document (the editor owns its buffer), or a file inside the workspace
-// folders, also after following symlinks; the same boundary `check --fix`
-// writes within.
+// editable reports whether the server may propose edits to a file: one
+// inside the workspace folders, also after following symlinks (the same
+// boundary `check --fix` writes within). Being open in the editor does not
+// make a file editable: a header or stub opened from elsewhere, or through
+// a symlink leading out, belongs to another tree.
 func (s *Server) editable(path string) bool {
-	s.mu.Lock()
-	open := s.docs[path] != nil
-	s.mu.Unlock()
-	return open || fsys.Inside(s.ws.Roots(), path)
+	return fsys.Inside(s.ws.Roots(), path)
 }
 
 func (s *Server) executeCommand(ctx context.Context, p *executeCommandParams) (any, error) {

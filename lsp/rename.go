@@ -92,6 +92,7 @@ func (s *Server) rename(ctx context.Context, doc docRequest, p *renameParams) (a
 		}
 		if !s.editable(pr.st.File) {
 			// The same boundary as code actions and check --fix.
+			s.logf(protocol.MessageTypeLog, "rename refused: %s is outside the workspace folders %v", pr.st.File, s.ws.Roots())
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s is outside the workspace folders (or reached through a symlink leading out): not renamed", pr.st.File)
 		}
 		uri := s.uriFor(pr.st.File)

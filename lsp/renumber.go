@@ -184,6 +184,14 @@ func (s *Server) renumber(ctx context.Context, old, cur *abi.Stub) (refactorActi
 	if n == 0 {
 		return refactorAction{}, false
 	}
+	for _, fe := range files {
+		if !s.editable(fe.path) {
+			// Renumbering only the reads inside would leave the others
+			// reading the wrong slots: the whole action goes.
+			s.logf(protocol.MessageTypeLog, "renumbering of %s not offered: it would edit %s, outside the workspace folders %v (or reached through a symlink leading out)", cur.Name, fe.path, s.ws.Roots())
+			return refactorAction{}, false
+		}
+	}
 	title := fmt.Sprintf("Renumber %s of %s to the new parameter order (unsafe: review the preview)", plural(n, "args[] read"), cur.Name)
 	var notes []string
 	if shared > 0 {
