@@ -214,3 +214,24 @@ func TestRequestConcurrencyLimit(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// A workspace folder of / is not walked: the client hears why, and opened
+// files are analysed as usual.
+func TestRootOfTheDiskNotIndexed(t *testing.T) {
+	c := startServer(t, Options{})
+	c.initialize([]string{"/"}, map[string]any{})
+	root := fixture(t, "mixed")
+	b := c.open(root + "/entry.cpp")
+	if ds := withCode(c.diagnosticsFor(b.uri, 1), "EXT004"); len(ds) != 1 {
+		t.Errorf("want the EXT004 finding, got %v", codes(ds))
+	}
+	c.waitFor("a message saying / is not indexed", func() bool {
+		for _, m := range c.notes {
+			if m.Method == "window/logMessage" && strings.Contains(string(m.Params), "not indexed (it is the root of the file system)") {
+				return true
+			}
+		}
+		return false
+	})
+	c.shutdown()
+}

@@ -219,6 +219,9 @@ func (s *Server) index() {
 	progress(workDoneProgressBegin{Kind: "begin", Title: "extern-lsp: indexing", Message: "finding extern sources", Percentage: &zero})
 	start := time.Now()
 	ws.Index()
+	// A folder too broad to walk (/, ~) is said at once, not at the first
+	// analysis.
+	s.logSkipped()
 	files := ws.KnownFiles()
 	externs := 0
 	for i, p := range files {

@@ -41,6 +41,14 @@ func ListTree(root string, jobs int, descend func(path string, d fs.DirEntry) bo
 	return t
 }
 
+// Listed reports whether ListTree listed dir.
+func (t *Tree) Listed(dir string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, ok := t.dirs[dir]
+	return ok
+}
+
 // WalkDir is filepath.WalkDir(root, fn) reading the folders the tree
 // listed from memory (others from disk).
 func (t *Tree) WalkDir(root string, fn fs.WalkDirFunc) error {

@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -54,5 +56,66 @@ func TestTreeWalksAsWalkDir(t *testing.T) {
 	})
 	if err != nil || len(got) != 1 || !strings.Contains(got[0], "no such file") {
 		t.Errorf("a missing root: %v, %v", got, err)
+	}
+}
+
+// The root of the file system, a home folder and the folders above one are
+// not walked: their files are read as they are opened or included.
+func TestBroadRootsAreNotIndexed(t *testing.T) {
+	base := t.TempDir()
+	home := filepath.Join(base, "home", "user")
+	proj := filepath.Join(home, "proj")
+	os.MkdirAll(proj, 0o755)
+	kernel := filepath.Join(home, "k.cpp")
+	os.WriteFile(kernel, []byte("int f();\n"), 0o644)
+	os.WriteFile(filepath.Join(proj, "p.cpp"), []byte("int g();\n"), 0o644)
+	t.Setenv("HOME", home)
+	for _, r := range []string{"/", home, filepath.Dir(home)} {
+		if TooBroad(r) == "" {
+			t.Errorf("TooBroad(%s) = \"\"", r)
+		}
+	}
+	if why := TooBroad(proj); why != "" {
+		t.Errorf("TooBroad(%s) = %q", proj, why)
+	}
+	w := New(home)
+	if got := w.KnownFiles(); len(got) != 0 {
+		t.Errorf("the home folder was indexed: %v", got)
+	}
+	ps := w.Problems()
+	var nie *NotIndexedError
+	if len(ps) != 1 || ps[0].Path != home || !errors.As(ps[0].Err, &nie) || !strings.Contains(ps[0].Err.Error(), "home folder") {
+		t.Errorf("problems = %v, want the home folder not indexed", ps)
+	}
+	// Lazily: a file read joins the index.
+	if _, err := w.File(kernel); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.KnownFiles(); len(got) != 1 || got[0] != kernel {
+		t.Errorf("known after reading %s: %v", kernel, got)
+	}
+	// An ordinary folder below the home folder is indexed.
+	if got := New(proj).KnownFiles(); len(got) != 1 {
+		t.Errorf("known files of %s: %v", proj, got)
+	}
+}
+
+// A root with more folders than the index lists is indexed in part, and
+// says so.
+func TestIndexFolderBound(t *testing.T) {
+	root := t.TempDir()
+	for i := range 8 {
+		d := filepath.Join(root, fmt.Sprintf("d%d", i))
+		os.MkdirAll(d, 0o755)
+		os.WriteFile(filepath.Join(d, "k.cpp"), []byte("int f();\n"), 0o644)
+	}
+	defer func(n int) { maxIndexFolders = n }(maxIndexFolders)
+	maxIndexFolders = 3
+	w := New(root)
+	if got := w.KnownFiles(); len(got) != 3 {
+		t.Errorf("known files = %v, want the files of 3 folders", got)
+	}
+	if ps := w.Problems(); len(ps) != 1 || !strings.Contains(ps[0].Err.Error(), "more than 3 folders") {
+		t.Errorf("problems = %v", ps)
 	}
 }

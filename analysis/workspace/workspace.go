@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -938,6 +939,51 @@ func (w *Workspace) closure(path string, limit int64) []string {
 // the entries that include it.
 func (w *Workspace) Index() { w.index(1) }
 
+// maxIndexFolders bounds the folders the index of one root lists: past
+// it, the rest of the root is read only as files are opened or included.
+var maxIndexFolders = 50000
+
+// NotIndexedError says why a root was not walked (in full): its files are
+// read as they are opened or included.
+type NotIndexedError struct {
+	Root, Reason string
+}
+
+func (e *NotIndexedError) Error() string {
+	return "workspace folder not indexed (" + e.Reason + "); its files are analysed as they are opened or included, and workspace-wide results cover only those"
+}
+
+// TooBroad says why a workspace folder must not be walked: the root of
+// the file system, a home folder or a folder above one (a client opened
+// on ~ or / would index the whole disk). "" for an ordinary folder.
+func TooBroad(root string) string {
+	cands := []string{filepath.Clean(root)}
+	if r, err := filepath.EvalSymlinks(root); err == nil && r != cands[0] {
+		cands = append(cands, r)
+	}
+	var homes []string
+	if h, err := os.UserHomeDir(); err == nil && h != "" {
+		homes = append(homes, filepath.Clean(h))
+		if r, err := filepath.EvalSymlinks(h); err == nil {
+			homes = append(homes, r)
+		}
+	}
+	for _, c := range cands {
+		if c == filepath.Dir(c) {
+			return "it is the root of the file system"
+		}
+		for _, h := range homes {
+			if c == h {
+				return "it is the home folder " + h
+			}
+			if strings.HasPrefix(h, c+string(filepath.Separator)) {
+				return "it holds the home folder " + h
+			}
+		}
+	}
+	return ""
+}
+
 // index is Index listing folders with jobs goroutines.
 func (w *Workspace) index(jobs int) {
 	w.mu.Lock()
@@ -949,7 +995,17 @@ func (w *Workspace) index(jobs int) {
 	w.mu.Unlock()
 	found, foundPy := map[string]bool{}, map[string]bool{}
 	for _, r := range roots {
-		tree := ListTree(r, jobs, func(_ string, d fs.DirEntry) bool { return !SkipDir(d.Name()) })
+		if why := TooBroad(r); why != "" {
+			w.problem(r, &NotIndexedError{Root: r, Reason: why})
+			continue
+		}
+		var listed atomic.Int64
+		tree := ListTree(r, jobs, func(_ string, d fs.DirEntry) bool {
+			return !SkipDir(d.Name()) && listed.Add(1) <= int64(maxIndexFolders)
+		})
+		if listed.Load() > int64(maxIndexFolders) {
+			w.problem(r, &NotIndexedError{Root: r, Reason: fmt.Sprintf("it holds more than %d folders: only some were indexed", maxIndexFolders)})
+		}
 		tree.WalkDir(r, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				// An unreadable folder: reported, the rest is indexed.
@@ -957,7 +1013,7 @@ func (w *Workspace) index(jobs int) {
 				return nil
 			}
 			if d.IsDir() {
-				if p != r && SkipDir(d.Name()) {
+				if p != r && (SkipDir(d.Name()) || !tree.Listed(p)) {
 					return filepath.SkipDir
 				}
 				return nil
