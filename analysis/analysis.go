@@ -156,11 +156,6 @@ type Analyzer struct {
 	Fixable    bool
 	Doc        Doc
 	Run        func(*Pass)
-	// Facts lists the unit facts (UnitKey values) of the file's closure
-	// and reach the rule reads, itself or through the facts it asks for.
-	// A run with Options.DropFacts drops each after the last rule listing
-	// it: a rule asking for one it does not list may compute it again.
-	Facts []unit.FactKey
 }
 
 // DocURL is where a rule's documentation page lives.

@@ -47,12 +47,12 @@ type Options struct {
 	// rule says how many were not listed (see CapFindings).
 	MaxFindingsPerRule int
 	// DropFacts drops each unit fact of the file's closure and reach from
-	// the store after the last rule listing it (Analyzer.Facts) has run:
+	// the store after the last rule reading it has run (which rules read
+	// which facts the store learns from the runs before: unit.WithDrops):
 	// a one-shot check then holds, at each rule, the facts the rules
 	// still to run read, not every fact of the rules before. A server
 	// keeps them for the next run on the file. OnDroppedFact, when set,
-	// hears a rule ask for a fact the run dropped (one it does not list:
-	// the fact is computed again).
+	// hears a rule ask for a fact the run dropped (computed again).
 	DropFacts     bool
 	OnDroppedFact func(rule, fact string)
 }
@@ -88,7 +88,11 @@ func Run(ws *workspace.Workspace, path string, opts Options) ([]Diagnostic, erro
 // early and the run returns ctx's error.
 func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts Options) ([]Diagnostic, error) {
 	parent := ctx
-	ctx = unit.WithRun(ctx)
+	if opts.DropFacts {
+		ctx = unit.WithDrops(ctx, opts.OnDroppedFact)
+	} else {
+		ctx = unit.WithRun(ctx)
+	}
 	if opts.Budget > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opts.Budget)
@@ -135,14 +139,18 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		lazy:     &passUnits{},
 	}
 	base.Consts = base.Closure().Consts()
-	var dropAfter map[*Analyzer][]unit.FactKey
+	var dropAfter map[string][]unit.FactKey
 	if opts.DropFacts {
-		dropAfter = lastReaders(opts, f.Lang)
-		if opts.OnDroppedFact != nil {
-			// What was dropped, and which rule asks, is kept only
-			// for a listener.
-			unit.ListenDropped(ctx, opts.OnDroppedFact)
+		var codes []string
+		for _, a := range opts.Analyzers {
+			if a.Lang == f.Lang && opts.enabled(a) {
+				codes = append(codes, a.Code)
+			}
 		}
+		// "": the driver itself, before and after the rules (the
+		// closure's constants, what a fix cannot see): never dropped.
+		dropAfter = store.LastReaders(append(codes, ""))
+		defer store.Learn(ctx)
 	}
 	sups := ParseSuppressions(f)
 	// Each rule's findings are gathered, then copied once into a list of
@@ -163,16 +171,14 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		if opts.MaxFindingsPerRule > 0 {
 			limit = &findingCap{max: opts.MaxFindingsPerRule, sups: sups}
 		}
-		if dropAfter != nil {
-			unit.SetRule(ctx, a.Code)
-		}
+		unit.SetRule(ctx, a.Code)
 		found, ok := runRule(ctx, base, a, limit)
 		if !ok || ctx.Err() != nil {
 			// The rule was abandoned, or may have worked from facts cut
 			// short: keep only the findings of rules that finished in time.
 			break
 		}
-		if ks := dropAfter[a]; len(ks) > 0 {
+		if ks := dropAfter[a.Code]; len(ks) > 0 {
 			base.dropFacts(ks)
 		}
 		if cap(found) > len(found) {
@@ -186,6 +192,7 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 			notes = append(notes, limit.notes()...)
 		}
 	}
+	unit.SetRule(ctx, "")
 	total += len(notes)
 	var diags []Diagnostic
 	if total > 1 {
@@ -262,29 +269,6 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	}
 	SortDiagnostics(diags)
 	return diags, nil
-}
-
-// lastReaders lists, for each rule the run will run on a file of lang,
-// the facts no later rule lists.
-func lastReaders(opts Options, lang grammar.Lang) map[*Analyzer][]unit.FactKey {
-	last := map[unit.FactKey]*Analyzer{}
-	var keys []unit.FactKey
-	for _, a := range opts.Analyzers {
-		if a.Lang != lang || !opts.enabled(a) {
-			continue
-		}
-		for _, k := range a.Facts {
-			if last[k] == nil {
-				keys = append(keys, k)
-			}
-			last[k] = a
-		}
-	}
-	out := map[*Analyzer][]unit.FactKey{}
-	for _, k := range keys {
-		out[last[k]] = append(out[last[k]], k)
-	}
-	return out
 }
 
 // dropFacts drops the facts ks of the file's closure and reach (the

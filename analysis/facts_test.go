@@ -51,9 +51,9 @@ func TestRunStopsAtBudgetAndOnCancel(t *testing.T) {
 }
 
 // TestDropFactsAfterLastReader: with DropFacts a closure fact is dropped
-// after the last rule listing it, not before; a rule asking for it later
-// without listing it is heard and computes it again; a run without
-// DropFacts keeps it for the next run.
+// after the last rule that read it in the runs before, not before; a rule
+// not yet seen reading it is heard asking and computes it again (and is
+// then learned); a run without DropFacts keeps it for the next run.
 func TestDropFactsAfterLastReader(t *testing.T) {
 	dir := t.TempDir()
 	path := dir + "/k.cpp"
@@ -63,8 +63,8 @@ func TestDropFactsAfterLastReader(t *testing.T) {
 	}
 	var computed atomic.Int32
 	key := &unit.UnitKey[int]{Name: "test.scratch", Compute: func(context.Context, *unit.Unit) int { return int(computed.Add(1)) }}
-	reader := func(code string, facts ...unit.FactKey) *Analyzer {
-		return &Analyzer{Code: code, Name: code, Lang: grammar.CPP, Facts: facts, Run: func(p *Pass) { unit.Fact(p.Closure(), key) }}
+	reader := func(code string) *Analyzer {
+		return &Analyzer{Code: code, Name: code, Lang: grammar.CPP, Run: func(p *Pass) { unit.Fact(p.Closure(), key) }}
 	}
 	// Runs on one workspace and store share the parse, so the closure's
 	// facts.
@@ -79,20 +79,16 @@ func TestDropFactsAfterLastReader(t *testing.T) {
 		}
 		return heard
 	}
-	heard := run(true, reader("EXT990", key), reader("EXT991", key))
-	if computed.Load() != 1 || len(heard) != 0 {
-		t.Fatalf("two listing readers: computed %d times, heard %v; want once, nothing", computed.Load(), heard)
+	check := func(what string, heard []string, computes int32, want ...string) {
+		t.Helper()
+		if computed.Load() != computes || !slices.Equal(heard, want) {
+			t.Fatalf("%s: computed %d times in all, heard %v; want %d, %v", what, computed.Load(), heard, computes, want)
+		}
 	}
-	run(false, reader("EXT990"))
-	if computed.Load() != 2 {
-		t.Fatalf("the fact was kept after its last reader: computed %d times, want 2", computed.Load())
-	}
-	run(false, reader("EXT990"))
-	if computed.Load() != 2 {
-		t.Fatalf("without DropFacts the fact was not kept: computed %d times, want 2", computed.Load())
-	}
-	heard = run(true, reader("EXT990", key), reader("EXT991"))
-	if want := []string{"EXT991 test.scratch"}; computed.Load() != 3 || !slices.Equal(heard, want) {
-		t.Fatalf("a reader not listing it: computed %d times in all, heard %v; want 3, %v", computed.Load(), heard, want)
-	}
+	check("a first run learns, drops nothing", run(true, reader("EXT990"), reader("EXT991")), 1)
+	check("a second run drops after the last reader", run(true, reader("EXT990"), reader("EXT991")), 1)
+	check("dropped", run(false, reader("EXT990")), 2)
+	check("without DropFacts the fact is kept", run(false, reader("EXT990")), 2)
+	check("a reader not seen before", run(true, reader("EXT990"), reader("EXT992")), 3, "EXT992 test.scratch")
+	check("and then learned", run(true, reader("EXT990"), reader("EXT992")), 3)
 }

@@ -168,28 +168,6 @@ func (p *Pass) counted(d *Diagnostic) bool {
 	return true
 }
 
-// Unlisted is for rules with many findings: called before a finding's
-// message and fixes are built, with its start and severity (0: the
-// rule's), it reports true when the rule has reached max-findings-per-rule
-// in this file. The finding is then counted for the run's note (and the
-// exit code and statistics), and the rule skips building it. On false
-// the rule builds the finding and passes it to Report as usual.
-func (p *Pass) Unlisted(start uint32, sev Severity) bool {
-	c := p.limit
-	if c == nil || c.max <= 0 {
-		return false
-	}
-	if sev == 0 {
-		sev = p.Analyzer.Severity
-	}
-	d := Diagnostic{File: p.File.Path, Start: start, Code: p.Analyzer.Code, Name: p.Analyzer.Name, Severity: sev}
-	if c.listed[capKey{d.File, d.Code}] < c.max || !p.counted(&d) {
-		return false
-	}
-	c.count(&d, c.max)
-	return true
-}
-
 // adjustUnlisted applies to the counts of a note what the driver does to
 // the findings it stands for: the configured severity of the rule, then
 // the demotion of a generated or vendored file's warnings and errors.

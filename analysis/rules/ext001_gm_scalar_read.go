@@ -144,7 +144,6 @@ func runGMScalarRead(pass *analysis.Pass) {
 		}
 		var msg string
 		var saidLess *grammar.Node
-		sev := analysis.SeverityInfo
 		if g.verdict.Hazard != "" {
 			if b := g.verdict.Between; b[1] > b[0] {
 				// A project call between the cause and the read may
@@ -155,9 +154,6 @@ func runGMScalarRead(pass *analysis.Pass) {
 				}
 				saidLess = unseenCall(pass, pass.Reach().FuncIndex(), a.Func(), g.cores, b[0], b[1], before)
 			}
-			if saidLess == nil {
-				sev = analysis.SeverityWarning
-			}
 		}
 		house := g.verdict.Hazard == "" && g.verdict.Uncached == nil && len(g.verdict.Missing) == 0
 		var hg *houseGroup
@@ -167,11 +163,6 @@ func runGMScalarRead(pass *analysis.Pass) {
 				hg = &houseGroup{}
 				houseOf[hk] = hg
 				houses = append(houses, hg)
-			}
-		}
-		if hg == nil || len(hg.diags) == 0 {
-			if pass.Unlisted(a.Node.Start, sev) {
-				continue
 			}
 		}
 		d := analysis.Diagnostic{Start: a.Node.Start, End: a.Node.End, Related: g.verdict.Missing}

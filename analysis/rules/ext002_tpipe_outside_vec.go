@@ -46,8 +46,7 @@ var TPipeOutsideVec = register(&analysis.Analyzer{
 			"the range.",
 		Guide: "§3",
 	},
-	Run:   runTPipeOutsideVec,
-	Facts: []unit.FactKey{tpipesKey},
+	Run: runTPipeOutsideVec,
 })
 
 func runTPipeOutsideVec(pass *analysis.Pass) {

@@ -4,7 +4,6 @@ import (
 	"strconv"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
-	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -38,8 +37,7 @@ var TPipeDouble = register(&analysis.Analyzer{
 			"depends on the buffers both phases still use.",
 		Guide: "§3",
 	},
-	Run:   runTPipeDouble,
-	Facts: []unit.FactKey{tpipesKey},
+	Run: runTPipeDouble,
 })
 
 func runTPipeDouble(pass *analysis.Pass) {

@@ -68,8 +68,7 @@ var FFTSFlagReserved = register(&analysis.Analyzer{
 			"barriers 8–10): check the new id against them, or list them in `reserved-flags`.",
 		Guide: "§5",
 	},
-	Run:   runFFTSFlagReserved,
-	Facts: []unit.FactKey{ownSyncAllKey, reachSyncAllKey},
+	Run: runFFTSFlagReserved,
 })
 
 // badFlag is one finding before its fix is built.
@@ -159,9 +158,6 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 	var texts sharedText
 	for _, b := range bad {
 		fc := b.fc
-		if pass.Unlisted(fc.Node.Start, 0) {
-			continue
-		}
 		d := analysis.Diagnostic{Start: fc.Node.Start, End: fc.Node.End, Message: texts.get(flagMessage(pass, b), nil)}
 		if b.reason == reasonSyncAll && site.Node != nil {
 			d.Related = []analysis.Related{analysis.RelatedAt(site.File, site.Node,

@@ -71,9 +71,6 @@ func runFFTSBaseReset(pass *analysis.Pass) {
 		if arch != grammar.ArchA2A3 {
 			sev = analysis.SeverityInfo
 		}
-		if pass.Unlisted(n.Start, sev) {
-			continue
-		}
 		d := analysis.Diagnostic{Start: n.Start, End: n.End, Severity: sev, Message: fftsResetMessage(call.Name, sev)}
 		if edit, ok := deleteStatementEdit(pass.File, n); ok {
 			d.Fixes = []analysis.Fix{{

@@ -66,7 +66,7 @@ func runTopologyGetter(pass *analysis.Pass) {
 		if defined == nil {
 			defined = ownTopologyGetters(pass)
 		}
-		if defined[call.Name] || pass.Unlisted(n.Start, 0) {
+		if defined[call.Name] {
 			continue
 		}
 		d := analysis.Diagnostic{Start: n.Start, End: n.End, Message: texts.get(call.Qualified, func() string {

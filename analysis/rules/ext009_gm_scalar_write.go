@@ -7,7 +7,6 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
-	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -53,8 +52,7 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"flushed once after the loop, or written with a DataCopy from UB.",
 		Guide: "§4, §5 (dcci/dsb), facts: Scalar reads from GM",
 	},
-	Run:   runGMScalarWrite,
-	Facts: []unit.FactKey{barrierSitesKey},
+	Run: runGMScalarWrite,
 })
 
 func runGMScalarWrite(pass *analysis.Pass) {
@@ -160,13 +158,6 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			to, before = after.next.At.Start, after.next.At
 		}
 		unseen := unseenCall(pass, pass.Reach().FuncIndex(), a.Func(), cores, a.Node.End, to, before)
-		sev := analysis.Severity(0)
-		if flush != nil && (after == nil || after.next == nil) || unseen != nil {
-			sev = analysis.SeverityInfo
-		}
-		if pass.Unlisted(a.Node.Start, sev) {
-			continue
-		}
 		var barrier []cxx.Hop
 		if barrierCall != nil {
 			barrier = barriers.chain(barrierCall, cores)

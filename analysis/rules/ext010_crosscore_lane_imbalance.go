@@ -7,7 +7,6 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
-	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -40,8 +39,7 @@ var CrossCoreLaneImbalance = register(&analysis.Analyzer{
 			"before its own share of the work is done depends on the kernel.",
 		Guide: "§5",
 	},
-	Run:   runCrossCoreLaneImbalance,
-	Facts: []unit.FactKey{varianceKey},
+	Run: runCrossCoreLaneImbalance,
 })
 
 func runCrossCoreLaneImbalance(pass *analysis.Pass) {

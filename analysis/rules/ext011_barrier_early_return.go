@@ -49,8 +49,7 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 		FixSafety: "No fix: moving the barrier out of the skipped region needs the kernel's structure.",
 		Guide:     "§1, §5, §7",
 	},
-	Run:   runBarrierEarlyReturn,
-	Facts: []unit.FactKey{barrierSitesKey, varianceKey},
+	Run: runBarrierEarlyReturn,
 })
 
 // barrierSites are the hardware barrier calls of a unit's files, by tree:
@@ -182,7 +181,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 			// whole core type leaves before the barrier that orders cube
 			// against vector.
 			b, _ := sites.of(leaf.Call)
-			if !pass.Mixed() || cxx.BarrierKind(b.kind) != cxx.BarrierSyncAll || !b.aivOnlyKnown || b.aivOnly || cores == grammar.Both || pass.Unlisted(r.Start, 0) {
+			if !pass.Mixed() || cxx.BarrierKind(b.kind) != cxx.BarrierSyncAll || !b.aivOnlyKnown || b.aivOnly || cores == grammar.Both {
 				continue
 			}
 			pass.Report(analysis.Diagnostic{
@@ -192,16 +191,6 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 					lineRef(pass, leaf) + ", which waits for cube and vector cores alike: the other core type hangs in it",
 				Related: []analysis.Related{{File: leaf.File.Path, Start: leaf.Call.Start, End: leaf.Call.End, Message: "the barrier the other cores wait at"}},
 			})
-			continue
-		}
-		sev := analysis.SeverityWarning
-		if d.outerRuntime != nil {
-			sev = analysis.SeverityError
-			if d.seen&perCore == 0 {
-				sev = analysis.SeverityInfo
-			}
-		}
-		if pass.Unlisted(r.Start, sev) {
 			continue
 		}
 		target := "the hardware barrier `" + shortText(leaf.Call) + "`" + lineRef(pass, leaf)

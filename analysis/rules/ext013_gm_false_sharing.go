@@ -48,8 +48,7 @@ var GMFalseSharing = register(&analysis.Analyzer{
 			"buffer must be large enough.",
 		Guide: "§4 (scalar GM stores, dcci), facts: Scalar reads from GM",
 	},
-	Run:   runGMFalseSharing,
-	Facts: []unit.FactKey{coreNamesKey},
+	Run: runGMFalseSharing,
 })
 
 const cacheLine = 64
@@ -105,7 +104,7 @@ func runGMFalseSharing(pass *analysis.Pass) {
 		if min.coef == 0 || abs(min.coef)*size >= cacheLine {
 			continue
 		}
-		if fs.singleWriter(a.Func(), a.Node) || pass.Unlisted(a.Node.Start, 0) {
+		if fs.singleWriter(a.Func(), a.Node) {
 			continue
 		}
 		pass.Report(fs.diagnostic(a, idx, min, size, elemType, sdef))

@@ -73,13 +73,6 @@ func runEventUnpaired(pass *analysis.Pass) {
 	cores := kindCores(pass)
 	// The closure's function index is workspaceFuncs' (the same code files).
 	for _, fd := range cxx.UnpairedEvents(pass.Context(), pass.Closure(), files, pass.Closure().FuncIndex(), pass.Consts, entries, cores) {
-		sev := analysis.Severity(0)
-		if fd.Problem == cxx.EventWaitUnset {
-			sev = analysis.SeverityError
-		}
-		if pass.Unlisted(fd.Site.Start, sev) {
-			continue
-		}
 		pass.Report(eventDiagnostic(pass, fd, cores))
 	}
 }

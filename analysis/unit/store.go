@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -55,6 +54,8 @@ type Store struct {
 	// a new unit the key (and the cached facts) of an old one.
 	lastID uint64
 	swept  int // len(facts) after the last sweep
+	// readers are the facts each rule was seen to read (Learn).
+	readers map[string]map[FactKey]bool
 }
 
 // NewStore returns an empty fact store.
@@ -193,39 +194,51 @@ func (s *Store) get(ctx context.Context, id factID, pins []*grammar.File, comput
 	}
 }
 
-// runFacts holds the facts a run computed after its context was
-// cancelled: not kept in the store (they may be cut short), but computed
-// once for the rest of the run. Dropping them made every later ask
-// compute the fact again, so a rule abandoned at a cancel did many times
-// the work of a whole run before it finished.
+// runFacts is one run's view of the store. It holds the facts the run
+// computed after its context was cancelled: not kept in the store (they
+// may be cut short), but computed once for the rest of the run (dropping
+// them made a rule abandoned at a cancel do many times the work of a
+// whole run before it finished). In a run that drops facts (WithDrops) it
+// also notes which facts each rule asks for.
 type runFacts struct {
 	mu sync.Mutex
 	m  map[factID]any
-	// dropped are the facts the run dropped (Drop); rule
-	// is the rule running, onDropped hears it ask for one of them. All
-	// three are set only when a listener is set (ListenDropped).
-	dropped   map[factID]bool
+	// drops is set by WithDrops. rule is the rule running; reads are the
+	// facts each rule asked for (the store learns them when the run
+	// ends); dropped are the facts the run dropped, onDropped hears a
+	// rule ask for one of them.
+	drops     bool
 	rule      string
+	reads     map[string]map[FactKey]bool
+	dropped   map[factID]bool
 	onDropped func(rule, fact string)
-	// anyDropped is set with the first drop: most asks need no lock.
-	anyDropped atomic.Bool
 }
 
 // asked notes that the running rule asks for the fact id.
 func (rf *runFacts) asked(id factID) {
-	if !rf.anyDropped.Load() {
+	if !rf.drops {
 		return
 	}
+	k := id.key.(FactKey)
 	rf.mu.Lock()
 	again := rf.dropped[id]
 	rule := rf.rule
+	if rf.reads[rule] == nil {
+		rf.reads[rule] = map[FactKey]bool{}
+	}
+	rf.reads[rule][k] = true
 	rf.mu.Unlock()
 	if again && rf.onDropped != nil {
-		rf.onDropped(rule, id.key.(FactKey).factName())
+		rf.onDropped(rule, k.factName())
 	}
 }
 
 type runFactsKey struct{}
+
+func runOf(ctx context.Context) *runFacts {
+	rf, _ := ctx.Value(runFactsKey{}).(*runFacts)
+	return rf
+}
 
 // WithRun gives a run's context the memo of the facts it computes after
 // it is cancelled (see runFacts).
@@ -233,21 +246,70 @@ func WithRun(ctx context.Context) context.Context {
 	return context.WithValue(ctx, runFactsKey{}, &runFacts{m: map[factID]any{}})
 }
 
-// ListenDropped makes the run of ctx (see WithRun) tell onDropped when a
-// rule asks for a fact the run dropped (Drop); SetRule names the rule.
-func ListenDropped(ctx context.Context, onDropped func(rule, fact string)) {
-	if rf, _ := ctx.Value(runFactsKey{}).(*runFacts); rf != nil {
-		rf.dropped, rf.onDropped = map[factID]bool{}, onDropped
-	}
+// WithDrops is WithRun for a run that drops each fact of a file's own
+// units after the last rule reading it (LastReaders): a one-shot check
+// then holds, at each rule, what the rules still to run read. Which rule
+// reads which fact the store learns from the runs before (Learn), so no
+// rule declares it; onDropped, when set, hears a rule ask for a fact the
+// run dropped (it is computed again).
+func WithDrops(ctx context.Context, onDropped func(rule, fact string)) context.Context {
+	rf := &runFacts{m: map[factID]any{}, drops: true, reads: map[string]map[FactKey]bool{}, dropped: map[factID]bool{}, onDropped: onDropped}
+	return context.WithValue(ctx, runFactsKey{}, rf)
 }
 
-// SetRule names the rule the run of ctx runs now, for ListenDropped.
+// SetRule names the rule the run of ctx runs now.
 func SetRule(ctx context.Context, rule string) {
-	if rf, _ := ctx.Value(runFactsKey{}).(*runFacts); rf != nil && rf.onDropped != nil {
+	if rf := runOf(ctx); rf != nil && rf.drops {
 		rf.mu.Lock()
 		rf.rule = rule
 		rf.mu.Unlock()
 	}
+}
+
+// Learn keeps what the rules of the run of ctx read (see WithDrops).
+func (s *Store) Learn(ctx context.Context) {
+	rf := runOf(ctx)
+	if rf == nil || !rf.drops {
+		return
+	}
+	rf.mu.Lock()
+	defer rf.mu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.readers == nil {
+		s.readers = map[string]map[FactKey]bool{}
+	}
+	for rule, ks := range rf.reads {
+		if s.readers[rule] == nil {
+			s.readers[rule] = map[FactKey]bool{}
+		}
+		for k := range ks {
+			s.readers[rule][k] = true
+		}
+	}
+}
+
+// LastReaders lists, for each of rules (in the order they run), the facts
+// no later rule reads, as far as the runs before learned (a fact no run
+// has seen read is never dropped).
+func (s *Store) LastReaders(rules []string) map[string][]FactKey {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	last := map[FactKey]string{}
+	var keys []FactKey
+	for _, r := range rules {
+		for k := range s.readers[r] {
+			if _, ok := last[k]; !ok {
+				keys = append(keys, k)
+			}
+			last[k] = r
+		}
+	}
+	out := map[string][]FactKey{}
+	for _, k := range keys {
+		out[last[k]] = append(out[last[k]], k)
+	}
+	return out
 }
 
 // Drop forgets u's fact k when it is computed (not under way): the next
@@ -258,17 +320,16 @@ func (u *Unit) Drop(k FactKey) {
 	}
 	id := factID{key: k, unit: u.Key}
 	u.store.drop(id)
-	if rf, _ := u.Context().Value(runFactsKey{}).(*runFacts); rf != nil && rf.onDropped != nil {
+	if rf := runOf(u.Context()); rf != nil && rf.drops {
 		rf.mu.Lock()
 		rf.dropped[id] = true
 		rf.mu.Unlock()
-		rf.anyDropped.Store(true)
 	}
 }
 
 // cancelledFact returns the fact of a cancelled run, computed once per run.
 func cancelledFact(ctx context.Context, id factID, compute func() any) any {
-	rf, _ := ctx.Value(runFactsKey{}).(*runFacts)
+	rf := runOf(ctx)
 	if rf == nil {
 		return compute()
 	}
@@ -297,7 +358,7 @@ func (s *Store) fill(ctx context.Context, id factID, c *factCell, compute func()
 	v := compute()
 	if ctx.Err() == nil {
 		c.v, c.ok = v, true
-	} else if rf, _ := ctx.Value(runFactsKey{}).(*runFacts); rf != nil {
+	} else if rf := runOf(ctx); rf != nil {
 		rf.mu.Lock()
 		rf.m[id] = v
 		rf.mu.Unlock()

@@ -112,7 +112,7 @@ func Fact[T any](u *Unit, k *UnitKey[T]) T {
 	}
 	ctx := u.Context()
 	id := factID{key: k, unit: u.Key}
-	if rf, _ := ctx.Value(runFactsKey{}).(*runFacts); rf != nil {
+	if rf := runOf(ctx); rf != nil {
 		rf.asked(id)
 	}
 	v := u.store.get(ctx, id, u.Files, func() any { return k.Compute(ctx, u) })
