@@ -156,6 +156,11 @@ type Analyzer struct {
 	Fixable    bool
 	Doc        Doc
 	Run        func(*Pass)
+	// Finish, for a rule about the other rules' findings (EXT900), runs on
+	// every file after them and the suppressions, unless the run was cut
+	// short: it sees the file's suppressions (marked used or not) and
+	// findings, and returns its own, final (severity overrides applied).
+	Finish func(p *Pass, sups []*Suppression, diags []Diagnostic) []Diagnostic
 }
 
 // DocURL is where a rule's documentation page lives.
@@ -190,14 +195,22 @@ type Pass struct {
 	// Settings are the project's rule settings (zero value: defaults).
 	Settings Settings
 	ctx      context.Context
-	store    *unit.Store
-	lazy     *passUnits
-	diags    *[]Diagnostic
+	// opts are the run's options (set for Finish: see Rules).
+	opts  *Options
+	store *unit.Store
+	lazy  *passUnits
+	diags *[]Diagnostic
 	// limit counts the rule's findings against max-findings-per-rule
 	// (nil: no cap).
 	limit *findingCap
 	// recent are the texts of the rule's last findings (see shareText).
 	recent *recentTexts
+}
+
+// Rules are the rules of the run, with whether each runs and its severity
+// (for Finish).
+func (p *Pass) Rules() (all []*Analyzer, enabled func(*Analyzer) bool, severity map[string]Severity) {
+	return p.opts.Analyzers, p.opts.enabled, p.opts.Severity
 }
 
 // Nodes returns the file's nodes of the given kinds in source order. The

@@ -26,9 +26,6 @@ type Options struct {
 	Severity map[string]Severity
 	// KeepSuppressed keeps suppressed findings with Suppressed set.
 	KeepSuppressed bool
-	// AfterRun, when set, sees every file's suppressions after the rules ran
-	// (used by the unused-suppression report).
-	AfterRun func(p *Pass, sups []*Suppression, diags []Diagnostic) []Diagnostic
 	// Settings are the project's rule settings (from analysis/config); the
 	// zero value means defaults. Rules read them as Pass.Settings.
 	Settings Settings
@@ -262,10 +259,14 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	diags = kept
 	// Not after a cut: the rules that did not run would make suppressions
 	// look unused.
-	if opts.AfterRun != nil && ctx.Err() == nil {
-		p := base
-		p.diags = &diags
-		diags = opts.AfterRun(&p, sups, diags)
+	if ctx.Err() == nil {
+		for _, a := range opts.Analyzers {
+			if a.Finish != nil && opts.enabled(a) {
+				p := base
+				p.Analyzer, p.opts = a, &opts
+				diags = append(diags, a.Finish(&p, sups, diags)...)
+			}
+		}
 	}
 	SortDiagnostics(diags)
 	return diags, nil

@@ -16,13 +16,13 @@ import (
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
-// allRules runs every rule, default-off ones included, with the
-// unused-suppression pass installed.
+// allRules runs every rule, default-off ones included (the
+// unused-suppression pass too).
 func allRules() analysis.Options {
-	return rules.WithUnusedSuppression(analysis.Options{
+	return analysis.Options{
 		Analyzers: rules.All(),
 		Enabled:   func(*analysis.Analyzer) bool { return true },
-	})
+	}
 }
 
 const entryTail = "\nextern \"C\" __global__ __aicore__ void robust_entry(__gm__ int64_t *args) {}\n"

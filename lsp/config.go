@@ -10,6 +10,7 @@ import (
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/config"
 	"github.com/extern-lsp/extern-lsp/analysis/engine"
+	"github.com/extern-lsp/extern-lsp/analysis/rules"
 )
 
 // Settings are the editor's "externLsp" configuration section (also
@@ -167,7 +168,7 @@ func (s *Server) projectConfig(path string) *config.Config {
 	c, err := l.ForFile(path)
 	if err != nil {
 		s.configError(err)
-		return config.Default()
+		return l.Default()
 	}
 	if len(c.IncludeDirs) > 0 && ws != nil {
 		ws.AddIncludeDirs(c.IncludeDirs)
@@ -189,7 +190,7 @@ func (s *Server) configError(err error) {
 
 // reloadFileSettings drops the cached configuration files.
 func (s *Server) reloadFileSettings() {
-	l, _ := config.NewLoader("")
+	l, _ := config.NewLoader("", rules.All())
 	s.mu.Lock()
 	s.loader = l
 	s.cfgErrs = map[string]bool{}

@@ -15,6 +15,7 @@ import (
 	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
 	"github.com/extern-lsp/extern-lsp/analysis/config"
 	"github.com/extern-lsp/extern-lsp/analysis/engine"
+	"github.com/extern-lsp/extern-lsp/analysis/rules"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -161,7 +162,7 @@ func fixFile(t *testing.T, root, path string) map[string]string {
 
 func newChecker(t *testing.T, root string) *engine.Checker {
 	t.Helper()
-	loader, err := config.NewLoader("")
+	loader, err := config.NewLoader("", rules.All())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -186,7 +186,7 @@ func newServer(opts Options) *Server {
 	if s.opts.Budget == 0 {
 		s.opts.Budget = analysis.DefaultBudget
 	}
-	s.loader, _ = config.NewLoader("")
+	s.loader, _ = config.NewLoader("", rules.All())
 	if opts.Log != nil {
 		s.logger = log.New(opts.Log, "", log.LstdFlags|log.Lmicroseconds)
 	}

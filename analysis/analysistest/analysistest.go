@@ -61,7 +61,7 @@ func allOn(analyzers []*analysis.Analyzer) analysis.Options {
 }
 
 // RunOptions is Run with explicit driver options, for rules that need more
-// than Analyzers (an AfterRun pass, Settings). opts.Analyzers are the rules
+// than Analyzers (Settings, a rule that judges the others). opts.Analyzers are the rules
 // under test.
 func RunOptions(t testing.TB, dir string, opts analysis.Options) []Result {
 	t.Helper()

@@ -20,7 +20,6 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/fsys"
-	"github.com/extern-lsp/extern-lsp/analysis/rules"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -70,6 +69,8 @@ type Config struct {
 	// (nil: analysis.DefaultMaxFindingsPerRule; 0: no cap). Past it they
 	// are counted, and one note per file and rule says how many.
 	MaxFindingsPerRule *int
+	// rules are the rules the configuration names and runs.
+	rules []*analysis.Analyzer
 }
 
 // FileSizeLimit is the effective max-file-size.
@@ -112,47 +113,48 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Default is the configuration used when no file applies.
-func Default() *Config { return &Config{} }
+// Default is the configuration used when no file applies, over rules.
+func Default(rules []*analysis.Analyzer) *Config { return &Config{rules: rules} }
 
 // Load returns the configuration that applies in dir: the nearest
 // extern-lsp.toml or pyproject.toml with a `[tool.extern-lsp]` table, from dir
-// up to the file system root; Default() when there is none.
-func Load(dir string) (*Config, error) {
+// up to the file system root; Default(rules) when there is none. Rules are
+// the rules its settings may name.
+func Load(dir string, rules []*analysis.Analyzer) (*Config, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
 	for d := abs; ; {
-		c, err := loadDir(d)
+		c, err := loadDir(d, rules)
 		if err != nil || c != nil {
 			return c, err
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return Default(), nil
+			return Default(rules), nil
 		}
 		d = parent
 	}
 }
 
 // ForFile returns the configuration that applies to a source file.
-func ForFile(path string) (*Config, error) {
+func ForFile(path string, rules []*analysis.Analyzer) (*Config, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
 	}
-	return Load(filepath.Dir(abs))
+	return Load(filepath.Dir(abs), rules)
 }
 
 // LoadFile reads one configuration file (`--config FILE`). A pyproject.toml
 // without a `[tool.extern-lsp]` table is an error here, as it was named.
-func LoadFile(path string) (*Config, error) {
+func LoadFile(path string, rules []*analysis.Analyzer) (*Config, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
 	}
-	c, err := readFile(abs)
+	c, err := readFile(abs, rules)
 	if err != nil {
 		return nil, err
 	}
@@ -163,14 +165,14 @@ func LoadFile(path string) (*Config, error) {
 }
 
 // loadDir reads the configuration file of one folder, nil when it has none.
-func loadDir(dir string) (*Config, error) {
+func loadDir(dir string, rules []*analysis.Analyzer) (*Config, error) {
 	for _, name := range []string{FileName, "." + FileName, PyprojectName} {
 		p := filepath.Join(dir, name)
 		st, err := os.Stat(p)
 		if err != nil || st.IsDir() {
 			continue
 		}
-		c, err := readFile(p)
+		c, err := readFile(p, rules)
 		if err != nil || c != nil {
 			return c, err
 		}
@@ -180,7 +182,7 @@ func loadDir(dir string) (*Config, error) {
 
 // readFile parses one file; nil, nil for a pyproject.toml that does not
 // configure extern-lsp.
-func readFile(path string) (*Config, error) {
+func readFile(path string, rules []*analysis.Analyzer) (*Config, error) {
 	data, _, err := fsys.ReadFile(path, 1<<20)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -207,7 +209,7 @@ func readFile(path string) (*Config, error) {
 	if !ok {
 		return nil, nil
 	}
-	c := &Config{Path: path, Dir: filepath.Dir(path)}
+	c := &Config{Path: path, Dir: filepath.Dir(path), rules: rules}
 	if err := c.decode(table, prefix); err != nil {
 		return nil, err
 	}
@@ -266,7 +268,7 @@ func (c *Config) decode(t map[string]any, prefix string) error {
 				return bad(err.Error(), `e.g. ["EXT004", "ffts-flag-reserved", "EXT1"]`)
 			}
 			for _, s := range list {
-				if msg, hint := checkSelector(s); msg != "" {
+				if msg, hint := checkSelector(s, c.rules); msg != "" {
 					return bad(msg, hint)
 				}
 			}
@@ -287,7 +289,7 @@ func (c *Config) decode(t map[string]any, prefix string) error {
 			seen := map[*analysis.Analyzer]string{}
 			for _, rule := range sortedKeys(m) {
 				lv := m[rule]
-				a := rules.Lookup(rule)
+				a := analysis.Lookup(c.rules, rule)
 				if a != nil && seen[a] != "" {
 					return &Error{File: c.Path, Key: prefix + k + "." + rule, Msg: "the same rule as " + quote(seen[a]), Hint: "keep one of them"}
 				}
@@ -295,7 +297,7 @@ func (c *Config) decode(t map[string]any, prefix string) error {
 					seen[a] = rule
 				}
 				if a == nil {
-					return &Error{File: c.Path, Key: prefix + k + "." + rule, Msg: "unknown rule " + quote(rule), Hint: ruleHint(rule)}
+					return &Error{File: c.Path, Key: prefix + k + "." + rule, Msg: "unknown rule " + quote(rule), Hint: ruleHint(rule, c.rules)}
 				}
 				s, ok := lv.(string)
 				if !ok || !validLevel(s) {
@@ -466,23 +468,23 @@ func validLevel(s string) bool {
 
 // CheckSelector validates one select/ignore entry (also used for the
 // command-line --select/--ignore); it returns a message and a hint.
-func CheckSelector(s string) error {
-	if msg, hint := checkSelector(s); msg != "" {
+func CheckSelector(s string, rules []*analysis.Analyzer) error {
+	if msg, hint := checkSelector(s, rules); msg != "" {
 		return &Error{File: "--select/--ignore", Msg: msg, Hint: hint}
 	}
 	return nil
 }
 
-func checkSelector(s string) (msg, hint string) {
-	if len(selected(s, rules.All())) > 0 {
+func checkSelector(s string, rules []*analysis.Analyzer) (msg, hint string) {
+	if len(selected(s, rules)) > 0 {
 		return "", ""
 	}
-	return "unknown rule " + quote(s), ruleHint(s)
+	return "unknown rule " + quote(s), ruleHint(s, rules)
 }
 
-func ruleHint(s string) string {
+func ruleHint(s string, rules []*analysis.Analyzer) string {
 	var names []string
-	for _, a := range rules.All() {
+	for _, a := range rules {
 		names = append(names, a.Code, a.Name)
 	}
 	if c := closest(s, names); c != "" {
@@ -599,7 +601,7 @@ func (c *Config) level(a *analysis.Analyzer) (string, bool) {
 // Severities returns the severity overrides by rule code.
 func (c *Config) Severities() map[string]analysis.Severity {
 	out := map[string]analysis.Severity{}
-	for _, a := range rules.All() {
+	for _, a := range c.rules {
 		if lv, ok := c.level(a); ok {
 			if s, ok := analysis.ParseSeverity(lv); ok {
 				out[a.Code] = s
@@ -621,20 +623,19 @@ func (c *Config) Settings() analysis.Settings {
 }
 
 // Options converts the configuration to driver options over analyzers
-// (rules.All() when nil): Enabled, Severity, Settings, and the
-// unused-suppression pass when EXT900 is enabled.
+// (the configuration's rules when nil): Enabled, Severity, Settings.
 func (c *Config) Options(analyzers []*analysis.Analyzer) analysis.Options {
 	if analyzers == nil {
-		analyzers = rules.All()
+		analyzers = c.rules
 	}
-	return rules.WithUnusedSuppression(analysis.Options{
+	return analysis.Options{
 		Analyzers: analyzers,
 		Enabled:   c.Enabled,
 		Severity:  c.Severities(),
 		Settings:  c.Settings(),
 
 		MaxFindingsPerRule: c.FindingsCap(),
-	})
+	}
 }
 
 // Excluded reports whether path (absolute) matches an exclude glob, or
@@ -666,16 +667,18 @@ func (c *Config) Excluded(path string, isDir bool) bool {
 // files in few folders). An override (`--config FILE`) applies everywhere.
 type Loader struct {
 	Override *Config
+	rules    []*analysis.Analyzer
 	mu       sync.Mutex
 	byDir    map[string]*Config
 	errs     map[string]error
 }
 
-// NewLoader returns a loader; override is the --config file ("" for none).
-func NewLoader(override string) (*Loader, error) {
-	l := &Loader{byDir: map[string]*Config{}, errs: map[string]error{}}
+// NewLoader returns a loader of configurations over rules; override is
+// the --config file ("" for none).
+func NewLoader(override string, rules []*analysis.Analyzer) (*Loader, error) {
+	l := &Loader{rules: rules, byDir: map[string]*Config{}, errs: map[string]error{}}
 	if override != "" {
-		c, err := LoadFile(override)
+		c, err := LoadFile(override, rules)
 		if err != nil {
 			return nil, err
 		}
@@ -683,6 +686,12 @@ func NewLoader(override string) (*Loader, error) {
 	}
 	return l, nil
 }
+
+// Default is the configuration used when no file applies.
+func (l *Loader) Default() *Config { return Default(l.rules) }
+
+// Rules are the rules the loader's configurations name.
+func (l *Loader) Rules() []*analysis.Analyzer { return l.rules }
 
 // ForFile returns the configuration of a file.
 func (l *Loader) ForFile(path string) (*Config, error) {
@@ -706,12 +715,12 @@ func (l *Loader) ForDir(dir string) (*Config, error) {
 		return c, err
 	}
 	l.mu.Unlock()
-	c, err := loadDir(dir)
+	c, err := loadDir(dir, l.rules)
 	if err == nil && c == nil {
 		if parent := filepath.Dir(dir); parent != dir {
 			c, err = l.ForDir(parent)
 		} else {
-			c = Default()
+			c = l.Default()
 		}
 	}
 	l.mu.Lock()

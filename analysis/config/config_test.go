@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/rules"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -38,7 +39,7 @@ arch = "a5"
 	write(t, filepath.Join(root, "b", "extern-lsp.toml"), "select = [\"syncall-aiv-only\"]\n")
 	write(t, filepath.Join(root, "c", "extern-lsp.toml"), "[tool.extern-lsp]\nseverity = { EXT004 = \"warning\" }\n")
 
-	c, err := ForFile(filepath.Join(root, "a", "k", "entry.cpp"))
+	c, err := ForFile(filepath.Join(root, "a", "k", "entry.cpp"), all)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,21 +50,21 @@ arch = "a5"
 	if !s.Reserved(9) || s.Reserved(11) || s.Family() != "pto" || s.Arch != grammar.ArchA5 {
 		t.Errorf("settings: %+v", s)
 	}
-	b, err := Load(filepath.Join(root, "b"))
+	b, err := Load(filepath.Join(root, "b"), all)
 	if err != nil || b.Path != filepath.Join(root, "b", "extern-lsp.toml") || b.Select[0] != "syncall-aiv-only" {
 		t.Fatalf("b/: %+v %v", b, err)
 	}
 	if b.Settings().Family() != "consistent" || b.Settings().Arch != grammar.ArchNone {
 		t.Errorf("nearest file replaces farther ones; family = %q", b.Settings().Family())
 	}
-	cc, err := Load(filepath.Join(root, "c"))
+	cc, err := Load(filepath.Join(root, "c"), all)
 	if err != nil || cc.Severity["EXT004"] != "warning" {
 		t.Fatalf("c/: %+v %v", cc, err)
 	}
 	if got := cc.Severities()["EXT004"]; got != analysis.SeverityWarning {
 		t.Errorf("severity override = %v", got)
 	}
-	d, err := Load(t.TempDir())
+	d, err := Load(t.TempDir(), all)
 	if err != nil || d.Path != "" {
 		t.Errorf("no file: %+v %v", d, err)
 	}
@@ -94,7 +95,7 @@ func TestErrors(t *testing.T) {
 		dir := t.TempDir()
 		p := filepath.Join(dir, "extern-lsp.toml")
 		write(t, p, tc.text+"\n")
-		_, err := Load(dir)
+		_, err := Load(dir, all)
 		if err == nil {
 			t.Errorf("%s: no error", tc.text)
 			continue
@@ -107,14 +108,14 @@ func TestErrors(t *testing.T) {
 	// In a pyproject.toml the key is named with its table.
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "pyproject.toml"), "[tool.extern-lsp]\nfoo = 1\n")
-	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), `key "tool.extern-lsp.foo": unknown key`) {
+	if _, err := Load(dir, all); err == nil || !strings.Contains(err.Error(), `key "tool.extern-lsp.foo": unknown key`) {
 		t.Errorf("pyproject: %v", err)
 	}
-	if _, err := LoadFile(filepath.Join(dir, "missing.toml")); err == nil || !strings.Contains(err.Error(), "no such file") {
+	if _, err := LoadFile(filepath.Join(dir, "missing.toml"), all); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("missing --config: %v", err)
 	}
 	write(t, filepath.Join(dir, "other", "pyproject.toml"), "[project]\n")
-	if _, err := LoadFile(filepath.Join(dir, "other", "pyproject.toml")); err == nil || !strings.Contains(err.Error(), "no [tool.extern-lsp] table") {
+	if _, err := LoadFile(filepath.Join(dir, "other", "pyproject.toml"), all); err == nil || !strings.Contains(err.Error(), "no [tool.extern-lsp] table") {
 		t.Errorf("--config pyproject without table: %v", err)
 	}
 }
@@ -190,7 +191,7 @@ func TestLoaderOverrideAndCache(t *testing.T) {
 	root := t.TempDir()
 	write(t, filepath.Join(root, "extern-lsp.toml"), "ignore = [\"EXT004\"]\n")
 	write(t, filepath.Join(root, "ci.toml"), "[tool.extern-lsp]\nselect = [\"EXT004\"]\n")
-	l, err := NewLoader("")
+	l, err := NewLoader("", all)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +200,7 @@ func TestLoaderOverrideAndCache(t *testing.T) {
 	if c1 != c2 || len(c1.Ignore) != 1 {
 		t.Errorf("cache: %p %p %+v", c1, c2, c1)
 	}
-	l, err = NewLoader(filepath.Join(root, "ci.toml"))
+	l, err = NewLoader(filepath.Join(root, "ci.toml"), all)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,12 +214,17 @@ func TestLoaderOverrideAndCache(t *testing.T) {
 	}
 }
 
-func TestOptionsInstallUnusedSuppression(t *testing.T) {
-	if o := (&Config{}).Options(nil); o.AfterRun != nil {
-		t.Error("EXT900 is off by default")
+// The rules a configuration names and runs are the ones it is given.
+func TestConfigOfGivenRules(t *testing.T) {
+	only := &analysis.Analyzer{Code: "EXT004", Name: "syncall-aiv-only"}
+	if o := Default([]*analysis.Analyzer{only}).Options(nil); len(o.Analyzers) != 1 || o.Analyzers[0] != only {
+		t.Errorf("options over %v", o.Analyzers)
 	}
-	if o := (&Config{ExtendSelect: []string{"unused-suppression"}}).Options(nil); o.AfterRun == nil {
-		t.Error("selecting EXT900 must install its pass")
+	if err := CheckSelector("EXT005", []*analysis.Analyzer{only}); err == nil {
+		t.Error("a rule the list does not hold is unknown")
+	}
+	if err := CheckSelector("EXT005", all); err != nil {
+		t.Error(err)
 	}
 }
 
@@ -227,7 +233,7 @@ func TestOptionsInstallUnusedSuppression(t *testing.T) {
 func TestLoaderConcurrentFoldersShareOneConfig(t *testing.T) {
 	root := t.TempDir()
 	write(t, filepath.Join(root, "extern-lsp.toml"), "ignore = [\"EXT004\"]\n")
-	l, err := NewLoader("")
+	l, err := NewLoader("", all)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +259,7 @@ func TestMaxFindingsPerRule(t *testing.T) {
 	for text, want := range map[string]int{"": analysis.DefaultMaxFindingsPerRule, "max-findings-per-rule = 0\n": 0, "max-findings-per-rule = 20\n": 20} {
 		dir := t.TempDir()
 		write(t, filepath.Join(dir, "extern-lsp.toml"), text)
-		c, err := Load(dir)
+		c, err := Load(dir, all)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -261,7 +267,7 @@ func TestMaxFindingsPerRule(t *testing.T) {
 			t.Errorf("%q: cap %d, want %d", text, got, want)
 		}
 	}
-	if got := Default().Options(nil).MaxFindingsPerRule; got != analysis.DefaultMaxFindingsPerRule {
+	if got := Default(all).Options(nil).MaxFindingsPerRule; got != analysis.DefaultMaxFindingsPerRule {
 		t.Errorf("default cap %d", got)
 	}
 }
@@ -276,7 +282,7 @@ func TestHostileConfigIsRefusedBeforeDecoding(t *testing.T) {
 	write(t, filepath.Join(dir, "pyproject.toml"), deep)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, err := Load(dir)
+	_, err := Load(dir, all)
 	runtime.ReadMemStats(&after)
 	if err == nil || !strings.Contains(err.Error(), "line 5: nested more than 64 levels deep; not read") {
 		t.Errorf("deep nesting: %v", err)
@@ -290,7 +296,7 @@ func TestHostileConfigIsRefusedBeforeDecoding(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		write(t, filepath.Join(dir, name), text)
-		if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), `key "tool.extern-lsp": want a table of settings, not `) {
+		if _, err := Load(dir, all); err == nil || !strings.Contains(err.Error(), `key "tool.extern-lsp": want a table of settings, not `) {
 			t.Errorf("%s %q: %v", name, text, err)
 		}
 	}
@@ -328,3 +334,6 @@ x.y = {a = {b = [1.5, 2.5]}}
 		}
 	}
 }
+
+// all are the rules a front end hands the configuration.
+var all = rules.All()

@@ -105,7 +105,7 @@ func (c *Checker) OptionsFor(path string) analysis.Options {
 	defer c.mu.Unlock()
 	cfg := c.cfgOf[path]
 	if cfg == nil {
-		cfg = config.Default()
+		cfg = c.Loader.Default()
 	}
 	if o, ok := c.opts[cfg]; ok {
 		return *o
@@ -126,7 +126,7 @@ func (c *Checker) OptionsFor(path string) analysis.Options {
 func (c *Checker) FindingsCap(path string) int {
 	cfg, err := c.Loader.ForFile(path)
 	if err != nil {
-		cfg = config.Default()
+		cfg = c.Loader.Default()
 	}
 	return c.Overrides.Apply(cfg).FindingsCap()
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/config"
 	"github.com/extern-lsp/extern-lsp/analysis/engine"
+	"github.com/extern-lsp/extern-lsp/analysis/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite the fix goldens (testdata/**/*.golden)")
@@ -59,7 +60,7 @@ func TestFixesSettle(t *testing.T) {
 // on top of the defaults) and the check a Fixer runs each round.
 func fixtureChecker(t *testing.T, root string, extend ...string) (*engine.Checker, func(int) ([]analysis.Diagnostic, error)) {
 	t.Helper()
-	loader, err := config.NewLoader("")
+	loader, err := config.NewLoader("", rules.All())
 	if err != nil {
 		t.Fatal(err)
 	}

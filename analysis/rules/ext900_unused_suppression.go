@@ -11,8 +11,7 @@ import (
 
 // UnusedSuppression reports suppression comments that silence nothing and
 // extern-lsp codes no rule has. Its work happens after the other rules ran
-// (WithUnusedSuppression installs it as Options.AfterRun), since only then
-// is it known which suppressions were used.
+// (Finish), since only then is it known which suppressions were used.
 var UnusedSuppression = register(&analysis.Analyzer{
 	Code:       "EXT900",
 	Name:       "unused-suppression",
@@ -35,40 +34,14 @@ var UnusedSuppression = register(&analysis.Analyzer{
 		FixSafety: "Safe: removes the unused codes from the list, or the whole suppression (and the comment, or the " +
 			"line of a `NOLINTNEXTLINE`, when nothing else is left in it). Comments that carry other text keep it.",
 	},
-	// Nothing to do per rule pass: see WithUnusedSuppression.
+	// Nothing to do per rule pass: only after the others is it known
+	// which suppressions were used.
 	Run: func(*analysis.Pass) {},
+	Finish: func(p *analysis.Pass, sups []*analysis.Suppression, _ []analysis.Diagnostic) []analysis.Diagnostic {
+		all, enabled, severity := p.Rules()
+		return unusedSuppressions(p, sups, all, enabled, severity)
+	},
 })
-
-// WithUnusedSuppression installs the unused-suppression pass as the
-// options' AfterRun when EXT900 is among the analyzers and enabled (chaining
-// any AfterRun already set).
-func WithUnusedSuppression(o analysis.Options) analysis.Options {
-	enabled := func(a *analysis.Analyzer) bool {
-		if o.Enabled != nil {
-			return o.Enabled(a)
-		}
-		return !a.DefaultOff
-	}
-	on := false
-	for _, a := range o.Analyzers {
-		if a == UnusedSuppression && enabled(a) {
-			on = true
-		}
-	}
-	if !on {
-		return o
-	}
-	prev := o.AfterRun
-	analyzers := o.Analyzers
-	severity := o.Severity
-	o.AfterRun = func(p *analysis.Pass, sups []*analysis.Suppression, diags []analysis.Diagnostic) []analysis.Diagnostic {
-		if prev != nil {
-			diags = prev(p, sups, diags)
-		}
-		return append(diags, unusedSuppressions(p, sups, analyzers, enabled, severity)...)
-	}
-	return o
-}
 
 var supExtCodeRE = regexp.MustCompile(`(?i)^EXT[0-9*?\[]`)
 
@@ -116,9 +89,9 @@ func unusedSuppressions(p *analysis.Pass, sups []*analysis.Suppression, analyzer
 			File:     f.Path,
 			Start:    s.Start,
 			End:      s.EndOff,
-			Code:     UnusedSuppression.Code,
-			Name:     UnusedSuppression.Name,
-			Severity: UnusedSuppression.Severity,
+			Code:     p.Analyzer.Code,
+			Name:     p.Analyzer.Name,
+			Severity: p.Analyzer.Severity,
 			Message:  "unused suppression `" + text + "`: " + strings.Join(parts, "; "),
 		}
 		if sev, ok := severity[d.Code]; ok {

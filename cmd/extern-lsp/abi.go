@@ -206,7 +206,7 @@ var abiRules = []*analysis.Analyzer{rules.ArgsKindMismatch, rules.ArgsOutOfRange
 // configuration and suppressions, and records each finding under the
 // extern it names. It returns how many it recorded.
 func addDisagreements(ws *workspace.Workspace, cwd string, out *abiJSON, stubs []*abi.Stub) (int, error) {
-	loader, err := config.NewLoader("")
+	loader, err := config.NewLoader("", rules.All())
 	if err != nil {
 		return 0, err
 	}

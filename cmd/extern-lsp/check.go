@@ -151,7 +151,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, []string, er
 	}
 	for _, list := range []string{f.selectRules, f.extendSelect, f.ignoreRules} {
 		for _, s := range splitList(list) {
-			if err := config.CheckSelector(s); err != nil {
+			if err := config.CheckSelector(s, rules.All()); err != nil {
 				return nil, nil, usagef("%v", err)
 			}
 		}
@@ -258,7 +258,7 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 		return 2, err
 	}
 	r := &checkRun{flags: f, cwd: cwd, stderr: stderr}
-	loader, err := config.NewLoader(f.configPath)
+	loader, err := config.NewLoader(f.configPath, rules.All())
 	if err != nil {
 		return 2, err
 	}
