@@ -45,6 +45,17 @@ func TestEditsStayInsideTheFolders(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// tree copies src to base/ws (the root) and moves the paths named
+	// out of it, to base/out, leaving symlinks to them.
+	tree := func(t *testing.T, src string, out ...string) (base, root string) {
+		base = t.TempDir()
+		root = filepath.Join(base, "ws")
+		analysistest.CopyTree(t, src, root)
+		for _, rel := range out {
+			moveOut(t, root, filepath.Join(base, "out"), rel)
+		}
+		return base, root
+	}
 	type session struct {
 		c    *testClient
 		root string
@@ -128,6 +139,22 @@ func TestEditsStayInsideTheFolders(t *testing.T) {
 	rename := func(s *session, b *buffer, pos protocol.Position) wireMsg {
 		return s.c.request("textDocument/rename", map[string]any{"textDocument": map[string]any{"uri": b.uri}, "position": pos, "newName": "left"})
 	}
+	// stubOutside opens the kernel (and with py the stub) of ws with its
+	// stub linked from outside, and checks a rename from at is refused.
+	stubOutside := func(t *testing.T, py bool, at func(k, py *buffer) (*buffer, protocol.Position)) {
+		_, root := tree(t, ws, "scale_add.py")
+		s := start(t, root)
+		k := s.c.open(filepath.Join(root, kernel))
+		var p *buffer
+		if py {
+			p = s.c.open(filepath.Join(root, "scale_add.py"))
+		}
+		s.c.diagnosticsFor(k.uri, 1)
+		b, pos := at(k, p)
+		if m := rename(s, b, pos); m.Error == nil || !strings.Contains(m.Error.Message, "outside the workspace folders") {
+			t.Errorf("rename from %s of a stub linked from outside: %+v %s", filepath.Base(b.uri), m.Error, m.Result)
+		}
+	}
 	// reorder swaps the stub's lhs and rhs in the editor and returns the
 	// refactor actions offered on its definition.
 	reorder := func(t *testing.T, s *session, py *buffer) []json.RawMessage {
@@ -145,44 +172,28 @@ func TestEditsStayInsideTheFolders(t *testing.T) {
 	}
 
 	t.Run("outside file opened directly", func(t *testing.T) {
-		base := t.TempDir()
-		root := filepath.Join(base, "ws")
-		analysistest.CopyTree(t, ws, root)
+		base, root := tree(t, ws)
 		copyFile(t, filepath.Join(ws, kernel), filepath.Join(base, "elsewhere", "k.cpp"))
 		noOutsideEdits(t, start(t, root), filepath.Join(base, "elsewhere", "k.cpp"))
 	})
 	t.Run("in-root symlink to an outside file", func(t *testing.T) {
-		base := t.TempDir()
-		root := filepath.Join(base, "ws")
-		analysistest.CopyTree(t, ws, root)
-		moveOut(t, root, filepath.Join(base, "out"), kernel)
+		_, root := tree(t, ws, kernel)
 		noOutsideEdits(t, start(t, root), filepath.Join(root, kernel))
 	})
 	t.Run("symlinked folder", func(t *testing.T) {
-		base := t.TempDir()
-		root := filepath.Join(base, "ws")
-		analysistest.CopyTree(t, ws, root)
-		moveOut(t, root, filepath.Join(base, "out"), "kernels")
+		_, root := tree(t, ws, "kernels")
 		noOutsideEdits(t, start(t, root), filepath.Join(root, kernel))
 	})
 	t.Run("outside header through a symlink", func(t *testing.T) {
-		base := t.TempDir()
-		root := filepath.Join(base, "ws")
-		analysistest.CopyTree(t, syncall, root)
-		moveOut(t, root, filepath.Join(base, "out"), "flags.h")
+		_, root := tree(t, syncall, "flags.h")
 		noOutsideEdits(t, start(t, root), filepath.Join(root, "entry.cpp"))
 	})
 	t.Run("outside header through a symlink, open", func(t *testing.T) {
-		base := t.TempDir()
-		root := filepath.Join(base, "ws")
-		analysistest.CopyTree(t, syncall, root)
-		moveOut(t, root, filepath.Join(base, "out"), "flags.h")
+		_, root := tree(t, syncall, "flags.h")
 		noOutsideEdits(t, start(t, root), filepath.Join(root, "entry.cpp"), filepath.Join(root, "flags.h"))
 	})
 	t.Run("outside header through ../, open", func(t *testing.T) {
-		base := t.TempDir()
-		root := filepath.Join(base, "ws")
-		analysistest.CopyTree(t, syncall, root)
+		base, root := tree(t, syncall)
 		entry := filepath.Join(root, "entry.cpp")
 		src, _ := os.ReadFile(entry)
 		os.WriteFile(entry, bytes.Replace(src, []byte(`#include "flags.h"`), []byte(`#include "../shared/flags.h"`), 1), 0o644)
@@ -191,35 +202,13 @@ func TestEditsStayInsideTheFolders(t *testing.T) {
 		noOutsideEdits(t, start(t, root), entry, filepath.Join(base, "shared", "flags.h"))
 	})
 	t.Run("outside stub, open: rename refused", func(t *testing.T) {
-		base := t.TempDir()
-		root := filepath.Join(base, "ws")
-		analysistest.CopyTree(t, ws, root)
-		moveOut(t, root, filepath.Join(base, "out"), "scale_add.py")
-		s := start(t, root)
-		k := s.c.open(filepath.Join(root, kernel))
-		py := s.c.open(filepath.Join(root, "scale_add.py"))
-		s.c.diagnosticsFor(k.uri, 1)
-		if m := rename(s, py, find(t, py.text, "lhs: pl", 0)); m.Error == nil || !strings.Contains(m.Error.Message, "outside the workspace folders") {
-			t.Errorf("rename in a stub linked from outside: %+v %s", m.Error, m.Result)
-		}
+		stubOutside(t, true, func(_, py *buffer) (*buffer, protocol.Position) { return py, find(t, py.text, "lhs: pl", 0) })
 	})
 	t.Run("outside stub, from the kernel: rename refused", func(t *testing.T) {
-		base := t.TempDir()
-		root := filepath.Join(base, "ws")
-		analysistest.CopyTree(t, ws, root)
-		moveOut(t, root, filepath.Join(base, "out"), "scale_add.py")
-		s := start(t, root)
-		k := s.c.open(filepath.Join(root, kernel))
-		s.c.diagnosticsFor(k.uri, 1)
-		if m := rename(s, k, find(t, k.text, "args[1]", 0)); m.Error == nil || !strings.Contains(m.Error.Message, "outside the workspace folders") {
-			t.Errorf("rename from the kernel of a stub linked from outside: %+v %s", m.Error, m.Result)
-		}
+		stubOutside(t, false, func(k, _ *buffer) (*buffer, protocol.Position) { return k, find(t, k.text, "args[1]", 0) })
 	})
 	t.Run("kernel in a symlinked folder: renumbering not offered", func(t *testing.T) {
-		base := t.TempDir()
-		root := filepath.Join(base, "ws")
-		analysistest.CopyTree(t, ws, root)
-		moveOut(t, root, filepath.Join(base, "out"), "kernels")
+		_, root := tree(t, ws, "kernels")
 		s := start(t, root)
 		k := s.c.open(filepath.Join(root, kernel))
 		py := s.c.open(filepath.Join(root, "scale_add.py"))
