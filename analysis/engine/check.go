@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -366,7 +367,7 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 				d, err := analysis.RunContext(ctx, c.WS, path, opts)
 				r.End()
 				if errors.Is(err, grammar.ErrBinary) {
-					err = nil
+					err = nulError(c.WS, path)
 				}
 				results[i] = FileResult{Path: path, Diags: d, Err: err, Sight: sight}
 				if c.Syntax && err == nil {
@@ -387,6 +388,17 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 	}
 	wg.Wait()
 	return results
+}
+
+// nulError says where a source file holds a NUL byte: the parser reads no
+// further, so the file is reported as not checked rather than silently
+// passing with no findings.
+func nulError(ws *workspace.Workspace, path string) error {
+	src, _ := ws.Source(path)
+	i := bytes.IndexByte(src, 0)
+	line := 1 + bytes.Count(src[:max(i, 0)], []byte("\n"))
+	col := i - bytes.LastIndexByte(src[:max(i, 0)], '\n')
+	return fmt.Errorf("a NUL byte at line %d, column %d: not a text file; not checked", line, col)
 }
 
 // sourceSize is the length of a file's text (0 when unreadable).

@@ -510,3 +510,14 @@ func TestFixTwoNamesForOneFile(t *testing.T) {
 		t.Error("the symlink was replaced by a file")
 	}
 }
+
+// One NUL byte made a file silently unchecked (no findings, exit 0): it is
+// listed as skipped, with where the NUL is, and the exit code is 2.
+func TestNulByteIsReported(t *testing.T) {
+	safetyTree(t)
+	src := readString(t, fixedFile)
+	i := strings.Index(src, "\n") + 1
+	os.WriteFile(fixedFile, []byte(src[:i]+"\x00"+src[i:]), 0o644)
+	r := runGuarded(t, "--select", "EXT004", ".")
+	wantSkipped(t, r, fixedFile, "a NUL byte at line 2, column 1: not a text file; not checked")
+}
