@@ -64,9 +64,15 @@ build() {
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 made=()
+ext=$stage/vscode
 if [ -n "$vsix" ]; then
-  # The extension's code is the same for every target: bundle it once.
-  (cd "$ROOT/editors/vscode" && npm run build >"$stage/npm-build.log" 2>&1) || { cat "$stage/npm-build.log" >&2; exit 1; }
+  # Package from a copy, so a test or a developer building in editors/vscode
+  # meanwhile neither changes the package nor sees its bin/ change; the
+  # extension's code is the same for every target, so it is bundled once.
+  mkdir -p "$ext"
+  (cd "$ROOT/editors/vscode" && tar --exclude=./node_modules --exclude=./bin --exclude=./out --exclude=./dist --exclude='./*.vsix' -cf - .) | tar -C "$ext" -xf -
+  ln -s "$ROOT/editors/vscode/node_modules" "$ext/node_modules"
+  (cd "$ext" && npm run build >"$stage/npm-build.log" 2>&1) || { cat "$stage/npm-build.log" >&2; exit 1; }
 fi
 for target in "${targets[@]}"; do
   case $target in linux-x64) plat=manylinux_2_17_x86_64 ;; linux-arm64) plat=manylinux_2_17_aarch64 ;; esac
@@ -83,7 +89,7 @@ for target in "${targets[@]}"; do
   made+=("$(basename "$(python3 "$ROOT/tools/release/wheel.py" "$bin" "$version" "$plat" "$out" "$ROOT/README.md")")")
   if [ -n "$vsix" ]; then
     log "packaging the $target extension"
-    (cd "$ROOT/editors/vscode" && node scripts/package.js "$target" --no-build --binary "$bin" --out "$out/$name.vsix" >"$stage/vsce-$target.log" 2>&1) ||
+    (cd "$ext" && node scripts/package.js "$target" --no-build --binary "$bin" --out "$out/$name.vsix" >"$stage/vsce-$target.log" 2>&1) ||
       { cat "$stage/vsce-$target.log" >&2; exit 1; }
     made+=("$name.vsix")
   fi
