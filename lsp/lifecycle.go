@@ -39,6 +39,7 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 		roots = append(roots, s.opts.Root)
 	}
 	ws := workspace.New(roots...)
+	ws.BoundIndex()
 	initOpts, _ := parseSettings(p.InitializationOptions)
 	pull := p.Capabilities.TextDocument != nil && p.Capabilities.TextDocument.Diagnostic != nil
 

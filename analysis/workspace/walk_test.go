@@ -78,7 +78,11 @@ func TestBroadRootsAreNotIndexed(t *testing.T) {
 	if why := TooBroad(proj); why != "" {
 		t.Errorf("TooBroad(%s) = %q", proj, why)
 	}
+	if got := New(home).KnownFiles(); len(got) != 2 {
+		t.Errorf("an unbounded index (check's) walks the home folder: %v", got)
+	}
 	w := New(home)
+	w.BoundIndex()
 	if got := w.KnownFiles(); len(got) != 0 {
 		t.Errorf("the home folder was indexed: %v", got)
 	}
@@ -95,7 +99,9 @@ func TestBroadRootsAreNotIndexed(t *testing.T) {
 		t.Errorf("known after reading %s: %v", kernel, got)
 	}
 	// An ordinary folder below the home folder is indexed.
-	if got := New(proj).KnownFiles(); len(got) != 1 {
+	w = New(proj)
+	w.BoundIndex()
+	if got := w.KnownFiles(); len(got) != 1 {
 		t.Errorf("known files of %s: %v", proj, got)
 	}
 }
@@ -112,10 +118,22 @@ func TestIndexFolderBound(t *testing.T) {
 	defer func(n int) { maxIndexFolders = n }(maxIndexFolders)
 	maxIndexFolders = 3
 	w := New(root)
+	w.BoundIndex()
 	if got := w.KnownFiles(); len(got) != 3 {
 		t.Errorf("known files = %v, want the files of 3 folders", got)
 	}
 	if ps := w.Problems(); len(ps) != 1 || !strings.Contains(ps[0].Err.Error(), "more than 3 folders") {
+		t.Errorf("problems = %v", ps)
+	}
+	maxIndexFolders = 100
+	defer func(n int) { maxIndexFiles = n }(maxIndexFiles)
+	maxIndexFiles = 5
+	w = New(root)
+	w.BoundIndex()
+	if got := w.KnownFiles(); len(got) != 5 || got[4] != filepath.Join(root, "d4", "k.cpp") {
+		t.Errorf("known files = %v, want the first 5", got)
+	}
+	if ps := w.Problems(); len(ps) != 1 || !strings.Contains(ps[0].Err.Error(), "more than 5 C++ and Python files") {
 		t.Errorf("problems = %v", ps)
 	}
 }

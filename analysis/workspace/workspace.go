@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -136,6 +137,19 @@ type Workspace struct {
 	problems map[string]error
 	// uses counts File calls (see fileEntry.used).
 	uses uint64
+	// bounded: the index refuses broad roots and stops at the caps (see
+	// BoundIndex).
+	bounded bool
+}
+
+// BoundIndex makes the index refuse roots too broad to walk (TooBroad) and
+// stop at maxIndexFolders folders and maxIndexFiles files per root: for
+// the server, whose folders come from a client (an editor opened on ~).
+// `check` walks the paths it is given itself.
+func (w *Workspace) BoundIndex() {
+	w.mu.Lock()
+	w.bounded = true
+	w.mu.Unlock()
 }
 
 // New returns a workspace over the given root folders.
@@ -943,6 +957,11 @@ func (w *Workspace) Index() { w.index(1) }
 // it, the rest of the root is read only as files are opened or included.
 var maxIndexFolders = 50000
 
+// maxIndexFiles bounds the C++ and Python files the index of one root
+// holds (every one is read to find the include units; the largest real
+// trees hold a few thousand).
+var maxIndexFiles = 20000
+
 // NotIndexedError says why a root was not walked (in full): its files are
 // read as they are opened or included.
 type NotIndexedError struct {
@@ -992,20 +1011,26 @@ func (w *Workspace) index(jobs int) {
 		return
 	}
 	roots := append([]string(nil), w.roots...)
+	maxFolders, maxFiles := int64(math.MaxInt64), math.MaxInt
+	if w.bounded {
+		maxFolders, maxFiles = int64(maxIndexFolders), maxIndexFiles
+	}
+	bounded := w.bounded
 	w.mu.Unlock()
 	found, foundPy := map[string]bool{}, map[string]bool{}
 	for _, r := range roots {
-		if why := TooBroad(r); why != "" {
+		if why := TooBroad(r); bounded && why != "" {
 			w.problem(r, &NotIndexedError{Root: r, Reason: why})
 			continue
 		}
 		var listed atomic.Int64
 		tree := ListTree(r, jobs, func(_ string, d fs.DirEntry) bool {
-			return !SkipDir(d.Name()) && listed.Add(1) <= int64(maxIndexFolders)
+			return !SkipDir(d.Name()) && listed.Add(1) <= maxFolders
 		})
-		if listed.Load() > int64(maxIndexFolders) {
+		if listed.Load() > maxFolders {
 			w.problem(r, &NotIndexedError{Root: r, Reason: fmt.Sprintf("it holds more than %d folders: only some were indexed", maxIndexFolders)})
 		}
+		files := 0
 		tree.WalkDir(r, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				// An unreadable folder: reported, the rest is indexed.
@@ -1018,10 +1043,18 @@ func (w *Workspace) index(jobs int) {
 				}
 				return nil
 			}
-			if l, ok := grammar.LangOf(p); ok && l == grammar.CPP {
+			l, ok := grammar.LangOf(p)
+			if ok && files >= maxFiles {
+				w.problem(r, &NotIndexedError{Root: r, Reason: fmt.Sprintf("it holds more than %d C++ and Python files: only the first were indexed", maxIndexFiles)})
+				return filepath.SkipAll
+			}
+			if ok && l == grammar.CPP {
 				found[p] = true
 			} else if ok && l == grammar.Python {
 				foundPy[p] = true
+			}
+			if ok {
+				files++
 			}
 			return nil
 		})
@@ -1061,6 +1094,7 @@ func (w *Workspace) Fork() *Workspace {
 		known:        make(map[string]bool, len(w.known)),
 		indexed:      w.indexed,
 		kindOverride: w.kindOverride,
+		bounded:      w.bounded,
 		maxFile:      w.maxFile,
 		maxUnit:      w.maxUnit,
 	}
