@@ -235,3 +235,45 @@ func TestRootOfTheDiskNotIndexed(t *testing.T) {
 	})
 	c.shutdown()
 }
+
+// The server exits when the client process is gone even though its input
+// stays open and a read of it does not end on Close (a blocking stdin
+// whose pipe another process still holds).
+func TestClientGoneWhileInputStaysOpen(t *testing.T) {
+	srvIn, cliOut := io.Pipe()
+	cliIn, srvOut := io.Pipe()
+	t.Cleanup(func() { cliOut.Close(); cliIn.Close() })
+	ticks := make(chan time.Time)
+	s := newServer(Options{})
+	s.exitWait = 10 * time.Millisecond
+	s.hooks.pidTicks = ticks
+	s.hooks.pidAlive = func(int) bool { return false }
+	done := make(chan error, 1)
+	in := &signalReader{r: srvIn, reads: make(chan struct{}, 2)}
+	go func() { done <- s.run(context.Background(), in, srvOut, io.NopCloser(nil)) }()
+	go io.Copy(io.Discard, cliIn)
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":4343,"capabilities":{}}}`
+	fmt.Fprintf(cliOut, "Content-Length: %d\r\n\r\n%s", len(body), body)
+	<-in.reads // the read that takes initialize
+	<-in.reads // the read after it, which never returns
+	ticks <- time.Time{}
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "client process 4343") {
+			t.Fatalf("server ended with %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server waited for an input that never ends")
+	}
+}
+
+// signalReader reports each Read call before making it.
+type signalReader struct {
+	r     io.Reader
+	reads chan struct{}
+}
+
+func (s *signalReader) Read(p []byte) (int, error) {
+	s.reads <- struct{}{}
+	return s.r.Read(p)
+}

@@ -203,7 +203,15 @@ func (s *Server) run(ctx context.Context, r io.Reader, w io.Writer, c io.Closer)
 	case <-s.conn.Done():
 	case <-s.ctx.Done():
 		s.conn.Close()
-		<-s.conn.Done()
+		// A read of a blocking stdin does not end on Close: when the
+		// client process is gone but its pipe is held open elsewhere,
+		// the session ends without the reader.
+		t := time.NewTimer(s.exitWait)
+		select {
+		case <-s.conn.Done():
+		case <-t.C:
+		}
+		t.Stop()
 	}
 	s.cancel()
 	s.stopAll()
