@@ -89,13 +89,14 @@ func (r repeatReader) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// stuckHover makes every hover hang, ignoring its cancellation (as the
-// fix-all livelock did), and reports when one is in flight.
-func stuckHover(t *testing.T) (setup func(*Server), entered chan struct{}) {
+// stuckSession starts an initialized server whose hovers hang, ignoring
+// their cancellation (as the fix-all livelock did), with one hover in
+// flight.
+func stuckSession(t *testing.T) *testClient {
 	block := make(chan struct{})
 	t.Cleanup(func() { close(block) })
-	entered = make(chan struct{}, 8)
-	return func(s *Server) {
+	entered := make(chan struct{}, 1)
+	c := startServerWith(t, Options{}, func(s *Server) {
 		s.exitWait = 10 * time.Millisecond
 		s.hooks.request = func(method string) {
 			if method == "textDocument/hover" {
@@ -103,29 +104,23 @@ func stuckHover(t *testing.T) (setup func(*Server), entered chan struct{}) {
 				<-block
 			}
 		}
-	}, entered
-}
-
-// exit ends the server even while a request ignores its cancellation.
-func TestExitWithStuckRequest(t *testing.T) {
-	setup, entered := stuckHover(t)
-	c := startServerWith(t, Options{}, setup)
+	})
 	root := fixture(t, "mixed")
 	c.initialize([]string{root}, map[string]any{})
 	c.send(json.RawMessage("77"), "textDocument/hover", hoverParams(uriOf(root+"/entry.cpp")))
 	<-entered
-	c.shutdown()
+	return c
+}
+
+// exit ends the server even while a request ignores its cancellation.
+func TestExitWithStuckRequest(t *testing.T) {
+	stuckSession(t).shutdown()
 }
 
 // The end of input ends the server even while a request ignores its
 // cancellation.
 func TestEOFWithStuckRequest(t *testing.T) {
-	setup, entered := stuckHover(t)
-	c := startServerWith(t, Options{}, setup)
-	root := fixture(t, "mixed")
-	c.initialize([]string{root}, map[string]any{})
-	c.send(json.RawMessage("78"), "textDocument/hover", hoverParams(uriOf(root+"/entry.cpp")))
-	<-entered
+	c := stuckSession(t)
 	c.conn.Close()
 	select {
 	case <-c.done:
