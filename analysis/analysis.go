@@ -161,6 +161,10 @@ type Analyzer struct {
 	// short: it sees the file's suppressions (marked used or not) and
 	// findings, and returns its own, final (severity overrides applied).
 	Finish func(p *Pass, sups []*Suppression, diags []Diagnostic) []Diagnostic
+	// Premise is what the rule's verdict rests on: the driver runs it on
+	// a C++ file only where the premise holds for a unit of the file, and
+	// its page says where it applies.
+	Premise Premise
 }
 
 // DocURL is where a rule's documentation page lives.
@@ -205,6 +209,9 @@ type Pass struct {
 	limit *findingCap
 	// recent are the texts of the rule's last findings (see shareText).
 	recent *recentTexts
+	// models are the launch and build models of the file's units (the
+	// driver sets them once per file; see Models).
+	models Models
 }
 
 // Rules are the rules of the run, with whether each runs and its severity

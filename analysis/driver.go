@@ -136,6 +136,9 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		lazy:     &passUnits{},
 	}
 	base.Consts = base.Closure().Consts()
+	if wctx != nil {
+		base.models = ModelsOf(ws, wctx, opts.Settings)
+	}
 	var dropAfter map[string][]unit.FactKey
 	if opts.DropFacts {
 		var codes []string
@@ -162,6 +165,12 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 			break
 		}
 		if a.Lang != f.Lang || !opts.enabled(a) {
+			continue
+		}
+		if wctx != nil && !base.models.Holds(a.Premise) {
+			// The rule's premise holds for no unit of the file (a
+			// runtime rule on a standalone kernel, anything on CPU-only
+			// code).
 			continue
 		}
 		var limit *findingCap
@@ -217,9 +226,13 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	}
 	// Code no device compile keeps (`#ifdef __CPU_SIM`, a header's entry
 	// its includer turned off) is reported by no rule.
+	premise := map[string]Premise{}
+	for _, a := range opts.Analyzers {
+		premise[a.Code] = a.Premise
+	}
 	compiled := diags[:0]
 	for _, d := range diags {
-		if d.Code == InternalCode || base.compiled(d.File, d.Start) {
+		if d.Code == InternalCode || base.compiledUnder(d.File, d.Start, premise[d.Code]) {
 			compiled = append(compiled, d)
 		}
 	}

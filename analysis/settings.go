@@ -1,6 +1,9 @@
 package analysis
 
-import "github.com/extern-lsp/extern-lsp/grammar"
+import (
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
 
 // Settings are the project-level knobs rules read (set from
 // `[tool.extern-lsp]` by analysis/config). The zero value means defaults, so
@@ -20,6 +23,11 @@ type Settings struct {
 	// Arch is the configured target chip (`arch = "a2a3" | "a5"`, or
 	// --arch); ArchNone infers it per unit (see Pass.Target).
 	Arch grammar.Arch
+	// Build is what the configuration says of the compile's scalar
+	// coherence switches (`dcci-insert-for-scalar`,
+	// `dcci-before-kernel-end`); unset fields leave it to the build files
+	// and the launch model (unit.BuildOf).
+	Build unit.BuildConfig
 }
 
 // Core-macro families accepted by Settings.CoreMacroFamily.

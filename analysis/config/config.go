@@ -20,6 +20,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/fsys"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -61,6 +62,12 @@ type Config struct {
 	// Arch is the target chip, "a2a3" or "a5" ("": inferred per extern
 	// unit from its conditionals).
 	Arch string
+	// DcciInsertForScalar and DcciBeforeKernelEnd say what the project's
+	// device compile passes as `-mllvm -cce-aicore-dcci-insert-for-scalar`
+	// and `-cce-aicore-dcci-before-kernel-end` (nil: read from the build
+	// files, else the launch model's default; see unit.BuildOf).
+	DcciInsertForScalar *bool
+	DcciBeforeKernelEnd *bool
 	// MaxFileSize is the largest source file read, in bytes (0: the
 	// default, fsys.DefaultMaxFileSize); larger ones are reported and
 	// skipped.
@@ -247,7 +254,7 @@ func extract(raw map[string]any, pyproject bool) (map[string]any, string, bool, 
 }
 
 // Keys are the accepted keys, for errors and hints.
-var Keys = []string{"select", "extend-select", "ignore", "severity", "exclude", "include", "extend-generated-markers", "include-dirs", "reserved-flags", "core-macro-family", "arch", "max-file-size", "max-findings-per-rule"}
+var Keys = []string{"select", "extend-select", "ignore", "severity", "exclude", "include", "extend-generated-markers", "include-dirs", "reserved-flags", "core-macro-family", "arch", "dcci-insert-for-scalar", "dcci-before-kernel-end", "max-file-size", "max-findings-per-rule"}
 
 func (c *Config) decode(t map[string]any, prefix string) error {
 	keys := make([]string, 0, len(t))
@@ -366,6 +373,16 @@ func (c *Config) decode(t map[string]any, prefix string) error {
 				return bad("bad value "+describe(v), `want "a2a3" (Atlas A2/A3, dav-c220) or "a5" (Ascend 950, dav-c310)`)
 			}
 			c.Arch = s
+		case "dcci-insert-for-scalar", "dcci-before-kernel-end":
+			b, ok := v.(bool)
+			if !ok {
+				return bad("bad value "+describe(v), "want true or false: what the device compile passes as -mllvm -cce-aicore-"+k+"=")
+			}
+			if k == "dcci-insert-for-scalar" {
+				c.DcciInsertForScalar = &b
+			} else {
+				c.DcciBeforeKernelEnd = &b
+			}
 		case "max-file-size":
 			n, ok := parseSize(v)
 			if !ok {
@@ -619,6 +636,7 @@ func (c *Config) Settings() analysis.Settings {
 		CoreMacroFamily:  c.CoreMacroFamily,
 		GeneratedMarkers: append([]string(nil), c.ExtendGeneratedMarkers...),
 		Arch:             arch,
+		Build:            unit.BuildConfig{DcciInsertForScalar: c.DcciInsertForScalar, DcciBeforeKernelEnd: c.DcciBeforeKernelEnd},
 	}
 }
 

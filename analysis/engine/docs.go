@@ -146,6 +146,7 @@ func docSections(a *analysis.Analyzer) []docSection {
 	var out []docSection
 	for _, s := range []docSection{
 		{"What it does", "What it does", a.Doc.What, false},
+		{"Where it applies", "Where it applies", Applies(a), false},
 		{"Why is this a bug?", "Why it is a bug", a.Doc.Why, false},
 		{"Example", "Example", a.Doc.Example, true},
 		{"Use instead", "Use instead", a.Doc.UseInstead, true},
@@ -156,6 +157,18 @@ func docSections(a *analysis.Analyzer) []docSection {
 		}
 	}
 	return out
+}
+
+// Applies says where a rule runs: its premise's launch models, or the
+// language it reads.
+func Applies(a *analysis.Analyzer) string {
+	if a.Premise != analysis.PremiseNone {
+		return "On " + a.Premise.Applies() + "."
+	}
+	if a.Lang == grammar.Python {
+		return "On `@pl.jit.extern` stubs and the Python code calling them, whatever the launch of the C++ they name."
+	}
+	return "On every C++ file extern-lsp analyses, whatever its launch model."
 }
 
 // RuleHover is a rule's page for an editor hover: its section, then the

@@ -17,6 +17,7 @@ var GMScalarRead = register(&analysis.Analyzer{
 	Name:     "gm-scalar-read",
 	Severity: analysis.SeverityWarning,
 	Lang:     grammar.CPP,
+	Premise:  analysis.PremiseCache,
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "a scalar read through a `__gm__` pointer can return a stale cache line; stage it through UB or `dcci` it first",
@@ -86,6 +87,12 @@ func runGMScalarRead(pass *analysis.Pass) {
 	accs := gm.Accesses()
 	var sum *cxx.Summaries
 	var prec *readPrecedence
+	// Where the compiler keeps scalar coherence (a build with its
+	// defaults), only a read of a line this core's own DMA wrote is left
+	// to the author; the task-start invalidation the quiet reads rest on
+	// is the runtime's.
+	models := pass.Models()
+	coherent, runtime := models.Coherent(), models.RuntimeABI()
 	for i := range accs {
 		if pass.Stopped() {
 			return
@@ -101,6 +108,9 @@ func runGMScalarRead(pass *analysis.Pass) {
 		}
 		v := classifyRead(pass, sum, prec, a, cores)
 		if v.Coherent || v.Hazard == "" && gm.CoherentBefore(*a) != nil {
+			continue
+		}
+		if coherent && !v.OwnDMA || !runtime && v.Hazard == "" {
 			continue
 		}
 		scope := a.Node

@@ -18,6 +18,7 @@ var TPipeOutsideVec = register(&analysis.Analyzer{
 	Name:     "tpipe-outside-vec",
 	Severity: analysis.SeverityError,
 	Lang:     grammar.CPP,
+	Premise:  analysis.PremiseRuntime,
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "in a mixed extern, create an `AscendC::TPipe` under a vector guard: its constructor on the cube core can hang it",

@@ -13,6 +13,7 @@ var TPipeDouble = register(&analysis.Analyzer{
 	Name:     "tpipe-double",
 	Severity: analysis.SeverityError,
 	Lang:     grammar.CPP,
+	Premise:  analysis.PremiseHardware,
 	Doc: analysis.Doc{
 		Summary: "two live `AscendC::TPipe`s on one core: destroy the first before creating another, or share one",
 		What: "Flags an `AscendC::TPipe` (a local, `new AscendC::TPipe`, or an object of a class holding a TPipe " +

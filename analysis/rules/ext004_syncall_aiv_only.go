@@ -15,6 +15,7 @@ var SyncAllAIVOnly = register(&analysis.Analyzer{
 	Name:     "syncall-aiv-only",
 	Severity: analysis.SeverityError,
 	Lang:     grammar.CPP,
+	Premise:  analysis.PremiseRuntime,
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "`SyncAll()` defaults to a vector-only barrier; a mixed extern needs `SyncAll<false>()`",

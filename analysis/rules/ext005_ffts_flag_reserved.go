@@ -20,6 +20,7 @@ var FFTSFlagReserved = register(&analysis.Analyzer{
 	Name:     "ffts-flag-reserved",
 	Severity: analysis.SeverityError,
 	Lang:     grammar.CPP,
+	Premise:  analysis.PremiseHardware,
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "a cross-core flag id the chip does not have, or one the hardware `SyncAll` uses (11–14), or mode 4 on A2/A3",
@@ -165,7 +166,7 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 		}
 		if e := b.target.Evidence; b.reason == reasonMode4 && e != nil {
 			d.Related = append(d.Related, analysis.Related{File: e.File, Start: e.Start, End: e.End,
-				Message: "only A2/A3 (dav-c220) compiles this branch: the extern's target"})
+				Message: "only A2/A3 (dav-c220) compiles this branch: the " + pass.Models().Noun() + "'s target"})
 		}
 		if b.inner != nil {
 			d.Related = append(d.Related, analysis.RelatedAt(pass.File, b.inner.Node,
@@ -215,7 +216,7 @@ func flagMessage(pass *analysis.Pass, b badFlag) string {
 	}
 	switch b.reason {
 	case reasonMode4:
-		return what + " uses cross-core mode 4, which only Ascend 950 (A5) has, but this extern targets A2/A3 (" +
+		return what + " uses cross-core mode 4, which only Ascend 950 (A5) has, but this " + pass.Models().Noun() + " targets A2/A3 (" +
 			targetSource(pass, b.target) + "): the FFTS config keeps two mode bits, so mode 4 is sent as mode 0, a barrier " +
 			"of every cube or every vector core of the launch instead of a handshake inside one cluster; use mode 2 " +
 			"(cube and its vector cores) or mode 1 with an id in 0–10"
@@ -234,7 +235,7 @@ func flagMessage(pass *analysis.Pass, b badFlag) string {
 		return what + " " + uses + ", which the project reserves (reserved-flags): a library or another phase " +
 			"owns it; use a free id"
 	}
-	return what + " " + uses + ", which the hardware `SyncAll` of this extern uses (" + syncAllFlags(b) + "): the barrier " +
+	return what + " " + uses + ", which the hardware `SyncAll` of this " + pass.Models().Noun() + " uses (" + syncAllFlags(b) + "): the barrier " +
 		"and this handshake corrupt each other's counts, so the barrier releases early or the kernel hangs; " +
 		"use an id in 0–10"
 }

@@ -15,6 +15,7 @@ var PTOCoreMacro = register(&analysis.Analyzer{
 	Name:     "pto-core-macro",
 	Severity: analysis.SeverityWarning,
 	Lang:     grammar.CPP,
+	Premise:  analysis.PremiseHardware,
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "a guard on pto-isa's `__DAV_CUBE__`/`__DAV_VEC__` in an extern that keys its core split on `__DAV_C220_CUBE__`/`__DAV_C220_VEC__`",
@@ -262,7 +263,7 @@ func runPTOCoreMacro(pass *analysis.Pass) {
 		to := sameCoreMacro(u.core, want)
 		var msg string
 		if flagged == familyPTO {
-			msg = "`" + u.ref.Name + "` is pto-isa's core macro, but this extern keys its core split on `" + to + "`"
+			msg = "`" + u.ref.Name + "` is pto-isa's core macro, but this " + pass.Models().Noun() + " keys its core split on `" + to + "`"
 			if policy == familyC220 {
 				msg = "`" + u.ref.Name + "` is pto-isa's core macro; this project keys core guards on the C220 family (core-macro-family = \"c220\")"
 			}
@@ -284,7 +285,7 @@ func runPTOCoreMacro(pass *analysis.Pass) {
 		}
 		if anchor != nil {
 			d.Related = []analysis.Related{{File: anchor.Path, Start: anchorUse.ref.Start, End: anchorUse.ref.End,
-				Message: "the extern keys its core split on `" + anchorUse.ref.Name + "` here"}}
+				Message: "the " + pass.Models().Noun() + " keys its core split on `" + anchorUse.ref.Name + "` here"}}
 		}
 		pass.Report(d)
 	}

@@ -13,6 +13,7 @@ var FFTSBaseReset = register(&analysis.Analyzer{
 	Name:     "ffts-base-reset",
 	Severity: analysis.SeverityError,
 	Lang:     grammar.CPP,
+	Premise:  analysis.PremiseRuntime,
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "an extern must not set the FFTS base address: the runtime set it once for the whole launch",

@@ -13,6 +13,7 @@ var TopologyGetter = register(&analysis.Analyzer{
 	Name:     "topology-getter",
 	Severity: analysis.SeverityError,
 	Lang:     grammar.CPP,
+	Premise:  analysis.PremiseRuntime,
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "zero-argument block/lane getters read the persistent launch grid; use the `(args)` getters",

@@ -17,6 +17,7 @@ var GMScalarWrite = register(&analysis.Analyzer{
 	Name:     "gm-scalar-write",
 	Severity: analysis.SeverityWarning,
 	Lang:     grammar.CPP,
+	Premise:  analysis.PremiseCache,
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "a scalar store through a `__gm__` pointer stays in the core's data cache until `dcci(..., CACHELINE_OUT)` + `dsb(DSB_DDR)`",
@@ -68,6 +69,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	dsbs := newCallScan(pass.File, funcs, "dsb-ddr", isDsbDDR)
 	seen := map[string]bool{}
 	callersMemo := &callersFlushMemo{byKey: map[nameCores]bool{}}
+	coherent := pass.Models().Coherent()
 	for i := range accs {
 		if pass.Stopped() {
 			return
@@ -147,7 +149,9 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		} else if flush != nil && dsbs.within(a.Func(), cores, flush.Call.End, limit) {
 			continue
 		}
-		if flush == nil && (callersFlush(pass.Reach().FuncIndex(), a, cores, callersMemo) || sum.CallersWriteBack(a.Func(), o)) {
+		if flush == nil && (coherent || callersFlush(pass.Reach().FuncIndex(), a, cores, callersMemo) || sum.CallersWriteBack(a.Func(), o)) {
+			// A build keeping scalar coherence writes the store back
+			// itself; a write-back the author wrote still needs its dsb.
 			continue
 		}
 		seen[key] = true

@@ -17,6 +17,7 @@ var CrossCoreLaneImbalance = register(&analysis.Analyzer{
 	Name:     "crosscore-lane-imbalance",
 	Severity: analysis.SeverityError,
 	Lang:     grammar.CPP,
+	Premise:  analysis.PremiseHardware,
 	Doc: analysis.Doc{
 		Summary: "a mode-2 (or mode-1) flag set needs both vector lanes of the cluster; one lane setting it deadlocks the wait",
 		What: "Flags `CrossCoreSetFlag<1|2, pipe>(id)`, `NotifyEvent<pipe>(id)` and raw `ffts_cross_core_sync(pipe, cfg)` " +

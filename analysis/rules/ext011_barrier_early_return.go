@@ -20,6 +20,7 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 	Name:     "barrier-early-return",
 	Severity: analysis.SeverityError,
 	Lang:     grammar.CPP,
+	Premise:  analysis.PremiseHardware,
 	Doc: analysis.Doc{
 		Summary: "a `return` before a hardware barrier lets one core leave while the others wait for it",
 		What: "Flags a `return` that can run before a hardware barrier (`SyncAll`, a mode-0 cross-core flag set; a return " +

@@ -19,6 +19,7 @@ var MissingPipeDrain = register(&analysis.Analyzer{
 	Name:     "missing-pipe-drain",
 	Severity: analysis.SeverityWarning,
 	Lang:     grammar.CPP,
+	Premise:  analysis.PremiseRuntime,
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "an extern entry must drain its MTE3/FIX stores before it returns: the runtime does not",

@@ -19,6 +19,7 @@ var CrossFlagIDCollision = register(&analysis.Analyzer{
 	Name:     "crossflag-id-collision",
 	Severity: analysis.SeverityError,
 	Lang:     grammar.CPP,
+	Premise:  analysis.PremiseHardware,
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "one FFTS flag id used by two synchronisations of different modes on the same cores: each consumes the other's counts",

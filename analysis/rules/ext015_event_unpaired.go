@@ -18,6 +18,7 @@ var EventUnpaired = register(&analysis.Analyzer{
 	Name:     "event-unpaired",
 	Severity: analysis.SeverityWarning,
 	Lang:     grammar.CPP,
+	Premise:  analysis.PremiseHardware,
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "an intra-core `SetFlag`/`set_flag` needs its `WaitFlag` before the next set of that event and before the extern returns; a wait needs a set",

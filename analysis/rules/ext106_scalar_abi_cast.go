@@ -16,6 +16,7 @@ var ScalarABICast = register(&analysis.Analyzer{
 	Name:     "scalar-abi-cast",
 	Severity: analysis.SeverityWarning,
 	Lang:     grammar.CPP,
+	Premise:  analysis.PremiseRuntime,
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "a scalar args[] slot is read with a cast that contradicts its pypto dtype",

@@ -23,6 +23,9 @@ type readVerdict struct {
 	// Missing are the callers that do not make the memory coherent when
 	// the others do.
 	Missing []analysis.Related
+	// OwnDMA: the hazard is this core's own DMA write to the memory (a
+	// build where the compiler keeps scalar coherence does not cover it).
+	OwnDMA bool
 	// Poll is set for a read in a polling loop: a dcci before the
 	// statement does not fix it, one inside the loop does.
 	Poll bool
@@ -128,6 +131,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 			v.CachedAt = cachedAt(pass, *touched)
 			v.Coherent = false
 			v.Hazard = "read after this core's own DMA write `" + shortText(e.Site) + "`" + effectLine(pass, e) + " to the same buffer, which bypasses the scalar cache"
+			v.OwnDMA = true
 			v.HazardAt = hazardAt(e)
 			v.Between = [2]uint32{e.At.End, a.Node.Start}
 		}
@@ -158,7 +162,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 					return true
 				}, hazards...)
 			}
-			v.Coherent, v.Poll = false, true
+			v.Coherent, v.Poll, v.OwnDMA = false, true, false
 			v.Hazard = "read in a polling loop: once the line is cached the loop keeps reading it and never sees another core's write; `dcci` the line inside the loop, before each read"
 			r := analysis.RelatedAt(pass.File, l, "the polling loop")
 			v.HazardAt = &r

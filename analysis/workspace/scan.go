@@ -156,9 +156,34 @@ func scanText(src []byte) *scan {
 	is := func(i int, lit string) bool { return string(at(i)) == lit }
 	ident := func(i int) bool { return valid(i) && ring[i%window].kind == 'i' }
 	externC := false
+	// args records a `__gm__ int64_t *name` parameter whose type starts at
+	// token first and whose name is token name: alone in its list, it is
+	// the runtime's `kernel(args)` shape; with others, it is int64 data, an
+	// FFTS address or a flag word (ascendc-facts.md, "Launch and build
+	// models").
+	// global is set from a `__global__` to the `{` or `;` ending its
+	// declarator; globalArgs when its parameters are the runtime shape.
+	global, globalArgs := false, false
+	args := func(first, name int) {
+		s.argsFn = true
+		if is(first-1, "(") && is(name+1, ")") {
+			s.runtimeFn = true
+			globalArgs = globalArgs || global
+		}
+	}
 	judge := func(i int) {
 		t := ring[i%window]
+		if global && t.kind == 'p' && (is(i, "{") || is(i, ";")) {
+			// A __global__ kernel with parameters of its own is launched
+			// by the host; one with the args shape is the runtime's.
+			s.global = s.global || !globalArgs
+			global, globalArgs = false, false
+		}
 		if t.kind != 'i' {
+			if t.kind == 'p' && is(i, "<") && is(i+1, "<") && is(i+2, "<") && (ident(i-1) || is(i-1, ">")) {
+				// kernel<<<blocks, l2ctrl, stream>>>(...): a host launch.
+				s.launch = true
+			}
 			return
 		}
 		word := src[t.start:t.end]
@@ -172,12 +197,19 @@ func scanText(src []byte) *scan {
 				j++
 			}
 			if (is(j, "int64_t") || is(j, "uint64_t")) && is(j+1, "*") && ident(j+2) && (is(j+3, ",") || is(j+3, ")")) {
-				s.argsFn = true
+				args(i, j+2)
 			}
 		case "int64_t", "uint64_t":
 			if is(i+1, "__gm__") && is(i+2, "*") && ident(i+3) && (is(i+4, ",") || is(i+4, ")")) {
-				s.argsFn = true
+				args(i, i+3)
 			}
+		case "__global__":
+			// A device kernel definition or declaration (a CPU-simulator
+			// stub #defines the word away, and directives are not tokens).
+			s.globalAny = true
+			global, globalArgs = true, false
+		case "aclrtLaunchKernel", "aclrtLaunchKernelWithConfig", "rtKernelLaunch", "ACLRT_LAUNCH_KERNEL":
+			s.launch = true
 		case "SyncAll":
 			if is(i+1, "<") && is(i+2, "false") {
 				s.mixedSig = true
@@ -192,6 +224,12 @@ func scanText(src []byte) *scan {
 		case "NotifyEvent", "WaitEvent":
 			s.mixedSig = true
 		default:
+			if bytes.HasSuffix(word, []byte("_GLOBAL")) && (is(i+1, "void") || is(i-1, ">")) {
+				// A library's kernel macro (`#define CATLASS_GLOBAL
+				// __global__ __aicore__`) before the return type.
+				s.globalAny = true
+				global, globalArgs = true, false
+			}
 			switch kindWord(word) {
 			case cubeWord:
 				s.cube = true
@@ -217,6 +255,7 @@ func scanText(src []byte) *scan {
 	for i := max(n-ahead, 0); i < n; i++ {
 		judge(i)
 	}
-	s.entry = s.argsFn && externC
+	s.externC = externC
+	s.entry = s.argsFn && externC || s.globalAny
 	return s
 }

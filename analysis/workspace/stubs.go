@@ -48,6 +48,7 @@ func (w *Workspace) dropIncludeUnits() {
 	w.units = nil
 	w.unitsEpoch++
 	w.dropClosures()
+	w.launchDirs = nil
 }
 
 // touched records a content change of path (w.mu held); shape says its

@@ -92,11 +92,24 @@ type fileEntry struct {
 // kind evidence. It needs no parse.
 type scan struct {
 	includes []grammar.Include
-	entry    bool // has an extern "C" function taking the args pointer
-	argsFn   bool // has any function taking the args pointer
-	cube     bool
-	vec      bool
-	mixedSig bool
+	// entry is set for a file whose compile is a unit: it defines a
+	// `__global__` kernel or an extern "C" function taking a `__gm__
+	// int64_t *` (launch.go says which launch model that is).
+	entry bool
+	// argsFn: a function takes a `__gm__ int64_t *` parameter; runtimeFn:
+	// one takes it as its only parameter (the runtime's `kernel(args)`).
+	argsFn    bool
+	runtimeFn bool
+	externC   bool
+	// globalAny: a `__global__` kernel; global: one whose parameters are
+	// not the runtime shape; launch: a host launch of a kernel (`<<<…>>>`,
+	// an ACL launch call).
+	globalAny bool
+	global    bool
+	launch    bool
+	cube      bool
+	vec       bool
+	mixedSig  bool
 }
 
 // Workspace holds files by absolute path. It is safe for concurrent use.
@@ -133,6 +146,10 @@ type Workspace struct {
 	// nil); maxUnit caps the bytes of one include closure.
 	maxFile func(path string) int64
 	maxUnit int64
+	// build caches BuildSettings by folder, launchDirs the first file of
+	// each folder that launches a kernel (launch.go).
+	launchDirs map[string]string
+	build      map[string][]BuildSetting
 	// problems are the files and folders that could not be read, by path.
 	problems map[string]error
 	// uses counts File calls (see fileEntry.used).
@@ -192,6 +209,7 @@ func (w *Workspace) rootsChanged() {
 	w.indexed = false
 	w.dropUnits()
 	w.dropStubs()
+	w.build = nil
 }
 
 // RemoveRoot drops a workspace folder.
@@ -793,7 +811,7 @@ func (w *Workspace) scanOf(path string) *scan {
 }
 
 func (s *scan) sameShape(o *scan) bool {
-	if s.entry != o.entry || s.argsFn != o.argsFn || s.cube != o.cube || s.vec != o.vec || s.mixedSig != o.mixedSig || len(s.includes) != len(o.includes) {
+	if s.entry != o.entry || s.argsFn != o.argsFn || s.runtimeFn != o.runtimeFn || s.externC != o.externC || s.global != o.global || s.globalAny != o.globalAny || s.launch != o.launch || s.cube != o.cube || s.vec != o.vec || s.mixedSig != o.mixedSig || len(s.includes) != len(o.includes) {
 		return false
 	}
 	for i := range s.includes {

@@ -51,6 +51,15 @@ func (s *checkStats) add(key, label string, n int, note string, files []string) 
 	s.Counters = append(s.Counters, statCounter{Key: key, Label: label, N: n, Note: note, Files: files})
 }
 
+// launchNote says what each launch model's units get.
+var launchNote = map[unit.Launch]string{
+	unit.LaunchExtern:     "entries an @pl.jit.extern stub links: every rule",
+	unit.LaunchRuntime:    "the runtime's kernel(args) shape: every rule",
+	unit.LaunchStandalone: "__global__ kernels launched by the host: hardware and cache rules, not the runtime's",
+	unit.LaunchHost:       "CPU-simulator builds: no rule",
+	unit.LaunchUnknown:    "no recognised entry shape: hardware and cache rules at most",
+}
+
 // collectStats measures a run: the files analysed, the extern units they
 // belong to and how many of those have no known target chip, the files that
 // did not parse cleanly, the quoted #includes that resolve to no file, what
@@ -118,7 +127,15 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 		}
 	}
 	s.add("files_analysed", "files analysed", len(results), "", analysed)
-	s.add("units", "extern units", len(units), "entry files the analysed files are compiled into", unitNames)
+	s.add("units", "units", len(units), "entry files the analysed files are compiled into", unitNames)
+	byLaunch := map[unit.Launch][]string{}
+	for _, e := range entries {
+		l := unit.LaunchOfEntry(ws, e).Launch
+		byLaunch[l] = append(byLaunch[l], rel(e))
+	}
+	for _, l := range unit.Launches {
+		s.add("units_"+strings.ReplaceAll(l.String(), "-", "_"), "  "+l.Title()+" units", len(byLaunch[l]), launchNote[l], byLaunch[l])
+	}
 	s.add("units_unknown_target", "units of unknown chip", len(unknown),
 		"no `arch` setting and no #if naming A2/A3 or A5: flag ids and modes that differ between the chips were not judged", unknown)
 	s.add("files_with_parse_errors", "files with parse errors", len(parseErrs), "findings there may be missing", parseErrs)

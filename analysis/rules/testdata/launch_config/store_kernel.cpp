@@ -1,0 +1,6 @@
+// Settings (dcci-insert-for-scalar = false) turn scalar coherence off over the build file's =true.
+#include "kernel_operator.h"
+
+extern "C" __global__ __aicore__ void store(__gm__ int32_t *out) {
+  out[GetBlockIdx() * 16] = 7; // want "EXT009 gm-scalar-write"
+}

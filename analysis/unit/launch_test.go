@@ -1,0 +1,141 @@
+package unit
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+)
+
+// writeTree writes files (path -> text) under a new folder and returns it.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for p, text := range files {
+		full := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// A tree with one unit of each launch model; the evidence each model is
+// decided from is written in the model's own folder.
+var launchTree = map[string]string{
+	// An entry a stub names: a pypto extern, whatever its signature.
+	"ops/stub_ops.py": `import pypto.language as pl
+from pathlib import Path
+
+SRC = Path(__file__).parent / "kernels" / "scale.cpp"
+
+@pl.jit.extern(core_type="aiv", source=SRC)
+def scale(x: pl.Tensor[[64], pl.FP32], y: pl.Out[pl.Tensor[[64], pl.FP32]]) -> pl.Tensor:
+    ...
+`,
+	"ops/kernels/scale.cpp": `extern "C" __global__ __aicore__ void scale(__gm__ int64_t *args) {}
+`,
+	// The runtime's per-task shape, named by no stub.
+	"runtime/kernel_entry.cpp": `extern "C" __aicore__ __attribute__((always_inline)) void kernel_entry(__gm__ int64_t *args) {}
+`,
+	// A runtime API header: its helper takes the args pointer alone.
+	"runtime/api.h": `inline __aicore__ int64_t first_arg(__gm__ int64_t *args) { return args[0]; }
+`,
+	// A __global__ kernel with its own parameters, launched next door.
+	"standalone/add.cpp": `extern "C" __global__ __aicore__ void add(__gm__ uint8_t *x, __gm__ uint8_t *y) {}
+`,
+	"standalone/main.cpp": `void launch(void *s) { add<<<8, nullptr, s>>>(nullptr, nullptr); }
+`,
+	// A library's kernel macro before the return type, and no launch seen.
+	"library/matmul.cpp": `template <class K> LIB_GLOBAL void matmul(typename K::Params p) {}
+`,
+	// A __global__ kernel of a CPU-simulator build.
+	"sim/CMakeLists.txt": "add_definitions(-D__CPU_SIM)\n",
+	"sim/case/kernel.cpp": `extern "C" __global__ __aicore__ void sim_case(__gm__ float *x) {}
+`,
+	// An int64 pointer among other parameters says nothing of the launch.
+	"unknown/fill.cpp": `extern "C" __aicore__ void fill(__gm__ int64_t *data, int32_t n) {}
+`,
+}
+
+func TestLaunchModels(t *testing.T) {
+	root := writeTree(t, launchTree)
+	ws := workspace.New(root)
+	for _, c := range []struct {
+		entry    string
+		want     Launch
+		evidence string
+	}{
+		{"ops/kernels/scale.cpp", LaunchExtern, "stub names scale.cpp"},
+		{"runtime/kernel_entry.cpp", LaunchRuntime, "as its only parameter"},
+		{"runtime/api.h", LaunchRuntime, "as its only parameter"},
+		{"standalone/add.cpp", LaunchStandalone, "(launched in main.cpp)"},
+		{"library/matmul.cpp", LaunchStandalone, "owns its launch"},
+		{"sim/case/kernel.cpp", LaunchHost, "../CMakeLists.txt:1 defines __CPU_SIM"},
+		{"unknown/fill.cpp", LaunchUnknown, "among other parameters"},
+	} {
+		p := filepath.Join(root, c.entry)
+		if !ws.Context(p).Extern {
+			t.Errorf("%s: not a unit", c.entry)
+		}
+		m := LaunchOfEntry(ws, p)
+		if m.Launch != c.want || !strings.Contains(m.Evidence, c.evidence) {
+			t.Errorf("%s: %s (%s), want %s with %q", c.entry, m.Launch, m.Evidence, c.want, c.evidence)
+		}
+	}
+	// The host file of the launch is no unit.
+	if c := ws.Context(filepath.Join(root, "standalone/main.cpp")); c.Extern {
+		t.Errorf("main.cpp is a unit: %+v", c)
+	}
+}
+
+// The build model's sources in order: the configuration, the nearest build
+// file passing the switch, the launch model's default.
+func TestBuildModels(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"pto/CMakeLists.txt": `# -mllvm -cce-aicore-dcci-insert-for-scalar=true (a comment says nothing)
+target_compile_options(k PRIVATE
+    "SHELL:-mllvm -cce-aicore-dcci-insert-for-scalar=false"
+    "SHELL:-mllvm -cce-aicore-dcci-before-kernel-end=false")
+`,
+		"pto/k/kernel.cpp":         "extern \"C\" __global__ __aicore__ void k(__gm__ float *x) {}\n",
+		"pto/k/build.sh":           "ccec -mllvm -cce-aicore-dcci-insert-for-scalar=true k.cpp\n",
+		"plain/kernel.cpp":         "extern \"C\" __global__ __aicore__ void k(__gm__ float *x) {}\n",
+		"runtime/kernel_entry.cpp": "extern \"C\" __aicore__ void kernel_entry(__gm__ int64_t *args) {}\n",
+	})
+	ws := workspace.New(root)
+	build := func(rel string, cfg BuildConfig) Build {
+		p := filepath.Join(root, rel)
+		return BuildOfEntry(ws, p, LaunchOfEntry(ws, p), cfg)
+	}
+	// The nearest folder decides: build.sh next to the kernel says =true;
+	// the kernel-end switch comes from the parent's CMake list.
+	b := build("pto/k/kernel.cpp", BuildConfig{})
+	if !b.ScalarCoherence || !strings.Contains(b.Source, "build.sh:1") {
+		t.Errorf("pto kernel: %+v", b)
+	}
+	if b.KernelEndWriteBack || !strings.Contains(b.EndSource, "CMakeLists.txt:4") {
+		t.Errorf("pto kernel end: %+v", b)
+	}
+	// The configuration wins over the build files.
+	off := false
+	if b := build("pto/k/kernel.cpp", BuildConfig{DcciInsertForScalar: &off}); b.ScalarCoherence || !strings.Contains(b.Source, "configuration") {
+		t.Errorf("configured: %+v", b)
+	}
+	// Defaults: a standalone kernel keeps the compiler's, the runtime's
+	// builds pass =false.
+	if b := build("plain/kernel.cpp", BuildConfig{}); !b.ScalarCoherence || !b.KernelEndWriteBack || !strings.Contains(b.Source, "default of a standalone device kernel") {
+		t.Errorf("standalone default: %+v", b)
+	}
+	if b := build("runtime/kernel_entry.cpp", BuildConfig{}); b.ScalarCoherence || !strings.Contains(b.Source, "default of a runtime-ABI kernel") {
+		t.Errorf("runtime default: %+v", b)
+	}
+	if d := build("runtime/kernel_entry.cpp", BuildConfig{}).Describe(); !strings.Contains(d, "left to the author") {
+		t.Errorf("describe: %s", d)
+	}
+}

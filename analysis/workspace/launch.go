@@ -1,0 +1,220 @@
+package workspace
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/analysis/fsys"
+)
+
+// EntryShape is what the text of a unit's files says about how the unit
+// is launched: the evidence analysis/unit's launch model decides from.
+type EntryShape struct {
+	// Entry is the unit's root file.
+	Entry string
+	// StubLinked: an `@pl.jit.extern` stub names the entry.
+	StubLinked bool
+	// ExternC: the entry declares an extern "C" function.
+	ExternC bool
+	// RuntimeABI: a function of the entry takes a `__gm__ int64_t *` as
+	// its only parameter (the runtime's `kernel(args)`).
+	RuntimeABI bool
+	// ArgsParam: a function of the entry takes a `__gm__ int64_t *`
+	// among other parameters.
+	ArgsParam bool
+	// Global: the entry defines a `__global__` kernel.
+	Global bool
+	// Launch names a file of the entry's folder that launches a kernel
+	// (`<<<…>>>` or an ACL launch call), "" when none does.
+	Launch string
+	// Included: another file's compile includes the entry (a header with
+	// a runtime-ABI helper is a library, not a kernel).
+	Included bool
+}
+
+// EntryShape returns the launch evidence of the unit rooted at entry.
+func (w *Workspace) EntryShape(entry string) EntryShape {
+	entry = Abs(entry)
+	sh := EntryShape{Entry: entry}
+	s := w.scanOf(entry)
+	if s == nil {
+		return sh
+	}
+	_, sh.StubLinked = w.stubKind(entry)
+	sh.ExternC = s.externC
+	sh.RuntimeABI = s.runtimeFn
+	sh.ArgsParam = s.argsFn && !s.runtimeFn
+	sh.Global = s.global
+	if s.launch {
+		sh.Launch = entry
+	} else if s.global {
+		// The host file next to the kernel usually holds the launch.
+		sh.Launch = w.launchIn(filepath.Dir(entry))
+	}
+	for _, u := range w.unitsOf(entry) {
+		if u != entry {
+			sh.Included = true
+		}
+	}
+	return sh
+}
+
+// launchIn returns the first file of dir (in path order) that launches a
+// kernel; the folders' launches are found once per include graph.
+func (w *Workspace) launchIn(dir string) string {
+	w.mu.Lock()
+	m := w.launchDirs
+	w.mu.Unlock()
+	if m == nil {
+		m = map[string]string{}
+		for _, p := range w.KnownFiles() {
+			if s := w.scanOf(p); s != nil && s.launch {
+				if d := filepath.Dir(p); m[d] == "" {
+					m[d] = p
+				}
+			}
+		}
+		w.mu.Lock()
+		w.launchDirs = m
+		w.mu.Unlock()
+	}
+	return m[dir]
+}
+
+// BuildSetting is one compile setting read from a plain build file: a
+// CMake list, a shell or make script, or a Python build helper.
+type BuildSetting struct {
+	// Key is "dcci-insert-for-scalar", "dcci-before-kernel-end" (Value
+	// "true" or "false"), or "cpu-sim" (the file defines __CPU_SIM).
+	Key, Value string
+	// File and Line say where (Line 1-based).
+	File string
+	Line int
+}
+
+// buildFileNames says which files of a folder are read as build files.
+func isBuildFile(name string) bool {
+	switch name {
+	case "CMakeLists.txt", "Makefile", "makefile", "build.sh", "compile.sh":
+		return true
+	}
+	switch filepath.Ext(name) {
+	case ".cmake", ".sh", ".mk":
+		return true
+	}
+	return false
+}
+
+// maxBuildFile caps a build file's read: a plain one is far smaller.
+const maxBuildFile = 1 << 20
+
+// BuildSettings returns the compile settings of the build files of dir,
+// cached per folder (read from disk; an edit is seen after
+// InvalidateBuild or a change of roots).
+func (w *Workspace) BuildSettings(dir string) []BuildSetting {
+	dir = Abs(dir)
+	w.mu.Lock()
+	got, ok := w.build[dir]
+	w.mu.Unlock()
+	if ok {
+		return got
+	}
+	var out []BuildSetting
+	ents, err := os.ReadDir(dir)
+	if err == nil {
+		names := make([]string, 0, len(ents))
+		for _, e := range ents {
+			if e.Type().IsRegular() && isBuildFile(e.Name()) {
+				names = append(names, e.Name())
+			}
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			p := filepath.Join(dir, n)
+			src, _, err := fsys.ReadFile(p, maxBuildFile)
+			if err != nil {
+				continue
+			}
+			out = append(out, buildSettingsOf(p, src)...)
+		}
+	}
+	w.mu.Lock()
+	if w.build == nil {
+		w.build = map[string][]BuildSetting{}
+	}
+	w.build[dir] = out
+	w.mu.Unlock()
+	return out
+}
+
+// InvalidateBuild drops the cached build settings (a build file changed).
+func (w *Workspace) InvalidateBuild() {
+	w.mu.Lock()
+	w.build = nil
+	w.mu.Unlock()
+}
+
+// buildSettingsOf reads the compiler switches and definitions of one build
+// file's text; comment lines (# …) say nothing.
+func buildSettingsOf(path string, src []byte) []BuildSetting {
+	var out []BuildSetting
+	for i, line := range bytes.Split(src, []byte("\n")) {
+		t := bytes.TrimSpace(line)
+		if len(t) == 0 || t[0] == '#' {
+			continue
+		}
+		l := string(t)
+		for _, key := range []string{"dcci-insert-for-scalar", "dcci-before-kernel-end"} {
+			k := strings.Index(l, "cce-aicore-"+key+"=")
+			if k < 0 {
+				continue
+			}
+			v := l[k+len("cce-aicore-"+key+"="):]
+			switch {
+			case strings.HasPrefix(v, "false"):
+				out = append(out, BuildSetting{Key: key, Value: "false", File: path, Line: i + 1})
+			case strings.HasPrefix(v, "true"):
+				out = append(out, BuildSetting{Key: key, Value: "true", File: path, Line: i + 1})
+			}
+		}
+		if definesCPUSim(l) {
+			out = append(out, BuildSetting{Key: "cpu-sim", Value: "true", File: path, Line: i + 1})
+		}
+	}
+	return out
+}
+
+// definesCPUSim: `-D__CPU_SIM`, or a CMake definition of __CPU_SIM.
+func definesCPUSim(l string) bool {
+	k := strings.Index(l, "__CPU_SIM")
+	if k < 0 || k+len("__CPU_SIM") < len(l) && isWordByte(l[k+len("__CPU_SIM")]) {
+		return false
+	}
+	return strings.Contains(l, "-D__CPU_SIM") || strings.Contains(l, "compile_definitions") && strings.Contains(l, "__CPU_SIM")
+}
+
+// BuildSettingsUp returns the build settings of dir and its parents up to
+// the workspace root holding dir (or dir alone outside the roots),
+// nearest folder first.
+func (w *Workspace) BuildSettingsUp(dir string) []BuildSetting {
+	dir = Abs(dir)
+	root := ""
+	for _, r := range w.Roots() {
+		if (dir == r || strings.HasPrefix(dir, r+string(filepath.Separator))) && len(r) > len(root) {
+			root = r
+		}
+	}
+	var out []BuildSetting
+	for d := dir; ; {
+		out = append(out, w.BuildSettings(d)...)
+		parent := filepath.Dir(d)
+		if root == "" || d == root || parent == d {
+			break
+		}
+		d = parent
+	}
+	return out
+}

@@ -1,0 +1,134 @@
+package lsp
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// The launch and build models of a unit are shown on its entry: a hover
+// on the entry's name, and a code lens above an entry no stub names (a
+// stub's entry has the args[] lens). They say why a runtime rule is quiet
+// on a standalone kernel.
+
+// kernelEntries are the functions of f a launch starts: extern "C"
+// functions taking the args pointer, and `__global__` kernels (the
+// qualifier is masked from the parse, so it is read from the text before
+// the body).
+func kernelEntries(f *grammar.File) []*grammar.Node {
+	entries, _ := cxx.Entries(f)
+	for _, fn := range cxx.Functions(f) {
+		body := fn.ChildByField("body")
+		if body == nil || containsNode(entries, fn) {
+			continue
+		}
+		head := f.Src[declStart(fn):body.Start]
+		if bytes.Contains(head, []byte("__global__")) || bytes.Contains(head, []byte("_GLOBAL ")) {
+			entries = append(entries, fn)
+		}
+	}
+	return entries
+}
+
+func containsNode(list []*grammar.Node, n *grammar.Node) bool {
+	for _, m := range list {
+		if m == n {
+			return true
+		}
+	}
+	return false
+}
+
+// declStart is where a function's declaration starts: its template header
+// or its extern "C" block, when it has one.
+func declStart(fn *grammar.Node) uint32 {
+	start := fn.Start
+	if td := fn.Parent(); td != nil && td.Kind() == "template_declaration" {
+		start = td.Start
+	}
+	if ls := fn.Ancestor("linkage_specification"); ls != nil && ls.Start < start {
+		start = ls.Start
+	}
+	return start
+}
+
+// modelsOf returns the models of the units compiling path under the
+// project's settings.
+func (s *Server) modelsOf(path string) analysis.Models {
+	opts, _ := s.optionsFor(path)
+	return analysis.ModelsOf(s.ws, s.ws.Context(path), opts.Settings)
+}
+
+// launchMarkdown describes the models of the units rooted at path (the
+// entry's own unit first).
+func launchMarkdown(ms analysis.Models, path string) string {
+	var b strings.Builder
+	for _, m := range ms {
+		if m.Entry != path {
+			continue
+		}
+		fmt.Fprintf(&b, "**launch:** %s: %s\n\n", m.Launch.Launch.Title(), m.Launch.Evidence)
+		fmt.Fprintf(&b, "**build:** %s\n\n", m.Build.Describe())
+		switch {
+		case m.Launch.Launch.RuntimeABI():
+			b.WriteString("Every rule applies: the runtime calls this entry per task.")
+		case m.Launch.Launch.Device():
+			b.WriteString("The hardware rules apply; the pypto/simpler runtime's (EXT002, EXT004, EXT007, EXT008, EXT012, EXT1xx) do not.")
+		default:
+			b.WriteString("No rule applies: nothing here is built for the device.")
+		}
+	}
+	return b.String()
+}
+
+// hoverLaunch answers a hover on the name of a kernel entry.
+func (s *Server) hoverLaunch(f *grammar.File, off uint32) *protocol.Hover {
+	for _, fn := range kernelEntries(f) {
+		d := cxx.FunctionDeclarator(fn)
+		if d == nil {
+			continue
+		}
+		name := d.ChildByField("declarator")
+		if name == nil || off < name.Start || off > name.End {
+			continue
+		}
+		md := launchMarkdown(s.modelsOf(f.Path), f.Path)
+		if md == "" {
+			return nil
+		}
+		r := rangeOf(f.Lines, name.Start, name.End)
+		return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: "**`" + cxx.FunctionName(fn) + "`**\n\n" + md}, Range: &r}
+	}
+	return nil
+}
+
+// launchLenses are the lenses above the kernel entries of a file no stub
+// names: "standalone device kernel · scalar coherence by the compiler".
+func (s *Server) launchLenses(f *grammar.File) []codeLens {
+	var out []codeLens
+	for _, m := range s.modelsOf(f.Path) {
+		if m.Entry != f.Path {
+			continue
+		}
+		coherence := "scalar coherence left to the author"
+		if m.Build.ScalarCoherence {
+			coherence = "scalar coherence by the compiler"
+		}
+		title := m.Launch.Launch.Title() + " · " + coherence
+		for _, fn := range kernelEntries(f) {
+			start := declStart(fn)
+			out = append(out, codeLens{
+				Range:   rangeOf(f.Lines, start, start),
+				// No command: a label (the hover on the entry says more).
+				Command: &protocol.Command{Title: title},
+			})
+		}
+	}
+	return out
+}

@@ -1,0 +1,58 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A standalone kernel's entry shows its launch and build models: a lens
+// above it, and a hover on its name saying which rules apply and why.
+func TestLaunchModelLensAndHover(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"add/add_kernel.cpp": "#include \"kernel_operator.h\"\n\nextern \"C\" __global__ __aicore__ void add_rows(__gm__ uint8_t *x, __gm__ int32_t *flags) {\n  flags[GetBlockIdx() * 16] = 1;\n}\n",
+		"add/host.cpp":       "void run(void *stream) { add_rows<<<8, nullptr, stream>>>(nullptr, nullptr); }\n",
+		"add/CMakeLists.txt": "target_compile_options(k PRIVATE \"SHELL:-mllvm -cce-aicore-dcci-insert-for-scalar=false\")\n",
+	}
+	for p, text := range files {
+		full := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := startServer(t, Options{})
+	c.initialize([]string{root}, nil)
+	k := c.open(filepath.Join(root, "add", "add_kernel.cpp"))
+	var lenses []codeLens
+	c.call("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": k.uri}}, &lenses)
+	if len(lenses) != 1 || lenses[0].Command == nil || lenses[0].Command.Title != "standalone device kernel · scalar coherence left to the author" {
+		t.Fatalf("lenses = %+v", lenses)
+	}
+	if lenses[0].Range.Start.Line != 2 {
+		t.Errorf("lens on line %d, want the entry's (2)", lenses[0].Range.Start.Line)
+	}
+	var h struct {
+		Contents struct{ Value string } `json:"contents"`
+	}
+	c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": k.uri}, "position": find(t, k.text, "add_rows", 0)}, &h)
+	for _, want := range []string{
+		"**launch:** standalone device kernel: defines a `__global__` kernel with its own parameters: it owns its launch (launched in host.cpp)",
+		"**build:** scalar cache coherence left to the author (CMakeLists.txt:1 (`-cce-aicore-dcci-insert-for-scalar=false`))",
+		"the pypto/simpler runtime's (EXT002, EXT004, EXT007, EXT008, EXT012, EXT1xx) do not",
+	} {
+		if !strings.Contains(h.Contents.Value, want) {
+			t.Errorf("hover lacks %q:\n%s", want, h.Contents.Value)
+		}
+	}
+	// The host file launches, it is no kernel: no lens.
+	host := c.open(filepath.Join(root, "add", "host.cpp"))
+	c.call("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": host.uri}}, &lenses)
+	if len(lenses) != 0 {
+		t.Errorf("host lenses = %+v", lenses)
+	}
+}
