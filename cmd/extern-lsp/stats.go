@@ -51,6 +51,15 @@ func (s *checkStats) add(key, label string, n int, note string, files []string) 
 	s.Counters = append(s.Counters, statCounter{Key: key, Label: label, N: n, Note: note, Files: files})
 }
 
+// launchLabel is each launch model's line in the text statistics.
+var launchLabel = map[unit.Launch]string{
+	unit.LaunchExtern:     "  pypto externs",
+	unit.LaunchRuntime:    "  runtime-ABI kernels",
+	unit.LaunchStandalone: "  standalone kernels",
+	unit.LaunchHost:       "  host-only (CPU sim)",
+	unit.LaunchUnknown:    "  unknown launch",
+}
+
 // launchNote says what each launch model's units get.
 var launchNote = map[unit.Launch]string{
 	unit.LaunchExtern:     "entries an @pl.jit.extern stub links: every rule",
@@ -134,7 +143,7 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 		byLaunch[l] = append(byLaunch[l], rel(e))
 	}
 	for _, l := range unit.Launches {
-		s.add("units_"+strings.ReplaceAll(l.String(), "-", "_"), "  "+l.Title()+" units", len(byLaunch[l]), launchNote[l], byLaunch[l])
+		s.add("units_"+strings.ReplaceAll(l.String(), "-", "_"), launchLabel[l], len(byLaunch[l]), launchNote[l], byLaunch[l])
 	}
 	s.add("units_unknown_target", "units of unknown chip", len(unknown),
 		"no `arch` setting and no #if naming A2/A3 or A5: flag ids and modes that differ between the chips were not judged", unknown)
