@@ -51,7 +51,7 @@ func (s *Server) codeLens(ctx context.Context, doc docRequest, p *abiTableParams
 	}
 	stubs := s.ws.StubsForEntry(f.Path)
 	if len(stubs) == 0 {
-		return lenses, nil
+		return append(lenses, s.launchLenses(f)...), nil
 	}
 	entries, _ := cxx.Entries(f)
 	for i, fn := range entries {

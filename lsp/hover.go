@@ -31,6 +31,9 @@ func (s *Server) hover(ctx context.Context, doc docRequest, p *positionParams) (
 	if f.Lang != grammar.CPP {
 		return nil, nil
 	}
+	if h := s.hoverLaunch(f, off); h != nil {
+		return h, nil
+	}
 	if node != nil && (strings.Contains(node.Kind(), "string") || node.Kind() == "char_literal" || node.Kind() == "system_lib_string") {
 		return nil, nil
 	}

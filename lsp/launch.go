@@ -124,7 +124,7 @@ func (s *Server) launchLenses(f *grammar.File) []codeLens {
 		for _, fn := range kernelEntries(f) {
 			start := declStart(fn)
 			out = append(out, codeLens{
-				Range:   rangeOf(f.Lines, start, start),
+				Range: rangeOf(f.Lines, start, start),
 				// No command: a label (the hover on the entry says more).
 				Command: &protocol.Command{Title: title},
 			})
