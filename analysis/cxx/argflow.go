@@ -319,19 +319,24 @@ func (s *Summaries) paramValues(fn *grammar.Node) map[string][]int64 {
 				continue
 			}
 			name := params[i].Name
-			var all []int64
+			// More values than MaxValues over the calls: not a constant.
+			var all valueSet
 			for _, cs := range live {
 				vs := s.callEnv(fn, cs.Call, cs.Caller.Node)[name]
 				if len(vs) == 0 {
-					all = nil
-					break
+					all.over = true
 				}
 				for _, v := range vs {
-					all = appendUnique(all, v)
+					if !all.add(v) {
+						break
+					}
+				}
+				if all.over {
+					break
 				}
 			}
-			if len(all) > 0 {
-				vals[name] = all
+			if vs := all.values(); len(vs) > 0 {
+				vals[name] = vs
 			}
 		}
 	}

@@ -5,6 +5,7 @@ package cxx
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -33,6 +34,111 @@ type Resolver struct {
 	// parameters at an instantiation, a wrapper's arguments at a call); they
 	// shadow constants of the same name.
 	bound map[string][]int64
+	// names are the names valued in one evaluation (a fork), nil while
+	// one is under way: each is valued once, and a name whose value names
+	// itself (`static constexpr uint32_t M = Shape::M;`, every `M` of the
+	// unit a definition of it) is cut at once. Valued again at every use,
+	// a name of many definitions made an expression exponential.
+	names map[string]nameVal
+	// under counts the names under way in the evaluation; low is the
+	// least index (their order) of one the valuing of the current name
+	// met under way, -1 after a cut at the depth limit. A name that met
+	// none below its own index was valued as it would be from scratch:
+	// it is kept in known. Others hold for this evaluation alone.
+	under, low int
+	// known are the names valued from scratch, shared by every
+	// evaluation with this resolver (nil: none kept): a name of many
+	// definitions is valued once, not at each use. plain are those whose
+	// valuing read no bound name, shared with every resolver Bind makes
+	// from the same constants (a helper's body bound at each of
+	// thousands of calls reads the same constants). readBound is set in
+	// an evaluation once the current name's valuing read a bound name.
+	known, plain *sync.Map
+	readBound    bool
+}
+
+// nameVal is a name's values in one evaluation: under way (busy, its
+// index), or valued (tainted: from a name under way below it).
+type nameVal struct {
+	vs      []int64
+	busy    bool
+	idx     int
+	tainted bool
+	// bound: its valuing read a bound name.
+	bound bool
+}
+
+// noLow is low when no name under way was met.
+const noLow = int(^uint(0) >> 1)
+
+// MaxValues bounds the values an expression may have (`c ? a : b`, a
+// name defined differently in several scopes, the constants every call of
+// a helper passes): past it the expression is not treated as a constant.
+// No real kernel comes near it; a machine-made file of thousands of
+// kernels defining one name thousands of ways made every use of the name
+// cost as much as the whole file.
+const MaxValues = 64
+
+// valueSet gathers the distinct values of an expression, at most
+// MaxValues (over is set past it), in the order first seen.
+type valueSet struct {
+	vs   []int64
+	seen map[int64]struct{}
+	over bool
+}
+
+// add adds v and reports whether the set is still within MaxValues.
+func (s *valueSet) add(v int64) bool {
+	if s.over {
+		return false
+	}
+	if s.seen != nil {
+		if _, ok := s.seen[v]; ok {
+			return true
+		}
+	} else {
+		for _, x := range s.vs {
+			if x == v {
+				return true
+			}
+		}
+	}
+	if len(s.vs) == MaxValues {
+		s.over, s.vs, s.seen = true, nil, nil
+		return false
+	}
+	s.vs = append(s.vs, v)
+	if s.seen != nil {
+		s.seen[v] = struct{}{}
+	} else if len(s.vs) == 8 {
+		// Past a few values a scan costs more than a hash.
+		s.seen = make(map[int64]struct{}, 16)
+		for _, x := range s.vs {
+			s.seen[x] = struct{}{}
+		}
+	}
+	return true
+}
+
+// values is the set, nil when it went past MaxValues.
+func (s *valueSet) values() []int64 {
+	if s.over {
+		return nil
+	}
+	return s.vs
+}
+
+// UnionValues is the union of value sets, nil past MaxValues.
+func UnionValues(sets ...[]int64) []int64 {
+	var s valueSet
+	for _, vs := range sets {
+		for _, v := range vs {
+			if !s.add(v) {
+				return nil
+			}
+		}
+	}
+	return s.values()
 }
 
 // Bind returns a resolver that also knows the given names' values, for
@@ -46,7 +152,7 @@ func (r *Resolver) Bind(vals map[string][]int64) *Resolver {
 	for k, v := range vals {
 		b[k] = v
 	}
-	return &Resolver{defs: r.defs, bound: b}
+	return &Resolver{defs: r.defs, bound: b, known: &sync.Map{}, plain: r.plain}
 }
 
 // NewResolver indexes the constants of files; earlier files win on
@@ -189,7 +295,8 @@ func JoinConsts(parts ...*FileConsts) *Resolver {
 	for _, p := range parts {
 		n += len(p.defs)
 	}
-	r := &Resolver{defs: make(map[string][]*Def, n)}
+	plain := &sync.Map{}
+	r := &Resolver{defs: make(map[string][]*Def, n), known: plain, plain: plain}
 	for _, p := range parts {
 		for name, ds := range p.defs {
 			// Never appended to in place: the parts are shared.
@@ -286,11 +393,16 @@ func (r *Resolver) EvalAll(n *grammar.Node) []int64 {
 func (r *Resolver) fork() *Resolver {
 	e := *r
 	e.depth = 0
+	e.names, e.under, e.low, e.readBound = nil, 0, noLow, false
 	return &e
 }
 
 func (r *Resolver) evalAll(n *grammar.Node) []int64 {
-	if n == nil || r.depth > 32 {
+	if n == nil {
+		return nil
+	}
+	if r.depth > 32 {
+		r.low = -1
 		return nil
 	}
 	r.depth++
@@ -364,17 +476,16 @@ func (r *Resolver) evalAll(n *grammar.Node) []int64 {
 		if op == nil || len(ls) == 0 || len(rs) == 0 {
 			return nil
 		}
-		var out []int64
+		var out valueSet
 		for _, a := range ls {
 			for _, b := range rs {
 				v, ok := BinOp(op.Text(), a, b)
-				if !ok {
+				if !ok || !out.add(v) {
 					return nil
 				}
-				out = appendUnique(out, v)
 			}
 		}
-		return out
+		return out.values()
 	case "conditional_expression":
 		conds := r.evalAll(n.ChildByField("condition"))
 		a := r.evalAll(n.ChildByField("consequence"))
@@ -388,11 +499,7 @@ func (r *Resolver) evalAll(n *grammar.Node) []int64 {
 		if len(a) == 0 || len(b) == 0 {
 			return nil
 		}
-		out := append([]int64(nil), a...)
-		for _, v := range b {
-			out = appendUnique(out, v)
-		}
-		return out
+		return UnionValues(a, b)
 	case "cast_expression":
 		return r.evalAll(n.ChildByField("value"))
 	case "call_expression":
@@ -443,25 +550,76 @@ func shortCircuit(or bool, ls, rs []int64) (int64, bool) {
 
 func (r *Resolver) evalName(name string) []int64 {
 	if v, ok := r.bound[name]; ok {
+		r.readBound = true
 		return v
 	}
 	defs := r.Lookup(name)
 	if len(defs) == 0 {
 		return nil
 	}
-	// The most recent definition wins; several distinct values (the same
-	// name in different scopes) make the name ambiguous.
-	var out []int64
-	for i := len(defs) - 1; i >= 0; i-- {
-		vs := r.evalDef(defs[i])
-		if len(vs) == 0 {
+	if len(defs) == 1 && defs[0].Node == nil {
+		return r.evalDef(defs[0])
+	}
+	key := name
+	if i := strings.LastIndex(name, "::"); i >= 0 {
+		key = name[i+2:]
+	}
+	if nv, ok := r.names[key]; ok {
+		if nv.busy {
+			r.low = min(r.low, nv.idx)
+		} else if nv.tainted {
+			r.low = -1
+		}
+		r.readBound = r.readBound || nv.bound
+		return nv.vs
+	}
+	for _, m := range [2]*sync.Map{r.plain, r.known} {
+		if m == nil {
 			continue
 		}
-		for _, v := range vs {
-			out = appendUnique(out, v)
+		if vs, ok := m.Load(key); ok {
+			if m != r.plain {
+				r.readBound = true
+			}
+			return vs.([]int64)
 		}
 	}
-	return out
+	if r.names == nil {
+		r.names = map[string]nameVal{}
+	}
+	// Under way: a use inside its own definitions is cut.
+	idx := r.under
+	r.under++
+	r.names[key] = nameVal{busy: true, idx: idx}
+	outer, outerBound := r.low, r.readBound
+	r.low, r.readBound = noLow, false
+	// The most recent definition wins; several distinct values (the same
+	// name in different scopes) make the name ambiguous.
+	var out valueSet
+	for i := len(defs) - 1; i >= 0 && !out.over; i-- {
+		for _, v := range r.evalDef(defs[i]) {
+			if !out.add(v) {
+				break
+			}
+		}
+	}
+	r.under--
+	vs := out.values()
+	fresh := r.low >= idx
+	r.names[key] = nameVal{vs: vs, tainted: !fresh, bound: r.readBound}
+	if fresh {
+		switch {
+		case !r.readBound && r.plain != nil:
+			r.plain.Store(key, vs)
+		case r.known != nil:
+			r.known.Store(key, vs)
+		}
+		r.low = outer
+	} else {
+		r.low = min(r.low, outer)
+	}
+	r.readBound = r.readBound || outerBound
+	return vs
 }
 
 func (r *Resolver) evalDef(d *Def) []int64 {
@@ -487,6 +645,7 @@ func (r *Resolver) EvalText(text string) (int64, bool) {
 
 func (r *Resolver) evalText(text string) (int64, bool) {
 	if r.depth > 32 {
+		r.low = -1
 		return 0, false
 	}
 	r.depth++
