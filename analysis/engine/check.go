@@ -177,6 +177,19 @@ func (c *Checker) Collect(paths []string) error {
 	return nil
 }
 
+// Select narrows the run to some files of the workspace Collect made
+// (`abi` checks the files of an extern's compile), loading their
+// configurations.
+func (c *Checker) Select(files []string) error {
+	for _, f := range files {
+		if _, err := c.ConfigFor(f); err != nil {
+			return err
+		}
+	}
+	c.Files = files
+	return nil
+}
+
 // includeDirs are the IncludeDirs, then the include-dirs of every
 // configuration the run loaded.
 func (c *Checker) includeDirs() []string {

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,6 +14,7 @@ import (
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
 	"github.com/extern-lsp/extern-lsp/analysis/config"
+	"github.com/extern-lsp/extern-lsp/analysis/engine"
 	"github.com/extern-lsp/extern-lsp/analysis/fsys"
 	"github.com/extern-lsp/extern-lsp/analysis/rules"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
@@ -135,7 +136,19 @@ func runABI(c *cli, args []string) int {
 	if root == "" {
 		root = workspace.ProjectRoot(path)
 	}
-	ws := workspace.New(root)
+	// The run's workspace and configurations are check's (include-dirs
+	// and all): abi and check see the same compile.
+	loader, err := config.NewLoader("", rules.All())
+	if err != nil {
+		fmt.Fprintf(stderr, "extern-lsp abi: %v\n", err)
+		return 2
+	}
+	chk := &engine.Checker{Analyzers: abiRules, Loader: loader, Jobs: 1, RootFor: func(string) string { return root }}
+	if err := chk.Collect([]string{path}); err != nil {
+		fmt.Fprintf(stderr, "extern-lsp abi: %v\n", err)
+		return 2
+	}
+	ws := chk.WS
 	var stubs []*abi.Stub
 	if st.IsDir() {
 		for _, s := range ws.Stubs() {
@@ -167,7 +180,7 @@ func runABI(c *cli, args []string) int {
 		o = abi.ParseOrchestration(*orch, src)
 	}
 	out := buildABIReport(ws, cwd, path, stubs, o)
-	disagree, err := addDisagreements(ws, cwd, out, stubs)
+	disagree, err := addDisagreements(chk, cwd, out, stubs)
 	if err != nil {
 		fmt.Fprintf(stderr, "extern-lsp abi: %v\n", err)
 		return 2
@@ -202,29 +215,32 @@ func runABI(c *cli, args []string) int {
 var abiRules = []*analysis.Analyzer{rules.ArgsKindMismatch, rules.ArgsOutOfRange, rules.ScalarABICast}
 
 // addDisagreements runs the ABI rules over every C++ file of each extern
-// (its entries and the headers they include), under the project's
-// configuration and suppressions, and records each finding under the
-// extern it names. It returns how many it recorded.
-func addDisagreements(ws *workspace.Workspace, cwd string, out *abiJSON, stubs []*abi.Stub) (int, error) {
-	loader, err := config.NewLoader("", rules.All())
-	if err != nil {
+// (its entries and the headers they include) as check does, under the
+// project's configuration and suppressions, and records each finding under
+// the extern it names. It returns how many it recorded.
+func addDisagreements(chk *engine.Checker, cwd string, out *abiJSON, stubs []*abi.Stub) (int, error) {
+	ws := chk.WS
+	var files []string
+	seen := map[string]bool{}
+	for _, s := range stubs {
+		for _, entry := range ws.StubEntries(s) {
+			for _, file := range ws.Closure(entry) {
+				if l, ok := grammar.LangOf(file); ok && l == grammar.CPP && !seen[file] {
+					seen[file] = true
+					files = append(files, file)
+				}
+			}
+		}
+	}
+	if err := chk.Select(files); err != nil {
 		return 0, err
 	}
 	byFile := map[string][]analysis.Diagnostic{}
-	diagsOf := func(file string) ([]analysis.Diagnostic, error) {
-		if ds, ok := byFile[file]; ok {
-			return ds, nil
+	for _, r := range chk.Check(context.Background(), nil) {
+		if r.Err != nil {
+			return 0, r.Err
 		}
-		cfg, err := loader.ForFile(file)
-		if err != nil {
-			return nil, err
-		}
-		ds, err := analysis.Run(ws, file, cfg.Options(abiRules))
-		if errors.Is(err, grammar.ErrBinary) {
-			err = nil
-		}
-		byFile[file] = ds
-		return ds, err
+		byFile[r.Path] = r.Diags
 	}
 	n := 0
 	loc := &locator{ws: ws}
@@ -236,14 +252,7 @@ func addDisagreements(ws *workspace.Workspace, cwd string, out *abiJSON, stubs [
 					continue
 				}
 				seen[file] = true
-				if l, ok := grammar.LangOf(file); !ok || l != grammar.CPP {
-					continue
-				}
-				ds, err := diagsOf(file)
-				if err != nil {
-					return 0, err
-				}
-				for _, d := range ds {
+				for _, d := range byFile[file] {
 					if d.Suppressed != "" || !namesOnly(d.Message, s, stubs) {
 						continue
 					}

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -120,5 +123,92 @@ func TestABIExitsOnDisagreement(t *testing.T) {
 	}
 	if r := runBinary(t, kernel, "abi", "rms_body.hpp"); r.code != 0 || strings.Contains(r.stdout, "disagrees") {
 		t.Errorf("after the fix: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestABIAndCheckShareIncludeDirs: the body header of an extern is found
+// only through the project's include-dirs; `check` and `abi` see it the
+// same way, so both report its out-of-range read and exit 1.
+func TestABIAndCheckShareIncludeDirs(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.MkdirAll("kernels", 0o755)
+	os.MkdirAll("sdk/body", 0o755)
+	os.WriteFile("ops.py", []byte("import pypto.language as pl\n\n@pl.jit.extern(source=\"kernels/k.cpp\")\ndef k(x: pl.Tensor, n: pl.INDEX):\n    ...\n"), 0o644)
+	os.WriteFile("kernels/k.cpp", []byte("#include \"body.h\"\nextern \"C\" __global__ __aicore__ void k(__gm__ int64_t *args) {\n  body(args);\n}\n"), 0o644)
+	os.WriteFile("sdk/body/body.h", []byte("#pragma once\n__aicore__ inline void body(__gm__ int64_t *args) {\n  int64_t n = args[4];\n  (void)n;\n}\n"), 0o644)
+	os.WriteFile("extern-lsp.toml", []byte("include-dirs = [\"sdk/body\"]\n"), 0o644)
+	c := runCmd("check", "--no-progress", "--format", "concise", "--root", ".", ".")
+	if c.code != 1 || !strings.Contains(c.stdout, "body.h:3:15: error: EXT102") {
+		t.Fatalf("check: exit %d\n%s%s", c.code, c.stdout, c.stderr)
+	}
+	a := runCmd("abi", "--root", ".", "ops.py")
+	if a.code != 1 || !strings.Contains(a.stdout, "EXT102") {
+		t.Errorf("abi: exit %d, want 1 with the EXT102 check reports\n%s%s", a.code, a.stdout, a.stderr)
+	}
+}
+
+// TestABIAndCheckAgree runs `check` and `abi` over every rule fixture: the
+// args[] disagreements abi lists are the findings of the ABI rules check
+// reports, at the same places.
+func TestABIAndCheckAgree(t *testing.T) {
+	roots, err := filepath.Glob(filepath.Join("..", "..", "analysis", "rules", "testdata", "*"))
+	if err != nil || len(roots) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	codes := map[string]bool{}
+	for _, a := range abiRules {
+		codes[a.Code] = true
+	}
+	concise := regexp.MustCompile(`^(.+?):(\d+):(\d+): \w+: (EXT\d+) `)
+	compared := 0
+	for _, root := range roots {
+		root, _ = filepath.Abs(root)
+		if st, err := os.Stat(root); err != nil || !st.IsDir() {
+			continue
+		}
+		t.Run(filepath.Base(root), func(t *testing.T) {
+			t.Chdir(root)
+			// A place two externs read differently is one finding per
+			// extern: compared as places.
+			seen := map[string]bool{}
+			var fromCheck []string
+			c := runCmd("check", "--no-progress", "--no-color", "--format", "concise", "--root", ".", ".")
+			for _, line := range strings.Split(c.stdout, "\n") {
+				if m := concise.FindStringSubmatch(line); m != nil && codes[m[4]] {
+					if k := fmt.Sprintf("%s:%s:%s %s", m[1], m[2], m[3], m[4]); !seen[k] {
+						seen[k] = true
+						fromCheck = append(fromCheck, k)
+					}
+				}
+			}
+			a := runCmd("abi", "--format", "json", "--root", ".", ".")
+			var out abiJSON
+			if err := json.Unmarshal([]byte(a.stdout), &out); err != nil {
+				t.Fatalf("abi: exit %d, %v\n%s", a.code, err, a.stderr)
+			}
+			seen = map[string]bool{}
+			var fromABI []string
+			for _, e := range out.Externs {
+				for _, d := range e.Disagreements {
+					if k := fmt.Sprintf("%s:%d:%d %s", d.File, d.Line, d.Column, d.Code); !seen[k] {
+						seen[k] = true
+						fromABI = append(fromABI, k)
+					}
+				}
+			}
+			sort.Strings(fromCheck)
+			sort.Strings(fromABI)
+			if !slices.Equal(fromCheck, fromABI) {
+				t.Errorf("check reports %v\nabi lists %v", fromCheck, fromABI)
+			}
+			if (len(fromABI) > 0) != (a.code == 1) && len(out.Externs) > 0 {
+				t.Errorf("abi exits %d with %d disagreements", a.code, len(fromABI))
+			}
+			compared += len(fromABI)
+		})
+	}
+	if compared == 0 {
+		t.Error("no fixture has an ABI finding to compare")
 	}
 }
