@@ -186,7 +186,7 @@ func (s *Server) fixAllEdits(ctx context.Context, path string, diags []analysis.
 		if round == 0 {
 			return only(diags), nil
 		}
-		ds, err := analysis.RunContext(ctx, ws, path, opts)
+		ds, err := engine.Analyse(ctx, ws, path, opts)
 		return only(ds), err
 	}}
 	out, err := fx.Run()

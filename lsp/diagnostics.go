@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/engine"
 	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -126,7 +127,7 @@ func (s *Server) analyse(ctx context.Context, path string, uncapped bool) ([]ana
 	defer func() { <-s.sem }()
 	opts.Store = s.store
 	opts.Budget = s.opts.Budget
-	diags, err := analysis.RunContext(ctx, s.ws, path, opts)
+	diags, err := engine.Analyse(ctx, s.ws, path, opts)
 	s.store.SweepIfGrown(s.ws)
 	s.logSkipped()
 	if err == grammar.ErrBinary {

@@ -370,14 +370,11 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 				if opts.Budget == 0 {
 					opts.Budget = c.Budget
 				}
-				if opts.Budget == 0 {
-					opts.Budget = analysis.DefaultBudget
-				}
 				r := trace.StartRegion(ctx, "file")
 				if trace.IsEnabled() {
 					trace.Log(ctx, "file", path)
 				}
-				d, err := analysis.RunContext(ctx, c.WS, path, opts)
+				d, err := Analyse(ctx, c.WS, path, opts)
 				r.End()
 				if errors.Is(err, grammar.ErrBinary) {
 					err = nulError(c.WS, path)
@@ -412,6 +409,20 @@ func nulError(ws *workspace.Workspace, path string) error {
 	line := 1 + bytes.Count(src[:max(i, 0)], []byte("\n"))
 	col := i - bytes.LastIndexByte(src[:max(i, 0)], '\n')
 	return fmt.Errorf("a NUL byte at line %d, column %d: not a text file; not checked", line, col)
+}
+
+// Analyse is the one door into the analysis of one file: Check runs each
+// of its files through it, and a front end that keeps its own workspace
+// and fact store (the server's publish, pull, workspace diagnostics and
+// fix-all) calls it directly. Its options come from the same
+// configuration and Overrides (Overrides.Options); a run with no budget
+// gets analysis.DefaultBudget. A binary file is grammar.ErrBinary: check
+// reports where, the server shows nothing.
+func Analyse(ctx context.Context, ws *workspace.Workspace, path string, opts analysis.Options) ([]analysis.Diagnostic, error) {
+	if opts.Budget == 0 {
+		opts.Budget = analysis.DefaultBudget
+	}
+	return analysis.RunContext(ctx, ws, path, opts)
 }
 
 // sourceSize is the length of a file's text (0 when unreadable).
