@@ -3,7 +3,6 @@ package rules
 import (
 	"context"
 	"strings"
-	"sync"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -55,11 +54,12 @@ func runTPipeOutsideVec(pass *analysis.Pass) {
 		return
 	}
 	m := tpipesOf(pass)
+	cores := &coresMemo{pass: pass}
 	for _, s := range m.sites {
 		if pass.Stopped() {
 			return
 		}
-		if s.idiom || s.cores&m.fnCores(pass, s.fn, 0)&grammar.AIC == 0 {
+		if s.idiom || s.cores&cores.fnCores(s.fn, 0)&grammar.AIC == 0 {
 			continue
 		}
 		what := "`AscendC::TPipe` `" + s.name + "`"
@@ -110,15 +110,10 @@ type tpipeSite struct {
 	idiom   bool
 }
 
+// tpipeModel is a unit's TPipe creation sites; shared by the passes on
+// the unit (concurrently in the server), it never changes once built.
 type tpipeModel struct {
 	sites []*tpipeSite
-	// mu guards callers and cores, filled on first use by the passes that
-	// share the model (the server runs several on one unit at once).
-	mu sync.Mutex
-	// callers maps a function name to the calls of it in the extern's
-	// files (built on first use).
-	callers map[string][]fileCall
-	cores   map[*grammar.Node]grammar.Cores
 }
 
 type fileCall struct {
@@ -126,23 +121,30 @@ type fileCall struct {
 	n *grammar.Node
 }
 
+// coresMemo answers fnCores for one pass. The calls of a function depend on
+// the pass (a header's come from the files that include it, which change
+// while the header's closure, and so its shared model, stays), so they are
+// not part of the model.
+type coresMemo struct {
+	pass *analysis.Pass
+	// callers maps a function name to the calls of it in the extern's
+	// files (built on first use).
+	callers map[string][]fileCall
+	cores   map[*grammar.Node]grammar.Cores
+}
+
 // fnCores returns the cores that can run fn: both for the extern entry, a
 // function nobody in the extern's files calls (it may be called from
 // elsewhere) and file scope; otherwise the union, over its calls, of the
 // cores that compile the call and run its caller. A TPipe in a helper only
 // called under a vector guard is never constructed on the cube.
-func (m *tpipeModel) fnCores(pass *analysis.Pass, fn *grammar.Node, depth int) grammar.Cores {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.fnCoresLocked(pass, fn, depth)
-}
-
-func (m *tpipeModel) fnCoresLocked(pass *analysis.Pass, fn *grammar.Node, depth int) grammar.Cores {
+func (m *coresMemo) fnCores(fn *grammar.Node, depth int) grammar.Cores {
+	pass := m.pass
 	if fn == nil || depth > 6 {
 		return grammar.Both
 	}
 	if fn.Kind() == "lambda_expression" {
-		return m.fnCoresLocked(pass, cxx.EnclosingFunction(fn), depth+1)
+		return m.fnCores(cxx.EnclosingFunction(fn), depth+1)
 	}
 	if c, ok := m.cores[fn]; ok {
 		return c
@@ -177,7 +179,7 @@ func (m *tpipeModel) fnCoresLocked(pass *analysis.Pass, fn *grammar.Node, depth 
 	m.cores[fn] = grammar.None // a recursive call adds nothing
 	c := grammar.None
 	for _, call := range calls {
-		c |= call.f.CoresOf(call.n) & m.fnCoresLocked(pass, cxx.EnclosingFunction(call.n), depth+1)
+		c |= call.f.CoresOf(call.n) & m.fnCores(cxx.EnclosingFunction(call.n), depth+1)
 	}
 	m.cores[fn] = c
 	return c
