@@ -1,6 +1,9 @@
 package analysis
 
 import (
+	"fmt"
+	"path/filepath"
+
 	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -193,4 +196,40 @@ func (p *Pass) Models() Models {
 		p.models = ModelsOf(p.WS, p.Ctx, p.Settings)
 	}
 	return p.models
+}
+
+// OtherChipBuilds reports whether a compile for another chip, or the CPU
+// simulator, may build the pass's file, and says why: its conditionals
+// name both chips, the units compiling it target different chips, or a
+// build file above it defines __CPU_SIM. A fix that rewrites one chip's
+// macros is safe only when nothing else builds the file.
+func (p *Pass) OtherChipBuilds() (bool, string) {
+	f := p.File
+	if f == nil || f.Lang != grammar.CPP {
+		return false, ""
+	}
+	var named, targets grammar.Arch
+	for _, u := range p.Units() {
+		if u.Pseudo || u.File(f.Path) == nil {
+			continue
+		}
+		for _, e := range u.ArchMap(u.File(f.Path)).Evidence {
+			named |= e.Arch
+		}
+		if t := u.Target(); t.Known() {
+			targets |= t.Arch
+		}
+	}
+	switch {
+	case named == grammar.ArchAny:
+		return true, "its conditionals name both A2/A3 and A5"
+	case targets == grammar.ArchAny:
+		return true, "units for both A2/A3 and A5 compile it"
+	}
+	for _, b := range p.WS.BuildSettingsUp(filepath.Dir(f.Path)) {
+		if b.Key == "cpu-sim" {
+			return true, fmt.Sprintf("the CPU simulator builds it (%s:%d defines __CPU_SIM)", filepath.Base(b.File), b.Line)
+		}
+	}
+	return false, ""
 }

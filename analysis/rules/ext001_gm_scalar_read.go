@@ -45,7 +45,10 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"caller before the call (when only some callers do it, the finding names the others), and code a null " +
 			"argument turns off (`f(nullptr)` skips `if (p != nullptr) { ... }` in `f` for that call). A pointer derived " +
 			"from another — a cast, `+ offset`, `&p[i]`, an integer address cast back, a GlobalTensor view, a helper " +
-			"returning it, `tensor_data(args, k)` — is the same memory.",
+			"returning it, `tensor_data(args, k)` — is the same memory. A loop that changes a name the read's address is " +
+			"computed from (a table search) is not a polling loop. Where the build keeps the compiler's scalar `dcci` " +
+			"insertion only a read after this core's own DMA write is reported (the compiler does not cover it); outside " +
+			"the runtime, the task-start invalidation the `info` reads rest on does not exist and they are not reported.",
 		Why: "A raw scalar load from GM goes through the core's scalar data cache, which is not coherent with DMA " +
 			"(MTE) writes or other cores' writes within a task: once a line is cached, later reads return it even after " +
 			"the memory changed — a garbage index, a wild pointer, a hang (507018). The guide (§4) blames the host's " +

@@ -40,7 +40,11 @@ var PTOCoreMacro = register(&analysis.Analyzer{
 			"  ffts_cross_core_sync(PIPE_MTE3, cfg);\n#endif",
 		FixSafety: "Safe: renames the macro to the same core's macro of the family the extern uses " +
 			"(`__DAV_VEC__` → `__DAV_C220_VEC__`, `__DAV_CUBE__` → `__DAV_C220_CUBE__`, or back under `pto`); on A2/A3 " +
-			"devices both are defined for the same core, so the device build is unchanged.",
+			"devices both are defined for the same core, so the device build is unchanged. Unsafe where another " +
+			"chip or the CPU simulator may build the file (its conditionals name both A2/A3 and A5, units for both " +
+			"chips compile it, or a build file above it defines `__CPU_SIM`): there the families differ. A chip gate " +
+			"such as `#if defined(__DAV_C220_CUBE__) || defined(__DAV_C220_VEC__)`, true on both cores, selects the " +
+			"chip and is not the file's core split.",
 		Guide: "§5",
 	},
 	Run: runPTOCoreMacro,
@@ -121,7 +125,7 @@ func appendUses(out []coreMacroUse, f *grammar.File, d *grammar.Directive, enclo
 			continue
 		}
 		u := coreMacroUse{dir: d, ref: ref, core: cm.Core, family: cm.Family}
-		if bridge[d.Group] || testsFamily(d.Macros, cm.Core, otherFamily(cm.Family)) {
+		if bridge[d.Group] || testsFamily(d.Macros, cm.Core, otherFamily(cm.Family)) || archGate(d) {
 			u.exempt = true
 		}
 		for _, b := range enclosing {
@@ -140,6 +144,26 @@ func appendUses(out []coreMacroUse, f *grammar.File, d *grammar.Directive, enclo
 		out = append(out, u)
 	}
 	return out
+}
+
+// archGate reports whether a conditional selects the chip, not the core:
+// `#if defined(__DAV_C220_CUBE__) || defined(__DAV_C220_VEC__)` is true on
+// both cores of A2/A3 (ascendc-facts.md, "Launch and build models"). Its
+// condition names only core macros, of one family, and both cores take it.
+func archGate(d *grammar.Directive) bool {
+	if d.Kind != "if" && d.Kind != "elif" || d.BranchCores != grammar.Both {
+		return false
+	}
+	family := ""
+	var cores grammar.Cores
+	for _, m := range d.Macros {
+		cm, ok := grammar.CoreMacros[m.Name]
+		if !ok || family != "" && cm.Family != family {
+			return false
+		}
+		family, cores = cm.Family, cores|cm.Core
+	}
+	return cores == grammar.Both
 }
 
 func otherFamily(f string) string {
@@ -259,6 +283,13 @@ func runPTOCoreMacro(pass *analysis.Pass) {
 			return
 		}
 	}
+	// Renaming a guard into the other family is safe only when no other
+	// chip (or the simulator) builds the file: there the families differ.
+	fixSafety := analysis.Safe
+	other, why := pass.OtherChipBuilds()
+	if other {
+		fixSafety = analysis.Unsafe
+	}
 	for _, u := range hits {
 		to := sameCoreMacro(u.core, want)
 		var msg string
@@ -269,6 +300,9 @@ func runPTOCoreMacro(pass *analysis.Pass) {
 			}
 			msg += ": the families differ on a5 and in the simulator, so a barrier hand-ported under it can lose " +
 				"its other half; guard it on `" + to + "`"
+			if other {
+				msg += " (the rename is unsafe here: " + why + ")"
+			}
 		} else {
 			msg = "`" + u.ref.Name + "` is undefined on a5 and in the a2a3sim simulator, and this project keys core guards " +
 				"on pto-isa's family (core-macro-family = \"pto\"); guard it on `" + to + "`"
@@ -279,7 +313,7 @@ func runPTOCoreMacro(pass *analysis.Pass) {
 			Message: msg,
 			Fixes: []analysis.Fix{{
 				Title:         "Replace `" + u.ref.Name + "` with `" + to + "`",
-				Applicability: analysis.Safe,
+				Applicability: fixSafety,
 				Edits:         []analysis.TextEdit{{Start: u.ref.Start, End: u.ref.End, NewText: to}},
 			}},
 		}

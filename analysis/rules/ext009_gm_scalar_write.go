@@ -38,7 +38,10 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"store is to other memory, since the woken rank reads its own window, not this task's tensors. A " +
 			"warning becomes an `info` saying `unless f() writes it back` when a call of a project function whose " +
 			"definition is in an `#include` that did not resolve follows the store before the signal or the end. Stores into local arrays of GM pointers (`GM_ADDR bufs[N]`, also as members of a " +
-			"local struct) set pointers, not GM.",
+			"local struct) set pointers, not GM. Where the build keeps the compiler's scalar `dcci` insertion (a " +
+			"standalone kernel with default flags; see the build model) only a write-back the author wrote without its " +
+			"`dsb` is reported, and where it keeps `dcci-before-kernel-end` a store at the end of a `__global__` " +
+			"kernel, with no barrier after it, is written back as the kernel ends.",
 		Why: "Scalar stores go through the core's scalar data cache, which is write-back and not coherent with DMA or " +
 			"other cores: the value sits in this core's cache line until it is evicted. Other cores, a DataCopy (MTE2) " +
 			"of the buffer and the next task read the old bytes from GM, and when the line is finally written back it " +
@@ -69,7 +72,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	dsbs := newCallScan(pass.File, funcs, "dsb-ddr", isDsbDDR)
 	seen := map[string]bool{}
 	callersMemo := &callersFlushMemo{byKey: map[nameCores]bool{}}
-	coherent := pass.Models().Coherent()
+	coherent, endWriteBack := pass.Models().Coherent(), pass.Models().EndWriteBack()
 	for i := range accs {
 		if pass.Stopped() {
 			return
@@ -149,6 +152,12 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		} else if flush != nil && dsbs.within(a.Func(), cores, flush.Call.End, limit) {
 			continue
 		}
+		if flush == nil && barrierCall == nil && endWriteBack && isKernelFunc(pass.File, a.Func()) {
+			// The kernel's own end: a build keeping the compiler's
+			// dcci-before-kernel-end writes the line back as it ends,
+			// before the host or the next kernel reads it.
+			continue
+		}
 		if flush == nil && (coherent || callersFlush(pass.Reach().FuncIndex(), a, cores, callersMemo) || sum.CallersWriteBack(a.Func(), o)) {
 			// A build keeping scalar coherence writes the store back
 			// itself; a write-back the author wrote still needs its dsb.
@@ -194,6 +203,25 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		}
 		pass.Report(d)
 	}
+}
+
+// isKernelFunc reports whether fn is a `__global__` kernel (the qualifier
+// is masked from the parse: it is read in the text before the body), whose
+// end is the kernel's end.
+func isKernelFunc(f *grammar.File, fn *grammar.Node) bool {
+	body := fn.ChildByField("body")
+	if body == nil || f.Src == nil || int(body.Start) > len(f.Src) {
+		return false
+	}
+	start := fn.Start
+	if td := fn.Parent(); td != nil && td.Kind() == "template_declaration" {
+		start = td.Start
+	}
+	if ls := fn.Ancestor("linkage_specification"); ls != nil && ls.Start < start {
+		start = ls.Start
+	}
+	head := f.Src[start:body.Start]
+	return strings.Contains(string(head), "__global__") || strings.Contains(string(head), "_GLOBAL ")
 }
 
 // afterWriteBack is what follows a write-back when no dsb does first: the

@@ -144,7 +144,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 		own = live(i)
 		return !own
 	}, cxx.ScalarWrite)
-	if l := prec.loops.pollLoop(a.Node, fn); l != nil {
+	if l := prec.loops.pollLoop(a.Node, fn); l != nil && !scansAddress(l, a) {
 		// Only an invalidation inside the loop refreshes the line on
 		// every iteration.
 		if index.NextCovering(cxx.Invalidate, o, cores, l.Start, l.End, nil) < 0 {
@@ -303,6 +303,38 @@ func (la *loopAncestry) of(fn *grammar.Node) *fnLoops {
 	}
 	la.byFn[fn] = l
 	return l
+}
+
+// scansAddress reports whether the loop changes a name the read's address
+// is computed from (`while (p >= g.GetValue(base + i + 1)) i++;`): it
+// walks a table, reading a new line each time, and does not wait for one
+// word to change.
+func scansAddress(loop *grammar.Node, a *cxx.Access) bool {
+	names := map[string]bool{}
+	for _, id := range a.Node.Tree().OfKind("identifier") {
+		if a.Node.Contains(id) && id.Text() != a.Root() {
+			names[id.Text()] = true
+		}
+	}
+	if len(names) == 0 {
+		return false
+	}
+	t := loop.Tree()
+	for _, kind := range []string{"update_expression", "assignment_expression"} {
+		for _, e := range t.OfKind(kind) {
+			if !loop.Contains(e) {
+				continue
+			}
+			target := e.ChildByField("argument")
+			if kind == "assignment_expression" {
+				target = e.ChildByField("left")
+			}
+			if target != nil && target.Kind() == "identifier" && names[target.Text()] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // enclosingLoop returns the outermost loop of fn around n, or nil.

@@ -17,12 +17,13 @@ func TestRulePremisesByLaunch(t *testing.T) {
 		GMScalarWrite, GMScalarRead, BarrierEarlyReturn, SyncAllAIVOnly)
 }
 
-// The configuration's dcci-insert-for-scalar decides over a build file.
+// The configuration's dcci-insert-for-scalar and dcci-before-kernel-end
+// decide over a build file and the launch model's default.
 func TestRulePremisesConfiguredBuild(t *testing.T) {
 	off := false
 	analysistest.RunOptions(t, "testdata/launch_config", analysis.Options{
 		Analyzers: []*analysis.Analyzer{GMScalarWrite, TopologyGetter},
 		Enabled:   func(*analysis.Analyzer) bool { return true },
-		Settings:  analysis.Settings{Build: unit.BuildConfig{DcciInsertForScalar: &off}},
+		Settings:  analysis.Settings{Build: unit.BuildConfig{DcciInsertForScalar: &off, DcciBeforeKernelEnd: &off}},
 	})
 }
