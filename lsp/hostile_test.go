@@ -144,6 +144,9 @@ func TestClientProcessGone(t *testing.T) {
 	})
 	c.call("initialize", map[string]any{"processId": 4242, "capabilities": map[string]any{}}, nil)
 	c.notify("initialized", map[string]any{})
+	if pid := <-probed; pid != 4242 { // the probe at initialize
+		t.Fatalf("probed pid %d, want 4242", pid)
+	}
 	ticks <- time.Time{}
 	if pid := <-probed; pid != 4242 {
 		t.Fatalf("probed pid %d, want 4242", pid)
@@ -242,7 +245,8 @@ func TestClientGoneWhileInputStaysOpen(t *testing.T) {
 	s := newServer(Options{})
 	s.exitWait = 10 * time.Millisecond
 	s.hooks.pidTicks = ticks
-	s.hooks.pidAlive = func(int) bool { return false }
+	var probes atomic.Int32
+	s.hooks.pidAlive = func(int) bool { return probes.Add(1) == 1 } // alive at initialize only
 	done := make(chan error, 1)
 	in := &signalReader{r: srvIn, reads: make(chan struct{}, 2)}
 	go func() { done <- s.run(context.Background(), in, srvOut, io.NopCloser(nil)) }()
@@ -271,4 +275,24 @@ type signalReader struct {
 func (s *signalReader) Read(p []byte) (int, error) {
 	s.reads <- struct{}{}
 	return s.r.Read(p)
+}
+
+// A client process the server cannot see at initialize (another PID
+// namespace) is not watched: the server keeps serving.
+func TestInvisibleClientProcessNotWatched(t *testing.T) {
+	probed := make(chan int, 2)
+	c := startServerWith(t, Options{}, func(s *Server) {
+		ticks := make(chan time.Time, 1)
+		ticks <- time.Time{} // a watch would probe again at once, and exit
+		s.hooks.pidTicks = ticks
+		s.hooks.pidAlive = func(pid int) bool {
+			probed <- pid
+			return false
+		}
+	})
+	c.call("initialize", map[string]any{"processId": 4444, "capabilities": map[string]any{}}, nil)
+	c.notify("initialized", map[string]any{})
+	<-probed
+	c.call("workspace/symbol", map[string]any{"query": "x"}, nil)
+	c.shutdown()
 }

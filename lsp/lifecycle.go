@@ -255,6 +255,12 @@ func (s *Server) watchClient(pid int) {
 	if alive == nil {
 		alive = processAlive
 	}
+	if !alive(pid) {
+		// Not visible from here (a client in another PID namespace, a
+		// server run through a container): nothing to watch.
+		s.logf(protocol.MessageTypeLog, "the client process %d is not visible: not watched", pid)
+		return
+	}
 	for {
 		select {
 		case <-s.ctx.Done():
