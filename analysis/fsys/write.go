@@ -107,8 +107,9 @@ func within(root, p string) bool {
 type Writer struct {
 	Roots []string
 
-	mu    sync.Mutex
-	wrote map[fileID][sha256.Size]byte // file replaced → hash of its new text
+	mu      sync.Mutex
+	wrote   map[fileID][sha256.Size]byte // file replaced → hash of its new text
+	cleaned map[fileID]bool              // folders rid of stale temporary files
 }
 
 type fileID struct{ dev, ino uint64 }
@@ -179,7 +180,7 @@ func (w *Writer) Replace(path string, read *Stamp, data []byte) error {
 		return err
 	}
 	defer unix.Close(dir)
-	removeStale(dir)
+	w.removeStale(dir)
 	return w.replaceAt(dir, abs, filepath.Base(real), read, data)
 }
 
@@ -533,8 +534,23 @@ func xattr(get func([]byte) (int, error)) ([]byte, error) {
 }
 
 // removeStale removes the temporary files a killed extern-lsp left in dir:
-// ours by name and owner, of a process that no longer exists.
-func removeStale(dir int) {
+// ours by name and owner, of a process that no longer exists. Each folder
+// is listed once per Writer.
+func (w *Writer) removeStale(dir int) {
+	var st unix.Stat_t
+	if unix.Fstat(dir, &st) != nil {
+		return
+	}
+	w.mu.Lock()
+	done := w.cleaned[idOf(&st)]
+	if w.cleaned == nil {
+		w.cleaned = map[fileID]bool{}
+	}
+	w.cleaned[idOf(&st)] = true
+	w.mu.Unlock()
+	if done {
+		return
+	}
 	d, err := unix.Dup(dir)
 	if err != nil {
 		return

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/extern-lsp/extern-lsp/analysis/rules"
 )
 
@@ -92,6 +94,7 @@ func TestFixKeepsModeOwnerAndSpecialBits(t *testing.T) {
 	}
 	uid, gid := 4321, 4322
 	canChown := os.Chown(fixedFile, uid, gid) == nil
+	hasXattr := unix.Setxattr(fixedFile, "user.origin", []byte("kernel-team"), 0) == nil
 	st0, _ := os.Stat(fixedFile)
 	r := runGuarded(t, "--fix", ".")
 	if r.code == 2 {
@@ -109,6 +112,10 @@ func TestFixKeepsModeOwnerAndSpecialBits(t *testing.T) {
 		if int(sys.Uid) != uid || int(sys.Gid) != gid {
 			t.Errorf("owner %d:%d, want %d:%d", sys.Uid, sys.Gid, uid, gid)
 		}
+	}
+	buf := make([]byte, 64)
+	if n, err := unix.Getxattr(fixedFile, "user.origin", buf); hasXattr && (err != nil || string(buf[:n]) != "kernel-team") {
+		t.Errorf("extended attribute lost: %q, %v", buf[:max(n, 0)], err)
 	}
 	if leftovers, _ := filepath.Glob("kernels/mixed/.*extern-lsp*"); len(leftovers) > 0 {
 		t.Errorf("temporary files left: %v", leftovers)
