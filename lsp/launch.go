@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
@@ -9,6 +8,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -18,18 +18,11 @@ import (
 // on a standalone kernel.
 
 // kernelEntries are the functions of f a launch starts: extern "C"
-// functions taking the args pointer, and `__global__` kernels (the
-// qualifier is masked from the parse, so it is read from the text before
-// the body).
+// functions taking the args pointer, and `__global__` kernels.
 func kernelEntries(f *grammar.File) []*grammar.Node {
 	entries, _ := cxx.Entries(f)
 	for _, fn := range cxx.Functions(f) {
-		body := fn.ChildByField("body")
-		if body == nil || containsNode(entries, fn) {
-			continue
-		}
-		head := f.Src[declStart(fn):body.Start]
-		if bytes.Contains(head, []byte("__global__")) || bytes.Contains(head, []byte("_GLOBAL ")) {
+		if !containsNode(entries, fn) && unit.IsKernelFunc(f, fn) {
 			entries = append(entries, fn)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -152,7 +153,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		} else if flush != nil && dsbs.within(a.Func(), cores, flush.Call.End, limit) {
 			continue
 		}
-		if flush == nil && barrierCall == nil && endWriteBack && isKernelFunc(pass.File, a.Func()) {
+		if flush == nil && barrierCall == nil && endWriteBack && unit.IsKernelFunc(pass.File, a.Func()) {
 			// The kernel's own end: a build keeping the compiler's
 			// dcci-before-kernel-end writes the line back as it ends,
 			// before the host or the next kernel reads it.
@@ -161,6 +162,12 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		if flush == nil && (coherent || callersFlush(pass.Reach().FuncIndex(), a, cores, callersMemo) || sum.CallersWriteBack(a.Func(), o)) {
 			// A build keeping scalar coherence writes the store back
 			// itself; a write-back the author wrote still needs its dsb.
+			continue
+		}
+		if flush == nil && callersMemo.library(pass.Reach().FuncIndex(), pass.File, a.Func()) {
+			// An API function no code of the unit calls, next to the
+			// API's own write-back function: its callers carry the
+			// obligation (they call the flush, or are judged there).
 			continue
 		}
 		seen[key] = true
@@ -203,25 +210,6 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		}
 		pass.Report(d)
 	}
-}
-
-// isKernelFunc reports whether fn is a `__global__` kernel (the qualifier
-// is masked from the parse: it is read in the text before the body), whose
-// end is the kernel's end.
-func isKernelFunc(f *grammar.File, fn *grammar.Node) bool {
-	body := fn.ChildByField("body")
-	if body == nil || f.Src == nil || int(body.Start) > len(f.Src) {
-		return false
-	}
-	start := fn.Start
-	if td := fn.Parent(); td != nil && td.Kind() == "template_declaration" {
-		start = td.Start
-	}
-	if ls := fn.Ancestor("linkage_specification"); ls != nil && ls.Start < start {
-		start = ls.Start
-	}
-	head := f.Src[start:body.Start]
-	return strings.Contains(string(head), "__global__") || strings.Contains(string(head), "_GLOBAL ")
 }
 
 // afterWriteBack is what follows a write-back when no dsb does first: the
@@ -457,6 +445,60 @@ type callersFlushMemo struct {
 	byKey   map[nameCores]bool
 	byName  map[string][]callerSite
 	flushes map[callScanKey][]bool
+	// writesBack: whether a function of the file (by path) writes lines
+	// out itself (the API's flush function).
+	writesBack map[string]bool
+}
+
+// library reports whether fn is a library function of f left to its
+// callers: no function of the unit calls it, it is no kernel entry (a
+// `__global__` kernel, an extern "C" function), and a function of its
+// file writes cache lines out (the runtime API headers' `defer_flush`).
+func (m *callersFlushMemo) library(funcs *cxx.Funcs, f *grammar.File, fn *grammar.Node) bool {
+	if cxx.IsExternC(fn) || unit.IsKernelFunc(f, fn) {
+		return false
+	}
+	m.index(funcs)
+	name := cxx.FunctionName(fn)
+	all := funcs.All()
+	for _, site := range m.byName[name] {
+		if all[site.def].Node != fn {
+			return false
+		}
+	}
+	if m.writesBack == nil {
+		m.writesBack = map[string]bool{}
+	}
+	wb, ok := m.writesBack[f.Path]
+	if !ok {
+		for _, def := range all {
+			if def.File.Path != f.Path {
+				continue
+			}
+			for _, n := range funcs.Calls(def.Node) {
+				if c, ok := cxx.AsCall(n); ok && isCacheLineOut(def.File, c) {
+					wb = true
+				}
+			}
+		}
+		m.writesBack[f.Path] = wb
+	}
+	return wb
+}
+
+// index builds the calls of the index by callee name, once.
+func (m *callersFlushMemo) index(funcs *cxx.Funcs) {
+	if m.byName != nil {
+		return
+	}
+	m.byName = map[string][]callerSite{}
+	for d, def := range funcs.All() {
+		for i, n := range funcs.Calls(def.Node) {
+			if c, ok := cxx.AsCall(n); ok {
+				m.byName[c.Name] = append(m.byName[c.Name], callerSite{int32(d), int32(i)})
+			}
+		}
+	}
 }
 
 type nameCores struct {
@@ -505,16 +547,7 @@ func (m *callersFlushMemo) flushedFrom(funcs *cxx.Funcs, def cxx.FuncDef, cores 
 }
 
 func (m *callersFlushMemo) uncached(funcs *cxx.Funcs, helper *grammar.Node, name string, cores grammar.Cores) bool {
-	if m.byName == nil {
-		m.byName = map[string][]callerSite{}
-		for d, def := range funcs.All() {
-			for i, n := range funcs.Calls(def.Node) {
-				if c, ok := cxx.AsCall(n); ok {
-					m.byName[c.Name] = append(m.byName[c.Name], callerSite{int32(d), int32(i)})
-				}
-			}
-		}
-	}
+	m.index(funcs)
 	found := false
 	// Every function of the index that calls the helper must flush after
 	// the call.

@@ -1,10 +1,12 @@
 package unit
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 // Launch is how a unit's kernel is started: it decides which premises of
@@ -118,4 +120,35 @@ func rel(from, file string) string {
 		return r
 	}
 	return file
+}
+
+// IsKernelFunc reports whether the function definition fn of f is a
+// `__global__` kernel (or a library's kernel macro ending in `_GLOBAL`).
+// The parser sees the masked qualifiers as blanks, so the definition's
+// node starts after them: the text read is from the end of what precedes
+// it (the previous declaration, or its block's start) to its body.
+func IsKernelFunc(f *grammar.File, fn *grammar.Node) bool {
+	body := fn.ChildByField("body")
+	if body == nil || int(body.Start) > len(f.Src) {
+		return false
+	}
+	start := fn.Start
+	if td := fn.Parent(); td != nil && td.Kind() == "template_declaration" {
+		fn = td
+		start = td.Start
+	}
+	if ls := fn.Ancestor("linkage_specification"); ls != nil && ls.Start < start {
+		start = ls.Start
+	}
+	if prev := fn.PrevSibling(); prev != nil && prev.End <= start {
+		start = prev.End
+	} else if p := fn.Parent(); p != nil && p.Kind() == "translation_unit" {
+		// The file's first declaration: the unit's node starts at its
+		// first token the parser saw, after the masked qualifiers.
+		start = 0
+	} else if p != nil && p.Start <= start {
+		start = p.Start
+	}
+	head := f.Src[start:body.Start]
+	return bytes.Contains(head, []byte("__global__")) || bytes.Contains(head, []byte("_GLOBAL "))
 }
