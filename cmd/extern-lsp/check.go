@@ -15,6 +15,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/config"
+	"github.com/extern-lsp/extern-lsp/analysis/coverage"
 	"github.com/extern-lsp/extern-lsp/analysis/engine"
 	"github.com/extern-lsp/extern-lsp/analysis/fsys"
 	"github.com/extern-lsp/extern-lsp/analysis/rules"
@@ -440,10 +441,30 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 		}
 		stats.write(out)
 	}
+	if r.stdin == "" && !f.quiet {
+		r.reportGaps()
+	}
 	if r.reportSkipped() {
 		return 2, nil
 	}
 	return r.exitCode(shown), nil
+}
+
+// reportGaps says on stderr what the run could not see and how to let it
+// (a root with no stub or entry, or below the stubs, a missing -I):
+// otherwise such a run reports fewer findings without a word. Entries no
+// stub links are common in a tree of plain AscendC kernels: --statistics
+// names them.
+func (r *checkRun) reportGaps() {
+	how := "the project root"
+	if r.flags.root != "" {
+		how = "--root"
+	}
+	for _, g := range coverage.Find(r.ws, r.flags.includeDirs, how) {
+		if g.Kind != coverage.NoStub && g.Kind != coverage.Unlinked {
+			fmt.Fprintf(r.stderr, "extern-lsp check: %s\n", escapeText(g.String()))
+		}
+	}
 }
 
 // readStdin reads the source given on stdin, capped like a file of that

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/coverage"
 	"github.com/extern-lsp/extern-lsp/analysis/engine"
 	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
@@ -145,6 +146,22 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 	for _, l := range unit.Launches {
 		s.add("units_"+strings.ReplaceAll(l.String(), "-", "_"), launchLabel[l], len(byLaunch[l]), launchNote[l], byLaunch[l])
 	}
+	analysedSet := make(map[string]bool, len(results))
+	for _, res := range results {
+		analysedSet[res.Path] = true
+	}
+	var unlinked []string
+	for _, g := range coverage.Find(ws, nil, "the project root") {
+		if g.Kind == coverage.NoStub || g.Kind == coverage.Unlinked || g.Kind == coverage.StubAbove {
+			for _, p := range g.Paths {
+				if analysedSet[p] {
+					unlinked = append(unlinked, rel(p))
+				}
+			}
+		}
+	}
+	s.add("entries_without_stub", "entries no stub links", len(unlinked),
+		"no `@pl.jit.extern` stub names them as its source: the args[] rules (EXT101-EXT106) are off for them", unlinked)
 	s.add("units_unknown_target", "units of unknown chip", len(unknown),
 		"no `arch` setting and no #if naming A2/A3 or A5: flag ids and modes that differ between the chips were not judged", unknown)
 	s.add("files_with_parse_errors", "files with parse errors", len(parseErrs), "findings there may be missing", parseErrs)
