@@ -44,6 +44,7 @@ func (s *Server) requests() map[string]handler {
 		"textDocument/references":          onDocument(noResult, s.references),
 		"textDocument/prepareRename":       onDocument(noResult, s.prepareRename),
 		"textDocument/rename":              onDocument(noResult, s.rename),
+		"externLsp/status":                 request(s.status, optionalParams),
 		"externLsp/inactiveRegions":        onDocument(func() any { return inactiveRegionsResult{Core: coreViewOff, Regions: []protocol.Range{}} }, s.inactiveRegions),
 		"textDocument/semanticTokens/full": onDocument(func() any { return semanticTokens{Data: []uint32{}} }, s.semanticTokensFull),
 	}

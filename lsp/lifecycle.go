@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/extern-lsp/extern-lsp/analysis/coverage"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 )
 
@@ -240,6 +241,9 @@ func (s *Server) index() {
 	msg := fmt.Sprintf("indexed %d C++ files (%d extern sources) in %v", len(files), externs, time.Since(start).Round(time.Millisecond))
 	progress(workDoneProgressEnd{Kind: "end", Message: msg})
 	s.logf(protocol.MessageTypeInfo, "%s", msg)
+	if s.ctx.Err() == nil {
+		s.reportGaps(coverage.Find(ws, nil, "the folder opened"))
+	}
 }
 
 // watchClient ends the session when the client process is gone (LSP's

@@ -21,6 +21,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/config"
+	"github.com/extern-lsp/extern-lsp/analysis/coverage"
 	"github.com/extern-lsp/extern-lsp/analysis/rules"
 	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
@@ -96,6 +97,9 @@ type Server struct {
 	cfgErrs   map[string]bool
 	trace     string
 	inflight  map[string]context.CancelFunc
+	// gaps are what the workspace's roots keep the analysis from seeing
+	// (as of the last index), for externLsp/status.
+	gaps []coverage.Gap
 
 	exitSeen atomic.Bool
 	gen      atomic.Uint64 // bumped on every change that can alter any result

@@ -69,6 +69,12 @@ type clientCapsWire struct {
 			LinkSupport bool `json:"linkSupport"`
 		} `json:"definition"`
 	} `json:"textDocument"`
+	// Experimental.ExternLspStatus: the client shows the
+	// externLsp/status notification itself (VS Code's status item, the
+	// Neovim plugin), so the server sends no window/showMessage for it.
+	Experimental *struct {
+		ExternLspStatus bool `json:"externLspStatus"`
+	} `json:"experimental"`
 	Window *struct {
 		WorkDoneProgress bool `json:"workDoneProgress"`
 		ShowDocument     *struct {

@@ -14,7 +14,7 @@ import {
 import { diagnosticCode, parseRules, run } from './cli';
 import { changeAction, CoreView, coreViews, resolveServerPath, Resolved, toServerConfig } from './config';
 import { CoreViewDecorations } from './coreview';
-import { ServerStatus } from './status';
+import { Gap, ServerStatus } from './status';
 import { fenced, MarkdownViews, viewScheme } from './views';
 
 export const section = 'externLsp';
@@ -29,6 +29,7 @@ export const commandIds = [
   'externLsp.showRuleDocumentation',
   'externLsp.showAbiTable',
   'externLsp.switchCoreView',
+  'externLsp.fixSetup',
 ] as const;
 
 /** C/C++ (with .cce kernels, which VS Code does not map to cpp on its own) and Python stubs. */
@@ -47,6 +48,8 @@ export interface ExternLspApi {
   ready(): Promise<void>;
   /** The 0-based lines the per-core view dims in a document. */
   dimmedLines(uri: vscode.Uri): number[];
+  /** What the server last said it cannot see (externLsp/status). */
+  readonly gaps: readonly Gap[];
 }
 
 class Controller implements vscode.Disposable {
@@ -54,6 +57,9 @@ class Controller implements vscode.Disposable {
   private resolved: Resolved | undefined;
   private starting: Promise<void> = Promise.resolve();
   private lastStderr = '';
+  /** The server's last externLsp/status gaps. */
+  gaps: Gap[] = [];
+  private readyReason = '';
   readonly output: vscode.OutputChannel;
   readonly trace: vscode.OutputChannel;
   readonly status = new ServerStatus();
@@ -181,9 +187,21 @@ class Controller implements vscode.Disposable {
     };
     const client = new LanguageClient(section, 'extern-lsp', serverOptions, clientOptions);
     this.client = client;
+    // The status item shows the server's gaps itself: the server then sends
+    // no warning message for them.
+    client.registerFeature({
+      fillClientCapabilities: (caps) => {
+        caps.experimental = { ...(caps.experimental ?? {}), externLspStatus: true };
+      },
+      initialize: () => undefined,
+      getState: () => ({ kind: 'static' }),
+      clear: () => undefined,
+    });
+    client.onNotification('externLsp/status', (st: { gaps?: Gap[] }) => this.onStatus(st.gaps ?? []));
     client.onDidChangeState((e) => {
       if (e.newState === State.Running) {
-        this.status.set('ready', bin.source === 'bundled' ? '' : bin.path);
+        this.readyReason = bin.source === 'bundled' ? '' : bin.path;
+        this.showReady();
         this.coreView.refreshAll();
       } else if (e.newState === State.Starting) {
         this.status.set('starting');
@@ -196,6 +214,42 @@ class Controller implements vscode.Disposable {
     } catch (e) {
       this.fail(e);
     }
+  }
+
+  /** externLsp/status: a gap turns the status item to a warning with the reason; none, back to ready. */
+  onStatus(gaps: Gap[]): void {
+    this.gaps = gaps;
+    for (const g of gaps) {
+      this.output.appendLine(`[extern-lsp] ${g.message}; ${g.fix}`);
+    }
+    if (this.status.state === 'ready' || this.status.state === 'warning') {
+      this.showReady();
+    }
+  }
+
+  private showReady(): void {
+    if (this.gaps.length > 0) {
+      this.status.set('warning', this.gaps.map((g) => `${g.message}; ${g.fix}`).join('\n\n'));
+    } else {
+      this.status.set('ready', this.readyReason);
+    }
+  }
+
+  /** The status item's command when something is off: explains the first gap and offers its fix. */
+  async fixSetup(): Promise<string | undefined> {
+    const g = this.gaps[0];
+    if (g === undefined) {
+      void vscode.window.showInformationMessage('extern-lsp: the server sees the whole workspace');
+      return undefined;
+    }
+    const open = g.root !== undefined ? `Open ${path.basename(g.root)}` : undefined;
+    const choice = await vscode.window.showWarningMessage(`extern-lsp: ${g.message}`, { detail: g.fix, modal: false }, ...(open ? [open] : []), 'Show Output');
+    if (open !== undefined && choice === open && g.root !== undefined) {
+      await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(g.root), { forceNewWindow: false });
+    } else if (choice === 'Show Output') {
+      this.output.show(true);
+    }
+    return choice;
   }
 
   private fail(e: unknown): void {
@@ -403,6 +457,7 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<ExternLspA
     ),
     'externLsp.showAbiTable': reportErrors((uri?: unknown) => c.showAbiTable(typeof uri === 'string' ? uri : undefined)),
     'externLsp.switchCoreView': reportErrors((view?: unknown) => c.switchCoreView(typeof view === 'string' ? view : undefined)),
+    'externLsp.fixSetup': reportErrors(() => c.fixSetup()),
   };
   for (const id of commandIds) {
     ctx.subscriptions.push(vscode.commands.registerCommand(id, handlers[id]));
@@ -425,6 +480,9 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<ExternLspA
     },
     ready: () => c.ready(),
     dimmedLines: (uri: vscode.Uri) => c.coreView.dimmedLines(uri),
+    get gaps() {
+      return c.gaps;
+    },
   };
 }
 

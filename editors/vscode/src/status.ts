@@ -1,6 +1,16 @@
 import * as vscode from 'vscode';
 
-export type ServerState = 'stopped' | 'starting' | 'ready' | 'error';
+export type ServerState = 'stopped' | 'starting' | 'ready' | 'warning' | 'error';
+
+/** One thing the server cannot see (externLsp/status): what is off and why, and how to turn it on. */
+export interface Gap {
+  kind: string;
+  message: string;
+  fix: string;
+  paths: string[];
+  /** For a folder opened below its stubs: the folder to open. */
+  root?: string;
+}
 
 /** Status bar item: server state at a glance, the reason of an error on hover, output on click. */
 export class ServerStatus implements vscode.Disposable {
@@ -28,6 +38,7 @@ export class ServerStatus implements vscode.Disposable {
     this.current = state;
     this.currentReason = reason;
     this.item.backgroundColor = undefined;
+    this.item.command = 'externLsp.showOutput';
     switch (state) {
       case 'starting':
         this.item.text = '$(sync~spin) extern-lsp';
@@ -37,6 +48,13 @@ export class ServerStatus implements vscode.Disposable {
         this.item.text = '$(check) extern-lsp';
         this.item.tooltip = reason === '' ? 'extern-lsp: ready' : `extern-lsp: ready (${reason})`;
         break;
+      case 'warning':
+        // Running, but something is off (externLsp/status): say what and how to fix it.
+        this.item.text = '$(warning) extern-lsp';
+        this.item.tooltip = new vscode.MarkdownString().appendText(`extern-lsp: ${reason}\n\n`).appendMarkdown('Click to fix it.');
+        this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+        this.item.command = 'externLsp.fixSetup';
+        return;
       case 'error':
         this.item.text = '$(error) extern-lsp';
         this.item.tooltip = new vscode.MarkdownString().appendText(`extern-lsp: error\n\n${reason}\n\n`).appendMarkdown('Click to show the output.');
