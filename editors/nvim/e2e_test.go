@@ -282,3 +282,71 @@ func TestNeovimNoRoot(t *testing.T) {
 		})
 	}
 }
+
+// refreshResult is what test/refresh.lua writes.
+type refreshResult struct {
+	Nvim     string   `json:"nvim"`
+	Errors   []string `json:"errors"`
+	Attached bool     `json:"attached"`
+	Before   []string `json:"before"`
+	Cleared  bool     `json:"cleared"`
+	After    []string `json:"after"`
+	Notified []string `json:"notified"`
+	Health   string   `json:"health"`
+}
+
+// TestNeovimRefresh: a stub's EXT105 (its C++ uses SyncAll<false>) clears
+// in the stub's buffer after the C++ is fixed in another buffer and saved:
+// the plugin pulls the buffers' diagnostics again when the server sends
+// workspace/diagnostic/refresh.
+func TestNeovimRefresh(t *testing.T) {
+	bin := editortest.BuildServer(t)
+	for _, tc := range nvimCases {
+		t.Run(tc.name, func(t *testing.T) {
+			nvim := tc.nvim(t)
+			dir := t.TempDir()
+			files := map[string]string{
+				"pyproject.toml": "[project]\nname = \"refresh\"\n",
+				"ops.py": "import pypto.language as pl\n\n\n" +
+					"@pl.jit.extern(core_type=\"mixed\", aic_source=\"kernels/fused.cpp\", aiv_source=\"kernels/fused.cpp\")\n" +
+					"def fused(x: pl.Tensor, y: pl.Out[pl.Tensor]) -> pl.Tensor:\n    ...\n",
+				"kernels/orphan.cpp": "extern \"C\" __global__ __aicore__ void orphan(__gm__ int64_t *args) {}\n",
+				"kernels/fused.cpp": "#include \"kernel_operator.h\"\n\nextern \"C\" __global__ __aicore__ void fused(__gm__ int64_t *args)\n{\n    AscendC::SyncAll<false>();\n}\n",
+			}
+			for name, src := range files {
+				p := filepath.Join(dir, name)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var r refreshResult
+			runDriver(t, nvim, "refresh.lua", dir, "ops.py", tc.mode, bin, nil, &r)
+			for _, e := range r.Errors {
+				t.Errorf("driver: %s", e)
+			}
+			if !r.Attached || !strings.Contains(strings.Join(r.Before, ","), "EXT105") {
+				t.Fatalf("attached %v, stub diagnostics %v: want EXT105 before the fix", r.Attached, r.Before)
+			}
+			if !r.Cleared {
+				t.Errorf("after fixing and saving the C++ the stub still shows %v, want no EXT105", r.After)
+			}
+			// What the server cannot see is said once, and :checkhealth
+			// lists it with the fix.
+			said := 0
+			for _, m := range r.Notified {
+				if strings.Contains(m, "1 extern entry under "+dir+" no stub links (kernels/orphan.cpp)") {
+					said++
+				}
+			}
+			if said != 1 {
+				t.Errorf("warnings %q: want the orphan entry said once", r.Notified)
+			}
+			if !strings.Contains(r.Health, "no stub links (kernels/orphan.cpp)") || !strings.Contains(r.Health, "name the entry in its stub") {
+				t.Errorf(":checkhealth extern_lsp does not list the gap:\n%s", r.Health)
+			}
+		})
+	}
+}

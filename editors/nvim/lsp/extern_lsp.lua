@@ -23,6 +23,28 @@ return {
       on_dir(vim.fs.root(bufnr, { 'pyproject.toml', 'extern-lsp.toml', '.git' }) or vim.fs.dirname(fname))
     end
   end,
+  capabilities = {
+    -- The server asks for a re-pull when a file other buffers depend on
+    -- changes (a stub's findings read its C++); the handler below does it.
+    workspace = { diagnostics = { refreshSupport = true } },
+    -- The plugin shows externLsp/status itself (vim.notify, :checkhealth).
+    experimental = { externLspStatus = true },
+  },
+  handlers = {
+    ['workspace/diagnostic/refresh'] = function(_, _, ctx)
+      local ok, m = pcall(require, 'extern_lsp')
+      if ok then
+        m.on_refresh(ctx)
+      end
+      return vim.NIL
+    end,
+    ['externLsp/status'] = function(_, result, ctx)
+      local ok, m = pcall(require, 'extern_lsp')
+      if ok then
+        m.on_status(result, ctx)
+      end
+    end,
+  },
   -- Answered to the server's workspace/configuration pull for section "externLsp".
   settings = {
     externLsp = {

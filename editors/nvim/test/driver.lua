@@ -64,9 +64,12 @@ end
 
 -- main runs fn once Neovim has started, then writes the results and quits
 -- whatever fn did (an error is one of the results).
-function M.main(fn)
+-- opts.nested: autocommands fire for what fn does (a buffer fn :edits gets
+-- its filetype and its client).
+function M.main(fn, opts)
   vim.api.nvim_create_autocmd('VimEnter', {
     once = true,
+    nested = opts and opts.nested or false,
     callback = function()
       local ok, err = xpcall(fn, debug.traceback)
       if not ok then

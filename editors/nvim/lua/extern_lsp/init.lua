@@ -128,6 +128,7 @@ function M.start(bufnr, cfg)
     settings = cfg.settings,
     init_options = cfg.init_options,
     capabilities = cfg.capabilities,
+    handlers = cfg.handlers,
     on_attach = cfg.on_attach,
   }, { bufnr = bufnr })
 end
@@ -185,6 +186,41 @@ local function repull(c)
       ctx.params = ctx.params or params
       vim.lsp.diagnostic.on_diagnostic(err, result, ctx)
     end, bufnr)
+  end
+end
+
+--- workspace/diagnostic/refresh: pulls the diagnostics of every buffer of
+--- the client again (a stub's findings read its C++: saving the C++ changes
+--- them). Neovim 0.10 ignores the request and 0.11+ re-pulls only workspace
+--- diagnostics.
+function M.on_refresh(ctx)
+  local c = ctx and vim.lsp.get_client_by_id(ctx.client_id)
+  if c then
+    repull(c)
+  end
+end
+
+--- What each client's server last said it cannot see (externLsp/status),
+--- by client id: { ok = bool, gaps = { { kind, message, fix, paths, root } } }.
+M.status = {}
+
+--- externLsp/status: a gap (the folder opened is below the stubs, entries
+--- no stub links, ...) is said once as a warning, with how to fix it;
+--- :checkhealth extern_lsp lists them.
+function M.on_status(result, ctx)
+  if type(result) ~= 'table' or not ctx then
+    return
+  end
+  local old = M.status[ctx.client_id]
+  M.status[ctx.client_id] = result
+  for _, g in ipairs(result.gaps or {}) do
+    local said = false
+    for _, o in ipairs(old and old.gaps or {}) do
+      said = said or (o.message == g.message)
+    end
+    if not said then
+      vim.notify(('extern-lsp: %s; %s'):format(g.message, g.fix), vim.log.levels.WARN)
+    end
   end
 end
 
