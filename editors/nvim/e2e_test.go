@@ -311,7 +311,7 @@ func TestNeovimRefresh(t *testing.T) {
 					"@pl.jit.extern(core_type=\"mixed\", aic_source=\"kernels/fused.cpp\", aiv_source=\"kernels/fused.cpp\")\n" +
 					"def fused(x: pl.Tensor, y: pl.Out[pl.Tensor]) -> pl.Tensor:\n    ...\n",
 				"kernels/orphan.cpp": "extern \"C\" __global__ __aicore__ void orphan(__gm__ int64_t *args) {}\n",
-				"kernels/fused.cpp": "#include \"kernel_operator.h\"\n\nextern \"C\" __global__ __aicore__ void fused(__gm__ int64_t *args)\n{\n    AscendC::SyncAll<false>();\n}\n",
+				"kernels/fused.cpp":  "#include \"kernel_operator.h\"\n\nextern \"C\" __global__ __aicore__ void fused(__gm__ int64_t *args)\n{\n    AscendC::SyncAll<false>();\n}\n",
 			}
 			for name, src := range files {
 				p := filepath.Join(dir, name)
