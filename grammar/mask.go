@@ -78,6 +78,17 @@ func isMacroName(s []byte) bool {
 	return s[0] < '0' || s[0] > '9'
 }
 
+// Qualifiers returns the AscendC/CCE keywords the parser does not know
+// (what Mask blanks), sorted: what another tool needs defined away.
+func Qualifiers() []string {
+	out := make([]string, 0, len(qualifiers))
+	for q := range qualifiers {
+		out = append(out, q)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Mask returns a copy of src with AscendC qualifiers blanked and the spans it
 // changed. The result has exactly the length of src. It is one pass over
 // the bytes: masking runs on every keystroke in the editor.

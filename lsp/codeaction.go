@@ -242,6 +242,9 @@ func (s *Server) executeCommand(ctx context.Context, p *executeCommandParams) (a
 		}
 		return s.showAbiTableCommand(ctx, uri)
 	}
+	if p.Command == cmdWriteClangdConfig {
+		return s.writeClangdConfigCommand(p.Arguments)
+	}
 	if p.Command != cmdShowDocumentation {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q", p.Command)
 	}

@@ -88,7 +88,7 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 		"codeActionProvider": map[string]any{
 			"codeActionKinds": []string{string(protocol.QuickFix), fixAllKind},
 		},
-		"executeCommandProvider": map[string]any{"commands": []string{cmdShowDocumentation}},
+		"executeCommandProvider": map[string]any{"commands": []string{cmdShowDocumentation, cmdWriteClangdConfig}},
 		"workspace": map[string]any{
 			"workspaceFolders": map[string]any{"supported": true, "changeNotifications": true},
 		},

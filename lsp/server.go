@@ -100,6 +100,10 @@ type Server struct {
 	// gaps are what the workspace's roots keep the analysis from seeing
 	// (as of the last index), for externLsp/status.
 	gaps []coverage.Gap
+	// clangdView is the per-core view the clangd configuration follows
+	// (clangdSeen once the first settings are in).
+	clangdView string
+	clangdSeen bool
 
 	exitSeen atomic.Bool
 	gen      atomic.Uint64 // bumped on every change that can alter any result

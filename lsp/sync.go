@@ -185,6 +185,16 @@ func (s *Server) configChanged() {
 	s.rediagnoseAll(nil)
 	s.refreshPull(0)
 	s.refreshSemanticTokens()
+	// A switch of the per-core view switches the clangd configuration
+	// extern-lsp wrote (not the settings the server starts with).
+	view := s.coreView()
+	s.mu.Lock()
+	prev, seen := s.clangdView, s.clangdSeen
+	s.clangdView, s.clangdSeen = view, true
+	s.mu.Unlock()
+	if seen && view != prev {
+		s.followCoreView()
+	}
 }
 
 func (s *Server) didChangeWatchedFiles(p *didChangeWatchedFilesParams) error {

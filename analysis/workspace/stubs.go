@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -256,6 +257,21 @@ func nameCandidates(s *abi.Stub, entries []string) []string {
 		}
 	}
 	return cands
+}
+
+// IncludeDirs are the folders quoted #includes are searched in after the
+// including file's own: the configured ones (include-dirs, -I), then the
+// stubs' include_dirs=.
+func (w *Workspace) IncludeDirs() []string {
+	w.mu.Lock()
+	out := append([]string(nil), w.includeDirs...)
+	w.mu.Unlock()
+	for _, d := range w.stubIncludeDirs() {
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 func (w *Workspace) stubIncludeDirs() []string {

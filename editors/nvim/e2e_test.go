@@ -293,6 +293,7 @@ type refreshResult struct {
 	After    []string `json:"after"`
 	Notified []string `json:"notified"`
 	Health   string   `json:"health"`
+	Clangd   string   `json:"clangd"`
 }
 
 // TestNeovimRefresh: a stub's EXT105 (its C++ uses SyncAll<false>) clears
@@ -343,6 +344,9 @@ func TestNeovimRefresh(t *testing.T) {
 			}
 			if said != 1 {
 				t.Errorf("warnings %q: want the orphan entry said once", r.Notified)
+			}
+			if b, err := os.ReadFile(filepath.Join(dir, ".clangd")); r.Clangd != filepath.Join(dir, ".clangd") || err != nil || !strings.Contains(string(b), "-D__DAV_C220_CUBE__=1") {
+				t.Errorf(":ExternLspClangdConfig cube wrote %q (%v):\n%s", r.Clangd, err, b)
 			}
 			if !strings.Contains(r.Health, "no stub links (kernels/orphan.cpp)") || !strings.Contains(r.Health, "name the entry in its stub") {
 				t.Errorf(":checkhealth extern_lsp does not list the gap:\n%s", r.Health)

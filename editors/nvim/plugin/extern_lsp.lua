@@ -22,6 +22,16 @@ end, {
   desc = 'extern-lsp: dim what the cube or the vector core does not run (no argument: next view)',
 })
 
+vim.api.nvim_create_user_command('ExternLspClangdConfig', function(o)
+  require('extern_lsp').clangd_config(o.args ~= '' and o.args or nil)
+end, {
+  nargs = '?',
+  complete = function()
+    return { 'cube', 'vector' }
+  end,
+  desc = 'extern-lsp: write .clangd for AscendC sources (default core: the per-core view)',
+})
+
 -- The code lens command runs in the client (it shows a markdown split).
 vim.lsp.commands['externLsp.showAbiTable'] = function(command, ctx)
   require('extern_lsp').show_abi_command(command, ctx)

@@ -68,6 +68,16 @@ local function run()
     end
     return false
   end, 20)
+  -- :ExternLspClangdConfig writes the project's .clangd through the server.
+  local written
+  ext.clangd_config('cube', function(path)
+    written = path
+  end)
+  vim.wait(timeout, function()
+    return written ~= nil
+  end, 20)
+  res.clangd = written or ''
+
   vim.cmd('checkhealth extern_lsp')
   res.health = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
 end

@@ -30,6 +30,7 @@ export const commandIds = [
   'externLsp.showAbiTable',
   'externLsp.switchCoreView',
   'externLsp.fixSetup',
+  'externLsp.writeClangdConfig',
 ] as const;
 
 /** C/C++ (with .cce kernels, which VS Code does not map to cpp on its own) and Python stubs. */
@@ -233,6 +234,23 @@ class Controller implements vscode.Disposable {
     } else {
       this.status.set('ready', this.readyReason);
     }
+  }
+
+  /**
+   * Writes the project's .clangd for the per-core view's core (the server's
+   * extern-lsp.writeClangdConfig): clangd then sees the qualifiers and the
+   * core macro, and its inactive regions follow the view when it is switched.
+   */
+  async writeClangdConfig(): Promise<string | undefined> {
+    if (!this.client?.isRunning()) {
+      throw new Error('the server is not running');
+    }
+    const res = await this.client.sendRequest<{ path: string; core: string }>('workspace/executeCommand', {
+      command: 'extern-lsp.writeClangdConfig',
+      arguments: [],
+    });
+    void vscode.window.showInformationMessage(`extern-lsp: wrote ${res.path} for the ${res.core} core (switching the per-core view switches it)`);
+    return res.path;
   }
 
   /** The status item's command when something is off: explains the first gap and offers its fix. */
@@ -458,6 +476,7 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<ExternLspA
     'externLsp.showAbiTable': reportErrors((uri?: unknown) => c.showAbiTable(typeof uri === 'string' ? uri : undefined)),
     'externLsp.switchCoreView': reportErrors((view?: unknown) => c.switchCoreView(typeof view === 'string' ? view : undefined)),
     'externLsp.fixSetup': reportErrors(() => c.fixSetup()),
+    'externLsp.writeClangdConfig': reportErrors(() => c.writeClangdConfig()),
   };
   for (const id of commandIds) {
     ctx.subscriptions.push(vscode.commands.registerCommand(id, handlers[id]));

@@ -365,6 +365,32 @@ function M.core_view(view)
   return view
 end
 
+--- :ExternLspClangdConfig [cube|vector]: writes the project's .clangd for
+--- the core (default: the per-core view's), so clangd next to extern-lsp
+--- knows the qualifiers and the core macro; switching the view with
+--- :ExternLspCoreView switches it. `done(path)` is called once written.
+function M.clangd_config(core, done)
+  local args = {}
+  if core and core ~= '' then
+    args = { { core = core } }
+  end
+  local c = M.clients()[1]
+  if not c then
+    vim.notify('extern-lsp: no server running (open a kernel first)', vim.log.levels.ERROR)
+    return
+  end
+  request(c, 'workspace/executeCommand', { command = 'extern-lsp.writeClangdConfig', arguments = args }, function(err, res)
+    if err or type(res) ~= 'table' then
+      vim.notify('extern-lsp: ' .. (err and err.message or 'no answer'), vim.log.levels.ERROR)
+      return
+    end
+    vim.notify(('extern-lsp: wrote %s for the %s core'):format(res.path, res.core))
+    if done then
+      done(res.path)
+    end
+  end)
+end
+
 --- Keeps the code lenses of a buffer the client attached to current.
 function M.on_attach_lens(bufnr)
   if not vim.lsp.codelens then
