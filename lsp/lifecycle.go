@@ -242,7 +242,14 @@ func (s *Server) index() {
 	progress(workDoneProgressEnd{Kind: "end", Message: msg})
 	s.logf(protocol.MessageTypeInfo, "%s", msg)
 	if s.ctx.Err() == nil {
-		s.reportGaps(coverage.Find(ws, nil, "the folder opened"))
+		var gaps []coverage.Gap
+		for _, g := range coverage.Find(ws, nil, "the folder opened") {
+			// A tree without any stub is not a pypto project: nothing to fix.
+			if g.Kind != coverage.NoStub {
+				gaps = append(gaps, g)
+			}
+		}
+		s.reportGaps(gaps)
 	}
 }
 
