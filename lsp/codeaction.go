@@ -13,6 +13,8 @@ import (
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/engine"
 	"github.com/extern-lsp/extern-lsp/analysis/fsys"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 )
 
 const (
@@ -54,6 +56,7 @@ func (s *Server) codeAction(ctx context.Context, doc docRequest, p *codeActionPa
 		file, _ := s.fileFor(doc.uri)
 		suppressed := map[string]bool{}
 		documented := map[string]bool{}
+		verified := 0
 		for _, d := range diags {
 			if d.File != path || d.Start > end || d.End < start {
 				continue
@@ -71,6 +74,16 @@ func (s *Server) codeAction(ctx context.Context, doc docRequest, p *codeActionPa
 				safe := fix.Applicability == analysis.Safe
 				edit := s.workspaceEdit(fix.Edits)
 				if edit == nil {
+					continue
+				}
+				// Each fix offered is proved first (verdicts are cached
+				// while the unit is unchanged); a request covering many
+				// findings proves a bounded number and offers only those.
+				if verified++; verified > maxVerifiedFixes {
+					continue
+				}
+				if why := s.recheck.Verify(ctx, s.ws, d, &fix); why != "" {
+					s.logf(protocol.MessageTypeLog, "fix not offered: %s", engine.Dropped{File: d.File, Code: d.Code, Title: fix.Title, Why: why})
 					continue
 				}
 				actions = append(actions, protocol.CodeAction{
@@ -182,7 +195,7 @@ func (s *Server) fixAllEdits(ctx context.Context, path string, diags []analysis.
 		}
 		return out
 	}
-	fx := engine.Fixer{WS: ws, Allow: s.editable, Check: func(round int) ([]analysis.Diagnostic, error) {
+	fx := engine.Fixer{WS: ws, Allow: s.editable, Recheck: s.recheck, Ctx: ctx, Check: func(round int) ([]analysis.Diagnostic, error) {
 		if round == 0 {
 			return only(diags), nil
 		}
@@ -193,12 +206,32 @@ func (s *Server) fixAllEdits(ctx context.Context, path string, diags []analysis.
 	if err != nil {
 		return nil
 	}
+	for _, d := range out.Dropped {
+		s.logf(protocol.MessageTypeLog, "fix-all left out a fix: %s", d)
+	}
 	var edits []analysis.TextEdit
 	for _, file := range out.Changed(ws) {
 		fixed, _ := ws.Source(file)
 		edits = append(edits, engine.DiffEdit(file, out.Orig[file], fixed)...)
 	}
 	return edits
+}
+
+// maxVerifiedFixes bounds the fixes one code action request proves: each
+// costs an analysis of its unit the first time.
+const maxVerifiedFixes = 16
+
+// recheckRun analyses a file of a fork for the fix recheck, under the
+// file's settings, every finding listed.
+func (s *Server) recheckRun(ctx context.Context, ws *workspace.Workspace, path string, store *unit.Store) ([]analysis.Diagnostic, error) {
+	opts, ok := s.optionsFor(path)
+	if !ok {
+		return nil, nil
+	}
+	opts.MaxFindingsPerRule = 0
+	opts.Store = store
+	opts.Budget = s.opts.Budget
+	return analysis.RunContext(ctx, ws, path, opts)
 }
 
 // workspaceEdit converts fix edits (possibly in several files); nil when

@@ -22,6 +22,7 @@ import (
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/config"
 	"github.com/extern-lsp/extern-lsp/analysis/coverage"
+	"github.com/extern-lsp/extern-lsp/analysis/engine"
 	"github.com/extern-lsp/extern-lsp/analysis/rules"
 	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
@@ -141,6 +142,9 @@ type Server struct {
 	clientPID  int
 	clientGone atomic.Bool
 	hooks      testHooks
+	// recheck proves the fixes offered (quick fixes and fix-all) and
+	// remembers its verdicts while the unit's text is unchanged.
+	recheck *engine.Recheck
 }
 
 // testHooks let tests hold a request in flight or drive the client
@@ -195,6 +199,7 @@ func newServer(opts Options) *Server {
 		s.opts.Budget = analysis.DefaultBudget
 	}
 	s.loader, _ = config.NewLoader("", rules.All())
+	s.recheck = &engine.Recheck{Run: s.recheckRun}
 	if opts.Log != nil {
 		s.logger = log.New(opts.Log, "", log.LstdFlags|log.Lmicroseconds)
 	}

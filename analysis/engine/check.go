@@ -443,3 +443,27 @@ func UnwrapPath(err error) error {
 	}
 	return err
 }
+
+// Recheck is the fix recheck of the run: a file is analysed under its own
+// configuration with the overrides on top, every finding listed.
+func (c *Checker) Recheck() *Recheck {
+	return &Recheck{Run: func(ctx context.Context, ws *workspace.Workspace, path string, store *unit.Store) ([]analysis.Diagnostic, error) {
+		c.mu.Lock()
+		_, known := c.cfgOf[path]
+		c.mu.Unlock()
+		if !known {
+			c.ConfigFor(path)
+		}
+		opts := c.OptionsFor(path)
+		opts.Store = store
+		opts.MaxFindingsPerRule = 0
+		if opts.Budget = c.Budget; opts.Budget == 0 {
+			opts.Budget = analysis.DefaultBudget
+		}
+		d, err := analysis.RunContext(ctx, ws, path, opts)
+		if errors.Is(err, grammar.ErrBinary) {
+			err = nil
+		}
+		return d, err
+	}}
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -36,6 +37,12 @@ type Fixer struct {
 	// files it allows (the one document `check -` can give back, the
 	// files the server may edit).
 	Allow func(path string) bool
+	// Recheck, when set, proves each fix before it is applied (see
+	// Recheck); a fix it refuses is left out and listed in
+	// Fixed.Dropped. Every front end sets it.
+	Recheck *Recheck
+	// Ctx stops the rechecks (nil: never).
+	Ctx context.Context
 }
 
 // Fixed is the outcome of a fix run.
@@ -51,6 +58,8 @@ type Fixed struct {
 	Stamps map[string]fsys.Stamp
 	// Settled is false when fixes were still coming after MaxFixRounds.
 	Settled bool
+	// Dropped are the fixes the recheck refused, in the order met.
+	Dropped []Dropped
 }
 
 // Changed lists the files whose fixed text differs from the original.
@@ -74,6 +83,22 @@ type pendingFix struct {
 func (fx *Fixer) Run() (*Fixed, error) {
 	out := &Fixed{Orig: map[string][]byte{}, Stamps: map[string]fsys.Stamp{}}
 	rejected := map[string]bool{}
+	dropped := map[string]Dropped{}
+	var dropOrder []string
+	defer func() {
+		// A refused fix whose finding a later fix removed is no loss.
+		left := map[string]bool{}
+		for _, d := range out.Final {
+			for _, f := range d.Fixes {
+				left[d.File+"\x00"+d.Code+"\x00"+f.Title] = true
+			}
+		}
+		for _, k := range dropOrder {
+			if d, ok := dropped[k]; ok && left[d.File+"\x00"+d.Code+"\x00"+d.Title] {
+				out.Dropped = append(out.Dropped, d)
+			}
+		}
+	}()
 	for round := 0; ; round++ {
 		diags, err := fx.Check(round)
 		if err != nil {
@@ -93,6 +118,21 @@ func (fx *Fixer) Run() (*Fixed, error) {
 			key := fx.fixKey(d, fix)
 			if rejected[key] || overlaps(taken, fix.Edits) {
 				continue
+			}
+			if fx.Recheck != nil {
+				ctx := fx.Ctx
+				if ctx == nil {
+					ctx = context.Background()
+				}
+				// Refused on this round's text only: a later round (other
+				// fixes applied) asks again.
+				if why := fx.Recheck.Verify(ctx, fx.WS, d, fix); why != "" {
+					if _, ok := dropped[key]; !ok {
+						dropOrder = append(dropOrder, key)
+					}
+					dropped[key] = Dropped{File: d.File, Start: d.Start, Code: d.Code, Title: fix.Title, Why: why}
+					continue
+				}
 			}
 			for _, e := range fix.Edits {
 				taken[e.File] = append(taken[e.File], e)
@@ -121,6 +161,7 @@ func (fx *Fixer) Run() (*Fixed, error) {
 				if !rejected[pf.key] {
 					keep = append(keep, pf)
 					applied[pf.key] = true
+					delete(dropped, pf.key)
 				}
 			}
 			// A fix spanning files that another file rejected must not

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/abi"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -77,16 +78,21 @@ func runSyncAllAIVOnly(pass *analysis.Pass) {
 		if call.Qualified != call.Name {
 			prefix = call.Qualified[:len(call.Qualified)-len(call.Name)]
 		}
+		title := "Replace with `" + prefix + "SyncAll<false>()`"
+		edits := []analysis.TextEdit{{Start: fn.Start, End: fn.End, NewText: prefix + "SyncAll<false>"}}
+		// SyncAll<false> pairs each cube with both vector lanes: a stub
+		// not declaring dual_aiv_dispatch would then hang (EXT105), so
+		// the one fix declares it too.
+		for _, s := range undispatchedStubs(pass) {
+			edits = append(edits, dualDispatchEdit(s))
+			title = "Replace with `" + prefix + "SyncAll<false>()` and declare `dual_aiv_dispatch=True`"
+		}
 		pass.Report(analysis.Diagnostic{
 			Start:    n.Start,
 			End:      n.End,
 			Severity: sev,
 			Message:  msg,
-			Fixes: []analysis.Fix{{
-				Title:         "Replace with `" + prefix + "SyncAll<false>()`",
-				Applicability: analysis.Safe,
-				Edits:         []analysis.TextEdit{{Start: fn.Start, End: fn.End, NewText: prefix + "SyncAll<false>"}},
-			}},
+			Fixes:    []analysis.Fix{{Title: title, Applicability: analysis.Safe, Edits: edits}},
 		})
 	}
 }
@@ -134,4 +140,23 @@ func deadConstexprs(consts *cxx.Resolver) *shallowUpward[bool] {
 		v, ok := consts.Eval(cond)
 		return ok && (child.Field() == "consequence" && v == 0 || child.Field() == "alternative" && v != 0)
 	})
+}
+
+// undispatchedStubs are the mixed stubs of the file's externs declared
+// without dual_aiv_dispatch=True.
+func undispatchedStubs(pass *analysis.Pass) []*abi.Stub {
+	if pass.WS == nil || pass.Ctx == nil {
+		return nil
+	}
+	var out []*abi.Stub
+	seen := map[*abi.Stub]bool{}
+	for _, u := range pass.Ctx.Units {
+		for _, s := range pass.WS.StubsForEntry(u) {
+			if !seen[s] && s.Mixed() && !s.DualAIVDispatch && s.HasArgs && !s.SyntaxErrors {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }

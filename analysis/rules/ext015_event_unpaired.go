@@ -52,9 +52,10 @@ var EventUnpaired = register(&analysis.Analyzer{
 		UseInstead: "  AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID0);\n}\n" +
 			"AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID0);   // consume the last set\n}",
 		FixSafety: "Unsafe, and offered for a set pending at a return only: inserts the matching `WaitFlag` (or `wait_flag`, " +
-			"spelled like the set) on its own line before each return the set reaches pending. A wait only stalls " +
-			"until the set's source pipe gets there, but where the wait belongs (right after the set's consumer, or " +
-			"at the end) is the author's call.",
+			"spelled like the set) on its own line right after the set, in the set's block and preprocessor branch, so the " +
+			"destination pipe's next instruction waits for the source pipe (`SetFlag; WaitFlag; DataCopy`). A set inside a " +
+			"loop (the half of a ping-pong pair the next iteration waits for) gets the wait before each return instead, " +
+			"and no fix when a preprocessor branch holds it. Whether the producer meant another consumer is the author's call.",
 		Guide: "§4 (the staging pattern), facts: How an extern is built and run",
 	},
 	Run: runEventUnpaired,
@@ -142,8 +143,14 @@ func where(f *grammar.File, n *grammar.Node) string {
 	return fmt.Sprintf("%s:%d", filepath.Base(f.Path), line+1)
 }
 
-// leakFix inserts the wait matching the leaked set before each exit the
-// set reaches pending, spelled like the set.
+// leakFix inserts the wait matching a leaked set, spelled like the set,
+// in the hardware's order: right after the set's statement, in its block
+// (inside the same #ifdef, before the first instruction of the destination
+// pipe that follows: `SetFlag; WaitFlag; DataCopy`). A set inside a loop
+// may be the ping-pong half the next iteration waits for, so there the wait
+// goes before each exit instead, and only when no preprocessor branch holds
+// the set (a wait outside its #ifdef would be compiled by a core that never
+// sets it, and hang there).
 func leakFix(pass *analysis.Pass, fd cxx.EventFinding) (analysis.Fix, bool) {
 	text := strings.Join(strings.Fields(fd.Op.Text()), " ")
 	switch {
@@ -155,6 +162,31 @@ func leakFix(pass *analysis.Pass, fd cxx.EventFinding) (analysis.Fix, bool) {
 		return analysis.Fix{}, false
 	}
 	stmt := text + ";"
+	set := enclosingStatement(fd.Op)
+	if set == nil {
+		return analysis.Fix{}, false
+	}
+	inLoop, inBranch := setContext(set)
+	// A wait of the event later in the function pairs the set on the
+	// paths that reach it: the leak is on the paths that return first, so
+	// the wait goes before those returns.
+	if !inLoop && !waitFollows(fd.OpFile.Src, set, text) {
+		src := fd.OpFile.Src
+		indent, _ := cxx.StartsLine(src, set.Start)
+		at := set.End
+		// After a comment ending the set's line, not inside it.
+		if eol := bytes.IndexByte(src[at:], '\n'); eol >= 0 && onlyCommentOrSpace(string(src[at:at+uint32(eol)])) {
+			at += uint32(eol)
+		}
+		return analysis.Fix{
+			Title:         "Insert `" + stmt + "` right after the set",
+			Applicability: analysis.Unsafe,
+			Edits:         []analysis.TextEdit{{File: fd.OpFile.Path, Start: at, End: at, NewText: "\n" + indent + stmt}},
+		}, true
+	}
+	if inBranch {
+		return analysis.Fix{}, false
+	}
 	var edits []analysis.TextEdit
 	for _, e := range fd.Exits {
 		edits = append(edits, insertBeforeExit(pass.File.Src, e, stmt)...)
@@ -167,4 +199,51 @@ func leakFix(pass *analysis.Pass, fd cxx.EventFinding) (analysis.Fix, bool) {
 		Applicability: analysis.Unsafe,
 		Edits:         edits,
 	}, true
+}
+
+// waitFollows reports whether the wait (as text, spaces folded) is
+// written after stmt in its function.
+func waitFollows(src []byte, stmt *grammar.Node, wait string) bool {
+	fn := stmt.Parent()
+	for fn != nil && fn.Kind() != "function_definition" {
+		fn = fn.Parent()
+	}
+	if fn == nil {
+		return false
+	}
+	rest := strings.Join(strings.Fields(string(src[stmt.End:fn.End])), " ")
+	return strings.Contains(rest, wait)
+}
+
+// enclosingStatement is the expression statement a call is, when it sits
+// directly in a block (or a preprocessor branch of one); nil otherwise.
+func enclosingStatement(call *grammar.Node) *grammar.Node {
+	n := call
+	for n != nil && n.Kind() != "expression_statement" {
+		if k := n.Kind(); k == "compound_statement" || k == "function_definition" {
+			return nil
+		}
+		n = n.Parent()
+	}
+	if n == nil {
+		return nil
+	}
+	if p := n.Parent(); p == nil || p.Kind() != "compound_statement" && !isPreprocBlock(p.Kind()) {
+		return nil
+	}
+	return n
+}
+
+// setContext says whether a statement sits in a loop, and in a
+// preprocessor branch, of its function.
+func setContext(stmt *grammar.Node) (inLoop, inBranch bool) {
+	for p := stmt.Parent(); p != nil && p.Kind() != "function_definition"; p = p.Parent() {
+		switch k := p.Kind(); {
+		case k == "for_statement" || k == "while_statement" || k == "do_statement" || k == "for_range_loop":
+			inLoop = true
+		case isPreprocBlock(k):
+			inBranch = true
+		}
+	}
+	return inLoop, inBranch
 }

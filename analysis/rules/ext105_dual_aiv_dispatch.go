@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/abi"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -50,17 +51,23 @@ func runDualAIVDispatch(pass *analysis.Pass) {
 				s.Name, what, siteText(site)),
 			Related: []analysis.Related{{File: site.File.Path, Start: site.Node.Start, End: site.Node.End, Message: "needs both vector lanes"}},
 		}
-		var edit analysis.TextEdit
-		switch {
-		case s.DualArg != nil:
+		if s.DualArg != nil {
 			d.Start, d.End = s.DualArg.Start, s.DualArg.End
-			edit = analysis.TextEdit{Start: s.DualArg.Start, End: s.DualArg.End, NewText: "True"}
-		case s.LastArgEnd > 0:
-			edit = analysis.TextEdit{Start: s.LastArgEnd, End: s.LastArgEnd, NewText: ", dual_aiv_dispatch=True"}
-		default:
-			edit = analysis.TextEdit{Start: s.ArgsEnd, End: s.ArgsEnd, NewText: "dual_aiv_dispatch=True"}
 		}
+		edit := dualDispatchEdit(s)
 		d.Fixes = []analysis.Fix{{Title: "Declare `dual_aiv_dispatch=True`", Applicability: analysis.Safe, Edits: []analysis.TextEdit{edit}}}
 		pass.Report(d)
 	}
+}
+
+// dualDispatchEdit declares dual_aiv_dispatch=True on a stub (or turns
+// its False into True).
+func dualDispatchEdit(s *abi.Stub) analysis.TextEdit {
+	switch {
+	case s.DualArg != nil:
+		return analysis.TextEdit{File: s.File, Start: s.DualArg.Start, End: s.DualArg.End, NewText: "True"}
+	case s.LastArgEnd > 0:
+		return analysis.TextEdit{File: s.File, Start: s.LastArgEnd, End: s.LastArgEnd, NewText: ", dual_aiv_dispatch=True"}
+	}
+	return analysis.TextEdit{File: s.File, Start: s.ArgsEnd, End: s.ArgsEnd, NewText: "dual_aiv_dispatch=True"}
 }

@@ -313,7 +313,7 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 	var changed []string
 	fixed := 0
 	if f.fix || f.diff {
-		fx := engine.Fixer{WS: r.ws, Unsafe: f.unsafeFixes, Check: func(round int) ([]analysis.Diagnostic, error) {
+		fx := engine.Fixer{WS: r.ws, Unsafe: f.unsafeFixes, Recheck: r.checker.Recheck(), Check: func(round int) ([]analysis.Diagnostic, error) {
 			results = r.checkAll(round == 0)
 			diags := flatten(results)
 			if round == 0 {
@@ -332,6 +332,12 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 		}
 		if r.fixes, err = fx.Run(); err != nil {
 			return 2, err
+		}
+		if !f.quiet {
+			// The log of the run: each fix the recheck refused, and why.
+			for _, d := range r.fixes.Dropped {
+				fmt.Fprintf(stderr, "extern-lsp check: fix not applied: %s\n", d.String())
+			}
 		}
 		if !r.fixes.Settled && !f.quiet {
 			fmt.Fprintf(stderr, "extern-lsp check: fixes did not settle after %d rounds; the rest are left for review\n", engine.MaxFixRounds)
@@ -412,6 +418,15 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 			cfg, err := r.checker.ConfigFor(p)
 			return err == nil && cfg.Arch != ""
 		})
+		if r.fixes != nil {
+			var why, files []string
+			for _, d := range r.fixes.Dropped {
+				rel := filepath.ToSlash(relPath(r.cwd, d.File))
+				why = append(why, rel+": "+d.Code+" "+d.Why)
+				files = append(files, rel)
+			}
+			stats.add("fixes_dropped", "fixes not applied", len(r.fixes.Dropped), namedSample("fixes whose re-check failed (the finding stayed, another appeared or the parse broke)", why), files)
+		}
 	}
 	switch f.format {
 	case "json":

@@ -250,7 +250,7 @@ func TestIrregularFilesAreSkipped(t *testing.T) {
 	wantSkipped(t, r, "kernels/mixed/zero.h", "not a regular file (a character device)")
 	wantSkipped(t, r, "kernels/mixed/fifo.h", "not a regular file (a FIFO)")
 	if !strings.Contains(readString(t, fixedFile), "SyncAll<false>();\n  vec_phase") {
-		t.Error("the rest of the tree was not fixed")
+		t.Errorf("the rest of the tree was not fixed: %s", r.stderr)
 	}
 }
 
