@@ -25,8 +25,8 @@ func TestEventUnpaired(t *testing.T) {
 		// the set's #ifdef (after the #endif the cube would compile a
 		// wait no set precedes, and hang).
 		"order/entry.cpp:EVENT_ID2": {"  AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID2); // want \"sets event V_MTE3 id 2 on the vector core, and no wait of it follows\"\n  AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID2);\n  AscendC::DataCopy(outGm, res, 64);\n#endif\n}"},
-		"order/vec.cpp:EVENT_ID5": {"(EVENT_ID5); // want \"sets event V_MTE3 id 5, and no wait of it follows\"\n  AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID5);\n  AscendC::DataCopy(outGm, ub, 64);\n  AscendC::PipeBarrier<PIPE_ALL>();\n}"},
-		"raw/entry.cpp:EVENT_ID0":  {"  if (n < 0) {\n    wait_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);\n    return;\n  }\n", "  wait_flag(PIPE_S, PIPE_MTE3, EVENT_ID3);\n  wait_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);\n}\n"},
+		"order/vec.cpp:EVENT_ID5":   {"(EVENT_ID5); // want \"sets event V_MTE3 id 5, and no wait of it follows\"\n  AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID5);\n  AscendC::DataCopy(outGm, ub, 64);\n  AscendC::PipeBarrier<PIPE_ALL>();\n}"},
+		"raw/entry.cpp:EVENT_ID0":   {"  if (n < 0) {\n    wait_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);\n    return;\n  }\n", "  wait_flag(PIPE_S, PIPE_MTE3, EVENT_ID3);\n  wait_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);\n}\n"},
 	}
 	seen := map[string]bool{}
 	for _, r := range results {
