@@ -31,7 +31,8 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"same helper that writes back). The write-back may go through any pointer derived from the stored one (a " +
 			"cast, an offset, an integer address, a GlobalTensor view). A store through a helper's pointer parameter is " +
 			"silent when every caller writes the line out after the call (directly, or through its own callers). A write-back " +
-			"without `dsb` is a `warning` when a " +
+			"without `dsb` is reported once, at the write-back, with every store it covers as related information " +
+			"(one missing `dsb`, one finding), and is a `warning` when a " +
 			"cross-core signal, a barrier or a store to a flag that is itself written back follows before a `dsb`, " +
 			"and `info` otherwise; signals that cannot hand the store to a reader are passed over (the message names " +
 			"them): a flag or signal wait, which tells no one to read, and a pto::comm `TNOTIFY` into a rank's comm " +
@@ -72,6 +73,8 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	barriers := newCallScan(pass.File, funcs, "hardware-barrier", isBarrier)
 	dsbs := newCallScan(pass.File, funcs, "dsb-ddr", isDsbDDR)
 	seen := map[string]bool{}
+	byFlush := map[*grammar.Node]*flushGroup{}
+	var flushOrder []*grammar.Node
 	callersMemo := &callersFlushMemo{byKey: map[nameCores]bool{}}
 	coherent, endWriteBack := pass.Models().Coherent(), pass.Models().EndWriteBack()
 	for i := range accs {
@@ -208,8 +211,55 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			}
 			sayLess(pass, &d, cxx.Hop{File: pass.File, Call: unseen}, unless)
 		}
+		if flush != nil {
+			// One cause, one finding: the write-back missing its dsb is
+			// reported once, where it is, with the stores it covers.
+			if g := byFlush[flush.Call]; g != nil {
+				g.stores = append(g.stores, analysis.Related{File: pass.File.Path, Start: a.Node.Start, End: a.Node.End, Message: "`" + storeText(a) + "` is written out here without a `dsb` after it"})
+				g.d.Severity = min(g.d.Severity, d.Severity)
+				continue
+			}
+			d.Start, d.End = flush.Call.Start, flush.Call.End
+			g := &flushGroup{d: d}
+			if g.d.Severity == 0 {
+				g.d.Severity = pass.Analyzer.Severity
+			}
+			byFlush[flush.Call] = g
+			flushOrder = append(flushOrder, flush.Call)
+			continue
+		}
 		pass.Report(d)
 	}
+	for _, at := range flushOrder {
+		g := byFlush[at]
+		if n := len(g.stores); n > 0 {
+			g.d.Message += fmt.Sprintf(" (it writes out %d more scalar store%s of this function without the `dsb`, listed as related)", n, plural1(n))
+			g.d.Related = append(g.d.Related, g.stores...)
+		}
+		pass.Report(g.d)
+	}
+}
+
+// flushGroup is the finding of one write-back missing its dsb, and the
+// other stores it covers.
+type flushGroup struct {
+	d      analysis.Diagnostic
+	stores []analysis.Related
+}
+
+func plural1(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// storeText is a store as written: the assignment around the access.
+func storeText(a *cxx.Access) string {
+	if p := a.Node.Parent(); p != nil && (p.Kind() == "assignment_expression" || p.Kind() == "update_expression") {
+		return shortText(p)
+	}
+	return shortText(a.Node)
 }
 
 // afterWriteBack is what follows a write-back when no dsb does first: the
@@ -278,10 +328,7 @@ func gmWriteDiagnostic(pass *analysis.Pass, gm *cxx.GM, a *cxx.Access, flush *cx
 	if barrier != nil {
 		before = "before the barrier `" + shortText(barrier[len(barrier)-1].Call) + "`" + lineRef(pass, cxx.Hop{File: pass.File, Call: barrier[0].Call})
 	}
-	store := shortText(a.Node)
-	if p := a.Node.Parent(); p != nil && (p.Kind() == "assignment_expression" || p.Kind() == "update_expression") {
-		store = shortText(p)
-	}
+	store := storeText(a)
 	d := analysis.Diagnostic{Start: a.Node.Start, End: a.Node.End}
 	if flush == nil {
 		d.Message = "scalar store `" + store + "` through " + what + " stays in this core's data cache: no " +

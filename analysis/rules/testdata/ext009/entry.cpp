@@ -67,8 +67,8 @@ extern "C" __global__ __aicore__ void half_flushed(__gm__ int64_t *args) {
   uint32_t blk = get_block_idx(args);
 
   // Written out but never waited for, and a barrier follows: a warning.
-  counter[8] = 5; // want "warning: EXT009 .*is written out by `dcci\\(&counter\\[8\\], SINGLE_CACHE_LINE, CACHELINE_OUT\\)` but no `dsb\\(DSB_DDR\\)`.*`flags\\[blk\\] = 3` \\(line 78\\) stores a flag another core may poll before any `dsb`"
-  dcci(&counter[8], SINGLE_CACHE_LINE, CACHELINE_OUT);
+  counter[8] = 5;
+  dcci(&counter[8], SINGLE_CACHE_LINE, CACHELINE_OUT); // want "warning: EXT009 .*is written out by `dcci\\(&counter\\[8\\], SINGLE_CACHE_LINE, CACHELINE_OUT\\)` but no `dsb\\(DSB_DDR\\)`.*`flags\\[blk\\] = 3` \\(line 78\\) stores a flag another core may poll before any `dsb`"
 
   // An invalidate before the store is not a write-back.
   dcci(&seqs[16], SINGLE_CACHE_LINE);

@@ -18,8 +18,8 @@ extern "C" __global__ __aicore__ void not_published(__gm__ int64_t *args) {
 
 extern "C" __global__ __aicore__ void flushed_then_helper(__gm__ int64_t *args) {
   __gm__ int32_t *slot = reinterpret_cast<__gm__ int32_t *>(args[0]);
-  slot[0] = 1; // want "info: EXT009 .*no `dsb\\(DSB_DDR\\)`.*; unless `fence_all\\(\\)` waits for it with a `dsb`"
-  dcci((__gm__ void *)slot, SINGLE_CACHE_LINE, CACHELINE_OUT);
+  slot[0] = 1;
+  dcci((__gm__ void *)slot, SINGLE_CACHE_LINE, CACHELINE_OUT); // want "info: EXT009 .*no `dsb\\(DSB_DDR\\)`.*; unless `fence_all\\(\\)` waits for it with a `dsb`"
   fence_all();
   AscendC::SyncAll<false>();
 }

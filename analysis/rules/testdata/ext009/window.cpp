@@ -26,8 +26,8 @@ extern "C" __global__ __aicore__ void count_then_notify(__gm__ int64_t *args) {
   __gm__ int32_t *done = data_of(args, 1);
   __gm__ CommContext *ctx = reinterpret_cast<__gm__ CommContext *>(args[2]);
   int me = static_cast<int>(ctx->rankId);
-  totals[0] = 3; // want "info: EXT009 .*`pto::comm::TNOTIFY\\(sig, 1, pto::comm::NotifyOp::AtomicAdd\\)` \\(line 35\\) notifies a rank through its comm window.*robustness note"
-  dcci((__gm__ void *)totals, SINGLE_CACHE_LINE, CACHELINE_OUT);
+  totals[0] = 3;
+  dcci((__gm__ void *)totals, SINGLE_CACHE_LINE, CACHELINE_OUT); // want "info: EXT009 .*`pto::comm::TNOTIFY\\(sig, 1, pto::comm::NotifyOp::AtomicAdd\\)` \\(line 35\\) notifies a rank through its comm window.*robustness note"
   for (int peer = 0; peer < 2; ++peer) {
     if (peer == me) continue;
     __gm__ int32_t *remote = peer_ptr(ctx, done + me, peer);
@@ -42,8 +42,8 @@ extern "C" __global__ __aicore__ void window_then_notify(__gm__ int64_t *args) {
   __gm__ int32_t *done = data_of(args, 1);
   __gm__ CommContext *ctx = reinterpret_cast<__gm__ CommContext *>(args[2]);
   int me = static_cast<int>(ctx->rankId);
-  done[8] = 3; // want "warning: EXT009 .*`pto::comm::TNOTIFY\\(sig, 1, pto::comm::NotifyOp::AtomicAdd\\)` \\(line 49\\) tells another core to read before any `dsb`"
-  dcci((__gm__ void *)(done + 8), SINGLE_CACHE_LINE, CACHELINE_OUT);
+  done[8] = 3;
+  dcci((__gm__ void *)(done + 8), SINGLE_CACHE_LINE, CACHELINE_OUT); // want "warning: EXT009 .*`pto::comm::TNOTIFY\\(sig, 1, pto::comm::NotifyOp::AtomicAdd\\)` \\(line 49\\) tells another core to read before any `dsb`"
   __gm__ int32_t *remote = peer_ptr(ctx, done + me, 1);
   pto::comm::Signal sig(remote);
   pto::comm::TNOTIFY(sig, 1, pto::comm::NotifyOp::AtomicAdd);
@@ -54,8 +54,8 @@ extern "C" __global__ __aicore__ void window_then_notify(__gm__ int64_t *args) {
 extern "C" __global__ __aicore__ void count_then_local_notify(__gm__ int64_t *args) {
   __gm__ int32_t *totals = data_of(args, 0);
   __gm__ int32_t *done = data_of(args, 1);
-  totals[0] = 3; // want "warning: EXT009 .*`pto::comm::TNOTIFY\\(sig, 1, pto::comm::NotifyOp::AtomicAdd\\)` \\(line 60\\) tells another core to read before any `dsb`"
-  dcci((__gm__ void *)totals, SINGLE_CACHE_LINE, CACHELINE_OUT);
+  totals[0] = 3;
+  dcci((__gm__ void *)totals, SINGLE_CACHE_LINE, CACHELINE_OUT); // want "warning: EXT009 .*`pto::comm::TNOTIFY\\(sig, 1, pto::comm::NotifyOp::AtomicAdd\\)` \\(line 60\\) tells another core to read before any `dsb`"
   pto::comm::Signal sig(done);
   pto::comm::TNOTIFY(sig, 1, pto::comm::NotifyOp::AtomicAdd);
 }
@@ -64,8 +64,8 @@ extern "C" __global__ __aicore__ void count_then_local_notify(__gm__ int64_t *ar
 extern "C" __global__ __aicore__ void count_wait_then_barrier(__gm__ int64_t *args) {
   __gm__ int32_t *totals = data_of(args, 0);
   __gm__ int32_t *done = data_of(args, 1);
-  totals[1] = 4; // want "warning: EXT009 .*`AscendC::SyncAll<false>\\(\\)` \\(line 71\\) tells another core to read before any `dsb`"
-  dcci((__gm__ void *)totals, SINGLE_CACHE_LINE, CACHELINE_OUT);
+  totals[1] = 4;
+  dcci((__gm__ void *)totals, SINGLE_CACHE_LINE, CACHELINE_OUT); // want "warning: EXT009 .*`AscendC::SyncAll<false>\\(\\)` \\(line 71\\) tells another core to read before any `dsb`"
   pto::comm::Signal sig(done);
   pto::comm::TWAIT(sig, 1, pto::comm::WaitCmp::GE);
   AscendC::SyncAll<false>();

@@ -64,16 +64,16 @@ extern "C" __global__ __aicore__ void unsynced(__gm__ int64_t *args) {
   __gm__ int32_t *result = slot_data<int32_t>(args, 0);
   __gm__ int32_t *ready = slot_data<int32_t>(args, 1);
   // Written out, no dsb, nothing follows: a note.
-  result[0] = 5; // want "info: EXT009 .*no `dsb\\(DSB_DDR\\)`.*robustness note"
-  write_out(result);
+  result[0] = 5;
+  write_out(result); // want "info: EXT009 .*no `dsb\\(DSB_DDR\\)`.*robustness note"
 }
 
 extern "C" __global__ __aicore__ void signalled(__gm__ int64_t *args) {
   __gm__ int32_t *result = slot_data<int32_t>(args, 0);
   // Written out, no dsb, then a cross-core signal: a consumer can read the
   // old bytes.
-  result[0] = 5; // want "warning: EXT009 .*no `dsb\\(DSB_DDR\\)`.*`AscendC::CrossCoreSetFlag<0, PIPE_S>\\(4\\)`.* tells another core to read before any `dsb`"
-  write_out(result);
+  result[0] = 5;
+  write_out(result); // want "warning: EXT009 .*no `dsb\\(DSB_DDR\\)`.*`AscendC::CrossCoreSetFlag<0, PIPE_S>\\(4\\)`.* tells another core to read before any `dsb`"
   AscendC::CrossCoreSetFlag<0, PIPE_S>(4);
 }
 
@@ -102,4 +102,16 @@ extern "C" __global__ __aicore__ void building_blocks(__gm__ int64_t *args) {
 extern "C" __global__ __aicore__ void forgets(__gm__ int64_t *args) {
   __gm__ int32_t *slots = slot_data<int32_t>(args, 0);
   put_lost(slots + 2, 5);
+}
+
+extern "C" __global__ __aicore__ void one_cause(__gm__ int64_t *args) {
+  __gm__ int32_t *header = slot_data<int32_t>(args, 0);
+  // Four stores, one whole-cache write-back, no dsb before the signal: one
+  // missing dsb, so one finding at the write-back naming the stores.
+  header[0] = 1;
+  header[1] = 2;
+  header[2] = 3;
+  header[3] = 4;
+  dcci(header, ENTIRE_DATA_CACHE, CACHELINE_OUT); // want "warning: EXT009 .*`header\\[0\\] = 1`.*no `dsb\\(DSB_DDR\\)`.*\\(it writes out 3 more scalar stores of this function without the `dsb`, listed as related\\)"
+  AscendC::CrossCoreSetFlag<0, PIPE_S>(5);
 }

@@ -30,8 +30,8 @@ extern "C" __global__ __aicore__ void published(__gm__ int64_t *args) {
 
 extern "C" __global__ __aicore__ void written_back_no_dsb(__gm__ int64_t *args) {
   __gm__ int32_t *slot = reinterpret_cast<__gm__ int32_t *>(args[0]);
-  slot[0] = 1; // want "EXT009 .*is written out by `WRITE_BACK\\(slot\\)` but no `dsb\\(DSB_DDR\\)` waits for it"
-  WRITE_BACK(slot);
+  slot[0] = 1;
+  WRITE_BACK(slot); // want "EXT009 .*is written out by `WRITE_BACK\\(slot\\)` but no `dsb\\(DSB_DDR\\)` waits for it"
   AscendC::SyncAll<false>();
 }
 
