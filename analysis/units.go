@@ -154,6 +154,16 @@ func (p *Pass) ArgsAccesses() []abi.Access {
 	return p.lazy.args.v
 }
 
+// ArgsAccessesOf is ArgsAccesses of another C++ file of the pass's
+// workspace, with the pass's fact store (a fix that renumbers args[] reads
+// every file of the units it changes).
+func (p *Pass) ArgsAccessesOf(path string) []abi.Access {
+	if p.WS == nil {
+		return nil
+	}
+	return p.store.ArgsAccesses(p.Context(), p.WS, path)
+}
+
 // Bindings is EntryBindings in the pass's workspace; the file's own units
 // are not built again.
 func (p *Pass) Bindings(entry string) *abi.Bindings {

@@ -29,8 +29,12 @@ var ReturnBinding = register(&analysis.Analyzer{
 			"RoPE-rotated query. Writes to the other output-like parameters reach later tasks only through explicit deps.",
 		Example:    "def fused(query: pl.InOut[...], out: pl.Out[...], ...) -> pl.Tensor:",
 		UseInstead: "def fused(out: pl.Out[...], query: pl.InOut[...], ...) -> pl.Tensor:",
-		FixSafety: "Unsafe: moves the intended parameter before the first output-like one. That renumbers args[] (the " +
-			"message lists the indices that change): update the C++ reads and every call site's argument order with it.",
+		FixSafety: "Unsafe: moves the intended parameter before the first output-like one, which renumbers args[] (the " +
+			"title lists the slots that change), and in the same edit reorders the positional arguments of every call of " +
+			"the extern in the workspace (or passes the shifted ones by name) and renumbers every C++ read of a moved slot " +
+			"(a literal index in place, a named index at its constant's definition), so callers and kernel mean what they " +
+			"meant. It is not offered (the message says why) when a use cannot follow: a read whose index is computed or " +
+			"may be several slots, a read or constant another extern compiles too, a call passing `*args`.",
 		Guide: "§2, §7",
 	},
 	Run: runReturnBinding,
@@ -69,8 +73,10 @@ func runReturnBinding(pass *analysis.Pass) {
 					s.Name, dirText(first), first.Name, why, first.Name, intended.Name, intended.Name) + unreturnedText(outs, intended),
 				Related: []analysis.Related{paramRelated(s, intended, fmt.Sprintf("`%s` is the intended return buffer", intended.Name))},
 			}
-			if fix, ok := moveParamFix(pass.File, s, intended, first); ok {
+			if fix, why := moveParamFix(pass, s, intended, first); why == "" {
 				d.Fixes = []analysis.Fix{fix}
+			} else {
+				d.Message += "; no fix is offered: reordering the parameters would need every use of args[] to move with them, and " + why
 			}
 			pass.Report(d)
 		}
@@ -112,12 +118,12 @@ func dirText(p *abi.Param) string {
 
 // moveParamFix moves p right before first in the signature, listing the
 // args[] indices that change.
-func moveParamFix(f *grammar.File, s *abi.Stub, p, first *abi.Param) (analysis.Fix, bool) {
+func moveParamFix(pass *analysis.Pass, s *abi.Stub, p, first *abi.Param) (analysis.Fix, string) {
 	k, j := p.Pos, first.Pos
 	if j >= k || k >= len(s.Params) {
-		return analysis.Fix{}, false
+		return analysis.Fix{}, "the parameters are not in the order the fix expects"
 	}
-	src := f.Src
+	src := pass.File.Src
 	var del analysis.TextEdit
 	var moved string
 	if k+1 < len(s.Params) {
@@ -147,6 +153,11 @@ func moveParamFix(f *grammar.File, s *abi.Stub, p, first *abi.Param) (analysis.F
 			changes = append(changes, fmt.Sprintf("`%s` args[%d]→args[%d]", np.Name, op.Slot, np.Slot))
 		}
 	}
-	title := fmt.Sprintf("Declare `%s` first (renumbers args[]: %s)", p.Name, strings.Join(changes, ", "))
-	return analysis.Fix{Title: title, Applicability: analysis.Unsafe, Edits: []analysis.TextEdit{ins, del}}, true
+	// The callers and the C++ move with the signature, or no fix.
+	uses, why := signatureEdits(pass, s, k, j, order)
+	if why != "" {
+		return analysis.Fix{}, why
+	}
+	title := fmt.Sprintf("Declare `%s` first (renumbers args[]: %s; call sites and C++ reads follow)", p.Name, strings.Join(changes, ", "))
+	return analysis.Fix{Title: title, Applicability: analysis.Unsafe, Edits: append([]analysis.TextEdit{ins, del}, uses...)}, ""
 }

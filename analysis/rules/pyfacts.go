@@ -37,22 +37,28 @@ func pyDotted(n *grammar.Node) string {
 // file defines, one it imports by name (`from .ops import fused as f`), or
 // one reached as an attribute of an imported module (`ops.fused(...)`).
 func externCalls(pass *analysis.Pass) []externCall {
-	{
-		local := map[string]*abi.Stub{}
-		for _, s := range pyStubs(pass) {
-			local[s.Name] = s
-		}
-		var all []*abi.Stub
-		if pass.WS != nil {
-			all = pass.WS.Stubs()
-		}
-		byName := map[string][]*abi.Stub{}
-		for _, s := range all {
-			byName[s.Name] = append(byName[s.Name], s)
-		}
-		imported := map[string]string{} // local name -> stub name
-		modules := map[string]bool{}
-		for _, st := range pass.Nodes("import_from_statement", "import_statement") {
+	var all []*abi.Stub
+	if pass.WS != nil {
+		all = pass.WS.Stubs()
+	}
+	return externCallsIn(all, pyStubs(pass), pass.File)
+}
+
+// externCallsIn is externCalls of any Python file f: all are the
+// workspace's stubs, local the ones f defines.
+func externCallsIn(all, local []*abi.Stub, f *grammar.File) []externCall {
+	byLocal := map[string]*abi.Stub{}
+	for _, s := range local {
+		byLocal[s.Name] = s
+	}
+	byName := map[string][]*abi.Stub{}
+	for _, s := range all {
+		byName[s.Name] = append(byName[s.Name], s)
+	}
+	imported := map[string]string{} // local name -> stub name
+	modules := map[string]bool{}
+	for _, kind := range []string{"import_from_statement", "import_statement"} {
+		for _, st := range f.Tree.OfKind(kind) {
 			for _, n := range st.ChildrenByField("name") {
 				name, alias := n, n
 				if n.Kind() == "aliased_import" {
@@ -67,39 +73,39 @@ func externCalls(pass *analysis.Pass) []externCall {
 				modules[alias.Text()] = true
 			}
 		}
-		var out []externCall
-		for _, c := range pass.Nodes("call") {
-			fn := c.ChildByField("function")
-			if fn == nil {
+	}
+	var out []externCall
+	for _, c := range f.Tree.OfKind("call") {
+		fn := c.ChildByField("function")
+		if fn == nil {
+			continue
+		}
+		var s *abi.Stub
+		switch fn.Kind() {
+		case "identifier":
+			if ls := byLocal[fn.Text()]; ls != nil {
+				s = ls
+			} else if real, ok := imported[fn.Text()]; ok && len(byName[real]) == 1 {
+				s = byName[real][0]
+			}
+		case "attribute":
+			obj, attr := fn.ChildByField("object"), fn.ChildByField("attribute")
+			if obj == nil || attr == nil {
 				continue
 			}
-			var s *abi.Stub
-			switch fn.Kind() {
-			case "identifier":
-				if ls := local[fn.Text()]; ls != nil {
-					s = ls
-				} else if real, ok := imported[fn.Text()]; ok && len(byName[real]) == 1 {
-					s = byName[real][0]
-				}
-			case "attribute":
-				obj, attr := fn.ChildByField("object"), fn.ChildByField("attribute")
-				if obj == nil || attr == nil {
-					continue
-				}
-				root := pyDotted(obj)
-				if i := strings.IndexByte(root, '.'); i >= 0 {
-					root = root[:i]
-				}
-				if modules[root] && len(byName[attr.Text()]) == 1 {
-					s = byName[attr.Text()][0]
-				}
+			root := pyDotted(obj)
+			if i := strings.IndexByte(root, '.'); i >= 0 {
+				root = root[:i]
 			}
-			if s != nil {
-				out = append(out, externCall{call: c, fn: fn, stub: s})
+			if modules[root] && len(byName[attr.Text()]) == 1 {
+				s = byName[attr.Text()][0]
 			}
 		}
-		return out
+		if s != nil {
+			out = append(out, externCall{call: c, fn: fn, stub: s})
+		}
 	}
+	return out
 }
 
 // enclosingSpmd returns the `pl.spmd(...)` call of the innermost `with`

@@ -401,3 +401,17 @@ func (w *Workspace) current(f *grammar.File) bool {
 	e := w.files[f.Path]
 	return e != nil && e.file == f
 }
+
+// PythonFiles lists the workspace's Python files (where stubs and their
+// callers live), sorted.
+func (w *Workspace) PythonFiles() []string {
+	w.Index()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]string, 0, len(w.abi.py))
+	for p := range w.abi.py {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
