@@ -73,8 +73,8 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	barriers := newCallScan(pass.File, funcs, "hardware-barrier", isBarrier)
 	dsbs := newCallScan(pass.File, funcs, "dsb-ddr", isDsbDDR)
 	seen := map[string]bool{}
-	byFlush := map[*grammar.Node]*flushGroup{}
-	var flushOrder []*grammar.Node
+	byFlush := map[flushKey]*flushGroup{}
+	var flushOrder []flushKey
 	callersMemo := &callersFlushMemo{byKey: map[nameCores]bool{}}
 	coherent, endWriteBack := pass.Models().Coherent(), pass.Models().EndWriteBack()
 	for i := range accs {
@@ -181,6 +181,20 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			to, before = after.next.At.Start, after.next.At
 		}
 		unseen := unseenCall(pass, pass.Reach().FuncIndex(), a.Func(), cores, a.Node.End, to, before)
+		sev := analysis.Severity(0)
+		if flush != nil && (after == nil || after.next == nil) || unseen != nil {
+			sev = analysis.SeverityInfo
+		}
+		var gk flushKey
+		if flush != nil {
+			// One cause, one finding: the write-back missing its dsb is
+			// reported once, where it is, with the stores it covers.
+			gk = flushKey{flush.Call, sev}
+			if g := byFlush[gk]; g != nil {
+				g.stores = append(g.stores, analysis.Related{File: pass.File.Path, Start: a.Node.Start, End: a.Node.End, Message: "`" + storeText(a) + "` is written out here without a `dsb` after it"})
+				continue
+			}
+		}
 		var barrier []cxx.Hop
 		if barrierCall != nil {
 			barrier = barriers.chain(barrierCall, cores)
@@ -212,32 +226,28 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			sayLess(pass, &d, cxx.Hop{File: pass.File, Call: unseen}, unless)
 		}
 		if flush != nil {
-			// One cause, one finding: the write-back missing its dsb is
-			// reported once, where it is, with the stores it covers.
-			if g := byFlush[flush.Call]; g != nil {
-				g.stores = append(g.stores, analysis.Related{File: pass.File.Path, Start: a.Node.Start, End: a.Node.End, Message: "`" + storeText(a) + "` is written out here without a `dsb` after it"})
-				g.d.Severity = min(g.d.Severity, d.Severity)
-				continue
-			}
 			d.Start, d.End = flush.Call.Start, flush.Call.End
-			g := &flushGroup{d: d}
-			if g.d.Severity == 0 {
-				g.d.Severity = pass.Analyzer.Severity
-			}
-			byFlush[flush.Call] = g
-			flushOrder = append(flushOrder, flush.Call)
+			byFlush[gk] = &flushGroup{d: d}
+			flushOrder = append(flushOrder, gk)
 			continue
 		}
 		pass.Report(d)
 	}
-	for _, at := range flushOrder {
-		g := byFlush[at]
+	for _, k := range flushOrder {
+		g := byFlush[k]
 		if n := len(g.stores); n > 0 {
 			g.d.Message += fmt.Sprintf(" (it writes out %d more scalar store%s of this function without the `dsb`, listed as related)", n, plural1(n))
 			g.d.Related = append(g.d.Related, g.stores...)
 		}
 		pass.Report(g.d)
 	}
+}
+
+// flushKey groups the stores one write-back covers (per severity, which
+// the finding cap counts by).
+type flushKey struct {
+	at  *grammar.Node
+	sev analysis.Severity
 }
 
 // flushGroup is the finding of one write-back missing its dsb, and the

@@ -4,9 +4,9 @@
 
 namespace topk {
 
-constexpr int32_t kOutArg = 0;
-constexpr int32_t kScoresArg = 1;
-constexpr int32_t kIndexArg = 2;
+constexpr int32_t kIndexArg = 0;
+constexpr int32_t kOutArg = 1;
+constexpr int32_t kScoresArg = 1; // EXT107: args[1] is `out`; `scores` is args[2]
 constexpr int32_t kWorkspaceArg = 3;
 constexpr int32_t kCountsArg = 4;
 constexpr int32_t kTopKArg = 5;   // INT32 scalar
