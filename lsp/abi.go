@@ -26,10 +26,12 @@ type abiView struct {
 	stubs  []*abi.Stub
 	acc    []abi.Access
 	unitsB map[*abi.Stub][]*abi.Bindings
+	// unitsC are the constants of the same units, in the same order.
+	unitsC map[*abi.Stub][]*cxx.Resolver
 }
 
 func (s *Server) abiViewOf(path string) *abiView {
-	v := &abiView{path: path, stubs: s.ws.StubsFor(path), unitsB: map[*abi.Stub][]*abi.Bindings{}}
+	v := &abiView{path: path, stubs: s.ws.StubsFor(path), unitsB: map[*abi.Stub][]*abi.Bindings{}, unitsC: map[*abi.Stub][]*cxx.Resolver{}}
 	if len(v.stubs) == 0 {
 		return v
 	}
@@ -37,6 +39,11 @@ func (s *Server) abiViewOf(path string) *abiView {
 	for _, st := range v.stubs {
 		for _, u := range s.ws.UnitsOfStub(path, st) {
 			v.unitsB[st] = append(v.unitsB[st], s.store.EntryBindings(context.Background(), s.ws, u))
+			var consts *cxx.Resolver
+			if eu := s.store.ForEntry(context.Background(), s.ws, u); eu != nil {
+				consts = eu.Consts()
+			}
+			v.unitsC[st] = append(v.unitsC[st], consts)
 		}
 	}
 	return v
@@ -61,26 +68,30 @@ func (v *abiView) otherBranch(a *abi.Access, st *abi.Stub) bool {
 	return abi.SiblingAccepts(v.acc, a, st, v.unitsB[st])
 }
 
-// slotFor picks the slot an access reads under a stub: the only candidate,
-// or among `c ? a : b` candidates the ones in range whose kind matches how
-// the code uses the slot. ok is false when none fits.
-func slotFor(a *abi.Access, st *abi.Stub) (slots []int64) {
+// slotsFor is the slot an access reads under a stub, evaluated in each
+// unit of the stub that compiles it (a `WithRope ? 2 : 1` index is one
+// slot per extern, as the rules read it). known is false when a unit's
+// value cannot be told (a flag no entry binds) or the units disagree:
+// callers say "unknown" then, never a name that may be wrong.
+func (v *abiView) slotsFor(a *abi.Access, st *abi.Stub) (slots []int64, known bool) {
 	if len(a.Slots) <= 1 {
-		return a.Slots
+		return a.Slots, true
 	}
-	for _, sl := range a.Slots {
-		p, ok := st.BySlot(int(sl))
-		if !ok {
+	var got []int64
+	for i, b := range v.unitsB[st] {
+		if a.Via != "constant" && !b.Compiled(a) {
 			continue
 		}
-		if a.Use == abi.UseUnknown || a.Use == abi.UseTensor && p.Kind == abi.Tensor || a.Use == abi.UseScalar && p.Kind == abi.Scalar {
-			slots = append(slots, sl)
+		sl := abi.SlotsUnder(a, b, v.unitsC[st][i])
+		if len(sl) != 1 || got != nil && got[0] != sl[0] {
+			return nil, false
 		}
+		got = sl
 	}
-	if len(slots) == 0 {
-		return a.Slots
+	if got == nil {
+		return nil, false
 	}
-	return slots
+	return got, true
 }
 
 // at returns the innermost access whose index expression (or whole
@@ -141,9 +152,14 @@ func (s *Server) stubLink(st *abi.Stub) string {
 func (s *Server) accessMarkdown(v *abiView, a *abi.Access) string {
 	var b strings.Builder
 	what := "args[" + joinInts(a.Slots, " or ") + "]"
+	perExtern := ""
+	if len(a.Slots) > 1 {
+		perExtern = ", one per extern below"
+		what = "args[" + joinInts(a.Slots, " or ") + perExtern + "]"
+	}
 	switch a.Via {
 	case "constant":
-		what = "index constant = " + joinInts(a.Slots, " or ")
+		what = "index constant = " + joinInts(a.Slots, " or ") + perExtern
 	case "args[]":
 	default:
 		what += " via `" + a.Via + "`"
@@ -170,15 +186,19 @@ func (s *Server) accessMarkdown(v *abiView, a *abi.Access) string {
 			b.WriteString("the other branch of the flag serves this extern (its entry does not bind the flag; this read would be wrong for it)\n")
 			continue
 		}
-		slots := slotFor(a, st)
-		if verdict, slot, p := abi.Judge(a, st); verdict == abi.VerdictKindMismatch && p != nil {
+		slots, known := v.slotsFor(a, st)
+		if !known {
+			fmt.Fprintf(&b, "unknown: the slot (args[%s]) depends on a template argument this extern's entry does not bind\n", joinInts(a.Slots, " or "))
+			continue
+		}
+		if verdict, slot, p := abi.Judge(a, st); verdict == abi.VerdictKindMismatch && p != nil && len(a.Slots) == 1 {
 			fmt.Fprintf(&b, "⚠ read as a %s, but args[%d] holds a %s: ", a.Use, slot, p.Kind)
 		}
 		for i, sl := range slots {
 			if i > 0 {
 				b.WriteString("; ")
 			}
-			if len(slots) > 1 || len(a.Slots) > 1 {
+			if len(a.Slots) > 1 {
 				fmt.Fprintf(&b, "args[%d] → ", sl)
 			}
 			if p, ok := st.BySlot(int(sl)); ok {
@@ -296,7 +316,8 @@ func (s *Server) definitionInCPP(f *grammar.File, off uint32) []protocol.Locatio
 			if !v.compiled(a, st) {
 				continue
 			}
-			for _, sl := range slotFor(a, st) {
+			sls, _ := v.slotsFor(a, st)
+			for _, sl := range sls {
 				if p, ok := st.BySlot(int(sl)); ok {
 					add(s.location(st.File, p.NameStart, p.NameEnd))
 				}

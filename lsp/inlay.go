@@ -109,8 +109,12 @@ func (v *abiView) nameUnder(a *abi.Access, st *abi.Stub) (string, bool) {
 	if !v.compiled(a, st) || v.otherBranch(a, st) {
 		return "", false
 	}
+	slots, known := v.slotsFor(a, st)
+	if !known {
+		return "unknown", true
+	}
 	var names []string
-	for _, sl := range slotFor(a, st) {
+	for _, sl := range slots {
 		if p, ok := st.BySlot(int(sl)); ok {
 			names = append(names, p.Name)
 		} else {

@@ -58,7 +58,8 @@ func (s *Server) paramsAt(f *grammar.File, off uint32) []paramRef {
 		if !v.compiled(a, st) || v.otherBranch(a, st) {
 			continue
 		}
-		for _, sl := range slotFor(a, st) {
+		sls, _ := v.slotsFor(a, st)
+		for _, sl := range sls {
 			if p, ok := st.BySlot(int(sl)); ok {
 				out = append(out, paramRef{st, p})
 			}
@@ -104,7 +105,8 @@ func (s *Server) readsOf(ctx context.Context, pr paramRef) []readSite {
 			if a.Via == "constant" || !v.compiled(a, st) || v.otherBranch(a, st) {
 				continue
 			}
-			for _, sl := range slotFor(a, st) {
+			sls, _ := v.slotsFor(a, st)
+			for _, sl := range sls {
 				if int(sl) == p.Slot {
 					out = append(out, readSite{path: path, a: a})
 					break

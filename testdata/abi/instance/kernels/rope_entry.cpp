@@ -1,0 +1,5 @@
+#include "body.hpp"
+
+extern "C" __global__ __aicore__ void attn_rope(__gm__ int64_t *args) {
+  run_body<true>(args);
+}
