@@ -30,7 +30,8 @@ var TopologyGetter = register(&analysis.Analyzer{
 		UseInstead: "uint32_t lane = get_sub_block_id(args);  // the task's lane id, set by the runtime",
 		FixSafety: "Unsafe: rewrites the call to its `(args)` form using the args pointer of the enclosing function. " +
 			"Offered only when that function takes the `__gm__ int64_t *` args parameter (helpers without it need the " +
-			"value passed in). `get_subblockdim()` has no args form (a c220 cluster has two vector lanes) and gets no fix.",
+			"value passed in), and only in runtime-ABI code (a stub links the extern, or every entry takes that one " +
+			"parameter): an ordinary kernel's int64 pointer is data, not the task's args. `get_subblockdim()` has no args form (a c220 cluster has two vector lanes) and gets no fix.",
 		Guide: "§1",
 	},
 	Run: runTopologyGetter,
@@ -81,7 +82,7 @@ func runTopologyGetter(pass *analysis.Pass) {
 			}
 			return msg
 		})}
-		if repl != "" {
+		if repl != "" && runtimeABI(pass) {
 			if fn := cxx.EnclosingFunction(n); fn != nil && fn.Kind() == "function_definition" {
 				if p, ok := cxx.ArgsParam(pass.File, fn); ok && p.Name != "" {
 					text := texts.get(repl+"("+p.Name+")", nil)
@@ -95,6 +96,39 @@ func runTopologyGetter(pass *analysis.Pass) {
 		}
 		pass.Report(d)
 	}
+}
+
+// runtimeABI reports whether the file's externs are called the way the
+// pypto runtime calls a task, `kernel(args)` with the task's args table:
+// a stub links them, or every entry takes the one `__gm__ int64_t *args`
+// parameter and nothing else. Only there is `get_block_idx(args)` the
+// replacement: an ordinary kernel's int64 pointer is data, not args.
+func runtimeABI(pass *analysis.Pass) bool {
+	if pass.WS == nil || pass.Ctx == nil {
+		return false
+	}
+	if len(pass.WS.StubsFor(pass.File.Path)) > 0 {
+		return true
+	}
+	if len(pass.Ctx.Units) == 0 {
+		return false
+	}
+	for _, u := range pass.Ctx.Units {
+		f, err := pass.WS.File(u)
+		if err != nil {
+			return false
+		}
+		entries, _ := cxx.Entries(f)
+		if len(entries) == 0 {
+			return false
+		}
+		for _, fn := range entries {
+			if len(cxx.Params(fn)) != 1 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // ownTopologyGetters returns the getter names the workspace defines itself
