@@ -12,6 +12,7 @@ import (
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
 	"github.com/extern-lsp/extern-lsp/analysis/config"
+	"github.com/extern-lsp/extern-lsp/analysis/rules"
 	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -64,7 +65,7 @@ func TestEveryOfferedFixHolds(t *testing.T) {
 
 func offeredChecker(t *testing.T, root string) *Checker {
 	t.Helper()
-	loader, err := config.NewLoader("")
+	loader, err := config.NewLoader("", rules.All())
 	if err != nil {
 		t.Fatal(err)
 	}
