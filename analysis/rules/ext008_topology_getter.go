@@ -51,6 +51,8 @@ var topologyGetters = map[string]string{
 
 func runTopologyGetter(pass *analysis.Pass) {
 	var defined map[string]bool
+	// Whether the file is runtime-ABI code, decided once per file.
+	var runtime *bool
 	// The findings repeat a handful of messages and fixes: one string each.
 	var texts sharedText
 	for _, n := range pass.Nodes("call_expression") {
@@ -82,7 +84,11 @@ func runTopologyGetter(pass *analysis.Pass) {
 			}
 			return msg
 		})}
-		if repl != "" && runtimeABI(pass) {
+		if repl != "" && runtime == nil {
+			r := runtimeABI(pass)
+			runtime = &r
+		}
+		if repl != "" && *runtime {
 			if fn := cxx.EnclosingFunction(n); fn != nil && fn.Kind() == "function_definition" {
 				if p, ok := cxx.ArgsParam(pass.File, fn); ok && p.Name != "" {
 					text := texts.get(repl+"("+p.Name+")", nil)
