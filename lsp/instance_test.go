@@ -3,6 +3,7 @@ package lsp
 import (
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -89,4 +90,40 @@ func TestFactsPerInstantiationReal(t *testing.T) {
 			t.Errorf("line %d: hint %q names several parameters for one read of one extern", h.Position.Line+1, h.Label)
 		}
 	}
+}
+
+// The EXT103 quick fix changes the signature, so it is one workspace edit
+// listing every file a use of the moved slots lives in: the stub, the
+// caller's module and the kernel's C++ (a rename-like edit), and it is
+// offered only after the recheck proved it.
+func TestSignatureFixEditsEveryFile(t *testing.T) {
+	root, _ := filepath.Abs(filepath.Join("..", "analysis", "rules", "testdata", "ext103sig", "moved"))
+	stub := filepath.Join(root, "attn_ops.py")
+	c := startServer(t, Options{})
+	c.initialize([]string{root}, map[string]any{})
+	b := c.open(stub)
+	ds := withCode(c.diagnosticsFor(b.uri, 1), "EXT103")
+	if len(ds) != 1 {
+		t.Fatalf("want one EXT103, got %v", ds)
+	}
+	var actions []protocol.CodeAction
+	c.call("textDocument/codeAction", map[string]any{
+		"textDocument": map[string]any{"uri": b.uri}, "range": ds[0].Range,
+		"context": map[string]any{"diagnostics": []any{ds[0]}, "only": []string{"quickfix"}},
+	}, &actions)
+	for _, a := range actions {
+		if !strings.HasPrefix(a.Title, "Declare `out` first") {
+			continue
+		}
+		var files []string
+		for uri := range a.Edit.Changes {
+			files = append(files, filepath.Base(string(uri)))
+		}
+		sort.Strings(files)
+		if strings.Join(files, " ") != "attn.cpp attn_ops.py model.py" {
+			t.Errorf("the signature fix edits %v, want the stub, the caller and the kernel", files)
+		}
+		return
+	}
+	t.Fatalf("no signature fix offered: %+v", actions)
 }
