@@ -105,36 +105,11 @@ func runTopologyGetter(pass *analysis.Pass) {
 }
 
 // runtimeABI reports whether the file's externs are called the way the
-// pypto runtime calls a task, `kernel(args)` with the task's args table:
-// a stub links them, or every entry takes the one `__gm__ int64_t *args`
-// parameter and nothing else. Only there is `get_block_idx(args)` the
-// replacement: an ordinary kernel's int64 pointer is data, not args.
+// pypto runtime calls a task, `kernel(args)` with the task's args table
+// (the launch model): only there is `get_block_idx(args)` the
+// replacement, and an ordinary kernel's int64 pointer is data, not args.
 func runtimeABI(pass *analysis.Pass) bool {
-	if pass.WS == nil || pass.Ctx == nil {
-		return false
-	}
-	if len(pass.WS.StubsFor(pass.File.Path)) > 0 {
-		return true
-	}
-	if len(pass.Ctx.Units) == 0 {
-		return false
-	}
-	for _, u := range pass.Ctx.Units {
-		f, err := pass.WS.File(u)
-		if err != nil {
-			return false
-		}
-		entries, _ := cxx.Entries(f)
-		if len(entries) == 0 {
-			return false
-		}
-		for _, fn := range entries {
-			if len(cxx.Params(fn)) != 1 {
-				return false
-			}
-		}
-	}
-	return true
+	return pass.Models().RuntimeABI()
 }
 
 // ownTopologyGetters returns the getter names the workspace defines itself

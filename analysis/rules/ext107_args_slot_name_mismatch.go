@@ -18,6 +18,7 @@ var ArgsSlotNameMismatch = register(&analysis.Analyzer{
 	Code:     "EXT107",
 	Name:     "args-slot-name-mismatch",
 	Severity: analysis.SeverityWarning,
+	Premise:  analysis.PremiseRuntime,
 	Lang:     grammar.CPP,
 	Fixable:  true,
 	Doc: analysis.Doc{
