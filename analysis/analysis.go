@@ -212,6 +212,12 @@ type Pass struct {
 	// models are the launch and build models of the file's units (the
 	// driver sets them once per file; see Models).
 	models Models
+	// meter counts the rule's steps (nil: none); rctx is the rule's
+	// context (ctx cancelled when the steps are spent), what Context
+	// returns. ctx stays the run's: the units and the facts they share
+	// with other rules are never cut by one rule's steps.
+	meter *meter
+	rctx  context.Context
 }
 
 // Rules are the rules of the run, with whether each runs and its severity

@@ -3,11 +3,14 @@ package analysis
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime/debug"
 	"runtime/trace"
 	"slices"
 	"sort"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -35,10 +38,15 @@ type Options struct {
 	// Sight, when set, receives the counts of what the analysis of the
 	// file could not see (for `check --statistics`).
 	Sight *Sight
-	// Budget bounds the run (0: no bound). Past it the rules stop and the
-	// findings so far are returned with a note saying the analysis was cut
-	// short.
+	// Budget bounds the run in time (0: no bound): a safety net, since
+	// time depends on the machine's load (Steps is the bound that keeps
+	// findings the same everywhere). Past it the rules stop, and the
+	// findings of the rules that finished are returned with a note saying
+	// the file was not fully analysed.
 	Budget time.Duration
+	// Steps is each rule's step budget in the file (0: DefaultSteps;
+	// negative: none); see steps.go.
+	Steps int64
 	// MaxFindingsPerRule caps the findings of each rule listed per file
 	// (0: no cap); past it they are counted, and one note per file and
 	// rule says how many were not listed (see CapFindings).
@@ -54,13 +62,14 @@ type Options struct {
 	OnDroppedFact func(rule, fact string)
 }
 
-// DefaultBudget is the per-file analysis budget of the front ends: far
-// above what any real kernel needs, short enough that a pathological
-// input cannot hold a core for minutes.
-const DefaultBudget = 20 * time.Second
+// DefaultBudget is the per-file time limit of the front ends, the safety
+// net behind the step budget (DefaultSteps): far above what any real
+// kernel needs even on a loaded machine, short enough that an input no
+// step bound covers cannot hold a core for minutes.
+const DefaultBudget = 60 * time.Second
 
 // BudgetCode is the code of the note on a file whose analysis was stopped
-// at its budget.
+// at its time limit or its steps.
 const BudgetCode = InternalCode
 
 func (o *Options) enabled(a *Analyzer) bool {
@@ -113,11 +122,18 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		return nil, err
 	}
 	var includes []*grammar.File
+	// cut are the parts of the file's analysis that were not done, with
+	// why (a header not read, a rule cut short).
+	var cut []string
 	if f.Lang == grammar.CPP {
-		incs, errs := ws.Files(ws.Closure(path)[1:])
+		incl := ws.Closure(path)[1:]
+		incs, errs := ws.Files(incl)
 		for i, inc := range incs {
 			if errs[i] == nil && inc.Lang == grammar.CPP {
 				includes = append(includes, inc)
+			}
+			if errors.Is(errs[i], grammar.ErrBinary) {
+				cut = append(cut, fmt.Sprintf("the included %s holds a NUL byte and was not read", filepath.Base(incl[i])))
 			}
 		}
 	}
@@ -160,6 +176,10 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	var founds [][]Diagnostic
 	var notes []Diagnostic
 	total := 1 // and a note past the budget
+	steps := opts.Steps
+	if steps == 0 {
+		steps = DefaultSteps
+	}
 	for _, a := range opts.Analyzers {
 		if ctx.Err() != nil {
 			break
@@ -178,11 +198,18 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 			limit = &findingCap{max: opts.MaxFindingsPerRule, sups: sups}
 		}
 		unit.SetRule(ctx, a.Code)
-		found, ok := runRule(ctx, base, a, limit)
+		found, why, ok := runRule(ctx, base, a, limit, steps)
 		if !ok || ctx.Err() != nil {
 			// The rule was abandoned, or may have worked from facts cut
 			// short: keep only the findings of rules that finished in time.
 			break
+		}
+		if why != "" {
+			// Cut short by its own bound: the same on every machine. A
+			// search cut short can miss what clears a finding: none of
+			// the rule's findings is kept, and the note says so.
+			cut = append(cut, fmt.Sprintf("%s %s did not finish (%s), so its findings here are not listed", a.Code, a.Name, why))
+			continue
 		}
 		if ks := dropAfter[a.Code]; len(ks) > 0 {
 			base.dropFacts(ks)
@@ -213,10 +240,17 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		return nil, err
 	}
 	if ctx.Err() != nil {
-		// Past the budget: say so, with what the rules that finished found.
+		// Past the time limit: say so, with what the rules that finished
+		// found.
 		diags = append(diags, Diagnostic{
-			File: f.Path, Code: BudgetCode, Name: "analysis-budget", Severity: SeverityInfo,
-			Message: fmt.Sprintf("analysis of this file stopped after %v (its budget); findings may be incomplete", opts.Budget),
+			File: f.Path, Code: BudgetCode, Name: BudgetName, Severity: SeverityInfo,
+			Message: fmt.Sprintf("not fully analysed: the analysis of this file stopped after %v (its time limit; the machine may be overloaded); the findings of the rules still to run are missing", opts.Budget),
+		})
+	}
+	if len(cut) > 0 {
+		diags = append(diags, Diagnostic{
+			File: f.Path, Code: BudgetCode, Name: IncompleteName, Severity: SeverityInfo,
+			Message: "not fully analysed: " + strings.Join(cut, "; "),
 		})
 	}
 	for i := range diags {
@@ -308,12 +342,20 @@ func (p *Pass) dropFacts(ks []unit.FactKey) {
 // cancelled run returns at once even from a rule that never looks at its
 // context: the rule is abandoned (its findings and the facts it computes
 // under the cancelled context are dropped) and finishes in the background.
-func runRule(ctx context.Context, base Pass, a *Analyzer, limit *findingCap) ([]Diagnostic, bool) {
-	var found []Diagnostic
+//
+// why is set when the rule did not analyse the file fully (its steps
+// ran out, or it gave up part of its work: see steps.go).
+func runRule(ctx context.Context, base Pass, a *Analyzer, limit *findingCap, steps int64) (found []Diagnostic, why string, ok bool) {
 	p := base
 	p.Analyzer = a
 	p.diags = &found
 	p.limit = limit
+	var m *meter
+	if steps > 0 {
+		m, p.rctx = newMeter(ctx, steps)
+		p.meter = m
+		defer m.cancel(nil)
+	}
 	done := make(chan struct{})
 	rulesRunning.Add(1)
 	go func() {
@@ -327,9 +369,9 @@ func runRule(ctx context.Context, base Pass, a *Analyzer, limit *findingCap) ([]
 	}()
 	select {
 	case <-done:
-		return found, true
+		return found, m.reason(), true
 	case <-ctx.Done():
-		return nil, false
+		return nil, "", false
 	}
 }
 

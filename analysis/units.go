@@ -16,19 +16,30 @@ import (
 
 // A pass's units: the questions a rule asks go to them (package unit).
 
-// Context is the run's context: long analyses check ctx.Err() and stop.
+// Context is the rule's context: long analyses check ctx.Err() and stop
+// (the run was cancelled, is past its time limit, or the rule's steps
+// are spent).
 func (p *Pass) Context() context.Context {
+	if p.rctx != nil {
+		return p.rctx
+	}
+	return p.runContext()
+}
+
+// runContext is the run's context, the units' (see Pass.meter).
+func (p *Pass) runContext() context.Context {
 	if p.ctx == nil {
 		return context.Background()
 	}
 	return p.ctx
 }
 
-// Stopped reports whether the run was cancelled or is past its budget:
-// the test a long loop makes at the top of each iteration, so that a rule
-// abandoned by its run stops soon after (an atomic load: cheap enough for
-// every iteration).
-func (p *Pass) Stopped() bool { return p.Context().Err() != nil }
+// Stopped spends one step of the rule's budget and reports whether the
+// rule should stop (see Spend): the test a long loop makes at the top of
+// each iteration, so that a rule past its steps or abandoned by its run
+// stops soon after (two atomic operations: cheap enough for every
+// iteration).
+func (p *Pass) Stopped() bool { return p.Spend(1) }
 
 // Units lists the extern units the pass's file belongs to: for a C++ file
 // the entries whose compile reaches it, for a Python file the entries its
@@ -43,7 +54,7 @@ func (p *Pass) Units() []*unit.Unit {
 // files and constants.
 func (p *Pass) Closure() *unit.Unit {
 	p.lazy.closure.once.Do(func() {
-		p.lazy.closure.v = p.store.New(p.Context(), p.File.Path, append([]*grammar.File{p.File}, p.Includes...), nil, p.kind(), "closure")
+		p.lazy.closure.v = p.store.New(p.runContext(), p.File.Path, append([]*grammar.File{p.File}, p.Includes...), nil, p.kind(), "closure")
 	})
 	return p.lazy.closure.v
 }
@@ -76,7 +87,7 @@ func (p *Pass) Reach() *unit.Unit {
 			p.lazy.reach.v = []*unit.Unit{c}
 			return
 		}
-		p.lazy.reach.v = []*unit.Unit{p.store.New(p.Context(), p.File.Path, files, nil, p.kind(), "reach")}
+		p.lazy.reach.v = []*unit.Unit{p.store.New(p.runContext(), p.File.Path, files, nil, p.kind(), "reach")}
 	})
 	return p.lazy.reach.v[0]
 }
@@ -128,7 +139,7 @@ func (p *Pass) EntryUnit(entry string) *unit.Unit {
 	if p.WS == nil {
 		return nil
 	}
-	return p.store.ForEntry(p.Context(), p.WS, entry)
+	return p.store.ForEntry(p.runContext(), p.WS, entry)
 }
 
 type lazy[T any] struct {
@@ -150,7 +161,7 @@ func (p *Pass) ArgsAccesses() []abi.Access {
 	if p.WS == nil {
 		return nil
 	}
-	p.lazy.args.once.Do(func() { p.lazy.args.v = p.store.ArgsAccesses(p.Context(), p.WS, p.File.Path) })
+	p.lazy.args.once.Do(func() { p.lazy.args.v = p.store.ArgsAccesses(p.runContext(), p.WS, p.File.Path) })
 	return p.lazy.args.v
 }
 
@@ -175,7 +186,7 @@ func (p *Pass) Bindings(entry string) *abi.Bindings {
 			return u.Bindings()
 		}
 	}
-	return p.store.EntryBindings(p.Context(), p.WS, entry)
+	return p.store.EntryBindings(p.runContext(), p.WS, entry)
 }
 
 // Target is the chip the pass's file is compiled for: the configured one,

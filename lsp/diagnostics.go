@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go.lsp.dev/protocol"
 	"hash/fnv"
@@ -42,8 +43,15 @@ func (s *Server) analyzeSeq(ctx context.Context, d *document) ([]analysis.Diagno
 	s.flush()
 	_, version, seq, perr := s.snapshotSeq(d)
 	if perr != nil {
-		// Binary content: nothing to say about it.
-		return nil, version, seq, nil
+		if !errors.Is(perr, grammar.ErrBinary) {
+			return nil, version, seq, nil
+		}
+		// Binary content: not analysed, and one info at the top says so
+		// (an empty list reads as a clean file).
+		d.mu.Lock()
+		src := d.text
+		d.mu.Unlock()
+		return []analysis.Diagnostic{analysis.BinaryNote(d.path, src)}, version, seq, nil
 	}
 	inputs := unit.InputsOf(s.ws, d.path)
 	d.mu.Lock()
@@ -131,7 +139,9 @@ func (s *Server) analyse(ctx context.Context, path string, uncapped bool) ([]ana
 	s.store.SweepIfGrown(s.ws)
 	s.logSkipped()
 	if err == grammar.ErrBinary {
-		return nil, nil
+		// One info at the top says why the file has no findings.
+		src, _ := s.ws.Source(path)
+		return []analysis.Diagnostic{analysis.BinaryNote(path, src)}, nil
 	}
 	return diags, err
 }

@@ -3,6 +3,7 @@ package cxx
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"regexp"
 	"slices"
 	"sort"
@@ -1730,6 +1731,9 @@ func (a *eventAnalysis) spend() bool {
 	}
 	a.budget--
 	if a.budget < 0 || a.ctx.Err() != nil {
+		if !a.aborted && a.budget < 0 {
+			noteCut(a.ctx, fmt.Sprintf("its event walks passed %d statements", evBudget))
+		}
 		a.aborted = true
 		return true
 	}

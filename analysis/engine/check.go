@@ -34,8 +34,10 @@ type Checker struct {
 	Overrides Overrides
 	// Jobs is the number of files checked in parallel.
 	Jobs int
-	// Budget bounds one file's analysis (0: analysis.DefaultBudget).
+	// Budget bounds one file's analysis in time (0: analysis.DefaultBudget).
 	Budget time.Duration
+	// Steps is each rule's step budget in a file (0: analysis.DefaultSteps).
+	Steps int64
 	// Syntax has each result say whether its file parses cleanly
 	// (FileResult.ParseErrors): the files no rule reads are parsed too.
 	Syntax bool
@@ -369,6 +371,9 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 				opts.Sight = &sight
 				if opts.Budget == 0 {
 					opts.Budget = c.Budget
+				}
+				if opts.Steps == 0 {
+					opts.Steps = c.Steps
 				}
 				r := trace.StartRegion(ctx, "file")
 				if trace.IsEnabled() {

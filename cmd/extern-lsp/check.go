@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,6 +47,7 @@ type checkFlags struct {
 	unsafeFixes   bool
 	diff          bool
 	exitZero      bool
+	allowPartial  bool
 	maxWarnings   int
 	maxFindings   int
 	baseline      string
@@ -97,6 +99,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, []string, er
 	fs.BoolVar(&f.unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, also apply unsafe fixes")
 	fs.BoolVar(&f.diff, "diff", false, "print the fixes as a unified diff instead of writing them")
 	fs.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when findings remain")
+	fs.BoolVar(&f.allowPartial, "allow-incomplete", false, "files analysed only in part (a rule cut short at its analysis steps or the time limit, a header not read, a rule crash) are still listed, but do not make the exit code 3")
 	fs.IntVar(&f.maxWarnings, "max-warnings", -1, "exit 1 only when errors remain or warnings exceed this number")
 	fs.IntVar(&f.maxFindings, "max-findings-per-rule", -1, "list at most this many findings of one rule in one file, and count the rest in one note (0: no cap; overrides max-findings-per-rule, default 500)")
 	fs.StringVar(&f.baseline, "baseline", "", "ignore findings recorded in this baseline file")
@@ -113,6 +116,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, []string, er
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: extern-lsp check [flags] [PATH...]   (PATH - reads stdin, with --stdin-filename)")
 		fs.PrintDefaults()
+		fmt.Fprint(stderr, exitCodesHelp)
 	}
 	paths, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -280,6 +284,13 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 	// Fixes and baselines need every finding: the run lists them all, and
 	// the cap applies to what is shown.
 	r.checker.Uncapped = f.fix || f.diff || f.baseline != "" || f.writeBaseline != ""
+	if v := os.Getenv(stepsEnv); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			return 2, fmt.Errorf("%s=%q: want a positive number of steps", stepsEnv, v)
+		}
+		r.checker.Steps = n
+	}
 	if v := os.Getenv(budgetEnv); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
@@ -389,6 +400,9 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 		}
 		// Nothing was written: every finding, fixable or not, remains
 		// (baseline already applied to them, on the original text).
+		if n := r.reportIncomplete(active(r.initial)); n > 0 && !f.allowPartial {
+			return ExitIncomplete, nil
+		}
 		return r.exitCode(active(r.initial)), nil
 	case f.fix && r.stdin != "":
 		src, _ := r.ws.Source(r.stdin)
@@ -459,8 +473,12 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 	if r.stdin == "" && !f.quiet {
 		r.reportGaps()
 	}
+	partial := r.reportIncomplete(shown)
 	if r.reportSkipped() {
 		return 2, nil
+	}
+	if partial > 0 && !f.allowPartial {
+		return ExitIncomplete, nil
 	}
 	return r.exitCode(shown), nil
 }
@@ -480,6 +498,49 @@ func (r *checkRun) reportGaps() {
 			fmt.Fprintf(r.stderr, "extern-lsp check: %s\n", escapeText(g.String()))
 		}
 	}
+}
+
+// ExitIncomplete is check's exit code when some file was analysed only in
+// part (and none was skipped): CI must not pass a kernel whose analysis
+// stopped before a known trap.
+const ExitIncomplete = 3
+
+// exitCodesHelp ends `check --help`.
+const exitCodesHelp = `exit codes:
+  0  no errors or warnings (or --exit-zero)
+  1  errors or warnings remain (see --max-warnings)
+  2  a usage or configuration error, or a path skipped (unreadable, a NUL byte, fixes not written)
+  3  a file analysed only in part: a rule cut short at its analysis steps or the time limit,
+     a header not read, a rule crash (the EXT000 info on the file says which; --allow-incomplete: not 3)
+`
+
+// reportIncomplete lists, on stderr, the files some rule did not analyse
+// fully (the EXT000 note on each says why), and returns how many.
+func (r *checkRun) reportIncomplete(ds []analysis.Diagnostic) int {
+	var files []string
+	why := map[string]string{}
+	for _, d := range ds {
+		if !analysis.Incomplete(&d) {
+			continue
+		}
+		if _, ok := why[d.File]; !ok {
+			files = append(files, d.File)
+			why[d.File] = d.Message
+		}
+	}
+	if len(files) == 0 || r.flags.quiet {
+		return len(files)
+	}
+	sort.Strings(files)
+	for _, p := range files {
+		fmt.Fprintf(r.stderr, "extern-lsp check: incomplete %s: %s\n", escapeText(relPath(r.cwd, p)), escapeText(oneLine(why[p])))
+	}
+	code := fmt.Sprintf("exit code %d", ExitIncomplete)
+	if r.flags.allowPartial {
+		code = "exit code not changed (--allow-incomplete)"
+	}
+	fmt.Fprintf(r.stderr, "extern-lsp check: %d file(s) not fully analysed; %s\n", len(files), code)
+	return len(files)
 }
 
 // readStdin reads the source given on stdin, capped like a file of that
@@ -710,3 +771,8 @@ func sortedKeys[V any](m map[string]V) []string {
 // the memory benchmarks lift the budget, or a loaded machine would measure
 // the peak of part of the work.
 const budgetEnv = "EXTERN_LSP_BUDGET"
+
+// stepsEnv sets each rule's step budget in a file (default
+// analysis.DefaultSteps): a developer's switch, to see how a file stopped
+// at its steps is reported.
+const stepsEnv = "EXTERN_LSP_STEPS"

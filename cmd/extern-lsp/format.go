@@ -444,6 +444,10 @@ func (r *reporter) json(diags []analysis.Diagnostic, n int, stats *checkStats) {
 		w.WriteString("\n  ")
 	}
 	fmt.Fprintf(w, "],\n  \"files_checked\": %d", n)
+	if partial := incompleteFiles(diags, r.cwd); len(partial) > 0 {
+		w.WriteString(",\n  \"not_fully_analysed\": ")
+		write(partial, 1)
+	}
 	if stats != nil {
 		w.WriteString(",\n  \"statistics\": ")
 		write(stats, 1)
@@ -570,4 +574,25 @@ func displayWidth(s string) int {
 		}
 	}
 	return n
+}
+
+// incompleteFile is a file some rule did not analyse fully, with why
+// (JSON's not_fully_analysed, SARIF's notifications).
+type incompleteFile struct {
+	File   string `json:"file"`
+	Reason string `json:"reason"`
+}
+
+// incompleteFiles lists the files the notes of diags say were not fully
+// analysed, in order, once each.
+func incompleteFiles(diags []analysis.Diagnostic, cwd string) []incompleteFile {
+	var out []incompleteFile
+	seen := map[string]bool{}
+	for _, d := range diags {
+		if analysis.Incomplete(&d) && !seen[d.File] {
+			seen[d.File] = true
+			out = append(out, incompleteFile{File: relPath(cwd, d.File), Reason: d.Message})
+		}
+	}
+	return out
 }

@@ -31,6 +31,20 @@ type sarifRun struct {
 	Tool       sarifTool     `json:"tool"`
 	ColumnKind string        `json:"columnKind"`
 	Results    []sarifResult `json:"results"`
+	// Invocations say which files were not fully analysed (present only
+	// then): a notification each.
+	Invocations []sarifInvocation `json:"invocations,omitempty"`
+}
+
+type sarifInvocation struct {
+	ExecutionSuccessful        bool                `json:"executionSuccessful"`
+	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications"`
+}
+
+type sarifNotification struct {
+	Level     string          `json:"level"`
+	Message   sarifText       `json:"message"`
+	Locations []sarifLocation `json:"locations"`
 }
 
 type sarifTool struct {
@@ -199,11 +213,26 @@ func (r *reporter) sarif(diags []analysis.Diagnostic, analyzers []*analysis.Anal
 		}
 		results = append(results, res)
 	}
-	log := sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{{
+	run := sarifRun{
 		Tool:       sarifTool{Driver: driver},
 		ColumnKind: "utf16CodeUnits",
 		Results:    results,
-	}}}
+	}
+	// A file analysed only in part is a notification of the run, so that
+	// a code-scanning view does not show it as clean.
+	var notes []sarifNotification
+	seen := map[string]bool{}
+	for _, d := range diags {
+		if analysis.Incomplete(&d) && !seen[d.File] {
+			seen[d.File] = true
+			notes = append(notes, sarifNotification{Level: "warning", Message: sarifText{Text: d.Message},
+				Locations: []sarifLocation{{PhysicalLocation: physical(d.File, d.Start, d.End)}}})
+		}
+	}
+	if len(notes) > 0 {
+		run.Invocations = []sarifInvocation{{ExecutionSuccessful: true, ToolExecutionNotifications: notes}}
+	}
+	log := sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}}
 	enc := json.NewEncoder(r.w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

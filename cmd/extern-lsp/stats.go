@@ -165,6 +165,22 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 	s.add("units_unknown_target", "units of unknown chip", len(unknown),
 		"no `arch` setting and no #if naming A2/A3 or A5: flag ids and modes that differ between the chips were not judged", unknown)
 	s.add("files_with_parse_errors", "files with parse errors", len(parseErrs), "findings there may be missing", parseErrs)
+	var partial []string
+	for _, d := range diags {
+		if analysis.Incomplete(&d) && (len(partial) == 0 || partial[len(partial)-1] != rel(d.File)) {
+			partial = append(partial, rel(d.File))
+		}
+	}
+	for _, res := range results {
+		if src, err := ws.Source(res.Path); err == nil && grammar.IsBinary(src) {
+			partial = append(partial, rel(res.Path))
+		}
+	}
+	if len(partial) > 0 {
+		sort.Strings(partial)
+		s.add("files_not_fully_analysed", "files not fully analysed", len(partial),
+			"a NUL byte (skipped), or a rule cut short at its analysis steps or the time limit, a header not read, a rule crash (the EXT000 info on the file says which): exit code 2 or 3", partial)
+	}
 	s.add("unresolved_includes", "unresolved #includes", len(unresolved), "quoted includes found in no root or include dir, such as CANN or pto-isa headers: their macros and constants are unknown", unresolved)
 	s.add("unevaluated_include_dirs", "unevaluated include_dirs", unevaluated, namedSample("stub include_dirs= entries not evaluated statically, headers found only through them are unresolved", unevaluatedNames), unevaluatedFiles)
 	s.add("macro_uses_undefined", "undefined macro uses", sight.UndefinedMacros,

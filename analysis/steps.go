@@ -1,0 +1,150 @@
+package analysis
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+)
+
+// The analysis budget is counted in steps, not seconds: a rule spends one
+// at each iteration of its loops (Pass.Stopped, Pass.Spend), and a rule
+// past its steps stops. The same input takes the same steps on any
+// machine, under any load and with any number of jobs, so it gives the
+// same findings. A rule stopped that way, or one that says it gave up
+// part of its work (Pass.Incomplete), has its findings in the file
+// dropped (a search cut short can miss the write-back that clears a
+// finding) and the file is reported as not fully analysed (a note named
+// IncompleteName; `check` exits ExitIncomplete). Facts shared between
+// rules are never counted: which rule computes one first depends on the
+// files checked before.
+
+// DefaultSteps is a rule's step budget in one file when the options set
+// none: about a hundred times what the largest real kernels measured take
+// (pto-isa's 70 KB flash-attention kernels, catlass's templated kernels),
+// a few seconds of work at most.
+const DefaultSteps = 20_000_000
+
+// IncompleteName is the name of the note (code InternalCode) on a file
+// some rule did not analyse fully: it stopped at its step budget, or gave
+// up part of its work.
+const IncompleteName = "analysis-incomplete"
+
+// BudgetName is the name of the note on a file whose analysis was stopped
+// at its time limit (Options.Budget): a safety net on a machine so loaded
+// the steps take longer than it, never met by a real kernel otherwise.
+const BudgetName = "analysis-budget"
+
+// NotAnalysedName is the name of the note on a file the tool cannot read
+// as source (a NUL byte: a binary file).
+const NotAnalysedName = "not-analysed"
+
+// Incomplete reports whether d is a note saying its file was not fully
+// analysed: a rule stopped at its steps or gave up part of its work, the
+// time limit stopped the rules, a rule crashed, or the file could not be
+// read as source.
+func Incomplete(d *Diagnostic) bool {
+	if d.Code != InternalCode {
+		return false
+	}
+	switch d.Name {
+	case IncompleteName, BudgetName, NotAnalysedName, "internal-error":
+		return true
+	}
+	return false
+}
+
+// errSteps is the cause of a rule's context once its steps are spent.
+var errSteps = errors.New("the rule's analysis step budget is spent")
+
+// meter counts one rule's steps in one file.
+type meter struct {
+	left   atomic.Int64
+	limit  int64
+	cancel context.CancelCauseFunc
+	mu     sync.Mutex
+	// why says why the rule's analysis is incomplete ("" while it is not).
+	why string
+}
+
+func newMeter(ctx context.Context, limit int64) (*meter, context.Context) {
+	m := &meter{limit: limit}
+	m.left.Store(limit)
+	ctx, m.cancel = context.WithCancelCause(ctx)
+	ctx = cxx.WithCut(ctx, m.cut)
+	return m, ctx
+}
+
+// spend takes n steps and reports whether the budget ran out.
+func (m *meter) spend(n int) bool {
+	if m == nil || m.limit <= 0 {
+		return false
+	}
+	if m.left.Add(-int64(n)) >= 0 {
+		return false
+	}
+	m.cut(fmt.Sprintf("it spent its %s analysis steps", Thousands(int(m.limit))))
+	return true
+}
+
+// cut marks the rule's analysis incomplete (the first reason is kept)
+// and stops it.
+func (m *meter) cut(why string) {
+	m.mu.Lock()
+	if m.why == "" {
+		m.why = why
+	}
+	m.mu.Unlock()
+	m.cancel(errSteps)
+}
+
+func (m *meter) reason() string {
+	if m == nil {
+		return ""
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.why
+}
+
+// Spend counts n steps of the rule's work (one per loop iteration, more
+// for an iteration that does more) and reports whether the rule should
+// stop: its steps are spent, or the run was cancelled or is past its time
+// limit.
+func (p *Pass) Spend(n int) bool {
+	if p.meter.spend(n) {
+		return true
+	}
+	return p.Context().Err() != nil
+}
+
+// Incomplete says the rule gave up part of its analysis of the file (a
+// search past its own bound); why says what, for the note. The rule's
+// findings in the file are dropped, the file is reported as not fully
+// analysed, and the rule's context is cancelled.
+func (p *Pass) Incomplete(why string) {
+	if p.meter != nil {
+		p.meter.cut(why)
+	}
+}
+
+// BinaryNote is the note on a file that holds a NUL byte (src is its
+// text): it is not read as source, and says where the byte is so that a
+// stray one can be found.
+func BinaryNote(path string, src []byte) Diagnostic {
+	at := bytes.IndexByte(src, 0)
+	where := ""
+	if at >= 0 {
+		line := 1 + bytes.Count(src[:at], []byte("\n"))
+		col := at - bytes.LastIndexByte(src[:at], '\n')
+		where = fmt.Sprintf(" (line %d, column %d)", line, col)
+	}
+	return Diagnostic{
+		File: path, Code: InternalCode, Name: NotAnalysedName, Severity: SeverityInfo,
+		Message: "not analysed: the file holds a NUL byte" + where + ", so it is read as binary, not as source; remove the byte to have it checked",
+	}
+}
