@@ -422,7 +422,7 @@ func nulError(ws *workspace.Workspace, path string) error {
 // fix-all) calls it directly. Its options come from the same
 // configuration and Overrides (Overrides.Options); a run with no budget
 // gets analysis.DefaultBudget. A binary file is grammar.ErrBinary: check
-// reports where, the server shows nothing.
+// reports where, the server shows one info (analysis.BinaryNote).
 func Analyse(ctx context.Context, ws *workspace.Workspace, path string, opts analysis.Options) ([]analysis.Diagnostic, error) {
 	if opts.Budget == 0 {
 		opts.Budget = analysis.DefaultBudget
