@@ -350,6 +350,11 @@ func MaybeProjectCall(c Call) bool {
 	if c.Receiver != nil || c.Name == "" || c.Qualified != c.Name {
 		return false
 	}
+	switch c.Name {
+	case "static_cast", "reinterpret_cast", "const_cast", "dynamic_cast", "bit_cast", "sizeof", "alignof", "decltype":
+		// A cast or operator: it converts, it calls nothing.
+		return false
+	}
 	first := c.Name[0]
 	if !(first >= 'a' && first <= 'z') {
 		return false

@@ -23,3 +23,13 @@ extern "C" __global__ __aicore__ void flushed_then_helper(__gm__ int64_t *args) 
   fence_all();
   AscendC::SyncAll<false>();
 }
+
+// A cast after the store converts a value; it calls nothing that could
+// write the line back, so the finding stays a warning.
+extern "C" __global__ __aicore__ void cast_after(__gm__ int64_t *args) {
+  __gm__ int32_t *slot = reinterpret_cast<__gm__ int32_t *>(args[0]);
+  slot[0] = 1; // want "warning: EXT009 .*stays in this core's data cache"
+  int32_t n = static_cast<int32_t>(args[1]);
+  AscendC::SyncAll<false>();
+  (void)n;
+}
