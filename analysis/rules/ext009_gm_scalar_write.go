@@ -516,13 +516,10 @@ func (m *callersFlushMemo) library(funcs *cxx.Funcs, f *grammar.File, fn *gramma
 		return false
 	}
 	m.index(funcs)
-	name := cxx.FunctionName(fn)
-	all := funcs.All()
-	for _, site := range m.byName[name] {
-		if all[site.def].Node != fn {
-			return false
-		}
+	if !m.uncalled(funcs, fn, 0) {
+		return false
 	}
+	all := funcs.All()
 	if m.writesBack == nil {
 		m.writesBack = map[string]bool{}
 	}
@@ -541,6 +538,26 @@ func (m *callersFlushMemo) library(funcs *cxx.Funcs, f *grammar.File, fn *gramma
 		m.writesBack[f.Path] = wb
 	}
 	return wb
+}
+
+// uncalled reports whether only API functions call fn: no function of the
+// unit calls it, or every caller is itself such a function (an API entry
+// point that calls the API's helpers), to a few calls' depth.
+func (m *callersFlushMemo) uncalled(funcs *cxx.Funcs, fn *grammar.Node, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	all := funcs.All()
+	for _, site := range m.byName[cxx.FunctionName(fn)] {
+		def := all[site.def]
+		if def.Node == fn {
+			continue
+		}
+		if cxx.IsExternC(def.Node) || unit.IsKernelFunc(def.File, def.Node) || !m.uncalled(funcs, def.Node, depth+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // index builds the calls of the index by callee name, once.

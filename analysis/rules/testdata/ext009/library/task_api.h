@@ -24,7 +24,8 @@ inline __aicore__ void record_slot(SlotTable &t, int64_t value) {
   t.slots[0] = value;
 }
 
-// Called here, and nothing after the call writes the slot back.
+// A kernel of this file calls it, and nothing after the call writes the
+// count back.
 inline __aicore__ void record_count(SlotTable &t, int32_t n) {
   t.count[0] = n; // want "EXT009 gm-scalar-write: scalar store `t.count\\[0\\] = n`"
 }
@@ -33,4 +34,19 @@ inline __aicore__ void record_count(SlotTable &t, int32_t n) {
 inline __aicore__ void record_both(SlotTable &t, int64_t value) {
   record_count(t, 1);
   t.slots[1] = value;
+}
+
+// An API entry point calls the API's writer: both are left to the callers
+// of the entry point.
+inline __aicore__ void write_slot(SlotTable &t, int64_t value) {
+  t.slots[2] = value;
+}
+
+inline __aicore__ void submit(SlotTable &t, int64_t value) {
+  write_slot(t, value);
+}
+
+extern "C" __aicore__ void count_entry(__gm__ int64_t *args) {
+  SlotTable t = slot_table(args);
+  record_count(t, 1);
 }
