@@ -231,7 +231,7 @@ func (s *Server) recheckRun(ctx context.Context, ws *workspace.Workspace, path s
 	opts.MaxFindingsPerRule = 0
 	opts.Store = store
 	opts.Budget = s.opts.Budget
-	return analysis.RunContext(ctx, ws, path, opts)
+	return engine.Analyse(ctx, ws, path, opts)
 }
 
 // workspaceEdit converts fix edits (possibly in several files); nil when

@@ -462,10 +462,10 @@ func (c *Checker) Recheck() *Recheck {
 		opts := c.OptionsFor(path)
 		opts.Store = store
 		opts.MaxFindingsPerRule = 0
-		if opts.Budget = c.Budget; opts.Budget == 0 {
-			opts.Budget = analysis.DefaultBudget
+		if opts.Budget == 0 {
+			opts.Budget = c.Budget
 		}
-		d, err := analysis.RunContext(ctx, ws, path, opts)
+		d, err := Analyse(ctx, ws, path, opts)
 		if errors.Is(err, grammar.ErrBinary) {
 			err = nil
 		}

@@ -86,7 +86,7 @@ func checkAll(ck *Checker, ws *workspace.Workspace) []analysis.Diagnostic {
 	for _, p := range ck.Files {
 		opts := ck.OptionsFor(p)
 		opts.Store = store
-		ds, _ := analysis.Run(ws, p, opts)
+		ds, _ := Analyse(context.Background(), ws, p, opts)
 		out = append(out, ds...)
 	}
 	return out
