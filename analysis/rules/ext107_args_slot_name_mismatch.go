@@ -29,7 +29,9 @@ var ArgsSlotNameMismatch = register(&analysis.Analyzer{
 			"initialised from a literal slot (`float *scores = tensor_data<float>(args, 1)`), it compares the name with " +
 			"the stub's parameters: when the name is a parameter of the extern, and the slot holds another one, it warns. " +
 			"Names that are no parameter say nothing and stay silent, and so does a slot that is right for one of the " +
-			"externs the file is compiled under, or that depends on a template argument.",
+			"externs the file is compiled under. A constant of a templated body (`constexpr int32_t value_cache_arg = " +
+			"WithRope ? 3 : 2;`) is judged in each extern's instantiation, with the value its entry binds, as hovers " +
+			"and inlay hints show it; a flag no entry binds says nothing.",
 		Why: "args[] is positional (guide §2): a constant named after `scores` that holds `out`'s slot reads the output " +
 			"buffer where the kernel means the scores, a swap no compiler sees. Names and slots drift apart when the stub's " +
 			"parameters are reordered or one is inserted, and a kernel that reads the wrong tensor of the same shape runs " +
@@ -131,12 +133,16 @@ func runArgsSlotNameMismatch(pass *analysis.Pass) {
 		return
 	}
 	for _, a := range pass.ArgsAccesses() {
-		if a.Via != "constant" || a.Index == nil || len(a.Slots) != 1 {
+		if a.Via != "constant" || a.Index == nil || len(a.Slots) == 0 {
 			continue
 		}
 		name := a.Index.Text()
 		key := slotNameKey(name)
 		if key == "" {
+			continue
+		}
+		if len(a.Slots) > 1 {
+			reportPerInstance(pass, &a, name, key, stubs)
 			continue
 		}
 		vs := judgeSlotName(key, a.Slots[0], stubs)
@@ -214,4 +220,28 @@ func slotNameDiagnostic(what string, slot int64, vs []slotVerdict) analysis.Diag
 		d.Related = append(d.Related, paramRelated(v.stub, v.at, fmt.Sprintf("args[%d] is `%s`", slot, v.at.Name)))
 	}
 	return d
+}
+
+// reportPerInstance judges a constant whose value depends on a template
+// flag (`constexpr int32_t value_arg = WithRope ? 3 : 2;` in a templated
+// body) in each extern's instantiation, as the editor shows it: the value
+// the extern's entry binds, against that extern's table. A flag no entry
+// binds says nothing.
+func reportPerInstance(pass *analysis.Pass, a *abi.Access, name, key string, stubs []*abi.Stub) {
+	for _, s := range stubs {
+		for _, u := range pass.WS.UnitsOfStub(pass.File.Path, s) {
+			sl := abi.SlotsUnder(a, pass.Bindings(u), pass.Consts)
+			if len(sl) != 1 {
+				continue
+			}
+			vs := judgeSlotName(key, sl[0], []*abi.Stub{s})
+			if len(vs) == 0 {
+				continue
+			}
+			d := slotNameDiagnostic(fmt.Sprintf("index constant `%s` (%d where extern `%s` instantiates it)", name, sl[0], s.Name), sl[0], vs)
+			d.Start, d.End = a.Start, a.End
+			pass.Report(d)
+			return
+		}
+	}
 }
