@@ -6,8 +6,11 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
 )
 
 // Hover and inlay hints on a templated body two externs compile evaluate
@@ -126,4 +129,43 @@ func TestSignatureFixEditsEveryFile(t *testing.T) {
 		return
 	}
 	t.Fatalf("no signature fix offered: %+v", actions)
+}
+
+// BenchmarkQuickFixRecheck measures a code action request over every
+// finding of the examples' trap kernel: the first request proves each fix
+// offered (an analysis of the unit per fix), later ones on the same text
+// reuse the verdicts. Reports cold-ms (the first request) and the time of
+// a warm request per op.
+//
+//	go test ./lsp -run '^$' -bench QuickFixRecheck -benchtime 20x
+func BenchmarkQuickFixRecheck(b *testing.B) {
+	src, _ := filepath.Abs(filepath.Join("..", "examples", "traps"))
+	root := b.TempDir()
+	analysistest.CopyTree(b, src, root)
+	entry := filepath.Join(root, "kernels", "topk_mix", "topk_entry.cpp")
+	c := startServer(b, Options{})
+	c.initialize([]string{root}, map[string]any{})
+	doc := c.open(entry)
+	c.diagnosticsFor(doc.uri, 1)
+	ask := func() int {
+		var actions []protocol.CodeAction
+		c.call("textDocument/codeAction", map[string]any{
+			"textDocument": map[string]any{"uri": doc.uri},
+			"range":        protocol.Range{End: protocol.Position{Line: 1000}},
+			"context":      map[string]any{"diagnostics": []any{}, "only": []string{"quickfix"}},
+		}, &actions)
+		return len(actions)
+	}
+	start := time.Now()
+	if ask() == 0 {
+		b.Fatal("no code actions on the trap kernel")
+	}
+	cold := time.Since(start)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ask()
+	}
+	b.StopTimer()
+	// After the loop: ResetTimer drops metrics reported before it.
+	b.ReportMetric(float64(cold.Microseconds())/1000, "cold-ms")
 }
