@@ -90,42 +90,61 @@ func ParseFile(ctx context.Context, p *Parser, path string, src []byte, old *Fil
 
 // IncludesOf lists the #include directives of a file from its guard scan.
 func IncludesOf(f *File) []Include {
-	src := f.Src
 	var out []Include
 	macros := IncludeMacros{}
 	for _, d := range f.Guards.Directives {
-		if d.Kind == "define" || d.Kind == "undef" {
-			macros.Directive(d.Kind, d.Cond)
+		at := int(d.Start) + max(bytes.IndexByte(f.Src[d.Start:d.End], '#'), 0)
+		if inc, ok := IncludeOf(f.Src[at:d.End], at, macros); ok {
+			inc.Line = d.Line
+			out = append(out, inc)
 		}
-		if d.Kind != "include" {
-			continue
-		}
-		s := strings.TrimSpace(d.Cond)
-		if op := macros.Resolve(s); op != "" {
-			// `#include KERNEL_HDR`: the macro's name stands for the path.
-			name := strings.TrimSpace(stripComment(s))
-			start := d.CondStart + uint32(bytes.Index(src[d.CondStart:d.End], []byte(name)))
-			out = append(out, Include{Path: op[1 : len(op)-1], System: op[0] == '<', Line: d.Line, Start: start, End: start + uint32(len(name))})
-			continue
-		}
-		if len(s) < 2 {
-			continue
-		}
-		open := s[0]
-		closeCh := byte('"')
-		if open == '<' {
-			closeCh = '>'
-		} else if open != '"' {
-			continue
-		}
-		j := strings.IndexByte(s[1:], closeCh)
-		if j < 0 {
-			continue
-		}
-		start := d.CondStart + uint32(bytes.Index(src[d.CondStart:d.End], []byte{open}))
-		out = append(out, Include{Path: s[1 : 1+j], System: open == '<', Line: d.Line, Start: start, End: start + uint32(j) + 2})
 	}
 	return out
+}
+
+// IncludeOf reads a directive's text (line, from its '#', at offset start
+// of the file) as an #include; macros follows the #defines of include
+// paths before it, for a computed `#include NAME`. It is the one reading
+// of #include lines: the workspace's text scan and a parse's Includes.
+func IncludeOf(line []byte, start int, macros IncludeMacros) (Include, bool) {
+	i := 1
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	for _, kind := range []string{"define", "undef"} {
+		if bytes.HasPrefix(line[i:], []byte(kind)) {
+			macros.Directive(kind, string(line[i+len(kind):]))
+			return Include{}, false
+		}
+	}
+	if !bytes.HasPrefix(line[i:], []byte("include")) {
+		return Include{}, false
+	}
+	i += len("include")
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	if op := macros.Resolve(string(line[i:])); op != "" {
+		name := bytes.TrimSpace(line[i:])
+		if k := bytes.IndexAny(name, " \t/"); k >= 0 {
+			name = name[:k]
+		}
+		return Include{Path: op[1 : len(op)-1], System: op[0] == '<',
+			Start: uint32(start + i), End: uint32(start + i + len(name))}, true
+	}
+	if i >= len(line) || line[i] != '"' && line[i] != '<' {
+		return Include{}, false
+	}
+	closeCh := byte('"')
+	if line[i] == '<' {
+		closeCh = '>'
+	}
+	j := bytes.IndexByte(line[i+1:], closeCh)
+	if j < 0 {
+		return Include{}, false
+	}
+	return Include{Path: string(line[i+1 : i+1+j]), System: closeCh == '>',
+		Start: uint32(start + i), End: uint32(start + i + j + 2)}, true
 }
 
 // MaskAt returns the masked span covering off, if any.

@@ -42,7 +42,10 @@ var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
 			for k, v := range state[f] {
 				cur[k] = v
 			}
-			paths := grammar.IncludeMacros{}
+			paths := map[int]string{}
+			for _, inc := range f.Includes {
+				paths[inc.Line] = inc.Path
+			}
 			for _, d := range g.Directives {
 				if g.CoresAt(d.Start) == grammar.None {
 					continue
@@ -52,13 +55,8 @@ var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
 					if len(d.Macros) > 0 {
 						cur[d.Macros[0].Name] = d.Kind == "define"
 					}
-					paths.Directive(d.Kind, d.Cond)
 				case "include":
-					path := includePath(d.Cond)
-					if op := paths.Resolve(d.Cond); op != "" {
-						path = op[1 : len(op)-1]
-					}
-					t := u.Resolve(f, path)
+					t := u.Resolve(f, paths[d.Line])
 					if t == nil {
 						continue
 					}
@@ -90,11 +88,9 @@ var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
 func unitRoots(u *Unit) []*grammar.File {
 	included := map[*grammar.File]bool{}
 	for _, f := range u.Files {
-		for _, d := range f.Guards.Directives {
-			if d.Kind == "include" {
-				if t := u.Resolve(f, includePath(d.Cond)); t != nil && t != f {
-					included[t] = true
-				}
+		for _, inc := range f.Includes {
+			if t := u.Resolve(f, inc.Path); t != nil && t != f {
+				included[t] = true
 			}
 		}
 	}

@@ -35,22 +35,6 @@ func (u *Unit) Resolve(from *grammar.File, path string) *grammar.File {
 	return nil
 }
 
-// includePath is the path of an #include directive's operand.
-func includePath(cond string) string {
-	s := strings.TrimSpace(cond)
-	if len(s) < 2 || s[0] != '"' && s[0] != '<' {
-		return ""
-	}
-	closing := byte('"')
-	if s[0] == '<' {
-		closing = '>'
-	}
-	if j := strings.IndexByte(s[1:], closing); j >= 0 {
-		return s[1 : 1+j]
-	}
-	return ""
-}
-
 // UnresolvedInclude is a quoted #include of a unit's file that names no file
 // of the unit and no known SDK header: code the analysis could not see.
 type UnresolvedInclude struct {

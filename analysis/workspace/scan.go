@@ -92,49 +92,6 @@ func lex(src []byte, directive func(line []byte, start int), emit func(span)) {
 	}
 }
 
-// includeOf reads an #include directive line; macros follows the
-// #defines of include paths before it, for a computed `#include NAME`.
-func includeOf(line []byte, start int, macros grammar.IncludeMacros) (grammar.Include, bool) {
-	i := 1
-	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-		i++
-	}
-	for _, kind := range []string{"define", "undef"} {
-		if bytes.HasPrefix(line[i:], []byte(kind)) {
-			macros.Directive(kind, string(line[i+len(kind):]))
-			return grammar.Include{}, false
-		}
-	}
-	if !bytes.HasPrefix(line[i:], []byte("include")) {
-		return grammar.Include{}, false
-	}
-	i += len("include")
-	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-		i++
-	}
-	if op := macros.Resolve(string(line[i:])); op != "" {
-		name := bytes.TrimSpace(line[i:])
-		if k := bytes.IndexAny(name, " \t/"); k >= 0 {
-			name = name[:k]
-		}
-		return grammar.Include{Path: op[1 : len(op)-1], System: op[0] == '<',
-			Start: uint32(start + i), End: uint32(start + i + len(name))}, true
-	}
-	if i >= len(line) || line[i] != '"' && line[i] != '<' {
-		return grammar.Include{}, false
-	}
-	closeCh := byte('"')
-	if line[i] == '<' {
-		closeCh = '>'
-	}
-	j := bytes.IndexByte(line[i+1:], closeCh)
-	if j < 0 {
-		return grammar.Include{}, false
-	}
-	return grammar.Include{Path: string(line[i+1 : i+1+j]), System: closeCh == '>',
-		Start: uint32(start + i), End: uint32(start + i + j + 2)}, true
-}
-
 // scanText summarises a file without parsing it: includes, the extern entry
 // shape and kind evidence. It runs over every file of the workspace, so it
 // allocates nothing per token.
@@ -242,7 +199,7 @@ func scanText(src []byte) *scan {
 	}
 	macros := grammar.IncludeMacros{}
 	lex(src, func(line []byte, start int) {
-		if inc, ok := includeOf(line, start, macros); ok {
+		if inc, ok := grammar.IncludeOf(line, start, macros); ok {
 			s.includes = append(s.includes, inc)
 		}
 	}, func(t span) {
