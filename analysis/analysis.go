@@ -1,7 +1,9 @@
 // Package analysis is extern-lsp's rule framework: analyzers, passes,
-// diagnostics with fixes, suppressions and the driver that runs rules over a
-// workspace. Rules live in analysis/rules; front ends (check, the server)
-// only format and transport what the driver returns.
+// diagnostics with fixes, suppressions, the findings cap and the driver
+// that runs rules on one file of a workspace. A pass hands a rule the
+// file's units (analysis/unit), which answer every question about the
+// code; rules live in analysis/rules, and front ends reach the driver
+// through analysis/engine.
 package analysis
 
 import (

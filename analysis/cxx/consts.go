@@ -1,5 +1,22 @@
-// Package cxx holds the C++ semantics rules share: the integer constant
-// resolver and small helpers over call expressions and types.
+// Package cxx is the C++ semantics of AscendC kernels that the unit model
+// (analysis/unit) builds its facts from, over grammar's trees:
+//
+//   - constants: integer constants and template flags resolved across a
+//     unit's files (Resolver, consts.go) and constant arguments followed
+//     into callees (argflow.go);
+//   - functions: per-file indexes of calls and definitions (index.go,
+//     calls.go) and #define bodies read as functions (macros.go,
+//     macrouse.go);
+//   - the GM model (gm.go: which pointers and tensors address global
+//     memory, through structs, aliases and helpers) and the function
+//     summaries (summary.go, effect*.go, touch.go, preceding.go: loads,
+//     stores, DMA, cache maintenance, barriers and what callers
+//     guarantee);
+//   - synchronisation: hardware barriers (barriers.go), cross-core flags
+//     (flags.go, peerwindow.go) and intra-core events (events.go).
+//
+// It knows no rule and no workspace: a FileFacts (a unit) hands it the
+// per-file indexes it memoizes.
 package cxx
 
 import (

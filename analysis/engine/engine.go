@@ -2,9 +2,12 @@
 // language server) share, so a finding is found, selected, fixed and
 // explained the same way in both:
 //
-//   - Checker runs the rules over the files of roots or one document, each
-//     under its configuration with the front end's Overrides on top
-//     (select.go: the one place the selection layers are merged);
+//   - Analyse is the one door into the analysis of one file, and Checker
+//     (Collect or Document, then Check) the door for many: check, abi and
+//     the server's publish, pull, workspace diagnostics and fix-all all
+//     run files through them, each under its configuration with the front
+//     end's Overrides on top (select.go: the one place the selection
+//     layers are merged);
 //   - Fixer is the fix engine (safety tiers, conflicts, parse guard,
 //     iterate to a fixed point); DiffEdit turns its result into the edit
 //     the server sends;
