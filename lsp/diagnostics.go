@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"go.lsp.dev/protocol"
 	"hash/fnv"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -591,17 +593,44 @@ func (s *Server) workspaceFiles() []string {
 			out = append(out, p)
 		}
 	}
+	// As `check DIR`: files under vendor/, third_party/ and the other
+	// folders a walk skips are analysed as parts of the units that include
+	// them, but reported on only once opened (named).
+	roots := s.ws.Roots()
 	for _, p := range s.ws.KnownFiles() {
-		add(p)
+		if !underSkippedDir(roots, p) {
+			add(p)
+		}
 	}
 	for _, p := range s.stubFiles() {
-		add(p)
+		if !underSkippedDir(roots, p) {
+			add(p)
+		}
 	}
 	for _, d := range s.openDocs() {
 		add(d.path)
 	}
 	sort.Strings(out)
 	return out
+}
+
+// underSkippedDir reports whether a folder between p's root and p is one
+// a walk of the root skips (workspace.SkipDir).
+func underSkippedDir(roots []string, p string) bool {
+	for _, r := range roots {
+		rel, err := filepath.Rel(r, p)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		dirs := strings.Split(filepath.Dir(rel), string(filepath.Separator))
+		for _, d := range dirs {
+			if d != "." && workspace.SkipDir(d) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // workspaceDiagnostic reports every workspace file. When every report is
