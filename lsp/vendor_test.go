@@ -72,4 +72,3 @@ func TestWorkspaceDiagnosticsVendorPolicy(t *testing.T) {
 	}
 	c.shutdown()
 }
-
