@@ -99,11 +99,6 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	} else {
 		ctx = unit.WithRun(ctx)
 	}
-	if opts.Budget > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opts.Budget)
-		defer cancel()
-	}
 	path = workspace.Abs(path)
 	var wctx *workspace.Context
 	if lang, _ := grammar.LangOf(path); lang == grammar.CPP {
@@ -136,6 +131,21 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 				cut = append(cut, fmt.Sprintf("the included %s holds a NUL byte and was not read", filepath.Base(incl[i])))
 			}
 		}
+	}
+	if wctx != nil {
+		// The units' files too (parsed once, kept by the workspace).
+		for _, e := range wctx.Units {
+			ws.Files(ws.Closure(e))
+		}
+	}
+	if opts.Budget > 0 {
+		// The time limit starts once the file and its headers are parsed:
+		// parsing is linear in the text, and on a loaded machine a large
+		// unit's parse alone could reach it, changing the findings with
+		// the load. What it guards against is a rule that never ends.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Budget)
+		defer cancel()
 	}
 	store := opts.Store
 	if store == nil {
