@@ -121,7 +121,7 @@ func laneCondition(vm *varianceModel, fc *cxx.FlagCall, conds []*grammar.Node, s
 		default:
 			continue // loops: every lane runs them
 		}
-		if vm.Condition(c, grammar.AIV)&varLane == 0 {
+		if vm.Condition(c, grammar.AIV)&varLane == 0 || cubeConjunct(c) {
 			continue
 		}
 		if c.Kind() == "if_statement" && bothBranchesSet(c, fc, sets) {
@@ -130,6 +130,47 @@ func laneCondition(vm *varianceModel, fc *cxx.FlagCall, conds []*grammar.Node, s
 		return c
 	}
 	return nil
+}
+
+// cubeConjunct reports whether an if's condition requires the cube core
+// (`if (postFlag && g_coreType == AscendC::AIC)`): what it guards runs on
+// no vector lane, whatever the other conjuncts test.
+func cubeConjunct(c *grammar.Node) bool {
+	if c.Kind() != "if_statement" {
+		return false
+	}
+	cond := c.ChildByField("condition")
+	if cond == nil {
+		return false
+	}
+	var conj func(n *grammar.Node) bool
+	conj = func(n *grammar.Node) bool {
+		for n.Kind() == "parenthesized_expression" || n.Kind() == "condition_clause" {
+			inner := n.NamedChildren()
+			if len(inner) != 1 {
+				return false
+			}
+			n = inner[0]
+		}
+		if n.Kind() != "binary_expression" {
+			return strings.TrimSpace(n.Text()) == "ASCEND_IS_AIC"
+		}
+		op := n.ChildByField("operator")
+		l, r := n.ChildByField("left"), n.ChildByField("right")
+		if op == nil || l == nil || r == nil {
+			return false
+		}
+		switch op.Text() {
+		case "&&":
+			return conj(l) || conj(r)
+		case "==":
+			lt, rt := strings.TrimSpace(l.Text()), strings.TrimSpace(r.Text())
+			isAIC := func(s string) bool { return s == "AscendC::AIC" || s == "AIC" }
+			return lt == "g_coreType" && isAIC(rt) || rt == "g_coreType" && isAIC(lt)
+		}
+		return false
+	}
+	return conj(cond)
 }
 
 // bothBranchesSet reports whether each branch of a lane test sets the same

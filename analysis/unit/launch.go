@@ -89,8 +89,14 @@ func LaunchOf(sh workspace.EntryShape, build []workspace.BuildSetting) LaunchMod
 	case sh.StubLinked:
 		return LaunchModel{LaunchExtern, fmt.Sprintf("an `@pl.jit.extern` stub names %s", name)}
 	}
+	device := map[string]bool{}
 	for _, b := range build {
-		if b.Key == "cpu-sim" {
+		if b.Key == "device" {
+			device[b.File] = true
+		}
+	}
+	for _, b := range build {
+		if b.Key == "cpu-sim" && !device[b.File] {
 			return LaunchModel{LaunchHost, fmt.Sprintf("%s:%d defines __CPU_SIM: a CPU-simulator build, no device compile", rel(sh.Entry, b.File), b.Line)}
 		}
 	}

@@ -58,6 +58,10 @@ def scale(x: pl.Tensor[[64], pl.FP32], y: pl.Out[pl.Tensor[[64], pl.FP32]]) -> p
 	"sim/CMakeLists.txt": "add_definitions(-D__CPU_SIM)\n",
 	"sim/case/kernel.cpp": `extern "C" __global__ __aicore__ void sim_case(__gm__ float *x) {}
 `,
+	// A build file with a device compile and an optional simulator build.
+	"both/CMakeLists.txt": "if (SIM)\n  add_compile_definitions(__CPU_SIM)\nendif()\ntarget_compile_options(k PRIVATE \"SHELL:-mllvm -cce-aicore-stack-size=0x8000\")\n",
+	"both/kernel.cpp": `extern "C" __global__ __aicore__ void both(__gm__ float *x) {}
+`,
 	// An int64 pointer among other parameters says nothing of the launch.
 	"unknown/fill.cpp": `extern "C" __aicore__ void fill(__gm__ int64_t *data, int32_t n) {}
 `,
@@ -78,6 +82,7 @@ func TestLaunchModels(t *testing.T) {
 		{"library/matmul.cpp", LaunchStandalone, "owns its launch"},
 		{"sim/case/kernel.cpp", LaunchHost, "../CMakeLists.txt:1 defines __CPU_SIM"},
 		{"unknown/fill.cpp", LaunchUnknown, "among other parameters"},
+		{"both/kernel.cpp", LaunchStandalone, "owns its launch"},
 	} {
 		p := filepath.Join(root, c.entry)
 		if !ws.Context(p).Extern {

@@ -88,7 +88,8 @@ func (w *Workspace) launchIn(dir string) string {
 // CMake list, a shell or make script, or a Python build helper.
 type BuildSetting struct {
 	// Key is "dcci-insert-for-scalar", "dcci-before-kernel-end" (Value
-	// "true" or "false"), or "cpu-sim" (the file defines __CPU_SIM).
+	// "true" or "false"), "cpu-sim" (the file defines __CPU_SIM) or
+	// "device" (the file passes device compile switches).
 	Key, Value string
 	// File and Line say where (Line 1-based).
 	File string
@@ -182,6 +183,11 @@ func buildSettingsOf(path string, src []byte) []BuildSetting {
 		}
 		if definesCPUSim(l) {
 			out = append(out, BuildSetting{Key: "cpu-sim", Value: "true", File: path, Line: i + 1})
+		}
+		if strings.Contains(l, "cce-aicore") || strings.Contains(l, "ccec") {
+			// A device compile's switches: a __CPU_SIM next to them is an
+			// optional simulator build of the same kernels.
+			out = append(out, BuildSetting{Key: "device", Value: "true", File: path, Line: i + 1})
 		}
 	}
 	return out
