@@ -708,9 +708,6 @@ func NewLoader(override string, rules []*analysis.Analyzer) (*Loader, error) {
 // Default is the configuration used when no file applies.
 func (l *Loader) Default() *Config { return Default(l.rules) }
 
-// Rules are the rules the loader's configurations name.
-func (l *Loader) Rules() []*analysis.Analyzer { return l.rules }
-
 // ForFile returns the configuration of a file.
 func (l *Loader) ForFile(path string) (*Config, error) {
 	abs, err := filepath.Abs(path)

@@ -161,7 +161,7 @@ func (m *coresMemo) fnCores(fn *grammar.Node, depth int) grammar.Cores {
 		// An entry's own functions are called from the entry; a header's
 		// from the files that include it.
 		if !isUnitEntry(pass) {
-			for _, f := range unitFiles(pass) {
+			for _, f := range pass.Reach().Headers() {
 				for i := range f.Tree.Nodes {
 					if n := &f.Tree.Nodes[i]; n.Kind() == "call_expression" {
 						name := cxx.CallName(n)

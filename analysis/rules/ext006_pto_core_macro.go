@@ -273,7 +273,7 @@ func runPTOCoreMacro(pass *analysis.Pass) {
 	if policy == familyConsistent {
 		anchor, anchorUse = findFamilyUse(pass.File, uses, want)
 		if anchor == nil {
-			for _, g := range unitFiles(pass) {
+			for _, g := range pass.Reach().Headers() {
 				if anchor, anchorUse = findFamilyUse(g, coreMacroUses(g), want); anchor != nil {
 					break
 				}

@@ -70,7 +70,7 @@ type flagUse struct {
 
 func runCrossFlagIDCollision(pass *analysis.Pass) {
 	// A copy: the unit's file list is shared by every pass on the unit.
-	files := append(append([]*grammar.File(nil), unitFiles(pass)...), pass.File)
+	files := append(append([]*grammar.File(nil), pass.Reach().Headers()...), pass.File)
 	if !mentionsFlags(files) {
 		return
 	}

@@ -72,12 +72,6 @@ func unitSyncAll(pass *analysis.Pass) (bool, cxx.Site) {
 	return f.ok, f.site
 }
 
-// unitFiles lists the other parsed C++ files of the file's extern units:
-// its includes, then each unit entry and the entry's includes.
-func unitFiles(pass *analysis.Pass) []*grammar.File {
-	return pass.Reach().Headers()
-}
-
 // unitFlagCalls returns the flag calls of the other files of the file's
 // extern units (see unitFiles).
 func unitFlagCalls(pass *analysis.Pass) []cxx.FlagCall {

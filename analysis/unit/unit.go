@@ -76,9 +76,6 @@ func (u *Unit) Context() context.Context {
 	return u.ctx
 }
 
-// Store is the store the unit's facts are kept in (nil: none).
-func (u *Unit) Store() *Store { return u.store }
-
 // Headers are the unit's files after the entry.
 func (u *Unit) Headers() []*grammar.File {
 	if len(u.Files) == 0 {
