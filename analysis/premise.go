@@ -160,28 +160,24 @@ func (m Models) Noun() string {
 // only what that does not cover (a read of a line this core's own DMA
 // wrote).
 func (m Models) Coherent() bool {
-	any := false
-	for _, u := range m {
-		if !u.Launch.Launch.Device() {
-			continue
-		}
-		if !u.Build.ScalarCoherence {
-			return false
-		}
-		any = true
-	}
-	return any
+	return m.allDevice(func(b unit.Build) bool { return b.ScalarCoherence })
 }
 
 // EndWriteBack reports whether every device unit of the file is built
 // with the compiler writing the data cache back at the kernel's end.
 func (m Models) EndWriteBack() bool {
+	return m.allDevice(func(b unit.Build) bool { return b.KernelEndWriteBack })
+}
+
+// allDevice reports whether the file has a device unit and every device
+// unit's build has the property.
+func (m Models) allDevice(has func(unit.Build) bool) bool {
 	any := false
 	for _, u := range m {
 		if !u.Launch.Launch.Device() {
 			continue
 		}
-		if !u.Build.KernelEndWriteBack {
+		if !has(u.Build) {
 			return false
 		}
 		any = true

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,15 +15,7 @@ func TestLaunchModelLensAndHover(t *testing.T) {
 		"add/host.cpp":       "void run(void *stream) { add_rows<<<8, nullptr, stream>>>(nullptr, nullptr); }\n",
 		"add/CMakeLists.txt": "target_compile_options(k PRIVATE \"SHELL:-mllvm -cce-aicore-dcci-insert-for-scalar=false\")\n",
 	}
-	for p, text := range files {
-		full := filepath.Join(root, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, root, files)
 	c := startServer(t, Options{})
 	c.initialize([]string{root}, nil)
 	k := c.open(filepath.Join(root, "add", "add_kernel.cpp"))
