@@ -39,7 +39,7 @@ func (w *Workspace) dropStubs() {
 
 // dropUnits forgets the include units and resolutions (w.mu held).
 func (w *Workspace) dropUnits() {
-	w.resolved = nil
+	w.resolved, w.noDir = nil, nil
 	w.dropIncludeUnits()
 }
 

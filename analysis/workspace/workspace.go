@@ -119,6 +119,9 @@ type Workspace struct {
 	files map[string]*fileEntry
 	// IncludeDirs are searched after the including file's directory.
 	includeDirs []string
+	// noDir says which include folders are not on disk (missingDir);
+	// dropped with the resolutions.
+	noDir map[string]bool
 	// known is every C++ file found under the roots (for reverse includes).
 	known   map[string]bool
 	indexed bool
@@ -241,14 +244,20 @@ func (w *Workspace) AddIncludeDirs(dirs []string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	added := false
+	// A set, not a scan per folder: quadratic in a long include-dirs.
+	have := make(map[string]bool, len(w.includeDirs))
+	for _, d := range w.includeDirs {
+		have[d] = true
+	}
 	for _, d := range dirs {
-		if !slices.Contains(w.includeDirs, d) {
+		if !have[d] {
+			have[d] = true
 			w.includeDirs = append(w.includeDirs, d)
 			added = true
 		}
 	}
 	if added {
-		w.resolved = nil
+		w.resolved, w.noDir = nil, nil
 		w.units = nil
 		w.dropClosures()
 	}
@@ -856,18 +865,43 @@ func (w *Workspace) resolveInclude(from string, inc grammar.Include) string {
 	for _, d := range w.stubIncludeDirs() {
 		cands = append(cands, filepath.Join(d, inc.Path))
 	}
-	for _, c := range cands {
+	for i, c := range cands {
 		w.mu.Lock()
 		e := w.files[c]
 		w.mu.Unlock()
 		if e != nil {
 			return c
 		}
+		if i > 0 && w.missingDir(filepath.Dir(c)) {
+			continue
+		}
 		if st, err := os.Stat(c); err == nil && !st.IsDir() {
 			return c
 		}
 	}
 	return ""
+}
+
+// missingDir reports whether folder d is not on disk, asked once per
+// folder for as long as the resolutions are kept: with 100,000 include
+// folders every #include looked in each of them on disk. A buffer the
+// editor holds in such a folder is still found (w.files, above).
+func (w *Workspace) missingDir(d string) bool {
+	w.mu.Lock()
+	m, ok := w.noDir[d]
+	w.mu.Unlock()
+	if ok {
+		return m
+	}
+	st, err := os.Stat(d)
+	m = err != nil || !st.IsDir()
+	w.mu.Lock()
+	if w.noDir == nil {
+		w.noDir = map[string]bool{}
+	}
+	w.noDir[d] = m
+	w.mu.Unlock()
+	return m
 }
 
 // Includes returns the workspace files path includes directly.
