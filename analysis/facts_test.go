@@ -13,16 +13,26 @@ import (
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
-func TestRunStopsAtBudgetAndOnCancel(t *testing.T) {
-	dir := t.TempDir()
-	path := dir + "/k.cpp"
+// emptyKernel writes an extern with an empty body in a folder of its own.
+func emptyKernel(t *testing.T) (dir, path string) {
+	t.Helper()
+	dir = t.TempDir()
+	path = dir + "/k.cpp"
 	src := "extern \"C\" __global__ __aicore__ void k(__gm__ int64_t *args) { (void)args; }\n"
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	quick := &Analyzer{Code: "EXT990", Name: "quick", Severity: SeverityWarning, Lang: grammar.CPP, Run: func(p *Pass) {
-		p.Report(Diagnostic{Message: "quick finding"})
-	}}
+	return dir, path
+}
+
+// quickRule reports one finding at once.
+var quickRule = &Analyzer{Code: "EXT990", Name: "quick", Severity: SeverityWarning, Lang: grammar.CPP, Run: func(p *Pass) {
+	p.Report(Diagnostic{Message: "quick finding"})
+}}
+
+func TestRunStopsAtBudgetAndOnCancel(t *testing.T) {
+	dir, path := emptyKernel(t)
+	quick := quickRule
 	slow := &Analyzer{Code: "EXT991", Name: "slow", Severity: SeverityWarning, Lang: grammar.CPP, Run: func(p *Pass) {
 		for p.Context().Err() == nil {
 			time.Sleep(time.Millisecond)

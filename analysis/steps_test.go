@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -16,15 +15,8 @@ import (
 // time (no clock involved); a rule that gives up part of its work says so
 // the same way.
 func TestStepsStopARule(t *testing.T) {
-	dir := t.TempDir()
-	path := dir + "/k.cpp"
-	src := "extern \"C\" __global__ __aicore__ void k(__gm__ int64_t *args) { (void)args; }\n"
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	quick := &Analyzer{Code: "EXT990", Name: "quick", Severity: SeverityWarning, Lang: grammar.CPP, Run: func(p *Pass) {
-		p.Report(Diagnostic{Message: "quick finding"})
-	}}
+	dir, path := emptyKernel(t)
+	quick := quickRule
 	// long reports a finding early, then works 1000 steps.
 	long := &Analyzer{Code: "EXT991", Name: "long", Severity: SeverityWarning, Lang: grammar.CPP, Run: func(p *Pass) {
 		p.Report(Diagnostic{Message: "finding before the work"})
