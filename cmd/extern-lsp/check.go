@@ -519,14 +519,9 @@ const exitCodesHelp = `exit codes:
 func (r *checkRun) reportIncomplete(ds []analysis.Diagnostic) int {
 	var files []string
 	why := map[string]string{}
-	for _, d := range ds {
-		if !analysis.Incomplete(&d) {
-			continue
-		}
-		if _, ok := why[d.File]; !ok {
-			files = append(files, d.File)
-			why[d.File] = d.Message
-		}
+	for _, d := range firstIncomplete(ds) {
+		files = append(files, d.File)
+		why[d.File] = d.Message
 	}
 	if len(files) == 0 || r.flags.quiet {
 		return len(files)

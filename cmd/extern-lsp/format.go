@@ -587,11 +587,22 @@ type incompleteFile struct {
 // analysed, in order, once each.
 func incompleteFiles(diags []analysis.Diagnostic, cwd string) []incompleteFile {
 	var out []incompleteFile
+	for _, d := range firstIncomplete(diags) {
+		out = append(out, incompleteFile{File: relPath(cwd, d.File), Reason: d.Message})
+	}
+	return out
+}
+
+// firstIncomplete is, for each file some rule did not analyse fully, the
+// first note of diags saying so, in order (the text, JSON and SARIF
+// reports all name a file once, by that note).
+func firstIncomplete(diags []analysis.Diagnostic) []analysis.Diagnostic {
+	var out []analysis.Diagnostic
 	seen := map[string]bool{}
 	for _, d := range diags {
 		if analysis.Incomplete(&d) && !seen[d.File] {
 			seen[d.File] = true
-			out = append(out, incompleteFile{File: relPath(cwd, d.File), Reason: d.Message})
+			out = append(out, d)
 		}
 	}
 	return out

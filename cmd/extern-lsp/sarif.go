@@ -221,13 +221,9 @@ func (r *reporter) sarif(diags []analysis.Diagnostic, analyzers []*analysis.Anal
 	// A file analysed only in part is a notification of the run, so that
 	// a code-scanning view does not show it as clean.
 	var notes []sarifNotification
-	seen := map[string]bool{}
-	for _, d := range diags {
-		if analysis.Incomplete(&d) && !seen[d.File] {
-			seen[d.File] = true
-			notes = append(notes, sarifNotification{Level: "warning", Message: sarifText{Text: d.Message},
-				Locations: []sarifLocation{{PhysicalLocation: physical(d.File, d.Start, d.End)}}})
-		}
+	for _, d := range firstIncomplete(diags) {
+		notes = append(notes, sarifNotification{Level: "warning", Message: sarifText{Text: d.Message},
+			Locations: []sarifLocation{{PhysicalLocation: physical(d.File, d.Start, d.End)}}})
 	}
 	if len(notes) > 0 {
 		run.Invocations = []sarifInvocation{{ExecutionSuccessful: true, ToolExecutionNotifications: notes}}
