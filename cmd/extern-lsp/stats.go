@@ -83,7 +83,7 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 	loc := locator{ws: ws}
 	at := func(p string, off uint32) string { return fmt.Sprintf("%s:%d", rel(p), loc.at(p, off).line) }
 	units := map[string]bool{}
-	var analysed, parseErrs, unresolved, unevaluatedFiles []string
+	var analysed, parseErrs, unresolved, unevaluatedFiles, binary []string
 	var undefined, unread, templates []string
 	var sight analysis.Sight
 	unevaluated := 0
@@ -98,8 +98,13 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 	for _, res := range results {
 		p := res.Path
 		src, err := ws.Source(p)
-		if err != nil || grammar.IsBinary(src) {
-			// Unreadable or binary: not analysed.
+		if err != nil {
+			// Unreadable: not analysed.
+			continue
+		}
+		if grammar.IsBinary(src) {
+			// Binary: not analysed, and counted as not fully analysed.
+			binary = append(binary, rel(p))
 			continue
 		}
 		analysed = append(analysed, rel(p))
@@ -171,11 +176,7 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 			partial = append(partial, rel(d.File))
 		}
 	}
-	for _, res := range results {
-		if src, err := ws.Source(res.Path); err == nil && grammar.IsBinary(src) {
-			partial = append(partial, rel(res.Path))
-		}
-	}
+	partial = append(partial, binary...)
 	if len(partial) > 0 {
 		sort.Strings(partial)
 		s.add("files_not_fully_analysed", "files not fully analysed", len(partial),
