@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -22,20 +23,11 @@ import (
 func kernelEntries(f *grammar.File) []*grammar.Node {
 	entries, _ := cxx.Entries(f)
 	for _, fn := range cxx.Functions(f) {
-		if !containsNode(entries, fn) && unit.IsKernelFunc(f, fn) {
+		if !slices.Contains(entries, fn) && unit.IsKernelFunc(f, fn) {
 			entries = append(entries, fn)
 		}
 	}
 	return entries
-}
-
-func containsNode(list []*grammar.Node, n *grammar.Node) bool {
-	for _, m := range list {
-		if m == n {
-			return true
-		}
-	}
-	return false
 }
 
 // declStart is where a function's declaration starts: its template header
