@@ -9,8 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
 	"io"
 	"log"
 	"os"
@@ -18,6 +16,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/config"
