@@ -111,24 +111,13 @@ func (p *Pass) compiledUnder(path string, off uint32, pr Premise) bool {
 	if !p.compiled(path, off) {
 		return false
 	}
-	f := p.fileAt(path)
-	if pr == PremiseNone || f == nil || f.Lang != grammar.CPP {
+	if pr == PremiseNone {
 		return true
 	}
-	seen := false
-	for _, u := range p.Units() {
-		if u.Pseudo || u.File(path) == nil {
-			continue
-		}
-		if m, ok := p.models.of(u.Entry); !ok || !m.Holds(pr) {
-			continue
-		}
-		seen = true
-		if u.IncludeGuards(f).CoresAt(off) != grammar.None {
-			return true
-		}
-	}
-	return !seen
+	return p.compiledBy(path, off, func(u *unit.Unit) bool {
+		m, ok := p.models.of(u.Entry)
+		return ok && m.Holds(pr)
+	})
 }
 
 // RuntimeABI reports whether a unit of the file is called by the runtime

@@ -225,6 +225,11 @@ func (p *Pass) ArchAt(f *grammar.File, n *grammar.Node) grammar.Arch {
 // not under `#ifdef __CPU_SIM` or another never-device branch, and, for a
 // header, not cut out by what every unit defines before including it.
 func (p *Pass) compiled(path string, off uint32) bool {
+	return p.compiledBy(path, off, nil)
+}
+
+// compiledBy is compiled over the units keep accepts (nil: every unit).
+func (p *Pass) compiledBy(path string, off uint32, keep func(*unit.Unit) bool) bool {
 	f := p.fileAt(path)
 	if f == nil || f.Lang != grammar.CPP {
 		return true
@@ -234,7 +239,7 @@ func (p *Pass) compiled(path string, off uint32) bool {
 	}
 	seen := false
 	for _, u := range p.Units() {
-		if u.Pseudo || u.File(path) == nil {
+		if u.Pseudo || u.File(path) == nil || keep != nil && !keep(u) {
 			continue
 		}
 		seen = true
