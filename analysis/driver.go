@@ -356,9 +356,12 @@ func (p *Pass) dropFacts(ks []unit.FactKey) {
 // why is set when the rule did not analyse the file fully (its steps
 // ran out, or it gave up part of its work: see steps.go).
 func runRule(ctx context.Context, base Pass, a *Analyzer, limit *findingCap, steps int64) (found []Diagnostic, why string, ok bool) {
+	// The rule appends to its own slice, never to the named result: an
+	// abandoned rule goes on appending after runRule has returned.
+	var diags []Diagnostic
 	p := base
 	p.Analyzer = a
-	p.diags = &found
+	p.diags = &diags
 	p.limit = limit
 	var m *meter
 	if steps > 0 {
@@ -379,7 +382,7 @@ func runRule(ctx context.Context, base Pass, a *Analyzer, limit *findingCap, ste
 	}()
 	select {
 	case <-done:
-		return found, m.reason(), true
+		return diags, m.reason(), true
 	case <-ctx.Done():
 		return nil, "", false
 	}
