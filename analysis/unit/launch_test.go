@@ -62,6 +62,21 @@ def scale(x: pl.Tensor[[64], pl.FP32], y: pl.Out[pl.Tensor[[64], pl.FP32]]) -> p
 	"both/CMakeLists.txt": "if (SIM)\n  add_compile_definitions(__CPU_SIM)\nendif()\ntarget_compile_options(k PRIVATE \"SHELL:-mllvm -cce-aicore-stack-size=0x8000\")\n",
 	"both/kernel.cpp": `extern "C" __global__ __aicore__ void both(__gm__ float *x) {}
 `,
+	// Kernels a macro defines per data type, the macro expanded as another
+	// macro's argument: standalone kernels of the header compiled alone.
+	"macro/reduce_op.h": `#define REDUCE_KERNEL_DEF(type) \
+    extern "C" __global__ __aicore__ void reduce_##type(REDUCE_ARGS_DEF) \
+    { \
+        return ReduceImpl<type>(REDUCE_ARGS_CALL); \
+    }
+
+EACH_REDUCE_TYPE(REDUCE_KERNEL_DEF);
+`,
+	// The same macro never expanded defines no kernel.
+	"macro/unused_op.h": `#define UNUSED_KERNEL_DEF(type) \
+    extern "C" __global__ __aicore__ void unused_##type(int32_t n) {}
+inline int32_t helper(int32_t n) { return n; }
+`,
 	// An int64 pointer among other parameters says nothing of the launch.
 	"unknown/fill.cpp": `extern "C" __aicore__ void fill(__gm__ int64_t *data, int32_t n) {}
 `,
@@ -83,6 +98,7 @@ func TestLaunchModels(t *testing.T) {
 		{"sim/case/kernel.cpp", LaunchHost, "../CMakeLists.txt:1 defines __CPU_SIM"},
 		{"unknown/fill.cpp", LaunchUnknown, "among other parameters"},
 		{"both/kernel.cpp", LaunchStandalone, "owns its launch"},
+		{"macro/reduce_op.h", LaunchStandalone, "owns its launch"},
 	} {
 		p := filepath.Join(root, c.entry)
 		if !ws.Context(p).Extern {
@@ -93,9 +109,12 @@ func TestLaunchModels(t *testing.T) {
 			t.Errorf("%s: %s (%s), want %s with %q", c.entry, m.Launch, m.Evidence, c.want, c.evidence)
 		}
 	}
-	// The host file of the launch is no unit.
-	if c := ws.Context(filepath.Join(root, "standalone/main.cpp")); c.Extern {
-		t.Errorf("main.cpp is a unit: %+v", c)
+	// The host file of the launch is no unit, nor a header whose kernel
+	// macro nothing expands.
+	for _, f := range []string{"standalone/main.cpp", "macro/unused_op.h"} {
+		if c := ws.Context(filepath.Join(root, f)); c.Extern {
+			t.Errorf("%s is a unit: %+v", f, c)
+		}
 	}
 }
 

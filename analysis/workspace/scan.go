@@ -198,11 +198,30 @@ func scanText(src []byte) *scan {
 		}
 	}
 	macros := grammar.IncludeMacros{}
+	// kernelMacros are the macros of the file whose bodies define a
+	// `__global__` kernel (`#define KERNEL_DEF(type) extern "C"
+	// __global__ __aicore__ void k_##type(...) {...}`): the file defines
+	// kernels where it expands one, even as another macro's argument
+	// (`FOR_EACH_TYPE(KERNEL_DEF);`). A macro never expanded defines none.
+	var kernelMacros [][]byte
 	lex(src, func(line []byte, start int) {
 		if inc, ok := grammar.IncludeOf(line, start, macros); ok {
 			s.includes = append(s.includes, inc)
 		}
+		if name := kernelMacro(line); name != nil {
+			kernelMacros = append(kernelMacros, name)
+		}
 	}, func(t span) {
+		if t.kind == 'i' && len(kernelMacros) > 0 {
+			for _, m := range kernelMacros {
+				if bytes.Equal(src[t.start:t.end], m) {
+					// Its parameters are the macro's: a host launch's own
+					// (the runtime's single `args` is written out, not
+					// generated per type).
+					s.globalAny, s.global = true, true
+				}
+			}
+		}
 		ring[n%window] = t
 		n++
 		if n > ahead {
@@ -215,4 +234,34 @@ func scanText(src []byte) *scan {
 	s.externC = externC
 	s.entry = s.argsFn && externC || s.globalAny
 	return s
+}
+
+// kernelMacro returns the name a `#define` line defines when its body
+// holds the word `__global__`, nil otherwise.
+func kernelMacro(line []byte) []byte {
+	rest := bytes.TrimLeft(line[1:], " \t")
+	if !bytes.HasPrefix(rest, []byte("define")) {
+		return nil
+	}
+	rest = bytes.TrimLeft(rest[len("define"):], " \t")
+	n := 0
+	for n < len(rest) && isWordByte(rest[n]) {
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	body := rest[n:]
+	for i := bytes.Index(body, []byte("__global__")); i >= 0; {
+		end := i + len("__global__")
+		if (i == 0 || !isWordByte(body[i-1])) && (end == len(body) || !isWordByte(body[end])) {
+			return rest[:n]
+		}
+		j := bytes.Index(body[end:], []byte("__global__"))
+		if j < 0 {
+			break
+		}
+		i = end + j
+	}
+	return nil
 }
