@@ -630,6 +630,31 @@ func (s *Summaries) originOf(e *grammar.Node) Origin {
 	return Origin{}
 }
 
+// uncast strips the casts around a dcci's operand: `dcci((__gm__ void
+// *)slot, ...)` casts for the intrinsic's signature and maintains the
+// lines `slot` points at, whatever its type; as a view (carve) the cast
+// would make `slot + 16` a region of its own, apart from the stores
+// through `slot`.
+func uncast(e *grammar.Node) *grammar.Node {
+	for {
+		e = Unparen(e)
+		switch {
+		case e == nil:
+			return nil
+		case e.Kind() == "cast_expression":
+			e = e.ChildByField("value")
+		case e.Kind() == "call_expression" && castType(e) != nil:
+			a := e.ChildByField("arguments").NamedChildren()
+			if len(a) != 1 {
+				return e
+			}
+			e = a[0]
+		default:
+			return e
+		}
+	}
+}
+
 func (s *Summaries) callOrigin(e *grammar.Node) Origin {
 	if castType(e) != nil {
 		if a := e.ChildByField("arguments").NamedChildren(); len(a) > 0 {
@@ -1094,6 +1119,11 @@ func (s *Summaries) returnOrigin(d FuncDef) Origin {
 			}
 			var ro Origin
 			if c := n.NamedChildren(); len(c) > 0 {
+				if nullPointer(c[0]) {
+					// `if (i >= n) return nullptr;`: no memory, so no
+					// disagreement with the returns that point somewhere.
+					continue
+				}
 				ro = s.originOf(c[0])
 			}
 			if first {
@@ -1105,6 +1135,20 @@ func (s *Summaries) returnOrigin(d FuncDef) Origin {
 	}
 	m.o, m.busy = o, false
 	return o
+}
+
+// nullPointer reports whether e is a null pointer constant.
+func nullPointer(e *grammar.Node) bool {
+	e = Unparen(e)
+	switch e.Kind() {
+	case "null", "nullptr":
+		return true
+	case "identifier":
+		return e.Text() == "NULL"
+	case "number_literal":
+		return e.Text() == "0"
+	}
+	return false
 }
 
 // substitute maps an origin relative to a callee's parameters to the
@@ -1345,7 +1389,7 @@ func (s *Summaries) directEffect(f *grammar.File, c Call) ([]Effect, bool) {
 		all := d.HasArg("ENTIRE_DATA_CACHE")
 		o := Origin{}
 		if !all {
-			o = s.originOf(ptr)
+			o = s.originOf(uncast(ptr))
 		}
 		p := s.intern(o)
 		out := []Effect{{Kind: Invalidate, origin: p, All: all}}

@@ -34,7 +34,7 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"without `dsb` is reported once, at the write-back, with every store it covers as related information " +
 			"(one missing `dsb`, one finding), and is a `warning` when a " +
 			"cross-core signal, a barrier or a store to a flag that is itself written back follows before a `dsb`, " +
-			"and `info` otherwise; signals that cannot hand the store to a reader are passed over (the message names " +
+			"and `info` otherwise (a signal past a `return` that ends the write-back's path is on another path); signals that cannot hand the store to a reader are passed over (the message names " +
 			"them): a flag or signal wait, which tells no one to read, and a pto::comm `TNOTIFY` into a rank's comm " +
 			"window (its address computed from the CommContext's `windowsIn` bases, as `CommRemotePtr` does) when the " +
 			"store is to other memory, since the woken rank reads its own window, not this task's tensors. A " +
@@ -124,6 +124,13 @@ func runGMScalarWrite(pass *analysis.Pass) {
 				flush = &cxx.Dcci{Call: at, Func: a.Func()}
 			}
 			next, dsb := index.AfterWriteBack(wb, o, cores)
+			// What follows a `return` closing the write-back's path
+			// (`if (own) { *slot = v; dcci(slot, ...); return; }
+			// notify(peer);`) is on another path.
+			exit := exitAfter(a.Func(), index.Effect(wb).At)
+			if stop := index.NextStop(wb, cores); stop < index.Len() && index.Effect(stop).At.Start >= exit {
+				next, dsb = -1, false
+			}
 			if dsb {
 				continue
 			}
@@ -134,7 +141,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 				after.passed = append(after.passed, index.Effect(next))
 				stop := index.NextStop(next, cores)
 				next = -1
-				if stop < index.Len() {
+				if stop < index.Len() && index.Effect(stop).At.Start < exit {
 					if index.Effect(stop).Kind == cxx.Dsb {
 						dsb = true
 					} else {
@@ -241,6 +248,27 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		}
 		pass.Report(g.d)
 	}
+}
+
+// exitAfter is the offset of the first `return` that every path from n
+// takes before anything after it in fn: a return statement of a block
+// holding n, after n (fn's end when there is none).
+func exitAfter(fn, n *grammar.Node) uint32 {
+	exit := fn.End
+	// Siblings walked in place: a per-block child list, made for every
+	// store of a deep nest, grew its allocations with the square.
+	for c, b := n, n.Parent(); b != nil && b != fn; c, b = b, b.Parent() {
+		if b.Kind() != "compound_statement" {
+			continue
+		}
+		for st := c.NextSibling(); st != nil && st.Start < exit; st = st.NextSibling() {
+			if st.Kind() == "return_statement" {
+				exit = st.Start
+				break
+			}
+		}
+	}
+	return exit
 }
 
 // flushKey groups the stores one write-back covers (per severity, which
