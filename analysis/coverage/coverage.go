@@ -89,11 +89,12 @@ func Find(ws *workspace.Workspace, includeDirs []string, rootFlag string) []Gap 
 	}
 	var unlinked []string
 	above := map[string][]string{}
+	rf := workspace.NewRootFinder()
 	for _, e := range entries {
 		if len(ws.StubsForEntry(e)) > 0 {
 			continue
 		}
-		if up := stubFolderAbove(e, roots); up != "" {
+		if up := stubFolderAbove(rf, e, roots); up != "" {
 			above[up] = append(above[up], e)
 			continue
 		}
@@ -132,8 +133,8 @@ func Find(ws *workspace.Workspace, includeDirs []string, rootFlag string) []Gap 
 // stubFolderAbove is the project root extern-lsp finds for an entry when
 // it lies above every root and holds a Python stub: the folder the user
 // should have opened.
-func stubFolderAbove(entry string, roots []string) string {
-	up := workspace.ProjectRoot(entry)
+func stubFolderAbove(rf *workspace.RootFinder, entry string, roots []string) string {
+	up := rf.Root(entry)
 	for _, r := range roots {
 		if !strings.HasPrefix(r, up+string(filepath.Separator)) {
 			continue

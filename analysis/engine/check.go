@@ -39,7 +39,9 @@ type Checker struct {
 	// Steps is each rule's step budget in a file (0: analysis.DefaultSteps).
 	Steps int64
 	// Syntax has each result say whether its file parses cleanly
-	// (FileResult.ParseErrors): the files no rule reads are parsed too.
+	// (FileResult.ParseErrors), from the parse the rules read: a file no
+	// rule reads is not parsed for it (FileResult.Unparsed), so the
+	// figures cost what the check does.
 	Syntax bool
 	// IncludeDirs are searched for quoted #includes (the compile's -I)
 	// before the include-dirs of the configurations the run loads.
@@ -77,6 +79,10 @@ type FileResult struct {
 	// ParseErrors is set, with Checker.Syntax, when the file's tree holds
 	// ERROR or MISSING nodes.
 	ParseErrors bool
+	// Unparsed is set, with Checker.Syntax, when no rule read the file's
+	// parse (a C++ file no extern compiles): whether it parses is not
+	// known.
+	Unparsed bool
 }
 
 func (c *Checker) rootFor(path string) string {
@@ -393,8 +399,13 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 				}
 				results[i] = FileResult{Path: path, Diags: d, Err: err, Sight: sight}
 				if c.Syntax && err == nil {
-					// Before release.Done: the parse the rules read, if any.
-					if f, ferr := c.WS.File(path); ferr == nil && f.Tree != nil {
+					// Before release.Done: the parse the rules read. A C++
+					// file no extern compiles was not parsed (whether
+					// another file's unit holds its parse at this moment
+					// depends on the order of the workers: not asked).
+					if l, _ := grammar.LangOf(path); l == grammar.CPP && !c.WS.Context(path).Extern {
+						results[i].Unparsed = true
+					} else if f, ferr := c.WS.File(path); ferr == nil && f.Tree != nil {
 						results[i].ParseErrors = f.Tree.HasError()
 					}
 				}

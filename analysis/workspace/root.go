@@ -23,6 +23,31 @@ var RootMarkers = []string{"pyproject.toml", "extern-lsp.toml", ".git"}
 // folder. path may be a folder (then a stub naming any file under it
 // counts) or a Python stub (then the folder must also hold its sources).
 func ProjectRoot(path string) string {
+	return NewRootFinder().Root(path)
+}
+
+// RootFinder finds the project roots of many paths (ProjectRoot), reading
+// each folder's markers and stubs once: the roots of a tree's hundreds of
+// entries walk up the same folders, and each walk read and parsed every
+// stub on the way (a tenth of a second per hundred entries).
+type RootFinder struct {
+	dirs map[string]*rootDir
+}
+
+// rootDir is what a folder says about the roots below it.
+type rootDir struct {
+	marker bool
+	// named are the files the folder's stubs name (their sources and the
+	// headers those include).
+	named []string
+}
+
+// NewRootFinder returns a finder with nothing read yet. It reads the disk
+// as it is when asked: use one for one pass over a tree.
+func NewRootFinder() *RootFinder { return &RootFinder{dirs: map[string]*rootDir{}} }
+
+// Root is ProjectRoot(path).
+func (rf *RootFinder) Root(path string) string {
 	path = Abs(path)
 	start := path
 	if st, err := os.Stat(path); err != nil || !st.IsDir() {
@@ -36,12 +61,11 @@ func ProjectRoot(path string) string {
 		}
 	}
 	for d := start; ; {
-		for _, m := range RootMarkers {
-			if _, err := os.Stat(filepath.Join(d, m)); err == nil {
-				return d
-			}
+		info := rf.dir(d)
+		if info.marker {
+			return d
 		}
-		if len(ownSources) > 0 && allUnder(ownSources, d) || stubFolderNames(d, path) {
+		if len(ownSources) > 0 && allUnder(ownSources, d) || info.names(path) {
 			return d
 		}
 		parent := filepath.Dir(d)
@@ -50,6 +74,34 @@ func ProjectRoot(path string) string {
 		}
 		d = parent
 	}
+}
+
+func (rf *RootFinder) dir(d string) *rootDir {
+	if info, ok := rf.dirs[d]; ok {
+		return info
+	}
+	info := &rootDir{}
+	for _, m := range RootMarkers {
+		if _, err := os.Stat(filepath.Join(d, m)); err == nil {
+			info.marker = true
+			break
+		}
+	}
+	if !info.marker {
+		info.named = stubFolderNamed(d)
+	}
+	rf.dirs[d] = info
+	return info
+}
+
+// names reports whether the folder's stubs name target or a file under it.
+func (info *rootDir) names(target string) bool {
+	for _, p := range info.named {
+		if under(p, target) {
+			return true
+		}
+	}
+	return false
 }
 
 func resolvedPaths(srcs []abi.Source) []string {
@@ -76,14 +128,14 @@ func allUnder(paths []string, dir string) bool {
 	return true
 }
 
-// stubFolderNames reports whether a Python file directly in dir declares a
-// stub whose sources, or the headers they include, are target or lie under
-// it.
-func stubFolderNames(dir, target string) bool {
+// stubFolderNamed lists the files the stubs of the Python files directly
+// in dir name: their sources and the headers those include.
+func stubFolderNamed(dir string) []string {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return false
+		return nil
 	}
+	var named []string
 	for _, e := range ents {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".py") {
 			continue
@@ -91,18 +143,12 @@ func stubFolderNames(dir, target string) bool {
 		for _, s := range readStubs(filepath.Join(dir, e.Name())) {
 			incDirs := resolvedPaths(s.IncludeDirs)
 			for _, src := range resolvedPaths(s.Sources) {
-				if under(src, target) {
-					return true
-				}
-				for _, p := range includeClosure(src, incDirs) {
-					if under(p, target) {
-						return true
-					}
-				}
+				named = append(named, src)
+				named = append(named, includeClosure(src, incDirs)...)
 			}
 		}
 	}
-	return false
+	return named
 }
 
 // readStubs parses the stubs of one Python file read from disk (regular

@@ -219,8 +219,9 @@ type checkRun struct {
 	// skipped are the files and folders not read or not written, with why
 	// (reported at the end; the exit code is then 2).
 	skipped   []skip
-	notes     []string // said once at the end (non-UTF-8 text and the like)
-	unwritten int      // fixed files not written
+	notes     []string       // said once at the end (non-UTF-8 text and the like)
+	unwritten int            // fixed files not written
+	gaps      []coverage.Gap // coverageGaps, once found
 }
 
 type skip struct {
@@ -425,7 +426,7 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 	w := &reporter{ws: r.ws, cwd: r.cwd, w: stdout, color: useColor(stdout, f.noColor), quiet: f.quiet, unsafe: f.unsafeFixes}
 	var stats *checkStats
 	if f.stats {
-		stats = collectStats(r.ws, r.cwd, results, shown, f.unsafeFixes, func(p string) bool {
+		stats = collectStats(r.ws, r.cwd, results, shown, r.coverageGaps(), f.unsafeFixes, func(p string) bool {
 			if f.arch != "" {
 				return true
 			}
@@ -489,15 +490,27 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 // stub links are common in a tree of plain AscendC kernels: --statistics
 // names them.
 func (r *checkRun) reportGaps() {
-	how := "the project root"
-	if r.flags.root != "" {
-		how = "--root"
-	}
-	for _, g := range coverage.Find(r.ws, r.flags.includeDirs, how) {
+	for _, g := range r.coverageGaps() {
 		if g.Kind != coverage.NoStub && g.Kind != coverage.Unlinked {
 			fmt.Fprintf(r.stderr, "extern-lsp check: %s\n", escapeText(g.String()))
 		}
 	}
+}
+
+// coverageGaps are the run's coverage gaps, found once: the stderr report
+// and --statistics both read them.
+func (r *checkRun) coverageGaps() []coverage.Gap {
+	if r.gaps == nil {
+		how := "the project root"
+		if r.flags.root != "" {
+			how = "--root"
+		}
+		r.gaps = coverage.Find(r.ws, r.flags.includeDirs, how)
+		if r.gaps == nil {
+			r.gaps = []coverage.Gap{}
+		}
+	}
+	return r.gaps
 }
 
 // ExitIncomplete is check's exit code when some file was analysed only in

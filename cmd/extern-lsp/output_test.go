@@ -98,17 +98,23 @@ func TestOutputFormats(t *testing.T) {
 }
 
 // TestStatistics: --statistics (and --stats) report files, units, parse
-// errors, unresolved includes and findings per rule; in JSON as an object.
+// errors, files not parsed, unresolved includes and findings per rule; in
+// JSON as an object.
 func TestStatistics(t *testing.T) {
 	dir := trapsTree(t)
-	// One more file that does not parse, and one include nobody has.
+	// A header no extern compiles (not parsed: check does not read it),
+	// with one include nobody has, and a Python file that does not parse
+	// (every Python file is parsed).
 	broken := "#include \"no_such_header.h\"\n__aicore__ inline void f( { int x = ; }\n"
 	if err := os.WriteFile(filepath.Join(dir, "kernels", "broken.h"), []byte(broken), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(dir, "kernels", "broken.py"), []byte("def f(:\n    return\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	r := runBinary(t, dir, "check", "--statistics", "--quiet", ".")
 	for _, want := range []*regexp.Regexp{
-		regexp.MustCompile(`(?m)^files analysed +4$`),
+		regexp.MustCompile(`(?m)^files analysed +5$`),
 		regexp.MustCompile(`(?m)^units +1  \(`),
 		// Units per launch model: the traps entry is named by its stub.
 		regexp.MustCompile(`(?m)^  pypto externs +1  \(.*\)\n +kernels/topk_mix/topk_entry\.cpp$`),
@@ -126,10 +132,11 @@ func TestStatistics(t *testing.T) {
 	}
 	// Each count names its files: the first few in text, under the count.
 	for _, want := range []*regexp.Regexp{
-		regexp.MustCompile(`(?m)^files with parse errors +1  \(.*\)\n +kernels/broken\.h$`),
+		regexp.MustCompile(`(?m)^files with parse errors +1  \(.*\)\n +kernels/broken\.py$`),
+		regexp.MustCompile(`(?m)^files not parsed +1  \(.*\)\n +kernels/broken\.h$`),
 		regexp.MustCompile(`(?m)^unresolved #includes +2  \(.*\)\n +.*kernels/broken\.h:1: "no_such_header\.h"`),
 		regexp.MustCompile(`(?m)^units +1  \(.*\)\n +kernels/topk_mix/topk_entry\.cpp$`),
-		regexp.MustCompile(`(?m)^files analysed +4\n +\S+, \S+, \S+ and 1 more$`),
+		regexp.MustCompile(`(?m)^files analysed +5\n +\S+, \S+, \S+ and 2 more$`),
 	} {
 		if !want.MatchString(r.stdout) {
 			t.Errorf("--statistics: no %s in\n%s", want, r.stdout)
@@ -151,7 +158,7 @@ func TestStatistics(t *testing.T) {
 	}
 	doc := jsonStatistics(t, dir)
 	got := doc.counters()
-	want := map[string]int{"files_analysed": 4, "units": 1, "units_unknown_target": 0, "files_with_parse_errors": 1, "unresolved_includes": 2}
+	want := map[string]int{"files_analysed": 5, "units": 1, "units_unknown_target": 0, "files_with_parse_errors": 1, "files_not_parsed": 1, "unresolved_includes": 2}
 	for k, n := range want {
 		if got[k] != n {
 			t.Errorf("json statistics %s = %d, want %d (%v)", k, got[k], n, got)

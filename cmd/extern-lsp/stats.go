@@ -75,15 +75,16 @@ var launchNote = map[unit.Launch]string{
 // did not parse cleanly, the quoted #includes that resolve to no file, what
 // the analysis could not see (sight: macros it cannot read, unknown
 // template arguments) and the fixes demoted for it, and the findings per
-// rule, each with the files behind it. archSet reports whether the
+// rule, each with the files behind it. gaps are the run's coverage gaps
+// (coverage.Find, found once for the run). archSet reports whether the
 // configuration (or --arch) names the target chip for a file.
-func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResult, diags []analysis.Diagnostic, unsafe bool, archSet func(path string) bool) *checkStats {
+func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResult, diags []analysis.Diagnostic, gaps []coverage.Gap, unsafe bool, archSet func(path string) bool) *checkStats {
 	s := &checkStats{}
 	rel := func(p string) string { return relPath(cwd, p) }
 	loc := locator{ws: ws}
 	at := func(p string, off uint32) string { return fmt.Sprintf("%s:%d", rel(p), loc.at(p, off).line) }
 	units := map[string]bool{}
-	var analysed, parseErrs, unresolved, unevaluatedFiles, binary []string
+	var analysed, parseErrs, unparsed, unresolved, unevaluatedFiles, binary []string
 	var undefined, unread, templates []string
 	var sight analysis.Sight
 	unevaluated := 0
@@ -114,6 +115,9 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 		inFile(&templates, p, res.Sight.TemplateConditions)
 		if res.ParseErrors {
 			parseErrs = append(parseErrs, rel(p))
+		}
+		if res.Unparsed {
+			unparsed = append(unparsed, rel(p))
 		}
 		if l, _ := grammar.LangOf(p); l != grammar.CPP {
 			n, names := unevaluatedIncludeDirs(ws, p)
@@ -156,7 +160,7 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 		analysedSet[res.Path] = true
 	}
 	var unlinked []string
-	for _, g := range coverage.Find(ws, nil, "the project root") {
+	for _, g := range gaps {
 		if g.Kind == coverage.NoStub || g.Kind == coverage.Unlinked || g.Kind == coverage.StubAbove {
 			for _, p := range g.Paths {
 				if analysedSet[p] {
@@ -170,6 +174,7 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 	s.add("units_unknown_target", "units of unknown chip", len(unknown),
 		"no `arch` setting and no #if naming A2/A3 or A5: flag ids and modes that differ between the chips were not judged", unknown)
 	s.add("files_with_parse_errors", "files with parse errors", len(parseErrs), "findings there may be missing", parseErrs)
+	s.add("files_not_parsed", "files not parsed", len(unparsed), "C++ files no extern compiles: no rule reads them, so they are not parsed and their parse errors are not counted", unparsed)
 	var partial []string
 	for _, d := range diags {
 		if analysis.Incomplete(&d) && (len(partial) == 0 || partial[len(partial)-1] != rel(d.File)) {
