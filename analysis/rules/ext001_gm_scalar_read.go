@@ -38,7 +38,7 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"between the cause and the read (or in the polling loop). Silent for `args[k]`, " +
 			"tensor descriptor fields (`t->buffer.addr`, `t->start_offset` through `Tensor` / `ChipTensor` pointers or " +
 			"their aliases), the runtime's context structures behind `get_block_idx(args)` & co. and its " +
-			"communication context (`CommContext`: `ctx->rankId`, `ctx->windowsIn[peer]`), " +
+			"communication context the host fills (`CommContext`, the HCCL device contexts and resource parameters: `ctx->rankId`, `ctx->windowsIn[peer]`), " +
 			"`LocalTensor::GetValue`, stores (EXT009), taking an address (`&p[i]`, `p + i`), memory only this core's " +
 			"scalar unit wrote before the read, and reads after a `dcci` of the memory: directly, through a helper " +
 			"(transitively, including loops over integer cache-line addresses and `ENTIRE_DATA_CACHE`), or by every " +
@@ -390,8 +390,15 @@ func funcIndex(fn *grammar.Node) int {
 // runtime or the host before the task and never during it: the per-task
 // ones behind get_block_idx(args) and co., and the communication context
 // (rank id, rank count, the ranks' window bases) the host fills and copies
-// to the device when it sets up the comm domain.
-var runtimeContexts = map[string]bool{"GlobalContext": true, "LocalContext": true, "CommContext": true}
+// to the device when it sets up the comm domain: simpler's CommContext,
+// pto-isa's CommDeviceContext and the HCCL device contexts and resource
+// parameters (HcclDeviceContext, HcclCombinOpParam, HcclOpResParam, a
+// window table such as PtoRemoteWindowContext) that CANN's HCCL or the
+// test's host code fills the same way.
+var runtimeContexts = map[string]bool{
+	"GlobalContext": true, "LocalContext": true, "CommContext": true, "CommDeviceContext": true,
+	"HcclDeviceContext": true, "HcclCombinOpParam": true, "HcclOpResParam": true, "PtoRemoteWindowContext": true,
+}
 
 // runtimeContext reports whether a read is of a runtime context structure:
 // through a pointer to one, or inside the runtime's get_*(args) accessors.

@@ -144,7 +144,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 		own = live(i)
 		return !own
 	}, cxx.ScalarWrite)
-	if l := prec.loops.pollLoop(a.Node, fn); l != nil && !scansAddress(l, a) {
+	if l := prec.loops.pollLoop(a.Node, fn); l != nil && !scansAddress(l, a) && !countedBound(l, a) {
 		// Only an invalidation inside the loop refreshes the line on
 		// every iteration.
 		if index.NextCovering(cxx.Invalidate, o, cores, l.Start, l.End, nil) < 0 {
@@ -316,6 +316,47 @@ func scansAddress(loop *grammar.Node, a *cxx.Access) bool {
 			names[id.Text()] = true
 		}
 	}
+	return changesName(loop, names)
+}
+
+// countedBound reports whether the read is the bound a for loop's own
+// counter is compared with (`for (i = 0; i < hdr->count; ++i)`): the loop
+// ends when its counter gets there, whatever the line holds, so it does
+// not wait for the word to change (`spin < kMax && *ready == 0` does).
+func countedBound(loop *grammar.Node, a *cxx.Access) bool {
+	if loop.Kind() != "for_statement" || loop.ChildByField("update") == nil {
+		return false
+	}
+	cmp := a.Node.Parent()
+	for cmp != nil && cmp != loop && !relational(cmp) {
+		cmp = cmp.Parent()
+	}
+	if cmp == nil || cmp == loop {
+		return false
+	}
+	names := map[string]bool{}
+	for _, side := range []string{"left", "right"} {
+		if n := cmp.ChildByField(side); n != nil && !n.Contains(a.Node) && n.Kind() == "identifier" {
+			names[n.Text()] = true
+		}
+	}
+	return changesName(loop, names)
+}
+
+// relational reports whether n is an ordering comparison.
+func relational(n *grammar.Node) bool {
+	if n.Kind() != "binary_expression" {
+		return false
+	}
+	switch op := n.ChildByField("operator"); op.Text() {
+	case "<", "<=", ">", ">=":
+		return true
+	}
+	return false
+}
+
+// changesName reports whether the loop assigns or steps one of the names.
+func changesName(loop *grammar.Node, names map[string]bool) bool {
 	if len(names) == 0 {
 		return false
 	}

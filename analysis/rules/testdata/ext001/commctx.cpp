@@ -31,6 +31,35 @@ extern "C" __global__ __aicore__ void comm_context(__gm__ int64_t *args) {
   pto::comm::TNOTIFY(sig, 1, pto::comm::NotifyOp::AtomicAdd);
 }
 
+// HCCL's device context, filled by the host when the comm domain is set
+// up: searching its window table for the window holding an address reads
+// nothing the task writes.
+struct HcclDeviceContext {
+  uint64_t workSpace;
+  uint32_t rankId;
+  uint32_t rankNum;
+  uint64_t winSize;
+  uint64_t windowsIn[8];
+};
+
+__aicore__ inline uint64_t peer_address(__gm__ void *raw, uint64_t local, int peer) {
+  auto *hctx = reinterpret_cast<__gm__ HcclDeviceContext *>(raw);
+  for (uint32_t i = 0; i < hctx->rankNum && i < 8; ++i) {
+    uint64_t base = hctx->windowsIn[i];
+    if (local >= base && local < base + hctx->winSize) {
+      return hctx->windowsIn[peer] + (local - base);
+    }
+  }
+  return local;
+}
+
+extern "C" __global__ __aicore__ void hccl_context(__gm__ int64_t *args) {
+  __gm__ int32_t *window = input_data<int32_t>(args, 0);
+  uint64_t remote = peer_address(reinterpret_cast<__gm__ void *>(args[1]), reinterpret_cast<uint64_t>(window), 1);
+  pto::comm::Signal sig(reinterpret_cast<__gm__ int32_t *>(remote));
+  pto::comm::TNOTIFY(sig, 1, pto::comm::NotifyOp::AtomicAdd);
+}
+
 extern "C" __global__ __aicore__ void peer_table(__gm__ int64_t *args) {
   __gm__ PeerTable *table = input_data<PeerTable>(args, 2);
   uint32_t me = table->rankId; // want "info: EXT001 .*`table->rankId`"
