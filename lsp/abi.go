@@ -30,17 +30,17 @@ type abiView struct {
 	unitsC map[*abi.Stub][]*cxx.Resolver
 }
 
-func (s *Server) abiViewOf(path string) *abiView {
+func (s *view) abiViewOf(path string) *abiView {
 	v := &abiView{path: path, stubs: s.ws.StubsFor(path), unitsB: map[*abi.Stub][]*abi.Bindings{}, unitsC: map[*abi.Stub][]*cxx.Resolver{}}
 	if len(v.stubs) == 0 {
 		return v
 	}
-	v.acc = s.store.ArgsAccesses(context.Background(), s.ws, path)
+	v.acc = s.store.ArgsAccesses(s.rctx, s.ws, path)
 	for _, st := range v.stubs {
 		for _, u := range s.ws.UnitsOfStub(path, st) {
-			v.unitsB[st] = append(v.unitsB[st], s.store.EntryBindings(context.Background(), s.ws, u))
+			v.unitsB[st] = append(v.unitsB[st], s.store.EntryBindings(s.rctx, s.ws, u))
 			var consts *cxx.Resolver
-			if eu := s.store.ForEntry(context.Background(), s.ws, u); eu != nil {
+			if eu := s.store.ForEntry(s.rctx, s.ws, u); eu != nil {
 				consts = eu.Consts()
 			}
 			v.unitsC[st] = append(v.unitsC[st], consts)
@@ -142,14 +142,14 @@ func paramText(st *abi.Stub, p *abi.Param) string {
 }
 
 // stubLink renders "name (file:line)" with a link to the stub.
-func (s *Server) stubLink(st *abi.Stub) string {
+func (s *view) stubLink(st *abi.Stub) string {
 	l := s.linesFor(st.File)
 	line, _ := l.Position(st.Start)
 	return fmt.Sprintf("**`%s`** ([%s:%d](%s#L%d))", st.Name, filepath.Base(st.File), line+1, s.uriFor(st.File), line+1)
 }
 
 // accessMarkdown is the hover of an args access.
-func (s *Server) accessMarkdown(v *abiView, a *abi.Access) string {
+func (s *view) accessMarkdown(v *abiView, a *abi.Access) string {
 	var b strings.Builder
 	what := "args[" + joinInts(a.Slots, " or ") + "]"
 	perExtern := ""
@@ -242,7 +242,7 @@ func joinInts(xs []int64, sep string) string {
 
 // hoverABI answers hovers on args reads and index constants (C++) and on
 // stub names and parameters (Python).
-func (s *Server) hoverABI(f *grammar.File, off uint32) *protocol.Hover {
+func (s *view) hoverABI(f *grammar.File, off uint32) *protocol.Hover {
 	if f.Lang == grammar.Python {
 		return s.hoverStub(f, off)
 	}
@@ -262,7 +262,7 @@ func (s *Server) hoverABI(f *grammar.File, off uint32) *protocol.Hover {
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: s.accessMarkdown(v, a)}, Range: &r}
 }
 
-func (s *Server) hoverStub(f *grammar.File, off uint32) *protocol.Hover {
+func (s *view) hoverStub(f *grammar.File, off uint32) *protocol.Hover {
 	for _, st := range s.ws.StubsFor(f.Path) {
 		if st.File != f.Path {
 			continue
@@ -283,7 +283,7 @@ func (s *Server) hoverStub(f *grammar.File, off uint32) *protocol.Hover {
 	return nil
 }
 
-func (s *Server) definition(ctx context.Context, doc docRequest, p *positionParams) (any, error) {
+func (s *view) definition(ctx context.Context, doc docRequest, p *positionParams) (any, error) {
 	f, err := s.fileFor(doc.uri)
 	if err != nil || f.Tree == nil {
 		return nil, nil
@@ -301,13 +301,13 @@ func (s *Server) definition(ctx context.Context, doc docRequest, p *positionPara
 	return locs, nil
 }
 
-func (s *Server) location(path string, start, end uint32) protocol.Location {
+func (s *view) location(path string, start, end uint32) protocol.Location {
 	return protocol.Location{URI: protocol.DocumentURI(s.uriFor(path)), Range: rangeOf(s.linesFor(path), start, end)}
 }
 
 // definitionInCPP: from an args read to the Python parameter(s), from an
 // entry's name to its stub(s).
-func (s *Server) definitionInCPP(f *grammar.File, off uint32) []protocol.Location {
+func (s *view) definitionInCPP(f *grammar.File, off uint32) []protocol.Location {
 	v := s.abiViewOf(f.Path)
 	var locs locationSet
 	add := locs.add
@@ -344,7 +344,7 @@ func (s *Server) definitionInCPP(f *grammar.File, off uint32) []protocol.Locatio
 
 // definitionInStub: from a source=/aic_source=/aiv_source= argument to the
 // C++ file, from the stub's name to its entry functions.
-func (s *Server) definitionInStub(f *grammar.File, off uint32) []protocol.Location {
+func (s *view) definitionInStub(f *grammar.File, off uint32) []protocol.Location {
 	var out []protocol.Location
 	for _, st := range s.ws.StubsFor(f.Path) {
 		if st.File != f.Path {
@@ -367,7 +367,7 @@ func (s *Server) definitionInStub(f *grammar.File, off uint32) []protocol.Locati
 
 // entryLocation points at the entry function of a C++ file (the one named
 // like the stub when there are several), or the file's start.
-func (s *Server) entryLocation(path, name string) protocol.Location {
+func (s *view) entryLocation(path, name string) protocol.Location {
 	ef, err := s.ws.File(path)
 	if err != nil || ef.Tree == nil {
 		return s.location(path, 0, 0)
@@ -389,9 +389,8 @@ func (s *Server) entryLocation(path, name string) protocol.Location {
 	return s.location(path, 0, 0)
 }
 
-func (s *Server) abiTable(ctx context.Context, doc docRequest, p *abiTableParams) (any, error) {
+func (s *view) abiTable(ctx context.Context, doc docRequest, p *abiTableParams) (any, error) {
 	path := doc.path
-	s.flush()
 	stubs := s.ws.StubsFor(path)
 	if len(stubs) == 0 {
 		return abiTableResult{Markdown: "No `@pl.jit.extern` stub in the workspace compiles `" + filepath.Base(path) + "`."}, nil
@@ -400,7 +399,7 @@ func (s *Server) abiTable(ctx context.Context, doc docRequest, p *abiTableParams
 }
 
 // stubFiles are the Python files that define stubs.
-func (s *Server) stubFiles() []string {
+func (s *view) stubFiles() []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, st := range s.ws.Stubs() {

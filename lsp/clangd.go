@@ -53,11 +53,12 @@ func (s *Server) writeClangdConfig(view, format string) (clangdConfigResult, err
 	if err != nil {
 		return clangdConfigResult{}, err
 	}
-	roots := s.ws.Roots()
+	ws := s.current().ws
+	roots := ws.Roots()
 	if len(roots) == 0 {
 		return clangdConfigResult{}, errNoRoot
 	}
-	data := clangd.Render(format, core, clangd.Flags(core, s.ws.IncludeDirs()))
+	data := clangd.Render(format, core, clangd.Flags(core, ws.IncludeDirs()))
 	path, err := clangd.Write(roots[0], format, data)
 	if err != nil {
 		return clangdConfigResult{}, err
@@ -71,7 +72,7 @@ var errNoRoot = jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no workspace folder to 
 // followCoreView rewrites the clangd configuration files extern-lsp wrote
 // (and only those) for the view's core.
 func (s *Server) followCoreView() {
-	roots := s.ws.Roots()
+	roots := s.current().ws.Roots()
 	if len(roots) == 0 {
 		return
 	}

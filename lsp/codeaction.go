@@ -39,7 +39,7 @@ func kindAllowed(only []string, kind string) bool {
 	return false
 }
 
-func (s *Server) codeAction(ctx context.Context, doc docRequest, p *codeActionParams) (any, error) {
+func (s *view) codeAction(ctx context.Context, doc docRequest, p *codeActionParams) (any, error) {
 	path := doc.path
 	diags, _, err := s.diagnosticsOf(ctx, path)
 	if err != nil {
@@ -156,8 +156,8 @@ func (s *Server) codeAction(ctx context.Context, doc docRequest, p *codeActionPa
 // fork of the workspace, and returns the difference as edits. diags are
 // the file's current findings; only fixes to files the server may edit
 // apply.
-func (s *Server) fixAllEdits(ctx context.Context, path string, diags []analysis.Diagnostic) []analysis.TextEdit {
-	opts, ok := s.optionsFor(path)
+func (s *view) fixAllEdits(ctx context.Context, path string, diags []analysis.Diagnostic) []analysis.TextEdit {
+	opts, ok := s.optionsFor(s.ws, path)
 	if !ok {
 		return nil
 	}
@@ -224,7 +224,7 @@ const maxVerifiedFixes = 16
 // recheckRun analyses a file of a fork for the fix recheck, under the
 // file's settings, every finding listed.
 func (s *Server) recheckRun(ctx context.Context, ws *workspace.Workspace, path string, store *unit.Store) ([]analysis.Diagnostic, error) {
-	opts, ok := s.optionsFor(path)
+	opts, ok := s.optionsFor(ws, path)
 	if !ok {
 		return nil, nil
 	}
@@ -236,7 +236,7 @@ func (s *Server) recheckRun(ctx context.Context, ws *workspace.Workspace, path s
 
 // workspaceEdit converts fix edits (possibly in several files); nil when
 // an edit touches a file the server must not change (see editable).
-func (s *Server) workspaceEdit(edits []analysis.TextEdit) *protocol.WorkspaceEdit {
+func (s *view) workspaceEdit(edits []analysis.TextEdit) *protocol.WorkspaceEdit {
 	byFile := map[string][]analysis.TextEdit{}
 	for _, e := range edits {
 		if !s.editable(e.File) {
@@ -264,7 +264,7 @@ func (s *Server) workspaceEdit(edits []analysis.TextEdit) *protocol.WorkspaceEdi
 // make a file editable: a header or stub opened from elsewhere, or through
 // a symlink leading out, belongs to another tree.
 func (s *Server) editable(path string) bool {
-	return fsys.Inside(s.ws.Roots(), path)
+	return fsys.Inside(s.current().ws.Roots(), path)
 }
 
 func (s *Server) executeCommand(ctx context.Context, p *executeCommandParams) (any, error) {

@@ -25,7 +25,7 @@ type codeLens struct {
 	Command *protocol.Command `json:"command,omitempty"`
 }
 
-func (s *Server) codeLens(ctx context.Context, doc docRequest, p *abiTableParams) (any, error) {
+func (s *view) codeLens(ctx context.Context, doc docRequest, p *abiTableParams) (any, error) {
 	lenses := []codeLens{}
 	f, err := s.fileFor(doc.uri)
 	if err != nil || f == nil || f.Tree == nil {
@@ -84,7 +84,7 @@ func (s *Server) codeLens(ctx context.Context, doc docRequest, p *abiTableParams
 }
 
 // lensTitle is the one-line summary of an extern.
-func (s *Server) lensTitle(st *abi.Stub) string {
+func (s *view) lensTitle(st *abi.Stub) string {
 	parts := []string{"args: " + plural(st.Tensors, "tensor") + ", " + plural(st.Scalars, "scalar")}
 	core := st.CoreType
 	if core == "" {
@@ -105,16 +105,16 @@ func (s *Server) lensTitle(st *abi.Stub) string {
 // launch need sync_start=True (EXT104). A barrier in a template branch
 // the entry's instantiation discards (`if constexpr (WithRope)` under
 // run<false>) does not count.
-func (s *Server) usesBarrier(st *abi.Stub) bool {
+func (s *view) usesBarrier(st *abi.Stub) bool {
 	for _, e := range s.ws.StubEntries(st) {
-		b := s.store.EntryBindings(context.Background(), s.ws, e)
+		b := s.store.EntryBindings(s.rctx, s.ws, e)
 		var files []*grammar.File
 		for _, p := range s.ws.Closure(e) {
 			if f, err := s.ws.File(p); err == nil && f.Lang == grammar.CPP {
 				files = append(files, f)
 			}
 		}
-		r := s.store.ConstsIn(context.Background(), files)
+		r := s.store.ConstsIn(s.rctx, files)
 		for _, f := range files {
 			for _, bar := range cxx.HardwareBarriers(nil, f, r) {
 				if site, ok := abi.SiteAt(bar.Node); !ok || b.Compiled(&site) {
@@ -133,5 +133,5 @@ func (s *Server) showAbiTableCommand(ctx context.Context, uri string) (any, erro
 	if path == "" || !isSupported(path) {
 		return notOurFile(), nil
 	}
-	return s.abiTable(ctx, docRequest{uri: uri, path: path}, &abiTableParams{})
+	return s.viewOf(ctx).abiTable(ctx, docRequest{uri: uri, path: path}, &abiTableParams{})
 }

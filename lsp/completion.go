@@ -230,7 +230,7 @@ func (v *abiView) stubsAt(n *grammar.Node) []*abi.Stub {
 	return out
 }
 
-func (s *Server) completion(ctx context.Context, doc docRequest, p *positionParams) (any, error) {
+func (s *view) completion(ctx context.Context, doc docRequest, p *positionParams) (any, error) {
 	empty := completionList{Items: []completionItem{}}
 	if l, _ := grammar.LangOf(doc.path); l != grammar.CPP {
 		return empty, nil
@@ -354,7 +354,7 @@ type parameterInformation struct {
 
 // signatureHelp shows an args helper's signature inside its call, with the
 // slots it may read per extern on the index parameter.
-func (s *Server) signatureHelp(ctx context.Context, doc docRequest, p *positionParams) (any, error) {
+func (s *view) signatureHelp(ctx context.Context, doc docRequest, p *positionParams) (any, error) {
 	if l, _ := grammar.LangOf(doc.path); l != grammar.CPP {
 		return nil, nil
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/extern-lsp/extern-lsp/analysis/config"
 	"github.com/extern-lsp/extern-lsp/analysis/engine"
 	"github.com/extern-lsp/extern-lsp/analysis/rules"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 )
 
 // Settings are the editor's "externLsp" configuration section (also
@@ -160,10 +161,12 @@ func (s Settings) overrides() engine.Overrides {
 }
 
 // projectConfig returns the configuration file's settings for a path
-// (cached per folder until a configuration file changes).
-func (s *Server) projectConfig(path string) *config.Config {
+// (cached per folder until a configuration file changes). Its include
+// folders join ws's, the workspace of the snapshot (or fork) analysing
+// path: a function of the snapshot's files, derived when first needed.
+func (s *Server) projectConfig(ws *workspace.Workspace, path string) *config.Config {
 	s.mu.Lock()
-	l, ws := s.loader, s.ws
+	l := s.loader
 	s.mu.Unlock()
 	c, err := l.ForFile(path)
 	if err != nil {
@@ -200,12 +203,12 @@ func (s *Server) reloadFileSettings() {
 
 // optionsFor returns the driver options for a file, and false when the file
 // is not to be diagnosed at all (excluded, or Python with checkPython off).
-func (s *Server) optionsFor(path string) (analysis.Options, bool) {
+func (s *Server) optionsFor(ws *workspace.Workspace, path string) (analysis.Options, bool) {
 	s.mu.Lock()
 	ov := s.settings.overrides()
 	all := s.opts.Analyzers
 	s.mu.Unlock()
-	proj := s.projectConfig(path)
+	proj := s.projectConfig(ws, path)
 	if !ov.Analyses(proj, path) {
 		return analysis.Options{}, false
 	}

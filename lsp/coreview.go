@@ -61,7 +61,7 @@ func (s *Server) coreView() string {
 	return coreViewOff
 }
 
-func (s *Server) inactiveRegions(ctx context.Context, doc docRequest, p *inactiveRegionsParams) (any, error) {
+func (s *view) inactiveRegions(ctx context.Context, doc docRequest, p *inactiveRegionsParams) (any, error) {
 	view := p.Core
 	if view == "" {
 		view = s.coreView()
@@ -145,7 +145,7 @@ type semanticTokens struct {
 // semanticTokensFull marks the inactive lines of the current view as
 // comments (one token per line: clients do not all take multi-line
 // tokens).
-func (s *Server) semanticTokensFull(ctx context.Context, doc docRequest, p *abiTableParams) (any, error) {
+func (s *view) semanticTokensFull(ctx context.Context, doc docRequest, p *abiTableParams) (any, error) {
 	res := semanticTokens{Data: []uint32{}}
 	core, ok := coreOfView(s.coreView())
 	if !ok {

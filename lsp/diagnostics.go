@@ -34,26 +34,29 @@ type diagCache struct {
 }
 
 // analyze returns the findings of an open document at its current version.
-func (s *Server) analyze(ctx context.Context, d *document) ([]analysis.Diagnostic, int32, error) {
+func (s *view) analyze(ctx context.Context, d *document) ([]analysis.Diagnostic, int32, error) {
 	diags, version, _, err := s.analyzeSeq(ctx, d)
 	return diags, version, err
 }
 
-// analyzeSeq is analyze with the edit count the findings belong to.
-func (s *Server) analyzeSeq(ctx context.Context, d *document) ([]analysis.Diagnostic, int32, uint64, error) {
+// analyzeSeq is analyze with the edit count the findings belong to: the
+// document's text in the view's snapshot.
+func (s *view) analyzeSeq(ctx context.Context, d *document) ([]analysis.Diagnostic, int32, uint64, error) {
 	cfgGen := s.cfgGen.Load()
-	s.flush()
-	_, version, seq, perr := s.snapshotSeq(d)
-	if perr != nil {
+	dv, ok := s.snap.docs[d.path]
+	if !ok || dv.d != d {
+		// Opened after the snapshot, or closed and opened again: nothing
+		// of this document to analyse in it.
+		return nil, 0, 0, errNotInSnapshot
+	}
+	version, seq := dv.version, dv.seq
+	if _, perr := s.ws.File(d.path); perr != nil {
 		if !errors.Is(perr, grammar.ErrBinary) {
 			return nil, version, seq, nil
 		}
 		// Binary content: not analysed, and one info at the top says so
 		// (an empty list reads as a clean file).
-		d.mu.Lock()
-		src := d.text
-		d.mu.Unlock()
-		return []analysis.Diagnostic{analysis.BinaryNote(d.path, src)}, version, seq, nil
+		return []analysis.Diagnostic{analysis.BinaryNote(d.path, dv.text)}, version, seq, nil
 	}
 	inputs := unit.InputsOf(s.ws, d.path)
 	d.mu.Lock()
@@ -101,6 +104,8 @@ func (s *Server) analyzeSeq(ctx context.Context, d *document) ([]analysis.Diagno
 	return diags, version, seq, nil
 }
 
+var errNotInSnapshot = errors.New("the document is not open in this snapshot")
+
 // flight is a document's analysis under way, shared by the callers that
 // want the findings of the same version on the same inputs.
 type flight struct {
@@ -115,30 +120,41 @@ type flight struct {
 // runAnalysis runs the rules on one file of the workspace, bounded by the
 // analysis semaphore, until ctx is cancelled (a newer edit, a cancelled
 // request, shutdown).
-func (s *Server) runAnalysis(ctx context.Context, path string) ([]analysis.Diagnostic, error) {
+func (s *view) runAnalysis(ctx context.Context, path string) ([]analysis.Diagnostic, error) {
 	return s.analyse(ctx, path, false)
 }
 
 // analyse is runAnalysis, listing every finding when uncapped (fix-all
 // fixes them all, the ones past max-findings-per-rule too).
-func (s *Server) analyse(ctx context.Context, path string, uncapped bool) ([]analysis.Diagnostic, error) {
-	opts, ok := s.optionsFor(path)
+func (s *view) analyse(ctx context.Context, path string, uncapped bool) ([]analysis.Diagnostic, error) {
+	opts, ok := s.optionsFor(s.ws, path)
 	if !ok {
 		return nil, nil
 	}
 	if uncapped {
 		opts.MaxFindingsPerRule = 0
 	}
-	select {
-	case s.sem <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	defer func() { <-s.sem }()
 	opts.Store = s.store
 	opts.Budget = s.opts.Budget
-	diags, err := engine.Analyse(ctx, s.ws, path, opts)
-	s.store.SweepIfGrown(s.ws)
+	var diags []analysis.Diagnostic
+	var err error
+	for {
+		rctx, release, aerr := s.sched.acquire(ctx)
+		if aerr != nil {
+			return nil, aerr
+		}
+		if s.hooks.analysis != nil {
+			s.hooks.analysis(rctx, path)
+		}
+		diags, err = engine.Analyse(rctx, s.ws, path, opts)
+		release()
+		if !preempted(ctx, rctx) {
+			break
+		}
+		// Foreground work took the slot: run again once it is done (the
+		// facts finished before the stop are kept).
+	}
+	s.store.SweepIfGrown(s.current().ws)
 	s.logSkipped()
 	if err == grammar.ErrBinary {
 		// One info at the top says why the file has no findings.
@@ -152,7 +168,7 @@ func (s *Server) analyse(ctx context.Context, path string, uncapped bool) ([]ana
 // did not read (FIFOs, devices, files over max-file-size, UTF-16, broken
 // symlinks): their findings are missing, and the user should know why.
 func (s *Server) logSkipped() {
-	for _, p := range s.ws.Problems() {
+	for _, p := range s.current().ws.Problems() {
 		s.mu.Lock()
 		if s.skipLogged == nil {
 			s.skipLogged = map[string]bool{}
@@ -167,15 +183,11 @@ func (s *Server) logSkipped() {
 }
 
 // diagnosticsOf returns the findings of any file: the open buffer or disk.
-func (s *Server) diagnosticsOf(ctx context.Context, path string) ([]analysis.Diagnostic, *int32, error) {
-	s.mu.Lock()
-	d := s.docs[path]
-	s.mu.Unlock()
-	if d != nil {
-		diags, v, err := s.analyze(ctx, d)
+func (s *view) diagnosticsOf(ctx context.Context, path string) ([]analysis.Diagnostic, *int32, error) {
+	if dv, ok := s.snap.docs[path]; ok {
+		diags, v, err := s.analyze(ctx, dv.d)
 		return diags, &v, err
 	}
-	s.flush()
 	diags, err := s.closedDiagnostics(ctx, path)
 	return diags, nil, err
 }
@@ -184,7 +196,7 @@ func (s *Server) diagnosticsOf(ctx context.Context, path string) ([]analysis.Dia
 // findings while the parses and stubs they read (unit.InputsOf) and
 // the settings are the same: a workspace diagnostic after an edit runs the
 // rules again only on the files whose compiles read the edited one.
-func (s *Server) closedDiagnostics(ctx context.Context, path string) ([]analysis.Diagnostic, error) {
+func (s *view) closedDiagnostics(ctx context.Context, path string) ([]analysis.Diagnostic, error) {
 	cfgGen := s.cfgGen.Load()
 	inputs := unit.InputsOf(s.ws, path)
 	s.mu.Lock()
@@ -221,7 +233,7 @@ func (s *Server) pruneClosed(files []string) {
 }
 
 // toProtocol converts the findings located in path.
-func (s *Server) toProtocol(path string, diags []analysis.Diagnostic) []protocol.Diagnostic {
+func (s *view) toProtocol(path string, diags []analysis.Diagnostic) []protocol.Diagnostic {
 	if len(diags) == 0 {
 		return nil
 	}
@@ -236,7 +248,7 @@ func (s *Server) toProtocol(path string, diags []analysis.Diagnostic) []protocol
 	return out
 }
 
-func (s *Server) convert(lines *grammar.Lines, d analysis.Diagnostic) protocol.Diagnostic {
+func (s *view) convert(lines *grammar.Lines, d analysis.Diagnostic) protocol.Diagnostic {
 	sev := severityOf(d.Severity)
 	if d.Advisory && d.Severity == analysis.SeverityInfo && s.houseRulesAsHints() {
 		sev = protocol.DiagnosticSeverityHint
@@ -292,7 +304,9 @@ func (s *Server) analyzer(code string) *analysis.Analyzer {
 // after the adaptive debounce, the other open documents whose findings
 // read it (dependents) after the longest.
 func (s *Server) edited(d *document, opened bool) {
-	s.invalidate()
+	s.mu.Lock()
+	s.focus = d
+	s.mu.Unlock()
 	s.mu.Lock()
 	pull := s.pull
 	n := len(s.docs)
@@ -360,8 +374,9 @@ func (s *Server) rescheduleNewDependents(d *document) {
 // for a Python file (the stubs' ABI tables reach every unit).
 func (s *Server) dependents(d *document) []*document {
 	var out []*document
+	ws := s.current().ws
 	for _, o := range s.openDocs() {
-		if o != d && (d.lang != grammar.CPP || slices.Contains(unit.InputPaths(s.ws, o.path), d.path)) {
+		if o != d && (d.lang != grammar.CPP || slices.Contains(unit.InputPaths(ws, o.path), d.path)) {
 			out = append(out, o)
 		}
 	}
@@ -450,6 +465,11 @@ func (s *Server) publish(d *document) {
 	defer d.pubMu.Unlock()
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
+	if s.focused() != d {
+		// Another document's edit made this run: it yields to the
+		// focused document and to requests.
+		ctx = background(ctx)
+	}
 	d.mu.Lock()
 	closed := d.closed
 	d.cancelRun = cancel
@@ -458,14 +478,15 @@ func (s *Server) publish(d *document) {
 		return
 	}
 	start := time.Now()
-	diags, version, seq, err := s.analyzeSeq(ctx, d)
+	v := s.viewOf(ctx)
+	diags, version, seq, err := v.analyzeSeq(ctx, d)
 	if err != nil {
-		if ctx.Err() == nil {
+		if ctx.Err() == nil && err != errNotInSnapshot {
 			s.logf(protocol.MessageTypeWarning, "analysing %s: %v", d.path, err)
 		}
 		return
 	}
-	items := s.toProtocol(d.path, diags)
+	items := v.toProtocol(d.path, diags)
 	d.mu.Lock()
 	d.lastCost = time.Since(start)
 	// Publications are serialised by pubMu: only a result for an older
@@ -564,7 +585,7 @@ func resultID(items []protocol.Diagnostic) string {
 	return fmt.Sprintf("%016x", h.Sum64())
 }
 
-func (s *Server) documentDiagnostic(ctx context.Context, doc docRequest, p *documentDiagnosticParams) (any, error) {
+func (s *view) documentDiagnostic(ctx context.Context, doc docRequest, p *documentDiagnosticParams) (any, error) {
 	path := doc.path
 	diags, _, err := s.diagnosticsOf(ctx, path)
 	if err != nil {
@@ -584,7 +605,7 @@ func (s *Server) documentDiagnostic(ctx context.Context, doc docRequest, p *docu
 
 // workspaceFiles lists what workspace/diagnostic reports on: every C++
 // file under the roots, the Python stubs, and the open documents.
-func (s *Server) workspaceFiles() []string {
+func (s *view) workspaceFiles() []string {
 	seen := map[string]bool{}
 	var out []string
 	add := func(p string) {
@@ -637,7 +658,9 @@ func underSkippedDir(roots []string, p string) bool {
 // unchanged from the client's previous result ids it holds the request open
 // until something changes (or the client cancels it), as the client
 // re-sends it as soon as it returns.
-func (s *Server) workspaceDiagnostic(ctx context.Context, p *workspaceDiagnosticParams) (any, error) {
+func (s *view) workspaceDiagnostic(ctx context.Context, p *workspaceDiagnosticParams) (any, error) {
+	// The whole workspace yields to the focused document and to requests.
+	ctx = background(ctx)
 	prev := map[string]string{}
 	for _, r := range p.PreviousResultIDs {
 		if path := pathOf(r.URI); path != "" {
@@ -648,13 +671,14 @@ func (s *Server) workspaceDiagnostic(ctx context.Context, p *workspaceDiagnostic
 		changed := s.changed()
 		var rep workspaceDiagnosticReport
 		fresh := 0
-		s.flush()
+		// Each round reads the snapshot current when it starts.
+		s = s.viewOf(ctx)
 		files := s.workspaceFiles()
 		release := s.releaser(files)
 		reports := make([]*workspaceDocumentDiagnosticReport, len(files))
 		var wg sync.WaitGroup
 		next := make(chan int)
-		for w := 0; w < cap(s.sem); w++ {
+		for w := 0; w < s.sched.slots; w++ {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -717,8 +741,8 @@ func (s *Server) workspaceDiagnostic(ctx context.Context, p *workspaceDiagnostic
 // releaser frees, as a workspace diagnostic goes, the parses and facts of
 // the closed files no file left to report reads: the server keeps what the
 // open documents' next edit needs, not every node of the workspace.
-func (s *Server) releaser(files []string) *unit.Releaser {
-	return unit.NewReleaser(s.ws, s.store, files, s.openUnits(), cap(s.sem))
+func (s *view) releaser(files []string) *unit.Releaser {
+	return unit.NewReleaser(s.ws, s.store, files, s.openUnits(), s.sched.slots)
 }
 
 // openUnits returns a test for the files the open documents' units read:
@@ -731,8 +755,9 @@ func (s *Server) openUnits() func(path string) bool {
 	defer s.keepMu.Unlock()
 	if s.keep == nil || s.keepGen != gen {
 		keep := map[string]bool{}
+		ws := s.current().ws
 		for _, d := range s.openDocs() {
-			for _, p := range unit.Paths(s.ws, d.path) {
+			for _, p := range unit.Paths(ws, d.path) {
 				keep[p] = true
 			}
 		}
@@ -751,10 +776,11 @@ const DefaultParseBudget = 1 << 20
 
 // trimParses releases the least recently used parses beyond the budget.
 func (s *Server) trimParses() {
-	if s.ws == nil {
+	sn := s.current()
+	if sn == nil {
 		return
 	}
-	for _, f := range s.ws.TrimParses(max(s.opts.ParseBudget, 0), s.openUnits) {
+	for _, f := range sn.ws.TrimParses(max(s.opts.ParseBudget, 0), s.openUnits) {
 		s.store.Release(f)
 	}
 }

@@ -131,11 +131,9 @@ func TestIncrementalEditsMatchFreshOpen(t *testing.T) {
 func compareWithFresh(t *testing.T, c *testClient, b *buffer, dir, path string) {
 	t.Helper()
 	got := c.diagnosticsFor(b.uri, b.version)
-	s := c.srv
-	s.mu.Lock()
-	d := s.docs[path]
-	s.mu.Unlock()
-	f, version, err := s.snapshot(d)
+	sn := c.srv.current()
+	version := sn.docs[path].version
+	f, err := sn.file(path)
 	if err != nil || version != b.version {
 		t.Fatalf("snapshot: v%d (want v%d), %v", version, b.version, err)
 	}

@@ -28,25 +28,25 @@ type notificationHandler func(params json.RawMessage) error
 
 func (s *Server) requests() map[string]handler {
 	return map[string]handler{
-		"textDocument/codeAction":          onDocument(func() any { return []protocol.CodeAction{} }, s.codeAction),
-		"textDocument/hover":               onDocument(noResult, s.hover),
-		"textDocument/diagnostic":          onDocument(emptyDocumentReport, s.documentDiagnostic),
-		"workspace/diagnostic":             request(s.workspaceDiagnostic, optionalParams),
+		"textDocument/codeAction":          onDocument(s, func() any { return []protocol.CodeAction{} }, (*view).codeAction),
+		"textDocument/hover":               onDocument(s, noResult, (*view).hover),
+		"textDocument/diagnostic":          onDocument(s, emptyDocumentReport, (*view).documentDiagnostic),
+		"workspace/diagnostic":             request(inView(s, (*view).workspaceDiagnostic), optionalParams),
 		"workspace/executeCommand":         request(s.executeCommand, requiredParams),
-		"textDocument/inlayHint":           onDocument(func() any { return []inlayHint{} }, s.inlayHints),
-		"textDocument/definition":          onDocument(noResult, s.definition),
-		"externLsp/abiTable":               onDocument(notOurFile, s.abiTable),
-		"textDocument/completion":          onDocument(func() any { return completionList{Items: []completionItem{}} }, s.completion),
-		"textDocument/signatureHelp":       onDocument(noResult, s.signatureHelp),
-		"textDocument/codeLens":            onDocument(func() any { return []codeLens{} }, s.codeLens),
-		"textDocument/documentSymbol":      onDocument(func() any { return []documentSymbol{} }, s.documentSymbols),
-		"workspace/symbol":                 request(s.workspaceSymbols, requiredParams),
-		"textDocument/references":          onDocument(noResult, s.references),
-		"textDocument/prepareRename":       onDocument(noResult, s.prepareRename),
-		"textDocument/rename":              onDocument(noResult, s.rename),
+		"textDocument/inlayHint":           onDocument(s, func() any { return []inlayHint{} }, (*view).inlayHints),
+		"textDocument/definition":          onDocument(s, noResult, (*view).definition),
+		"externLsp/abiTable":               onDocument(s, notOurFile, (*view).abiTable),
+		"textDocument/completion":          onDocument(s, func() any { return completionList{Items: []completionItem{}} }, (*view).completion),
+		"textDocument/signatureHelp":       onDocument(s, noResult, (*view).signatureHelp),
+		"textDocument/codeLens":            onDocument(s, func() any { return []codeLens{} }, (*view).codeLens),
+		"textDocument/documentSymbol":      onDocument(s, func() any { return []documentSymbol{} }, (*view).documentSymbols),
+		"workspace/symbol":                 request(inView(s, (*view).workspaceSymbols), requiredParams),
+		"textDocument/references":          onDocument(s, noResult, (*view).references),
+		"textDocument/prepareRename":       onDocument(s, noResult, (*view).prepareRename),
+		"textDocument/rename":              onDocument(s, noResult, (*view).rename),
 		"externLsp/status":                 request(s.status, optionalParams),
-		"externLsp/inactiveRegions":        onDocument(func() any { return inactiveRegionsResult{Core: coreViewOff, Regions: []protocol.Range{}} }, s.inactiveRegions),
-		"textDocument/semanticTokens/full": onDocument(func() any { return semanticTokens{Data: []uint32{}} }, s.semanticTokensFull),
+		"externLsp/inactiveRegions":        onDocument(s, func() any { return inactiveRegionsResult{Core: coreViewOff, Regions: []protocol.Range{}} }, (*view).inactiveRegions),
+		"textDocument/semanticTokens/full": onDocument(s, func() any { return semanticTokens{Data: []uint32{}} }, (*view).semanticTokensFull),
 	}
 }
 
@@ -125,16 +125,23 @@ type docRequest struct {
 
 // onDocument adapts a handler of a request about one document: a URI that
 // is not a file extern-lsp reads (C++ or Python) is answered with none()
-// without calling h.
-func onDocument[P docParams](none func() any, h func(ctx context.Context, d docRequest, p *P) (any, error)) handler {
+// without calling h. The handler reads the snapshot current when the
+// request starts.
+func onDocument[P docParams](s *Server, none func() any, h func(v *view, ctx context.Context, d docRequest, p *P) (any, error)) handler {
 	return request(func(ctx context.Context, p *P) (any, error) {
 		uri := (*p).document().URI
 		path := pathOf(uri)
 		if path == "" || !isSupported(path) {
 			return none(), nil
 		}
-		return h(ctx, docRequest{uri: uri, path: path}, p)
+		return h(s.viewOf(ctx), ctx, docRequest{uri: uri, path: path}, p)
 	}, requiredParams)
+}
+
+// inView adapts a handler written on a view: it reads the snapshot
+// current when the request starts.
+func inView[P any](s *Server, h func(v *view, ctx context.Context, p *P) (any, error)) func(ctx context.Context, p *P) (any, error) {
+	return func(ctx context.Context, p *P) (any, error) { return h(s.viewOf(ctx), ctx, p) }
 }
 
 func noResult() any { return nil }

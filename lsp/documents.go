@@ -13,9 +13,10 @@ import (
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
-// document is an open editor buffer. Edits only change text; the reparse
-// (incremental, with the previous tree) happens once per burst of edits,
-// when diagnostics or a request need the tree.
+// document is an open editor buffer. Edits change its text and make a new
+// snapshot (see snapshot.go) holding that text; the reparse (incremental,
+// with the previous tree) happens when a request or an analysis of a
+// snapshot first reads the file, once per text.
 type document struct {
 	mu         sync.Mutex
 	uri        string
@@ -29,11 +30,13 @@ type document struct {
 	text  []byte
 	lines *grammar.Lines // of text
 
-	parser *grammar.Parser
-	file   *grammar.File // last parse; file.Src == text unless dirty
-	masked []byte        // what the parser saw for file
-	dirty  bool
-	err    error // parse error of the current text (binary content)
+	// parseMu serialises the parses of the document's texts (never held
+	// with mu: an edit does not wait for a parse).
+	parseMu sync.Mutex
+	parser  *grammar.Parser
+	file    *grammar.File // the last parse, the next one's old tree
+	masked  []byte        // what the parser saw for file
+	ended   bool          // closed: parses keep no tree
 
 	// Diagnostics: the cached result and the push schedule.
 	pubMu sync.Mutex // serialises analysis+publish of this document
@@ -67,7 +70,7 @@ func newDocument(uri, path, languageID string, version int32, text []byte) *docu
 	lang, _ := grammar.LangOf(path)
 	return &document{
 		uri: uri, path: path, lang: lang, languageID: languageID, version: version,
-		text: text, lines: grammar.NewLines(text), dirty: true,
+		text: text, lines: grammar.NewLines(text),
 	}
 }
 
@@ -94,36 +97,47 @@ func (d *document) applyChanges(version int32, changes []contentChange) {
 		}
 		lines = grammar.NewLines(text)
 	}
-	d.text, d.lines, d.version, d.dirty = text, lines, version, true
+	d.text, d.lines, d.version = text, lines, version
 	d.seq++
 }
 
 // setText replaces the whole text (open, or a full change).
 func (d *document) setText(version int32, text []byte) {
-	d.text, d.lines, d.version, d.dirty = text, grammar.NewLines(text), version, true
+	d.text, d.lines, d.version = text, grammar.NewLines(text), version
 	d.seq++
 }
 
-// reparse brings file up to date with text. The previous tree is told the
-// one edit that turns the previous parser input into the new one: the
-// common prefix and suffix of the two masked buffers bound it. Masking is
+// view is the document as it is now, for a snapshot (d.mu held).
+func (d *document) view() docView {
+	return docView{d: d, text: d.text, lines: d.lines, version: d.version, seq: d.seq}
+}
+
+// parseFunc parses src, one of the document's texts, for the snapshots
+// holding it (the workspace calls it once per text, when first asked).
+func (d *document) parseFunc(src []byte) func() (*grammar.File, error) {
+	return func() (*grammar.File, error) {
+		d.parseMu.Lock()
+		defer d.parseMu.Unlock()
+		return d.parse(src)
+	}
+}
+
+// parse parses src, reusing the previous tree: it is told the one edit
+// that turns the previous parser input into the new one, which the
+// common prefix and suffix of the two masked buffers bound. Masking is
 // context dependent (a declaration macro is blanked because of the word
 // after it), so diffing the masked buffers rather than trusting the
-// client's ranges keeps the incremental tree equal to a fresh parse.
-// Called with d.mu held.
-func (d *document) reparse() (changed bool) {
-	if !d.dirty {
-		return false
-	}
-	d.dirty = false
-	src := d.text
+// client's ranges keeps the incremental tree equal to a fresh parse, and
+// lets a snapshot older than the last parse be parsed too. Called with
+// d.parseMu held.
+func (d *document) parse(src []byte) (*grammar.File, error) {
 	if grammar.IsBinary(src) {
-		d.err = grammar.ErrBinary
-		d.closeTree()
-		d.file, d.masked = nil, nil
-		return true
+		return nil, grammar.ErrBinary
 	}
-	d.err = nil
+	if d.ended {
+		// Closed: an old snapshot still reading it parses afresh.
+		return grammar.ParseFile(context.Background(), nil, d.path, src, nil)
+	}
 	masked := src
 	if d.lang == grammar.CPP {
 		masked, _ = grammar.Mask(src)
@@ -137,19 +151,27 @@ func (d *document) reparse() (changed bool) {
 		old.Tree.ApplyEdit(diffEdit(d.masked, masked, old.Lines, grammar.NewLines(src)))
 	}
 	f, err := grammar.ParseFile(context.Background(), d.parser, d.path, src, old)
-	if err != nil {
-		d.err = err
-		d.closeTree()
-		d.file, d.masked = nil, nil
-		return true
-	}
 	// The Go-side nodes of the old file stay valid for readers still
-	// holding it; only the C tree, needed for the next reparse, is freed.
+	// holding it; only the C tree, needed for the next reparse, is freed
+	// (an edited tree is no base for another edit).
 	d.closeTree()
+	if err != nil {
+		d.file, d.masked = nil, nil
+		return nil, err
+	}
 	d.file, d.masked = f, masked
-	return true
+	return f, nil
 }
 
+// end frees the document's tree once it is closed.
+func (d *document) end() {
+	d.parseMu.Lock()
+	defer d.parseMu.Unlock()
+	d.closeTree()
+	d.file, d.masked, d.ended = nil, nil, true
+}
+
+// closeTree frees the C tree of the last parse (d.parseMu held).
 func (d *document) closeTree() {
 	if d.file != nil && d.file.Tree != nil {
 		d.file.Tree.Close()

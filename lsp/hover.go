@@ -12,7 +12,7 @@ import (
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
-func (s *Server) hover(ctx context.Context, doc docRequest, p *positionParams) (any, error) {
+func (s *view) hover(ctx context.Context, doc docRequest, p *positionParams) (any, error) {
 	f, err := s.fileFor(doc.uri)
 	if err != nil || f == nil || f.Tree == nil {
 		return nil, nil
@@ -67,7 +67,7 @@ func wordAt(src []byte, off uint32) (string, uint32, uint32) {
 
 // hoverSuppression explains the rule a NOLINT(...) or noqa code names; on
 // the keyword, every rule the suppression lists.
-func (s *Server) hoverSuppression(f *grammar.File, off uint32) *protocol.Hover {
+func (s *view) hoverSuppression(f *grammar.File, off uint32) *protocol.Hover {
 	sup, i := analysis.SuppressionAt(analysis.ParseSuppressions(f), off)
 	if sup == nil {
 		return nil

@@ -15,7 +15,7 @@ import (
 // belongs to, with a short label per extern (`key_cache (rope) · value_cache
 // (plain)`), and collapses to the bare name when every extern agrees.
 
-func (s *Server) inlayHints(ctx context.Context, doc docRequest, p *rangeParams) (any, error) {
+func (s *view) inlayHints(ctx context.Context, doc docRequest, p *rangeParams) (any, error) {
 	hints := []inlayHint{}
 	if l, _ := grammar.LangOf(doc.path); l != grammar.CPP {
 		return hints, nil

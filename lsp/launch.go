@@ -45,8 +45,8 @@ func declStart(fn *grammar.Node) uint32 {
 
 // modelsOf returns the models of the units compiling path under the
 // project's settings.
-func (s *Server) modelsOf(path string) analysis.Models {
-	opts, _ := s.optionsFor(path)
+func (s *view) modelsOf(path string) analysis.Models {
+	opts, _ := s.optionsFor(s.ws, path)
 	return analysis.ModelsOf(s.ws, s.ws.Context(path), opts.Settings)
 }
 
@@ -73,7 +73,7 @@ func launchMarkdown(ms analysis.Models, path string) string {
 }
 
 // hoverLaunch answers a hover on the name of a kernel entry.
-func (s *Server) hoverLaunch(f *grammar.File, off uint32) *protocol.Hover {
+func (s *view) hoverLaunch(f *grammar.File, off uint32) *protocol.Hover {
 	for _, fn := range kernelEntries(f) {
 		d := cxx.FunctionDeclarator(fn)
 		if d == nil {
@@ -95,7 +95,7 @@ func (s *Server) hoverLaunch(f *grammar.File, off uint32) *protocol.Hover {
 
 // launchLenses are the lenses above the kernel entries of a file no stub
 // names: "standalone device kernel · scalar coherence by the compiler".
-func (s *Server) launchLenses(f *grammar.File) []codeLens {
+func (s *view) launchLenses(f *grammar.File) []codeLens {
 	var out []codeLens
 	for _, m := range s.modelsOf(f.Path) {
 		if m.Entry != f.Path {

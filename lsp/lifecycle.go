@@ -44,8 +44,10 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 	initOpts, _ := parseSettings(p.InitializationOptions)
 	pull := p.Capabilities.TextDocument != nil && p.Capabilities.TextDocument.Diagnostic != nil
 
+	s.snapMu.Lock()
+	s.snap = &snapshot{ws: ws, docs: map[string]docView{}}
+	s.snapMu.Unlock()
 	s.mu.Lock()
-	s.ws = ws
 	s.caps = p.Capabilities
 	s.pull = pull
 	s.autoRoots = len(roots) == 0
@@ -198,8 +200,8 @@ func (s *Server) setEditorSettings(ed Settings) {
 // index walks the workspace folders once, with $/progress when the client
 // supports work-done progress.
 func (s *Server) index() {
+	ws := s.current().ws
 	s.mu.Lock()
-	ws := s.ws
 	caps := s.caps
 	s.mu.Unlock()
 	token := ""

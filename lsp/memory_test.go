@@ -42,14 +42,14 @@ extern "C" __global__ __aicore__ void %[1]s_entry(__gm__ int64_t *args) {
 		t.Helper()
 		// The trim follows the reply.
 		deadline := time.Now().Add(10 * time.Second)
-		for !slices.Equal(c.srv.ws.Parsed(), want) {
+		for !slices.Equal(c.srv.current().ws.Parsed(), want) {
 			if time.Now().After(deadline) {
-				t.Fatalf("after %s the server holds the parses of %v, want %v", after, c.srv.ws.Parsed(), want)
+				t.Fatalf("after %s the server holds the parses of %v, want %v", after, c.srv.current().ws.Parsed(), want)
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
 		n := c.srv.store.Len()
-		if c.srv.store.Sweep(c.srv.ws); facts && c.srv.store.Len() != n {
+		if c.srv.store.Sweep(c.srv.current().ws); facts && c.srv.store.Len() != n {
 			t.Fatalf("after %s the store holds %d facts of released parses", after, n-c.srv.store.Len())
 		}
 	}

@@ -33,7 +33,7 @@ type paramRef struct {
 // paramsAt returns the stub parameter(s) at off: the parameter under the
 // cursor in a .py, or what the args read under the cursor reads under
 // each extern that compiles it.
-func (s *Server) paramsAt(f *grammar.File, off uint32) []paramRef {
+func (s *view) paramsAt(f *grammar.File, off uint32) []paramRef {
 	var out []paramRef
 	if f.Lang == grammar.Python {
 		for _, st := range s.ws.StubsFor(f.Path) {
@@ -71,7 +71,7 @@ func (s *Server) paramsAt(f *grammar.File, off uint32) []paramRef {
 // eachExternFile calls fn with the view of every C++ file an extern
 // compiles (its entries and what they include) and the extern's stub as
 // that view knows it (the stub may have been parsed again since st).
-func (s *Server) eachExternFile(ctx context.Context, st *abi.Stub, fn func(path string, v *abiView, st *abi.Stub)) {
+func (s *view) eachExternFile(ctx context.Context, st *abi.Stub, fn func(path string, v *abiView, st *abi.Stub)) {
 	cur := sameStub(s.ws.Stubs(), st) // links are kept per parse of the stub
 	if cur == nil {
 		return
@@ -93,7 +93,7 @@ func (s *Server) eachExternFile(ctx context.Context, st *abi.Stub, fn func(path 
 
 // readsOf returns the C++ reads of a parameter's slot in every file the
 // extern compiles.
-func (s *Server) readsOf(ctx context.Context, pr paramRef) []readSite {
+func (s *view) readsOf(ctx context.Context, pr paramRef) []readSite {
 	var out []readSite
 	s.eachExternFile(ctx, pr.st, func(path string, v *abiView, st *abi.Stub) {
 		p, ok := st.Param(pr.p.Name)
@@ -165,7 +165,7 @@ func sameStub(stubs []*abi.Stub, st *abi.Stub) *abi.Stub {
 	return nil
 }
 
-func (s *Server) references(ctx context.Context, doc docRequest, p *referenceParams) (any, error) {
+func (s *view) references(ctx context.Context, doc docRequest, p *referenceParams) (any, error) {
 	f, err := s.fileFor(doc.uri)
 	if err != nil || f == nil || f.Tree == nil {
 		return nil, nil

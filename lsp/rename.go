@@ -34,7 +34,7 @@ var pyKeywords = map[string]bool{
 
 // renameTarget returns the parameters a rename at off changes, or an error
 // saying why there is nothing to rename.
-func (s *Server) renameTarget(f *grammar.File, off uint32) ([]paramRef, error) {
+func (s *view) renameTarget(f *grammar.File, off uint32) ([]paramRef, error) {
 	prs := s.paramsAt(f, off)
 	if len(prs) == 0 {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "extern-lsp renames @pl.jit.extern parameters (from the stub or from a C++ args read)")
@@ -47,7 +47,7 @@ func (s *Server) renameTarget(f *grammar.File, off uint32) ([]paramRef, error) {
 	return prs, nil
 }
 
-func (s *Server) prepareRename(ctx context.Context, doc docRequest, p *positionParams) (any, error) {
+func (s *view) prepareRename(ctx context.Context, doc docRequest, p *positionParams) (any, error) {
 	f, err := s.fileFor(doc.uri)
 	if err != nil || f == nil || f.Tree == nil {
 		return nil, nil
@@ -67,7 +67,7 @@ func (s *Server) prepareRename(ctx context.Context, doc docRequest, p *positionP
 	return map[string]any{"range": rangeOf(f.Lines, a.Start, a.End), "placeholder": prs[0].p.Name}, nil
 }
 
-func (s *Server) rename(ctx context.Context, doc docRequest, p *renameParams) (any, error) {
+func (s *view) rename(ctx context.Context, doc docRequest, p *renameParams) (any, error) {
 	f, err := s.fileFor(doc.uri)
 	if err != nil || f == nil || f.Tree == nil {
 		return nil, nil

@@ -63,7 +63,7 @@ type refactorAction struct {
 
 // renumberActions offers the renumbering for the stubs of a .py whose
 // definition the range touches.
-func (s *Server) renumberActions(ctx context.Context, doc docRequest, r protocol.Range) []refactorAction {
+func (s *view) renumberActions(ctx context.Context, doc docRequest, r protocol.Range) []refactorAction {
 	if l, _ := grammar.LangOf(doc.path); l != grammar.Python {
 		return nil
 	}
@@ -100,7 +100,7 @@ func (s *Server) renumberActions(ctx context.Context, doc docRequest, r protocol
 }
 
 // savedStubs parses the stubs of the file as saved on disk.
-func (s *Server) savedStubs(ctx context.Context, path string) []*abi.Stub {
+func (s *view) savedStubs(ctx context.Context, path string) []*abi.Stub {
 	src, _, err := fsys.ReadFile(path, 0)
 	if err != nil {
 		return nil
@@ -133,7 +133,7 @@ func permuted(old, cur *abi.Stub) bool {
 
 // renumber builds the action moving every literal read of the extern from
 // its old slot to the parameter's new one.
-func (s *Server) renumber(ctx context.Context, old, cur *abi.Stub) (refactorAction, bool) {
+func (s *view) renumber(ctx context.Context, old, cur *abi.Stub) (refactorAction, bool) {
 	type fileEdits struct {
 		path  string
 		lines *grammar.Lines
@@ -209,10 +209,9 @@ func (s *Server) renumber(ctx context.Context, old, cur *abi.Stub) (refactorActi
 	for _, fe := range files {
 		de := annotatedDocumentEdit{Edits: fe.edits}
 		de.TextDocument.URI = s.uriFor(fe.path)
-		if d := s.doc(de.TextDocument.URI); d != nil {
-			d.mu.Lock()
-			v := d.version
-			d.mu.Unlock()
+		if dv, ok := s.snap.docs[fe.path]; ok {
+			// The version the edits were computed on.
+			v := dv.version
 			de.TextDocument.Version = &v
 		}
 		edit.DocumentChanges = append(edit.DocumentChanges, de)

@@ -26,7 +26,7 @@ func TestNoClientRoot(t *testing.T) {
 	b := c.open(header)
 	if got := codes(c.diagnosticsFor(b.uri, 1)); strings.Join(got, ",") != "EXT101,EXT102" {
 		t.Errorf("diagnostics = %v, want EXT101 and EXT102 (from the stub)", got)
-		t.Logf("context %+v, roots %v", c.srv.ws.Context(header), c.srv.ws.Roots())
+		t.Logf("context %+v, roots %v", c.srv.current().ws.Context(header), c.srv.current().ws.Roots())
 	}
 	var h *protocol.Hover
 	c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": b.uri}, "position": find(t, b.text, "args[1]", 0)}, &h)
@@ -48,7 +48,7 @@ func TestNoClientRoot(t *testing.T) {
 	if len(locs) != 1 || string(locs[0].URI) != uriOf(stub) {
 		t.Errorf("definition of args[0] = %+v, want the stub %s", locs, stub)
 	}
-	if roots := c.srv.ws.Roots(); len(roots) != 1 || roots[0] != filepath.Dir(stub) {
+	if roots := c.srv.current().ws.Roots(); len(roots) != 1 || roots[0] != filepath.Dir(stub) {
 		t.Errorf("roots = %v, want [%s]", roots, filepath.Dir(stub))
 	}
 	c.shutdown()
@@ -66,7 +66,7 @@ func TestServeRootOption(t *testing.T) {
 	if got := codes(c.diagnosticsFor(b.uri, 1)); len(got) != 0 {
 		t.Errorf("diagnostics = %v: the root holds no stub", got)
 	}
-	if roots := c.srv.ws.Roots(); len(roots) != 1 || roots[0] != kernel {
+	if roots := c.srv.current().ws.Roots(); len(roots) != 1 || roots[0] != kernel {
 		t.Errorf("roots = %v, want [%s]", roots, kernel)
 	}
 	c.shutdown()

@@ -26,7 +26,6 @@ import (
 	"github.com/extern-lsp/extern-lsp/analysis/engine"
 	"github.com/extern-lsp/extern-lsp/analysis/rules"
 	"github.com/extern-lsp/extern-lsp/analysis/unit"
-	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 )
 
 // Options configure a server.
@@ -85,10 +84,12 @@ type Server struct {
 	state int
 	// skipLogged are the unreadable paths already reported to the client.
 	skipLogged map[string]bool
-	ws         *workspace.Workspace
-	docs       map[string]*document // by path
-	caps       clientCapsWire
-	pull       bool // the client pulls diagnostics
+	docs       map[string]*document // by path, as now (timers, edits)
+	// focus is the document last edited or opened: its analysis is
+	// foreground work (see schedule.go).
+	focus *document
+	caps  clientCapsWire
+	pull  bool // the client pulls diagnostics
 	// autoRoots: the client named no folder, so opened files add their
 	// project roots (workspace.ProjectRoot).
 	autoRoots bool
@@ -107,6 +108,11 @@ type Server struct {
 	clangdView string
 	clangdSeen bool
 
+	// snap is the current snapshot (snapshot.go): what a request that
+	// starts now reads. snapMu serialises the changes making new ones.
+	snapMu sync.Mutex
+	snap   *snapshot
+
 	exitSeen atomic.Bool
 	gen      atomic.Uint64 // bumped on every change that can alter any result
 	// cfgGen is bumped when settings, roots or files outside the editor
@@ -124,7 +130,7 @@ type Server struct {
 	keep     map[string]bool
 	keepGen  uint64
 	genCh    chan struct{} // closed and replaced on every gen bump
-	sem      chan struct{} // bounds concurrent analysis runs
+	sched    *scheduler    // hands out analysis slots, the focused document first
 	pending  sync.WaitGroup
 	refreshT *time.Timer
 	inlayT   *time.Timer
@@ -153,6 +159,9 @@ type Server struct {
 type testHooks struct {
 	// request runs in a request's goroutine before its handler.
 	request func(method string)
+	// analysis runs before each analysis of a file, with the context the
+	// analysis runs under.
+	analysis func(ctx context.Context, path string)
 	// pidTicks replaces the ticker of the client process watch.
 	pidTicks <-chan time.Time
 	// pidAlive replaces the liveness probe of the client process.
@@ -184,7 +193,7 @@ func newServer(opts Options) *Server {
 		docs:     map[string]*document{},
 		inflight: map[string]context.CancelFunc{},
 		genCh:    make(chan struct{}),
-		sem:      make(chan struct{}, max(2, min(8, numCPU()))),
+		sched:    newScheduler(max(2, min(8, numCPU()))),
 		reqSlots: make(chan struct{}, maxRunningRequests),
 		reqLimit: maxQueuedRequests,
 		exitWait: 5 * time.Second,

@@ -39,7 +39,7 @@ type workspaceSymbolParams struct {
 	Query string `json:"query"`
 }
 
-func (s *Server) documentSymbols(ctx context.Context, doc docRequest, p *abiTableParams) (any, error) {
+func (s *view) documentSymbols(ctx context.Context, doc docRequest, p *abiTableParams) (any, error) {
 	syms := []documentSymbol{}
 	f, err := s.fileFor(doc.uri)
 	if err != nil || f == nil || f.Tree == nil {
@@ -105,7 +105,7 @@ type funcSymbol struct {
 
 // functionSymbols lists a C++ file's function definitions; extern entries
 // say their stubs, functions taking the args pointer say so.
-func (s *Server) functionSymbols(f *grammar.File) []funcSymbol {
+func (s *view) functionSymbols(f *grammar.File) []funcSymbol {
 	entries, bodies := cxx.Entries(f)
 	isEntry, isBody := map[*grammar.Node]bool{}, map[*grammar.Node]bool{}
 	for _, fn := range entries {
@@ -160,9 +160,8 @@ func (s *Server) functionSymbols(f *grammar.File) []funcSymbol {
 
 // workspaceSymbols finds stubs, extern entries and the functions that read
 // args across the workspace by a case-insensitive fuzzy match.
-func (s *Server) workspaceSymbols(ctx context.Context, p *workspaceSymbolParams) (any, error) {
+func (s *view) workspaceSymbols(ctx context.Context, p *workspaceSymbolParams) (any, error) {
 	out := []symbolInformation{}
-	s.flush()
 	q := strings.ToLower(p.Query)
 	for _, st := range s.ws.Stubs() {
 		if fuzzy(q, st.Name) {

@@ -1,8 +1,6 @@
 package lsp
 
 import (
-	"errors"
-	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -10,7 +8,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
-	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 // Document sync: open buffers become workspace overlays; saves, watched
@@ -54,25 +51,38 @@ func (s *Server) didOpen(p *didOpenParams) error {
 			old.timer.Stop()
 		}
 		old.mu.Unlock()
+		old.end()
 	}
 	s.docs[path] = d
 	s.mu.Unlock()
+	s.textChanged(d)
 	s.edited(d, true)
 	return nil
+}
+
+// textChanged makes the snapshot holding d's current text.
+func (s *Server) textChanged(d *document) {
+	d.mu.Lock()
+	dv := d.view()
+	d.mu.Unlock()
+	s.change(func(ws *workspace.Workspace, docs map[string]docView) {
+		ws.SetOverlayParse(d.path, dv.text, dv.version, d.parseFunc(dv.text))
+		docs[d.path] = dv
+	})
 }
 
 // addProjectRoot makes the project root of a file opened outside every
 // root a workspace folder, when the client named none: without a root no
 // stub is found, and hovers, hints and definitions would be empty.
 func (s *Server) addProjectRoot(path string) {
-	for _, r := range s.ws.Roots() {
+	for _, r := range s.current().ws.Roots() {
 		if path == r || strings.HasPrefix(path, r+string(filepath.Separator)) {
 			return
 		}
 	}
 	root := workspace.ProjectRoot(path)
 	s.logf(protocol.MessageTypeLog, "no workspace folder from the client: using %s for %s", root, path)
-	s.ws.AddRoot(root)
+	s.change(func(ws *workspace.Workspace, _ map[string]docView) { ws.AddRoot(root) })
 	s.reloadFileSettings()
 	s.mu.Lock()
 	others := len(s.docs) > 0
@@ -95,6 +105,7 @@ func (s *Server) didChange(p *didChangeParams) error {
 	d.mu.Lock()
 	d.applyChanges(p.TextDocument.Version, p.ContentChanges)
 	d.mu.Unlock()
+	s.textChanged(d)
 	s.edited(d, false)
 	return nil
 }
@@ -103,11 +114,12 @@ func (s *Server) didSave(p *didSaveParams) error {
 	d := s.doc(p.TextDocument.URI)
 	if d == nil {
 		// A file saved without being open (or not ours): reread it.
-		if path := pathOf(p.TextDocument.URI); path != "" && s.ws != nil {
+		if path := pathOf(p.TextDocument.URI); path != "" && s.current() != nil {
 			if isConfigFile(path) {
 				s.reloadFileSettings()
+				s.invalidate()
 			} else {
-				s.ws.Invalidate(path)
+				s.change(func(ws *workspace.Workspace, _ map[string]docView) { ws.Invalidate(path) })
 			}
 			s.afterExternalChange(path)
 		}
@@ -115,10 +127,14 @@ func (s *Server) didSave(p *didSaveParams) error {
 	}
 	if p.Text != nil {
 		d.mu.Lock()
-		if string(d.text) != *p.Text {
+		changed := string(d.text) != *p.Text
+		if changed {
 			d.setText(d.version, []byte(*p.Text))
 		}
 		d.mu.Unlock()
+		if changed {
+			s.textChanged(d)
+		}
 	}
 	return nil
 }
@@ -128,6 +144,9 @@ func (s *Server) didClose(p *didCloseParams) error {
 	s.mu.Lock()
 	d := s.docs[path]
 	delete(s.docs, path)
+	if s.focus == d {
+		s.focus = nil
+	}
 	pull := s.pull
 	s.mu.Unlock()
 	if d == nil {
@@ -143,19 +162,21 @@ func (s *Server) didClose(p *didCloseParams) error {
 		// closed buffer after the sweep below would outlive it.
 		d.cancelRun()
 	}
-	d.closeTree()
 	d.mu.Unlock()
-	s.ws.ClearOverlay(path)
+	d.end()
+	sn := s.change(func(ws *workspace.Workspace, docs map[string]docView) {
+		ws.ClearOverlay(path)
+		delete(docs, path)
+	})
 	// The closed buffer's parse is no longer current: release the facts
 	// of its units, and the parses of the headers only it read (past the
 	// budget of recent ones).
-	s.store.Sweep(s.ws)
+	s.store.Sweep(sn.ws)
 	if !pull {
 		d.pubMu.Lock()
 		s.notify("textDocument/publishDiagnostics", publishParams{URI: d.uri, Diagnostics: []protocol.Diagnostic{}})
 		d.pubMu.Unlock()
 	}
-	s.invalidate()
 	s.trimParses()
 	s.rediagnoseAll(d)
 	return nil
@@ -199,6 +220,7 @@ func (s *Server) configChanged() {
 
 func (s *Server) didChangeWatchedFiles(p *didChangeWatchedFilesParams) error {
 	cfg := false
+	var disk []string
 	for _, c := range p.Changes {
 		path := pathOf(c.URI)
 		if path == "" {
@@ -211,8 +233,13 @@ func (s *Server) didChangeWatchedFiles(p *didChangeWatchedFilesParams) error {
 		if s.doc(c.URI) != nil {
 			continue // the editor buffer wins over the disk
 		}
-		s.ws.Invalidate(path)
+		disk = append(disk, path)
 	}
+	s.change(func(ws *workspace.Workspace, _ map[string]docView) {
+		for _, path := range disk {
+			ws.Invalidate(path)
+		}
+	})
 	if cfg {
 		s.reloadFileSettings()
 	}
@@ -229,16 +256,18 @@ func (s *Server) afterExternalChange(string) {
 }
 
 func (s *Server) didChangeWorkspaceFolders(p *didChangeFoldersParams) error {
-	for _, f := range p.Event.Removed {
-		if path := pathOf(f.URI); path != "" {
-			s.ws.RemoveRoot(path)
+	s.change(func(ws *workspace.Workspace, _ map[string]docView) {
+		for _, f := range p.Event.Removed {
+			if path := pathOf(f.URI); path != "" {
+				ws.RemoveRoot(path)
+			}
 		}
-	}
-	for _, f := range p.Event.Added {
-		if path := pathOf(f.URI); path != "" {
-			s.ws.AddRoot(path)
+		for _, f := range p.Event.Added {
+			if path := pathOf(f.URI); path != "" {
+				ws.AddRoot(path)
+			}
 		}
-	}
+	})
 	s.reloadFileSettings()
 	s.pending.Add(1)
 	go func() {
@@ -268,62 +297,6 @@ func (s *Server) openDocs() []*document {
 	return out
 }
 
-// flush reparses every edited document and hands the result to the
-// workspace, so any analysis sees every buffer as the editor shows it.
-func (s *Server) flush() {
-	for _, d := range s.openDocs() {
-		d.mu.Lock()
-		s.syncLocked(d)
-		d.mu.Unlock()
-	}
-}
-
-// syncLocked reparses an edited document and hands it to the workspace;
-// the two always go together, or the workspace would keep analysing an
-// older text than the document's version says. Called with d.mu held.
-func (s *Server) syncLocked(d *document) {
-	if !d.reparse() || d.closed {
-		return
-	}
-	if d.file != nil {
-		s.ws.SetParsed(d.file, d.version)
-	} else {
-		s.ws.SetOverlay(d.path, d.text, d.version)
-	}
-}
-
-// snapshot returns a document's parsed file and version after a flush.
-func (s *Server) snapshot(d *document) (*grammar.File, int32, error) {
-	f, version, _, err := s.snapshotSeq(d)
-	return f, version, err
-}
-
-// snapshotSeq is snapshot with the document's edit count.
-func (s *Server) snapshotSeq(d *document) (*grammar.File, int32, uint64, error) {
-	s.flush()
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	s.syncLocked(d)
-	return d.file, d.version, d.seq, d.err
-}
-
-// fileFor returns the parsed file for a URI: the open buffer, or disk.
-func (s *Server) fileFor(uri string) (*grammar.File, error) {
-	if d := s.doc(uri); d != nil {
-		f, _, err := s.snapshot(d)
-		if err == nil && f == nil {
-			err = errors.New("document not parsed")
-		}
-		return f, err
-	}
-	path := pathOf(uri)
-	if path == "" {
-		return nil, fmt.Errorf("not a file URI: %s", uri)
-	}
-	s.flush()
-	return s.ws.File(path)
-}
-
 // uriFor returns the URI the client uses for a path.
 func (s *Server) uriFor(path string) string {
 	s.mu.Lock()
@@ -333,25 +306,6 @@ func (s *Server) uriFor(path string) string {
 		return d.uri
 	}
 	return uriOf(path)
-}
-
-// linesFor returns the line index of a file's current text.
-func (s *Server) linesFor(path string) *grammar.Lines {
-	s.mu.Lock()
-	d := s.docs[path]
-	s.mu.Unlock()
-	if d != nil {
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		return d.lines
-	}
-	if f, err := s.ws.File(path); err == nil && f != nil {
-		return f.Lines
-	}
-	if src, err := s.ws.Source(path); err == nil {
-		return grammar.NewLines(src)
-	}
-	return grammar.NewLines(nil)
 }
 
 func isConfigFile(path string) bool {

@@ -118,9 +118,9 @@ const maxBuildFile = 1 << 20
 func (w *Workspace) BuildSettings(dir string) []BuildSetting {
 	dir = Abs(dir)
 	w.mu.Lock()
-	got, ok := w.build[dir]
+	build := memoOf(&w.build)
 	w.mu.Unlock()
-	if ok {
+	if got, ok := build.get(dir); ok {
 		return got
 	}
 	var out []BuildSetting
@@ -143,10 +143,9 @@ func (w *Workspace) BuildSettings(dir string) []BuildSetting {
 		}
 	}
 	w.mu.Lock()
-	if w.build == nil {
-		w.build = map[string][]BuildSetting{}
+	if w.build == build {
+		build.put(dir, out, 0)
 	}
-	w.build[dir] = out
 	w.mu.Unlock()
 	return out
 }

@@ -399,7 +399,7 @@ func (w *Workspace) IsCurrentStub(s *abi.Stub) bool {
 // held).
 func (w *Workspace) current(f *grammar.File) bool {
 	e := w.files[f.Path]
-	return e != nil && e.file == f
+	return e != nil && e.parsed() == f
 }
 
 // PythonFiles lists the workspace's Python files (where stubs and their

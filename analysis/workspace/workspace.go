@@ -69,23 +69,41 @@ type Context struct {
 	KindSource string
 }
 
+// fileEntry is one text of a file. It never changes once in a workspace's
+// map (forks share it); what is derived from the text lazily is in c.
 type fileEntry struct {
 	src     []byte
 	stamp   fsys.Stamp // of the disk read (zero for overlays)
 	overlay bool
 	version int32
-	file    *grammar.File
-	err     error
-	// parsing is closed when the parse under way finishes.
-	parsing chan struct{}
-	scan    *scan
-	// hash is the SHA-256 of src (a disk read's stamp has it; an
-	// overlay's is computed when first asked).
-	hash   [sha256.Size]byte
-	hashed bool
-	// used is the workspace's use count when File last returned the
-	// parse: TrimParses releases the least recently used first.
-	used uint64
+	c       *entryCell
+}
+
+func newEntry(src []byte) *fileEntry { return &fileEntry{src: src, c: &entryCell{}} }
+
+// parsed returns the entry's parse (nil when none is held).
+func (e *fileEntry) parsed() *grammar.File {
+	e.c.mu.Lock()
+	defer e.c.mu.Unlock()
+	return e.c.file
+}
+
+// scanned returns the entry's text scan, made once.
+func (e *fileEntry) scanned() *scan {
+	e.c.mu.Lock()
+	s := e.c.scan
+	e.c.mu.Unlock()
+	if s != nil {
+		return s
+	}
+	s = scanText(e.src)
+	e.c.mu.Lock()
+	if e.c.scan == nil {
+		e.c.scan = s
+	}
+	s = e.c.scan
+	e.c.mu.Unlock()
+	return s
 }
 
 // scan is the cheap text-level summary of a file: includes, entry shape and
@@ -121,28 +139,29 @@ type Workspace struct {
 	includeDirs []string
 	// noDir says which include folders are not on disk (missingDir);
 	// dropped with the resolutions.
-	noDir map[string]bool
+	noDir *memo[string, bool]
 	// known is every C++ file found under the roots (for reverse includes).
 	known   map[string]bool
 	indexed bool
 	// KindOverride lets the Python stub link decide an entry's kind.
 	kindOverride func(entry string) (Kind, bool)
 	// parsers are idle parsers by language (grammar.Lang): one of the
-	// other language was replaced by a new parser at every parse.
-	parsers [2]sync.Pool
+	// other language was replaced by a new parser at every parse. Forks
+	// share them.
+	parsers *[2]sync.Pool
 	// units maps a file to the entries whose compile includes it; nil when
-	// it must be rebuilt (a file's includes or entry shape changed).
+	// it must be rebuilt (a file's includes or entry shape changed). Never
+	// changed once built (forks share it).
 	units map[string][]string
 	// resolved caches include resolution by including folder and path;
 	// dropped with units.
-	resolved map[[2]string]string
+	resolved *memo[[2]string, string]
 	// unitsEpoch counts drops of units, so a units index built while the
 	// include graph changed is not kept.
 	unitsEpoch uint64
 	// closures memoizes Closure until a file's content, the include graph
-	// or the limits change (closureEpoch counts the drops).
-	closures     map[string][]string
-	closureEpoch uint64
+	// or the limits change.
+	closures *memo[string, []string]
 	// abi is the Python stub index (stubs.go).
 	abi abiState
 	// maxFile is the size cap of a file (fsys.DefaultMaxFileSize when
@@ -152,11 +171,15 @@ type Workspace struct {
 	// build caches BuildSettings by folder, launchDirs the first file of
 	// each folder that launches a kernel (launch.go).
 	launchDirs map[string]string
-	build      map[string][]BuildSetting
-	// problems are the files and folders that could not be read, by path.
-	problems map[string]error
-	// uses counts File calls (see fileEntry.used).
-	uses uint64
+	build      *memo[string, []BuildSetting]
+	// problems are the files and folders that could not be read, by path
+	// (forks share them).
+	problems *memo[string, error]
+	// uses counts File calls (see entryCell.used; forks share it).
+	uses *atomic.Uint64
+	// idx are the walks of the roots under way or done (forks share
+	// them).
+	idx *indexRuns
 	// bounded: the index refuses broad roots and stops at the caps (see
 	// BoundIndex).
 	bounded bool
@@ -174,7 +197,8 @@ func (w *Workspace) BoundIndex() {
 
 // New returns a workspace over the given root folders.
 func New(roots ...string) *Workspace {
-	w := &Workspace{files: map[string]*fileEntry{}, known: map[string]bool{}}
+	w := &Workspace{files: map[string]*fileEntry{}, known: map[string]bool{},
+		parsers: new([2]sync.Pool), uses: new(atomic.Uint64), problems: &memo[string, error]{}, idx: &indexRuns{}}
 	for _, r := range roots {
 		if abs, err := filepath.Abs(r); err == nil {
 			w.roots = append(w.roots, abs)
@@ -275,27 +299,42 @@ func (w *Workspace) SetOverlay(path string, src []byte, version int32) {
 	path = Abs(path)
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.setOverlay(path, src, version, nil)
+}
+
+// SetOverlayParse records an editor buffer whose parse is made by parse
+// when first asked (the server's incremental reparse): an edit costs no
+// parse until a request or an analysis reads the file, and the forks
+// holding this text share the one parse.
+func (w *Workspace) SetOverlayParse(path string, src []byte, version int32, parse func() (*grammar.File, error)) {
+	path = Abs(path)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.setOverlay(path, src, version, parse)
+}
+
+// setOverlay installs an overlay (w.mu held).
+func (w *Workspace) setOverlay(path string, src []byte, version int32, parse func() (*grammar.File, error)) {
 	e := w.files[path]
-	var old *grammar.File
 	if e != nil && e.overlay && bytes.Equal(e.src, src) {
-		e.version = version
+		// The same text: its parse and scan stand.
+		ne := *e
+		ne.version = version
+		w.files[path] = &ne
 		return
 	}
-	if e != nil {
-		old = e.file
-	}
-	_ = old
-	ne := &fileEntry{src: src, overlay: true, version: version}
+	ne := newEntry(src)
+	ne.overlay, ne.version, ne.c.parse = true, version, parse
 	w.replace(path, e, ne)
 }
 
 // replace installs a new entry, dropping the units index when the file's
 // includes or entry shape changed.
 func (w *Workspace) replace(path string, old, ne *fileEntry) {
-	ne.scan = scanText(ne.src)
+	ns := ne.scanned()
 	// A closure is cut by its bytes: any new text may change it.
 	w.dropClosures()
-	shape := old == nil || old.scan == nil || !old.scan.sameShape(ne.scan)
+	shape := old == nil || !old.scanned().sameShape(ns)
 	if shape {
 		w.dropUnits()
 	}
@@ -310,7 +349,9 @@ func (w *Workspace) SetParsed(f *grammar.File, version int32) {
 	path := Abs(f.Path)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.replace(path, w.files[path], &fileEntry{src: f.Src, overlay: true, version: version, file: f})
+	ne := newEntry(f.Src)
+	ne.overlay, ne.version, ne.c.file = true, version, f
+	w.replace(path, w.files[path], ne)
 }
 
 // ClearOverlay drops an editor buffer; the disk content is read again.
@@ -383,16 +424,16 @@ func (w *Workspace) ContentHash(path string) ([sha256.Size]byte, error) {
 	if err != nil {
 		return [sha256.Size]byte{}, err
 	}
-	w.mu.Lock()
-	h, ok := e.hash, e.hashed
-	w.mu.Unlock()
+	e.c.mu.Lock()
+	h, ok := e.c.hash, e.c.hashed
+	e.c.mu.Unlock()
 	if ok {
 		return h, nil
 	}
 	h = sha256.Sum256(e.src)
-	w.mu.Lock()
-	e.hash, e.hashed = h, true
-	w.mu.Unlock()
+	e.c.mu.Lock()
+	e.c.hash, e.c.hashed = h, true
+	e.c.mu.Unlock()
 	return h, nil
 }
 
@@ -436,10 +477,10 @@ type Problem struct {
 
 // Problems returns what could not be read so far, sorted by path.
 func (w *Workspace) Problems() []Problem {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	out := make([]Problem, 0, len(w.problems))
-	for p, err := range w.problems {
+	w.problems.mu.Lock()
+	defer w.problems.mu.Unlock()
+	out := make([]Problem, 0, len(w.problems.m))
+	for p, err := range w.problems.m {
 		out = append(out, Problem{p, err})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
@@ -452,14 +493,14 @@ func (w *Workspace) AddProblem(path string, err error) { w.problem(path, err) }
 
 // problem records a read failure (the first one per path).
 func (w *Workspace) problem(path string, err error) {
-	w.mu.Lock()
-	if w.problems == nil {
-		w.problems = map[string]error{}
+	w.problems.mu.Lock()
+	if w.problems.m == nil {
+		w.problems.m = map[string]error{}
 	}
-	if _, ok := w.problems[path]; !ok {
-		w.problems[path] = err
+	if _, ok := w.problems.m[path]; !ok {
+		w.problems.m[path] = err
 	}
-	w.mu.Unlock()
+	w.problems.mu.Unlock()
 }
 
 func (w *Workspace) entry(path string) (*fileEntry, error) {
@@ -488,7 +529,8 @@ func (w *Workspace) entry(path string) (*fileEntry, error) {
 		w.problem(path, err)
 		return nil, err
 	}
-	e = &fileEntry{src: src, stamp: stamp, hash: stamp.Hash, hashed: true}
+	e = newEntry(src)
+	e.stamp, e.c.hash, e.c.hashed = stamp, stamp.Hash, true
 	w.mu.Lock()
 	if cur := w.files[path]; cur != nil {
 		// An overlay set, or the same file read by another goroutine, while
@@ -559,21 +601,21 @@ func (w *Workspace) file(path string, wait bool) (f *grammar.File, err error, bu
 	if err != nil {
 		return nil, err, false
 	}
-	w.mu.Lock()
-	w.uses++
-	e.used = w.uses
+	c := e.c
+	c.mu.Lock()
+	c.used = w.uses.Add(1)
 	for {
-		f, ferr := e.file, e.err
+		f, ferr := c.file, c.err
 		if f != nil || ferr != nil {
-			w.mu.Unlock()
+			c.mu.Unlock()
 			return f, ferr, false
 		}
-		parsing := e.parsing
+		parsing := c.parsing
 		if parsing != nil {
 			select {
 			case <-parsing:
-				// Finished without leaving its result on this entry (the
-				// parse of another copy of it): waiting again would spin.
+				// Finished without leaving a result (released since):
+				// waiting again would spin.
 				parsing = nil
 			default:
 			}
@@ -582,38 +624,43 @@ func (w *Workspace) file(path string, wait bool) (f *grammar.File, err error, bu
 			break
 		}
 		if !wait {
-			w.mu.Unlock()
+			c.mu.Unlock()
 			return nil, nil, true
 		}
-		// Another goroutine is parsing this content: a header shared by
-		// the files of a parallel check is parsed once. Its parse may be
-		// released (Release) before we look: then parse it again.
-		w.mu.Unlock()
+		// Another goroutine (of this workspace or a fork) is parsing this
+		// content: a header shared by the files of a parallel check, or by
+		// the snapshots of an editing session, is parsed once. Its parse
+		// may be released (Release) before we look: then parse it again.
+		c.mu.Unlock()
 		<-parsing
-		w.mu.Lock()
+		c.mu.Lock()
 	}
-	e.parsing = make(chan struct{})
-	w.mu.Unlock()
+	c.parsing = make(chan struct{})
+	c.mu.Unlock()
 	if parseHook != nil {
 		parseHook(path)
 	}
-	lang, _ := grammar.LangOf(path)
-	var p *grammar.Parser
-	if v := w.parsers[lang].Get(); v != nil {
-		p = v.(*grammar.Parser)
+	if c.parse != nil {
+		f, err = c.parse()
 	} else {
-		p = grammar.NewBatchParser(lang)
+		lang, _ := grammar.LangOf(path)
+		var p *grammar.Parser
+		if v := w.parsers[lang].Get(); v != nil {
+			p = v.(*grammar.Parser)
+		} else {
+			p = grammar.NewBatchParser(lang)
+		}
+		f, err = grammar.ParseFile(context.Background(), p, path, e.src, nil)
+		w.parsers[lang].Put(p)
+		if f != nil && !e.overlay {
+			// Batch parses never reparse incrementally: free the C tree now.
+			f.Tree.Close()
+		}
 	}
-	f, err = grammar.ParseFile(context.Background(), p, path, e.src, nil)
-	w.parsers[lang].Put(p)
-	if f != nil && !e.overlay {
-		// Batch parses never reparse incrementally: free the C tree now.
-		f.Tree.Close()
-	}
-	w.mu.Lock()
-	e.file, e.err = f, err
-	close(e.parsing)
-	w.mu.Unlock()
+	c.mu.Lock()
+	c.file, c.err = f, err
+	close(c.parsing)
+	c.mu.Unlock()
 	return f, err, false
 }
 
@@ -729,12 +776,17 @@ func (w *Workspace) Release(path string) *grammar.File {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	e := w.files[path]
-	if e == nil || e.overlay || e.file == nil || e.file.Lang != grammar.CPP {
+	if e == nil || e.overlay {
 		return nil
 	}
-	f := e.file
-	// A finished parse: no goroutine waits on e.parsing.
-	e.file, e.err, e.parsing = nil, nil, nil
+	e.c.mu.Lock()
+	defer e.c.mu.Unlock()
+	f := e.c.file
+	if f == nil || f.Lang != grammar.CPP {
+		return nil
+	}
+	// A finished parse: no goroutine waits on c.parsing.
+	e.c.file, e.c.err, e.c.parsing = nil, nil, nil
 	return f
 }
 
@@ -754,10 +806,16 @@ func (w *Workspace) TrimParses(budget int64, keep func() func(path string) bool)
 	var total int64
 	w.mu.Lock()
 	for p, e := range w.files {
-		if e.overlay || e.file == nil || e.file.Lang != grammar.CPP {
+		if e.overlay {
 			continue
 		}
-		cands = append(cands, held{p, int64(len(e.src)), e.used})
+		e.c.mu.Lock()
+		f, used := e.c.file, e.c.used
+		e.c.mu.Unlock()
+		if f == nil || f.Lang != grammar.CPP {
+			continue
+		}
+		cands = append(cands, held{p, int64(len(e.src)), used})
 		total += int64(len(e.src))
 	}
 	w.mu.Unlock()
@@ -793,7 +851,7 @@ func (w *Workspace) Parsed() []string {
 	defer w.mu.Unlock()
 	var out []string
 	for p, e := range w.files {
-		if e.file != nil {
+		if e.parsed() != nil {
 			out = append(out, p)
 		}
 	}
@@ -806,17 +864,7 @@ func (w *Workspace) scanOf(path string) *scan {
 	if err != nil {
 		return nil
 	}
-	w.mu.Lock()
-	s := e.scan
-	w.mu.Unlock()
-	if s != nil {
-		return s
-	}
-	s = scanText(e.src)
-	w.mu.Lock()
-	e.scan = s
-	w.mu.Unlock()
-	return s
+	return e.scanned()
 }
 
 func (s *scan) sameShape(o *scan) bool {
@@ -840,17 +888,17 @@ func (w *Workspace) ResolveInclude(from string, inc grammar.Include) string {
 	}
 	key := [2]string{filepath.Dir(from), inc.Path}
 	w.mu.Lock()
-	if r, ok := w.resolved[key]; ok {
-		w.mu.Unlock()
+	res := memoOf(&w.resolved)
+	w.mu.Unlock()
+	if r, ok := res.get(key); ok {
 		return r
 	}
-	w.mu.Unlock()
 	r := w.resolveInclude(from, inc)
 	w.mu.Lock()
-	if w.resolved == nil {
-		w.resolved = map[[2]string]string{}
+	if w.resolved == res {
+		// Not dropped meanwhile (a fork may still read res).
+		res.put(key, r, 0)
 	}
-	w.resolved[key] = r
 	w.mu.Unlock()
 	return r
 }
@@ -888,18 +936,17 @@ func (w *Workspace) resolveInclude(from string, inc grammar.Include) string {
 // editor holds in such a folder is still found (w.files, above).
 func (w *Workspace) missingDir(d string) bool {
 	w.mu.Lock()
-	m, ok := w.noDir[d]
+	nd := memoOf(&w.noDir)
 	w.mu.Unlock()
-	if ok {
+	if m, ok := nd.get(d); ok {
 		return m
 	}
 	st, err := os.Stat(d)
-	m = err != nil || !st.IsDir()
+	m := err != nil || !st.IsDir()
 	w.mu.Lock()
-	if w.noDir == nil {
-		w.noDir = map[string]bool{}
+	if w.noDir == nd {
+		nd.put(d, m, 0)
 	}
-	w.noDir[d] = m
 	w.mu.Unlock()
 	return m
 }
@@ -946,19 +993,16 @@ func (w *Workspace) Closure(path string) []string {
 	path = Abs(path)
 	w.mu.Lock()
 	limit := w.maxUnit
-	c, ok := w.closures[path]
-	epoch := w.closureEpoch
+	memo := memoOf(&w.closures)
 	w.mu.Unlock()
-	if ok {
+	if c, ok := memo.get(path); ok {
 		return slices.Clone(c)
 	}
 	out := w.closure(path, limit)
 	w.mu.Lock()
-	if w.closureEpoch == epoch {
-		if w.closures == nil || len(w.closures) >= maxClosures {
-			w.closures = map[string][]string{}
-		}
-		w.closures[path] = out
+	if w.closures == memo {
+		// Not dropped meanwhile (an edit): a fork may still read memo.
+		memo.put(path, out, maxClosures)
 	}
 	w.mu.Unlock()
 	return slices.Clone(out)
@@ -971,7 +1015,6 @@ const maxClosures = 256
 // dropClosures forgets the memoized closures (w.mu held).
 func (w *Workspace) dropClosures() {
 	w.closures = nil
-	w.closureEpoch++
 }
 
 func (w *Workspace) closure(path string, limit int64) []string {
@@ -1063,13 +1106,45 @@ func (w *Workspace) index(jobs int) {
 		return
 	}
 	roots := append([]string(nil), w.roots...)
-	maxFolders, maxFiles := int64(math.MaxInt64), math.MaxInt
-	if w.bounded {
-		maxFolders, maxFiles = int64(maxIndexFolders), maxIndexFiles
-	}
 	bounded := w.bounded
 	w.mu.Unlock()
-	found, foundPy := map[string]bool{}, map[string]bool{}
+	run, walk := w.idx.run(roots, bounded)
+	if walk {
+		run.found, run.foundPy = w.walkRoots(roots, bounded, jobs)
+		close(run.done)
+	} else {
+		// A fork asking while its parent walks (or after): one walk.
+		<-run.done
+	}
+	found, foundPy := run.found, run.foundPy
+	w.mu.Lock()
+	fresh := false
+	for p := range found {
+		fresh = fresh || !w.known[p]
+		w.known[p] = true
+	}
+	for p := range foundPy {
+		fresh = fresh || !w.abi.py[p]
+		w.abi.markPy(p)
+	}
+	if fresh {
+		// A root added after the first index brings entries and stubs the
+		// cached include units and stub index do not know.
+		w.dropUnits()
+		w.dropStubs()
+	}
+	// A root added or removed during the walk is not indexed yet.
+	w.indexed = slices.Equal(roots, w.roots)
+	w.mu.Unlock()
+}
+
+// walkRoots lists the C++ and Python files under roots.
+func (w *Workspace) walkRoots(roots []string, bounded bool, jobs int) (found, foundPy map[string]bool) {
+	maxFolders, maxFiles := int64(math.MaxInt64), math.MaxInt
+	if bounded {
+		maxFolders, maxFiles = int64(maxIndexFolders), maxIndexFiles
+	}
+	found, foundPy = map[string]bool{}, map[string]bool{}
 	for _, r := range roots {
 		if why := TooBroad(r); bounded && why != "" {
 			w.problem(r, &NotIndexedError{Root: r, Reason: why})
@@ -1111,59 +1186,47 @@ func (w *Workspace) index(jobs int) {
 			return nil
 		})
 	}
-	w.mu.Lock()
-	fresh := false
-	for p := range found {
-		fresh = fresh || !w.known[p]
-		w.known[p] = true
-	}
-	for p := range foundPy {
-		fresh = fresh || !w.abi.py[p]
-		w.abi.markPy(p)
-	}
-	if fresh {
-		// A root added after the first index brings entries and stubs the
-		// cached include units and stub index do not know.
-		w.dropUnits()
-		w.dropStubs()
-	}
-	// A root added or removed during the walk is not indexed yet.
-	w.indexed = slices.Equal(roots, w.roots)
-	w.mu.Unlock()
+	return found, foundPy
 }
 
 // Fork returns a workspace with the same roots, settings and file contents
-// (overlays included) whose later changes stay its own: the fix engine
-// applies fixes to a fork of the server's workspace. Parsed files are
-// shared; derived indexes are rebuilt on demand.
+// (overlays included) whose later changes stay its own: the server makes
+// one per edit (its snapshots), the fix engine applies fixes to one. The
+// fork shares the parent's entries, and so their parses, a parse under
+// way included (awaited, not repeated), and what is derived from them
+// (include resolutions, closures, include units, the stub index, the
+// index walk) until either changes what those derive from.
 func (w *Workspace) Fork() *Workspace {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	f := &Workspace{
 		roots:        append([]string(nil), w.roots...),
-		files:        make(map[string]*fileEntry, len(w.files)),
+		files:        maps.Clone(w.files),
 		includeDirs:  append([]string(nil), w.includeDirs...),
-		known:        make(map[string]bool, len(w.known)),
+		noDir:        w.noDir,
+		known:        maps.Clone(w.known),
 		indexed:      w.indexed,
 		kindOverride: w.kindOverride,
-		bounded:      w.bounded,
+		parsers:      w.parsers,
+		units:        w.units,
+		resolved:     w.resolved,
+		unitsEpoch:   w.unitsEpoch,
+		closures:     w.closures,
+		abi:          abiState{py: maps.Clone(w.abi.py), stubs: w.abi.stubs, stubsEpoch: w.abi.stubsEpoch},
 		maxFile:      w.maxFile,
 		maxUnit:      w.maxUnit,
+		launchDirs:   w.launchDirs,
+		build:        w.build,
+		problems:     w.problems,
+		uses:         w.uses,
+		idx:          w.idx,
+		bounded:      w.bounded,
 	}
-	for p, e := range w.files {
-		c := *e
-		if c.file == nil && c.err == nil {
-			// A parse under way sets its result on the original entry
-			// only: the fork parses this text itself when asked.
-			c.parsing = nil
-		}
-		f.files[p] = &c
+	if f.files == nil {
+		f.files = map[string]*fileEntry{}
 	}
-	for p := range w.known {
-		f.known[p] = true
-	}
-	for p := range w.abi.py {
-		f.abi.markPy(p)
+	if f.known == nil {
+		f.known = map[string]bool{}
 	}
 	return f
 }

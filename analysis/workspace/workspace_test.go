@@ -199,9 +199,9 @@ func TestFilesParsesWhatNobodyStarted(t *testing.T) {
 	}
 	// Another goroutine is parsing a.h.
 	busy := make(chan struct{})
-	w.mu.Lock()
-	ea.parsing = busy
-	w.mu.Unlock()
+	ea.c.mu.Lock()
+	ea.c.parsing = busy
+	ea.c.mu.Unlock()
 	done := make(chan []*grammar.File)
 	go func() {
 		files, _ := w.Files([]string{a, b})
@@ -210,7 +210,7 @@ func TestFilesParsesWhatNobodyStarted(t *testing.T) {
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Millisecond) {
 		w.mu.Lock()
 		eb := w.files[b]
-		parsed := eb != nil && eb.file != nil
+		parsed := eb != nil && eb.parsed() != nil
 		w.mu.Unlock()
 		if parsed {
 			break
@@ -228,10 +228,10 @@ func TestFilesParsesWhatNobodyStarted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.mu.Lock()
-	ea.file = fa
+	ea.c.mu.Lock()
+	ea.c.file = fa
 	close(busy)
-	w.mu.Unlock()
+	ea.c.mu.Unlock()
 	files := <-done
 	fb, _ := w.File(b)
 	if files[0] != fa || files[1] != fb {
@@ -271,7 +271,10 @@ func TestPreload(t *testing.T) {
 		var out []string
 		for p, e := range w.files {
 			rel, _ := filepath.Rel(dir, p)
-			if e.scan != nil || e.file != nil {
+			e.c.mu.Lock()
+			held := e.c.scan != nil || e.c.file != nil
+			e.c.mu.Unlock()
+			if held {
 				out = append(out, rel)
 			}
 		}
@@ -289,7 +292,7 @@ func TestPreload(t *testing.T) {
 	if got := read(w); !reflect.DeepEqual(got, roots) {
 		t.Errorf("preloaded %v, want %v", got, roots)
 	}
-	if e := w.files[filepath.Join(dir, "ws/ops.py")]; e == nil || e.file == nil {
+	if e := w.files[filepath.Join(dir, "ws/ops.py")]; e == nil || e.parsed() == nil {
 		t.Error("the stub file is not parsed")
 	}
 	if w.units == nil {

@@ -1,0 +1,116 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"maps"
+
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// Snapshots, in gopls's manner: every change of the session's inputs (an
+// edit, an open or close, a file changed on disk, a folder added) makes a
+// new snapshot, a fork of the previous workspace with the change applied;
+// a request reads the snapshot current when it started, start to end,
+// whatever edits arrive meanwhile, and no handler flushes anything.
+// Forks share the parses and facts of the files the change left alone
+// (workspace.Fork), and a document's new text is parsed (incrementally)
+// when first read, once for every snapshot holding it.
+//
+// A snapshot's workspace is not changed after it is made, but for what is
+// derived from its inputs lazily: parses, include resolutions, the index
+// walk, the include folders of the project configuration.
+
+// snapshot is the session's inputs at one moment.
+type snapshot struct {
+	gen  uint64
+	ws   *workspace.Workspace
+	docs map[string]docView // the open documents, by path
+}
+
+// docView is an open document's text in one snapshot.
+type docView struct {
+	d       *document
+	text    []byte
+	lines   *grammar.Lines
+	version int32
+	seq     uint64
+}
+
+// current returns the snapshot requests read now (nil before initialize).
+func (s *Server) current() *snapshot {
+	s.snapMu.Lock()
+	defer s.snapMu.Unlock()
+	return s.snap
+}
+
+// change makes the next snapshot: the current one with fn applied to a
+// fork of its workspace and to its documents. Changes are serialised;
+// the readers of the previous snapshot are not disturbed.
+func (s *Server) change(fn func(ws *workspace.Workspace, docs map[string]docView)) *snapshot {
+	s.snapMu.Lock()
+	cur := s.snap
+	next := &snapshot{gen: cur.gen + 1, ws: cur.ws.Fork(), docs: maps.Clone(cur.docs)}
+	if next.docs == nil {
+		next.docs = map[string]docView{}
+	}
+	fn(next.ws, next.docs)
+	s.snap = next
+	s.snapMu.Unlock()
+	s.invalidate()
+	return next
+}
+
+// file returns the parse of path in the snapshot (an open document's
+// text or the disk).
+func (sn *snapshot) file(path string) (*grammar.File, error) {
+	f, err := sn.ws.File(path)
+	if err == nil && f == nil {
+		err = errors.New("document not parsed")
+	}
+	return f, err
+}
+
+// lines returns the line index of path's text in the snapshot.
+func (sn *snapshot) lines(path string) *grammar.Lines {
+	if dv, ok := sn.docs[path]; ok {
+		return dv.lines
+	}
+	if f, err := sn.ws.File(path); err == nil && f != nil {
+		return f.Lines
+	}
+	if src, err := sn.ws.Source(path); err == nil {
+		return grammar.NewLines(src)
+	}
+	return grammar.NewLines(nil)
+}
+
+// view is one reading of the session: a snapshot and the context of the
+// request (or background run) reading it, which reaches the analysis
+// core: a cancelled request stops its analysis. Feature code is written
+// on it; s.ws is the snapshot's workspace.
+type view struct {
+	*Server
+	snap *snapshot
+	ws   *workspace.Workspace
+	rctx context.Context
+}
+
+// viewOf acquires the current snapshot for a reader running under ctx.
+func (s *Server) viewOf(ctx context.Context) *view {
+	sn := s.current()
+	return &view{Server: s, snap: sn, ws: sn.ws, rctx: ctx}
+}
+
+// fileFor returns the parsed file for a URI in the view's snapshot.
+func (s *view) fileFor(uri string) (*grammar.File, error) {
+	path := pathOf(uri)
+	if path == "" {
+		return nil, errors.New("not a file URI: " + uri)
+	}
+	return s.snap.file(path)
+}
+
+// linesFor returns the line index of a file's text in the view's snapshot.
+func (s *view) linesFor(path string) *grammar.Lines { return s.snap.lines(path) }
