@@ -9,10 +9,10 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
+	"github.com/extern-lsp/extern-lsp/analysis/benchgen"
 )
 
-// Editor latency on realistic extern units (analysistest.WriteUnits: two
+// Editor latency on realistic extern units (benchgen.WriteUnits: two
 // attention entries, their templated body header, a generated header, 45
 // vendored headers and a stub of three externs; ~15,000 lines per unit),
 // over real JSON-RPC, debounce off. "copies=4" is the same shape four
@@ -22,7 +22,7 @@ import (
 
 type unitSession struct {
 	c    *testClient
-	unit analysistest.GenUnit
+	unit benchgen.GenUnit
 	body *buffer
 	at   protocol.Position // the body's edit anchor line, below the marker
 	n    int
@@ -30,7 +30,7 @@ type unitSession struct {
 
 func openUnit(b *testing.B, copies int) *unitSession {
 	dir := b.TempDir()
-	units, err := analysistest.WriteUnits(dir, copies)
+	units, err := benchgen.WriteUnits(dir, copies)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func openUnit(b *testing.B, copies int) *unitSession {
 	for _, b := range []*buffer{stub, entry, body} {
 		c.diagnosticsFor(b.uri, 1)
 	}
-	at := find(b, body.text, analysistest.BodyEditMarker, 0)
+	at := find(b, body.text, benchgen.BodyEditMarker, 0)
 	at.Line++
 	return &unitSession{c: c, unit: u, body: body, at: at}
 }
@@ -53,7 +53,7 @@ func openUnit(b *testing.B, copies int) *unitSession {
 func (s *unitSession) edit() {
 	var e protocol.TextEdit
 	if s.n%2 == 0 {
-		e = protocol.TextEdit{Range: protocol.Range{Start: s.at, End: s.at}, NewText: analysistest.BodyEditLine}
+		e = protocol.TextEdit{Range: protocol.Range{Start: s.at, End: s.at}, NewText: benchgen.BodyEditLine}
 	} else {
 		e = protocol.TextEdit{Range: protocol.Range{Start: s.at, End: protocol.Position{Line: s.at.Line + 1}}}
 	}
@@ -102,8 +102,8 @@ func BenchmarkUnitEditToPublish(b *testing.B) {
 				s.edit()
 				ds := s.c.diagnosticsFor(s.body.uri, s.body.version)
 				l.d = append(l.d, time.Since(t0))
-				if want := s.n%2 == 1; want != (len(withCode(ds, analysistest.BodyEditCode)) > 0) {
-					b.Fatalf("v%d: %s present=%v, want %v: %v", s.body.version, analysistest.BodyEditCode, !want, want, codes(ds))
+				if want := s.n%2 == 1; want != (len(withCode(ds, benchgen.BodyEditCode)) > 0) {
+					b.Fatalf("v%d: %s present=%v, want %v: %v", s.body.version, benchgen.BodyEditCode, !want, want, codes(ds))
 				}
 			}
 			b.StopTimer()
@@ -155,7 +155,7 @@ func BenchmarkUnitOpenToDiagnostics(b *testing.B) {
 	for _, copies := range []int{1, 4} {
 		b.Run(fmt.Sprintf("copies=%d", copies), func(b *testing.B) {
 			dir := b.TempDir()
-			units, err := analysistest.WriteUnits(dir, copies)
+			units, err := benchgen.WriteUnits(dir, copies)
 			if err != nil {
 				b.Fatal(err)
 			}

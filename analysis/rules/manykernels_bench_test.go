@@ -8,11 +8,12 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
+	"github.com/extern-lsp/extern-lsp/analysis/benchgen"
 )
 
 // BenchmarkManyKernels runs `extern-lsp check` (every rule, one job) in a
 // child process on one file of many distinct kernels
-// (analysistest.ManyKernels) from 1 to 8 MB, and reports its CPU time
+// (benchgen.ManyKernels) from 1 to 8 MB, and reports its CPU time
 // (cpu-ms) and peak RSS (peak-MB): both must grow linearly with the size
 // (issue 30; the constant-value sets of such a file made it cubic: 120 s
 // at 256 KB). cpu-ms-per-MB and peak-MB-over-floor-per-MB stay flat when
@@ -26,7 +27,7 @@ func BenchmarkManyKernels(b *testing.B) {
 	}
 	floor := analysistest.CheckFloor(b, bin)
 	for _, mb := range []int{1, 2, 4, 8} {
-		src := analysistest.ManyKernels(mb << 20)
+		src := benchgen.ManyKernels(mb << 20)
 		b.Run(fmt.Sprintf("%dMB", mb), func(b *testing.B) {
 			var u analysistest.CheckUsage
 			for i := 0; i < b.N; i++ {
@@ -55,7 +56,7 @@ func TestManyKernelsStayWithinSteps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 256 KB input")
 	}
-	src := analysistest.ManyKernels(256 << 10)
+	src := benchgen.ManyKernels(256 << 10)
 	var first []analysis.Diagnostic
 	for run := 0; run < 2; run++ {
 		ds := runLargeRules(t, All(), src)

@@ -14,10 +14,11 @@ import (
 	"time"
 
 	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
+	"github.com/extern-lsp/extern-lsp/analysis/benchgen"
 )
 
 // The unit benchmarks run on generated trees of realistic extern units
-// (analysistest.WriteUnits: ~15,000 lines, ~700 KB per unit). 14 copies
+// (benchgen.WriteUnits: ~15,000 lines, ~700 KB per unit). 14 copies
 // are the "10 MB tree" of the targets; 1 and 4 copies show the growth.
 //
 //	go test ./cmd/extern-lsp -run '^$' -bench 'Unit' -benchtime 3x
@@ -25,7 +26,7 @@ var unitCopies = []int{1, 4, 14}
 
 func unitTree(b *testing.B, copies int) string {
 	dir := b.TempDir()
-	if _, err := analysistest.WriteUnits(dir, copies); err != nil {
+	if _, err := benchgen.WriteUnits(dir, copies); err != nil {
 		b.Fatal(err)
 	}
 	return dir

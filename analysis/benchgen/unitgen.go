@@ -1,4 +1,4 @@
-package analysistest
+package benchgen
 
 import (
 	"fmt"
