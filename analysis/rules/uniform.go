@@ -62,11 +62,11 @@ var (
 )
 
 // varianceKey is a unit's variance model.
-var varianceKey = &unit.UnitKey[*varianceModel]{
+var varianceKey = &unit.UnitKey[*variances]{
 	Name: "rules.variance",
-	Compute: func(ctx context.Context, u *unit.Unit) *varianceModel {
-		m := &varianceModel{u: u, consts: u.Consts(), funcs: u.FuncIndex(),
-			files: map[*grammar.Tree]*grammar.File{}, memo: map[vkey]variance{}, busy: map[vkey]bool{},
+	Compute: func(ctx context.Context, u *unit.Unit) *variances {
+		m := &variances{u: u, consts: u.Consts(), funcs: u.FuncIndex(),
+			files: map[*grammar.Tree]*grammar.File{}, memo: map[vkey]variance{}, partial: map[vkey]variance{}, busy: map[vkey]bool{},
 			locals: map[*grammar.Node]*fnLocals{}}
 		for _, f := range u.CodeFiles() {
 			m.files[f.Tree] = f
@@ -75,14 +75,25 @@ var varianceKey = &unit.UnitKey[*varianceModel]{
 	},
 }
 
-// unitVariance returns the variance model of the file's closure.
+// unitVariance returns the variance model of the file's closure, its
+// work counted in the pass's steps.
 func unitVariance(pass *analysis.Pass) *varianceModel {
-	return unit.Fact(pass.Closure(), varianceKey)
+	return &varianceModel{variances: unit.Fact(pass.Closure(), varianceKey), spend: pass.Spend}
 }
 
-// varianceModel computes variances lazily; it is shared by every pass on
-// the unit, so one lock guards it.
+// varianceModel is a rule's view of the closure's variances: the
+// expressions it visits to answer are steps of the rule asking (the
+// model is the file's own, asked by its rules in their order, so the
+// count is the same on every run), and a question past the rule's steps
+// is left unanswered, not remembered.
 type varianceModel struct {
+	*variances
+	spend func(n int) bool
+}
+
+// variances computes variances lazily; it is shared by every pass on the
+// unit, so one lock guards it.
+type variances struct {
 	u      *unit.Unit
 	consts *cxx.Resolver
 	funcs  *cxx.Funcs
@@ -90,11 +101,15 @@ type varianceModel struct {
 
 	mu      sync.Mutex
 	memo    map[vkey]variance
+	partial map[vkey]variance
 	busy    map[vkey]bool
 	locals  map[*grammar.Node]*fnLocals
 	members map[string][]memberDef
 	callers map[string][]*grammar.Node
 	cuts    int
+	// stopped is set once the asking rule's steps are spent: nothing
+	// computed after it is remembered.
+	stopped bool
 }
 
 // vkey memoizes one question: a function's returns, a local declaration,
@@ -108,9 +123,18 @@ type vkey struct {
 // memoized answers the question key once. A question met again while it
 // is being answered (a cycle through assignments or calls) counts as
 // uniform there, and answers computed through such a cut are not kept:
-// they may miss what the rest of the cycle adds.
+// they may miss what the rest of the cycle adds. Until the outermost
+// question is answered they are reused as they are (partial), so each
+// question is computed once per outermost one: recomputing them made
+// the members of a large class assigned from each other exponential (a
+// 60 KB flash-attention header ran for minutes). Variances only union,
+// so the outermost answer still collects everything its questions reach.
 func (m *varianceModel) memoized(key vkey, compute func() variance) variance {
 	if v, ok := m.memo[key]; ok {
+		return v
+	}
+	if v, ok := m.partial[key]; ok {
+		m.cuts++ // an answer built on a partial one is partial too
 		return v
 	}
 	if m.busy[key] {
@@ -121,8 +145,15 @@ func (m *varianceModel) memoized(key vkey, compute func() variance) variance {
 	cuts := m.cuts
 	v := compute()
 	delete(m.busy, key)
-	if m.cuts == cuts || len(m.busy) == 0 {
+	switch {
+	case m.stopped:
+	case m.cuts == cuts || len(m.busy) == 0:
 		m.memo[key] = v
+	default:
+		m.partial[key] = v
+	}
+	if len(m.busy) == 0 {
+		clear(m.partial)
 	}
 	return v
 }
@@ -167,7 +198,9 @@ func (m *varianceModel) Condition(c *grammar.Node, cores grammar.Cores) variance
 	}
 	v = m.condition(c, cores)
 	m.mu.Lock()
-	m.memo[key] = v
+	if !m.stopped {
+		m.memo[key] = v
+	}
 	m.mu.Unlock()
 	return v
 }
@@ -193,6 +226,7 @@ func (m *varianceModel) Expr(e *grammar.Node, cores grammar.Cores) variance {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.stopped = false
 	return m.expr(vctx{fn: cxx.EnclosingFunction(e), cores: cores}, e, 0)
 }
 
@@ -208,6 +242,10 @@ func (m *varianceModel) coresOf(n *grammar.Node) grammar.Cores {
 func (m *varianceModel) expr(c vctx, e *grammar.Node, depth int) variance {
 	if e == nil {
 		return 0
+	}
+	if m.stopped || m.spend != nil && m.spend(1) {
+		m.stopped = true
+		return varOpaque
 	}
 	switch e.Kind() {
 	case "number_literal", "true", "false", "nullptr", "char_literal", "string_literal", "this",
