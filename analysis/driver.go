@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"runtime/debug"
 	"runtime/trace"
 	"slices"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -78,10 +76,6 @@ func (o *Options) enabled(a *Analyzer) bool {
 	}
 	return !a.DefaultOff
 }
-
-// InternalCode is the code of a diagnostic that reports a rule's own crash
-// or an unreadable file, so one bad input never takes the run down.
-const InternalCode = "EXT000"
 
 // Run analyzes one file of the workspace and returns its diagnostics,
 // suppressions applied, sorted by position. C++ files that are not extern
@@ -320,7 +314,7 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		for _, a := range opts.Analyzers {
 			if a.Finish != nil && opts.enabled(a) {
 				p := base
-				p.Analyzer, p.opts = a, &opts
+				p.Analyzer, p.rules = a, &ruleSet{opts.Analyzers, opts.enabled, opts.Severity}
 				diags = append(diags, a.Finish(&p, sups, diags)...)
 			}
 		}
@@ -422,72 +416,4 @@ func firstFrames(stack []byte) string {
 		}
 	}
 	return string(stack)
-}
-
-// SortDiagnostics orders by file, position, then code.
-func SortDiagnostics(ds []Diagnostic) {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Start != b.Start {
-			return a.Start < b.Start
-		}
-		return a.Code < b.Code
-	})
-}
-
-// ApplyEdits applies non-overlapping edits to src (edits for other files are
-// ignored). Overlapping edits after the first are skipped and counted.
-func ApplyEdits(src []byte, file string, edits []TextEdit) ([]byte, int) {
-	var es []TextEdit
-	for _, e := range edits {
-		if e.File == file || e.File == "" {
-			es = append(es, e)
-		}
-	}
-	sort.SliceStable(es, func(i, j int) bool {
-		if es[i].Start != es[j].Start {
-			return es[i].Start < es[j].Start
-		}
-		return es[i].End < es[j].End
-	})
-	out := make([]byte, 0, len(src))
-	pos := uint32(0)
-	skipped := 0
-	crlf := usesCRLF(src)
-	for _, e := range es {
-		if e.Start < pos || e.End < e.Start || int(e.End) > len(src) {
-			skipped++
-			continue
-		}
-		out = append(out, src[pos:e.Start]...)
-		if crlf {
-			out = appendCRLF(out, e.NewText)
-		} else {
-			out = append(out, e.NewText...)
-		}
-		pos = e.End
-	}
-	out = append(out, src[pos:]...)
-	return out, skipped
-}
-
-// usesCRLF reports whether src ends its lines with CRLF (its first line
-// does): fixes written with "\n" then follow the file's line ending.
-func usesCRLF(src []byte) bool {
-	i := bytes.IndexByte(src, '\n')
-	return i > 0 && src[i-1] == '\r'
-}
-
-// appendCRLF appends text with each bare "\n" written as "\r\n".
-func appendCRLF(out []byte, text string) []byte {
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' && (i == 0 || text[i-1] != '\r') {
-			out = append(out, '\r')
-		}
-		out = append(out, text[i])
-	}
-	return out
 }

@@ -3,7 +3,6 @@ package analysis
 import (
 	"fmt"
 	"sort"
-	"strconv"
 )
 
 // The findings cap (`max-findings-per-rule`), like a compiler's error
@@ -21,25 +20,6 @@ const DefaultMaxFindingsPerRule = 500
 // past the cap in a file (its code is InternalCode).
 const UnlistedName = "findings-not-listed"
 
-// Unlisted is what a cap note stands for: the findings of one rule in one
-// file that were counted but not listed.
-type Unlisted struct {
-	Code, Name string
-	// BySeverity counts them by their final severity (index: Severity).
-	BySeverity [SeverityHint + 1]int
-	// Max is the cap that was reached.
-	Max int
-}
-
-// Total is the number of findings the note stands for.
-func (u *Unlisted) Total() int {
-	n := 0
-	for _, c := range u.BySeverity {
-		n += c
-	}
-	return n
-}
-
 // unlistedNote is the finding that stands for u, at the first unlisted
 // position of file.
 func unlistedNote(file string, at uint32, u *Unlisted) Diagnostic {
@@ -55,26 +35,6 @@ func unlistedNote(file string, at uint32, u *Unlisted) Diagnostic {
 			u.Code, Thousands(n), what, u.Name, u.Max),
 		Unlisted: u,
 	}
-}
-
-// Thousands writes n with comma separators (15,884).
-func Thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := n < 0
-	if neg {
-		s = s[1:]
-	}
-	var out []byte
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	if neg {
-		return "-" + string(out)
-	}
-	return string(out)
 }
 
 type capKey struct{ file, code string }
@@ -147,27 +107,6 @@ func (c *findingCap) notes() []Diagnostic {
 	return out
 }
 
-// counted reports whether the run keeps and counts d: not a note of the
-// driver, in code a device compile keeps, and not silenced by a
-// suppression comment (suppressed findings do not use up the cap). It
-// does not mark the suppression used: the driver does that once the rules
-// are done.
-func (p *Pass) counted(d *Diagnostic) bool {
-	if d.Code == InternalCode || !p.compiled(d.File, d.Start) {
-		return false
-	}
-	if d.File != p.File.Path || len(p.limit.sups) == 0 {
-		return true
-	}
-	line, _ := p.File.Lines.Position(d.Start)
-	for _, s := range p.limit.sups {
-		if line >= s.Line && line <= s.End && s.Matches(d.Code, d.Name) {
-			return false
-		}
-	}
-	return true
-}
-
 // adjustUnlisted applies to the counts of a note what the driver does to
 // the findings it stands for: the configured severity of the rule, then
 // the demotion of a generated or vendored file's warnings and errors.
@@ -225,23 +164,4 @@ func CapFindings(diags []Diagnostic, maxFor func(file string) int) []Diagnostic 
 	kept = append(kept, c.notes()...)
 	SortDiagnostics(kept)
 	return kept
-}
-
-// SeverityCounts counts findings by severity, the findings a cap note
-// stands for included and the note itself not: what exit codes and
-// summaries count.
-func SeverityCounts(diags []Diagnostic) (counts [SeverityHint + 1]int, unlisted int) {
-	for _, d := range diags {
-		if d.Unlisted != nil {
-			for s, n := range d.Unlisted.BySeverity {
-				counts[s] += n
-			}
-			unlisted += d.Unlisted.Total()
-			continue
-		}
-		if d.Severity >= 0 && int(d.Severity) < len(counts) {
-			counts[d.Severity]++
-		}
-	}
-	return counts, unlisted
 }

@@ -1,12 +1,8 @@
 package analysis
 
 import (
-	"fmt"
-	"path/filepath"
-
 	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
-	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 // Premise is what a rule's verdict rests on; the driver runs a rule on a
@@ -104,22 +100,6 @@ func (m Models) of(entry string) (UnitModel, bool) {
 	return UnitModel{}, false
 }
 
-// compiledUnder is compiled over the units whose model holds premise pr:
-// a header's code that only a standalone kernel compiles (its includer,
-// an extern, switched it off) is not judged by a runtime rule.
-func (p *Pass) compiledUnder(path string, off uint32, pr Premise) bool {
-	if !p.compiled(path, off) {
-		return false
-	}
-	if pr == PremiseNone {
-		return true
-	}
-	return p.compiledBy(path, off, func(u *unit.Unit) bool {
-		m, ok := p.models.of(u.Entry)
-		return ok && m.Holds(pr)
-	})
-}
-
 // RuntimeABI reports whether a unit of the file is called by the runtime
 // per task (the fixes helper asks before offering a runtime-ABI fix).
 func (m Models) RuntimeABI() bool { return m.Holds(PremiseRuntime) }
@@ -172,49 +152,4 @@ func (m Models) allDevice(has func(unit.Build) bool) bool {
 		any = true
 	}
 	return any
-}
-
-// Models returns the launch and build models of the units compiling the
-// pass's file (nil for a Python file).
-func (p *Pass) Models() Models {
-	if p.models == nil && p.Ctx != nil {
-		p.models = ModelsOf(p.WS, p.Ctx, p.Settings)
-	}
-	return p.models
-}
-
-// OtherChipBuilds reports whether a compile for another chip, or the CPU
-// simulator, may build the pass's file, and says why: its conditionals
-// name both chips, the units compiling it target different chips, or a
-// build file above it defines __CPU_SIM. A fix that rewrites one chip's
-// macros is safe only when nothing else builds the file.
-func (p *Pass) OtherChipBuilds() (bool, string) {
-	f := p.File
-	if f == nil || f.Lang != grammar.CPP {
-		return false, ""
-	}
-	var named, targets grammar.Arch
-	for _, u := range p.Units() {
-		if u.Pseudo || u.File(f.Path) == nil {
-			continue
-		}
-		for _, e := range u.ArchMap(u.File(f.Path)).Evidence {
-			named |= e.Arch
-		}
-		if t := u.Target(); t.Known() {
-			targets |= t.Arch
-		}
-	}
-	switch {
-	case named == grammar.ArchAny:
-		return true, "its conditionals name both A2/A3 and A5"
-	case targets == grammar.ArchAny:
-		return true, "units for both A2/A3 and A5 compile it"
-	}
-	for _, b := range p.WS.BuildSettingsUp(filepath.Dir(f.Path)) {
-		if b.Key == "cpu-sim" {
-			return true, fmt.Sprintf("the CPU simulator builds it (%s:%d defines __CPU_SIM)", filepath.Base(b.File), b.Line)
-		}
-	}
-	return false, ""
 }

@@ -111,27 +111,6 @@ func (m *meter) reason() string {
 	return m.why
 }
 
-// Spend counts n steps of the rule's work (one per loop iteration, more
-// for an iteration that does more) and reports whether the rule should
-// stop: its steps are spent, or the run was cancelled or is past its time
-// limit.
-func (p *Pass) Spend(n int) bool {
-	if p.meter.spend(n) {
-		return true
-	}
-	return p.Context().Err() != nil
-}
-
-// Incomplete says the rule gave up part of its analysis of the file (a
-// search past its own bound); why says what, for the note. The rule's
-// findings in the file are dropped, the file is reported as not fully
-// analysed, and the rule's context is cancelled.
-func (p *Pass) Incomplete(why string) {
-	if p.meter != nil {
-		p.meter.cut(why)
-	}
-}
-
 // BinaryNote is the note on a file that holds a NUL byte (src is its
 // text): it is not read as source, and says where the byte is so that a
 // stray one can be found.
