@@ -254,7 +254,7 @@ func (p *Pass) Units() []*unit.Unit {
 // files and constants.
 func (p *Pass) Closure() *unit.Unit {
 	p.lazy.closure.once.Do(func() {
-		p.lazy.closure.v = p.store.New(p.runContext(), p.File.Path, append([]*grammar.File{p.File}, p.Includes...), nil, p.kind(), "closure")
+		p.lazy.closure.v = p.store.New(p.runContext(), p.WS, p.File.Path, append([]*grammar.File{p.File}, p.Includes...), nil, p.kind(), "closure")
 	})
 	return p.lazy.closure.v
 }
@@ -287,7 +287,7 @@ func (p *Pass) Reach() *unit.Unit {
 			p.lazy.reach.v = []*unit.Unit{c}
 			return
 		}
-		p.lazy.reach.v = []*unit.Unit{p.store.New(p.runContext(), p.File.Path, files, nil, p.kind(), "reach")}
+		p.lazy.reach.v = []*unit.Unit{p.store.New(p.runContext(), p.WS, p.File.Path, files, nil, p.kind(), "reach")}
 	})
 	return p.lazy.reach.v[0]
 }

@@ -148,13 +148,13 @@ func (s *Store) ArgsAccesses(ctx context.Context, ws *workspace.Workspace, path 
 	if !slices.Contains(files, self) {
 		// The file changed between the two reads: its reads against the
 		// units' tables, not kept.
-		part := s.New(ctx, "", files, nil, 0, "part:args")
+		part := s.New(ctx, ws, "", files, nil, 0, "part:args")
 		g := Fact(part, argsGroupKey)
 		own := rawAccesses(part, self, g)
 		uses := append(append([]abi.Access(nil), own...), g.uses...)
 		return append(own, abi.IndexConstants(self, g.consts, uses)...)
 	}
-	return Fact(s.New(ctx, path, files, nil, 0, "args-of"), argsAccessesKey)
+	return Fact(s.New(ctx, ws, path, files, nil, 0, "args-of"), argsAccessesKey)
 }
 
 // ArgsHelpers returns the args helpers (tensor_data<T>(args, i) & co.) a
@@ -165,7 +165,7 @@ func (s *Store) ArgsHelpers(ctx context.Context, ws *workspace.Workspace, path s
 	if self == nil || self.Lang != grammar.CPP {
 		return nil
 	}
-	return Fact(s.New(ctx, "", files, nil, 0, "part:args"), argsGroupKey).helpers
+	return Fact(s.New(ctx, ws, "", files, nil, 0, "part:args"), argsGroupKey).helpers
 }
 
 // EntryBindings returns the template flag values of the unit rooted at
@@ -182,7 +182,7 @@ func (s *Store) EntryBindings(ctx context.Context, ws *workspace.Workspace, entr
 // ConstsIn resolves constants against files in their order (the last
 // definition of a name wins).
 func (s *Store) ConstsIn(ctx context.Context, files []*grammar.File) *cxx.Resolver {
-	return Fact(s.New(ctx, "", files, nil, 0, "part:consts"), joinConstsKey)
+	return Fact(s.New(ctx, nil, "", files, nil, 0, "part:consts"), joinConstsKey)
 }
 
 // Bindings are the template flag values the unit's entry binds.

@@ -39,7 +39,7 @@ __aicore__ void h() {
 		t.Fatal(err)
 	}
 	answers := func(reverse bool) []grammar.Cores {
-		u := NewStore().New(context.Background(), f.Path, []*grammar.File{f}, nil, 0, "closure")
+		u := NewStore().New(context.Background(), nil, f.Path, []*grammar.File{f}, nil, 0, "closure")
 		out := make([]grammar.Cores, len(f.Tree.Nodes))
 		for k := range f.Tree.Nodes {
 			i := k
@@ -52,7 +52,7 @@ __aicore__ void h() {
 	}
 	fwd, rev := answers(false), answers(true)
 	// A statement calling a function leaves nothing behind to remember.
-	u := NewStore().New(context.Background(), f.Path, []*grammar.File{f}, nil, 0, "closure")
+	u := NewStore().New(context.Background(), nil, f.Path, []*grammar.File{f}, nil, 0, "closure")
 	if got := u.Macros().Exits("helper"); got != grammar.None {
 		t.Errorf("helper() exits on %v", got)
 	}

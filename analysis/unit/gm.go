@@ -2,7 +2,7 @@ package unit
 
 import (
 	"context"
-	"path/filepath"
+	"slices"
 
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -33,7 +33,7 @@ func includesGMEnv(ctx context.Context, u *Unit) *cxx.GMEnv {
 	hs := u.Headers()
 	if len(hs) > 1 {
 		rest, ok := Cached(u.Part("gm-includes", hs[1:]), gmEnvKey)
-		if !ok && soleInclude(u.Files[0], hs) {
+		if !ok && soleInclude(u, u.Files[0], hs) {
 			rest, ok = Fact(u.Part("gm-includes", hs[1:]), gmEnvKey), true
 		}
 		if ok {
@@ -45,26 +45,20 @@ func includesGMEnv(ctx context.Context, u *Unit) *cxx.GMEnv {
 	return Fact(u.Part("gm-includes", hs), gmEnvKey)
 }
 
-// soleInclude reports whether hs[0] is likely the only header f includes
-// itself (the others reached through it): of f's quoted includes, one
-// names a file of hs, and that is hs[0]. A guess by file names, which
-// decides only what is built first (PrependGMEnv checks the result).
-func soleInclude(f *grammar.File, hs []*grammar.File) bool {
+// soleInclude reports whether hs[0] is the only header of u that f
+// includes itself (the others reached through it). It decides only what
+// is built first (PrependGMEnv checks the result).
+func soleInclude(u *Unit, f *grammar.File, hs []*grammar.File) bool {
 	found := false
 	for _, inc := range f.Includes {
-		if inc.System {
+		t := u.Resolve(f, inc)
+		if t == nil || !slices.Contains(hs, t) {
 			continue
 		}
-		base := filepath.Base(inc.Path)
-		for i, h := range hs {
-			if filepath.Base(h.Path) != base {
-				continue
-			}
-			if i > 0 || found {
-				return false
-			}
-			found = true
+		if t != hs[0] || found {
+			return false
 		}
+		found = true
 	}
 	return found
 }

@@ -42,9 +42,9 @@ var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
 			for k, v := range state[f] {
 				cur[k] = v
 			}
-			paths := map[int]string{}
+			incs := map[int]grammar.Include{}
 			for _, inc := range f.Includes {
-				paths[inc.Line] = inc.Path
+				incs[inc.Line] = inc
 			}
 			for _, d := range g.Directives {
 				if g.CoresAt(d.Start) == grammar.None {
@@ -56,7 +56,7 @@ var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
 						cur[d.Macros[0].Name] = d.Kind == "define"
 					}
 				case "include":
-					t := u.Resolve(f, paths[d.Line])
+					t := u.Resolve(f, incs[d.Line])
 					if t == nil {
 						continue
 					}
@@ -89,7 +89,7 @@ func unitRoots(u *Unit) []*grammar.File {
 	included := map[*grammar.File]bool{}
 	for _, f := range u.Files {
 		for _, inc := range f.Includes {
-			if t := u.Resolve(f, inc.Path); t != nil && t != f {
+			if t := u.Resolve(f, inc); t != nil && t != f {
 				included[t] = true
 			}
 		}

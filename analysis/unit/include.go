@@ -2,35 +2,20 @@ package unit
 
 import (
 	"context"
-	"path/filepath"
-	"strings"
 
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
-// Resolve is the file of the unit an #include of from names (path as
-// written between its quotes), or nil: the file next to from first, then a
-// file of the unit whose path ends in path (the workspace put it in the
-// unit through an include folder), then the file at path itself. It is the
-// one answer every model of the unit uses.
-func (u *Unit) Resolve(from *grammar.File, path string) *grammar.File {
-	if path == "" {
+// Resolve is the file of the unit an #include of from names, or nil: the
+// file workspace.ResolveInclude finds (the one include resolution), when
+// it is a file of the unit.
+func (u *Unit) Resolve(from *grammar.File, inc grammar.Include) *grammar.File {
+	if u.ws == nil || inc.Path == "" {
 		return nil
 	}
-	near := filepath.Join(filepath.Dir(from.Path), path)
-	for _, f := range u.Files {
-		if f.Path == near {
-			return f
-		}
-	}
-	rel := filepath.ToSlash(filepath.Clean(path))
-	for strings.HasPrefix(rel, "../") {
-		rel = rel[3:]
-	}
-	for _, f := range u.Files {
-		if strings.HasSuffix(filepath.ToSlash(f.Path), "/"+rel) || f.Path == path {
-			return f
-		}
+	if p := u.ws.ResolveInclude(from.Path, inc); p != "" {
+		return u.File(p)
 	}
 	return nil
 }
@@ -42,28 +27,13 @@ type UnresolvedInclude struct {
 	Include grammar.Include
 }
 
-// sdkHeaders are the quoted includes that name the toolkit (CANN AscendC,
-// pto-isa, the runtime's own headers): never in the workspace, and their
-// functions are the known device API rather than project code.
-var sdkHeaders = []string{"kernel_operator.h", "kernel_tiling/", "lib/", "pto/", "acl/", "aclnn", "tikcfw/", "graph/", "register/", "tiling/", "securec.h", "kernel_macros.h", "kernel_event.h"}
-
-// IsSDKHeader reports whether a quoted include names a toolkit header.
-func IsSDKHeader(path string) bool {
-	for _, h := range sdkHeaders {
-		if strings.HasSuffix(h, "/") && strings.HasPrefix(path, h) || path == h {
-			return true
-		}
-	}
-	return false
-}
-
 var unresolvedKey = &UnitKey[[]UnresolvedInclude]{
 	Name: "unit.unresolved-includes",
 	Compute: func(ctx context.Context, u *Unit) []UnresolvedInclude {
 		var out []UnresolvedInclude
 		for _, f := range u.Files {
 			for _, inc := range f.Includes {
-				if inc.System || IsSDKHeader(inc.Path) || u.Resolve(f, inc.Path) != nil {
+				if inc.System || workspace.IsSDKHeader(inc.Path) || u.Resolve(f, inc) != nil {
 					continue
 				}
 				out = append(out, UnresolvedInclude{File: f, Include: inc})

@@ -26,7 +26,7 @@ func (s *Store) ForEntry(ctx context.Context, ws *workspace.Workspace, entry str
 		return nil
 	}
 	kind, _ := ws.UnitKind(entry)
-	return s.New(ctx, files[0].Path, files, ws.StubsForEntry(entry), kind, "")
+	return s.New(ctx, ws, files[0].Path, files, ws.StubsForEntry(entry), kind, "")
 }
 
 // Releaser frees, during a run over many files, the parses (and their

@@ -20,7 +20,7 @@ func TestStoreComputesOnceAcrossGoroutines(t *testing.T) {
 	var calls atomic.Int32
 	key := &FileKey[int]{Name: "test.count", Compute: func(context.Context, *grammar.File) int { calls.Add(1); return 7 }}
 	s := NewStore()
-	u := s.New(context.Background(), f.Path, []*grammar.File{f}, nil, 0, "closure")
+	u := s.New(context.Background(), nil, f.Path, []*grammar.File{f}, nil, 0, "closure")
 	var wg sync.WaitGroup
 	for i := 0; i < 16; i++ {
 		wg.Add(1)
@@ -49,13 +49,13 @@ func TestStoreDropsCancelledValues(t *testing.T) {
 	}}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if v := Fact(s.New(ctx, "/e.cpp", nil, nil, 0, ""), key); v != -1 {
+	if v := Fact(s.New(ctx, nil, "/e.cpp", nil, nil, 0, ""), key); v != -1 {
 		t.Fatalf("cancelled compute returned %d", v)
 	}
-	if v := Fact(s.New(context.Background(), "/e.cpp", nil, nil, 0, ""), key); v != 2 {
+	if v := Fact(s.New(context.Background(), nil, "/e.cpp", nil, nil, 0, ""), key); v != 2 {
 		t.Fatalf("a value computed under a cancelled context was kept: got %d", v)
 	}
-	if v := Fact(s.New(context.Background(), "/e.cpp", nil, nil, 0, ""), key); v != 2 {
+	if v := Fact(s.New(context.Background(), nil, "/e.cpp", nil, nil, 0, ""), key); v != 2 {
 		t.Fatalf("not memoized: got %d", v)
 	}
 }
@@ -71,11 +71,11 @@ func TestCancelledRunComputesFactsOnce(t *testing.T) {
 	ctx, cancel := context.WithCancel(WithRun(context.Background()))
 	cancel()
 	for i := 0; i < 3; i++ {
-		if v := Fact(s.New(ctx, "/e.cpp", nil, nil, 0, ""), key); v != 1 {
+		if v := Fact(s.New(ctx, nil, "/e.cpp", nil, nil, 0, ""), key); v != 1 {
 			t.Fatalf("ask %d of a cancelled run: got %d, want the run's first value 1", i, v)
 		}
 	}
-	if v := Fact(s.New(context.Background(), "/e.cpp", nil, nil, 0, ""), key); v != 2 {
+	if v := Fact(s.New(context.Background(), nil, "/e.cpp", nil, nil, 0, ""), key); v != 2 {
 		t.Fatalf("the cancelled run's value reached the store: got %d", v)
 	}
 }
@@ -90,10 +90,10 @@ func TestUnitKeysFollowInputs(t *testing.T) {
 	}
 	s := NewStore()
 	a, b := parse("int a;"), parse("int a;")
-	if s.New(context.Background(), "/e", []*grammar.File{a}, nil, 0, "").Key != s.New(context.Background(), "/e", []*grammar.File{a}, nil, 0, "").Key {
+	if s.New(context.Background(), nil, "/e", []*grammar.File{a}, nil, 0, "").Key != s.New(context.Background(), nil, "/e", []*grammar.File{a}, nil, 0, "").Key {
 		t.Fatal("same inputs, different keys")
 	}
-	if s.New(context.Background(), "/e", []*grammar.File{a}, nil, 0, "").Key == s.New(context.Background(), "/e", []*grammar.File{b}, nil, 0, "").Key {
+	if s.New(context.Background(), nil, "/e", []*grammar.File{a}, nil, 0, "").Key == s.New(context.Background(), nil, "/e", []*grammar.File{b}, nil, 0, "").Key {
 		t.Fatal("a new parse of a file must give its units new keys")
 	}
 }
@@ -117,7 +117,7 @@ func TestReleaseDropsParseAndFacts(t *testing.T) {
 	var calls atomic.Int32
 	key := &FileKey[int]{Name: "test.release", Compute: func(context.Context, *grammar.File) int { return int(calls.Add(1)) }}
 	s := NewStore()
-	u := s.New(context.Background(), h, []*grammar.File{f1}, nil, 0, "closure")
+	u := s.New(context.Background(), nil, h, []*grammar.File{f1}, nil, 0, "closure")
 	FileFact(u, f1, key)
 	// A macro shadow of the file (cxx.ScanMacros) has facts of its own.
 	shadow := &grammar.File{Path: f1.Path, Lang: f1.Lang, Src: f1.Src, Tree: f1.Tree, MacroOf: f1}
@@ -133,7 +133,7 @@ func TestReleaseDropsParseAndFacts(t *testing.T) {
 	if err != nil || f2 == f1 || string(f2.Src) != "int a;\n" {
 		t.Fatalf("after release: %v, same parse %v", err, f2 == f1)
 	}
-	if s.New(context.Background(), h, []*grammar.File{f2}, nil, 0, "closure").Key == u.Key {
+	if s.New(context.Background(), nil, h, []*grammar.File{f2}, nil, 0, "closure").Key == u.Key {
 		t.Fatal("a unit over the new parse reuses the released one's key")
 	}
 	ws.SetOverlay(e, []byte("int c;\n"), 1)

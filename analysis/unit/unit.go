@@ -41,17 +41,20 @@ type Unit struct {
 	// of a single file, or the union of a file's units.
 	Pseudo bool
 	store  *Store
+	// ws resolves the unit's #includes (Resolve); nil for a unit made
+	// without a workspace (tests), where no include resolves.
+	ws *workspace.Workspace
 	// ctx is the context of the run or request that made the unit: its
 	// facts stop computing when it is cancelled.
 	ctx context.Context
 }
 
-// New builds a unit over parsed files and stubs, with its key; pseudo
-// names the kind of a unit that is not an extern compile ("closure",
-// "reach", ...), "" for an entry's unit. A nil store computes every fact
-// afresh.
-func (s *Store) New(ctx context.Context, entry string, files []*grammar.File, stubs []*abi.Stub, kind workspace.Kind, pseudo string) *Unit {
-	u := &Unit{Entry: entry, Files: files, Stubs: stubs, Kind: kind, Pseudo: pseudo != "", store: s, ctx: ctx}
+// New builds a unit of workspace ws over parsed files and stubs, with its
+// key; pseudo names the kind of a unit that is not an extern compile
+// ("closure", "reach", ...), "" for an entry's unit. A nil store computes
+// every fact afresh.
+func (s *Store) New(ctx context.Context, ws *workspace.Workspace, entry string, files []*grammar.File, stubs []*abi.Stub, kind workspace.Kind, pseudo string) *Unit {
+	u := &Unit{Entry: entry, Files: files, Stubs: stubs, Kind: kind, Pseudo: pseudo != "", store: s, ws: ws, ctx: ctx}
 	if s == nil {
 		u.Key = pseudo + "|" + entry
 		return u
@@ -99,7 +102,7 @@ func (u *Unit) File(path string) *grammar.File {
 // holding the same parses in the same order, whatever its entry, so an edit
 // elsewhere in the unit keeps it.
 func (u *Unit) Part(name string, files []*grammar.File) *Unit {
-	return u.store.New(u.Context(), "", files, nil, 0, "part:"+name)
+	return u.store.New(u.Context(), u.ws, "", files, nil, 0, "part:"+name)
 }
 
 // Fact returns k's value for u, computed once per unit inputs.

@@ -167,33 +167,11 @@ func readStubs(py string) []*abi.Stub {
 	return abi.ParseStubs(pf)
 }
 
-// includeClosure follows the quoted #includes of a C++ file on disk (the
-// including folder first, then dirs), without a workspace index.
+// includeClosure is the headers a C++ file on disk includes
+// (transitively), resolved as in a workspace with the include folders
+// dirs and no index.
 func includeClosure(file string, dirs []string) []string {
-	seen := map[string]bool{file: true}
-	queue := []string{file}
-	for i := 0; i < len(queue) && i < 4096; i++ {
-		src, _, err := fsys.ReadFile(queue[i], 0)
-		if err != nil {
-			continue
-		}
-		for _, inc := range scanText(src).includes {
-			if inc.System {
-				continue
-			}
-			for _, d := range append([]string{filepath.Dir(queue[i])}, dirs...) {
-				c := filepath.Join(d, inc.Path)
-				if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
-					if !seen[c] {
-						seen[c] = true
-						if _, ok := grammar.LangOf(c); ok {
-							queue = append(queue, c)
-						}
-					}
-					break
-				}
-			}
-		}
-	}
-	return queue[1:]
+	w := New()
+	w.SetIncludeDirs(dirs)
+	return w.Closure(file)[1:]
 }
