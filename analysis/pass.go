@@ -52,6 +52,9 @@ type Analyzer struct {
 	// a C++ file only where the premise holds for a unit of the file, and
 	// its page says where it applies.
 	Premise Premise
+	// ABI marks a rule that judges C++ args[] reads against a stub's
+	// packing: `extern-lsp abi` lists its findings as disagreements.
+	ABI bool
 }
 
 // DocURL is where a rule's documentation page lives.

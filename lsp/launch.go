@@ -51,8 +51,8 @@ func (s *view) modelsOf(path string) analysis.Models {
 }
 
 // launchMarkdown describes the models of the units rooted at path (the
-// entry's own unit first).
-func launchMarkdown(ms analysis.Models, path string) string {
+// entry's own unit first) and which of the rules apply.
+func launchMarkdown(ms analysis.Models, path string, rules []*analysis.Analyzer) string {
 	var b strings.Builder
 	for _, m := range ms {
 		if m.Entry != path {
@@ -64,7 +64,13 @@ func launchMarkdown(ms analysis.Models, path string) string {
 		case m.Launch.Launch.RuntimeABI():
 			b.WriteString("Every rule applies: the runtime calls this entry per task.")
 		case m.Launch.Launch.Device():
-			b.WriteString("The hardware rules apply; the pypto/simpler runtime's (EXT002, EXT004, EXT007, EXT008, EXT012, EXT1xx) do not.")
+			var runtime []string
+			for _, a := range rules {
+				if a.Premise == analysis.PremiseRuntime {
+					runtime = append(runtime, a.Code)
+				}
+			}
+			fmt.Fprintf(&b, "The hardware rules apply; the pypto/simpler runtime's (%s) do not.", strings.Join(runtime, ", "))
 		default:
 			b.WriteString("No rule applies: nothing here is built for the device.")
 		}
@@ -83,7 +89,7 @@ func (s *view) hoverLaunch(f *grammar.File, off uint32) *protocol.Hover {
 		if name == nil || off < name.Start || off > name.End {
 			continue
 		}
-		md := launchMarkdown(s.modelsOf(f.Path), f.Path)
+		md := launchMarkdown(s.modelsOf(f.Path), f.Path, s.opts.Analyzers)
 		if md == "" {
 			return nil
 		}

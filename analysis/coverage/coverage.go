@@ -51,7 +51,7 @@ type Gap struct {
 // String is the gap as one line: the message, then the fix.
 func (g Gap) String() string { return g.Message + "; " + g.Fix }
 
-const abiOff = "the args[] rules (EXT101-EXT106), hovers and inlay hints on args[N] are off for them"
+const abiOff = "the args[] rules, hovers and inlay hints on args[N] are off for them"
 
 // Find returns the gaps of the workspace's roots and of the include
 // folders named (as -I or include-dirs; relative ones are taken from the

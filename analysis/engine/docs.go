@@ -88,6 +88,19 @@ func RulesMarkdown(all []*analysis.Analyzer) string {
 	b.WriteString("     (`extern-lsp rules --format markdown`); edit the rules' Doc, not this page. -->\n\n")
 	b.WriteString("Each rule has a code and a name; both work in `--select`, `ignore`, `NOLINT(...)` and `extern-lsp explain`.\n")
 	b.WriteString("Fixable rules offer a quick fix in the editor and under `extern-lsp check --fix` (safe fixes; unsafe ones with `--unsafe-fixes`).\n\n")
+	b.WriteString(RulesTable(all, ""))
+	for _, a := range all {
+		b.WriteString("\n")
+		b.WriteString(RuleMarkdown(a, "##"))
+	}
+	return b.String()
+}
+
+// RulesTable is the index of the rules (code, name, severity, fix,
+// summary), each code linking to its section of the page at base (""
+// for the page itself): the top of docs/rules.md and the README's table.
+func RulesTable(all []*analysis.Analyzer, base string) string {
+	var b strings.Builder
 	b.WriteString("| Code | Name | Severity | Fix | Summary |\n| --- | --- | --- | --- | --- |\n")
 	for _, a := range all {
 		sev := a.Severity.String()
@@ -98,11 +111,7 @@ func RulesMarkdown(all []*analysis.Analyzer) string {
 		if a.Fixable {
 			fix = "yes"
 		}
-		fmt.Fprintf(&b, "| [%s](#%s) | `%s` | %s | %s | %s |\n", a.Code, Anchor(a), a.Name, sev, fix, strings.ReplaceAll(a.Doc.Summary, "|", `\|`))
-	}
-	for _, a := range all {
-		b.WriteString("\n")
-		b.WriteString(RuleMarkdown(a, "##"))
+		fmt.Fprintf(&b, "| [%s](%s#%s) | `%s` | %s | %s | %s |\n", a.Code, base, Anchor(a), a.Name, sev, fix, strings.ReplaceAll(a.Doc.Summary, "|", `\|`))
 	}
 	return b.String()
 }

@@ -16,6 +16,7 @@ var ArgsKindMismatch = register(&analysis.Analyzer{
 	Severity: analysis.SeverityError,
 	Lang:     grammar.CPP,
 	Premise:  analysis.PremiseRuntime,
+	ABI:      true,
 	Doc: analysis.Doc{
 		Summary: "an args[] slot is read as a scalar but holds a tensor descriptor, or the reverse",
 		What: "Checks every read of the extern's args pointer — `args[N]`, and calls of helpers that take the args pointer " +

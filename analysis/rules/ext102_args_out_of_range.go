@@ -14,6 +14,7 @@ var ArgsOutOfRange = register(&analysis.Analyzer{
 	Severity: analysis.SeverityError,
 	Lang:     grammar.CPP,
 	Premise:  analysis.PremiseRuntime,
+	ABI:      true,
 	Doc: analysis.Doc{
 		Summary: "an args[] index is negative or not less than the extern's argument count",
 		What: "Flags `args[N]` and helper reads (`tensor_data<T>(args, N)`) whose constant index is negative or at least " +

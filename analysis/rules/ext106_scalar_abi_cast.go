@@ -17,6 +17,7 @@ var ScalarABICast = register(&analysis.Analyzer{
 	Severity: analysis.SeverityWarning,
 	Lang:     grammar.CPP,
 	Premise:  analysis.PremiseRuntime,
+	ABI:      true,
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "a scalar args[] slot is read with a cast that contradicts its pypto dtype",

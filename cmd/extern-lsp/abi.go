@@ -49,7 +49,7 @@ type abiExternJSON struct {
 	Params          []abiParamJSON `json:"params"`
 	Problems        []string       `json:"problems"`
 	// Disagreements are the C++ reads that contradict this table
-	// (EXT101, EXT102, EXT106); any makes `abi` exit 1.
+	// (the args[] rules' findings); any makes `abi` exit 1.
 	Disagreements []abiIssueJSON `json:"disagreements"`
 }
 
@@ -211,8 +211,17 @@ func runABI(c *cli, args []string) int {
 	return 0
 }
 
-// abiRules check the C++ args[] reads against a stub's packing.
-var abiRules = []*analysis.Analyzer{rules.ArgsKindMismatch, rules.ArgsOutOfRange, rules.ScalarABICast}
+// abiRules check the C++ args[] reads against a stub's packing (the rules
+// marked ABI).
+var abiRules = func() []*analysis.Analyzer {
+	var out []*analysis.Analyzer
+	for _, a := range rules.All() {
+		if a.ABI {
+			out = append(out, a)
+		}
+	}
+	return out
+}()
 
 // addDisagreements runs the ABI rules over every C++ file of each extern
 // (its entries and the headers they include) as check does, under the

@@ -19,7 +19,7 @@ func TestCheckSaysWhatIsMissing(t *testing.T) {
 	// Only the kernels folder: the stub is above it.
 	kernels := filepath.Join(dir, "kernels")
 	r := runBinary(t, dir, "check", "--no-progress", "--root", kernels, kernels)
-	for _, want := range []string{"--root (" + kernels + ") is below the stubs of its 1 extern entry", "args[] rules (EXT101-EXT106)", "open " + dir + " instead (or pass --root " + dir + ")"} {
+	for _, want := range []string{"--root (" + kernels + ") is below the stubs of its 1 extern entry", "args[] rules, hovers and inlay hints", "open " + dir + " instead (or pass --root " + dir + ")"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("--root kernels: no %q in\n%s", want, r.stderr)
 		}

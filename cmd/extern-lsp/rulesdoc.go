@@ -1,6 +1,6 @@
 package main
 
-//go:generate go run . rules --format markdown -o ../../docs/rules.md
+//go:generate go test -run ^TestRulesDocInSync$ . -update
 
 import (
 	"encoding/json"

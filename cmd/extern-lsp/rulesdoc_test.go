@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -12,20 +13,48 @@ import (
 
 const rulesDoc = "../../docs/rules.md"
 
-// docs/rules.md is generated from the rules' Doc fields and must match them.
+// docs/rules.md and the README's table of rules are generated from the
+// rules' Doc fields and must match them: adding a rule edits neither by
+// hand (`go generate ./cmd/extern-lsp` runs this test with -update).
 func TestRulesDocInSync(t *testing.T) {
-	want := engine.RulesMarkdown(rules.All())
-	if *update {
-		if err := os.WriteFile(rulesDoc, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
+	readme, err := os.ReadFile(readmeFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withTable, err := spliceRulesTable(readme, engine.RulesTable(rules.All(), "docs/rules.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct{ path, want string }{
+		{rulesDoc, engine.RulesMarkdown(rules.All())},
+		{readmeFile, string(withTable)},
+	} {
+		if *update {
+			if err := os.WriteFile(f.path, []byte(f.want), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
 		}
-		return
+		got, err := os.ReadFile(f.path)
+		if err != nil || string(got) != f.want {
+			t.Errorf("%s is out of date with the rule files: run `go generate ./cmd/extern-lsp`\n%s", f.path, unifiedDiff(f.path, "generated", got, []byte(f.want)))
+		}
 	}
-	got, err := os.ReadFile(rulesDoc)
-	if err != nil || string(got) != want {
-		t.Fatalf("docs/rules.md is out of date with the rule files: run `go generate ./cmd/extern-lsp` "+
-			"(or `extern-lsp rules --format markdown -o docs/rules.md`)\n%s", unifiedDiff("docs/rules.md", "generated", got, []byte(want)))
+}
+
+const readmeFile = "../../README.md"
+
+// spliceRulesTable puts table between the README's rules-table markers.
+func spliceRulesTable(readme []byte, table string) ([]byte, error) {
+	const begin, end = "<!-- rules table:", "<!-- end of rules table -->"
+	s := string(readme)
+	i := strings.Index(s, begin)
+	j := strings.Index(s, end)
+	if i < 0 || j < i {
+		return nil, fmt.Errorf("README.md has no %q ... %q markers", begin, end)
 	}
+	i += strings.Index(s[i:], "\n") + 1
+	return []byte(s[:i] + table + s[j:]), nil
 }
 
 func TestRulesDocShape(t *testing.T) {
