@@ -79,7 +79,7 @@ const DocsBaseURL = "https://github.com/extern-lsp/extern-lsp/blob/main/docs/rul
 type Pass struct {
 	Analyzer *Analyzer
 	File     *grammar.File
-	WS       *workspace.Workspace
+	WS       *workspace.Workspace // never nil
 	Ctx      *workspace.Context
 	// Consts resolves integer constants of the file and its includes.
 	Consts *cxx.Resolver
@@ -303,9 +303,6 @@ func (p *Pass) kind() workspace.Kind {
 }
 
 func (p *Pass) computeUnits() []*unit.Unit {
-	if p.WS == nil {
-		return []*unit.Unit{p.Closure()}
-	}
 	var entries []string
 	switch p.File.Lang {
 	case grammar.CPP:
@@ -339,9 +336,6 @@ func (p *Pass) computeUnits() []*unit.Unit {
 // EntryUnit returns the unit rooted at an extern entry file (one a stub
 // names, say), or nil when the entry cannot be read.
 func (p *Pass) EntryUnit(entry string) *unit.Unit {
-	if p.WS == nil {
-		return nil
-	}
 	return p.store.ForEntry(p.runContext(), p.WS, entry)
 }
 
@@ -361,9 +355,6 @@ type passUnits struct {
 // ArgsAccesses is ArgsAccesses for the pass's file (asked once per file,
 // whatever the number of rules asking).
 func (p *Pass) ArgsAccesses() []abi.Access {
-	if p.WS == nil {
-		return nil
-	}
 	p.lazy.args.once.Do(func() { p.lazy.args.v = p.store.ArgsAccesses(p.runContext(), p.WS, p.File.Path) })
 	return p.lazy.args.v
 }
@@ -372,18 +363,12 @@ func (p *Pass) ArgsAccesses() []abi.Access {
 // workspace, with the pass's fact store (a fix that renumbers args[] reads
 // every file of the units it changes).
 func (p *Pass) ArgsAccessesOf(path string) []abi.Access {
-	if p.WS == nil {
-		return nil
-	}
 	return p.store.ArgsAccesses(p.Context(), p.WS, path)
 }
 
 // Bindings is EntryBindings in the pass's workspace; the file's own units
 // are not built again.
 func (p *Pass) Bindings(entry string) *abi.Bindings {
-	if p.WS == nil {
-		return nil
-	}
 	for _, u := range p.Units() {
 		if !u.Pseudo && u.Entry == workspace.Abs(entry) {
 			return u.Bindings()

@@ -49,7 +49,7 @@ type abiFacts struct {
 
 func fileABI(pass *analysis.Pass) *abiFacts {
 	out := &abiFacts{}
-	if pass.WS == nil || pass.File.Lang != grammar.CPP {
+	if pass.File.Lang != grammar.CPP {
 		return out
 	}
 	var stubs []*abi.Stub
@@ -264,13 +264,5 @@ func clipText(s string) string {
 // pyStubs returns the stubs the Python file defines (shared by the Python
 // rules).
 func pyStubs(pass *analysis.Pass) []*abi.Stub {
-	if pass.WS == nil {
-		return unit.FileFact(pass.Closure(), pass.File, pyStubsKey)
-	}
 	return pass.WS.StubsFor(pass.File.Path)
-}
-
-var pyStubsKey = &unit.FileKey[[]*abi.Stub]{
-	Name:    "rules.pyStubs",
-	Compute: func(_ context.Context, f *grammar.File) []*abi.Stub { return abi.ParseStubs(f) },
 }

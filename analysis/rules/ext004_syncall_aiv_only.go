@@ -145,7 +145,7 @@ func deadConstexprs(consts *cxx.Resolver) *shallowUpward[bool] {
 // undispatchedStubs are the mixed stubs of the file's externs declared
 // without dual_aiv_dispatch=True.
 func undispatchedStubs(pass *analysis.Pass) []*abi.Stub {
-	if pass.WS == nil || pass.Ctx == nil {
+	if pass.Ctx == nil {
 		return nil
 	}
 	var out []*abi.Stub

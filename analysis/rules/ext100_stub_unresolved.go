@@ -39,9 +39,6 @@ func runStubUnresolved(pass *analysis.Pass) {
 		for _, p := range s.Problems {
 			pass.Report(analysis.Diagnostic{Start: p.Start, End: p.End, Message: p.Message})
 		}
-		if pass.WS == nil {
-			continue
-		}
 		link := pass.WS.StubLink(s)
 		for _, m := range link.Missing {
 			pass.Report(analysis.Diagnostic{Start: m.Start, End: m.End,

@@ -120,7 +120,7 @@ func judgeSlotName(key string, slot int64, stubs []*abi.Stub) []slotVerdict {
 }
 
 func runArgsSlotNameMismatch(pass *analysis.Pass) {
-	if pass.WS == nil || pass.File.Lang != grammar.CPP {
+	if pass.File.Lang != grammar.CPP {
 		return
 	}
 	var stubs []*abi.Stub

@@ -48,9 +48,6 @@ func signatureEdits(pass *analysis.Pass, s *abi.Stub, k, j int, order []abi.Para
 // the workspace's Python files (or passes the shifted ones by keyword when
 // the call stops before the moved parameter).
 func callSiteEdits(pass *analysis.Pass, s *abi.Stub, k, j int) ([]analysis.TextEdit, string) {
-	if pass.WS == nil {
-		return nil, ""
-	}
 	var edits []analysis.TextEdit
 	for _, path := range pass.WS.PythonFiles() {
 		src, err := pass.WS.Source(path)
@@ -105,7 +102,7 @@ func callSiteEdits(pass *analysis.Pass, s *abi.Stub, k, j int) ([]analysis.TextE
 // stub's units: a literal index in place, a named index at its constant's
 // definition.
 func readEdits(pass *analysis.Pass, s *abi.Stub, moves slotMove) ([]analysis.TextEdit, string) {
-	if pass.WS == nil || len(moves) == 0 {
+	if len(moves) == 0 {
 		return nil, ""
 	}
 	var files []string
