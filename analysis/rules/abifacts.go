@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -170,82 +169,27 @@ func paramNamed(s *abi.Stub, v string) *abi.Param {
 	return nil
 }
 
-// stubCxx is what a stub's C++ (its entries and everything they include)
-// does with cross-core synchronisation, for the Python rules.
-type stubCxx struct {
-	barrier      *cxx.Site // a hardware barrier (SyncAll, mode-0 flags)
-	syncAllFalse *cxx.Site // SyncAll<false>()
-	mode12       *cxx.Site // a mode-1 or mode-2 flag call
-	mode         int64
-	files        int
-}
-
-func stubCxxFacts(pass *analysis.Pass, s *abi.Stub) *stubCxx {
-	out := &stubCxx{}
-	seen := map[string]bool{}
+// stubSync is what a stub's C++ (the units of its entries) does with
+// cross-core synchronisation: the first site of each kind, entry by entry.
+func stubSync(pass *analysis.Pass, s *abi.Stub) *unit.Sync {
+	out := &unit.Sync{}
 	for _, e := range pass.WS.StubEntries(s) {
 		u := pass.EntryUnit(e)
 		if u == nil {
 			continue
 		}
-		f := unit.Fact(u, unitSyncKey)
-		for _, p := range f.files {
-			if !seen[p] {
-				seen[p] = true
-				out.files++
-			}
+		f := u.Sync()
+		if out.Barrier == nil {
+			out.Barrier = f.Barrier
 		}
-		if out.barrier == nil {
-			out.barrier = f.barrier
+		if out.Mode12 == nil {
+			out.Mode12, out.Mode = f.Mode12, f.Mode
 		}
-		if out.mode12 == nil {
-			out.mode12, out.mode = f.mode12, f.mode
-		}
-		if out.syncAllFalse == nil {
-			out.syncAllFalse = f.syncAllFalse
+		if out.SyncAllFalse == nil {
+			out.SyncAllFalse = f.SyncAllFalse
 		}
 	}
 	return out
-}
-
-// unitSync is what one unit's files do with cross-core synchronisation.
-type unitSync struct {
-	stubCxx
-	files []string
-}
-
-var unitSyncKey = &unit.UnitKey[*unitSync]{
-	Name: "rules.unitSync",
-	Compute: func(_ context.Context, u *unit.Unit) *unitSync {
-		out := &unitSync{}
-		r := cxx.NewResolverFrom(u, u.Files...)
-		for _, f := range u.Files {
-			out.files = append(out.files, f.Path)
-			if out.barrier == nil {
-				if bs := cxx.HardwareBarriers(u, f, r); len(bs) > 0 {
-					out.barrier = &cxx.Site{File: f, Node: bs[0].Node}
-				}
-			}
-			for _, fc := range cxx.FileFlagCalls(u, f, r) {
-				if out.mode12 == nil && fc.ModeKnown && (fc.Mode == 1 || fc.Mode == 2) && f.CoresOf(fc.Node) != grammar.None {
-					out.mode12, out.mode = &cxx.Site{File: f, Node: fc.Node}, fc.Mode
-				}
-			}
-			if out.syncAllFalse == nil {
-				for _, n := range u.Calls(f).Named("SyncAll") {
-					c, ok := cxx.AsCall(n)
-					if !ok || !cxx.IsHardwareSyncAll(c) || f.CoresOf(n) == grammar.None {
-						continue
-					}
-					if aiv, known := cxx.SyncAllAIVOnly(c, r); known && !aiv {
-						out.syncAllFalse = &cxx.Site{File: f, Node: n}
-						break
-					}
-				}
-			}
-		}
-		return out
-	},
 }
 
 func siteText(s *cxx.Site) string {

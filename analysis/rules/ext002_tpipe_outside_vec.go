@@ -1,9 +1,6 @@
 package rules
 
 import (
-	"context"
-	"strings"
-
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/analysis/unit"
@@ -53,29 +50,29 @@ func runTPipeOutsideVec(pass *analysis.Pass) {
 	if !pass.Mixed() {
 		return
 	}
-	m := tpipesOf(pass)
+	sites := pass.Closure().TPipes()
 	cores := &coresMemo{pass: pass}
-	for _, s := range m.sites {
+	for _, s := range sites {
 		if pass.Stopped() {
 			return
 		}
-		if s.idiom || s.cores&cores.fnCores(s.fn, 0)&grammar.AIC == 0 {
+		if s.Idiom || s.Cores&cores.fnCores(s.Fn, 0)&grammar.AIC == 0 {
 			continue
 		}
-		what := "`AscendC::TPipe` `" + s.name + "`"
-		if s.class != "" {
-			what = "`" + s.name + "` (a `" + s.class + "`, whose member `" + s.member.Text() + "` is an `AscendC::TPipe`)"
-		} else if s.name == "" {
+		what := "`AscendC::TPipe` `" + s.Name + "`"
+		if s.Class != "" {
+			what = "`" + s.Name + "` (a `" + s.Class + "`, whose member `" + s.Member.Text() + "` is an `AscendC::TPipe`)"
+		} else if s.Name == "" {
 			what = "`new AscendC::TPipe`"
 		}
 		msg := what + " is created where the cube core of this mixed extern compiles it: the TPipe constructor " +
 			"pre-sets the cube's M_MTE1 events and can hang the cube; create it under a vector guard"
-		if s.destroy != nil {
+		if s.Destroy != nil {
 			msg += " (it is used before its `Destroy()`, so this is not the create-then-destroy idiom)"
 		}
-		d := analysis.Diagnostic{Start: s.node.Start, End: s.node.End, Message: msg}
-		if s.member != nil && s.memberFile != nil {
-			d.Related = append(d.Related, analysis.RelatedAt(s.memberFile, s.member, "the TPipe member"))
+		d := analysis.Diagnostic{Start: s.Node.Start, End: s.Node.End, Message: msg}
+		if s.Member != nil && s.MemberFile != nil {
+			d.Related = append(d.Related, analysis.RelatedAt(s.MemberFile, s.Member, "the TPipe member"))
 		}
 		if edits, ok := vecGuardEdits(pass, s); ok {
 			d.Fixes = []analysis.Fix{{
@@ -86,34 +83,6 @@ func runTPipeOutsideVec(pass *analysis.Pass) {
 		}
 		pass.Report(d)
 	}
-}
-
-// tpipeSite is one place a TPipe comes to life.
-type tpipeSite struct {
-	node  *grammar.Node // the declaration or new-expression
-	name  string        // the variable ("" for a bare new)
-	decl  *grammar.Node // the declared identifier
-	scope *grammar.Node // the block it lives in (nil at file scope)
-	fn    *grammar.Node
-	stmt  *grammar.Node // the statement in its block
-	// cores run the creation: the guard model, minus the cores that
-	// already returned (`if ASCEND_IS_AIC { ...; return; }` before it).
-	cores grammar.Cores
-	// class and member are set when the TPipe is a member of the object
-	// created here.
-	class      string
-	member     *grammar.Node
-	memberFile *grammar.File
-	// destroy is the first `Destroy()` on it after its creation, in its
-	// function; idiom is set when nothing else used it before that.
-	destroy *grammar.Node
-	idiom   bool
-}
-
-// tpipeModel is a unit's TPipe creation sites; shared by the passes on
-// the unit (concurrently in the server), it never changes once built.
-type tpipeModel struct {
-	sites []*tpipeSite
 }
 
 type fileCall struct {
@@ -185,277 +154,10 @@ func (m *coresMemo) fnCores(fn *grammar.Node, depth int) grammar.Cores {
 	return c
 }
 
-type pipeClass struct {
-	member    *grammar.Node // field_identifier of the TPipe member
-	file      *grammar.File
-	destroyed bool // the constructor destroys it
-}
-
-// tpipesOf finds the file's TPipe creation sites once for EXT002 and EXT003.
-func tpipesOf(pass *analysis.Pass) *tpipeModel {
-	return unit.Fact(pass.Closure(), tpipesKey)
-}
-
-var tpipesKey = &unit.UnitKey[*tpipeModel]{
-	Name:    "rules.tpipes",
-	Compute: func(_ context.Context, u *unit.Unit) *tpipeModel { return buildTPipes(u) },
-}
-
-func buildTPipes(u *unit.Unit) *tpipeModel {
-	file := u.Files[0]
-	type fileNode struct {
-		f *grammar.File
-		n *grammar.Node
-	}
-	// The included files' nodes of the kinds needed below, from each
-	// file's node index (built once per parse).
-	collect := func(kinds ...string) []fileNode {
-		var out []fileNode
-		for _, k := range kinds {
-			for _, inc := range u.Headers() {
-				for _, n := range u.Nodes(inc, k) {
-					out = append(out, fileNode{inc, n})
-				}
-			}
-		}
-		for _, n := range u.Nodes(file, kinds...) {
-			out = append(out, fileNode{file, n})
-		}
-		return out
-	}
-	// How unqualified names resolve: using-directives and aliases.
-	usingAscendC, aliases := false, map[string]bool{}
-	decls := collect("using_declaration", "alias_declaration", "type_definition")
-	for round := 0; round < 2; round++ {
-		for _, d := range decls {
-			switch d.n.Kind() {
-			case "using_declaration":
-				text := strings.Join(strings.Fields(d.n.Text()), " ")
-				if text == "using namespace AscendC;" || text == "using namespace ::AscendC;" ||
-					strings.HasSuffix(text, "AscendC::TPipe;") {
-					usingAscendC = true
-				}
-			case "alias_declaration":
-				if t := d.n.ChildByField("type"); t != nil && isAscendTPipe(t.ChildByField("type"), usingAscendC, aliases) {
-					if name := d.n.ChildByField("name"); name != nil {
-						aliases[name.Text()] = true
-					}
-				}
-			case "type_definition":
-				if isAscendTPipe(d.n.ChildByField("type"), usingAscendC, aliases) {
-					if name := d.n.ChildByField("declarator"); name != nil && name.Kind() == "type_identifier" {
-						aliases[name.Text()] = true
-					}
-				}
-			}
-		}
-	}
-	isPipe := func(t *grammar.Node) bool {
-		if isAscendTPipe(t, usingAscendC, aliases) {
-			return true
-		}
-		// Inside `namespace AscendC { ... }` the plain name is AscendC's.
-		return t != nil && t.Kind() == "type_identifier" && t.Text() == "TPipe" && inNamespace(t, "AscendC")
-	}
-
-	// Classes holding a TPipe member, and whether a constructor destroys it.
-	classes := map[string]*pipeClass{}
-	for _, fd := range collect("field_declaration") {
-		if !isPipe(fd.n.ChildByField("type")) {
-			continue
-		}
-		d := fd.n.ChildByField("declarator")
-		if d == nil || d.Kind() != "field_identifier" {
-			continue
-		}
-		cls := fd.n.Ancestor("struct_specifier", "class_specifier")
-		if cls == nil || cls.ChildByField("name") == nil {
-			continue
-		}
-		classes[cxx.BaseTypeName(cls.ChildByField("name"))] = &pipeClass{member: d, file: fd.f}
-	}
-	if len(classes) > 0 {
-		for _, c := range collect("call_expression") {
-			if cxx.CallName(c.n) != "Destroy" {
-				continue
-			}
-			call, ok := cxx.AsCall(c.n)
-			if !ok || call.Name != "Destroy" || call.Receiver == nil {
-				continue
-			}
-			fn := c.n.Ancestor("function_definition")
-			if fn == nil {
-				continue
-			}
-			ctor := cxx.FunctionName(fn)
-			pc := classes[ctor]
-			if pc == nil || cxx.Root(call.Receiver) != pc.member.Text() {
-				continue
-			}
-			pc.destroyed = true
-		}
-	}
-
-	m := &tpipeModel{}
-	destroys := map[*grammar.Node][]cxx.Call{} // function -> Destroy() calls
-	for _, n := range u.Nodes(file, "call_expression") {
-		if cxx.CallName(n) != "Destroy" {
-			continue
-		}
-		if call, ok := cxx.AsCall(n); ok && call.Name == "Destroy" && call.Receiver != nil {
-			fn := cxx.EnclosingFunction(n)
-			destroys[fn] = append(destroys[fn], call)
-		}
-	}
-	addSite := func(s *tpipeSite) {
-		s.fn = cxx.EnclosingFunction(s.node)
-		s.cores = file.CoresOf(s.node) &^ u.ExitedBefore(file, s.node)
-		if p := s.node.Parent(); p != nil && p.Kind() != "translation_unit" && p.Kind() != "declaration_list" {
-			s.scope = scopeBlock(s.node)
-			s.stmt = cxx.BlockStatementOf(s.node)
-		}
-		if s.name != "" {
-			for _, c := range destroys[s.fn] {
-				if c.Node.Start > s.node.End && cxx.Root(c.Receiver) == s.name {
-					s.destroy = c.Node
-					break
-				}
-			}
-			if s.destroy != nil && s.class == "" {
-				s.idiom = !usedBetween(u.Nodes(file, "identifier"), s.name, s.node.End, s.destroy.Start)
-			}
-		}
-		m.sites = append(m.sites, s)
-	}
-	for _, n := range u.Nodes(file, "declaration", "new_expression") {
-		if n.Kind() == "new_expression" {
-			if !isPipe(n.ChildByField("type")) {
-				continue
-			}
-			// `p = new TPipe` with a pointer variable is reported at the
-			// declaration when there is one.
-			if id := n.Ancestor("init_declarator"); id != nil {
-				continue
-			}
-			addSite(&tpipeSite{node: n})
-			continue
-		}
-		t := n.ChildByField("type")
-		if t == nil {
-			continue
-		}
-		pipe := isPipe(t)
-		var pc *pipeClass
-		if !pipe {
-			pc = classes[cxx.BaseTypeName(t)]
-			if pc == nil || pc.destroyed {
-				continue
-			}
-		}
-		for _, d := range n.ChildrenByField("declarator") {
-			name, ptr, ref, init := declName(d)
-			if name == nil || ref {
-				continue
-			}
-			if ptr {
-				// A pointer creates nothing unless initialized with new.
-				if init == nil || init.Kind() != "new_expression" || !pipe {
-					continue
-				}
-			}
-			s := &tpipeSite{node: n, name: name.Text(), decl: name}
-			if pc != nil {
-				s.class, s.member, s.memberFile = cxx.BaseTypeName(t), pc.member, pc.file
-			}
-			addSite(s)
-		}
-	}
-	return m
-}
-
 // isUnitEntry reports whether the file is an extern entry that no other
 // entry includes: nothing outside it calls its functions.
 func isUnitEntry(pass *analysis.Pass) bool {
 	return pass.Ctx == nil || len(pass.Ctx.Units) == 1 && pass.Ctx.Units[0] == pass.File.Path
-}
-
-// isAscendTPipe reports whether a type node names AscendC::TPipe: written
-// qualified, unqualified under a using-directive, or through an alias.
-func isAscendTPipe(t *grammar.Node, usingAscendC bool, aliases map[string]bool) bool {
-	if t == nil {
-		return false
-	}
-	switch t.Kind() {
-	case "qualified_identifier":
-		scope := t.ChildByField("scope")
-		name := t.ChildByField("name")
-		if scope == nil || name == nil || name.Kind() != "type_identifier" {
-			return false
-		}
-		return strings.TrimPrefix(scope.Text(), "::") == "AscendC" && name.Text() == "TPipe"
-	case "type_identifier":
-		if aliases[t.Text()] {
-			return true
-		}
-		return t.Text() == "TPipe" && usingAscendC
-	}
-	// template_type: pto::TPipe<...> and friends are not AscendC's.
-	return false
-}
-
-func inNamespace(n *grammar.Node, ns string) bool {
-	for p := n.Parent(); p != nil; p = p.Parent() {
-		if p.Kind() == "namespace_definition" {
-			if name := p.ChildByField("name"); name != nil && name.Text() == ns {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// declName peels a declarator.
-func declName(d *grammar.Node) (name *grammar.Node, ptr, ref bool, init *grammar.Node) {
-	for d != nil {
-		switch d.Kind() {
-		case "init_declarator":
-			init = d.ChildByField("value")
-			d = d.ChildByField("declarator")
-			continue
-		case "pointer_declarator":
-			ptr = true
-			d = d.ChildByField("declarator")
-			continue
-		case "reference_declarator":
-			ref = true
-			return nil, ptr, ref, init
-		case "array_declarator":
-			d = d.ChildByField("declarator")
-			continue
-		case "identifier":
-			return d, ptr, ref, init
-		}
-		return nil, ptr, ref, init
-	}
-	return nil, ptr, ref, init
-}
-
-// scopeBlock is the block a declaration lives in.
-func scopeBlock(n *grammar.Node) *grammar.Node {
-	return n.Ancestor("compound_statement", "for_statement", "for_range_loop", "translation_unit")
-}
-
-// usedBetween reports whether identifier name occurs in [from, to).
-func usedBetween(ids []*grammar.Node, name string, from, to uint32) bool {
-	for _, id := range ids {
-		if id.Start >= to {
-			break
-		}
-		if id.Start >= from && id.Text() == name {
-			return true
-		}
-	}
-	return false
 }
 
 // vecMacro is the vector guard macro the fix writes: pto's `__DAV_VEC__`
@@ -481,17 +183,17 @@ func vecMacro(f *grammar.File) string {
 
 // vecGuardEdits wraps the site's statement, and the statements after it in
 // the same block that use what it declares, in a vector guard.
-func vecGuardEdits(pass *analysis.Pass, s *tpipeSite) ([]analysis.TextEdit, bool) {
-	if s.stmt == nil || s.scope == nil {
+func vecGuardEdits(pass *analysis.Pass, s *unit.TPipe) ([]analysis.TextEdit, bool) {
+	if s.Stmt == nil || s.Scope == nil {
 		return nil, false
 	}
-	block := s.stmt.Parent()
+	block := s.Stmt.Parent()
 	if block == nil {
 		return nil, false
 	}
 	var stmts []*grammar.Node
 	for _, c := range block.NamedChildren() {
-		if c.Start >= s.stmt.Start && c.Kind() != "comment" {
+		if c.Start >= s.Stmt.Start && c.Kind() != "comment" {
 			stmts = append(stmts, c)
 		}
 	}
@@ -507,8 +209,8 @@ func vecGuardEdits(pass *analysis.Pass, s *tpipeSite) ([]analysis.TextEdit, bool
 			}
 		}
 	}
-	if s.name != "" {
-		names[s.name] = true
+	if s.Name != "" {
+		names[s.Name] = true
 	}
 	declared(stmts[0])
 	last := 0

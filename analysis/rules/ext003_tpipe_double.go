@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -42,54 +43,54 @@ var TPipeDouble = register(&analysis.Analyzer{
 })
 
 func runTPipeDouble(pass *analysis.Pass) {
-	m := tpipesOf(pass)
-	for i, second := range m.sites {
+	sites := pass.Closure().TPipes()
+	for i, second := range sites {
 		if pass.Stopped() {
 			return
 		}
-		if second.idiom {
+		if second.Idiom {
 			continue
 		}
-		c2 := second.cores
+		c2 := second.Cores
 		if c2 == grammar.None {
 			continue
 		}
-		for _, first := range m.sites[:i] {
-			if first.fn != second.fn || first.fn == nil || first.idiom {
+		for _, first := range sites[:i] {
+			if first.Fn != second.Fn || first.Fn == nil || first.Idiom {
 				continue
 			}
-			common := first.cores & c2
+			common := first.Cores & c2
 			if common == grammar.None {
 				continue
 			}
-			if first.scope == nil || !first.scope.Contains(second.node) {
+			if first.Scope == nil || !first.Scope.Contains(second.Node) {
 				continue
 			}
-			if first.destroy != nil && first.destroy.End <= second.node.Start {
+			if first.Destroy != nil && first.Destroy.End <= second.Node.Start {
 				continue
 			}
-			line, _ := pass.File.Lines.Position(first.node.Start)
+			line, _ := pass.File.Lines.Position(first.Node.Start)
 			pass.Report(analysis.Diagnostic{
-				Start: second.node.Start,
-				End:   second.node.End,
+				Start: second.Node.Start,
+				End:   second.Node.End,
 				Message: "second TPipe " + tpipeLabel(second) + " created while " + tpipeLabel(first) +
 					" (line " + strconv.Itoa(line+1) + ") is still live on the " + coreWords(common) +
 					": two live TPipes hand out the same UB and pipe events; `Destroy()` the first or end its block first",
-				Related: []analysis.Related{analysis.RelatedAt(pass.File, first.node, "the first TPipe, still live")},
+				Related: []analysis.Related{analysis.RelatedAt(pass.File, first.Node, "the first TPipe, still live")},
 			})
 			break
 		}
 	}
 }
 
-func tpipeLabel(s *tpipeSite) string {
+func tpipeLabel(s *unit.TPipe) string {
 	switch {
-	case s.class != "":
-		return "`" + s.name + "` (a `" + s.class + "` holding a TPipe)"
-	case s.name == "":
+	case s.Class != "":
+		return "`" + s.Name + "` (a `" + s.Class + "` holding a TPipe)"
+	case s.Name == "":
 		return "`new AscendC::TPipe`"
 	}
-	return "`" + s.name + "`"
+	return "`" + s.Name + "`"
 }
 
 func coreWords(c grammar.Cores) string {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -37,7 +38,7 @@ func runSpmdSyncStart(pass *analysis.Pass) {
 	type group struct {
 		spmd  *grammar.Node
 		calls []externCall
-		facts []*stubCxx
+		facts []*unit.Sync
 	}
 	var order []*grammar.Node
 	groups := map[*grammar.Node]*group{}
@@ -51,8 +52,8 @@ func runSpmdSyncStart(pass *analysis.Pass) {
 			// True, or a value extern-lsp cannot see.
 			continue
 		}
-		facts := stubCxxFacts(pass, ec.stub)
-		if facts.barrier == nil {
+		facts := stubSync(pass, ec.stub)
+		if facts.Barrier == nil {
 			continue
 		}
 		g := groups[spmd]
@@ -79,8 +80,8 @@ func runSpmdSyncStart(pass *analysis.Pass) {
 		for i, ec := range g.calls {
 			if !seen[ec.stub.Name] {
 				seen[ec.stub.Name] = true
-				names = append(names, fmt.Sprintf("`%s` (%s)", ec.stub.Name, siteText(g.facts[i].barrier)))
-				b := g.facts[i].barrier
+				names = append(names, fmt.Sprintf("`%s` (%s)", ec.stub.Name, siteText(g.facts[i].Barrier)))
+				b := g.facts[i].Barrier
 				related = append(related, analysis.Related{File: b.File.Path, Start: b.Node.Start, End: b.Node.End, Message: fmt.Sprintf("the hardware barrier of `%s`", ec.stub.Name)})
 			}
 			related = append(related, analysis.Related{Start: ec.fn.Start, End: ec.fn.End, Message: fmt.Sprintf("`%s` is called here", ec.stub.Name)})

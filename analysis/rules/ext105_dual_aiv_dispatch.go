@@ -37,10 +37,10 @@ func runDualAIVDispatch(pass *analysis.Pass) {
 		if !s.Mixed() || s.DualAIVDispatch || !s.HasArgs || s.SyntaxErrors {
 			continue
 		}
-		facts := stubCxxFacts(pass, s)
-		site, what := facts.syncAllFalse, "`SyncAll<false>()`"
-		if site == nil && facts.mode12 != nil {
-			site, what = facts.mode12, fmt.Sprintf("a mode-%d cross-core flag", facts.mode)
+		facts := stubSync(pass, s)
+		site, what := facts.SyncAllFalse, "`SyncAll<false>()`"
+		if site == nil && facts.Mode12 != nil {
+			site, what = facts.Mode12, fmt.Sprintf("a mode-%d cross-core flag", facts.Mode)
 		}
 		if site == nil {
 			continue

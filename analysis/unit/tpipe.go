@@ -1,0 +1,301 @@
+package unit
+
+import (
+	"context"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// The TPipe model: where a unit's file creates an AscendC::TPipe (EXT002
+// asks where the cube compiles one, EXT003 whether two are live at once).
+
+// TPipe is one place a TPipe comes to life.
+type TPipe struct {
+	Node  *grammar.Node // the declaration or new-expression
+	Name  string        // the variable ("" for a bare new)
+	Decl  *grammar.Node // the declared identifier
+	Scope *grammar.Node // the block it lives in (nil at file scope)
+	Fn    *grammar.Node
+	Stmt  *grammar.Node // the statement in its block
+	// Cores run the creation: the guard model, minus the cores that
+	// already returned (`if ASCEND_IS_AIC { ...; return; }` before it).
+	Cores grammar.Cores
+	// Class and Member are set when the TPipe is a member of the object
+	// created here.
+	Class      string
+	Member     *grammar.Node
+	MemberFile *grammar.File
+	// Destroy is the first `Destroy()` on it after its creation, in its
+	// function; Idiom is set when nothing else used it before that.
+	Destroy *grammar.Node
+	Idiom   bool
+}
+
+type pipeClass struct {
+	member    *grammar.Node // field_identifier of the TPipe member
+	file      *grammar.File
+	destroyed bool // the constructor destroys it
+}
+
+// TPipes lists the TPipe creation sites of the unit's first file (a
+// declaration, a new-expression, an object of a class holding a TPipe
+// member), in source order.
+func (u *Unit) TPipes() []*TPipe { return Fact(u, tpipesKey) }
+
+var tpipesKey = &UnitKey[[]*TPipe]{
+	Name:    "unit.tpipes",
+	Compute: func(_ context.Context, u *Unit) []*TPipe { return buildTPipes(u) },
+}
+
+func buildTPipes(u *Unit) []*TPipe {
+	file := u.Files[0]
+	type fileNode struct {
+		f *grammar.File
+		n *grammar.Node
+	}
+	// The included files' nodes of the kinds needed below, from each
+	// file's node index (built once per parse).
+	collect := func(kinds ...string) []fileNode {
+		var out []fileNode
+		for _, k := range kinds {
+			for _, inc := range u.Headers() {
+				for _, n := range u.Nodes(inc, k) {
+					out = append(out, fileNode{inc, n})
+				}
+			}
+		}
+		for _, n := range u.Nodes(file, kinds...) {
+			out = append(out, fileNode{file, n})
+		}
+		return out
+	}
+	// How unqualified names resolve: using-directives and aliases.
+	usingAscendC, aliases := false, map[string]bool{}
+	decls := collect("using_declaration", "alias_declaration", "type_definition")
+	for round := 0; round < 2; round++ {
+		for _, d := range decls {
+			switch d.n.Kind() {
+			case "using_declaration":
+				text := strings.Join(strings.Fields(d.n.Text()), " ")
+				if text == "using namespace AscendC;" || text == "using namespace ::AscendC;" ||
+					strings.HasSuffix(text, "AscendC::TPipe;") {
+					usingAscendC = true
+				}
+			case "alias_declaration":
+				if t := d.n.ChildByField("type"); t != nil && isAscendTPipe(t.ChildByField("type"), usingAscendC, aliases) {
+					if name := d.n.ChildByField("name"); name != nil {
+						aliases[name.Text()] = true
+					}
+				}
+			case "type_definition":
+				if isAscendTPipe(d.n.ChildByField("type"), usingAscendC, aliases) {
+					if name := d.n.ChildByField("declarator"); name != nil && name.Kind() == "type_identifier" {
+						aliases[name.Text()] = true
+					}
+				}
+			}
+		}
+	}
+	isPipe := func(t *grammar.Node) bool {
+		if isAscendTPipe(t, usingAscendC, aliases) {
+			return true
+		}
+		// Inside `namespace AscendC { ... }` the plain name is AscendC's.
+		return t != nil && t.Kind() == "type_identifier" && t.Text() == "TPipe" && inNamespace(t, "AscendC")
+	}
+
+	// Classes holding a TPipe member, and whether a constructor destroys it.
+	classes := map[string]*pipeClass{}
+	for _, fd := range collect("field_declaration") {
+		if !isPipe(fd.n.ChildByField("type")) {
+			continue
+		}
+		d := fd.n.ChildByField("declarator")
+		if d == nil || d.Kind() != "field_identifier" {
+			continue
+		}
+		cls := fd.n.Ancestor("struct_specifier", "class_specifier")
+		if cls == nil || cls.ChildByField("name") == nil {
+			continue
+		}
+		classes[cxx.BaseTypeName(cls.ChildByField("name"))] = &pipeClass{member: d, file: fd.f}
+	}
+	if len(classes) > 0 {
+		for _, c := range collect("call_expression") {
+			if cxx.CallName(c.n) != "Destroy" {
+				continue
+			}
+			call, ok := cxx.AsCall(c.n)
+			if !ok || call.Name != "Destroy" || call.Receiver == nil {
+				continue
+			}
+			fn := c.n.Ancestor("function_definition")
+			if fn == nil {
+				continue
+			}
+			ctor := cxx.FunctionName(fn)
+			pc := classes[ctor]
+			if pc == nil || cxx.Root(call.Receiver) != pc.member.Text() {
+				continue
+			}
+			pc.destroyed = true
+		}
+	}
+
+	var sites []*TPipe
+	destroys := map[*grammar.Node][]cxx.Call{} // function -> Destroy() calls
+	for _, n := range u.Nodes(file, "call_expression") {
+		if cxx.CallName(n) != "Destroy" {
+			continue
+		}
+		if call, ok := cxx.AsCall(n); ok && call.Name == "Destroy" && call.Receiver != nil {
+			fn := cxx.EnclosingFunction(n)
+			destroys[fn] = append(destroys[fn], call)
+		}
+	}
+	addSite := func(s *TPipe) {
+		s.Fn = cxx.EnclosingFunction(s.Node)
+		s.Cores = file.CoresOf(s.Node) &^ u.ExitedBefore(file, s.Node)
+		if p := s.Node.Parent(); p != nil && p.Kind() != "translation_unit" && p.Kind() != "declaration_list" {
+			s.Scope = scopeBlock(s.Node)
+			s.Stmt = cxx.BlockStatementOf(s.Node)
+		}
+		if s.Name != "" {
+			for _, c := range destroys[s.Fn] {
+				if c.Node.Start > s.Node.End && cxx.Root(c.Receiver) == s.Name {
+					s.Destroy = c.Node
+					break
+				}
+			}
+			if s.Destroy != nil && s.Class == "" {
+				s.Idiom = !usedBetween(u.Nodes(file, "identifier"), s.Name, s.Node.End, s.Destroy.Start)
+			}
+		}
+		sites = append(sites, s)
+	}
+	for _, n := range u.Nodes(file, "declaration", "new_expression") {
+		if n.Kind() == "new_expression" {
+			if !isPipe(n.ChildByField("type")) {
+				continue
+			}
+			// `p = new TPipe` with a pointer variable is reported at the
+			// declaration when there is one.
+			if id := n.Ancestor("init_declarator"); id != nil {
+				continue
+			}
+			addSite(&TPipe{Node: n})
+			continue
+		}
+		t := n.ChildByField("type")
+		if t == nil {
+			continue
+		}
+		pipe := isPipe(t)
+		var pc *pipeClass
+		if !pipe {
+			pc = classes[cxx.BaseTypeName(t)]
+			if pc == nil || pc.destroyed {
+				continue
+			}
+		}
+		for _, d := range n.ChildrenByField("declarator") {
+			name, ptr, ref, init := declName(d)
+			if name == nil || ref {
+				continue
+			}
+			if ptr {
+				// A pointer creates nothing unless initialized with new.
+				if init == nil || init.Kind() != "new_expression" || !pipe {
+					continue
+				}
+			}
+			s := &TPipe{Node: n, Name: name.Text(), Decl: name}
+			if pc != nil {
+				s.Class, s.Member, s.MemberFile = cxx.BaseTypeName(t), pc.member, pc.file
+			}
+			addSite(s)
+		}
+	}
+	return sites
+}
+
+// isAscendTPipe reports whether a type node names AscendC::TPipe: written
+// qualified, unqualified under a using-directive, or through an alias.
+func isAscendTPipe(t *grammar.Node, usingAscendC bool, aliases map[string]bool) bool {
+	if t == nil {
+		return false
+	}
+	switch t.Kind() {
+	case "qualified_identifier":
+		scope := t.ChildByField("scope")
+		name := t.ChildByField("name")
+		if scope == nil || name == nil || name.Kind() != "type_identifier" {
+			return false
+		}
+		return strings.TrimPrefix(scope.Text(), "::") == "AscendC" && name.Text() == "TPipe"
+	case "type_identifier":
+		if aliases[t.Text()] {
+			return true
+		}
+		return t.Text() == "TPipe" && usingAscendC
+	}
+	// template_type: pto::TPipe<...> and friends are not AscendC's.
+	return false
+}
+
+func inNamespace(n *grammar.Node, ns string) bool {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		if p.Kind() == "namespace_definition" {
+			if name := p.ChildByField("name"); name != nil && name.Text() == ns {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// declName peels a declarator.
+func declName(d *grammar.Node) (name *grammar.Node, ptr, ref bool, init *grammar.Node) {
+	for d != nil {
+		switch d.Kind() {
+		case "init_declarator":
+			init = d.ChildByField("value")
+			d = d.ChildByField("declarator")
+			continue
+		case "pointer_declarator":
+			ptr = true
+			d = d.ChildByField("declarator")
+			continue
+		case "reference_declarator":
+			ref = true
+			return nil, ptr, ref, init
+		case "array_declarator":
+			d = d.ChildByField("declarator")
+			continue
+		case "identifier":
+			return d, ptr, ref, init
+		}
+		return nil, ptr, ref, init
+	}
+	return nil, ptr, ref, init
+}
+
+// scopeBlock is the block a declaration lives in.
+func scopeBlock(n *grammar.Node) *grammar.Node {
+	return n.Ancestor("compound_statement", "for_statement", "for_range_loop", "translation_unit")
+}
+
+// usedBetween reports whether identifier name occurs in [from, to).
+func usedBetween(ids []*grammar.Node, name string, from, to uint32) bool {
+	for _, id := range ids {
+		if id.Start >= to {
+			break
+		}
+		if id.Start >= from && id.Text() == name {
+			return true
+		}
+	}
+	return false
+}
