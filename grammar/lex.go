@@ -43,13 +43,31 @@ func QuotedEnd(src []byte, i int) int {
 }
 
 // DirectiveEnd returns the end of the preprocessor line at i (before its
-// newline), following backslash continuations.
+// newline), following backslash continuations (of CRLF lines too).
 func DirectiveEnd(src []byte, i int) int {
 	for i < len(src) && src[i] != '\n' {
-		if src[i] == '\\' && i+1 < len(src) && src[i+1] == '\n' {
-			i++
+		if n := SpliceEnd(src, i); n > 0 {
+			i = n
+			continue
 		}
 		i++
 	}
 	return i
+}
+
+// SpliceEnd returns the end of the line splice (a backslash right before
+// a newline, CRLF's too) at i, or 0: the compiler joins the two lines
+// before anything else reads them.
+func SpliceEnd(src []byte, i int) int {
+	if src[i] != '\\' {
+		return 0
+	}
+	j := i + 1
+	if j < len(src) && src[j] == '\r' {
+		j++
+	}
+	if j < len(src) && src[j] == '\n' {
+		return j + 1
+	}
+	return 0
 }

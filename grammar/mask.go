@@ -22,6 +22,12 @@ var qualifiers = map[string]bool{
 	"__simt_callee__": true, "__simt_vf__": true, "__inline__": true, "__forceinline__": true,
 	"__restrict__": true, "__gm_align__": true, "__simd_vf__": true, "__simd_callee__": true, "__local_mem__": true,
 	"__may_used_by_aicore__": true,
+	// A vector function's operand directions and its "tile function" mark
+	// (pto-isa's `__tf__ AICORE void f(T __out__ dst, S __in__ *src)`).
+	"__in__": true, "__out__": true, "__tf__": true,
+	// Opens a vector function's scope: `__VEC_SCOPE__ { ... }` reads as
+	// a block.
+	"__VEC_SCOPE__": true,
 }
 
 // pipeQualifiers take a parenthesized argument list: `__in_pipe__(MTE2)`,
@@ -43,6 +49,9 @@ type paren struct {
 	// current argument; empty is true while that argument has no token.
 	sep   int
 	empty bool
+	// semi is set by a ';' directly inside: a `for (;;)`, or nesting the
+	// masker lost (a parenthesis opened in one branch of an #if).
+	semi bool
 }
 
 // declKeywords start a declaration; an all-caps macro right before one of
@@ -55,6 +64,13 @@ var declKeywords = map[string]bool{
 	"__aicore__": true, "explicit": true, "virtual": true, "friend": true, "const": true, "unsigned": true,
 	"signed": true, "char": true, "short": true, "long": true, "double": true, "size_t": true, "operator": true,
 	"typename": true, "struct": true, "class": true, "enum": true, "union": true, "using": true,
+}
+
+// specifiers are declaration specifiers a declaration-position macro may
+// follow.
+var specifiers = map[string]bool{
+	"inline": true, "static": true, "constexpr": true, "consteval": true, "virtual": true, "explicit": true,
+	"friend": true,
 }
 
 // AscendIsReplacement maps the masked spelling of ASCEND_IS_AIV/AIC back to
@@ -144,6 +160,12 @@ func Mask(src []byte) ([]byte, []Span) {
 	// macroEnd is the end of the last all-caps word when nothing has
 	// followed it yet: a '(' there opens a macro's arguments.
 	macroEnd := -1
+	// condSkips maps the offset of a hidden `#elif`/`#else`/`#endif`
+	// to the end of what it hides.
+	var condSkips map[int]int
+	// groups are the file's conditional groups (condGroups), read at the
+	// first directive inside parentheses.
+	var groups map[int][2]int
 	// arg is the innermost open macro argument list when it is the
 	// innermost paren and no brace opened since.
 	arg := func() *paren {
@@ -170,8 +192,14 @@ func Mask(src []byte) ([]byte, []Span) {
 		case c == '"' || c == '\'':
 			touch()
 			macroEnd = -1
-			i = QuotedEnd(src, i)
+			e := QuotedEnd(src, i)
 			last = c
+			if scope && (string(src[i:e]) == `"C"` || string(src[i:e]) == `"C++"`) {
+				// `extern "C" __global__ AICORE void k(`: a linkage
+				// specification, then a declaration's specifiers.
+				last = ';'
+			}
+			i = e
 		case c == '[':
 			touch()
 			macroEnd = -1
@@ -202,6 +230,44 @@ func Mask(src []byte) ([]byte, []Span) {
 			switch {
 			case word[0] == '_' && len(word) > 2 && word[1] == '_' && qualifiers[string(word)]:
 				blank(i, e)
+			case string(word) == "__volatile__":
+				// GNU's spelling, which tree-sitter-cpp reads nowhere
+				// (`__asm__ __volatile__("" ::: "memory")`): the keyword,
+				// padded.
+				ensure()
+				spans = append(spans, Span{Start: uint32(i), End: uint32(e), Text: "__volatile__"})
+				copy(out[i:e], "volatile    ")
+			case (word[0] == 'P' || word[0] == 'S') && formatMacro(word) && (prevByte(src, i) == '"' || skipSpace(src, e) < len(src) && src[skipSpace(src, e)] == '"'):
+				// `"n = %" PRIu64 "\n"`: <cinttypes>' macros are string
+				// literals, spelled as one of the same length.
+				ensure()
+				touch()
+				spans = append(spans, Span{Start: uint32(i), End: uint32(e), Text: string(word)})
+				out[i], out[e-1] = '"', '"'
+				for k := i + 1; k < e-1; k++ {
+					out[k] = ' '
+				}
+				last = '"'
+			case string(word) == "OP_END_FACTORY_REG" && prevByte(src, i) == '.':
+				// `REG_OP(Add).INPUT(x, ...).OP_END_FACTORY_REG(Add)`: the
+				// macro ends the registration's statement, written
+				// without a ';'. It reads as that ';'.
+				if end := balancedEnd(src, skipBlankAt(src, e), 1024); end > 0 && src[min(skipSpace(src, end), len(src)-1)] != ';' {
+					dot := i - 1
+					for src[dot] != '.' {
+						dot-- // blanks only: prevByte saw the '.'
+					}
+					ensure()
+					spans = append(spans, Span{Start: uint32(dot), End: uint32(end), Text: string(src[dot:end])})
+					out[dot] = ';'
+					for k := dot + 1; k < end; k++ {
+						if out[k] != '\n' {
+							out[k] = ' '
+						}
+					}
+					e = end
+					last = ';'
+				}
 			case word[0] == '_' && pipeQualifiers[string(word)]:
 				j := skipBlank(e)
 				if j < len(src) && src[j] == '(' {
@@ -216,6 +282,15 @@ func Mask(src []byte) ([]byte, []Span) {
 			case string(word) == "namespace" || string(word) == "extern":
 				scope = true
 				last = 'A'
+			case string(word) == "__attribute__":
+				// GNU attributes are read by tree-sitter and change
+				// nothing for the masker: `__inline__
+				// __attribute__((always_inline)) AICORE void f(` keeps
+				// AICORE in declaration position.
+				touch()
+				if end := balancedEnd(src, skipBlankAt(src, e), 4096); end > 0 {
+					e = end
+				}
 			case string(word) == "template" && afterMember(src, i) && dependentCall(src, e):
 				// `q.template EnQue(x)`: the keyword without template
 				// arguments, which tree-sitter cannot read.
@@ -256,8 +331,9 @@ func Mask(src []byte) ([]byte, []Span) {
 					e = end
 					break
 				}
-				if startsDeclaration(src, e, false) {
-					blank(i, e)
+				if end := declMacroEnd(src, e, false); end > 0 {
+					blank(i, end)
+					e = end
 				} else {
 					last = 'A'
 					macroEnd = e
@@ -279,14 +355,29 @@ func Mask(src []byte) ([]byte, []Span) {
 					}
 				}
 				last = 'f'
+			case declPosition(last) && specifiers[string(word)]:
+				// `constexpr AICORE std::size_t f()`: a macro after a
+				// specifier is as much in declaration position.
+				touch()
 			case jumpKeywords[string(word)] && arg() != nil && arg().empty:
 				// The macro's argument stays empty: `CHECK(c, return;)`
 				// loses its separators below.
 				blank(i, e)
 			case declPosition(last) && isMacroName(word):
 				touch()
-				if startsDeclaration(src, e, inBody(braces)) {
-					blank(i, e)
+				if end := declMacroEnd(src, e, inBody(braces)); end > 0 {
+					blank(i, end)
+					e = end
+				} else if at := loopAfterMacro(src, e); at > 0 && inBody(braces) {
+					// `PTO_CPU_VECTORIZE_LOOP` alone above a loop (a
+					// `_Pragma`): a statement with its ';' at the
+					// loop's indentation, so the loop parses and the
+					// macro stays a statement for the macro model.
+					ensure()
+					spans = append(spans, Span{Start: uint32(at), End: uint32(at + 1), Text: string(src[at : at+1])})
+					out[at] = ';'
+					last = 'A'
+					macroEnd = e
 				} else {
 					last = 'A'
 					macroEnd = e
@@ -300,10 +391,46 @@ func Mask(src []byte) ([]byte, []Span) {
 			}
 			i = e
 		default:
+			if n := SpliceEnd(src, i); n > 0 {
+				// A line splice outside a directive (a macro's
+				// arguments over lines `LOG(x); \` / `return ret);`):
+				// the compiler joins the lines, tree-sitter reads no
+				// backslash there. The lines stay one for the masker.
+				blank(i, i+1)
+				i = n
+				continue
+			}
 			if c == '#' && last == '\n' {
+				end := DirectiveEnd(src, i)
+				if e, ok := condSkips[i]; ok {
+					// A directive or a later branch of a conditional
+					// group inside parentheses (below).
+					blank(i, e)
+					delete(condSkips, i)
+					i = e
+					continue
+				}
+				if n := len(parens); n > 0 && parens[n-1].braces == len(braces) && !parens[n-1].semi {
+					if groups == nil {
+						groups = condGroups(src)
+					}
+					if g, ok := groups[i]; ok {
+						// `f(a\n#if X\n, b\n#endif\n)`: tree-sitter reads
+						// no directive inside an expression or a parameter
+						// list. The first branch stays, as if its
+						// condition held: the directives and the other
+						// branches are hidden.
+						if condSkips == nil {
+							condSkips = map[int]int{}
+						}
+						condSkips[g[0]] = g[1]
+						blank(i, end)
+						i = end
+						continue
+					}
+				}
 				// A directive line: nothing in it is masked, but an
 				// `#ifdef __cplusplus` may wrap an `extern "C" {`.
-				end := DirectiveEnd(src, i)
 				if wrapped := cplusplusWrapped(src, i, end); wrapped != nil {
 					blank(wrapped[0], wrapped[1])
 				}
@@ -316,6 +443,9 @@ func Mask(src []byte) ([]byte, []Span) {
 			}
 			m := macroEnd
 			macroEnd = -1
+			if n := len(parens); c == ';' && n > 0 && parens[n-1].braces == len(braces) {
+				parens[n-1].semi = true
+			}
 			if a := arg(); a != nil && (c == ',' || c == ';') {
 				// An argument separator of a checking macro: `;` between
 				// statements reads as `,`; one that ends the last
@@ -360,6 +490,12 @@ func Mask(src []byte) ([]byte, []Span) {
 			case ';':
 				afterBracket = false
 				scope = false
+				if last == ';' && prevByte(src, i) == ';' && len(parens) == 0 {
+					// `using T = X;;`: an empty declaration, which
+					// tree-sitter takes nowhere but in a body, where it
+					// is an empty statement: nothing either way.
+					blank(i, i+1)
+				}
 			case '(':
 				scope = false
 				// A lambda's parameters follow its `[...]`, possibly
@@ -389,8 +525,9 @@ func Mask(src []byte) ([]byte, []Span) {
 				switch {
 				case scope:
 					kind = 'n'
-				case closed == 0 && prevByte(src, i) == ')':
-					// also `)` then `{` on the next line
+				case closed == 0 && (prevByte(src, i) == ')' || afterFunctionQualifiers(src, i)):
+					// also `)` then `{` on the next line, and
+					// `) const override {`
 					kind = 'b'
 				}
 				braces = append(braces, kind)
@@ -452,6 +589,85 @@ func Mask(src []byte) ([]byte, []Span) {
 	return out, spans
 }
 
+// condGroups maps the offset of each `#if`, `#ifdef` and `#ifndef` of src
+// (its '#') to the span hidden after the group's first branch: from its
+// first `#elif` or `#else` (or its `#endif`) to the end of the `#endif`
+// line. Unterminated groups have no entry. One pass over the source.
+func condGroups(src []byte) map[int][2]int {
+	out := map[int][2]int{}
+	type open struct{ at, rest int }
+	var stack []open
+	lineStart := true
+	for i := 0; i < len(src); {
+		switch c := src[i]; {
+		case c == '\n':
+			lineStart = true
+			i++
+		case c == ' ' || c == '\t' || c == '\r':
+			i++
+		case c == '/' && i+1 < len(src) && (src[i+1] == '/' || src[i+1] == '*'):
+			i, _ = CommentEnd(src, i)
+		case c == '#' && lineStart:
+			e := DirectiveEnd(src, i)
+			n := len(stack)
+			switch d := directiveName(src, i); {
+			case strings.HasPrefix(d, "if"):
+				stack = append(stack, open{i, -1})
+			case n == 0:
+			case d == "endif":
+				g := stack[n-1]
+				if g.rest < 0 {
+					g.rest = i
+				}
+				out[g.at] = [2]int{g.rest, e}
+				stack = stack[:n-1]
+			case d == "else" || strings.HasPrefix(d, "elif"):
+				if stack[n-1].rest < 0 {
+					stack[n-1].rest = i
+				}
+			}
+			i = e
+		case c == '"' || c == '\'':
+			lineStart = false
+			i = QuotedEnd(src, i)
+		default:
+			lineStart = false
+			i++
+		}
+	}
+	return out
+}
+
+// directiveName returns the name of the directive whose '#' is at i.
+func directiveName(src []byte, i int) string {
+	j := skipBlankAt(src, i+1)
+	k := j
+	for k < len(src) && isIdent(src[k]) {
+		k++
+	}
+	return string(src[j:k])
+}
+
+// formatMacro reports whether word is one of <cinttypes>' format
+// macros: PRI or SCN, a conversion letter, then a width (`PRIu64`,
+// `PRIdPTR`, `SCNxFAST32`).
+func formatMacro(word []byte) bool {
+	if len(word) < 5 || string(word[:3]) != "PRI" && string(word[:3]) != "SCN" || !strings.ContainsRune("diouxX", rune(word[3])) {
+		return false
+	}
+	switch w := string(word[4:]); w {
+	case "8", "16", "32", "64", "MAX", "PTR":
+		return true
+	default:
+		for _, p := range []string{"LEAST", "FAST"} {
+			if n := strings.TrimPrefix(w, p); n != w {
+				return n == "8" || n == "16" || n == "32" || n == "64"
+			}
+		}
+	}
+	return false
+}
+
 // spanText is a hidden text: a qualifier's shared name (a large kernel
 // hides thousands of `__gm__`, each a string of its own otherwise), or a
 // copy of the bytes.
@@ -490,6 +706,38 @@ func prevByte(src []byte, i int) byte {
 		}
 	}
 	return 0
+}
+
+// afterFunctionQualifiers reports whether the qualifiers a member
+// function's parameters may end with (`const`, `override`, `final`,
+// `noexcept`, `&`, `&&`) and then `)` stand right before i.
+func afterFunctionQualifiers(src []byte, i int) bool {
+	j, words := i-1, 0
+	for {
+		for j >= 0 && isSpace(src[j]) {
+			j--
+		}
+		if j < 0 {
+			return false
+		}
+		if src[j] == '&' {
+			j--
+			continue
+		}
+		k := j
+		for k >= 0 && isIdent(src[k]) {
+			k--
+		}
+		switch string(src[k+1 : j+1]) {
+		case "const", "override", "final", "noexcept", "volatile":
+			words++
+			j = k
+		case "":
+			return words > 0 && src[j] == ')'
+		default:
+			return false
+		}
+	}
 }
 
 // namespaceScope reports whether only namespaces (and `extern "C"`
@@ -920,6 +1168,88 @@ func startsDeclaration(src []byte, e int, body bool) bool {
 		return x < len(src) && (src[x] == '(' || src[x] == ';' || src[x] == '=' || src[x] == '{') && (!body || src[x] == '(')
 	}
 	return m > k && isIdentStart(src[m])
+}
+
+// loopAfterMacro returns the offset of the first indentation byte of the
+// next line when the macro whose name ends at e (its arguments on the
+// same line, if any) ends its line and that line is an indented loop; 0
+// otherwise.
+func loopAfterMacro(src []byte, e int) int {
+	j := skipBlankAt(src, e)
+	if j < len(src) && src[j] == '(' {
+		if j = balancedEnd(src, j, 1024); j == 0 {
+			return 0
+		}
+		j = skipBlankAt(src, j)
+	}
+	if j < len(src) && src[j] == '\r' {
+		j++
+	}
+	if j >= len(src) || src[j] != '\n' {
+		return 0
+	}
+	n := j + 1
+	k := skipBlankAt(src, n)
+	if k == n {
+		return 0
+	}
+	w := k
+	for w < len(src) && isIdent(src[w]) {
+		w++
+	}
+	switch string(src[k:w]) {
+	case "for", "while", "do":
+		return n
+	}
+	return 0
+}
+
+// declMacroEnd returns the end of a declaration-position macro whose name
+// ends at e when a declaration follows it (startsDeclaration), or 0.
+// Outside function bodies the macro may take arguments and more macros
+// may stand between it and the declaration: `PTO_INTERNAL OP_NAME(TADD)
+// OP_TYPE(element_wise) void TAdd(` (each expands to specifiers or an
+// `__attribute__`); in a body a macro with arguments may be a loop
+// header, and stays.
+func declMacroEnd(src []byte, e int, body bool) int {
+	if startsDeclaration(src, e, body) {
+		return e
+	}
+	if body {
+		return 0
+	}
+	end := e
+	if a := skipBlankAt(src, e); a < len(src) && src[a] == '(' {
+		if end = balancedEnd(src, a, 1024); end == 0 {
+			return 0
+		}
+	}
+	for k, n := end, 0; n < 4; n++ {
+		// What follows the arguments is a declaration with a type:
+		// `REGISTER_X(pipe)` then `go();` is two statements.
+		if k > e && startsDeclaration(src, k, true) {
+			// `NAME(int a) const {` is a function, not a macro.
+			if w := skipSpace(src, k); !hasPrefixAt(src, w, "const") || w+5 < len(src) && isIdent(src[w+5]) {
+				return end
+			}
+			return 0
+		}
+		j := skipSpace(src, k)
+		w := j
+		for w < len(src) && isIdent(src[w]) {
+			w++
+		}
+		if !isMacroName(src[j:w]) {
+			return 0
+		}
+		k = w
+		if a := skipBlankAt(src, w); a < len(src) && src[a] == '(' {
+			if k = balancedEnd(src, a, 1024); k == 0 {
+				return 0
+			}
+		}
+	}
+	return 0
 }
 
 func skipBlankAt(src []byte, i int) int {

@@ -1,0 +1,234 @@
+package grammar
+
+import (
+	"strings"
+	"testing"
+)
+
+// coverageCase is a construct of real AscendC trees that parsed with ERROR
+// nodes before the masker learnt it: it must parse cleanly, hide exactly
+// the texts in masked (in order), and keep each hidden text at its offset.
+type coverageCase struct {
+	name, src string
+	masked    []string
+}
+
+func checkCoverage(t *testing.T, cases []coverageCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := parse(t, "c.cpp", c.src)
+			if f.Tree.HasError() {
+				t.Errorf("parse errors:\n%s", Dump(f.Tree.Root()))
+			}
+			var got []string
+			for _, s := range f.Masks {
+				if c.src[s.Start:s.End] != s.Text {
+					t.Errorf("span %d-%d text %q, source has %q", s.Start, s.End, s.Text, c.src[s.Start:s.End])
+				}
+				got = append(got, s.Text)
+			}
+			if strings.Join(got, "|") != strings.Join(c.masked, "|") {
+				t.Errorf("masked %q, want %q", got, c.masked)
+			}
+		})
+	}
+}
+
+// Declaration-position macros in the places pto-isa puts them: after a
+// linkage specification, a GNU attribute or a specifier, and function-like
+// ones that expand to attributes.
+func TestMaskDeclarationMacroPlaces(t *testing.T) {
+	checkCoverage(t, []coverageCase{
+		{"after extern \"C\"",
+			"extern \"C\" __global__ AICORE void add_custom(GM_ADDR x, GM_ADDR y) {}\nextern \"C++\" AICORE int g();\n",
+			[]string{"__global__", "AICORE", "AICORE"}},
+		{"after a GNU attribute",
+			"__inline__ __attribute__((always_inline)) AICORE void impl(__gm__ float *x) {}\n",
+			[]string{"__inline__", "AICORE", "__gm__"}},
+		{"after a specifier",
+			"template <typename T>\nconstexpr AICORE std::size_t bytes() { return sizeof(T); }\nstatic PTO_INLINE int h();\n",
+			[]string{"AICORE", "PTO_INLINE"}},
+		{"function-like attribute macros",
+			"template <typename D, typename S>\n__tf__ PTO_INTERNAL OP_NAME(TADD) OP_TYPE(element_wise) void TAdd(\n" +
+				"    typename D::TileDType __out__ dst, typename S::TileDType __in__ src, unsigned n)\n{\n}\n" +
+				"struct K {\n  AICORE OP_NAME(X) void run();\n};\n",
+			[]string{"__tf__", "PTO_INTERNAL", "OP_NAME(TADD)", "OP_TYPE(element_wise)", "__out__", "__in__", "AICORE", "OP_NAME(X)"}},
+	})
+}
+
+// What the new declaration-macro places leave alone: an all-caps function
+// (`NAME(int a) const`), a constructor of an all-caps class, a macro with
+// arguments in a body (a loop header) and a gtest definition.
+func TestMaskDeclarationMacroPlacesLeaveCode(t *testing.T) {
+	src := "struct ABCD {\n  ABCD(int a) : x(a) {}\n  DTYPE GETX(int a) const { return x; }\n  int x;\n};\n" +
+		"void f() {\n  FOR_ELEMENTS(N)\n  int v = 0;\n}\nTEST_F(Suite, Case)\n{\n}\nextern \"C\" int g;\n"
+	f := parse(t, "k.cpp", src)
+	if len(f.Masks) != 0 {
+		t.Errorf("masked %v", f.Masks)
+	}
+}
+
+// The masked declarations keep what the rules read: the function's name,
+// its parameters and their qualifiers, at the source's offsets.
+func TestMaskedDeclarationNodes(t *testing.T) {
+	src := "template <typename D, typename S>\n__tf__ PTO_INTERNAL OP_NAME(TLOAD) OP_TYPE(memory) void TLoad(typename D::TileDType __out__ dst,\n" +
+		"    __gm__ typename S::DType __in__ *src, int n)\n{\n    __ubuf__ float *d = (__ubuf__ float *)dst;\n}\n" +
+		"extern \"C\" __global__ AICORE void k(__gm__ uint8_t *x) { TLoad<A, B>(t, x, 1); }\n"
+	f := parse(t, "k.cpp", src)
+	if f.Tree.HasError() {
+		t.Fatalf("parse errors:\n%s", Dump(f.Tree.Root()))
+	}
+	fns := f.Tree.OfKind("function_definition")
+	if len(fns) != 2 {
+		t.Fatalf("%d functions, want 2:\n%s", len(fns), Dump(f.Tree.Root()))
+	}
+	for i, want := range []string{"TLoad", "k"} {
+		d := fns[i].ChildByField("declarator")
+		name := d.ChildByField("declarator")
+		if name == nil || name.Text() != want {
+			t.Errorf("function %d declarator %q, want name %q", i, d.Text(), want)
+			continue
+		}
+		if at := strings.Index(src, want+"("); int(name.Start) != at {
+			t.Errorf("%s at %d, want %d", want, name.Start, at)
+		}
+	}
+	params := fns[0].ChildByField("declarator").ChildByField("parameters").NamedChildren()
+	if len(params) != 3 {
+		t.Fatalf("TLoad has %d parameters, want 3", len(params))
+	}
+	if !f.NodeHasQualifier(params[1], "__gm__") || !f.NodeHasQualifier(params[1], "__in__") || !f.NodeHasQualifier(params[0], "__out__") {
+		t.Errorf("parameter qualifiers lost: %v / %v", f.NodeQualifiers(params[0]), f.NodeQualifiers(params[1]))
+	}
+	if !f.NodeHasQualifier(fns[1], "__global__") {
+		t.Errorf("kernel k lost __global__: %v", f.NodeQualifiers(fns[1]))
+	}
+}
+
+// Vector-function scopes and GNU inline assembly in kernel bodies.
+func TestMaskVectorScopeAndAsm(t *testing.T) {
+	src := "AICORE void run(__gm__ float *p)\n{\n    __VEC_SCOPE__\n    {\n        RegTensor<float> v;\n    }\n" +
+		"    __asm__ __volatile__(\"\");\n    asm __volatile__(\"dsb\" : : : \"memory\");\n    dcci(p, SINGLE_CACHE_LINE);\n}\n"
+	checkCoverage(t, []coverageCase{{"kernel body", src,
+		[]string{"AICORE", "__gm__", "__VEC_SCOPE__", "__volatile__", "__volatile__"}}})
+	f := parse(t, "k.cpp", src)
+	body := f.Tree.OfKind("function_definition")[0].ChildByField("body")
+	var kinds []string
+	for _, s := range body.NamedChildren() {
+		kinds = append(kinds, s.Kind())
+	}
+	// The scope is a block and the call after the assembly a statement of
+	// the body (rules walk the body's statements in order).
+	if got := strings.Join(kinds, " "); got != "compound_statement expression_statement expression_statement expression_statement" {
+		t.Errorf("body statements %s:\n%s", got, Dump(body))
+	}
+}
+
+// Host-side shapes of operator libraries: a graph registration ended by
+// its macro, empty declarations, a stray ';' after a qualified member
+// function's body, format macros between string literals and macro
+// arguments continued over lines (CRLF ones too).
+func TestMaskHostShapes(t *testing.T) {
+	checkCoverage(t, []coverageCase{
+		{"operator registration",
+			"namespace ge {\nREG_OP(Or)\n    .INPUT(x1, TensorType::IntegerDataType())\n    .OP_END_FACTORY_REG(Or)\n\n" +
+				"REG_OP(Add)\n    .OP_END_FACTORY_REG(Add);\n}\n",
+			[]string{".OP_END_FACTORY_REG(Or)"}},
+		{"empty declarations",
+			"struct S {\n  using T = typename C<A, B>::type;;\n  int x; ;\n};\nint y;;\n",
+			[]string{";", ";", ";"}},
+		{"stray ';' after a qualified member function",
+			"struct S : B {\n  int f() override { return 0; };\n  int g() const &\n  {\n    return 1;\n  };\n  int h() const noexcept {};\n};\n",
+			[]string{";", ";", ";"}},
+		{"format macros",
+			"void h() {\n  LOG_INFO(\"batch = %\" PRIu64, batch);\n  printf(\"%\" PRId64 \" and %\" PRIuPTR \"\\n\", a, b);\n  printf(\"%\"\n    SCNxFAST32, c);\n}\n",
+			[]string{"PRIu64", "PRId64", "PRIuPTR", "SCNxFAST32"}},
+		{"line splices",
+			"int h() {\n  CHECK_RET(ret == 0, LOG_PRINT(\"x\"); \\\n    return ret);\n  return 0;\n}\n",
+			[]string{";", "\\", "return"}},
+		{"CRLF line splices",
+			"int h()\r\n{\r\n  CHECK_RET(ret == 0, LOG(\"x\"); \\\r\n    return ret);\r\n  return 0;\r\n}\r\n#define X(a) \\\r\n  a + 1\r\nint z;\r\n",
+			[]string{";", "\\", "return"}},
+	})
+}
+
+// What the host shapes leave alone: a for loop's `;;`, a lambda's ';'
+// after `mutable`, a format macro away from a string, a backslash in a
+// string or a directive, a registration that ends in ';'.
+func TestMaskHostShapesLeaveCode(t *testing.T) {
+	src := "void f() {\n  for (;;) {}\n  auto l = [&]() mutable { return 1; };\n  int PRIu64x = 0;\n  auto m = PRId64;\n  const char *s = \"a\\\\\n\";\n}\n" +
+		"#define Y(a) \\\n  a\nvoid g() { REG_OP(A).OP_END_FACTORY_REG(A); }\n"
+	f := parse(t, "k.cpp", src)
+	if len(f.Masks) != 0 {
+		t.Errorf("masked %v", f.Masks)
+	}
+	// The kernel-side reading of a splice: the macro's arguments stay
+	// one call, its statement one statement of the body.
+	f = parse(t, "s.cpp", "int h() {\n  CHECK_RET(ret == 0, LOG(\"x\"); \\\n    return ret);\n  return 0;\n}\n")
+	body := f.Tree.OfKind("function_definition")[0].ChildByField("body").NamedChildren()
+	if len(body) != 2 || body[0].Kind() != "expression_statement" || body[0].StartRow() != 1 || body[0].EndRow() != 2 {
+		t.Errorf("spliced statement:\n%s", Dump(f.Tree.Root()))
+	}
+}
+
+// A pragma macro alone above a loop (`PTO_CPU_VECTORIZE_LOOP`) ends with a
+// ';' at the loop's indentation: the loop parses and the macro stays an
+// expression statement named as written (the macro model reads it).
+func TestMaskMacroAboveLoop(t *testing.T) {
+	src := "void f(int n)\n{\n    for (int r = 0; r < n; r++) {\n        PTO_CPU_VECTORIZE_LOOP\n        for (int c = 0; c < n; c++) {\n" +
+		"            d[c] = 1;\n        }\n        UNROLL_HINT(4)\n\twhile (x) {}\n    }\n}\n"
+	checkCoverage(t, []coverageCase{{"pragma macros", src, []string{" ", "\t"}}})
+	f := parse(t, "k.cpp", src)
+	var names []string
+	for _, s := range f.Tree.OfKind("expression_statement") {
+		if id := s.NamedChildren()[0]; id.Kind() == "identifier" || id.Kind() == "call_expression" {
+			names = append(names, id.Text())
+		}
+	}
+	if got := strings.Join(names, "|"); got != "PTO_CPU_VECTORIZE_LOOP|UNROLL_HINT(4)" {
+		t.Errorf("macro statements %q", got)
+	}
+	if n := len(f.Tree.OfKind("for_statement")); n != 2 {
+		t.Errorf("%d for loops, want 2", n)
+	}
+	// A macro above something else, or above a loop at the margin, stays.
+	f = parse(t, "s.cpp", "void g() {\n  TRACE_POINT\n  x = 1;\n  TRACE_POINT\nfor (;;) {}\n}\n")
+	if len(f.Masks) != 0 {
+		t.Errorf("masked %v", f.Masks)
+	}
+}
+
+// A conditional group inside parentheses (a parameter or an argument
+// under `#if SIMPLER_DFX`) keeps its first branch; its directives and the
+// other branches are hidden.
+func TestMaskConditionalInParentheses(t *testing.T) {
+	src := "int32_t S::exit(\n    int32_t idx, int32_t last\n#if DFX\n    ,\n    uint64_t ts\n#endif\n) {\n" +
+		"    R r = poll<false>(\n        a, b\n#if PROFILING\n        , idx\n#else\n        , 0\n#endif\n    );\n" +
+		"    if (a\n#ifdef X\n#if Y\n        && b\n#endif\n#elif defined(Z)\n        && c\n#endif\n    ) {}\n}\n"
+	checkCoverage(t, []coverageCase{{"parameters, arguments, a condition", src,
+		[]string{"#if DFX", "#endif", "#if PROFILING", "#else\n        , 0\n#endif", "#ifdef X", "#if Y", "#endif", "#elif defined(Z)\n        && c\n#endif"}}})
+	f := parse(t, "k.cpp", src)
+	params := f.Tree.OfKind("function_definition")[0].ChildByField("declarator").ChildByField("parameters").NamedChildren()
+	if len(params) != 3 || params[2].Text() != "uint64_t ts" {
+		t.Errorf("parameters: %d:\n%s", len(params), Dump(f.Tree.Root()))
+	}
+}
+
+// Conditional groups the masker must leave to tree-sitter: at statement
+// level, and after parentheses whose nesting an #if split (the masker's
+// count is off there; a later core guard keeps both branches).
+func TestMaskConditionalLeavesStatements(t *testing.T) {
+	src := "void k() {\n#if A\n  f(a,\n#else\n  f(b,\n#endif\n    c);\n  g();\n#ifdef __DAV_C220_CUBE__\n  cube(x);\n#else\n  vec(x);\n#endif\n}\n"
+	f := parse(t, "k.cpp", src)
+	if len(f.Masks) != 0 {
+		t.Errorf("masked %v", f.Masks)
+	}
+	var calls []string
+	for _, c := range f.Tree.OfKind("call_expression") {
+		calls = append(calls, c.ChildByField("function").Text())
+	}
+	if got := strings.Join(calls, " "); !strings.Contains(got, "cube") || !strings.Contains(got, "vec") {
+		t.Errorf("calls %s", got)
+	}
+}
