@@ -81,6 +81,11 @@ func AsFlagCall(n *grammar.Node, r *Resolver) (FlagCall, bool) {
 	}
 	fc := FlagCall{Node: n}
 	switch call.Name {
+	case "CrossCoreSetFlag", "CrossCoreWaitFlag", "NotifyEvent", "WaitEvent", "ffts_cross_core_sync", "wait_flag_dev":
+		// A flag id held in a local initialised once is that constant.
+		r = BindLocals(n, r)
+	}
+	switch call.Name {
 	case "CrossCoreSetFlag", "CrossCoreWaitFlag", "NotifyEvent", "WaitEvent":
 		if !call.InNamespace("AscendC") || len(call.Args) != 1 {
 			return FlagCall{}, false

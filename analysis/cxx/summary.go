@@ -1390,6 +1390,11 @@ func (s *Summaries) directEffect(f *grammar.File, c Call) ([]Effect, bool) {
 		o := Origin{}
 		if !all {
 			o = s.originOf(uncast(ptr))
+			if c.Name == "DataCacheCleanAndInvalid" && !o.Known() {
+				// DataCacheCleanAndInvalid takes a GlobalTensor: `g[i]`
+				// is a view of g.
+				o = s.tensorViewOrigin(ptr)
+			}
 		}
 		p := s.intern(o)
 		out := []Effect{{Kind: Invalidate, origin: p, All: all}}
@@ -1441,12 +1446,48 @@ func (s *Summaries) directEffect(f *grammar.File, c Call) ([]Effect, bool) {
 		}
 	}
 	if dmaWriters[c.Name] && c.Receiver == nil && len(c.Args) > 0 {
-		if o := s.originOf(c.Args[0]); o.Known() {
+		o := s.originOf(c.Args[0])
+		if !o.Known() {
+			// `DataCopy(g[i], ub, n)`: a DMA destination is a tensor (or
+			// a pointer), so a subscript there is a view of g, not a load.
+			o = s.tensorViewOrigin(c.Args[0])
+		}
+		if o.Known() {
 			return []Effect{{Kind: DMAWrite, origin: s.intern(o)}}, true
 		}
 		return nil, true
 	}
 	return nil, false
+}
+
+// tensorViewOrigin is the memory of `g[i]` where the context says g is a
+// tensor (a DMA destination, a GlobalTensor cache operation, a
+// GetValue/SetValue receiver): GlobalTensor's operator[] returns a view
+// at offset i, the region `g + i` would be. Unknown for anything else.
+func (s *Summaries) tensorViewOrigin(e *grammar.Node) Origin {
+	e = Unparen(e)
+	if e == nil || e.Kind() != "subscript_expression" {
+		return Origin{}
+	}
+	base := Unparen(e.ChildByField("argument"))
+	if base == nil || base.Kind() == "identifier" && s.isArgsName(base) {
+		return Origin{}
+	}
+	o := s.originOf(base)
+	if !o.Known() {
+		return o
+	}
+	if v, ok := s.res.Eval(subscriptIndex(e)); ok {
+		o.idx += v
+	}
+	return o
+}
+
+// tensorArgCalls take GM tensors (or pointers) as arguments: a subscript
+// passed to them directly is a GlobalTensor view, not a scalar load.
+var tensorArgCalls = map[string]bool{
+	"DataCopy": true, "DataCopyPad": true, "Fixpipe": true, "TLOAD": true, "TSTORE": true, "TPUT": true,
+	"TGET": true, "SetGlobalBuffer": true, "DataCacheCleanAndInvalid": true,
 }
 
 // ---- facts from the callers ----

@@ -73,12 +73,25 @@ func (s *Summaries) computeTouches(fn *grammar.Node) []Touch {
 			if EnclosingFunction(n) != fn {
 				continue
 			}
+			if n.Kind() == "subscript_expression" && tensorArgument(n) {
+				continue
+			}
 			if o, ok := s.accessOrigin(n); ok {
 				add(o, n)
 			}
 		case "call_expression":
 			c, ok := AsCall(n)
 			if !ok || s.coresIn(f, n) == grammar.None {
+				continue
+			}
+			if c.Receiver != nil && (c.Name == "GetValue" || c.Name == "SetValue") && len(c.Args) > 0 {
+				// GlobalTensor::GetValue/SetValue load and store through
+				// the scalar cache as `p[i]` does.
+				o := s.originOf(c.Receiver)
+				if !o.Known() {
+					o = s.tensorViewOrigin(c.Receiver)
+				}
+				add(o, n)
 				continue
 			}
 			if c.Name == "TWAIT" && c.Receiver == nil && len(c.Args) > 0 {
@@ -108,6 +121,31 @@ func (s *Summaries) computeTouches(fn *grammar.Node) []Touch {
 		}
 	}
 	return out
+}
+
+// tensorArgument reports whether a subscript is a tensor view handed to a
+// tensor API (`DataCopy(ub, g[i], n)`, `g[i].GetValue(0)`), which loads
+// nothing through the scalar cache itself.
+func tensorArgument(n *grammar.Node) bool {
+	p := n.Parent()
+	for p != nil && p.Kind() == "parenthesized_expression" {
+		p = p.Parent()
+	}
+	if p == nil {
+		return false
+	}
+	if p.Kind() == "field_expression" && operatorText(p) == "." {
+		if c := p.Parent(); c != nil && c.Kind() == "call_expression" && p.Field() == "function" {
+			name := CallName(c)
+			return name == "GetValue" || name == "SetValue" || name == "GetPhyAddr"
+		}
+		return false
+	}
+	if p.Kind() != "argument_list" {
+		return false
+	}
+	c := p.Parent()
+	return c != nil && c.Kind() == "call_expression" && tensorArgCalls[CallName(c)]
 }
 
 // accessOrigin is the memory a scalar access through the scalar cache at n

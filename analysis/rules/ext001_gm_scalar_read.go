@@ -27,8 +27,9 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"function and pointer with the other reads as related locations and one fix for them all (editors show " +
 			"them as hints unless the `houseRules` setting asks for infos). The severity says how sure the analysis is: a `warning` when the read comes after a " +
 			"cross-core barrier or flag wait (here, in a helper, or in a caller before the call) and something in the " +
-			"task writes that memory, or after this core's own DMA write to the same buffer, when this core can have " +
-			"cached the line before that write arrived — a load or store of that region before the wait or write, a " +
+			"task writes that memory, or after this core's own DMA write to the same buffer (`DataCopy(g, ...)`, " +
+			"`DataCopy(g[i], ...)`), when this core can have cached the line before that write arrived — a load or " +
+			"store of that region (`p[i]`, `GetValue`, `SetValue`) before the wait or write, a " +
 			"poll of a signal word in it, an access in a loop around it, in a helper or in a caller before the call, " +
 			"with no `dcci` of it in between (the message and a related location name the access) — and in a polling " +
 			"loop; `info` for a read of memory nothing in the task writes before it, or that only such writes reach " +

@@ -26,7 +26,8 @@ var FFTSFlagReserved = register(&analysis.Analyzer{
 		Summary: "a cross-core flag id the chip does not have, or one the hardware `SyncAll` uses (11–14), or mode 4 on A2/A3",
 		What: "Flags `CrossCoreSetFlag`, `CrossCoreWaitFlag`, `NotifyEvent` and `WaitEvent` whose flag id resolves " +
 			"(literals, `constexpr`/`const` variables, `static constexpr` members, `enum` members including implicit " +
-			"values, object-like `#define`s, in the file or a header it includes) to 11–14, and raw " +
+			"values, object-like `#define`s, in the file or a header it includes, and locals initialised once and never " +
+			"assigned after, `int id = 12;`) to 11–14, and raw " +
 			"`ffts_cross_core_sync(pipe, cfg)` / `wait_flag_dev(id)` whose id decodes to 11–14 (`(cfg >> 8) & 0xF`, or " +
 			"`GetffstMsg(mode, id)`), when the extern calls the hardware `SyncAll()` / `SyncAll<...>()` in this file, a " +
 			"file it includes, or any file of the same extern unit (the entry and everything it includes). The " +
@@ -455,6 +456,11 @@ func idEdits(pass *analysis.Pass, f *grammar.File, n *grammar.Node, inCfg bool, 
 		return nil, "", false
 	}
 	n = cxx.Unparen(n)
+	if init := cxx.LocalInit(n); init != nil {
+		// `int id = 12;`: the local's initialiser, so every use changes.
+		edits, _, ok := idEdits(pass, f, init, inCfg, to, depth+1)
+		return edits, n.Text(), ok
+	}
 	if def := cxx.NamedConstant(pass.Consts, n); def != nil {
 		edits, ok := defEdits(pass, def, inCfg, to, depth)
 		return edits, def.Name, ok

@@ -28,7 +28,7 @@ var CrossFlagIDCollision = register(&analysis.Analyzer{
 			"calls of wrappers whose flag call takes its mode or id from the wrapper's template parameters or arguments " +
 			"(`FftsCrossCoreSync<PIPE_MTE3, 2>(kFlag)`, `notify<2>(kFlag)`) and of the project's macros " +
 			"(`#define SIGNAL(id) AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(id)`, judged at each use), with ids and modes resolved through " +
-			"literals, constants, enums and `#define`s. Each set signals one core family: mode 0 the setter's own type " +
+			"literals, constants, enums, `#define`s and locals initialised once (`int id = 3;`). Each set signals one core family: mode 0 the setter's own type " +
 			"(all cubes or all vectors), mode 1 the vectors, mode 2 the other type of the cluster (cube→vector or " +
 			"vector→cube). Flags a set whose id another set with a different mode also signals on the same family; " +
 			"related information points at the other synchronisation. A set the file compiles for both core types in " +
@@ -46,8 +46,8 @@ var CrossFlagIDCollision = register(&analysis.Analyzer{
 			"if ASCEND_IS_AIC { AscendC::CrossCoreSetFlag<2, PIPE_FIX>(kReady); }\n" +
 			"if ASCEND_IS_AIV {\n  AscendC::CrossCoreWaitFlag(kReady);\n  AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(kAllVec);\n  AscendC::CrossCoreWaitFlag(kAllVec);\n}",
 		UseInstead: "constexpr uint16_t kReady = 3;\nconstexpr uint16_t kAllVec = 4;    // an id no other synchronisation uses",
-		FixSafety: "Unsafe: when the later set's id is a named constant that the other synchronisation does not use, " +
-			"the fix changes the constant's definition to the next id above those the unit's flag calls use (else the " +
+		FixSafety: "Unsafe: when the later set's id is a named constant (or a local initialised once) that the other " +
+			"synchronisation does not use, the fix changes the constant's definition (the local's initialiser) to the next id above those the unit's flag calls use (else the " +
 			"lowest free one), in 0–10 and not reserved by the project, which moves that synchronisation's set and its waits together. Without such " +
 			"a constant no fix is offered: the waits cannot be told apart. Libraries own ids too (Matmul objects " +
 			"0..2N-1, catlass barriers 8–10): check the new id against them, or list them in `reserved-flags`.",
@@ -223,11 +223,17 @@ func collisionFix(pass *analysis.Pass, r *cxx.Resolver, u, other flagUse, used m
 	if u.site.IDNode == nil || u.site.IDInCfg {
 		return analysis.Fix{}, false
 	}
+	// A local set once (`int vecDone = 3;`) is edited at its initialiser.
+	init := cxx.LocalInit(u.site.IDNode)
 	def := cxx.NamedConstant(r, u.site.IDNode)
-	if def == nil {
+	switch {
+	case init != nil:
+		if other.site.IDNode != nil && cxx.LocalInit(other.site.IDNode) == init {
+			return analysis.Fix{}, false
+		}
+	case def == nil:
 		return analysis.Fix{}, false
-	}
-	if other.site.IDNode != nil && cxx.NamedConstant(r, other.site.IDNode) == def {
+	case other.site.IDNode != nil && cxx.NamedConstant(r, other.site.IDNode) == def:
 		return analysis.Fix{}, false
 	}
 	// The next id above those in use keeps clear of EXT005, which moves
@@ -250,11 +256,19 @@ func collisionFix(pass *analysis.Pass, r *cxx.Resolver, u, other flagUse, used m
 	}
 	p := *pass
 	p.Consts = r
-	edits, ok := defEdits(&p, def, false, to, 0)
+	var edits []analysis.TextEdit
+	var ok bool
+	var name string
+	if init != nil {
+		edits, _, ok = idEdits(&p, u.site.File, init, false, to, 0)
+		name = cxx.Unparen(u.site.IDNode).Text()
+	} else {
+		edits, ok = defEdits(&p, def, false, to, 0)
+		name = strings.TrimSpace(def.Name)
+	}
 	if !ok {
 		return analysis.Fix{}, false
 	}
-	name := strings.TrimSpace(def.Name)
 	return analysis.Fix{
 		Title:         fmt.Sprintf("Change `%s` to flag id %d (was %d)", name, to, u.id),
 		Applicability: analysis.Unsafe,

@@ -1,0 +1,129 @@
+// Ordinary standalone kernels (launched with <<<>>>, built with the
+// compiler's default flags): the compiler's scalar dcci does not cover a
+// line this core cached before its own DMA wrote the memory, so a
+// GetValue before a DataCopy to GM and another after it reads the stale
+// line. The fixed twins invalidate the line between them.
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+// A count read first, the rows copied out, the count read back.
+extern "C" __global__ __aicore__ void append_rows(GM_ADDR rows, GM_ADDR counts) {
+  GlobalTensor<int32_t> countGm;
+  countGm.SetGlobalBuffer((__gm__ int32_t *)counts);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<int32_t> ub = buf.Get<int32_t>();
+  int32_t before = countGm.GetValue(0);
+  DataCopy(countGm, ub, 16);
+  SetFlag<HardEvent::MTE3_S>(EVENT_ID0);
+  WaitFlag<HardEvent::MTE3_S>(EVENT_ID0);
+  int32_t after = countGm.GetValue(0); // want "warning: EXT001 gm-scalar-read: scalar read `countGm.GetValue\\(0\\)` of GlobalTensor `countGm`, read after this core's own DMA write `DataCopy\\(countGm, ub, 16\\)` \\(line 19\\)"
+  (void)before;
+  (void)after;
+  (void)rows;
+}
+
+// The destination through operator[] is a write of the same GM buffer.
+extern "C" __global__ __aicore__ void append_at(GM_ADDR counts, uint32_t at) {
+  GlobalTensor<int32_t> countGm;
+  countGm.SetGlobalBuffer((__gm__ int32_t *)counts);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<int32_t> ub = buf.Get<int32_t>();
+  int32_t head = countGm.GetValue(at);
+  DataCopy(countGm[at], ub, 16);
+  SetFlag<HardEvent::MTE3_S>(EVENT_ID1);
+  WaitFlag<HardEvent::MTE3_S>(EVENT_ID1);
+  int32_t tail = countGm.GetValue(at); // want "warning: EXT001 .*own DMA write `DataCopy\\(countGm\\[at\\], ub, 16\\)` \\(line 37\\)"
+  (void)head;
+  (void)tail;
+}
+
+// Fixed: the line is invalidated after the DMA write, before the read.
+extern "C" __global__ __aicore__ void append_at_fixed(GM_ADDR counts, uint32_t at) {
+  GlobalTensor<int32_t> countGm;
+  countGm.SetGlobalBuffer((__gm__ int32_t *)counts);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<int32_t> ub = buf.Get<int32_t>();
+  int32_t head = countGm.GetValue(at);
+  DataCopy(countGm[at], ub, 16);
+  SetFlag<HardEvent::MTE3_S>(EVENT_ID1);
+  WaitFlag<HardEvent::MTE3_S>(EVENT_ID1);
+  DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(countGm[at]);
+  int32_t tail = countGm.GetValue(at);
+  (void)head;
+  (void)tail;
+}
+
+// Fixed with the raw intrinsic on the element's address.
+extern "C" __global__ __aicore__ void append_rows_fixed(GM_ADDR counts) {
+  GlobalTensor<int32_t> countGm;
+  countGm.SetGlobalBuffer((__gm__ int32_t *)counts);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<int32_t> ub = buf.Get<int32_t>();
+  int32_t before = countGm.GetValue(0);
+  DataCopy(countGm, ub, 16);
+  SetFlag<HardEvent::MTE3_S>(EVENT_ID0);
+  WaitFlag<HardEvent::MTE3_S>(EVENT_ID0);
+  dcci((__gm__ int32_t *)counts, SINGLE_CACHE_LINE);
+  int32_t after = countGm.GetValue(0);
+  (void)before;
+  (void)after;
+}
+
+// Nothing read the line before the DMA write: the read misses the cache
+// and loads GM, and the compiler's default build covers the rest.
+extern "C" __global__ __aicore__ void write_then_read(GM_ADDR counts) {
+  GlobalTensor<int32_t> countGm;
+  countGm.SetGlobalBuffer((__gm__ int32_t *)counts);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<int32_t> ub = buf.Get<int32_t>();
+  DataCopy(countGm, ub, 16);
+  SetFlag<HardEvent::MTE3_S>(EVENT_ID0);
+  WaitFlag<HardEvent::MTE3_S>(EVENT_ID0);
+  int32_t after = countGm.GetValue(0);
+  (void)after;
+}
+
+// The class shape of operator kernels: members set up in Init, the copy
+// and both reads in Process.
+class KernelCompact {
+public:
+  __aicore__ inline void Init(GM_ADDR data, GM_ADDR meta) {
+    dataGm.SetGlobalBuffer((__gm__ float *)data);
+    metaGm.SetGlobalBuffer((__gm__ int32_t *)meta);
+    pipe.InitBuffer(buf, 1024);
+  }
+  __aicore__ inline void Process() {
+    LocalTensor<int32_t> ub = buf.Get<int32_t>();
+    int32_t kept = metaGm.GetValue(8);
+    DataCopy(metaGm[8], ub, 8);
+    PipeBarrier<PIPE_ALL>();
+    int32_t now = metaGm.GetValue(8); // want "warning: EXT001 .*`metaGm.GetValue\\(8\\)`.*own DMA write `DataCopy\\(metaGm\\[8\\], ub, 8\\)`"
+    float x = dataGm.GetValue(0);
+    (void)kept;
+    (void)now;
+    (void)x;
+  }
+
+private:
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  GlobalTensor<float> dataGm;
+  GlobalTensor<int32_t> metaGm;
+};
+
+extern "C" __global__ __aicore__ void compact(GM_ADDR data, GM_ADDR meta) {
+  KernelCompact op;
+  op.Init(data, meta);
+  op.Process();
+}
