@@ -707,6 +707,10 @@ func (s *Summaries) callOrigin(e *grammar.Node) Origin {
 	return Origin{Kind: NamedOrigin, Name: oneLine(e.Text())}
 }
 
+// SubscriptIndex returns the index expression of `a[i]` (nil for `a[i,
+// j]` and anything else).
+func SubscriptIndex(e *grammar.Node) *grammar.Node { return subscriptIndex(e) }
+
 // subscriptIndex returns the index expression of `a[i]`.
 func subscriptIndex(e *grammar.Node) *grammar.Node {
 	if idx := e.ChildByField("index"); idx != nil {

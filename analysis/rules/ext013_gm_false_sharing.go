@@ -28,7 +28,9 @@ var GMFalseSharing = register(&analysis.Analyzer{
 		What: "Flags a scalar store through a `__gm__` pointer (`out[i] = v`, `slots[i].x = v`, `+=`, `++`, " +
 			"`GlobalTensor::SetValue(i, v)`) whose index is a linear function of a core id: `get_block_idx(args)`, " +
 			"`GetBlockIdx()`, `get_sub_block_id(args)`, `GetSubBlockIdx()`, `get_subblockid()`, `block_idx`, a " +
-			"variable or member assigned from one (`blockIdx * kStride + lane`), or a helper that returns one, when " +
+			"variable or member assigned from one (`blockIdx * kStride + lane`), or a helper that returns one, or " +
+			"whose pointer is a local carved at such an offset (`row = base + idx * kColumns; row[0] = v`, " +
+			"`GlobalTensor<T> rowGm = baseGm[idx * kColumns]`), when " +
 			"some core id's step times the element size is below 64 bytes. Strides and element sizes are resolved " +
 			"through constants, `sizeof`-free scalar types and the unit's structs (`alignas(64)` and padding " +
 			"fields count). Silent when a stride or size is not constant, when the store is guarded so one core " +
@@ -82,39 +84,148 @@ func runGMFalseSharing(pass *analysis.Pass) {
 			continue
 		}
 		idx, elemType := storeIndex(a)
-		if idx == nil {
+		if idx == nil && a.Via != cxx.ViaDeref && a.Via != cxx.ViaArrow {
 			continue
 		}
 		if fs == nil {
-			fs = &falseSharing{pass: pass, funcs: pass.Closure().FuncIndex()}
+			fs = &falseSharing{pass: pass, funcs: pass.Closure().FuncIndex(), gm: gm}
 		}
-		terms, ok := fs.linear(a.Func(), idx, 0)
-		if !ok || len(terms) == 0 {
+		// The slot a core stores to moves with the index and with the
+		// pointer it indexes, when that pointer is a row carved at a core
+		// id (`row = base + idx * kColumns`).
+		var slots []slotStep
+		if idx != nil {
+			terms, ok := fs.linear(a.Func(), idx, 0)
+			if !ok {
+				continue
+			}
+			if len(terms) > 0 {
+				size, sdef := fs.elemSize(elemType)
+				if size <= 0 {
+					continue
+				}
+				for _, t := range terms {
+					slots = append(slots, slotStep{t, size, elemType, sdef, nil})
+				}
+			}
+		}
+		row, ok := fs.rowOf(a)
+		if !ok {
 			continue
 		}
-		size, sdef := fs.elemSize(elemType)
-		if size <= 0 {
+		slots = append(slots, row...)
+		if len(slots) == 0 {
 			continue
 		}
-		min := terms[0]
-		for _, t := range terms[1:] {
-			if abs(t.coef) < abs(min.coef) {
+		min := slots[0]
+		for _, t := range slots[1:] {
+			if abs(t.coef)*t.size < abs(min.coef)*min.size {
 				min = t
 			}
 		}
-		if min.coef == 0 || abs(min.coef)*size >= cacheLine {
+		if min.coef == 0 || abs(min.coef)*min.size >= cacheLine {
 			continue
 		}
 		if fs.singleWriter(a.Func(), a.Node) {
 			continue
 		}
-		pass.Report(fs.diagnostic(a, idx, min, size, elemType, sdef))
+		pass.Report(fs.diagnostic(a, idx, min))
+	}
+}
+
+// slotStep is one core id's step of a store's slot: coef elements of size
+// bytes (the element type elemType, the struct sdef when it is one), in
+// the index or, for a row pointer (via: its definition), in the pointer.
+type slotStep struct {
+	coreTerm
+	size     int64
+	elemType string
+	sdef     *grammar.Node
+	via      *grammar.Node
+}
+
+// rowOf returns the core-id steps of the pointer a store goes through when
+// it is a local carved from another GM pointer or tensor at a core-linear
+// offset: `p = base + off`, `p = &base[off]`, `GlobalTensor row =
+// baseGm[off]`, casts around them. None for any other pointer; ok is false
+// when the offset reads a core id in a way the steps cannot say.
+func (s *falseSharing) rowOf(a *cxx.Access) ([]slotStep, bool) {
+	fn := a.Func()
+	ptr := cxx.Unparen(a.Ptr())
+	if ptr == nil || ptr.Kind() != "identifier" {
+		return nil, true
+	}
+	def := s.definition(fn, ptr)
+	if def == nil {
+		return nil, true
+	}
+	e := stripCasts(def)
+	var base, off *grammar.Node
+	switch e.Kind() {
+	case "binary_expression":
+		if op := e.ChildByField("operator"); op != nil && op.Text() == "+" {
+			base, off = e.ChildByField("left"), e.ChildByField("right")
+			if k, _ := s.gm.KindOf(base); k != cxx.GMData {
+				base, off = off, base
+			}
+		}
+	case "pointer_expression":
+		if arg := cxx.Unparen(e.ChildByField("argument")); arg != nil && arg.Kind() == "subscript_expression" && strings.HasPrefix(e.Text(), "&") {
+			base, off = arg.ChildByField("argument"), cxx.SubscriptIndex(arg)
+		}
+	case "subscript_expression":
+		if k, _ := s.gm.KindOf(e.ChildByField("argument")); k == cxx.GMGlobalTensor {
+			base, off = e.ChildByField("argument"), cxx.SubscriptIndex(e)
+		}
+	}
+	if base == nil || off == nil {
+		return nil, true
+	}
+	k, v := s.gm.KindOf(base)
+	if v == nil || k != cxx.GMData && k != cxx.GMGlobalTensor {
+		return nil, true
+	}
+	terms, ok := s.linear(fn, off, 0)
+	if !ok || len(terms) == 0 {
+		return nil, ok
+	}
+	t := v.Type()
+	if k == cxx.GMGlobalTensor {
+		t = tensorElemType(v)
+	}
+	size, sdef := s.elemSize(t)
+	if size <= 0 {
+		return nil, true
+	}
+	out := make([]slotStep, 0, len(terms))
+	for _, term := range terms {
+		out = append(out, slotStep{term, size, t, sdef, def})
+	}
+	return out, true
+}
+
+// stripCasts removes parentheses and casts around a pointer expression.
+func stripCasts(e *grammar.Node) *grammar.Node {
+	for {
+		e = cxx.Unparen(e)
+		switch e.Kind() {
+		case "cast_expression":
+			e = e.ChildByField("value")
+			continue
+		case "call_expression":
+			if c, ok := cxx.AsCall(e); ok && strings.HasSuffix(c.Name, "_cast") && len(c.Args) == 1 {
+				e = c.Args[0]
+				continue
+			}
+		}
+		return e
 	}
 }
 
 type falseSharing struct {
 	pass  *analysis.Pass
 	funcs *cxx.Funcs
+	gm    *cxx.GM
 	// onlyOneIn memoizes onlyOne per function.
 	onlyOneIn map[*grammar.Node]*onlyOneCode
 }
@@ -146,27 +257,44 @@ func storeIndex(a *cxx.Access) (*grammar.Node, string) {
 		if n == nil || n.Kind() != "subscript_expression" || a.Var == nil {
 			return nil, ""
 		}
-		idx := n.ChildByField("index")
-		if idx == nil {
-			if ix := n.ChildByField("indices"); ix != nil {
-				if c := ix.NamedChildren(); len(c) == 1 {
-					idx = c[0]
-				}
-			}
-		}
-		return idx, a.Var.Type()
+		return cxx.SubscriptIndex(n), a.Var.Type()
 	case cxx.ViaSetValue:
 		c, ok := cxx.AsCall(a.Node)
 		if !ok || len(c.Args) != 2 || a.Var == nil {
 			return nil, ""
 		}
-		t := a.Var.Type()
-		if i, j := strings.IndexByte(t, '<'), strings.LastIndexByte(t, '>'); i >= 0 && j > i {
-			t = strings.TrimSpace(t[i+1 : j])
-		}
-		return c.Args[0], t
+		return c.Args[0], tensorElemType(a.Var)
 	}
 	return nil, ""
+}
+
+// tensorElemType is the element type of a GlobalTensor variable, read from
+// its declaration (`GlobalTensor<int32_t> g;`): the model keeps the base
+// name of its type only. "" when the declaration does not spell it.
+func tensorElemType(v *cxx.Var) string {
+	if t := v.Type(); strings.Contains(t, "<") {
+		return templateArg(t)
+	}
+	for d := v.Decl.Parent(); d != nil; d = d.Parent() {
+		switch d.Kind() {
+		case "declaration", "field_declaration", "parameter_declaration", "optional_parameter_declaration":
+			if t := d.ChildByField("type"); t != nil {
+				return templateArg(t.Text())
+			}
+			return ""
+		case "compound_statement", "function_definition", "field_declaration_list":
+			return ""
+		}
+	}
+	return ""
+}
+
+// templateArg is the text between the outer angle brackets of a type.
+func templateArg(t string) string {
+	if i, j := strings.IndexByte(t, '<'), strings.LastIndexByte(t, '>'); i >= 0 && j > i {
+		return strings.TrimSpace(t[i+1 : j])
+	}
+	return ""
 }
 
 // linear decomposes an index into core-id terms with constant steps;
@@ -293,7 +421,11 @@ func (s *falseSharing) definition(fn, e *grammar.Node) *grammar.Node {
 		n := &ds[i]
 		switch n.Kind() {
 		case "init_declarator":
-			if d := n.ChildByField("declarator"); d != nil && d.Kind() == "identifier" && d.Text() == name {
+			d := n.ChildByField("declarator")
+			for d != nil && d.Kind() == "pointer_declarator" {
+				d = d.ChildByField("declarator")
+			}
+			if d != nil && d.Kind() == "identifier" && d.Text() == name {
 				if init != nil {
 					return nil
 				}
@@ -568,15 +700,21 @@ func (s *falseSharing) testsCore(fn, cond *grammar.Node, op string) bool {
 	return false
 }
 
-func (s *falseSharing) diagnostic(a *cxx.Access, idx *grammar.Node, t coreTerm, size int64, elemType string, sdef *grammar.Node) analysis.Diagnostic {
+func (s *falseSharing) diagnostic(a *cxx.Access, idx *grammar.Node, st slotStep) analysis.Diagnostic {
+	t, size := st.coreTerm, st.size
 	step := abs(t.coef) * size
 	per := cacheLine / step
-	msg := fmt.Sprintf("`%s` stores to a GM slot %d bytes from the next core's (`%s` steps %d × %d-byte `%s`): "+
+	through := ""
+	if st.via != nil {
+		through = fmt.Sprintf(", through `%s = %s`", a.Root(), shortText(st.via))
+		idx = st.via
+	}
+	msg := fmt.Sprintf("`%s` stores to a GM slot %d bytes from the next core's (`%s` steps %d × %d-byte `%s`%s): "+
 		"%d cores' slots share a 64-byte cache line, and each core's write-back (`dcci(..., CACHELINE_OUT)`) writes "+
 		"the whole line, so the last core to flush wins and the others' values are lost; pad each slot to 64 bytes",
-		shortText(a.Node), step, shortText(t.id), abs(t.coef), size, cxx.BaseName(elemType), per)
+		shortText(a.Node), step, shortText(t.id), abs(t.coef), size, cxx.BaseName(st.elemType), through, per)
 	d := analysis.Diagnostic{Start: a.Node.Start, End: a.Node.End, Message: msg}
-	if fix, ok := s.padFix(idx, t, size, sdef); ok {
+	if fix, ok := s.padFix(idx, t, size, st.sdef); ok {
 		d.Fixes = []analysis.Fix{fix}
 	}
 	return d

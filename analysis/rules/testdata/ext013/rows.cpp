@@ -1,0 +1,51 @@
+// Ordinary standalone kernels that give each core a row of a statistics
+// table and fill it by scalar stores. Rows of 4 int32 (16 bytes) put four
+// cores in one cache line; rows padded to 16 int32 (64 bytes) do not.
+#include "kernel_operator.h"
+
+constexpr uint32_t kColumns = 4;
+constexpr uint32_t kPaddedColumns = 16;
+
+extern "C" __global__ __aicore__ void row_stats(GM_ADDR x, GM_ADDR stats) {
+  uint32_t idx = AscendC::GetBlockIdx();
+  __gm__ int32_t *base = (__gm__ int32_t *)stats;
+  __gm__ int32_t *row = base + idx * kColumns;
+  row[0] = 1; // want "EXT013 gm-false-sharing: `row\\[0\\]` stores to a GM slot 16 bytes from the next core's \\(`AscendC::GetBlockIdx\\(\\)` steps 4 × 4-byte `int32_t`, through `row = base \\+ idx \\* kColumns`\\): 4 cores' slots share a 64-byte cache line"
+  row[1] = 2; // want "EXT013 gm-false-sharing: `row\\[1\\]`"
+  dcci(row, SINGLE_CACHE_LINE, CACHELINE_OUT);
+  dsb(DSB_DDR);
+  (void)x;
+}
+
+// The same row as a GlobalTensor view.
+extern "C" __global__ __aicore__ void row_stats_tensor(GM_ADDR stats) {
+  AscendC::GlobalTensor<int32_t> statsGm;
+  statsGm.SetGlobalBuffer((__gm__ int32_t *)stats);
+  AscendC::GlobalTensor<int32_t> rowGm = statsGm[AscendC::GetBlockIdx() * kColumns];
+  rowGm.SetValue(0, 1); // want "EXT013 gm-false-sharing: `rowGm.SetValue\\(0, 1\\)` stores to a GM slot 16 bytes"
+  AscendC::DataCacheCleanAndInvalid<int32_t, AscendC::CacheLine::SINGLE_CACHE_LINE, AscendC::DcciDst::CACHELINE_OUT>(rowGm);
+  statsGm.SetValue(AscendC::GetBlockIdx() * 2, 1); // want "EXT013 gm-false-sharing: `statsGm.SetValue\\(AscendC::GetBlockIdx\\(\\) \\* 2, 1\\)` stores to a GM slot 8 bytes from the next core's \\(`AscendC::GetBlockIdx\\(\\)` steps 2 × 4-byte `int32_t`\\)"
+  AscendC::DataCacheCleanAndInvalid<int32_t, AscendC::CacheLine::SINGLE_CACHE_LINE, AscendC::DcciDst::CACHELINE_OUT>(statsGm);
+}
+
+// Fixed: each row is a cache line.
+extern "C" __global__ __aicore__ void row_stats_padded(GM_ADDR stats) {
+  uint32_t idx = AscendC::GetBlockIdx();
+  __gm__ int32_t *row = reinterpret_cast<__gm__ int32_t *>(stats) + idx * kPaddedColumns;
+  row[0] = 1;
+  row[1] = 2;
+  dcci(row, SINGLE_CACHE_LINE, CACHELINE_OUT);
+  dsb(DSB_DDR);
+}
+
+// One core writes the table: no sharing between cores.
+extern "C" __global__ __aicore__ void row_stats_single(GM_ADDR stats) {
+  uint32_t idx = AscendC::GetBlockIdx();
+  if (idx != 0) {
+    return;
+  }
+  __gm__ int32_t *row = (__gm__ int32_t *)stats + idx * kColumns;
+  row[0] = 1;
+  dcci(row, SINGLE_CACHE_LINE, CACHELINE_OUT);
+  dsb(DSB_DDR);
+}
