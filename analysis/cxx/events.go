@@ -893,8 +893,75 @@ func (a *eventAnalysis) loopTF(f *grammar.File, n *grammar.Node) *outcome {
 	exit := union(atTest, then(atTest, body.brk))
 	if infinite(n) {
 		exit = then(atTest, body.brk)
+	} else if a.entered(n) {
+		// The loop leaves by its test after at least one iteration.
+		exit = union(then(then(pre, then(step, a.star(step))), condE), then(atTest, body.brk))
 	}
 	return &outcome{n: exit, ret: then(atTest, body.ret)}
+}
+
+// entered reports whether a counted loop runs its body at least once on
+// the paths that matter: `for (i = a; i < n; ...)` over a bound that is
+// not a constant at most its start (a task input, a tile count). When its
+// trip count is zero the kernel has no work; a set its body leaves
+// pending after the last iteration is pending at the return whenever it
+// has some, which the zero-trip path would otherwise hide.
+func (a *eventAnalysis) entered(n *grammar.Node) bool {
+	return CountedLoopEntered(n, a.r)
+}
+
+// CountedLoopEntered reports whether a for loop is counted (`for (T i =
+// a; i < b; ...)`, `i <= b`, `i != b`, `b > i`) and not shown to skip its
+// body: a constant bound past a constant start, or a bound that is not
+// constant (a task input). False for any other loop.
+func CountedLoopEntered(n *grammar.Node, r *Resolver) bool {
+	if n.Kind() != "for_statement" {
+		return false
+	}
+	init, cond := n.ChildByField("initializer"), Unparen(n.ChildByField("condition"))
+	if init == nil || cond == nil || cond.Kind() != "binary_expression" {
+		return false
+	}
+	var v, start *grammar.Node
+	switch init.Kind() {
+	case "declaration":
+		for c := init.FirstChild(); c != nil; c = c.NextSibling() {
+			if c.Kind() == "init_declarator" && v == nil {
+				v, start = c.ChildByField("declarator"), c.ChildByField("value")
+			}
+		}
+	case "assignment_expression":
+		v, start = init.ChildByField("left"), init.ChildByField("right")
+	}
+	if v == nil || start == nil || v.Kind() != "identifier" {
+		return false
+	}
+	l, rt := Unparen(cond.ChildByField("left")), Unparen(cond.ChildByField("right"))
+	op := operatorText(cond)
+	var bound *grammar.Node
+	switch {
+	case l != nil && l.Kind() == "identifier" && l.Text() == v.Text() && (op == "<" || op == "<=" || op == "!="):
+		bound = rt
+	case rt != nil && rt.Kind() == "identifier" && rt.Text() == v.Text() && (op == ">" || op == ">="):
+		bound = l
+	default:
+		return false
+	}
+	if bound == nil {
+		return false
+	}
+	b, bok := r.Eval(bound)
+	if !bok {
+		return true
+	}
+	s, sok := r.Eval(start)
+	if !sok {
+		return false
+	}
+	if op == "<=" || op == ">=" {
+		return s <= b
+	}
+	return s < b
 }
 
 func (a *eventAnalysis) switchTF(f *grammar.File, n *grammar.Node) *outcome {
@@ -1522,6 +1589,9 @@ func (a *eventAnalysis) walkLoop(f *grammar.File, n *grammar.Node, st []uint8, w
 	exit := unionState(atTest, bodyOut.brk)
 	if infinite(n) {
 		exit = bodyOut.brk
+	} else if a.entered(n) {
+		// Left by the test after at least one iteration (entered).
+		exit = unionState(apply(apply(s, then(step, a.star(step))), a.exprTF(f, n.ChildByField("condition"))), bodyOut.brk)
 	}
 	return walkOut{n: exit, ret: bodyOut.ret}
 }

@@ -1937,6 +1937,28 @@ func (s *Summaries) OriginOf(e *grammar.Node) Origin {
 	return s.originOf(e)
 }
 
+// dmaReaders are the calls whose second argument is a GM source the call
+// reads by DMA into an on-chip buffer.
+var dmaReaders = map[string]bool{"DataCopy": true, "DataCopyPad": true, "TLOAD": true, "copy_gm_to_ubuf": true,
+	"copy_gm_to_cbuf": true}
+
+// DMARead returns the memory a DMA read at call reads (`DataCopy(ub,
+// g[i], n)`, `copy_gm_to_ubuf(ub, p, ...)`): the source, when it is GM
+// memory the unit knows. ok is false for any other call.
+func (s *Summaries) DMARead(call *grammar.Node) (Origin, bool) {
+	c, ok := AsCall(call)
+	if !ok || !dmaReaders[c.Name] || c.Receiver != nil || len(c.Args) < 2 {
+		return Origin{}, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o := s.originOf(c.Args[1])
+	if !o.Known() {
+		o = s.tensorViewOrigin(c.Args[1])
+	}
+	return o, o.Known()
+}
+
 // Effects returns what fn does, in source order, with the calls to
 // functions of the unit expanded in place (At is then the call). Origins
 // are relative to fn's parameters. The slice is the caller's.

@@ -33,7 +33,8 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"silent when every caller writes the line out after the call (directly, or through its own callers). A write-back " +
 			"without `dsb` is reported once, at the write-back, with every store it covers as related information " +
 			"(one missing `dsb`, one finding), and is a `warning` when a " +
-			"cross-core signal, a barrier or a store to a flag that is itself written back follows before a `dsb`, " +
+			"cross-core signal, a barrier, a store to a flag that is itself written back, or this core's own DMA read " +
+			"of the memory (`DataCopy(ub, g, n)`) follows before a `dsb`, " +
 			"and `info` otherwise (a signal past a `return` that ends the write-back's path is on another path); signals that cannot hand the store to a reader are passed over (the message names " +
 			"them): a flag or signal wait, which tells no one to read, and a pto::comm `TNOTIFY` into a rank's comm " +
 			"window (its address computed from the CommContext's `windowsIn` bases, as `CommRemotePtr` does) when the " +
@@ -159,6 +160,12 @@ func runGMScalarWrite(pass *analysis.Pass) {
 				if after.next.Kind == cxx.ScalarWrite {
 					after.what = "stores a flag another core may poll"
 				}
+			} else if r := dmaReadAfter(pass, sum, a.Func(), o, index.Effect(wb).At.End, min(limit, exit)); r != nil {
+				// This core's own DMA reads the memory back before any
+				// dsb: it can load the bytes the write-back has not
+				// landed yet.
+				after.next = &cxx.Effect{At: r, Site: r}
+				after.what = "reads it back by DMA"
 			}
 		} else if flush != nil && dsbs.within(a.Func(), cores, flush.Call.End, limit) {
 			continue
@@ -269,6 +276,23 @@ func exitAfter(fn, n *grammar.Node) uint32 {
 		}
 	}
 	return exit
+}
+
+// dmaReadAfter returns the first DMA read of memory o (DataCopy from GM
+// into UB) in fn between from and to, nil for none.
+func dmaReadAfter(pass *analysis.Pass, sum *cxx.Summaries, fn *grammar.Node, o cxx.Origin, from, to uint32) *grammar.Node {
+	if !o.Known() || fn.Tree() != pass.File.Tree {
+		return nil
+	}
+	for _, n := range fn.Inside(pass.File.Tree.OfKind("call_expression")) {
+		if n.Start < from || n.Start >= to || pass.Cores(n) == grammar.None {
+			continue
+		}
+		if r, ok := sum.DMARead(n); ok && r.SameRegion(o) {
+			return n
+		}
+	}
+	return nil
 }
 
 // flushKey groups the stores one write-back covers (per severity, which

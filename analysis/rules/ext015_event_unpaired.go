@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -22,7 +24,7 @@ var EventUnpaired = register(&analysis.Analyzer{
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "an intra-core `SetFlag`/`set_flag` needs its `WaitFlag` before the next set of that event and before the extern returns; a wait needs a set",
-		What: "Follows each extern entry, on each core it compiles for, through the workspace functions it calls (a " +
+		What: "Follows each entry (an extern, or an ordinary `__global__` kernel), on each core it compiles for, through the workspace functions it calls (a " +
 			"helper is followed with the state its caller reaches it with), and tracks every event " +
 			"`SetFlag<HardEvent::X>(id)` / `WaitFlag<HardEvent::X>(id)` / `set_flag(PIPE_A, PIPE_B, id)` / " +
 			"`wait_flag(PIPE_A, PIPE_B, id)` with a constant pipe pair and id (`EVENT_ID0`…`EVENT_ID7`, constants, " +
@@ -33,14 +35,17 @@ var EventUnpaired = register(&analysis.Analyzer{
 			"precedes on any path. Loops are followed to their fixed point (a ping-pong `EVENT_ID0`/`EVENT_ID1` pair set " +
 			"before the loop, waited and set again inside and waited after it pairs up), `break`, `continue`, early " +
 			"returns, `switch`, core guards and `if constexpr` count. Only what holds on every path reaching a point " +
-			"is reported: a wait under `if (i > 0)` that pairs with the previous iteration's set is silent. An event " +
+			"is reported: a wait under `if (i > 0)` that pairs with the previous iteration's set is silent. A counted " +
+			"loop (`for (i = 0; i < n; ++i)`) whose bound is a task input or a constant past its start is taken to " +
+			"run at least once: a set its last iteration leaves is pending at the return whenever the kernel has " +
+			"work (wait for it after the loop, under `if (n > 0)`). An event " +
 			"whose id is computed at run time (`AllocEventID`, `i % 2 ? EVENT_ID0 : EVENT_ID1`) makes that pipe pair " +
 			"uncertain from there on, and an event some code the entry does not reach also touches (a constructor, an " +
 			"unresolved call, a lambda) is not judged.",
 		Why: "An intra-core event is a flag per pipe pair and id inside one core: `SetFlag` raises it when the source " +
 			"pipe reaches that point, `WaitFlag` stalls the destination pipe until it is raised and consumes it. The " +
 			"runtime runs one persistent kernel per core and calls each task as `kernel(args)`; nothing resets the " +
-			"event flags between tasks. A set that is never waited stays raised, and the next task's first wait on " +
+			"event flags between tasks (nor between two kernels launched on a core). A set that is never waited stays raised, and the next task's first wait on " +
 			"that event passes at once, before its own producer finished (it reads a buffer still being written). A " +
 			"second set before the first is waited leaves the pairing off by one: a later wait passes on the stale " +
 			"set, or one wait never passes. A wait with no set before it stalls the pipe until the task is killed " +
@@ -65,6 +70,13 @@ var eventNames = [][]byte{[]byte("SetFlag"), []byte("WaitFlag"), []byte("set_fla
 
 func runEventUnpaired(pass *analysis.Pass) {
 	entries := externEntries(pass)
+	// An ordinary `__global__` kernel returns to the next kernel on its
+	// core just as an extern returns to the next task.
+	for _, fn := range pass.Nodes("function_definition") {
+		if unit.IsKernelFunc(pass.File, fn) && !slices.Contains(entries, fn) {
+			entries = append(entries, fn)
+		}
+	}
 	if len(entries) == 0 {
 		return
 	}
@@ -73,10 +85,57 @@ func runEventUnpaired(pass *analysis.Pass) {
 		return
 	}
 	cores := kindCores(pass)
+	var sides map[cxx.EventKey][2]grammar.Cores
 	// The closure's function index is workspaceFuncs' (the same code files).
 	for _, fd := range cxx.UnpairedEvents(pass.Context(), pass.Closure(), files, pass.Closure().FuncIndex(), pass.Consts, entries, cores) {
+		if fd.Problem == cxx.EventLeaked || fd.Problem == cxx.EventWaitUnset {
+			if sides == nil {
+				sides = eventSides(pass, files)
+			}
+			// An intra-core event set under one core's guard and waited
+			// only under the other's pairs up only where both guards
+			// compile into one core (a chip whose AI core has both
+			// units, as pto-isa's kirin tests build): not judged.
+			other := sides[fd.Key][0]
+			if fd.Problem == cxx.EventLeaked {
+				other = sides[fd.Key][1]
+			}
+			if other != grammar.None && other&fd.Core == grammar.None {
+				continue
+			}
+		}
 		pass.Report(eventDiagnostic(pass, fd, cores))
 	}
+}
+
+// eventSides returns, per event, the cores that compile a set of it and
+// those that compile a wait of it, over files.
+func eventSides(pass *analysis.Pass, files []*grammar.File) map[cxx.EventKey][2]grammar.Cores {
+	out := map[cxx.EventKey][2]grammar.Cores{}
+	for _, f := range files {
+		for _, n := range f.Tree.OfKind("call_expression") {
+			switch cxx.CallName(n) {
+			case "SetFlag", "WaitFlag", "set_flag", "wait_flag":
+			default:
+				continue
+			}
+			op, ok := cxx.AsEventOp(n, pass.Consts)
+			if !ok || op.Pair == "" {
+				continue
+			}
+			for _, id := range op.IDs {
+				k := cxx.EventKey{Pair: op.Pair, ID: id}
+				s := out[k]
+				if op.Set {
+					s[0] |= f.CoresOf(n)
+				} else {
+					s[1] |= f.CoresOf(n)
+				}
+				out[k] = s
+			}
+		}
+	}
+	return out
 }
 
 func mentionsAny(files []*grammar.File, names [][]byte) bool {
@@ -114,9 +173,13 @@ func eventDiagnostic(pass *analysis.Pass, fd cxx.EventFinding, all grammar.Cores
 				lines = append(lines, "the end of the entry")
 			}
 		}
+		next := "the next task on this core"
+		if !pass.Models().RuntimeABI() {
+			next = "the next kernel on this core"
+		}
 		d.Message = fmt.Sprintf("%s sets event %s%s, and no wait of it follows on any path to %s: the flag stays "+
-			"raised into the next task on this core, whose first wait on it then passes before its data is ready; "+
-			"wait for it before returning", what, fd.Key, on, strings.Join(lines, ", "))
+			"raised into %s, whose first wait on it then passes before its data is ready; "+
+			"wait for it before returning", what, fd.Key, on, strings.Join(lines, ", "), next)
 		if fix, ok := leakFix(pass, fd); ok {
 			d.Fixes = []analysis.Fix{fix}
 		}

@@ -24,8 +24,10 @@ extern "C" __global__ __aicore__ void row_stats_tensor(GM_ADDR stats) {
   AscendC::GlobalTensor<int32_t> rowGm = statsGm[AscendC::GetBlockIdx() * kColumns];
   rowGm.SetValue(0, 1); // want "EXT013 gm-false-sharing: `rowGm.SetValue\\(0, 1\\)` stores to a GM slot 16 bytes"
   AscendC::DataCacheCleanAndInvalid<int32_t, AscendC::CacheLine::SINGLE_CACHE_LINE, AscendC::DcciDst::CACHELINE_OUT>(rowGm);
+  dsb(DSB_DDR);
   statsGm.SetValue(AscendC::GetBlockIdx() * 2, 1); // want "EXT013 gm-false-sharing: `statsGm.SetValue\\(AscendC::GetBlockIdx\\(\\) \\* 2, 1\\)` stores to a GM slot 8 bytes from the next core's \\(`AscendC::GetBlockIdx\\(\\)` steps 2 × 4-byte `int32_t`\\)"
   AscendC::DataCacheCleanAndInvalid<int32_t, AscendC::CacheLine::SINGLE_CACHE_LINE, AscendC::DcciDst::CACHELINE_OUT>(statsGm);
+  dsb(DSB_DDR);
 }
 
 // Fixed: each row is a cache line.
