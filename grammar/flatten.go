@@ -267,21 +267,47 @@ func newNames(lang *sitter.Language, dropPunct bool) *names {
 	return nm
 }
 
-// flatten copies a tree-sitter tree into Go memory in preorder: the nodes
-// are written by one C walk straight into the Go array.
+// flatten copies a tree-sitter tree into Go memory in preorder. One C walk
+// writes the nodes into a C buffer sized by the tree's node count (known
+// without a walk, an upper bound: punctuation is dropped), and the kept
+// ones are copied into a Go array of their number: a walk to count them
+// first cost as much as a third of the copy.
 func flatten(ts *sitter.Tree, t *Tree) ([]Node, error) {
+	total := nodeCount(ts)
+	if total > maxNodes {
+		// Rare (far past max-file-size): count exactly before refusing.
+		return flattenCounted(ts, t)
+	}
+	buf := C.malloc(C.size_t(total) * C.sizeof_GoNode)
+	if buf == nil {
+		return flattenCounted(ts, t)
+	}
+	defer C.free(buf)
+	n := flattenInto(ts, t, unsafe.Slice((*Node)(buf), total), 0, 0, false)
+	nodes := newNodes(t, n)
+	copy(nodes, unsafe.Slice((*Node)(buf), n))
+	return markPython(t, nodes), nil
+}
+
+// flattenCounted is flatten for a tree past maxNodes: it counts the kept
+// nodes first, and refuses a tree that keeps too many.
+func flattenCounted(ts *sitter.Tree, t *Tree) ([]Node, error) {
 	n := keptCount(ts, t)
 	if n > maxNodes {
 		return nil, errTooManyNodes
 	}
 	nodes := newNodes(t, n)
-	nodes = nodes[:flattenInto(ts, t, nodes, 0, 0, false)]
+	return markPython(t, nodes[:flattenInto(ts, t, nodes, 0, 0, false)]), nil
+}
+
+// markPython sets the Python flag of a Python tree's nodes.
+func markPython(t *Tree, nodes []Node) []Node {
 	if t.names == langNames[Python] {
 		for i := range nodes {
 			nodes[i].setPython()
 		}
 	}
-	return nodes, nil
+	return nodes
 }
 
 func cTree(ts *sitter.Tree) *C.TSTree {
