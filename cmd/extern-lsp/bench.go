@@ -99,7 +99,7 @@ func runBench(c *cli, args []string) int {
 	if !f.skipCheck {
 		trees := fs.Args()
 		if len(trees) == 0 {
-			gen := filepath.Join(dir, "check")
+			gen := filepath.Join(dir, "generated-14-units")
 			if _, err := benchgen.WriteUnits(gen, 14); err != nil {
 				fmt.Fprintf(stderr, "extern-lsp bench: %v\n", err)
 				return 2
