@@ -39,3 +39,21 @@ func TestDebounceSettings(t *testing.T) {
 		})
 	}
 }
+
+// The push debounce stays at its floor while a document's analysis takes
+// no longer than the floor, and grows (twice the analysis, to the cap)
+// only past it.
+func TestDebounceStaysAtFloor(t *testing.T) {
+	lo, hi := 50*time.Millisecond, 300*time.Millisecond
+	for _, c := range []struct{ cost, want time.Duration }{
+		{0, lo},
+		{15 * time.Millisecond, lo},
+		{lo, lo},
+		{60 * time.Millisecond, 120 * time.Millisecond},
+		{time.Second, hi},
+	} {
+		if got := debounceFor(c.cost, lo, hi); got != c.want {
+			t.Errorf("analysis of %v: debounce %v, want %v", c.cost, got, c.want)
+		}
+	}
+}

@@ -146,7 +146,9 @@ func (s *view) analyse(ctx context.Context, path string, uncapped bool) ([]analy
 		if s.hooks.analysis != nil {
 			s.hooks.analysis(rctx, path)
 		}
+		t0 := time.Now()
 		diags, err = engine.Analyse(rctx, s.ws, path, opts)
+		s.ran.Add(int64(time.Since(t0)))
 		release()
 		if !preempted(ctx, rctx) {
 			break
@@ -399,18 +401,28 @@ func (s *Server) rediagnoseAll(except *document) {
 	}
 }
 
-// delayFor is the debounce of a document: twice its last analysis time,
-// within [MinDebounce, MaxDebounce], so big files wait for typing to pause
-// and small ones answer at once.
+// delayFor is the debounce of a document: MinDebounce while its last
+// analysis took no longer than that, else twice that analysis, up to
+// MaxDebounce; so big files wait for typing to pause and the others
+// answer at the floor.
 func (s *Server) delayFor(d *document) time.Duration {
 	lo, hi := s.debounce()
 	if lo < 0 || hi < 0 {
 		return 0
 	}
 	d.mu.Lock()
-	delay := 2 * d.lastCost
+	cost := d.lastCost
 	d.mu.Unlock()
-	return min(max(delay, lo), hi)
+	return debounceFor(cost, lo, hi)
+}
+
+// debounceFor is the delay after an edit of a document whose analysis
+// costs cost.
+func debounceFor(cost, lo, hi time.Duration) time.Duration {
+	if cost <= lo {
+		return lo
+	}
+	return min(2*cost, hi)
 }
 
 // An edit of the document itself postpones its pending run (typing goes
@@ -477,7 +489,6 @@ func (s *Server) publish(d *document) {
 	if closed {
 		return
 	}
-	start := time.Now()
 	v := s.viewOf(ctx)
 	diags, version, seq, err := v.analyzeSeq(ctx, d)
 	if err != nil {
@@ -488,7 +499,9 @@ func (s *Server) publish(d *document) {
 	}
 	items := v.toProtocol(d.path, diags)
 	d.mu.Lock()
-	d.lastCost = time.Since(start)
+	// What the rules took, not the waits for a slot, the transport or a
+	// run of another's reused: the debounce follows the document's cost.
+	d.lastCost = time.Duration(v.ran.Load())
 	// Publications are serialised by pubMu: only a result for an older
 	// edit than the current one is stale, whatever versions the client
 	// numbered them with.

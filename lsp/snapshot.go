@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"sync/atomic"
 
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -95,6 +96,8 @@ type view struct {
 	snap *snapshot
 	ws   *workspace.Workspace
 	rctx context.Context
+	// ran is the time the view's analyses ran (not waited for a slot).
+	ran atomic.Int64
 }
 
 // viewOf acquires the current snapshot for a reader running under ctx.

@@ -29,19 +29,33 @@ type unitSession struct {
 }
 
 func openUnit(b *testing.B, copies int) *unitSession {
+	return openUnitWith(b, copies, Options{MinDebounce: -1, MaxDebounce: -1}, false)
+}
+
+// openUnitWith is openUnit with the server's options, for a client that
+// pulls diagnostics when pull is set.
+func openUnitWith(b *testing.B, copies int, opts Options, pull bool) *unitSession {
 	dir := b.TempDir()
 	units, err := benchgen.WriteUnits(dir, copies)
 	if err != nil {
 		b.Fatal(err)
 	}
 	u := units[0]
-	c := startServer(b, Options{MinDebounce: -1, MaxDebounce: -1})
-	c.initialize([]string{dir}, map[string]any{})
+	c := startServer(b, opts)
+	caps := map[string]any{}
+	if pull {
+		caps = pullCaps
+	}
+	c.initialize([]string{dir}, caps)
 	stub, entry := c.open(u.Stub), c.open(u.Entry)
 	body := c.open(u.Body)
 	// Every open document analysed once before the edits are timed.
 	for _, b := range []*buffer{stub, entry, body} {
-		c.diagnosticsFor(b.uri, 1)
+		if pull {
+			c.call("textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": b.uri}}, nil)
+		} else {
+			c.diagnosticsFor(b.uri, 1)
+		}
 	}
 	at := find(b, body.text, benchgen.BodyEditMarker, 0)
 	at.Line++
@@ -111,6 +125,50 @@ func BenchmarkUnitEditToPublish(b *testing.B) {
 			s.c.shutdown()
 		})
 	}
+}
+
+// BenchmarkUnitEditToPull: a pulling client's didChange on the body
+// header → its textDocument/diagnostic answer (the figure a pull-mode
+// editor shows a keystroke's findings after).
+func BenchmarkUnitEditToPull(b *testing.B) {
+	s := openUnitWith(b, 1, Options{MinDebounce: -1, MaxDebounce: -1}, true)
+	var l latencies
+	l.start()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		s.edit()
+		var rep pullReport
+		s.c.call("textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": s.body.uri}}, &rep)
+		l.d = append(l.d, time.Since(t0))
+		if want := s.n%2 == 1; want != (len(withCode(rep.Items, analysistest.BodyEditCode)) > 0) {
+			b.Fatalf("v%d: %s present=%v, want %v: %v", s.body.version, analysistest.BodyEditCode, !want, want, codes(rep.Items))
+		}
+	}
+	b.StopTimer()
+	l.report(b)
+	s.c.shutdown()
+}
+
+// BenchmarkUnitEditToPushAtFloor: the push with the server's own debounce
+// (50 ms floor, 300 ms cap): what an edit waits past the floor is the
+// figure ("over-floor" percentiles); the debounce must stay at its floor
+// while the analysis is faster than it.
+func BenchmarkUnitEditToPushAtFloor(b *testing.B) {
+	const floor = 50 * time.Millisecond
+	s := openUnitWith(b, 1, Options{MinDebounce: floor, MaxDebounce: 300 * time.Millisecond}, false)
+	var l latencies
+	l.start()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		s.edit()
+		s.c.diagnosticsFor(s.body.uri, s.body.version)
+		l.d = append(l.d, time.Since(t0)-floor)
+	}
+	b.StopTimer()
+	l.report(b)
+	s.c.shutdown()
 }
 
 // BenchmarkUnitRequestAfterEdit: didChange on the body header, then at
