@@ -264,7 +264,7 @@ func (s *view) workspaceEdit(edits []analysis.TextEdit) *protocol.WorkspaceEdit 
 // make a file editable: a header or stub opened from elsewhere, or through
 // a symlink leading out, belongs to another tree.
 func (s *Server) editable(path string) bool {
-	return fsys.Inside(s.current().ws.Roots(), path)
+	return fsys.Inside(s.latest().ws.Roots(), path)
 }
 
 func (s *Server) executeCommand(ctx context.Context, p *executeCommandParams) (any, error) {

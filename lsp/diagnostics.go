@@ -156,7 +156,7 @@ func (s *view) analyse(ctx context.Context, path string, uncapped bool) ([]analy
 		// Foreground work took the slot: run again once it is done (the
 		// facts finished before the stop are kept).
 	}
-	s.store.SweepIfGrown(s.current().ws)
+	s.store.SweepIfGrown(s.latest().ws)
 	s.logSkipped()
 	if err == grammar.ErrBinary {
 		// One info at the top says why the file has no findings.
@@ -170,7 +170,7 @@ func (s *view) analyse(ctx context.Context, path string, uncapped bool) ([]analy
 // did not read (FIFOs, devices, files over max-file-size, UTF-16, broken
 // symlinks): their findings are missing, and the user should know why.
 func (s *Server) logSkipped() {
-	for _, p := range s.current().ws.Problems() {
+	for _, p := range s.latest().ws.Problems() {
 		s.mu.Lock()
 		if s.skipLogged == nil {
 			s.skipLogged = map[string]bool{}
@@ -376,7 +376,9 @@ func (s *Server) rescheduleNewDependents(d *document) {
 // for a Python file (the stubs' ABI tables reach every unit).
 func (s *Server) dependents(d *document) []*document {
 	var out []*document
-	ws := s.current().ws
+	// The include graph as last read: rescheduleNewDependents follows
+	// the edit's own includes once its analysis read them.
+	ws := s.latest().ws
 	for _, o := range s.openDocs() {
 		if o != d && (d.lang != grammar.CPP || slices.Contains(unit.InputPaths(ws, o.path), d.path)) {
 			out = append(out, o)
@@ -768,7 +770,7 @@ func (s *Server) openUnits() func(path string) bool {
 	defer s.keepMu.Unlock()
 	if s.keep == nil || s.keepGen != gen {
 		keep := map[string]bool{}
-		ws := s.current().ws
+		ws := s.latest().ws
 		for _, d := range s.openDocs() {
 			for _, p := range unit.Paths(ws, d.path) {
 				keep[p] = true
@@ -789,7 +791,7 @@ const DefaultParseBudget = 1 << 20
 
 // trimParses releases the least recently used parses beyond the budget.
 func (s *Server) trimParses() {
-	sn := s.current()
+	sn := s.latest()
 	if sn == nil {
 		return
 	}

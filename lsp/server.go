@@ -112,6 +112,9 @@ type Server struct {
 	// starts now reads. snapMu serialises the changes making new ones.
 	snapMu sync.Mutex
 	snap   *snapshot
+	// texts are the open documents' texts sent since the last snapshot
+	// was made, by path (see current).
+	texts map[string]docView
 
 	exitSeen atomic.Bool
 	gen      atomic.Uint64 // bumped on every change that can alter any result

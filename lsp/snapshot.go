@@ -14,7 +14,11 @@ import (
 // edit, an open or close, a file changed on disk, a folder added) makes a
 // new snapshot, a fork of the previous workspace with the change applied;
 // a request reads the snapshot current when it started, start to end,
-// whatever edits arrive meanwhile, and no handler flushes anything.
+// whatever edits arrive meanwhile, and no handler flushes anything. A
+// document's new text is made a snapshot when something next reads one:
+// a burst of keystrokes (or an editor opening 200 files) nobody read in
+// between becomes one fork, not one per message, each dropping the
+// include units the next would rebuild.
 // Forks share the parses and facts of the files the change left alone
 // (workspace.Fork), and a document's new text is parsed (incrementally)
 // when first read, once for every snapshot holding it.
@@ -39,27 +43,69 @@ type docView struct {
 	seq     uint64
 }
 
-// current returns the snapshot requests read now (nil before initialize).
+// current returns the snapshot requests read now, holding every text
+// the editor sent so far (nil before initialize).
 func (s *Server) current() *snapshot {
+	s.snapMu.Lock()
+	defer s.snapMu.Unlock()
+	if len(s.texts) > 0 {
+		s.snap = s.nextLocked(nil)
+	}
+	return s.snap
+}
+
+// latest returns the last snapshot made, without making one for the
+// texts not read yet: for bookkeeping that reads no document's text (the
+// include graph of the open documents, the roots, the parse budget).
+func (s *Server) latest() *snapshot {
 	s.snapMu.Lock()
 	defer s.snapMu.Unlock()
 	return s.snap
 }
 
-// change makes the next snapshot: the current one with fn applied to a
-// fork of its workspace and to its documents. Changes are serialised;
-// the readers of the previous snapshot are not disturbed.
+// textChanged records an open document's new text (an edit, an open):
+// the next snapshot read holds it.
+func (s *Server) textChanged(d *document) {
+	d.mu.Lock()
+	dv := d.view()
+	d.mu.Unlock()
+	s.snapMu.Lock()
+	if s.texts == nil {
+		s.texts = map[string]docView{}
+	}
+	s.texts[d.path] = dv
+	s.snapMu.Unlock()
+	s.invalidate()
+}
+
+// change makes the next snapshot: the current one with the texts not yet
+// in a snapshot and fn applied to a fork of its workspace and to its
+// documents. Changes are serialised; the readers of the previous
+// snapshot are not disturbed.
 func (s *Server) change(fn func(ws *workspace.Workspace, docs map[string]docView)) *snapshot {
 	s.snapMu.Lock()
+	next := s.nextLocked(fn)
+	s.snap = next
+	s.snapMu.Unlock()
+	s.invalidate()
+	return next
+}
+
+// nextLocked makes the snapshot after s.snap (s.snapMu held).
+func (s *Server) nextLocked(fn func(ws *workspace.Workspace, docs map[string]docView)) *snapshot {
 	cur := s.snap
 	next := &snapshot{gen: cur.gen + 1, ws: cur.ws.Fork(), docs: maps.Clone(cur.docs)}
 	if next.docs == nil {
 		next.docs = map[string]docView{}
 	}
-	fn(next.ws, next.docs)
-	s.snap = next
-	s.snapMu.Unlock()
-	s.invalidate()
+	for path, dv := range s.texts {
+		next.ws.SetOverlayParse(path, dv.text, dv.version, dv.d.parseFunc(dv.text))
+		next.docs[path] = dv
+	}
+	clear(s.texts)
+	if fn != nil {
+		fn(next.ws, next.docs)
+	}
 	return next
 }
 

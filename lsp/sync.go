@@ -60,22 +60,11 @@ func (s *Server) didOpen(p *didOpenParams) error {
 	return nil
 }
 
-// textChanged makes the snapshot holding d's current text.
-func (s *Server) textChanged(d *document) {
-	d.mu.Lock()
-	dv := d.view()
-	d.mu.Unlock()
-	s.change(func(ws *workspace.Workspace, docs map[string]docView) {
-		ws.SetOverlayParse(d.path, dv.text, dv.version, d.parseFunc(dv.text))
-		docs[d.path] = dv
-	})
-}
-
 // addProjectRoot makes the project root of a file opened outside every
 // root a workspace folder, when the client named none: without a root no
 // stub is found, and hovers, hints and definitions would be empty.
 func (s *Server) addProjectRoot(path string) {
-	for _, r := range s.current().ws.Roots() {
+	for _, r := range s.latest().ws.Roots() {
 		if path == r || strings.HasPrefix(path, r+string(filepath.Separator)) {
 			return
 		}
@@ -114,7 +103,7 @@ func (s *Server) didSave(p *didSaveParams) error {
 	d := s.doc(p.TextDocument.URI)
 	if d == nil {
 		// A file saved without being open (or not ours): reread it.
-		if path := pathOf(p.TextDocument.URI); path != "" && s.current() != nil {
+		if path := pathOf(p.TextDocument.URI); path != "" && s.latest() != nil {
 			if isConfigFile(path) {
 				s.reloadFileSettings()
 				s.invalidate()
