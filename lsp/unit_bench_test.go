@@ -141,8 +141,8 @@ func BenchmarkUnitEditToPull(b *testing.B) {
 		var rep pullReport
 		s.c.call("textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": s.body.uri}}, &rep)
 		l.d = append(l.d, time.Since(t0))
-		if want := s.n%2 == 1; want != (len(withCode(rep.Items, analysistest.BodyEditCode)) > 0) {
-			b.Fatalf("v%d: %s present=%v, want %v: %v", s.body.version, analysistest.BodyEditCode, !want, want, codes(rep.Items))
+		if want := s.n%2 == 1; want != (len(withCode(rep.Items, benchgen.BodyEditCode)) > 0) {
+			b.Fatalf("v%d: %s present=%v, want %v: %v", s.body.version, benchgen.BodyEditCode, !want, want, codes(rep.Items))
 		}
 	}
 	b.StopTimer()
