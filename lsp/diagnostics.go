@@ -50,10 +50,7 @@ func (s *view) analyzeSeq(ctx context.Context, d *document) ([]analysis.Diagnost
 		return nil, 0, 0, errNotInSnapshot
 	}
 	version, seq := dv.version, dv.seq
-	if _, perr := s.ws.File(d.path); perr != nil {
-		if !errors.Is(perr, grammar.ErrBinary) {
-			return nil, version, seq, nil
-		}
+	if grammar.IsBinary(dv.text) {
 		// Binary content: not analysed, and one info at the top says so
 		// (an empty list reads as a clean file).
 		return []analysis.Diagnostic{analysis.BinaryNote(d.path, dv.text)}, version, seq, nil
