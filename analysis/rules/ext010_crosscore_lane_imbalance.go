@@ -7,6 +7,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -53,7 +54,7 @@ func runCrossCoreLaneImbalance(pass *analysis.Pass) {
 	if len(sets) == 0 {
 		return
 	}
-	vm := unitVariance(pass)
+	vm := pass.Closure().Variance(pass.Spend)
 	// Each function's sets, gathered once: handing every function every
 	// set of the file is quadratic in a file of many small functions.
 	fns := make([]*grammar.Node, len(sets))
@@ -114,14 +115,14 @@ func flagCallText(fc *cxx.FlagCall) string {
 
 // laneCondition returns the innermost lane test among conds that decides
 // whether the set runs, unless the test's other branch sets the same flag.
-func laneCondition(vm *varianceModel, fc *cxx.FlagCall, conds []*grammar.Node, sets []cxx.FlagCall) *grammar.Node {
+func laneCondition(vm *unit.VarianceModel, fc *cxx.FlagCall, conds []*grammar.Node, sets []cxx.FlagCall) *grammar.Node {
 	for _, c := range conds {
 		switch c.Kind() {
 		case "if_statement", "switch_statement", "conditional_expression", "binary_expression":
 		default:
 			continue // loops: every lane runs them
 		}
-		if vm.Condition(c, grammar.AIV)&varLane == 0 || cubeConjunct(c) {
+		if vm.Condition(c, grammar.AIV)&unit.VarLane == 0 || cubeConjunct(c) {
 			continue
 		}
 		if c.Kind() == "if_statement" && bothBranchesSet(c, fc, sets) {
@@ -225,7 +226,7 @@ type laneScopes struct {
 
 type laneReturn struct{ ret, cond *grammar.Node }
 
-func newLaneScopes(pass *analysis.Pass, vm *varianceModel, fn *grammar.Node, nodes []*grammar.Node) *laneScopes {
+func newLaneScopes(pass *analysis.Pass, vm *unit.VarianceModel, fn *grammar.Node, nodes []*grammar.Node) *laneScopes {
 	ls := &laneScopes{conds: map[*grammar.Node][]*grammar.Node{}}
 	asked := map[*grammar.Node]bool{}
 	for _, n := range nodes {
@@ -256,7 +257,7 @@ func newLaneScopes(pass *analysis.Pass, vm *varianceModel, fn *grammar.Node, nod
 			}
 		}
 		f := frame{last: n.Index() + len(n.Descendants()) - 1}
-		if p := n.Parent(); p != nil && cxx.IsConditionOf(p, n) && vm.Condition(p, grammar.AIV)&varLane != 0 {
+		if p := n.Parent(); p != nil && cxx.IsConditionOf(p, n) && vm.Condition(p, grammar.AIV)&unit.VarLane != 0 {
 			lanes = append(lanes, p)
 			f.lane = true
 		}

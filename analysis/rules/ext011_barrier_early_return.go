@@ -153,7 +153,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 		b, ok := sites.of(c.Node)
 		return ok && cxx.BarrierKind(b.kind) != cxx.BarrierFlagWait
 	}
-	vm := unitVariance(pass)
+	vm := pass.Closure().Variance(pass.Spend)
 	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, vm: vm, loops: newLoopAncestry(), byFn: map[*grammar.Node]*fnIndex{}}
 	// Many returns before one barrier share their message: one copy.
 	var texts sharedText
@@ -212,7 +212,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 			diag.Message = "`return` under `" + conditionText(d.outerRuntime) + "` can leave before " + target +
 				": the cores that stay wait there for one that never arrives and the kernel hangs (507018); " +
 				"skip the work, not the barrier"
-			if d.seen&perCore == 0 {
+			if d.seen&unit.PerCore == 0 {
 				// Only code the analysis cannot see into decides: the
 				// value may well be the same on every core (a tiling
 				// accessor of the SDK), so this is not a known hang.
@@ -234,8 +234,7 @@ func opaqueCondition(d *analysis.Diagnostic, c *grammar.Node, funcs *cxx.Funcs) 
 		found := false
 		cond.Walk(func(n *grammar.Node) bool {
 			call, ok := cxx.AsCall(n)
-			if found || !ok || laneGetters[call.Name] || blockGetters[call.Name] || uniformGetters[call.Name] ||
-				pureCalls[call.Name] || len(funcs.Callees(call)) > 0 {
+			if found || !ok || unit.KnownCall(call.Name) || len(funcs.Callees(call)) > 0 {
 				return true
 			}
 			what, found = "`"+shortText(n)+"`", true
@@ -279,7 +278,7 @@ type fnIndexes struct {
 	pass      *analysis.Pass
 	funcs     *cxx.Funcs
 	isBarrier func(*grammar.File, cxx.Call) bool
-	vm        *varianceModel
+	vm        *unit.VarianceModel
 	loops     *loopAncestry
 	byFn      map[*grammar.Node]*fnIndex
 }
@@ -409,7 +408,7 @@ func (ix *fnIndex) decidingAbove(r, call *grammar.Node) deciding {
 // of them depend on.
 type runtimeTests struct {
 	outerRuntime *grammar.Node
-	seen         variance
+	seen         unit.Variance
 }
 
 type callCores struct {

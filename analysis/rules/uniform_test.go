@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -33,11 +34,10 @@ func varianceVisits(t *testing.T, src []byte) int {
 	t.Helper()
 	visits := 0
 	probe := &analysis.Analyzer{Code: "EXT993", Name: "variance-probe", Severity: analysis.SeverityInfo, Lang: grammar.CPP, Run: func(p *analysis.Pass) {
-		vm := unitVariance(p)
-		vm.spend = func(n int) bool { visits += n; return p.Spend(n) }
+		vm := p.Closure().Variance(func(n int) bool { visits += n; return p.Spend(n) })
 		for _, n := range p.Nodes("if_statement") {
 			v := vm.Condition(n, grammar.AIV)
-			if lane := strings.Contains(n.ChildByField("condition").Text(), "get_subblockid"); lane != (v&varLane != 0) {
+			if lane := strings.Contains(n.ChildByField("condition").Text(), "get_subblockid"); lane != (v&unit.VarLane != 0) {
 				p.Report(analysis.Diagnostic{Message: fmt.Sprintf("%s: variance %b", n.ChildByField("condition").Text(), v)})
 			}
 		}

@@ -1,4 +1,4 @@
-package rules
+package unit
 
 import (
 	"context"
@@ -7,13 +7,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
-	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
-// This file answers one question for the synchronisation rules: can a
+// The variance model answers one question for the synchronisation rules: can a
 // value (a branch condition) differ between the cores that meet at a
 // barrier or a flag? EXT011 asks it for every core of the launch, EXT010
 // for the two vector lanes of one cluster. A value differs when it reads a
@@ -23,28 +21,28 @@ import (
 // slots, tiling fields and core counts is the same everywhere.
 
 // variance is the set of reasons a value can differ between cores.
-type variance uint8
+type Variance uint8
 
 const (
 	// varBlock: reads the block id (`get_block_idx(args)`, `GetBlockIdx()`):
 	// differs between blocks; the cube and the two lanes of one block
 	// agree.
-	varBlock variance = 1 << iota
+	VarBlock Variance = 1 << iota
 	// varLane: reads the sub-block (vector lane) id: differs between the
 	// two lanes of one block.
-	varLane
+	VarLane
 	// varNamed: a parameter or member no definition in the unit gives a
 	// value, named for the core's own id (`blockIdx_`, `coreId`).
-	varNamed
+	VarNamed
 	// varData: read from a buffer each core holds for itself (its UB).
-	varData
+	VarData
 	// varOpaque: computed by a call the unit does not define.
-	varOpaque
+	VarOpaque
 )
 
 // perCore is every reason a value can differ between the cores of the
 // launch, as far as the analysis can see.
-const perCore = varBlock | varLane | varNamed | varData
+const PerCore = VarBlock | VarLane | VarNamed | VarData
 
 // laneGetters read the vector lane id within a cluster; blockGetters the
 // block id (shared by the cube and its two lanes); uniformGetters values
@@ -62,11 +60,11 @@ var (
 )
 
 // varianceKey is a unit's variance model.
-var varianceKey = &unit.UnitKey[*variances]{
-	Name: "rules.variance",
-	Compute: func(ctx context.Context, u *unit.Unit) *variances {
+var varianceKey = &UnitKey[*variances]{
+	Name: "unit.variance",
+	Compute: func(ctx context.Context, u *Unit) *variances {
 		m := &variances{u: u, consts: u.Consts(), funcs: u.FuncIndex(),
-			files: map[*grammar.Tree]*grammar.File{}, memo: map[vkey]variance{}, partial: map[vkey]variance{}, busy: map[vkey]bool{},
+			files: map[*grammar.Tree]*grammar.File{}, memo: map[vkey]Variance{}, partial: map[vkey]Variance{}, busy: map[vkey]bool{},
 			locals: map[*grammar.Node]*fnLocals{}}
 		for _, f := range u.CodeFiles() {
 			m.files[f.Tree] = f
@@ -75,10 +73,18 @@ var varianceKey = &unit.UnitKey[*variances]{
 	},
 }
 
-// unitVariance returns the variance model of the file's closure, its
-// work counted in the pass's steps.
-func unitVariance(pass *analysis.Pass) *varianceModel {
-	return &varianceModel{variances: unit.Fact(pass.Closure(), varianceKey), spend: pass.Spend}
+// Variance returns the unit's variance model, its work counted by spend
+// (a rule's Pass.Spend: the expressions it visits are steps of the rule
+// asking).
+func (u *Unit) Variance(spend func(n int) bool) *VarianceModel {
+	return &VarianceModel{variances: Fact(u, varianceKey), spend: spend}
+}
+
+// KnownCall reports whether the variance model knows what a call of name
+// returns without its definition: a core's id, a count every core reads
+// alike, or a function of its arguments.
+func KnownCall(name string) bool {
+	return laneGetters[name] || blockGetters[name] || uniformGetters[name] || pureCalls[name]
 }
 
 // varianceModel is a rule's view of the closure's variances: the
@@ -86,7 +92,7 @@ func unitVariance(pass *analysis.Pass) *varianceModel {
 // model is the file's own, asked by its rules in their order, so the
 // count is the same on every run), and a question past the rule's steps
 // is left unanswered, not remembered.
-type varianceModel struct {
+type VarianceModel struct {
 	*variances
 	spend func(n int) bool
 }
@@ -94,14 +100,14 @@ type varianceModel struct {
 // variances computes variances lazily; it is shared by every pass on the
 // unit, so one lock guards it.
 type variances struct {
-	u      *unit.Unit
+	u      *Unit
 	consts *cxx.Resolver
 	funcs  *cxx.Funcs
 	files  map[*grammar.Tree]*grammar.File
 
 	mu      sync.Mutex
-	memo    map[vkey]variance
-	partial map[vkey]variance
+	memo    map[vkey]Variance
+	partial map[vkey]Variance
 	busy    map[vkey]bool
 	locals  map[*grammar.Node]*fnLocals
 	members map[string][]memberDef
@@ -129,7 +135,7 @@ type vkey struct {
 // the members of a large class assigned from each other exponential (a
 // 60 KB flash-attention header ran for minutes). Variances only union,
 // so the outermost answer still collects everything its questions reach.
-func (m *varianceModel) memoized(key vkey, compute func() variance) variance {
+func (m *VarianceModel) memoized(key vkey, compute func() Variance) Variance {
 	if v, ok := m.memo[key]; ok {
 		return v
 	}
@@ -168,7 +174,7 @@ const maxVarianceDepth = 6
 type vctx struct {
 	fn     *grammar.Node
 	cores  grammar.Cores
-	params map[string]variance
+	params map[string]Variance
 }
 
 func (c vctx) key() string {
@@ -186,7 +192,7 @@ func (c vctx) key() string {
 // Condition returns the variance of the test of a deciding construct (an
 // if, a loop, a switch, a `?:`) on the given cores: none for `if
 // constexpr` and core-type tests.
-func (m *varianceModel) Condition(c *grammar.Node, cores grammar.Cores) variance {
+func (m *VarianceModel) Condition(c *grammar.Node, cores grammar.Cores) Variance {
 	// A return deep in an else-if chain is decided by every test before
 	// it: each is asked once per return below it.
 	key := vkey{'c', c, strconv.Itoa(int(cores))}
@@ -205,7 +211,7 @@ func (m *varianceModel) Condition(c *grammar.Node, cores grammar.Cores) variance
 	return v
 }
 
-func (m *varianceModel) condition(c *grammar.Node, cores grammar.Cores) variance {
+func (m *VarianceModel) condition(c *grammar.Node, cores grammar.Cores) Variance {
 	if c.Kind() == "if_statement" && c.ChildOfKind("constexpr") != nil {
 		return 0
 	}
@@ -214,13 +220,13 @@ func (m *varianceModel) condition(c *grammar.Node, cores grammar.Cores) variance
 	}
 	cond := cxx.ConditionOf(c)
 	if cond == nil {
-		return varOpaque
+		return VarOpaque
 	}
 	return m.Expr(cond, cores)
 }
 
 // Expr returns the variance of an expression on the given cores.
-func (m *varianceModel) Expr(e *grammar.Node, cores grammar.Cores) variance {
+func (m *VarianceModel) Expr(e *grammar.Node, cores grammar.Cores) Variance {
 	if e == nil {
 		return 0
 	}
@@ -230,22 +236,22 @@ func (m *varianceModel) Expr(e *grammar.Node, cores grammar.Cores) variance {
 	return m.expr(vctx{fn: cxx.EnclosingFunction(e), cores: cores}, e, 0)
 }
 
-func (m *varianceModel) fileOf(n *grammar.Node) *grammar.File { return m.files[n.Tree()] }
+func (m *VarianceModel) fileOf(n *grammar.Node) *grammar.File { return m.files[n.Tree()] }
 
-func (m *varianceModel) coresOf(n *grammar.Node) grammar.Cores {
+func (m *VarianceModel) coresOf(n *grammar.Node) grammar.Cores {
 	if f := m.fileOf(n); f != nil {
 		return f.CoresOf(n)
 	}
 	return grammar.Both
 }
 
-func (m *varianceModel) expr(c vctx, e *grammar.Node, depth int) variance {
+func (m *VarianceModel) expr(c vctx, e *grammar.Node, depth int) Variance {
 	if e == nil {
 		return 0
 	}
 	if m.stopped || m.spend != nil && m.spend(1) {
 		m.stopped = true
-		return varOpaque
+		return VarOpaque
 	}
 	switch e.Kind() {
 	case "number_literal", "true", "false", "nullptr", "char_literal", "string_literal", "this",
@@ -259,12 +265,12 @@ func (m *varianceModel) expr(c vctx, e *grammar.Node, depth int) variance {
 	case "call_expression":
 		return m.call(c, e, depth)
 	case "lambda_expression":
-		return varOpaque
+		return VarOpaque
 	}
 	if _, ok := m.consts.Eval(e); ok {
 		return 0
 	}
-	var v variance
+	var v Variance
 	for _, k := range e.NamedChildren() {
 		v |= m.expr(c, k, depth)
 	}
@@ -272,7 +278,7 @@ func (m *varianceModel) expr(c vctx, e *grammar.Node, depth int) variance {
 }
 
 // name is the variance of an identifier read at e.
-func (m *varianceModel) name(c vctx, e *grammar.Node, depth int) variance {
+func (m *VarianceModel) name(c vctx, e *grammar.Node, depth int) Variance {
 	name := e.Text()
 	if c.fn != nil {
 		if cxx.IsTemplateParam(c.fn, name) {
@@ -296,7 +302,7 @@ func (m *varianceModel) name(c vctx, e *grammar.Node, depth int) variance {
 
 // field is the variance of `obj.f` / `p->f`: the object's, and the
 // member's own definitions in the unit.
-func (m *varianceModel) field(c vctx, e *grammar.Node, depth int) variance {
+func (m *VarianceModel) field(c vctx, e *grammar.Node, depth int) Variance {
 	v := m.expr(c, e.ChildByField("argument"), depth)
 	if f := e.ChildByField("field"); f != nil {
 		v |= m.member(f.Text(), depth)
@@ -304,44 +310,44 @@ func (m *varianceModel) field(c vctx, e *grammar.Node, depth int) variance {
 	return v
 }
 
-func (m *varianceModel) call(c vctx, e *grammar.Node, depth int) variance {
+func (m *VarianceModel) call(c vctx, e *grammar.Node, depth int) Variance {
 	call, ok := cxx.AsCall(e)
 	if !ok {
-		return varOpaque
+		return VarOpaque
 	}
 	switch {
 	case laneGetters[call.Name]:
-		return varLane
+		return VarLane
 	case blockGetters[call.Name]:
-		return varBlock
+		return VarBlock
 	case uniformGetters[call.Name]:
 		return 0
 	}
-	var args variance
+	var args Variance
 	for _, a := range call.Args {
 		args |= m.expr(c, a, depth)
 	}
 	if pureCalls[call.Name] {
 		return args
 	}
-	var recv variance
+	var recv Variance
 	if call.Receiver != nil {
 		recv = m.expr(c, call.Receiver, depth)
 		if call.Name == "GetValue" && m.localBuffer(call.Receiver) {
 			// A LocalTensor lives in this core's own UB.
-			return recv | args | varData
+			return recv | args | VarData
 		}
 	}
 	defs := m.funcs.Callees(call)
 	if len(defs) == 0 {
-		return recv | args | varOpaque
+		return recv | args | VarOpaque
 	}
 	if depth >= maxVarianceDepth {
-		return recv | args | varOpaque
+		return recv | args | VarOpaque
 	}
 	v := recv
 	for _, d := range defs {
-		bound := map[string]variance{}
+		bound := map[string]Variance{}
 		for i, p := range cxx.Params(d.Node) {
 			if p.Name == "" {
 				continue
@@ -358,9 +364,9 @@ func (m *varianceModel) call(c vctx, e *grammar.Node, depth int) variance {
 }
 
 // returns is the variance of what a function returns in context c.
-func (m *varianceModel) returns(c vctx, depth int) variance {
-	return m.memoized(vkey{'r', c.fn, c.key()}, func() variance {
-		var v variance
+func (m *VarianceModel) returns(c vctx, depth int) Variance {
+	return m.memoized(vkey{'r', c.fn, c.key()}, func() Variance {
+		var v Variance
 		if body := c.fn.ChildByField("body"); body != nil {
 			body.Walk(func(n *grammar.Node) bool {
 				switch n.Kind() {
@@ -386,8 +392,8 @@ func (m *varianceModel) returns(c vctx, depth int) variance {
 
 // controlOf is the variance of the conditions n sits under in c's
 // function: which of several definitions runs depends on them.
-func (m *varianceModel) controlOf(c vctx, n *grammar.Node, depth int) variance {
-	var v variance
+func (m *VarianceModel) controlOf(c vctx, n *grammar.Node, depth int) Variance {
+	var v Variance
 	for _, k := range cxx.Conditions(n, c.fn) {
 		switch k.Kind() {
 		case "if_statement":
@@ -405,9 +411,9 @@ func (m *varianceModel) controlOf(c vctx, n *grammar.Node, depth int) variance {
 
 // local is the variance of a local declaration: its initializer and every
 // assignment to it, with the conditions the assignments sit under.
-func (m *varianceModel) local(c vctx, d *localDecl, depth int) variance {
-	return m.memoized(vkey{'l', d.decl, c.key() + "@" + strconv.Itoa(int(c.cores))}, func() variance {
-		var v variance
+func (m *VarianceModel) local(c vctx, d *localDecl, depth int) Variance {
+	return m.memoized(vkey{'l', d.decl, c.key() + "@" + strconv.Itoa(int(c.cores))}, func() Variance {
+		var v Variance
 		if d.init != nil {
 			v |= m.expr(c, d.init, depth)
 		}
@@ -416,7 +422,7 @@ func (m *varianceModel) local(c vctx, d *localDecl, depth int) variance {
 				continue
 			}
 			if a.value == nil {
-				v |= varOpaque
+				v |= VarOpaque
 			} else {
 				v |= m.expr(c, a.value, depth)
 			}
@@ -429,14 +435,14 @@ func (m *varianceModel) local(c vctx, d *localDecl, depth int) variance {
 // param is the variance of fn's parameter i: bound by the caller being
 // followed, else the union of the arguments of every call of fn in the
 // unit, else (no call found) none unless its name says it is the core's id.
-func (m *varianceModel) param(c vctx, i int, name string, depth int) variance {
+func (m *VarianceModel) param(c vctx, i int, name string, depth int) Variance {
 	if c.params != nil {
 		return c.params[name]
 	}
-	return m.memoized(vkey{'p', c.fn, strconv.Itoa(i) + "@" + strconv.Itoa(int(c.cores))}, func() variance {
-		var v variance
+	return m.memoized(vkey{'p', c.fn, strconv.Itoa(i) + "@" + strconv.Itoa(int(c.cores))}, func() Variance {
+		var v Variance
 		if coreIdentityName(name) {
-			v |= varNamed
+			v |= VarNamed
 		}
 		if depth < maxVarianceDepth {
 			for _, site := range m.callSites(cxx.FunctionName(c.fn)) {
@@ -458,19 +464,19 @@ func (m *varianceModel) param(c vctx, i int, name string, depth int) variance {
 // member is the variance of a member or global by name: the values the
 // unit assigns to it (in any function, in constructor initializer lists),
 // or, when nothing does, none unless its name says it is the core's id.
-func (m *varianceModel) member(name string, depth int) variance {
+func (m *VarianceModel) member(name string, depth int) Variance {
 	if depth >= maxVarianceDepth {
 		return 0 // as for a member nothing sets
 	}
-	return m.memoized(vkey{'m', nil, name}, func() variance {
-		var v variance
+	return m.memoized(vkey{'m', nil, name}, func() Variance {
+		var v Variance
 		if coreIdentityName(name) {
-			v |= varNamed
+			v |= VarNamed
 		}
 		for _, d := range m.memberDefs()[name] {
 			c := vctx{fn: cxx.EnclosingFunction(d.at), cores: m.coresOf(d.at)}
 			if d.value == nil {
-				v |= varOpaque
+				v |= VarOpaque
 				continue
 			}
 			v |= m.expr(c, d.value, depth+1)
@@ -483,7 +489,7 @@ func (m *varianceModel) member(name string, depth int) variance {
 }
 
 // localBuffer reports whether a GetValue receiver is a LocalTensor.
-func (m *varianceModel) localBuffer(recv *grammar.Node) bool {
+func (m *VarianceModel) localBuffer(recv *grammar.Node) bool {
 	name := ""
 	switch r := cxx.Unparen(recv); r.Kind() {
 	case "identifier":
@@ -504,7 +510,7 @@ func (m *varianceModel) localBuffer(recv *grammar.Node) bool {
 }
 
 // callSites lists the calls of a name in the unit's files.
-func (m *varianceModel) callSites(name string) []*grammar.Node {
+func (m *VarianceModel) callSites(name string) []*grammar.Node {
 	if name == "" {
 		return nil
 	}
@@ -528,7 +534,7 @@ type memberDef struct{ at, value *grammar.Node }
 // memberDefs indexes the unit's definitions of names that are not locals
 // of the function making them: `x_ = v`, `this->x_ = v`, `ctx.x = v`,
 // `: x_(v)`.
-func (m *varianceModel) memberDefs() map[string][]memberDef {
+func (m *VarianceModel) memberDefs() map[string][]memberDef {
 	if m.members != nil {
 		return m.members
 	}
@@ -569,7 +575,7 @@ func (m *varianceModel) memberDefs() map[string][]memberDef {
 	return m.members
 }
 
-func (m *varianceModel) declaredIn(fn *grammar.Node, name string) bool {
+func (m *VarianceModel) declaredIn(fn *grammar.Node, name string) bool {
 	locals := m.localsOf(fn)
 	if len(locals.byName[name]) > 0 {
 		return true
@@ -615,7 +621,7 @@ func (l *fnLocals) declFor(name string, e *grammar.Node) *localDecl {
 	return best
 }
 
-func (m *varianceModel) localsOf(fn *grammar.Node) *fnLocals {
+func (m *VarianceModel) localsOf(fn *grammar.Node) *fnLocals {
 	if l := m.locals[fn]; l != nil {
 		return l
 	}
