@@ -24,12 +24,6 @@ type MacroUse struct {
 	Inner []*grammar.Node
 }
 
-// MacroUses lists the uses in f of the macros whose bodies shadows hold
-// and make at least one call named in names.
-func MacroUses(ff FileFacts, f *grammar.File, shadows []*grammar.File, names ...string) []MacroUse {
-	return FindMacroBodies(ff, shadows, names...).UsesIn(ff, f)
-}
-
 // MacroBodies are the macro bodies making calls of some names, by macro
 // name (Node and Args unset): found once, then looked up in each file.
 type MacroBodies map[string][]MacroUse
