@@ -215,6 +215,19 @@ func TestMaskConditionalInParentheses(t *testing.T) {
 	}
 }
 
+// The same in a designated initializer list (a table of function
+// pointers with entries under `#if DFX`); a class's members keep their
+// groups.
+func TestMaskConditionalInInitializer(t *testing.T) {
+	src := "static const Ops ops = {\n    .end = end_impl,\n#if DFX\n    .site = site_impl,\n#else\n    .x = 0,\n#endif\n};\n" +
+		"struct K {\n#ifdef A\n  int a;\n#endif\n  int b = {1};\n};\n"
+	checkCoverage(t, []coverageCase{{"initializer", src, []string{"#if DFX", "#else\n    .x = 0,\n#endif"}}})
+	f := parse(t, "k.cpp", src)
+	if n := len(f.Tree.OfKind("preproc_ifdef")); n != 1 {
+		t.Errorf("%d #ifdef groups in the tree, want the class's one", n)
+	}
+}
+
 // Conditional groups the masker must leave to tree-sitter: at statement
 // level, and after parentheses whose nesting an #if split (the masker's
 // count is off there; a later core guard keeps both branches).
@@ -230,5 +243,29 @@ func TestMaskConditionalLeavesStatements(t *testing.T) {
 	}
 	if got := strings.Join(calls, " "); !strings.Contains(got, "cube") || !strings.Contains(got, "vec") {
 		t.Errorf("calls %s", got)
+	}
+}
+
+// catlass' shapes: the call operator called by name on an object, an
+// operator returning a reference below a declaration macro, and a lone
+// ';' among members.
+func TestMaskCatlassShapes(t *testing.T) {
+	src := "struct S {\n  static constexpr int N = 16;\n  ;\n  CATLASS_HOST_DEVICE\n  Coord& operator+=(Coord const& b) { return *this; }\n};\n" +
+		"void k() {\n  blockMmad.template operator()<AIC_SYNC_AIV_MODE_2>(\n    tensorA, tensorB);\n  t ? d.template operator()<true>() : p->operator()(x);\n}\n"
+	checkCoverage(t, []coverageCase{{"members and calls", src,
+		[]string{";", "CATLASS_HOST_DEVICE", ".template operator()<AIC_SYNC_AIV_MODE_2>", ".template operator()<true>", "->operator()"}}})
+	f := parse(t, "k.cpp", src)
+	var callees []string
+	for _, c := range f.Tree.OfKind("call_expression") {
+		callees = append(callees, c.ChildByField("function").Text())
+	}
+	// The object is the callee, as in `blockMmad(tensorA, tensorB)`.
+	if got := strings.Join(callees, " "); got != "blockMmad d p" {
+		t.Errorf("callees %q", got)
+	}
+	// A declaration of the operator and a dependent member template stay.
+	f = parse(t, "s.cpp", "struct T {\n  void operator()(int a);\n};\nvoid g() { q.template EnQue<T>(x); r.operator int(); }\n")
+	if len(f.Masks) != 0 {
+		t.Errorf("masked %v", f.Masks)
 	}
 }

@@ -291,6 +291,14 @@ func Mask(src []byte) ([]byte, []Span) {
 				if end := balancedEnd(src, skipBlankAt(src, e), 4096); end > 0 {
 					e = end
 				}
+			case (string(word) == "template" || string(word) == "operator") && afterMember(src, i) && memberCallEnd(src, i, e) > 0:
+				// `blockMmad.template operator()<AIC>(a, b)` calls the
+				// object, which tree-sitter reads only as `blockMmad(a, b)`:
+				// the member access and the template arguments go.
+				end := memberCallEnd(src, i, e)
+				blank(memberStart(src, i), end)
+				e = end
+				last = 'A'
 			case string(word) == "template" && afterMember(src, i) && dependentCall(src, e):
 				// `q.template EnQue(x)`: the keyword without template
 				// arguments, which tree-sitter cannot read.
@@ -410,7 +418,7 @@ func Mask(src []byte) ([]byte, []Span) {
 					i = e
 					continue
 				}
-				if n := len(parens); n > 0 && parens[n-1].braces == len(braces) && !parens[n-1].semi {
+				if inList(parens, braces) {
 					if groups == nil {
 						groups = condGroups(src)
 					}
@@ -445,6 +453,8 @@ func Mask(src []byte) ([]byte, []Span) {
 			macroEnd = -1
 			if n := len(parens); c == ';' && n > 0 && parens[n-1].braces == len(braces) {
 				parens[n-1].semi = true
+			} else if n, b := len(parens), len(braces); c == ';' && b > 0 && braces[b-1] == 'i' && (n == 0 || parens[n-1].braces < b) {
+				braces[b-1] = 0 // no initializer: the masker lost the nesting
 			}
 			if a := arg(); a != nil && (c == ',' || c == ';') {
 				// An argument separator of a checking macro: `;` between
@@ -490,7 +500,7 @@ func Mask(src []byte) ([]byte, []Span) {
 			case ';':
 				afterBracket = false
 				scope = false
-				if last == ';' && prevByte(src, i) == ';' && len(parens) == 0 {
+				if prevByte(src, i) == ';' && len(parens) == 0 {
 					// `using T = X;;`: an empty declaration, which
 					// tree-sitter takes nowhere but in a body, where it
 					// is an empty statement: nothing either way.
@@ -529,6 +539,8 @@ func Mask(src []byte) ([]byte, []Span) {
 					// also `)` then `{` on the next line, and
 					// `) const override {`
 					kind = 'b'
+				case prevByte(src, i) == '=':
+					kind = 'i' // `T x = {`: an initializer list
 				}
 				braces = append(braces, kind)
 				scope = false
@@ -587,6 +599,17 @@ func Mask(src []byte) ([]byte, []Span) {
 		spans = slices.Clone(spans)
 	}
 	return out, spans
+}
+
+// inList reports whether the masker stands directly inside parentheses or
+// an initializer list (no brace opened inside them since), with no ';'
+// there that would show it lost the nesting.
+func inList(parens []paren, braces []byte) bool {
+	n, b := len(parens), len(braces)
+	if n > 0 && parens[n-1].braces == b {
+		return !parens[n-1].semi
+	}
+	return b > 0 && braces[b-1] == 'i'
 }
 
 // condGroups maps the offset of each `#if`, `#ifdef` and `#ifndef` of src
@@ -765,6 +788,53 @@ func afterMember(src []byte, i int) bool {
 		j--
 	}
 	return j >= 0 && (src[j] == '.' || src[j] == '>' && j > 0 && src[j-1] == '-')
+}
+
+// memberCallEnd returns, for the word at i..e after a `.` or `->`, the
+// end of `template operator()<...>` or `operator()<...>` (template
+// arguments optional) when a '(' follows: the object's call operator
+// called by name. Otherwise 0.
+func memberCallEnd(src []byte, i, e int) int {
+	if string(src[i:e]) == "template" {
+		j := skipSpace(src, e)
+		if !hasPrefixAt(src, j, "operator") || j+8 < len(src) && isIdent(src[j+8]) {
+			return 0
+		}
+		e = j + 8
+	}
+	j := skipBlankAt(src, e)
+	if j >= len(src) || src[j] != '(' {
+		return 0
+	}
+	j = skipBlankAt(src, j+1)
+	if j >= len(src) || src[j] != ')' {
+		return 0
+	}
+	end := j + 1
+	j = skipSpace(src, end)
+	if j < len(src) && src[j] == '<' {
+		if end = templateArgsEnd(src, j); end == 0 {
+			return 0
+		}
+		j = skipSpace(src, end)
+	}
+	if j >= len(src) || src[j] != '(' {
+		return 0
+	}
+	return end
+}
+
+// memberStart returns the offset of the `.` or `->` that afterMember saw
+// before i.
+func memberStart(src []byte, i int) int {
+	j := i - 1
+	for src[j] == ' ' || src[j] == '\t' {
+		j--
+	}
+	if src[j] == '>' {
+		j--
+	}
+	return j
 }
 
 // dependentCall reports whether a name and then '(' follow e: the
@@ -1163,6 +1233,9 @@ func startsDeclaration(src []byte, e int, body bool) bool {
 		}
 		if w == n || !isIdentStart(src[n]) {
 			return false
+		}
+		if string(src[n:w]) == "operator" {
+			return true // `Coord& operator+=(Coord const& b)`
 		}
 		x := skipBlankAt(src, w)
 		return x < len(src) && (src[x] == '(' || src[x] == ';' || src[x] == '=' || src[x] == '{') && (!body || src[x] == '(')
