@@ -269,3 +269,15 @@ func TestMaskCatlassShapes(t *testing.T) {
 		t.Errorf("masked %v", f.Masks)
 	}
 }
+
+// More AscendC keywords: buffers, kernel kinds, a SIMT function's thread
+// bound (its argument nested), a project's tiling pointer spelling.
+func TestMaskMoreKeywords(t *testing.T) {
+	checkCoverage(t, []coverageCase{{"keywords",
+		"__simt_vf__ __aicore__ __launch_bounds__(sizeof(T) <= 4 ? THREAD_NUM_32 : THREAD_NUM_64)\ninline void Run(int n) {\n" +
+			"  __biasbuf__ typename B::DType* d = (__biasbuf__ typename B::DType*)p;\n  __ssbuf__ uint32_t* c = (__ssbuf__ uint32_t*)q;\n}\n" +
+			"extern \"C\" __global__ __vector__ void kv(__gm__ uint8_t *x) {}\n__cube__ void kc() {}\n" +
+			"struct Op {\n  __tiling_data_ptr__ CastTilingData* tilingData_{nullptr};\n};\n",
+		[]string{"__simt_vf__", "__aicore__", "__launch_bounds__(sizeof(T) <= 4 ? THREAD_NUM_32 : THREAD_NUM_64)", "__biasbuf__", "__biasbuf__",
+			"__ssbuf__", "__ssbuf__", "__global__", "__vector__", "__gm__", "__cube__", "__tiling_data_ptr__"}}})
+}

@@ -28,11 +28,18 @@ var qualifiers = map[string]bool{
 	// Opens a vector function's scope: `__VEC_SCOPE__ { ... }` reads as
 	// a block.
 	"__VEC_SCOPE__": true,
+	// More buffers, the kernel kinds KERNEL_TYPE stands for, and the
+	// spelling HOST_DEVICE macros expand to.
+	"__ssbuf__": true, "__biasbuf__": true, "__cube__": true, "__vector__": true, "__host_aicore__": true,
+	// A project's spelling of `__gm__ const` for tiling pointers.
+	"__tiling_data_ptr__": true,
 }
 
 // pipeQualifiers take a parenthesized argument list: `__in_pipe__(MTE2)`,
-// `__mix__(1, 2)` (a mixed kernel's cube:vector core ratio).
-var pipeQualifiers = map[string]bool{"__in_pipe__": true, "__out_pipe__": true, "__inout_pipe__": true, "__mix__": true}
+// `__mix__(1, 2)` (a mixed kernel's cube:vector core ratio),
+// `__launch_bounds__(THREAD_NUM)` (a SIMT function's thread count).
+var pipeQualifiers = map[string]bool{"__in_pipe__": true, "__out_pipe__": true, "__inout_pipe__": true, "__mix__": true,
+	"__launch_bounds__": true}
 
 // jumpKeywords are statements a checking macro takes as an argument
 // (`CHECK_RET(ret == 0, return ret);`); hidden, the call parses.
@@ -269,14 +276,8 @@ func Mask(src []byte) ([]byte, []Span) {
 					last = ';'
 				}
 			case word[0] == '_' && pipeQualifiers[string(word)]:
-				j := skipBlank(e)
-				if j < len(src) && src[j] == '(' {
-					for j < len(src) && src[j] != ')' && src[j] != '\n' {
-						j++
-					}
-					if j < len(src) && src[j] == ')' {
-						e = j + 1
-					}
+				if end := balancedEnd(src, skipBlank(e), 1024); end > 0 {
+					e = end // `__launch_bounds__(sizeof(T) <= 4 ? 1024 : 512)`
 				}
 				blank(i, e)
 			case string(word) == "namespace" || string(word) == "extern":
