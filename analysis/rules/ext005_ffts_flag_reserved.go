@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -553,4 +554,52 @@ func defEdits(pass *analysis.Pass, def *cxx.Def, inCfg bool, to int64, depth int
 		}
 	}
 	return edits, true
+}
+
+type syncAllFact struct {
+	ok   bool
+	site cxx.Site
+}
+
+// ownSyncAllKey is the first live hardware SyncAll of a closure's file: in
+// the file itself a SyncAll that an `if constexpr` discards reserves
+// nothing.
+var ownSyncAllKey = &unit.UnitKey[syncAllFact]{
+	Name: "rules.ext005.ownSyncAll",
+	Compute: func(_ context.Context, u *unit.Unit) syncAllFact {
+		f := u.Files[0]
+		dead := deadConstexprs(u.Consts())
+		for _, n := range u.Calls(f).Named("SyncAll") {
+			if c, ok := cxx.AsCall(n); ok && cxx.IsHardwareSyncAll(c) && f.CoresOf(n) != grammar.None && !dead.Of(n) {
+				return syncAllFact{true, cxx.Site{File: f, Node: n}}
+			}
+		}
+		return syncAllFact{}
+	},
+}
+
+// reachSyncAllKey is the first hardware SyncAll in the other files of a
+// reach unit.
+var reachSyncAllKey = &unit.UnitKey[syncAllFact]{
+	Name: "rules.ext005.reachSyncAll",
+	Compute: func(_ context.Context, u *unit.Unit) syncAllFact {
+		for _, g := range u.Headers() {
+			if ok, s := cxx.UsesHardwareSyncAll(u, g); ok {
+				return syncAllFact{true, s}
+			}
+		}
+		return syncAllFact{}
+	},
+}
+
+// unitSyncAll reports whether the extern the file belongs to calls the
+// hardware SyncAll: in the file, in what it includes, or in any file of the
+// same extern unit (each entry that compiles this file and its includes).
+// The site is the first call found, the file's own first.
+func unitSyncAll(pass *analysis.Pass) (bool, cxx.Site) {
+	f := unit.Fact(pass.Closure(), ownSyncAllKey)
+	if !f.ok {
+		f = unit.Fact(pass.Reach(), reachSyncAllKey)
+	}
+	return f.ok, f.site
 }

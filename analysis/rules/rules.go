@@ -1,5 +1,9 @@
 // Package rules holds extern-lsp's analyzers, one file per rule, each with
-// its documentation and a fixture under testdata/.
+// its documentation and a fixture under testdata/. A rule asks the pass's
+// units (analysis/unit) for the models it reads; a model only one rule
+// reads is a key in that rule's file, and the helper files here
+// (abifacts.go, gmcoherence.go, shared.go, ...) hold judgements several
+// rules share over the units' models, no model of their own.
 package rules
 
 import (

@@ -1,7 +1,9 @@
 // Package workspace is the model of a tree of extern sources shared by
 // `check` and the language server: file contents (disk or editor overlays),
 // parsed files, the #include graph, which files are extern sources, and each
-// extern unit's kernel kind.
+// extern unit's kernel kind. It is the one place that decides which file an
+// #include names (ResolveInclude, IsSDKHeader): units, the root finder and
+// the front ends ask it.
 package workspace
 
 import (
