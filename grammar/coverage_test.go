@@ -13,6 +13,16 @@ type coverageCase struct {
 	masked    []string
 }
 
+// checkUnmasked parses src, which the masker must leave as it is.
+func checkUnmasked(t *testing.T, src string) *File {
+	t.Helper()
+	f := parse(t, "k.cpp", src)
+	if len(f.Masks) != 0 {
+		t.Errorf("masked %v", f.Masks)
+	}
+	return f
+}
+
 func checkCoverage(t *testing.T, cases []coverageCase) {
 	t.Helper()
 	for _, c := range cases {
@@ -63,10 +73,7 @@ func TestMaskDeclarationMacroPlaces(t *testing.T) {
 func TestMaskDeclarationMacroPlacesLeaveCode(t *testing.T) {
 	src := "struct ABCD {\n  ABCD(int a) : x(a) {}\n  DTYPE GETX(int a) const { return x; }\n  int x;\n};\n" +
 		"void f() {\n  FOR_ELEMENTS(N)\n  int v = 0;\n}\nTEST_F(Suite, Case)\n{\n}\nextern \"C\" int g;\n"
-	f := parse(t, "k.cpp", src)
-	if len(f.Masks) != 0 {
-		t.Errorf("masked %v", f.Masks)
-	}
+	checkUnmasked(t, src)
 }
 
 // The masked declarations keep what the rules read: the function's name,
@@ -159,13 +166,10 @@ func TestMaskHostShapes(t *testing.T) {
 func TestMaskHostShapesLeaveCode(t *testing.T) {
 	src := "void f() {\n  for (;;) {}\n  auto l = [&]() mutable { return 1; };\n  int PRIu64x = 0;\n  auto m = PRId64;\n  const char *s = \"a\\\\\n\";\n}\n" +
 		"#define Y(a) \\\n  a\nvoid g() { REG_OP(A).OP_END_FACTORY_REG(A); }\n"
-	f := parse(t, "k.cpp", src)
-	if len(f.Masks) != 0 {
-		t.Errorf("masked %v", f.Masks)
-	}
+	checkUnmasked(t, src)
 	// The kernel-side reading of a splice: the macro's arguments stay
 	// one call, its statement one statement of the body.
-	f = parse(t, "s.cpp", "int h() {\n  CHECK_RET(ret == 0, LOG(\"x\"); \\\n    return ret);\n  return 0;\n}\n")
+	f := parse(t, "s.cpp", "int h() {\n  CHECK_RET(ret == 0, LOG(\"x\"); \\\n    return ret);\n  return 0;\n}\n")
 	body := f.Tree.OfKind("function_definition")[0].ChildByField("body").NamedChildren()
 	if len(body) != 2 || body[0].Kind() != "expression_statement" || body[0].StartRow() != 1 || body[0].EndRow() != 2 {
 		t.Errorf("spliced statement:\n%s", Dump(f.Tree.Root()))
@@ -193,10 +197,7 @@ func TestMaskMacroAboveLoop(t *testing.T) {
 		t.Errorf("%d for loops, want 2", n)
 	}
 	// A macro above something else, or above a loop at the margin, stays.
-	f = parse(t, "s.cpp", "void g() {\n  TRACE_POINT\n  x = 1;\n  TRACE_POINT\nfor (;;) {}\n}\n")
-	if len(f.Masks) != 0 {
-		t.Errorf("masked %v", f.Masks)
-	}
+	checkUnmasked(t, "void g() {\n  TRACE_POINT\n  x = 1;\n  TRACE_POINT\nfor (;;) {}\n}\n")
 }
 
 // A conditional group inside parentheses (a parameter or an argument
@@ -233,10 +234,7 @@ func TestMaskConditionalInInitializer(t *testing.T) {
 // count is off there; a later core guard keeps both branches).
 func TestMaskConditionalLeavesStatements(t *testing.T) {
 	src := "void k() {\n#if A\n  f(a,\n#else\n  f(b,\n#endif\n    c);\n  g();\n#ifdef __DAV_C220_CUBE__\n  cube(x);\n#else\n  vec(x);\n#endif\n}\n"
-	f := parse(t, "k.cpp", src)
-	if len(f.Masks) != 0 {
-		t.Errorf("masked %v", f.Masks)
-	}
+	f := checkUnmasked(t, src)
 	var calls []string
 	for _, c := range f.Tree.OfKind("call_expression") {
 		calls = append(calls, c.ChildByField("function").Text())
@@ -264,10 +262,7 @@ func TestMaskCatlassShapes(t *testing.T) {
 		t.Errorf("callees %q", got)
 	}
 	// A declaration of the operator and a dependent member template stay.
-	f = parse(t, "s.cpp", "struct T {\n  void operator()(int a);\n};\nvoid g() { q.template EnQue<T>(x); r.operator int(); }\n")
-	if len(f.Masks) != 0 {
-		t.Errorf("masked %v", f.Masks)
-	}
+	checkUnmasked(t, "struct T {\n  void operator()(int a);\n};\nvoid g() { q.template EnQue<T>(x); r.operator int(); }\n")
 }
 
 // More AscendC keywords: buffers, kernel kinds, a SIMT function's thread

@@ -421,10 +421,7 @@ func TestGuardsSure(t *testing.T) {
 // Constructs of real kernel trees tree-sitter-cpp cannot read parse once
 // masked, and every hidden text is a span at its own offset.
 func TestMaskParseCoverage(t *testing.T) {
-	cases := []struct {
-		name, src string
-		masked    []string // the span texts, in order
-	}{
+	checkCoverage(t, []coverageCase{
 		{"attribute before a declaration macro",
 			"[[bisheng::core_ratio(1, 2)]] CATLASS_GLOBAL void k(int a) {}\n[[block_local]] static __gm__ int *slot;\n",
 			[]string{"CATLASS_GLOBAL", "__gm__"}},
@@ -473,25 +470,7 @@ func TestMaskParseCoverage(t *testing.T) {
 		{"extern C under __cplusplus",
 			"#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f(int);\n#if defined(__cplusplus) // C++\n}  // extern C\n#endif\n",
 			[]string{"extern \"C\" {", "}"}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			f := parse(t, "c.cpp", c.src)
-			if f.Tree.HasError() {
-				t.Errorf("parse errors:\n%s", Dump(f.Tree.Root()))
-			}
-			var got []string
-			for _, s := range f.Masks {
-				if c.src[s.Start:s.End] != s.Text {
-					t.Errorf("span %d-%d text %q, source has %q", s.Start, s.End, s.Text, c.src[s.Start:s.End])
-				}
-				got = append(got, s.Text)
-			}
-			if strings.Join(got, "|") != strings.Join(c.masked, "|") {
-				t.Errorf("masked %q, want %q", got, c.masked)
-			}
-		})
-	}
+	})
 }
 
 // What the coverage masks must leave alone: a lambda capture ending in

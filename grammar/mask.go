@@ -804,22 +804,20 @@ func memberCallEnd(src []byte, i, e int) int {
 		e = j + 8
 	}
 	j := skipBlankAt(src, e)
-	if j >= len(src) || src[j] != '(' {
+	if !byteAt(src, j, '(') {
 		return 0
 	}
-	j = skipBlankAt(src, j+1)
-	if j >= len(src) || src[j] != ')' {
+	if j = skipBlankAt(src, j+1); !byteAt(src, j, ')') {
 		return 0
 	}
 	end := j + 1
-	j = skipSpace(src, end)
-	if j < len(src) && src[j] == '<' {
+	if j = skipSpace(src, end); byteAt(src, j, '<') {
 		if end = templateArgsEnd(src, j); end == 0 {
 			return 0
 		}
 		j = skipSpace(src, end)
 	}
-	if j >= len(src) || src[j] != '(' {
+	if !byteAt(src, j, '(') {
 		return 0
 	}
 	return end
@@ -1119,11 +1117,10 @@ func emptyDefaultEnd(src []byte, i int, inParens bool) int {
 		return 0
 	}
 	j := skipSpace(src, i+1)
-	if j >= len(src) || src[j] != '{' {
+	if !byteAt(src, j, '{') {
 		return 0
 	}
-	j = skipSpace(src, j+1)
-	if j >= len(src) || src[j] != '}' {
+	if j = skipSpace(src, j+1); !byteAt(src, j, '}') {
 		return 0
 	}
 	e := j + 1
@@ -1332,6 +1329,9 @@ func skipBlankAt(src []byte, i int) int {
 	}
 	return i
 }
+
+// byteAt reports whether src holds c at i.
+func byteAt(src []byte, i int, c byte) bool { return i < len(src) && src[i] == c }
 
 func hasPrefixAt(src []byte, i int, p string) bool {
 	return len(src)-i >= len(p) && string(src[i:i+len(p)]) == p
