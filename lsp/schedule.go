@@ -9,10 +9,10 @@ import (
 // The focused document first: an analysis a request waits for, or of the
 // document being edited, is foreground; re-diagnosing the other open
 // documents and workspace diagnostics are background. A foreground run
-// never waits behind background ones: it takes a free slot, or stops a
-// background run (which runs again once no foreground work is left).
-// Background runs use at most bgSlots slots, so on a busy session a core
-// stays free for the next keystroke.
+// never waits behind background ones, nor shares the cores with them: it
+// stops every background run under way (they run again once no
+// foreground work is left, reusing the facts they finished). Background
+// runs use at most bgSlots slots.
 
 // errPreempted is the cause of a background run stopped for foreground
 // work.
@@ -66,11 +66,12 @@ func (sc *scheduler) acquire(ctx context.Context) (context.Context, func(), erro
 	}
 	sc.mu.Lock()
 	sc.fg++
+	// On a busy machine a background run beside this one would take CPU
+	// from it: background runs give way, and their slots.
+	for r := range sc.bg {
+		r.cancel(errPreempted)
+	}
 	for sc.running >= sc.slots {
-		// Every slot is taken: background runs give theirs up.
-		for r := range sc.bg {
-			r.cancel(errPreempted)
-		}
 		wake := sc.wake
 		sc.mu.Unlock()
 		select {
