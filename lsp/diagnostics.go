@@ -133,6 +133,12 @@ func (s *view) analyse(ctx context.Context, path string, uncapped bool) ([]analy
 	}
 	opts.Store = s.store
 	opts.Budget = s.opts.Budget
+	// The file's parse, when another run started it, is awaited here,
+	// outside a slot and until the caller gives up (a 2 MB buffer's parse
+	// takes seconds on a busy machine; the core's wait cannot be cut).
+	if err := s.ws.AwaitParse(ctx, path); err != nil {
+		return nil, err
+	}
 	var diags []analysis.Diagnostic
 	var err error
 	for {

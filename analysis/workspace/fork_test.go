@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -132,4 +133,40 @@ func TestOverlayParseOnce(t *testing.T) {
 	if f1 != f2 || f2 != f3 || calls.Load() != 1 {
 		t.Errorf("parses %p %p %p, %d calls: want one parse", f1, f2, f3, calls.Load())
 	}
+}
+
+// AwaitParse waits for a parse another goroutine started, gives up when
+// its context ends, and starts none itself.
+func TestAwaitParse(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, "k.cpp")
+	if err := os.WriteFile(path, []byte("int f() { return 1; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := New(root)
+	if err := w.AwaitParse(t.Context(), path); err != nil || len(w.Parsed()) != 0 {
+		t.Fatalf("nothing under way: %v, parsed %v", err, w.Parsed())
+	}
+	entered, release := make(chan struct{}), make(chan struct{})
+	parseHook = func(string) {
+		close(entered)
+		<-release
+	}
+	t.Cleanup(func() { parseHook = nil })
+	parsed := make(chan struct{})
+	go func() {
+		w.File(path)
+		close(parsed)
+	}()
+	<-entered
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := w.AwaitParse(ctx, path); err != context.Canceled {
+		t.Errorf("cancelled wait: %v", err)
+	}
+	close(release)
+	if err := w.AwaitParse(t.Context(), path); err != nil {
+		t.Errorf("wait: %v", err)
+	}
+	<-parsed
 }

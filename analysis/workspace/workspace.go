@@ -575,6 +575,31 @@ func (w *Workspace) File(path string) (*grammar.File, error) {
 	return f, err
 }
 
+// AwaitParse waits until no goroutine (of this workspace or a fork) is
+// parsing path, or until ctx ends: a caller that would wait for that
+// parse inside File, where it cannot give up, waits here first. It
+// starts no parse.
+func (w *Workspace) AwaitParse(ctx context.Context, path string) error {
+	w.mu.Lock()
+	e := w.files[Abs(path)]
+	w.mu.Unlock()
+	if e == nil {
+		return nil
+	}
+	e.c.mu.Lock()
+	parsing := e.c.parsing
+	e.c.mu.Unlock()
+	if parsing == nil {
+		return nil
+	}
+	select {
+	case <-parsing:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // Files returns the parses of paths as File does one by one, but waits
 // for a file another goroutine is parsing only once it has parsed every
 // file nobody had started: workers checking the files of one unit share
