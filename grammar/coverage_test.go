@@ -276,3 +276,20 @@ func TestMaskMoreKeywords(t *testing.T) {
 		[]string{"__simt_vf__", "__aicore__", "__launch_bounds__(sizeof(T) <= 4 ? THREAD_NUM_32 : THREAD_NUM_64)", "__biasbuf__", "__biasbuf__",
 			"__ssbuf__", "__ssbuf__", "__global__", "__vector__", "__gm__", "__cube__", "__tiling_data_ptr__"}}})
 }
+
+// A macro the file defines to paste its arguments (`CONCAT(a, b)` through
+// `a##b`) reads as one name wherever it names a class, a function or a
+// test; a macro that pastes nothing (pto-isa's TCONCAT op) stays a call.
+func TestMaskPastedNames(t *testing.T) {
+	src := "#define CONCAT_HIDDEN(a, b) a##b\n#define CONCAT(a, b) CONCAT_HIDDEN(a, b)\nclass CONCAT(CASENAME, Test) : public testing::Test {\n};\n" +
+		"template <typename T>\nvoid CONCAT(Launch, CASENAME)(T* out, void* stream);\ntemplate void CONCAT(Launch, CASENAME)<float>(float* out, void* stream);\n" +
+		"void CONCAT(test_, CASENAME)()\n{\n    CONCAT(Launch, CASENAME)<T>(dst, stream);\n    TCONCAT(dst, a, b);\n}\nTEST_F(CONCAT(CASENAME, Test), case_half) {}\n"
+	checkCoverage(t, []coverageCase{{"pasted names", src, []string{"CONCAT(CASENAME, Test)", "CONCAT(Launch, CASENAME)",
+		"CONCAT(Launch, CASENAME)", "CONCAT(test_, CASENAME)", "CONCAT(Launch, CASENAME)", "CONCAT(CASENAME, Test)"}}})
+	checkUnmasked(t, "#define DECL(n) int var_##n\nvoid f() {\n  DECL(x) = 1;\n}\n")
+	f := parse(t, "k.cpp", src)
+	class := f.Tree.OfKind("class_specifier")[0].ChildByField("name")
+	if class == nil || class.Text() != "CONCAT(CASENAME, Test)" || int(class.Start) != strings.Index(src, "CONCAT(CASENAME") {
+		t.Errorf("class name:\n%s", Dump(f.Tree.Root()))
+	}
+}

@@ -170,6 +170,9 @@ func Mask(src []byte) ([]byte, []Span) {
 	// condSkips maps the offset of a hidden `#elif`/`#else`/`#endif`
 	// to the end of what it hides.
 	var condSkips map[int]int
+	// pasting are the file's macros that paste their arguments into one
+	// name (`#define CONCAT(a, b) a##b`).
+	var pasting map[string]bool
 	// groups are the file's conditional groups (condGroups), read at the
 	// first directive inside parentheses.
 	var groups map[int][2]int
@@ -237,6 +240,21 @@ func Mask(src []byte) ([]byte, []Span) {
 			switch {
 			case word[0] == '_' && len(word) > 2 && word[1] == '_' && qualifiers[string(word)]:
 				blank(i, e)
+			case pasting[string(word)] && pastedEnd(src, e) > 0:
+				// `class CONCAT(CASENAME, Test) : public testing::Test`:
+				// the use is one identifier, spelled as one of the same
+				// length (`CONCAT_CASENAME__Test_`).
+				end := pastedEnd(src, e)
+				ensure()
+				touch()
+				spans = append(spans, Span{Start: uint32(i), End: uint32(end), Text: string(src[i:end])})
+				for k := e; k < end; k++ {
+					if !isIdent(src[k]) {
+						out[k] = '_'
+					}
+				}
+				e = end
+				last = 'A'
 			case string(word) == "__volatile__":
 				// GNU's spelling, which tree-sitter-cpp reads nowhere
 				// (`__asm__ __volatile__("" ::: "memory")`): the keyword,
@@ -446,6 +464,12 @@ func Mask(src []byte) ([]byte, []Span) {
 				for _, a := range hasIncludeArgs(src, i, end) {
 					// `#if __has_include("x.h")` reads as `#if __has_include`.
 					blank(a[0], a[1])
+				}
+				if name := pastingMacro(src, i, end, pasting); name != "" {
+					if pasting == nil {
+						pasting = map[string]bool{}
+					}
+					pasting[name] = true
 				}
 				i = end
 				continue
@@ -670,6 +694,64 @@ func directiveName(src []byte, i int) string {
 		k++
 	}
 	return string(src[j:k])
+}
+
+// pastingMacro returns the name a `#define` line [i, end) defines when
+// its body pastes names into one: `a##b`, or a call of a pasting macro in
+// known (`CONCAT_HIDDEN(a, b)`). Otherwise "".
+func pastingMacro(src []byte, i, end int, known map[string]bool) string {
+	if directiveName(src, i) != "define" {
+		return ""
+	}
+	d := string(src[i:end])
+	j := strings.Index(d, "define") + len("define")
+	for j < len(d) && (d[j] == ' ' || d[j] == '\t') {
+		j++
+	}
+	k := j
+	for k < len(d) && isIdent(d[k]) {
+		k++
+	}
+	if k == j || k >= len(d) || d[k] != '(' {
+		return ""
+	}
+	c := strings.IndexByte(d[k:], ')')
+	if c < 0 {
+		return ""
+	}
+	body := strings.TrimSpace(d[k+c+1:])
+	if parts := strings.Split(body, "##"); len(parts) > 1 {
+		// Only names pasted: `int var_##n` declares, it is not a name.
+		for _, p := range parts {
+			if p = strings.TrimSpace(p); p == "" || strings.IndexFunc(p, func(r rune) bool { return r > 127 || !isIdent(byte(r)) }) >= 0 {
+				return ""
+			}
+		}
+		return d[j:k]
+	}
+	if w := strings.IndexByte(body, '('); w > 0 && known[strings.TrimSpace(body[:w])] && strings.HasSuffix(body, ")") {
+		return d[j:k]
+	}
+	return ""
+}
+
+// pastedEnd returns the end of a pasting macro's arguments at e when they
+// are names and numbers on one line (`(test_, CASENAME)`), or 0.
+func pastedEnd(src []byte, e int) int {
+	j := skipBlankAt(src, e)
+	if !byteAt(src, j, '(') {
+		return 0
+	}
+	for k := j + 1; k < len(src); k++ {
+		switch c := src[k]; {
+		case c == ')':
+			return k + 1
+		case isIdent(c) || c == ',' || c == ' ' || c == '\t':
+		default:
+			return 0
+		}
+	}
+	return 0
 }
 
 // formatMacro reports whether word is one of <cinttypes>' format
