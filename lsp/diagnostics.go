@@ -798,9 +798,7 @@ func (s *Server) trimParses() {
 	if sn == nil {
 		return
 	}
-	for _, f := range sn.ws.TrimParses(max(s.opts.ParseBudget, 0), s.openUnits) {
-		s.store.Release(f)
-	}
+	s.store.Release(sn.ws.TrimParses(max(s.opts.ParseBudget, 0), s.openUnits)...)
 }
 
 // quiet returns once no input has changed for d.

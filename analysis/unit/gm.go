@@ -27,14 +27,17 @@ var gmKey = &UnitKey[*cxx.GM]{
 //
 // When the file's only include is the header (an entry and its body), the
 // rest is the header's own includes, whose environment the header's model
-// will need: it is built first, then extended, so an entry checked before
-// its header does not build two environments of the same headers.
+// will need: it is built first, the same way (includesEnvKey), then
+// extended, so an entry checked before its header does not build two
+// environments of the same headers, and a chain of headers each including
+// the next builds each level's once, from the level below (each built
+// afresh made a chain of 1,500 headers quadratic).
 func includesGMEnv(ctx context.Context, u *Unit) *cxx.GMEnv {
 	hs := u.Headers()
 	if len(hs) > 1 {
 		rest, ok := Cached(u.Part("gm-includes", hs[1:]), gmEnvKey)
 		if !ok && soleInclude(u, u.Files[0], hs) {
-			rest, ok = Fact(u.Part("gm-includes", hs[1:]), gmEnvKey), true
+			rest, ok = Fact(u.Part("gm-closure", hs), includesEnvKey), true
 		}
 		if ok {
 			if env := cxx.PrependGMEnv(u, hs[0], rest); env != nil {
@@ -44,6 +47,12 @@ func includesGMEnv(ctx context.Context, u *Unit) *cxx.GMEnv {
 	}
 	return Fact(u.Part("gm-includes", hs), gmEnvKey)
 }
+
+// includesEnvKey is includesGMEnv of a closure (a Part of the closure's
+// files, the file first).
+var includesEnvKey = &UnitKey[*cxx.GMEnv]{Name: "unit.includesGMEnv"}
+
+func init() { includesEnvKey.Compute = includesGMEnv } // it recurses through the key
 
 // soleInclude reports whether hs[0] is the only header of u that f
 // includes itself (the others reached through it). It decides only what

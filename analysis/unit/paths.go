@@ -15,6 +15,18 @@ import (
 // ForEntry returns the unit rooted at an extern entry file (one a stub
 // names, say), or nil when the entry cannot be read.
 func (s *Store) ForEntry(ctx context.Context, ws *workspace.Workspace, entry string) *Unit {
+	entry = workspace.Abs(entry)
+	gen := ws.Generation()
+	if s != nil {
+		// Every file of a unit asks for it: a unit of a thousand headers
+		// listed and numbered its files a thousand times.
+		s.mu.Lock()
+		m, ok := s.entries[entry]
+		s.mu.Unlock()
+		if ok && m.ws == ws && m.gen == gen {
+			return &Unit{Entry: m.files[0].Path, Files: m.files, Stubs: m.stubs, Kind: m.kind, Key: m.key, store: s, ws: ws, ctx: ctx}
+		}
+	}
 	var files []*grammar.File
 	parsed, errs := ws.Files(ws.Closure(entry))
 	for i, f := range parsed {
@@ -22,11 +34,31 @@ func (s *Store) ForEntry(ctx context.Context, ws *workspace.Workspace, entry str
 			files = append(files, f)
 		}
 	}
-	if len(files) == 0 || files[0].Path != workspace.Abs(entry) {
+	if len(files) == 0 || files[0].Path != entry {
 		return nil
 	}
 	kind, _ := ws.UnitKind(entry)
-	return s.New(ctx, ws, files[0].Path, files, ws.StubsForEntry(entry), kind, "")
+	u := s.New(ctx, ws, files[0].Path, files, ws.StubsForEntry(entry), kind, "")
+	if s != nil && ws.Generation() == gen {
+		s.mu.Lock()
+		if s.entries == nil {
+			s.entries = map[string]entryUnit{}
+		}
+		s.entries[entry] = entryUnit{ws: ws, gen: gen, files: u.Files, stubs: u.Stubs, kind: kind, key: u.Key}
+		s.mu.Unlock()
+	}
+	return u
+}
+
+// entryUnit is ForEntry's memo of an entry's unit, valid while its
+// workspace's generation is the same.
+type entryUnit struct {
+	ws    *workspace.Workspace
+	gen   uint64
+	files []*grammar.File
+	stubs []*abi.Stub
+	kind  workspace.Kind
+	key   string
 }
 
 // Releaser frees, during a run over many files, the parses (and their
@@ -88,13 +120,16 @@ func (r *Releaser) Reads(i int) []string {
 func (r *Releaser) Done(i int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	var gone []*grammar.File
 	for _, q := range r.needs[i] {
 		if r.left[q]--; r.left[q] == 0 {
 			if f := r.ws.Release(q); f != nil {
-				r.store.Release(f)
+				gone = append(gone, f)
 			}
 		}
 	}
+	// At once: the store's facts are looked over once, not once per file.
+	r.store.Release(gone...)
 	r.needs[i] = nil
 }
 

@@ -56,6 +56,8 @@ type Store struct {
 	swept  int // len(facts) after the last sweep
 	// readers are the facts each rule was seen to read (Learn).
 	readers map[string]map[FactKey]bool
+	// entries memoizes ForEntry.
+	entries map[string]entryUnit
 }
 
 // NewStore returns an empty fact store.
@@ -107,13 +109,23 @@ func (s *Store) Sweep(in Inputs) {
 	s.swept = len(s.facts)
 }
 
-// Release drops every fact computed from the parse f, and f's number: a
-// later parse of the file starts afresh. `check` releases a file's facts
-// with its parse once no file left to check reads it.
+// Release drops every fact computed from the parses fs, and their
+// numbers: a later parse of a file starts afresh. `check` releases a
+// file's facts with its parse once no file left to check reads it (the
+// last file of a unit releases all of its files at once: one look over
+// the facts, not one per file).
 //
-// The shadow files of f's macro bodies (grammar.File.MacroOf) go with it.
-func (s *Store) Release(f *grammar.File) {
-	of := func(g *grammar.File) bool { return g != nil && (g == f || g.MacroOf == f) }
+// The shadow files of their macro bodies (grammar.File.MacroOf) go with
+// them.
+func (s *Store) Release(fs ...*grammar.File) {
+	if len(fs) == 0 {
+		return
+	}
+	set := make(map[*grammar.File]bool, len(fs))
+	for _, f := range fs {
+		set[f] = true
+	}
+	of := func(g *grammar.File) bool { return g != nil && (set[g] || g.MacroOf != nil && set[g.MacroOf]) }
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for id, c := range s.facts {
@@ -382,11 +394,10 @@ func (s *Store) drop(id factID) {
 	}
 }
 
-// idOf numbers an input (a parsed file, a stub) for unit keys: a new
-// parse of a file gets a new number, so every unit holding it a new key.
-func (s *Store) idOf(x any) uint64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// idLocked numbers an input (a parsed file, a stub) for unit keys, with
+// s.mu held: a new parse of a file gets a new number, so every unit
+// holding it a new key.
+func (s *Store) idLocked(x any) uint64 {
 	if id, ok := s.ids[x]; ok {
 		return id
 	}

@@ -13,9 +13,8 @@ package unit
 
 import (
 	"context"
-	"fmt"
 	"sort"
-	"strings"
+	"strconv"
 
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -59,15 +58,18 @@ func (s *Store) New(ctx context.Context, ws *workspace.Workspace, entry string, 
 		u.Key = pseudo + "|" + entry
 		return u
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s|%s|%d", pseudo, entry, kind)
+	b := make([]byte, 0, len(pseudo)+len(entry)+8+6*(len(files)+len(stubs)))
+	b = append(append(append(append(b, pseudo...), '|'), entry...), '|')
+	b = strconv.AppendInt(b, int64(kind), 10)
+	s.mu.Lock()
 	for _, f := range files {
-		fmt.Fprintf(&b, "|f%d", s.idOf(f))
+		b = strconv.AppendUint(append(b, '|', 'f'), s.idLocked(f), 10)
 	}
 	for _, st := range stubs {
-		fmt.Fprintf(&b, "|s%d", s.idOf(st))
+		b = strconv.AppendUint(append(b, '|', 's'), s.idLocked(st), 10)
 	}
-	u.Key = b.String()
+	s.mu.Unlock()
+	u.Key = string(b)
 	return u
 }
 

@@ -161,9 +161,15 @@ type Workspace struct {
 	// unitsEpoch counts drops of units, so a units index built while the
 	// include graph changed is not kept.
 	unitsEpoch uint64
-	// closures memoizes Closure until a file's content, the include graph
-	// or the limits change.
-	closures *memo[string, []string]
+	// closures memoizes Closure (and the kinds entries' closures say)
+	// until a file's content, the include graph or the limits change;
+	// drops counts those changes (see Generation).
+	closures *closureTable
+	drops    uint64
+	// releases counts the parses released by this workspace and its forks
+	// (they share the parses), overrides the kind overrides set.
+	releases  *atomic.Uint64
+	overrides uint64
 	// abi is the Python stub index (stubs.go).
 	abi abiState
 	// maxFile is the size cap of a file (fsys.DefaultMaxFileSize when
@@ -200,7 +206,7 @@ func (w *Workspace) BoundIndex() {
 // New returns a workspace over the given root folders.
 func New(roots ...string) *Workspace {
 	w := &Workspace{files: map[string]*fileEntry{}, known: map[string]bool{},
-		parsers: new([2]sync.Pool), uses: new(atomic.Uint64), problems: &memo[string, error]{}, idx: &indexRuns{}}
+		parsers: new([2]sync.Pool), uses: new(atomic.Uint64), releases: new(atomic.Uint64), problems: &memo[string, error]{}, idx: &indexRuns{}}
 	for _, r := range roots {
 		if abs, err := filepath.Abs(r); err == nil {
 			w.roots = append(w.roots, abs)
@@ -293,6 +299,7 @@ func (w *Workspace) AddIncludeDirs(dirs []string) {
 func (w *Workspace) SetKindOverride(fn func(entry string) (Kind, bool)) {
 	w.mu.Lock()
 	w.kindOverride = fn
+	w.overrides++
 	w.mu.Unlock()
 }
 
@@ -814,6 +821,7 @@ func (w *Workspace) Release(path string) *grammar.File {
 	}
 	// A finished parse: no goroutine waits on c.parsing.
 	e.c.file, e.c.err, e.c.parsing = nil, nil, nil
+	w.releases.Add(1)
 	return f
 }
 
@@ -1017,41 +1025,139 @@ func (w *Workspace) UnresolvedIncludes(path string) []grammar.Include {
 // the file comes first). A closure stops growing once its files hold more
 // bytes than the unit cap; the headers left out are recorded as problems.
 func (w *Workspace) Closure(path string) []string {
-	path = Abs(path)
-	w.mu.Lock()
-	limit := w.maxUnit
-	memo := memoOf(&w.closures)
-	w.mu.Unlock()
-	if c, ok := memo.get(path); ok {
-		return slices.Clone(c)
-	}
-	out := w.closure(path, limit)
-	w.mu.Lock()
-	if w.closures == memo {
-		// Not dropped meanwhile (an edit): a fork may still read memo.
-		memo.put(path, out, maxClosures)
-	}
-	w.mu.Unlock()
-	return slices.Clone(out)
+	return w.closureOf(Abs(path), 0).list()
 }
 
-// maxClosures bounds the Closure memo: a run over a whole tree asks for
-// every file's once.
-const maxClosures = 256
+// closureTable is the Closure memo, shared by forks until either drops
+// it.
+type closureTable struct {
+	mu sync.Mutex
+	m  map[string]*closureMemo
+	// paths counts the paths the walked closures hold (maxClosurePaths).
+	paths int
+	// kinds are the kinds entries' closures say (closureKind).
+	kinds map[string]Kind
+}
+
+// closureMemo is a memoized closure: path, then its sole include's
+// closure (sole, shared, not copied: a chain of headers each including
+// the next holds one entry per header), or the paths walked; with the
+// bytes they hold and whether it is whole (not cut at the unit cap).
+type closureMemo struct {
+	path  string
+	sole  *closureMemo
+	paths []string
+	n     int
+	bytes int64
+	whole bool
+}
+
+// list is the closure's paths, a new slice.
+func (c *closureMemo) list() []string {
+	out := make([]string, 0, c.n)
+	for ; c.sole != nil; c = c.sole {
+		out = append(out, c.path)
+	}
+	return append(out, c.paths...)
+}
+
+// has reports whether the closure holds path.
+func (c *closureMemo) has(path string) bool {
+	for ; c.sole != nil; c = c.sole {
+		if c.path == path {
+			return true
+		}
+	}
+	return slices.Contains(c.paths, path)
+}
+
+// closureOf is path's closure (path absolute), memoized; depth counts
+// the sole includes followed to get here (see closure).
+func (w *Workspace) closureOf(path string, depth int) *closureMemo {
+	w.mu.Lock()
+	limit := w.maxUnit
+	if w.closures == nil {
+		w.closures = &closureTable{}
+	}
+	t := w.closures
+	w.mu.Unlock()
+	t.mu.Lock()
+	c := t.m[path]
+	t.mu.Unlock()
+	if c != nil {
+		return c
+	}
+	c = w.closure(path, limit, depth)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closures != t {
+		// Dropped meanwhile (an edit): a fork may still read t.
+		return c
+	}
+	t.mu.Lock()
+	if t.m == nil || t.paths+len(c.paths) > maxClosurePaths {
+		t.m, t.paths = map[string]*closureMemo{}, 0
+	}
+	t.m[path] = c
+	t.paths += len(c.paths) + 1
+	t.mu.Unlock()
+	return c
+}
+
+// maxClosurePaths bounds the paths the Closure memo holds (16 bytes each):
+// a run over a whole tree asks for every file's closure several times
+// (its own check, its readers, its units).
+const maxClosurePaths = 1 << 21
+
+// maxSoleDepth bounds the sole includes closure follows through the memo
+// (a goroutine's stack per level); past it a closure is walked.
+const maxSoleDepth = 10000
 
 // dropClosures forgets the memoized closures (w.mu held).
 func (w *Workspace) dropClosures() {
 	w.closures = nil
+	w.drops++
 }
 
-func (w *Workspace) closure(path string, limit int64) []string {
+// Generation changes whenever a closure, a stub link or a parse held may
+// have changed (a file's text, the include graph, the limits, a parse
+// released here or in a fork): what was made of this workspace's parses
+// and closures at one generation holds while it stays the same.
+func (w *Workspace) Generation() uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.drops + w.releases.Load() + w.abi.stubsEpoch + w.overrides
+}
+
+// closureHook, when set (tests), hears each file a closure walk visits.
+var closureHook func(path string)
+
+func (w *Workspace) closure(path string, limit int64, depth int) *closureMemo {
 	if limit <= 0 {
 		limit = fsys.DefaultMaxUnitBytes
+	}
+	if incs := w.Includes(path); len(incs) == 1 && depth < maxSoleDepth {
+		// A file with one include: its closure is that file's, after it
+		// (breadth first, the same order). Walked afresh for each header,
+		// a chain of headers each including the next was quadratic.
+		var own int64
+		if src, err := w.Source(path); err == nil {
+			own = int64(len(src))
+		}
+		if sub := w.closureOf(incs[0], depth+1); sub.whole && own+sub.bytes <= limit && !sub.has(path) {
+			if closureHook != nil {
+				closureHook(path)
+			}
+			return &closureMemo{path: path, sole: sub, n: sub.n + 1, bytes: own + sub.bytes, whole: true}
+		}
 	}
 	seen := map[string]bool{path: true}
 	out := []string{path}
 	var total int64
 	for i := 0; i < len(out); i++ {
+		if closureHook != nil {
+			closureHook(out[i])
+		}
 		if src, err := w.Source(out[i]); err == nil {
 			total += int64(len(src))
 		}
@@ -1059,7 +1165,8 @@ func (w *Workspace) closure(path string, limit int64) []string {
 			for _, p := range out[max(i, 1):] {
 				w.problem(p, fmt.Errorf("not analysed with %s: its includes exceed %s in total", path, fsys.Bytes(limit)))
 			}
-			return out[:max(i, 1)]
+			out = out[:max(i, 1)]
+			return &closureMemo{paths: out, n: len(out), bytes: total}
 		}
 		for _, inc := range w.Includes(out[i]) {
 			if !seen[inc] {
@@ -1068,7 +1175,7 @@ func (w *Workspace) closure(path string, limit int64) []string {
 			}
 		}
 	}
-	return out
+	return &closureMemo{paths: out, n: len(out), bytes: total, whole: true}
 }
 
 // Index walks the roots once to learn every C++ file, so a header can find
@@ -1235,6 +1342,7 @@ func (w *Workspace) Fork() *Workspace {
 		indexed:      w.indexed,
 		kindOverride: w.kindOverride,
 		parsers:      w.parsers,
+		releases:     w.releases,
 		units:        w.units,
 		resolved:     w.resolved,
 		unitsEpoch:   w.unitsEpoch,
@@ -1380,6 +1488,25 @@ func (w *Workspace) UnitKind(entry string) (Kind, string) {
 	if k, ok := w.stubKind(entry); ok {
 		return k, "stub"
 	}
+	return w.closureKind(entry), "heuristic"
+}
+
+// closureKind is what the scans of entry's closure say its kind is,
+// memoized with the closures: every header of a unit asks for its
+// entry's (a chain of a thousand headers walked the whole chain for each).
+func (w *Workspace) closureKind(entry string) Kind {
+	w.mu.Lock()
+	if w.closures == nil {
+		w.closures = &closureTable{}
+	}
+	t := w.closures
+	w.mu.Unlock()
+	t.mu.Lock()
+	k, ok := t.kinds[entry]
+	t.mu.Unlock()
+	if ok {
+		return k
+	}
 	var cube, vec, mixed bool
 	for _, p := range w.Closure(entry) {
 		if s := w.scanOf(p); s != nil {
@@ -1390,11 +1517,23 @@ func (w *Workspace) UnitKind(entry string) (Kind, string) {
 	}
 	switch {
 	case mixed || cube && vec:
-		return KindMixed, "heuristic"
+		k = KindMixed
 	case cube:
-		return KindAIC, "heuristic"
+		k = KindAIC
+	default:
+		k = KindAIV
 	}
-	return KindAIV, "heuristic"
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closures == t {
+		t.mu.Lock()
+		if t.kinds == nil {
+			t.kinds = map[string]Kind{}
+		}
+		t.kinds[entry] = k
+		t.mu.Unlock()
+	}
+	return k
 }
 
 // kindOf is the most demanding kind among a file's units: a header compiled

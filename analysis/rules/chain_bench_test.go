@@ -1,0 +1,53 @@
+package rules
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
+)
+
+// BenchmarkHeaderChain runs `extern-lsp check` (every rule, one job) in a
+// child process on an entry and a chain of n one-line headers, each
+// including the next (issue 31: 1,500 took 84 s and 1.1 GB at e46a6f4,
+// 14 s at c126022), and reports its CPU time (cpu-ms, cpu-us-per-header)
+// and peak RSS. The closures, the entry's unit and kind, the GM
+// environments and the releases are linear in n (see
+// TestClosuresOfAChainAreLinear, TestGMOfAChainIsLinear); what a header's
+// own closure facts cost still grows with the headers it includes.
+//
+//	go test ./analysis/rules -run '^$' -bench HeaderChain -benchtime 1x
+func BenchmarkHeaderChain(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "extern-lsp")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/extern-lsp/extern-lsp/cmd/extern-lsp").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, n := range []int{250, 500, 1000, 2000} {
+		b.Run(fmt.Sprintf("%d", n), func(b *testing.B) {
+			var u analysistest.CheckUsage
+			for i := 0; i < b.N; i++ {
+				dir := b.TempDir()
+				for h := range n {
+					src := fmt.Sprintf("#include \"h%d.hpp\"\n", h+1)
+					if h == n-1 {
+						src = "int last;\n"
+					}
+					if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("h%d.hpp", h)), []byte(src), 0o644); err != nil {
+						b.Fatal(err)
+					}
+				}
+				entry := "#include \"h0.hpp\"\nextern \"C\" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {}\n"
+				var err error
+				if u, err = analysistest.CheckRun(bin, dir, []byte(entry)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(u.CPU.Milliseconds()), "cpu-ms")
+			b.ReportMetric(float64(u.CPU.Microseconds())/float64(n), "cpu-us-per-header")
+			b.ReportMetric(float64(u.PeakRSS)/(1<<20), "peak-MB")
+		})
+	}
+}
