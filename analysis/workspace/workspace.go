@@ -958,12 +958,19 @@ func (w *Workspace) resolveInclude(from string, inc grammar.Include) string {
 		if i > 0 && w.missingDir(filepath.Dir(c)) {
 			continue
 		}
+		if statHook != nil {
+			statHook(c)
+		}
 		if st, err := os.Stat(c); err == nil && !st.IsDir() {
 			return c
 		}
 	}
 	return ""
 }
+
+// statHook, when set (tests), hears each path include resolution looks
+// up on disk.
+var statHook func(path string)
 
 // missingDir reports whether folder d is not on disk, asked once per
 // folder for as long as the resolutions are kept: with 100,000 include
@@ -975,6 +982,9 @@ func (w *Workspace) missingDir(d string) bool {
 	w.mu.Unlock()
 	if m, ok := nd.get(d); ok {
 		return m
+	}
+	if statHook != nil {
+		statHook(d)
 	}
 	st, err := os.Stat(d)
 	m := err != nil || !st.IsDir()

@@ -1,0 +1,56 @@
+package workspace
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestManyIncludeDirsAreLinear: a project listing n include folders, most
+// not on disk, each twice (issue 31: 100,000 took 29 s): the list is kept
+// once, and resolving k #includes that name no file looks each missing
+// folder up on disk once, not once per #include (n*k lookups), while a
+// header in a folder listed last is still found.
+func TestManyIncludeDirsAreLinear(t *testing.T) {
+	const k = 20
+	for _, n := range []int{1000, 4000} {
+		root := t.TempDir()
+		real := filepath.Join(root, "inc")
+		if err := os.Mkdir(real, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(real, "found.h"), []byte("int found;\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for i := range k {
+			fmt.Fprintf(&b, "#include \"missing%d.h\"\n", i)
+		}
+		b.WriteString("#include \"found.h\"\n")
+		entry := filepath.Join(root, "k.cpp")
+		if err := os.WriteFile(entry, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var dirs []string
+		for i := range n {
+			dirs = append(dirs, filepath.Join(root, "absent", fmt.Sprint(i)))
+		}
+		ws := New(root)
+		ws.AddIncludeDirs(dirs)
+		ws.AddIncludeDirs(append(dirs, real))
+		if got := len(ws.IncludeDirs()); got != n+1 {
+			t.Fatalf("n=%d: %d include folders kept, want %d (each once)", n, got, n+1)
+		}
+		stats := 0
+		statHook = func(string) { stats++ }
+		t.Cleanup(func() { statHook = nil })
+		if incs := ws.Includes(entry); len(incs) != 1 || filepath.Base(incs[0]) != "found.h" {
+			t.Fatalf("n=%d: includes resolved to %v, want found.h alone", n, incs)
+		}
+		if limit := n + 3*(k+1); stats > limit {
+			t.Errorf("n=%d: %d disk lookups for %d #includes; want at most %d (each missing folder once)", n, stats, k+1, limit)
+		}
+	}
+}
