@@ -82,6 +82,7 @@ type Inputs interface {
 func (s *Store) Sweep(in Inputs) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.entries = nil
 	for id, c := range s.facts {
 		stale := false
 		for _, f := range c.pins {
@@ -127,6 +128,9 @@ func (s *Store) Release(fs ...*grammar.File) {
 	}
 	of := func(g *grammar.File) bool { return g != nil && (set[g] || g.MacroOf != nil && set[g.MacroOf]) }
 	s.mu.Lock()
+	// The entries' units hold their parses: a released one must not stay
+	// alive in the memo.
+	s.entries = nil
 	defer s.mu.Unlock()
 	for id, c := range s.facts {
 		if of(id.file) || slices.ContainsFunc(c.pins, of) {
