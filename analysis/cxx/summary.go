@@ -630,6 +630,9 @@ func (s *Summaries) originOf(e *grammar.Node) Origin {
 	return Origin{}
 }
 
+// Uncast is e without the parentheses and casts around it.
+func Uncast(e *grammar.Node) *grammar.Node { return uncast(e) }
+
 // uncast strips the casts around a dcci's operand: `dcci((__gm__ void
 // *)slot, ...)` casts for the intrinsic's signature and maintains the
 // lines `slot` points at, whatever its type; as a view (carve) the cast

@@ -159,7 +159,10 @@ func (s *falseSharing) rowOf(a *cxx.Access) ([]slotStep, bool) {
 	if def == nil {
 		return nil, true
 	}
-	e := stripCasts(def)
+	e := cxx.Uncast(def)
+	if e == nil {
+		return nil, true
+	}
 	var base, off *grammar.Node
 	switch e.Kind() {
 	case "binary_expression":
@@ -202,24 +205,6 @@ func (s *falseSharing) rowOf(a *cxx.Access) ([]slotStep, bool) {
 		out = append(out, slotStep{term, size, t, sdef, def})
 	}
 	return out, true
-}
-
-// stripCasts removes parentheses and casts around a pointer expression.
-func stripCasts(e *grammar.Node) *grammar.Node {
-	for {
-		e = cxx.Unparen(e)
-		switch e.Kind() {
-		case "cast_expression":
-			e = e.ChildByField("value")
-			continue
-		case "call_expression":
-			if c, ok := cxx.AsCall(e); ok && strings.HasSuffix(c.Name, "_cast") && len(c.Args) == 1 {
-				e = c.Args[0]
-				continue
-			}
-		}
-		return e
-	}
 }
 
 type falseSharing struct {
