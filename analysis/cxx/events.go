@@ -1277,7 +1277,52 @@ func (a *eventAnalysis) callees(n *grammar.Node) (defs []FuncDef, opaque bool) {
 	if defs = a.funcs.Callees(c); len(defs) == 0 {
 		return nil, a.opaque(c)
 	}
-	return defs, false
+	return a.ofClass(n, c, defs), false
+}
+
+// ofClass narrows a method call's definitions to its class when the code
+// says which: an unqualified call in a method of class C (or `this->f()`)
+// runs C's f, `obj.f()` runs f of obj's declared class. Kernels of one
+// unit define same-named methods in many classes (Process, CopyOut,
+// AllocEventID per tiling variant); read as "may call any of them", a
+// class's wait met another class's state. All of them when none is of
+// that class (a base class's, a free function).
+func (a *eventAnalysis) ofClass(n *grammar.Node, c Call, defs []FuncDef) []FuncDef {
+	if len(defs) < 2 {
+		return defs
+	}
+	var classes []string
+	switch r := Unparen(c.Receiver); {
+	case r == nil || r.Kind() == "this":
+		if fn := EnclosingDefinition(n); fn != nil {
+			if cls := ClassOf(fn); cls != "" {
+				classes = []string{cls}
+			}
+		}
+	case r.Kind() == "identifier":
+		for _, t := range a.funcs.TypesOf(r.Text()) {
+			classes = append(classes, BaseName(t))
+		}
+	case r.Kind() == "field_expression":
+		if f := r.ChildByField("field"); f != nil {
+			for _, t := range a.funcs.TypesOf(f.Text()) {
+				classes = append(classes, BaseName(t))
+			}
+		}
+	}
+	if len(classes) == 0 {
+		return defs
+	}
+	var out []FuncDef
+	for _, d := range defs {
+		if slices.Contains(classes, ClassOf(d.Node)) {
+			out = append(out, d)
+		}
+	}
+	if len(out) == 0 {
+		return defs
+	}
+	return out
 }
 
 // opaque reports a call the unit cannot follow that may hide event

@@ -87,7 +87,16 @@ func runEventUnpaired(pass *analysis.Pass) {
 	cores := kindCores(pass)
 	var sides map[cxx.EventKey][2]grammar.Cores
 	// The closure's function index is workspaceFuncs' (the same code files).
+	runtime := pass.Models().RuntimeABI()
 	for _, fd := range cxx.UnpairedEvents(pass.Context(), pass.Closure(), files, pass.Closure().FuncIndex(), pass.Consts, entries, cores) {
+		if fd.Problem == cxx.EventSetAgain && !runtime {
+			// Operator kernels dispatch through objects a macro declares
+			// per tiling key (`templateClass<...> op; op.Process();`),
+			// whose calls resolve to every class's method of the name:
+			// a set pending "on every path" is then a union of classes
+			// no launch runs together (ops-transformer's IFA kernel).
+			continue
+		}
 		if fd.Problem == cxx.EventLeaked || fd.Problem == cxx.EventWaitUnset {
 			if sides == nil {
 				sides = eventSides(pass, files)
