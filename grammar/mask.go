@@ -83,7 +83,19 @@ var specifiers = map[string]bool{
 // AscendIsReplacement maps the masked spelling of ASCEND_IS_AIV/AIC back to
 // the original; `if ASCEND_IS_AIV {` (the macro expands to `constexpr (...)`)
 // becomes `if (ASCENDISAIV) {` of equal length.
-var AscendIsReplacement = map[string]string{"(ASCENDISAIV)": "ASCEND_IS_AIV", "(ASCENDISAIC)": "ASCEND_IS_AIC"}
+var AscendIsReplacement = map[string]string{
+	"(ASCENDISAIV)": "ASCEND_IS_AIV", "(ASCENDISAIC)": "ASCEND_IS_AIC",
+	"(ASCEND_ISNOTAIV)": "ASCEND_IS_NOT_AIV", "(ASCEND_ISNOTAIC)": "ASCEND_IS_NOT_AIC",
+}
+
+// ascendIsMasked is AscendIsReplacement the other way.
+var ascendIsMasked = func() map[string]string {
+	m := map[string]string{}
+	for k, v := range AscendIsReplacement {
+		m[v] = k
+	}
+	return m
+}()
 
 func isIdentStart(b byte) bool {
 	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
@@ -370,12 +382,9 @@ func Mask(src []byte) ([]byte, []Span) {
 				j := skipBlank(e)
 				if j > e {
 					k := identEnd(j)
-					if w := string(src[j:k]); w == "ASCEND_IS_AIV" || w == "ASCEND_IS_AIC" {
+					if rep, ok := ascendIsMasked[string(src[j:k])]; ok {
+						w := string(src[j:k])
 						ensure()
-						rep := "(ASCENDISAIV)"
-						if w == "ASCEND_IS_AIC" {
-							rep = "(ASCENDISAIC)"
-						}
 						spans = append(spans, Span{Start: uint32(j), End: uint32(k), Text: w})
 						copy(out[j:k], rep)
 						e = k

@@ -2,8 +2,10 @@ package rules
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -21,7 +23,9 @@ var TPipeDouble = register(&analysis.Analyzer{
 			"member) created while an earlier one in the same function is still live on a core that compiles both: " +
 			"its block has not ended and no `Destroy()` was called on it before. A TPipe destroyed by the " +
 			"create-then-`Destroy()` idiom, or a class member destroyed in the constructor (catlass " +
-			"`Arch::Resource`), is not live. Pipes under disjoint core guards never meet.",
+			"`Arch::Resource`), is not live. Pipes under disjoint core guards never meet, nor do pipes declared " +
+			"together and used one after another: each `Destroy()`ed before the next is first used, read in the " +
+			"function and in the bodies of the macros it calls (`TPipe a; TPipe b; RUN(a); a.Destroy(); RUN(b);`).",
 		Why: "A TPipe owns the core's UB allocation and its pipe events; its constructor initializes them and " +
 			"`Destroy()` (or the destructor) waits on them and releases them. Two live TPipes on one core hand out " +
 			"overlapping UB and event ids, so buffers alias and waits never complete: wrong data or a hang. When you " +
@@ -69,6 +73,9 @@ func runTPipeDouble(pass *analysis.Pass) {
 			if first.Destroy != nil && first.Destroy.End <= second.Node.Start {
 				continue
 			}
+			if usedAfterDestroy(pass, first, second) {
+				continue
+			}
 			line, _ := pass.File.Lines.Position(first.Node.Start)
 			pass.Report(analysis.Diagnostic{
 				Start: second.Node.Start,
@@ -101,4 +108,70 @@ func coreWords(c grammar.Cores) string {
 		return "vector core"
 	}
 	return "cube and vector cores"
+}
+
+// usedAfterDestroy reports whether the second pipe is first used after the
+// first is destroyed, reading fn's text after the second's declaration in
+// order and the body of each macro it calls where it is called: pipes
+// declared together and handed to one phase after another
+// (`#define RUN_ALL() do { A op; op.Init(&a); op.Process(); a.Destroy();
+// B op2; op2.Init(&b); ... } while (0)`). Both hand out UB and events
+// only once used.
+func usedAfterDestroy(pass *analysis.Pass, first, second *unit.TPipe) bool {
+	if first.Name == "" || second.Name == "" || first.Class != "" || second.Class != "" || first.Fn == nil {
+		return false
+	}
+	macros := pass.Closure().Macros()
+	destroyed := false
+	for _, id := range pass.Nodes("identifier") {
+		if id.Start <= second.Node.End || !first.Fn.Contains(id) {
+			continue
+		}
+		switch name := id.Text(); {
+		case name == second.Name:
+			return destroyed
+		case name == first.Name:
+			if fe := id.Parent(); fe == nil || fe.Parent() == nil {
+				continue
+			}
+			if c, ok := cxx.AsCall(id.Parent().Parent()); ok && c.Name == "Destroy" && c.Receiver != nil && cxx.Root(c.Receiver) == first.Name {
+				destroyed = true
+			}
+		default:
+			p := id.Parent()
+			if p == nil || p.Kind() != "call_expression" || p.ChildByField("function") != id {
+				continue
+			}
+			for _, m := range macros.ByName[name] {
+				if !m.FuncLike {
+					continue
+				}
+				d, u := wordIndex(m.Body, first.Name+".Destroy"), wordIndex(m.Body, second.Name)
+				if u >= 0 {
+					return destroyed || d >= 0 && d < u
+				}
+				destroyed = destroyed || d >= 0
+			}
+		}
+	}
+	return false
+}
+
+// wordIndex is the offset of the first occurrence of w in s that starts
+// and ends on a word boundary (blanks around the dot of a member call
+// dropped), -1 when there is none.
+func wordIndex(s, w string) int {
+	s = strings.ReplaceAll(strings.ReplaceAll(s, " .", "."), ". ", ".")
+	for off := 0; ; {
+		i := strings.Index(s[off:], w)
+		if i < 0 {
+			return -1
+		}
+		i += off
+		end := i + len(w)
+		if (i == 0 || !isIdentByte(s[i-1])) && (end == len(s) || !isIdentByte(s[end])) {
+			return i
+		}
+		off = i + 1
+	}
 }

@@ -36,7 +36,9 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"did not resolve) may be either: it is reported at info, naming the call, and counted in `--statistics` as " +
 			"a finding said less. An unconditional `return` before a barrier is reported as a " +
 			"debugging probe left in (warning). A return after the last barrier, or on a branch that passed its own " +
-			"barrier, is silent.",
+			"barrier, is silent. A return ending one branch of an `if` whose other branch reaches the barrier is judged by " +
+			"that `if`'s condition (a dispatch on a tiling key every core shares is silent), and every cube core leaving " +
+			"before a bare `SyncAll()`, which only the vector cores wait in, is silent.",
 		Why: "A hardware barrier releases only when every core of the launch (every core of one type, for mode-0 flags) " +
 			"has arrived; `pl.spmd(N, sync_start=True)` launches all N blocks together precisely so that they can. A block " +
 			"that returns early (`if (block_idx >= used) return;`, a lane test, a data-dependent skip) never arrives, so " +
@@ -177,6 +179,12 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 		}
 		d := ix.varianceAbove(r, call, cores)
 		leaf := chain[len(chain)-1]
+		if b, _ := sites.of(leaf.Call); d.outerRuntime == nil && cxx.BarrierKind(b.kind) == cxx.BarrierSyncAll && b.aivOnlyKnown && b.aivOnly && cores&grammar.AIV == 0 {
+			// Every cube core leaves before a barrier of the vector cores
+			// (`SyncAll()`): no cube waits in it for another, and no
+			// vector core for a cube.
+			continue
+		}
 		if dc.any && d.outerRuntime == nil {
 			// Every core of the type takes the same path: fine unless a
 			// whole core type leaves before the barrier that orders cube
@@ -386,7 +394,7 @@ func (ix *fnIndex) decidingAbove(r, call *grammar.Node) deciding {
 		return u.Of(r)
 	}
 	step := func(p, child *grammar.Node, above deciding) deciding {
-		if !cxx.IsConditionOf(p, child) || p.Contains(call) {
+		if !cxx.IsConditionOf(p, child) || child.Contains(call) {
 			return above
 		}
 		above.any = true
@@ -424,7 +432,7 @@ func (ix *fnIndex) varianceAbove(r, call *grammar.Node, cores grammar.Cores) run
 		return u.Of(r)
 	}
 	step := func(p, child *grammar.Node, above runtimeTests) runtimeTests {
-		if !cxx.IsConditionOf(p, child) || p.Contains(call) {
+		if !cxx.IsConditionOf(p, child) || child.Contains(call) {
 			return above
 		}
 		if v := ix.vm.Condition(p, cores); v != 0 {

@@ -1,0 +1,51 @@
+// Pipes declared together at the top of a kernel and handed to one phase
+// after another: each is destroyed before the next is first used, in the
+// function or in the body of the macro that runs the phases.
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+#define RUN_PHASES(First, Second)        \
+  do {                                   \
+    First op1;                           \
+    op1.Init(x, y, &firstPipe);          \
+    op1.Process();                       \
+    firstPipe.Destroy();                 \
+    Second op2;                          \
+    op2.Init(y, z, &secondPipe);         \
+    op2.Process();                       \
+  } while (0)
+
+#define RUN_OVERLAPPED(First, Second)    \
+  do {                                   \
+    First op1;                           \
+    op1.Init(x, y, &firstPipe);          \
+    Second op2;                          \
+    op2.Init(y, z, &secondPipe);         \
+    op1.Process();                       \
+    op2.Process();                       \
+  } while (0)
+
+extern "C" __global__ __aicore__ void sort_then_copy(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
+  TPipe firstPipe;
+  TPipe secondPipe;
+  RUN_PHASES(SortOp, CopyOp);
+}
+
+extern "C" __global__ __aicore__ void sort_then_copy_inline(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
+  TPipe firstPipe;
+  TPipe secondPipe;
+  SortOp op1;
+  op1.Init(x, y, &firstPipe);
+  op1.Process();
+  firstPipe.Destroy();
+  CopyOp op2;
+  op2.Init(y, z, &secondPipe);
+  op2.Process();
+}
+
+extern "C" __global__ __aicore__ void sort_with_copy(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
+  TPipe firstPipe;
+  TPipe secondPipe; // want "EXT003 .*second TPipe `secondPipe` created while `firstPipe`"
+  RUN_OVERLAPPED(SortOp, CopyOp);
+}
