@@ -25,7 +25,9 @@ var TPipeDouble = register(&analysis.Analyzer{
 			"create-then-`Destroy()` idiom, or a class member destroyed in the constructor (catlass " +
 			"`Arch::Resource`), is not live. Pipes under disjoint core guards never meet, nor do pipes declared " +
 			"together and used one after another: each `Destroy()`ed before the next is first used, read in the " +
-			"function and in the bodies of the macros it calls (`TPipe a; TPipe b; RUN(a); a.Destroy(); RUN(b);`).",
+			"function and in the bodies of the macros it calls (`TPipe a; TPipe b; RUN(a); a.Destroy(); RUN(b);`). An " +
+			"object whose class holds a TPipe and that is handed the live pipe (`op.Init(x, &pipe)`, or by value) works " +
+			"with that pipe: one pipe, not two.",
 		Why: "A TPipe owns the core's UB allocation and its pipe events; its constructor initializes them and " +
 			"`Destroy()` (or the destructor) waits on them and releases them. Two live TPipes on one core hand out " +
 			"overlapping UB and event ids, so buffers alias and waits never complete: wrong data or a hang. When you " +
@@ -73,7 +75,7 @@ func runTPipeDouble(pass *analysis.Pass) {
 			if first.Destroy != nil && first.Destroy.End <= second.Node.Start {
 				continue
 			}
-			if usedAfterDestroy(pass, first, second) {
+			if usedAfterDestroy(pass, first, second) || handedTo(pass, first, second) {
 				continue
 			}
 			line, _ := pass.File.Lines.Position(first.Node.Start)
@@ -152,6 +154,33 @@ func usedAfterDestroy(pass *analysis.Pass, first, second *unit.TPipe) bool {
 				}
 				destroyed = destroyed || d >= 0
 			}
+		}
+	}
+	return false
+}
+
+// handedTo reports whether the object second, of a class holding a TPipe,
+// is handed the pipe first (`op.Init(x, y, &pipe)`, `op.Init(x, pipe)`):
+// the object works with that pipe (its own member is unused or a copy of
+// it), so one pipe hands out UB and events, not two.
+func handedTo(pass *analysis.Pass, first, second *unit.TPipe) bool {
+	if first.Name == "" || first.Class != "" || second.Class == "" || second.Name == "" || first.Fn == nil {
+		return false
+	}
+	for _, id := range pass.Nodes("identifier") {
+		if id.Start <= second.Node.End || !first.Fn.Contains(id) || id.Text() != first.Name {
+			continue
+		}
+		arg := id
+		if p := arg.Parent(); p != nil && p.Kind() == "pointer_expression" {
+			arg = p
+		}
+		list := arg.Parent()
+		if list == nil || list.Kind() != "argument_list" {
+			continue
+		}
+		if c, ok := cxx.AsCall(list.Parent()); ok && c.Receiver != nil && cxx.Root(c.Receiver) == second.Name {
+			return true
 		}
 	}
 	return false

@@ -49,3 +49,32 @@ extern "C" __global__ __aicore__ void sort_with_copy(GM_ADDR x, GM_ADDR y, GM_AD
   TPipe secondPipe; // want "EXT003 .*second TPipe `secondPipe` created while `firstPipe`"
   RUN_OVERLAPPED(SortOp, CopyOp);
 }
+
+// An operator class with a TPipe member of its own, handed the kernel's
+// pipe: it works with the pipe it is handed (a copy, or through the
+// pointer), and its own member hands out nothing.
+class ScaleOp {
+public:
+  __aicore__ inline void Init(GM_ADDR x, TPipe *in) {
+    in->InitBuffer(buf, 4096);
+  }
+  __aicore__ inline void Process() {}
+
+private:
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+};
+
+extern "C" __global__ __aicore__ void scale_kernel(GM_ADDR x) {
+  TPipe pipe;
+  ScaleOp op;
+  op.Init(x, &pipe);
+  op.Process();
+}
+
+extern "C" __global__ __aicore__ void scale_kernel_own(GM_ADDR x) {
+  TPipe pipe;
+  pipe.InitBuffer(scratch, 1024);
+  ScaleOp op; // want "EXT003 .*`op` \\(a `ScaleOp` holding a TPipe\\) created while `pipe`"
+  op.Process();
+}
