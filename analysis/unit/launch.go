@@ -21,7 +21,8 @@ const (
 	// LaunchExtern: an entry an `@pl.jit.extern` stub links.
 	LaunchExtern
 	// LaunchRuntime: the runtime's single-parameter `kernel(__gm__
-	// int64_t *args)` shape, called per task by the persistent kernel.
+	// int64_t *args)` shape, or a kernel a runtime kernel configuration
+	// names, called per task by the persistent kernel.
 	LaunchRuntime
 	// LaunchStandalone: a `__global__` kernel with its own parameters,
 	// launched by the host (`<<<…>>>`, an ACL launch, an op registration):
@@ -101,6 +102,8 @@ func LaunchOf(sh workspace.EntryShape, build []workspace.BuildSetting) LaunchMod
 		}
 	}
 	switch {
+	case sh.Configured != "":
+		return LaunchModel{LaunchRuntime, fmt.Sprintf("a runtime kernel configuration names it as a per-task kernel (%s): the runtime calls it as `kernel(args)`", sh.Configured)}
 	case sh.RuntimeABI && !sh.Global:
 		return LaunchModel{LaunchRuntime, "a function takes `__gm__ int64_t *` as its only parameter: the runtime's `kernel(args)` shape, called per task"}
 	case sh.Global:

@@ -77,6 +77,23 @@ EACH_REDUCE_TYPE(REDUCE_KERNEL_DEF);
     extern "C" __global__ __aicore__ void unused_##type(int32_t n) {}
 inline int32_t helper(int32_t n) { return n; }
 `,
+	// A runtime kernel configuration names a kernel whose signature alone
+	// says nothing: the runtime calls it per task. Its orchestration source
+	// is no kernel.
+	"configured/test_scale.py": `from simpler_setup import SceneTestCase
+
+class TestScale(SceneTestCase):
+    CALLABLE = {
+        "orchestration": {"source": "kernels/orch/scale_orch.cpp", "function_name": "entry"},
+        "incores": [
+            {"func_id": 0, "source": "kernels/aiv/scale_tile.cpp", "core_type": "aiv"},
+        ],
+    }
+`,
+	"configured/kernels/aiv/scale_tile.cpp": `extern "C" __aicore__ void scale_tile(__gm__ int64_t *args, int32_t unused) {}
+`,
+	"configured/kernels/orch/scale_orch.cpp": `extern "C" void entry(__gm__ int64_t *args, int32_t n) {}
+`,
 	// An int64 pointer among other parameters says nothing of the launch.
 	"unknown/fill.cpp": `extern "C" __aicore__ void fill(__gm__ int64_t *data, int32_t n) {}
 `,
@@ -99,6 +116,8 @@ func TestLaunchModels(t *testing.T) {
 		{"unknown/fill.cpp", LaunchUnknown, "among other parameters"},
 		{"both/kernel.cpp", LaunchStandalone, "owns its launch"},
 		{"macro/reduce_op.h", LaunchStandalone, "owns its launch"},
+		{"configured/kernels/aiv/scale_tile.cpp", LaunchRuntime, "kernel configuration names it as a per-task kernel (test_scale.py:7)"},
+		{"configured/kernels/orch/scale_orch.cpp", LaunchUnknown, "among other parameters"},
 	} {
 		p := filepath.Join(root, c.entry)
 		if !ws.Context(p).Extern {

@@ -17,6 +17,10 @@ type EntryShape struct {
 	Entry string
 	// StubLinked: an `@pl.jit.extern` stub names the entry.
 	StubLinked bool
+	// Configured says where a runtime kernel configuration (an `incores`
+	// list of simpler's CALLABLE) names the entry ("file.py:line"), "" when
+	// none does.
+	Configured string
 	// ExternC: the entry declares an extern "C" function.
 	ExternC bool
 	// RuntimeABI: a function of the entry takes a `__gm__ int64_t *` as
@@ -44,6 +48,7 @@ func (w *Workspace) EntryShape(entry string) EntryShape {
 		return sh
 	}
 	_, sh.StubLinked = w.stubKind(entry)
+	sh.Configured = w.ConfiguredBy(entry)
 	sh.ExternC = s.externC
 	sh.RuntimeABI = s.runtimeFn
 	sh.ArgsParam = s.argsFn && !s.runtimeFn

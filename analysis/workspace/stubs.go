@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
@@ -87,6 +88,9 @@ type stubIndex struct {
 	// byNameDependsOnCPP: some stub was linked (or not) by file name, so the
 	// set of C++ files matters.
 	byNameDependsOnCPP bool
+	// configured maps a kernel source a runtime kernel configuration names
+	// to where it names it (`file.py:line`).
+	configured map[string]string
 }
 
 var externMarker = []byte("extern")
@@ -119,7 +123,15 @@ func (w *Workspace) stubIndex() *stubIndex {
 	w.mu.Unlock()
 	sort.Strings(pys)
 	ix := &stubIndex{byFile: map[string][]*abi.Stub{}, byEntry: map[string][]*abi.Stub{}, links: map[*abi.Stub]*StubLink{}}
+	ix.configured = map[string]string{}
 	for _, p := range pys {
+		if src, err := w.Source(p); err == nil {
+			for path, line := range ConfiguredKernels(p, src) {
+				if _, ok := ix.configured[path]; !ok {
+					ix.configured[path] = filepath.Base(p) + ":" + strconv.Itoa(line)
+				}
+			}
+		}
 		ss := w.stubsOf(p)
 		if len(ss) == 0 {
 			continue
@@ -414,4 +426,70 @@ func (w *Workspace) PythonFiles() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// incoresList finds a runtime kernel configuration's list of per-core
+// kernels (simpler's `CALLABLE = {"orchestration": {...}, "incores":
+// [{"func_id": 0, "source": "kernels/aiv/k.cpp", "core_type": "aiv"}]}`);
+// sourceKey a literal source path in it.
+var (
+	incoresList = regexp.MustCompile(`["']incores["']\s*:\s*\[`)
+	sourceKey   = regexp.MustCompile(`["']source["']\s*:\s*["']([^"'\n]+)["']`)
+)
+
+// ConfiguredKernels returns the kernel sources a Python file's runtime
+// kernel configurations name in their `incores` lists (literal paths,
+// relative to the file's folder), with the line naming each. The runtime
+// calls each of them per task as `kernel(args)`; the orchestration source
+// beside them runs on the AICPU and is not one.
+func ConfiguredKernels(path string, src []byte) map[string]int {
+	if !bytes.Contains(src, []byte("incores")) {
+		return nil
+	}
+	out := map[string]int{}
+	for _, loc := range incoresList.FindAllIndex(src, -1) {
+		end := listEnd(src, loc[1]-1)
+		for _, m := range sourceKey.FindAllSubmatchIndex(src[loc[1]:end], -1) {
+			rel := string(src[loc[1]+m[2] : loc[1]+m[3]])
+			p := filepath.Clean(filepath.Join(filepath.Dir(path), rel))
+			if _, ok := out[p]; !ok {
+				out[p] = 1 + bytes.Count(src[:loc[1]+m[0]], []byte("\n"))
+			}
+		}
+	}
+	return out
+}
+
+// listEnd is the offset just past the bracket closing the one at open
+// (the end of src when none does); brackets in strings are not counted.
+func listEnd(src []byte, open int) int {
+	depth := 0
+	var quote byte
+	for i := open; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '[' || c == '{' || c == '(':
+			depth++
+		case c == ']' || c == '}' || c == ')':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return len(src)
+}
+
+// ConfiguredBy says where a runtime kernel configuration names entry as a
+// per-task kernel ("" when none does).
+func (w *Workspace) ConfiguredBy(entry string) string {
+	return w.stubIndex().configured[Abs(entry)]
 }
