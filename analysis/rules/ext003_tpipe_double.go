@@ -27,7 +27,7 @@ var TPipeDouble = register(&analysis.Analyzer{
 			"together and used one after another: each `Destroy()`ed before the next is first used, read in the " +
 			"function and in the bodies of the macros it calls (`TPipe a; TPipe b; RUN(a); a.Destroy(); RUN(b);`). An " +
 			"object whose class holds a TPipe and that is handed the live pipe (`op.Init(x, &pipe)`, or by value) works " +
-			"with that pipe: one pipe, not two.",
+			"with that pipe: one pipe, not two. Pipes in different branches of one `#if` group never meet.",
 		Why: "A TPipe owns the core's UB allocation and its pipe events; its constructor initializes them and " +
 			"`Destroy()` (or the destructor) waits on them and releases them. Two live TPipes on one core hand out " +
 			"overlapping UB and event ids, so buffers alias and waits never complete: wrong data or a hang. When you " +
@@ -75,7 +75,7 @@ func runTPipeDouble(pass *analysis.Pass) {
 			if first.Destroy != nil && first.Destroy.End <= second.Node.Start {
 				continue
 			}
-			if usedAfterDestroy(pass, first, second) || handedTo(pass, first, second) {
+			if ppExclusive(pass.File, first.Node, second.Node) || usedAfterDestroy(pass, first, second) || handedTo(pass, first, second) {
 				continue
 			}
 			line, _ := pass.File.Lines.Position(first.Node.Start)
@@ -157,6 +157,49 @@ func usedAfterDestroy(pass *analysis.Pass, first, second *unit.TPipe) bool {
 		}
 	}
 	return false
+}
+
+// ppExclusive reports whether a and b (nodes of f) sit in different
+// branches of one #if group: no compile sees both (`#if COMPLEX Op<T, 1>
+// op; #else Op<T, 0> op; #endif`).
+func ppExclusive(f *grammar.File, a, b *grammar.Node) bool {
+	if f == nil || f.Guards == nil || a.Tree() != f.Tree || b.Tree() != f.Tree {
+		return false
+	}
+	ba, bb := ppBranches(f.Guards.Directives, a.Start), ppBranches(f.Guards.Directives, b.Start)
+	for i := 0; i < len(ba) && i < len(bb); i++ {
+		if ba[i][0] != bb[i][0] {
+			return false
+		}
+		if ba[i][1] != bb[i][1] {
+			return true
+		}
+	}
+	return false
+}
+
+// ppBranches lists the #if groups open at off, outermost first, each as
+// its opening directive and the directive of the branch off is in.
+func ppBranches(ds []grammar.Directive, off uint32) [][2]int {
+	var stack [][2]int
+	for i, d := range ds {
+		if d.Start >= off {
+			break
+		}
+		switch d.Kind {
+		case "if", "ifdef", "ifndef":
+			stack = append(stack, [2]int{i, i})
+		case "elif", "else":
+			if len(stack) > 0 {
+				stack[len(stack)-1][1] = i
+			}
+		case "endif":
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	return stack
 }
 
 // handedTo reports whether the object second, of a class holding a TPipe,

@@ -78,3 +78,14 @@ extern "C" __global__ __aicore__ void scale_kernel_own(GM_ADDR x) {
   ScaleOp op; // want "EXT003 .*`op` \\(a `ScaleOp` holding a TPipe\\) created while `pipe`"
   op.Process();
 }
+
+// One operator or the other, by the build's data type: no compile sees
+// both.
+extern "C" __global__ __aicore__ void by_dtype(GM_ADDR x) {
+#if defined(COMPLEX_INPUT)
+  ScaleOp op;
+#else
+  ScaleOp op;
+#endif
+  op.Process();
+}
