@@ -257,27 +257,6 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	}
 }
 
-// exitAfter is the offset of the first `return` that every path from n
-// takes before anything after it in fn: a return statement of a block
-// holding n, after n (fn's end when there is none).
-func exitAfter(fn, n *grammar.Node) uint32 {
-	exit := fn.End
-	// Siblings walked in place: a per-block child list, made for every
-	// store of a deep nest, grew its allocations with the square.
-	for c, b := n, n.Parent(); b != nil && b != fn; c, b = b, b.Parent() {
-		if b.Kind() != "compound_statement" {
-			continue
-		}
-		for st := c.NextSibling(); st != nil && st.Start < exit; st = st.NextSibling() {
-			if st.Kind() == "return_statement" {
-				exit = st.Start
-				break
-			}
-		}
-	}
-	return exit
-}
-
 // dmaReadAfter returns the first DMA read of memory o (DataCopy from GM
 // into UB) in fn between from and to, nil for none.
 func dmaReadAfter(pass *analysis.Pass, sum *cxx.Summaries, fn *grammar.Node, o cxx.Origin, from, to uint32) *grammar.Node {

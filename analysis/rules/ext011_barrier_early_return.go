@@ -38,7 +38,8 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"debugging probe left in (warning). A return after the last barrier, or on a branch that passed its own " +
 			"barrier, is silent. A return ending one branch of an `if` whose other branch reaches the barrier is judged by " +
 			"that `if`'s condition (a dispatch on a tiling key every core shares is silent), and every cube core leaving " +
-			"before a bare `SyncAll()`, which only the vector cores wait in, is silent.",
+			"before a bare `SyncAll()`, which only the vector cores wait in, is silent, as is a return whose block ends in a " +
+			"`return` the other cores take before the barrier.",
 		Why: "A hardware barrier releases only when every core of the launch (every core of one type, for mode-0 flags) " +
 			"has arrived; `pl.spmd(N, sync_start=True)` launches all N blocks together precisely so that they can. A block " +
 			"that returns early (`if (block_idx >= used) return;`, a lane test, a data-dependent skip) never arrives, so " +
@@ -178,6 +179,12 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 			continue
 		}
 		d := ix.varianceAbove(r, call, cores)
+		if d.outerRuntime != nil && call.Start >= exitAfter(fn, d.outerRuntime) {
+			// The cores that stay leave too, by a return of the block
+			// that holds the test, before the barrier:
+			// `if (mine == 0) return; work(); return;`.
+			continue
+		}
 		leaf := chain[len(chain)-1]
 		if b, _ := sites.of(leaf.Call); d.outerRuntime == nil && cxx.BarrierKind(b.kind) == cxx.BarrierSyncAll && b.aivOnlyKnown && b.aivOnly && cores&grammar.AIV == 0 {
 			// Every cube core leaves before a barrier of the vector cores

@@ -50,3 +50,18 @@ extern "C" __global__ __aicore__ void cube_split(__gm__ int64_t *args) {
     AscendC::SyncAll();
   }
 }
+
+// The cores with rows leave too, by the return that ends the branch,
+// before the barrier of the other mode.
+extern "C" __global__ __aicore__ void per_core_rows(__gm__ int64_t *args) {
+  int64_t mode = args[5];
+  uint32_t rows = get_block_idx(args) < 4 ? 2 : 0;
+  if (mode == 0) {
+    if (rows == 0) {
+      return;
+    }
+    rope_phase(args);
+    return;
+  }
+  attention_phase(args);
+}
