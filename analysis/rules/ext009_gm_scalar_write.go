@@ -44,7 +44,8 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"local struct) set pointers, not GM. Where the build keeps the compiler's scalar `dcci` insertion (a " +
 			"standalone kernel with default flags; see the build model) only a write-back the author wrote without its " +
 			"`dsb` is reported, and where it keeps `dcci-before-kernel-end` a store at the end of a `__global__` " +
-			"kernel, with no barrier after it, is written back as the kernel ends.",
+			"kernel, with no barrier after it, is written back as the kernel ends. SIMT vector functions (`__simt_vf__`) " +
+			"store through the vector unit's SIMT path, not the scalar cache: not reported.",
 		Why: "Scalar stores go through the core's scalar data cache, which is write-back and not coherent with DMA or " +
 			"other cores: the value sits in this core's cache line until it is evicted. Other cores, a DataCopy (MTE2) " +
 			"of the buffer and the next task read the old bytes from GM, and when the line is finally written back it " +
@@ -83,7 +84,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			return
 		}
 		a := &accs[i]
-		if a.Kind == cxx.Read || a.Func() == nil || a.Func().Kind() != "function_definition" {
+		if a.Kind == cxx.Read || a.Func() == nil || a.Func().Kind() != "function_definition" || simtFunc(pass.File, a.Func()) {
 			continue
 		}
 		cores := pass.Cores(a.Node)

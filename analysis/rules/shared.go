@@ -92,3 +92,31 @@ func exitAfter(fn, n *grammar.Node) uint32 {
 	}
 	return exit
 }
+
+// simtFunc reports whether fn (of f) is SIMT vector code (`__simt_vf__`,
+// `__simt_callee__`, `__cce_simt_entry__`): its threads load and store GM
+// through the vector unit's SIMT path, not the scalar unit's data cache
+// the cache rules are about.
+func simtFunc(f *grammar.File, fn *grammar.Node) bool {
+	body := fn.ChildByField("body")
+	if body == nil {
+		return false
+	}
+	head := fn
+	if p := fn.Parent(); p != nil && p.Kind() == "template_declaration" {
+		head = p
+	}
+	start := uint32(0)
+	if prev := head.PrevSibling(); prev != nil {
+		start = prev.End
+	} else if p := head.Parent(); p != nil {
+		start = p.Start
+	}
+	for _, q := range f.QualifiersIn(start, body.Start) {
+		switch q {
+		case "__simt_vf__", "__simt_callee__", "__cce_simt_entry__":
+			return true
+		}
+	}
+	return false
+}
