@@ -25,7 +25,8 @@ var TPipeDouble = register(&analysis.Analyzer{
 			"create-then-`Destroy()` idiom, or a class member destroyed in the constructor (catlass " +
 			"`Arch::Resource`), is not live. Pipes under disjoint core guards never meet, nor do pipes declared " +
 			"together and used one after another: each `Destroy()`ed before the next is first used, read in the " +
-			"function and in the bodies of the macros it calls (`TPipe a; TPipe b; RUN(a); a.Destroy(); RUN(b);`). An " +
+			"function and in the bodies of the macros it calls (`TPipe a; TPipe b; RUN(a); a.Destroy(); RUN(b);`), where no cube " +
+			"core of a mixed kernel constructs both (there each constructor presets the events `Destroy()` waits on). An " +
 			"object whose class holds a TPipe and that is handed the live pipe (`op.Init(x, &pipe)`, or by value) works " +
 			"with that pipe: one pipe, not two. Pipes in different branches of one `#if` group never meet.",
 		Why: "A TPipe owns the core's UB allocation and its pipe events; its constructor initializes them and " +
@@ -75,7 +76,14 @@ func runTPipeDouble(pass *analysis.Pass) {
 			if first.Destroy != nil && first.Destroy.End <= second.Node.Start {
 				continue
 			}
-			if ppExclusive(pass.File, first.Node, second.Node) || usedAfterDestroy(pass, first, second) || handedTo(pass, first, second) {
+			if ppExclusive(pass.File, first.Node, second.Node) {
+				continue
+			}
+			// On the cube each constructor presets the M_MTE1 events a
+			// Destroy() waits on: two constructed pipes clash there
+			// however they are used. Elsewhere only pipes handing out UB
+			// and events at once do.
+			if (!pass.Mixed() || common&grammar.AIC == 0) && (usedAfterDestroy(pass, first, second) || handedTo(pass, first, second)) {
 				continue
 			}
 			line, _ := pass.File.Lines.Position(first.Node.Start)
