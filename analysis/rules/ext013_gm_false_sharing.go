@@ -25,7 +25,7 @@ var GMFalseSharing = register(&analysis.Analyzer{
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "cores scalar-store into GM slots closer than 64 bytes: each write-back carries the whole cache line and the last core to flush wins",
-		What: "Flags a scalar store through a `__gm__` pointer (`out[i] = v`, `slots[i].x = v`, `+=`, `++`, " +
+		What: "Flags a scalar store (not in a SIMT vector function, `__simt_vf__`, whose stores take the vector unit's SIMT path) through a `__gm__` pointer (`out[i] = v`, `slots[i].x = v`, `+=`, `++`, " +
 			"`GlobalTensor::SetValue(i, v)`) whose index is a linear function of a core id: `get_block_idx(args)`, " +
 			"`GetBlockIdx()`, `get_sub_block_id(args)`, `GetSubBlockIdx()`, `get_subblockid()`, `block_idx`, a " +
 			"variable or member assigned from one (`blockIdx * kStride + lane`), or a helper that returns one, or " +
@@ -80,7 +80,7 @@ func runGMFalseSharing(pass *analysis.Pass) {
 			return
 		}
 		a := &accs[i]
-		if a.Kind == cxx.Read || a.Func() == nil || pass.Cores(a.Node) == grammar.None {
+		if a.Kind == cxx.Read || a.Func() == nil || pass.Cores(a.Node) == grammar.None || a.Func().Kind() == "function_definition" && simtFunc(pass.File, a.Func()) {
 			continue
 		}
 		idx, elemType := storeIndex(a)
