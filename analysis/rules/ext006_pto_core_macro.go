@@ -15,7 +15,7 @@ var PTOCoreMacro = register(&analysis.Analyzer{
 	Name:     "pto-core-macro",
 	Severity: analysis.SeverityWarning,
 	Lang:     grammar.CPP,
-	Premise:  analysis.PremiseHardware,
+	Premise:  analysis.PremiseRuntime,
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "a guard on pto-isa's `__DAV_CUBE__`/`__DAV_VEC__` in an extern that keys its core split on `__DAV_C220_CUBE__`/`__DAV_C220_VEC__`",
