@@ -2174,6 +2174,31 @@ func (s *Summaries) EntryWait(fn *grammar.Node) *Effect {
 	return s.entryWait(fn)
 }
 
+// EntryWaitMissing returns a cross-core wait some caller of fn (or its
+// callers) performs before a call after which memory o is not coherent,
+// or nil: a read is stale only where the caller that waits is one that
+// skips the invalidation (a fused kernel that waits and invalidates, next
+// to an entry that neither waits nor invalidates, leaves it coherent).
+func (s *Summaries) EntryWaitMissing(fn *grammar.Node, o Origin) *Effect {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, es := range s.entrySites(fn) {
+		if es.wait == nil {
+			continue
+		}
+		covered := false
+		for _, inv := range s.originLists.lists[es.coherent] {
+			if inv.Covers(o) {
+				covered = true
+			}
+		}
+		if !covered {
+			return es.wait
+		}
+	}
+	return nil
+}
+
 // WrittenInTask reports whether some code of the task writes memory o (in
 // fn's terms) by a scalar store or DMA.
 func (s *Summaries) WrittenInTask(fn *grammar.Node, o Origin) bool {

@@ -71,7 +71,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 			v.Missing = append(v.Missing, analysis.RelatedAt(cs.File, cs.Call,
 				"`"+cs.Caller.Name+"` calls `"+cxx.FunctionName(fn)+"` here without making `"+a.Root()+"` coherent first"))
 		}
-		if w := sum.EntryWait(fn); w != nil && !ok && written() {
+		if w := sum.EntryWaitMissing(fn, o); w != nil && !ok && written() {
 			v.Hazard = "read after a caller of `" + cxx.FunctionName(fn) + "` waits for another core (`" + shortText(w.Site) + "`) before calling it"
 			v.HazardAt = hazardAt(*w)
 			v.Between = [2]uint32{fn.Start, a.Node.Start}
