@@ -44,7 +44,8 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"local struct) set pointers, not GM. Where the build keeps the compiler's scalar `dcci` insertion (a " +
 			"standalone kernel with default flags; see the build model) only a write-back the author wrote without its " +
 			"`dsb` is reported, and where it keeps `dcci-before-kernel-end` a store at the end of a `__global__` " +
-			"kernel, with no barrier after it, is written back as the kernel ends. SIMT vector functions (`__simt_vf__`) " +
+			"kernel, with no barrier after it, is written back as the kernel ends (so is a helper's store that nothing " +
+			"after it, in the helper and in every caller up to the kernel, follows with a signal or a wait). SIMT vector functions (`__simt_vf__`) " +
 			"store through the vector unit's SIMT path, not the scalar cache: not reported.",
 		Why: "Scalar stores go through the core's scalar data cache, which is write-back and not coherent with DMA or " +
 			"other cores: the value sits in this core's cache line until it is evicted. Other cores, a DataCopy (MTE2) " +
@@ -171,10 +172,13 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		} else if flush != nil && dsbs.within(a.Func(), cores, flush.Call.End, limit) {
 			continue
 		}
-		if flush == nil && barrierCall == nil && endWriteBack && unit.IsKernelFunc(pass.File, a.Func()) {
+		if flush == nil && barrierCall == nil && endWriteBack && (unit.IsKernelFunc(pass.File, a.Func()) ||
+			quietAfter(index, a.Func(), a.Node, cores) && callersMemo.quietToEnd(pass.Reach().FuncIndex(), sum, a.Func(), cores, 0)) {
 			// The kernel's own end: a build keeping the compiler's
 			// dcci-before-kernel-end writes the line back as it ends,
-			// before the host or the next kernel reads it.
+			// before the host or the next kernel reads it. A helper's
+			// store counts when nothing after it, there and in every
+			// caller up to the kernel, tells another core to read.
 			continue
 		}
 		if flush == nil && (coherent || callersFlush(pass.Reach().FuncIndex(), a, cores, callersMemo) || sum.CallersWriteBack(a.Func(), o)) {
@@ -537,6 +541,47 @@ type callersFlushMemo struct {
 	// writesBack: whether a function of the file (by path) writes lines
 	// out itself (the API's flush function).
 	writesBack map[string]bool
+}
+
+// quietAfter reports whether nothing after n in fn (from the start of a
+// loop around n: its next iteration) signals or waits for another core.
+func quietAfter(index *cxx.EffectIndex, fn, n *grammar.Node, cores grammar.Cores) bool {
+	from := n.End
+	for p := n.Parent(); p != nil && p != fn; p = p.Parent() {
+		switch p.Kind() {
+		case "for_statement", "while_statement", "do_statement", "for_range_loop":
+			from = p.Start
+		}
+	}
+	return !index.In(cxx.Signal, cxx.Origin{}, cores, from, fn.End) && !index.In(cxx.Wait, cxx.Origin{}, cores, from, fn.End)
+}
+
+// quietToEnd reports whether every call of fn, up its callers to a
+// `__global__` kernel, is followed by nothing that signals or waits for
+// another core: a store fn leaves in the cache is next seen after the
+// kernel ends.
+func (m *callersFlushMemo) quietToEnd(funcs *cxx.Funcs, sum *cxx.Summaries, fn *grammar.Node, cores grammar.Cores, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	m.index(funcs)
+	all := funcs.All()
+	found := false
+	for _, site := range m.byName[cxx.FunctionName(fn)] {
+		def := all[site.def]
+		if def.Node == fn {
+			continue
+		}
+		found = true
+		n := funcs.Calls(def.Node)[site.i]
+		if !quietAfter(sum.Index(def.Node), def.Node, n, cores) {
+			return false
+		}
+		if !unit.IsKernelFunc(def.File, def.Node) && !m.quietToEnd(funcs, sum, def.Node, cores, depth+1) {
+			return false
+		}
+	}
+	return found
 }
 
 // library reports whether fn is a library function of f left to its

@@ -18,3 +18,22 @@ extern "C" __global__ __aicore__ void finish(__gm__ int32_t *status) {
 __aicore__ inline void mark(__gm__ int32_t *status) {
   status[1] = 2; // want "EXT009 gm-scalar-write"
 }
+
+// A helper the kernel calls last: nothing after its store, there or in the
+// kernel, tells another core to read, so the kernel's end writes it back
+// before the host reads the status.
+__aicore__ inline void record(__gm__ int32_t *status, int32_t v) {
+  status[2] = v;
+}
+
+// The same helper's store before a barrier is read by the other cores
+// after it: the kernel's end is too late.
+__aicore__ inline void announce(__gm__ int32_t *status, int32_t v) {
+  status[3] = v; // want "EXT009 gm-scalar-write: scalar store `status\\[3\\] = v`"
+}
+
+extern "C" __global__ __aicore__ void report(__gm__ int32_t *status) {
+  announce(status, 1);
+  AscendC::SyncAll<false>();
+  record(status, 2);
+}
