@@ -50,7 +50,8 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"computed from (a table search) is not a polling loop. Where the build keeps the compiler's scalar `dcci` " +
 			"insertion only a read after this core's own DMA write is reported (the compiler does not cover it); outside " +
 			"the runtime, the task-start invalidation the `info` reads rest on does not exist and they are not reported. " +
-			"SIMT vector functions (`__simt_vf__`) read through the vector unit's SIMT path, not the scalar cache: not reported.",
+			"SIMT vector functions (`__simt_vf__`) read through the vector unit's SIMT path, not the scalar cache, and host " +
+			"functions a device file holds (no `__aicore__` or macro that may stand for it) do not run on the core: neither is reported.",
 		Why: "A raw scalar load from GM goes through the core's scalar data cache, which is not coherent with DMA " +
 			"(MTE) writes or other cores' writes within a task: once a line is cached, later reads return it even after " +
 			"the memory changed — a garbage index, a wild pointer, a hang (507018). The guide (§4) blames the host's " +
@@ -104,7 +105,7 @@ func runGMScalarRead(pass *analysis.Pass) {
 		}
 		a := &accs[i]
 		cores := pass.Cores(a.Node)
-		if a.Kind != cxx.Read || cores == grammar.None || runtimeContext(pass.File, a) || a.Func() != nil && a.Func().Kind() == "function_definition" && simtFunc(pass.File, a.Func()) {
+		if a.Kind != cxx.Read || cores == grammar.None || runtimeContext(pass.File, a) || a.Func() != nil && a.Func().Kind() == "function_definition" && notScalarCode(pass.File, a.Func()) {
 			continue
 		}
 		if sum == nil {

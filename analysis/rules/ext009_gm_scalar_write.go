@@ -46,7 +46,8 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"`dsb` is reported, and where it keeps `dcci-before-kernel-end` a store at the end of a `__global__` " +
 			"kernel, with no barrier after it, is written back as the kernel ends (so is a helper's store that nothing " +
 			"after it, in the helper and in every caller up to the kernel, follows with a signal or a wait). SIMT vector functions (`__simt_vf__`) " +
-			"store through the vector unit's SIMT path, not the scalar cache: not reported.",
+			"store through the vector unit's SIMT path, not the scalar cache, and host functions a device file holds " +
+			"(no `__aicore__` or macro that may stand for it) do not run on the core: neither is reported.",
 		Why: "Scalar stores go through the core's scalar data cache, which is write-back and not coherent with DMA or " +
 			"other cores: the value sits in this core's cache line until it is evicted. Other cores, a DataCopy (MTE2) " +
 			"of the buffer and the next task read the old bytes from GM, and when the line is finally written back it " +
@@ -85,7 +86,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			return
 		}
 		a := &accs[i]
-		if a.Kind == cxx.Read || a.Func() == nil || a.Func().Kind() != "function_definition" || simtFunc(pass.File, a.Func()) {
+		if a.Kind == cxx.Read || a.Func() == nil || a.Func().Kind() != "function_definition" || notScalarCode(pass.File, a.Func()) {
 			continue
 		}
 		cores := pass.Cores(a.Node)

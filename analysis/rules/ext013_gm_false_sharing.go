@@ -80,7 +80,7 @@ func runGMFalseSharing(pass *analysis.Pass) {
 			return
 		}
 		a := &accs[i]
-		if a.Kind == cxx.Read || a.Func() == nil || pass.Cores(a.Node) == grammar.None || a.Func().Kind() == "function_definition" && simtFunc(pass.File, a.Func()) {
+		if a.Kind == cxx.Read || a.Func() == nil || pass.Cores(a.Node) == grammar.None || a.Func().Kind() == "function_definition" && notScalarCode(pass.File, a.Func()) {
 			continue
 		}
 		idx, elemType := storeIndex(a)

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"sort"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
@@ -93,30 +94,79 @@ func exitAfter(fn, n *grammar.Node) uint32 {
 	return exit
 }
 
-// simtFunc reports whether fn (of f) is SIMT vector code (`__simt_vf__`,
-// `__simt_callee__`, `__cce_simt_entry__`): its threads load and store GM
-// through the vector unit's SIMT path, not the scalar unit's data cache
-// the cache rules are about.
-func simtFunc(f *grammar.File, fn *grammar.Node) bool {
+// funcHead is the text before fn's body that its qualifiers are in: from
+// the end of what precedes it (the previous declaration, or its block's
+// start) to the body; nil for a declaration without a body.
+func funcHead(f *grammar.File, fn *grammar.Node) (start, end uint32, ok bool) {
 	body := fn.ChildByField("body")
 	if body == nil {
-		return false
+		return 0, 0, false
 	}
 	head := fn
 	if p := fn.Parent(); p != nil && p.Kind() == "template_declaration" {
 		head = p
 	}
-	start := uint32(0)
 	if prev := head.PrevSibling(); prev != nil {
 		start = prev.End
 	} else if p := head.Parent(); p != nil {
 		start = p.Start
 	}
-	for _, q := range f.QualifiersIn(start, body.Start) {
+	return start, body.Start, true
+}
+
+// simtFunc reports whether fn (of f) is SIMT vector code (`__simt_vf__`,
+// `__simt_callee__`, `__cce_simt_entry__`): its threads load and store GM
+// through the vector unit's SIMT path, not the scalar unit's data cache
+// the cache rules are about.
+func simtFunc(f *grammar.File, fn *grammar.Node) bool {
+	start, end, ok := funcHead(f, fn)
+	if !ok {
+		return false
+	}
+	for _, q := range f.QualifiersIn(start, end) {
 		switch q {
 		case "__simt_vf__", "__simt_callee__", "__cce_simt_entry__":
 			return true
 		}
 	}
 	return false
+}
+
+// hostFunc reports whether fn (of f) is host code in a file the device
+// compile includes (`inline void QueueInit(Queue *q) { ... }` next to the
+// kernel's helpers): ccec runs only `__aicore__` functions on the core, and
+// its head names no `__aicore__`, `__global__` or `aicore` macro, nor any
+// all-capitals macro that could stand for one.
+func hostFunc(f *grammar.File, fn *grammar.Node) bool {
+	start, end, ok := funcHead(f, fn)
+	if !ok || int(end) > len(f.Src) || start > end {
+		return false
+	}
+	if len(f.QualifiersIn(start, end)) > 0 {
+		return false
+	}
+	head := f.Src[start:end]
+	if i := bytes.IndexByte(head, '('); i >= 0 {
+		head = head[:i]
+	}
+	for _, w := range bytes.FieldsFunc(head, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		lw := bytes.ToLower(w)
+		if bytes.Contains(lw, []byte("aicore")) || bytes.Contains(lw, []byte("global")) || bytes.Contains(lw, []byte("device")) {
+			return false
+		}
+		if len(w) > 1 && bytes.Equal(bytes.ToUpper(w), w) && bytes.ContainsAny(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+			// An all-capitals word before the name: a macro that may
+			// expand to the device qualifier.
+			return false
+		}
+	}
+	return true
+}
+
+// notScalarCode reports whether fn's GM accesses are not the core's scalar
+// unit's: SIMT vector code, or host code (the cache rules judge neither).
+func notScalarCode(f *grammar.File, fn *grammar.Node) bool {
+	return simtFunc(f, fn) || hostFunc(f, fn)
 }
