@@ -1126,7 +1126,7 @@ func (s *Summaries) returnOrigin(d FuncDef) Origin {
 			}
 			var ro Origin
 			if c := n.NamedChildren(); len(c) > 0 {
-				if nullPointer(c[0]) {
+				if isNullConst(c[0]) {
 					// `if (i >= n) return nullptr;`: no memory, so no
 					// disagreement with the returns that point somewhere.
 					continue
@@ -1142,20 +1142,6 @@ func (s *Summaries) returnOrigin(d FuncDef) Origin {
 	}
 	m.o, m.busy = o, false
 	return o
-}
-
-// nullPointer reports whether e is a null pointer constant.
-func nullPointer(e *grammar.Node) bool {
-	e = Unparen(e)
-	switch e.Kind() {
-	case "null", "nullptr":
-		return true
-	case "identifier":
-		return e.Text() == "NULL"
-	case "number_literal":
-		return e.Text() == "0"
-	}
-	return false
 }
 
 // substitute maps an origin relative to a callee's parameters to the
