@@ -582,10 +582,11 @@ func Mask(src []byte) ([]byte, []Span) {
 			case '}':
 				afterBracket = false
 				if n := len(braces); n > 0 {
-					body := braces[n-1] == 'b'
+					body := braces[n-1] == 'b' || braces[n-1] == 'n'
 					braces = braces[:n-1]
 					// `A() {};` in a class: tree-sitter takes no empty
-					// declaration after a member function's body.
+					// declaration after a member function's body, nor
+					// after a namespace's (`}; // namespace ops`).
 					if j := skipBlank(i + 1); body && j < len(src) && src[j] == ';' {
 						blank(j, j+1)
 					}
