@@ -326,15 +326,7 @@ func (s *view) definitionInCPP(f *grammar.File, off uint32) []protocol.Location 
 		return locs.list
 	}
 	entries, _ := cxx.Entries(f)
-	for _, fn := range entries {
-		d := cxx.FunctionDeclarator(fn)
-		if d == nil {
-			continue
-		}
-		name := d.ChildByField("declarator")
-		if name == nil || off < name.Start || off > name.End {
-			continue
-		}
+	if fn, _ := entryNamedAt(entries, off); fn != nil {
 		for _, st := range s.ws.StubsForEntry(f.Path) {
 			add(s.location(st.File, st.Start, st.End))
 		}

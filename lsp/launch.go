@@ -78,25 +78,33 @@ func launchMarkdown(ms analysis.Models, path string, rules []*analysis.Analyzer)
 	return b.String()
 }
 
-// hoverLaunch answers a hover on the name of a kernel entry.
-func (s *view) hoverLaunch(f *grammar.File, off uint32) *protocol.Hover {
-	for _, fn := range kernelEntries(f) {
+// entryNamedAt is the entry of fns whose declared name covers off, and
+// that name.
+func entryNamedAt(fns []*grammar.Node, off uint32) (fn, name *grammar.Node) {
+	for _, fn := range fns {
 		d := cxx.FunctionDeclarator(fn)
 		if d == nil {
 			continue
 		}
-		name := d.ChildByField("declarator")
-		if name == nil || off < name.Start || off > name.End {
-			continue
+		if name := d.ChildByField("declarator"); name != nil && off >= name.Start && off <= name.End {
+			return fn, name
 		}
-		md := launchMarkdown(s.modelsOf(f.Path), f.Path, s.opts.Analyzers)
-		if md == "" {
-			return nil
-		}
-		r := rangeOf(f.Lines, name.Start, name.End)
-		return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: "**`" + cxx.FunctionName(fn) + "`**\n\n" + md}, Range: &r}
 	}
-	return nil
+	return nil, nil
+}
+
+// hoverLaunch answers a hover on the name of a kernel entry.
+func (s *view) hoverLaunch(f *grammar.File, off uint32) *protocol.Hover {
+	fn, name := entryNamedAt(kernelEntries(f), off)
+	if fn == nil {
+		return nil
+	}
+	md := launchMarkdown(s.modelsOf(f.Path), f.Path, s.opts.Analyzers)
+	if md == "" {
+		return nil
+	}
+	r := rangeOf(f.Lines, name.Start, name.End)
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: "**`" + cxx.FunctionName(fn) + "`**\n\n" + md}, Range: &r}
 }
 
 // launchLenses are the lenses above the kernel entries of a file no stub
