@@ -206,6 +206,8 @@ func CoreCondition(cond *Node) (Cores, bool) {
 var ascendIs = map[string]Cores{
 	"ASCEND_IS_AIV": AIV, "ASCEND_IS_NOT_AIC": AIV,
 	"ASCEND_IS_AIC": AIC, "ASCEND_IS_NOT_AIV": AIC,
+	"ASC_IS_AIV": AIV, "ASC_IS_NOT_AIC": AIV,
+	"ASC_IS_AIC": AIC, "ASC_IS_NOT_AIV": AIC,
 }
 
 // unqualified is the name an identifier or `AscendC::`-qualified

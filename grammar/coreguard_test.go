@@ -35,27 +35,34 @@ func TestCoresOfIndexMatchesWalk(t *testing.T) {
 }
 
 // The negated macros select the other core without parentheses too:
-// `if ASCEND_IS_NOT_AIV { return; }` leaves on the cube only.
+// `if ASCEND_IS_NOT_AIV { return; }` leaves on the cube only. The C API's
+// ASC_IS_* aliases read the same, and an Ascend C source's host and
+// workspace qualifiers parse.
 func TestAscendIsNotWithoutParens(t *testing.T) {
-	src := "void k() {\n  if ASCEND_IS_NOT_AIV {\n    cube_only();\n  }\n  if ASCEND_IS_NOT_AIC { vec_only(); }\n  both();\n}\n"
-	f, err := ParseFile(context.Background(), nil, "k.cpp", []byte(src), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]Cores{"cube_only": AIC, "vec_only": AIV, "both": Both}
-	for i := range f.Tree.Nodes {
-		n := &f.Tree.Nodes[i]
-		if n.Kind() != "call_expression" {
-			continue
+	for _, src := range []string{
+		"void k() {\n  if ASCEND_IS_NOT_AIV {\n    cube_only();\n  }\n  if ASCEND_IS_NOT_AIC { vec_only(); }\n  both();\n}\n",
+		"__global__ __mix__(1, 2) void k(__kfc_workspace__ __gm__ uint8_t *w) {\n  if ASC_IS_NOT_AIV {\n    cube_only();\n  }\n" +
+			"  if ASC_IS_NOT_AIC { vec_only(); }\n  both();\n}\n__host__ int main() { k<<<1, nullptr, nullptr>>>(nullptr); }\n",
+	} {
+		f, err := ParseFile(context.Background(), nil, "k.asc", []byte(src), nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-		name := n.ChildByField("function").Text()
-		if got := f.CoresOf(n); got != want[name] {
-			t.Errorf("%s: cores %v, want %v", name, got, want[name])
+		want := map[string]Cores{"cube_only": AIC, "vec_only": AIV, "both": Both}
+		for i := range f.Tree.Nodes {
+			n := &f.Tree.Nodes[i]
+			if n.Kind() != "call_expression" || n.EnclosingFunction() == nil || n.EnclosingFunction().ChildByField("declarator").Text() == "main()" {
+				continue
+			}
+			name := n.ChildByField("function").Text()
+			if got := f.CoresOf(n); got != want[name] {
+				t.Errorf("%s: cores %v, want %v", name, got, want[name])
+			}
 		}
-	}
-	for i := range f.Tree.Nodes {
-		if n := &f.Tree.Nodes[i]; n.IsError() || n.IsMissing() {
-			t.Errorf("the masked condition does not parse: %s at %d", n.Kind(), n.Start)
+		for i := range f.Tree.Nodes {
+			if n := &f.Tree.Nodes[i]; n.IsError() || n.IsMissing() {
+				t.Errorf("%q does not parse: %s at %d", src, n.Kind(), n.Start)
+			}
 		}
 	}
 }

@@ -49,7 +49,7 @@ func IsBinary(src []byte) bool { return bytes.IndexByte(src, 0) >= 0 }
 // LangOf returns the language for a file name and whether extern-lsp reads it.
 func LangOf(path string) (Lang, bool) {
 	switch strings.ToLower(filepath.Ext(path)) {
-	case ".cpp", ".cc", ".cxx", ".cce", ".hpp", ".hh", ".hxx", ".h", ".inc":
+	case ".cpp", ".cc", ".cxx", ".cce", ".asc", ".hpp", ".hh", ".hxx", ".h", ".inc":
 		return CPP, true
 	case ".py", ".pyi":
 		return Python, true

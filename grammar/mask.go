@@ -33,6 +33,9 @@ var qualifiers = map[string]bool{
 	"__ssbuf__": true, "__biasbuf__": true, "__cube__": true, "__vector__": true, "__host_aicore__": true,
 	// A project's spelling of `__gm__ const` for tiling pointers.
 	"__tiling_data_ptr__": true,
+	// Ascend C (.asc) sources: a mixed kernel's matmul workspace, host
+	// functions, and AI CPU kernels (which the launch scan leaves out).
+	"__kfc_workspace__": true, "__host__": true, "__aicpu__": true,
 }
 
 // pipeQualifiers take a parenthesized argument list: `__in_pipe__(MTE2)`,
@@ -86,6 +89,9 @@ var specifiers = map[string]bool{
 var AscendIsReplacement = map[string]string{
 	"(ASCENDISAIV)": "ASCEND_IS_AIV", "(ASCENDISAIC)": "ASCEND_IS_AIC",
 	"(ASCEND_ISNOTAIV)": "ASCEND_IS_NOT_AIV", "(ASCEND_ISNOTAIC)": "ASCEND_IS_NOT_AIC",
+	// The C API's aliases of the same macros.
+	"(ASCISAIV)": "ASC_IS_AIV", "(ASCISAIC)": "ASC_IS_AIC",
+	"(ASC_ISNOTAIV)": "ASC_IS_NOT_AIV", "(ASC_ISNOTAIC)": "ASC_IS_NOT_AIC",
 }
 
 // ascendIsMasked is AscendIsReplacement the other way.

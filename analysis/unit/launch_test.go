@@ -94,6 +94,13 @@ class TestScale(SceneTestCase):
 `,
 	"configured/kernels/orch/scale_orch.cpp": `extern "C" void entry(__gm__ int64_t *args, int32_t n) {}
 `,
+	// An Ascend C source: the kernel and its host launch in one .asc file;
+	// an AI CPU kernel (`__global__ __aicpu__`) is no device unit.
+	"asc/add.asc": `extern "C" __global__ __aicore__ void add(__gm__ uint8_t *x) {}
+__host__ int main() { add<<<8, nullptr, nullptr>>>(nullptr); return 0; }
+`,
+	"asc/prepare.asc": `extern "C" __global__ __aicpu__ uint32_t prepare(void *arg) { return 0; }
+`,
 	// An int64 pointer among other parameters says nothing of the launch.
 	"unknown/fill.cpp": `extern "C" __aicore__ void fill(__gm__ int64_t *data, int32_t n) {}
 `,
@@ -118,6 +125,7 @@ func TestLaunchModels(t *testing.T) {
 		{"macro/reduce_op.h", LaunchStandalone, "owns its launch"},
 		{"configured/kernels/aiv/scale_tile.cpp", LaunchRuntime, "kernel configuration names it as a per-task kernel (test_scale.py:7)"},
 		{"configured/kernels/orch/scale_orch.cpp", LaunchUnknown, "among other parameters"},
+		{"asc/add.asc", LaunchStandalone, "own parameters"},
 	} {
 		p := filepath.Join(root, c.entry)
 		if !ws.Context(p).Extern {
@@ -130,7 +138,7 @@ func TestLaunchModels(t *testing.T) {
 	}
 	// The host file of the launch is no unit, nor a header whose kernel
 	// macro nothing expands.
-	for _, f := range []string{"standalone/main.cpp", "macro/unused_op.h"} {
+	for _, f := range []string{"standalone/main.cpp", "macro/unused_op.h", "asc/prepare.asc"} {
 		if c := ws.Context(filepath.Join(root, f)); c.Extern {
 			t.Errorf("%s is a unit: %+v", f, c)
 		}

@@ -162,7 +162,11 @@ func scanText(src []byte) *scan {
 			}
 		case "__global__":
 			// A device kernel definition or declaration (a CPU-simulator
-			// stub #defines the word away, and directives are not tokens).
+			// stub #defines the word away, and directives are not tokens);
+			// `__global__ __aicpu__` is an AI CPU kernel: no AI Core runs it.
+			if is(i+1, "__aicpu__") {
+				break
+			}
 			s.globalAny = true
 			global, globalArgs = true, false
 		case "aclrtLaunchKernel", "aclrtLaunchKernelWithConfig", "rtKernelLaunch", "ACLRT_LAUNCH_KERNEL":

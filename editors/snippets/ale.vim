@@ -21,4 +21,4 @@ for s:ft in ['c', 'cpp', 'python']
   \   'lsp_config': {'externLsp': {'ignore': [], 'checkPython': v:true}},
   \})
 endfor
-autocmd BufNewFile,BufRead *.cce setfiletype cpp
+autocmd BufNewFile,BufRead *.cce,*.asc setfiletype cpp

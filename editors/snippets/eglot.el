@@ -1,8 +1,8 @@
 ;; extern-lsp with eglot (built into Emacs 29+; on Emacs 28 install the eglot package).
 ;; Eglot runs one server per buffer: this makes extern-lsp the server for
-;; C/C++ buffers (and .cce files); keep clangd for other projects with a
+;; C/C++ buffers (and .cce and .asc files); keep clangd for other projects with a
 ;; directory-local `eglot-server-programs' if you need both.
-(add-to-list 'auto-mode-alist '("\\.cce\\'" . c++-mode))
+(add-to-list 'auto-mode-alist '("\\.\\(cce\\|asc\\)\\'" . c++-mode))
 (with-eval-after-load 'eglot
   (add-to-list 'eglot-server-programs
                '((c++-mode c-mode c++-ts-mode c-ts-mode) . ("extern-lsp"))))

@@ -68,8 +68,10 @@ func TestHelixLanguagesToml(t *testing.T) {
 				got[l.Name] = true
 			}
 		}
-		if l.Name == "cpp" && !contains(l.FileTypes, "cce") {
-			t.Errorf("cpp file-types lack cce: %v", l.FileTypes)
+		for _, ext := range []string{"cce", "asc"} {
+			if l.Name == "cpp" && !contains(l.FileTypes, ext) {
+				t.Errorf("cpp file-types lack %s: %v", ext, l.FileTypes)
+			}
 		}
 	}
 	for _, lang := range []string{"c", "cpp", "python"} {

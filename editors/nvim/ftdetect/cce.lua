@@ -1,2 +1,2 @@
--- CCE kernels are C++ with AscendC qualifiers.
-vim.filetype.add({ extension = { cce = 'cpp' } })
+-- CCE and Ascend C (.asc) kernels are C++ with AscendC qualifiers.
+vim.filetype.add({ extension = { cce = 'cpp', asc = 'cpp' } })

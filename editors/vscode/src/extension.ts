@@ -33,12 +33,13 @@ export const commandIds = [
   'externLsp.writeClangdConfig',
 ] as const;
 
-/** C/C++ (with .cce kernels, which VS Code does not map to cpp on its own) and Python stubs. */
+/** C/C++ (with .cce and .asc kernels, which VS Code does not map to cpp on its own) and Python stubs. */
 export const documentSelector = [
   { scheme: 'file', language: 'cpp' },
   { scheme: 'file', language: 'c' },
   { scheme: 'file', language: 'python' },
   { scheme: 'file', pattern: '**/*.cce' },
+  { scheme: 'file', pattern: '**/*.asc' },
 ];
 
 /** What activate() returns: enough for the integration tests to wait on the server. */

@@ -77,7 +77,7 @@ test('activation events cover the document selector', () => {
       assert.ok(events.includes(`onLanguage:${sel.language}`), `no activation event for ${sel.language}`);
     }
   }
-  assert.ok(pkg.contributes.languages.some((l: { id: string; extensions: string[] }) => l.id === 'cpp' && l.extensions.includes('.cce')));
+  assert.ok(pkg.contributes.languages.some((l: { id: string; extensions: string[] }) => l.id === 'cpp' && l.extensions.includes('.cce') && l.extensions.includes('.asc')));
   assert.strictEqual(pkg.main, './dist/extension.js');
 });
 
