@@ -110,6 +110,12 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	if err != nil {
 		return nil, err
 	}
+	if wctx != nil && !wctx.Entry && unit.OnlyIncludes(f) && ParseSuppressions(f) == nil {
+		// Nothing a rule reports on: the rules would only build its
+		// closure's facts, and in a chain of such headers each including
+		// the next that was quadratic.
+		return nil, nil
+	}
 	var includes []*grammar.File
 	// cut are the parts of the file's analysis that were not done, with
 	// why (a header not read, a rule cut short).

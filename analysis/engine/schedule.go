@@ -27,7 +27,7 @@ type schedule struct {
 }
 
 // newSchedule groups n files by what they read: reads(i) lists the files
-// checking the i-th reads (unit.Paths), size the bytes of one.
+// checking the i-th reads (unit.Releaser.Reads), size the bytes of one.
 func newSchedule(n int, reads func(i int) []string, size func(path string) int64, jobs int) *schedule {
 	// Union-find over files: i joins the group of the first file that
 	// read anything it reads.

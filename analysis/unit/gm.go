@@ -31,12 +31,14 @@ var gmKey = &UnitKey[*cxx.GM]{
 // extended, so an entry checked before its header does not build two
 // environments of the same headers, and a chain of headers each including
 // the next builds each level's once, from the level below (each built
-// afresh made a chain of 1,500 headers quadratic).
+// afresh made a chain of 1,500 headers quadratic). A header of #includes
+// alone has no model (no rule runs on it): the environment of its
+// includes is not built for it.
 func includesGMEnv(ctx context.Context, u *Unit) *cxx.GMEnv {
 	hs := u.Headers()
 	if len(hs) > 1 {
 		rest, ok := Cached(u.Part("gm-includes", hs[1:]), gmEnvKey)
-		if !ok && soleInclude(u, u.Files[0], hs) {
+		if !ok && soleInclude(u, u.Files[0], hs) && !OnlyIncludes(hs[0]) {
 			rest, ok = Fact(u.Part("gm-closure", hs), includesEnvKey), true
 		}
 		if ok {
@@ -136,3 +138,32 @@ var nameDefsKey = &UnitKey[[]NameDef]{
 
 // NameDefs lists the unit's definitions in file and source order.
 func (u *Unit) NameDefs() []NameDef { return Fact(u, nameDefsKey) }
+
+// OnlyIncludes reports whether f holds nothing but #includes, include
+// guards, pragmas and comments: no declaration, no macro with a value.
+func OnlyIncludes(f *grammar.File) bool {
+	if f.Tree == nil || f.Lang != grammar.CPP {
+		return false
+	}
+	for i := range f.Tree.Nodes {
+		n := &f.Tree.Nodes[i]
+		if !n.IsNamed() {
+			continue
+		}
+		switch n.Kind() {
+		case "translation_unit", "comment", "preproc_include", "string_literal", "string_content", "escape_sequence",
+			"system_lib_string", "preproc_ifdef", "preproc_def", "preproc_call", "preproc_directive":
+		case "identifier":
+			if n.Field() != "name" {
+				return false
+			}
+		case "preproc_arg":
+			if n.Field() != "argument" {
+				return false // a #define's value
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -66,36 +66,70 @@ type entryUnit struct {
 // units under way, not the whole tree. A rule reading a released file
 // parses it again: the same text, the same findings. Open documents are
 // never released (workspace.Release keeps overlays).
+//
+// What a file reads is kept as the closures it reads (its units', see
+// roots), each listed once however many files read it: every header of a
+// unit reads all of the unit, and a list of its paths per header was
+// quadratic in a chain of headers each including the next.
 type Releaser struct {
 	ws    *workspace.Workspace
 	store *Store
 	mu    sync.Mutex
-	needs [][]string
-	left  map[string]int
+	// roots are the closures each file reads, by their first file;
+	// first[r] is the first file reading r, readers[r] the files left
+	// reading it, closures[r] its paths.
+	roots    [][]string
+	first    map[string]int
+	readers  map[string]int
+	closures map[string][]string
+	// left counts, per path, the closures not done holding it.
+	left map[string]int
 }
 
 // NewReleaser counts the readers of every file the run's files read (with
 // jobs goroutines); a path for which keep says true is never released.
 func NewReleaser(ws *workspace.Workspace, store *Store, files []string, keep func(path string) bool, jobs int) *Releaser {
-	r := &Releaser{ws: ws, store: store, needs: make([][]string, len(files)), left: map[string]int{}}
+	r := &Releaser{ws: ws, store: store, roots: make([][]string, len(files)), first: map[string]int{}, readers: map[string]int{}, closures: map[string][]string{}, left: map[string]int{}}
 	at := make(map[string]int, len(files))
 	for i, p := range files {
 		at[p] = i
 	}
 	workspace.Parallel(jobs, files, func(p string) []string {
-		needs := Paths(ws, p)
+		rs := roots(ws, p, false)
+		if l, _ := grammar.LangOf(p); l == grammar.CPP && len(rs) > 1 {
+			// A unit's closure holds the file's (but for the headers
+			// past a unit's byte cap, then never released).
+			rs = rs[1:]
+		}
 		r.mu.Lock()
-		r.needs[at[p]] = needs
+		r.roots[at[p]] = rs
 		r.mu.Unlock()
 		return nil
 	})
+	var distinct []string
 	for i, p := range files {
 		if at[p] != i {
 			// A path listed twice: its first entry was computed.
-			r.needs[i] = slices.Clone(r.needs[at[p]])
+			r.roots[i] = r.roots[at[p]]
 		}
-		for _, q := range r.needs[i] {
-			r.left[q]++
+		for _, q := range r.roots[i] {
+			if _, ok := r.first[q]; !ok {
+				r.first[q] = i
+				distinct = append(distinct, q)
+			}
+			r.readers[q]++
+		}
+	}
+	workspace.Parallel(jobs, distinct, func(q string) []string {
+		c := ws.Closure(q)
+		r.mu.Lock()
+		r.closures[q] = c
+		r.mu.Unlock()
+		return nil
+	})
+	for _, q := range distinct {
+		for _, p := range r.closures[q] {
+			r.left[p]++
 		}
 	}
 	if keep != nil {
@@ -108,11 +142,23 @@ func NewReleaser(ws *workspace.Workspace, store *Store, files []string, keep fun
 	return r
 }
 
-// Reads lists what files[i] reads (Paths), until Done(i).
+// Reads lists what files[i] reads that no file before it reads through
+// the same closure, until Done(i): the closures of which it is the first
+// reader, and the first file of each other closure it reads. Files
+// joined by shared paths over these lists are joined as by all they read,
+// and each path is listed once over all files.
 func (r *Releaser) Reads(i int) []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.needs[i]
+	var out []string
+	for _, q := range r.roots[i] {
+		if r.first[q] == i {
+			out = append(out, r.closures[q]...)
+		} else {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // Done says files[i] is checked (or skipped): what only it still read is
@@ -121,16 +167,21 @@ func (r *Releaser) Done(i int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var gone []*grammar.File
-	for _, q := range r.needs[i] {
-		if r.left[q]--; r.left[q] == 0 {
-			if f := r.ws.Release(q); f != nil {
-				gone = append(gone, f)
+	for _, q := range r.roots[i] {
+		if r.readers[q]--; r.readers[q] > 0 {
+			continue
+		}
+		for _, p := range r.closures[q] {
+			if r.left[p]--; r.left[p] == 0 {
+				if f := r.ws.Release(p); f != nil {
+					gone = append(gone, f)
+				}
 			}
 		}
 	}
 	// At once: the store's facts are looked over once, not once per file.
 	r.store.Release(gone...)
-	r.needs[i] = nil
+	r.roots[i] = nil
 }
 
 // InputsOf identifies what the findings on a file depend on besides
@@ -183,10 +234,9 @@ func InputPaths(ws *workspace.Workspace, path string) []string { return inputPat
 func Paths(ws *workspace.Workspace, path string) []string { return inputPaths(ws, path, false) }
 
 func inputPaths(ws *workspace.Workspace, path string, allStubs bool) []string {
-	path = workspace.Abs(path)
 	seen := map[string]bool{}
 	var out []string
-	addClosure := func(root string) {
+	for _, root := range roots(ws, path, allStubs) {
 		for _, p := range ws.Closure(root) {
 			if !seen[p] {
 				seen[p] = true
@@ -194,21 +244,24 @@ func inputPaths(ws *workspace.Workspace, path string, allStubs bool) []string {
 			}
 		}
 	}
-	addClosure(path)
+	return out
+}
+
+// roots lists the files whose closures the findings on path read: path,
+// then its units (a C++ file) or the entries of its stubs (a Python file;
+// with allStubs, of every stub of the workspace).
+func roots(ws *workspace.Workspace, path string, allStubs bool) []string {
+	path = workspace.Abs(path)
+	out := []string{path}
 	if l, _ := grammar.LangOf(path); l == grammar.CPP {
-		for _, u := range ws.Context(path).Units {
-			addClosure(u)
-		}
-	} else {
-		stubs := ws.StubsFor(path)
-		if allStubs {
-			stubs = ws.Stubs()
-		}
-		for _, s := range stubs {
-			for _, e := range ws.StubEntries(s) {
-				addClosure(e)
-			}
-		}
+		return append(out, ws.Context(path).Units...)
+	}
+	stubs := ws.StubsFor(path)
+	if allStubs {
+		stubs = ws.Stubs()
+	}
+	for _, s := range stubs {
+		out = append(out, ws.StubEntries(s)...)
 	}
 	return out
 }

@@ -13,6 +13,7 @@ package unit
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -91,12 +92,27 @@ func (u *Unit) Headers() []*grammar.File {
 
 // File returns the unit's parsed file at path, or nil.
 func (u *Unit) File(path string) *grammar.File {
+	if len(u.Files) > 16 {
+		// Asked for every #include of the unit's files.
+		return Fact(u, filesKey)[path]
+	}
 	for _, f := range u.Files {
 		if f.Path == path {
 			return f
 		}
 	}
 	return nil
+}
+
+var filesKey = &UnitKey[map[string]*grammar.File]{
+	Name: "unit.files",
+	Compute: func(_ context.Context, u *Unit) map[string]*grammar.File {
+		m := make(map[string]*grammar.File, len(u.Files))
+		for _, f := range slices.Backward(u.Files) {
+			m[f.Path] = f // the first of a path listed twice
+		}
+		return m
+	},
 }
 
 // Part is the pseudo-unit of some of u's files, for a fact that depends on

@@ -1053,13 +1053,15 @@ type closureTable struct {
 // closure (sole, shared, not copied: a chain of headers each including
 // the next holds one entry per header), or the paths walked; with the
 // bytes they hold and whether it is whole (not cut at the unit cap).
+// walked is the walked closure at the end of the sole includes.
 type closureMemo struct {
-	path  string
-	sole  *closureMemo
-	paths []string
-	n     int
-	bytes int64
-	whole bool
+	path   string
+	sole   *closureMemo
+	walked *closureMemo
+	paths  []string
+	n      int
+	bytes  int64
+	whole  bool
 }
 
 // list is the closure's paths, a new slice.
@@ -1071,12 +1073,14 @@ func (c *closureMemo) list() []string {
 	return append(out, c.paths...)
 }
 
-// has reports whether the closure holds path.
-func (c *closureMemo) has(path string) bool {
-	for ; c.sole != nil; c = c.sole {
-		if c.path == path {
-			return true
-		}
+// cycles reports whether path is in c, the closure of path's sole
+// include (an include cycle). A sole include's path is never in it: a
+// memo of path would have its own closure after it, the include's again,
+// and no memo holds a path twice. So only the walked paths are looked at
+// (looking along the sole includes too made a chain quadratic).
+func (c *closureMemo) cycles(path string) bool {
+	if c.sole != nil {
+		c = c.walked
 	}
 	return slices.Contains(c.paths, path)
 }
@@ -1154,11 +1158,15 @@ func (w *Workspace) closure(path string, limit int64, depth int) *closureMemo {
 		if src, err := w.Source(path); err == nil {
 			own = int64(len(src))
 		}
-		if sub := w.closureOf(incs[0], depth+1); sub.whole && own+sub.bytes <= limit && !sub.has(path) {
+		if sub := w.closureOf(incs[0], depth+1); sub.whole && own+sub.bytes <= limit && !sub.cycles(path) {
 			if closureHook != nil {
 				closureHook(path)
 			}
-			return &closureMemo{path: path, sole: sub, n: sub.n + 1, bytes: own + sub.bytes, whole: true}
+			walked := sub
+			if sub.sole != nil {
+				walked = sub.walked
+			}
+			return &closureMemo{path: path, sole: sub, walked: walked, n: sub.n + 1, bytes: own + sub.bytes, whole: true}
 		}
 	}
 	seen := map[string]bool{path: true}
