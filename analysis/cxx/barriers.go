@@ -32,20 +32,15 @@ type Funcs struct {
 	// order within a name: Lookup's answers are runs of it (a map kept a
 	// list per name, and most names are one function's).
 	byName []FuncDef
-	// types maps a declared name (variable, parameter, field) to the type
-	// texts it is declared with anywhere in the files (" *" / " &" appended
-	// for pointers and references): a scope-blind lookup that is good
-	// enough to tell a GlobalTensor from a LocalTensor.
-	types map[string][]string
-	// fields maps a class or struct name to its field types.
-	fields map[string][]string
-	// shares are the files' shares whose declarations types and fields
-	// index, built on the first lookup: few rules ask, and a unit's
-	// declarations are most of what its index would cost to join.
-	shares                []*FileFuncs
-	typesOnce, fieldsOnce sync.Once
-	calls                 map[*grammar.Node][]*grammar.Node
-	own                   map[*grammar.Node][]*grammar.Node
+	// types and fields are TypesOf's and FieldTypes' answers, joined from
+	// the shares' own (FileFuncs.declTypes) on first ask: a unit made
+	// again after an edit reads the declarations of the edited file
+	// alone (typesMu guards them).
+	shares        []*FileFuncs
+	typesMu       sync.Mutex
+	types, fields map[string][]string
+	calls         map[*grammar.Node][]*grammar.Node
+	own           map[*grammar.Node][]*grammar.Node
 	// ff and trees find a body's calls in its file's list of them, asked
 	// once per file (fs.mu held).
 	ff    FileFacts
@@ -110,30 +105,6 @@ func FuncsOf(ff FileFacts, files ...*grammar.File) *Funcs {
 	return fs
 }
 
-// indexTypes fills types from the shares' declarations.
-func (fs *Funcs) indexTypes() {
-	fs.types = map[string][]string{}
-	for _, p := range fs.shares {
-		p.eachDecl(func(d typeDecl) {
-			if d.name != "" {
-				fs.types[d.name] = appendString(fs.types[d.name], d.typ)
-			}
-		})
-	}
-}
-
-// indexFields fills fields from the shares' member declarations.
-func (fs *Funcs) indexFields() {
-	fs.fields = map[string][]string{}
-	for _, p := range fs.shares {
-		p.eachDecl(func(d typeDecl) {
-			if d.class != "" {
-				fs.fields[d.class] = appendString(fs.fields[d.class], d.typ)
-			}
-		})
-	}
-}
-
 // appendDecls adds the names a declaration declares, with their types.
 func appendDecls(out []typeDecl, n *grammar.Node) []typeDecl {
 	t := n.ChildByField("type")
@@ -193,16 +164,33 @@ func DeclaredName(d *grammar.Node) string {
 }
 
 // TypesOf returns the type texts a name is declared with in the indexed
-// files (variables, parameters and fields alike).
-func (fs *Funcs) TypesOf(name string) []string {
-	fs.typesOnce.Do(fs.indexTypes)
-	return fs.types[name]
-}
+// files (variables, parameters and fields alike; " *" / " &" appended for
+// pointers and references): a scope-blind lookup that is good enough to
+// tell a GlobalTensor from a LocalTensor.
+func (fs *Funcs) TypesOf(name string) []string { return fs.joined(&fs.types, name, false) }
 
 // FieldTypes returns the field types of a class or struct by name.
-func (fs *Funcs) FieldTypes(class string) []string {
-	fs.fieldsOnce.Do(fs.indexFields)
-	return fs.fields[class]
+func (fs *Funcs) FieldTypes(class string) []string { return fs.joined(&fs.fields, class, true) }
+
+// joined is the shares' type texts of name (of a class's fields when
+// fields is set), in file order without repeats, memoized in *memo.
+func (fs *Funcs) joined(memo *map[string][]string, name string, fields bool) []string {
+	fs.typesMu.Lock()
+	defer fs.typesMu.Unlock()
+	if v, ok := (*memo)[name]; ok {
+		return v
+	}
+	var out []string
+	for _, p := range fs.shares {
+		for _, t := range p.declTypes(fields)[name] {
+			out = appendString(out, t)
+		}
+	}
+	if *memo == nil {
+		*memo = map[string][]string{}
+	}
+	(*memo)[name] = out
+	return out
 }
 
 // Lookup returns the definitions with a name (overloads and methods of

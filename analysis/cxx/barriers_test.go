@@ -2,6 +2,8 @@ package cxx
 
 import (
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,6 +125,51 @@ func TestFuncsTypes(t *testing.T) {
 	}
 	if got := fs.FieldTypes("K"); len(got) != 4 || got[0] != "AscendC::TPipe" || got[3] != "AscendC::TPipe *" {
 		t.Errorf("FieldTypes(K) = %q", got)
+	}
+}
+
+// memoFuncs is FileFacts that keeps each parse's function index, as the
+// unit store does.
+type memoFuncs struct {
+	FileFacts
+	m map[*grammar.File]*FileFuncs
+}
+
+func (mf memoFuncs) Funcs(f *grammar.File) *FileFuncs {
+	if mf.m[f] == nil {
+		mf.m[f] = IndexFileFuncs(f)
+	}
+	return mf.m[f]
+}
+
+// TestTypesAfterAnEdit: a unit made again after an edit inside a function
+// body reads the declarations of the edited file alone (the header's
+// share keeps the types it read for the unit before), and answers as a
+// unit made from scratch.
+func TestTypesAfterAnEdit(t *testing.T) {
+	const hdr = "struct K { AscendC::TPipe pipe; float *raw; };\n__gm__ float *raw;\n"
+	const entry = "void f() {\n  AscendC::GlobalTensor<half> raw;\n%s}\n"
+	h := parse(t, "/w/k.h", hdr)
+	mf := memoFuncs{Direct, map[*grammar.File]*FileFuncs{}}
+	before := FuncsOf(mf, parse(t, "/w/e.cpp", fmt.Sprintf(entry, "")), h)
+	if got := before.TypesOf("raw"); !slices.Equal(got, []string{"AscendC::GlobalTensor<half>", "float *"}) {
+		t.Fatalf("TypesOf(raw) = %q", got)
+	}
+	read := mf.m[h].types
+	edited := parse(t, "/w/e.cpp", fmt.Sprintf(entry, "  uint32_t raw = 0;\n"))
+	after := FuncsOf(mf, edited, h)
+	want := []string{"AscendC::GlobalTensor<half>", "uint32_t", "float *"}
+	if got := after.TypesOf("raw"); !slices.Equal(got, want) {
+		t.Errorf("after the edit TypesOf(raw) = %q, want %q", got, want)
+	}
+	if got := IndexFunctions(edited, h).TypesOf("raw"); !slices.Equal(got, want) {
+		t.Errorf("from scratch TypesOf(raw) = %q, want %q", got, want)
+	}
+	if got := after.FieldTypes("K"); !slices.Equal(got, []string{"AscendC::TPipe", "float *"}) {
+		t.Errorf("FieldTypes(K) = %q", got)
+	}
+	if reflect.ValueOf(mf.m[h].types).UnsafePointer() != reflect.ValueOf(read).UnsafePointer() {
+		t.Error("the unchanged header's declarations were read again")
 	}
 }
 

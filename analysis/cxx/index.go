@@ -204,11 +204,12 @@ func (x *CallIndex) Named(names ...string) []*grammar.Node {
 type FileFuncs struct {
 	defs []FuncDef
 	// decls are the preorder indexes in file's tree of the declarations
-	// with a type (declarations, members, parameters), whose names and
-	// types are read on demand (eachDecl): few units ask, and a string per
-	// declared name cost more than the rest of the share.
-	file  *grammar.File
-	decls []int32
+	// with a type (declarations, members, parameters); types and fields
+	// their names' and classes' type texts (declTypes).
+	file          *grammar.File
+	decls         []int32
+	declsOnce     sync.Once
+	types, fields map[string][]string
 	// objects are the names of objects constructed in function bodies
 	// with arguments (`Block blk(res, helper);`), which the grammar reads
 	// as function declarations: their type is unknown, their calls opaque.
@@ -292,16 +293,29 @@ func (ff *FileFuncs) Defines(name string) bool {
 	return false
 }
 
-// eachDecl calls yield with each name the file's declarations declare,
-// with its type, in source order.
-func (p *FileFuncs) eachDecl(yield func(typeDecl)) {
-	var buf []typeDecl
-	for _, i := range p.decls {
-		buf = appendDecls(buf[:0], &p.file.Tree.Nodes[i])
-		for _, d := range buf {
-			yield(d)
+// declTypes maps each name the file's declarations declare to its type
+// texts (each class to its fields' when fields is set), in source order
+// without repeats; made once per parse, so a unit joins the files' maps.
+func (p *FileFuncs) declTypes(fields bool) map[string][]string {
+	p.declsOnce.Do(func() {
+		p.types, p.fields = map[string][]string{}, map[string][]string{}
+		var buf []typeDecl
+		for _, i := range p.decls {
+			buf = appendDecls(buf[:0], &p.file.Tree.Nodes[i])
+			for _, d := range buf {
+				if d.name != "" {
+					p.types[d.name] = appendString(p.types[d.name], d.typ)
+				}
+				if d.class != "" {
+					p.fields[d.class] = appendString(p.fields[d.class], d.typ)
+				}
+			}
 		}
+	})
+	if fields {
+		return p.fields
 	}
+	return p.types
 }
 
 // typeDecl is one declared name (and, for a field, its class) with its
