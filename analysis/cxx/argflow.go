@@ -21,9 +21,8 @@ import (
 
 // argState holds the memoized constant-argument facts of a unit.
 type argState struct {
-	// tests: per function, its tests of its parameters (fnMemo: a
-	// unit asks about each function in turn, most test none).
-	tests fnMemo[[]paramTest]
+	// tests: per function, its tests of its parameters.
+	tests map[*grammar.Node][]paramTest
 	// params: per function, the values of its parameters over every
 	// live call (see paramValues).
 	params map[*grammar.Node]*argMemo
@@ -36,7 +35,7 @@ type argState struct {
 	// never: per function, the stretches no live call runs.
 	never map[*grammar.Node]*neverMemo
 	// locals: per function, the names declared in its body.
-	locals fnMemo[map[string]bool]
+	locals map[*grammar.Node]map[string]bool
 	// byTree: the unit's function definitions per tree, by position.
 	byTree map[*grammar.Tree][]*grammar.Node
 	// kept: per function, its parameters that keep the value they were
@@ -139,6 +138,8 @@ func (s *Summaries) args() *argState {
 			dead:   map[calleeCall][]span{},
 			never:  map[*grammar.Node]*neverMemo{},
 			kept:   map[*grammar.Node][]bool{},
+			tests:  map[*grammar.Node][]paramTest{},
+			locals: map[*grammar.Node]map[string]bool{},
 		}
 	}
 	return s.arg
@@ -150,8 +151,7 @@ func (s *Summaries) args() *argState {
 // block.
 func (s *Summaries) paramTests(fn *grammar.Node) []paramTest {
 	a := s.args()
-	id := s.fnID(fn)
-	if ts, ok := a.tests.get(fn, id); ok {
+	if ts, ok := a.tests[fn]; ok {
 		return ts
 	}
 	var ts []paramTest
@@ -220,7 +220,7 @@ func (s *Summaries) paramTests(fn *grammar.Node) []paramTest {
 		}
 	}
 	ts = slices.Clip(ts)
-	a.tests.put(fn, id, ts, len(ts) == 0)
+	a.tests[fn] = ts
 	return ts
 }
 
@@ -491,8 +491,7 @@ func (s *Summaries) readsLocal(fn, e *grammar.Node) bool {
 // the scope: a parameter shadowed by one is not trusted either.
 func (s *Summaries) localNames(fn *grammar.Node) map[string]bool {
 	a := s.args()
-	id := s.fnID(fn)
-	if l, ok := a.locals.get(fn, id); ok {
+	if l, ok := a.locals[fn]; ok {
 		return l
 	}
 	var l map[string]bool
@@ -512,7 +511,7 @@ func (s *Summaries) localNames(fn *grammar.Node) map[string]bool {
 			}
 		}
 	}
-	a.locals.put(fn, id, l, len(l) == 0)
+	a.locals[fn] = l
 	return l
 }
 

@@ -129,12 +129,11 @@ func (u guardedUnit) IncludeGuards(f *grammar.File) *grammar.Guards {
 }
 
 // The tests of a function's parameters and its local names, made again
-// for a function asked about after recentSize others (fnMemo), give the
-// same answers.
+// for a function asked about after manyFns others, give the same answers.
 func TestDeadForEveryCallMadeAgain(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(argflowSrc)
-	n := recentSize + 4
+	n := manyFns + 4
 	for i := range n {
 		fmt.Fprintf(&b, "__aicore__ inline void pad%d(int m) {\n  int x = m;\n  if (m) { mark_p(); }\n  if (x) { mark_q(); }\n}\n", i)
 	}

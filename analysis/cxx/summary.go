@@ -2,7 +2,6 @@ package cxx
 
 import (
 	"bytes"
-	"hash/maphash"
 	"slices"
 	"sort"
 	"strconv"
@@ -263,47 +262,29 @@ type Summaries struct {
 	res       *Resolver
 	files     map[*grammar.Tree]*grammar.File
 	scopes    map[*grammar.Node]declsByName
-	// scopeIx holds the declaring scopes of the functions asked about
-	// last (declaringScopes); scopes memoizes scopeDecls.
-	scopeIx fnMemo[*scopeIndex]
-	// effectsByID memoizes effectsOf for the unit's functions, by
-	// number (fnID); effects for other functions.
-	effectsByID []expansion[*effectList]
-	effects     map[*grammar.Node]*expansion[*effectList]
-	// indexes holds the indexes of the functions asked about last
-	// (Index).
-	indexes recent[*grammar.Node, *EffectIndex]
+	// scopeIx memoizes declaringScopes; scopes memoizes scopeDecls.
+	scopeIx map[*grammar.Node]*scopeIndex
+	// effects memoizes effectsOf, indexes Index.
+	effects map[*grammar.Node]*expansion[*effectList]
+	indexes map[*grammar.Node]*EffectIndex
 	returns map[*grammar.Node]*originMemo
-	// siteRefs memoizes allSiteRefs; fnIDs numbers the functions of
-	// the memos (fnMemo).
-	fnIDs    fnNumbers
-	siteRefs fnMemo[[]callerRef]
+	// siteRefs memoizes allSiteRefs.
+	siteRefs map[*grammar.Node][]callerRef
 	entry    map[*grammar.Node]*expansion[[]entrySite]
 	written  map[writtenKey]bool
 	// resolved memoizes resolve per function, origin and depth: in a call
 	// graph where helpers call helpers, the paths up to the entries are
-	// exponentially many, the functions on them are not. An answer is
-	// the number of its list in originLists plus one (0: not known yet),
-	// one per depth; the lists are shared (a few distinct ones answer for
-	// every function of a unit).
-	resolved    map[fnOrigin][maxExpand + 1]int32
-	originLists originLists
+	// exponentially many, the functions on them are not.
+	resolved map[resolveKey][]*Origin
 	// buffers memoizes globalBuffers.
 	buffers map[*grammar.Node]map[string]bufferCall
-	// params holds Params of the functions asked about last: an origin
-	// is asked per name use. Their names and types are one string per
-	// spelling (paramStrs): a function's parameters made again, and a
-	// unit of helpers with the same parameters, share them.
-	params    fnMemo[[]Param]
-	paramStrs map[string]string
+	// params memoizes Params: an origin is asked per name use.
+	params map[*grammar.Node][]Param
 	// wroteBack memoizes callersWriteBack: the callers of a helper called
 	// from many places are asked once per origin and depth, not once per
 	// path up the call graph (exponential in the depth). Bit 2d says the
-	// answer at depth d is known, bit 2d+1 is the answer. The answers at
-	// depth 0, asked by a rule per store, are kept for the last few
-	// (wroteBack0): one per function that stores was most of the table.
-	wroteBack  map[fnOrigin]uint32
-	wroteBack0 recent[fnOrigin, bool]
+	// answer at depth d is known, bit 2d+1 is the answer.
+	wroteBack map[fnOrigin]uint32
 	// touches and touched memoize the scalar accesses of each function
 	// and the TouchBefore answers (touch.go).
 	touches  map[*grammar.Node]*expansion[[]Touch]
@@ -334,34 +315,9 @@ type fnOrigin struct {
 	o  *Origin
 }
 
-// originLists is a table of distinct lists of shared origins.
-type originLists struct {
-	lists [][]*Origin
-	// ids finds a list's number by the hash of its origins.
-	ids  map[uint64][]int32
-	seed maphash.Seed
-}
-
-// id returns the number of list l in the table, adding a copy when new.
-func (t *originLists) id(l []*Origin) int32 {
-	if t.ids == nil {
-		t.ids, t.seed = map[uint64][]int32{}, maphash.MakeSeed()
-	}
-	var h maphash.Hash
-	h.SetSeed(t.seed)
-	for _, p := range l {
-		maphash.WriteComparable(&h, p)
-	}
-	k := h.Sum64()
-	for _, id := range t.ids[k] {
-		if slices.Equal(t.lists[id], l) {
-			return id
-		}
-	}
-	id := int32(len(t.lists))
-	t.lists = append(t.lists, slices.Clone(l))
-	t.ids[k] = append(t.ids[k], id)
-	return id
+type resolveKey struct {
+	fnOrigin
+	depth int
 }
 
 type originMemo struct {
@@ -441,16 +397,20 @@ func Summarize(ff FileFacts, files ...*grammar.File) *Summaries {
 // is then joined once for its summaries and its rules.
 func SummarizeWith(ff FileFacts, funcs *Funcs, files ...*grammar.File) *Summaries {
 	s := &Summaries{
-		funcs:   funcs,
-		res:     NewResolverFrom(ff, files...),
-		files:   map[*grammar.Tree]*grammar.File{},
-		scopes:  map[*grammar.Node]declsByName{},
-		effects: map[*grammar.Node]*expansion[*effectList]{},
-		entry:   map[*grammar.Node]*expansion[[]entrySite]{},
-		touches: map[*grammar.Node]*expansion[[]Touch]{},
-		touched: map[touchKey]*expansion[*Touch]{},
-		returns: map[*grammar.Node]*originMemo{},
-		facts:   &factTable{},
+		funcs:    funcs,
+		res:      NewResolverFrom(ff, files...),
+		files:    map[*grammar.Tree]*grammar.File{},
+		scopes:   map[*grammar.Node]declsByName{},
+		effects:  map[*grammar.Node]*expansion[*effectList]{},
+		indexes:  map[*grammar.Node]*EffectIndex{},
+		scopeIx:  map[*grammar.Node]*scopeIndex{},
+		params:   map[*grammar.Node][]Param{},
+		siteRefs: map[*grammar.Node][]callerRef{},
+		entry:    map[*grammar.Node]*expansion[[]entrySite]{},
+		touches:  map[*grammar.Node]*expansion[[]Touch]{},
+		touched:  map[touchKey]*expansion[*Touch]{},
+		returns:  map[*grammar.Node]*originMemo{},
+		facts:    &factTable{},
 	}
 	if g, ok := ff.(UnitGuards); ok {
 		s.unitGuards = g.IncludeGuards
@@ -1004,10 +964,9 @@ func (ix *scopeIndex) declsOf(k int) declsByName {
 }
 
 // declaringScopes is fn's scopeIndex (nil when no scope declares
-// anything), memoized (fnMemo): a function's scopes are one walk of it.
+// anything), memoized: a function's scopes are one walk of it.
 func (s *Summaries) declaringScopes(fn *grammar.Node) *scopeIndex {
-	id := s.fnID(fn)
-	if ix, ok := s.scopeIx.get(fn, id); ok {
+	if ix, ok := s.scopeIx[fn]; ok {
 		return ix
 	}
 	ix := &scopeIndex{}
@@ -1040,7 +999,7 @@ func (s *Summaries) declaringScopes(fn *grammar.Node) *scopeIndex {
 	if len(ix.scopes) == 0 {
 		ix = nil
 	}
-	s.scopeIx.put(fn, id, ix, ix == nil)
+	s.scopeIx[fn] = ix
 	return ix
 }
 
@@ -1173,27 +1132,14 @@ func (s *Summaries) substitute(o Origin, c Call, e *grammar.Node) Origin {
 // are relative to fn's parameters.
 func (s *Summaries) effectsOf(fn *grammar.Node) *effectList {
 	empty := func(l *effectList) bool { return l.Len() == 0 }
-	compute := func() *effectList { return s.computeEffects(fn) }
-	id := s.fnID(fn)
-	if id < 0 {
-		return expand(s, s.effects, fn, empty, compute)
-	}
-	// The unit's functions by number: a slot each, where a map entry and
-	// an expansion each cost more.
-	if s.effectsByID == nil {
-		s.effectsByID = make([]expansion[*effectList], s.fnIDs.n)
-	}
-	return expandIn(s, &s.effectsByID[id], empty, compute)
+	return expand(s, s.effects, fn, empty, func() *effectList { return s.computeEffects(fn) })
 }
 
 // effectsKept reports whether fn's effects are memoized: not an empty
 // list made under the depth limit.
 func (s *Summaries) effectsKept(fn *grammar.Node) bool {
-	if id := s.fnID(fn); id >= 0 {
-		return id < int32(len(s.effectsByID)) && s.effectsByID[id].state == memoDone
-	}
-	_, ok := s.effects[fn]
-	return ok
+	m, ok := s.effects[fn]
+	return ok && m.state == memoDone
 }
 
 func (s *Summaries) computeEffects(fn *grammar.Node) *effectList {
@@ -1569,11 +1515,10 @@ func (s *Summaries) siteRefsOf(fn *grammar.Node, self bool) []callerRef {
 	return slices.DeleteFunc(slices.Clone(refs), func(r callerRef) bool { return s.site(r).Caller.Node == fn })
 }
 
-// allSiteRefs is siteRefsOf(fn, true), memoized (fnMemo): asked about
-// every function, and again and again up a call graph.
+// allSiteRefs is siteRefsOf(fn, true), memoized: asked about every
+// function, and again and again up a call graph.
 func (s *Summaries) allSiteRefs(fn *grammar.Node) []callerRef {
-	id := s.fnID(fn)
-	if refs, ok := s.siteRefs.get(fn, id); ok {
+	if refs, ok := s.siteRefs[fn]; ok {
 		return refs
 	}
 	var out []callerRef
@@ -1591,8 +1536,7 @@ func (s *Summaries) allSiteRefs(fn *grammar.Node) []callerRef {
 			}
 		}
 	}
-	out = slices.Clip(out)
-	s.siteRefs.put(fn, id, out, len(out) == 0)
+	s.siteRefs[fn] = out
 	return out
 }
 
@@ -1601,9 +1545,8 @@ func (s *Summaries) allSiteRefs(fn *grammar.Node) []callerRef {
 type entrySite struct {
 	site callerRef
 	wait *Effect // a wait before the call (in the caller or above)
-	// coherent is the memory invalidated before the call, mapped: its
-	// list in originLists (most calls share one).
-	coherent int32
+	// coherent is the memory invalidated before the call, mapped.
+	coherent []*Origin
 	all      bool // the whole cache was invalidated before the call
 }
 
@@ -1633,7 +1576,7 @@ func (s *Summaries) entrySites(fn *grammar.Node) []entrySite {
 					set.add(inv)
 				}
 			}
-			es.coherent = s.originLists.id(set.list)
+			es.coherent = set.list
 			sites = append(sites, es)
 		}
 		return slices.Clip(sites)
@@ -1679,7 +1622,7 @@ func (s *Summaries) stateBefore(fn, at *grammar.Node) coherenceState {
 				w := *es.wait
 				st.wait = &w
 			}
-			coherent := s.originLists.lists[es.coherent]
+			coherent := es.coherent
 			if i == 0 {
 				for _, o := range coherent {
 					set.add(o)
@@ -1732,7 +1675,7 @@ func (s *Summaries) entryCoherence(fn *grammar.Node, o Origin) (ok bool, missing
 	}
 	for _, es := range sites {
 		covered := es.all && es.wait == nil
-		for _, inv := range s.originLists.lists[es.coherent] {
+		for _, inv := range es.coherent {
 			if inv.Covers(o) {
 				covered = true
 			}
@@ -1768,22 +1711,16 @@ func (s *Summaries) resolve(fn *grammar.Node, o Origin) []*Origin {
 	if s.depth > maxExpand {
 		return nil
 	}
-	k, depth := fnOrigin{fn, s.intern(o)}, s.depth
-	if id := s.resolved[k][depth]; id > 0 {
-		return s.originLists.lists[id-1]
+	k := resolveKey{fnOrigin{fn, s.intern(o)}, s.depth}
+	if out, ok := s.resolved[k]; ok {
+		return out
 	}
 	if s.resolved == nil {
-		s.resolved = map[fnOrigin][maxExpand + 1]int32{}
+		s.resolved = map[resolveKey][]*Origin{}
 	}
 	s.depth++
 	defer func() { s.depth-- }()
 	var out []*Origin
-	defer func() {
-		// The callers' answers were memoized meanwhile: read k's again.
-		v := s.resolved[k]
-		v[depth] = s.originLists.id(out) + 1
-		s.resolved[k] = v
-	}()
 	for _, cs := range s.callSitesOf(fn) {
 		c, _ := AsCall(cs.Call)
 		for _, r := range s.resolve(cs.Caller.Node, s.substitute(o, c, cs.Call)) {
@@ -1794,6 +1731,7 @@ func (s *Summaries) resolve(fn *grammar.Node, o Origin) []*Origin {
 			}
 		}
 	}
+	s.resolved[k] = out
 	return out
 }
 
@@ -1957,13 +1895,11 @@ func (s *Summaries) Effects(fn *grammar.Node) []Effect {
 	return s.effectsOf(fn).slice()
 }
 
-// Index returns the index of fn's effects (Effects). The indexes of the
-// functions asked about last are kept (recent); another is built again,
-// the same.
+// Index returns the index of fn's effects (Effects), memoized.
 func (s *Summaries) Index(fn *grammar.Node) *EffectIndex {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if ix, ok := s.indexes.get(fn); ok {
+	if ix, ok := s.indexes[fn]; ok {
 		return ix
 	}
 	effects := s.effectsOf(fn)
@@ -1971,176 +1907,19 @@ func (s *Summaries) Index(fn *grammar.Node) *EffectIndex {
 	if s.effectsKept(fn) {
 		// Not a miss under the depth limit, whose list is not kept
 		// either.
-		s.indexes.put(fn, ix)
+		s.indexes[fn] = ix
 	}
 	return ix
 }
 
-// recentSize is how many functions' indexes (and parameters, scopes) a
-// unit keeps: the rules ask about one function after another, and the
-// summaries of a function's callers and callees about a few around it;
-// one per function of a large unit, kept for its life, was most of the
-// memory its summaries held (thousands of functions).
-const recentSize = 32
-
-// recent holds the values of the keys (functions) asked about last, the
-// latest first. A value not there is computed again, the same.
-type recent[K comparable, V any] struct {
-	keys [recentSize]K
-	vals [recentSize]V
-	n    int
-}
-
-// get returns k's value; a hit moves it first.
-func (c *recent[K, V]) get(k K) (V, bool) {
-	for i := range c.n {
-		if c.keys[i] == k {
-			v := c.vals[i]
-			copy(c.keys[1:i+1], c.keys[:i])
-			copy(c.vals[1:i+1], c.vals[:i])
-			c.keys[0], c.vals[0] = k, v
-			return v, true
-		}
-	}
-	var zero V
-	return zero, false
-}
-
-// put adds k's value first, dropping the least recent when full.
-func (c *recent[K, V]) put(k K, v V) {
-	copy(c.keys[1:], c.keys[:recentSize-1])
-	copy(c.vals[1:], c.vals[:recentSize-1])
-	c.keys[0], c.vals[0] = k, v
-	c.n = min(c.n+1, recentSize)
-}
-
-// fnMemo memoizes a value per function that is cheap to make again: it
-// keeps the values of the functions asked about last (recent), and for
-// good only those of the functions asked about again after they left it
-// (a walk up a call graph, which comes back to the same callers). A unit
-// of thousands of functions, each asked about in turn, then holds a few
-// dozen values rather than one per function.
-type fnMemo[V any] struct {
-	recent recent[*grammar.Node, V]
-	kept   map[*grammar.Node]V
-	// seen holds the functions whose value was made; none those kept
-	// whose value is empty (the zero V), a bit rather than an entry. By
-	// number (fnNumbers).
-	seen, none bitSet
-}
-
-// get returns fn's value; id is fn's number, -1 for none.
-func (m *fnMemo[V]) get(fn *grammar.Node, id int32) (V, bool) {
-	if v, ok := m.recent.get(fn); ok {
-		return v, true
-	}
-	if v, ok := m.kept[fn]; ok {
-		return v, true
-	}
-	var zero V
-	return zero, m.none.has(id)
-}
-
-// put memoizes v, fn's value made after get missed; empty says v is the
-// zero V. A function with no number is kept.
-func (m *fnMemo[V]) put(fn *grammar.Node, id int32, v V, empty bool) {
-	switch {
-	case id >= 0 && !m.seen.has(id):
-		m.seen.add(id)
-		m.recent.put(fn, v)
-	case id >= 0 && empty:
-		m.none.add(id)
-	default:
-		if m.kept == nil {
-			m.kept = map[*grammar.Node]V{}
-		}
-		m.kept[fn] = v
-	}
-}
-
-// bitSet is a set of small numbers.
-type bitSet []uint64
-
-func (b bitSet) has(i int32) bool {
-	return i >= 0 && int(i/64) < len(b) && b[i/64]&(1<<(i%64)) != 0
-}
-
-func (b *bitSet) add(i int32) {
-	for int(i/64) >= len(*b) {
-		*b = append(*b, 0)
-	}
-	(*b)[i/64] |= 1 << (i % 64)
-}
-
-// fnNumbers numbers the unit's function definitions: tree t's are
-// base[t] on, in the order of their node indexes (nodes[t]).
-type fnNumbers struct {
-	trees map[*grammar.Tree]fnTree
-	n     int32
-}
-
-type fnTree struct {
-	base  int32
-	nodes []int32
-}
-
-// fnID is fn's number in the unit, -1 when fn is not one of its
-// function definitions.
-func (s *Summaries) fnID(fn *grammar.Node) int32 {
-	x := &s.fnIDs
-	if x.trees == nil {
-		x.trees = map[*grammar.Tree]fnTree{}
-		byTree := map[*grammar.Tree][]int32{}
-		var order []*grammar.Tree
-		for _, d := range s.funcs.All() {
-			t := d.Node.Tree()
-			if _, ok := byTree[t]; !ok {
-				order = append(order, t)
-			}
-			byTree[t] = append(byTree[t], int32(d.Node.Index()))
-		}
-		base := int32(0)
-		for _, t := range order {
-			nodes := byTree[t]
-			slices.Sort(nodes)
-			x.trees[t] = fnTree{base, slices.Clip(nodes)}
-			base += int32(len(nodes))
-		}
-		x.n = base
-	}
-	ft := x.trees[fn.Tree()]
-	k, ok := slices.BinarySearch(ft.nodes, int32(fn.Index()))
-	if !ok {
-		return -1
-	}
-	return ft.base + int32(k)
-}
-
-// paramsOf is Params(fn), memoized (fnMemo).
+// paramsOf is Params(fn), memoized.
 func (s *Summaries) paramsOf(fn *grammar.Node) []Param {
-	id := s.fnID(fn)
-	if ps, ok := s.params.get(fn, id); ok {
-		return ps
+	ps, ok := s.params[fn]
+	if !ok {
+		ps = Params(fn)
+		s.params[fn] = ps
 	}
-	if s.paramStrs == nil {
-		s.paramStrs = map[string]string{}
-	}
-	ps := Params(fn)
-	for i := range ps {
-		ps[i].TypeText = s.paramStr(ps[i].TypeText)
-		ps[i].Name = s.paramStr(ps[i].Name)
-	}
-	s.params.put(fn, id, ps, len(ps) == 0)
 	return ps
-}
-
-// paramStr is the one string of paramStrs equal to t.
-func (s *Summaries) paramStr(t string) string {
-	if u, ok := s.paramStrs[t]; ok {
-		return u
-	}
-	s.paramStrs[t] = t
-	return t
 }
 
 // EntryCoherence reports whether every caller of fn made memory o (in fn's
@@ -2173,7 +1952,7 @@ func (s *Summaries) EntryWaitMissing(fn *grammar.Node, o Origin) *Effect {
 			continue
 		}
 		covered := false
-		for _, inv := range s.originLists.lists[es.coherent] {
+		for _, inv := range es.coherent {
 			if inv.Covers(o) {
 				covered = true
 			}
@@ -2211,14 +1990,6 @@ func (s *Summaries) callersWriteBack(fn *grammar.Node, o Origin, depth int) bool
 		return false
 	}
 	k := fnOrigin{fn, s.intern(o)}
-	if depth == 0 {
-		if v, ok := s.wroteBack0.get(k); ok {
-			return v
-		}
-		v := s.computeCallersWriteBack(fn, o, 0)
-		s.wroteBack0.put(k, v)
-		return v
-	}
 	if bits := s.wroteBack[k]; bits&(1<<(2*depth)) != 0 {
 		return bits&(2<<(2*depth)) != 0
 	}
