@@ -62,10 +62,10 @@ func factsOr(ff FileFacts) FileFacts {
 // analysis looking for a few APIs decodes only the calls that name them.
 type CallIndex struct {
 	// calls are the file's decodable calls ordered by called name, then
-	// in source order: a name's calls are a run found by binary search
-	// (a map of names kept a string, a map entry and a list per name, most
-	// of which are called once).
+	// in source order, names where their called names are in the source:
+	// a name's calls are a run found by binary search.
 	calls []*grammar.Node
+	names []span
 	file  *grammar.File
 
 	eventsOnce sync.Once
@@ -120,8 +120,12 @@ func IndexCalls(f *grammar.File) *CallIndex {
 	// Stable: a name's calls stay in source order.
 	slices.SortStableFunc(keyed, func(a, b named) int { return bytes.Compare(a.name, b.name) })
 	x.calls = make([]*grammar.Node, len(keyed))
+	x.names = make([]span, len(keyed))
 	for i, k := range keyed {
 		x.calls[i] = k.n
+		if nn, _ := callNameNode(k.n); nn != nil {
+			x.names[i] = span{nn.Start, nn.End}
+		}
 	}
 	return x
 }
@@ -129,9 +133,20 @@ func IndexCalls(f *grammar.File) *CallIndex {
 // named returns the calls of name, in source order (with no room to
 // append).
 func (x *CallIndex) named(name string) []*grammar.Node {
-	return equalRun(x.calls, name, func(n *grammar.Node, name string) int {
-		return compareBytesString(callNameBytes(n), name)
-	})
+	if len(x.calls) == 0 {
+		return nil
+	}
+	src := x.file.Tree.Src
+	cmp := func(s span, name string) int { return compareBytesString(src[s.start:s.end], name) }
+	lo, found := slices.BinarySearchFunc(x.names, name, cmp)
+	if !found {
+		return nil
+	}
+	hi := lo + 1
+	for hi < len(x.names) && cmp(x.names[hi], name) == 0 {
+		hi++
+	}
+	return x.calls[lo:hi:hi]
 }
 
 // equalRun is the run of the sorted s whose elements compare equal to key
