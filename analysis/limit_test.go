@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -169,5 +170,37 @@ func TestThousands(t *testing.T) {
 		if got := analysis.Thousands(n); got != want {
 			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// Findings the driver drops because no unit holding the rule's premise
+// compiles their line do not use up the cap: a runtime rule's marks in
+// header code only a standalone kernel compiles (the runtime entry
+// defines RT before including it) are dropped, and the marks both
+// compile are listed, with no note of unlisted findings.
+func TestMaxFindingsPremise(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"h.h":    "inline __aicore__ void both() {\n  mark();\n  mark();\n}\n#ifndef RT\ninline __aicore__ void standaloneOnly() {\n  mark();\n  mark();\n  mark();\n}\n#endif\n",
+		"rt.cpp": "#define RT\n#include \"h.h\"\nextern \"C\" __global__ __aicore__ void rt(__gm__ int64_t *args) { both(); }\n",
+		"sa.cpp": "#include \"h.h\"\nextern \"C\" __global__ __aicore__ void sa(__gm__ float *x) { both(); standaloneOnly(); }\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rule := markRule()
+	rule.Premise = analysis.PremiseRuntime
+	ds, err := analysis.Run(workspace.New(dir), filepath.Join(dir, "h.h"), analysis.Options{Analyzers: []*analysis.Analyzer{rule}, MaxFindingsPerRule: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.Message)
+	}
+	if want := []string{"mark 0", "mark 1"}; !slices.Equal(got, want) {
+		t.Errorf("findings %q, want %q (the marks both units compile, no note)", got, want)
 	}
 }

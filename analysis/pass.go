@@ -560,12 +560,12 @@ func (p *Pass) Incomplete(why string) {
 }
 
 // counted reports whether the run keeps and counts d: not a note of the
-// driver, in code a device compile keeps, and not silenced by a
-// suppression comment (suppressed findings do not use up the cap). It
-// does not mark the suppression used: the driver does that once the rules
-// are done.
+// driver, in code a unit holding the rule's premise compiles (the
+// driver's filter), and not silenced by a suppression comment
+// (suppressed findings do not use up the cap). It does not mark the
+// suppression used: the driver does that once the rules are done.
 func (p *Pass) counted(d *Diagnostic) bool {
-	if d.Code == InternalCode || !p.compiled(d.File, d.Start) {
+	if d.Code == InternalCode || !p.compiledUnder(d.File, d.Start, p.Analyzer.Premise) {
 		return false
 	}
 	if d.File != p.File.Path || len(p.limit.sups) == 0 {
