@@ -2,6 +2,7 @@ package abi_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -438,6 +439,52 @@ def d(x: pl.Tensor): ...
 	for _, want := range []string{"include_dirs:\n- `/w/lib/include`\n", "- not evaluated: `pto_isa_include_dir()` (`pto_isa_include_dir()` is imported from pypto.runtime; its result is known only at run time)\n"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+// TestStubShapesReadEachDefinitionOnce: the stubs of a file are read with
+// each decorated definition walked once, whatever the decorators: the
+// nodes of definitions read stay within the file's nodes for 10,000
+// externs stacked on one def (each read the whole stack again: issue
+// 31's 10k decorators), 10,000 other decorators, call decorators with
+// nested arguments, a class of 10,000 decorated methods and 10,000 stubs.
+func TestStubShapesReadEachDefinitionOnce(t *testing.T) {
+	const n = 10000
+	ext := "@pl.jit.extern(source=\"k.cpp\")\n"
+	def := "def k(a: pl.Tensor, s: pl.Scalar) -> None: ...\n"
+	var stacked, others, calls, class, many strings.Builder
+	for i := range n {
+		stacked.WriteString(ext)
+		fmt.Fprintf(&others, "@deco%d\n", i)
+		fmt.Fprintf(&calls, "@a.b.c%d(f(g(%d, k=[1, {\"x\": (2,)}])), y=\"s\")\n", i, i)
+		fmt.Fprintf(&class, "    @staticmethod\n    %s    def k%d(a: pl.Tensor) -> None: ...\n", ext, i)
+		fmt.Fprintf(&many, "%sdef k%d(a: pl.Tensor, s: pl.Scalar) -> None: ...\n", ext, i)
+	}
+	for _, c := range []struct {
+		name, src string
+		stubs     int
+	}{
+		{"stacked externs", stacked.String() + def, n},
+		{"stacked decorators", others.String() + ext + def, 1},
+		{"call decorators", calls.String() + ext + def, 1},
+		{"class", "class C:\n" + class.String(), n},
+		{"stubs", many.String(), n},
+	} {
+		f := parsePy(t, "/w/m.py", "import pypto.language as pl\n\n"+c.src)
+		read := 0
+		*abi.DefReadHook = func(nodes int) { read += nodes }
+		ss := abi.ParseStubs(f)
+		*abi.DefReadHook = nil
+		if len(ss) != c.stubs {
+			t.Errorf("%s: %d stubs, want %d", c.name, len(ss), c.stubs)
+			continue
+		}
+		if s := ss[len(ss)-1]; len(s.Params) == 0 || s.Params[0].Name != "a" || !s.NoReturn || s.SyntaxErrors {
+			t.Errorf("%s: last stub %s read as %+v", c.name, s.Name, s)
+		}
+		if read > len(f.Tree.Nodes) {
+			t.Errorf("%s: %d nodes of definitions read for a file of %d nodes; want each definition read once", c.name, read, len(f.Tree.Nodes))
 		}
 	}
 }

@@ -293,6 +293,9 @@ func ParseStubs(f *grammar.File) []*Stub {
 	env := newEnv(f)
 	al := env.al
 	var out []*Stub
+	// What is read of a decorated definition once for all its decorators
+	// (10,000 stacked externs read it 10,000 times: quadratic).
+	var def decorated
 	for i := range f.Tree.Nodes {
 		n := &f.Tree.Nodes[i]
 		if n.Kind() != "decorator" {
@@ -319,11 +322,23 @@ func ParseStubs(f *grammar.File) []*Stub {
 		if dd == nil || dd.Kind() != "decorated_definition" {
 			continue
 		}
-		fn := dd.ChildByField("definition")
-		if fn == nil || fn.Kind() != "function_definition" {
-			continue
+		if def.dd != dd {
+			def = decorated{dd: dd, fn: dd.ChildByField("definition")}
+			if def.fn == nil || def.fn.Kind() != "function_definition" {
+				def.fn = nil
+				continue
+			}
+			if defReadHook != nil {
+				defReadHook(len(dd.Descendants()))
+			}
+			def.errs = hasError(dd)
+			for c := dd.FirstChild(); c != nil && c != def.fn; c = c.NextSibling() {
+				def.before = c
+			}
 		}
-		out = append(out, parseStub(f, env, dd, fn, expr, call))
+		if def.fn != nil {
+			out = append(out, parseStub(f, env, &def, expr, call))
+		}
 	}
 	return out
 }
@@ -365,13 +380,25 @@ func firstNamed(n *grammar.Node) *grammar.Node {
 
 var externKeywords = []string{"core_type", "source", "aic_source", "aiv_source", "dual_aiv_dispatch", "include_dirs"}
 
-func parseStub(f *grammar.File, env *env, dd, fn, deco, call *grammar.Node) *Stub {
+// defReadHook, when set (tests), hears the nodes of each decorated
+// definition read whole.
+var defReadHook func(nodes int)
+
+// decorated is a decorated definition of stubs: whether it has syntax
+// errors, and the node just before the def (a comment, a decorator).
+type decorated struct {
+	dd, fn, before *grammar.Node
+	errs           bool
+}
+
+func parseStub(f *grammar.File, env *env, def *decorated, deco, call *grammar.Node) *Stub {
+	dd, fn := def.dd, def.fn
 	s := &Stub{File: f.Path, CoreType: "aiv", Node: fn, DefStart: dd.Start, DefEnd: dd.End,
 		DecoStart: deco.Start, DecoEnd: deco.End, ParamsByName: map[string]*Param{}}
 	if name := fn.ChildByField("name"); name != nil {
 		s.Name, s.Start, s.End = name.Text(), name.Start, name.End
 	}
-	if hasError(dd) {
+	if def.errs {
 		s.SyntaxErrors = true
 		s.Problems = append(s.Problems, Problem{s.Start, s.End, fmt.Sprintf("extern `%s` has syntax errors; its args[] table may be incomplete and is not checked", s.Name)})
 	}
@@ -383,7 +410,7 @@ func parseStub(f *grammar.File, env *env, dd, fn, deco, call *grammar.Node) *Stu
 		}
 	}
 	s.readParams(f, fn)
-	s.readReturn(f, fn)
+	s.readReturn(fn, def.before)
 	s.Tensors, s.Scalars, s.Return = Pack(s.Params)
 	for i := range s.Params {
 		s.ParamsByName[s.Params[i].Name] = &s.Params[i]
@@ -678,7 +705,7 @@ func classifyType(n *grammar.Node, p *Param) bool {
 
 var returnsRE = regexp.MustCompile(`#\s*returns?\s*:?\s*([A-Za-z_]\w*)`)
 
-func (s *Stub) readReturn(f *grammar.File, fn *grammar.Node) {
+func (s *Stub) readReturn(fn, before *grammar.Node) {
 	if rt := fn.ChildByField("return_type"); rt != nil {
 		s.ReturnType = rt.Text()
 		t := unwrapType(rt)
@@ -736,7 +763,7 @@ func (s *Stub) readReturn(f *grammar.File, fn *grammar.Node) {
 	}
 	// Comments between the decorator and the def sit outside fn.
 	if s.ReturnsNamed == "" {
-		if p := fn.PrevSibling(); p != nil && p.Kind() == "comment" {
+		if p := before; p != nil && p.Kind() == "comment" {
 			if m := returnsRE.FindStringSubmatchIndex(p.Text()); m != nil {
 				s.ReturnsNamed = p.Text()[m[2]:m[3]]
 				s.ReturnsAt = Span{p.Start + uint32(m[2]), p.Start + uint32(m[3])}

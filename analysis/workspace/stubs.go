@@ -80,9 +80,12 @@ type StubLink struct {
 }
 
 type stubIndex struct {
-	all         []*abi.Stub
-	byFile      map[string][]*abi.Stub
-	byEntry     map[string][]*abi.Stub
+	all     []*abi.Stub
+	byFile  map[string][]*abi.Stub
+	byEntry map[string][]*abi.Stub
+	// kinds are the kinds the stubs of each entry declare (stubKind),
+	// folded once: every stub's units ask for its entry's.
+	kinds       map[string]Kind
 	links       map[*abi.Stub]*StubLink
 	includeDirs []string
 	// byNameDependsOnCPP: some stub was linked (or not) by file name, so the
@@ -122,7 +125,7 @@ func (w *Workspace) stubIndex() *stubIndex {
 	}
 	w.mu.Unlock()
 	sort.Strings(pys)
-	ix := &stubIndex{byFile: map[string][]*abi.Stub{}, byEntry: map[string][]*abi.Stub{}, links: map[*abi.Stub]*StubLink{}}
+	ix := &stubIndex{byFile: map[string][]*abi.Stub{}, byEntry: map[string][]*abi.Stub{}, kinds: map[string]Kind{}, links: map[*abi.Stub]*StubLink{}}
 	ix.configured = map[string]string{}
 	for _, p := range pys {
 		if src, err := w.Source(p); err == nil {
@@ -192,8 +195,16 @@ func (w *Workspace) stubIndex() *stubIndex {
 			}
 		}
 		ix.links[s] = link
+		k, kindOK := ParseKind(s.CoreType)
+		if kindHook != nil {
+			kindHook()
+		}
 		for _, e := range link.Entries {
 			ix.byEntry[e] = append(ix.byEntry[e], s)
+			// The most demanding kind when several externs share the entry.
+			if best, ok := ix.kinds[e]; kindOK && (!ok || k == KindMixed || k == KindAIC && best == KindAIV) {
+				ix.kinds[e] = k
+			}
 		}
 		for _, d := range s.IncludeDirs {
 			if d.Path != "" && !seenDir[d.Path] {
@@ -296,23 +307,17 @@ func (w *Workspace) stubIncludeDirs() []string {
 	return ix.includeDirs
 }
 
+// kindHook, when set (tests), hears each stub's kind read.
+var kindHook func()
+
 // stubKind is the kernel kind the stubs linked to an entry declare: the
 // most demanding one when several externs share the entry.
 func (w *Workspace) stubKind(entry string) (Kind, bool) {
-	ss := w.stubIndex().byEntry[entry]
-	found := false
-	best := KindAIV
-	for _, s := range ss {
-		k, ok := ParseKind(s.CoreType)
-		if !ok {
-			continue
-		}
-		if !found || k == KindMixed || k == KindAIC && best == KindAIV {
-			best = k
-		}
-		found = true
+	k, ok := w.stubIndex().kinds[entry]
+	if !ok {
+		return KindAIV, false
 	}
-	return best, found
+	return k, true
 }
 
 // Stubs returns every `@pl.jit.extern` stub of the workspace's .py files.

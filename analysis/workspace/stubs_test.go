@@ -143,3 +143,45 @@ func TestStubIncludeDirsFromHelpers(t *testing.T) {
 		t.Errorf("unresolved includes %v, want cann_only.h", missing)
 	}
 }
+
+// TestStubKindOfManyStubsIsLinear: an entry that n stubs name (issue 31:
+// 10,000 stubs in one file) has the most demanding kind they declare, and
+// asking it for each stub's units (what the ABI rules do per stub) reads
+// each stub's kind about once, not n times per ask.
+func TestStubKindOfManyStubsIsLinear(t *testing.T) {
+	const n = 2000
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("import pypto.language as pl\n\n")
+	for i := range n {
+		ct := "aiv"
+		if i == n/2 {
+			ct = "aic"
+		}
+		fmt.Fprintf(&b, "@pl.jit.extern(source=\"k.cpp\", core_type=%q)\ndef k%d(a: pl.Tensor) -> None: ...\n", ct, i)
+	}
+	writeFiles(t, dir, map[string]string{
+		"s.py":  b.String(),
+		"k.cpp": "extern \"C\" __global__ __aicore__ void k(__gm__ int64_t *args) {}\n",
+	})
+	ws := New(dir)
+	reads := 0
+	kindHook = func() { reads++ }
+	t.Cleanup(func() { kindHook = nil })
+	entry := filepath.Join(dir, "k.cpp")
+	stubs := ws.StubsForEntry(entry)
+	if len(stubs) != n {
+		t.Fatalf("%d stubs linked to k.cpp, want %d", len(stubs), n)
+	}
+	for _, s := range stubs {
+		if us := ws.UnitsOfStub(entry, s); len(us) != 1 || us[0] != entry {
+			t.Fatalf("units of %s: %v", s.Name, us)
+		}
+	}
+	if k, src := ws.UnitKind(entry); k != KindAIC || src != "stub" {
+		t.Errorf("kind %v from %s, want aic from the stubs", k, src)
+	}
+	if reads > 2*n {
+		t.Errorf("%d stub kinds read for %d stubs asked; want at most %d", reads, n, 2*n)
+	}
+}
