@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -172,6 +173,9 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 		ix := fx.of(fn)
 		call, chain := ix.barrierAfter(r, cores)
 		if chain == nil {
+			continue
+		}
+		if neverTaken(pass, vm, r, fn, cores) || dispatchDefault(pass, vm, r, cores) || owedBarrier(chain, fn) {
 			continue
 		}
 		dc := ix.decidingAbove(r, call)
@@ -469,4 +473,167 @@ func (ix *fnIndex) balancedBranch(d deciding, r *grammar.Node, cores grammar.Cor
 	}
 	n, _ := ix.firstReaching(d.outerBranch.Start, cores)
 	return n != nil && n.Start < r.Start && d.outerBranch.Contains(n)
+}
+
+// neverTaken reports whether r sits under a test that a block id reaches
+// the launch's block count (`if (GetBlockIdx() >= GetBlockNum())`): a
+// block id is below the block number on every core, so the return never
+// runs. Not on the vector cores of a mixed kernel: they count to the
+// block number times the vector cores per cube.
+func neverTaken(pass *analysis.Pass, vm *unit.VarianceModel, r, fn *grammar.Node, cores grammar.Cores) bool {
+	if pass.Mixed() && cores&grammar.AIV != 0 {
+		return false
+	}
+	for child, p := r, r.Parent(); p != nil && p != fn; child, p = p, p.Parent() {
+		if p.Kind() == "if_statement" && child.Field() == "consequence" && blockPastCount(vm, cxx.ConditionOf(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	blockIdxGetters = map[string]bool{"GetBlockIdx": true, "get_block_idx": true}
+	blockNumGetters = map[string]bool{"GetBlockNum": true, "get_block_num": true}
+)
+
+// blockPastCount reports whether test e says a block id is at or past the
+// block count: `idx >= num`, `idx > num - 1`, `idx + 1 > num` (either way
+// round), or a conjunction with such a term.
+func blockPastCount(vm *unit.VarianceModel, e *grammar.Node) bool {
+	e = cxx.Unparen(e)
+	if e == nil || e.Kind() != "binary_expression" || e.ChildByField("operator") == nil {
+		return false
+	}
+	l, r := e.ChildByField("left"), e.ChildByField("right")
+	op := e.ChildByField("operator").Kind()
+	switch op {
+	case "&&":
+		return blockPastCount(vm, l) || blockPastCount(vm, r)
+	case "||":
+		return blockPastCount(vm, l) && blockPastCount(vm, r)
+	case "<=":
+		l, r, op = r, l, ">="
+	case "<":
+		l, r, op = r, l, ">"
+	}
+	idx := func(x *grammar.Node) bool { return x != nil && blockIdxGetters[vm.Getter(x)] }
+	num := func(x *grammar.Node) bool { return x != nil && blockNumGetters[vm.Getter(x)] }
+	switch op {
+	case ">=":
+		return idx(l) && num(r)
+	case ">":
+		return idx(offByOne(l, "+")) && num(r) || idx(l) && num(offByOne(r, "-"))
+	}
+	return false
+}
+
+// offByOne returns x of `x op 1`, nil for anything else.
+func offByOne(e *grammar.Node, op string) *grammar.Node {
+	e = cxx.Unparen(e)
+	if e == nil || e.Kind() != "binary_expression" || e.ChildByField("operator") == nil || e.ChildByField("operator").Kind() != op {
+		return nil
+	}
+	if one := e.ChildByField("right"); one == nil || one.Text() != "1" {
+		return nil
+	}
+	return e.ChildByField("left")
+}
+
+// dispatchDefault reports whether r is the whole final `else` of a
+// dispatch on one value every core shares (`if (layout == 0) ... else if
+// (layout == 1) ... else { return; }`): the fallback for a value the host
+// never writes, not a path some cores take.
+func dispatchDefault(pass *analysis.Pass, vm *unit.VarianceModel, r *grammar.Node, cores grammar.Cores) bool {
+	s := r
+	if p := s.Parent(); p != nil && p.Kind() == "compound_statement" && nextStatement(p.FirstChild()) == r && nextStatement(r.NextSibling()) == nil {
+		s = p
+	}
+	if p := s.Parent(); p != nil && p.Kind() == "else_clause" {
+		s = p
+	}
+	if s.Field() != "alternative" {
+		return false
+	}
+	subject, tests := "", 0
+	for p := s.Parent(); p != nil && p.Kind() == "if_statement"; {
+		name, ok := constantTests(pass.Consts, cxx.ConditionOf(p))
+		if !ok || subject != "" && name != subject || vm.Condition(p, cores) != 0 {
+			return false
+		}
+		subject, tests = name, tests+1
+		up := p.Parent()
+		if up == nil || up.Kind() != "else_clause" {
+			break
+		}
+		p = up.Parent()
+	}
+	return tests >= 2
+}
+
+// constantTests returns the name a test compares with constants alone
+// (`x == 0`, `x == 0 || x == 3`).
+func constantTests(consts *cxx.Resolver, e *grammar.Node) (string, bool) {
+	e = cxx.Unparen(e)
+	if e == nil || e.Kind() != "binary_expression" || e.ChildByField("operator") == nil {
+		return "", false
+	}
+	l, r := e.ChildByField("left"), e.ChildByField("right")
+	switch e.ChildByField("operator").Kind() {
+	case "||":
+		a, ok1 := constantTests(consts, l)
+		b, ok2 := constantTests(consts, r)
+		return a, ok1 && ok2 && a == b
+	case "==":
+		if _, ok := consts.Eval(r); ok && l != nil {
+			return cxx.Uncast(l).Text(), true
+		}
+	}
+	return "", false
+}
+
+// owedBarrier reports whether the barrier the return skips is counted:
+// right after it the function decrements a counter its caller passed by
+// reference (`SyncAll(); pending -= 1;`), so a core that leaves keeps
+// the barrier owed and a later loop pays it (`while (pending > 0)
+// SyncAll();`).
+func owedBarrier(chain []cxx.Hop, fn *grammar.Node) bool {
+	if len(chain) != 1 {
+		return false
+	}
+	stmt := chain[0].Call.Parent()
+	if stmt == nil || stmt.Kind() != "expression_statement" {
+		return false
+	}
+	next := nextStatement(stmt.NextSibling())
+	if next == nil || next.Kind() != "expression_statement" || len(next.NamedChildren()) == 0 {
+		return false
+	}
+	x := next.NamedChildren()[0]
+	var target *grammar.Node
+	switch {
+	case x.Kind() == "update_expression" && strings.Contains(x.Text(), "--"):
+		target = x.ChildByField("argument")
+	case x.Kind() == "assignment_expression" && x.ChildByField("operator") != nil && x.ChildByField("operator").Text() == "-=":
+		target = x.ChildByField("left")
+	}
+	if target == nil || target.Kind() != "identifier" {
+		return false
+	}
+	for _, p := range cxx.Params(fn) {
+		if p.Name == target.Text() {
+			d := p.Node.ChildByField("declarator")
+			return d != nil && d.Kind() == "reference_declarator"
+		}
+	}
+	return false
+}
+
+// nextStatement is n or the first named sibling after it that is no
+// comment.
+func nextStatement(n *grammar.Node) *grammar.Node {
+	for n != nil && (!n.IsNamed() || n.Kind() == "comment") {
+		n = n.NextSibling()
+	}
+	return n
 }

@@ -367,34 +367,70 @@ func (m *VarianceModel) call(c vctx, e *grammar.Node, depth int) Variance {
 func (m *VarianceModel) returns(c vctx, depth int) Variance {
 	return m.memoized(vkey{'r', c.fn, c.key()}, func() Variance {
 		var v Variance
+		var rets []*grammar.Node
 		if body := c.fn.ChildByField("body"); body != nil {
 			body.Walk(func(n *grammar.Node) bool {
 				switch n.Kind() {
 				case "lambda_expression":
 					return false
 				case "return_statement":
-					if m.coresOf(n)&c.cores == 0 {
-						return false
+					if m.coresOf(n)&c.cores != 0 {
+						rets = append(rets, n)
 					}
-					for _, k := range n.NamedChildren() {
-						v |= m.expr(c, k, depth)
-					}
-					// A return under a per-core condition returns per core.
-					v |= m.controlOf(c, n, depth)
 					return false
 				}
 				return true
 			})
 		}
+		for _, n := range rets {
+			for _, k := range n.NamedChildren() {
+				v |= m.expr(c, k, depth)
+			}
+			// A return under a per-core condition returns per core,
+			// unless every return from that test on gives one constant
+			// (`if (lane != 0) return true; ...; return true;`).
+			v |= m.controlOf(c, n, depth, func(k *grammar.Node) bool { return m.oneConstantFrom(rets, k) })
+		}
 		return v
 	})
 }
 
+// oneConstantFrom reports whether the returns at or after construct k
+// all return the same constant.
+func (m *VarianceModel) oneConstantFrom(rets []*grammar.Node, k *grammar.Node) bool {
+	first, seen := int64(0), false
+	for _, r := range rets {
+		if r.Start < k.Start {
+			continue
+		}
+		var x *grammar.Node
+		for _, k := range r.NamedChildren() {
+			if k.Kind() != "comment" {
+				x = k
+				break
+			}
+		}
+		if x == nil {
+			return false
+		}
+		val, ok := m.consts.Eval(x)
+		if !ok || seen && val != first {
+			return false
+		}
+		first, seen = val, true
+	}
+	return seen
+}
+
 // controlOf is the variance of the conditions n sits under in c's
-// function: which of several definitions runs depends on them.
-func (m *VarianceModel) controlOf(c vctx, n *grammar.Node, depth int) Variance {
+// function, but those skip says do not decide: which of several
+// definitions runs depends on them.
+func (m *VarianceModel) controlOf(c vctx, n *grammar.Node, depth int, skip func(*grammar.Node) bool) Variance {
 	var v Variance
 	for _, k := range cxx.Conditions(n, c.fn) {
+		if skip != nil && skip(k) {
+			continue
+		}
 		switch k.Kind() {
 		case "if_statement":
 			if k.ChildOfKind("constexpr") != nil {
@@ -426,7 +462,7 @@ func (m *VarianceModel) local(c vctx, d *localDecl, depth int) Variance {
 			} else {
 				v |= m.expr(c, a.value, depth)
 			}
-			v |= m.controlOf(c, a.at, depth)
+			v |= m.controlOf(c, a.at, depth, nil)
 		}
 		return v
 	})
@@ -481,7 +517,7 @@ func (m *VarianceModel) member(name string, depth int) Variance {
 			}
 			v |= m.expr(c, d.value, depth+1)
 			if c.fn != nil {
-				v |= m.controlOf(c, d.at, depth+1)
+				v |= m.controlOf(c, d.at, depth+1, nil)
 			}
 		}
 		return v
@@ -743,4 +779,72 @@ func coreIdentityName(name string) bool {
 		}
 	}
 	return false
+}
+
+// Getter returns the topology getter (`GetBlockIdx`, `GetBlockNum`, ...)
+// whose value e holds: a call of it, a cast of one, or a local or member
+// every definition of which in the unit is one; "" otherwise.
+func (m *VarianceModel) Getter(e *grammar.Node) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.getter(cxx.EnclosingFunction(e), e, 0)
+}
+
+func (m *VarianceModel) getter(fn, e *grammar.Node, depth int) string {
+	e = cxx.Uncast(e)
+	if e == nil || depth > 3 {
+		return ""
+	}
+	var values, fns []*grammar.Node
+	name := ""
+	switch e.Kind() {
+	case "call_expression":
+		if c, ok := cxx.AsCall(e); ok && c.Receiver == nil && len(c.Args) == 0 && (blockGetters[c.Name] || uniformGetters[c.Name]) {
+			return c.Name
+		}
+		return ""
+	case "identifier":
+		name = e.Text()
+		if fn != nil {
+			if d := m.localsOf(fn).declFor(name, e); d != nil {
+				if d.init != nil {
+					values, fns = append(values, d.init), append(fns, fn)
+				}
+				for _, a := range d.defs {
+					values, fns = append(values, a.value), append(fns, fn)
+				}
+				return m.sameGetter(fns, values, depth)
+			}
+			if m.declaredIn(fn, name) {
+				return "" // a parameter
+			}
+		}
+	case "field_expression":
+		if f := e.ChildByField("field"); f != nil {
+			name = f.Text()
+		}
+	}
+	if name == "" {
+		return ""
+	}
+	for _, d := range m.memberDefs()[name] {
+		values, fns = append(values, d.value), append(fns, cxx.EnclosingFunction(d.at))
+	}
+	return m.sameGetter(fns, values, depth)
+}
+
+// sameGetter is the getter every value holds, "" when they differ.
+func (m *VarianceModel) sameGetter(fns, values []*grammar.Node, depth int) string {
+	out := ""
+	for i, v := range values {
+		g := ""
+		if v != nil {
+			g = m.getter(fns[i], v, depth+1)
+		}
+		if g == "" || out != "" && g != out {
+			return ""
+		}
+		out = g
+	}
+	return out
 }

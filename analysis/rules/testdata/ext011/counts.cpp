@@ -1,0 +1,143 @@
+// A vector-only operator kernel: returns that never run or whose barrier
+// is paid later are silent; their twins that let a core leave are not.
+#include "kernel_operator.h"
+
+struct CountTiling {
+  uint32_t usedCoreNum;
+  uint32_t layout;
+  uint32_t n;
+};
+
+class KernelCount {
+public:
+  __aicore__ inline void Init(GM_ADDR tiling) {
+    tiling_ = (__gm__ CountTiling *)tiling;
+    blockIdx_ = AscendC::GetBlockIdx();
+    blockNum_ = AscendC::GetBlockNum();
+    rows_ = blockIdx_ * 4 + 1;
+  }
+
+  // A block id is below the block number on every core: never taken.
+  __aicore__ inline void Clear() {
+    if (blockIdx_ >= AscendC::GetBlockNum()) {
+      return;
+    }
+    if (blockIdx_ + 1 > blockNum_) {
+      return;
+    }
+    AscendC::SyncAll();
+  }
+
+  // The twin: the tiling's used-core count can be below the block number.
+  __aicore__ inline void ClearUsed() {
+    if (blockIdx_ >= tiling_->usedCoreNum) {
+      return; // want "EXT011.*`return` under `if \\(blockIdx_ >= tiling_->usedCoreNum\\)`"
+    }
+    AscendC::SyncAll();
+  }
+
+  // Both returns past the first test give `true`: the answer is the
+  // tiling's, not the lane's.
+  __aicore__ inline bool Empty() {
+    if (tiling_->n > 0) {
+      return false;
+    }
+    if (AscendC::GetSubBlockIdx() != 0) {
+      return true;
+    }
+    Fill();
+    return true;
+  }
+  // The twin: the lane decides the answer.
+  __aicore__ inline bool OtherLane() {
+    if (AscendC::GetSubBlockIdx() != 0) {
+      return true;
+    }
+    return false;
+  }
+  __aicore__ inline void Run() {
+    if (Empty()) {
+      return;
+    }
+    if (OtherLane()) {
+      return; // want "EXT011.*`return` under `if \\(OtherLane\\(\\)\\)`"
+    }
+    AscendC::SyncAll();
+  }
+
+  // A core outside the group skips the barrier but keeps it owed: the
+  // count passed by reference falls only where the barrier was passed,
+  // and Settle pays the rest.
+  __aicore__ inline void Group(uint32_t start, uint32_t &owed) {
+    if (blockIdx_ < start) {
+      return;
+    }
+    Fill();
+    AscendC::SyncAll();
+    owed -= 1;
+  }
+  __aicore__ inline void Settle(uint32_t &owed) {
+    while (owed > 0) {
+      AscendC::SyncAll();
+      owed -= 1;
+    }
+  }
+  // The twin: nothing counts the skipped barrier.
+  __aicore__ inline void GroupUncounted(uint32_t start, uint32_t &owed) {
+    if (blockIdx_ < start) {
+      return; // want "EXT011.*`return` under `if \\(blockIdx_ < start\\)`"
+    }
+    AscendC::SyncAll();
+    Fill();
+    owed -= 1;
+  }
+
+  // The final else of a dispatch on the tiling's layout is the fallback
+  // for a layout the host never writes.
+  __aicore__ inline void Layouts() {
+    for (uint32_t i = 0; i < rows_; i++) {
+      if (tiling_->layout == 0 || tiling_->layout == 3) {
+        Fill();
+      } else if (tiling_->layout == 1) {
+        Fill();
+      } else {
+        return;
+      }
+    }
+    AscendC::SyncAll();
+  }
+  // The twin: a layout the dispatch serves leaves the loop on the cores
+  // that have rows.
+  __aicore__ inline void LayoutsLeave() {
+    for (uint32_t i = 0; i < rows_; i++) {
+      if (tiling_->layout == 0) {
+        Fill();
+      } else if (tiling_->layout == 1) {
+        return; // want "EXT011.*`return` under `for \\(i < rows_\\)`"
+      }
+    }
+    AscendC::SyncAll();
+  }
+
+private:
+  __aicore__ inline void Fill() {}
+  __gm__ CountTiling *tiling_;
+  uint32_t blockIdx_;
+  uint32_t blockNum_;
+  uint32_t rows_;
+};
+
+extern "C" __global__ __aicore__ void row_count(GM_ADDR x, GM_ADDR tiling) {
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+  KernelCount op;
+  op.Init(tiling);
+  uint32_t owed = 2;
+  op.Clear();
+  op.ClearUsed();
+  op.Run();
+  op.Group(1, owed);
+  op.GroupUncounted(1, owed);
+  op.Settle(owed);
+  op.Layouts();
+  op.LayoutsLeave();
+}

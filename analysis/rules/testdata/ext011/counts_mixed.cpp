@@ -1,0 +1,20 @@
+// A mixed kernel: its vector cores count to twice the block number, so a
+// vector core's id can reach GetBlockNum(); a cube core's cannot.
+#include "kernel_operator.h"
+
+extern "C" __global__ __aicore__ void mixed_count(GM_ADDR a, GM_ADDR c) {
+  if ASCEND_IS_AIC {
+    if (AscendC::GetBlockIdx() >= AscendC::GetBlockNum()) {
+      return;
+    }
+    AscendC::Mmad(c, a, a, params);
+    AscendC::SyncAll<false>();
+  }
+  if ASCEND_IS_AIV {
+    if (AscendC::GetBlockIdx() >= AscendC::GetBlockNum()) {
+      return; // want "EXT011.*`return` under `if \\(AscendC::GetBlockIdx\\(\\) >= AscendC::GetBlockNum\\(\\)\\)`"
+    }
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::SyncAll<false>();
+  }
+}
