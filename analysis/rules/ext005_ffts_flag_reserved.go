@@ -86,6 +86,8 @@ type badFlag struct {
 	// extern's target came from.
 	arch   grammar.Arch
 	target unit.Target
+	// site is a hardware SyncAll that can run with the flag.
+	site cxx.Site
 }
 
 const (
@@ -103,7 +105,9 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 	wrapped, inner := wrapperFlagCalls(pass, direct)
 	calls := append(append([]cxx.FlagCall(nil), direct...), wrapped...)
 	var bad []badFlag
-	syncAll, checked := false, false
+	var sites []cxx.Site
+	var paths *compilePaths
+	checked := false
 	target := pass.Target()
 	dead := deadConstexprs(pass.Consts)
 	for i := range calls {
@@ -123,15 +127,24 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 		if i >= len(direct) {
 			in = inner[i-len(direct)]
 		}
-		if !checked {
-			for _, id := range fc.Flags {
-				if cxx.ReservedBySyncAll(id) || cxx.ReservedBySyncAllOn(grammar.ArchA5, cxx.IntraBlockMode, id) {
-					// Only now is the unit scan worth its cost.
-					syncAll, _ = unitSyncAll(pass)
-					checked = true
+		// Only a call using an id the SyncAll owns is worth the scan of
+		// the unit and the paths to the call.
+		syncAll, site := false, cxx.Site{}
+		for _, id := range fc.Flags {
+			if !cxx.ReservedBySyncAll(id) && !cxx.ReservedBySyncAllOn(grammar.ArchA5, cxx.IntraBlockMode, id) {
+				continue
+			}
+			if !checked {
+				sites, checked = unit.Fact(pass.Reach(), syncAllSitesKey), true
+				paths = newCompilePaths(pass.Reach())
+			}
+			for _, s := range sites {
+				if paths.coRun(fc.Node, s.Node) {
+					syncAll, site = true, s
 					break
 				}
 			}
+			break
 		}
 		// The worst reason wins: out of range, then SyncAll, then project.
 		var ids []int64
@@ -149,21 +162,20 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 			}
 		}
 		if reason != 0 {
-			bad = append(bad, badFlag{fc, ids, reason, in, arch, target})
+			bad = append(bad, badFlag{fc, ids, reason, in, arch, target, site})
 		}
 	}
 	if len(bad) == 0 {
 		return
 	}
-	_, site := unitSyncAll(pass)
-	repl := replacements(pass, calls, syncAll, target.Arch)
+	repl := replacements(pass, calls, len(sites) > 0, target.Arch)
 	// A kernel repeats the same flag call: one copy of each message.
 	var texts sharedText
 	for _, b := range bad {
 		fc := b.fc
 		d := analysis.Diagnostic{Start: fc.Node.Start, End: fc.Node.End, Message: texts.get(flagMessage(pass, b), nil)}
-		if b.reason == reasonSyncAll && site.Node != nil {
-			d.Related = []analysis.Related{analysis.RelatedAt(site.File, site.Node,
+		if b.reason == reasonSyncAll && b.site.Node != nil {
+			d.Related = []analysis.Related{analysis.RelatedAt(b.site.File, b.site.Node,
 				"this hardware SyncAll uses "+syncAllFlags(b))}
 		}
 		if e := b.target.Evidence; b.reason == reasonMode4 && e != nil {
@@ -556,50 +568,21 @@ func defEdits(pass *analysis.Pass, def *cxx.Def, inCfg bool, to int64, depth int
 	return edits, true
 }
 
-type syncAllFact struct {
-	ok   bool
-	site cxx.Site
-}
-
-// ownSyncAllKey is the first live hardware SyncAll of a closure's file: in
-// the file itself a SyncAll that an `if constexpr` discards reserves
-// nothing.
-var ownSyncAllKey = &unit.UnitKey[syncAllFact]{
-	Name: "rules.ext005.ownSyncAll",
-	Compute: func(_ context.Context, u *unit.Unit) syncAllFact {
-		f := u.Files[0]
+// syncAllSitesKey lists the live hardware SyncAlls of a unit's files,
+// the file's own first: one an `if constexpr` on a constant discards
+// reserves nothing.
+var syncAllSitesKey = &unit.UnitKey[[]cxx.Site]{
+	Name: "rules.ext005.syncAllSites",
+	Compute: func(_ context.Context, u *unit.Unit) []cxx.Site {
 		dead := deadConstexprs(u.Consts())
-		for _, n := range u.Calls(f).Named("SyncAll") {
-			if c, ok := cxx.AsCall(n); ok && cxx.IsHardwareSyncAll(c) && f.CoresOf(n) != grammar.None && !dead.Of(n) {
-				return syncAllFact{true, cxx.Site{File: f, Node: n}}
+		var out []cxx.Site
+		for _, f := range u.CodeFiles() {
+			for _, n := range u.Calls(f).Named("SyncAll") {
+				if c, ok := cxx.AsCall(n); ok && cxx.IsHardwareSyncAll(c) && f.CoresOf(n) != grammar.None && !dead.Of(n) {
+					out = append(out, cxx.Site{File: f, Node: n})
+				}
 			}
 		}
-		return syncAllFact{}
+		return out
 	},
-}
-
-// reachSyncAllKey is the first hardware SyncAll in the other files of a
-// reach unit.
-var reachSyncAllKey = &unit.UnitKey[syncAllFact]{
-	Name: "rules.ext005.reachSyncAll",
-	Compute: func(_ context.Context, u *unit.Unit) syncAllFact {
-		for _, g := range u.Headers() {
-			if ok, s := cxx.UsesHardwareSyncAll(u, g); ok {
-				return syncAllFact{true, s}
-			}
-		}
-		return syncAllFact{}
-	},
-}
-
-// unitSyncAll reports whether the extern the file belongs to calls the
-// hardware SyncAll: in the file, in what it includes, or in any file of the
-// same extern unit (each entry that compiles this file and its includes).
-// The site is the first call found, the file's own first.
-func unitSyncAll(pass *analysis.Pass) (bool, cxx.Site) {
-	f := unit.Fact(pass.Closure(), ownSyncAllKey)
-	if !f.ok {
-		f = unit.Fact(pass.Reach(), reachSyncAllKey)
-	}
-	return f.ok, f.site
 }

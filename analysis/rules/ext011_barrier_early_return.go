@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -158,6 +159,9 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 		return ok && cxx.BarrierKind(b.kind) != cxx.BarrierFlagWait
 	}
 	vm := pass.Closure().Variance(pass.Spend)
+	// What a header's members are set to can be in the headers its
+	// includer read first.
+	reachVM := sync.OnceValue(func() *unit.VarianceModel { return pass.Reach().Variance(pass.Spend) })
 	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, vm: vm, loops: newLoopAncestry(), byFn: map[*grammar.Node]*fnIndex{}}
 	// Many returns before one barrier share their message: one copy.
 	var texts sharedText
@@ -175,7 +179,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 		if chain == nil {
 			continue
 		}
-		if neverTaken(pass, vm, r, fn, cores) || dispatchDefault(pass, vm, r, cores) || owedBarrier(chain, fn) {
+		if neverTaken(pass, reachVM, r, fn, cores) || dispatchDefault(pass, vm, r, cores) || owedBarrier(chain, fn) {
 			continue
 		}
 		dc := ix.decidingAbove(r, call)
@@ -480,12 +484,12 @@ func (ix *fnIndex) balancedBranch(d deciding, r *grammar.Node, cores grammar.Cor
 // block id is below the block number on every core, so the return never
 // runs. Not on the vector cores of a mixed kernel: they count to the
 // block number times the vector cores per cube.
-func neverTaken(pass *analysis.Pass, vm *unit.VarianceModel, r, fn *grammar.Node, cores grammar.Cores) bool {
+func neverTaken(pass *analysis.Pass, vm func() *unit.VarianceModel, r, fn *grammar.Node, cores grammar.Cores) bool {
 	if pass.Mixed() && cores&grammar.AIV != 0 {
 		return false
 	}
 	for child, p := r, r.Parent(); p != nil && p != fn; child, p = p, p.Parent() {
-		if p.Kind() == "if_statement" && child.Field() == "consequence" && blockPastCount(vm, cxx.ConditionOf(p)) {
+		if p.Kind() == "if_statement" && child.Field() == "consequence" && blockPastCount(vm(), cxx.ConditionOf(p)) {
 			return true
 		}
 	}

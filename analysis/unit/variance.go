@@ -56,7 +56,7 @@ var (
 	pureCalls = map[string]bool{"static_cast": true, "reinterpret_cast": true, "const_cast": true, "from_u64": true,
 		"bit_cast": true, "min": true, "max": true, "Min": true, "Max": true, "abs": true, "CeilDiv": true,
 		"DivCeil": true, "Ceil": true, "CeilAlign": true, "AlignUp": true, "Align": true, "RoundUp": true,
-		"RoundDown": true, "sizeof": true}
+		"RoundDown": true, "sizeof": true, "likely": true, "unlikely": true}
 )
 
 // varianceKey is a unit's variance model.
