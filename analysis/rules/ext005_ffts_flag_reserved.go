@@ -32,7 +32,11 @@ var FFTSFlagReserved = register(&analysis.Analyzer{
 			"`ffts_cross_core_sync(pipe, cfg)` / `wait_flag_dev(id)` whose id decodes to 11–14 (`(cfg >> 8) & 0xF`, or " +
 			"`GetffstMsg(mode, id)`), when the extern calls the hardware `SyncAll()` / `SyncAll<...>()` in this file, a " +
 			"file it includes, or any file of the same extern unit (the entry and everything it includes). The " +
-			"three-argument software `SyncAll(gm, ub, cores)` does not reserve flags. An id above 15 is always flagged, " +
+			"three-argument software `SyncAll(gm, ub, cores)` does not reserve flags. A SyncAll reserves ids only for flags " +
+			"it can run with: not for a flag in the other branch of a compile-time choice (`if constexpr`, an `if` on " +
+			"template parameters or constants alone, a `TILING_KEY_IS` dispatch, an `#if`/`#else` group), judged along " +
+			"the calls that reach each (a method through an object declared of its class), nor for one in another " +
+			"`__global__` kernel of the file. An id above 15 is always flagged, " +
 			"as are ids listed in the project's `reserved-flags` setting. An id that can take several values " +
 			"(`c ? 12 : 3`) is flagged when one of them is reserved. When the id is a parameter of a helper defined in " +
 			"the same file (`notify(uint16_t id) { CrossCoreSetFlag<2, PIPE_MTE3>(id); }`), each call of the helper is " +

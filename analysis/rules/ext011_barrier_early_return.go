@@ -41,7 +41,15 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"barrier, is silent. A return ending one branch of an `if` whose other branch reaches the barrier is judged by " +
 			"that `if`'s condition (a dispatch on a tiling key every core shares is silent), and every cube core leaving " +
 			"before a bare `SyncAll()`, which only the vector cores wait in, is silent, as is a return whose block ends in a " +
-			"`return` the other cores take before the barrier.",
+			"`return` the other cores take before the barrier. Also silent: a return that cannot run, under a test that a " +
+			"block id reaches the block count (`GetBlockIdx() >= GetBlockNum()`, `idx + 1 > num`, through locals and members " +
+			"of the class set only from those getters; not on the vector cores of a mixed kernel, whose ids count past " +
+			"the block number), or ending the final `else` of a dispatch comparing one shared value with constants (the " +
+			"fallback for a value the host never writes); a barrier the leaving core still owes (right after it the " +
+			"function decrements a counter its caller passed by reference, and a later loop pays it); a barrier under " +
+			"`if (i == 0)` on the first pass of the loop holding the return; and two returns whose tests differ in one " +
+			"taken each way (`if (idx >= n && atomic) return;` and `if (idx < n) { if (atomic) return; }`): together every " +
+			"core leaves.",
 		Why: "A hardware barrier releases only when every core of the launch (every core of one type, for mode-0 flags) " +
 			"has arrived; `pl.spmd(N, sync_start=True)` launches all N blocks together precisely so that they can. A block " +
 			"that returns early (`if (block_idx >= used) return;`, a lane test, a data-dependent skip) never arrives, so " +
@@ -217,6 +225,9 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 			})
 			continue
 		}
+		if complementedReturn(r, call, fn) {
+			continue
+		}
 		target := "the hardware barrier `" + shortText(leaf.Call) + "`" + lineRef(pass, leaf)
 		if len(chain) > 1 {
 			target = "`" + shortText(call) + "`" + lineRef(pass, chain[0]) + ", which reaches the hardware barrier `" +
@@ -384,10 +395,47 @@ func (ix *fnIndex) barrierAfter(r *grammar.Node, cores grammar.Cores) (*grammar.
 	// Enclosing loops nest, so the outermost one holds every call of the
 	// others: from its start on, every call can run after r.
 	from := r.End
-	if loop := ix.loops.enclosingLoop(r, ix.fn); loop != nil {
+	loop := ix.loops.enclosingLoop(r, ix.fn)
+	if loop != nil {
 		from = loop.Start
 	}
-	return ix.firstReaching(from, cores)
+	for {
+		n, chain := ix.firstReaching(from, cores)
+		if n == nil || loop == nil || n.Start >= r.Start || !firstIterationOnly(loop, n) {
+			return n, chain
+		}
+		// Run on the loop's first pass only (`if (i == 0) SyncAll();`),
+		// before r: every core passed it before it could return.
+		from = n.End
+	}
+}
+
+// firstIterationOnly reports whether call n runs only on the first pass
+// of for loop `loop`: under `if (i == init)` on the loop's counter.
+func firstIterationOnly(loop, n *grammar.Node) bool {
+	init := loop.ChildByField("initializer")
+	if loop.Kind() != "for_statement" || init == nil || init.Kind() != "declaration" {
+		return false
+	}
+	var counter, start string
+	for _, d := range init.NamedChildren() {
+		if d.Kind() == "init_declarator" && d.ChildByField("value") != nil {
+			counter, start = cxx.DeclaredName(d.ChildByField("declarator")), d.ChildByField("value").Text()
+		}
+	}
+	for child, p := n, n.Parent(); p != nil && p != loop; child, p = p, p.Parent() {
+		if p.Kind() != "if_statement" || child.Field() != "consequence" {
+			continue
+		}
+		if c := cxx.Unparen(cxx.ConditionOf(p)); c != nil && c.Kind() == "binary_expression" && c.ChildByField("operator") != nil &&
+			c.ChildByField("operator").Kind() == "==" {
+			l, r := c.ChildByField("left").Text(), c.ChildByField("right").Text()
+			if counter != "" && (l == counter && r == start || r == counter && l == start) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // deciding sums up the constructs that decide whether a return runs
@@ -640,4 +688,85 @@ func nextStatement(n *grammar.Node) *grammar.Node {
 		n = n.NextSibling()
 	}
 	return n
+}
+
+// complementedReturn reports whether the cores that do not take r leave
+// before the barrier call too, by another return whose tests are r's with
+// one negated (`if (idx >= n && !det) return;` and `if (idx < n) { if
+// (!det) return; }`): where the tests they share hold, every core leaves
+// and none waits; where they do not, neither return runs.
+func complementedReturn(r, call, fn *grammar.Node) bool {
+	mine := testLiterals(r, fn)
+	if len(mine) == 0 {
+		return false
+	}
+	found := false
+	fn.Walk(func(n *grammar.Node) bool {
+		if found || n.Start >= call.Start {
+			return false
+		}
+		if n.Kind() == "return_statement" && n != r {
+			found = complementary(mine, testLiterals(n, fn))
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// testLiterals lists the tests a statement sits under in fn, each
+// conjunct of a taken `if` on its own, as key -> whether it holds.
+func testLiterals(n, fn *grammar.Node) map[string]bool {
+	out := map[string]bool{}
+	var add func(e *grammar.Node, on bool)
+	add = func(e *grammar.Node, on bool) {
+		e = cxx.Unparen(e)
+		if e == nil {
+			return
+		}
+		if e.Kind() == "binary_expression" && e.ChildByField("operator") != nil {
+			l, r := e.ChildByField("left"), e.ChildByField("right")
+			switch op := e.ChildByField("operator").Kind(); op {
+			case "&&":
+				if on {
+					add(l, true)
+					add(r, true)
+					return
+				}
+			case "<", ">=", ">", "<=", "==", "!=":
+				// a >= b is the negation of a < b: one key for both.
+				k := map[string]string{"<": "<", ">=": "<", ">": ">", "<=": ">", "==": "==", "!=": "=="}[op]
+				key, _ := testKey(l.Text() + k + r.Text())
+				out[key] = on == (op == "<" || op == ">" || op == "==")
+				return
+			}
+		}
+		key, pos := testKey(e.Text())
+		out[key] = on == pos
+	}
+	for child, p := n, n.Parent(); p != nil && p != fn; child, p = p, p.Parent() {
+		if p.Kind() == "if_statement" && (child.Field() == "consequence" || child.Field() == "alternative") {
+			add(cxx.ConditionOf(p), child.Field() == "consequence")
+		}
+	}
+	return out
+}
+
+// complementary reports whether a and b are the same tests but for one
+// that each takes the other way.
+func complementary(a, b map[string]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	flipped := 0
+	for k, v := range a {
+		w, ok := b[k]
+		switch {
+		case !ok:
+			return false
+		case v != w:
+			flipped++
+		}
+	}
+	return flipped == 1
 }

@@ -111,6 +111,7 @@ type variances struct {
 	busy    map[vkey]bool
 	locals  map[*grammar.Node]*fnLocals
 	members map[string][]memberDef
+	bases   map[string][]string // class -> the classes it derives from
 	callers map[string][]*grammar.Node
 	cuts    int
 	// stopped is set once the asking rule's steps are spent: nothing
@@ -827,10 +828,53 @@ func (m *VarianceModel) getter(fn, e *grammar.Node, depth int) string {
 	if name == "" {
 		return ""
 	}
+	// A member of the class or of one it derives from or that derives
+	// from it: another class's member of the name is another variable.
+	cls := ""
+	if fn != nil {
+		cls = cxx.ClassOf(fn)
+	}
 	for _, d := range m.memberDefs()[name] {
-		values, fns = append(values, d.value), append(fns, cxx.EnclosingFunction(d.at))
+		at := cxx.EnclosingFunction(d.at)
+		if at == nil || m.related(cls, cxx.ClassOf(at)) {
+			values, fns = append(values, d.value), append(fns, at)
+		}
 	}
 	return m.sameGetter(fns, values, depth)
+}
+
+// related reports whether classes a and b are one, or one derives from
+// the other (by the unit's class definitions); an unknown class (a free
+// function) is related to all.
+func (m *VarianceModel) related(a, b string) bool {
+	return a == "" || b == "" || a == b || m.derives(a, b, 0) || m.derives(b, a, 0)
+}
+
+func (m *VarianceModel) derives(a, b string, depth int) bool {
+	if m.bases == nil {
+		m.bases = map[string][]string{}
+		for _, f := range m.u.CodeFiles() {
+			for _, n := range m.u.Nodes(f, "class_specifier", "struct_specifier") {
+				name := n.ChildByField("name")
+				for _, k := range n.NamedChildren() {
+					if name == nil || k.Kind() != "base_class_clause" {
+						continue
+					}
+					for _, t := range k.NamedChildren() {
+						if t.Kind() != "access_specifier" && t.Kind() != "comment" {
+							m.bases[cxx.BaseName(name.Text())] = append(m.bases[cxx.BaseName(name.Text())], cxx.BaseName(t.Text()))
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, base := range m.bases[a] {
+		if base == b || depth < 8 && m.derives(base, b, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameGetter is the getter every value holds, "" when they differ.

@@ -1,6 +1,8 @@
 // A vector-only operator kernel: returns that never run or whose barrier
 // is paid later are silent; their twins that let a core leave are not.
 #include "kernel_operator.h"
+#include "count_base.h"
+#include "count_derived.h"
 
 struct CountTiling {
   uint32_t usedCoreNum;
@@ -15,6 +17,7 @@ public:
     blockIdx_ = AscendC::GetBlockIdx();
     blockNum_ = AscendC::GetBlockNum();
     rows_ = blockIdx_ * 4 + 1;
+    atomic_ = tiling_->n == 0;
   }
 
   // A block id is below the block number on every core: never taken.
@@ -119,8 +122,58 @@ public:
     AscendC::SyncAll();
   }
 
+  // When the tiling says atomic every core leaves: those past the used
+  // cores at once, the others after their atomic add.
+  __aicore__ inline void Scatter() {
+    if (blockIdx_ >= tiling_->usedCoreNum && atomic_) {
+      return;
+    }
+    if (blockIdx_ < tiling_->usedCoreNum) {
+      if (atomic_) {
+        Fill();
+        return;
+      }
+      Fill();
+    }
+    AscendC::SyncAll();
+  }
+  // The twin: the used cores stay when atomic.
+  __aicore__ inline void ScatterStay() {
+    if (blockIdx_ >= tiling_->usedCoreNum && atomic_) {
+      return; // want "EXT011.*`return` under `if \\(blockIdx_ >= tiling_->usedCoreNum && atomic_\\)`"
+    }
+    if (blockIdx_ < tiling_->usedCoreNum) {
+      Fill();
+    }
+    AscendC::SyncAll();
+  }
+
+  // The barrier runs on the first pass only, before any core can return.
+  __aicore__ inline void Rounds() {
+    for (uint32_t i = 0; i < tiling_->n; ++i) {
+      if (i == 0) {
+        AscendC::SyncAll();
+      }
+      if (rows_ == 0) {
+        return;
+      }
+      Fill();
+    }
+  }
+  // The twin: a barrier on every pass, which the returned core misses.
+  __aicore__ inline void RoundsEvery() {
+    for (uint32_t i = 0; i < tiling_->n; ++i) {
+      AscendC::SyncAll();
+      if (rows_ == 0) {
+        return; // want "EXT011.*`return` under `if \\(rows_ == 0\\)`"
+      }
+      Fill();
+    }
+  }
+
 private:
   __aicore__ inline void Fill() {}
+  bool atomic_;
   __gm__ CountTiling *tiling_;
   uint32_t blockIdx_;
   uint32_t blockNum_;
@@ -140,4 +193,12 @@ extern "C" __global__ __aicore__ void row_count(GM_ADDR x, GM_ADDR tiling) {
   op.Settle(owed);
   op.Layouts();
   op.LayoutsLeave();
+  op.Scatter();
+  op.ScatterStay();
+  op.Rounds();
+  op.RoundsEvery();
+  CountDerived derived;
+  derived.Run();
+  CountOther other;
+  other.Run(4);
 }
