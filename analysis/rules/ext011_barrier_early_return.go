@@ -173,6 +173,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, vm: vm, loops: newLoopAncestry(), byFn: map[*grammar.Node]*fnIndex{}}
 	// Many returns before one barrier share their message: one copy.
 	var texts sharedText
+	lits := map[*grammar.Node]map[string]bool{}
 	for _, r := range returns {
 		if pass.Stopped() {
 			return
@@ -225,7 +226,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 			})
 			continue
 		}
-		if complementedReturn(r, call, fn) {
+		if complementedReturn(returns, lits, r, call, fn) {
 			continue
 		}
 		target := "the hardware barrier `" + shortText(leaf.Call) + "`" + lineRef(pass, leaf)
@@ -694,24 +695,34 @@ func nextStatement(n *grammar.Node) *grammar.Node {
 // before the barrier call too, by another return whose tests are r's with
 // one negated (`if (idx >= n && !det) return;` and `if (idx < n) { if
 // (!det) return; }`): where the tests they share hold, every core leaves
-// and none waits; where they do not, neither return runs.
-func complementedReturn(r, call, fn *grammar.Node) bool {
-	mine := testLiterals(r, fn)
-	if len(mine) == 0 {
+// and none waits; where they do not, neither return runs. returns are the
+// file's in source order; the nearest few before the call are asked, each
+// once (lits), so a function of thousands of returns stays linear.
+func complementedReturn(returns []*grammar.Node, lits map[*grammar.Node]map[string]bool, r, call, fn *grammar.Node) bool {
+	of := func(n *grammar.Node) map[string]bool {
+		l, ok := lits[n]
+		if !ok {
+			l = testLiterals(n, fn)
+			lits[n] = l
+		}
+		return l
+	}
+	mine := of(r)
+	if len(mine) == 0 || call.Tree() != r.Tree() {
 		return false
 	}
-	found := false
-	fn.Walk(func(n *grammar.Node) bool {
-		if found || n.Start >= call.Start {
-			return false
+	k := sort.Search(len(returns), func(k int) bool { return returns[k].Start >= call.Start })
+	for asked := 0; k > 0 && asked < 32; asked++ {
+		k--
+		n := returns[k]
+		if n.Start < fn.Start {
+			break
 		}
-		if n.Kind() == "return_statement" && n != r {
-			found = complementary(mine, testLiterals(n, fn))
-			return false
+		if n != r && complementary(mine, of(n)) {
+			return true
 		}
-		return true
-	})
-	return found
+	}
+	return false
 }
 
 // testLiterals lists the tests a statement sits under in fn, each
@@ -744,8 +755,14 @@ func testLiterals(n, fn *grammar.Node) map[string]bool {
 		key, pos := testKey(e.Text())
 		out[key] = on == pos
 	}
+	tests := 0
 	for child, p := n, n.Parent(); p != nil && p != fn; child, p = p, p.Parent() {
 		if p.Kind() == "if_statement" && (child.Field() == "consequence" || child.Field() == "alternative") {
+			if tests++; tests > 8 {
+				// Deep in an else-if chain: not read (each return would
+				// list the whole chain).
+				return nil
+			}
 			add(cxx.ConditionOf(p), child.Field() == "consequence")
 		}
 	}

@@ -101,6 +101,9 @@ func LaunchOf(sh workspace.EntryShape, build []workspace.BuildSetting) LaunchMod
 			return LaunchModel{LaunchHost, fmt.Sprintf("%s:%d defines __CPU_SIM: a CPU-simulator build, no device compile", rel(sh.Entry, b.File), b.Line)}
 		}
 	}
+	if sh.CPUTest != "" {
+		return LaunchModel{LaunchHost, fmt.Sprintf("%s includes gtest and launches no kernel: a unit test calling the kernel on the CPU", sh.CPUTest)}
+	}
 	switch {
 	case sh.Configured != "":
 		return LaunchModel{LaunchRuntime, fmt.Sprintf("a runtime kernel configuration names it as a per-task kernel (%s): the runtime calls it as `kernel(args)`", sh.Configured)}
@@ -113,7 +116,7 @@ func LaunchOf(sh workspace.EntryShape, build []workspace.BuildSetting) LaunchMod
 		}
 		return LaunchModel{LaunchStandalone, ev}
 	case sh.ArgsParam:
-		return LaunchModel{LaunchUnknown, "an extern function takes a `__gm__ int64_t *` among other parameters, which alone says nothing about its launch (int64 data, an FFTS address, a flag word)"}
+		return LaunchModel{LaunchUnknown, "a function takes a `__gm__ int64_t *` but not as the runtime's `kernel(args)` (among other parameters, or an inline helper's `uint64_t` address), which alone says nothing about its launch (int64 data, an FFTS address, a flag word)"}
 	}
 	return LaunchModel{LaunchUnknown, "no entry shape extern-lsp recognises"}
 }

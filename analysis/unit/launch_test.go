@@ -46,6 +46,10 @@ def scale(x: pl.Tensor[[64], pl.FP32], y: pl.Out[pl.Tensor[[64], pl.FP32]]) -> p
 	// A runtime API header: its helper takes the args pointer alone.
 	"runtime/api.h": `inline __aicore__ int64_t first_arg(__gm__ int64_t *args) { return args[0]; }
 `,
+	// An SDK header's inline helper taking an address alone is no
+	// runtime API: nothing says how its callers are launched.
+	"sdk/debug_utils.h": `__aicore__ inline void flush_line(__gm__ uint64_t *ptr) { dcci(ptr, 0); }
+`,
 	// A __global__ kernel with its own parameters, launched next door.
 	"standalone/add.cpp": `extern "C" __global__ __aicore__ void add(__gm__ uint8_t *x, __gm__ uint8_t *y) {}
 `,
@@ -101,6 +105,17 @@ __host__ int main() { add<<<8, nullptr, nullptr>>>(nullptr); return 0; }
 `,
 	"asc/prepare.asc": `extern "C" __global__ __aicpu__ uint32_t prepare(void *arg) { return 0; }
 `,
+	// A gtest case calling a kernel on the CPU (no launch): host code.
+	"cputest/test_add.cpp": `#include <gtest/gtest.h>
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void add_case(__gm__ uint8_t *x) {}
+TEST(AddTest, Case) { add_case(nullptr); }
+`,
+	// The twin: a gtest case that launches the kernel on the device.
+	"devtest/test_add.cpp": `#include <gtest/gtest.h>
+extern "C" __global__ __aicore__ void add_dev(__gm__ uint8_t *x) {}
+TEST(AddTest, Device) { add_dev<<<8, nullptr, nullptr>>>(nullptr); }
+`,
 	// An int64 pointer among other parameters says nothing of the launch.
 	"unknown/fill.cpp": `extern "C" __aicore__ void fill(__gm__ int64_t *data, int32_t n) {}
 `,
@@ -121,6 +136,9 @@ func TestLaunchModels(t *testing.T) {
 		{"library/matmul.cpp", LaunchStandalone, "owns its launch"},
 		{"sim/case/kernel.cpp", LaunchHost, "../CMakeLists.txt:1 defines __CPU_SIM"},
 		{"unknown/fill.cpp", LaunchUnknown, "among other parameters"},
+		{"sdk/debug_utils.h", LaunchUnknown, "a `__gm__ int64_t *`"},
+		{"cputest/test_add.cpp", LaunchHost, "test_add.cpp:1 includes gtest"},
+		{"devtest/test_add.cpp", LaunchStandalone, "owns its launch"},
 		{"both/kernel.cpp", LaunchStandalone, "owns its launch"},
 		{"macro/reduce_op.h", LaunchStandalone, "owns its launch"},
 		{"configured/kernels/aiv/scale_tile.cpp", LaunchRuntime, "kernel configuration names it as a per-task kernel (test_scale.py:7)"},

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -37,6 +38,9 @@ type EntryShape struct {
 	// Included: another file's compile includes the entry (a header with
 	// a runtime-ABI helper is a library, not a kernel).
 	Included bool
+	// CPUTest: the entry includes gtest and launches no kernel: a unit
+	// test calling the kernel on the CPU (its line, "" when not).
+	CPUTest string
 }
 
 // EntryShape returns the launch evidence of the unit rooted at entry.
@@ -53,6 +57,11 @@ func (w *Workspace) EntryShape(entry string) EntryShape {
 	sh.RuntimeABI = s.runtimeFn
 	sh.ArgsParam = s.argsFn && !s.runtimeFn
 	sh.Global = s.global
+	for _, inc := range s.includes {
+		if inc.Path == "gtest/gtest.h" && !s.launch {
+			sh.CPUTest = fmt.Sprintf("%s:%d", filepath.Base(entry), inc.Line+1)
+		}
+	}
 	if s.launch {
 		sh.Launch = entry
 	} else if s.global {

@@ -121,9 +121,14 @@ func scanText(src []byte) *scan {
 	// global is set from a `__global__` to the `{` or `;` ending its
 	// declarator; globalArgs when its parameters are the runtime shape.
 	global, globalArgs := false, false
-	args := func(first, name int) {
+	// inline is set from an `inline` to the `{`, `}` or `;` after it: an
+	// inline helper taking only a `__gm__ uint64_t *` (an address, a
+	// cache line) is no runtime API helper; those take the runtime's
+	// `__gm__ int64_t *args`.
+	inline := false
+	args := func(first, name int, signed bool) {
 		s.argsFn = true
-		if is(first-1, "(") && is(name+1, ")") {
+		if is(first-1, "(") && is(name+1, ")") && (signed || !inline) {
 			s.runtimeFn = true
 			globalArgs = globalArgs || global
 		}
@@ -136,6 +141,9 @@ func scanText(src []byte) *scan {
 			s.global = s.global || !globalArgs
 			global, globalArgs = false, false
 		}
+		if t.kind == 'p' && (is(i, "{") || is(i, "}") || is(i, ";")) {
+			inline = false
+		}
 		if t.kind != 'i' {
 			if t.kind == 'p' && is(i, "<") && is(i+1, "<") && is(i+2, "<") && (ident(i-1) || is(i-1, ">")) {
 				// kernel<<<blocks, l2ctrl, stream>>>(...): a host launch.
@@ -147,6 +155,8 @@ func scanText(src []byte) *scan {
 		switch string(word) {
 		case "extern":
 			externC = externC || is(i+1, `"C"`)
+		case "inline", "__inline__", "__forceinline__":
+			inline = true
 		case "__gm__":
 			// __gm__ [const] int64_t * name (, or ))
 			j := i + 1
@@ -154,11 +164,11 @@ func scanText(src []byte) *scan {
 				j++
 			}
 			if (is(j, "int64_t") || is(j, "uint64_t")) && is(j+1, "*") && ident(j+2) && (is(j+3, ",") || is(j+3, ")")) {
-				args(i, j+2)
+				args(i, j+2, is(j, "int64_t"))
 			}
 		case "int64_t", "uint64_t":
 			if is(i+1, "__gm__") && is(i+2, "*") && ident(i+3) && (is(i+4, ",") || is(i+4, ")")) {
-				args(i, i+3)
+				args(i, i+3, is(i, "int64_t"))
 			}
 		case "__global__":
 			// A device kernel definition or declaration (a CPU-simulator
