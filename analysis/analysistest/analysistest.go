@@ -298,3 +298,22 @@ func CopyTree(t testing.TB, src, dst string) {
 		t.Fatal(err)
 	}
 }
+
+// HeaderChain writes n one-line headers h0.hpp .. h{n-1}.hpp into dir,
+// each including the next (issue 31's header chain); the entry that
+// includes h0.hpp is ChainEntry.
+func HeaderChain(t testing.TB, dir string, n int) {
+	t.Helper()
+	for i := range n {
+		src := fmt.Sprintf("#include \"h%d.hpp\"\n", i+1)
+		if i == n-1 {
+			src = "int last;\n"
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("h%d.hpp", i)), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// ChainEntry is an extern including the first header of a HeaderChain.
+const ChainEntry = "#include \"h0.hpp\"\nextern \"C\" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {}\n"

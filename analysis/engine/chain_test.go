@@ -2,12 +2,12 @@ package engine_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
 
+	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
 	"github.com/extern-lsp/extern-lsp/analysis/config"
 	"github.com/extern-lsp/extern-lsp/analysis/engine"
 	"github.com/extern-lsp/extern-lsp/analysis/rules"
@@ -28,17 +28,8 @@ func TestCheckOfAChainIsLinear(t *testing.T) {
 	}
 	work := func(n int) (bytes, objects uint64) {
 		root := t.TempDir()
-		for i := range n {
-			src := fmt.Sprintf("#include \"h%d.hpp\"\n", i+1)
-			if i == n-1 {
-				src = "int last;\n"
-			}
-			if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("h%d.hpp", i)), []byte(src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		entry := "#include \"h0.hpp\"\nextern \"C\" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {}\n"
-		if err := os.WriteFile(filepath.Join(root, "entry.cpp"), []byte(entry), 0o644); err != nil {
+		analysistest.HeaderChain(t, root, n)
+		if err := os.WriteFile(filepath.Join(root, "entry.cpp"), []byte(analysistest.ChainEntry), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		var before, after runtime.MemStats

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -28,18 +27,9 @@ func BenchmarkHeaderChain(b *testing.B) {
 			var u analysistest.CheckUsage
 			for i := 0; i < b.N; i++ {
 				dir := b.TempDir()
-				for h := range n {
-					src := fmt.Sprintf("#include \"h%d.hpp\"\n", h+1)
-					if h == n-1 {
-						src = "int last;\n"
-					}
-					if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("h%d.hpp", h)), []byte(src), 0o644); err != nil {
-						b.Fatal(err)
-					}
-				}
-				entry := "#include \"h0.hpp\"\nextern \"C\" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {}\n"
+				analysistest.HeaderChain(b, dir, n)
 				var err error
-				if u, err = analysistest.CheckRun(bin, dir, []byte(entry)); err != nil {
+				if u, err = analysistest.CheckRun(bin, dir, []byte(analysistest.ChainEntry)); err != nil {
 					b.Fatal(err)
 				}
 			}
