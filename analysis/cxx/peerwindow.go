@@ -47,26 +47,33 @@ func (s *Summaries) peerWindow(e *grammar.Node, depth int) bool {
 		if !ok {
 			return false
 		}
-		for _, d := range s.funcs.Callees(c) {
-			body := d.Body()
-			if body == nil || d.Node.Contains(e) && d.Node.Tree() == e.Tree() {
+		return s.returnsPeerWindow(s.funcs.Callees(c), e, depth)
+	}
+	return false
+}
+
+// returnsPeerWindow reports whether the first of defs with a body (not
+// the one e is in) returns a peer window address on every return.
+func (s *Summaries) returnsPeerWindow(defs []FuncDef, e *grammar.Node, depth int) bool {
+	for _, d := range defs {
+		body := d.Body()
+		if body == nil || d.Node.Contains(e) && d.Node.Tree() == e.Tree() {
+			continue
+		}
+		ds := body.Descendants()
+		found := false
+		for i := range ds {
+			n := &ds[i]
+			if n.Kind() != "return_statement" || EnclosingFunction(n) != d.Node {
 				continue
 			}
-			ds := body.Descendants()
-			found := false
-			for i := range ds {
-				n := &ds[i]
-				if n.Kind() != "return_statement" || EnclosingFunction(n) != d.Node {
-					continue
-				}
-				r := n.NamedChildren()
-				if len(r) == 0 || !s.peerWindow(r[0], depth+1) {
-					return false
-				}
-				found = true
+			r := n.NamedChildren()
+			if len(r) == 0 || !s.peerWindow(r[0], depth+1) {
+				return false
 			}
-			return found
+			found = true
 		}
+		return found
 	}
 	return false
 }
@@ -82,9 +89,18 @@ func (s *Summaries) peerWindowName(name string, at *grammar.Node, depth int) boo
 		// `Signal sig(remote);` parses as a function declaration whose
 		// parameter type names the variable.
 		if pl := d.ChildByField("parameters"); pl != nil {
-			if ps := pl.NamedChildren(); len(ps) == 1 && ps[0].ChildByField("declarator") == nil {
-				if t := ps[0].ChildByField("type"); t != nil && t.Kind() == "type_identifier" {
+			if ps := pl.NamedChildren(); len(ps) == 1 {
+				t := ps[0].ChildByField("type")
+				if t == nil || t.Kind() != "type_identifier" {
+					return false
+				}
+				switch decl := ps[0].ChildByField("declarator"); {
+				case decl == nil:
 					return s.peerWindowName(t.Text(), d, depth+1)
+				case decl.Kind() == "abstract_function_declarator":
+					// `Signal sig(remote_of(ctx, p, peer));`: a call
+					// parsed as a parameter whose type is the callee.
+					return s.returnsPeerWindow(s.funcs.Lookup(t.Text()), d, depth+1)
 				}
 			}
 		}

@@ -773,9 +773,18 @@ func (s *Summaries) declOrigin(d *grammar.Node, use *grammar.Node) Origin {
 		// `Signal sig(remote);` in a body parses as a function
 		// declaration: it constructs sig from the variable remote.
 		if pl := d.ChildByField("parameters"); pl != nil {
-			if ps := pl.NamedChildren(); len(ps) > 0 && ps[0].Kind() == "parameter_declaration" && ps[0].ChildByField("declarator") == nil {
-				if t := ps[0].ChildByField("type"); t != nil && t.Kind() == "type_identifier" {
+			if ps := pl.NamedChildren(); len(ps) > 0 && ps[0].Kind() == "parameter_declaration" {
+				t := ps[0].ChildByField("type")
+				if t == nil || t.Kind() != "type_identifier" {
+					return Origin{}
+				}
+				switch decl := ps[0].ChildByField("declarator"); {
+				case decl == nil:
 					return s.nameOrigin(t.Text(), d)
+				case decl.Kind() == "abstract_function_declarator":
+					// `Signal sig(remote_of(ctx, p))`: a call, its
+					// arguments parsed as parameters named by type.
+					return s.vexingCallOrigin(t.Text(), decl, d)
 				}
 			}
 		}
@@ -793,6 +802,36 @@ func (s *Summaries) declOrigin(d *grammar.Node, use *grammar.Node) Origin {
 		if c, ok := s.globalBuffers(fn)[name]; ok && c.node.Start <= use.Start {
 			return s.originOf(c.call.Args[0])
 		}
+	}
+	return Origin{}
+}
+
+// vexingCallOrigin is the origin of a call of the unit's function name
+// that a declaration's initializer parsed as a parameter: its return's,
+// with a parameter replaced by the variable the argument names.
+func (s *Summaries) vexingCallOrigin(name string, args, at *grammar.Node) Origin {
+	var names []string
+	if pl := args.ChildByField("parameters"); pl != nil {
+		for _, p := range pl.NamedChildren() {
+			t := p.ChildByField("type")
+			if t == nil || t.Kind() != "type_identifier" || p.ChildByField("declarator") != nil {
+				names = append(names, "")
+				continue
+			}
+			names = append(names, t.Text())
+		}
+	}
+	for _, d := range s.funcs.Lookup(name) {
+		ret := s.returnOrigin(d)
+		if ret.Kind != ParamOrigin {
+			return ret
+		}
+		if ret.Param < len(names) && names[ret.Param] != "" {
+			if a := s.nameOrigin(names[ret.Param], at); a.Known() {
+				return a.shift(ret)
+			}
+		}
+		return Origin{}
 	}
 	return Origin{}
 }

@@ -32,7 +32,12 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"store of that region (`p[i]`, `GetValue`, `SetValue`) before the wait or write, a " +
 			"poll of a signal word in it, an access in a loop around it, in a helper or in a caller before the call, " +
 			"with no `dcci` of it in between (the message and a related location name the access) — and in a polling " +
-			"loop; `info` for a read of memory nothing in the task writes before it, or that only such writes reach " +
+			"loop. A read of memory this core's own DMA wrote is also a `warning` when nothing between the write and " +
+			"the read waits for the MTE3 pipe (`SetFlag`/`WaitFlag<HardEvent::MTE3_S>`, any `WaitFlag` on an `MTE3_*` " +
+			"event, `PipeBarrier<PIPE_ALL>` or `<PIPE_MTE3>`, `pipe_barrier(PIPE_ALL)`, a hardware `SyncAll`, a helper " +
+			"that does one of these or is handed an MTE3 event) and no `dcci` of the line comes after it: the copy runs " +
+			"asynchronously and the read can load the bytes from before it, cached or not (its fix inserts a " +
+			"`PipeBarrier<PIPE_ALL>()`, plus a `dcci` of the line when this core can have cached it); `info` for a read of memory nothing in the task writes before it, or that only such writes reach " +
 			"while this core has not cached it: the runtime's task-start invalidation keeps it coherent today (the " +
 			"house rule, same fix; the message says which). A warning becomes an `info` saying `unless f() invalidates " +
 			"it` when a call of a project function whose definition is in an `#include` that did not resolve sits " +
@@ -182,7 +187,17 @@ func runGMScalarRead(pass *analysis.Pass) {
 			}
 		}
 		d := analysis.Diagnostic{Start: a.Node.Start, End: a.Node.End, Related: g.verdict.Missing}
-		if g.verdict.Hazard != "" {
+		if w := g.verdict.Race; w != nil {
+			msg = fmt.Sprintf("scalar read `%s` of %s can run before this core's own DMA write `%s`%s to it has landed: "+
+				"MTE3 copies asynchronously to the scalar unit and nothing between them waits for it, so the read can "+
+				"load the bytes from before the write; wait for MTE3 first (`SetFlag`/`WaitFlag<HardEvent::MTE3_S>` or "+
+				"`PipeBarrier<PIPE_ALL>()`)", gmOneLine(a.Node.Text()), what, shortText(w.Site), effectLine(pass, *w))
+			if g.verdict.CachedAt != nil {
+				msg += ", then `dcci` the line: this core can have cached it before the write (see the related access)"
+				d.Related = append(d.Related, *g.verdict.CachedAt)
+			}
+			d.Related = append([]analysis.Related{*g.verdict.HazardAt}, d.Related...)
+		} else if g.verdict.Hazard != "" {
 			msg = fmt.Sprintf("scalar read `%s` of %s, %s: the scalar data cache is not coherent with DMA or other "+
 				"cores' writes, so it can return a stale line; stage the data through UB (DataCopy + MTE2_S + "+
 				"LocalTensor::GetValue) or `dcci` the line first", gmOneLine(a.Node.Text()), what, g.verdict.Hazard)
@@ -226,7 +241,9 @@ func runGMScalarRead(pass *analysis.Pass) {
 				n, cxx.FunctionName(a.Func()), a.Root())
 		}
 		d.Message = msg
-		if a.Stmt() != nil {
+		if a.Stmt() != nil && g.verdict.Race != nil {
+			d.Fixes = append(d.Fixes, raceFix(pass, a, g.addrs, g.verdict.CachedAt != nil))
+		} else if a.Stmt() != nil {
 			if len(g.addrs) > 0 && !g.verdict.Poll {
 				if fix, ok := dcciFix(pass, sum, loops, a, g.reads, g.addrs, g.cores); ok {
 					d.Fixes = append(d.Fixes, fix)
@@ -470,6 +487,24 @@ func constPointee(v *cxx.Var) bool {
 		return strings.Contains(" "+head+" ", " const ")
 	}
 	return false
+}
+
+// raceFix waits for the DMA before the read: a PIPE_ALL barrier (its
+// event ids cannot clash with the kernel's), and a dcci of the line when
+// this core can have cached it before the write.
+func raceFix(pass *analysis.Pass, a *cxx.Access, addrs []string, cached bool) analysis.Fix {
+	barrier := "AscendC::PipeBarrier<PIPE_ALL>();"
+	if !usesAscendC(pass) {
+		barrier = "pipe_barrier(PIPE_ALL);"
+	}
+	lines, title := barrier+"\n", "Wait for the DMA write before the read: `"+barrier+"`"
+	app := analysis.Safe
+	if cached && len(addrs) == 1 {
+		lines += "dcci(" + addrs[0] + ", SINGLE_CACHE_LINE);\n"
+		title += " and `dcci` the line"
+		app = analysis.Unsafe
+	}
+	return analysis.Fix{Title: title, Applicability: app, Edits: []analysis.TextEdit{insertLinesBeforeStmt(pass.File, a.Stmt(), lines)}}
 }
 
 func stagingSketch(a *cxx.Access) string {

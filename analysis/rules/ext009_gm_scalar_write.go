@@ -45,7 +45,13 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"standalone kernel with default flags; see the build model) only a write-back the author wrote without its " +
 			"`dsb` is reported, and where it keeps `dcci-before-kernel-end` a store at the end of a `__global__` " +
 			"kernel, with no barrier after it, is written back as the kernel ends (so is a helper's store that nothing " +
-			"after it, in the helper and in every caller up to the kernel, follows with a signal or a wait). SIMT vector functions (`__simt_vf__`) " +
+			"after it, in the helper and in every caller up to the kernel, follows with a signal or a wait that can hand " +
+			"it to a reader: what follows a `return` ending the store's path, a flag wait that signals nothing and a " +
+			"`TNOTIFY` into a rank's comm window through a helper never handed the stored memory are passed over; and a " +
+			"store every core makes alike — `=` of a value through an address no core's identity reaches, not under a " +
+			"test or after a return that differs between cores, nothing after it in its function telling another core " +
+			"or rank to read it nor DMA reading it back — such as an epoch word each core advances in step: whichever " +
+			"copy a core reads holds that value). SIMT vector functions (`__simt_vf__`) " +
 			"store through the vector unit's SIMT path, not the scalar cache, and host functions a device file holds " +
 			"(no `__aicore__` or macro that may stand for it) do not run on the core: neither is reported.",
 		Why: "Scalar stores go through the core's scalar data cache, which is write-back and not coherent with DMA or " +
@@ -81,6 +87,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	var flushOrder []flushKey
 	callersMemo := &callersFlushMemo{byKey: map[nameCores]bool{}}
 	coherent, endWriteBack := pass.Models().Coherent(), pass.Models().EndWriteBack()
+	var vm *unit.VarianceModel
 	for i := range accs {
 		if pass.Stopped() {
 			return
@@ -141,7 +148,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			after = &afterWriteBack{}
 			// Signals that cannot hand this store to a reader are passed
 			// over: the first one that can, or a dsb, decides.
-			for next >= 0 && cannotPublish(sum, index, next, o) {
+			for next >= 0 && cannotPublish(sum, pass.Reach().FuncIndex(), index, next, o) {
 				after.passed = append(after.passed, index.Effect(next))
 				stop := index.NextStop(next, cores)
 				next = -1
@@ -174,7 +181,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			continue
 		}
 		if flush == nil && barrierCall == nil && endWriteBack && (unit.IsKernelFunc(pass.File, a.Func()) ||
-			quietAfter(index, a.Func(), a.Node, cores) && callersMemo.quietToEnd(pass.Reach().FuncIndex(), sum, a.Func(), cores, 0)) {
+			quietAfter(sum, pass.Reach().FuncIndex(), index, a.Func(), a.Node, cores, o) && callersMemo.quietToEnd(pass.Reach().FuncIndex(), sum, a.Func(), cores, o, 0)) {
 			// The kernel's own end: a build keeping the compiler's
 			// dcci-before-kernel-end writes the line back as it ends,
 			// before the host or the next kernel reads it. A helper's
@@ -185,6 +192,14 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		if flush == nil && (coherent || callersFlush(pass.Reach().FuncIndex(), a, cores, callersMemo) || sum.CallersWriteBack(a.Func(), o)) {
 			// A build keeping scalar coherence writes the store back
 			// itself; a write-back the author wrote still needs its dsb.
+			continue
+		}
+		if flush == nil && endWriteBack && quietAfter(sum, pass.Reach().FuncIndex(), index, a.Func(), a.Node, cores, o) && uniformStore(pass, sum, a, cores, &vm, callersMemo) {
+			// Every core stores the same word with the same value (an
+			// epoch each core advances in step) and tells no other core
+			// or rank to read it: whichever copy a core reads, its own or
+			// one written back, holds that value, and the kernel's end
+			// writes it back for the next launch.
 			continue
 		}
 		if flush == nil && callersMemo.library(pass.Reach().FuncIndex(), pass.File, a.Func()) {
@@ -263,6 +278,89 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	}
 }
 
+// uniformStore reports whether every core runs the store with the same
+// address and value: `=` of a value and through a pointer no core's
+// identity reaches (unit.PerCore, nor an unknown call), not under a test
+// or after a return that differs between cores, in its function and at
+// every call up to the kernel, and no DMA of this core reads the memory
+// back after it in the function.
+func uniformStore(pass *analysis.Pass, sum *cxx.Summaries, a *cxx.Access, cores grammar.Cores, vm **unit.VarianceModel, memo *callersFlushMemo) bool {
+	var value *grammar.Node
+	if p := a.Node.Parent(); p != nil && p.Kind() == "assignment_expression" && p.ChildByField("left") == a.Node {
+		if op := p.ChildByField("operator"); op != nil && op.Text() == "=" {
+			value = p.ChildByField("right")
+		}
+	} else if c, ok := cxx.AsCall(a.Node); ok && c.Name == "SetValue" && len(c.Args) == 2 {
+		value = c.Args[1]
+	}
+	fn := a.Func()
+	if value == nil || fn.Tree() != pass.File.Tree {
+		return false
+	}
+	if *vm == nil {
+		*vm = pass.Closure().Variance(pass.Spend)
+	}
+	m := *vm
+	if m.Expr(a.Node, cores)&differs != 0 || m.Expr(value, cores)&differs != 0 || !uniformControl(m, pass.File, fn, a.Node, cores) {
+		return false
+	}
+	if !unit.IsKernelFunc(pass.File, fn) && !memo.callersUniform(pass.Reach().FuncIndex(), m, fn, cores, 0) {
+		return false
+	}
+	return dmaReadAfter(pass, sum, fn, sum.OriginOf(a.Ptr()), a.Node.End, fn.End) == nil
+}
+
+// differs is every reason a value can differ between cores, an unknown
+// call's result included.
+const differs = unit.PerCore | unit.VarOpaque
+
+// uniformControl reports whether every core that runs fn reaches n: no
+// test around n in fn, nor one around a return before it, differs
+// between cores.
+func uniformControl(m *unit.VarianceModel, f *grammar.File, fn, n *grammar.Node, cores grammar.Cores) bool {
+	for _, c := range cxx.Conditions(n, fn) {
+		if m.Condition(c, cores)&differs != 0 {
+			return false
+		}
+	}
+	for _, r := range fn.Inside(f.Tree.OfKind("return_statement")) {
+		if r.Start >= n.Start {
+			break
+		}
+		for _, c := range cxx.Conditions(r, fn) {
+			if m.Condition(c, cores)&differs != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// callersUniform reports whether fn has callers and every core reaches
+// each call of it, up its callers to a `__global__` kernel.
+func (m *callersFlushMemo) callersUniform(funcs *cxx.Funcs, vm *unit.VarianceModel, fn *grammar.Node, cores grammar.Cores, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	m.index(funcs)
+	all := funcs.All()
+	found := false
+	for _, site := range m.byName[cxx.FunctionName(fn)] {
+		def := all[site.def]
+		if def.Node == fn {
+			continue
+		}
+		found = true
+		if !uniformControl(vm, def.File, def.Node, funcs.Calls(def.Node)[site.i], cores) {
+			return false
+		}
+		if !unit.IsKernelFunc(def.File, def.Node) && !m.callersUniform(funcs, vm, def.Node, cores, depth+1) {
+			return false
+		}
+	}
+	return found
+}
+
 // dmaReadAfter returns the first DMA read of memory o (DataCopy from GM
 // into UB) in fn between from and to, nil for none.
 func dmaReadAfter(pass *analysis.Pass, sum *cxx.Summaries, fn *grammar.Node, o cxx.Origin, from, to uint32) *grammar.Node {
@@ -324,10 +422,10 @@ type afterWriteBack struct {
 // memory o before any dsb, cannot be how a reader of o learns to read it:
 // a wait that signals nothing (a flag or signal wait, not a barrier), or a
 // pto::comm notify into a rank's comm window (the address is computed from
-// the CommContext's window bases) when o is other memory: the notify wakes
-// that rank's waiter, which reads what sits in its window, not this task's
-// tensors.
-func cannotPublish(sum *cxx.Summaries, index *cxx.EffectIndex, i int, o cxx.Origin) bool {
+// the CommContext's window bases) when o is other memory (a helper that
+// notifies is not handed o): the notify wakes that rank's waiter, which
+// reads what sits in its window, not this task's tensors.
+func cannotPublish(sum *cxx.Summaries, funcs *cxx.Funcs, index *cxx.EffectIndex, i int, o cxx.Origin) bool {
 	e := index.Effect(i)
 	paired := func(k cxx.EffectKind) bool {
 		for j := i - 1; j >= 0 && index.Effect(j).At == e.At; j-- {
@@ -346,14 +444,48 @@ func cannotPublish(sum *cxx.Summaries, index *cxx.EffectIndex, i int, o cxx.Orig
 	case cxx.Wait:
 		return !paired(cxx.Signal)
 	case cxx.Signal:
-		if e.At != e.Site || !o.Known() {
-			return false
-		}
 		c, ok := cxx.AsCall(e.Site)
 		if !ok || c.Name != "TNOTIFY" || len(c.Args) == 0 || !sum.PeerWindow(c.Args[0]) {
 			return false
 		}
-		return !sum.OriginOf(c.Args[0]).Same(o)
+		if !o.Known() {
+			return false
+		}
+		if e.At == e.Site {
+			return !sum.OriginOf(c.Args[0]).Same(o)
+		}
+		// A helper notifies: follow o down the calls to it; a helper not
+		// handed o (a parameter's memory) cannot notify into it.
+		f := sum.FileOf(e.At)
+		if f == nil {
+			return false
+		}
+		hops := funcs.CallReaches(f, e.At, e.Cores, "peer-notify", func(_ *grammar.File, c cxx.Call) bool {
+			return c.Name == "TNOTIFY" && len(c.Args) > 0 && sum.PeerWindow(c.Args[0])
+		}, cxx.MaxCallDepth)
+		if len(hops) == 0 {
+			return false
+		}
+		for _, h := range hops[:len(hops)-1] {
+			hc, ok := cxx.AsCall(h.Call)
+			if !ok {
+				return false
+			}
+			handed := -1
+			for k, arg := range hc.Args {
+				if sum.OriginOf(arg).SameRegion(o) {
+					handed = k
+				}
+			}
+			switch {
+			case handed >= 0:
+				o = cxx.Origin{Kind: cxx.ParamOrigin, Param: handed}
+			case o.Kind == cxx.ParamOrigin:
+				return true
+			}
+		}
+		site, ok := cxx.AsCall(hops[len(hops)-1].Call)
+		return ok && len(site.Args) > 0 && !sum.OriginOf(site.Args[0]).SameRegion(o)
 	}
 	return false
 }
@@ -545,8 +677,9 @@ type callersFlushMemo struct {
 }
 
 // quietAfter reports whether nothing after n in fn (from the start of a
-// loop around n: its next iteration) signals or waits for another core.
-func quietAfter(index *cxx.EffectIndex, fn, n *grammar.Node, cores grammar.Cores) bool {
+// loop around n: its next iteration), up to a return that ends n's path,
+// can tell another core to read memory o (cannotPublish).
+func quietAfter(sum *cxx.Summaries, funcs *cxx.Funcs, index *cxx.EffectIndex, fn, n *grammar.Node, cores grammar.Cores, o cxx.Origin) bool {
 	from := n.End
 	for p := n.Parent(); p != nil && p != fn; p = p.Parent() {
 		switch p.Kind() {
@@ -554,14 +687,19 @@ func quietAfter(index *cxx.EffectIndex, fn, n *grammar.Node, cores grammar.Cores
 			from = p.Start
 		}
 	}
-	return !index.In(cxx.Signal, cxx.Origin{}, cores, from, fn.End) && !index.In(cxx.Wait, cxx.Origin{}, cores, from, fn.End)
+	quiet := true
+	index.EachIn(o, cores, from, exitAfter(fn, n), func(i int) bool {
+		quiet = cannotPublish(sum, funcs, index, i, o)
+		return quiet
+	}, cxx.Signal, cxx.Wait)
+	return quiet
 }
 
 // quietToEnd reports whether every call of fn, up its callers to a
-// `__global__` kernel, is followed by nothing that signals or waits for
-// another core: a store fn leaves in the cache is next seen after the
-// kernel ends.
-func (m *callersFlushMemo) quietToEnd(funcs *cxx.Funcs, sum *cxx.Summaries, fn *grammar.Node, cores grammar.Cores, depth int) bool {
+// `__global__` kernel, is followed by nothing that can tell another core
+// to read memory o (quietAfter): a store fn leaves in the cache is next
+// seen after the kernel ends.
+func (m *callersFlushMemo) quietToEnd(funcs *cxx.Funcs, sum *cxx.Summaries, fn *grammar.Node, cores grammar.Cores, o cxx.Origin, depth int) bool {
 	if depth > 4 {
 		return false
 	}
@@ -575,10 +713,18 @@ func (m *callersFlushMemo) quietToEnd(funcs *cxx.Funcs, sum *cxx.Summaries, fn *
 		}
 		found = true
 		n := funcs.Calls(def.Node)[site.i]
-		if !quietAfter(sum.Index(def.Node), def.Node, n, cores) {
+		// o in the caller's terms: the argument a parameter's memory is.
+		oc := o
+		if o.Kind == cxx.ParamOrigin {
+			oc = cxx.Origin{}
+			if c, ok := cxx.AsCall(n); ok && o.Param < len(c.Args) {
+				oc = sum.OriginOf(c.Args[o.Param])
+			}
+		}
+		if !quietAfter(sum, funcs, sum.Index(def.Node), def.Node, n, cores, oc) {
 			return false
 		}
-		if !unit.IsKernelFunc(def.File, def.Node) && !m.quietToEnd(funcs, sum, def.Node, cores, depth+1) {
+		if !unit.IsKernelFunc(def.File, def.Node) && !m.quietToEnd(funcs, sum, def.Node, cores, oc, depth+1) {
 			return false
 		}
 	}

@@ -26,8 +26,10 @@ var CrossCoreLaneImbalance = register(&analysis.Analyzer{
 			"`get_sub_block_id(args)`, `GetSubBlockIdx()`, `get_subblockid()`, or a value derived from them (a local, a " +
 			"member, a helper's return, a parameter every caller passes a lane value to, a variable assigned under a " +
 			"lane test, a GM word read at a lane's own address); and such sets after a `return` under a lane condition in " +
-			"the same function. Silent when both branches of the lane test set the same flag, for sets both lanes reach " +
-			"(unconditional code, loops), and for conditions both lanes of the cluster agree on: tiling fields, args " +
+			"the same function. Silent when both branches of the lane test set the same flag (also when the branch holding the set " +
+			"returns and the function sets the flag again after the test, or the lane that returns sets it first), " +
+			"for sets both lanes reach (unconditional code, loops, a test for the last iteration of the counted loop " +
+			"around it: `for (i = 0; i < n; ++i) { if (i == n - 1) set(X); }` sets once per lane whatever its `n`), and for conditions both lanes of the cluster agree on: tiling fields, args " +
 			"scalars, core counts, template arguments, constants and the block id (`get_block_idx(args)`).",
 		Why: "Mode 2 pairs one cube with its two vector lanes and mode 1 the two lanes of a cluster: the flag counts the " +
 			"sets of the whole group, and the waiting side is released only after every member has set it. The cube's " +
@@ -95,7 +97,7 @@ func runCrossCoreLaneImbalance(pass *analysis.Pass) {
 			pass.Report(d)
 			continue
 		}
-		if r, c := ls.returnBefore(fc.Node); r != nil {
+		if r, c := ls.returnBefore(fc.Node); r != nil && !setBeforeReturn(c, r, fc, sets) {
 			line, _ := pass.File.Lines.Position(r.Start)
 			pass.Report(analysis.Diagnostic{
 				Start: fc.Node.Start,
@@ -122,10 +124,10 @@ func laneCondition(vm *unit.VarianceModel, fc *cxx.FlagCall, conds []*grammar.No
 		default:
 			continue // loops: every lane runs them
 		}
-		if vm.Condition(c, grammar.AIV)&unit.VarLane == 0 || cubeConjunct(c) {
+		if vm.Condition(c, grammar.AIV)&unit.VarLane == 0 || cubeConjunct(c) || lastIteration(c) {
 			continue
 		}
-		if c.Kind() == "if_statement" && bothBranchesSet(c, fc, sets) {
+		if c.Kind() == "if_statement" && (bothBranchesSet(c, fc, sets) || setAfterExit(c, fc, sets)) {
 			continue
 		}
 		return c
@@ -195,6 +197,88 @@ func bothBranchesSet(ifs *grammar.Node, fc *cxx.FlagCall, sets []cxx.FlagCall) b
 		}
 	}
 	return false
+}
+
+// setAfterExit reports whether the lane test's branch holding the set
+// ends in a return and the function sets the same flag after the test,
+// outside any lane test of its own (`if (lane > 0) { set(X); return; }
+// ... set(X);`): each lane sets it once.
+func setAfterExit(ifs *grammar.Node, fc *cxx.FlagCall, sets []cxx.FlagCall) bool {
+	cons := ifs.ChildByField("consequence")
+	fn := cxx.EnclosingFunction(ifs)
+	if cons == nil || ifs.ChildByField("alternative") != nil || !cons.Contains(fc.Node) || !exits(cons) || fn == nil {
+		return false
+	}
+	for i := range sets {
+		o := &sets[i]
+		if o.Node.Start >= ifs.End && fn.Contains(o.Node) && o.Mode == fc.Mode && sameFlag(fc, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// setBeforeReturn reports whether the lane that returns under cond sets
+// the same flag before it returns (`if (lane > 0) { set(X); return; }`).
+func setBeforeReturn(cond, ret *grammar.Node, fc *cxx.FlagCall, sets []cxx.FlagCall) bool {
+	for i := range sets {
+		o := &sets[i]
+		if o.Node != fc.Node && cond.Contains(o.Node) && o.Node.End <= ret.Start && o.Mode == fc.Mode && sameFlag(fc, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastIteration reports whether an if tests for the last iteration of the
+// counted loop around it (`for (i = 0; i < n; ++i) { if (i == n - 1) ...
+// }`): every lane that runs the loop passes it once, whatever its n.
+func lastIteration(ifs *grammar.Node) bool {
+	if ifs.Kind() != "if_statement" {
+		return false
+	}
+	cond := cxx.ConditionOf(ifs)
+	for cond != nil && (cond.Kind() == "parenthesized_expression" || cond.Kind() == "condition_clause") && len(cond.NamedChildren()) == 1 {
+		cond = cond.NamedChildren()[0]
+	}
+	if cond == nil || cond.Kind() != "binary_expression" || cond.ChildByField("operator").Text() != "==" {
+		return false
+	}
+	flat := func(n *grammar.Node) string { return strings.Join(strings.Fields(n.Text()), "") }
+	l, r := flat(cond.ChildByField("left")), flat(cond.ChildByField("right"))
+	for loop := ifs.Parent(); loop != nil && loop.Kind() != "function_definition"; loop = loop.Parent() {
+		if loop.Kind() != "for_statement" {
+			continue
+		}
+		i, n, ok := countedLoop(loop)
+		if !ok {
+			continue
+		}
+		if l == i && (r == n+"-1") || r == i && (l == n+"-1") || l == i+"+1" && r == n || r == i+"+1" && l == n {
+			return true
+		}
+	}
+	return false
+}
+
+// countedLoop reads `for (T i = 0; i < n; ++i)` (or i++, i += 1): the
+// counter and the bound, without spaces.
+func countedLoop(loop *grammar.Node) (i, n string, ok bool) {
+	flat := func(n *grammar.Node) string {
+		if n == nil {
+			return ""
+		}
+		return strings.Join(strings.Fields(n.Text()), "")
+	}
+	init, cond, upd := flat(loop.ChildByField("initializer")), loop.ChildByField("condition"), flat(loop.ChildByField("update"))
+	if cond == nil || cond.Kind() != "binary_expression" || cond.ChildByField("operator").Text() != "<" {
+		return "", "", false
+	}
+	i, n = flat(cond.ChildByField("left")), flat(cond.ChildByField("right"))
+	if !strings.HasSuffix(strings.TrimSuffix(init, ";"), i+"=0") || upd != "++"+i && upd != i+"++" && upd != i+"+=1" {
+		return "", "", false
+	}
+	return i, n, true
 }
 
 func sameFlag(a, b *cxx.FlagCall) bool {

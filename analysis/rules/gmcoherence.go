@@ -3,6 +3,8 @@ package rules
 import (
 	"fmt"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -42,6 +44,10 @@ type readVerdict struct {
 	// CachedAt points at the access that can have cached the line a
 	// read after a wait finds stale.
 	CachedAt *analysis.Related
+	// Race is this core's own DMA write the read can overtake: nothing
+	// between them waits for MTE3 (the history fix was the wait, or a
+	// dcci, between them).
+	Race *cxx.Effect
 }
 
 // classifyRead decides, from the effects of the access's function (helpers
@@ -169,12 +175,78 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 			v.Between = [2]uint32{l.Start, l.End}
 		}
 	}
+	if !v.Poll && (v.Hazard == "" || v.OwnDMA) {
+		if e := unorderedDMAWrite(pass, sum, index, pre, fn, a, o, cores, live); e != nil {
+			v.Coherent, v.OwnDMA, v.Race, v.Uncached = false, true, e, nil
+			v.Hazard = "race"
+			v.HazardAt = hazardAt(*e)
+			v.Between = [2]uint32{e.At.End, a.Node.Start}
+		}
+	}
 	if !v.Coherent && v.Hazard == "" && own {
 		// Only this core's scalar unit wrote it before: its cache holds
 		// what it wrote.
 		v.Coherent = true
 	}
 	return v
+}
+
+// unorderedDMAWrite returns this core's last DMA write of o before the
+// read when no dcci of the line comes after it and no call between them
+// (nor the helper that issues it) waits for the MTE3 pipe: the scalar
+// read can then run before the copy landed and load the old bytes,
+// cached or not.
+func unorderedDMAWrite(pass *analysis.Pass, sum *cxx.Summaries, index *cxx.EffectIndex, pre cxx.Preceding, fn *grammar.Node, a *cxx.Access, o cxx.Origin, cores grammar.Cores, live func(int) bool) *cxx.Effect {
+	if !o.Known() {
+		return nil
+	}
+	last := -1
+	index.EachBefore(pre, o, cores, func(i int) bool {
+		if !live(i) {
+			return true
+		}
+		last = i
+		return false
+	}, cxx.DMAWrite, cxx.Invalidate)
+	if last < 0 || index.Effect(last).Kind != cxx.DMAWrite {
+		return nil
+	}
+	e := index.Effect(last)
+	f := sum.FileOf(fn)
+	funcs := pass.Reach().FuncIndex()
+	waits := func(n *grammar.Node) bool {
+		return funcs.CallReachesAny(f, n, cores, "mte3-wait", func(_ *grammar.File, c cxx.Call) bool { return waitsForMTE3(pass, funcs, c) }, cxx.MaxCallDepth)
+	}
+	if e.At != e.Site && waits(e.At) {
+		return nil // the helper that copies can wait after it
+	}
+	calls := funcs.OwnCalls(fn)
+	for i := sort.Search(len(calls), func(i int) bool { return calls[i].Start >= e.At.End }); i < len(calls) && calls[i].Start < a.Node.Start; i++ {
+		if waits(calls[i]) {
+			return nil
+		}
+	}
+	return &e
+}
+
+// waitsForMTE3 matches a call after which the scalar unit sees what MTE3
+// wrote: a drain of the store pipes (EXT012's), or a wait or a project
+// helper handed an MTE3 event (`SetWaitFlag<HardEvent::MTE3_S>(...)`,
+// whose own WaitFlag names only its template parameter).
+func waitsForMTE3(pass *analysis.Pass, funcs *cxx.Funcs, c cxx.Call) bool {
+	if pipeEffect(pass, funcs, c) == pipeDrain {
+		return true
+	}
+	if c.Name == "SetFlag" || c.Name == "set_flag" || strings.HasSuffix(c.Name, "EventID") ||
+		!strings.Contains(c.Name, "Wait") && len(funcs.Callees(c)) == 0 {
+		return false
+	}
+	for _, x := range append(append([]*grammar.Node(nil), c.TArgs...), c.Args...) {
+		if strings.Contains(x.Text(), "MTE3_") {
+			return true
+		}
+	}
+	return false
 }
 
 // readPrecedence holds, per function, what precedes each scalar read of

@@ -94,6 +94,80 @@ extern "C" __global__ __aicore__ void write_then_read(GM_ADDR counts) {
   (void)after;
 }
 
+// Nothing waits for MTE3 between the copy out and the read: the scalar
+// load can overtake the DMA and read the bytes from before it, cached or
+// not (the reduce-then-read-back shape of operator history bugs).
+extern "C" __global__ __aicore__ void write_then_read_unsynced(GM_ADDR counts) {
+  GlobalTensor<int32_t> countGm;
+  countGm.SetGlobalBuffer((__gm__ int32_t *)counts);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<int32_t> ub = buf.Get<int32_t>();
+  DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(countGm);
+  SyncAll();
+  DataCopy(ub, countGm, 16);
+  SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+  WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+  Adds(ub, ub, 1, 16);
+  SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+  WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+  DataCopy(countGm, ub, 16);
+  int32_t total = countGm.GetValue(0); // want "warning: EXT001 gm-scalar-read: scalar read `countGm.GetValue\\(0\\)` of GlobalTensor `countGm` can run before this core's own DMA write `DataCopy\\(countGm, ub, 16\\)` \\(line 115\\) to it has landed: .*wait for MTE3 first"
+  (void)total;
+}
+
+// Read once, copied out, read back with no wait: both the race and the
+// line cached before the copy.
+extern "C" __global__ __aicore__ void reread_unsynced(GM_ADDR counts) {
+  GlobalTensor<int32_t> countGm;
+  countGm.SetGlobalBuffer((__gm__ int32_t *)counts);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<int32_t> ub = buf.Get<int32_t>();
+  int32_t before = countGm.GetValue(0);
+  DataCopy(countGm, ub, 16);
+  int32_t after = countGm.GetValue(0); // want "warning: EXT001 .*can run before this core's own DMA write `DataCopy\\(countGm, ub, 16\\)`.*then `dcci` the line: this core can have cached it"
+  (void)before;
+  (void)after;
+}
+
+// Fixed: a barrier on every pipe, or a helper waiting on the MTE3_S event,
+// orders the copy before the read.
+extern "C" __global__ __aicore__ void write_then_read_barrier(GM_ADDR counts) {
+  GlobalTensor<int32_t> countGm;
+  countGm.SetGlobalBuffer((__gm__ int32_t *)counts);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<int32_t> ub = buf.Get<int32_t>();
+  DataCopy(countGm, ub, 16);
+  PipeBarrier<PIPE_ALL>();
+  int32_t total = countGm.GetValue(0);
+  (void)total;
+}
+
+template <HardEvent EVT>
+__aicore__ inline void SyncOn() {
+  event_t id = static_cast<event_t>(GetTPipePtr()->FetchEventID(EVT));
+  SetFlag<EVT>(id);
+  WaitFlag<EVT>(id);
+}
+
+extern "C" __global__ __aicore__ void write_then_read_helper(GM_ADDR counts) {
+  GlobalTensor<int32_t> countGm;
+  countGm.SetGlobalBuffer((__gm__ int32_t *)counts);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<int32_t> ub = buf.Get<int32_t>();
+  DataCopy(countGm, ub, 16);
+  SyncOn<HardEvent::MTE3_S>();
+  int32_t total = countGm.GetValue(0);
+  (void)total;
+}
+
 // The class shape of operator kernels: members set up in Init, the copy
 // and both reads in Process.
 class KernelCompact {

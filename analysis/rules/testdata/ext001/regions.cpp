@@ -20,7 +20,9 @@ extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {
     int n = counts[i]; // want "info: EXT001 .*counts\\[i\\]"
     pto::comm::TPUT(GlobalTensor<float>(rows + i * 16), GlobalTensor<float>(src), tile);
   }
-  // Nothing cached rows' lines before the puts: the load misses.
+  // Nothing cached rows' lines before the puts: the load misses (once
+  // the puts have landed).
+  pipe_barrier(PIPE_ALL);
   float r0 = rows[0]; // want "info: EXT001 .*rows\\[0\\].*own DMA write `pto::comm::TPUT.*nothing this core does in this task before that"
 
   // Publish into the counts region (of this rank's window and, in real

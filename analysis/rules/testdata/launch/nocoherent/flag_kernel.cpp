@@ -26,14 +26,14 @@ __aicore__ inline void record(__gm__ int32_t *status, int32_t v) {
   status[2] = v;
 }
 
-// The same helper's store before a barrier is read by the other cores
-// after it: the kernel's end is too late.
+// The same helper's store of each core's own value before a barrier is
+// read by the other cores after it: the kernel's end is too late.
 __aicore__ inline void announce(__gm__ int32_t *status, int32_t v) {
   status[3] = v; // want "EXT009 gm-scalar-write: scalar store `status\\[3\\] = v`"
 }
 
 extern "C" __global__ __aicore__ void report(__gm__ int32_t *status) {
-  announce(status, 1);
+  announce(status, static_cast<int32_t>(GetBlockIdx()));
   AscendC::SyncAll<false>();
   record(status, 2);
 }
