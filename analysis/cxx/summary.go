@@ -1422,6 +1422,19 @@ func (s *Summaries) directEffect(f *grammar.File, c Call) ([]Effect, bool) {
 		if c.Receiver == nil && len(c.Args) > 0 {
 			return []Effect{{Kind: Wait}}, true
 		}
+	case "IBSet", "IBWait", "SyncAll":
+		// AscendC's inter-block sync through GM words (IBSet tells the
+		// block waiting in IBWait to go on) and the software SyncAll(gm,
+		// ub, cores) barrier built on them.
+		if c.Receiver == nil && len(c.Args) >= 2 && (c.Name != "SyncAll" || len(c.Args) == 3) {
+			switch c.Name {
+			case "IBSet":
+				return []Effect{{Kind: Signal}}, true
+			case "IBWait":
+				return []Effect{{Kind: Wait}}, true
+			}
+			return []Effect{{Kind: Signal}, {Kind: Wait}}, true
+		}
 	}
 	if dmaWriters[c.Name] && c.Receiver == nil && len(c.Args) > 0 {
 		o := s.originOf(c.Args[0])

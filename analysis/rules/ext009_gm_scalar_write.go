@@ -43,7 +43,10 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"definition is in an `#include` that did not resolve follows the store before the signal or the end. Stores into local arrays of GM pointers (`GM_ADDR bufs[N]`, also as members of a " +
 			"local struct) set pointers, not GM. Where the build keeps the compiler's scalar `dcci` insertion (a " +
 			"standalone kernel with default flags; see the build model) only a write-back the author wrote without its " +
-			"`dsb` is reported, and where it keeps `dcci-before-kernel-end` a store at the end of a `__global__` " +
+			"`dsb` is reported, and a store into a buffer DMA also writes or reads (in the same function, or a member " +
+			"tensor anywhere in the file) that a later signal can hand to another block (a neighbour block's DMA into " +
+			"the same line is dropped when the dirty line is written back; inter-block `IBSet`/`IBWait` and the software " +
+			"`SyncAll(gm, ub, cores)` count as signals and waits), and where it keeps `dcci-before-kernel-end` a store at the end of a `__global__` " +
 			"kernel, with no barrier after it, is written back as the kernel ends (so is a helper's store that nothing " +
 			"after it, in the helper and in every caller up to the kernel, follows with a signal or a wait that can hand " +
 			"it to a reader: what follows a `return` ending the store's path, a flag wait that signals nothing and a " +
@@ -88,6 +91,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	callersMemo := &callersFlushMemo{byKey: map[nameCores]bool{}}
 	coherent, endWriteBack := pass.Models().Coherent(), pass.Models().EndWriteBack()
 	var vm *unit.VarianceModel
+	dmaNamed := map[string]bool{}
 	for i := range accs {
 		if pass.Stopped() {
 			return
@@ -189,9 +193,14 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			// caller up to the kernel, tells another core to read.
 			continue
 		}
-		if flush == nil && (coherent || callersFlush(pass.Reach().FuncIndex(), a, cores, callersMemo) || sum.CallersWriteBack(a.Func(), o)) {
+		if flush == nil && (coherent && !dmaTouches(pass, sum, a.Func(), o, cores, dmaNamed) || callersFlush(pass.Reach().FuncIndex(), a, cores, callersMemo) || sum.CallersWriteBack(a.Func(), o)) {
 			// A build keeping scalar coherence writes the store back
-			// itself; a write-back the author wrote still needs its dsb.
+			// itself, but not around DMA: a buffer DMA also writes or
+			// reads (another block's rows next to this one's scalar tail)
+			// keeps the dirty line, whose later write-back drops what the
+			// DMA wrote; an operator library's history fixed such a store,
+			// in a default build, with a dcci before its inter-block
+			// IBSet. A write-back the author wrote still needs its dsb.
 			continue
 		}
 		if flush == nil && endWriteBack && quietAfter(sum, pass.Reach().FuncIndex(), index, a.Func(), a.Node, cores, o) && uniformStore(pass, sum, a, cores, &vm, callersMemo) {
@@ -276,6 +285,42 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		}
 		pass.Report(g.d)
 	}
+}
+
+// dmaTouches reports whether DMA writes or reads memory o: in fn (this
+// core, any point), or, for memory known by name (a member tensor), in any
+// function of the file (answered once per name in named).
+func dmaTouches(pass *analysis.Pass, sum *cxx.Summaries, fn *grammar.Node, o cxx.Origin, cores grammar.Cores, named map[string]bool) bool {
+	if !o.Known() {
+		return false
+	}
+	touched := func(g *grammar.Node) bool {
+		found := false
+		sum.Index(g).EachIn(o, cores, g.Start, g.End, func(int) bool {
+			found = true
+			return false
+		}, cxx.DMAWrite)
+		return found || dmaReadAfter(pass, sum, g, o, g.Start, g.End) != nil
+	}
+	if touched(fn) {
+		return true
+	}
+	if o.Kind != cxx.NamedOrigin {
+		return false
+	}
+	k := o.String() + "/" + cores.String()
+	if v, ok := named[k]; ok {
+		return v
+	}
+	v := false
+	for _, g := range pass.File.Tree.OfKind("function_definition") {
+		if g != fn && touched(g) {
+			v = true
+			break
+		}
+	}
+	named[k] = v
+	return v
 }
 
 // uniformStore reports whether every core runs the store with the same
