@@ -263,7 +263,8 @@ func unseenCall(pass *analysis.Pass, funcs *cxx.Funcs, fn *grammar.Node, cores g
 		n := calls[i]
 		c, ok := cxx.AsCall(n)
 		if !ok || !cxx.MaybeProjectCall(c) || pass.Cores(n)&cores == grammar.None || len(funcs.Callees(c)) > 0 ||
-			before != nil && !cxx.Precedes(n, before) {
+			before != nil && !cxx.Precedes(n, before) || isGlobalTensorExpr(funcs, n.ChildByField("function")) {
+			// `g(i) = v` on a GlobalTensor is an element access, not a call.
 			continue
 		}
 		return n

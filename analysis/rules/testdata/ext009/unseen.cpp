@@ -33,3 +33,13 @@ extern "C" __global__ __aicore__ void cast_after(__gm__ int64_t *args) {
   AscendC::SyncAll<false>();
   (void)n;
 }
+
+// Stores through a GlobalTensor's operator(): the next element store is an
+// access, not a call that could write the line back.
+extern "C" __global__ __aicore__ void tensor_elements(__gm__ int64_t *args) {
+  AscendC::GlobalTensor<int32_t> rowsGm;
+  rowsGm.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(args[0]));
+  rowsGm(0) = 1; // want "warning: EXT009 .*`rowsGm\\(0\\) = 1`.*stays in this core's data cache"
+  rowsGm(1) = 2; // want "warning: EXT009 .*`rowsGm\\(1\\) = 2`.*stays in this core's data cache"
+  AscendC::SyncAll<false>();
+}
