@@ -52,7 +52,9 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"argument turns off (`f(nullptr)` skips `if (p != nullptr) { ... }` in `f` for that call). A pointer derived " +
 			"from another — a cast, `+ offset`, `&p[i]`, an integer address cast back, a GlobalTensor view, a helper " +
 			"returning it, `tensor_data(args, k)` — is the same memory. A loop that changes a name the read's address is " +
-			"computed from (a table search) is not a polling loop. Where the build keeps the compiler's scalar `dcci` " +
+			"computed from (a table search) is not a polling loop. A DMA write or wait on the other side of an `if` " +
+			"testing the same condition as one around the read, whose names the function never assigns (`if (incy == 1) " +
+			"DataCopy(y[i], ...); else ...` then `if (incy == 1) ...; else y.GetValue(j)`), is on another run and passed over. Where the build keeps the compiler's scalar `dcci` " +
 			"insertion only a read after this core's own DMA write is reported (the compiler does not cover it); outside " +
 			"the runtime, the task-start invalidation the `info` reads rest on does not exist and they are not reported. " +
 			"SIMT vector functions (`__simt_vf__`) read through the vector unit's SIMT path, not the scalar cache, and host " +

@@ -100,7 +100,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 		hazards = append(hazards, cxx.Wait)
 	}
 	decide := func(i int) bool {
-		if !live(i) {
+		if !live(i) || index.Effect(i).Kind != cxx.Invalidate && exclusiveBranches(index.Effect(i).At, a.Node, fn) {
 			return true
 		}
 		if index.Effect(i).Kind != cxx.Invalidate {
@@ -202,7 +202,7 @@ func unorderedDMAWrite(pass *analysis.Pass, sum *cxx.Summaries, index *cxx.Effec
 	}
 	last := -1
 	index.EachBefore(pre, o, cores, func(i int) bool {
-		if !live(i) {
+		if !live(i) || index.Effect(i).Kind == cxx.DMAWrite && exclusiveBranches(index.Effect(i).At, a.Node, fn) {
 			return true
 		}
 		last = i
@@ -227,6 +227,77 @@ func unorderedDMAWrite(pass *analysis.Pass, sum *cxx.Summaries, index *cxx.Effec
 		}
 	}
 	return &e
+}
+
+// exclusiveBranches reports whether x and y sit on opposite sides of two
+// ifs of fn testing the same condition, whose names fn never assigns
+// (`if (incy == 1) DataCopyPad(y[i], ...); else ...;` then `if (incy ==
+// 1) ...; else y.GetValue(j);` with incy set once in Init): no run of fn
+// reaches both.
+func exclusiveBranches(x, y *grammar.Node, fn *grammar.Node) bool {
+	type side struct {
+		cond string
+		alt  bool
+		node *grammar.Node
+	}
+	sides := func(n *grammar.Node) []side {
+		var out []side
+		for c, p := n, n.Parent(); p != nil && p != fn; c, p = p, p.Parent() {
+			if p.Kind() != "if_statement" || c.Field() != "consequence" && c.Field() != "alternative" {
+				continue
+			}
+			if cond := cxx.ConditionOf(p); cond != nil {
+				out = append(out, side{strings.Join(strings.Fields(cond.Text()), ""), c.Field() == "alternative", cond})
+			}
+		}
+		return out
+	}
+	sx := sides(x)
+	if len(sx) == 0 {
+		return false
+	}
+	for _, b := range sides(y) {
+		for _, a := range sx {
+			if a.cond == b.cond && a.alt != b.alt && !assignsIn(fn, a.node) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// assignsIn reports whether fn assigns or steps a name (an identifier or
+// a member) the condition reads.
+func assignsIn(fn, cond *grammar.Node) bool {
+	names := map[string]bool{}
+	cond.Walk(func(n *grammar.Node) bool {
+		if n.Kind() == "identifier" || n.Kind() == "field_identifier" {
+			names[n.Text()] = true
+		}
+		return true
+	})
+	t := fn.Tree()
+	for _, kind := range []string{"update_expression", "assignment_expression"} {
+		for _, e := range t.OfKind(kind) {
+			if !fn.Contains(e) {
+				continue
+			}
+			target := e.ChildByField("argument")
+			if kind == "assignment_expression" {
+				target = e.ChildByField("left")
+			}
+			if target == nil {
+				continue
+			}
+			if f := target.ChildByField("field"); f != nil {
+				target = f
+			}
+			if names[target.Text()] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // waitsForMTE3 matches a call after which the scalar unit sees what MTE3

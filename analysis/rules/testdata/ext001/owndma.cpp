@@ -201,3 +201,50 @@ extern "C" __global__ __aicore__ void compact(GM_ADDR data, GM_ADDR meta) {
   op.Init(data, meta);
   op.Process();
 }
+
+// A stride set once: unit strides copy out by DMA, others update element
+// by element. No run takes both branches, so the read never follows the
+// copy; a test on another value can take both.
+class KernelStride {
+public:
+  __aicore__ inline void Init(GM_ADDR y, int32_t inc) {
+    yGm.SetGlobalBuffer((__gm__ float *)y);
+    pipe.InitBuffer(buf, 1024);
+    incy = inc;
+  }
+  __aicore__ inline void CopyOut(uint32_t row, uint32_t col, uint32_t n) {
+    LocalTensor<float> ub = buf.Get<float>();
+    if (incy == 1) {
+      DataCopy(yGm[row], ub, 8);
+    } else {
+      yGm.SetValue(row * incy, yGm.GetValue(row * incy) + ub.GetValue(0));
+    }
+    if (incy == 1) {
+      DataCopy(yGm[col], ub, n);
+    } else {
+      for (uint32_t i = 0; i < n; i++) {
+        yGm.SetValue((col + i) * incy, yGm.GetValue((col + i) * incy) + ub.GetValue(i));
+      }
+    }
+    if (n > 8) {
+      DataCopy(yGm[col], ub, n);
+    } else {
+      float last = yGm.GetValue(col); // want "warning: EXT001 .*`yGm.GetValue\\(col\\)`.*own DMA write `DataCopy\\(yGm\\[col\\], ub, n\\)`"
+      (void)last;
+    }
+  }
+
+private:
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  GlobalTensor<float> yGm;
+  int32_t incy;
+};
+
+extern "C" __global__ __aicore__ void strided(GM_ADDR y, int32_t inc) {
+  KernelStride op;
+  op.Init(y, inc);
+  for (uint32_t r = 0; r < 4; r++) {
+    op.CopyOut(r, r * 8, 8);
+  }
+}
