@@ -43,8 +43,7 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"definition is in an `#include` that did not resolve follows the store before the signal or the end. Stores into local arrays of GM pointers (`GM_ADDR bufs[N]`, also as members of a " +
 			"local struct) set pointers, not GM. Where the build keeps the compiler's scalar `dcci` insertion (a " +
 			"standalone kernel with default flags; see the build model) only a write-back the author wrote without its " +
-			"`dsb` is reported, and a store into a buffer DMA also writes or reads (in the same function, or a member " +
-			"tensor anywhere in the file) that a later signal can hand to another block (a neighbour block's DMA into " +
+			"`dsb` is reported, and a store into a buffer the same function also writes or reads by DMA that a later signal can hand to another block (a neighbour block's DMA into " +
 			"the same line is dropped when the dirty line is written back; inter-block `IBSet`/`IBWait` and the software " +
 			"`SyncAll(gm, ub, cores)` count as signals and waits), and where it keeps `dcci-before-kernel-end` a store at the end of a `__global__` " +
 			"kernel, with no barrier after it, is written back as the kernel ends (so is a helper's store that nothing " +
@@ -91,7 +90,6 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	callersMemo := &callersFlushMemo{byKey: map[nameCores]bool{}}
 	coherent, endWriteBack := pass.Models().Coherent(), pass.Models().EndWriteBack()
 	var vm *unit.VarianceModel
-	dmaNamed := map[string]bool{}
 	for i := range accs {
 		if pass.Stopped() {
 			return
@@ -193,7 +191,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			// caller up to the kernel, tells another core to read.
 			continue
 		}
-		if flush == nil && (coherent && !dmaTouches(pass, sum, a.Func(), o, cores, dmaNamed) || callersFlush(pass.Reach().FuncIndex(), a, cores, callersMemo) || sum.CallersWriteBack(a.Func(), o)) {
+		if flush == nil && (coherent && !dmaTouches(pass, sum, a.Func(), o, cores) || callersFlush(pass.Reach().FuncIndex(), a, cores, callersMemo) || sum.CallersWriteBack(a.Func(), o)) {
 			// A build keeping scalar coherence writes the store back
 			// itself, but not around DMA: a buffer DMA also writes or
 			// reads (another block's rows next to this one's scalar tail)
@@ -287,40 +285,19 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	}
 }
 
-// dmaTouches reports whether DMA writes or reads memory o: in fn (this
-// core, any point), or, for memory known by name (a member tensor), in any
-// function of the file (answered once per name in named).
-func dmaTouches(pass *analysis.Pass, sum *cxx.Summaries, fn *grammar.Node, o cxx.Origin, cores grammar.Cores, named map[string]bool) bool {
+// dmaTouches reports whether this core's DMA writes or reads memory o in
+// fn, the function that stores to it by scalar (rows copied out, the
+// unaligned tail stored): another block's rows land next to it.
+func dmaTouches(pass *analysis.Pass, sum *cxx.Summaries, fn *grammar.Node, o cxx.Origin, cores grammar.Cores) bool {
 	if !o.Known() {
 		return false
 	}
-	touched := func(g *grammar.Node) bool {
-		found := false
-		sum.Index(g).EachIn(o, cores, g.Start, g.End, func(int) bool {
-			found = true
-			return false
-		}, cxx.DMAWrite)
-		return found || dmaReadAfter(pass, sum, g, o, g.Start, g.End) != nil
-	}
-	if touched(fn) {
-		return true
-	}
-	if o.Kind != cxx.NamedOrigin {
+	found := false
+	sum.Index(fn).EachIn(o, cores, fn.Start, fn.End, func(int) bool {
+		found = true
 		return false
-	}
-	k := o.String() + "/" + cores.String()
-	if v, ok := named[k]; ok {
-		return v
-	}
-	v := false
-	for _, g := range pass.File.Tree.OfKind("function_definition") {
-		if g != fn && touched(g) {
-			v = true
-			break
-		}
-	}
-	named[k] = v
-	return v
+	}, cxx.DMAWrite)
+	return found || dmaReadAfter(pass, sum, fn, o, fn.Start, fn.End) != nil
 }
 
 // uniformStore reports whether every core runs the store with the same
@@ -722,8 +699,9 @@ type callersFlushMemo struct {
 }
 
 // quietAfter reports whether nothing after n in fn (from the start of a
-// loop around n: its next iteration), up to a return that ends n's path,
-// can tell another core to read memory o (cannotPublish).
+// loop around n: its next iteration), up to a return that ends n's path
+// and but for the other side of an if around n, can tell another core to
+// read memory o (cannotPublish).
 func quietAfter(sum *cxx.Summaries, funcs *cxx.Funcs, index *cxx.EffectIndex, fn, n *grammar.Node, cores grammar.Cores, o cxx.Origin) bool {
 	from := n.End
 	for p := n.Parent(); p != nil && p != fn; p = p.Parent() {
@@ -734,7 +712,7 @@ func quietAfter(sum *cxx.Summaries, funcs *cxx.Funcs, index *cxx.EffectIndex, fn
 	}
 	quiet := true
 	index.EachIn(o, cores, from, exitAfter(fn, n), func(i int) bool {
-		quiet = cannotPublish(sum, funcs, index, i, o)
+		quiet = cannotPublish(sum, funcs, index, i, o) || exclusiveBranches(index.Effect(i).At, n, fn)
 		return quiet
 	}, cxx.Signal, cxx.Wait)
 	return quiet

@@ -229,16 +229,17 @@ func unorderedDMAWrite(pass *analysis.Pass, sum *cxx.Summaries, index *cxx.Effec
 	return &e
 }
 
-// exclusiveBranches reports whether x and y sit on opposite sides of two
-// ifs of fn testing the same condition, whose names fn never assigns
+// exclusiveBranches reports whether x and y sit on opposite sides of one
+// if of fn, or of two testing the same condition whose names fn never
+// assigns
 // (`if (incy == 1) DataCopyPad(y[i], ...); else ...;` then `if (incy ==
 // 1) ...; else y.GetValue(j);` with incy set once in Init): no run of fn
 // reaches both.
 func exclusiveBranches(x, y *grammar.Node, fn *grammar.Node) bool {
 	type side struct {
-		cond string
-		alt  bool
-		node *grammar.Node
+		cond      string
+		alt       bool
+		node, ifs *grammar.Node
 	}
 	sides := func(n *grammar.Node) []side {
 		var out []side
@@ -247,7 +248,7 @@ func exclusiveBranches(x, y *grammar.Node, fn *grammar.Node) bool {
 				continue
 			}
 			if cond := cxx.ConditionOf(p); cond != nil {
-				out = append(out, side{strings.Join(strings.Fields(cond.Text()), ""), c.Field() == "alternative", cond})
+				out = append(out, side{strings.Join(strings.Fields(cond.Text()), ""), c.Field() == "alternative", cond, p})
 			}
 		}
 		return out
@@ -258,7 +259,7 @@ func exclusiveBranches(x, y *grammar.Node, fn *grammar.Node) bool {
 	}
 	for _, b := range sides(y) {
 		for _, a := range sx {
-			if a.cond == b.cond && a.alt != b.alt && !assignsIn(fn, a.node) {
+			if a.cond == b.cond && a.alt != b.alt && (a.ifs == b.ifs || !assignsIn(fn, a.node)) {
 				return true
 			}
 		}

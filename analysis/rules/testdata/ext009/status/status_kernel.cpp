@@ -61,3 +61,31 @@ extern "C" __global__ __aicore__ void transfer_status(__gm__ int32_t *signal, __
   WakePeer(signal, ctx, 1, posts);
   pipe_barrier(PIPE_ALL);
 }
+
+// One core writes the totals itself; many meet at a barrier first. The
+// barrier on the other branch never follows the one core's store.
+__aicore__ inline void TotalsAlone(__gm__ uint32_t *status) {
+  status[8] = static_cast<uint32_t>(get_block_idx());
+}
+
+__aicore__ inline void TotalsTogether(__gm__ uint32_t *status) {
+  AscendC::SyncAll();
+}
+
+extern "C" __global__ __aicore__ void totals(__gm__ uint32_t *status, uint32_t cores) {
+  if (cores == 1) {
+    TotalsAlone(status);
+  } else {
+    TotalsTogether(status);
+  }
+}
+
+// The barrier after the store lets the other cores read it.
+__aicore__ inline void TotalsThenMeet(__gm__ uint32_t *status) {
+  status[9] = static_cast<uint32_t>(get_block_idx()); // want "warning: EXT009 .*`status\\[9\\] = static_cast<uint32_t>\\(get_block_idx\\(\\)\\)`"
+}
+
+extern "C" __global__ __aicore__ void meet(__gm__ uint32_t *status) {
+  TotalsThenMeet(status);
+  AscendC::SyncAll();
+}
