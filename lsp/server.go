@@ -183,7 +183,7 @@ func newServer(opts Options) *Server {
 		opts.Analyzers = rules.All()
 	}
 	if opts.MinDebounce == 0 {
-		opts.MinDebounce = 50 * time.Millisecond
+		opts.MinDebounce = DefaultMinDebounce
 	}
 	if opts.MaxDebounce == 0 {
 		opts.MaxDebounce = 300 * time.Millisecond
@@ -259,6 +259,10 @@ func (s *Server) run(ctx context.Context, r io.Reader, w io.Writer, c io.Closer)
 	}
 	return errors.New("connection closed without shutdown and exit")
 }
+
+// DefaultMinDebounce is the push debounce's floor: an edit's diagnostics
+// are pushed this long after it while the document's analysis is faster.
+const DefaultMinDebounce = 50 * time.Millisecond
 
 // Request concurrency bounds: a client flooding requests gets "busy"
 // answers, not a goroutine and a copy of the params per request.

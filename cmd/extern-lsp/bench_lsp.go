@@ -18,24 +18,69 @@ import (
 	"time"
 
 	"github.com/extern-lsp/extern-lsp/analysis/benchgen"
+	"github.com/extern-lsp/extern-lsp/lsp"
 )
 
 // editorFigures writes the generated unit under dir and drives a real
 // server over JSON-RPC on stdio through the same session: ours, then
 // clangd's when it is installed (with the .clangd-style flags
 // `extern-lsp clangd-config` writes, so it sees the qualifiers and a core).
+// Ours runs --runs times as a pulling client and as a pushed-to one (the
+// push's time past the debounce floor), and with --burn N each run again
+// beside N busy processes, interleaved so both see the same background
+// load; every figure is the median over the runs.
 func (b *bench) editorFigures(dir string) error {
 	units, err := benchgen.WriteUnits(dir, b.flags.copies)
 	if err != nil {
 		return err
 	}
 	u := units[0]
-	fmt.Fprintf(b.out, "\neditor: the generated unit (%d cop%s, body header edited %d times; ms, p50/p99)\n", b.flags.copies, plural(b.flags.copies, "y", "ies"), b.flags.edits)
-	fmt.Fprintf(b.out, "%-8s %8s %14s %14s %14s %14s %8s %8s  %s\n", "server", "open", "edit-diags", "hover", "code-action", "completion", "cpu-s", "peak-MB", "load")
-	servers := []struct {
-		name string
-		argv []string
-	}{{"extern-lsp", []string{b.self, "serve"}}}
+	fmt.Fprintf(b.out, "\neditor: the generated unit (%d cop%s, body header edited %d times; ms, p50/p99, median of %d run%s)\n",
+		b.flags.copies, plural(b.flags.copies, "y", "ies"), b.flags.edits, b.flags.runs, plural(b.flags.runs, "", "s"))
+	fmt.Fprintf(b.out, "%-12s %8s %14s %14s %14s %14s %14s %8s %8s  %s\n", "server", "open", "edit-diags", "push+floor", "hover", "code-action", "completion", "cpu-s", "peak-MB", "load")
+	conds := []int{0}
+	if b.flags.burn > 0 {
+		conds = append(conds, b.flags.burn)
+	}
+	ours := []string{b.self, "serve"}
+	runs := make([][]sessionResult, len(conds))
+	loads := make([][]string, len(conds))
+	for range b.flags.runs {
+		for i, n := range conds {
+			stop, err := b.burners(n)
+			if err != nil {
+				return err
+			}
+			loads[i] = append(loads[i], load())
+			r, err := runEditorSession(ours, dir, u, b.flags.edits, true)
+			if err == nil {
+				var pushed sessionResult
+				pushed, err = runEditorSession(ours, dir, u, b.flags.edits, false)
+				for _, d := range pushed.edit {
+					r.push = append(r.push, d-lsp.DefaultMinDebounce)
+				}
+			}
+			stop()
+			if err != nil {
+				return fmt.Errorf("extern-lsp: %v", err)
+			}
+			runs[i] = append(runs[i], r)
+		}
+	}
+	var quiet sessionFigures
+	for i, n := range conds {
+		f := medianFigures(runs[i])
+		name := "extern-lsp"
+		if n > 0 {
+			name = fmt.Sprintf("+%d busy", n)
+		}
+		fmt.Fprintf(b.out, "%-12s %8.1f %14s %14s %14s %14s %14s %8.2f %8.0f  %s\n", name, f.open, f.edit, f.push, f.hover, f.action, f.completion, f.cpu, f.rssMB, strings.Join(loads[i], " "))
+		if n == 0 {
+			quiet = f
+			continue
+		}
+		fmt.Fprintf(b.out, "%-12s %7.1fx %14s %14s %14s %14s %14s\n", "  x quiet", f.open/quiet.open, f.edit.over(quiet.edit), f.push.over(quiet.push), f.hover.over(quiet.hover), f.action.over(quiet.action), f.completion.over(quiet.completion))
+	}
 	clangd := ""
 	if b.flags.clangd != "" {
 		clangd, _ = exec.LookPath(b.flags.clangd)
@@ -46,18 +91,13 @@ func (b *bench) editorFigures(dir string) error {
 		if _, err := b.child(1, dir, "clangd-config", "--format", "compile_flags", "--write", "--root", dir, dir); err != nil {
 			return err
 		}
-		servers = append(servers, struct {
-			name string
-			argv []string
-		}{"clangd", []string{clangd, "--background-index=false", "-j=2"}})
-	}
-	for _, s := range servers {
 		before := load()
-		r, err := runEditorSession(s.argv, dir, u, b.flags.edits)
+		r, err := runEditorSession([]string{clangd, "--background-index=false", "-j=2"}, dir, u, b.flags.edits, true)
 		if err != nil {
-			return fmt.Errorf("%s: %v", s.name, err)
+			return fmt.Errorf("clangd: %v", err)
 		}
-		fmt.Fprintf(b.out, "%-8s %8.1f %14s %14s %14s %14s %8.2f %8.0f  %s -> %s\n", s.name, ms(r.open), pcts(r.edit), pcts(r.hover), pcts(r.action), pcts(r.completion), r.cpu.Seconds(), float64(r.rssKB)/1024, before, load())
+		f := medianFigures([]sessionResult{r})
+		fmt.Fprintf(b.out, "%-12s %8.1f %14s %14s %14s %14s %14s %8.2f %8.0f  %s\n", "clangd", f.open, f.edit, "-", f.hover, f.action, f.completion, f.cpu, f.rssMB, before)
 	}
 	switch {
 	case b.flags.clangd == "":
@@ -69,28 +109,112 @@ func (b *bench) editorFigures(dir string) error {
 		fmt.Fprintf(b.out, "clangd: %s (flags from `extern-lsp clangd-config --format compile_flags`)\n", firstLine(string(v)))
 	}
 	fmt.Fprintln(b.out, "edit-diags: pulled (textDocument/diagnostic) from a server that offers it, else the pushed diagnostics of the edit's version")
+	fmt.Fprintf(b.out, "push+floor: a client that does not pull: the edit's pushed diagnostics past the %v debounce floor\n", lsp.DefaultMinDebounce)
+	if b.flags.burn > 0 {
+		fmt.Fprintln(b.out, "load: the load average at the start of each run")
+	}
 	return nil
+}
+
+// burners starts n busy child processes; stop ends them.
+func (b *bench) burners(n int) (stop func(), err error) {
+	var cmds []*exec.Cmd
+	stop = func() {
+		for _, c := range cmds {
+			c.Process.Kill()
+			c.Wait()
+		}
+	}
+	for range n {
+		c := exec.Command(b.self, "bench", "--burner")
+		c.Env = append(os.Environ(), "GOMAXPROCS=1")
+		if err := c.Start(); err != nil {
+			stop()
+			return nil, err
+		}
+		cmds = append(cmds, c)
+	}
+	return stop, nil
+}
+
+// burn keeps one core busy until the process is killed.
+func burn() {
+	x := uint64(1)
+	for {
+		x = x*6364136223846793005 + 1
+		if x == 0 {
+			fmt.Println(x)
+		}
+	}
+}
+
+// pct is a p50/p99 pair in milliseconds.
+type pct [2]float64
+
+func (p pct) String() string {
+	if p == (pct{}) {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f/%.1f", p[0], p[1])
+}
+
+// over is p's ratio to q, as "2.1x/3.0x".
+func (p pct) over(q pct) string {
+	if q[0] <= 0 || q[1] <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1fx/%.1fx", p[0]/q[0], p[1]/q[1])
+}
+
+// sessionFigures are the medians over runs of one server's figures.
+type sessionFigures struct {
+	open                                  float64
+	edit, push, hover, action, completion pct
+	cpu, rssMB                            float64
+}
+
+func medianFigures(rs []sessionResult) sessionFigures {
+	med := func(get func(sessionResult) float64) float64 {
+		var v []float64
+		for _, r := range rs {
+			v = append(v, get(r))
+		}
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	p := func(get func(sessionResult) []time.Duration) pct {
+		if len(get(rs[0])) == 0 {
+			return pct{}
+		}
+		return pct{med(func(r sessionResult) float64 { return ms(at(get(r), 0.50)) }), med(func(r sessionResult) float64 { return ms(at(get(r), 0.99)) })}
+	}
+	return sessionFigures{
+		open:       med(func(r sessionResult) float64 { return ms(r.open) }),
+		edit:       p(func(r sessionResult) []time.Duration { return r.edit }),
+		push:       p(func(r sessionResult) []time.Duration { return r.push }),
+		hover:      p(func(r sessionResult) []time.Duration { return r.hover }),
+		action:     p(func(r sessionResult) []time.Duration { return r.action }),
+		completion: p(func(r sessionResult) []time.Duration { return r.completion }),
+		cpu:        med(func(r sessionResult) float64 { return r.cpu.Seconds() }),
+		rssMB:      med(func(r sessionResult) float64 { return float64(r.rssKB) / 1024 }),
+	}
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// pcts is "p50/p99" in milliseconds.
-func pcts(ds []time.Duration) string {
-	if len(ds) == 0 {
-		return "-"
-	}
+// at is the p-th quantile of ds.
+func at(ds []time.Duration, p float64) time.Duration {
 	s := slices.Clone(ds)
 	slices.Sort(s)
-	at := func(p float64) time.Duration { return s[min(len(s)-1, int(p*float64(len(s))))] }
-	return fmt.Sprintf("%.1f/%.1f", ms(at(0.50)), ms(at(0.99)))
+	return s[min(len(s)-1, int(p*float64(len(s))))]
 }
 
 // sessionResult is one server's figures.
 type sessionResult struct {
-	open                            time.Duration
-	edit, hover, action, completion []time.Duration
-	cpu                             time.Duration
-	rssKB                           int64
+	open                                  time.Duration
+	edit, push, hover, action, completion []time.Duration
+	cpu                                   time.Duration
+	rssKB                                 int64
 }
 
 // runEditorSession starts the server argv in dir and times: the body
@@ -99,19 +223,20 @@ type sessionResult struct {
 // and, after every edit, one of hover (on an args slot), code action (on
 // the edited line) and completion (after `AscendC::`) sent at once, the
 // request's own latency (the edit's diagnostics are awaited before the
-// next edit, untimed).
-func runEditorSession(argv []string, dir string, u benchgen.GenUnit, edits int) (sessionResult, error) {
+// next edit, untimed). The client offers to pull diagnostics when pull is
+// set.
+func runEditorSession(argv []string, dir string, u benchgen.GenUnit, edits int, pull bool) (sessionResult, error) {
 	var r sessionResult
 	c, err := startRPC(argv, dir)
 	if err != nil {
 		return r, err
 	}
 	defer c.kill()
-	caps, err := c.initialize(dir)
+	caps, err := c.initialize(dir, pull)
 	if err != nil {
 		return r, err
 	}
-	pull := caps.Capabilities.DiagnosticProvider != nil
+	pull = pull && caps.Capabilities.DiagnosticProvider != nil
 	src, err := os.ReadFile(u.Body)
 	if err != nil {
 		return r, err
@@ -404,21 +529,24 @@ type initializeResult struct {
 	} `json:"capabilities"`
 }
 
-func (c *rpcClient) initialize(dir string) (initializeResult, error) {
+func (c *rpcClient) initialize(dir string, pull bool) (initializeResult, error) {
 	var res initializeResult
+	text := map[string]any{
+		"publishDiagnostics": map[string]any{"versionSupport": true},
+		"hover":              map[string]any{"contentFormat": []string{"markdown", "plaintext"}},
+		"completion":         map[string]any{},
+		"codeAction":         map[string]any{},
+	}
+	if pull {
+		text["diagnostic"] = map[string]any{}
+	}
 	err := c.call("initialize", map[string]any{
 		"processId":        os.Getpid(),
 		"rootUri":          fileURI(dir),
 		"workspaceFolders": []any{map[string]any{"uri": fileURI(dir), "name": filepath.Base(dir)}},
 		"capabilities": map[string]any{
-			"textDocument": map[string]any{
-				"publishDiagnostics": map[string]any{"versionSupport": true},
-				"diagnostic":         map[string]any{},
-				"hover":              map[string]any{"contentFormat": []string{"markdown", "plaintext"}},
-				"completion":         map[string]any{},
-				"codeAction":         map[string]any{},
-			},
-			"workspace": map[string]any{"configuration": true, "workspaceFolders": true},
+			"textDocument": text,
+			"workspace":    map[string]any{"configuration": true, "workspaceFolders": true},
 		},
 	}, &res)
 	if err != nil {
