@@ -133,10 +133,7 @@ func (s *view) analyse(ctx context.Context, path string, uncapped bool) ([]analy
 	}
 	opts.Store = s.store
 	opts.Budget = s.opts.Budget
-	// The file's parse, when another run started it, is awaited here,
-	// outside a slot and until the caller gives up (a 2 MB buffer's parse
-	// takes seconds on a busy machine; the core's wait cannot be cut).
-	if err := s.ws.AwaitParse(ctx, path); err != nil {
+	if err := s.parseUnit(ctx, path); err != nil {
 		return nil, err
 	}
 	var diags []analysis.Diagnostic
@@ -167,6 +164,36 @@ func (s *view) analyse(ctx context.Context, path string, uncapped bool) ([]analy
 		return []analysis.Diagnostic{analysis.BinaryNote(path, src)}, nil
 	}
 	return diags, err
+}
+
+// parseUnit parses the files of path's units not parsed yet, outside a
+// slot: on every slot's core for foreground work (a cold open parses some
+// 45 headers: most of its time), on one for background work. The parses
+// run apart from the caller, who stops waiting when it gives up (a 2 MB
+// buffer's parse takes seconds on a busy machine); they go on for the
+// runs sharing them, but a document's text no longer current is given up
+// (document.parseFunc).
+func (s *view) parseUnit(ctx context.Context, path string) error {
+	jobs := 1
+	if !isBackground(ctx) {
+		jobs = s.sched.slots
+	}
+	ws, done := s.ws, make(chan struct{})
+	s.pending.Add(1)
+	go func() {
+		defer s.pending.Done()
+		workspace.Parallel(jobs, unit.Paths(ws, path), func(p string) []string {
+			ws.File(p)
+			return nil
+		})
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // logSkipped tells the client, once per path, about files the workspace

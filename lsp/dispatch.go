@@ -275,8 +275,13 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}
 		start := time.Now()
 		res, err := h(rctx, params)
-		if rctx.Err() != nil && s.ctx.Err() == nil {
+		switch {
+		case rctx.Err() != nil && s.ctx.Err() == nil:
 			res, err = nil, jsonrpc2.NewError(codeRequestCancelled, "request cancelled")
+		case errors.Is(err, context.Canceled):
+			// The snapshot's text of the document was given up for a
+			// newer one (document.parseFunc).
+			res, err = nil, jsonrpc2.NewError(codeContentModified, "the document changed")
 		}
 		var jerr *jsonrpc2.Error
 		if err != nil && !errors.As(err, &jerr) {

@@ -34,9 +34,12 @@ type document struct {
 	// with mu: an edit does not wait for a parse).
 	parseMu sync.Mutex
 	parser  *grammar.Parser
-	file    *grammar.File // the last parse, the next one's old tree
-	masked  []byte        // what the parser saw for file
-	ended   bool          // closed: parses keep no tree
+	file    *grammar.File  // the last parse, the next one's old tree
+	masked  []byte         // what file's tree describes (edited to the text of a parse given up)
+	mlines  *grammar.Lines // masked's line index
+	ended   bool           // closed: parses keep no tree
+	// endText ends the last text's context (see docView.ctx).
+	endText context.CancelFunc
 
 	// Diagnostics: the cached result and the push schedule.
 	pubMu sync.Mutex // serialises analysis+publish of this document
@@ -113,12 +116,17 @@ func (d *document) view() docView {
 }
 
 // parseFunc parses src, one of the document's texts, for the snapshots
-// holding it (the workspace calls it once per text, when first asked).
-func (d *document) parseFunc(src []byte) func() (*grammar.File, error) {
+// holding it (the workspace calls it once per text, when first asked),
+// until ctx ends: a text the document no longer has is not worth the
+// seconds a big file's parse takes, nor the wait of the next text's.
+func (d *document) parseFunc(ctx context.Context, src []byte) func() (*grammar.File, error) {
 	return func() (*grammar.File, error) {
 		d.parseMu.Lock()
 		defer d.parseMu.Unlock()
-		return d.parse(src)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return d.parse(ctx, src)
 	}
 }
 
@@ -130,7 +138,7 @@ func (d *document) parseFunc(src []byte) func() (*grammar.File, error) {
 // client's ranges keeps the incremental tree equal to a fresh parse, and
 // lets a snapshot older than the last parse be parsed too. Called with
 // d.parseMu held.
-func (d *document) parse(src []byte) (*grammar.File, error) {
+func (d *document) parse(ctx context.Context, src []byte) (*grammar.File, error) {
 	if grammar.IsBinary(src) {
 		return nil, grammar.ErrBinary
 	}
@@ -145,30 +153,71 @@ func (d *document) parse(src []byte) (*grammar.File, error) {
 	if d.parser == nil {
 		d.parser = grammar.NewParser(d.lang)
 	}
+	lines := grammar.NewLines(src)
 	var old *grammar.File
 	if d.file != nil && d.file.Tree != nil && d.masked != nil {
 		old = d.file
-		old.Tree.ApplyEdit(diffEdit(d.masked, masked, old.Lines, grammar.NewLines(src)))
+		old.Tree.ApplyEdit(diffEdit(d.masked, masked, d.mlines, lines))
 	}
-	f, err := grammar.ParseFile(context.Background(), d.parser, d.path, src, old)
+	f, err, stopped := parseUntil(ctx, d.parser, d.path, src, old)
+	if stopped {
+		// tree-sitter resumes a cancelled parse on the next input, and
+		// the cancel flag its watcher raises may land after the parse.
+		d.parser = nil
+	}
+	if err != nil && stopped && old != nil {
+		// The old tree, edited to this text, is the next parse's base.
+		d.masked, d.mlines = masked, lines
+		return nil, err
+	}
 	// The Go-side nodes of the old file stay valid for readers still
 	// holding it; only the C tree, needed for the next reparse, is freed
 	// (an edited tree is no base for another edit).
 	d.closeTree()
 	if err != nil {
-		d.file, d.masked = nil, nil
+		d.file, d.masked, d.mlines = nil, nil, nil
 		return nil, err
 	}
-	d.file, d.masked = f, masked
+	d.file, d.masked, d.mlines = f, masked, f.Lines
 	return f, nil
+}
+
+// parseUntil is grammar.ParseFile given up when ctx ends, and whether it
+// was (the parser is then not to be used again). The parse runs under a
+// context of its own cancelled only while the parse runs: tree-sitter's
+// watcher of a context cancelled later could raise the parser's cancel
+// flag after the parse, failing the next one.
+func parseUntil(ctx context.Context, p *grammar.Parser, path string, src []byte, old *grammar.File) (*grammar.File, error, bool) {
+	pctx, cancel := context.WithCancel(context.Background())
+	var mu sync.Mutex
+	running, stopped := true, false
+	stop := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if running {
+			stopped = true
+			cancel()
+		}
+	})
+	f, err := grammar.ParseFile(pctx, p, path, src, old)
+	mu.Lock()
+	running = false
+	mu.Unlock()
+	stop()
+	return f, err, stopped
 }
 
 // end frees the document's tree once it is closed.
 func (d *document) end() {
+	d.mu.Lock()
+	if d.endText != nil {
+		d.endText()
+	}
+	d.mu.Unlock()
 	d.parseMu.Lock()
 	defer d.parseMu.Unlock()
 	d.closeTree()
-	d.file, d.masked, d.ended = nil, nil, true
+	d.file, d.masked, d.mlines, d.ended = nil, nil, nil, true
 }
 
 // closeTree frees the C tree of the last parse (d.parseMu held).

@@ -41,6 +41,9 @@ type docView struct {
 	lines   *grammar.Lines
 	version int32
 	seq     uint64
+	// ctx ends once the document has a newer text (or is closed): the
+	// parse of this text is given up then.
+	ctx context.Context
 }
 
 // current returns the snapshot requests read now, holding every text
@@ -68,6 +71,10 @@ func (s *Server) latest() *snapshot {
 func (s *Server) textChanged(d *document) {
 	d.mu.Lock()
 	dv := d.view()
+	if d.endText != nil {
+		d.endText()
+	}
+	dv.ctx, d.endText = context.WithCancel(s.ctx)
 	d.mu.Unlock()
 	s.snapMu.Lock()
 	if s.texts == nil {
@@ -99,7 +106,7 @@ func (s *Server) nextLocked(fn func(ws *workspace.Workspace, docs map[string]doc
 		next.docs = map[string]docView{}
 	}
 	for path, dv := range s.texts {
-		next.ws.SetOverlayParse(path, dv.text, dv.version, dv.d.parseFunc(dv.text))
+		next.ws.SetOverlayParse(path, dv.text, dv.version, dv.d.parseFunc(dv.ctx, dv.text))
 		next.docs[path] = dv
 	}
 	clear(s.texts)

@@ -135,38 +135,26 @@ func TestOverlayParseOnce(t *testing.T) {
 	}
 }
 
-// AwaitParse waits for a parse another goroutine started, gives up when
-// its context ends, and starts none itself.
-func TestAwaitParse(t *testing.T) {
+// An overlay whose parse was given up (its parse func's context ended)
+// and one not yet parsed are parsed again, with the new parse func, when
+// the same text is set again.
+func TestOverlayParseGivenUp(t *testing.T) {
 	root := t.TempDir()
 	path := filepath.Join(root, "k.cpp")
-	if err := os.WriteFile(path, []byte("int f() { return 1; }\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	src := []byte("int f() { return 1; }\n")
 	w := New(root)
-	if err := w.AwaitParse(t.Context(), path); err != nil || len(w.Parsed()) != 0 {
-		t.Fatalf("nothing under way: %v, parsed %v", err, w.Parsed())
+	w.SetOverlayParse(path, src, 1, func() (*grammar.File, error) { return nil, context.Canceled })
+	if _, err := w.File(path); err != context.Canceled {
+		t.Fatalf("given-up parse: %v", err)
 	}
-	entered, release := make(chan struct{}), make(chan struct{})
-	parseHook = func(string) {
-		close(entered)
-		<-release
+	var calls atomic.Int32
+	parse := func() (*grammar.File, error) {
+		calls.Add(1)
+		return grammar.ParseFile(t.Context(), nil, path, src, nil)
 	}
-	t.Cleanup(func() { parseHook = nil })
-	parsed := make(chan struct{})
-	go func() {
-		w.File(path)
-		close(parsed)
-	}()
-	<-entered
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	if err := w.AwaitParse(ctx, path); err != context.Canceled {
-		t.Errorf("cancelled wait: %v", err)
+	w.SetOverlayParse(path, src, 2, func() (*grammar.File, error) { return nil, context.Canceled }) // never run
+	w.SetOverlayParse(path, src, 3, parse)
+	if f, err := w.File(path); err != nil || f == nil || calls.Load() != 1 {
+		t.Errorf("the same text again: %v, %d parses, want the new func's one", err, calls.Load())
 	}
-	close(release)
-	if err := w.AwaitParse(t.Context(), path); err != nil {
-		t.Errorf("wait: %v", err)
-	}
-	<-parsed
 }

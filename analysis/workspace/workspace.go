@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -88,6 +89,15 @@ func (e *fileEntry) parsed() *grammar.File {
 	e.c.mu.Lock()
 	defer e.c.mu.Unlock()
 	return e.c.file
+}
+
+// settled reports whether the entry's parse ran to its end: an overlay
+// set again to the same text keeps only such a parse (one not yet run, under
+// way or given up may be of a parse func whose context has ended).
+func (c *entryCell) settled() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.file != nil || c.err != nil && !errors.Is(c.err, context.Canceled)
 }
 
 // scanned returns the entry's text scan, made once.
@@ -325,7 +335,7 @@ func (w *Workspace) SetOverlayParse(path string, src []byte, version int32, pars
 // setOverlay installs an overlay (w.mu held).
 func (w *Workspace) setOverlay(path string, src []byte, version int32, parse func() (*grammar.File, error)) {
 	e := w.files[path]
-	if e != nil && e.overlay && bytes.Equal(e.src, src) {
+	if e != nil && e.overlay && bytes.Equal(e.src, src) && e.c.settled() {
 		// The same text: its parse and scan stand.
 		ne := *e
 		ne.version = version
@@ -580,31 +590,6 @@ var parseHook func(path string)
 func (w *Workspace) File(path string) (*grammar.File, error) {
 	f, err, _ := w.file(Abs(path), true)
 	return f, err
-}
-
-// AwaitParse waits until no goroutine (of this workspace or a fork) is
-// parsing path, or until ctx ends: a caller that would wait for that
-// parse inside File, where it cannot give up, waits here first. It
-// starts no parse.
-func (w *Workspace) AwaitParse(ctx context.Context, path string) error {
-	w.mu.Lock()
-	e := w.files[Abs(path)]
-	w.mu.Unlock()
-	if e == nil {
-		return nil
-	}
-	e.c.mu.Lock()
-	parsing := e.c.parsing
-	e.c.mu.Unlock()
-	if parsing == nil {
-		return nil
-	}
-	select {
-	case <-parsing:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // Files returns the parses of paths as File does one by one, but waits
