@@ -40,6 +40,9 @@ type testClient struct {
 	config any
 	// serverCalls counts requests the server sent, by method.
 	serverCalls map[string]int
+	// intercept, when set, sees the server's requests first: one it
+	// returns true for is the test's to answer.
+	intercept func(m wireMsg) bool
 
 	done chan error
 	srv  *Server
@@ -154,12 +157,15 @@ func readFrameForTest(r *bufio.Reader) ([]byte, error) {
 func (c *testClient) answerServer(m wireMsg) {
 	c.mu.Lock()
 	c.serverCalls[m.Method]++
-	cfg := c.config
+	cfg, intercept := c.config, c.intercept
 	// A test may wait for the call itself (a refresh) with nothing else
 	// arriving after it.
 	close(c.changed)
 	c.changed = make(chan struct{})
 	c.mu.Unlock()
+	if intercept != nil && intercept(m) {
+		return
+	}
 	var result any
 	switch m.Method {
 	case "workspace/configuration":

@@ -1,6 +1,11 @@
 package lsp
 
 import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -56,4 +61,47 @@ func TestDebounceStaysAtFloor(t *testing.T) {
 			t.Errorf("analysis of %v: debounce %v, want %v", c.cost, got, c.want)
 		}
 	}
+}
+
+// TestEditFloodCoalesces: a flood of edits while a document's analysis
+// runs queues at most one more publication of it, not one goroutine per
+// edit; once the analysis is let go, the last version's findings are
+// published.
+func TestEditFloodCoalesces(t *testing.T) {
+	root := fixture(t, "mixed")
+	held, release := make(chan struct{}, 1), make(chan struct{})
+	var hold atomic.Bool
+	c := startServerWith(t, Options{}, func(s *Server) {
+		s.hooks.analysis = func(ctx context.Context, path string) {
+			if hold.Load() && filepath.Base(path) == "entry.cpp" {
+				held <- struct{}{}
+				<-release
+			}
+		}
+	})
+	c.initialize([]string{root}, map[string]any{})
+	b := c.open(root + "/entry.cpp")
+	c.diagnosticsFor(b.uri, 1)
+	hold.Store(true) // read by the analysis started after the next edit
+	at := find(t, b.text, "SyncAll", 0)
+	c.edit(b, []protocol.TextEdit{{Range: protocol.Range{Start: at, End: at}, NewText: " "}})
+	<-held
+	hold.Store(false)
+	for range 300 {
+		c.edit(b, []protocol.TextEdit{{Range: protocol.Range{Start: at, End: at}, NewText: " "}})
+	}
+	// The edits are read once a request sent after them is answered.
+	c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": b.uri}}, nil)
+	if n := publishing(); n > 2 {
+		t.Errorf("%d publications of one document running or queued, want at most 2", n)
+	}
+	close(release)
+	c.diagnosticsFor(b.uri, b.version)
+	c.shutdown()
+}
+
+// publishing counts the goroutines in Server.publish.
+func publishing() int {
+	buf := make([]byte, 1<<22)
+	return strings.Count(string(buf[:runtime.Stack(buf, true)]), "lsp.(*Server).publish(")
 }

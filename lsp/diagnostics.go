@@ -363,11 +363,24 @@ func (s *Server) edited(d *document, opened bool) {
 		// Nothing is being typed yet: the first diagnostics go out at once.
 		delay = 0
 	}
-	s.schedule(d, delay, true)
 	if isConfigFile(d.path) {
+		s.schedule(d, delay, true)
 		s.rediagnoseAll(d)
 		return
 	}
+	// Which documents read d is looked up once its debounce ends, off
+	// the read loop and once per burst of edits (scheduleDependents).
+	d.mu.Lock()
+	d.depsDue = true
+	d.mu.Unlock()
+	s.schedule(d, delay, true)
+}
+
+// scheduleDependents schedules the documents whose findings read d, after
+// an edit of d whose debounce ended.
+func (s *Server) scheduleDependents(d *document) {
+	lo, hi := s.debounce()
+	delay := hi - max(lo, 0)
 	deps := s.dependents(d)
 	d.mu.Lock()
 	// The documents that read the previous version read what it no
@@ -376,11 +389,11 @@ func (s *Server) edited(d *document, opened bool) {
 	d.deps = deps
 	d.mu.Unlock()
 	for _, o := range deps {
-		s.schedule(o, hi, false)
+		s.schedule(o, delay, false)
 	}
 	for _, o := range was {
 		if !slices.Contains(deps, o) {
-			s.schedule(o, hi, false)
+			s.schedule(o, delay, false)
 		}
 	}
 }
@@ -492,8 +505,29 @@ func (s *Server) schedule(d *document, delay time.Duration, postpone bool) {
 		if d.timer == t {
 			d.due = time.Time{}
 		}
-		d.mu.Unlock()
-		s.publish(d)
+		// At most one publication per document runs, and one waits: a
+		// flood of edits is not a goroutine per edit queued on pubMu.
+		if d.publishing {
+			d.again = true
+			d.mu.Unlock()
+			return
+		}
+		d.publishing = true
+		for {
+			deps := d.depsDue
+			d.depsDue, d.again = false, false
+			d.mu.Unlock()
+			if deps {
+				s.scheduleDependents(d)
+			}
+			s.publish(d)
+			d.mu.Lock()
+			if !d.again {
+				d.publishing = false
+				d.mu.Unlock()
+				return
+			}
+		}
 	})
 	d.timer = t
 }

@@ -60,7 +60,11 @@ type document struct {
 	// (see rescheduleNewDependents).
 	deps    []*document
 	depsSeq uint64
-	closed  bool
+	// depsDue: an edit's dependents are still to be scheduled (when its
+	// debounce ends). publishing: a publication runs; again: another is
+	// due after it.
+	depsDue, publishing, again bool
+	closed                     bool
 }
 
 // isSupported reports whether extern-lsp analyses a path (C++ or Python).

@@ -296,3 +296,33 @@ func TestInvisibleClientProcessNotWatched(t *testing.T) {
 	c.call("workspace/symbol", map[string]any{"query": "x"}, nil)
 	c.shutdown()
 }
+
+// TestExitReadsAnswersDue: a client answering a request of the server's
+// after its shutdown and exit (Neovim does so as it quits) finds the
+// server still reading, not a closed pipe (Neovim died of the SIGPIPE);
+// the session then ends cleanly.
+func TestExitReadsAnswersDue(t *testing.T) {
+	c := startServer(t, Options{})
+	asked := make(chan wireMsg, 1)
+	c.intercept = func(m wireMsg) bool {
+		if m.Method != "workspace/configuration" {
+			return false
+		}
+		asked <- m
+		return true
+	}
+	c.initialize(nil, map[string]any{"workspace": map[string]any{"configuration": true}})
+	m := <-asked
+	c.call("shutdown", nil, nil)
+	c.notify("exit", nil)
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": []any{nil}})
+	c.wmu.Lock()
+	_, err := fmt.Fprintf(c.conn, "Content-Length: %d\r\n\r\n%s", len(b), b)
+	c.wmu.Unlock()
+	if err != nil {
+		t.Fatalf("answering the server's request after exit: %v", err)
+	}
+	if err := <-c.done; err != nil {
+		t.Errorf("session: %v", err)
+	}
+}

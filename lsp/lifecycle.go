@@ -318,8 +318,23 @@ func (s *Server) exit() {
 	}
 	s.mu.Unlock()
 	s.stopAll()
-	s.cancel()
-	s.conn.Close()
+	// A client answering a request of ours after our input is closed
+	// writes to a broken pipe (Neovim dies of the SIGPIPE): the answers
+	// still due are read first, for at most exitWait. Off the read loop,
+	// which reads them.
+	go func() {
+		done := make(chan struct{})
+		go func() {
+			s.calls.Wait()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(s.exitWait):
+		}
+		s.cancel()
+		s.conn.Close()
+	}()
 }
 
 // stopAll stops pending diagnostics timers.

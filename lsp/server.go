@@ -152,6 +152,8 @@ type Server struct {
 	clientPID  int
 	clientGone atomic.Bool
 	hooks      testHooks
+	// calls are the requests sent to the client, awaiting its answer.
+	calls sync.WaitGroup
 	// recheck proves the fixes offered (quick fixes and fix-all) and
 	// remembers its verdicts while the unit's text is unchanged.
 	recheck *engine.Recheck
@@ -319,10 +321,21 @@ func (s *Server) notify(method string, params any) {
 }
 
 // call sends a request to the client. Never call it from the read loop:
-// the answer arrives through that loop.
+// the answer arrives through that loop. None is sent once the session is
+// shutting down, and exit waits for the answers of those sent (see exit).
 func (s *Server) call(ctx context.Context, method string, params, result any) error {
+	s.mu.Lock()
+	if s.state != stateRunning || s.exitSeen.Load() {
+		s.mu.Unlock()
+		return errEnding
+	}
+	s.calls.Add(1)
+	s.mu.Unlock()
+	defer s.calls.Done()
 	_, err := s.conn.Call(ctx, method, params, result)
 	return err
 }
+
+var errEnding = errors.New("the session is ending")
 
 func numCPU() int { return runtime.NumCPU() }
