@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -41,7 +40,7 @@ func BenchmarkDidChangeToPublish(b *testing.B) {
 	// the findings change with every version.
 	at := find(b, buf.text, "  AscendC::SyncAll<false>();\n}", 0)
 	var lat []time.Duration
-	cpu0 := cpuTime()
+	cpu0 := processCPU()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		var e protocol.TextEdit
@@ -58,7 +57,7 @@ func BenchmarkDidChangeToPublish(b *testing.B) {
 	}
 	b.StopTimer()
 	// The machine may be shared: CPU time per edit is the steadier figure.
-	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	pct := func(p float64) time.Duration { return lat[min(len(lat)-1, int(p*float64(len(lat))))] }
 	b.ReportMetric(float64(pct(0.50).Microseconds())/1000, "p50-ms")
@@ -72,15 +71,6 @@ func BenchmarkDidChangeToPublish(b *testing.B) {
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MB")
 	c.shutdown()
-}
-
-// cpuTime is the process's user+system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // procRSS reads VmRSS and VmHWM (MB) from /proc on Linux.

@@ -149,7 +149,8 @@ type view struct {
 	snap *snapshot
 	ws   *workspace.Workspace
 	rctx context.Context
-	// ran is the time the view's analyses ran (not waited for a slot).
+	// ran is what the view's analyses cost: their CPU, at most the time
+	// they ran (not waited for a slot).
 	ran atomic.Int64
 }
 

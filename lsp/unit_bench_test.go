@@ -83,11 +83,11 @@ type latencies struct {
 
 func (l *latencies) start() {
 	runtime.ReadMemStats(&l.ms)
-	l.cpu = cpuTime()
+	l.cpu = processCPU()
 }
 
 func (l *latencies) report(b *testing.B) {
-	cpu := cpuTime() - l.cpu
+	cpu := processCPU() - l.cpu
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	sort.Slice(l.d, func(i, j int) bool { return l.d[i] < l.d[j] })
