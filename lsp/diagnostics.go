@@ -371,10 +371,26 @@ func (s *Server) edited(d *document, opened bool) {
 		return
 	}
 	delay := s.delayFor(d)
-	if opened {
+	lo, _ := s.debounce()
+	var show time.Time
+	switch {
+	case opened:
 		// Nothing is being typed yet: the first diagnostics go out at once.
 		delay = 0
+	case delay == lo && lo > 0:
+		// An analysis cheaper than the floor runs at once and its
+		// findings wait for the floor: they are shown at the floor, not
+		// the analysis after it. A newer edit cancels the run.
+		d.mu.Lock()
+		cheap := d.lastCost <= lo
+		d.mu.Unlock()
+		if cheap {
+			show, delay = time.Now().Add(lo), 0
+		}
 	}
+	d.mu.Lock()
+	d.showAt = show
+	d.mu.Unlock()
 	if isConfigFile(d.path) {
 		s.schedule(d, delay, true)
 		s.rediagnoseAll(d)
@@ -574,6 +590,18 @@ func (s *Server) publish(d *document) {
 			s.logf(protocol.MessageTypeWarning, "analysing %s: %v", d.path, err)
 		}
 		return
+	}
+	d.mu.Lock()
+	wait := time.Until(d.showAt)
+	d.mu.Unlock()
+	if wait > 0 {
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return
+		}
 	}
 	items := v.toProtocol(d.path, diags)
 	d.mu.Lock()

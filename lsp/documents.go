@@ -51,6 +51,7 @@ type document struct {
 	timer     *time.Timer
 	due       time.Time // when timer fires; zero once it has
 	published bool      // diagnostics went out at least once
+	showAt    time.Time // an early run's findings wait for it (the debounce floor)
 	// pubVersion and pubID identify the last publication (resultID).
 	pubVersion int32
 	pubID      string
