@@ -183,7 +183,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			continue
 		}
 		if flush == nil && barrierCall == nil && endWriteBack && (unit.IsKernelFunc(pass.File, a.Func()) ||
-			quietAfter(sum, pass.Reach().FuncIndex(), index, a.Func(), a.Node, cores, o) && callersMemo.quietToEnd(pass.Reach().FuncIndex(), sum, a.Func(), cores, o, 0)) {
+			quietAfter(sum, pass.Reach().FuncIndex(), index, a.Func(), a.Node, cores, o) && callersMemo.quietToEnd(pass.Reach().FuncIndex(), sum, a.Func(), cores, o)) {
 			// The kernel's own end: a build keeping the compiler's
 			// dcci-before-kernel-end writes the line back as it ends,
 			// before the host or the next kernel reads it. A helper's
@@ -326,7 +326,7 @@ func uniformStore(pass *analysis.Pass, sum *cxx.Summaries, a *cxx.Access, cores 
 	if m.Expr(a.Node, cores)&differs != 0 || m.Expr(value, cores)&differs != 0 || !uniformControl(m, pass.File, fn, a.Node, cores) {
 		return false
 	}
-	if !unit.IsKernelFunc(pass.File, fn) && !memo.callersUniform(pass.Reach().FuncIndex(), m, fn, cores, 0) {
+	if !unit.IsKernelFunc(pass.File, fn) && !memo.callersUniform(pass.Reach().FuncIndex(), m, fn, cores) {
 		return false
 	}
 	return dmaReadAfter(pass, sum, fn, sum.OriginOf(a.Ptr()), a.Node.End, fn.End) == nil
@@ -360,7 +360,16 @@ func uniformControl(m *unit.VarianceModel, f *grammar.File, fn, n *grammar.Node,
 
 // callersUniform reports whether fn has callers and every core reaches
 // each call of it, up its callers to a `__global__` kernel.
-func (m *callersFlushMemo) callersUniform(funcs *cxx.Funcs, vm *unit.VarianceModel, fn *grammar.Node, cores grammar.Cores, depth int) bool {
+func (m *callersFlushMemo) callersUniform(funcs *cxx.Funcs, vm *unit.VarianceModel, fn *grammar.Node, cores grammar.Cores) bool {
+	return upCallers(m, funcs, fn, struct{}{}, 0, func(def cxx.FuncDef, n *grammar.Node, _ struct{}) (struct{}, bool) {
+		return struct{}{}, uniformControl(vm, def.File, def.Node, n, cores)
+	})
+}
+
+// upCallers reports whether fn has callers and every call of it, up its
+// callers to a `__global__` kernel (a few levels), passes ok, which also
+// turns v (a fact about fn's call) into the caller's.
+func upCallers[T any](m *callersFlushMemo, funcs *cxx.Funcs, fn *grammar.Node, v T, depth int, ok func(def cxx.FuncDef, call *grammar.Node, v T) (T, bool)) bool {
 	if depth > 4 {
 		return false
 	}
@@ -373,10 +382,8 @@ func (m *callersFlushMemo) callersUniform(funcs *cxx.Funcs, vm *unit.VarianceMod
 			continue
 		}
 		found = true
-		if !uniformControl(vm, def.File, def.Node, funcs.Calls(def.Node)[site.i], cores) {
-			return false
-		}
-		if !unit.IsKernelFunc(def.File, def.Node) && !m.callersUniform(funcs, vm, def.Node, cores, depth+1) {
+		up, pass := ok(def, funcs.Calls(def.Node)[site.i], v)
+		if !pass || !unit.IsKernelFunc(def.File, def.Node) && !upCallers(m, funcs, def.Node, up, depth+1, ok) {
 			return false
 		}
 	}
@@ -722,20 +729,8 @@ func quietAfter(sum *cxx.Summaries, funcs *cxx.Funcs, index *cxx.EffectIndex, fn
 // `__global__` kernel, is followed by nothing that can tell another core
 // to read memory o (quietAfter): a store fn leaves in the cache is next
 // seen after the kernel ends.
-func (m *callersFlushMemo) quietToEnd(funcs *cxx.Funcs, sum *cxx.Summaries, fn *grammar.Node, cores grammar.Cores, o cxx.Origin, depth int) bool {
-	if depth > 4 {
-		return false
-	}
-	m.index(funcs)
-	all := funcs.All()
-	found := false
-	for _, site := range m.byName[cxx.FunctionName(fn)] {
-		def := all[site.def]
-		if def.Node == fn {
-			continue
-		}
-		found = true
-		n := funcs.Calls(def.Node)[site.i]
+func (m *callersFlushMemo) quietToEnd(funcs *cxx.Funcs, sum *cxx.Summaries, fn *grammar.Node, cores grammar.Cores, o cxx.Origin) bool {
+	return upCallers(m, funcs, fn, o, 0, func(def cxx.FuncDef, n *grammar.Node, o cxx.Origin) (cxx.Origin, bool) {
 		// o in the caller's terms: the argument a parameter's memory is.
 		oc := o
 		if o.Kind == cxx.ParamOrigin {
@@ -744,14 +739,8 @@ func (m *callersFlushMemo) quietToEnd(funcs *cxx.Funcs, sum *cxx.Summaries, fn *
 				oc = sum.OriginOf(c.Args[o.Param])
 			}
 		}
-		if !quietAfter(sum, funcs, sum.Index(def.Node), def.Node, n, cores, oc) {
-			return false
-		}
-		if !unit.IsKernelFunc(def.File, def.Node) && !m.quietToEnd(funcs, sum, def.Node, cores, oc, depth+1) {
-			return false
-		}
-	}
-	return found
+		return oc, quietAfter(sum, funcs, sum.Index(def.Node), def.Node, n, cores, oc)
+	})
 }
 
 // library reports whether fn is a library function of f left to its

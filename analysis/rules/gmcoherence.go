@@ -277,28 +277,7 @@ func assignsIn(fn, cond *grammar.Node) bool {
 		}
 		return true
 	})
-	t := fn.Tree()
-	for _, kind := range []string{"update_expression", "assignment_expression"} {
-		for _, e := range t.OfKind(kind) {
-			if !fn.Contains(e) {
-				continue
-			}
-			target := e.ChildByField("argument")
-			if kind == "assignment_expression" {
-				target = e.ChildByField("left")
-			}
-			if target == nil {
-				continue
-			}
-			if f := target.ChildByField("field"); f != nil {
-				target = f
-			}
-			if names[target.Text()] {
-				return true
-			}
-		}
-	}
-	return false
+	return changesName(fn, names)
 }
 
 // waitsForMTE3 matches a call after which the scalar unit sees what MTE3
@@ -499,7 +478,8 @@ func relational(n *grammar.Node) bool {
 	return false
 }
 
-// changesName reports whether the loop assigns or steps one of the names.
+// changesName reports whether the loop (or function) assigns or steps one
+// of the names, as a variable or a member.
 func changesName(loop *grammar.Node, names map[string]bool) bool {
 	if len(names) == 0 {
 		return false
@@ -514,7 +494,10 @@ func changesName(loop *grammar.Node, names map[string]bool) bool {
 			if kind == "assignment_expression" {
 				target = e.ChildByField("left")
 			}
-			if target != nil && target.Kind() == "identifier" && names[target.Text()] {
+			if target != nil && target.Kind() == "field_expression" {
+				target = target.ChildByField("field") // `this->i++`: the member
+			}
+			if target != nil && names[target.Text()] {
 				return true
 			}
 		}
