@@ -1,7 +1,6 @@
 package cxx
 
 import (
-	"math"
 	"slices"
 	"sort"
 	"sync/atomic"
@@ -37,44 +36,14 @@ type EffectIndex struct {
 }
 
 // positions is a list of effect positions (or of indexes into such a
-// list), 16 bits each when they are below 1<<16 (a function's effects are
-// a few hundred even in a large unit), 32 bits otherwise.
-type positions struct {
-	p16 []uint16
-	p32 []int32
-}
+// list).
+type positions []int32
 
-// makePositions makes a list of n positions of at most max.
-func makePositions(n, max int) positions {
-	if max <= math.MaxUint16 {
-		return positions{p16: make([]uint16, n)}
-	}
-	return positions{p32: make([]int32, n)}
-}
+func (v positions) len() int { return len(v) }
 
-func (v positions) len() int { return len(v.p16) + len(v.p32) }
+func (v positions) at(k int) int32 { return v[k] }
 
-func (v positions) at(k int) int32 {
-	if v.p32 != nil {
-		return v.p32[k]
-	}
-	return int32(v.p16[k])
-}
-
-func (v positions) set(k int, i int32) {
-	if v.p32 != nil {
-		v.p32[k] = i
-	} else {
-		v.p16[k] = uint16(i)
-	}
-}
-
-func (v positions) slice(lo, hi int) positions {
-	if v.p32 != nil {
-		return positions{p32: v.p32[lo:hi:hi]}
-	}
-	return positions{p16: v.p16[lo:hi:hi]}
-}
+func (v positions) slice(lo, hi int) positions { return v[lo:hi:hi] }
 
 // search is the first k with v.at(k) >= i (v sorted).
 func (v positions) search(i int32) int {
@@ -162,10 +131,10 @@ func newEffectIndex(effects *effectList, intern func(Origin) *Origin) *EffectInd
 		at += counts[k]
 		x.ends[i] = at
 	}
-	x.pos = makePositions(total, effects.Len())
+	x.pos = make(positions, total)
 	for i := range effects.Len() {
 		keys(effects.fact(i), func(k uint64) {
-			x.pos.set(int(next[k]), int32(i))
+			x.pos[next[k]] = int32(i)
 			next[k]++
 		})
 	}
@@ -181,7 +150,7 @@ func newEffectIndex(effects *effectList, intern func(Origin) *Origin) *EffectInd
 func (x *EffectIndex) list(k uint64) positions {
 	i, ok := slices.BinarySearch(x.keys, k)
 	if !ok {
-		return positions{}
+		return nil
 	}
 	start := int32(0)
 	if i > 0 {
@@ -212,7 +181,7 @@ func (x *EffectIndex) bufList(kind EffectKind, core grammar.Cores, o Origin) pos
 		}
 	}
 	if id == 0 {
-		return positions{}
+		return nil
 	}
 	return x.list(indexKey(kind, core, id, false))
 }
@@ -434,11 +403,11 @@ func newPublishIndex(effects *effectList, cores grammar.Cores) *publishIndex {
 	}
 	// One array for the four lists, kept as long as the index.
 	p.nStops, p.nFlags = int32(len(stops)), int32(len(flags))
-	p.lists = makePositions(len(stops)+3*len(flags), n)
+	p.lists = make(positions, len(stops)+3*len(flags))
 	at := 0
 	for _, l := range [][]int32{stops, flags, otherBuf, otherKey} {
 		for _, i := range l {
-			p.lists.set(at, i)
+			p.lists[at] = i
 			at++
 		}
 	}

@@ -16,8 +16,7 @@ import (
 // kind, the cores), and the node it happens at is shared by the run of
 // effects at one node (a call's block, a dcci's invalidate and write-back).
 type effectList struct {
-	// ids are 16 bits wide while the unit's table is short (positions).
-	ids  positions
+	ids  []uint32
 	runs []atRun
 	// facts is the unit's table when the list was made: it holds the
 	// list's ids; the list reads it without the summaries' lock.
@@ -130,14 +129,14 @@ func (l *effectList) Len() int {
 	if l == nil {
 		return 0
 	}
-	return l.ids.len()
+	return len(l.ids)
 }
 
 // fact is what the effect at position i says.
 func (l *effectList) fact(i int) *effectFact { return l.facts.fact(l.id(i)) }
 
 // id is the fact id of the effect at position i.
-func (l *effectList) id(i int) uint32 { return uint32(l.ids.at(i)) }
+func (l *effectList) id(i int) uint32 { return l.ids[i] }
 
 // run is the index of the run holding position i.
 func (l *effectList) run(i int) int {
@@ -213,12 +212,8 @@ func (b *effectBuilder) list(facts *factTable) *effectList {
 	if len(b.ids) == 0 {
 		return nil
 	}
-	ids := makePositions(len(b.ids), int(slices.Max(b.ids)))
-	for i, id := range b.ids {
-		ids.set(i, int32(id))
-	}
 	return &effectList{
-		ids:   ids,
+		ids:   slices.Clip(b.ids),
 		runs:  append(make([]atRun, 0, len(b.runs)), b.runs...),
 		facts: facts,
 	}
