@@ -46,24 +46,30 @@ func indexAnswers(x *EffectIndex, fn *grammar.Node) string {
 	return b.String()
 }
 
-// The summaries keep each function's index: asked again, after many
-// others, it is the same index.
+// The summaries keep the indexes of the last functions asked about: a
+// function asked again soon gets the same index, one asked after many
+// others an index built again that answers the same.
 func TestIndexKept(t *testing.T) {
 	s, fns := indexUnit(t)
 	first := make([]*EffectIndex, len(fns))
+	want := make([]string, len(fns))
 	for i, fn := range fns {
 		first[i] = s.Index(fn)
+		want[i] = indexAnswers(first[i], fn)
+		if s.Index(fn) != first[i] {
+			t.Fatalf("f%d: asked twice in a row, built twice", i)
+		}
 	}
-	if a := indexAnswers(first[0], fns[0]); !strings.Contains(a, "signal") {
-		t.Fatalf("f0: %s", a)
-	}
-	if a := indexAnswers(first[1], fns[1]); !strings.Contains(a, "dsb true") {
-		t.Fatalf("f1: %s", a)
+	if !strings.Contains(want[0], "signal") || !strings.Contains(want[1], "dsb true") {
+		t.Fatalf("f0: %s\nf1: %s", want[0], want[1])
 	}
 	for i, fn := range fns {
-		if s.Index(fn) != first[i] {
-			t.Errorf("f%d: asked again, built again", i)
+		if got := indexAnswers(s.Index(fn), fn); got != want[i] {
+			t.Errorf("f%d: asked again, answers\n%s\nwant\n%s", i, got, want[i])
 		}
+	}
+	if len(s.indexes) > indexesKept {
+		t.Errorf("%d indexes kept, at most %d", len(s.indexes), indexesKept)
 	}
 }
 

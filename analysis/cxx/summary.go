@@ -264,7 +264,7 @@ type Summaries struct {
 	scopes    map[*grammar.Node]declsByName
 	// scopeIx memoizes declaringScopes; scopes memoizes scopeDecls.
 	scopeIx map[*grammar.Node]*scopeIndex
-	// effects memoizes effectsOf, indexes Index.
+	// effects memoizes effectsOf, indexes Index (the last ones asked).
 	effects map[*grammar.Node]*expansion[*effectList]
 	indexes map[*grammar.Node]*EffectIndex
 	returns map[*grammar.Node]*originMemo
@@ -1947,7 +1947,10 @@ func (s *Summaries) Effects(fn *grammar.Node) []Effect {
 	return s.effectsOf(fn).slice()
 }
 
-// Index returns the index of fn's effects (Effects), memoized.
+// Index returns the index of fn's effects (Effects). The indexes of the
+// last functions asked about are kept (up to indexesKept): the rules ask
+// about one function after another, and an index per function of a unit
+// of thousands, kept for its life, was most of what its summaries held.
 func (s *Summaries) Index(fn *grammar.Node) *EffectIndex {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -1959,10 +1962,15 @@ func (s *Summaries) Index(fn *grammar.Node) *EffectIndex {
 	if s.effectsKept(fn) {
 		// Not a miss under the depth limit, whose list is not kept
 		// either.
+		if len(s.indexes) == indexesKept {
+			clear(s.indexes)
+		}
 		s.indexes[fn] = ix
 	}
 	return ix
 }
+
+const indexesKept = 32
 
 // paramsOf is Params(fn), memoized.
 func (s *Summaries) paramsOf(fn *grammar.Node) []Param {
