@@ -6,13 +6,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 // TestManyIncludeDirsAreLinear: a project listing n include folders, most
 // not on disk, each twice (issue 31: 100,000 took 29 s): the list is kept
 // once, and resolving k #includes that name no file looks each missing
 // folder up on disk once, not once per #include (n*k lookups), while a
-// header in a folder listed last is still found.
+// header in a folder listed last is still found, and the folders not on
+// disk are not looked at again for each #include.
 func TestManyIncludeDirsAreLinear(t *testing.T) {
 	const k = 20
 	for _, n := range []int{1000, 4000} {
@@ -51,6 +54,16 @@ func TestManyIncludeDirsAreLinear(t *testing.T) {
 		}
 		if limit := n + 3*(k+1); stats > limit {
 			t.Errorf("n=%d: %d disk lookups for %d #includes; want at most %d (each missing folder once)", n, stats, k+1, limit)
+		}
+		// Each #include looks in the folders on disk alone (it looked at
+		// all n: n*k in memory), and in one holding an editor's buffer.
+		if live := ws.liveDirs(ws.stubIncludeDirs()); len(live) != 1 || live[0] != real {
+			t.Errorf("n=%d: #includes look in %d folders, want the one on disk", n, len(live))
+		}
+		buf := filepath.Join(root, "absent", "7", "open.h")
+		ws.SetOverlay(buf, []byte("int open;\n"), 1)
+		if got := ws.ResolveInclude(entry, grammar.Include{Path: "open.h"}); got != buf {
+			t.Errorf("n=%d: open.h resolved to %q, want the buffer %s", n, got, buf)
 		}
 	}
 }

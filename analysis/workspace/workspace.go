@@ -152,6 +152,13 @@ type Workspace struct {
 	// noDir says which include folders are not on disk (missingDir);
 	// dropped with the resolutions.
 	noDir *memo[string, bool]
+	// live are the include folders an #include may resolve in (liveDirs),
+	// listed with the noDir memo and stub index they name.
+	live struct {
+		dirs  []string
+		noDir *memo[string, bool]
+		stubs *stubIndex
+	}
 	// known is every C++ file found under the roots (for reverse includes).
 	known   map[string]bool
 	indexed bool
@@ -924,33 +931,72 @@ func (w *Workspace) ResolveInclude(from string, inc grammar.Include) string {
 }
 
 func (w *Workspace) resolveInclude(from string, inc grammar.Include) string {
-	cands := []string{filepath.Join(filepath.Dir(from), inc.Path)}
-	w.mu.Lock()
-	for _, d := range w.includeDirs {
-		cands = append(cands, filepath.Join(d, inc.Path))
+	// The stub index first, as any resolution did: built later, its
+	// index walk would drop the closures made meanwhile.
+	stub := w.stubIncludeDirs()
+	if c := filepath.Join(filepath.Dir(from), inc.Path); w.hasFile(c, false) {
+		return c
 	}
-	w.mu.Unlock()
-	for _, d := range w.stubIncludeDirs() {
-		cands = append(cands, filepath.Join(d, inc.Path))
-	}
-	for i, c := range cands {
-		w.mu.Lock()
-		e := w.files[c]
-		w.mu.Unlock()
-		if e != nil {
-			return c
-		}
-		if i > 0 && w.missingDir(filepath.Dir(c)) {
-			continue
-		}
-		if statHook != nil {
-			statHook(c)
-		}
-		if st, err := os.Stat(c); err == nil && !st.IsDir() {
+	for _, d := range w.liveDirs(stub) {
+		if c := filepath.Join(d, inc.Path); w.hasFile(c, true) {
 			return c
 		}
 	}
 	return ""
+}
+
+// hasFile reports whether the workspace holds c or c is a file on disk;
+// inDir: c is in an include folder, whose folders are looked up on disk
+// once (missingDir).
+func (w *Workspace) hasFile(c string, inDir bool) bool {
+	w.mu.Lock()
+	e := w.files[c]
+	w.mu.Unlock()
+	if e != nil {
+		return true
+	}
+	if inDir && w.missingDir(filepath.Dir(c)) {
+		return false
+	}
+	if statHook != nil {
+		statHook(c)
+	}
+	st, err := os.Stat(c)
+	return err == nil && !st.IsDir()
+}
+
+// liveDirs lists the include folders, then the stubs' (stub), an #include may
+// resolve in: those on disk, and those holding a file the workspace
+// holds (an editor's buffer in a folder not on disk). Listed once while
+// the resolutions stand: with 100,000 folders not on disk, every #include
+// looked at each of them.
+func (w *Workspace) liveDirs(stub []string) []string {
+	w.mu.Lock()
+	nd, ix := memoOf(&w.noDir), w.abi.stubs
+	if w.live.noDir == nd && w.live.stubs == ix {
+		defer w.mu.Unlock()
+		return w.live.dirs
+	}
+	dirs := append(slices.Clone(w.includeDirs), stub...)
+	held := map[string]bool{}
+	for p := range w.files {
+		for d := filepath.Dir(p); !held[d]; d = filepath.Dir(d) {
+			held[d] = true
+		}
+	}
+	w.mu.Unlock()
+	var live []string
+	for _, d := range dirs {
+		if held[d] || !w.missingDir(d) {
+			live = append(live, d)
+		}
+	}
+	w.mu.Lock()
+	if w.noDir == nd && w.abi.stubs == ix {
+		w.live.dirs, w.live.noDir, w.live.stubs = live, nd, ix
+	}
+	w.mu.Unlock()
+	return live
 }
 
 // statHook, when set (tests), hears each path include resolution looks
