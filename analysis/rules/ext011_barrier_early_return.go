@@ -152,7 +152,8 @@ func (t *treeBarriers) sort() {
 
 func runBarrierEarlyReturn(pass *analysis.Pass) {
 	returns := pass.Nodes("return_statement")
-	if len(returns) == 0 {
+	syncAlls := pass.Closure().Calls(pass.File).Named("SyncAll")
+	if len(returns) == 0 && len(syncAlls) == 0 {
 		return
 	}
 	sites := allBarrierSites(pass)
@@ -171,6 +172,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 	// includer read first.
 	reachVM := sync.OnceValue(func() *unit.VarianceModel { return pass.Reach().Variance(pass.Spend) })
 	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, vm: vm, loops: newLoopAncestry(), byFn: map[*grammar.Node]*fnIndex{}}
+	skippedBarriers(pass, fx, sites, syncAlls)
 	// Many returns before one barrier share their message: one copy.
 	var texts sharedText
 	lits := map[*grammar.Node]map[string]bool{}
@@ -786,4 +788,56 @@ func complementary(a, b map[string]bool) bool {
 		}
 	}
 	return flipped == 1
+}
+
+// skippedBarriers reports a SyncAll only some cores reach: in one branch
+// of an if whose test differs between cores, the other branch (or its
+// absence) reaching no barrier, so the cores taking the other path never
+// arrive (`if (idx < a) { ...; SyncAll(); } else if (idx < b) { SyncAll();
+// }` leaves the cores past b out). A path that returns before the barrier
+// is the return's finding; one that meets a barrier after the if is left
+// alone (`if (idle) { SyncAll(); return; }`).
+func skippedBarriers(pass *analysis.Pass, fx *fnIndexes, sites barrierSites, calls []*grammar.Node) {
+	for _, n := range calls {
+		b, ok := sites.of(n)
+		fn := cxx.EnclosingFunction(n)
+		cores := pass.Cores(n)
+		if !ok || cxx.BarrierKind(b.kind) != cxx.BarrierSyncAll || fn == nil || cores == grammar.None || pass.Stopped() {
+			continue
+		}
+		ix := fx.of(fn)
+		for child, p := n, n.Parent(); p != nil && p != fn && !isLoop(p); child, p = p, p.Parent() {
+			branch := child.Field()
+			if p.Kind() != "if_statement" || branch != "consequence" && branch != "alternative" {
+				continue
+			}
+			other := p.ChildByField("alternative")
+			if branch == "alternative" {
+				other = p.ChildByField("consequence")
+			}
+			if other != nil {
+				if m, _ := ix.firstReaching(other.Start, cores); m != nil && other.Contains(m) {
+					continue // every path here reaches a barrier
+				}
+				if other.End <= n.Start && len(other.Inside(other.Tree().OfKind("return_statement"))) > 0 {
+					break
+				}
+			}
+			if m, _ := ix.firstReaching(p.End, cores); m != nil {
+				break // the other cores meet a barrier after the if
+			}
+			if fx.vm.Condition(p, cores)&unit.PerCore == 0 {
+				continue // every core takes the same path here
+			}
+			pass.Report(analysis.Diagnostic{
+				Start: n.Start,
+				End:   n.End,
+				Message: "only the cores for which `" + conditionText(p) + "` takes this branch reach the hardware barrier `" +
+					shortText(n) + "`: the others skip it, and the cores that reach it wait for them forever (507018); " +
+					"give every path the barrier",
+				Related: []analysis.Related{analysis.RelatedAt(pass.File, p, "the test the cores take apart")},
+			})
+			break
+		}
+	}
 }

@@ -171,6 +171,33 @@ public:
     }
   }
 
+  // Every path of the chain reaches a barrier; a test every core shares
+  // takes them all one way.
+  __aicore__ inline void Stages() {
+    if (blockIdx_ < tiling_->usedCoreNum) {
+      Fill();
+      AscendC::SyncAll();
+    } else if (blockIdx_ < 2 * tiling_->usedCoreNum) {
+      AscendC::SyncAll();
+      Fill();
+    } else {
+      AscendC::SyncAll();
+    }
+    if (tiling_->n > 0) {
+      AscendC::SyncAll();
+    }
+  }
+  // The twin: no final else, so the cores past both tests skip it.
+  __aicore__ inline void StagesSkip() {
+    if (blockIdx_ < tiling_->usedCoreNum) {
+      Fill();
+      AscendC::SyncAll();
+    } else if (blockIdx_ < 2 * tiling_->usedCoreNum) {
+      AscendC::SyncAll(); // want "EXT011.*only the cores for which `if \\(blockIdx_ < 2 \\* tiling_->usedCoreNum\\)` takes this branch reach the hardware barrier"
+      Fill();
+    }
+  }
+
 private:
   __aicore__ inline void Fill() {}
   bool atomic_;
@@ -197,6 +224,8 @@ extern "C" __global__ __aicore__ void row_count(GM_ADDR x, GM_ADDR tiling) {
   op.ScatterStay();
   op.Rounds();
   op.RoundsEvery();
+  op.Stages();
+  op.StagesSkip();
   CountDerived derived;
   derived.Run();
   CountOther other;
