@@ -24,7 +24,7 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 	Lang:     grammar.CPP,
 	Premise:  analysis.PremiseHardware,
 	Doc: analysis.Doc{
-		Summary: "a `return` before a hardware barrier lets one core leave while the others wait for it",
+		Summary: "a `return` before a hardware barrier, or a branch around one, lets one core skip it while the others wait for it",
 		What: "Flags a `return` that can run before a hardware barrier (`SyncAll`, a mode-0 cross-core flag set; a return " +
 			"between the set and its wait has already arrived and is silent) later in the same function, or before a call that reaches one through workspace functions (a few levels " +
 			"deep, in the file and its includes), or inside a loop whose body reaches one. Conditional returns are errors " +
@@ -49,7 +49,9 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"function decrements a counter its caller passed by reference, and a later loop pays it); a barrier under " +
 			"`if (i == 0)` on the first pass of the loop holding the return; and two returns whose tests differ in one " +
 			"taken each way (`if (idx >= n && atomic) return;` and `if (idx < n) { if (atomic) return; }`): together every " +
-			"core leaves.",
+			"core leaves. Without a return, a `SyncAll` in one branch of an `if` whose test differs between cores is " +
+			"flagged at the barrier when neither the other branch nor the code after the `if` in that function reaches a " +
+			"barrier (`if (idx < a) { SyncAll(); } else if (idx < b) { SyncAll(); }` with no `else`).",
 		Why: "A hardware barrier releases only when every core of the launch (every core of one type, for mode-0 flags) " +
 			"has arrived; `pl.spmd(N, sync_start=True)` launches all N blocks together precisely so that they can. A block " +
 			"that returns early (`if (block_idx >= used) return;`, a lane test, a data-dependent skip) never arrives, so " +
