@@ -44,7 +44,7 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"`return` the other cores take before the barrier. Also silent: a return that cannot run, under a test that a " +
 			"block id reaches the block count (`GetBlockIdx() >= GetBlockNum()`, `idx + 1 > num`, through locals and members " +
 			"of the class set only from those getters; not on the vector cores of a mixed kernel, whose ids count past " +
-			"the block number), or ending the final `else` of a dispatch comparing one shared value with constants (the " +
+			"the block number), or under a member nothing sets that is declared `false` or 0, or ending the final `else` of a dispatch comparing one shared value with constants (the " +
 			"fallback for a value the host never writes); a barrier the leaving core still owes (right after it the " +
 			"function decrements a counter its caller passed by reference, and a later loop pays it); a barrier under " +
 			"`if (i == 0)` on the first pass of the loop holding the return; and two returns whose tests differ in one " +
@@ -532,17 +532,17 @@ func (ix *fnIndex) balancedBranch(d deciding, r *grammar.Node, cores grammar.Cor
 	return n != nil && n.Start < r.Start && d.outerBranch.Contains(n)
 }
 
-// neverTaken reports whether r sits under a test that a block id reaches
-// the launch's block count (`if (GetBlockIdx() >= GetBlockNum())`): a
-// block id is below the block number on every core, so the return never
-// runs. Not on the vector cores of a mixed kernel: they count to the
-// block number times the vector cores per cube.
+// neverTaken reports whether r sits under a test that cannot hold: a
+// block id reaching the launch's block count (`if (GetBlockIdx() >=
+// GetBlockNum())`: a block id is below the block number on every core;
+// not on the vector cores of a mixed kernel, which count to the block
+// number times the vector cores per cube), or a member nothing sets that
+// is declared false (`bool enabled = false;` ... `if (op.enabled)`).
 func neverTaken(pass *analysis.Pass, vm func() *unit.VarianceModel, r, fn *grammar.Node, cores grammar.Cores) bool {
-	if pass.Mixed() && cores&grammar.AIV != 0 {
-		return false
-	}
+	vecOfMixed := pass.Mixed() && cores&grammar.AIV != 0
 	for child, p := r, r.Parent(); p != nil && p != fn; child, p = p, p.Parent() {
-		if p.Kind() == "if_statement" && child.Field() == "consequence" && blockPastCount(vm(), cxx.ConditionOf(p)) {
+		if p.Kind() == "if_statement" && child.Field() == "consequence" &&
+			(!vecOfMixed && blockPastCount(vm(), cxx.ConditionOf(p)) || vm().ZeroMember(cxx.ConditionOf(p))) {
 			return true
 		}
 	}

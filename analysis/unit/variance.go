@@ -892,3 +892,45 @@ func (m *VarianceModel) sameGetter(fns, values []*grammar.Node, depth int) strin
 	}
 	return out
 }
+
+// ZeroMember reports whether e reads a member no code of the unit assigns
+// (no `x = v`, `obj.x = v` or `: x(v)`) whose declarations all initialise
+// it to zero or false (`bool enabled = false;`): it holds that constant.
+func (m *VarianceModel) ZeroMember(e *grammar.Node) bool {
+	e = cxx.Unparen(e)
+	name := ""
+	switch {
+	case e == nil:
+	case e.Kind() == "field_expression" && e.ChildByField("field") != nil:
+		name = e.ChildByField("field").Text()
+	case e.Kind() == "identifier":
+		name = e.Text()
+		if fn := cxx.EnclosingFunction(e); fn != nil && m.declaredIn(fn, name) {
+			return false
+		}
+	}
+	if name == "" {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.memberDefs()[name]) > 0 {
+		return false
+	}
+	found := false
+	for _, f := range m.u.CodeFiles() {
+		for _, d := range m.u.Nodes(f, "field_declaration") {
+			for _, k := range d.ChildrenByField("declarator") {
+				if cxx.DeclaredName(k) != name {
+					continue
+				}
+				v, ok := m.consts.Eval(d.ChildByField("default_value"))
+				if !ok || v != 0 {
+					return false
+				}
+				found = true
+			}
+		}
+	}
+	return found
+}

@@ -18,6 +18,7 @@ public:
     blockNum_ = AscendC::GetBlockNum();
     rows_ = blockIdx_ * 4 + 1;
     atomic_ = tiling_->n == 0;
+    lateEnable_ = tiling_->layout == 2;
   }
 
   // A block id is below the block number on every core: never taken.
@@ -198,8 +199,25 @@ public:
     }
   }
 
+  // A switch nothing turns on: the return never runs.
+  __aicore__ inline void Offset() {
+    if (offsetEnable_) {
+      return;
+    }
+    AscendC::SyncAll();
+  }
+  // The twin: a switch the tiling sets, read per core.
+  __aicore__ inline void OffsetSet() {
+    if (lateEnable_ && blockIdx_ > 0) {
+      return; // want "EXT011.*`return` under `if \\(lateEnable_ && blockIdx_ > 0\\)`"
+    }
+    AscendC::SyncAll();
+  }
+
 private:
   __aicore__ inline void Fill() {}
+  bool offsetEnable_ = false;
+  bool lateEnable_ = false;
   bool atomic_;
   __gm__ CountTiling *tiling_;
   uint32_t blockIdx_;
@@ -226,6 +244,8 @@ extern "C" __global__ __aicore__ void row_count(GM_ADDR x, GM_ADDR tiling) {
   op.RoundsEvery();
   op.Stages();
   op.StagesSkip();
+  op.Offset();
+  op.OffsetSet();
   CountDerived derived;
   derived.Run();
   CountOther other;
