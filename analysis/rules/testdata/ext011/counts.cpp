@@ -18,7 +18,6 @@ public:
     blockNum_ = AscendC::GetBlockNum();
     rows_ = blockIdx_ * 4 + 1;
     atomic_ = tiling_->n == 0;
-    lateEnable_ = tiling_->layout == 2;
   }
 
   // A block id is below the block number on every core: never taken.
@@ -199,31 +198,42 @@ public:
     }
   }
 
-  // A switch nothing turns on: the return never runs.
-  __aicore__ inline void Offset() {
-    if (offsetEnable_) {
-      return;
-    }
-    AscendC::SyncAll();
-  }
-  // The twin: a switch the tiling sets, read per core.
-  __aicore__ inline void OffsetSet() {
-    if (lateEnable_ && blockIdx_ > 0) {
-      return; // want "EXT011.*`return` under `if \\(lateEnable_ && blockIdx_ > 0\\)`"
-    }
-    AscendC::SyncAll();
-  }
-
 private:
   __aicore__ inline void Fill() {}
-  bool offsetEnable_ = false;
-  bool lateEnable_ = false;
   bool atomic_;
   __gm__ CountTiling *tiling_;
   uint32_t blockIdx_;
   uint32_t blockNum_;
   uint32_t rows_;
 };
+
+// Per-core switches: an object holding the block id (so read per core)
+// and a switch nothing turns on.
+struct Switches {
+  bool offsetEnable = false;
+  bool lateEnable = false;
+  uint32_t block;
+};
+
+__aicore__ inline void Offsets(__gm__ CountTiling *tiling) {
+  Switches sw;
+  sw.block = AscendC::GetBlockIdx();
+  if (sw.offsetEnable) {
+    return;
+  }
+  AscendC::SyncAll();
+}
+
+// The twin: the switch the tiling turns on.
+__aicore__ inline void LateOffsets(__gm__ CountTiling *tiling) {
+  Switches sw;
+  sw.block = AscendC::GetBlockIdx();
+  sw.lateEnable = tiling->layout == 2;
+  if (sw.lateEnable) {
+    return; // want "EXT011.*`return` under `if \\(sw.lateEnable\\)`"
+  }
+  AscendC::SyncAll();
+}
 
 extern "C" __global__ __aicore__ void row_count(GM_ADDR x, GM_ADDR tiling) {
   KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
@@ -244,8 +254,8 @@ extern "C" __global__ __aicore__ void row_count(GM_ADDR x, GM_ADDR tiling) {
   op.RoundsEvery();
   op.Stages();
   op.StagesSkip();
-  op.Offset();
-  op.OffsetSet();
+  Offsets((__gm__ CountTiling *)tiling);
+  LateOffsets((__gm__ CountTiling *)tiling);
   CountDerived derived;
   derived.Run();
   CountOther other;
