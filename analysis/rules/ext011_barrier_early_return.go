@@ -585,6 +585,25 @@ func blockPastCount(vm *unit.VarianceModel, e *grammar.Node) bool {
 	return false
 }
 
+// blockBelowCount reports whether test e says a block id is below the
+// block count (`idx < GetBlockNum()`, either way round): true on every
+// core outside a mixed kernel's vector cores.
+func blockBelowCount(vm *unit.VarianceModel, e *grammar.Node) bool {
+	e = cxx.Unparen(e)
+	if e == nil || e.Kind() != "binary_expression" || e.ChildByField("operator") == nil {
+		return false
+	}
+	l, r := e.ChildByField("left"), e.ChildByField("right")
+	switch e.ChildByField("operator").Kind() {
+	case ">":
+		l, r = r, l
+	case "<":
+	default:
+		return false
+	}
+	return blockIdxGetters[vm.Getter(l)] && blockNumGetters[vm.Getter(r)]
+}
+
 // offByOne returns x of `x op 1`, nil for anything else.
 func offByOne(e *grammar.Node, op string) *grammar.Node {
 	e = cxx.Unparen(e)
@@ -828,8 +847,11 @@ func skippedBarriers(pass *analysis.Pass, fx *fnIndexes, sites barrierSites, cal
 			if m, _ := ix.firstReaching(p.End, cores); m != nil {
 				break // the other cores meet a barrier after the if
 			}
-			if fx.vm.Condition(p, cores)&unit.PerCore == 0 {
-				continue // every core takes the same path here
+			if fx.vm.Condition(p, cores)&(unit.VarBlock|unit.VarLane) == 0 ||
+				branch == "consequence" && !(pass.Mixed() && cores&grammar.AIV != 0) && blockBelowCount(fx.vm, cxx.ConditionOf(p)) {
+				// Not read from the core's id (a value each core may
+				// compute alike), or true on every core: one path here.
+				continue
 			}
 			pass.Report(analysis.Diagnostic{
 				Start: n.Start,

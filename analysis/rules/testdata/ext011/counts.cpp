@@ -186,6 +186,9 @@ public:
     if (tiling_->n > 0) {
       AscendC::SyncAll();
     }
+    if (blockIdx_ < blockNum_) {
+      AscendC::SyncAll(); // every block id is below the block number
+    }
   }
   // The twin: no final else, so the cores past both tests skip it.
   __aicore__ inline void StagesSkip() {
