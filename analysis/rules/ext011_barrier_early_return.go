@@ -50,8 +50,8 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"`if (i == 0)` on the first pass of the loop holding the return; and two returns whose tests differ in one " +
 			"taken each way (`if (idx >= n && atomic) return;` and `if (idx < n) { if (atomic) return; }`): together every " +
 			"core leaves. Without a return, a `SyncAll` in one branch of an `if` whose test differs between cores is " +
-			"flagged at the barrier when neither the other branch nor the code after the `if` in that function reaches a " +
-			"barrier (`if (idx < a) { SyncAll(); } else if (idx < b) { SyncAll(); }` with no `else`).",
+			"flagged at the barrier when the test reads the block id (`GetBlockIdx()`, or a local or member holding only " +
+			"that) and neither the other branch nor the code after the `if` in that function reaches a barrier (`if (idx < a) { SyncAll(); } else if (idx < b) { SyncAll(); }` with no `else`).",
 		Why: "A hardware barrier releases only when every core of the launch (every core of one type, for mode-0 flags) " +
 			"has arrived; `pl.spmd(N, sync_start=True)` launches all N blocks together precisely so that they can. A block " +
 			"that returns early (`if (block_idx >= used) return;`, a lane test, a data-dependent skip) never arrives, so " +
@@ -585,6 +585,23 @@ func blockPastCount(vm *unit.VarianceModel, e *grammar.Node) bool {
 	return false
 }
 
+// readsBlockID reports whether test e reads the block id itself: a call
+// of its getter, or a local or member holding only that.
+func readsBlockID(vm *unit.VarianceModel, e *grammar.Node) bool {
+	found := false
+	if e != nil {
+		e.Walk(func(n *grammar.Node) bool {
+			switch n.Kind() {
+			case "call_expression", "identifier", "field_expression":
+				found = found || blockIdxGetters[vm.Getter(n)]
+				return !found && n.Kind() != "field_expression"
+			}
+			return !found
+		})
+	}
+	return found
+}
+
 // blockBelowCount reports whether test e says a block id is below the
 // block count (`idx < GetBlockNum()`, either way round): true on every
 // core outside a mixed kernel's vector cores.
@@ -847,10 +864,11 @@ func skippedBarriers(pass *analysis.Pass, fx *fnIndexes, sites barrierSites, cal
 			if m, _ := ix.firstReaching(p.End, cores); m != nil {
 				break // the other cores meet a barrier after the if
 			}
-			if fx.vm.Condition(p, cores)&(unit.VarBlock|unit.VarLane) == 0 ||
+			if !readsBlockID(fx.vm, cxx.ConditionOf(p)) ||
 				branch == "consequence" && !(pass.Mixed() && cores&grammar.AIV != 0) && blockBelowCount(fx.vm, cxx.ConditionOf(p)) {
-				// Not read from the core's id (a value each core may
-				// compute alike), or true on every core: one path here.
+				// Not a test of the block id itself (values derived from it
+				// may still be alike on every core), or true on every
+				// core: one path here.
 				continue
 			}
 			pass.Report(analysis.Diagnostic{
