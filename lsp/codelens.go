@@ -100,27 +100,13 @@ func (s *view) lensTitle(st *abi.Stub) string {
 	return strings.Join(parts, " · ")
 }
 
-// usesBarrier reports whether the extern's C++ (its entries and what they
-// include) waits at a hardware barrier, which is what makes a pl.spmd
-// launch need sync_start=True (EXT104). A barrier in a template branch
-// the entry's instantiation discards (`if constexpr (WithRope)` under
-// run<false>) does not count.
+// usesBarrier reports whether the extern's C++ waits at a hardware
+// barrier its entries' instantiations compile, which is what makes a
+// pl.spmd launch need sync_start=True (EXT104's judgement: u.Sync()).
 func (s *view) usesBarrier(st *abi.Stub) bool {
 	for _, e := range s.ws.StubEntries(st) {
-		b := s.store.EntryBindings(s.rctx, s.ws, e)
-		var files []*grammar.File
-		for _, p := range s.ws.Closure(e) {
-			if f, err := s.ws.File(p); err == nil && f.Lang == grammar.CPP {
-				files = append(files, f)
-			}
-		}
-		r := s.store.ConstsIn(s.rctx, files)
-		for _, f := range files {
-			for _, bar := range cxx.HardwareBarriers(nil, f, r) {
-				if site, ok := abi.SiteAt(bar.Node); !ok || b.Compiled(&site) {
-					return true
-				}
-			}
+		if u := s.store.ForEntry(s.rctx, s.ws, e); u != nil && u.Sync().Barrier != nil {
+			return true
 		}
 	}
 	return false

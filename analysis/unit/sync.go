@@ -3,13 +3,17 @@ package unit
 import (
 	"context"
 
+	"github.com/extern-lsp/extern-lsp/analysis/abi"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 // Sync is what a unit's files do with cross-core synchronisation: the
 // first site of each kind in the unit's file order, nil when there is
-// none. The Python rules judge a stub by it (EXT104, EXT105).
+// none. The Python rules judge a stub by it (EXT104, EXT105), the code
+// lens sums an extern up with it. In an entry's unit a barrier in a
+// template branch the entry's instantiation discards (`if constexpr
+// (WithRope)` under run<false>) does not count.
 type Sync struct {
 	Barrier      *cxx.Site // a hardware barrier (SyncAll, mode-0 flags)
 	SyncAllFalse *cxx.Site // SyncAll<false>()
@@ -25,10 +29,14 @@ var syncKey = &UnitKey[*Sync]{
 	Compute: func(_ context.Context, u *Unit) *Sync {
 		out := &Sync{}
 		r := cxx.NewResolverFrom(u, u.Files...)
+		var b *abi.Bindings
+		if !u.Pseudo && len(u.Files) > 0 {
+			b = u.Bindings()
+		}
 		for _, f := range u.Files {
-			if out.Barrier == nil {
-				if bs := cxx.HardwareBarriers(u, f, r); len(bs) > 0 {
-					out.Barrier = &cxx.Site{File: f, Node: bs[0].Node}
+			for _, bar := range cxx.HardwareBarriers(u, f, r) {
+				if site, ok := abi.SiteAt(bar.Node); out.Barrier == nil && (b == nil || !ok || b.Compiled(&site)) {
+					out.Barrier = &cxx.Site{File: f, Node: bar.Node}
 				}
 			}
 			for _, fc := range cxx.FileFlagCalls(u, f, r) {
