@@ -10,6 +10,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -20,98 +21,11 @@ import (
 // custom externLsp/abiTable request.
 
 // abiView is one file's accesses judged against every extern it is
-// compiled under.
-type abiView struct {
-	path   string
-	stubs  []*abi.Stub
-	acc    []abi.Access
-	unitsB map[*abi.Stub][]*abi.Bindings
-	// unitsC are the constants of the same units, in the same order.
-	unitsC map[*abi.Stub][]*cxx.Resolver
-}
+// compiled under, as the args rules judge them.
+type abiView struct{ *unit.FileABI }
 
 func (s *view) abiViewOf(path string) *abiView {
-	v := &abiView{path: path, stubs: s.ws.StubsFor(path), unitsB: map[*abi.Stub][]*abi.Bindings{}, unitsC: map[*abi.Stub][]*cxx.Resolver{}}
-	if len(v.stubs) == 0 {
-		return v
-	}
-	v.acc = s.store.ArgsAccesses(s.rctx, s.ws, path)
-	for _, st := range v.stubs {
-		for _, u := range s.ws.UnitsOfStub(path, st) {
-			v.unitsB[st] = append(v.unitsB[st], s.store.EntryBindings(s.rctx, s.ws, u))
-			var consts *cxx.Resolver
-			if eu := s.store.ForEntry(s.rctx, s.ws, u); eu != nil {
-				consts = eu.Consts()
-			}
-			v.unitsC[st] = append(v.unitsC[st], consts)
-		}
-	}
-	return v
-}
-
-// compiled reports whether an access runs in some unit of the stub (as
-// the args rules decide it).
-func (v *abiView) compiled(a *abi.Access, st *abi.Stub) bool {
-	return a.Via == "constant" || abi.CompiledIn(a, v.unitsB[st])
-}
-
-// otherBranch reports a read the extern's entry does not bind the flag of,
-// which is wrong for the extern while the other branch of its `?:` or
-// `if constexpr` is right: that branch is the one the extern takes.
-func (v *abiView) otherBranch(a *abi.Access, st *abi.Stub) bool {
-	if a.Via == "constant" {
-		return false
-	}
-	if verdict, _, _ := abi.Judge(a, st); verdict == abi.VerdictOK {
-		return false
-	}
-	return abi.SiblingAccepts(v.acc, a, st, v.unitsB[st])
-}
-
-// slotsFor is the slot an access reads under a stub, evaluated in each
-// unit of the stub that compiles it (a `WithRope ? 2 : 1` index is one
-// slot per extern, as the rules read it). known is false when a unit's
-// value cannot be told (a flag no entry binds) or the units disagree:
-// callers say "unknown" then, never a name that may be wrong.
-func (v *abiView) slotsFor(a *abi.Access, st *abi.Stub) (slots []int64, known bool) {
-	if len(a.Slots) <= 1 {
-		return a.Slots, true
-	}
-	var got []int64
-	for i, b := range v.unitsB[st] {
-		if a.Via != "constant" && !b.Compiled(a) {
-			continue
-		}
-		sl := abi.SlotsUnder(a, b, v.unitsC[st][i])
-		if len(sl) != 1 || got != nil && got[0] != sl[0] {
-			return nil, false
-		}
-		got = sl
-	}
-	if got == nil {
-		return nil, false
-	}
-	return got, true
-}
-
-// at returns the innermost access whose index expression (or whole
-// `args[N]`) contains off.
-func (v *abiView) at(off uint32) *abi.Access {
-	var best *abi.Access
-	for i := range v.acc {
-		a := &v.acc[i]
-		s, e := a.Start, a.End
-		if a.Via == "args[]" && a.Node != nil {
-			s, e = min(s, a.Node.Start), max(e, a.Node.End)
-		}
-		if off < s || off > e {
-			continue
-		}
-		if best == nil || e-s < best.End-best.Start {
-			best = a
-		}
-	}
-	return best
+	return &abiView{s.store.FileABI(s.rctx, s.ws, path)}
 }
 
 // paramText describes a parameter's place in the packing.
@@ -168,13 +82,13 @@ func (s *view) accessMarkdown(v *abiView, a *abi.Access) string {
 	if a.Use != abi.UseUnknown {
 		fmt.Fprintf(&b, " — read as a %s", a.Use)
 	}
-	if len(v.stubs) > 1 {
-		fmt.Fprintf(&b, " — compiled under %d externs", len(v.stubs))
+	if len(v.Stubs) > 1 {
+		fmt.Fprintf(&b, " — compiled under %d externs", len(v.Stubs))
 	}
 	b.WriteString("\n\n")
-	for _, st := range v.stubs {
+	for _, st := range v.Stubs {
 		fmt.Fprintf(&b, "- %s: ", s.stubLink(st))
-		if !v.compiled(a, st) {
+		if !v.Compiled(a, st) {
 			b.WriteString("not compiled for this extern")
 			if c := boundCond(v, a, st); c != "" {
 				b.WriteString(" (" + c + ")")
@@ -182,11 +96,11 @@ func (s *view) accessMarkdown(v *abiView, a *abi.Access) string {
 			b.WriteString("\n")
 			continue
 		}
-		if v.otherBranch(a, st) {
+		if v.OtherBranch(a, st) {
 			b.WriteString("the other branch of the flag serves this extern (its entry does not bind the flag; this read would be wrong for it)\n")
 			continue
 		}
-		slots, known := v.slotsFor(a, st)
+		slots, known := v.SlotsFor(a, st)
 		if !known {
 			fmt.Fprintf(&b, "unknown: the slot (args[%s]) depends on a template argument this extern's entry does not bind\n", joinInts(a.Slots, " or "))
 			continue
@@ -216,7 +130,7 @@ func (s *view) accessMarkdown(v *abiView, a *abi.Access) string {
 // value the extern's entry binds.
 func boundCond(v *abiView, a *abi.Access, st *abi.Stub) string {
 	for _, c := range a.Conds {
-		for _, bd := range v.unitsB[st] {
+		for _, bd := range v.Bindings(st) {
 			if val, ok := bd.Value(c.Scope, c.Name); ok && (val != 0) != c.Value {
 				return fmt.Sprintf("`%s = %v`", c.Name, val != 0)
 			}
@@ -247,10 +161,10 @@ func (s *view) hoverABI(f *grammar.File, off uint32) *protocol.Hover {
 		return s.hoverStub(f, off)
 	}
 	v := s.abiViewOf(f.Path)
-	if len(v.stubs) == 0 {
+	if len(v.Stubs) == 0 {
 		return nil
 	}
-	a := v.at(off)
+	a := v.At(off)
 	if a == nil {
 		return nil
 	}
@@ -311,12 +225,12 @@ func (s *view) definitionInCPP(f *grammar.File, off uint32) []protocol.Location 
 	v := s.abiViewOf(f.Path)
 	var locs locationSet
 	add := locs.add
-	if a := v.at(off); a != nil {
-		for _, st := range v.stubs {
-			if !v.compiled(a, st) {
+	if a := v.At(off); a != nil {
+		for _, st := range v.Stubs {
+			if !v.Compiled(a, st) {
 				continue
 			}
-			sls, _ := v.slotsFor(a, st)
+			sls, _ := v.SlotsFor(a, st)
 			for _, sl := range sls {
 				if p, ok := st.BySlot(int(sl)); ok {
 					add(s.location(st.File, p.NameStart, p.NameEnd))

@@ -219,11 +219,11 @@ func splitTopLevel(s string) []string {
 func (v *abiView) stubsAt(n *grammar.Node) []*abi.Stub {
 	site, ok := abi.SiteAt(n)
 	if !ok {
-		return v.stubs
+		return v.Stubs
 	}
 	var out []*abi.Stub
-	for _, st := range v.stubs {
-		if abi.CompiledIn(&site, v.unitsB[st]) {
+	for _, st := range v.Stubs {
+		if abi.CompiledIn(&site, v.Bindings(st)) {
 			out = append(out, st)
 		}
 	}
@@ -257,7 +257,7 @@ func (s *view) completion(ctx context.Context, doc docRequest, p *positionParams
 	if site.closeBracket {
 		suffix = "]"
 	}
-	labels := externLabels(v.stubs)
+	labels := externLabels(v.Stubs)
 	rng := rangeOf(f.Lines, site.start, site.end)
 	maxSlots := 0
 	for _, st := range stubs {
@@ -292,7 +292,7 @@ func (s *view) completion(ctx context.Context, doc docRequest, p *positionParams
 		for i, e := range at {
 			desc := slotShape(e.p)
 			who := ""
-			if !agree && len(stubs) > 1 || len(v.stubs) > 1 && len(stubs) < len(v.stubs) {
+			if !agree && len(stubs) > 1 || len(v.Stubs) > 1 && len(stubs) < len(v.Stubs) {
 				who = labels[e.st]
 				desc += " · " + who
 			}
@@ -390,7 +390,7 @@ func (s *view) signatureHelp(ctx context.Context, doc docRequest, p *positionPar
 			fmt.Fprintf(&b, " at args[index %+d]", h.Offset)
 		}
 		b.WriteString(".\n\n")
-		labels := externLabels(v.stubs)
+		labels := externLabels(v.Stubs)
 		for _, st := range stubs {
 			var slots []string
 			for k := range st.Params {
@@ -401,7 +401,7 @@ func (s *view) signatureHelp(ctx context.Context, doc docRequest, p *positionPar
 			}
 			sort.SliceStable(slots, func(i, j int) bool { return slotNum(slots[i]) < slotNum(slots[j]) })
 			who := st.Name
-			if len(v.stubs) > 1 {
+			if len(v.Stubs) > 1 {
 				who = labels[st] + " (`" + st.Name + "`)"
 			}
 			fmt.Fprintf(&b, "- %s: %s\n", who, strings.Join(slots, ", "))

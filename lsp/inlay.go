@@ -26,15 +26,15 @@ func (s *view) inlayHints(ctx context.Context, doc docRequest, p *rangeParams) (
 	}
 	start, end := offsetOf(f.Lines, p.Range.Start), offsetOf(f.Lines, p.Range.End)
 	v := s.abiViewOf(f.Path)
-	if len(v.stubs) == 0 {
+	if len(v.Stubs) == 0 {
 		return hints, nil
 	}
-	labels := externLabels(v.stubs)
-	for i := range v.acc {
+	labels := externLabels(v.Stubs)
+	for i := range v.Acc {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		a := &v.acc[i]
+		a := &v.Acc[i]
 		if a.Via == "constant" || len(a.Slots) == 0 {
 			continue
 		}
@@ -74,7 +74,7 @@ func (v *abiView) hintLabel(a *abi.Access, labels map[*abi.Stub]string) string {
 	var groups []*group
 	byName := map[string]*group{}
 	compiled := 0
-	for _, st := range v.stubs {
+	for _, st := range v.Stubs {
 		name, ok := v.nameUnder(a, st)
 		if !ok {
 			continue
@@ -91,7 +91,7 @@ func (v *abiView) hintLabel(a *abi.Access, labels map[*abi.Stub]string) string {
 	if compiled == 0 {
 		return ""
 	}
-	if len(groups) == 1 && compiled == len(v.stubs) {
+	if len(groups) == 1 && compiled == len(v.Stubs) {
 		return groups[0].name
 	}
 	parts := make([]string, len(groups))
@@ -106,10 +106,10 @@ func (v *abiView) hintLabel(a *abi.Access, labels map[*abi.Stub]string) string {
 // branch of an unbound flag). An index past the packing reads "out of
 // range".
 func (v *abiView) nameUnder(a *abi.Access, st *abi.Stub) (string, bool) {
-	if !v.compiled(a, st) || v.otherBranch(a, st) {
+	if !v.Compiled(a, st) || v.OtherBranch(a, st) {
 		return "", false
 	}
-	slots, known := v.slotsFor(a, st)
+	slots, known := v.SlotsFor(a, st)
 	if !known {
 		return "unknown", true
 	}

@@ -50,15 +50,15 @@ func (s *view) paramsAt(f *grammar.File, off uint32) []paramRef {
 		return out
 	}
 	v := s.abiViewOf(f.Path)
-	a := v.at(off)
+	a := v.At(off)
 	if a == nil || a.Via == "constant" {
 		return nil
 	}
-	for _, st := range v.stubs {
-		if !v.compiled(a, st) || v.otherBranch(a, st) {
+	for _, st := range v.Stubs {
+		if !v.Compiled(a, st) || v.OtherBranch(a, st) {
 			continue
 		}
-		sls, _ := v.slotsFor(a, st)
+		sls, _ := v.SlotsFor(a, st)
 		for _, sl := range sls {
 			if p, ok := st.BySlot(int(sl)); ok {
 				out = append(out, paramRef{st, p})
@@ -84,7 +84,7 @@ func (s *view) eachExternFile(ctx context.Context, st *abi.Stub, fn func(path st
 			}
 			seen[path] = true
 			v := s.abiViewOf(path)
-			if vs := sameStub(v.stubs, cur); vs != nil {
+			if vs := sameStub(v.Stubs, cur); vs != nil {
 				fn(path, v, vs)
 			}
 		}
@@ -100,12 +100,12 @@ func (s *view) readsOf(ctx context.Context, pr paramRef) []readSite {
 		if !ok {
 			return
 		}
-		for i := range v.acc {
-			a := &v.acc[i]
-			if a.Via == "constant" || !v.compiled(a, st) || v.otherBranch(a, st) {
+		for i := range v.Acc {
+			a := &v.Acc[i]
+			if a.Via == "constant" || !v.Compiled(a, st) || v.OtherBranch(a, st) {
 				continue
 			}
-			sls, _ := v.slotsFor(a, st)
+			sls, _ := v.SlotsFor(a, st)
 			for _, sl := range sls {
 				if int(sl) == p.Slot {
 					out = append(out, readSite{path: path, a: a})

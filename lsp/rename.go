@@ -60,7 +60,7 @@ func (s *view) prepareRename(ctx context.Context, doc docRequest, p *positionPar
 	if f.Lang == grammar.Python {
 		return map[string]any{"range": rangeOf(f.Lines, prs[0].p.NameStart, prs[0].p.NameEnd), "placeholder": prs[0].p.Name}, nil
 	}
-	a := s.abiViewOf(f.Path).at(off)
+	a := s.abiViewOf(f.Path).At(off)
 	if a == nil {
 		return nil, nil
 	}

@@ -143,9 +143,9 @@ func (s *view) renumber(ctx context.Context, old, cur *abi.Stub) (refactorAction
 	n, shared, named := 0, 0, 0
 	s.eachExternFile(ctx, cur, func(path string, v *abiView, st *abi.Stub) {
 		fe := &fileEdits{path: path, lines: s.linesFor(path)}
-		for i := range v.acc {
-			a := &v.acc[i]
-			if a.Via == "constant" || len(a.Slots) != 1 || !v.compiled(a, st) {
+		for i := range v.Acc {
+			a := &v.Acc[i]
+			if a.Via == "constant" || len(a.Slots) != 1 || !v.Compiled(a, st) {
 				continue
 			}
 			from, ok := old.BySlot(int(a.Slots[0]))
@@ -224,8 +224,8 @@ func (s *view) renumber(ctx context.Context, old, cur *abi.Stub) (refactorAction
 
 // sharedRead reports a read that another extern of the file compiles too.
 func sharedRead(v *abiView, a *abi.Access, st *abi.Stub) bool {
-	for _, o := range v.stubs {
-		if o != st && v.compiled(a, o) && !v.otherBranch(a, o) {
+	for _, o := range v.Stubs {
+		if o != st && v.Compiled(a, o) && !v.OtherBranch(a, o) {
 			return true
 		}
 	}

@@ -12,102 +12,17 @@ import (
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
-// Shared args[] ABI judgement for EXT101, EXT102 and EXT106: every access of
-// the file checked against every extern the file is compiled under, once
-// per file.
+// The args[] ABI judgement EXT101, EXT102, EXT106 and EXT107 share (the
+// editor's is the same: unit.FileABI), and how their messages name reads,
+// parameters and stubs.
 
-type abiVerdictKind = abi.Verdict
-
-const (
-	abiOK           = abi.VerdictOK
-	abiOutOfRange   = abi.VerdictOutOfRange
-	abiKindMismatch = abi.VerdictKindMismatch
-)
-
-// abiFinding is one access that no candidate index makes right for stub.
-type abiFinding struct {
-	acc   *abi.Access
-	stub  *abi.Stub
-	kind  abiVerdictKind
-	slot  int64
-	param *abi.Param // the parameter at slot (kind mismatch)
-}
-
-// abiUse is one access that is compiled under stub with a single in-range
-// slot (for EXT106's dtype checks).
-type abiUse struct {
-	acc   *abi.Access
-	stub  *abi.Stub
-	param *abi.Param
-}
-
-type abiFacts struct {
-	findings []abiFinding
-	uses     []abiUse
-}
-
-func fileABI(pass *analysis.Pass) *abiFacts {
-	out := &abiFacts{}
+// fileABI are the file's reads wrong for an extern compiling it, and those
+// right with one slot.
+func fileABI(pass *analysis.Pass) (wrong, uses []unit.ABIFinding) {
 	if pass.File.Lang != grammar.CPP {
-		return out
+		return nil, nil
 	}
-	var stubs []*abi.Stub
-	for _, s := range pass.WS.StubsFor(pass.File.Path) {
-		// A stub with syntax errors has an unreliable table: no findings
-		// from it (EXT100 says so on the stub).
-		if !s.SyntaxErrors {
-			stubs = append(stubs, s)
-		}
-	}
-	if len(stubs) == 0 {
-		return out
-	}
-	acc := pass.ArgsAccesses()
-	units := map[*abi.Stub][]*abi.Bindings{}
-	for _, s := range stubs {
-		for _, u := range pass.WS.UnitsOfStub(pass.File.Path, s) {
-			units[s] = append(units[s], pass.Bindings(u))
-		}
-	}
-	for i := range acc {
-		a := &acc[i]
-		if a.Via == "constant" || len(a.Slots) == 0 {
-			continue
-		}
-		if a.MacroGuarded && len(stubs) > 1 && rightForSome(a, stubs, units) {
-			// `#ifdef WITH_ROPE` that an entry may define: the branch may
-			// belong to the externs it is right for.
-			continue
-		}
-		for _, s := range stubs {
-			if !abi.CompiledIn(a, units[s]) {
-				continue
-			}
-			k, slot, p := abi.Judge(a, s)
-			if k == abiOK {
-				if p != nil && len(a.Slots) == 1 {
-					out.uses = append(out.uses, abiUse{a, s, p})
-				}
-				continue
-			}
-			if abi.SiblingAccepts(acc, a, s, units[s]) {
-				continue
-			}
-			out.findings = append(out.findings, abiFinding{acc: a, stub: s, kind: k, slot: slot, param: p})
-		}
-	}
-	return out
-}
-
-func rightForSome(a *abi.Access, stubs []*abi.Stub, units map[*abi.Stub][]*abi.Bindings) bool {
-	for _, s := range stubs {
-		if abi.CompiledIn(a, units[s]) {
-			if k, _, _ := abi.Judge(a, s); k == abiOK {
-				return true
-			}
-		}
-	}
-	return false
+	return unit.NewFileABI(pass.WS, pass.File.Path, pass.ArgsAccesses, pass.EntryUnit).Verdicts()
 }
 
 // accessRange is where an args finding is reported: the whole `args[N]`,

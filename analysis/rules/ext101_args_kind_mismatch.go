@@ -38,14 +38,15 @@ var ArgsKindMismatch = register(&analysis.Analyzer{
 })
 
 func runArgsKindMismatch(pass *analysis.Pass) {
-	for _, fd := range fileABI(pass).findings {
-		if fd.kind != abiKindMismatch || fd.param == nil {
+	wrong, _ := fileABI(pass)
+	for _, fd := range wrong {
+		if fd.Kind != abi.VerdictKindMismatch || fd.Param == nil {
 			continue
 		}
-		a, s, p := fd.acc, fd.stub, fd.param
+		a, s, p := fd.Acc, fd.Stub, fd.Param
 		var msg string
 		if a.Use == abi.UseScalar {
-			msg = fmt.Sprintf("%s is tensor `%s` (%s) of extern `%s`, but it is read as a scalar here", accessText(a, fd.slot), p.Name, s.SlotText(p), s.Name)
+			msg = fmt.Sprintf("%s is tensor `%s` (%s) of extern `%s`, but it is read as a scalar here", accessText(a, fd.Slot), p.Name, s.SlotText(p), s.Name)
 			if s.Scalars > 0 {
 				first, _ := s.BySlot(s.Tensors)
 				msg += fmt.Sprintf("; scalars start at args[%d] (`%s`)", s.Tensors, first.Name)
@@ -57,7 +58,7 @@ func runArgsKindMismatch(pass *analysis.Pass) {
 			if p.DType != "" {
 				dt = p.DType + ", "
 			}
-			msg = fmt.Sprintf("%s is scalar `%s` (%s%s) of extern `%s`, but it is used as a tensor descriptor here", accessText(a, fd.slot), p.Name, dt, s.SlotText(p), s.Name)
+			msg = fmt.Sprintf("%s is scalar `%s` (%s%s) of extern `%s`, but it is used as a tensor descriptor here", accessText(a, fd.Slot), p.Name, dt, s.SlotText(p), s.Name)
 		}
 		related := []analysis.Related{paramRelated(s, p, fmt.Sprintf("`%s` is signature parameter %d, packed at args[%d]", p.Name, p.Pos, p.Slot))}
 		if vp := paramNamed(s, a.Var); vp != nil && vp != p {

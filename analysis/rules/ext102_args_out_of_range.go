@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/abi"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -33,16 +34,17 @@ var ArgsOutOfRange = register(&analysis.Analyzer{
 })
 
 func runArgsOutOfRange(pass *analysis.Pass) {
-	for _, fd := range fileABI(pass).findings {
-		if fd.kind != abiOutOfRange {
+	wrong, _ := fileABI(pass)
+	for _, fd := range wrong {
+		if fd.Kind != abi.VerdictOutOfRange {
 			continue
 		}
-		a, s := fd.acc, fd.stub
+		a, s := fd.Acc, fd.Stub
 		what := "past the end"
-		if fd.slot < 0 {
+		if fd.Slot < 0 {
 			what = "negative"
 		}
-		msg := fmt.Sprintf("%s is %s for extern `%s`: it packs %d args (%s, args[0..%d])", accessText(a, fd.slot), what, s.Name, s.Count(), packText(s), s.Count()-1)
+		msg := fmt.Sprintf("%s is %s for extern `%s`: it packs %d args (%s, args[0..%d])", accessText(a, fd.Slot), what, s.Name, s.Count(), packText(s), s.Count()-1)
 		start, end := accessRange(a)
 		pass.Report(analysis.Diagnostic{Start: start, End: end, Message: msg, Related: []analysis.Related{stubRelated(s)}})
 	}

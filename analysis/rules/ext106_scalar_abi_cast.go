@@ -61,11 +61,12 @@ func runScalarABICast(pass *analysis.Pass) {
 		kind string
 	}
 	done := map[key]bool{}
-	for _, u := range fileABI(pass).uses {
+	_, uses := fileABI(pass)
+	for _, u := range uses {
 		if pass.Stopped() {
 			return
 		}
-		a, s, p := u.acc, u.stub, u.param
+		a, s, p := u.Acc, u.Stub, u.Param
 		if p.Kind != abi.Scalar || a.Use != abi.UseScalar || strings.HasPrefix(a.Cast, "bitcast") {
 			continue
 		}

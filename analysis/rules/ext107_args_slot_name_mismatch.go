@@ -164,15 +164,16 @@ func runArgsSlotNameMismatch(pass *analysis.Pass) {
 	// compile the read.
 	byAcc := map[*abi.Access][]*abi.Stub{}
 	var order []*abi.Access
-	for _, u := range fileABI(pass).uses {
-		a := u.acc
+	_, uses := fileABI(pass)
+	for _, u := range uses {
+		a := u.Acc
 		if a.Var == "" || a.Index == nil || a.Index.Kind() != "number_literal" || len(a.Slots) != 1 {
 			continue
 		}
 		if byAcc[a] == nil {
 			order = append(order, a)
 		}
-		byAcc[a] = append(byAcc[a], u.stub)
+		byAcc[a] = append(byAcc[a], u.Stub)
 	}
 	for _, a := range order {
 		key := slotNameKey(a.Var)

@@ -187,3 +187,172 @@ func (s *Store) ConstsIn(ctx context.Context, files []*grammar.File) *cxx.Resolv
 
 // Bindings are the template flag values the unit's entry binds.
 func (u *Unit) Bindings() *abi.Bindings { return Fact(u, bindingsKey) }
+
+// FileABI is one C++ file's args[] reads judged against every extern it is
+// compiled under: what EXT101/EXT102/EXT106/EXT107 report and what the
+// editor's hovers, hints and navigation explain, one judgement for both.
+type FileABI struct {
+	Stubs []*abi.Stub
+	Acc   []abi.Access // read only when some stub compiles the file
+	// units[st] are the entries' units of st that compile the file (nil
+	// for an entry that cannot be read), in UnitsOfStub order; bind[st]
+	// their template flags.
+	units map[*abi.Stub][]*Unit
+	bind  map[*abi.Stub][]*abi.Bindings
+}
+
+// NewFileABI judges path's reads (acc, asked only when a stub compiles
+// path) under the units entryUnit gives for the stubs' entries.
+func NewFileABI(ws *workspace.Workspace, path string, acc func() []abi.Access, entryUnit func(entry string) *Unit) *FileABI {
+	v := &FileABI{Stubs: ws.StubsFor(path), units: map[*abi.Stub][]*Unit{}, bind: map[*abi.Stub][]*abi.Bindings{}}
+	if len(v.Stubs) == 0 {
+		return v
+	}
+	v.Acc = acc()
+	for _, st := range v.Stubs {
+		for _, e := range ws.UnitsOfStub(path, st) {
+			u := entryUnit(e)
+			var b *abi.Bindings
+			if u != nil {
+				b = u.Bindings()
+			}
+			v.units[st], v.bind[st] = append(v.units[st], u), append(v.bind[st], b)
+		}
+	}
+	return v
+}
+
+// FileABI is NewFileABI with the store's accesses and entry units.
+func (s *Store) FileABI(ctx context.Context, ws *workspace.Workspace, path string) *FileABI {
+	return NewFileABI(ws, path, func() []abi.Access { return s.ArgsAccesses(ctx, ws, path) },
+		func(e string) *Unit { return s.ForEntry(ctx, ws, e) })
+}
+
+// Bindings are the template flags each unit of st binds (nil where the
+// entry cannot be read).
+func (v *FileABI) Bindings(st *abi.Stub) []*abi.Bindings { return v.bind[st] }
+
+// Compiled reports whether an access runs in some unit of the stub.
+func (v *FileABI) Compiled(a *abi.Access, st *abi.Stub) bool {
+	return a.Via == "constant" || abi.CompiledIn(a, v.Bindings(st))
+}
+
+// OtherBranch reports a read the extern's entry does not bind the flag of,
+// which is wrong for the extern while the other branch of its `?:` or
+// `if constexpr` is right: that branch is the one the extern takes.
+func (v *FileABI) OtherBranch(a *abi.Access, st *abi.Stub) bool {
+	if a.Via == "constant" {
+		return false
+	}
+	if verdict, _, _ := abi.Judge(a, st); verdict == abi.VerdictOK {
+		return false
+	}
+	return abi.SiblingAccepts(v.Acc, a, st, v.Bindings(st))
+}
+
+// SlotsFor is the slot an access reads under a stub, evaluated in each
+// unit of the stub that compiles it (a `WithRope ? 2 : 1` index is one
+// slot per extern). known is false when a unit's value cannot be told (a
+// flag no entry binds) or the units disagree: callers say "unknown" then,
+// never a name that may be wrong.
+func (v *FileABI) SlotsFor(a *abi.Access, st *abi.Stub) (slots []int64, known bool) {
+	if len(a.Slots) <= 1 {
+		return a.Slots, true
+	}
+	var got []int64
+	for i, u := range v.units[st] {
+		b := v.bind[st][i]
+		var consts *cxx.Resolver
+		if u != nil {
+			consts = u.Consts()
+		}
+		if a.Via != "constant" && !b.Compiled(a) {
+			continue
+		}
+		sl := abi.SlotsUnder(a, b, consts)
+		if len(sl) != 1 || got != nil && got[0] != sl[0] {
+			return nil, false
+		}
+		got = sl
+	}
+	if got == nil {
+		return nil, false
+	}
+	return got, true
+}
+
+// At returns the innermost access whose index expression (or whole
+// `args[N]`) contains off.
+func (v *FileABI) At(off uint32) *abi.Access {
+	var best *abi.Access
+	for i := range v.Acc {
+		a := &v.Acc[i]
+		s, e := a.Start, a.End
+		if a.Via == "args[]" && a.Node != nil {
+			s, e = min(s, a.Node.Start), max(e, a.Node.End)
+		}
+		if off < s || off > e {
+			continue
+		}
+		if best == nil || e-s < best.End-best.Start {
+			best = a
+		}
+	}
+	return best
+}
+
+// ABIFinding is a read that no candidate index makes right for Stub.
+type ABIFinding struct {
+	Acc   *abi.Access
+	Stub  *abi.Stub
+	Kind  abi.Verdict
+	Slot  int64
+	Param *abi.Param // the parameter at Slot (kind mismatch)
+}
+
+// Verdicts are the reads that are wrong for a stub compiling them, and
+// those right with a single in-range slot (uses, for the dtype and name
+// checks). A stub with syntax errors has an unreliable table and gives
+// neither (EXT100 says so on the stub).
+func (v *FileABI) Verdicts() (wrong, uses []ABIFinding) {
+	var stubs []*abi.Stub
+	for _, s := range v.Stubs {
+		if !s.SyntaxErrors {
+			stubs = append(stubs, s)
+		}
+	}
+	for i := range v.Acc {
+		a := &v.Acc[i]
+		if a.Via == "constant" || len(a.Slots) == 0 {
+			continue
+		}
+		if a.MacroGuarded && len(stubs) > 1 && v.rightForSome(a, stubs) {
+			// `#ifdef WITH_ROPE` that an entry may define: the branch may
+			// belong to the externs it is right for.
+			continue
+		}
+		for _, s := range stubs {
+			if !v.Compiled(a, s) {
+				continue
+			}
+			k, slot, p := abi.Judge(a, s)
+			switch {
+			case k == abi.VerdictOK && p != nil && len(a.Slots) == 1:
+				uses = append(uses, ABIFinding{Acc: a, Stub: s, Param: p})
+			case k == abi.VerdictOK, abi.SiblingAccepts(v.Acc, a, s, v.Bindings(s)):
+			default:
+				wrong = append(wrong, ABIFinding{Acc: a, Stub: s, Kind: k, Slot: slot, Param: p})
+			}
+		}
+	}
+	return wrong, uses
+}
+
+func (v *FileABI) rightForSome(a *abi.Access, stubs []*abi.Stub) bool {
+	for _, s := range stubs {
+		if k, _, _ := abi.Judge(a, s); k == abi.VerdictOK && v.Compiled(a, s) {
+			return true
+		}
+	}
+	return false
+}
