@@ -244,28 +244,3 @@ func onlyNamedChild(n *Node) *Node {
 	}
 	return only
 }
-
-// Dump renders a node as an S-expression with field names, for debugging and
-// tests.
-func Dump(n *Node) string {
-	var b strings.Builder
-	var rec func(n *Node, depth int)
-	rec = func(n *Node, depth int) {
-		b.WriteString(strings.Repeat("  ", depth))
-		if n.Field() != "" {
-			b.WriteString(n.Field() + ": ")
-		}
-		b.WriteString("(" + n.Kind())
-		if n.FirstChild() == nil {
-			b.WriteString(" " + strings.ReplaceAll(n.Text(), "\n", "\\n"))
-		}
-		b.WriteString(")\n")
-		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-			if c.IsNamed() {
-				rec(c, depth+1)
-			}
-		}
-	}
-	rec(n, 0)
-	return b.String()
-}

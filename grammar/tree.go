@@ -215,11 +215,6 @@ func (n *Node) root() *Node {
 	return (*Node)(unsafe.Add(unsafe.Pointer(n), -int(n.lo&indexMask)*nodeSize))
 }
 
-// at is the node i of n's tree.
-func (n *Node) at(i int32) *Node {
-	return (*Node)(unsafe.Add(unsafe.Pointer(n), int(i-n.index())*nodeSize))
-}
-
 // rel is the node d places after n in its tree (before it if d < 0).
 func (n *Node) rel(d int32) *Node {
 	return (*Node)(unsafe.Add(unsafe.Pointer(n), int(d)*nodeSize))

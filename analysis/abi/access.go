@@ -88,16 +88,6 @@ type Helper struct {
 // Helpers maps helper names to their shape.
 type Helpers map[string]*Helper
 
-// FindHelpers finds the args helpers defined in files, including helpers
-// that forward to other helpers.
-func FindHelpers(files ...*grammar.File) Helpers {
-	parts := make([]*FileHelpers, len(files))
-	for i, f := range files {
-		parts[i] = ScanHelpers(f)
-	}
-	return JoinHelpers(parts...)
-}
-
 // FileHelpers is one file's share of FindHelpers, a function of the file
 // alone (a caller may keep it per parse): the helpers that index args
 // themselves, and the calls that may forward to a helper.
@@ -873,29 +863,6 @@ func templateParamList(td *grammar.Node) tmplParams {
 		}
 	}
 	return tp
-}
-
-// Bind follows the unit whose entry file is entry through its call graph,
-// looking up functions in files (the entry's closure): `run<true>(args)`
-// binds WithRope=true, templates instantiated from a bound template with its
-// own parameters (`inner<WithRope>(args)`) inherit the value, and calls in a
-// branch discarded by a bound flag are not followed.
-func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) *Bindings {
-	if entry == nil || entry.Tree == nil {
-		return nil
-	}
-	defs := []*FileDefs{IndexDefs(entry)}
-	seen := map[*grammar.File]bool{entry: true}
-	for _, f := range files {
-		if !seen[f] {
-			seen[f] = true
-			defs = append(defs, IndexDefs(f))
-		}
-	}
-	if consts == nil {
-		consts = cxx.NewResolver(append(append([]*grammar.File(nil), files...), entry)...)
-	}
-	return BindDefs(entry, defs, consts)
 }
 
 // FileDefs are the function and class definitions of one file, indexed

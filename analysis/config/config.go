@@ -123,37 +123,6 @@ func (e *Error) Error() string {
 // Default is the configuration used when no file applies, over rules.
 func Default(rules []*analysis.Analyzer) *Config { return &Config{rules: rules} }
 
-// Load returns the configuration that applies in dir: the nearest
-// extern-lsp.toml or pyproject.toml with a `[tool.extern-lsp]` table, from dir
-// up to the file system root; Default(rules) when there is none. Rules are
-// the rules its settings may name.
-func Load(dir string, rules []*analysis.Analyzer) (*Config, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, err
-	}
-	for d := abs; ; {
-		c, err := loadDir(d, rules)
-		if err != nil || c != nil {
-			return c, err
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return Default(rules), nil
-		}
-		d = parent
-	}
-}
-
-// ForFile returns the configuration that applies to a source file.
-func ForFile(path string, rules []*analysis.Analyzer) (*Config, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return nil, err
-	}
-	return Load(filepath.Dir(abs), rules)
-}
-
 // LoadFile reads one configuration file (`--config FILE`). A pyproject.toml
 // without a `[tool.extern-lsp]` table is an error here, as it was named.
 func LoadFile(path string, rules []*analysis.Analyzer) (*Config, error) {

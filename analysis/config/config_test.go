@@ -337,3 +337,34 @@ x.y = {a = {b = [1.5, 2.5]}}
 
 // all are the rules a front end hands the configuration.
 var all = rules.All()
+
+// Load returns the configuration that applies in dir: the nearest
+// extern-lsp.toml or pyproject.toml with a `[tool.extern-lsp]` table, from dir
+// up to the file system root; Default(rules) when there is none. Rules are
+// the rules its settings may name.
+func Load(dir string, rules []*analysis.Analyzer) (*Config, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	for d := abs; ; {
+		c, err := loadDir(d, rules)
+		if err != nil || c != nil {
+			return c, err
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return Default(rules), nil
+		}
+		d = parent
+	}
+}
+
+// ForFile returns the configuration that applies to a source file.
+func ForFile(path string, rules []*analysis.Analyzer) (*Config, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	return Load(filepath.Dir(abs), rules)
+}

@@ -50,9 +50,6 @@ type Funcs struct {
 	whats map[string]uint16
 }
 
-// IndexFunctions indexes every function definition of the files.
-func IndexFunctions(files ...*grammar.File) *Funcs { return FuncsOf(Direct, files...) }
-
 // FuncsOf joins the files' shares of the index (ff.Funcs), in order.
 func FuncsOf(ff FileFacts, files ...*grammar.File) *Funcs {
 	ff = factsOr(ff)

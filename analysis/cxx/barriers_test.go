@@ -298,3 +298,6 @@ func TestReachLongChain(t *testing.T) {
 		t.Error("CallReachesAny(other()) = true")
 	}
 }
+
+// IndexFunctions indexes every function definition of the files.
+func IndexFunctions(files ...*grammar.File) *Funcs { return FuncsOf(Direct, files...) }

@@ -1,8 +1,9 @@
 package cxx
 
 import (
-	"github.com/extern-lsp/extern-lsp/grammar"
 	"slices"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 // FlagKind says whether a cross-core flag call sets or waits.
@@ -219,19 +220,6 @@ var flagCallNames = []string{"CrossCoreSetFlag", "CrossCoreWaitFlag", "NotifyEve
 
 // barrierCallNames are the calls HardwareBarriers looks at.
 var barrierCallNames = append([]string{"SyncAll"}, flagCallNames...)
-
-func callNodes(f *grammar.File) []*grammar.Node {
-	if f == nil || f.Tree == nil {
-		return nil
-	}
-	var out []*grammar.Node
-	for i := range f.Tree.Nodes {
-		if f.Tree.Nodes[i].Kind() == "call_expression" {
-			out = append(out, &f.Tree.Nodes[i])
-		}
-	}
-	return out
-}
 
 // Site is a node in a particular file.
 type Site struct {

@@ -270,3 +270,16 @@ void k(Flag f, int n) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+func callNodes(f *grammar.File) []*grammar.Node {
+	if f == nil || f.Tree == nil {
+		return nil
+	}
+	var out []*grammar.Node
+	for i := range f.Tree.Nodes {
+		if f.Tree.Nodes[i].Kind() == "call_expression" {
+			out = append(out, &f.Tree.Nodes[i])
+		}
+	}
+	return out
+}

@@ -937,9 +937,9 @@ func (g *GM) pointeeKind(base string, args bool) GMKind {
 	return GMData
 }
 
-// declarator peels a declarator down to its name, reporting pointer depth
+// Declarator peels a declarator down to its name, reporting pointer depth
 // and whether an array of pointers was declared.
-func declarator(d *grammar.Node) (name *grammar.Node, ptr int, ref, arrayOfPtr bool, init *grammar.Node) {
+func Declarator(d *grammar.Node) (name *grammar.Node, ptr int, ref, arrayOfPtr bool, init *grammar.Node) {
 	for d != nil {
 		switch d.Kind() {
 		case "init_declarator":
@@ -1016,7 +1016,7 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 	// Room for them all: out points into scratch.
 	g.scratch = slices.Grow(g.scratch[:0], len(ds))
 	for _, d := range ds {
-		name, ptr, _, arrayOfPtr, init := declarator(d)
+		name, ptr, _, arrayOfPtr, init := Declarator(d)
 		if name == nil {
 			continue
 		}
@@ -1064,7 +1064,7 @@ func (g *GM) paramVar(f *grammar.File, p *grammar.Node, fn *grammar.Node) *Var {
 	if t == nil {
 		return nil
 	}
-	name, ptr, _, _, _ := declarator(p.ChildByField("declarator"))
+	name, ptr, _, _, _ := Declarator(p.ChildByField("declarator"))
 	if name == nil {
 		return nil
 	}

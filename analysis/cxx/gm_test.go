@@ -652,7 +652,7 @@ int gx = 4, *gy;
 	for _, k := range []string{"declaration", "field_declaration"} {
 		for _, decl := range f.Tree.OfKind(k) {
 			for _, d := range decl.ChildrenByField("declarator") {
-				name, _, _, _, init := declarator(d)
+				name, _, _, _, init := Declarator(d)
 				if name == nil {
 					continue
 				}
@@ -665,7 +665,7 @@ int gx = 4, *gy;
 	}
 	for _, k := range []string{"parameter_declaration", "optional_parameter_declaration"} {
 		for _, p := range f.Tree.OfKind(k) {
-			if name, _, _, _, _ := declarator(p.ChildByField("declarator")); name != nil {
+			if name, _, _, _, _ := Declarator(p.ChildByField("declarator")); name != nil {
 				wants[name] = want{paramOwner(p), nil}
 			}
 		}

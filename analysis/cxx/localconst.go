@@ -89,7 +89,7 @@ func localDecl(name string, at, fn *grammar.Node) (decl, scope *grammar.Node) {
 				if d.Field() != "declarator" {
 					continue
 				}
-				if n, _, _, _, _ := declarator(d); n != nil && n.Text() == name {
+				if n, _, _, _, _ := Declarator(d); n != nil && n.Text() == name {
 					decl = d
 				}
 			}

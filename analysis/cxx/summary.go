@@ -899,7 +899,7 @@ func (s *Summaries) globalBuffers(fn *grammar.Node) map[string]bufferCall {
 }
 
 func declName(d *grammar.Node) string {
-	n, _, _, _, _ := declarator(d)
+	n, _, _, _, _ := Declarator(d)
 	if n == nil {
 		return ""
 	}
@@ -1065,7 +1065,7 @@ func scopeDeclsOf(scope *grammar.Node) declsByName {
 			return
 		}
 		for _, d := range decl.ChildrenByField("declarator") {
-			if n, _, _, _, _ := declarator(d); n != nil {
+			if n, _, _, _, _ := Declarator(d); n != nil {
 				m = append(m, scopeDecl{n, d})
 			} else if d.Kind() == "function_declarator" {
 				if n := d.ChildByField("declarator"); n != nil && n.Kind() == "identifier" {

@@ -201,11 +201,11 @@ func buildTPipes(u *Unit) []*TPipe {
 			}
 		}
 		for _, d := range n.ChildrenByField("declarator") {
-			name, ptr, ref, init := declName(d)
+			name, ptr, ref, _, init := cxx.Declarator(d)
 			if name == nil || ref {
 				continue
 			}
-			if ptr {
+			if ptr > 0 {
 				// A pointer creates nothing unless initialized with new.
 				if init == nil || init.Kind() != "new_expression" || !pipe {
 					continue
@@ -254,32 +254,6 @@ func inNamespace(n *grammar.Node, ns string) bool {
 		}
 	}
 	return false
-}
-
-// declName peels a declarator.
-func declName(d *grammar.Node) (name *grammar.Node, ptr, ref bool, init *grammar.Node) {
-	for d != nil {
-		switch d.Kind() {
-		case "init_declarator":
-			init = d.ChildByField("value")
-			d = d.ChildByField("declarator")
-			continue
-		case "pointer_declarator":
-			ptr = true
-			d = d.ChildByField("declarator")
-			continue
-		case "reference_declarator":
-			ref = true
-			return nil, ptr, ref, init
-		case "array_declarator":
-			d = d.ChildByField("declarator")
-			continue
-		case "identifier":
-			return d, ptr, ref, init
-		}
-		return nil, ptr, ref, init
-	}
-	return nil, ptr, ref, init
 }
 
 // scopeBlock is the block a declaration lives in.
