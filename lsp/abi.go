@@ -168,10 +168,7 @@ func (s *view) hoverABI(f *grammar.File, off uint32) *protocol.Hover {
 	if a == nil {
 		return nil
 	}
-	start, end := a.Start, a.End
-	if a.Via == "args[]" && a.Node != nil {
-		start, end = a.Node.Start, a.Node.End
-	}
+	start, end := a.Range()
 	r := rangeOf(f.Lines, start, end)
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: s.accessMarkdown(v, a)}, Range: &r}
 }

@@ -69,13 +69,7 @@ func (s *view) codeLens(ctx context.Context, doc docRequest, p *abiTableParams) 
 		if len(mine) == 0 && i == 0 {
 			mine = stubs
 		}
-		start := fn.Start
-		if td := fn.Parent(); td != nil && td.Kind() == "template_declaration" {
-			start = td.Start
-		}
-		if ls := fn.Ancestor("linkage_specification"); ls != nil && ls.Start < start {
-			start = ls.Start
-		}
+		start := declStart(fn)
 		for _, st := range mine {
 			add(start, start, st, len(mine) > 1 || st.Name != cxx.FunctionName(fn))
 		}

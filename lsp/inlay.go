@@ -38,10 +38,7 @@ func (s *view) inlayHints(ctx context.Context, doc docRequest, p *rangeParams) (
 		if a.Via == "constant" || len(a.Slots) == 0 {
 			continue
 		}
-		at := a.End
-		if a.Via == "args[]" && a.Node != nil {
-			at = a.Node.End
-		}
+		_, at := a.Range()
 		if at < start || at > end {
 			continue
 		}

@@ -1241,6 +1241,15 @@ func declName(decl *grammar.Node) *grammar.Node {
 	return nil
 }
 
+// Range is where a finding on the access is reported: the whole
+// `args[N]`, or the index argument of a helper call.
+func (a *Access) Range() (uint32, uint32) {
+	if a.Via == "args[]" && a.Node != nil {
+		return a.Node.Start, a.Node.End
+	}
+	return a.Start, a.End
+}
+
 // SiteAt describes a place in C++ code the way an access there would be
 // described (its function and the template-flag branches around it), so
 // CompiledIn tells which externs run it: completion at `args[` offers the

@@ -25,15 +25,6 @@ func fileABI(pass *analysis.Pass) (wrong, uses []unit.ABIFinding) {
 	return unit.NewFileABI(pass.WS, pass.File.Path, pass.ArgsAccesses, pass.EntryUnit).Verdicts()
 }
 
-// accessRange is where an args finding is reported: the whole `args[N]`,
-// or the index argument of a helper call.
-func accessRange(a *abi.Access) (uint32, uint32) {
-	if a.Via == "args[]" && a.Node != nil {
-		return a.Node.Start, a.Node.End
-	}
-	return a.Start, a.End
-}
-
 // accessText names an access in messages: `args[7]` or
 // `tensor_data(args, 7)` with the index resolved.
 func accessText(a *abi.Access, slot int64) string {

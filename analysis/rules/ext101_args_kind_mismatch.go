@@ -65,7 +65,7 @@ func runArgsKindMismatch(pass *analysis.Pass) {
 			msg += fmt.Sprintf("; `%s` is args[%d]", a.Var, vp.Slot)
 			related = append(related, paramRelated(s, vp, fmt.Sprintf("`%s` is packed at args[%d]", vp.Name, vp.Slot)))
 		}
-		start, end := accessRange(a)
+		start, end := a.Range()
 		pass.Report(analysis.Diagnostic{Start: start, End: end, Message: msg, Related: related})
 	}
 }

@@ -45,7 +45,7 @@ func runArgsOutOfRange(pass *analysis.Pass) {
 			what = "negative"
 		}
 		msg := fmt.Sprintf("%s is %s for extern `%s`: it packs %d args (%s, args[0..%d])", accessText(a, fd.Slot), what, s.Name, s.Count(), packText(s), s.Count()-1)
-		start, end := accessRange(a)
+		start, end := a.Range()
 		pass.Report(analysis.Diagnostic{Start: start, End: end, Message: msg, Related: []analysis.Related{stubRelated(s)}})
 	}
 }

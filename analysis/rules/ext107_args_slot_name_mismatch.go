@@ -185,7 +185,7 @@ func runArgsSlotNameMismatch(pass *analysis.Pass) {
 			continue
 		}
 		d := slotNameDiagnostic(fmt.Sprintf("`%s` reads args[%d]", a.Var, a.Slots[0]), a.Slots[0], vs)
-		d.Start, d.End = accessRange(a)
+		d.Start, d.End = a.Range()
 		lit := a.Index
 		n, ok := cxx.ParseInt(strings.TrimSpace(lit.Text()))
 		if !ok {
