@@ -737,7 +737,7 @@ func conds(n, fn *grammar.Node, consts *cxx.Resolver) []Cond {
 			if cond != nil && cond.Kind() == "condition_clause" {
 				if v := cond.ChildByField("value"); v != nil {
 					cond = v
-				} else if c := firstNamedCPP(cond); c != nil {
+				} else if c := firstNamed(cond); c != nil {
 					cond = c
 				}
 			}
@@ -767,15 +767,6 @@ func conds(n, fn *grammar.Node, consts *cxx.Resolver) []Cond {
 		out = append(out, Cond{Scope: scope, Name: cond.Text(), Value: val != neg, Start: p.Start, End: p.End})
 	}
 	return out
-}
-
-func firstNamedCPP(n *grammar.Node) *grammar.Node {
-	for _, c := range n.NamedChildren() {
-		if c.Kind() != "comment" {
-			return c
-		}
-	}
-	return nil
 }
 
 // Bindings is what one extern unit (an entry and what it includes)
@@ -1023,7 +1014,7 @@ func BindDefs(entry *grammar.File, files []*FileDefs, consts *cxx.Resolver) *Bin
 			eval := func(n *grammar.Node) []int64 {
 				m := cxx.Unparen(n)
 				if m != nil && m.Kind() == "type_descriptor" {
-					if c := firstNamedCPP(m); c != nil {
+					if c := firstNamed(m); c != nil {
 						m = c
 					}
 				}
