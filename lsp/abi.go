@@ -118,7 +118,7 @@ func (s *view) accessMarkdown(v *abiView, a *abi.Access) string {
 			if p, ok := st.BySlot(int(sl)); ok {
 				b.WriteString(paramText(st, p))
 			} else {
-				fmt.Fprintf(&b, "**out of range**: the extern packs %s + %s (args[0..%d])", plural(st.Tensors, "tensor"), plural(st.Scalars, "scalar"), st.Count()-1)
+				fmt.Fprintf(&b, "**out of range**: the extern packs %s (args[0..%d])", st.PackText(), st.Count()-1)
 			}
 		}
 		b.WriteString("\n")

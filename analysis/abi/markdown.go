@@ -14,7 +14,7 @@ func Markdown(stubs ...*Stub) string {
 		if i > 0 {
 			b.WriteString("\n---\n\n")
 		}
-		fmt.Fprintf(&b, "**`%s`** (core_type=`%s`%s) in `%s`: %s\n\n", s.Name, coreTypeText(s), dualText(s), filepath.Base(s.File), countText(s))
+		fmt.Fprintf(&b, "**`%s`** (core_type=`%s`%s) in `%s`: %s\n\n", s.Name, coreTypeText(s), dualText(s), filepath.Base(s.File), s.PackText())
 		b.WriteString("| args[] | parameter | kind | dir | dtype | signature pos |\n|---:|---|---|---|---|---:|\n")
 		for k := 0; k < s.Count(); k++ {
 			p, ok := s.BySlot(k)
@@ -75,10 +75,11 @@ func dualText(s *Stub) string {
 	return ""
 }
 
-func countText(s *Stub) string {
+// PackText is "7 tensors + 1 scalar".
+func (s *Stub) PackText() string {
 	plural := func(n int, w string) string {
 		if n == 1 {
-			return fmt.Sprintf("1 %s", w)
+			return "1 " + w
 		}
 		return fmt.Sprintf("%d %ss", n, w)
 	}

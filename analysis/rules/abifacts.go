@@ -39,18 +39,7 @@ func paramRelated(s *abi.Stub, p *abi.Param, msg string) analysis.Related {
 }
 
 func stubRelated(s *abi.Stub) analysis.Related {
-	return analysis.Related{File: s.File, Start: s.Start, End: s.End, Message: fmt.Sprintf("extern `%s` (%s) is declared here", s.Name, packText(s))}
-}
-
-// packText is "7 tensors + 1 scalar".
-func packText(s *abi.Stub) string {
-	n := func(k int, w string) string {
-		if k == 1 {
-			return "1 " + w
-		}
-		return fmt.Sprintf("%d %ss", k, w)
-	}
-	return n(s.Tensors, "tensor") + " + " + n(s.Scalars, "scalar")
+	return analysis.Related{File: s.File, Start: s.Start, End: s.End, Message: fmt.Sprintf("extern `%s` (%s) is declared here", s.Name, s.PackText())}
 }
 
 // paramNamed finds a stub parameter a C++ variable name stands for:

@@ -44,7 +44,7 @@ func runArgsOutOfRange(pass *analysis.Pass) {
 		if fd.Slot < 0 {
 			what = "negative"
 		}
-		msg := fmt.Sprintf("%s is %s for extern `%s`: it packs %d args (%s, args[0..%d])", accessText(a, fd.Slot), what, s.Name, s.Count(), packText(s), s.Count()-1)
+		msg := fmt.Sprintf("%s is %s for extern `%s`: it packs %d args (%s, args[0..%d])", accessText(a, fd.Slot), what, s.Name, s.Count(), s.PackText(), s.Count()-1)
 		start, end := a.Range()
 		pass.Report(analysis.Diagnostic{Start: start, End: end, Message: msg, Related: []analysis.Related{stubRelated(s)}})
 	}
