@@ -289,19 +289,12 @@ func namesOnly(msg string, s *abi.Stub, stubs []*abi.Stub) bool {
 	return true
 }
 
-func lineOf(ws *workspace.Workspace, file string, off uint32) int {
-	src, err := ws.Source(file)
-	if err != nil {
-		return 0
-	}
-	l, _ := grammar.NewLines(src).Position(off)
-	return l + 1
-}
-
 func buildABIReport(ws *workspace.Workspace, cwd, path string, stubs []*abi.Stub, o *abi.Orchestration) *abiJSON {
 	out := &abiJSON{Path: relPath(cwd, path), Externs: []abiExternJSON{}}
+	loc := &locator{ws: ws}
+	lineOf := func(file string, off uint32) int { return loc.at(file, off).line }
 	for _, s := range stubs {
-		e := abiExternJSON{Name: s.Name, File: relPath(cwd, s.File), Line: lineOf(ws, s.File, s.Start), CoreType: s.CoreType,
+		e := abiExternJSON{Name: s.Name, File: relPath(cwd, s.File), Line: lineOf(s.File, s.Start), CoreType: s.CoreType,
 			DualAIVDispatch: s.DualAIVDispatch, Tensors: s.Tensors, Scalars: s.Scalars, Entries: []string{}, Params: []abiParamJSON{}, Problems: []string{},
 			Disagreements: []abiIssueJSON{}}
 		for _, en := range ws.StubEntries(s) {
@@ -317,7 +310,7 @@ func buildABIReport(ws *workspace.Workspace, cwd, path string, stubs []*abi.Stub
 				continue
 			}
 			e.Params = append(e.Params, abiParamJSON{Slot: p.Slot, Name: p.Name, Kind: p.Kind.String(), Dir: p.Dir.String(), DType: p.DType,
-				Position: p.Pos, Line: lineOf(ws, s.File, p.NameStart), Returned: s.Return == p})
+				Position: p.Pos, Line: lineOf(s.File, p.NameStart), Returned: s.Return == p})
 		}
 		for _, pr := range s.Problems {
 			e.Problems = append(e.Problems, pr.Message)
@@ -374,7 +367,7 @@ func writeABIText(w io.Writer, r *abiJSON, stubs []*abi.Stub) {
 		if e.DualAIVDispatch {
 			dual = ", dual_aiv_dispatch"
 		}
-		fmt.Fprintf(w, "\nextern %s  (%s:%d)  core_type=%s%s  %s + %s\n", e.Name, e.File, e.Line, orQ(e.CoreType), dual, fmt.Sprintf("%d %s", e.Tensors, plural(e.Tensors, "tensor", "tensors")), fmt.Sprintf("%d %s", e.Scalars, plural(e.Scalars, "scalar", "scalars")))
+		fmt.Fprintf(w, "\nextern %s  (%s:%d)  core_type=%s%s  %s + %s\n", e.Name, e.File, e.Line, orQ(e.CoreType), dual, count(e.Tensors, "tensor"), count(e.Scalars, "scalar"))
 		if len(e.Entries) > 0 {
 			fmt.Fprintf(w, "  entry: %s\n", strings.Join(e.Entries, ", "))
 		} else {
