@@ -640,11 +640,13 @@ func (d *drainer) preprocChain(f *grammar.File, n *grammar.Node, in drainFlow) d
 		taken = true
 		sure = sure || dir.Sure&d.core != 0
 		st := in
+		// Looked up once: a branch can hold a whole file's declarations.
+		cond, name, alt := b.ChildByField("condition"), b.ChildByField("name"), b.ChildByField("alternative")
 		for _, c := range b.NamedChildren() {
 			if st.mask == 0 {
 				break
 			}
-			if c == b.ChildByField("condition") || c == b.ChildByField("name") || c == b.ChildByField("alternative") {
+			if c == cond || c == name || c == alt {
 				continue
 			}
 			st = d.stmt(f, c, st)

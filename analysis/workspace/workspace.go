@@ -913,7 +913,10 @@ func (w *Workspace) ResolveInclude(from string, inc grammar.Include) string {
 	if inc.System {
 		return ""
 	}
-	key := [2]string{filepath.Dir(from), inc.Path}
+	// The folder as written (up to the last '/'), not cleaned as
+	// filepath.Dir would: the closures ask this for every include of
+	// every file, and equal prefixes are equal folders.
+	key := [2]string{from[:strings.LastIndexByte(from, '/')+1], inc.Path}
 	w.mu.Lock()
 	res := memoOf(&w.resolved)
 	w.mu.Unlock()
