@@ -184,7 +184,9 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 		}
 		fn := cxx.EnclosingFunction(r)
 		cores := pass.Cores(r)
-		if fn == nil || cores == grammar.None {
+		if fn == nil || cores == grammar.None || hostFunc(pass.File, fn) {
+			// The host's returns (before a `<<<>>>` launch, say) leave
+			// no core behind.
 			continue
 		}
 		ix := fx.of(fn)

@@ -142,8 +142,17 @@ func hostFunc(f *grammar.File, fn *grammar.Node) bool {
 	if !ok || int(end) > len(f.Src) || start > end {
 		return false
 	}
-	if len(f.QualifiersIn(start, end)) > 0 {
-		return false
+	// A device qualifier makes it device code; `__host__` alone (Ascend C
+	// sources) says host.
+	host := false
+	for _, q := range f.QualifiersIn(start, end) {
+		if q != "__host__" {
+			return false
+		}
+		host = true
+	}
+	if host {
+		return true
 	}
 	head := f.Src[start:end]
 	if i := bytes.IndexByte(head, '('); i >= 0 {
