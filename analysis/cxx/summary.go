@@ -487,6 +487,17 @@ func (s *Summaries) originOf(e *grammar.Node) Origin {
 		op := operatorText(e)
 		switch op {
 		case "+", "-", "&", "|", "^":
+		case "*":
+			// `addr / kLine * kLine` aligns an address down to its line:
+			// it stays in its region, like `addr & ~(kLine - 1)`.
+			if l := Unparen(e.ChildByField("left")); l != nil && l.Kind() == "binary_expression" && operatorText(l) == "/" {
+				a, aok := s.res.Eval(l.ChildByField("right"))
+				m, mok := s.res.Eval(e.ChildByField("right"))
+				if aok && mok && a == m && a > 0 {
+					return s.originOf(l.ChildByField("left"))
+				}
+			}
+			return Origin{}
 		default:
 			return Origin{}
 		}
