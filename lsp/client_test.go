@@ -210,12 +210,27 @@ func (c *testClient) request(method string, params any) wireMsg {
 	return c.wait(c.send(id, method, params), method)
 }
 
+// hangGuard fires shortly before the test binary's -timeout (never
+// without one): a wait that reaches it is a hang. A fixed deadline would
+// fail a correct run slowed by the machine's load.
+func hangGuard(t testing.TB) <-chan time.Time {
+	dt, ok := t.(interface{ Deadline() (time.Time, bool) })
+	if !ok {
+		return nil
+	}
+	d, ok := dt.Deadline()
+	if !ok {
+		return nil
+	}
+	return time.After(time.Until(d) * 9 / 10)
+}
+
 func (c *testClient) wait(ch chan wireMsg, what string) wireMsg {
 	c.t.Helper()
 	select {
 	case m := <-ch:
 		return m
-	case <-time.After(20 * time.Second):
+	case <-hangGuard(c.t):
 		c.t.Fatalf("no reply to %s", what)
 	}
 	return wireMsg{}
@@ -243,7 +258,7 @@ func (c *testClient) notify(method string, params any) {
 // waitFor blocks until cond holds (checked on every message received).
 func (c *testClient) waitFor(what string, cond func() bool) {
 	c.t.Helper()
-	deadline := time.After(20 * time.Second)
+	deadline := hangGuard(c.t)
 	for {
 		c.mu.Lock()
 		ok := cond()
@@ -306,7 +321,7 @@ func (c *testClient) shutdown() {
 		if err != nil {
 			c.t.Fatalf("server ended with %v", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-hangGuard(c.t):
 		c.t.Fatal("server did not exit")
 	}
 }
