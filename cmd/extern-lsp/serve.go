@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"syscall"
 
 	"github.com/extern-lsp/extern-lsp/lsp"
 )
@@ -42,12 +43,39 @@ func runServe(c *cli, args []string) int {
 		defer f.Close()
 		opts.Log = f
 	}
+	// Linux shares the CPU between sessions first (autogroup), then
+	// between a session's threads: in its editor's session the server is
+	// one thread among every busy process started from there (a build, a
+	// test run), and waits behind each of them on every wake-up. In a
+	// session of its own it gets a session's share while the user types.
+	// A process leading its group (a shell's job) cannot: it stays.
+	syscall.Setsid()
+	stdin, restore := pollable(os.Stdin)
+	defer restore()
 	// Nothing but LSP frames may reach stdout.
 	stdout := os.Stdout
 	os.Stdout = os.Stderr
-	if err := lsp.Serve(context.Background(), os.Stdin, stdout, os.Stdin, opts); err != nil {
+	if err := lsp.Serve(context.Background(), stdin, stdout, stdin, opts); err != nil {
 		fmt.Fprintf(stderr, "extern-lsp serve: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// pollable returns in as a file read through the runtime's poller when it
+// is a pipe or a socket. A blocking read holds a thread in the kernel, so
+// each message is handed between threads: on a busy machine every hand-off
+// waits for a time slice (half the thread wake-ups of an edit). The
+// descriptor is a copy; restore makes the shared description blocking again
+// for whoever reads it after us.
+func pollable(in *os.File) (*os.File, func()) {
+	fi, err := in.Stat()
+	if err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
+		return in, func() {}
+	}
+	fd, err := syscall.Dup(int(in.Fd()))
+	if err != nil || syscall.SetNonblock(fd, true) != nil {
+		return in, func() {}
+	}
+	return os.NewFile(uintptr(fd), in.Name()), func() { syscall.SetNonblock(int(in.Fd()), false) }
 }

@@ -10,8 +10,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestMain lets the tests run this test binary as the real extern-lsp
@@ -146,6 +149,13 @@ func TestServeBinary(t *testing.T) {
 		t.Errorf("initialize result: %s", res.Result)
 	}
 	p.notify("initialized", map[string]any{})
+	// It leads a session of its own (see runServe).
+	if stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid)); err == nil {
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if sid, _ := strconv.Atoi(f[3]); sid != p.cmd.Process.Pid {
+			t.Errorf("the server's session is %d, want its own (%d)", sid, p.cmd.Process.Pid)
+		}
+	}
 	src, err := os.ReadFile(filepath.Join(root, "entry.cpp"))
 	if err != nil {
 		t.Fatal(err)
@@ -183,5 +193,32 @@ func TestServeBinaryExitWithoutShutdown(t *testing.T) {
 	q.in.Close()
 	if code := q.exitCode(); code != 1 {
 		t.Fatalf("exit code %d on closed stdin, want 1", code)
+	}
+}
+
+// TestPollableStdin: serve reads a blocking pipe (stdin as an editor
+// passes it) through the runtime's poller, where a read deadline works,
+// and makes the pipe blocking again at the end.
+func TestPollableStdin(t *testing.T) {
+	var fds [2]int
+	if err := syscall.Pipe(fds[:]); err != nil {
+		t.Fatal(err)
+	}
+	r, w := os.NewFile(uintptr(fds[0]), "stdin"), os.NewFile(uintptr(fds[1]), "w")
+	defer r.Close()
+	defer w.Close()
+	in, restore := pollable(r)
+	defer in.Close()
+	if err := in.SetReadDeadline(time.Now()); err != nil {
+		t.Fatalf("stdin is not read through the poller: %v", err)
+	}
+	in.SetReadDeadline(time.Time{})
+	w.Write([]byte("x"))
+	if n, err := in.Read(make([]byte, 1)); n != 1 || err != nil {
+		t.Fatalf("read %d, %v", n, err)
+	}
+	restore()
+	if flags, err := unix.FcntlInt(uintptr(fds[0]), unix.F_GETFL, 0); err != nil || flags&unix.O_NONBLOCK != 0 {
+		t.Errorf("stdin left non-blocking (flags %#x, %v)", flags, err)
 	}
 }
