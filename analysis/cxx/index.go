@@ -256,6 +256,13 @@ func (p *FileFuncs) callOf(ref siteRef) *grammar.Node {
 // they run at their uses. The sites are one list ordered by called name
 // (a map of names cost an entry and a list per name, most called once).
 func (p *FileFuncs) callSites(name string) []siteRef {
+	return equalRun(p.allSites(), name, func(r siteRef, name string) int {
+		return compareBytesString(callNameBytes(p.callOf(r)), name)
+	})
+}
+
+// allSites are the file's call sites (callSites), ordered by called name.
+func (p *FileFuncs) allSites() []siteRef {
 	p.sitesOnce.Do(func() {
 		type named struct {
 			name []byte
@@ -287,9 +294,7 @@ func (p *FileFuncs) callSites(name string) []siteRef {
 			p.sites[i] = x.ref
 		}
 	})
-	return equalRun(p.sites, name, func(r siteRef, name string) int {
-		return compareBytesString(callNameBytes(p.callOf(r)), name)
-	})
+	return p.sites
 }
 
 // site is the CallSite of ref.

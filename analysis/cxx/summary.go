@@ -268,8 +268,10 @@ type Summaries struct {
 	effects map[*grammar.Node]*expansion[*effectList]
 	indexes map[*grammar.Node]*EffectIndex
 	returns map[*grammar.Node]*originMemo
-	// siteRefs memoizes allSiteRefs.
+	// siteRefs memoizes allSiteRefs; callers are the unit's calls by
+	// called name (callersNamed).
 	siteRefs map[*grammar.Node][]callerRef
+	callers  []callerRef
 	entry    map[*grammar.Node]*expansion[[]entrySite]
 	written  map[writtenKey]bool
 	// resolved memoizes resolve per function, origin and depth: in a call
@@ -294,12 +296,16 @@ type Summaries struct {
 	origins map[Origin]*Origin
 	// facts is the table of the effects' operations (effectList);
 	// mapped shares the facts of callees' effects mapped to their calls.
-	facts      *factTable
-	mapped     map[mappedFact]uint32
-	fileIDs    map[*grammar.File]int32
-	roots      []FuncDef
-	rooted     bool
-	depth      int
+	facts   *factTable
+	mapped  map[mappedFact]uint32
+	fileIDs map[*grammar.File]int32
+	roots   []FuncDef
+	rooted  bool
+	depth   int
+	// cut says an answer computed since it was last cleared depended on
+	// where it was asked: a bound on s.depth was met, or an expansion under
+	// way answered empty (expandIn keeps an empty answer that was not cut).
+	cut        bool
 	arg        *argState
 	unitGuards func(*grammar.File) *grammar.Guards
 }
@@ -344,8 +350,11 @@ const (
 
 // expand returns memo[k], computing it one expansion level deeper (at most
 // maxExpand) when it is not there yet. When dropEmpty is given, an answer
-// it calls empty that was computed under the depth limit is not kept: a
-// shallower start may find more.
+// it calls empty that a depth limit or a recursion cut short (Summaries.cut)
+// is not kept: a shallower start may find more. One that nothing cut is the
+// same wherever it is asked, and is kept: asked again from every caller of
+// every caller, an empty answer recomputed each time was exponential in the
+// depth (an SDK header of 9,000 helpers without GM effects: 14 s).
 func expand[K comparable, T any](s *Summaries, memo map[K]*expansion[T], k K, dropEmpty func(T) bool, compute func() T) T {
 	m, ok := memo[k]
 	if !ok {
@@ -364,23 +373,29 @@ func expand[K comparable, T any](s *Summaries, memo map[K]*expansion[T], k K, dr
 func expandIn[T any](s *Summaries, m *expansion[T], dropEmpty func(T) bool, compute func() T) T {
 	switch m.state {
 	case memoBusy:
+		s.cut = true
 		var zero T
 		return zero
 	case memoDone:
 		return m.v
 	}
 	m.state = memoBusy
+	outer := s.cut
+	s.cut = false
 	var v T
 	s.depth++
 	if s.depth <= maxExpand {
 		v = compute()
+	} else {
+		s.cut = true
 	}
 	s.depth--
 	m.v, m.state = v, memoDone
-	if dropEmpty != nil && s.depth > 0 && dropEmpty(v) {
+	if dropEmpty != nil && s.cut && s.depth > 0 && dropEmpty(v) {
 		var zero T
 		m.v, m.state = zero, memoNone
 	}
+	s.cut = s.cut || outer
 	return v
 }
 
@@ -468,6 +483,7 @@ func (s *Summaries) coresIn(f *grammar.File, n *grammar.Node) grammar.Cores {
 // e points into.
 func (s *Summaries) originOf(e *grammar.Node) Origin {
 	if s.depth > 4*maxExpand {
+		s.cut = true
 		return Origin{}
 	}
 	s.depth++
@@ -1118,6 +1134,7 @@ func scopeDeclsOf(scope *grammar.Node) declsByName {
 func (s *Summaries) returnOrigin(d FuncDef) Origin {
 	if m, ok := s.returns[d.Node]; ok {
 		if m.busy {
+			s.cut = true
 			return Origin{}
 		}
 		return m.o
@@ -1495,16 +1512,35 @@ var tensorArgCalls = map[string]bool{
 // ---- facts from the callers ----
 
 // callersNamed returns the calls of functions named name in the unit, outside
-// code no core compiles.
-// Each file's calls are indexed once per parse (FileFuncs.callSites), so a
-// unit an edit made new asks them of the files it holds, name by name.
+// code no core compiles, by file, then as FileFuncs.callSites orders them.
+// The unit's calls are joined into one list by name on first need (from
+// each file's, indexed once per parse): asked per function, a lookup in
+// each file cost the unit's functions times its files (an SDK header's
+// closure of 9,000 functions in 600 files: 5 s).
 func (s *Summaries) callersNamed(name string) []callerRef {
-	var out []callerRef
-	for i, p := range s.funcFiles {
-		for _, ref := range p.callSites(name) {
-			if cs := p.site(ref); s.coresIn(cs.File, cs.Call) != grammar.None {
-				out = append(out, callerRef{ref, int32(i)})
+	nameOf := func(r callerRef) []byte { return callNameBytes(s.funcFiles[r.file].callOf(r.ref)) }
+	if s.callers == nil {
+		type named struct {
+			name []byte
+			ref  callerRef
+		}
+		var all []named
+		for i, p := range s.funcFiles {
+			for _, ref := range p.allSites() {
+				r := callerRef{ref, int32(i)}
+				all = append(all, named{nameOf(r), r})
 			}
+		}
+		slices.SortStableFunc(all, func(a, b named) int { return bytes.Compare(a.name, b.name) })
+		s.callers = make([]callerRef, len(all))
+		for i, x := range all {
+			s.callers[i] = x.ref
+		}
+	}
+	var out []callerRef
+	for _, r := range equalRun(s.callers, name, func(r callerRef, name string) int { return compareBytesString(nameOf(r), name) }) {
+		if cs := s.site(r); s.coresIn(cs.File, cs.Call) != grammar.None {
+			out = append(out, r)
 		}
 	}
 	return out
@@ -1771,6 +1807,8 @@ func (s *Summaries) resolve(fn *grammar.Node, o Origin) []*Origin {
 	if o.Kind != ParamOrigin && !(o.Kind == ArgOrigin && o.SlotParam >= 0) {
 		return []*Origin{s.intern(o)}
 	}
+	// Its answer is memoized per depth: one that asks it depends on where.
+	s.cut = true
 	if s.depth > maxExpand {
 		return nil
 	}
