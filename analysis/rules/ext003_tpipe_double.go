@@ -76,7 +76,7 @@ func runTPipeDouble(pass *analysis.Pass) {
 			if first.Destroy != nil && first.Destroy.End <= second.Node.Start {
 				continue
 			}
-			if ppExclusive(pass.File, first.Node, second.Node) {
+			if unit.ApartInRun(first.Node, second.Node, first.Fn) != unit.Together {
 				continue
 			}
 			// On the cube each constructor presets the M_MTE1 events a
@@ -165,49 +165,6 @@ func usedAfterDestroy(pass *analysis.Pass, first, second *unit.TPipe) bool {
 		}
 	}
 	return false
-}
-
-// ppExclusive reports whether a and b (nodes of f) sit in different
-// branches of one #if group: no compile sees both (`#if COMPLEX Op<T, 1>
-// op; #else Op<T, 0> op; #endif`).
-func ppExclusive(f *grammar.File, a, b *grammar.Node) bool {
-	if f == nil || f.Guards == nil || a.Tree() != f.Tree || b.Tree() != f.Tree {
-		return false
-	}
-	ba, bb := ppBranches(f.Guards.Directives, a.Start), ppBranches(f.Guards.Directives, b.Start)
-	for i := 0; i < len(ba) && i < len(bb); i++ {
-		if ba[i][0] != bb[i][0] {
-			return false
-		}
-		if ba[i][1] != bb[i][1] {
-			return true
-		}
-	}
-	return false
-}
-
-// ppBranches lists the #if groups open at off, outermost first, each as
-// its opening directive and the directive of the branch off is in.
-func ppBranches(ds []grammar.Directive, off uint32) [][2]int {
-	var stack [][2]int
-	for i, d := range ds {
-		if d.Start >= off {
-			break
-		}
-		switch d.Kind {
-		case "if", "ifdef", "ifndef":
-			stack = append(stack, [2]int{i, i})
-		case "elif", "else":
-			if len(stack) > 0 {
-				stack[len(stack)-1][1] = i
-			}
-		case "endif":
-			if len(stack) > 0 {
-				stack = stack[:len(stack)-1]
-			}
-		}
-	}
-	return stack
 }
 
 // handedTo reports whether the object second, of a class holding a TPipe,

@@ -110,7 +110,7 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 	calls := append(append([]cxx.FlagCall(nil), direct...), wrapped...)
 	var bad []badFlag
 	var sites []cxx.Site
-	var paths *compilePaths
+	var paths *unit.Exec
 	checked := false
 	target := pass.Target()
 	dead := deadConstexprs(pass.Consts)
@@ -140,10 +140,10 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 			}
 			if !checked {
 				sites, checked = unit.Fact(pass.Reach(), syncAllSitesKey), true
-				paths = newCompilePaths(pass.Reach())
+				paths = pass.Reach().Exec()
 			}
 			for _, s := range sites {
-				if paths.coRun(fc.Node, s.Node) {
+				if paths.Apart(fc.Node, s.Node) == unit.Together {
 					syncAll, site = true, s
 					break
 				}

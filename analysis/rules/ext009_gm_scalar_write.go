@@ -719,7 +719,7 @@ func quietAfter(sum *cxx.Summaries, funcs *cxx.Funcs, index *cxx.EffectIndex, fn
 	}
 	quiet := true
 	index.EachIn(o, cores, from, exitAfter(fn, n), func(i int) bool {
-		quiet = cannotPublish(sum, funcs, index, i, o) || exclusiveBranches(index.Effect(i).At, n, fn)
+		quiet = cannotPublish(sum, funcs, index, i, o) || unit.ApartInRun(index.Effect(i).At, n, fn) != unit.Together
 		return quiet
 	}, cxx.Signal, cxx.Wait)
 	return quiet

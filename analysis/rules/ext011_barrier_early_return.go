@@ -177,7 +177,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 	skippedBarriers(pass, fx, sites, syncAlls)
 	// Many returns before one barrier share their message: one copy.
 	var texts sharedText
-	lits := map[*grammar.Node]map[string]bool{}
+	lits := map[*grammar.Node]unit.Literals{}
 	for _, r := range returns {
 		if pass.Stopped() {
 			return
@@ -740,11 +740,11 @@ func nextStatement(n *grammar.Node) *grammar.Node {
 // and none waits; where they do not, neither return runs. returns are the
 // file's in source order; the nearest few before the call are asked, each
 // once (lits), so a function of thousands of returns stays linear.
-func complementedReturn(returns []*grammar.Node, lits map[*grammar.Node]map[string]bool, r, call, fn *grammar.Node) bool {
-	of := func(n *grammar.Node) map[string]bool {
+func complementedReturn(returns []*grammar.Node, lits map[*grammar.Node]unit.Literals, r, call, fn *grammar.Node) bool {
+	of := func(n *grammar.Node) unit.Literals {
 		l, ok := lits[n]
 		if !ok {
-			l = testLiterals(n, fn)
+			l = unit.LiteralsOf(n, fn)
 			lits[n] = l
 		}
 		return l
@@ -760,74 +760,11 @@ func complementedReturn(returns []*grammar.Node, lits map[*grammar.Node]map[stri
 		if n.Start < fn.Start {
 			break
 		}
-		if n != r && complementary(mine, of(n)) {
+		if n != r && mine.Complements(of(n)) {
 			return true
 		}
 	}
 	return false
-}
-
-// testLiterals lists the tests a statement sits under in fn, each
-// conjunct of a taken `if` on its own, as key -> whether it holds.
-func testLiterals(n, fn *grammar.Node) map[string]bool {
-	out := map[string]bool{}
-	var add func(e *grammar.Node, on bool)
-	add = func(e *grammar.Node, on bool) {
-		e = cxx.Unparen(e)
-		if e == nil {
-			return
-		}
-		if e.Kind() == "binary_expression" && e.ChildByField("operator") != nil {
-			l, r := e.ChildByField("left"), e.ChildByField("right")
-			switch op := e.ChildByField("operator").Kind(); op {
-			case "&&":
-				if on {
-					add(l, true)
-					add(r, true)
-					return
-				}
-			case "<", ">=", ">", "<=", "==", "!=":
-				// a >= b is the negation of a < b: one key for both.
-				k := map[string]string{"<": "<", ">=": "<", ">": ">", "<=": ">", "==": "==", "!=": "=="}[op]
-				key, _ := testKey(l.Text() + k + r.Text())
-				out[key] = on == (op == "<" || op == ">" || op == "==")
-				return
-			}
-		}
-		key, pos := testKey(e.Text())
-		out[key] = on == pos
-	}
-	tests := 0
-	for child, p := n, n.Parent(); p != nil && p != fn; child, p = p, p.Parent() {
-		if p.Kind() == "if_statement" && (child.Field() == "consequence" || child.Field() == "alternative") {
-			if tests++; tests > 8 {
-				// Deep in an else-if chain: not read (each return would
-				// list the whole chain).
-				return nil
-			}
-			add(cxx.ConditionOf(p), child.Field() == "consequence")
-		}
-	}
-	return out
-}
-
-// complementary reports whether a and b are the same tests but for one
-// that each takes the other way.
-func complementary(a, b map[string]bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	flipped := 0
-	for k, v := range a {
-		w, ok := b[k]
-		switch {
-		case !ok:
-			return false
-		case v != w:
-			flipped++
-		}
-	}
-	return flipped == 1
 }
 
 // skippedBarriers reports a SyncAll only some cores reach: in one branch

@@ -8,6 +8,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -100,7 +101,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 		hazards = append(hazards, cxx.Wait)
 	}
 	decide := func(i int) bool {
-		if !live(i) || index.Effect(i).Kind != cxx.Invalidate && exclusiveBranches(index.Effect(i).At, a.Node, fn) {
+		if !live(i) || index.Effect(i).Kind != cxx.Invalidate && unit.ApartInRun(index.Effect(i).At, a.Node, fn) != unit.Together {
 			return true
 		}
 		if index.Effect(i).Kind != cxx.Invalidate {
@@ -202,7 +203,7 @@ func unorderedDMAWrite(pass *analysis.Pass, sum *cxx.Summaries, index *cxx.Effec
 	}
 	last := -1
 	index.EachBefore(pre, o, cores, func(i int) bool {
-		if !live(i) || index.Effect(i).Kind == cxx.DMAWrite && exclusiveBranches(index.Effect(i).At, a.Node, fn) {
+		if !live(i) || index.Effect(i).Kind == cxx.DMAWrite && unit.ApartInRun(index.Effect(i).At, a.Node, fn) != unit.Together {
 			return true
 		}
 		last = i
@@ -227,57 +228,6 @@ func unorderedDMAWrite(pass *analysis.Pass, sum *cxx.Summaries, index *cxx.Effec
 		}
 	}
 	return &e
-}
-
-// exclusiveBranches reports whether x and y sit on opposite sides of one
-// if of fn, or of two testing the same condition whose names fn never
-// assigns
-// (`if (incy == 1) DataCopyPad(y[i], ...); else ...;` then `if (incy ==
-// 1) ...; else y.GetValue(j);` with incy set once in Init): no run of fn
-// reaches both.
-func exclusiveBranches(x, y *grammar.Node, fn *grammar.Node) bool {
-	type side struct {
-		cond      string
-		alt       bool
-		node, ifs *grammar.Node
-	}
-	sides := func(n *grammar.Node) []side {
-		var out []side
-		for c, p := n, n.Parent(); p != nil && p != fn; c, p = p, p.Parent() {
-			if p.Kind() != "if_statement" || c.Field() != "consequence" && c.Field() != "alternative" {
-				continue
-			}
-			if cond := cxx.ConditionOf(p); cond != nil {
-				out = append(out, side{strings.Join(strings.Fields(cond.Text()), ""), c.Field() == "alternative", cond, p})
-			}
-		}
-		return out
-	}
-	sx := sides(x)
-	if len(sx) == 0 {
-		return false
-	}
-	for _, b := range sides(y) {
-		for _, a := range sx {
-			if a.cond == b.cond && a.alt != b.alt && (a.ifs == b.ifs || !assignsIn(fn, a.node)) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// assignsIn reports whether fn assigns or steps a name (an identifier or
-// a member) the condition reads.
-func assignsIn(fn, cond *grammar.Node) bool {
-	names := map[string]bool{}
-	cond.Walk(func(n *grammar.Node) bool {
-		if n.Kind() == "identifier" || n.Kind() == "field_identifier" {
-			names[n.Text()] = true
-		}
-		return true
-	})
-	return changesName(fn, names)
 }
 
 // waitsForMTE3 matches a call after which the scalar unit sees what MTE3
@@ -439,7 +389,7 @@ func scansAddress(loop *grammar.Node, a *cxx.Access) bool {
 			names[id.Text()] = true
 		}
 	}
-	return changesName(loop, names)
+	return unit.AssignsAny(loop, names)
 }
 
 // countedBound reports whether the read is the bound a for loop's own
@@ -463,7 +413,7 @@ func countedBound(loop *grammar.Node, a *cxx.Access) bool {
 			names[n.Text()] = true
 		}
 	}
-	return changesName(loop, names)
+	return unit.AssignsAny(loop, names)
 }
 
 // relational reports whether n is an ordering comparison.
@@ -474,33 +424,6 @@ func relational(n *grammar.Node) bool {
 	switch op := n.ChildByField("operator"); op.Text() {
 	case "<", "<=", ">", ">=":
 		return true
-	}
-	return false
-}
-
-// changesName reports whether the loop (or function) assigns or steps one
-// of the names, as a variable or a member.
-func changesName(loop *grammar.Node, names map[string]bool) bool {
-	if len(names) == 0 {
-		return false
-	}
-	t := loop.Tree()
-	for _, kind := range []string{"update_expression", "assignment_expression"} {
-		for _, e := range t.OfKind(kind) {
-			if !loop.Contains(e) {
-				continue
-			}
-			target := e.ChildByField("argument")
-			if kind == "assignment_expression" {
-				target = e.ChildByField("left")
-			}
-			if target != nil && target.Kind() == "field_expression" {
-				target = target.ChildByField("field") // `this->i++`: the member
-			}
-			if target != nil && names[target.Text()] {
-				return true
-			}
-		}
 	}
 	return false
 }
