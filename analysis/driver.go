@@ -9,6 +9,7 @@ import (
 	"runtime/trace"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -45,6 +46,9 @@ type Options struct {
 	// Steps is each rule's step budget in the file (0: DefaultSteps;
 	// negative: none); see steps.go.
 	Steps int64
+	// Jobs is how many of the file's rules run at once (0 or 1: one after
+	// another); without DropFacts only.
+	Jobs int
 	// MaxFindingsPerRule caps the findings of each rule listed per file
 	// (0: no cap); past it they are counted, and one note per file and
 	// rule says how many were not listed (see CapFindings).
@@ -190,10 +194,8 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	if steps == 0 {
 		steps = DefaultSteps
 	}
+	var run []*Analyzer
 	for _, a := range opts.Analyzers {
-		if ctx.Err() != nil {
-			break
-		}
 		if a.Lang != f.Lang || !opts.enabled(a) {
 			continue
 		}
@@ -203,15 +205,51 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 			// code).
 			continue
 		}
-		var limit *findingCap
-		if opts.MaxFindingsPerRule > 0 {
-			limit = &findingCap{max: opts.MaxFindingsPerRule, sups: sups}
+		run = append(run, a)
+	}
+	// At once, each rule's findings are still its own, kept in rule order,
+	// and shared facts are charged to no rule's steps: the same findings
+	// as one after another. Dropping facts after their last reader needs
+	// the order.
+	jobs := 1
+	if !opts.DropFacts {
+		jobs = max(opts.Jobs, 1)
+	}
+	res := make([]ruleResult, len(run))
+	var next atomic.Int64
+	// The calling goroutine is one of the workers.
+	work := func() {
+		for i := int(next.Add(1) - 1); i < len(run) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
+			a := run[i]
+			var limit *findingCap
+			if opts.MaxFindingsPerRule > 0 {
+				limit = &findingCap{max: opts.MaxFindingsPerRule, sups: sups}
+			}
+			unit.SetRule(ctx, a.Code)
+			found, why, ok := runRule(ctx, base, a, limit, steps)
+			// Past the rule, a stopped run may have cut its facts short.
+			ok = ok && ctx.Err() == nil
+			res[i] = ruleResult{found, why, ok, limit}
+			if !ok {
+				return
+			}
+			if ks := dropAfter[a.Code]; why == "" && len(ks) > 0 {
+				base.dropFacts(ks)
+			}
 		}
-		unit.SetRule(ctx, a.Code)
-		found, why, ok := runRule(ctx, base, a, limit, steps)
-		if !ok || ctx.Err() != nil {
-			// The rule was abandoned, or may have worked from facts cut
-			// short: keep only the findings of rules that finished in time.
+	}
+	var wg sync.WaitGroup
+	for range min(jobs, len(run)) - 1 {
+		wg.Go(work)
+	}
+	work()
+	wg.Wait()
+	for i, a := range run {
+		found, why, limit := res[i].found, res[i].why, res[i].limit
+		if !res[i].ok {
+			// The rule was abandoned (or not run), or may have worked
+			// from facts cut short: keep only the findings of rules that
+			// finished in time.
 			break
 		}
 		if why != "" {
@@ -220,9 +258,6 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 			// the rule's findings is kept, and the note says so.
 			cut = append(cut, fmt.Sprintf("%s %s did not finish (%s), so its findings here are not listed", a.Code, a.Name, why))
 			continue
-		}
-		if ks := dropAfter[a.Code]; len(ks) > 0 {
-			base.dropFacts(ks)
 		}
 		if cap(found) > len(found) {
 			// Grown by append, with up to as much room again, and held
@@ -346,6 +381,14 @@ func (p *Pass) dropFacts(ks []unit.FactKey) {
 			u.Drop(k)
 		}
 	}
+}
+
+// ruleResult is what runRule returned for one rule, with its findings cap.
+type ruleResult struct {
+	found []Diagnostic
+	why   string
+	ok    bool
+	limit *findingCap
 }
 
 // runRule runs one rule on its own goroutine with its own findings, so a

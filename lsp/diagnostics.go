@@ -134,6 +134,11 @@ func (s *view) analyse(ctx context.Context, path string, uncapped bool) ([]analy
 	}
 	opts.Store = s.store
 	opts.Budget = s.opts.Budget
+	if !isBackground(ctx) {
+		// The document being edited gets every slot's core: on a busy
+		// machine two threads get twice one's share.
+		opts.Jobs = s.sched.slots
+	}
 	if err := s.parseUnit(ctx, path); err != nil {
 		return nil, err
 	}
