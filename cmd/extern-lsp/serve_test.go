@@ -156,6 +156,16 @@ func TestServeBinary(t *testing.T) {
 			t.Errorf("the server's session is %d, want its own (%d)", sid, p.cmd.Process.Pid)
 		}
 	}
+	// Its threads ask for a short time slice, where the kernel shows it.
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/sched", p.cmd.Process.Pid))
+	for _, task := range tasks {
+		b, _ := os.ReadFile(task)
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, _ := strings.Cut(l, ":"); strings.TrimSpace(k) == "se.slice" && strings.TrimSpace(v) != strconv.Itoa(int(slice)) {
+				t.Errorf("%s: se.slice %s, want %d", task, strings.TrimSpace(v), slice)
+			}
+		}
+	}
 	src, err := os.ReadFile(filepath.Join(root, "entry.cpp"))
 	if err != nil {
 		t.Fatal(err)
