@@ -9,9 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -226,15 +227,13 @@ func extract(raw map[string]any, pyproject bool) (map[string]any, string, bool, 
 var Keys = []string{"select", "extend-select", "ignore", "severity", "exclude", "include", "extend-generated-markers", "include-dirs", "reserved-flags", "core-macro-family", "arch", "dcci-insert-for-scalar", "dcci-before-kernel-end", "max-file-size", "max-findings-per-rule"}
 
 func (c *Config) decode(t map[string]any, prefix string) error {
-	keys := make([]string, 0, len(t))
-	for k := range t {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	lists := map[string]*[]string{"select": &c.Select, "extend-select": &c.ExtendSelect, "ignore": &c.Ignore,
+		"exclude": &c.Exclude, "include": &c.Include, "extend-generated-markers": &c.ExtendGeneratedMarkers}
+	for _, k := range slices.Sorted(maps.Keys(t)) {
 		v := t[k]
-		bad := func(msg, hint string) error {
-			return &Error{File: c.Path, Key: prefix + k, Msg: msg, Hint: hint}
+		// bad is an error at the key (or at key.sub).
+		bad := func(msg, hint string, sub ...string) error {
+			return &Error{File: c.Path, Key: strings.Join(append([]string{prefix + k}, sub...), "."), Msg: msg, Hint: hint}
 		}
 		var err error
 		switch k {
@@ -248,14 +247,7 @@ func (c *Config) decode(t map[string]any, prefix string) error {
 					return bad(msg, hint)
 				}
 			}
-			switch k {
-			case "select":
-				c.Select = list
-			case "extend-select":
-				c.ExtendSelect = list
-			default:
-				c.Ignore = list
-			}
+			*lists[k] = list
 		case "severity":
 			m, ok := v.(map[string]any)
 			if !ok {
@@ -263,21 +255,19 @@ func (c *Config) decode(t map[string]any, prefix string) error {
 			}
 			c.Severity = map[string]string{}
 			seen := map[*analysis.Analyzer]string{}
-			for _, rule := range sortedKeys(m) {
+			for _, rule := range slices.Sorted(maps.Keys(m)) {
 				lv := m[rule]
 				a := analysis.Lookup(c.rules, rule)
-				if a != nil && seen[a] != "" {
-					return &Error{File: c.Path, Key: prefix + k + "." + rule, Msg: "the same rule as " + quote(seen[a]), Hint: "keep one of them"}
-				}
-				if a != nil {
-					seen[a] = rule
-				}
 				if a == nil {
-					return &Error{File: c.Path, Key: prefix + k + "." + rule, Msg: "unknown rule " + quote(rule), Hint: ruleHint(rule, c.rules)}
+					return bad("unknown rule "+quote(rule), ruleHint(rule, c.rules), rule)
 				}
+				if seen[a] != "" {
+					return bad("the same rule as "+quote(seen[a]), "keep one of them", rule)
+				}
+				seen[a] = rule
 				s, ok := lv.(string)
 				if !ok || !validLevel(s) {
-					return &Error{File: c.Path, Key: prefix + k + "." + rule, Msg: fmt.Sprintf("bad level %v", describe(lv)), Hint: `want "error", "warning", "info", "hint" or "off"`}
+					return bad(fmt.Sprintf("bad level %v", describe(lv)), `want "error", "warning", "info", "hint" or "off"`, rule)
 				}
 				c.Severity[rule] = strings.ToLower(s)
 			}
@@ -296,14 +286,7 @@ func (c *Config) decode(t map[string]any, prefix string) error {
 					}
 				}
 			}
-			switch k {
-			case "exclude":
-				c.Exclude = list
-			case "include":
-				c.Include = list
-			default:
-				c.ExtendGeneratedMarkers = list
-			}
+			*lists[k] = list
 		case "include-dirs", "include_dirs":
 			var list []string
 			if list, err = stringList(v); err != nil {
@@ -347,11 +330,7 @@ func (c *Config) decode(t map[string]any, prefix string) error {
 			if !ok {
 				return bad("bad value "+describe(v), "want true or false: what the device compile passes as -mllvm -cce-aicore-"+k+"=")
 			}
-			if k == "dcci-insert-for-scalar" {
-				c.DcciInsertForScalar = &b
-			} else {
-				c.DcciBeforeKernelEnd = &b
-			}
+			*map[string]**bool{"dcci-insert-for-scalar": &c.DcciInsertForScalar, "dcci-before-kernel-end": &c.DcciBeforeKernelEnd}[k] = &b
 		case "max-file-size":
 			n, ok := parseSize(v)
 			if !ok {
@@ -401,15 +380,6 @@ func parseSize(v any) (int64, bool) {
 		return n * mult, true
 	}
 	return 0, false
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func stringList(v any) ([]string, error) {

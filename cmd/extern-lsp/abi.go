@@ -99,17 +99,9 @@ func runABI(c *cli, args []string) int {
 		fmt.Fprintln(stderr, "usage: extern-lsp abi PATH [--format text|json] [--orchestration FILE] [--root DIR]")
 		fs.PrintDefaults()
 	}
-	// Flags may follow the path.
-	var paths []string
-	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
-			return 2
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		paths = append(paths, fs.Arg(0))
-		args = fs.Args()[1:]
+	paths, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 2
 	}
 	if len(paths) != 1 {
 		fs.Usage()
@@ -138,7 +130,7 @@ func runABI(c *cli, args []string) int {
 	}
 	// The run's workspace and configurations are check's (include-dirs
 	// and all): abi and check see the same compile.
-	loader, err := config.NewLoader("", rules.All())
+	loader, err := config.NewLoader("", c.rules)
 	if err != nil {
 		fmt.Fprintf(stderr, "extern-lsp abi: %v\n", err)
 		return 2
@@ -229,12 +221,20 @@ var abiRules = func() []*analysis.Analyzer {
 // the extern it names. It returns how many it recorded.
 func addDisagreements(chk *engine.Checker, cwd string, out *abiJSON, stubs []*abi.Stub) (int, error) {
 	ws := chk.WS
+	// The C++ files of each extern's compile, each once.
+	closures := make([][]string, len(stubs))
 	var files []string
 	seen := map[string]bool{}
-	for _, s := range stubs {
+	for i, s := range stubs {
+		mine := map[string]bool{}
 		for _, entry := range ws.StubEntries(s) {
 			for _, file := range ws.Closure(entry) {
-				if l, ok := grammar.LangOf(file); ok && l == grammar.CPP && !seen[file] {
+				if l, ok := grammar.LangOf(file); !ok || l != grammar.CPP || mine[file] {
+					continue
+				}
+				mine[file] = true
+				closures[i] = append(closures[i], file)
+				if !seen[file] {
 					seen[file] = true
 					files = append(files, file)
 				}
@@ -254,21 +254,14 @@ func addDisagreements(chk *engine.Checker, cwd string, out *abiJSON, stubs []*ab
 	n := 0
 	loc := &locator{ws: ws}
 	for i, s := range stubs {
-		seen := map[string]bool{}
-		for _, entry := range ws.StubEntries(s) {
-			for _, file := range ws.Closure(entry) {
-				if seen[file] {
+		for _, file := range closures[i] {
+			for _, d := range byFile[file] {
+				if d.Suppressed != "" || !namesOnly(d.Message, s, stubs) {
 					continue
 				}
-				seen[file] = true
-				for _, d := range byFile[file] {
-					if d.Suppressed != "" || !namesOnly(d.Message, s, stubs) {
-						continue
-					}
-					p := loc.at(d.File, d.Start)
-					out.Externs[i].Disagreements = append(out.Externs[i].Disagreements, abiIssueJSON{File: relPath(cwd, d.File), Line: p.line, Column: p.col, Code: d.Code, Name: d.Name, Message: d.Message})
-					n++
-				}
+				p := loc.at(d.File, d.Start)
+				out.Externs[i].Disagreements = append(out.Externs[i].Disagreements, abiIssueJSON{File: relPath(cwd, d.File), Line: p.line, Column: p.col, Code: d.Code, Name: d.Name, Message: d.Message})
+				n++
 			}
 		}
 	}

@@ -6,9 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -131,7 +133,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, []string, er
 	if a, ok := formatAliases[f.format]; ok {
 		f.format = a
 	}
-	if !contains(formats, f.format) {
+	if !slices.Contains(formats, f.format) {
 		return nil, nil, usagef("unknown --format %q (want %s; full is text)", f.format, strings.Join(formats, ", "))
 	}
 	if f.writeBaseline != "" && (f.fix || f.diff) {
@@ -193,15 +195,6 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // checkRun is one invocation's state.
@@ -600,7 +593,7 @@ func (r *checkRun) diffSummary(w io.Writer, fixed, changed int) {
 // as skipped.
 func (r *checkRun) writeFixes() ([]string, map[string]error) {
 	written, failed := r.fixes.Write(r.ws)
-	for _, p := range sortedKeys(failed) {
+	for _, p := range slices.Sorted(maps.Keys(failed)) {
 		r.skip(p, "fixes not written: "+engine.UnwrapPath(failed[p]).Error())
 		r.unwritten++
 	}
@@ -691,21 +684,8 @@ func active(ds []analysis.Diagnostic) []analysis.Diagnostic {
 }
 
 func (r *checkRun) exitCode(ds []analysis.Diagnostic) int {
-	if r.flags.exitZero {
-		return 0
-	}
 	counts, _ := analysis.SeverityCounts(ds)
-	errs, warns := counts[analysis.SeverityError], counts[analysis.SeverityWarning]
-	if errs > 0 {
-		return 1
-	}
-	if r.flags.maxWarnings >= 0 {
-		if warns > r.flags.maxWarnings {
-			return 1
-		}
-		return 0
-	}
-	if warns > 0 {
+	if !r.flags.exitZero && (counts[analysis.SeverityError] > 0 || counts[analysis.SeverityWarning] > max(r.flags.maxWarnings, 0)) {
 		return 1
 	}
 	return 0
@@ -739,15 +719,11 @@ func (r *checkRun) checkAll(progress bool) []engine.FileResult {
 // flatten gathers the findings of every file into one list of their
 // exact total.
 func flatten(results []engine.FileResult) []analysis.Diagnostic {
-	n := 0
-	for _, res := range results {
-		n += len(res.Diags)
+	lists := make([][]analysis.Diagnostic, len(results))
+	for i, res := range results {
+		lists[i] = res.Diags
 	}
-	all := make([]analysis.Diagnostic, 0, n)
-	for _, res := range results {
-		all = append(all, res.Diags...)
-	}
-	return all
+	return slices.Concat(lists...)
 }
 
 func relPath(cwd, p string) string {
@@ -762,16 +738,6 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // budgetEnv sets the per-file analysis budget (a Go duration; default

@@ -7,10 +7,12 @@ import (
 	"flag"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -168,7 +170,7 @@ func TestJSONContract(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
 		t.Fatal(err)
 	}
-	keys := func(m map[string]any) string { return strings.Join(sortedKeys(m), ",") }
+	keys := func(m map[string]any) string { return strings.Join(slices.Sorted(maps.Keys(m)), ",") }
 	if got := keys(out); got != "diagnostics,files_checked" {
 		t.Errorf("top-level keys %s", got)
 	}

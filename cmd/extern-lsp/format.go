@@ -26,7 +26,9 @@ type reporter struct {
 	color  bool
 	quiet  bool
 	unsafe bool // --unsafe-fixes: unsafe fixes count as applicable
-	loc    locator
+	loc    *locator
+	// grouping: a blank line ends the findings before the summary.
+	grouping bool
 }
 
 // useColor: only on a terminal, never with --no-color or NO_COLOR set.
@@ -85,15 +87,13 @@ type locator struct {
 }
 
 func (l *locator) at(file string, off uint32) position {
-	ln := l.linesOf(file)
-	line, col := ln.Position(off)
+	line, col := l.linesOf(file).Position(off)
 	return position{line + 1, col + 1}
 }
 
 // atUTF16 is a 1-based line and UTF-16 column (SARIF's default unit).
 func (l *locator) atUTF16(file string, off uint32) position {
-	ln := l.linesOf(file)
-	line, col := ln.PositionUTF16(off)
+	line, col := l.linesOf(file).PositionUTF16(off)
 	return position{line + 1, col + 1}
 }
 
@@ -111,10 +111,10 @@ func (l *locator) linesOf(file string) *grammar.Lines {
 }
 
 func (r *reporter) locator() *locator {
-	if r.loc.ws == nil {
-		r.loc.ws = r.ws
+	if r.loc == nil {
+		r.loc = &locator{ws: r.ws}
 	}
-	return &r.loc
+	return r.loc
 }
 
 // maxEchoedLine caps the source line the text format quotes under a finding
@@ -226,11 +226,8 @@ func fixable(d analysis.Diagnostic, unsafe bool) (fix *analysis.Fix, hasUnsafe b
 // lines), the fix, and a summary.
 func (r *reporter) text(diags []analysis.Diagnostic, files int) {
 	loc := r.locator()
-	nSafe, nUnsafe := 0, 0
-	for _, d := range diags {
-		s := loc.at(d.File, d.Start)
-		fmt.Fprintf(r.w, "%s: %s: %s %s\n",
-			r.paint(ansiBold, fmt.Sprintf("%s:%d:%d", escapeText(relPath(r.cwd, d.File)), s.line, s.col)),
+	r.each(diags, files, func(_ int, d analysis.Diagnostic, s position, fix *analysis.Fix, hasUnsafe bool) {
+		fmt.Fprintf(r.w, "%s: %s: %s %s\n", r.where(d.File, s),
 			r.paint(severityColor(d.Severity), d.Severity.String()), escapeText(d.Message),
 			r.paint(ansiDim, "["+d.Code+" "+d.Name+"]"))
 		e := loc.at(d.File, d.End)
@@ -247,16 +244,12 @@ func (r *reporter) text(diags []analysis.Diagnostic, files int) {
 		pad, width = displayWidth(shown(text[:pad])), max(1, displayWidth(shown(text[pad:pad+width])))
 		fmt.Fprintf(r.w, "  %s%s\n", strings.Repeat(" ", pad), r.paint(ansiGreen, "^"+strings.Repeat("~", width-1)))
 		for _, rel := range d.Related {
-			rp := loc.at(rel.File, rel.Start)
-			fmt.Fprintf(r.w, "%s: note: %s\n", r.paint(ansiBold, fmt.Sprintf("%s:%d:%d", escapeText(relPath(r.cwd, rel.File)), rp.line, rp.col)), escapeText(rel.Message))
+			fmt.Fprintf(r.w, "%s: note: %s\n", r.where(rel.File, loc.at(rel.File, rel.Start)), escapeText(rel.Message))
 		}
-		fix, hasUnsafe := fixable(d, r.unsafe)
 		switch {
 		case fix != nil:
-			nSafe++
 			fmt.Fprintf(r.w, "  %s %s\n", r.paint(ansiCyan, "fix ("+fix.Applicability.String()+"):"), fix.Title)
 		case hasUnsafe:
-			nUnsafe++
 			for _, f := range d.Fixes {
 				if f.Applicability == analysis.Unsafe {
 					fmt.Fprintf(r.w, "  %s %s\n", r.paint(ansiCyan, "fix (unsafe, --unsafe-fixes):"), f.Title)
@@ -264,12 +257,45 @@ func (r *reporter) text(diags []analysis.Diagnostic, files int) {
 				}
 			}
 		}
+	})
+}
+
+// where is a finding's `file:line:col`, bold.
+func (r *reporter) where(file string, p position) string {
+	return r.paint(ansiBold, fmt.Sprintf("%s:%d:%d", escapeText(relPath(r.cwd, file)), p.line, p.col))
+}
+
+// each prints the findings one by one with line (fix: what --fix would
+// apply; hasUnsafe: an unsafe fix exists), then, unless quiet, the summary
+// and how many --fix (and --unsafe-fixes) could fix.
+func (r *reporter) each(diags []analysis.Diagnostic, files int, line func(i int, d analysis.Diagnostic, s position, fix *analysis.Fix, hasUnsafe bool)) {
+	loc := r.locator()
+	nSafe, nUnsafe := 0, 0
+	for i, d := range diags {
+		fix, hasUnsafe := fixable(d, r.unsafe)
+		if fix != nil {
+			nSafe++
+		} else if hasUnsafe {
+			nUnsafe++
+		}
+		line(i, d, loc.at(d.File, d.Start), fix, hasUnsafe)
 	}
 	if r.quiet {
 		return
 	}
+	if r.grouping && len(diags) > 0 {
+		fmt.Fprintln(r.w)
+	}
 	r.summary(diags, files)
-	r.fixSummary(nSafe, nUnsafe)
+	if nSafe > 0 {
+		fmt.Fprintf(r.w, "%d fixable with --fix", nSafe)
+		if nUnsafe > 0 {
+			fmt.Fprintf(r.w, " (%d more with --unsafe-fixes)", nUnsafe)
+		}
+		fmt.Fprintln(r.w)
+	} else if nUnsafe > 0 {
+		fmt.Fprintf(r.w, "%d fixable with --fix --unsafe-fixes\n", nUnsafe)
+	}
 }
 
 // summary is the `N files checked: ...` line. It counts the findings past
@@ -291,18 +317,6 @@ func (r *reporter) summary(diags []analysis.Diagnostic, files int) {
 		count(counts[analysis.SeverityWarning], "warning"), count(counts[analysis.SeverityInfo], "info"), hints, more)
 }
 
-func (r *reporter) fixSummary(nSafe, nUnsafe int) {
-	if nSafe > 0 {
-		fmt.Fprintf(r.w, "%d fixable with --fix", nSafe)
-		if nUnsafe > 0 {
-			fmt.Fprintf(r.w, " (%d more with --unsafe-fixes)", nUnsafe)
-		}
-		fmt.Fprintln(r.w)
-	} else if nUnsafe > 0 {
-		fmt.Fprintf(r.w, "%d fixable with --fix --unsafe-fixes\n", nUnsafe)
-	}
-}
-
 func count(n int, s string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, s)
@@ -313,26 +327,18 @@ func count(n int, s string) string {
 // concise prints one line per finding: `file:line:col: severity: CODE [*]
 // message` ([*] marks an applicable fix), then the summary.
 func (r *reporter) concise(diags []analysis.Diagnostic, files int) {
-	loc := r.locator()
-	nSafe, nUnsafe := 0, 0
-	for _, d := range diags {
-		s := loc.at(d.File, d.Start)
-		mark := ""
-		fix, hasUnsafe := fixable(d, r.unsafe)
-		if fix != nil {
-			nSafe++
-			mark = " [*]"
-		} else if hasUnsafe {
-			nUnsafe++
-		}
-		fmt.Fprintf(r.w, "%s: %s: %s%s %s\n", r.paint(ansiBold, fmt.Sprintf("%s:%d:%d", escapeText(relPath(r.cwd, d.File)), s.line, s.col)),
-			r.paint(severityColor(d.Severity), d.Severity.String()), r.paint(ansiDim, d.Code), mark, escapeText(d.Message))
+	r.each(diags, files, func(_ int, d analysis.Diagnostic, s position, fix *analysis.Fix, _ bool) {
+		fmt.Fprintf(r.w, "%s: %s: %s%s %s\n", r.where(d.File, s),
+			r.paint(severityColor(d.Severity), d.Severity.String()), r.paint(ansiDim, d.Code), fixMark(fix), escapeText(d.Message))
+	})
+}
+
+// fixMark is the [*] after a finding --fix can fix.
+func fixMark(fix *analysis.Fix) string {
+	if fix != nil {
+		return " [*]"
 	}
-	if r.quiet {
-		return
-	}
-	r.summary(diags, files)
-	r.fixSummary(nSafe, nUnsafe)
+	return ""
 }
 
 type jsonEdit struct {
@@ -468,34 +474,17 @@ func (r *reporter) jsonLines(diags []analysis.Diagnostic) {
 // grouped prints the findings under their file's name, one indented
 // `line:col CODE [*] message` each, then the summary (ruff's grouped).
 func (r *reporter) grouped(diags []analysis.Diagnostic, files int) {
-	loc := r.locator()
-	nSafe, nUnsafe := 0, 0
-	for i, d := range diags {
+	r.grouping = true
+	r.each(diags, files, func(i int, d analysis.Diagnostic, s position, fix *analysis.Fix, _ bool) {
 		if i == 0 || diags[i-1].File != d.File {
 			if i > 0 {
 				fmt.Fprintln(r.w)
 			}
 			fmt.Fprintf(r.w, "%s:\n", r.paint(ansiBold, relPath(r.cwd, d.File)))
 		}
-		s := loc.at(d.File, d.Start)
-		mark := ""
-		if fix, hasUnsafe := fixable(d, r.unsafe); fix != nil {
-			nSafe++
-			mark = " [*]"
-		} else if hasUnsafe {
-			nUnsafe++
-		}
 		fmt.Fprintf(r.w, "  %-8s %s %s%s %s\n", fmt.Sprintf("%d:%d", s.line, s.col), r.paint(severityColor(d.Severity), d.Severity.String()+":"),
-			r.paint(ansiDim, d.Code), mark, d.Message)
-	}
-	if r.quiet {
-		return
-	}
-	if len(diags) > 0 {
-		fmt.Fprintln(r.w)
-	}
-	r.summary(diags, files)
-	r.fixSummary(nSafe, nUnsafe)
+			r.paint(ansiDim, d.Code), fixMark(fix), d.Message)
+	})
 }
 
 // pylint prints `file:line: [CODE] message` (pylint's parseable format).
