@@ -310,10 +310,5 @@ func (s *Server) executeCommand(ctx context.Context, p *executeCommandParams) (a
 
 // lookupRule finds one of the server's analyzers by code or name.
 func (s *Server) lookupRule(codeOrName string) *analysis.Analyzer {
-	for _, a := range s.opts.Analyzers {
-		if strings.EqualFold(a.Code, codeOrName) || strings.EqualFold(a.Name, codeOrName) {
-			return a
-		}
-	}
-	return nil
+	return analysis.Lookup(s.opts.Analyzers, codeOrName)
 }

@@ -87,7 +87,7 @@ func TestCheckAndServerAgree(t *testing.T) {
 					for uri, edits := range a.Edit.Changes {
 						p := pathOf(string(uri))
 						text := string(mustRead(t, p))
-						sort.SliceStable(edits, func(i, j int) bool { return comparePos(edits[j].Range.Start, edits[i].Range.Start) })
+						sort.SliceStable(edits, func(i, j int) bool { return comparePos(edits[j].Range.Start, edits[i].Range.Start) < 0 })
 						for _, e := range edits {
 							text = applyEdit(text, e)
 						}
@@ -177,10 +177,6 @@ func convertForTest(lines *grammar.Lines, d analysis.Diagnostic) protocol.Diagno
 func diagKey(d protocol.Diagnostic) string {
 	r := d.Range
 	return fmt.Sprintf("%d:%d-%d:%d %v %v %s", r.Start.Line, r.Start.Character, r.End.Line, r.End.Character, d.Severity, d.Code, d.Message)
-}
-
-func comparePos(a, b protocol.Position) bool {
-	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
 }
 
 func sortedPaths(ms ...map[string]string) []string {

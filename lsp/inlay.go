@@ -1,9 +1,12 @@
 package lsp
 
 import (
+	"cmp"
+
 	"context"
+	"go.lsp.dev/protocol"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
@@ -53,10 +56,7 @@ func (s *view) inlayHints(ctx context.Context, doc docRequest, p *rangeParams) (
 			Tooltip:     &markup{Kind: "markdown", Value: s.accessMarkdown(v, a)},
 		})
 	}
-	sort.SliceStable(hints, func(i, j int) bool {
-		a, b := hints[i].Position, hints[j].Position
-		return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
-	})
+	slices.SortStableFunc(hints, func(a, b inlayHint) int { return comparePos(a.Position, b.Position) })
 	return hints, nil
 }
 
@@ -175,4 +175,9 @@ func commonRun(words [][]string, at func(w []string, k int) string) int {
 		}
 		n++
 	}
+}
+
+// comparePos orders two positions in a document.
+func comparePos(a, b protocol.Position) int {
+	return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Character, b.Character))
 }

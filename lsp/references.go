@@ -1,9 +1,11 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
 
 	"go.lsp.dev/protocol"
 
@@ -189,12 +191,8 @@ func (s *view) references(ctx context.Context, doc docRequest, p *referenceParam
 		return nil, ctx.Err()
 	}
 	out := append([]protocol.Location{}, locs.list...)
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.URI != b.URI {
-			return a.URI < b.URI
-		}
-		return a.Range.Start.Line < b.Range.Start.Line || a.Range.Start.Line == b.Range.Start.Line && a.Range.Start.Character < b.Range.Start.Character
+	slices.SortStableFunc(out, func(a, b protocol.Location) int {
+		return cmp.Or(strings.Compare(string(a.URI), string(b.URI)), comparePos(a.Range.Start, b.Range.Start))
 	})
 	return out, nil
 }

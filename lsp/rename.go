@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"sort"
+	"slices"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -118,10 +118,7 @@ func (s *view) rename(ctx context.Context, doc docRequest, p *renameParams) (any
 		}
 	}
 	for uri := range changes {
-		sort.Slice(changes[uri], func(i, j int) bool {
-			a, b := changes[uri][i].Range.Start, changes[uri][j].Range.Start
-			return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
-		})
+		slices.SortFunc(changes[uri], func(a, b protocol.TextEdit) int { return comparePos(a.Range.Start, b.Range.Start) })
 	}
 	return map[string]any{"changes": changes}, nil
 }

@@ -2,11 +2,11 @@ package workspace
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -119,12 +119,8 @@ func (w *Workspace) stubIndex() *stubIndex {
 		return ix
 	}
 	epoch := w.abi.stubsEpoch
-	pys := make([]string, 0, len(w.abi.py))
-	for p := range w.abi.py {
-		pys = append(pys, p)
-	}
+	pys := slices.Sorted(maps.Keys(w.abi.py))
 	w.mu.Unlock()
-	sort.Strings(pys)
 	ix := &stubIndex{byFile: map[string][]*abi.Stub{}, byEntry: map[string][]*abi.Stub{}, kinds: map[string]Kind{}, links: map[*abi.Stub]*StubLink{}}
 	ix.configured = map[string]string{}
 	for _, p := range pys {
@@ -380,14 +376,11 @@ func (w *Workspace) StubsFor(path string) []*abi.Stub {
 // UnitsOfStub returns the units of path that compile under stub s (the
 // entries of s whose closure includes path).
 func (w *Workspace) UnitsOfStub(path string, s *abi.Stub) []string {
-	ctx := w.Context(path)
 	link := w.StubLink(s)
 	var out []string
-	for _, u := range ctx.Units {
-		for _, e := range link.Entries {
-			if e == u {
-				out = append(out, u)
-			}
+	for _, u := range w.Context(path).Units {
+		if slices.Contains(link.Entries, u) {
+			out = append(out, u)
 		}
 	}
 	return out
@@ -425,12 +418,7 @@ func (w *Workspace) PythonFiles() []string {
 	w.Index()
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	out := make([]string, 0, len(w.abi.py))
-	for p := range w.abi.py {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(w.abi.py))
 }
 
 // incoresList finds a runtime kernel configuration's list of per-core

@@ -1445,12 +1445,7 @@ func (w *Workspace) KnownFiles() []string {
 	w.Index()
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	out := make([]string, 0, len(w.known))
-	for p := range w.known {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(w.known))
 }
 
 // Context returns the extern context of a C++ file.

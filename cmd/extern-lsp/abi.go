@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -8,7 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
@@ -155,11 +156,8 @@ func runABI(c *cli, args []string) int {
 		}
 		stubs = ws.StubsFor(path)
 	}
-	sort.SliceStable(stubs, func(i, j int) bool {
-		if stubs[i].File != stubs[j].File {
-			return stubs[i].File < stubs[j].File
-		}
-		return stubs[i].Start < stubs[j].Start
+	slices.SortStableFunc(stubs, func(x, y *abi.Stub) int {
+		return cmp.Or(strings.Compare(x.File, y.File), cmp.Compare(x.Start, y.Start))
 	})
 	cwd, _ := os.Getwd()
 	var o *abi.Orchestration

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,7 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
@@ -156,15 +157,8 @@ func writeBaseline(path string, roots []string, ws *workspace.Workspace, diags [
 		idx[k] = len(b.entries)
 		b.entries = append(b.entries, baselineEntry{File: k.file, Code: d.Code, Name: d.Name, Fingerprint: k.fp, Count: 1, Snippet: snippet(ws, d)})
 	}
-	sort.SliceStable(b.entries, func(i, j int) bool {
-		x, y := b.entries[i], b.entries[j]
-		if x.File != y.File {
-			return x.File < y.File
-		}
-		if x.Code != y.Code {
-			return x.Code < y.Code
-		}
-		return x.Fingerprint < y.Fingerprint
+	slices.SortStableFunc(b.entries, func(x, y baselineEntry) int {
+		return cmp.Or(strings.Compare(x.File, y.File), strings.Compare(x.Code, y.Code), strings.Compare(x.Fingerprint, y.Fingerprint))
 	})
 	out := baselineFile{Version: baselineVersion, Findings: b.entries}
 	if out.Findings == nil {

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -133,11 +136,7 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 			unresolved = append(unresolved, fmt.Sprintf("%s:%d: %q", rel(p), inc.Line+1, inc.Path))
 		}
 	}
-	entries := make([]string, 0, len(units))
-	for u := range units {
-		entries = append(entries, u)
-	}
-	sort.Strings(entries)
+	entries := slices.Sorted(maps.Keys(units))
 	var unitNames, unknown []string
 	for _, u := range entries {
 		unitNames = append(unitNames, rel(u))
@@ -247,12 +246,7 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 	for _, x := range byCode {
 		s.Rules = append(s.Rules, *x)
 	}
-	sort.Slice(s.Rules, func(i, j int) bool {
-		if s.Rules[i].N != s.Rules[j].N {
-			return s.Rules[i].N > s.Rules[j].N
-		}
-		return s.Rules[i].Code < s.Rules[j].Code
-	})
+	slices.SortFunc(s.Rules, func(x, y ruleCount) int { return cmp.Or(y.N-x.N, strings.Compare(x.Code, y.Code)) })
 	return s
 }
 
