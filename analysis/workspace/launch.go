@@ -127,8 +127,8 @@ func isBuildFile(name string) bool {
 const maxBuildFile = 1 << 20
 
 // BuildSettings returns the compile settings of the build files of dir,
-// cached per folder (read from disk; an edit is seen after
-// InvalidateBuild or a change of roots).
+// cached per folder (read from disk; an edit is seen after a change of
+// roots).
 func (w *Workspace) BuildSettings(dir string) []BuildSetting {
 	dir = Abs(dir)
 	w.mu.Lock()
@@ -162,13 +162,6 @@ func (w *Workspace) BuildSettings(dir string) []BuildSetting {
 	}
 	w.mu.Unlock()
 	return out
-}
-
-// InvalidateBuild drops the cached build settings (a build file changed).
-func (w *Workspace) InvalidateBuild() {
-	w.mu.Lock()
-	w.build = nil
-	w.mu.Unlock()
 }
 
 // buildSettingsOf reads the compiler switches and definitions of one build

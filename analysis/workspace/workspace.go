@@ -162,8 +162,6 @@ type Workspace struct {
 	// known is every C++ file found under the roots (for reverse includes).
 	known   map[string]bool
 	indexed bool
-	// KindOverride lets the Python stub link decide an entry's kind.
-	kindOverride func(entry string) (Kind, bool)
 	// parsers are idle parsers by language (grammar.Lang): one of the
 	// other language was replaced by a new parser at every parse. Forks
 	// share them.
@@ -184,9 +182,8 @@ type Workspace struct {
 	closures *closureTable
 	drops    uint64
 	// releases counts the parses released by this workspace and its forks
-	// (they share the parses), overrides the kind overrides set.
-	releases  *atomic.Uint64
-	overrides uint64
+	// (they share the parses).
+	releases *atomic.Uint64
 	// abi is the Python stub index (stubs.go).
 	abi abiState
 	// maxFile is the size cap of a file (fsys.DefaultMaxFileSize when
@@ -312,14 +309,6 @@ func (w *Workspace) AddIncludeDirs(dirs []string) {
 	}
 }
 
-// SetKindOverride installs the stub link's kind decision.
-func (w *Workspace) SetKindOverride(fn func(entry string) (Kind, bool)) {
-	w.mu.Lock()
-	w.kindOverride = fn
-	w.overrides++
-	w.mu.Unlock()
-}
-
 // SetOverlay records an editor buffer for path; it replaces disk content.
 func (w *Workspace) SetOverlay(path string, src []byte, version int32) {
 	path = Abs(path)
@@ -367,17 +356,6 @@ func (w *Workspace) replace(path string, old, ne *fileEntry) {
 	w.files[path] = ne
 	w.markKnown(path)
 	w.touched(path, shape)
-}
-
-// SetParsed records an already parsed overlay (the server reparses
-// incrementally itself and hands the result over).
-func (w *Workspace) SetParsed(f *grammar.File, version int32) {
-	path := Abs(f.Path)
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	ne := newEntry(f.Src)
-	ne.overlay, ne.version, ne.c.file = true, version, f
-	w.replace(path, w.files[path], ne)
 }
 
 // ClearOverlay drops an editor buffer; the disk content is read again.
@@ -872,20 +850,6 @@ func (w *Workspace) TrimParses(budget int64, keep func() func(path string) bool)
 	return out
 }
 
-// Parsed lists the paths whose parse the workspace holds, sorted.
-func (w *Workspace) Parsed() []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	var out []string
-	for p, e := range w.files {
-		if e.parsed() != nil {
-			out = append(out, p)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 func (w *Workspace) scanOf(path string) *scan {
 	e, err := w.entry(path)
 	if err != nil {
@@ -1174,7 +1138,7 @@ func (w *Workspace) dropClosures() {
 func (w *Workspace) Generation() uint64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.drops + w.releases.Load() + w.abi.stubsEpoch + w.overrides
+	return w.drops + w.releases.Load() + w.abi.stubsEpoch
 }
 
 // closureHook, when set (tests), hears each file a closure walk visits.
@@ -1386,28 +1350,27 @@ func (w *Workspace) Fork() *Workspace {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	f := &Workspace{
-		roots:        append([]string(nil), w.roots...),
-		files:        maps.Clone(w.files),
-		includeDirs:  append([]string(nil), w.includeDirs...),
-		noDir:        w.noDir,
-		known:        maps.Clone(w.known),
-		indexed:      w.indexed,
-		kindOverride: w.kindOverride,
-		parsers:      w.parsers,
-		releases:     w.releases,
-		units:        w.units,
-		resolved:     w.resolved,
-		unitsEpoch:   w.unitsEpoch,
-		closures:     w.closures,
-		abi:          abiState{py: maps.Clone(w.abi.py), stubs: w.abi.stubs, stubsEpoch: w.abi.stubsEpoch},
-		maxFile:      w.maxFile,
-		maxUnit:      w.maxUnit,
-		launchDirs:   w.launchDirs,
-		build:        w.build,
-		problems:     w.problems,
-		uses:         w.uses,
-		idx:          w.idx,
-		bounded:      w.bounded,
+		roots:       append([]string(nil), w.roots...),
+		files:       maps.Clone(w.files),
+		includeDirs: append([]string(nil), w.includeDirs...),
+		noDir:       w.noDir,
+		known:       maps.Clone(w.known),
+		indexed:     w.indexed,
+		parsers:     w.parsers,
+		releases:    w.releases,
+		units:       w.units,
+		resolved:    w.resolved,
+		unitsEpoch:  w.unitsEpoch,
+		closures:    w.closures,
+		abi:         abiState{py: maps.Clone(w.abi.py), stubs: w.abi.stubs, stubsEpoch: w.abi.stubsEpoch},
+		maxFile:     w.maxFile,
+		maxUnit:     w.maxUnit,
+		launchDirs:  w.launchDirs,
+		build:       w.build,
+		problems:    w.problems,
+		uses:        w.uses,
+		idx:         w.idx,
+		bounded:     w.bounded,
 	}
 	if f.files == nil {
 		f.files = map[string]*fileEntry{}
@@ -1524,14 +1487,6 @@ func (w *Workspace) buildUnits(jobs int) map[string][]string {
 // UnitKind returns the kind of the extern whose entry is the given file.
 func (w *Workspace) UnitKind(entry string) (Kind, string) {
 	entry = Abs(entry)
-	w.mu.Lock()
-	ov := w.kindOverride
-	w.mu.Unlock()
-	if ov != nil {
-		if k, ok := ov(entry); ok {
-			return k, "stub"
-		}
-	}
 	if k, ok := w.stubKind(entry); ok {
 		return k, "stub"
 	}

@@ -42,13 +42,6 @@ func TestContextAndKinds(t *testing.T) {
 		t.Errorf("plain.cpp is not an extern source: %+v", c)
 	}
 
-	w.SetKindOverride(func(entry string) (Kind, bool) {
-		return KindAIV, entry == p("kernels/attn/entry.cpp")
-	})
-	if k, src := w.UnitKind(p("kernels/attn/entry.cpp")); k != KindAIV || src != "stub" {
-		t.Errorf("override: %s %s", k, src)
-	}
-
 	// An overlay that drops the include detaches the header from that unit.
 	w.SetOverlay(p("kernels/attn/vec_entry.cpp"), []byte(`extern "C" __global__ __aicore__ void vec_entry(__gm__ int64_t *args) {}`), 2)
 	if got := w.Context(p("kernels/common/body.hpp")).Units; len(got) != 1 {
@@ -319,4 +312,18 @@ func TestPreload(t *testing.T) {
 	if has(w, "sdk/d.h") {
 		t.Errorf("capped: preloaded %v", read(w))
 	}
+}
+
+// Parsed lists the paths whose parse the workspace holds, sorted.
+func (w *Workspace) Parsed() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []string
+	for p, e := range w.files {
+		if e.parsed() != nil {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
