@@ -850,6 +850,20 @@ func (w *Workspace) TrimParses(budget int64, keep func() func(path string) bool)
 	return out
 }
 
+// Parsed lists the paths whose parse the workspace holds, sorted.
+func (w *Workspace) Parsed() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []string
+	for p, e := range w.files {
+		if e.parsed() != nil {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 func (w *Workspace) scanOf(path string) *scan {
 	e, err := w.entry(path)
 	if err != nil {

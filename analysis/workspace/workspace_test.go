@@ -313,17 +313,3 @@ func TestPreload(t *testing.T) {
 		t.Errorf("capped: preloaded %v", read(w))
 	}
 }
-
-// Parsed lists the paths whose parse the workspace holds, sorted.
-func (w *Workspace) Parsed() []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	var out []string
-	for p, e := range w.files {
-		if e.parsed() != nil {
-			out = append(out, p)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
