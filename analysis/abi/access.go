@@ -955,7 +955,9 @@ func BindDefs(entry *grammar.File, files []*FileDefs, consts *cxx.Resolver) *Bin
 			case i < len(args):
 				vs = eval(args[i])
 			case tp.defaults[i] != nil:
-				vs = evalDefault(tp.defaults[i], scope, tp.names[:i], lookup, consts)
+				// A default argument is evaluated in the template's own
+				// scope: an earlier parameter takes its bound value.
+				vs = evalBound(tp.defaults[i], func(name string) (string, bool) { return scope, slices.Contains(tp.names[:i], name) }, lookup, consts)
 			}
 			if len(vs) != 1 {
 				continue
@@ -1012,31 +1014,7 @@ func BindDefs(entry *grammar.File, files []*FileDefs, consts *cxx.Resolver) *Bin
 			fn := order[i]
 			tps := templateParams(fn)
 			eval := func(n *grammar.Node) []int64 {
-				m := cxx.Unparen(n)
-				if m != nil && m.Kind() == "type_descriptor" {
-					if c := firstNamed(m); c != nil {
-						m = c
-					}
-				}
-				neg := false
-				if m != nil && m.Kind() == "unary_expression" {
-					if op := m.ChildByField("operator"); op != nil && op.Text() == "!" {
-						neg, m = true, cxx.Unparen(m.ChildByField("argument"))
-					}
-				}
-				if m != nil && (m.Kind() == "identifier" || m.Kind() == "type_identifier") {
-					if scope, ok := tps[m.Text()]; ok {
-						v, ok := lookup(scope, m.Text())
-						if !ok {
-							return nil
-						}
-						if neg {
-							return []int64{boolInt(v == 0)}
-						}
-						return []int64{v}
-					}
-				}
-				return consts.EvalAll(n)
+				return evalBound(n, func(name string) (string, bool) { s, ok := tps[name]; return s, ok }, lookup, consts)
 			}
 			dead := func(n *grammar.Node) bool {
 				for _, c := range conds(n, fn, nil) {
@@ -1104,28 +1082,35 @@ func BindDefs(entry *grammar.File, files []*FileDefs, consts *cxx.Resolver) *Bin
 	return b
 }
 
-// evalDefault evaluates a template parameter's default argument: an
-// earlier parameter of the same template (possibly negated) takes its bound
-// value, anything else is a constant expression.
-func evalDefault(def *grammar.Node, scope string, earlier []string, lookup func(scope, name string) (int64, bool), consts *cxx.Resolver) []int64 {
-	m := cxx.Unparen(def)
+// evalBound evaluates a template argument: a name (possibly negated) that
+// scopeOf places in a template takes the value bound there, anything else
+// is a constant expression.
+func evalBound(n *grammar.Node, scopeOf func(name string) (string, bool), lookup func(scope, name string) (int64, bool), consts *cxx.Resolver) []int64 {
+	m := cxx.Unparen(n)
+	if m != nil && m.Kind() == "type_descriptor" {
+		if c := firstNamed(m); c != nil {
+			m = c
+		}
+	}
 	neg := false
 	if m != nil && m.Kind() == "unary_expression" {
 		if op := m.ChildByField("operator"); op != nil && op.Text() == "!" {
 			neg, m = true, cxx.Unparen(m.ChildByField("argument"))
 		}
 	}
-	if m != nil && m.Kind() == "identifier" && slices.Contains(earlier, m.Text()) {
-		v, ok := lookup(scope, m.Text())
-		if !ok {
-			return nil
+	if m != nil && (m.Kind() == "identifier" || m.Kind() == "type_identifier") {
+		if scope, ok := scopeOf(m.Text()); ok {
+			v, ok := lookup(scope, m.Text())
+			if !ok {
+				return nil
+			}
+			if neg {
+				v = boolInt(v == 0)
+			}
+			return []int64{v}
 		}
-		if neg {
-			return []int64{boolInt(v == 0)}
-		}
-		return []int64{v}
 	}
-	return consts.EvalAll(def)
+	return consts.EvalAll(n)
 }
 
 func boolInt(b bool) int64 {

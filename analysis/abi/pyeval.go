@@ -241,24 +241,12 @@ func (e *env) call(n *grammar.Node, depth int) (string, evalErr) {
 				p = join(p, v)
 			}
 			return p, ""
-		case d == "os.path.dirname":
-			vs, err := vals()
-			if err != "" || len(vs) != 1 {
-				return "", orErr(err, "os.path.dirname() takes one argument")
-			}
-			return filepath.Dir(vs[0]), ""
-		case d == "os.path.basename":
-			vs, err := vals()
-			if err != "" || len(vs) != 1 {
-				return "", orErr(err, "os.path.basename() takes one argument")
-			}
-			return filepath.Base(vs[0]), ""
-		case d == "os.path.abspath" || d == "os.path.realpath" || d == "os.path.normpath" || d == "os.fspath" || d == "os.path.expanduser":
+		case pathFuncs[d] != nil:
 			vs, err := vals()
 			if err != "" || len(vs) != 1 {
 				return "", orErr(err, d+"() takes one argument")
 			}
-			return filepath.Clean(vs[0]), ""
+			return pathFuncs[d](vs[0]), ""
 		case d == "pathlib.Path" || d == "pathlib.PurePath" || d == "pathlib.PosixPath":
 			return e.pathCtor(n, vals)
 		case d == "os.environ.get" || d == "os.getenv":
@@ -274,37 +262,24 @@ func (e *env) call(n *grammar.Node, depth int) (string, evalErr) {
 				if len(args) == 0 {
 					return e.value(obj, depth+1)
 				}
-			case "joinpath":
+			case "joinpath", "with_name", "with_suffix":
 				base, err := e.value(obj, depth+1)
 				if err != "" {
 					return "", err
 				}
 				vs, err := vals()
-				if err != "" {
+				switch {
+				case err != "":
 					return "", err
-				}
-				for _, v := range vs {
-					base = join(base, v)
-				}
-				return base, ""
-			case "with_name":
-				base, err := e.value(obj, depth+1)
-				if err != "" {
-					return "", err
-				}
-				vs, err := vals()
-				if err != "" || len(vs) != 1 {
-					return "", orErr(err, "with_name() takes one argument")
-				}
-				return filepath.Join(filepath.Dir(base), vs[0]), ""
-			case "with_suffix":
-				base, err := e.value(obj, depth+1)
-				if err != "" {
-					return "", err
-				}
-				vs, err := vals()
-				if err != "" || len(vs) != 1 {
-					return "", orErr(err, "with_suffix() takes one argument")
+				case attr.Text() == "joinpath":
+					for _, v := range vs {
+						base = join(base, v)
+					}
+					return base, ""
+				case len(vs) != 1:
+					return fail("%s() takes one argument", attr.Text())
+				case attr.Text() == "with_name":
+					return filepath.Join(filepath.Dir(base), vs[0]), ""
 				}
 				return strings.TrimSuffix(base, filepath.Ext(base)) + vs[0], ""
 			case "format", "replace", "strip", "lower", "upper":
@@ -339,6 +314,12 @@ func (e *env) call(n *grammar.Node, depth int) (string, evalErr) {
 		return e.pathCtor(n, vals)
 	}
 	return fail("`%s` is a call extern-lsp does not evaluate", clip(n.Text()))
+}
+
+// pathFuncs are the one-argument os.path functions the evaluator knows.
+var pathFuncs = map[string]func(string) string{
+	"os.path.dirname": filepath.Dir, "os.path.basename": filepath.Base, "os.path.abspath": filepath.Clean, "os.path.realpath": filepath.Clean,
+	"os.path.normpath": filepath.Clean, "os.fspath": filepath.Clean, "os.path.expanduser": filepath.Clean,
 }
 
 func (e *env) pathCtor(n *grammar.Node, vals func() ([]string, evalErr)) (string, evalErr) {

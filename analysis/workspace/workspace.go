@@ -311,25 +311,17 @@ func (w *Workspace) AddIncludeDirs(dirs []string) {
 
 // SetOverlay records an editor buffer for path; it replaces disk content.
 func (w *Workspace) SetOverlay(path string, src []byte, version int32) {
-	path = Abs(path)
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.setOverlay(path, src, version, nil)
+	w.SetOverlayParse(path, src, version, nil)
 }
 
 // SetOverlayParse records an editor buffer whose parse is made by parse
-// when first asked (the server's incremental reparse): an edit costs no
-// parse until a request or an analysis reads the file, and the forks
-// holding this text share the one parse.
+// when first asked (the server's incremental reparse; nil: a batch parse):
+// an edit costs no parse until a request or an analysis reads the file,
+// and the forks holding this text share the one parse.
 func (w *Workspace) SetOverlayParse(path string, src []byte, version int32, parse func() (*grammar.File, error)) {
 	path = Abs(path)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.setOverlay(path, src, version, parse)
-}
-
-// setOverlay installs an overlay (w.mu held).
-func (w *Workspace) setOverlay(path string, src []byte, version int32, parse func() (*grammar.File, error)) {
 	e := w.files[path]
 	if e != nil && e.overlay && bytes.Equal(e.src, src) && e.c.settled() {
 		// The same text: its parse and scan stand.
