@@ -38,9 +38,6 @@ type clientCapsWire struct {
 		DidChangeWatchedFiles *struct {
 			DynamicRegistration bool `json:"dynamicRegistration"`
 		} `json:"didChangeWatchedFiles"`
-		DidChangeConfiguration *struct {
-			DynamicRegistration bool `json:"dynamicRegistration"`
-		} `json:"didChangeConfiguration"`
 		Diagnostics *struct {
 			RefreshSupport bool `json:"refreshSupport"`
 		} `json:"diagnostics"`
@@ -58,16 +55,6 @@ type clientCapsWire struct {
 		Diagnostic *struct {
 			DynamicRegistration bool `json:"dynamicRegistration"`
 		} `json:"diagnostic"`
-		PublishDiagnostics *struct {
-			RelatedInformation bool `json:"relatedInformation"`
-			VersionSupport     bool `json:"versionSupport"`
-		} `json:"publishDiagnostics"`
-		Hover *struct {
-			ContentFormat []string `json:"contentFormat"`
-		} `json:"hover"`
-		Definition *struct {
-			LinkSupport bool `json:"linkSupport"`
-		} `json:"definition"`
 	} `json:"textDocument"`
 	// Experimental.ExternLspStatus: the client shows the
 	// externLsp/status notification itself (VS Code's status item, the
@@ -99,9 +86,8 @@ type didOpenParams struct {
 // contentChange keeps Range a pointer: a change without a range replaces
 // the whole document (protocol's struct cannot tell the two apart).
 type contentChange struct {
-	Range       *protocol.Range `json:"range"`
-	RangeLength *uint32         `json:"rangeLength"`
-	Text        string          `json:"text"`
+	Range *protocol.Range `json:"range"`
+	Text  string          `json:"text"`
 }
 
 type didChangeParams struct {
@@ -177,7 +163,6 @@ type didChangeConfigurationParams struct {
 
 type documentDiagnosticParams struct {
 	TextDocument     textDocumentIdentifier `json:"textDocument"`
-	Identifier       string                 `json:"identifier"`
 	PreviousResultID string                 `json:"previousResultId"`
 }
 
@@ -190,7 +175,6 @@ type documentDiagnosticReport struct {
 }
 
 type workspaceDiagnosticParams struct {
-	Identifier        string `json:"identifier"`
 	PreviousResultIDs []struct {
 		URI   string `json:"uri"`
 		Value string `json:"value"`
