@@ -26,23 +26,28 @@ const DefaultMaxFileSize = 4 << 20
 // its compile reaches) reads in total.
 const DefaultMaxUnitBytes = 32 << 20
 
-// Errors a SkipError wraps, for errors.Is.
+// The reasons a file is not read (the first three) or not written, for
+// errors.Is.
 var (
 	ErrNotRegular = errors.New("not a regular file")
 	ErrTooLarge   = errors.New("file too large")
 	ErrUTF16      = errors.New("UTF-16 encoded")
+	ErrOutside    = errors.New("outside the workspace")
+	ErrChanged    = errors.New("changed since it was read")
+	ErrReadOnly   = errors.New("read-only")
+	ErrHardLinked = errors.New("hard-linked")
 )
 
-// SkipError is a file that was deliberately not read: the path and why,
-// worded for the user.
-type SkipError struct {
+// Error is a file deliberately not read or not written: the path and why,
+// worded for the user, wrapping one of the reasons above.
+type Error struct {
 	Path   string
 	Reason string
-	Err    error // ErrNotRegular, ErrTooLarge or ErrUTF16
+	Err    error
 }
 
-func (e *SkipError) Error() string { return e.Reason }
-func (e *SkipError) Unwrap() error { return e.Err }
+func (e *Error) Error() string { return e.Reason }
+func (e *Error) Unwrap() error { return e.Err }
 
 // Stamp identifies the content a read saw, so a later write can tell
 // whether the file changed since.
@@ -93,7 +98,7 @@ func ReadFile(path string, max int64) ([]byte, Stamp, error) {
 		return nil, Stamp{}, tooLarge(path, int64(len(data)), max)
 	}
 	if isUTF16(data) {
-		return nil, Stamp{}, &SkipError{Path: path, Err: ErrUTF16,
+		return nil, Stamp{}, &Error{Path: path, Err: ErrUTF16,
 			Reason: "UTF-16 encoded text; extern-lsp reads UTF-8 (convert it: iconv -f UTF-16 -t UTF-8)"}
 	}
 	return data, StampOf(data, st), nil
@@ -139,7 +144,7 @@ func (b brokenLink) Is(target error) bool { return target == fs.ErrNotExist }
 
 func checkRegular(path string, st fs.FileInfo, max int64) error {
 	if !st.Mode().IsRegular() {
-		return &SkipError{Path: path, Err: ErrNotRegular, Reason: "not a regular file (" + Describe(st.Mode()) + "); not read"}
+		return &Error{Path: path, Err: ErrNotRegular, Reason: "not a regular file (" + Describe(st.Mode()) + "); not read"}
 	}
 	if st.Size() > max {
 		return tooLarge(path, st.Size(), max)
@@ -148,7 +153,7 @@ func checkRegular(path string, st fs.FileInfo, max int64) error {
 }
 
 func tooLarge(path string, size, max int64) error {
-	return &SkipError{Path: path, Err: ErrTooLarge,
+	return &Error{Path: path, Err: ErrTooLarge,
 		Reason: fmt.Sprintf("%s is over the max-file-size limit of %s; not read", Bytes(size), Bytes(max))}
 }
 

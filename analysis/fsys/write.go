@@ -19,26 +19,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Errors a RefusedError wraps, for errors.Is.
-var (
-	ErrOutside    = errors.New("outside the workspace")
-	ErrChanged    = errors.New("changed since it was read")
-	ErrReadOnly   = errors.New("read-only")
-	ErrHardLinked = errors.New("hard-linked")
-)
-
-// RefusedError is a write that was not done, and why.
-type RefusedError struct {
-	Path   string
-	Reason string
-	Err    error
-}
-
-func (e *RefusedError) Error() string { return e.Reason }
-func (e *RefusedError) Unwrap() error { return e.Err }
-
 func refuse(path string, err error, format string, args ...any) error {
-	return &RefusedError{Path: path, Err: err, Reason: fmt.Sprintf(format, args...)}
+	return &Error{Path: path, Err: err, Reason: fmt.Sprintf(format, args...)}
 }
 
 // Inside reports whether path, and the file it resolves to through any
@@ -228,7 +210,11 @@ func (w *Writer) replaceAt(dir int, abs, base string, read *Stamp, data []byte) 
 	if err := unix.Fstat(fd, &st); err != nil {
 		return err
 	}
-	mode := fileMode(st.Mode)
+	fi, err := held.Stat()
+	if err != nil {
+		return err
+	}
+	mode := fi.Mode()
 	if !mode.IsRegular() {
 		return refuse(abs, ErrNotRegular, "not a regular file (%s)", Describe(mode))
 	}
@@ -568,7 +554,7 @@ func (w *Writer) removeStale(dir int) {
 			continue
 		}
 		var st unix.Stat_t
-		if unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Uid == uint32(os.Geteuid()) && fileMode(st.Mode).IsRegular() {
+		if unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Uid == uint32(os.Geteuid()) && st.Mode&unix.S_IFMT == unix.S_IFREG {
 			unix.Unlinkat(dir, name, 0)
 		}
 	}
@@ -591,34 +577,6 @@ func keepAs(dir int, name, want string) (string, error) {
 			return "", err
 		}
 	}
-}
-
-func fileMode(m uint32) fs.FileMode {
-	mode := fs.FileMode(m & 0o777)
-	switch m & unix.S_IFMT {
-	case unix.S_IFDIR:
-		mode |= fs.ModeDir
-	case unix.S_IFLNK:
-		mode |= fs.ModeSymlink
-	case unix.S_IFIFO:
-		mode |= fs.ModeNamedPipe
-	case unix.S_IFSOCK:
-		mode |= fs.ModeSocket
-	case unix.S_IFCHR:
-		mode |= fs.ModeDevice | fs.ModeCharDevice
-	case unix.S_IFBLK:
-		mode |= fs.ModeDevice
-	}
-	if m&unix.S_ISUID != 0 {
-		mode |= fs.ModeSetuid
-	}
-	if m&unix.S_ISGID != 0 {
-		mode |= fs.ModeSetgid
-	}
-	if m&unix.S_ISVTX != 0 {
-		mode |= fs.ModeSticky
-	}
-	return mode
 }
 
 // Equal reports whether path already holds data (nothing to write).
