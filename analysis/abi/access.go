@@ -249,7 +249,7 @@ func readFnParams(f *grammar.File, fn *grammar.Node) fnParams {
 			fp.args, fp.argsPos = p.Name, int(p.Index)
 			continue
 		}
-		if !p.Pointer && p.Name != "" && isIntegerType(strings.TrimPrefix(strings.TrimSpace(p.TypeText), "const ")) {
+		if !p.Pointer && p.Name != "" && integerTypes[strings.TrimPrefix(strings.TrimSpace(p.TypeText), "const ")] {
 			fp.ints[p.Name] = int(p.Index)
 		}
 	}
@@ -331,8 +331,6 @@ var integerTypes = map[string]bool{
 }
 
 var floatTypes = map[string]bool{"float": true, "double": true, "half": true, "bfloat16_t": true, "float16_t": true, "__fp16": true, "bf16": true}
-
-func isIntegerType(t string) bool { return integerTypes[t] }
 
 // Is64 reports a 64-bit integer type.
 func Is64(t string) bool {

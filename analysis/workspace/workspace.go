@@ -483,12 +483,9 @@ func (w *Workspace) Problems() []Problem {
 	return out
 }
 
-// AddProblem records a path a caller could not read (a folder its own
-// walk could not list), to be reported with the workspace's own.
-func (w *Workspace) AddProblem(path string, err error) { w.problem(path, err) }
-
-// problem records a read failure (the first one per path).
-func (w *Workspace) problem(path string, err error) {
+// AddProblem records a path that could not be read (the first failure per
+// path): the workspace's own, and a folder a caller's walk could not list.
+func (w *Workspace) AddProblem(path string, err error) {
 	w.problems.mu.Lock()
 	if w.problems.m == nil {
 		w.problems.m = map[string]error{}
@@ -522,7 +519,7 @@ func (w *Workspace) entry(path string) (*fileEntry, error) {
 		if st, serr := os.Stat(path); serr == nil && st.IsDir() {
 			return nil, &os.PathError{Op: "read", Path: path, Err: errIsDir}
 		}
-		w.problem(path, err)
+		w.AddProblem(path, err)
 		return nil, err
 	}
 	e = newEntry(src)
@@ -1185,7 +1182,7 @@ func (w *Workspace) closure(path string, limit int64, depth int) *closureMemo {
 		}
 		if total > limit {
 			for _, p := range out[max(i, 1):] {
-				w.problem(p, fmt.Errorf("not analysed with %s: its includes exceed %s in total", path, fsys.Bytes(limit)))
+				w.AddProblem(p, fmt.Errorf("not analysed with %s: its includes exceed %s in total", path, fsys.Bytes(limit)))
 			}
 			out = out[:max(i, 1)]
 			return &closureMemo{paths: out, n: len(out), bytes: total}
@@ -1303,7 +1300,7 @@ func (w *Workspace) walkRoots(roots []string, bounded bool, jobs int) (found, fo
 	found, foundPy = map[string]bool{}, map[string]bool{}
 	for _, r := range roots {
 		if why := TooBroad(r); bounded && why != "" {
-			w.problem(r, &NotIndexedError{Root: r, Reason: why})
+			w.AddProblem(r, &NotIndexedError{Root: r, Reason: why})
 			continue
 		}
 		var listed atomic.Int64
@@ -1311,13 +1308,13 @@ func (w *Workspace) walkRoots(roots []string, bounded bool, jobs int) (found, fo
 			return !SkipDir(d.Name()) && listed.Add(1) <= maxFolders
 		})
 		if listed.Load() > maxFolders {
-			w.problem(r, &NotIndexedError{Root: r, Reason: fmt.Sprintf("it holds more than %d folders: only some were indexed", maxIndexFolders)})
+			w.AddProblem(r, &NotIndexedError{Root: r, Reason: fmt.Sprintf("it holds more than %d folders: only some were indexed", maxIndexFolders)})
 		}
 		files := 0
 		tree.WalkDir(r, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				// An unreadable folder: reported, the rest is indexed.
-				w.problem(p, err)
+				w.AddProblem(p, err)
 				return nil
 			}
 			if d.IsDir() {
@@ -1328,7 +1325,7 @@ func (w *Workspace) walkRoots(roots []string, bounded bool, jobs int) (found, fo
 			}
 			l, ok := grammar.LangOf(p)
 			if ok && files >= maxFiles {
-				w.problem(r, &NotIndexedError{Root: r, Reason: fmt.Sprintf("it holds more than %d C++ and Python files: only the first were indexed", maxIndexFiles)})
+				w.AddProblem(r, &NotIndexedError{Root: r, Reason: fmt.Sprintf("it holds more than %d C++ and Python files: only the first were indexed", maxIndexFiles)})
 				return filepath.SkipAll
 			}
 			if ok && l == grammar.CPP {
