@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -393,13 +392,12 @@ func (s *view) signatureHelp(ctx context.Context, doc docRequest, p *positionPar
 		labels := externLabels(v.Stubs)
 		for _, st := range stubs {
 			var slots []string
-			for k := range st.Params {
-				pp := &st.Params[k]
+			for k := range st.Count() {
+				pp, _ := st.BySlot(k)
 				if h.Use == abi.UseUnknown || h.Returns || h.Use == abi.UseTensor && pp.Kind == abi.Tensor || h.Use == abi.UseScalar && pp.Kind == abi.Scalar {
 					slots = append(slots, fmt.Sprintf("%d `%s`", int64(pp.Slot)-h.Offset, pp.Name))
 				}
 			}
-			sort.SliceStable(slots, func(i, j int) bool { return slotNum(slots[i]) < slotNum(slots[j]) })
 			who := st.Name
 			if len(v.Stubs) > 1 {
 				who = labels[st] + " (`" + st.Name + "`)"
@@ -420,12 +418,6 @@ func (s *view) signatureHelp(ctx context.Context, doc docRequest, p *positionPar
 		Signatures:      []signatureInformation{{Label: label, Documentation: &markup{Kind: "markdown", Value: doc2}, Parameters: params}},
 		ActiveParameter: max(active, 0),
 	}, nil
-}
-
-func slotNum(s string) int {
-	n := 0
-	fmt.Sscanf(s, "%d", &n)
-	return n
 }
 
 // helperSignature renders `name<T>(type a, type b)` from the helper's

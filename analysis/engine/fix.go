@@ -265,7 +265,7 @@ func (fx *Fixer) applyFile(out *Fixed, file string, fixes []pendingFix, round in
 			out.Stamps[file] = st
 		}
 	}
-	before := fx.errorCount(file)
+	before := errorCount(fx.WS, file)
 	edits := func(fs []pendingFix) []analysis.TextEdit {
 		var out []analysis.TextEdit
 		for _, pf := range fs {
@@ -276,7 +276,7 @@ func (fx *Fixer) applyFile(out *Fixed, file string, fixes []pendingFix, round in
 	try := func(fs []pendingFix) bool {
 		text, skipped := analysis.ApplyEdits(src, file, edits(fs))
 		fx.WS.SetOverlay(file, text, int32(2*round+2))
-		return skipped == 0 && fx.errorCount(file) <= before
+		return skipped == 0 && errorCount(fx.WS, file) <= before
 	}
 	if try(fixes) {
 		return nil
@@ -294,14 +294,6 @@ func (fx *Fixer) applyFile(out *Fixed, file string, fixes []pendingFix, round in
 		return fixes
 	}
 	return rejected
-}
-
-func (fx *Fixer) errorCount(file string) int {
-	f, err := fx.WS.File(file)
-	if err != nil || f.Tree == nil {
-		return 0
-	}
-	return f.Tree.ErrorCount()
 }
 
 // Write writes the changed files through the one write path (fsys: inside

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -300,12 +301,5 @@ func describe(ws *workspace.Workspace, d analysis.Diagnostic) string {
 	if len(msg) > 80 {
 		msg = msg[:77] + "..."
 	}
-	return fmt.Sprintf("%s at %s:%d (%s)", d.Code, baseName(d.File), line+1, msg)
-}
-
-func baseName(p string) string {
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		return p[i+1:]
-	}
-	return p
+	return fmt.Sprintf("%s at %s:%d (%s)", d.Code, filepath.Base(d.File), line+1, msg)
 }
