@@ -175,9 +175,6 @@ func (s *view) hoverABI(f *grammar.File, off uint32) *protocol.Hover {
 
 func (s *view) hoverStub(f *grammar.File, off uint32) *protocol.Hover {
 	for _, st := range s.ws.StubsFor(f.Path) {
-		if st.File != f.Path {
-			continue
-		}
 		if off >= st.Start && off <= st.End {
 			r := rangeOf(f.Lines, st.Start, st.End)
 			return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: abi.Markdown(st)}, Range: &r}
@@ -250,9 +247,6 @@ func (s *view) definitionInCPP(f *grammar.File, off uint32) []protocol.Location 
 func (s *view) definitionInStub(f *grammar.File, off uint32) []protocol.Location {
 	var out []protocol.Location
 	for _, st := range s.ws.StubsFor(f.Path) {
-		if st.File != f.Path {
-			continue
-		}
 		for _, src := range st.Sources {
 			if src.Path != "" && off >= src.Start && off <= src.End {
 				out = append(out, s.location(src.Path, 0, 0))

@@ -43,9 +43,7 @@ func (s *view) codeLens(ctx context.Context, doc docRequest, p *abiTableParams) 
 	}
 	if f.Lang == grammar.Python {
 		for _, st := range s.ws.StubsFor(f.Path) {
-			if st.File == f.Path {
-				add(st.DefStart, st.DefStart, st, false)
-			}
+			add(st.DefStart, st.DefStart, st, false)
 		}
 		return lenses, nil
 	}

@@ -39,9 +39,6 @@ func (s *view) paramsAt(f *grammar.File, off uint32) []paramRef {
 	var out []paramRef
 	if f.Lang == grammar.Python {
 		for _, st := range s.ws.StubsFor(f.Path) {
-			if st.File != f.Path {
-				continue
-			}
 			for i := range st.Params {
 				p := &st.Params[i]
 				if off >= p.NameStart && off <= p.NameEnd {

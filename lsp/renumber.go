@@ -75,7 +75,7 @@ func (s *view) renumberActions(ctx context.Context, doc docRequest, r protocol.R
 	var saved []*abi.Stub
 	var out []refactorAction
 	for _, st := range s.ws.StubsFor(f.Path) {
-		if st.File != f.Path || end < st.DefStart || start > st.DefEnd {
+		if end < st.DefStart || start > st.DefEnd {
 			continue
 		}
 		if saved == nil {

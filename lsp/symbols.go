@@ -47,9 +47,7 @@ func (s *view) documentSymbols(ctx context.Context, doc docRequest, p *abiTableP
 	}
 	if f.Lang == grammar.Python {
 		for _, st := range s.ws.StubsFor(f.Path) {
-			if st.File == f.Path {
-				syms = append(syms, stubSymbol(f.Lines, st))
-			}
+			syms = append(syms, stubSymbol(f.Lines, st))
 		}
 		return syms, nil
 	}
