@@ -80,12 +80,14 @@ type abiTaskJSON struct {
 }
 
 type abiJSON struct {
-	Path          string          `json:"path"`
-	Externs       []abiExternJSON `json:"externs"`
-	Orchestration *struct {
-		File  string        `json:"file"`
-		Tasks []abiTaskJSON `json:"tasks"`
-	} `json:"orchestration,omitempty"`
+	Path          string                `json:"path"`
+	Externs       []abiExternJSON       `json:"externs"`
+	Orchestration *abiOrchestrationJSON `json:"orchestration,omitempty"`
+}
+
+type abiOrchestrationJSON struct {
+	File  string        `json:"file"`
+	Tasks []abiTaskJSON `json:"tasks"`
 }
 
 func runABI(c *cli, args []string) int {
@@ -309,10 +311,7 @@ func buildABIReport(ws *workspace.Workspace, cwd, path string, stubs []*abi.Stub
 		out.Externs = append(out.Externs, e)
 	}
 	if o != nil {
-		out.Orchestration = &struct {
-			File  string        `json:"file"`
-			Tasks []abiTaskJSON `json:"tasks"`
-		}{File: relPath(cwd, o.File), Tasks: []abiTaskJSON{}}
+		out.Orchestration = &abiOrchestrationJSON{File: relPath(cwd, o.File), Tasks: []abiTaskJSON{}}
 		byName := map[string]*abi.Stub{}
 		for _, s := range stubs {
 			byName[s.Name] = s
