@@ -145,11 +145,7 @@ func (s *view) functionSymbols(f *grammar.File) []funcSymbol {
 				fs.detail += " · " + strings.Join(names, ", ")
 			}
 		case fs.argsBody:
-			if fs.detail != "" {
-				fs.detail = "reads args · " + fs.detail
-			} else {
-				fs.detail = "reads args"
-			}
+			fs.detail = strings.TrimSuffix("reads args · "+fs.detail, " · ")
 		}
 		out = append(out, fs)
 	}

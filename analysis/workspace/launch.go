@@ -180,11 +180,10 @@ func buildSettingsOf(path string, src []byte) []BuildSetting {
 				continue
 			}
 			v := l[k+len("cce-aicore-"+key+"="):]
-			switch {
-			case strings.HasPrefix(v, "false"):
-				out = append(out, BuildSetting{Key: key, Value: "false", File: path, Line: i + 1})
-			case strings.HasPrefix(v, "true"):
-				out = append(out, BuildSetting{Key: key, Value: "true", File: path, Line: i + 1})
+			for _, b := range []string{"false", "true"} {
+				if strings.HasPrefix(v, b) {
+					out = append(out, BuildSetting{Key: key, Value: b, File: path, Line: i + 1})
+				}
 			}
 		}
 		if definesCPUSim(l) {
