@@ -341,13 +341,24 @@ func fixMark(fix *analysis.Fix) string {
 	return ""
 }
 
-type jsonEdit struct {
+// jsonSpan is where a finding, a note or an edit is: 1-based lines, UTF-8
+// byte columns, the path relative to the working directory.
+type jsonSpan struct {
 	File      string `json:"file"`
 	Line      int    `json:"line"`
 	Column    int    `json:"column"`
 	EndLine   int    `json:"end_line"`
 	EndColumn int    `json:"end_column"`
-	NewText   string `json:"new_text"`
+}
+
+func (r *reporter) jsonSpan(file string, start, end uint32) jsonSpan {
+	s, e := r.locator().at(file, start), r.locator().at(file, end)
+	return jsonSpan{File: relPath(r.cwd, file), Line: s.line, Column: s.col, EndLine: e.line, EndColumn: e.col}
+}
+
+type jsonEdit struct {
+	jsonSpan
+	NewText string `json:"new_text"`
 }
 
 type jsonFix struct {
@@ -357,17 +368,13 @@ type jsonFix struct {
 }
 
 type jsonDiag struct {
-	File      string        `json:"file"`
-	Line      int           `json:"line"`
-	Column    int           `json:"column"`
-	EndLine   int           `json:"end_line"`
-	EndColumn int           `json:"end_column"`
-	Code      string        `json:"code"`
-	Name      string        `json:"name"`
-	Severity  string        `json:"severity"`
-	Message   string        `json:"message"`
-	Related   []jsonRelated `json:"related"`
-	Fixes     []jsonFix     `json:"fixes"`
+	jsonSpan
+	Code     string        `json:"code"`
+	Name     string        `json:"name"`
+	Severity string        `json:"severity"`
+	Message  string        `json:"message"`
+	Related  []jsonRelated `json:"related"`
+	Fixes    []jsonFix     `json:"fixes"`
 	// Unlisted is set on the note that stands for a rule's findings in
 	// the file past max-findings-per-rule.
 	Unlisted *jsonUnlisted `json:"unlisted,omitempty"`
@@ -385,30 +392,21 @@ type jsonUnlisted struct {
 // jsonRelated is a note at another location (the stub parameter, the
 // barrier an early return skips): what the text format prints as `note:`.
 type jsonRelated struct {
-	File      string `json:"file"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column"`
-	EndLine   int    `json:"end_line"`
-	EndColumn int    `json:"end_column"`
-	Message   string `json:"message"`
+	jsonSpan
+	Message string `json:"message"`
 }
 
-// jsonDiag converts a finding to the JSON shape: 1-based lines, UTF-8 byte
-// columns, paths relative to the working directory.
+// jsonDiag converts a finding to the JSON shape.
 func (r *reporter) jsonDiag(d analysis.Diagnostic) jsonDiag {
-	loc := r.locator()
-	s, e := loc.at(d.File, d.Start), loc.at(d.File, d.End)
-	jd := jsonDiag{File: relPath(r.cwd, d.File), Line: s.line, Column: s.col, EndLine: e.line, EndColumn: e.col,
+	jd := jsonDiag{jsonSpan: r.jsonSpan(d.File, d.Start, d.End),
 		Code: d.Code, Name: d.Name, Severity: d.Severity.String(), Message: d.Message, Related: []jsonRelated{}, Fixes: []jsonFix{}}
 	for _, rel := range d.Related {
-		rs, re := loc.at(rel.File, rel.Start), loc.at(rel.File, rel.End)
-		jd.Related = append(jd.Related, jsonRelated{File: relPath(r.cwd, rel.File), Line: rs.line, Column: rs.col, EndLine: re.line, EndColumn: re.col, Message: rel.Message})
+		jd.Related = append(jd.Related, jsonRelated{r.jsonSpan(rel.File, rel.Start, rel.End), rel.Message})
 	}
 	for _, f := range d.Fixes {
 		jf := jsonFix{Title: f.Title, Applicability: f.Applicability.String(), Edits: []jsonEdit{}}
 		for _, ed := range f.Edits {
-			es, ee := loc.at(ed.File, ed.Start), loc.at(ed.File, ed.End)
-			jf.Edits = append(jf.Edits, jsonEdit{File: relPath(r.cwd, ed.File), Line: es.line, Column: es.col, EndLine: ee.line, EndColumn: ee.col, NewText: ed.NewText})
+			jf.Edits = append(jf.Edits, jsonEdit{r.jsonSpan(ed.File, ed.Start, ed.End), ed.NewText})
 		}
 		jd.Fixes = append(jd.Fixes, jf)
 	}
