@@ -77,12 +77,7 @@ func (s *view) codeLens(ctx context.Context, doc docRequest, p *abiTableParams) 
 
 // lensTitle is the one-line summary of an extern.
 func (s *view) lensTitle(st *abi.Stub) string {
-	parts := []string{"args: " + plural(st.Tensors, "tensor") + ", " + plural(st.Scalars, "scalar")}
-	core := st.CoreType
-	if core == "" {
-		core = "aiv"
-	}
-	parts = append(parts, core)
+	parts := []string{"args: " + plural(st.Tensors, "tensor") + ", " + plural(st.Scalars, "scalar"), coreOf(st)}
 	if st.DualAIVDispatch {
 		parts = append(parts, "dual_aiv_dispatch")
 	}
