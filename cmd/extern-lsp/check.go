@@ -305,7 +305,7 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 		return 2, err
 	}
 	r.ws, r.files = r.checker.WS, r.checker.Files
-	defer memPolicyFor(r.ws, r.files).apply()()
+	defer setGCPercent(gcPercentFor(r.ws, r.files))()
 	var bl *baseline
 	if f.baseline != "" {
 		if bl, err = readBaseline(f.baseline); err != nil {

@@ -39,18 +39,12 @@ const (
 	mediumInputGCPercent = 25
 )
 
-// memPolicy is how the runtime holds memory during one check.
-type memPolicy struct {
-	// gcPercent is the collector's target (0: the runtime's).
-	gcPercent int
-}
-
-// memPolicyFor is the policy of a check over files: the target of the
-// largest file's tier, the runtime's own settings below them, and always
-// when the user set GOGC or GOMEMLIMIT (theirs win).
-func memPolicyFor(ws *workspace.Workspace, files []string) memPolicy {
+// gcPercentFor is the collector's target for a check over files: the
+// target of the largest file's tier, 0 (the runtime's own) below them and
+// always when the user set GOGC or GOMEMLIMIT (theirs win).
+func gcPercentFor(ws *workspace.Workspace, files []string) int {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return memPolicy{}
+		return 0
 	}
 	largest := 0
 	for _, f := range files {
@@ -62,17 +56,18 @@ func memPolicyFor(ws *workspace.Workspace, files []string) memPolicy {
 	}
 	for _, t := range gcTiers {
 		if largest >= t.from {
-			return memPolicy{gcPercent: t.gcPercent}
+			return t.gcPercent
 		}
 	}
-	return memPolicy{}
+	return 0
 }
 
-// apply sets the policy; undo puts the runtime's settings back.
-func (p memPolicy) apply() (undo func()) {
-	if p.gcPercent <= 0 {
+// setGCPercent sets the collector's target (0: the runtime's stays); undo
+// puts the runtime's settings back.
+func setGCPercent(p int) (undo func()) {
+	if p <= 0 {
 		return func() {}
 	}
-	prev := debug.SetGCPercent(p.gcPercent)
+	prev := debug.SetGCPercent(p)
 	return func() { debug.SetGCPercent(prev) }
 }

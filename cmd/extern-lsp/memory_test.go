@@ -33,24 +33,23 @@ func TestMemPolicyFor(t *testing.T) {
 	os.WriteFile(big, bytes.Repeat([]byte("int x;\n"), largeInput/7+1), 0o644)
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
-	if p := memPolicyFor(nil, []string{small}); p != (memPolicy{}) {
-		t.Errorf("small files: %+v, want the runtime's settings", p)
+	if p := gcPercentFor(nil, []string{small}); p != 0 {
+		t.Errorf("small files: GOGC %d, want the runtime's settings", p)
 	}
-	if p, want := memPolicyFor(nil, []string{small, medium}), (memPolicy{gcPercent: mediumInputGCPercent}); p != want {
-		t.Errorf("a 128 KB file: %+v, want %+v", p, want)
+	if p, want := gcPercentFor(nil, []string{small, medium}), mediumInputGCPercent; p != want {
+		t.Errorf("a 128 KB file: GOGC %d, want %d", p, want)
 	}
-	want := memPolicy{gcPercent: largeInputGCPercent}
-	if p := memPolicyFor(nil, []string{small, big, medium}); p != want {
-		t.Errorf("a 1 MB file: %+v, want %+v", p, want)
+	if p, want := gcPercentFor(nil, []string{small, big, medium}), largeInputGCPercent; p != want {
+		t.Errorf("a 1 MB file: GOGC %d, want %d", p, want)
 	}
 	t.Setenv("GOGC", "200")
-	if p := memPolicyFor(nil, []string{big}); p != (memPolicy{}) {
-		t.Errorf("GOGC set: %+v, want the user's settings", p)
+	if p := gcPercentFor(nil, []string{big}); p != 0 {
+		t.Errorf("GOGC set: GOGC %d, want the user's settings", p)
 	}
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "1GiB")
-	if p := memPolicyFor(nil, []string{big}); p != (memPolicy{}) {
-		t.Errorf("GOMEMLIMIT set: %+v, want the user's settings", p)
+	if p := gcPercentFor(nil, []string{big}); p != 0 {
+		t.Errorf("GOMEMLIMIT set: GOGC %d, want the user's settings", p)
 	}
 }
 
