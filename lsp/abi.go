@@ -169,22 +169,19 @@ func (s *view) hoverABI(f *grammar.File, off uint32) *protocol.Hover {
 		return nil
 	}
 	start, end := a.Range()
-	r := rangeOf(f.Lines, start, end)
-	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: s.accessMarkdown(v, a)}, Range: &r}
+	return markdownHover(f.Lines, start, end, s.accessMarkdown(v, a))
 }
 
 func (s *view) hoverStub(f *grammar.File, off uint32) *protocol.Hover {
 	for _, st := range s.ws.StubsFor(f.Path) {
 		if off >= st.Start && off <= st.End {
-			r := rangeOf(f.Lines, st.Start, st.End)
-			return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: abi.Markdown(st)}, Range: &r}
+			return markdownHover(f.Lines, st.Start, st.End, abi.Markdown(st))
 		}
 		for i := range st.Params {
 			p := &st.Params[i]
 			if off >= p.NameStart && off <= p.NameEnd {
-				r := rangeOf(f.Lines, p.NameStart, p.NameEnd)
 				md := fmt.Sprintf("**args[%d]** of %s\n\n%s", p.Slot, s.stubLink(st), paramText(st, p))
-				return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: md}, Range: &r}
+				return markdownHover(f.Lines, p.NameStart, p.NameEnd, md)
 			}
 		}
 	}

@@ -39,10 +39,15 @@ func (s *view) hover(ctx context.Context, doc docRequest, p *positionParams) (an
 	}
 	word, ws, we := wordAt(f.Src, off)
 	if doc, ok := apiDocs[word]; ok {
-		r := rangeOf(f.Lines, ws, we)
-		return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: "**" + word + "**\n\n" + doc}, Range: &r}, nil
+		return markdownHover(f.Lines, ws, we, "**"+word+"**\n\n"+doc), nil
 	}
 	return nil, nil
+}
+
+// markdownHover is a hover of Markdown text over [start, end).
+func markdownHover(l *grammar.Lines, start, end uint32, md string) *protocol.Hover {
+	r := rangeOf(l, start, end)
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: md}, Range: &r}
 }
 
 func isWordByte(b byte) bool {
@@ -77,8 +82,7 @@ func (s *view) hoverSuppression(f *grammar.File, off uint32) *protocol.Hover {
 		if a == nil {
 			return nil
 		}
-		r := rangeOf(f.Lines, sup.CodeSpans[i][0], sup.CodeSpans[i][1])
-		return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: engine.RuleHover(a)}, Range: &r}
+		return markdownHover(f.Lines, sup.CodeSpans[i][0], sup.CodeSpans[i][1], engine.RuleHover(a))
 	}
 	var b strings.Builder
 	for _, c := range sup.Codes {
@@ -89,6 +93,5 @@ func (s *view) hoverSuppression(f *grammar.File, off uint32) *protocol.Hover {
 	if b.Len() == 0 {
 		return nil
 	}
-	r := rangeOf(f.Lines, sup.Start, sup.EndOff)
-	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: "Suppressed here:\n\n" + b.String()}, Range: &r}
+	return markdownHover(f.Lines, sup.Start, sup.EndOff, "Suppressed here:\n\n"+b.String())
 }

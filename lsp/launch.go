@@ -103,8 +103,7 @@ func (s *view) hoverLaunch(f *grammar.File, off uint32) *protocol.Hover {
 	if md == "" {
 		return nil
 	}
-	r := rangeOf(f.Lines, name.Start, name.End)
-	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: "**`" + cxx.FunctionName(fn) + "`**\n\n" + md}, Range: &r}
+	return markdownHover(f.Lines, name.Start, name.End, "**`"+cxx.FunctionName(fn)+"`**\n\n"+md)
 }
 
 // launchLenses are the lenses above the kernel entries of a file no stub
