@@ -72,6 +72,9 @@ type Resolver struct {
 	// an evaluation once the current name's valuing read a bound name.
 	known, plain *sync.Map
 	readBound    bool
+	// locals are the names each function declares (localNames), shared
+	// like plain.
+	locals *sync.Map
 }
 
 // nameVal is a name's values in one evaluation: under way (busy, its
@@ -169,7 +172,7 @@ func (r *Resolver) Bind(vals map[string][]int64) *Resolver {
 	for k, v := range vals {
 		b[k] = v
 	}
-	return &Resolver{defs: r.defs, bound: b, known: &sync.Map{}, plain: r.plain}
+	return &Resolver{defs: r.defs, bound: b, known: &sync.Map{}, plain: r.plain, locals: r.locals}
 }
 
 // NewResolver indexes the constants of files; earlier files win on
@@ -313,7 +316,7 @@ func JoinConsts(parts ...*FileConsts) *Resolver {
 		n += len(p.defs)
 	}
 	plain := &sync.Map{}
-	r := &Resolver{defs: make(map[string][]*Def, n), known: plain, plain: plain}
+	r := &Resolver{defs: make(map[string][]*Def, n), known: plain, plain: plain, locals: &sync.Map{}}
 	for _, p := range parts {
 		for name, ds := range p.defs {
 			// Never appended to in place: the parts are shared.

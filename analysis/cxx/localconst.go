@@ -27,13 +27,14 @@ func bindLocals(at, expr *grammar.Node, r *Resolver, depth int) *Resolver {
 		return r
 	}
 	var vals map[string][]int64
+	declared := r.localNames(fn)
 	ids := []*grammar.Node{expr}
 	if expr.Kind() != "identifier" {
 		ids = expr.Inside(expr.Tree().OfKind("identifier"))
 	}
 	for _, id := range ids {
 		name := id.Text()
-		if _, done := vals[name]; done {
+		if _, done := vals[name]; done || declared != nil && !declared[name] {
 			continue
 		}
 		if p := id.Parent(); p != nil && (p.Kind() == "call_expression" && id.Field() == "function" ||
@@ -66,6 +67,35 @@ func bindLocals(at, expr *grammar.Node, r *Resolver, depth int) *Resolver {
 		return r
 	}
 	return r.Bind(vals)
+}
+
+// localNames are the names declared in fn (a superset of those localDecl
+// finds in it), once per function: localDecl's walk over every statement
+// before a call, at each call, was quadratic in a function's length, and
+// most names a flag call reads (its function, a pipe) are no local. nil
+// for a resolver that keeps no memo.
+func (r *Resolver) localNames(fn *grammar.Node) map[string]bool {
+	if r.locals == nil {
+		return nil
+	}
+	if v, ok := r.locals.Load(fn); ok {
+		return v.(map[string]bool)
+	}
+	names := map[string]bool{}
+	for _, k := range [...]string{"declaration", "condition_clause"} {
+		for _, c := range fn.Inside(fn.Tree().OfKind(k)) {
+			for d := c.FirstChild(); d != nil; d = d.NextSibling() {
+				if d.Field() != "declarator" {
+					continue
+				}
+				if n, _, _, _, _ := Declarator(d); n != nil {
+					names[n.Text()] = true
+				}
+			}
+		}
+	}
+	r.locals.Store(fn, names)
+	return names
 }
 
 // localDecl finds the declarator of a local name visible at node at: the
