@@ -87,7 +87,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	seen := map[string]bool{}
 	byFlush := map[flushKey]*flushGroup{}
 	var flushOrder []flushKey
-	callersMemo := &callersFlushMemo{byKey: map[nameCores]bool{}}
+	callersMemo := &callersFlushMemo{byKey: map[nameCores]bool{}, exits: blockReturns{}}
 	coherent, endWriteBack := pass.Models().Coherent(), pass.Models().EndWriteBack()
 	var vm *unit.VarianceModel
 	for i := range accs {
@@ -140,7 +140,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			// What follows a `return` closing the write-back's path
 			// (`if (own) { *slot = v; dcci(slot, ...); return; }
 			// notify(peer);`) is on another path.
-			exit := exitAfter(a.Func(), index.Effect(wb).At)
+			exit := callersMemo.exits.exitAfter(a.Func(), index.Effect(wb).At)
 			if stop := index.NextStop(wb, cores); stop < index.Len() && index.Effect(stop).At.Start >= exit {
 				next, dsb = -1, false
 			}
@@ -183,7 +183,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			continue
 		}
 		if flush == nil && barrierCall == nil && endWriteBack && (unit.IsKernelFunc(pass.File, a.Func()) ||
-			quietAfter(sum, pass.Reach().FuncIndex(), index, a.Func(), a.Node, cores, o) && callersMemo.quietToEnd(pass.Reach().FuncIndex(), sum, a.Func(), cores, o)) {
+			callersMemo.quietAfter(sum, pass.Reach().FuncIndex(), index, a.Func(), a.Node, cores, o) && callersMemo.quietToEnd(pass.Reach().FuncIndex(), sum, a.Func(), cores, o)) {
 			// The kernel's own end: a build keeping the compiler's
 			// dcci-before-kernel-end writes the line back as it ends,
 			// before the host or the next kernel reads it. A helper's
@@ -201,7 +201,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			// IBSet. A write-back the author wrote still needs its dsb.
 			continue
 		}
-		if flush == nil && endWriteBack && quietAfter(sum, pass.Reach().FuncIndex(), index, a.Func(), a.Node, cores, o) && uniformStore(pass, sum, a, cores, &vm, callersMemo) {
+		if flush == nil && endWriteBack && callersMemo.quietAfter(sum, pass.Reach().FuncIndex(), index, a.Func(), a.Node, cores, o) && uniformStore(pass, sum, a, cores, &vm, callersMemo) {
 			// Every core stores the same word with the same value (an
 			// epoch each core advances in step) and tells no other core
 			// or rank to read it: whichever copy a core reads, its own or
@@ -703,13 +703,14 @@ type callersFlushMemo struct {
 	// writesBack: whether a function of the file (by path) writes lines
 	// out itself (the API's flush function).
 	writesBack map[string]bool
+	exits      blockReturns
 }
 
 // quietAfter reports whether nothing after n in fn (from the start of a
 // loop around n: its next iteration), up to a return that ends n's path
 // and but for the other side of an if around n, can tell another core to
 // read memory o (cannotPublish).
-func quietAfter(sum *cxx.Summaries, funcs *cxx.Funcs, index *cxx.EffectIndex, fn, n *grammar.Node, cores grammar.Cores, o cxx.Origin) bool {
+func (m *callersFlushMemo) quietAfter(sum *cxx.Summaries, funcs *cxx.Funcs, index *cxx.EffectIndex, fn, n *grammar.Node, cores grammar.Cores, o cxx.Origin) bool {
 	from := n.End
 	for p := n.Parent(); p != nil && p != fn; p = p.Parent() {
 		switch p.Kind() {
@@ -718,7 +719,7 @@ func quietAfter(sum *cxx.Summaries, funcs *cxx.Funcs, index *cxx.EffectIndex, fn
 		}
 	}
 	quiet := true
-	index.EachIn(o, cores, from, exitAfter(fn, n), func(i int) bool {
+	index.EachIn(o, cores, from, m.exits.exitAfter(fn, n), func(i int) bool {
 		quiet = cannotPublish(sum, funcs, index, i, o) || unit.ApartInRun(index.Effect(i).At, n, fn) != unit.Together
 		return quiet
 	}, cxx.Signal, cxx.Wait)
@@ -739,7 +740,7 @@ func (m *callersFlushMemo) quietToEnd(funcs *cxx.Funcs, sum *cxx.Summaries, fn *
 				oc = sum.OriginOf(c.Args[o.Param])
 			}
 		}
-		return oc, quietAfter(sum, funcs, sum.Index(def.Node), def.Node, n, cores, oc)
+		return oc, m.quietAfter(sum, funcs, sum.Index(def.Node), def.Node, n, cores, oc)
 	})
 }
 

@@ -173,7 +173,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 	// What a header's members are set to can be in the headers its
 	// includer read first.
 	reachVM := sync.OnceValue(func() *unit.VarianceModel { return pass.Reach().Variance(pass.Spend) })
-	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, vm: vm, loops: newLoopAncestry(), byFn: map[*grammar.Node]*fnIndex{}}
+	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, vm: vm, loops: newLoopAncestry(), byFn: map[*grammar.Node]*fnIndex{}, exits: blockReturns{}}
 	skippedBarriers(pass, fx, sites, syncAlls)
 	// Many returns before one barrier share their message: one copy.
 	var texts sharedText
@@ -194,7 +194,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 		if chain == nil {
 			continue
 		}
-		if neverTaken(pass, reachVM, r, fn, cores) || dispatchDefault(pass, vm, r, cores) || owedBarrier(chain, fn) {
+		if ix.neverTaken(pass, reachVM, r, cores) || dispatchDefault(pass, vm, r, cores) || owedBarrier(chain, fn) {
 			continue
 		}
 		dc := ix.decidingAbove(r, call)
@@ -202,7 +202,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 			continue
 		}
 		d := ix.varianceAbove(r, call, cores)
-		if d.outerRuntime != nil && call.Start >= exitAfter(fn, d.outerRuntime) {
+		if d.outerRuntime != nil && call.Start >= fx.exits.exitAfter(fn, d.outerRuntime) {
 			// The cores that stay leave too, by a return of the block
 			// that holds the test, before the barrier:
 			// `if (mine == 0) return; work(); return;`.
@@ -322,6 +322,7 @@ type fnIndexes struct {
 	vm        *unit.VarianceModel
 	loops     *loopAncestry
 	byFn      map[*grammar.Node]*fnIndex
+	exits     blockReturns
 }
 
 type fnIndex struct {
@@ -340,6 +341,9 @@ type fnIndex struct {
 	// barrier call (and cores), for the returns nested too deep to walk.
 	decide map[*grammar.Node]*grammar.Upward[deciding]
 	vary   map[callCores]*grammar.Upward[runtimeTests]
+	// never memoizes neverTaken, [1] for the vector cores of a mixed
+	// kernel: a walk per return was quadratic in an else-if chain.
+	never [2]*shallowUpward[bool]
 }
 
 func (x *fnIndexes) of(fn *grammar.Node) *fnIndex {
@@ -540,15 +544,19 @@ func (ix *fnIndex) balancedBranch(d deciding, r *grammar.Node, cores grammar.Cor
 // not on the vector cores of a mixed kernel, which count to the block
 // number times the vector cores per cube), or a member nothing sets that
 // is declared false (`bool enabled = false;` ... `if (op.enabled)`).
-func neverTaken(pass *analysis.Pass, vm func() *unit.VarianceModel, r, fn *grammar.Node, cores grammar.Cores) bool {
+func (ix *fnIndex) neverTaken(pass *analysis.Pass, vm func() *unit.VarianceModel, r *grammar.Node, cores grammar.Cores) bool {
 	vecOfMixed := pass.Mixed() && cores&grammar.AIV != 0
-	for child, p := r, r.Parent(); p != nil && p != fn; child, p = p, p.Parent() {
-		if p.Kind() == "if_statement" && child.Field() == "consequence" &&
-			(!vecOfMixed && blockPastCount(vm(), cxx.ConditionOf(p)) || vm().ZeroMember(cxx.ConditionOf(p))) {
-			return true
-		}
+	k := 0
+	if vecOfMixed {
+		k = 1
 	}
-	return false
+	if ix.never[k] == nil {
+		ix.never[k] = newShallowUpward(ix.fn, func(p, child *grammar.Node, above bool) bool {
+			return above || p.Kind() == "if_statement" && child.Field() == "consequence" &&
+				(!vecOfMixed && blockPastCount(vm(), cxx.ConditionOf(p)) || vm().ZeroMember(cxx.ConditionOf(p)))
+		})
+	}
+	return ix.never[k].Of(r)
 }
 
 var (

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
@@ -73,22 +74,32 @@ func derivedNames(defs []unit.NameDef, reads func(names map[string]bool, value *
 	return names
 }
 
+// blockReturns memoizes, per block, the starts of the return statements
+// directly in it, for exitAfter.
+type blockReturns map[*grammar.Node][]uint32
+
 // exitAfter is the offset of the first `return` that every path from n
 // takes before anything after it in fn: a return statement of a block
-// holding n, after n (fn's end when there is none).
-func exitAfter(fn, n *grammar.Node) uint32 {
+// holding n, after n (fn's end when there is none). Each block's returns
+// are listed once: a walk over the statements after n, per store, was
+// quadratic in a function's length.
+func (x blockReturns) exitAfter(fn, n *grammar.Node) uint32 {
 	exit := fn.End
-	// Siblings walked in place: a per-block child list, made for every
-	// store of a deep nest, grew its allocations with the square.
 	for c, b := n, n.Parent(); b != nil && b != fn; c, b = b, b.Parent() {
 		if b.Kind() != "compound_statement" {
 			continue
 		}
-		for st := c.NextSibling(); st != nil && st.Start < exit; st = st.NextSibling() {
-			if st.Kind() == "return_statement" {
-				exit = st.Start
-				break
+		rets, ok := x[b]
+		if !ok {
+			for st := b.FirstChild(); st != nil; st = st.NextSibling() {
+				if st.Kind() == "return_statement" {
+					rets = append(rets, st.Start)
+				}
 			}
+			x[b] = rets
+		}
+		if i, _ := slices.BinarySearch(rets, c.Start+1); i < len(rets) {
+			exit = min(exit, rets[i])
 		}
 	}
 	return exit
