@@ -200,27 +200,23 @@ func firstLine(s string) string {
 	return l
 }
 
-// median runs fn runs times and returns the run of median wall time
-// (every field from that run).
-func median(runs int, fn func() (childUsage, error)) (childUsage, error) {
-	var us []childUsage
-	for range runs {
-		u, err := fn()
-		if err != nil {
-			return u, err
-		}
-		us = append(us, u)
-	}
-	slices.SortFunc(us, func(a, b childUsage) int { return int(a.wall - b.wall) })
-	return us[len(us)/2], nil
+// medianOf is the median of xs (the upper one of an even count).
+func medianOf[T int64 | float64 | time.Duration](xs []T) T {
+	xs = slices.Clone(xs)
+	slices.Sort(xs)
+	return xs[len(xs)/2]
 }
 
 // checkFigures prints, per tree: the parse floor's CPU, check on one core
 // (-j 1, one core for the process and its collector: CPU, wall, peak RSS,
 // CPU over the floor), on two (-j 2: wall, the speed-up) and
-// --statistics on two (wall over check's).
+// --statistics on two (wall over check's). Each run measures the floor
+// and the three checks one after the other, and each figure is the
+// median of its own values, the ratios the medians of each run's: on a
+// shared machine the load drifts between blocks of runs of one kind, and
+// the run of median wall time need not be that of median CPU.
 func (b *bench) checkFigures(trees []string) error {
-	fmt.Fprintf(b.out, "\ncheck (median of %d runs; CPU is user+system)\n", b.flags.runs)
+	fmt.Fprintf(b.out, "\ncheck (median of %d interleaved runs; CPU is user+system)\n", b.flags.runs)
 	fmt.Fprintf(b.out, "%-22s %6s %9s %9s %7s %10s %8s %10s %8s %10s %6s\n", "tree", "files", "floor-cpu", "1core-cpu", "x-floor", "1core-wall", "peak-MB", "2core-wall", "speedup", "stats-wall", "x-chk")
 	for _, t := range trees {
 		abs, err := filepath.Abs(t)
@@ -228,35 +224,43 @@ func (b *bench) checkFigures(trees []string) error {
 			return err
 		}
 		before := load()
-		check := func(jobs int, extra ...string) func() (childUsage, error) {
+		check := func(jobs int, extra ...string) (childUsage, error) {
 			args := append([]string{"check", "--format", "json", "--no-progress", "--quiet", "-j", strconv.Itoa(jobs), "--root", abs}, extra...)
-			return func() (childUsage, error) { return b.child(jobs, abs, append(args, abs)...) }
-		}
-		floor, err := median(b.flags.runs, func() (childUsage, error) { return b.child(1, abs, "bench", "--parse-floor", abs) })
-		if err != nil {
-			return err
+			return b.child(jobs, abs, append(args, abs)...)
 		}
 		var fl floorResult
-		if err := json.Unmarshal(floor.stdout, &fl); err != nil {
-			return fmt.Errorf("parse floor of %s: %v", t, err)
+		var floorCPU, oneCPU, oneWall, twoWall, statsWall []time.Duration
+		var rss []int64
+		var xFloor, speedup, xChk []float64
+		for range b.flags.runs {
+			floor, err := b.child(1, abs, "bench", "--parse-floor", abs)
+			if err != nil {
+				return err
+			}
+			if err := json.Unmarshal(floor.stdout, &fl); err != nil {
+				return fmt.Errorf("parse floor of %s: %v", t, err)
+			}
+			one, err := check(1)
+			if err != nil {
+				return err
+			}
+			two, err := check(2)
+			if err != nil {
+				return err
+			}
+			stats, err := check(2, "--statistics")
+			if err != nil {
+				return err
+			}
+			f := time.Duration(fl.CPUNanos)
+			floorCPU, oneCPU, oneWall, twoWall, statsWall = append(floorCPU, f), append(oneCPU, one.cpu), append(oneWall, one.wall), append(twoWall, two.wall), append(statsWall, stats.wall)
+			rss = append(rss, one.rssKB)
+			xFloor, speedup, xChk = append(xFloor, ratio(one.cpu, f)), append(speedup, ratio(one.wall, two.wall)), append(xChk, ratio(stats.wall, two.wall))
 		}
-		one, err := median(b.flags.runs, check(1))
-		if err != nil {
-			return err
-		}
-		two, err := median(b.flags.runs, check(2))
-		if err != nil {
-			return err
-		}
-		stats, err := median(b.flags.runs, check(2, "--statistics"))
-		if err != nil {
-			return err
-		}
-		floorCPU := time.Duration(fl.CPUNanos)
 		name := filepath.Base(abs)
 		fmt.Fprintf(b.out, "%-22s %6d %8.2fs %8.2fs %6.2fx %9.2fs %8.0f %9.2fs %7.2fx %9.2fs %5.2fx  (load %s -> %s)\n",
-			name, fl.Files, floorCPU.Seconds(), one.cpu.Seconds(), ratio(one.cpu, floorCPU), one.wall.Seconds(), float64(one.rssKB)/1024,
-			two.wall.Seconds(), ratio(one.wall, two.wall), stats.wall.Seconds(), ratio(stats.wall, two.wall), before, load())
+			name, fl.Files, medianOf(floorCPU).Seconds(), medianOf(oneCPU).Seconds(), medianOf(xFloor), medianOf(oneWall).Seconds(), float64(medianOf(rss))/1024,
+			medianOf(twoWall).Seconds(), medianOf(speedup), medianOf(statsWall).Seconds(), medianOf(xChk), before, load())
 	}
 	fmt.Fprintln(b.out, "files: the files check parses; floor-cpu: parsing them once on one core; 1core: check -j 1 on one core;\n"+
 		"x-floor: its CPU over the floor's; 2core: check -j 2 on two cores, speedup over 1core's wall; stats: --statistics -j 2, x-chk over 2core")
