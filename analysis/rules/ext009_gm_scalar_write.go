@@ -81,7 +81,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	}
 	funcs := pass.Closure().FuncIndex()
 	sites := allBarrierSites(pass)
-	isBarrier := func(f *grammar.File, c cxx.Call) bool { _, ok := sites.of(c.Node); return ok }
+	isBarrier := func(f *grammar.File, c cxx.Call) bool { _, ok := sites[c.Node]; return ok }
 	barriers := newCallScan(pass.File, funcs, "hardware-barrier", isBarrier)
 	dsbs := newCallScan(pass.File, funcs, "dsb-ddr", isDsbDDR)
 	seen := map[string]bool{}

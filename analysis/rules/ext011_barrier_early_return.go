@@ -68,35 +68,9 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 	Run: runBarrierEarlyReturn,
 })
 
-// barrierSites are the hardware barrier calls of a unit's files, by tree:
-// their node indexes in order and what the rules read of each (its kind
-// and, for SyncAll, whether it is the vector-only form). A whole
-// cxx.Barrier per site kept its decoded flag call, and the slice of every
-// flag call of the file behind it, for the whole run; a map by node cost
-// about six times the sorted lists.
-type barrierSites map[*grammar.Tree]*treeBarriers
-
-type treeBarriers struct {
-	at    []int32
-	sites []barrierSite
-}
-
-type barrierSite struct {
-	kind                  uint8 // a cxx.BarrierKind
-	aivOnly, aivOnlyKnown bool
-}
-
-// of returns the barrier at n.
-func (bs barrierSites) of(n *grammar.Node) (barrierSite, bool) {
-	t := bs[n.Tree()]
-	if t == nil {
-		return barrierSite{}, false
-	}
-	if k, ok := slices.BinarySearch(t.at, int32(n.Index())); ok {
-		return t.sites[k], true
-	}
-	return barrierSite{}, false
-}
+// barrierSites are the hardware barrier calls of a unit's files, by node
+// (a node listed twice: the later listing wins).
+type barrierSites map[*grammar.Node]cxx.Barrier
 
 // allBarrierSites indexes the hardware barrier sites of the file and its
 // includes.
@@ -111,45 +85,12 @@ var barrierSitesKey = &unit.UnitKey[barrierSites]{
 		// The file's, then headers and macro bodies: a barrier a macro
 		// hides is reached through its uses.
 		for _, f := range u.CodeFiles() {
-			bs := cxx.HardwareBarriers(u, f, u.Consts())
-			if len(bs) == 0 {
-				continue
+			for _, b := range cxx.HardwareBarriers(u, f, u.Consts()) {
+				out[b.Node] = b
 			}
-			t := out[f.Tree]
-			if t == nil {
-				t = &treeBarriers{}
-				out[f.Tree] = t
-			}
-			for _, b := range bs {
-				t.at = append(t.at, int32(b.Node.Index()))
-				t.sites = append(t.sites, barrierSite{kind: uint8(b.Kind), aivOnly: b.AIVOnly, aivOnlyKnown: b.AIVOnlyKnown})
-			}
-		}
-		for _, t := range out {
-			t.sort()
 		}
 		return out
 	},
-}
-
-// sort orders t by node, keeping the last site listed for a node (a tree
-// listed twice: the later listing wins, as in a map filled in order).
-func (t *treeBarriers) sort() {
-	k := make([]int, len(t.at))
-	for i := range k {
-		k[i] = i
-	}
-	slices.SortStableFunc(k, func(a, b int) int { return int(t.at[a]) - int(t.at[b]) })
-	at := make([]int32, 0, len(k))
-	sites := make([]barrierSite, 0, len(k))
-	for j, i := range k {
-		if j+1 < len(k) && t.at[k[j+1]] == t.at[i] {
-			continue
-		}
-		at = append(at, t.at[i])
-		sites = append(sites, t.sites[i])
-	}
-	t.at, t.sites = at, sites
 }
 
 func runBarrierEarlyReturn(pass *analysis.Pass) {
@@ -166,8 +107,8 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 	// A core that skips only a wait has already signalled its arrival:
 	// nobody waits for it, so only the arriving half of a barrier counts.
 	isBarrier := func(f *grammar.File, c cxx.Call) bool {
-		b, ok := sites.of(c.Node)
-		return ok && cxx.BarrierKind(b.kind) != cxx.BarrierFlagWait
+		b, ok := sites[c.Node]
+		return ok && b.Kind != cxx.BarrierFlagWait
 	}
 	vm := pass.Closure().Variance(pass.Spend)
 	// What a header's members are set to can be in the headers its
@@ -209,7 +150,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 			continue
 		}
 		leaf := chain[len(chain)-1]
-		if b, _ := sites.of(leaf.Call); d.outerRuntime == nil && cxx.BarrierKind(b.kind) == cxx.BarrierSyncAll && b.aivOnlyKnown && b.aivOnly && cores&grammar.AIV == 0 {
+		if b := sites[leaf.Call]; d.outerRuntime == nil && b.Kind == cxx.BarrierSyncAll && b.AIVOnlyKnown && b.AIVOnly && cores&grammar.AIV == 0 {
 			// Every cube core leaves before a barrier of the vector cores
 			// (`SyncAll()`): no cube waits in it for another, and no
 			// vector core for a cube.
@@ -219,8 +160,8 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 			// Every core of the type takes the same path: fine unless a
 			// whole core type leaves before the barrier that orders cube
 			// against vector.
-			b, _ := sites.of(leaf.Call)
-			if !pass.Mixed() || cxx.BarrierKind(b.kind) != cxx.BarrierSyncAll || !b.aivOnlyKnown || b.aivOnly || cores == grammar.Both {
+			b := sites[leaf.Call]
+			if !pass.Mixed() || b.Kind != cxx.BarrierSyncAll || !b.AIVOnlyKnown || b.AIVOnly || cores == grammar.Both {
 				continue
 			}
 			pass.Report(analysis.Diagnostic{
@@ -784,10 +725,10 @@ func complementedReturn(returns []*grammar.Node, lits map[*grammar.Node]unit.Lit
 // alone (`if (idle) { SyncAll(); return; }`).
 func skippedBarriers(pass *analysis.Pass, fx *fnIndexes, sites barrierSites, calls []*grammar.Node) {
 	for _, n := range calls {
-		b, ok := sites.of(n)
+		b, ok := sites[n]
 		fn := cxx.EnclosingFunction(n)
 		cores := pass.Cores(n)
-		if !ok || cxx.BarrierKind(b.kind) != cxx.BarrierSyncAll || fn == nil || cores == grammar.None || pass.Stopped() {
+		if !ok || b.Kind != cxx.BarrierSyncAll || fn == nil || cores == grammar.None || pass.Stopped() {
 			continue
 		}
 		ix := fx.of(fn)
