@@ -28,7 +28,8 @@ var TPipeDouble = register(&analysis.Analyzer{
 			"function and in the bodies of the macros it calls (`TPipe a; TPipe b; RUN(a); a.Destroy(); RUN(b);`), where no cube " +
 			"core of a mixed kernel constructs both (there each constructor presets the events `Destroy()` waits on). An " +
 			"object whose class holds a TPipe and that is handed the live pipe (`op.Init(x, &pipe)`, or by value) works " +
-			"with that pipe: one pipe, not two. Pipes in different branches of one `#if` group never meet.",
+			"with that pipe: one pipe, not two. Pipes no one run reaches both of never meet: other branches of an `#if`, the " +
+			"two sides of an `if`, or two `if`s testing one condition each way that the function never changes.",
 		Why: "A TPipe owns the core's UB allocation and its pipe events; its constructor initializes them and " +
 			"`Destroy()` (or the destructor) waits on them and releases them. Two live TPipes on one core hand out " +
 			"overlapping UB and event ids, so buffers alias and waits never complete: wrong data or a hang. When you " +
