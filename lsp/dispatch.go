@@ -292,6 +292,9 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		// What a request parsed beyond the open documents' units is a
 		// cache, bounded (after the reply: off the request's latency).
 		s.trimParses()
+		if s.hooks.trimmed != nil {
+			s.hooks.trimmed(method)
+		}
 	}()
 	return nil
 }

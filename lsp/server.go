@@ -167,6 +167,9 @@ type testHooks struct {
 	// analysis runs before each analysis of a file, with the context the
 	// analysis runs under.
 	analysis func(ctx context.Context, path string)
+	// trimmed runs when a request's goroutine has trimmed the parses
+	// after its reply.
+	trimmed func(method string)
 	// pidTicks replaces the ticker of the client process watch.
 	pidTicks <-chan time.Time
 	// pidAlive replaces the liveness probe of the client process.
