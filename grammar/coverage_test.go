@@ -296,3 +296,45 @@ func TestMaskPastedNames(t *testing.T) {
 		t.Errorf("class name:\n%s", Dump(f.Tree.Root()))
 	}
 }
+
+// Session 4's leftovers of the public trees: an if-else chain an #if
+// splits (a kernel's tiling-key dispatch), a project's own core macro after
+// `if`, GNU named variadic macro parameters, empty and jump arguments of
+// checking macros, a macro that opens a block, `delete[](p)`.
+func TestMaskChainsAndMacroShapes(t *testing.T) {
+	chain := "void k(int key) {\n  if (key == 1) {\n    a();\n  }\n#if DTYPE == 1\n  else if (key == 4) {\n    b();\n  }\n" +
+		"#elif defined(Y)\n  // the other type\n  else if (key == 5) {\n#if Z\n    c();\n#endif\n  }\n#endif\n  else {\n    d();\n  }\n}\n"
+	checkCoverage(t, []coverageCase{
+		{"#if in an else-if chain", chain, []string{"#if DTYPE == 1", "#elif defined(Y)", "#endif"}},
+		{"a project's core macro", "void k() {\n  if ASCEND_IS_AIV_SCALAR {\n    a();\n  }\n}\n", []string{" ASCEND_IS_AIV_SCALAR "}},
+		{"named variadic parameters",
+			"#define INFO_LOG(fmt, args...) fprintf(stdout, fmt \"\\n\", ##args)\n#define PRT(fmt...) printf(fmt)\nint x;\n",
+			[]string{"...", "..."}},
+		{"checking macros' arguments",
+			"int k() {\n  CHECK_RET(ret == 0, goto cleanup);\n  OP_CHECK(s != 0, , return s);\n  ASSERT(n > 0, return, \"n > 0\");\n" +
+				"  LAUNCH(run, , (1, nullptr));\ncleanup:\n  return 0;\n}\n",
+			[]string{"goto", ",", "return", ",", "return", ","}},
+		{"a macro opening a block",
+			"void k() {\n  CCU_IF(ctx.size != 0) { a(); }\n  FUNCTION(\"main\", {in[0]}, {out[0]}) {\n    b();\n  }\n}\n",
+			[]string{" ", " "}},
+		{"a cast to a dependent type",
+			"template <typename T>\nvoid f(T &t, typename T::DType s = typename T::DType(1)) {\n  auto z = typename T::Shape{};\n  return typename T::DType(0);\n}\n",
+			[]string{"typename", "typename", "typename"}},
+		{"delete[] of a parenthesized pointer", "void k(char *p) {\n  delete[](p);\n  delete [] (int *)q;\n}\n", []string{"[]", "[]"}},
+	})
+	// The chain is one if statement whose last alternative is the else;
+	// the macro's block is a block after the macro's statement.
+	f := parse(t, "k.cpp", chain)
+	if ifs := f.Tree.OfKind("if_statement"); len(ifs) != 3 || ifs[0].ChildByField("alternative") == nil {
+		t.Errorf("chain:\n%s", Dump(f.Tree.Root()))
+	}
+}
+
+// What they leave alone: an #if group whose branch does not continue a
+// chain, or does not balance its braces; `if (NAME)`; a macro's block on
+// the next line at the margin.
+func TestMaskChainsLeaveCode(t *testing.T) {
+	checkUnmasked(t, "void k(int key) {\n  if (key) {\n  }\n#if A\n  else {\n#else\n  else if (b) {\n#endif\n    x();\n  }\n"+
+		"#if B\n  f();\n#endif\n  if (ASCEND_IS_AIV_SCALAR) { g(); }\n  CCU_IF(c)\n{ h(); }\n}\n"+
+		"template <typename T> struct Q { typename T::V (*fp)(int); typename T::S s{}; };\n")
+}

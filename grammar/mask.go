@@ -46,7 +46,7 @@ var pipeQualifiers = map[string]bool{"__in_pipe__": true, "__out_pipe__": true, 
 
 // jumpKeywords are statements a checking macro takes as an argument
 // (`CHECK_RET(ret == 0, return ret);`); hidden, the call parses.
-var jumpKeywords = map[string]bool{"return": true, "break": true, "continue": true}
+var jumpKeywords = map[string]bool{"return": true, "break": true, "continue": true, "goto": true}
 
 // paren is one open '(' of the masker: what it starts and, for a macro's
 // argument list, where its current argument began.
@@ -316,6 +316,17 @@ func Mask(src []byte) ([]byte, []Span) {
 					e = end // `__launch_bounds__(sizeof(T) <= 4 ? 1024 : 512)`
 				}
 				blank(i, e)
+			case string(word) == "typename" && dependentCastEnd(src, e) > 0:
+				// `return typename T::DType(0);`, `typename Base::Shape{}`:
+				// a cast to a dependent type, which tree-sitter reads
+				// without the keyword (a call of the qualified name).
+				touch()
+				blank(i, e)
+			case string(word) == "delete" && hasPrefixAt(src, skipBlank(e), "[]"):
+				// `delete[](buf)` reads as a lambda: the array's brackets
+				// go (nothing reads them).
+				blank(skipBlank(e), skipBlank(e)+2)
+				e = skipBlank(e) + 2
 			case string(word) == "namespace" || string(word) == "extern":
 				scope = true
 				last = 'A'
@@ -394,6 +405,14 @@ func Mask(src []byte) ([]byte, []Span) {
 						spans = append(spans, Span{Start: uint32(j), End: uint32(k), Text: w})
 						copy(out[j:k], rep)
 						e = k
+					} else if isMacroName(src[j:k]) && (byteAt(src, k, ' ') || byteAt(src, k, '\t')) && byteAt(src, skipSpace(src, k), '{') {
+						// `if ASCEND_IS_AIV_SCALAR {` (a project's macro
+						// for `constexpr (...)`): the blanks around the
+						// name hold its parentheses, `if(NAME){`.
+						ensure()
+						spans = append(spans, Span{Start: uint32(j - 1), End: uint32(k + 1), Text: string(src[j-1 : k+1])})
+						out[j-1], out[k] = '(', ')'
+						e = k + 1
 					}
 				}
 				last = 'f'
@@ -410,6 +429,16 @@ func Mask(src []byte) ([]byte, []Span) {
 				if end := declMacroEnd(src, e, inBody(braces)); end > 0 {
 					blank(i, end)
 					e = end
+				} else if at := blockAfterMacro(src, e); at > 0 && inBody(braces) {
+					// `CCU_IF(n != 0) {`, `FUNCTION("main", {a}, {b}) {`:
+					// a macro that opens a block (a scope, a loop) reads
+					// as a statement, then the block, by a ';' on the
+					// blank before the '{'.
+					ensure()
+					spans = append(spans, Span{Start: uint32(at), End: uint32(at + 1), Text: string(src[at : at+1])})
+					out[at] = ';'
+					last = 'A'
+					macroEnd = e
 				} else if at := loopAfterMacro(src, e); at > 0 && inBody(braces) {
 					// `PTO_CPU_VECTORIZE_LOOP` alone above a loop (a
 					// `_Pragma`): a statement with its ';' at the
@@ -471,6 +500,27 @@ func Mask(src []byte) ([]byte, []Span) {
 						continue
 					}
 				}
+				if ds := elseChain(src, i); ds != nil && inBody(braces) {
+					// `}` `#if X` `else if (k == 4) {...}` `#endif`: each
+					// branch continues the chain before the group, which
+					// tree-sitter reads only without the directives (the
+					// guards are read from the source).
+					if condSkips == nil {
+						condSkips = map[int]int{}
+					}
+					for _, d := range ds[1:] {
+						condSkips[d] = DirectiveEnd(src, d)
+					}
+					blank(i, end)
+					i = end
+					continue
+				}
+				if at := namedVariadicDots(src, i, end); at > 0 {
+					// `#define LOG(fmt, args...)`: GNU's named variadic
+					// parameter; tree-sitter reads the name or `...`, and
+					// the name stays a parameter.
+					blank(at, at+3)
+				}
 				// A directive line: nothing in it is masked, but an
 				// `#ifdef __cplusplus` may wrap an `extern "C" {`.
 				if wrapped := cplusplusWrapped(src, i, end); wrapped != nil {
@@ -510,6 +560,12 @@ func Mask(src []byte) ([]byte, []Span) {
 						spans = append(spans, Span{Start: uint32(i), End: uint32(i + 1), Text: ";"})
 						out[i] = ','
 					}
+				}
+				if c == ',' && a.empty && a.sep >= 0 && src[a.sep] == ',' {
+					// `CHECK(c, , return x)`, `ASSERT(c, return, "m")`:
+					// tree-sitter reads no empty argument; its separator
+					// goes.
+					blank(a.sep, a.sep+1)
 				}
 				if !a.empty || c == ',' {
 					a.sep = i
@@ -700,6 +756,122 @@ func condGroups(src []byte) map[int][2]int {
 		}
 	}
 	return out
+}
+
+// elseChain returns the offsets of the directives of the conditional group
+// whose `#if` is at i (the `#if` first, the `#endif` last) when each of its
+// branches starts with `else` and balances its braces: branches that
+// continue an if-else chain. Otherwise nil.
+func elseChain(src []byte, i int) []int {
+	if !strings.HasPrefix(directiveName(src, i), "if") || !elseAt(src, DirectiveEnd(src, i)) {
+		return nil
+	}
+	var ds []int
+	depth, braces := 0, 0
+	for at := i; at < len(src); {
+		d, e := directiveName(src, at), DirectiveEnd(src, at)
+		switch {
+		case strings.HasPrefix(d, "if"):
+			depth++
+		case d == "endif":
+			depth--
+		}
+		if at == i || depth == 0 || depth == 1 && (d == "else" || strings.HasPrefix(d, "elif")) {
+			if braces != 0 || depth > 0 && !elseAt(src, e) {
+				return nil
+			}
+			if ds = append(ds, at); depth == 0 {
+				return ds
+			}
+		}
+		// The branch, to the next directive.
+		lineStart := false
+		for at = e; at < len(src) && !(lineStart && src[at] == '#'); {
+			switch c := src[at]; {
+			case c == '/' && at+1 < len(src) && (src[at+1] == '/' || src[at+1] == '*'):
+				at, _ = CommentEnd(src, at)
+				continue
+			case c == '"' || c == '\'':
+				lineStart = false
+				at = QuotedEnd(src, at)
+				continue
+			case c == '\n':
+				lineStart = true
+			case c == '{' || c == '}':
+				lineStart = false
+				braces += int(c) - int('|') // '{' +1, '}' -1 (they flank '|')
+			case c != ' ' && c != '\t' && c != '\r':
+				lineStart = false
+			}
+			at++
+		}
+	}
+	return nil
+}
+
+// elseAt reports whether the first word from i, past blanks, newlines and
+// comments, is `else`.
+func elseAt(src []byte, i int) bool {
+	for i = skipSpace(src, i); i+1 < len(src) && src[i] == '/' && (src[i+1] == '/' || src[i+1] == '*'); i = skipSpace(src, i) {
+		i, _ = CommentEnd(src, i)
+	}
+	return hasPrefixAt(src, i, "else") && !(i+4 < len(src) && isIdent(src[i+4]))
+}
+
+// namedVariadicDots returns the offset of the `...` of a GNU named
+// variadic parameter (`#define LOG(fmt, args...)`) in the directive
+// [i, end), or 0.
+func namedVariadicDots(src []byte, i, end int) int {
+	if directiveName(src, i) != "define" {
+		return 0
+	}
+	d := string(src[i:end])
+	open, k := strings.IndexByte(d, '('), strings.Index(d, "...")
+	if open < 1 || k < open || !isIdent(d[open-1]) || !isIdent(d[k-1]) || strings.IndexByte(d[open:k], ')') >= 0 {
+		return 0
+	}
+	return i + k
+}
+
+// dependentCastEnd returns the end of the qualified type after `typename`
+// (whose end is e) when a '(' or '{' follows it: a functional cast, not a
+// declaration (whose declarator is a name). Otherwise 0.
+func dependentCastEnd(src []byte, e int) int {
+	j, qualified := skipBlankAt(src, e), false
+	for j < len(src) && isIdentStart(src[j]) {
+		for j < len(src) && isIdent(src[j]) {
+			j++
+		}
+		if byteAt(src, j, '<') {
+			if j = templateArgsEnd(src, j); j == 0 {
+				return 0
+			}
+		}
+		if !hasPrefixAt(src, j, "::") {
+			break
+		}
+		j, qualified = j+2, true
+	}
+	if qualified && (byteAt(src, j, '(') || byteAt(src, j, '{')) {
+		return j
+	}
+	return 0
+}
+
+// blockAfterMacro returns the offset of the blank before the '{' that
+// follows a macro's arguments on their line (the name ends at e), or 0.
+func blockAfterMacro(src []byte, e int) int {
+	j := skipBlankAt(src, e)
+	if !byteAt(src, j, '(') {
+		return 0
+	}
+	if j = balancedEnd(src, j, 1024); j == 0 {
+		return 0
+	}
+	if k := skipBlankAt(src, j); k > j && byteAt(src, k, '{') {
+		return k - 1
+	}
+	return 0
 }
 
 // directiveName returns the name of the directive whose '#' is at i.

@@ -51,7 +51,7 @@ type Config struct {
 	Exclude []string
 	Include []string
 	// IncludeDirs are folders (absolute; relative ones are read from Dir)
-	// searched for quoted #includes after the including file's folder, as
+	// searched for #includes (a quoted one after the including file's folder), as
 	// a compile's -I.
 	IncludeDirs []string
 	// ExtendGeneratedMarkers add to analysis.DefaultGeneratedMarkers: the

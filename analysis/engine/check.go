@@ -43,7 +43,7 @@ type Checker struct {
 	// rule reads is not parsed for it (FileResult.Unparsed), so the
 	// figures cost what the check does.
 	Syntax bool
-	// IncludeDirs are searched for quoted #includes (the compile's -I)
+	// IncludeDirs are searched for #includes (the compile's -I)
 	// before the include-dirs of the configurations the run loads.
 	IncludeDirs []string
 	// RootFor picks the workspace root of a path given to Collect or

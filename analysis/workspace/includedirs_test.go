@@ -67,3 +67,33 @@ func TestManyIncludeDirsAreLinear(t *testing.T) {
 		}
 	}
 }
+
+// An `#include <pto/x.hpp>` is found in the include folders, as a compile
+// given them with -I finds it (headers reached only that way were never
+// analysed); not next to the including file, and a quoted include of the
+// same path from the same folder still is (the memo keeps them apart).
+func TestAngleIncludesInIncludeDirs(t *testing.T) {
+	root := t.TempDir()
+	for _, p := range []string{"include/pto/x.hpp", "kernels/pto/x.hpp", "kernels/k.cpp"} {
+		p = filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("int x;\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws := New(root)
+	entry := filepath.Join(root, "kernels", "k.cpp")
+	angle, quoted := grammar.Include{Path: "pto/x.hpp", System: true}, grammar.Include{Path: "pto/x.hpp"}
+	if got := ws.ResolveInclude(entry, angle); got != "" {
+		t.Errorf("<pto/x.hpp> with no include folder resolved to %s", got)
+	}
+	ws.AddIncludeDirs([]string{filepath.Join(root, "include")})
+	if got, want := ws.ResolveInclude(entry, angle), filepath.Join(root, "include", "pto", "x.hpp"); got != want {
+		t.Errorf("<pto/x.hpp> resolved to %q, want %s", got, want)
+	}
+	if got, want := ws.ResolveInclude(entry, quoted), filepath.Join(root, "kernels", "pto", "x.hpp"); got != want {
+		t.Errorf(`"pto/x.hpp" resolved to %q, want %s`, got, want)
+	}
+}

@@ -278,8 +278,8 @@ func nameCandidates(s *abi.Stub, entries []string) []string {
 	return cands
 }
 
-// IncludeDirs are the folders quoted #includes are searched in after the
-// including file's own: the configured ones (include-dirs, -I), then the
+// IncludeDirs are the folders #includes are searched in (a quoted one after the
+// including file's own): the configured ones (include-dirs, -I), then the
 // stubs' include_dirs=.
 func (w *Workspace) IncludeDirs() []string {
 	w.mu.Lock()

@@ -874,16 +874,17 @@ func (s *scan) sameShape(o *scan) bool {
 }
 
 // ResolveInclude returns the workspace path an #include refers to, trying
-// the including file's folder first, then the include folders. System
-// includes and headers that are not on disk (CANN, pto-isa) resolve to "".
+// the including file's folder first (not for `<...>`), then the include
+// folders, as a compile given them with -I does. Headers found nowhere
+// (CANN, the C++ library) resolve to "".
 func (w *Workspace) ResolveInclude(from string, inc grammar.Include) string {
-	if inc.System {
-		return ""
-	}
 	// The folder as written (up to the last '/'), not cleaned as
 	// filepath.Dir would: the closures ask this for every include of
 	// every file, and equal prefixes are equal folders.
 	key := [2]string{from[:strings.LastIndexByte(from, '/')+1], inc.Path}
+	if inc.System {
+		key[0] += "<"
+	}
 	w.mu.Lock()
 	res := memoOf(&w.resolved)
 	w.mu.Unlock()
@@ -904,7 +905,7 @@ func (w *Workspace) resolveInclude(from string, inc grammar.Include) string {
 	// The stub index first, as any resolution did: built later, its
 	// index walk would drop the closures made meanwhile.
 	stub := w.stubIncludeDirs()
-	if c := filepath.Join(filepath.Dir(from), inc.Path); w.hasFile(c, false) {
+	if c := filepath.Join(filepath.Dir(from), inc.Path); !inc.System && w.hasFile(c, false) {
 		return c
 	}
 	for _, d := range w.liveDirs(stub) {
