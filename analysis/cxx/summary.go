@@ -303,9 +303,11 @@ type Summaries struct {
 	rooted  bool
 	depth   int
 	// cut says an answer computed since it was last cleared depended on
-	// where it was asked: a bound on s.depth was met, or an expansion under
-	// way answered empty (expandIn keeps an empty answer that was not cut).
-	cut        bool
+	// where it was asked (cutDepth: the expansion depth limit was met;
+	// cutOther: another bound on s.depth, or an expansion under way
+	// answered empty); kept counts the answers kept (expandIn).
+	cut        uint8
+	kept       uint64
 	arg        *argState
 	unitGuards func(*grammar.File) *grammar.Guards
 }
@@ -335,10 +337,14 @@ type originMemo struct {
 const maxExpand = 8
 
 // expansion is a memoized answer of the call expansion; busy while it is
-// computed, so a recursive call answers empty.
+// computed, so a recursive call answers empty. An empty answer the depth
+// limit alone cut short (memoShallow) is the same when asked again at the
+// same depth before any other answer was kept (depth, kept).
 type expansion[T any] struct {
 	v     T
 	state uint8
+	depth uint8
+	kept  uint64
 }
 
 // The states of an expansion.
@@ -346,6 +352,13 @@ const (
 	memoNone uint8 = iota
 	memoBusy
 	memoDone
+	memoShallow
+)
+
+// The reasons of Summaries.cut.
+const (
+	cutDepth uint8 = 1 << iota
+	cutOther
 )
 
 // expand returns memo[k], computing it one expansion level deeper (at most
@@ -371,31 +384,42 @@ func expand[K comparable, T any](s *Summaries, memo map[K]*expansion[T], k K, dr
 // expandIn is expand on a memo entry of the caller's (a slot by function
 // number, see effectsOf); an answer not kept leaves it memoNone.
 func expandIn[T any](s *Summaries, m *expansion[T], dropEmpty func(T) bool, compute func() T) T {
+	var zero T
 	switch m.state {
 	case memoBusy:
-		s.cut = true
-		var zero T
+		s.cut |= cutOther
 		return zero
 	case memoDone:
 		return m.v
+	case memoShallow:
+		if int(m.depth) == s.depth && m.kept == s.kept {
+			// A chain of helpers deeper than the limit: asked from each
+			// caller, it was computed again along every path.
+			s.cut |= cutDepth
+			return zero
+		}
 	}
 	m.state = memoBusy
 	outer := s.cut
-	s.cut = false
+	s.cut = 0
 	var v T
 	s.depth++
 	if s.depth <= maxExpand {
 		v = compute()
 	} else {
-		s.cut = true
+		s.cut |= cutDepth
 	}
 	s.depth--
 	m.v, m.state = v, memoDone
-	if dropEmpty != nil && s.cut && s.depth > 0 && dropEmpty(v) {
-		var zero T
+	if dropEmpty != nil && s.cut != 0 && s.depth > 0 && dropEmpty(v) {
 		m.v, m.state = zero, memoNone
+		if s.cut == cutDepth {
+			m.state, m.depth, m.kept = memoShallow, uint8(s.depth), s.kept
+		}
+	} else {
+		s.kept++
 	}
-	s.cut = s.cut || outer
+	s.cut |= outer
 	return v
 }
 
@@ -483,7 +507,7 @@ func (s *Summaries) coresIn(f *grammar.File, n *grammar.Node) grammar.Cores {
 // e points into.
 func (s *Summaries) originOf(e *grammar.Node) Origin {
 	if s.depth > 4*maxExpand {
-		s.cut = true
+		s.cut |= cutOther
 		return Origin{}
 	}
 	s.depth++
@@ -1134,7 +1158,7 @@ func scopeDeclsOf(scope *grammar.Node) declsByName {
 func (s *Summaries) returnOrigin(d FuncDef) Origin {
 	if m, ok := s.returns[d.Node]; ok {
 		if m.busy {
-			s.cut = true
+			s.cut |= cutOther
 			return Origin{}
 		}
 		return m.o
@@ -1808,7 +1832,7 @@ func (s *Summaries) resolve(fn *grammar.Node, o Origin) []*Origin {
 		return []*Origin{s.intern(o)}
 	}
 	// Its answer is memoized per depth: one that asks it depends on where.
-	s.cut = true
+	s.cut |= cutOther
 	if s.depth > maxExpand {
 		return nil
 	}
