@@ -429,21 +429,13 @@ func Mask(src []byte) ([]byte, []Span) {
 				if end := declMacroEnd(src, e, inBody(braces)); end > 0 {
 					blank(i, end)
 					e = end
-				} else if at := blockAfterMacro(src, e); at > 0 && inBody(braces) {
-					// `CCU_IF(n != 0) {`, `FUNCTION("main", {a}, {b}) {`:
-					// a macro that opens a block (a scope, a loop) reads
-					// as a statement, then the block, by a ';' on the
-					// blank before the '{'.
-					ensure()
-					spans = append(spans, Span{Start: uint32(at), End: uint32(at + 1), Text: string(src[at : at+1])})
-					out[at] = ';'
-					last = 'A'
-					macroEnd = e
-				} else if at := loopAfterMacro(src, e); at > 0 && inBody(braces) {
+				} else if at := max(blockAfterMacro(src, e), loopAfterMacro(src, e)); at > 0 && inBody(braces) {
+					// `CCU_IF(n != 0) {` (a macro that opens a block: the
+					// ';' on the blank before the '{'), or
 					// `PTO_CPU_VECTORIZE_LOOP` alone above a loop (a
-					// `_Pragma`): a statement with its ';' at the
-					// loop's indentation, so the loop parses and the
-					// macro stays a statement for the macro model.
+					// `_Pragma`: the ';' at the loop's indentation): a
+					// statement, so the block or loop parses and the macro
+					// stays a statement for the macro model.
 					ensure()
 					spans = append(spans, Span{Start: uint32(at), End: uint32(at + 1), Text: string(src[at : at+1])})
 					out[at] = ';'
