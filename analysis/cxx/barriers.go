@@ -1,6 +1,7 @@
 package cxx
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"sync"
@@ -108,6 +109,10 @@ func appendDecls(out []typeDecl, n *grammar.Node) []typeDecl {
 	if t == nil {
 		return out
 	}
+	if name := n.ChildByField("name"); n.Kind() == "alias_declaration" && name != nil {
+		// `using Epilogue = BlockEpilogue<...>;`: the alias's type.
+		return append(out, typeDecl{name: name.Text(), typ: t.Text()})
+	}
 	var cls string
 	if n.Kind() == "field_declaration" {
 		if c := n.Ancestor("class_specifier", "struct_specifier"); c != nil {
@@ -118,6 +123,10 @@ func appendDecls(out []typeDecl, n *grammar.Node) []typeDecl {
 	}
 	for _, d := range n.ChildrenByField("declarator") {
 		typ := t.Text()
+		if d.Kind() == "function_declarator" && n.Ancestor("function_definition") != nil {
+			// `Epilogue epilogue(resource);` in a body: an object.
+			d = d.ChildByField("declarator")
+		}
 		if d.Kind() == "pointer_declarator" || d.Kind() == "reference_declarator" {
 			// A pointer or reference member does not own the object.
 			typ += map[string]string{"pointer_declarator": " *", "reference_declarator": " &"}[d.Kind()]
@@ -213,14 +222,39 @@ func (fs *Funcs) Callees(c Call) []FuncDef {
 	}
 	var out []FuncDef
 	for _, t := range fs.TypesOf(c.Name) {
-		cls := BaseName(t)
+		// The object's class, or the one its type alias names.
+		classes := []string{BaseName(t)}
+		for _, a := range fs.TypesOf(classes[0]) {
+			classes = append(classes, BaseName(a))
+		}
 		for _, d := range ops {
-			if ClassOf(d.Node) == cls {
+			if slices.Contains(classes, ClassOf(d.Node)) {
 				out = append(out, d)
 			}
 		}
 	}
+	// The specializations of one class template share its name: those
+	// whose parameters take the call's arguments come first.
+	slices.SortStableFunc(out, func(a, b FuncDef) int {
+		return cmp.Compare(arityMiss(a.Node, len(c.Args)), arityMiss(b.Node, len(c.Args)))
+	})
 	return out
+}
+
+// arityMiss is 1 when fn cannot take n arguments (too few or too many
+// parameters, defaults counted), else 0.
+func arityMiss(fn *grammar.Node, n int) int {
+	req, all := 0, 0
+	for p := range paramDecls(fn) {
+		all++
+		if p.Kind() == "parameter_declaration" {
+			req++
+		}
+	}
+	if n < req || n > all {
+		return 1
+	}
+	return 0
 }
 
 // ClassOf returns the name of the class or struct a method belongs to: the

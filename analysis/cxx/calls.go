@@ -337,7 +337,9 @@ func Entries(f *grammar.File) (entries, helpers []*grammar.Node) {
 
 // intrinsicPrefixes start the lower-case names of the CCE device intrinsics
 // and C library calls a kernel uses without a definition in the workspace.
-var intrinsicPrefixes = []string{"set_", "wait_", "get_", "copy_", "pipe_barrier", "dcci", "dsb", "ffts_", "load_", "mad", "mmad",
+// `dcci` and `dsb` are whole names: `dcci_cachelines(p, n)` is a project's
+// flush helper.
+var intrinsicPrefixes = []string{"set_", "wait_", "get_", "copy_", "pipe_barrier", "ffts_", "load_", "mad", "mmad",
 	"img2col", "scatter_", "create_", "sync_", "printf", "assert", "trap", "memset", "memcpy", "min", "max", "abs", "std"}
 
 // MaybeProjectCall reports whether a call with no definition in the unit
@@ -351,8 +353,8 @@ func MaybeProjectCall(c Call) bool {
 		return false
 	}
 	switch c.Name {
-	case "static_cast", "reinterpret_cast", "const_cast", "dynamic_cast", "bit_cast", "sizeof", "alignof", "decltype":
-		// A cast or operator: it converts, it calls nothing.
+	case "static_cast", "reinterpret_cast", "const_cast", "dynamic_cast", "bit_cast", "sizeof", "alignof", "decltype", "dcci", "dsb":
+		// A cast or operator converts, it calls nothing; an intrinsic.
 		return false
 	}
 	first := c.Name[0]

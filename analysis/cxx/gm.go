@@ -1064,14 +1064,15 @@ func (g *GM) paramVar(f *grammar.File, p *grammar.Node, fn *grammar.Node) *Var {
 	if t == nil {
 		return nil
 	}
-	name, ptr, _, _, _ := Declarator(p.ChildByField("declarator"))
+	name, ptr, _, arrayOfPtr, _ := Declarator(p.ChildByField("declarator"))
 	if name == nil {
 		return nil
 	}
 	base := g.str(baseTypeName(t))
 	g.scratch = append(g.scratch[:0], Var{Decl: name})
 	v := &g.scratch[0]
-	v.typ = g.ref(base)
+	// `__gm__ T *peers[N]`: the caller's array of pointers.
+	v.typ, v.ArrayOfPtr = g.ref(base), arrayOfPtr
 	gm := hasGM(f, LeadingStart(p), name.End)
 	switch {
 	case ptr > 0 && gm:

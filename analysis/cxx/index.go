@@ -357,7 +357,7 @@ func IndexFileFuncs(f *grammar.File) *FileFuncs {
 			if name := FunctionName(n); name != "" {
 				ff.defs = append(ff.defs, FuncDef{File: f, Node: n, Name: name})
 			}
-		case "declaration", "field_declaration", "parameter_declaration", "optional_parameter_declaration":
+		case "declaration", "field_declaration", "parameter_declaration", "optional_parameter_declaration", "alias_declaration":
 			if n.ChildByField("type") != nil {
 				ff.decls = append(ff.decls, int32(i))
 			}

@@ -604,6 +604,11 @@ func (s *Summaries) originOf(e *grammar.Node) Origin {
 		if base != nil && base.Kind() == "identifier" && s.isArgsName(base) {
 			return s.argSlot(subscriptIndex(e))
 		}
+		// `g[i]` of a GlobalTensor g is a view of g's memory (a helper's
+		// argument, `GlobalTensor<T> rows = g[off];`).
+		if base != nil && slices.ContainsFunc(s.funcs.TypesOf(Root(base)), func(t string) bool { return strings.Contains(t, "GlobalTensor") }) {
+			return s.tensorViewOrigin(e)
+		}
 		return Origin{}
 	case "field_expression":
 		arg := Unparen(e.ChildByField("argument"))

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -113,6 +114,10 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		// The window the write-back must happen in: up to the next barrier.
 		limit := a.Func().End
 		barrierCall := barriers.next(a.Func(), cores, a.Node.End)
+		for barrierCall != nil && otherBranch(a.Node, barrierCall) {
+			// On the other side of an if around the store: another run.
+			barrierCall = barriers.next(a.Func(), cores, barrierCall.End)
+		}
 		if barrierCall != nil {
 			limit = barrierCall.Start
 		}
@@ -126,11 +131,18 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		}
 		index := sum.Index(a.Func())
 		o := sum.OriginOf(a.Ptr())
+		// Nor does a write-back there (`if (rank == 0) { *t = v; } else {
+		// dcci(t + k, ...); }`).
 		var flushCall *grammar.Node
-		if flush != nil {
+		if flush != nil && otherBranch(a.Node, flush.Call) {
+			flush = nil
+		} else if flush != nil {
 			flushCall = flush.Call
 		}
 		wb := index.NextCovering(cxx.WriteBack, o, cores, a.Node.End, limit, flushCall)
+		for wb >= 0 && otherBranch(a.Node, index.Effect(wb).At) {
+			wb = index.NextCovering(cxx.WriteBack, o, cores, index.Effect(wb).At.End, limit, nil)
+		}
 		var after *afterWriteBack
 		if wb >= 0 {
 			if at := index.Effect(wb).At; flush == nil || flush.Call != at {
@@ -183,7 +195,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			continue
 		}
 		if flush == nil && barrierCall == nil && endWriteBack && (unit.IsKernelFunc(pass.File, a.Func()) ||
-			callersMemo.quietAfter(sum, pass.Reach().FuncIndex(), index, a.Func(), a.Node, cores, o) && callersMemo.quietToEnd(pass.Reach().FuncIndex(), sum, a.Func(), cores, o)) {
+			callersMemo.quietAfter(sum, pass.Reach().FuncIndex(), index, a.Func(), a.Node, cores, o) && callersMemo.quietToEnd(pass.Reach().FuncIndex(), pass.Reach().Macros().ByName, sum, a.Func(), cores, o)) {
 			// The kernel's own end: a build keeping the compiler's
 			// dcci-before-kernel-end writes the line back as it ends,
 			// before the host or the next kernel reads it. A helper's
@@ -283,6 +295,26 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		}
 		pass.Report(g.d)
 	}
+}
+
+// otherBranch reports whether x, after n, sits in the else of an if
+// whose then holds n, outside any loop: no run reaches both.
+func otherBranch(n, x *grammar.Node) bool {
+	for c, p := n, n.Parent(); p != nil; c, p = p, p.Parent() {
+		if p.Start > x.Start || p.End < x.End {
+			continue
+		}
+		if alt := p.ChildByField("alternative"); p.Kind() != "if_statement" || c.Field() != "consequence" || alt == nil || alt.Start > x.Start {
+			return false
+		}
+		for ; p != nil && p.Kind() != "function_definition"; p = p.Parent() {
+			if isLoop(p) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // dmaTouches reports whether this core's DMA writes or reads memory o in
@@ -730,7 +762,10 @@ func (m *callersFlushMemo) quietAfter(sum *cxx.Summaries, funcs *cxx.Funcs, inde
 // `__global__` kernel, is followed by nothing that can tell another core
 // to read memory o (quietAfter): a store fn leaves in the cache is next
 // seen after the kernel ends.
-func (m *callersFlushMemo) quietToEnd(funcs *cxx.Funcs, sum *cxx.Summaries, fn *grammar.Node, cores grammar.Cores, o cxx.Origin) bool {
+func (m *callersFlushMemo) quietToEnd(funcs *cxx.Funcs, macros map[string][]*cxx.Macro, sum *cxx.Summaries, fn *grammar.Node, cores grammar.Cores, o cxx.Origin) bool {
+	if m.index(funcs); !slices.ContainsFunc(m.byName[cxx.FunctionName(fn)], func(s callerSite) bool { return funcs.All()[s.def].Node != fn }) {
+		return macroTailCalled(macros, cxx.FunctionName(fn))
+	}
 	return upCallers(m, funcs, fn, o, 0, func(def cxx.FuncDef, n *grammar.Node, o cxx.Origin) (cxx.Origin, bool) {
 		// o in the caller's terms: the argument a parameter's memory is.
 		oc := o
@@ -742,6 +777,60 @@ func (m *callersFlushMemo) quietToEnd(funcs *cxx.Funcs, sum *cxx.Summaries, fn *
 		}
 		return oc, m.quietAfter(sum, funcs, sum.Index(def.Node), def.Node, n, cores, oc)
 	})
+}
+
+// macroTailCalled reports whether the unit calls name only from kernels a
+// macro defines, as the last statement of their bodies (`#define K(T)
+// __global__ __aicore__ void k_##T(GM_ADDR p) { impl<T>(p); }`: pasted
+// names the macro shadows cannot parse): what name stores last is stored
+// at a kernel's end.
+func macroTailCalled(macros map[string][]*cxx.Macro, name string) bool {
+	found := false
+	for _, ms := range macros {
+		for _, m := range ms {
+			for b, i := m.Body, 0; ; {
+				k := strings.Index(b[i:], name)
+				if k < 0 {
+					break
+				}
+				i += k + len(name)
+				if k := i - len(name); k > 0 && isIdentByte(b[k-1]) || i < len(b) && isIdentByte(b[i]) {
+					continue
+				}
+				rest := strings.TrimLeft(b[i:], " \t")
+				if strings.HasPrefix(rest, "<") {
+					rest = rest[min(len(rest), strings.IndexByte(rest, '>')+1):]
+				}
+				end := closingParen(rest)
+				if end < 0 || !strings.Contains(b[:i], "__global__") ||
+					!strings.HasPrefix(strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(rest[end+1:], " \t"), ";"), " \t\\"), "}") {
+					return false
+				}
+				found = true
+			}
+		}
+	}
+	return found
+}
+
+// closingParen is the position in s, which starts with `(`, of the
+// parenthesis closing it (-1 for none).
+func closingParen(s string) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+		if depth == 0 {
+			return -1
+		}
+	}
+	return -1
 }
 
 // library reports whether fn is a library function of f left to its

@@ -146,6 +146,22 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 		u := index.Effect(uncached)
 		v.Uncached = &u
 	}
+	// Also past a caller's wait: this core's own DMA holds in every build.
+	if decided < 0 && !v.Coherent && !v.OwnDMA && o.Known() {
+		if e, def := prec.loopDMA(pass.Reach().FuncIndex(), sum, fn, o, cores, 0); e != nil {
+			f := e.SiteFile
+			if f == nil {
+				f = def.File
+			}
+			r := analysis.RelatedAt(f, e.Site, "`"+shortText(e.Site)+"`")
+			line, _ := f.Lines.Position(e.Site.Start)
+			v.Hazard = fmt.Sprintf("read after this core's own DMA write `%s` (%s:%d) in a loop of `%s` around the call: "+
+				"the read on an earlier pass can have cached the line the DMA then rewrote, which bypasses the scalar cache",
+				shortText(e.Site), filepath.Base(f.Path), line+1, cxx.FunctionName(def.Node))
+			v.HazardAt, v.OwnDMA, v.Uncached = &r, true, nil
+			v.Between = [2]uint32{fn.Start, a.Node.Start}
+		}
+	}
 	own := false
 	index.EachBefore(pre, o, cores, func(i int) bool {
 		own = live(i)
@@ -190,6 +206,56 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 		v.Coherent = true
 	}
 	return v
+}
+
+// loopDMA finds, up fn's callers, this core's DMA write of o in a loop
+// around a call that reaches the read, with no dcci of o in that loop:
+// the read of an earlier pass caches the line, the DMA rewrites it, the
+// next read returns the stale line (a chunk loop whose epilogue copies
+// rows to a workspace and whose tail reads them back by scalar).
+func (p *readPrecedence) loopDMA(funcs *cxx.Funcs, sum *cxx.Summaries, fn *grammar.Node, o cxx.Origin, cores grammar.Cores, depth int) (*cxx.Effect, cxx.FuncDef) {
+	if depth > 3 {
+		return nil, cxx.FuncDef{}
+	}
+	p.callers.index(funcs)
+	all := funcs.All()
+	for _, site := range p.callers.byName[cxx.FunctionName(fn)] {
+		def := all[site.def]
+		n := funcs.Calls(def.Node)[site.i]
+		c, ok := cxx.AsCall(n)
+		if def.Node == fn || !ok {
+			continue
+		}
+		oc := o
+		if o.Kind == cxx.ParamOrigin {
+			if oc = (cxx.Origin{}); o.Param < len(c.Args) {
+				oc = sum.OriginOf(c.Args[o.Param])
+			}
+		}
+		if !oc.Known() {
+			continue
+		}
+		idx := sum.Index(def.Node)
+		for l := n.Parent(); l != nil && l != def.Node && idx.NextCovering(cxx.Invalidate, oc, cores, l.Start, l.End, nil) < 0; l = l.Parent() {
+			var found *cxx.Effect
+			if isLoop(l) {
+				// Elsewhere in the loop: fn's own writes are its own.
+				idx.EachIn(oc, cores, l.Start, l.End, func(i int) bool {
+					if e := idx.Effect(i); e.At != n {
+						found = &e
+					}
+					return found == nil
+				}, cxx.DMAWrite)
+			}
+			if found != nil {
+				return found, def
+			}
+		}
+		if e, d := p.loopDMA(funcs, sum, def.Node, oc, cores, depth+1); e != nil {
+			return e, d
+		}
+	}
+	return nil, cxx.FuncDef{}
 }
 
 // unorderedDMAWrite returns this core's last DMA write of o before the
@@ -262,6 +328,8 @@ type readPrecedence struct {
 	answers map[*grammar.Node]*fnAnswers
 	// loops answers classifyRead's loop questions.
 	loops *loopAncestry
+	// callers indexes the calls by callee name (loopDMA).
+	callers callersFlushMemo
 }
 
 // fnAnswers are a function's reads and their answers from next on.

@@ -23,3 +23,19 @@ extern "C" __global__ __aicore__ void not_refreshed(__gm__ int64_t *args) {
   int32_t left = counts[blk ^ 1]; // want "warning: EXT001 .*read after `AscendC::SyncAll<false>\\(\\)`"
   (void)left;
 }
+
+// A `dcci_` name is the project's line-flush helper, not the intrinsic: in
+// the header that did not resolve, it may invalidate the polled line.
+extern "C" __global__ __aicore__ void poll_flushed(__gm__ int64_t *args) {
+  __gm__ int32_t *flag = input_data<int32_t>(args, 1);
+  while (flag[0] == 0) { // want "info: EXT001 .*read in a polling loop.*; unless `dcci_lines\\(flag, 4\\)` invalidates it"
+    dcci_lines(flag, 4);
+  }
+}
+
+extern "C" __global__ __aicore__ void poll_unflushed(__gm__ int64_t *args) {
+  __gm__ int32_t *flag = input_data<int32_t>(args, 1);
+  while (flag[0] == 0) { // want "warning: EXT001 .*read in a polling loop"
+    dsb(DSB_DDR);
+  }
+}

@@ -89,3 +89,17 @@ extern "C" __global__ __aicore__ void meet(__gm__ uint32_t *status) {
   TotalsThenMeet(status);
   AscendC::SyncAll();
 }
+
+// Rank 0 times the round trip and records it for the host; the other rank
+// writes its answer back and tells a peer core. That write-back and that
+// signal are on the other path: the record waits for the kernel's end.
+extern "C" __global__ __aicore__ void round_trip(GM_ADDR window, int32_t rank) {
+  __gm__ int64_t *slots = reinterpret_cast<__gm__ int64_t *>(window);
+  if (rank == 0) {
+    slots[0] = AscendC::GetSystemCycle();
+  } else {
+    slots[8] = 1;
+    dcci(slots + 8, SINGLE_CACHE_LINE, CACHELINE_OUT); // want "warning: EXT009 .*`slots\\[8\\] = 1`.*is written out by.*no `dsb\\(DSB_DDR\\)`"
+    AscendC::CrossCoreSetFlag<0, PIPE_S>(3);
+  }
+}
