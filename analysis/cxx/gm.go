@@ -394,17 +394,6 @@ func (g *GM) newVar(decl *grammar.Node) *Var {
 // descriptorTypes are the runtime's tensor descriptor structs.
 var descriptorTypes = []string{"Tensor", "ChipTensor"}
 
-// NewGM builds the model of f. includes are the workspace files f
-// includes, whose struct members, type aliases, GM-returning functions and
-// dcci helpers are taken into account.
-func NewGM(ff FileFacts, f *grammar.File, includes []*grammar.File) *GM {
-	ff = factsOr(ff)
-	if f == nil || f.Tree == nil {
-		return newGM(f)
-	}
-	return buildGM(ff, f, gmFiles(includes))
-}
-
 func newGM(f *grammar.File) *GM {
 	g := &GM{
 		file:        f,
@@ -1926,20 +1915,6 @@ func (fd *fnDccis) dcci(i int32) Dcci {
 		Helper: fd.g.dcciStrAt(r.helper), Func: fd.fn}
 }
 
-// Dccis returns the dcci calls (and dcci helper calls) directly in fn, in
-// source order; fn nil gives those outside any function.
-func (g *GM) Dccis(fn *grammar.Node) []Dcci {
-	fd, ok := g.fnDccis(fn)
-	if !ok {
-		return nil
-	}
-	ds := make([]Dcci, len(fd.recs))
-	for i := range ds {
-		ds[i] = fd.dcci(int32(i))
-	}
-	return ds
-}
-
 // rooted returns the positions in ix (byRoot or out) of the dccis on root,
 // ascending.
 func (fd *fnDccis) rooted(ix []int32, root string) []int32 {
@@ -2067,17 +2042,11 @@ func (g *GM) CoherentBefore(a Access) *Dcci {
 	return &d
 }
 
-// FlushedAfter returns a dcci after the access in its function that
-// writes the lines of the same memory (or of the entire cache) out. nil
-// when there is none.
-func (g *GM) FlushedAfter(a Access) *Dcci {
-	return g.FlushedBefore(a, ^uint32(0))
-}
-
-// FlushedBefore is FlushedAfter for the dccis that start before end: a
-// store asks up to the next barrier. Only the dccis that write out are
-// looked at, so invalidations of the memory between the store and its
-// write-back cost nothing.
+// FlushedBefore returns a dcci after the access in its function, starting
+// before end, that writes the lines of the same memory (or of the entire
+// cache) out; nil when there is none. A store asks up to the next
+// barrier. Only the dccis that write out are looked at, so invalidations
+// of the memory between the store and its write-back cost nothing.
 func (g *GM) FlushedBefore(a Access, end uint32) *Dcci {
 	fd, ok := g.fnDccis(a.Func())
 	if !ok {

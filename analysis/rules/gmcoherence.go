@@ -214,9 +214,20 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 // next read returns the stale line (a chunk loop whose epilogue copies
 // rows to a workspace and whose tail reads them back by scalar).
 func (p *readPrecedence) loopDMA(funcs *cxx.Funcs, sum *cxx.Summaries, fn *grammar.Node, o cxx.Origin, cores grammar.Cores, depth int) (*cxx.Effect, cxx.FuncDef) {
-	if depth > 3 {
-		return nil, cxx.FuncDef{}
+	k := fnOrigin{fn, o, cores}
+	if w, ok := p.dma[k]; ok || depth > 3 {
+		return w.e, w.def
 	}
+	if p.dma == nil {
+		p.dma = map[fnOrigin]loopWrite{}
+	}
+	p.dma[k] = loopWrite{}
+	e, def := p.loopDMAUp(funcs, sum, fn, o, cores, depth)
+	p.dma[k] = loopWrite{e, def}
+	return e, def
+}
+
+func (p *readPrecedence) loopDMAUp(funcs *cxx.Funcs, sum *cxx.Summaries, fn *grammar.Node, o cxx.Origin, cores grammar.Cores, depth int) (*cxx.Effect, cxx.FuncDef) {
 	p.callers.index(funcs)
 	all := funcs.All()
 	for _, site := range p.callers.byName[cxx.FunctionName(fn)] {
@@ -328,8 +339,22 @@ type readPrecedence struct {
 	answers map[*grammar.Node]*fnAnswers
 	// loops answers classifyRead's loop questions.
 	loops *loopAncestry
-	// callers indexes the calls by callee name (loopDMA).
+	// callers indexes the calls by callee name; dma memoizes loopDMA.
 	callers callersFlushMemo
+	dma     map[fnOrigin]loopWrite
+}
+
+type fnOrigin struct {
+	fn    *grammar.Node
+	o     cxx.Origin
+	cores grammar.Cores
+}
+
+// loopWrite is loopDMA's answer: the write (nil for none) and its
+// function.
+type loopWrite struct {
+	e   *cxx.Effect
+	def cxx.FuncDef
 }
 
 // fnAnswers are a function's reads and their answers from next on.

@@ -36,7 +36,7 @@ extern "C" __global__ __aicore__ void k(__gm__ int32_t *flags) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	accs := cxx.NewGM(nil, f, nil).Accesses()
+	accs := cxx.NewGMWith(nil, f, cxx.NewGMEnv(nil, nil)).Accesses()
 	sum := cxx.SummarizeWith(nil, cxx.FuncsOf(nil, f), f)
 	var reads []*cxx.Access
 	for i := range accs {
