@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -148,7 +149,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 	}
 	// Also past a caller's wait: this core's own DMA holds in every build.
 	if decided < 0 && !v.Coherent && !v.OwnDMA && o.Known() {
-		if e, def := prec.loopDMA(pass.Reach().FuncIndex(), sum, fn, o, cores, 0); e != nil {
+		if e, def := prec.loopDMA(pass.Reach().FuncIndex(), sum, fn, a.Node, o, cores, 0); e != nil {
 			f := e.SiteFile
 			if f == nil {
 				f = def.File
@@ -213,7 +214,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 // the read of an earlier pass caches the line, the DMA rewrites it, the
 // next read returns the stale line (a chunk loop whose epilogue copies
 // rows to a workspace and whose tail reads them back by scalar).
-func (p *readPrecedence) loopDMA(funcs *cxx.Funcs, sum *cxx.Summaries, fn *grammar.Node, o cxx.Origin, cores grammar.Cores, depth int) (*cxx.Effect, cxx.FuncDef) {
+func (p *readPrecedence) loopDMA(funcs *cxx.Funcs, sum *cxx.Summaries, fn, read *grammar.Node, o cxx.Origin, cores grammar.Cores, depth int) (*cxx.Effect, cxx.FuncDef) {
 	k := fnOrigin{fn, o, cores}
 	if w, ok := p.dma[k]; ok || depth > 3 {
 		return w.e, w.def
@@ -222,12 +223,12 @@ func (p *readPrecedence) loopDMA(funcs *cxx.Funcs, sum *cxx.Summaries, fn *gramm
 		p.dma = map[fnOrigin]loopWrite{}
 	}
 	p.dma[k] = loopWrite{}
-	e, def := p.loopDMAUp(funcs, sum, fn, o, cores, depth)
+	e, def := p.loopDMAUp(funcs, sum, fn, read, o, cores, depth)
 	p.dma[k] = loopWrite{e, def}
 	return e, def
 }
 
-func (p *readPrecedence) loopDMAUp(funcs *cxx.Funcs, sum *cxx.Summaries, fn *grammar.Node, o cxx.Origin, cores grammar.Cores, depth int) (*cxx.Effect, cxx.FuncDef) {
+func (p *readPrecedence) loopDMAUp(funcs *cxx.Funcs, sum *cxx.Summaries, fn, read *grammar.Node, o cxx.Origin, cores grammar.Cores, depth int) (*cxx.Effect, cxx.FuncDef) {
 	p.callers.index(funcs)
 	all := funcs.All()
 	for _, site := range p.callers.byName[cxx.FunctionName(fn)] {
@@ -250,9 +251,10 @@ func (p *readPrecedence) loopDMAUp(funcs *cxx.Funcs, sum *cxx.Summaries, fn *gra
 		for l := n.Parent(); l != nil && l != def.Node && idx.NextCovering(cxx.Invalidate, oc, cores, l.Start, l.End, nil) < 0; l = l.Parent() {
 			var found *cxx.Effect
 			if isLoop(l) {
-				// Elsewhere in the loop: fn's own writes are its own.
+				// Elsewhere in the loop (fn's own writes are its own), on a
+				// pass that can precede another reaching the read.
 				idx.EachIn(oc, cores, l.Start, l.End, func(i int) bool {
-					if e := idx.Effect(i); e.At != n {
+					if e := idx.Effect(i); e.At != n && !apartInLoop(e, read, n, l) {
 						found = &e
 					}
 					return found == nil
@@ -262,11 +264,49 @@ func (p *readPrecedence) loopDMAUp(funcs *cxx.Funcs, sum *cxx.Summaries, fn *gra
 				return found, def
 			}
 		}
-		if e, d := p.loopDMA(funcs, sum, def.Node, oc, cores, depth+1); e != nil {
+		if e, d := p.loopDMA(funcs, sum, def.Node, read, oc, cores, depth+1); e != nil {
 			return e, d
 		}
 	}
 	return nil, cxx.FuncDef{}
+}
+
+// apartInLoop reports whether no two passes of loop reach both the DMA
+// write e and the read (in the loop through call n): they sit on the
+// sides of one test, in their functions or in the loop, whose names none
+// of those assigns (`if (incy == 1) DataCopy(y[i], ...); else
+// y.GetValue(j);`, incy set once in Init). A test the loop steps (`stage
+// ^= 1`) alternates between passes.
+func apartInLoop(e cxx.Effect, read, n, loop *grammar.Node) bool {
+	tests := func(site, at *grammar.Node) ([]unit.Test, []*grammar.Node) {
+		t, _ := unit.TestsOf(at, loop, 0)
+		scopes := []*grammar.Node{loop}
+		if fn := cxx.EnclosingFunction(site); site != at && fn != nil {
+			more, _ := unit.TestsOf(site, fn, 0)
+			t, scopes = append(t, more...), append(scopes, fn)
+		}
+		return t, scopes
+	}
+	ta, sa := tests(e.Site, e.At)
+	tb, sb := tests(read, n)
+	for _, x := range ta {
+		for _, y := range tb {
+			if x.Key != y.Key || x.On == y.On || x.PP() {
+				continue
+			}
+			names := map[string]bool{}
+			x.Cond.Walk(func(c *grammar.Node) bool {
+				if k := c.Kind(); k == "identifier" || k == "field_identifier" {
+					names[c.Text()] = true
+				}
+				return true
+			})
+			if !slices.ContainsFunc(append(sa, sb...), func(s *grammar.Node) bool { return unit.AssignsAny(s, names) }) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unorderedDMAWrite returns this core's last DMA write of o before the
