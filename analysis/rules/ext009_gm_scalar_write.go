@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -785,25 +786,12 @@ func (m *callersFlushMemo) quietToEnd(funcs *cxx.Funcs, macros map[string][]*cxx
 // names the macro shadows cannot parse): what name stores last is stored
 // at a kernel's end.
 func macroTailCalled(macros map[string][]*cxx.Macro, name string) bool {
+	call := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
 	found := false
 	for _, ms := range macros {
 		for _, m := range ms {
-			for b, i := m.Body, 0; ; {
-				k := strings.Index(b[i:], name)
-				if k < 0 {
-					break
-				}
-				i += k + len(name)
-				if k := i - len(name); k > 0 && isIdentByte(b[k-1]) || i < len(b) && isIdentByte(b[i]) {
-					continue
-				}
-				rest := strings.TrimLeft(b[i:], " \t")
-				if strings.HasPrefix(rest, "<") {
-					rest = rest[min(len(rest), strings.IndexByte(rest, '>')+1):]
-				}
-				end := closingParen(rest)
-				if end < 0 || !strings.Contains(b[:i], "__global__") ||
-					!strings.HasPrefix(strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(rest[end+1:], " \t"), ";"), " \t\\"), "}") {
+			for _, at := range call.FindAllStringIndex(m.Body, -1) {
+				if !strings.Contains(m.Body[:at[0]], "__global__") || !tailCall.MatchString(m.Body[at[1]:]) {
 					return false
 				}
 				found = true
@@ -813,25 +801,9 @@ func macroTailCalled(macros map[string][]*cxx.Macro, name string) bool {
 	return found
 }
 
-// closingParen is the position in s, which starts with `(`, of the
-// parenthesis closing it (-1 for none).
-func closingParen(s string) int {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(':
-			depth++
-		case ')':
-			if depth--; depth == 0 {
-				return i
-			}
-		}
-		if depth == 0 {
-			return -1
-		}
-	}
-	return -1
-}
+// tailCall matches what follows a called name ending its body: template
+// arguments, the arguments (parentheses two deep), `;` and the `}`.
+var tailCall = regexp.MustCompile(`^\s*(<[^<>]*>)?\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\s*;\s*}`)
 
 // library reports whether fn is a library function of f left to its
 // callers: no function of the unit calls it, it is no kernel entry (a
