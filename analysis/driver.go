@@ -148,7 +148,9 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		// unit's parse alone could reach it, changing the findings with
 		// the load. What it guards against is a rule that never ends.
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opts.Budget)
+		running.Add(1)
+		defer running.Add(-1)
+		ctx, cancel = context.WithTimeout(ctx, opts.Budget*slowdown())
 		defer cancel()
 	}
 	store := opts.Store

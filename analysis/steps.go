@@ -5,8 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"runtime"
 	"sync"
 	"sync/atomic"
+	"syscall"
+	"time"
 
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 )
@@ -109,6 +113,25 @@ func (m *meter) reason() string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.why
+}
+
+// running counts the files whose rules run in the process (RunContext).
+var running atomic.Int64
+
+// slowdown is how many times longer than alone a file's rules take now:
+// the files under analysis that share the process's cores, times the
+// machine's load average over its cores. The time limit stretches by it:
+// it is a net for a rule that never ends, and a busy machine reaching it
+// first made the findings depend on the load and on -j (rules of 2 s of
+// CPU took over a minute at a load of 50 on 2 cores, and at -j 8).
+func slowdown() time.Duration {
+	cores := int64(runtime.GOMAXPROCS(0))
+	n := max(1, (running.Load()+cores-1)/cores)
+	var si syscall.Sysinfo_t
+	if syscall.Sysinfo(&si) == nil {
+		n *= max(1, int64(math.Ceil(float64(si.Loads[0])/65536/float64(runtime.NumCPU()))))
+	}
+	return time.Duration(n)
 }
 
 // BinaryNote is the note on a file that holds a NUL byte (src is its
