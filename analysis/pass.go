@@ -97,8 +97,6 @@ type Pass struct {
 	// limit counts the rule's findings against max-findings-per-rule
 	// (nil: no cap).
 	limit *findingCap
-	// recent are the texts of the rule's last findings (see shareText).
-	recent *recentTexts
 	// models are the launch and build models of the file's units (the
 	// driver sets them once per file; see Models).
 	models Models
@@ -161,62 +159,21 @@ func (p *Pass) Report(d Diagnostic) {
 	if c := p.limit; c != nil && c.max > 0 && p.counted(&d) && !c.count(&d, c.max) {
 		return
 	}
-	if p.recent == nil {
-		p.recent = &recentTexts{}
-	}
-	r := p.recent
-	d.Message = r.share(CapMessage(d.Message))
+	d.Message = CapMessage(d.Message)
 	for i := range d.Fixes {
-		fx := &d.Fixes[i]
-		fx.Title = r.share(fx.Title)
-		for j := range fx.Edits {
-			if fx.Edits[j].File == "" {
-				fx.Edits[j].File = d.File
+		for j, e := range d.Fixes[i].Edits {
+			if e.File == "" {
+				d.Fixes[i].Edits[j].File = d.File
 			}
-			fx.Edits[j].NewText = r.share(fx.Edits[j].NewText)
 		}
 	}
 	for i := range d.Related {
 		if d.Related[i].File == "" {
 			d.Related[i].File = d.File
 		}
-		d.Related[i].Message = r.share(CapMessage(d.Related[i].Message))
+		d.Related[i].Message = CapMessage(d.Related[i].Message)
 	}
 	*p.diags = append(*p.diags, d)
-}
-
-// recentTexts are the last distinct texts (messages, fix titles, edit
-// texts) of a rule's findings, most recent first. A rule reports in
-// source order, and a shape repeated through a file repeats its texts
-// (the same staging sketch, the same message, the same inserted line):
-// a finding then holds the earlier finding's copy, and the held findings
-// one copy of each text instead of one per finding. A handful of recent
-// texts catches that without the memory a set of every text would take.
-type recentTexts struct {
-	s [8]string
-}
-
-// share returns an equal text kept from a recent finding, or s, which
-// becomes the most recent.
-func (r *recentTexts) share(s string) string {
-	if s == "" {
-		return s
-	}
-	for i, t := range r.s {
-		if len(t) == len(s) && t == s {
-			copy(r.s[1:i+1], r.s[:i])
-			r.s[0] = t
-			return t
-		}
-	}
-	copy(r.s[1:], r.s[:len(r.s)-1])
-	r.s[0] = s
-	return s
-}
-
-// Reportf reports a message on a node's range.
-func (p *Pass) Reportf(n *grammar.Node, format string, args ...any) {
-	p.Report(Diagnostic{Start: n.Start, End: n.End, Message: fmt.Sprintf(format, args...)})
 }
 
 // Context is the rule's context: long analyses check ctx.Err() and stop

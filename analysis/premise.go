@@ -104,17 +104,6 @@ func (m Models) of(entry string) (UnitModel, bool) {
 // per task (the fixes helper asks before offering a runtime-ABI fix).
 func (m Models) RuntimeABI() bool { return m.Holds(PremiseRuntime) }
 
-// Standalone reports whether every unit of the file is a standalone
-// device kernel: messages then speak of the kernel, not the extern.
-func (m Models) Standalone() bool {
-	for _, u := range m {
-		if u.Launch.Launch != unit.LaunchStandalone {
-			return false
-		}
-	}
-	return len(m) > 0
-}
-
 // Noun is what messages call the file's code: "extern" where the runtime
 // calls it per task, "kernel" for a standalone or unknown launch.
 func (m Models) Noun() string {

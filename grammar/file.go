@@ -149,19 +149,6 @@ func IncludeOf(line []byte, start int, macros IncludeMacros) (Include, bool) {
 		Start: uint32(start + i), End: uint32(start + i + j + 2)}, true
 }
 
-// MaskAt returns the masked span covering off, if any.
-func (f *File) MaskAt(off uint32) (Span, bool) {
-	for _, s := range f.Masks {
-		if s.Start <= off && off < s.End {
-			return s, true
-		}
-		if s.Start > off {
-			break
-		}
-	}
-	return Span{}, false
-}
-
 // QualifiersIn returns the masked qualifier texts within [start, end).
 func (f *File) QualifiersIn(start, end uint32) []string {
 	var out []string
@@ -178,17 +165,6 @@ func (f *File) QualifiersIn(start, end uint32) []string {
 		}
 	}
 	return out
-}
-
-// HasQualifier reports whether qualifier q (e.g. "__gm__") was masked in
-// [start, end).
-func (f *File) HasQualifier(start, end uint32, q string) bool {
-	for _, s := range f.QualifiersIn(start, end) {
-		if s == q {
-			return true
-		}
-	}
-	return false
 }
 
 // NodeQualifiers returns the masked qualifiers that belong to n: those

@@ -418,7 +418,6 @@ func (n *Node) Field() string { return fieldNames[n.up>>fieldShift] }
 func (n *Node) StartRow() uint32 { r, _ := n.tree().lines.Position(n.Start); return uint32(r) }
 func (n *Node) StartCol() uint32 { _, c := n.tree().lines.Position(n.Start); return uint32(c) }
 func (n *Node) EndRow() uint32   { r, _ := n.tree().lines.Position(n.End); return uint32(r) }
-func (n *Node) EndCol() uint32   { _, c := n.tree().lines.Position(n.End); return uint32(c) }
 
 // Parent returns the parent node or nil at the root.
 func (n *Node) Parent() *Node {

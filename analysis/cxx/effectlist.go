@@ -179,18 +179,6 @@ func (l *effectList) all() iter.Seq2[int, Effect] {
 	}
 }
 
-// slice returns the effects as a slice of their own.
-func (l *effectList) slice() []Effect {
-	if l.Len() == 0 {
-		return nil
-	}
-	out := make([]Effect, 0, l.Len())
-	for _, e := range l.all() {
-		out = append(out, e)
-	}
-	return out
-}
-
 // effectBuilder appends effects to a list.
 type effectBuilder struct {
 	ids  []uint32

@@ -248,33 +248,6 @@ func SyncAllAIVOnly(c Call, r *Resolver) (aivOnly, known bool) {
 	return false, false
 }
 
-// UsesHardwareSyncAll reports whether any of files calls the hardware
-// SyncAll in device code, and the first such call. Calls only a __CPU_SIM
-// branch compiles do not count.
-func UsesHardwareSyncAll(ff FileFacts, files ...*grammar.File) (bool, Site) {
-	ff = factsOr(ff)
-	for _, f := range files {
-		if s, ok := hardwareSyncAllIn(f, ff.Calls(f).Named("SyncAll")); ok {
-			return true, s
-		}
-	}
-	return false, Site{}
-}
-
-func hardwareSyncAllIn(f *grammar.File, calls []*grammar.Node) (Site, bool) {
-	for _, n := range calls {
-		c, ok := AsCall(n)
-		if !ok || !IsHardwareSyncAll(c) {
-			continue
-		}
-		if f.CoresOf(n) == grammar.None {
-			continue
-		}
-		return Site{File: f, Node: n}, true
-	}
-	return Site{}, false
-}
-
 // BarrierKind says what makes a site a hardware barrier.
 type BarrierKind int
 

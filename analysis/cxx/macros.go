@@ -54,10 +54,6 @@ type Macro struct {
 	Opaque bool
 }
 
-// Expanded reports whether the analysis reads the macro's body at its uses:
-// the body parsed as statements.
-func (m *Macro) Expanded() bool { return m.Def != nil }
-
 // Macros is a file's macro table.
 type Macros struct {
 	// Shadows hold the statement bodies as functions, at the offsets of

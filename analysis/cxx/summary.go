@@ -423,14 +423,6 @@ func expandIn[T any](s *Summaries, m *expansion[T], dropEmpty func(T) bool, comp
 	return v
 }
 
-// Summarize returns the summaries of the functions defined in files (an
-// extern entry and the headers it reaches, or any set of files).
-// A unit that knows the guard model each file is compiled under
-// (UnitGuards) has calls in code it compiles out ignored.
-func Summarize(ff FileFacts, files ...*grammar.File) *Summaries {
-	return SummarizeWith(ff, FuncsOf(ff, files...), files...)
-}
-
 // SummarizeWith is Summarize over funcs, the files' function index
 // (FuncsOf(ff, files...)), for a caller that has it already: a unit's index
 // is then joined once for its summaries and its rules.
@@ -1818,17 +1810,6 @@ func (s *Summaries) entryCoherence(fn *grammar.Node, o Origin) (ok bool, missing
 	return len(missing) == 0, missing
 }
 
-// entryWait returns a cross-core wait some caller of fn (or its callers)
-// performs before calling it, or nil.
-func (s *Summaries) entryWait(fn *grammar.Node) *Effect {
-	for _, es := range s.entrySites(fn) {
-		if es.wait != nil {
-			return es.wait
-		}
-	}
-	return nil
-}
-
 // resolve maps an origin relative to fn's parameters to the origins its
 // callers pass (transitively, up to maxExpand levels): the task inputs and
 // named memory it can be. An origin that is not a parameter is itself.
@@ -2016,15 +1997,6 @@ func (s *Summaries) DMARead(call *grammar.Node) (Origin, bool) {
 	return o, o.Known()
 }
 
-// Effects returns what fn does, in source order, with the calls to
-// functions of the unit expanded in place (At is then the call). Origins
-// are relative to fn's parameters. The slice is the caller's.
-func (s *Summaries) Effects(fn *grammar.Node) []Effect {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.effectsOf(fn).slice()
-}
-
 // Index returns the index of fn's effects (Effects). The indexes of the
 // last functions asked about are kept (up to indexesKept): the rules ask
 // about one function after another, and an index per function of a unit
@@ -2067,14 +2039,6 @@ func (s *Summaries) EntryCoherence(fn *grammar.Node, o Origin) (ok bool, missing
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.entryCoherence(fn, o)
-}
-
-// EntryWait returns a cross-core wait some caller of fn (or its callers)
-// performs before calling it, or nil.
-func (s *Summaries) EntryWait(fn *grammar.Node) *Effect {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.entryWait(fn)
 }
 
 // EntryWaitMissing returns a cross-core wait some caller of fn (or its

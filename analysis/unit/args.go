@@ -179,12 +179,6 @@ func (s *Store) EntryBindings(ctx context.Context, ws *workspace.Workspace, entr
 	return Fact(u, bindingsKey)
 }
 
-// ConstsIn resolves constants against files in their order (the last
-// definition of a name wins).
-func (s *Store) ConstsIn(ctx context.Context, files []*grammar.File) *cxx.Resolver {
-	return Fact(s.New(ctx, nil, "", files, nil, 0, "part:consts"), joinConstsKey)
-}
-
 // Bindings are the template flag values the unit's entry binds.
 func (u *Unit) Bindings() *abi.Bindings { return Fact(u, bindingsKey) }
 
