@@ -152,14 +152,16 @@ func (s *Suppression) Matches(code, name string) bool {
 		return true
 	}
 	for _, c := range s.Codes {
-		if matchCode(c, code, name) {
+		if MatchCode(c, code, name) {
 			return true
 		}
 	}
 	return false
 }
 
-func matchCode(pattern, code, name string) bool {
+// MatchCode reports whether a suppression entry (code, name or glob, any
+// case) names a rule.
+func MatchCode(pattern, code, name string) bool {
 	p := strings.ToLower(pattern)
 	for _, v := range []string{strings.ToLower(code), strings.ToLower(name)} {
 		if p == v {
@@ -191,7 +193,7 @@ func (s *Suppression) markCodes(code, name string) {
 		s.UsedCodes = make([]bool, len(s.Codes))
 	}
 	for i, c := range s.Codes {
-		if matchCode(c, code, name) {
+		if MatchCode(c, code, name) {
 			s.UsedCodes[i] = true
 		}
 	}
@@ -201,10 +203,6 @@ func (s *Suppression) markCodes(code, name string) {
 func (s *Suppression) CodeUsed(i int) bool {
 	return i < len(s.UsedCodes) && s.UsedCodes[i]
 }
-
-// MatchCode reports whether a suppression entry (code, name or glob, any
-// case) names a rule.
-func MatchCode(pattern, code, name string) bool { return matchCode(pattern, code, name) }
 
 // SuppressionAt returns the suppression whose text covers off, and the index
 // of the code under off (-1 on the keyword or between codes).

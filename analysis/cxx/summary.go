@@ -594,7 +594,7 @@ func (s *Summaries) originOf(e *grammar.Node) Origin {
 		// args[k] holds a task input's address (or its descriptor's).
 		base := Unparen(e.ChildByField("argument"))
 		if base != nil && base.Kind() == "identifier" && s.isArgsName(base) {
-			return s.argSlot(subscriptIndex(e))
+			return s.argSlot(SubscriptIndex(e))
 		}
 		// `g[i]` of a GlobalTensor g is a view of g's memory (a helper's
 		// argument, `GlobalTensor<T> rows = g[off];`).
@@ -638,15 +638,13 @@ func (s *Summaries) originOf(e *grammar.Node) Origin {
 	return Origin{}
 }
 
-// Uncast is e without the parentheses and casts around it.
-func Uncast(e *grammar.Node) *grammar.Node { return uncast(e) }
-
-// uncast strips the casts around a dcci's operand: `dcci((__gm__ void
+// Uncast is e without the parentheses and casts around it. It strips the
+// casts around a dcci's operand: `dcci((__gm__ void
 // *)slot, ...)` casts for the intrinsic's signature and maintains the
 // lines `slot` points at, whatever its type; as a view (carve) the cast
 // would make `slot + 16` a region of its own, apart from the stores
 // through `slot`.
-func uncast(e *grammar.Node) *grammar.Node {
+func Uncast(e *grammar.Node) *grammar.Node {
 	for {
 		e = Unparen(e)
 		switch {
@@ -720,10 +718,7 @@ func (s *Summaries) callOrigin(e *grammar.Node) Origin {
 
 // SubscriptIndex returns the index expression of `a[i]` (nil for `a[i,
 // j]` and anything else).
-func SubscriptIndex(e *grammar.Node) *grammar.Node { return subscriptIndex(e) }
-
-// subscriptIndex returns the index expression of `a[i]`.
-func subscriptIndex(e *grammar.Node) *grammar.Node {
+func SubscriptIndex(e *grammar.Node) *grammar.Node {
 	if idx := e.ChildByField("index"); idx != nil {
 		return idx
 	}
@@ -1416,7 +1411,7 @@ func (s *Summaries) directEffect(f *grammar.File, c Call) ([]Effect, bool) {
 		all := d.HasArg("ENTIRE_DATA_CACHE")
 		o := Origin{}
 		if !all {
-			o = s.originOf(uncast(ptr))
+			o = s.originOf(Uncast(ptr))
 			if c.Name == "DataCacheCleanAndInvalid" && !o.Known() {
 				// DataCacheCleanAndInvalid takes a GlobalTensor: `g[i]`
 				// is a view of g.
@@ -1517,7 +1512,7 @@ func (s *Summaries) tensorViewOrigin(e *grammar.Node) Origin {
 	if !o.Known() {
 		return o
 	}
-	if v, ok := s.res.Eval(subscriptIndex(e)); ok {
+	if v, ok := s.res.Eval(SubscriptIndex(e)); ok {
 		o.idx += v
 	}
 	return o
