@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -96,7 +97,7 @@ func ParseSuppressions(f *grammar.File) []*Suppression {
 			case "NOLINTEND":
 				// Close the innermost BEGIN with the same codes.
 				for j := len(open) - 1; j >= 0; j-- {
-					if sameCodes(open[j].Codes, s.Codes) {
+					if slices.EqualFunc(open[j].Codes, s.Codes, strings.EqualFold) {
 						open[j].End = line
 						open = append(open[:j], open[j+1:]...)
 						break
@@ -132,18 +133,6 @@ func (s *Suppression) setList(text string, base uint32, ls, le int) {
 		s.CodeSpans = append(s.CodeSpans, [2]uint32{base + uint32(i), base + uint32(j)})
 		i = j
 	}
-}
-
-func sameCodes(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !strings.EqualFold(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // Matches reports whether the suppression covers a rule.

@@ -183,12 +183,7 @@ func (f *File) NodeQualifiers(n *Node) []string {
 // NodeHasQualifier reports whether qualifier q (e.g. "__gm__") belongs to n
 // (see NodeQualifiers).
 func (f *File) NodeHasQualifier(n *Node, q string) bool {
-	for _, s := range f.NodeQualifiers(n) {
-		if s == q {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(f.NodeQualifiers(n), q)
 }
 
 // Close releases the file's C tree.

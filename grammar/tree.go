@@ -594,14 +594,7 @@ func (t *Tree) NodeAt(start, end uint32) *Node {
 }
 
 // HasError reports whether the tree contains ERROR or MISSING nodes.
-func (t *Tree) HasError() bool {
-	for i := range t.Nodes {
-		if t.Nodes[i].IsError() || t.Nodes[i].IsMissing() {
-			return true
-		}
-	}
-	return false
-}
+func (t *Tree) HasError() bool { return t.ErrorCount() > 0 }
 
 // ErrorCount counts ERROR and MISSING nodes.
 func (t *Tree) ErrorCount() int {

@@ -20,6 +20,7 @@
 package cxx
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -712,10 +713,8 @@ func b2i(b bool) int64 {
 }
 
 func appendUnique(s []int64, v int64) []int64 {
-	for _, x := range s {
-		if x == v {
-			return s
-		}
+	if slices.Contains(s, v) {
+		return s
 	}
 	return append(s, v)
 }

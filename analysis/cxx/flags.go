@@ -65,14 +65,7 @@ func (fc *FlagCall) Call() Call {
 }
 
 // HasFlag reports whether id is one of the call's possible flag ids.
-func (fc *FlagCall) HasFlag(id int64) bool {
-	for _, f := range fc.Flags {
-		if f == id {
-			return true
-		}
-	}
-	return false
-}
+func (fc *FlagCall) HasFlag(id int64) bool { return slices.Contains(fc.Flags, id) }
 
 // AsFlagCall decodes a cross-core flag call; ok is false for any other node.
 func AsFlagCall(n *grammar.Node, r *Resolver) (FlagCall, bool) {
