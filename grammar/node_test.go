@@ -119,3 +119,24 @@ func mustParse(t *testing.T, path string, src []byte) *File {
 	}
 	return f
 }
+
+// PrevSibling, found from the node before in preorder, is the sibling a
+// walk over the parent's children finds, on every node (punctuation left
+// out of the tree, comments, nested and top-level declarations).
+func TestPrevSiblingIsTheChildBefore(t *testing.T) {
+	src := []byte("// lead\nint a = 1;\nnamespace n { void f() { if (a) { g(); } else if (b) { return; } } /* c */ }\n" +
+		"template <int N> __global__ void k(int *p) { for (int i = 0; i < N; ++i) { p[i] = (i + 1) * 2; } }\n")
+	f := mustParse(t, "a.cpp", src)
+	for i := range f.Tree.Nodes {
+		n := &f.Tree.Nodes[i]
+		var want *Node
+		if p := n.Parent(); p != nil {
+			for c := p.FirstChild(); c != nil && c != n; c = c.NextSibling() {
+				want = c
+			}
+		}
+		if got := n.PrevSibling(); got != want {
+			t.Errorf("node %d %s: PrevSibling %v, want %v", i, n.Kind(), got, want)
+		}
+	}
+}

@@ -451,20 +451,21 @@ func (n *Node) NextSibling() *Node {
 	return n.rel(s + 1)
 }
 
-// PrevSibling returns the previous sibling or nil.
+// PrevSibling returns the previous sibling or nil: the ancestor, below
+// n's parent, of the node before n in preorder (the last of the previous
+// sibling's subtree, a closing brace or semicolon a few levels down). A
+// walk over the siblings before n, asked for each of thousands of
+// functions of a file, was quadratic (77% of a 2 MB file of helpers).
 func (n *Node) PrevSibling() *Node {
 	p := n.Parent()
-	if p == nil {
+	if p == nil || n.index() == p.index()+1 {
 		return nil
 	}
-	var prev *Node
-	for c := p.FirstChild(); c != nil; c = c.NextSibling() {
-		if c == n {
-			return prev
-		}
-		prev = c
+	m := n.rel(-1)
+	for m != nil && m.Parent() != p {
+		m = m.Parent()
 	}
-	return nil
+	return m
 }
 
 // Children returns all children, named and anonymous.
