@@ -231,10 +231,9 @@ type Tree struct {
 	lines *Lines
 	funcs funcIndex
 	kinds struct {
-		mu     sync.Mutex
-		counts []kindCount        // named nodes by kind, counted at the first ask
-		lists  map[uint16][]*Node // by kind number: OfKind's lists
-		asked  map[uint16]bool    // the kinds asked for once, whose list was not kept
+		mu    sync.Mutex
+		lists map[uint16][]*Node // by kind number: OfKind's lists
+		asked map[uint16]bool    // the kinds asked for once, whose list was not kept
 	}
 }
 
@@ -318,12 +317,11 @@ func (n *Node) Kind() string {
 
 // OfKind lists the tree's named nodes of the kind in preorder (source
 // order; aliased symbols share their name's list), shared, with no room
-// to append: callers must not modify it. Each kind's list is made when it
-// is asked for, and kept from its second ask on: a file's analyses ask
-// for a few kinds, lists of every kind would cost a pointer per named
-// node, and most kinds are read by one fact's computation, once (a large
-// kernel's subscripts and parameters, 0.15 MB of lists held for nothing
-// per MB of source); a list made again costs a walk of the nodes.
+// to append: callers must not modify it. A kind's list is kept from its
+// second ask on: a file's analyses ask for a few kinds, most of them read
+// by one fact's computation, once, and keeping those lists held 0.15 MB
+// per MB of source for nothing; a list made again costs a walk of the
+// nodes.
 func (t *Tree) OfKind(kind string) []*Node {
 	if t == nil || t.names == nil {
 		return nil
@@ -338,23 +336,13 @@ func (t *Tree) OfKind(kind string) []*Node {
 	if ns, ok := x.lists[k]; ok {
 		return ns
 	}
-	kindOf := t.names.kind
-	if x.lists == nil {
-		x.counts = t.kindCounts()
-		x.lists = map[uint16][]*Node{}
-	}
 	var ns []*Node
-	if at, found := slices.BinarySearchFunc(x.counts, k, func(c kindCount, k uint16) int { return int(c.kind) - int(k) }); found {
-		c := int(x.counts[at].n)
-		ns = make([]*Node, 0, c)
-		for i := range t.Nodes {
-			if n := &t.Nodes[i]; n.flags()&flagNamed != 0 && kindOf[n.kind()] == k {
-				if ns = append(ns, n); len(ns) == c {
-					break
-				}
-			}
+	for i := range t.Nodes {
+		if n := &t.Nodes[i]; n.flags()&flagNamed != 0 && t.names.kind[n.kind()] == k {
+			ns = append(ns, n)
 		}
 	}
+	ns = slices.Clip(ns)
 	if !x.asked[k] {
 		if x.asked == nil {
 			x.asked = map[uint16]bool{}
@@ -362,53 +350,12 @@ func (t *Tree) OfKind(kind string) []*Node {
 		x.asked[k] = true
 		return ns
 	}
+	if x.lists == nil {
+		x.lists = map[uint16][]*Node{}
+	}
 	x.lists[k] = ns
 	return ns
 }
-
-// kindCount is how many named nodes of a kind a tree has.
-type kindCount struct {
-	kind uint16
-	n    int32
-}
-
-// kindCounts counts the tree's named nodes by kind, the kinds present
-// only, by kind number: a list is cut to size, and a kind the file lacks
-// costs no walk. The count is made in a table of every symbol of the
-// grammar (over a thousand for C++), borrowed, not made per tree, as a
-// unit's small headers and macro shadows are most of the trees.
-func (t *Tree) kindCounts() []kindCount {
-	kind := t.names.kind
-	sc := kindScratch.Get().(*[]int32)
-	if len(*sc) < len(kind) {
-		*sc = make([]int32, len(kind))
-	}
-	counts := (*sc)[:len(kind)]
-	defer func() {
-		clear(counts)
-		kindScratch.Put(sc)
-	}()
-	kinds := 0
-	for i := range t.Nodes {
-		if n := &t.Nodes[i]; n.flags()&flagNamed != 0 {
-			k := kind[n.kind()]
-			if counts[k] == 0 {
-				kinds++
-			}
-			counts[k]++
-		}
-	}
-	out := make([]kindCount, 0, kinds)
-	for k, c := range counts {
-		if c > 0 {
-			out = append(out, kindCount{uint16(k), c})
-		}
-	}
-	return out
-}
-
-// kindScratch holds kindCounts' per-symbol counts between uses.
-var kindScratch = sync.Pool{New: func() any { return new([]int32) }}
 
 // Field is the node's field name in its parent ("" when none).
 func (n *Node) Field() string { return fieldNames[n.up>>fieldShift] }
