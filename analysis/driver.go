@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/trace"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -47,21 +46,16 @@ type Options struct {
 	// negative: none); see steps.go.
 	Steps int64
 	// Jobs is how many of the file's rules run at once (0 or 1: one after
-	// another); without DropFacts only.
+	// another).
 	Jobs int
 	// MaxFindingsPerRule caps the findings of each rule listed per file
 	// (0: no cap); past it they are counted, and one note per file and
 	// rule says how many were not listed (see CapFindings).
 	MaxFindingsPerRule int
-	// DropFacts drops each unit fact of the file's closure and reach from
-	// the store after the last rule reading it has run (which rules read
-	// which facts the store learns from the runs before: unit.WithDrops):
-	// a one-shot check then holds, at each rule, the facts the rules
-	// still to run read, not every fact of the rules before. A server
-	// keeps them for the next run on the file. OnDroppedFact, when set,
-	// hears a rule ask for a fact the run dropped (computed again).
-	DropFacts     bool
-	OnDroppedFact func(rule, fact string)
+	// DropFacts drops the facts of the units made for this file alone
+	// (its closure and reach) when the run ends: a one-shot check reads
+	// them no more. A server keeps them for the next run on the file.
+	DropFacts bool
 }
 
 // DefaultBudget is the per-file time limit of the front ends, the safety
@@ -92,11 +86,7 @@ func Run(ws *workspace.Workspace, path string, opts Options) ([]Diagnostic, erro
 // early and the run returns ctx's error.
 func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts Options) ([]Diagnostic, error) {
 	parent := ctx
-	if opts.DropFacts {
-		ctx = unit.WithDrops(ctx, opts.OnDroppedFact)
-	} else {
-		ctx = unit.WithRun(ctx)
-	}
+	ctx = unit.WithRun(ctx)
 	path = workspace.Abs(path)
 	var wctx *workspace.Context
 	if lang, _ := grammar.LangOf(path); lang == grammar.CPP {
@@ -171,27 +161,16 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	if wctx != nil {
 		base.models = ModelsOf(ws, wctx, opts.Settings)
 	}
-	var dropAfter map[string][]unit.FactKey
 	if opts.DropFacts {
-		var codes []string
-		for _, a := range opts.Analyzers {
-			if a.Lang == f.Lang && opts.enabled(a) {
-				codes = append(codes, a.Code)
+		defer func() {
+			// A run stopped may have abandoned rules still making its units.
+			if ctx.Err() == nil {
+				base.dropUnits()
 			}
-		}
-		// "": the driver itself, before and after the rules (the
-		// closure's constants, what a fix cannot see): never dropped.
-		dropAfter = store.LastReaders(append(codes, ""))
-		defer store.Learn(ctx)
+		}()
 	}
 	sups := ParseSuppressions(f)
-	// Each rule's findings are gathered, then copied once into a list of
-	// their exact total: the list lives until the run's output, and on a
-	// big file with tens of thousands of findings one grown by append
-	// keeps up to as much room again.
-	var founds [][]Diagnostic
-	var notes []Diagnostic
-	total := 1 // and a note past the budget
+	var diags, notes []Diagnostic
 	steps := opts.Steps
 	if steps == 0 {
 		steps = DefaultSteps
@@ -211,12 +190,8 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	}
 	// At once, each rule's findings are still its own, kept in rule order,
 	// and shared facts are charged to no rule's steps: the same findings
-	// as one after another. Dropping facts after their last reader needs
-	// the order.
-	jobs := 1
-	if !opts.DropFacts {
-		jobs = max(opts.Jobs, 1)
-	}
+	// as one after another.
+	jobs := max(opts.Jobs, 1)
 	res := make([]ruleResult, len(run))
 	var next atomic.Int64
 	// The calling goroutine is one of the workers.
@@ -227,16 +202,12 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 			if opts.MaxFindingsPerRule > 0 {
 				limit = &findingCap{max: opts.MaxFindingsPerRule, sups: sups}
 			}
-			unit.SetRule(ctx, a.Code)
 			found, why, ok := runRule(ctx, base, a, limit, steps)
 			// Past the rule, a stopped run may have cut its facts short.
 			ok = ok && ctx.Err() == nil
 			res[i] = ruleResult{found, why, ok, limit}
 			if !ok {
 				return
-			}
-			if ks := dropAfter[a.Code]; why == "" && len(ks) > 0 {
-				base.dropFacts(ks)
 			}
 		}
 	}
@@ -261,26 +232,10 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 			cut = append(cut, fmt.Sprintf("%s %s did not finish (%s), so its findings here are not listed", a.Code, a.Name, why))
 			continue
 		}
-		if cap(found) > len(found) {
-			// Grown by append, with up to as much room again, and held
-			// while the rules after it run.
-			found = slices.Clone(found)
-		}
-		founds = append(founds, found)
-		total += len(found)
+		diags = append(diags, found...)
 		if limit != nil {
 			notes = append(notes, limit.notes()...)
 		}
-	}
-	unit.SetRule(ctx, "")
-	total += len(notes)
-	var diags []Diagnostic
-	if total > 1 {
-		diags = make([]Diagnostic, 0, total)
-	}
-	for i, found := range founds {
-		diags = append(diags, found...)
-		founds[i] = nil
 	}
 	diags = append(diags, notes...)
 	if err := parent.Err(); err != nil {
@@ -366,22 +321,13 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	return diags, nil
 }
 
-// dropFacts drops the facts ks of the file's closure and reach (the
-// units made for this file alone; its extern units' are shared with the
-// unit's other files).
-func (p *Pass) dropFacts(ks []unit.FactKey) {
-	// The rules that made the units have finished: no lock needed.
-	units := []*unit.Unit{p.lazy.closure.v}
-	if r := p.lazy.reach.v; len(r) > 0 && r[0] != units[0] {
-		units = append(units, r[0])
-	}
-	for _, u := range units {
-		if u == nil {
-			continue
-		}
-		for _, k := range ks {
-			u.Drop(k)
-		}
+// dropUnits drops the facts of the file's closure and reach (its extern
+// units' are shared with the unit's other files; a check has made a C++
+// file's reach for its statistics).
+func (p *Pass) dropUnits() {
+	p.store.DropUnit(p.Closure())
+	if p.File.Lang == grammar.CPP {
+		p.store.DropUnit(p.Reach())
 	}
 }
 

@@ -60,45 +60,24 @@ func TestRunStopsAtBudgetAndOnCancel(t *testing.T) {
 	}
 }
 
-// TestDropFactsAfterLastReader: with DropFacts a closure fact is dropped
-// after the last rule that read it in the runs before, not before; a rule
-// not yet seen reading it is heard asking and computes it again (and is
-// then learned); a run without DropFacts keeps it for the next run.
-func TestDropFactsAfterLastReader(t *testing.T) {
-	dir := t.TempDir()
-	path := dir + "/k.cpp"
-	src := "extern \"C\" __global__ __aicore__ void k(__gm__ int64_t *args) { (void)args; }\n"
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+// TestDropFactsWhenRunEnds: with DropFacts the facts of a file's closure
+// are gone once its run ends (the next run computes them again); without,
+// the store keeps them for the next run.
+func TestDropFactsWhenRunEnds(t *testing.T) {
+	dir, path := emptyKernel(t)
 	var computed atomic.Int32
 	key := &unit.UnitKey[int]{Name: "test.scratch", Compute: func(context.Context, *unit.Unit) int { return int(computed.Add(1)) }}
-	reader := func(code string) *Analyzer {
-		return &Analyzer{Code: code, Name: code, Lang: grammar.CPP, Run: func(p *Pass) { unit.Fact(p.Closure(), key) }}
-	}
-	// Runs on one workspace and store share the parse, so the closure's
-	// facts.
+	reader := &Analyzer{Code: "EXT990", Name: "reader", Lang: grammar.CPP, Run: func(p *Pass) { unit.Fact(p.Closure(), key) }}
 	ws, s := workspace.New(dir), unit.NewStore()
-	run := func(drop bool, as ...*Analyzer) []string {
-		var heard []string
-		opts := Options{Analyzers: as, Store: s, DropFacts: drop, OnDroppedFact: func(rule, fact string) {
-			heard = append(heard, rule+" "+fact)
-		}}
-		if _, err := Run(ws, path, opts); err != nil {
+	for i, c := range []struct {
+		drop bool
+		want int32
+	}{{false, 1}, {false, 1}, {true, 1}, {true, 2}} {
+		if _, err := Run(ws, path, Options{Analyzers: []*Analyzer{reader}, Store: s, DropFacts: c.drop}); err != nil {
 			t.Fatal(err)
 		}
-		return heard
-	}
-	check := func(what string, heard []string, computes int32, want ...string) {
-		t.Helper()
-		if computed.Load() != computes || !slices.Equal(heard, want) {
-			t.Fatalf("%s: computed %d times in all, heard %v; want %d, %v", what, computed.Load(), heard, computes, want)
+		if got := computed.Load(); got != c.want {
+			t.Fatalf("run %d (drop %v): computed %d times, want %d", i, c.drop, got, c.want)
 		}
 	}
-	check("a first run learns, drops nothing", run(true, reader("EXT990"), reader("EXT991")), 1)
-	check("a second run drops after the last reader", run(true, reader("EXT990"), reader("EXT991")), 1)
-	check("dropped", run(false, reader("EXT990")), 2)
-	check("without DropFacts the fact is kept", run(false, reader("EXT990")), 2)
-	check("a reader not seen before", run(true, reader("EXT990"), reader("EXT992")), 3, "EXT992 test.scratch")
-	check("and then learned", run(true, reader("EXT990"), reader("EXT992")), 3)
 }

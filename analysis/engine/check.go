@@ -377,8 +377,7 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 				path := c.Files[i]
 				opts := c.OptionsFor(path)
 				opts.Store = store
-				// A file's own facts are not read after its run: drop each
-				// after its last rule.
+				// A file's own facts are not read after its run.
 				opts.DropFacts = true
 				var sight analysis.Sight
 				opts.Sight = &sight

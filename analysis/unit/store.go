@@ -27,13 +27,6 @@ type UnitKey[T any] struct {
 	Compute func(ctx context.Context, u *Unit) T
 }
 
-// FactKey is a UnitKey of any type.
-type FactKey interface {
-	factName() string
-}
-
-func (k *UnitKey[T]) factName() string { return k.Name }
-
 // cell is the store's cell of a fact, nil when it holds none.
 func (s *Store) cell(id factID) *factCell {
 	s.mu.Lock()
@@ -54,8 +47,6 @@ type Store struct {
 	// a new unit the key (and the cached facts) of an old one.
 	lastID uint64
 	swept  int // len(facts) after the last sweep
-	// readers are the facts each rule was seen to read (Learn).
-	readers map[string]map[FactKey]bool
 	// entries memoizes ForEntry.
 	entries map[string]entryUnit
 }
@@ -214,39 +205,10 @@ func (s *Store) get(ctx context.Context, id factID, pins []*grammar.File, comput
 // computed after its context was cancelled: not kept in the store (they
 // may be cut short), but computed once for the rest of the run (dropping
 // them made a rule abandoned at a cancel do many times the work of a
-// whole run before it finished). In a run that drops facts (WithDrops) it
-// also notes which facts each rule asks for.
+// whole run before it finished).
 type runFacts struct {
 	mu sync.Mutex
 	m  map[factID]any
-	// drops is set by WithDrops. rule is the rule running; reads are the
-	// facts each rule asked for (the store learns them when the run
-	// ends); dropped are the facts the run dropped, onDropped hears a
-	// rule ask for one of them.
-	drops     bool
-	rule      string
-	reads     map[string]map[FactKey]bool
-	dropped   map[factID]bool
-	onDropped func(rule, fact string)
-}
-
-// asked notes that the running rule asks for the fact id.
-func (rf *runFacts) asked(id factID) {
-	if !rf.drops {
-		return
-	}
-	k := id.key.(FactKey)
-	rf.mu.Lock()
-	again := rf.dropped[id]
-	rule := rf.rule
-	if rf.reads[rule] == nil {
-		rf.reads[rule] = map[FactKey]bool{}
-	}
-	rf.reads[rule][k] = true
-	rf.mu.Unlock()
-	if again && rf.onDropped != nil {
-		rf.onDropped(rule, k.factName())
-	}
 }
 
 type runFactsKey struct{}
@@ -260,87 +222,6 @@ func runOf(ctx context.Context) *runFacts {
 // it is cancelled (see runFacts).
 func WithRun(ctx context.Context) context.Context {
 	return context.WithValue(ctx, runFactsKey{}, &runFacts{m: map[factID]any{}})
-}
-
-// WithDrops is WithRun for a run that drops each fact of a file's own
-// units after the last rule reading it (LastReaders): a one-shot check
-// then holds, at each rule, what the rules still to run read. Which rule
-// reads which fact the store learns from the runs before (Learn), so no
-// rule declares it; onDropped, when set, hears a rule ask for a fact the
-// run dropped (it is computed again).
-func WithDrops(ctx context.Context, onDropped func(rule, fact string)) context.Context {
-	rf := &runFacts{m: map[factID]any{}, drops: true, reads: map[string]map[FactKey]bool{}, dropped: map[factID]bool{}, onDropped: onDropped}
-	return context.WithValue(ctx, runFactsKey{}, rf)
-}
-
-// SetRule names the rule the run of ctx runs now.
-func SetRule(ctx context.Context, rule string) {
-	if rf := runOf(ctx); rf != nil && rf.drops {
-		rf.mu.Lock()
-		rf.rule = rule
-		rf.mu.Unlock()
-	}
-}
-
-// Learn keeps what the rules of the run of ctx read (see WithDrops).
-func (s *Store) Learn(ctx context.Context) {
-	rf := runOf(ctx)
-	if rf == nil || !rf.drops {
-		return
-	}
-	rf.mu.Lock()
-	defer rf.mu.Unlock()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.readers == nil {
-		s.readers = map[string]map[FactKey]bool{}
-	}
-	for rule, ks := range rf.reads {
-		if s.readers[rule] == nil {
-			s.readers[rule] = map[FactKey]bool{}
-		}
-		for k := range ks {
-			s.readers[rule][k] = true
-		}
-	}
-}
-
-// LastReaders lists, for each of rules (in the order they run), the facts
-// no later rule reads, as far as the runs before learned (a fact no run
-// has seen read is never dropped).
-func (s *Store) LastReaders(rules []string) map[string][]FactKey {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	last := map[FactKey]string{}
-	var keys []FactKey
-	for _, r := range rules {
-		for k := range s.readers[r] {
-			if _, ok := last[k]; !ok {
-				keys = append(keys, k)
-			}
-			last[k] = r
-		}
-	}
-	out := map[string][]FactKey{}
-	for _, k := range keys {
-		out[last[k]] = append(out[last[k]], k)
-	}
-	return out
-}
-
-// Drop forgets u's fact k when it is computed (not under way): the next
-// ask computes it again.
-func (u *Unit) Drop(k FactKey) {
-	if u.store == nil {
-		return
-	}
-	id := factID{key: k, unit: u.Key}
-	u.store.drop(id)
-	if rf := runOf(u.Context()); rf != nil && rf.drops {
-		rf.mu.Lock()
-		rf.dropped[id] = true
-		rf.mu.Unlock()
-	}
 }
 
 // cancelledFact returns the fact of a cancelled run, computed once per run.
@@ -382,19 +263,19 @@ func (s *Store) fill(ctx context.Context, id factID, c *factCell, compute func()
 	return v
 }
 
-// drop forgets the fact id when it is computed (not under way): the next
-// ask computes it again.
-func (s *Store) drop(id factID) {
+// DropUnit forgets u's computed facts (those under way stay): the next
+// ask computes them again.
+func (s *Store) DropUnit(u *Unit) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := s.facts[id]
-	if c == nil {
-		return
-	}
-	select {
-	case <-c.done:
-		delete(s.facts, id)
-	default:
+	for id, c := range s.facts {
+		if id.unit == u.Key {
+			select {
+			case <-c.done:
+				delete(s.facts, id)
+			default:
+			}
+		}
 	}
 }
 

@@ -130,9 +130,6 @@ func Fact[T any](u *Unit, k *UnitKey[T]) T {
 	}
 	ctx := u.Context()
 	id := factID{key: k, unit: u.Key}
-	if rf := runOf(ctx); rf != nil {
-		rf.asked(id)
-	}
 	v := u.store.get(ctx, id, u.Files, func() any { return k.Compute(ctx, u) })
 	u.store.pinStubs(id, u.Stubs)
 	return v.(T)
