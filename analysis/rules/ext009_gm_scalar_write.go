@@ -737,6 +737,9 @@ type callersFlushMemo struct {
 	// out itself (the API's flush function).
 	writesBack map[string]bool
 	exits      blockReturns
+	// tailCalled: macroTailCalled by function name (every store of an
+	// uncalled function asks; the answer scans every macro of the unit).
+	tailCalled map[string]bool
 }
 
 // quietAfter reports whether nothing after n in fn (from the start of a
@@ -765,7 +768,16 @@ func (m *callersFlushMemo) quietAfter(sum *cxx.Summaries, funcs *cxx.Funcs, inde
 // seen after the kernel ends.
 func (m *callersFlushMemo) quietToEnd(funcs *cxx.Funcs, macros map[string][]*cxx.Macro, sum *cxx.Summaries, fn *grammar.Node, cores grammar.Cores, o cxx.Origin) bool {
 	if m.index(funcs); !slices.ContainsFunc(m.byName[cxx.FunctionName(fn)], func(s callerSite) bool { return funcs.All()[s.def].Node != fn }) {
-		return macroTailCalled(macros, cxx.FunctionName(fn))
+		name := cxx.FunctionName(fn)
+		tail, ok := m.tailCalled[name]
+		if !ok {
+			tail = macroTailCalled(macros, name)
+			if m.tailCalled == nil {
+				m.tailCalled = map[string]bool{}
+			}
+			m.tailCalled[name] = tail
+		}
+		return tail
 	}
 	return upCallers(m, funcs, fn, o, 0, func(def cxx.FuncDef, n *grammar.Node, o cxx.Origin) (cxx.Origin, bool) {
 		// o in the caller's terms: the argument a parameter's memory is.
