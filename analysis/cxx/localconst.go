@@ -41,7 +41,7 @@ func bindLocals(at, expr *grammar.Node, r *Resolver, depth int) *Resolver {
 			p.Kind() == "field_expression" && id.Field() == "field" || p.Kind() == "qualified_identifier") {
 			continue
 		}
-		decl, scope := localDecl(name, at, fn)
+		decl, scope := LocalDecl(name, at, fn)
 		if decl == nil {
 			continue
 		}
@@ -98,11 +98,11 @@ func (r *Resolver) localNames(fn *grammar.Node) map[string]bool {
 	return names
 }
 
-// localDecl finds the declarator of a local name visible at node at: the
+// LocalDecl finds the declarator of a local name visible at node at: the
 // last one before at in the innermost block (or for statement) of fn
 // around at that declares it, and that block. nil for parameters, members
 // and names declared outside fn.
-func localDecl(name string, at, fn *grammar.Node) (decl, scope *grammar.Node) {
+func LocalDecl(name string, at, fn *grammar.Node) (decl, scope *grammar.Node) {
 	for p := at.Parent(); p != nil && p != fn; p = p.Parent() {
 		switch p.Kind() {
 		case "compound_statement", "for_statement", "for_range_loop", "if_statement", "while_statement", "switch_statement":
@@ -171,7 +171,7 @@ func LocalInit(id *grammar.Node) *grammar.Node {
 	if fn == nil || fn.Kind() != "function_definition" {
 		return nil
 	}
-	decl, scope := localDecl(id.Text(), id, fn)
+	decl, scope := LocalDecl(id.Text(), id, fn)
 	if decl == nil || decl.Kind() != "init_declarator" || assignedIn(scope, id.Text(), decl) {
 		return nil
 	}

@@ -397,31 +397,14 @@ func (x *Exec) calls(site, fn *grammar.Node) bool {
 // localType is the class a local named like r is declared with before r
 // in fn (`Kernel<T, 2> op;`), "" when none is.
 func localType(fn, r *grammar.Node) string {
-	body := fn.ChildByField("body")
-	if body == nil {
+	d, _ := cxx.LocalDecl(r.Text(), r, fn)
+	if d == nil {
 		return ""
 	}
-	out := ""
-	body.Walk(func(n *grammar.Node) bool {
-		if n.Start >= r.Start {
-			return false
-		}
-		if n.Kind() != "declaration" {
-			return true
-		}
-		if blk := n.Parent(); blk != nil && !blk.Contains(r) {
-			return false
-		}
-		for _, d := range n.ChildrenByField("declarator") {
-			if cxx.DeclaredName(d) == r.Text() {
-				if t := n.ChildByField("type"); t != nil {
-					out = cxx.BaseName(t.Text())
-				}
-			}
-		}
-		return false
-	})
-	return out
+	if t := d.Parent().ChildByField("type"); t != nil {
+		return cxx.BaseName(t.Text())
+	}
+	return ""
 }
 
 // local lists the compile-time choices of the tests n runs under in fn:
