@@ -190,7 +190,16 @@ func (s *view) parseUnit(ctx context.Context, path string) error {
 	s.pending.Add(1)
 	go func() {
 		defer s.pending.Done()
-		workspace.Parallel(jobs, unit.Paths(ws, path), func(p string) []string {
+		// The largest first: a big header parsed last would leave the
+		// other cores idle while it parses.
+		paths := unit.Paths(ws, path)
+		size := make(map[string]int, len(paths))
+		for _, p := range paths {
+			src, _ := ws.Source(p)
+			size[p] = len(src)
+		}
+		slices.SortStableFunc(paths, func(a, b string) int { return size[b] - size[a] })
+		workspace.Parallel(jobs, paths, func(p string) []string {
 			ws.File(p)
 			return nil
 		})

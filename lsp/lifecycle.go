@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"runtime/debug"
 	"time"
 
@@ -129,11 +130,20 @@ func (s *Server) initialized(json.RawMessage) error {
 			}
 		}()
 		s.registerWatchers()
-		s.fetchConfiguration()
+		changed := s.fetchConfiguration()
 		s.index()
-		// Documents opened while the settings were on their way were
-		// diagnosed with the defaults.
-		s.configChanged()
+		if changed {
+			// Documents opened while the settings were on their way were
+			// diagnosed with the defaults.
+			s.configChanged()
+		} else {
+			// Same settings: the first diagnostics stand (a second run
+			// would cancel and redo the open's).
+			s.followCoreViewChange()
+		}
+		if s.hooks.started != nil {
+			s.hooks.started()
+		}
 	}()
 	return nil
 }
@@ -160,13 +170,14 @@ func (s *Server) registerWatchers() {
 	}
 }
 
-// fetchConfiguration asks the client for the "externLsp" section.
-func (s *Server) fetchConfiguration() {
+// fetchConfiguration asks the client for the "externLsp" section and
+// reports whether the settings changed.
+func (s *Server) fetchConfiguration() bool {
 	s.mu.Lock()
 	caps := s.caps
 	s.mu.Unlock()
 	if caps.Workspace == nil || !caps.Workspace.Configuration {
-		return
+		return false
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
 	defer cancel()
@@ -174,27 +185,32 @@ func (s *Server) fetchConfiguration() {
 	params := map[string]any{"items": []any{map[string]any{"section": "externLsp"}}}
 	if err := s.call(ctx, "workspace/configuration", params, &res); err != nil {
 		s.logf(protocol.MessageTypeLog, "workspace/configuration: %v", err)
-		return
+		return false
 	}
 	if len(res) == 0 {
-		return
+		return false
 	}
 	var ed Settings
 	if string(res[0]) != "null" {
 		if err := json.Unmarshal(res[0], &ed); err != nil {
 			s.logf(protocol.MessageTypeWarning, "externLsp settings: %v", err)
-			return
+			return false
 		}
 	}
-	s.setEditorSettings(ed)
+	return s.setEditorSettings(ed)
 }
 
-func (s *Server) setEditorSettings(ed Settings) {
+// setEditorSettings takes the editor's settings and reports whether the
+// merged settings changed.
+func (s *Server) setEditorSettings(ed Settings) bool {
 	s.mu.Lock()
 	s.editor = ed
-	s.settings = s.initOpts.merge(ed)
+	merged := s.initOpts.merge(ed)
+	changed := !reflect.DeepEqual(merged, s.settings)
+	s.settings = merged
 	s.mu.Unlock()
 	s.logf(protocol.MessageTypeLog, "settings: %+v", ed)
+	return changed
 }
 
 // index walks the workspace folders once, with $/progress when the client

@@ -170,6 +170,9 @@ type testHooks struct {
 	// trimmed runs when a request's goroutine has trimmed the parses
 	// after its reply.
 	trimmed func(method string)
+	// started runs when the work after `initialized` (settings, index)
+	// is done.
+	started func()
 	// pidTicks replaces the ticker of the client process watch.
 	pidTicks <-chan time.Time
 	// pidAlive replaces the liveness probe of the client process.

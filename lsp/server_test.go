@@ -1,11 +1,13 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"go.lsp.dev/protocol"
@@ -333,6 +335,64 @@ func TestSuppressNoqaGlob(t *testing.T) {
 		if d.Range.Start.Line == line {
 			t.Errorf("EXT104 still reported on the suppressed line: %v", d)
 		}
+	}
+	c.shutdown()
+}
+
+// TestSameSettingsKeepFirstDiagnostics: settings that arrive after a
+// document's first diagnostics and change nothing do not analyse it again
+// (the open's analysis is not cancelled and redone).
+func TestSameSettingsKeepFirstDiagnostics(t *testing.T) {
+	root := fixture(t, "mixed")
+	var mu sync.Mutex
+	runs := 0
+	started := make(chan struct{})
+	c := startServerWith(t, Options{}, func(s *Server) {
+		s.hooks.analysis = func(_ context.Context, path string) {
+			if filepath.Base(path) == "entry.cpp" {
+				mu.Lock()
+				runs++
+				mu.Unlock()
+			}
+		}
+		s.hooks.started = func() { close(started) }
+	})
+	// The settings are held back until the document is published.
+	held := make(chan wireMsg, 1)
+	c.intercept = func(m wireMsg) bool {
+		if m.Method != "workspace/configuration" {
+			return false
+		}
+		held <- m
+		return true
+	}
+	c.initialize([]string{root}, map[string]any{"workspace": map[string]any{"configuration": true}})
+	b := c.open(root + "/entry.cpp")
+	first := c.diagnosticsFor(b.uri, 1)
+	var m wireMsg
+	select {
+	case m = <-held:
+	case <-hangGuard(t):
+		t.Fatal("no workspace/configuration request")
+	}
+	reply, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": []any{nil}})
+	c.writeRaw(reply)
+	select {
+	case <-started:
+	case <-hangGuard(t):
+		t.Fatal("the startup never ended")
+	}
+	// A code action reads the document's findings: from the first run.
+	c.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": b.uri},
+		"range": protocol.Range{}, "context": map[string]any{"diagnostics": []any{}}}, nil)
+	mu.Lock()
+	n := runs
+	mu.Unlock()
+	if n != 1 {
+		t.Errorf("entry.cpp analysed %d times, want 1 (the same settings re-ran it)", n)
+	}
+	if len(first) == 0 {
+		t.Error("no findings on the mixed fixture's entry")
 	}
 	c.shutdown()
 }

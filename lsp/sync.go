@@ -172,17 +172,21 @@ func (s *Server) didClose(p *didCloseParams) error {
 }
 
 func (s *Server) didChangeConfiguration(p *didChangeConfigurationParams) error {
+	// Editors send this for a change of any extension's settings: ours
+	// unchanged re-diagnose nothing.
 	if ed, ok := parseSettings(p.Settings); ok {
-		s.setEditorSettings(ed)
-		s.configChanged()
+		if s.setEditorSettings(ed) {
+			s.configChanged()
+		}
 		return nil
 	}
 	// Settings not pushed (or not ours): pull them.
 	s.pending.Add(1)
 	go func() {
 		defer s.pending.Done()
-		s.fetchConfiguration()
-		s.configChanged()
+		if s.fetchConfiguration() {
+			s.configChanged()
+		}
 	}()
 	return nil
 }
@@ -195,8 +199,13 @@ func (s *Server) configChanged() {
 	s.rediagnoseAll(nil)
 	s.refreshPull(0)
 	s.refreshSemanticTokens()
-	// A switch of the per-core view switches the clangd configuration
-	// extern-lsp wrote (not the settings the server starts with).
+	s.followCoreViewChange()
+}
+
+// followCoreViewChange switches the clangd configuration extern-lsp wrote
+// when the per-core view switched (not for the settings the server
+// starts with).
+func (s *Server) followCoreViewChange() {
 	view := s.coreView()
 	s.mu.Lock()
 	prev, seen := s.clangdView, s.clangdSeen
