@@ -36,14 +36,16 @@ type Options struct {
 	// Sight, when set, receives the counts of what the analysis of the
 	// file could not see (for `check --statistics`).
 	Sight *Sight
-	// Budget bounds the run in time (0: no bound): a safety net, since
-	// time depends on the machine's load (Steps is the bound that keeps
-	// findings the same everywhere). Past it the rules stop, and the
-	// findings of the rules that finished are returned with a note saying
-	// the file was not fully analysed.
+	// Budget bounds the run in time (0: no bound): the server's net
+	// against a runaway; check sets none, since time depends on the
+	// machine's load (Steps is the bound that keeps findings the same
+	// everywhere). Past it the rules stop, and the findings of the rules
+	// that finished are returned with a note saying the file was not
+	// fully analysed.
 	Budget time.Duration
-	// Steps is each rule's step budget in the file (0: DefaultSteps;
-	// negative: none); see steps.go.
+	// Steps is the step budget of each rule in the file, and a tenth of
+	// each fact's the run computes (0: DefaultSteps; negative: none); see
+	// steps.go.
 	Steps int64
 	// Jobs is how many of the file's rules run at once (0 or 1: one after
 	// another).
@@ -58,10 +60,10 @@ type Options struct {
 	DropFacts bool
 }
 
-// DefaultBudget is the per-file time limit of the front ends, the safety
-// net behind the step budget (DefaultSteps): far above what any real
-// kernel needs even on a loaded machine, short enough that an input no
-// step bound covers cannot hold a core for minutes.
+// DefaultBudget is the server's per-file time limit, the net behind the
+// step budget (DefaultSteps): far above what any real kernel needs even on
+// a loaded machine, short enough that an input no step bound covers cannot
+// hold an analysis slot for minutes.
 const DefaultBudget = 60 * time.Second
 
 // BudgetCode is the code of the note on a file whose analysis was stopped
@@ -86,7 +88,11 @@ func Run(ws *workspace.Workspace, path string, opts Options) ([]Diagnostic, erro
 // early and the run returns ctx's error.
 func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts Options) ([]Diagnostic, error) {
 	parent := ctx
-	ctx = unit.WithRun(ctx)
+	steps := opts.Steps
+	if steps == 0 {
+		steps = DefaultSteps
+	}
+	ctx = unit.WithRun(ctx, steps*sharedSteps)
 	path = workspace.Abs(path)
 	var wctx *workspace.Context
 	if lang, _ := grammar.LangOf(path); lang == grammar.CPP {
@@ -171,10 +177,6 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	}
 	sups := ParseSuppressions(f)
 	var diags, notes []Diagnostic
-	steps := opts.Steps
-	if steps == 0 {
-		steps = DefaultSteps
-	}
 	var run []*Analyzer
 	for _, a := range opts.Analyzers {
 		if a.Lang != f.Lang || !opts.enabled(a) {
@@ -193,6 +195,9 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	// as one after another.
 	jobs := max(opts.Jobs, 1)
 	res := make([]ruleResult, len(run))
+	// reads is where each rule's span of shared facts read starts, one
+	// after another (see below).
+	reads := make([]int, len(run))
 	var next atomic.Int64
 	// The calling goroutine is one of the workers.
 	work := func() {
@@ -201,6 +206,9 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 			var limit *findingCap
 			if opts.MaxFindingsPerRule > 0 {
 				limit = &findingCap{max: opts.MaxFindingsPerRule, sups: sups}
+			}
+			if jobs == 1 {
+				reads[i] = unit.StartReads(ctx)
 			}
 			found, why, ok := runRule(ctx, base, a, limit, steps)
 			// Past the rule, a stopped run may have cut its facts short.
@@ -224,6 +232,17 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 			// from facts cut short: keep only the findings of rules that
 			// finished in time.
 			break
+		}
+		to := -1
+		if jobs == 1 && i+1 < len(run) && res[i+1].ok {
+			to = reads[i+1]
+		}
+		if fact, n := unit.RunCut(ctx, reads[i], to); why == "" && fact != "" {
+			// A shared fact the rule read ran out of its own steps, by the
+			// end of the file's rules: the same whichever of them asked
+			// first. Rules run at once are not told apart: each is told
+			// of any fact the file's rules read.
+			why = fmt.Sprintf("the shared %s it reads passed its %s analysis steps", fact, Thousands(int(n)))
 		}
 		if why != "" {
 			// Cut short by its own bound: the same on every machine. A

@@ -23,24 +23,46 @@ import (
 // part of its work (Pass.Incomplete), has its findings in the file
 // dropped (a search cut short can miss the write-back that clears a
 // finding) and the file is reported as not fully analysed (a note named
-// IncompleteName; `check` exits ExitIncomplete). Facts shared between
-// rules are never counted: which rule computes one first depends on the
-// files checked before.
+// IncompleteName; `check` exits ExitIncomplete).
+//
+// A fact the rules share counts its work on its own steps (unit.Store
+// gives each a cxx.Meter), never on the asking rule's: which rule, or
+// which file, computes it first depends on the order of the work, what it
+// costs does not. A fact past its steps stops and is kept as such; every
+// rule that reads it, then or later, has its findings in the file dropped
+// the same way. The call-graph summaries count theirs (expansions,
+// provenance, callers: work that grows with the paths of a call graph);
+// the other shared facts (indexes, the GM model, constants) are passes
+// over the text with bounded recursion, linear in it (BenchmarkShapes). With the rules of a file run
+// one after another (check), a rule is told of the facts it read; run at
+// once (the server), of any the file's rules read.
+//
+// So `check` needs no time limit, and has none: its findings are the same
+// under any load and with any -j. Options.Budget, the time limit, is the
+// server's net against a runaway (an editor waits on it); it never
+// applies to check.
 
-// DefaultSteps is a rule's step budget in one file when the options set
-// none: about a hundred times what the largest real kernels measured take
-// (pto-isa's 70 KB flash-attention kernels, catlass's templated kernels),
-// a few seconds of work at most.
+// DefaultSteps is the step budget of a rule in one file when the options
+// set none (a shared fact gets sharedSteps times it): about a hundred
+// times what the largest real kernels measured take (pto-isa's 70 KB
+// flash-attention kernels, catlass's templated kernels), a few seconds of
+// work at most.
 const DefaultSteps = 20_000_000
+
+// sharedSteps is how many times a rule's steps a shared fact gets: it
+// answers the questions of several rules, over a whole unit (the most a
+// real file's summaries took is 21 million steps, ops-transformer's
+// prompt-flash-attention headers: under 2 s of CPU).
+const sharedSteps = 10
 
 // IncompleteName is the name of the note (code InternalCode) on a file
 // some rule did not analyse fully: it stopped at its step budget, or gave
 // up part of its work.
 const IncompleteName = "analysis-incomplete"
 
-// BudgetName is the name of the note on a file whose analysis was stopped
-// at its time limit (Options.Budget): a safety net on a machine so loaded
-// the steps take longer than it, never met by a real kernel otherwise.
+// BudgetName is the name of the note on a file whose analysis the server
+// stopped at its time limit (Options.Budget): a net against a runaway
+// that never applies to check, met by no real kernel.
 const BudgetName = "analysis-budget"
 
 // NotAnalysedName is the name of the note on a file the tool cannot read

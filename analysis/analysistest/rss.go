@@ -16,8 +16,8 @@ import (
 type CheckUsage struct {
 	PeakRSS int64         // bytes
 	CPU     time.Duration // user + system
-	// Stopped is set when the analysis stopped at its time budget (an
-	// hour here, see CheckRun): its peak is that of part of the work.
+	// Stopped is set when the analysis stopped at its steps: its peak is
+	// that of part of the work.
 	Stopped bool
 }
 
@@ -30,8 +30,8 @@ const timeBin = "/usr/bin/time"
 
 // CheckRun runs `check` (every rule, one job, JSON out) with bin in a
 // folder holding only src as big.cpp, and returns the child's peak resident
-// set size (measured by timeBin) and CPU time, with no analysis budget
-// (EXTERN_LSP_BUDGET). env is added to the child's environment.
+// set size (measured by timeBin) and CPU time. env is added to the
+// child's environment.
 func CheckRun(bin, dir string, src []byte, env ...string) (CheckUsage, error) {
 	if err := os.WriteFile(filepath.Join(dir, "big.cpp"), src, 0o644); err != nil {
 		return CheckUsage{}, err
@@ -52,9 +52,7 @@ func CheckRun(bin, dir string, src []byte, env ...string) (CheckUsage, error) {
 	usage := filepath.Join(dir, "maxrss")
 	cmd := exec.Command(timeBin, "-f", "%M", "-o", usage, bin, "check", "-j", "1", "--format", "json", "--no-progress", ".")
 	cmd.Dir = dir
-	// The budget is lifted: on a loaded machine the big inputs would stop
-	// at it and measure the peak of part of the work.
-	cmd.Env = append(append(os.Environ(), "EXTERN_LSP_BUDGET=1h"), env...)
+	cmd.Env = append(os.Environ(), env...)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	err = cmd.Run()
@@ -76,7 +74,7 @@ func CheckRun(bin, dir string, src []byte, env ...string) (CheckUsage, error) {
 	}
 	// time's own CPU is included, a millisecond or two.
 	return CheckUsage{PeakRSS: peak * 1024, CPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(),
-		Stopped: bytes.Contains(out.Bytes(), []byte(`"name": "analysis-budget"`))}, nil
+		Stopped: bytes.Contains(out.Bytes(), []byte(`"name": "analysis-incomplete"`))}, nil
 }
 
 // floorSource is a tiny extern: checking it costs what any check costs

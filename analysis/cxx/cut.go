@@ -1,6 +1,9 @@
 package cxx
 
-import "context"
+import (
+	"context"
+	"sync/atomic"
+)
 
 // An analysis that gives up part of its work (a search past its own
 // bound) says so through its context, so that the caller reports the file
@@ -19,4 +22,71 @@ func noteCut(ctx context.Context, why string) {
 	if f, ok := ctx.Value(cutKey{}).(func(string)); ok {
 		f(why)
 	}
+}
+
+// A Meter counts the steps of one shared computation: a fact the store
+// computes once and every rule of every file reads (unit.Store gives each
+// its own). Its steps are the fact's, not the asking rule's, so whether it
+// finished is a property of its input, whichever rule asks first. A
+// computation past its steps stops and answers what it has: its readers
+// are told (unit.RunCut) and drop their findings.
+type Meter struct {
+	left  atomic.Int64
+	limit int64
+	// kept says the value goes on spending after its computation returned
+	// (KeepMeter: a lazy model such as the call-graph summaries).
+	kept  atomic.Bool
+	spent atomic.Bool
+}
+
+// NewMeter returns a meter of limit steps (limit <= 0: none).
+func NewMeter(limit int64) *Meter {
+	m := &Meter{limit: limit}
+	m.left.Store(limit)
+	return m
+}
+
+// Spend takes n steps and reports whether the steps ran out (now or
+// before): the computation then stops.
+func (m *Meter) Spend(n int) bool {
+	if m == nil || m.limit <= 0 {
+		return false
+	}
+	if m.spent.Load() {
+		return true
+	}
+	if m.left.Add(-int64(n)) >= 0 {
+		return false
+	}
+	m.spent.Store(true)
+	return true
+}
+
+// Spent reports whether the computation ran out of steps.
+func (m *Meter) Spent() bool { return m != nil && m.spent.Load() }
+
+// Kept reports whether the value spends on the meter after its
+// computation returned (see KeepMeter).
+func (m *Meter) Kept() bool { return m != nil && m.kept.Load() }
+
+// Limit is the meter's step budget.
+func (m *Meter) Limit() int64 { return m.limit }
+
+type meterKey struct{}
+
+// WithMeter returns ctx carrying m, the meter of the computation run
+// under it.
+func WithMeter(ctx context.Context, m *Meter) context.Context {
+	return context.WithValue(ctx, meterKey{}, m)
+}
+
+// KeepMeter returns the meter of the computation run under ctx (nil: not
+// metered), for a lazy value that computes more when asked later: its
+// later work is charged to the same steps.
+func KeepMeter(ctx context.Context) *Meter {
+	m, _ := ctx.Value(meterKey{}).(*Meter)
+	if m != nil {
+		m.kept.Store(true)
+	}
+	return m
 }

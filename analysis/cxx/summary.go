@@ -310,6 +310,9 @@ type Summaries struct {
 	kept       uint64
 	arg        *argState
 	unitGuards func(*grammar.File) *grammar.Guards
+	// meter counts the work of the lazy computations (nil: not counted);
+	// see spend.
+	meter *Meter
 }
 
 // The memo keys name an origin by its shared copy (intern).
@@ -404,10 +407,13 @@ func expandIn[T any](s *Summaries, m *expansion[T], dropEmpty func(T) bool, comp
 	s.cut = 0
 	var v T
 	s.depth++
-	if s.depth <= maxExpand {
-		v = compute()
-	} else {
+	switch {
+	case s.depth > maxExpand:
 		s.cut |= cutDepth
+	case s.spend(1):
+		s.cut |= cutOther
+	default:
+		v = compute()
 	}
 	s.depth--
 	m.v, m.state = v, memoDone
@@ -459,6 +465,29 @@ func SummarizeWith(ff FileFacts, funcs *Funcs, files ...*grammar.File) *Summarie
 	return s
 }
 
+// Metered charges the summaries' lazy work to m, the steps of the fact
+// holding them (KeepMeter), whichever rule asks: past them every answer is
+// cut short, and the fact's readers are told. Ask them of a file's own
+// unit (its reach), whose rules ask the same questions in the same order
+// on every run, so that the total, and whether it passed, is a property of
+// the input.
+func (s *Summaries) Metered(m *Meter) *Summaries {
+	s.meter = m
+	return s
+}
+
+// spend counts n steps of the summaries' work; true once they ran out.
+func (s *Summaries) spend(n int) bool { return s.meter.Spend(n) }
+
+// effectsScanned is effectsOf(fn), its length spent: for a scan of it.
+func (s *Summaries) effectsScanned(fn *grammar.Node) *effectList {
+	l := s.effectsOf(fn)
+	if s.spend(l.Len()) {
+		return nil
+	}
+	return l
+}
+
 // UnitGuards is implemented by a unit that knows each file's guard model
 // in its compile: a header's `#ifndef NO_ENTRY` is cut by the `#define
 // NO_ENTRY` its includer wrote before including it. IncludeGuards returns
@@ -498,7 +527,7 @@ func (s *Summaries) coresIn(f *grammar.File, n *grammar.Node) grammar.Cores {
 // originOf returns the memory the pointer (or integer address) expression
 // e points into.
 func (s *Summaries) originOf(e *grammar.Node) Origin {
-	if s.depth > 4*maxExpand {
+	if s.depth > 4*maxExpand || s.spend(1) {
 		s.cut |= cutOther
 		return Origin{}
 	}
@@ -1240,6 +1269,9 @@ func (s *Summaries) computeEffects(fn *grammar.Node) *effectList {
 		}
 	}
 	ds := body.Descendants()
+	if s.spend(len(ds)) {
+		return nil
+	}
 	for i := range ds {
 		n := &ds[i]
 		switch n.Kind() {
@@ -1285,7 +1317,7 @@ func (s *Summaries) computeEffects(fn *grammar.Node) *effectList {
 // callee's parameters replaced by the arguments, on the cores that
 // compile the call.
 func (s *Summaries) expandCall(b *effectBuilder, fn, callee, n *grammar.Node, c Call, cores grammar.Cores) {
-	l := s.effectsOf(callee)
+	l := s.effectsScanned(callee)
 	keep := l.condensed()
 	// The answers per node (a run) and per memory: a block has many
 	// effects on a few of each.
@@ -1757,7 +1789,7 @@ func (s *Summaries) stateBefore(fn, at *grammar.Node) coherenceState {
 			set = kept
 		}
 	}
-	for _, e := range s.effectsOf(fn).all() {
+	for _, e := range s.effectsScanned(fn).all() {
 		if e.At.Start >= at.Start {
 			break
 		}
@@ -1820,6 +1852,9 @@ func (s *Summaries) resolve(fn *grammar.Node, o Origin) []*Origin {
 	k := resolveKey{fnOrigin{fn, s.intern(o)}, s.depth}
 	if out, ok := s.resolved[k]; ok {
 		return out
+	}
+	if s.spend(1) {
+		return nil
 	}
 	if s.resolved == nil {
 		s.resolved = map[resolveKey][]*Origin{}
@@ -1888,7 +1923,7 @@ func (s *Summaries) computeWritten(fn *grammar.Node, o Origin) bool {
 	targets := s.resolve(fn, o)
 	if len(targets) == 0 {
 		// Not known to its callers: look at fn's own writes.
-		for _, e := range s.effectsOf(fn).all() {
+		for _, e := range s.effectsScanned(fn).all() {
 			if (e.Kind == ScalarWrite || e.Kind == DMAWrite) && e.Origin().SameRegion(o) {
 				return true
 			}
@@ -1896,7 +1931,7 @@ func (s *Summaries) computeWritten(fn *grammar.Node, o Origin) bool {
 		return false
 	}
 	for _, d := range s.entries() {
-		for _, e := range s.effectsOf(d.Node).all() {
+		for _, e := range s.effectsScanned(d.Node).all() {
 			if e.Kind != ScalarWrite && e.Kind != DMAWrite {
 				continue
 			}
@@ -2104,7 +2139,7 @@ func (s *Summaries) callersWriteBack(fn *grammar.Node, o Origin, depth int) bool
 
 func (s *Summaries) computeCallersWriteBack(fn *grammar.Node, o Origin, depth int) bool {
 	sites := s.callSitesOf(fn)
-	if len(sites) == 0 {
+	if len(sites) == 0 || s.spend(len(sites)) {
 		return false
 	}
 	for _, cs := range sites {
@@ -2124,7 +2159,7 @@ func (s *Summaries) computeCallersWriteBack(fn *grammar.Node, o Origin, depth in
 // and then issues a dsb.
 func (s *Summaries) writtenBackAfter(fn, at *grammar.Node, o Origin) bool {
 	wb := false
-	for _, e := range s.effectsOf(fn).all() {
+	for _, e := range s.effectsScanned(fn).all() {
 		if e.At.Tree() != at.Tree() || e.At.Start < at.End {
 			continue
 		}

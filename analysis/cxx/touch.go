@@ -66,6 +66,9 @@ func (s *Summaries) computeTouches(fn *grammar.Node) []Touch {
 		}
 	}
 	ds := body.Descendants()
+	if s.spend(len(ds)) {
+		return nil
+	}
 	for i := range ds {
 		n := &ds[i]
 		switch n.Kind() {
@@ -306,7 +309,7 @@ func (s *Summaries) touchIndexOf(fn *grammar.Node) *touchIndex {
 				x.touches[k] = append(x.touches[k], t)
 			}
 		}
-		for _, e := range s.effectsOf(fn).all() {
+		for _, e := range s.effectsScanned(fn).all() {
 			if e.Kind != Invalidate || e.Cores&core == 0 {
 				continue
 			}

@@ -14,7 +14,6 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/config"
@@ -34,9 +33,9 @@ type Checker struct {
 	Overrides Overrides
 	// Jobs is the number of files checked in parallel.
 	Jobs int
-	// Budget bounds one file's analysis in time (0: analysis.DefaultBudget).
-	Budget time.Duration
-	// Steps is each rule's step budget in a file (0: analysis.DefaultSteps).
+	// Steps is the step budget of each rule in a file, and a tenth of each
+	// fact's they share (0: analysis.DefaultSteps). A check has no time limit:
+	// its findings are the same under any load and with any Jobs.
 	Steps int64
 	// Syntax has each result say whether its file parses cleanly
 	// (FileResult.ParseErrors), from the parse the rules read: a file no
@@ -381,9 +380,6 @@ func (c *Checker) Check(ctx context.Context, progress func(done int)) []FileResu
 				opts.DropFacts = true
 				var sight analysis.Sight
 				opts.Sight = &sight
-				if opts.Budget == 0 {
-					opts.Budget = c.Budget
-				}
 				if opts.Steps == 0 {
 					opts.Steps = c.Steps
 				}
@@ -437,13 +433,11 @@ func nulError(ws *workspace.Workspace, path string) error {
 // of its files through it, and a front end that keeps its own workspace
 // and fact store (the server's publish, pull, workspace diagnostics and
 // fix-all) calls it directly. Its options come from the same
-// configuration and Overrides (Overrides.Options); a run with no budget
-// gets analysis.DefaultBudget. A binary file is grammar.ErrBinary: check
-// reports where, the server shows one info (analysis.BinaryNote).
+// configuration and Overrides (Overrides.Options). Check sets no time
+// limit (Options.Budget); the server does. A binary file is
+// grammar.ErrBinary: check reports where, the server shows one info
+// (analysis.BinaryNote).
 func Analyse(ctx context.Context, ws *workspace.Workspace, path string, opts analysis.Options) ([]analysis.Diagnostic, error) {
-	if opts.Budget == 0 {
-		opts.Budget = analysis.DefaultBudget
-	}
 	return analysis.RunContext(ctx, ws, path, opts)
 }
 
@@ -479,9 +473,6 @@ func (c *Checker) Recheck() *Recheck {
 		opts := c.OptionsFor(path)
 		opts.Store = store
 		opts.MaxFindingsPerRule = 0
-		if opts.Budget == 0 {
-			opts.Budget = c.Budget
-		}
 		d, err := Analyse(ctx, ws, path, opts)
 		if errors.Is(err, grammar.ErrBinary) {
 			err = nil

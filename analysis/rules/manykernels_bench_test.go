@@ -42,7 +42,7 @@ func BenchmarkManyKernels(b *testing.B) {
 			b.ReportMetric(float64(u.PeakRSS)/(1<<20), "peak-MB")
 			b.ReportMetric(float64(u.PeakRSS-floor)/(1<<20)/size, "peak-MB-over-floor-per-MB")
 			if u.Stopped {
-				b.Errorf("%d MB: stopped at the time limit", mb)
+				b.Errorf("%d MB: stopped at its analysis steps", mb)
 			}
 		})
 	}

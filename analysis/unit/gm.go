@@ -99,7 +99,7 @@ func (u *Unit) FuncIndex() *cxx.Funcs { return Fact(u, funcsKey) }
 var summariesKey = &UnitKey[*cxx.Summaries]{
 	Name: "unit.summaries",
 	Compute: func(ctx context.Context, u *Unit) *cxx.Summaries {
-		return cxx.SummarizeWith(u, Fact(u, funcsKey), u.CodeFiles()...)
+		return cxx.SummarizeWith(u, Fact(u, funcsKey), u.CodeFiles()...).Metered(cxx.KeepMeter(ctx))
 	},
 }
 

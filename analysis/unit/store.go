@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -169,12 +170,17 @@ type factCell struct {
 	done chan struct{}
 	v    any
 	ok   bool
+	// name is the fact's key's name; meter counts its steps, kept when
+	// the computation ran out of them or the value spends on it later
+	// (nil otherwise: a reader has nothing to be told).
+	name  string
+	meter *cxx.Meter
 	// pins are the parses and stubs the fact was computed from.
 	pins  []*grammar.File
 	stubs []*abi.Stub
 }
 
-func (s *Store) get(ctx context.Context, id factID, pins []*grammar.File, compute func() any) any {
+func (s *Store) get(ctx context.Context, id factID, name string, pins []*grammar.File, compute func(context.Context) any) any {
 	if ctx.Err() != nil {
 		return cancelledFact(ctx, id, compute)
 	}
@@ -182,15 +188,18 @@ func (s *Store) get(ctx context.Context, id factID, pins []*grammar.File, comput
 		s.mu.Lock()
 		c := s.facts[id]
 		if c == nil {
-			c = &factCell{done: make(chan struct{}), pins: pins}
+			c = &factCell{done: make(chan struct{}), pins: pins, name: name}
 			s.facts[id] = c
 			s.mu.Unlock()
-			return s.fill(ctx, id, c, compute)
+			v := s.fill(ctx, id, c, compute)
+			runOf(ctx).read(c)
+			return v
 		}
 		s.mu.Unlock()
 		select {
 		case <-c.done:
 			if c.ok {
+				runOf(ctx).read(c)
 				return c.v
 			}
 			// The computing run was cancelled or crashed: compute again.
@@ -209,6 +218,62 @@ func (s *Store) get(ctx context.Context, id factID, pins []*grammar.File, comput
 type runFacts struct {
 	mu sync.Mutex
 	m  map[factID]any
+	// steps is each fact's step budget (0: none); cut are the facts the
+	// run read that ran out of their steps, or may (a lazy value), those
+	// from cut[from] on since the last StartReads.
+	steps int64
+	cut   []*factCell
+	from  int
+}
+
+// read notes that the run read the fact of c.
+func (rf *runFacts) read(c *factCell) {
+	if rf == nil || c.meter == nil {
+		return
+	}
+	rf.mu.Lock()
+	if !slices.Contains(rf.cut[rf.from:], c) {
+		rf.cut = append(rf.cut, c)
+	}
+	rf.mu.Unlock()
+}
+
+// StartReads starts a new span of the run's reads, and returns where it
+// starts (see RunCut): a run whose rules run one after another starts one
+// before each.
+func StartReads(ctx context.Context) int {
+	rf := runOf(ctx)
+	if rf == nil {
+		return 0
+	}
+	rf.mu.Lock()
+	defer rf.mu.Unlock()
+	rf.from = len(rf.cut)
+	return rf.from
+}
+
+// RunCut names a fact read by the run under ctx, in the span of its reads
+// from from to to (StartReads; to < 0: on to the last), that ran out of
+// its steps ("" when none did), with its steps: what was found from it may
+// miss what the rest of its work would have found. Whichever run computed
+// the fact, every run reading it is told, so the answer is a property of
+// the input.
+func RunCut(ctx context.Context, from, to int) (fact string, steps int64) {
+	rf := runOf(ctx)
+	if rf == nil {
+		return "", 0
+	}
+	rf.mu.Lock()
+	defer rf.mu.Unlock()
+	if to < 0 {
+		to = len(rf.cut)
+	}
+	for _, c := range rf.cut[from:to] {
+		if c.meter.Spent() {
+			return c.name, c.meter.Limit()
+		}
+	}
+	return "", 0
 }
 
 type runFactsKey struct{}
@@ -219,16 +284,17 @@ func runOf(ctx context.Context) *runFacts {
 }
 
 // WithRun gives a run's context the memo of the facts it computes after
-// it is cancelled (see runFacts).
-func WithRun(ctx context.Context) context.Context {
-	return context.WithValue(ctx, runFactsKey{}, &runFacts{m: map[factID]any{}})
+// it is cancelled (see runFacts), and the step budget of each fact the run
+// computes (steps <= 0: none). The runs sharing a store give the same.
+func WithRun(ctx context.Context, steps int64) context.Context {
+	return context.WithValue(ctx, runFactsKey{}, &runFacts{m: map[factID]any{}, steps: steps})
 }
 
 // cancelledFact returns the fact of a cancelled run, computed once per run.
-func cancelledFact(ctx context.Context, id factID, compute func() any) any {
+func cancelledFact(ctx context.Context, id factID, compute func(context.Context) any) any {
 	rf := runOf(ctx)
 	if rf == nil {
-		return compute()
+		return compute(ctx)
 	}
 	rf.mu.Lock()
 	v, ok := rf.m[id]
@@ -236,14 +302,14 @@ func cancelledFact(ctx context.Context, id factID, compute func() any) any {
 	if ok {
 		return v
 	}
-	v = compute()
+	v = compute(ctx)
 	rf.mu.Lock()
 	rf.m[id] = v
 	rf.mu.Unlock()
 	return v
 }
 
-func (s *Store) fill(ctx context.Context, id factID, c *factCell, compute func() any) any {
+func (s *Store) fill(ctx context.Context, id factID, c *factCell, compute func(context.Context) any) any {
 	defer func() {
 		if !c.ok {
 			s.mu.Lock()
@@ -252,7 +318,14 @@ func (s *Store) fill(ctx context.Context, id factID, c *factCell, compute func()
 		}
 		close(c.done)
 	}()
-	v := compute()
+	var m *cxx.Meter
+	if rf := runOf(ctx); rf != nil && rf.steps > 0 {
+		m = cxx.NewMeter(rf.steps)
+	}
+	v := compute(cxx.WithMeter(ctx, m))
+	if m.Spent() || m.Kept() {
+		c.meter = m
+	}
 	if ctx.Err() == nil {
 		c.v, c.ok = v, true
 	} else if rf := runOf(ctx); rf != nil {

@@ -68,7 +68,7 @@ func TestCancelledRunComputesFactsOnce(t *testing.T) {
 	s := NewStore()
 	n := 0
 	key := &UnitKey[int]{Name: "test.cancelled-once", Compute: func(context.Context, *Unit) int { n++; return n }}
-	ctx, cancel := context.WithCancel(WithRun(context.Background()))
+	ctx, cancel := context.WithCancel(WithRun(context.Background(), 0))
 	cancel()
 	for i := 0; i < 3; i++ {
 		if v := Fact(s.New(ctx, nil, "/e.cpp", nil, nil, 0, ""), key); v != 1 {

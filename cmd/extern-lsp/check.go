@@ -14,7 +14,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/config"
@@ -101,7 +100,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, []string, er
 	fs.BoolVar(&f.unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, also apply unsafe fixes")
 	fs.BoolVar(&f.diff, "diff", false, "print the fixes as a unified diff instead of writing them")
 	fs.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when findings remain")
-	fs.BoolVar(&f.allowPartial, "allow-incomplete", false, "files analysed only in part (a rule cut short at its analysis steps or the time limit, a header not read, a rule crash) are still listed, but do not make the exit code 3")
+	fs.BoolVar(&f.allowPartial, "allow-incomplete", false, "files analysed only in part (a rule cut short at its analysis steps, its own or a shared model's, a header not read, a rule crash) are still listed, but do not make the exit code 3")
 	fs.IntVar(&f.maxWarnings, "max-warnings", -1, "exit 1 only when errors remain or warnings exceed this number")
 	fs.IntVar(&f.maxFindings, "max-findings-per-rule", -1, "list at most this many findings of one rule in one file, and count the rest in one note (0: no cap; overrides max-findings-per-rule, default 500)")
 	fs.StringVar(&f.baseline, "baseline", "", "ignore findings recorded in this baseline file")
@@ -284,13 +283,6 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 			return 2, fmt.Errorf("%s=%q: want a positive number of steps", stepsEnv, v)
 		}
 		r.checker.Steps = n
-	}
-	if v := os.Getenv(budgetEnv); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			return 2, fmt.Errorf("%s=%q: want a positive duration such as 10m", budgetEnv, v)
-		}
-		r.checker.Budget = d
 	}
 	if f.stdinFilename != "" {
 		src, err := r.readStdin(c.stdin)
@@ -516,7 +508,7 @@ const exitCodesHelp = `exit codes:
   0  no errors or warnings (or --exit-zero)
   1  errors or warnings remain (see --max-warnings)
   2  a usage or configuration error, or a path skipped (unreadable, a NUL byte, fixes not written)
-  3  a file analysed only in part: a rule cut short at its analysis steps or the time limit,
+  3  a file analysed only in part: a rule cut short at its analysis steps (its own or a shared model's),
      a header not read, a rule crash (the EXT000 info on the file says which; --allow-incomplete: not 3)
 `
 
@@ -740,13 +732,7 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// budgetEnv sets the per-file analysis budget (a Go duration; default
-// analysis.DefaultBudget). A developer's switch, like EXTERN_LSP_MEMPROFILE:
-// the memory benchmarks lift the budget, or a loaded machine would measure
-// the peak of part of the work.
-const budgetEnv = "EXTERN_LSP_BUDGET"
-
-// stepsEnv sets each rule's step budget in a file (default
-// analysis.DefaultSteps): a developer's switch, to see how a file stopped
-// at its steps is reported.
+// stepsEnv sets the step budget of each rule in a file, and a tenth of
+// each fact's they share (default analysis.DefaultSteps): a developer's
+// switch, to see how a file stopped at its steps is reported.
 const stepsEnv = "EXTERN_LSP_STEPS"

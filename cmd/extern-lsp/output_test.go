@@ -381,23 +381,6 @@ func TestJSONStreamedAsOneDocument(t *testing.T) {
 	}
 }
 
-// TestBudgetFromEnv: EXTERN_LSP_BUDGET sets the per-file budget (the
-// memory benchmarks lift it so a loaded machine measures the whole work):
-// at a nanosecond every file stops at once and says so; a value that is
-// not a positive duration is a usage error.
-func TestBudgetFromEnv(t *testing.T) {
-	dir := trapsTree(t)
-	t.Setenv(budgetEnv, "1ns")
-	r := runBinary(t, dir, "check", "--no-progress", "--format", "json", ".")
-	if !strings.Contains(r.stdout, `"name": "analysis-budget"`) {
-		t.Errorf("a 1ns budget: no file stopped at it (exit %d)\n%s", r.code, r.stderr)
-	}
-	t.Setenv(budgetEnv, "soon")
-	if r := runBinary(t, dir, "check", "--no-progress", "."); r.code != 2 || !strings.Contains(r.stderr, budgetEnv) {
-		t.Errorf("%s=soon: exit %d, stderr %q; want 2 and a word on the variable", budgetEnv, r.code, r.stderr)
-	}
-}
-
 // TestCaretDisplayColumns: the caret under a finding sits under the code it
 // names when wide (CJK) text comes before it on the line: it counts display
 // columns, two for each wide character, not bytes.

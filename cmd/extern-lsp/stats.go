@@ -184,7 +184,7 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 	if len(partial) > 0 {
 		sort.Strings(partial)
 		s.add("files_not_fully_analysed", "files not fully analysed", len(partial),
-			"a NUL byte (skipped), or a rule cut short at its analysis steps or the time limit, a header not read, a rule crash (the EXT000 info on the file says which): exit code 2 or 3", partial)
+			"a NUL byte (skipped), or a rule cut short at its analysis steps (its own or a shared model's), a header not read, a rule crash (the EXT000 info on the file says which): exit code 2 or 3", partial)
 	}
 	s.add("unresolved_includes", "unresolved #includes", len(unresolved), "quoted includes found in no root or include dir, such as CANN or pto-isa headers: their macros and constants are unknown", unresolved)
 	s.add("unevaluated_include_dirs", "unevaluated include_dirs", unevaluated, namedSample("stub include_dirs= entries not evaluated statically, headers found only through them are unresolved", unevaluatedNames), unevaluatedFiles)
