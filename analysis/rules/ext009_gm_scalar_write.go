@@ -47,7 +47,9 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"standalone kernel with default flags; see the build model) only a write-back the author wrote without its " +
 			"`dsb` is reported, and a store into a buffer the same function also writes or reads by DMA that a later signal can hand to another block (a neighbour block's DMA into " +
 			"the same line is dropped when the dirty line is written back; inter-block `IBSet`/`IBWait` and the software " +
-			"`SyncAll(gm, ub, cores)` count as signals and waits), and where it keeps `dcci-before-kernel-end` a store at the end of a `__global__` " +
+			"`SyncAll(gm, ub, cores)` count as signals and waits; not a table every core running the function fills alike " +
+			"whose only readers are the same cores' scalar loads after the store, its own or a helper's through its " +
+			"parameter: each core reads the line it stored, and DMA into the workspace around it under other names is theirs), and where it keeps `dcci-before-kernel-end` a store at the end of a `__global__` " +
 			"kernel, with no barrier after it, is written back as the kernel ends (so is a helper's store that nothing " +
 			"after it, in the helper and in every caller up to the kernel, follows with a signal or a wait that can hand " +
 			"it to a reader: what follows a `return` ending the store's path, a flag wait that signals nothing and a " +
@@ -204,7 +206,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			// caller up to the kernel, tells another core to read.
 			continue
 		}
-		if flush == nil && (coherent && !dmaTouches(pass, sum, a.Func(), o, cores) || callersFlush(pass.Reach().FuncIndex(), a, cores, callersMemo) || sum.CallersWriteBack(a.Func(), o)) {
+		if flush == nil && (coherent && (!dmaTouches(pass, sum, a.Func(), o, cores) || ownScalarTable(pass, a, cores, &vm)) || callersFlush(pass.Reach().FuncIndex(), a, cores, callersMemo) || sum.CallersWriteBack(a.Func(), o)) {
 			// A build keeping scalar coherence writes the store back
 			// itself, but not around DMA: a buffer DMA also writes or
 			// reads (another block's rows next to this one's scalar tail)
@@ -340,13 +342,24 @@ func dmaTouches(pass *analysis.Pass, sum *cxx.Summaries, fn *grammar.Node, o cxx
 // every call up to the kernel, and no DMA of this core reads the memory
 // back after it in the function.
 func uniformStore(pass *analysis.Pass, sum *cxx.Summaries, a *cxx.Access, cores grammar.Cores, vm **unit.VarianceModel, memo *callersFlushMemo) bool {
+	return sameOnEveryCore(pass, a, cores, vm) && (unit.IsKernelFunc(pass.File, a.Func()) || memo.callersUniform(pass.Reach().FuncIndex(), *vm, a.Func(), cores)) &&
+		dmaReadAfter(pass, sum, a.Func(), sum.OriginOf(a.Ptr()), a.Node.End, a.Func().End) == nil
+}
+
+// sameOnEveryCore reports whether every core running the store's function
+// makes it with the same address and value: `=` of a value through a
+// pointer no core's identity reaches, not under a test or after a return
+// in the function that differs between cores.
+func sameOnEveryCore(pass *analysis.Pass, a *cxx.Access, cores grammar.Cores, vm **unit.VarianceModel) bool {
 	var value *grammar.Node
+	addr := []*grammar.Node{a.Node}
 	if p := a.Node.Parent(); p != nil && p.Kind() == "assignment_expression" && p.ChildByField("left") == a.Node {
 		if op := p.ChildByField("operator"); op != nil && op.Text() == "=" {
 			value = p.ChildByField("right")
 		}
 	} else if c, ok := cxx.AsCall(a.Node); ok && c.Name == "SetValue" && len(c.Args) == 2 {
-		value = c.Args[1]
+		// The tensor and the index: the call itself is no value.
+		value, addr = c.Args[1], []*grammar.Node{c.Receiver, c.Args[0]}
 	}
 	fn := a.Func()
 	if value == nil || fn.Tree() != pass.File.Tree {
@@ -356,13 +369,89 @@ func uniformStore(pass *analysis.Pass, sum *cxx.Summaries, a *cxx.Access, cores 
 		*vm = pass.Closure().Variance(pass.Spend)
 	}
 	m := *vm
-	if m.Expr(a.Node, cores)&differs != 0 || m.Expr(value, cores)&differs != 0 || !uniformControl(m, pass.File, fn, a.Node, cores) {
+	return !slices.ContainsFunc(addr, func(n *grammar.Node) bool { return m.Expr(n, cores)&differs != 0 }) &&
+		m.Expr(value, cores)&differs == 0 && uniformControl(m, pass.File, fn, a.Node, cores)
+}
+
+// ownScalarTable reports whether a store every core running its function
+// makes alike (sameOnEveryCore; the callers do not matter: the readers are
+// in the same run of the function) goes through a local GlobalTensor or pointer whose
+// only readers are scalar loads of the same cores after it: its own
+// GetValue or `t(i)`, or a helper's, handed the variable, that only loads
+// through its parameter. Each core then reads the line it stored itself,
+// in its own cache: no DMA and no other core reads what the store left
+// there (another name's DMA into the same workspace is that name's).
+func ownScalarTable(pass *analysis.Pass, a *cxx.Access, cores grammar.Cores, vm **unit.VarianceModel) bool {
+	fn := a.Func()
+	decl, scope := cxx.LocalDecl(a.Root(), a.Node, fn)
+	if decl == nil || fn.Tree() != pass.File.Tree || !sameOnEveryCore(pass, a, cores, vm) {
 		return false
 	}
-	if !unit.IsKernelFunc(pass.File, fn) && !memo.callersUniform(pass.Reach().FuncIndex(), m, fn, cores) {
+	funcs := pass.Reach().FuncIndex()
+	for _, id := range scope.Inside(pass.File.Tree.OfKind("identifier")) {
+		if id.Text() != a.Root() || decl.Contains(id) {
+			continue
+		}
+		switch c, ok := cxx.AsCall(id.Parent().Parent()); {
+		case ok && c.Receiver == id && (c.Name == "SetGlobalBuffer" || c.Name == "SetValue"):
+			// Its setup, and stores (each judged on its own).
+			continue
+		case id.Start < a.Node.End || pass.Cores(id)&^cores != 0:
+			// A load before the store, or on a core that does not store.
+			return false
+		case !scalarLoadsOnly(funcs, pass.File, id, 0):
+			return false
+		}
+	}
+	return true
+}
+
+// scalarLoadsOnly reports whether the use id of a GlobalTensor or pointer
+// only loads by scalar: `t.GetValue(i)`, `t(i)`, or an argument of calls
+// whose every definition in the unit does only that with the parameter (a
+// few levels down).
+func scalarLoadsOnly(funcs *cxx.Funcs, f *grammar.File, id *grammar.Node, depth int) bool {
+	p := id.Parent()
+	if c, ok := cxx.AsCall(p.Parent()); ok && c.Receiver == id && c.Name == "GetValue" {
+		return true
+	}
+	if p.Kind() == "call_expression" && p.ChildByField("function") == id {
+		return true
+	}
+	c, ok := cxx.AsCall(p.Parent())
+	if !ok || p.Kind() != "argument_list" || depth > 3 {
 		return false
 	}
-	return dmaReadAfter(pass, sum, fn, sum.OriginOf(a.Ptr()), a.Node.End, fn.End) == nil
+	k := slices.Index(c.Args, id)
+	defs := funcs.Callees(c)
+	if k < 0 {
+		return false
+	}
+	called := 0
+	for _, d := range defs {
+		params := cxx.Params(d.Node)
+		required := 0
+		for _, p := range params {
+			if p.Node.Kind() == "parameter_declaration" {
+				required++
+			}
+		}
+		if len(c.Args) < required || len(c.Args) > len(params) {
+			// Another specialization of the class: not this call's.
+			continue
+		}
+		called++
+		body := d.Node.ChildByField("body")
+		if params[k].Name == "" || body == nil {
+			return false
+		}
+		for _, use := range body.Inside(d.File.Tree.OfKind("identifier")) {
+			if use.Text() == params[k].Name && !scalarLoadsOnly(funcs, d.File, use, depth+1) {
+				return false
+			}
+		}
+	}
+	return called > 0
 }
 
 // differs is every reason a value can differ between cores, an unknown
