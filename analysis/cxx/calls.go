@@ -335,12 +335,12 @@ func Entries(f *grammar.File) (entries, helpers []*grammar.Node) {
 	return entries, helpers
 }
 
-// intrinsicPrefixes start the lower-case names of the CCE device intrinsics
-// and C library calls a kernel uses without a definition in the workspace.
-// `dcci` and `dsb` are whole names: `dcci_cachelines(p, n)` is a project's
-// flush helper.
+// intrinsicPrefixes start the lower-case names of the CCE device intrinsics,
+// the asc C API (`asc_`) and C library calls a kernel uses without a
+// definition in the workspace. `dcci` and `dsb` are whole names:
+// `dcci_cachelines(p, n)` is a project's flush helper.
 var intrinsicPrefixes = []string{"set_", "wait_", "get_", "copy_", "pipe_barrier", "ffts_", "load_", "mad", "mmad",
-	"img2col", "scatter_", "create_", "sync_", "printf", "assert", "trap", "memset", "memcpy", "min", "max", "abs", "std"}
+	"img2col", "scatter_", "create_", "sync_", "asc_", "printf", "assert", "trap", "memset", "memcpy", "min", "max", "abs", "std"}
 
 // MaybeProjectCall reports whether a call with no definition in the unit
 // looks like project code (a lower_snake_case free function, `pipe_sync()`)

@@ -452,7 +452,7 @@ func buildGM(ff FileFacts, f *grammar.File, includes []*grammar.File) *GM {
 	g.addFuncs(defs)
 	g.addFields(nodesOf(ff, files, "field_declaration"))
 	g.addVars(ff, f)
-	names := append([]string{"dcci", "DataCacheCleanAndInvalid"}, defNames(defs)...)
+	names := append(slices.Clip(dcciNames), defNames(defs)...)
 	var calls []incNode
 	for _, g := range files {
 		for _, n := range ff.Calls(g).Named(names...) {
@@ -503,7 +503,7 @@ func NewGMEnv(ff FileFacts, includes []*grammar.File) *GMEnv {
 	g.addFuncs(defs)
 	g.addFields(nodesOf(ff, files, "field_declaration"))
 	e.descTypes, e.typeAliases, e.funcs, e.fields, e.fieldAsks = g.descTypes, g.typeAliases, g.funcs, g.fields, g.fieldAsks
-	e.names = append([]string{"dcci", "DataCacheCleanAndInvalid"}, defNames(defs)...)
+	e.names = append(slices.Clip(dcciNames), defNames(defs)...)
 	e.nameSet = map[string]bool{}
 	for _, n := range e.names {
 		e.nameSet[n] = true
@@ -565,7 +565,7 @@ func PrependGMEnv(ff FileFacts, first *grammar.File, rest *GMEnv) *GMEnv {
 	e.fieldAsks = maps.Clone(rest.fieldAsks)
 	maps.Copy(e.fieldAsks, g.fieldAsks)
 	firstNames := defNames(defs)
-	e.names = append(append([]string{"dcci", "DataCacheCleanAndInvalid"}, firstNames...), rest.names[2:]...)
+	e.names = append(append(slices.Clip(dcciNames), firstNames...), rest.names[len(dcciNames):]...)
 	e.nameSet = maps.Clone(rest.nameSet)
 	var extra []string
 	for _, name := range firstNames {
@@ -1593,7 +1593,7 @@ func (g *GM) maybeDcci(n *grammar.Node) bool {
 		return false
 	}
 	b := id.Bytes()
-	if string(b) == "dcci" || string(b) == "DataCacheCleanAndInvalid" {
+	if slices.Contains(dcciNames, string(b)) {
 		return true
 	}
 	_, helper := g.helpers[string(b)]
@@ -1654,14 +1654,53 @@ func helperArgs(h []helperArg, i int) (int32, bool) {
 	return 0, false
 }
 
-// dcciOperands takes apart `dcci(ptr, mode[, dst])` and
-// `[AscendC::]DataCacheCleanAndInvalid<T, line[, dst]>(gt)`.
+// dcciNames are the calls that are a dcci themselves: the intrinsic,
+// AscendC's DataCacheCleanAndInvalid and the asc C API's cache_ctrl
+// functions (cAPIDcci).
+var dcciNames = []string{"dcci", "DataCacheCleanAndInvalid", "asc_dcci_single", "asc_dcci_entire_out", "asc_dcci_entire_all"}
+
+// cAPIDcci are the modes of the dcci each asc C API cache function is
+// (asc-devkit c_api/cache_ctrl, the same on dav-c220 and dav-c310):
+// `asc_dcci_single(dst)` is `dcci(dst, SINGLE_CACHE_LINE)`, the two-argument
+// form (dst's line, every destination); `asc_dcci_entire_out()` and
+// `asc_dcci_entire_all()` are `dcci((__gm__ int64_t *)0,
+// ENTIRE_DATA_CACHE, CACHELINE_OUT / CACHELINE_ALL)`: every line of the
+// core's data cache, written back and invalidated. (`asc_dcci_entire_ub`
+// and `_atomic` maintain no GM lines the scalar path reads.)
+var cAPIDcci = map[string][]string{
+	"asc_dcci_single":     {"SINGLE_CACHE_LINE"},
+	"asc_dcci_entire_out": {"ENTIRE_DATA_CACHE", "CACHELINE_OUT"},
+	"asc_dcci_entire_all": {"ENTIRE_DATA_CACHE", "CACHELINE_ALL"},
+}
+
+// dcciOperands takes apart `dcci(ptr, mode[, dst])`,
+// `[AscendC::]DataCacheCleanAndInvalid<T, line[, dst]>(gt)` and the C API's
+// forms (ptr nil for the whole cache).
 func dcciOperands(c Call) (ptr *grammar.Node, args []string, ok bool) {
+	if modes, ok := cAPIDcci[c.Name]; ok {
+		ptr, ok := cAPIDcciPtr(c, modes)
+		return ptr, modes, ok
+	}
 	ptr, rest, ok := dcciArgs(c)
 	for _, a := range rest {
 		args = append(args, a.Text())
 	}
 	return ptr, args, ok
+}
+
+// cAPIDcciPtr is the pointer of a C API cache call: the single line's
+// argument, none for the whole cache; ok is false for another signature.
+func cAPIDcciPtr(c Call, modes []string) (*grammar.Node, bool) {
+	if c.Receiver != nil {
+		return nil, false
+	}
+	if modes[0] == "ENTIRE_DATA_CACHE" {
+		return nil, len(c.Args) == 0
+	}
+	if len(c.Args) != 1 {
+		return nil, false
+	}
+	return c.Args[0], true
 }
 
 // strOf is str for a string made already.
@@ -1681,11 +1720,27 @@ func (g *GM) strOf(s string) string {
 // few lists (`SINGLE_CACHE_LINE, CACHELINE_OUT`). args is the list's
 // position in argTab (0 for none).
 func (g *GM) dcciOperands(c Call) (ptr *grammar.Node, args int32, ok bool) {
+	var key []byte
+	modes, api := cAPIDcci[c.Name]
+	if api {
+		if ptr, ok = cAPIDcciPtr(c, modes); !ok {
+			return nil, 0, false
+		}
+		key = g.keyBuf[:0]
+		for _, m := range modes {
+			key = append(append(key, m...), 0)
+		}
+		g.keyBuf = key
+		if id, ok := g.argLists[string(key)]; ok {
+			return ptr, id, true
+		}
+		return ptr, g.addArgList(key, modes), true
+	}
 	ptr, rest, ok := dcciArgs(c)
 	if len(rest) == 0 {
 		return ptr, 0, ok
 	}
-	key := g.keyBuf[:0]
+	key = g.keyBuf[:0]
 	for _, a := range rest {
 		key = append(append(key, a.Bytes()...), 0)
 	}
@@ -1697,16 +1752,22 @@ func (g *GM) dcciOperands(c Call) (ptr *grammar.Node, args int32, ok bool) {
 	for i, a := range rest {
 		l[i] = g.str(a.Bytes())
 	}
+	return ptr, g.addArgList(key, l), true
+}
+
+// addArgList keeps a new dcci argument list l under key: its position in
+// argTab.
+func (g *GM) addArgList(key []byte, l []string) int32 {
 	if len(g.argTab) == 0 {
 		g.argTab = [][]string{nil}
 	}
 	if g.argLists == nil {
 		g.argLists = map[string]int32{}
 	}
-	args = int32(len(g.argTab))
+	args := int32(len(g.argTab))
 	g.argTab = append(g.argTab, l)
 	g.argLists[string(key)] = args
-	return ptr, args, true
+	return args
 }
 
 // dcciArgs finds dcciOperands' pointer and argument nodes.

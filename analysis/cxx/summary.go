@@ -1454,14 +1454,15 @@ func (s *Summaries) directEffect(f *grammar.File, c Call) ([]Effect, bool) {
 		out := []Effect{{Kind: Invalidate, origin: p, All: all}}
 		// dcci cleans and invalidates; a destination argument other than
 		// OUT/ALL keeps the line from GM.
-		dstGiven := c.Name == "dcci" && len(args) >= 2 || c.Name == "DataCacheCleanAndInvalid" && len(args) >= 2
+		dstGiven := len(args) >= 2
 		if !dstGiven || d.HasArg("CACHELINE_OUT") || d.HasArg("CACHELINE_ALL") {
 			out = append(out, Effect{Kind: WriteBack, origin: p, All: all})
 		}
 		return out, true
 	}
 	switch c.Name {
-	case "dsb":
+	case "dsb", "asc_sync_data_barrier":
+		// The C API's asc_sync_data_barrier(arg) is the macro for dsb(arg).
 		if c.Receiver != nil || len(c.Args) != 1 {
 			return nil, false
 		}

@@ -712,7 +712,7 @@ func writeBackAddress(gm *cxx.GM, a *cxx.Access) (string, bool) {
 // a called workspace function, runs in fn between the offsets.
 // isDsbDDR matches the dsb that orders a write-back before what follows.
 func isDsbDDR(f *grammar.File, c cxx.Call) bool {
-	if c.Name != "dsb" || c.Receiver != nil || len(c.Args) != 1 {
+	if c.Name != "dsb" && c.Name != "asc_sync_data_barrier" || c.Receiver != nil || len(c.Args) != 1 {
 		return false
 	}
 	t := c.Args[0].Text()
@@ -990,6 +990,9 @@ type callerSite struct {
 // isCacheLineOut matches a dcci that writes lines out.
 func isCacheLineOut(f *grammar.File, c cxx.Call) bool {
 	switch c.Name {
+	case "asc_dcci_single", "asc_dcci_entire_out", "asc_dcci_entire_all":
+		// The C API's: two-argument and CACHELINE_OUT/ALL dccis.
+		return c.Receiver == nil
 	case "dcci", "DataCacheCleanAndInvalid":
 		for _, x := range append(append([]*grammar.Node(nil), c.Args...), c.TArgs...) {
 			if strings.Contains(x.Text(), "CACHELINE_OUT") || strings.Contains(x.Text(), "CACHELINE_ALL") {

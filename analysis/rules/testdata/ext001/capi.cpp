@@ -1,0 +1,73 @@
+// Ordinary standalone kernels (default build) that maintain the scalar
+// cache with the asc C API (c_api/asc_simd.h): `asc_dcci_entire_out()` is
+// the whole-cache dcci (every GM line written back and invalidated) and
+// `asc_dcci_single(p)` the two-argument dcci of p's line. Each row's first
+// value is read by scalar after this core copied the row out by DMA; the
+// read on the previous row cached the line.
+#include "kernel_operator.h"
+#include "c_api/asc_simd.h"
+
+using namespace AscendC;
+
+class KernelRowMax {
+public:
+  __aicore__ inline void Init(GM_ADDR rows, uint32_t n, uint32_t len) {
+    rowsGm.SetGlobalBuffer((__gm__ float *)rows);
+    pipe.InitBuffer(buf, 1024);
+    rowNum = n;
+    rowLen = len;
+  }
+  __aicore__ inline void SortRow(uint32_t row) {
+    LocalTensor<float> ub = buf.Get<float>();
+    DataCopy(rowsGm[row * rowLen], ub, rowLen);
+    PipeBarrier<PIPE_ALL>();
+  }
+  __aicore__ inline void Process() {
+    for (uint32_t row = 0; row < rowNum; ++row) {
+      SortRow(row);
+      float top = rowsGm.GetValue(row * rowLen); // want "warning: EXT001 .*`rowsGm.GetValue\\(row \\* rowLen\\)`.*own DMA write"
+      (void)top;
+    }
+  }
+  __aicore__ inline void ProcessEntire() {
+    for (uint32_t row = 0; row < rowNum; ++row) {
+      asc_dcci_entire_out();
+      SortRow(row);
+      float top = rowsGm.GetValue(row * rowLen);
+      (void)top;
+    }
+  }
+  __aicore__ inline void ProcessSingle() {
+    for (uint32_t row = 0; row < rowNum; ++row) {
+      SortRow(row);
+      asc_dcci_single((__gm__ void *)rowsGm[row * rowLen].GetPhyAddr());
+      float top = rowsGm.GetValue(row * rowLen);
+      (void)top;
+    }
+  }
+
+private:
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  GlobalTensor<float> rowsGm;
+  uint32_t rowNum;
+  uint32_t rowLen;
+};
+
+extern "C" __global__ __aicore__ void row_max(GM_ADDR rows, uint32_t n, uint32_t len) {
+  KernelRowMax op;
+  op.Init(rows, n, len);
+  op.Process();
+}
+
+extern "C" __global__ __aicore__ void row_max_entire(GM_ADDR rows, uint32_t n, uint32_t len) {
+  KernelRowMax op;
+  op.Init(rows, n, len);
+  op.ProcessEntire();
+}
+
+extern "C" __global__ __aicore__ void row_max_single(GM_ADDR rows, uint32_t n, uint32_t len) {
+  KernelRowMax op;
+  op.Init(rows, n, len);
+  op.ProcessSingle();
+}
