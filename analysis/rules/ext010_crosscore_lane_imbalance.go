@@ -27,7 +27,8 @@ var CrossCoreLaneImbalance = register(&analysis.Analyzer{
 			"member, a helper's return, a parameter every caller passes a lane value to, a variable assigned under a " +
 			"lane test, a GM word read at a lane's own address); and such sets after a `return` under a lane condition in " +
 			"the same function. Silent when both branches of the lane test set the same flag (also when the branch holding the set " +
-			"returns and the function sets the flag again after the test, or the lane that returns sets it first), " +
+			"returns and the function sets the flag again after the test, or ends in `continue` and the loop's body sets it " +
+			"again after the test, or the lane that returns sets it first), " +
 			"for sets both lanes reach (unconditional code, loops, a test for the last iteration of the counted loop " +
 			"around it: `for (i = 0; i < n; ++i) { if (i == n - 1) set(X); }` sets once per lane whatever its `n`), and for conditions both lanes of the cluster agree on: tiling fields, args " +
 			"scalars, core counts, template arguments, constants and the block id (`get_block_idx(args)`).",
@@ -202,20 +203,45 @@ func bothBranchesSet(ifs *grammar.Node, fc *cxx.FlagCall, sets []cxx.FlagCall) b
 // setAfterExit reports whether the lane test's branch holding the set
 // ends in a return and the function sets the same flag after the test,
 // outside any lane test of its own (`if (lane > 0) { set(X); return; }
-// ... set(X);`): each lane sets it once.
+// ... set(X);`): each lane sets it once. A branch ending in `continue`
+// leaves the iteration only: the same set after the test in the loop's
+// body balances it, once per iteration.
 func setAfterExit(ifs *grammar.Node, fc *cxx.FlagCall, sets []cxx.FlagCall) bool {
 	cons := ifs.ChildByField("consequence")
 	fn := cxx.EnclosingFunction(ifs)
-	if cons == nil || ifs.ChildByField("alternative") != nil || !cons.Contains(fc.Node) || !exits(cons) || fn == nil {
+	if cons == nil || ifs.ChildByField("alternative") != nil || !cons.Contains(fc.Node) || fn == nil {
 		return false
+	}
+	within := fn
+	if !exits(cons) {
+		last := cons
+		for last != nil && last.Kind() == "compound_statement" && len(last.NamedChildren()) > 0 {
+			last = last.NamedChildren()[len(last.NamedChildren())-1]
+		}
+		if last == nil || last.Kind() != "continue_statement" {
+			return false
+		}
+		if within = enclosingLoop(ifs, fn); within == nil {
+			return false
+		}
 	}
 	for i := range sets {
 		o := &sets[i]
-		if o.Node.Start >= ifs.End && fn.Contains(o.Node) && o.Mode == fc.Mode && sameFlag(fc, o) {
+		if o.Node.Start >= ifs.End && within.Contains(o.Node) && o.Mode == fc.Mode && sameFlag(fc, o) {
 			return true
 		}
 	}
 	return false
+}
+
+// enclosingLoop is the innermost loop around n in fn, nil for none.
+func enclosingLoop(n, fn *grammar.Node) *grammar.Node {
+	for p := n.Parent(); p != nil && p != fn; p = p.Parent() {
+		if isLoop(p) {
+			return p
+		}
+	}
+	return nil
 }
 
 // setBeforeReturn reports whether the lane that returns under cond sets

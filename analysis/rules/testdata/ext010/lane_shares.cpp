@@ -57,6 +57,36 @@ __aicore__ inline void EarlyTile(int32_t laneRows) {
   }
 }
 
+// Per chunk, a lane with no rows of it signals at once and goes on to the
+// next chunk; the other lane signals after storing its rows. Each lane
+// sets once per chunk.
+__aicore__ inline void ChunkRows(uint32_t rows, uint32_t chunks) {
+  for (uint32_t c = 0; c < chunks; ++c) {
+    uint32_t half = (rows + c) / 2;
+    uint32_t mine = GetSubBlockIdx() == 0 ? half : rows + c - half;
+    if (mine == 0) {
+      ffts_cross_core_sync(PIPE_MTE3, 1 | (2 << 4) | (kRowsIn << 8));
+      continue;
+    }
+    ffts_cross_core_sync(PIPE_MTE3, 1 | (2 << 4) | (kRowsIn << 8));
+  }
+}
+
+// The lane with no rows skips to the next chunk after its set; the other
+// lane's set is after the loop: once per chunk on one lane, once on the
+// other.
+__aicore__ inline void ChunkRowsAfter(uint32_t rows, uint32_t chunks) {
+  for (uint32_t c = 0; c < chunks; ++c) {
+    uint32_t half = (rows + c) / 2;
+    uint32_t mine = GetSubBlockIdx() == 0 ? half : rows + c - half;
+    if (mine == 0) {
+      ffts_cross_core_sync(PIPE_MTE3, 1 | (2 << 4) | (kRowsOut << 8)); // want "EXT010 .*only runs on the vector lane that passes `if \\(mine == 0\\)`"
+      continue;
+    }
+  }
+  ffts_cross_core_sync(PIPE_MTE3, 1 | (2 << 4) | (kRowsOut << 8));
+}
+
 extern "C" __global__ __aicore__ void lane_shares(GM_ADDR x, uint32_t rows) {
   if ASCEND_IS_AIV {
     int32_t laneRows = GetSubBlockIdx() == 0 ? rows / 2 : rows - rows / 2;
@@ -64,6 +94,8 @@ extern "C" __global__ __aicore__ void lane_shares(GM_ADDR x, uint32_t rows) {
     DrainRows(laneRows, 16);
     SplitRows(rows);
     EarlyTile(laneRows);
+    ChunkRows(rows, 4);
+    ChunkRowsAfter(rows, 4);
   }
   (void)x;
 }
