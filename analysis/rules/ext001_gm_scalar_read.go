@@ -47,7 +47,8 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"communication context the host fills (`CommContext`, the HCCL device contexts and resource parameters: `ctx->rankId`, `ctx->windowsIn[peer]`), " +
 			"`LocalTensor::GetValue`, stores (EXT009), taking an address (`&p[i]`, `p + i`), memory only this core's " +
 			"scalar unit wrote before the read, and reads after a `dcci` of the memory: directly, through a helper " +
-			"(transitively, including loops over integer cache-line addresses and `ENTIRE_DATA_CACHE`), or by every " +
+			"(transitively, including loops over integer cache-line addresses and `ENTIRE_DATA_CACHE`; the asc C API's " +
+			"`asc_dcci_single(p)` and `asc_dcci_entire_out()` are such dccis), or by every " +
 			"caller before the call (when only some callers do it, the finding names the others), and code a null " +
 			"argument turns off (`f(nullptr)` skips `if (p != nullptr) { ... }` in `f` for that call). A pointer derived " +
 			"from another — a cast, `+ offset`, `&p[i]`, an integer address cast back, a GlobalTensor view, a helper " +

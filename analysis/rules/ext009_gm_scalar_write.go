@@ -28,8 +28,9 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"`GlobalTensor::SetValue`) in an extern when the same function does not, after the store and before the next " +
 			"hardware barrier, write the line out with `dcci(ptr, ..., CACHELINE_OUT)` (or `DataCacheCleanAndInvalid<..., " +
 			"CACHELINE_OUT>`, the two-argument `dcci(ptr, mode)` which cleans every destination, `ENTIRE_DATA_CACHE`, " +
-			"or a helper that does it, transitively, such as a loop over integer cache-line addresses) and then " +
-			"`dsb` (`DSB_DDR`, `DSB_ALL`, a cast constant like `dsb((mem_dsb_t)0)`; directly, in a helper, or in the " +
+			"or a helper that does it, transitively, such as a loop over integer cache-line addresses; the asc C API's " +
+			"`asc_dcci_single(p)`, `asc_dcci_entire_out()` and `asc_dcci_entire_all()` are such dccis) and then " +
+			"`dsb` (`DSB_DDR`, `DSB_ALL`, a cast constant like `dsb((mem_dsb_t)0)`, `asc_sync_data_barrier(...)`; directly, in a helper, or in the " +
 			"same helper that writes back). The write-back may go through any pointer derived from the stored one (a " +
 			"cast, an offset, an integer address, a GlobalTensor view). A store through a helper's pointer parameter is " +
 			"silent when every caller writes the line out after the call (directly, or through its own callers). A write-back " +
