@@ -1,7 +1,9 @@
 package cxx
 
 import (
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -163,6 +165,11 @@ func (s *Summaries) accessOrigin(n *grammar.Node) (Origin, bool) {
 		if base != nil && base.Kind() == "identifier" && s.isArgsName(base) {
 			return Origin{}, false
 		}
+		if base != nil && s.globalTensor(base) {
+			// `g[i]` of a GlobalTensor is a view (`auto row = g[i];`),
+			// not a load.
+			return Origin{}, false
+		}
 	case "pointer_expression":
 		if operatorText(n) != "*" {
 			return Origin{}, false
@@ -188,6 +195,13 @@ func (s *Summaries) accessOrigin(n *grammar.Node) (Origin, bool) {
 	}
 	o := s.originOf(base)
 	return o, o.Known()
+}
+
+// globalTensor reports whether every declaration of e's root name in the
+// unit is a GlobalTensor.
+func (s *Summaries) globalTensor(e *grammar.Node) bool {
+	ts := s.funcs.TypesOf(Root(e))
+	return len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool { return !strings.Contains(t, "GlobalTensor") })
 }
 
 // condenseTouches keeps, in order, the first and the last touch of each

@@ -120,6 +120,10 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 	}
 	if loop := prec.loops.enclosingLoop(a.Node, fn); loop != nil {
 		index.EachIn(o, cores, a.Node.End+1, loop.End, decide, hazards...)
+		if decided >= 0 && invalidatedOnNextPass(prec, index, fn, a, o, cores, index.Effect(decided).At, live) {
+			// The next pass invalidates the line before it reads again.
+			decided, touched = -1, nil
+		}
 	}
 	if decided < 0 {
 		index.EachBefore(pre, o, cores, decide, append(hazards, cxx.Invalidate)...)
@@ -207,6 +211,26 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 		v.Coherent = true
 	}
 	return v
+}
+
+// invalidatedOnNextPass reports whether the innermost loop around both the
+// read a and a hazard after it (at) invalidates o between the start of its
+// body and the read: on the next pass that comes after the hazard (a row
+// loop whose first statement is `asc_dcci_entire_out()`, the read after
+// it, the row copied out by DMA last).
+func invalidatedOnNextPass(prec *readPrecedence, index *cxx.EffectIndex, fn *grammar.Node, a *cxx.Access, o cxx.Origin, cores grammar.Cores, at *grammar.Node, live func(int) bool) bool {
+	for _, loop := range prec.loops.enclosingLoops(a.Node, fn) {
+		if !loop.Contains(at) {
+			continue
+		}
+		found := false
+		index.EachIn(o, cores, loop.Start, a.Node.Start, func(i int) bool {
+			found = live(i) && unit.ApartInRun(index.Effect(i).At, a.Node, fn) == unit.Together
+			return !found
+		}, cxx.Invalidate)
+		return found
+	}
+	return false
 }
 
 // loopDMA finds, up fn's callers, this core's DMA write of o in a loop
