@@ -138,6 +138,7 @@ func (s *view) analyse(ctx context.Context, path string, uncapped bool) ([]analy
 		// The document being edited gets every slot's core: on a busy
 		// machine two threads get twice one's share.
 		opts.Jobs = s.sched.slots
+		defer s.sched.foreground()()
 	}
 	if err := s.parseUnit(ctx, path); err != nil {
 		return nil, err
@@ -185,6 +186,9 @@ func (s *view) parseUnit(ctx context.Context, path string) error {
 	jobs := 1
 	if !isBackground(ctx) {
 		jobs = s.sched.slots
+	}
+	if s.hooks.parse != nil {
+		s.hooks.parse(ctx, path)
 	}
 	ws, done := s.ws, make(chan struct{})
 	s.pending.Add(1)

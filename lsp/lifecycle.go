@@ -130,9 +130,7 @@ func (s *Server) initialized(json.RawMessage) error {
 			}
 		}()
 		s.registerWatchers()
-		changed := s.fetchConfiguration()
-		s.index()
-		if changed {
+		if s.fetchConfiguration() {
 			// Documents opened while the settings were on their way were
 			// diagnosed with the defaults.
 			s.configChanged()
@@ -141,6 +139,7 @@ func (s *Server) initialized(json.RawMessage) error {
 			// would cancel and redo the open's).
 			s.followCoreViewChange()
 		}
+		s.index()
 		if s.hooks.started != nil {
 			s.hooks.started()
 		}
@@ -216,6 +215,13 @@ func (s *Server) setEditorSettings(ed Settings) bool {
 // index walks the workspace folders once, with $/progress when the client
 // supports work-done progress.
 func (s *Server) index() {
+	// The index only reports (progress, the count, coverage gaps): an
+	// analysis walks what it needs itself. It waits for foreground work
+	// (the first open's analysis) and yields to it between files.
+	yield := func() error { return s.sched.idle(s.ctx, s.hooks.indexWaits) }
+	if yield() != nil {
+		return
+	}
 	ws := s.current().ws
 	s.mu.Lock()
 	caps := s.caps
@@ -245,7 +251,7 @@ func (s *Server) index() {
 	files := ws.KnownFiles()
 	externs := 0
 	for i, p := range files {
-		if s.ctx.Err() != nil {
+		if yield() != nil {
 			break
 		}
 		if ws.Context(p).Extern {
@@ -259,7 +265,7 @@ func (s *Server) index() {
 	msg := fmt.Sprintf("indexed %d C++ files (%d extern sources) in %v", len(files), externs, time.Since(start).Round(time.Millisecond))
 	progress(workDoneProgressEnd{Kind: "end", Message: msg})
 	s.logf(protocol.MessageTypeInfo, "%s", msg)
-	if s.ctx.Err() == nil {
+	if yield() == nil {
 		var gaps []coverage.Gap
 		for _, g := range coverage.Find(ws, nil, "the folder opened") {
 			// A tree without any stub is not a pypto project: nothing to fix.

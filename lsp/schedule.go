@@ -64,23 +64,15 @@ func (sc *scheduler) acquire(ctx context.Context) (context.Context, func(), erro
 	if isBackground(ctx) {
 		return sc.acquireBackground(ctx)
 	}
+	done := sc.foreground()
 	sc.mu.Lock()
-	sc.fg++
-	// On a busy machine a background run beside this one would take CPU
-	// from it: background runs give way, and their slots.
-	for r := range sc.bg {
-		r.cancel(errPreempted)
-	}
 	for sc.running >= sc.slots {
 		wake := sc.wake
 		sc.mu.Unlock()
 		select {
 		case <-wake:
 		case <-ctx.Done():
-			sc.mu.Lock()
-			sc.fg--
-			sc.broadcast()
-			sc.mu.Unlock()
+			done()
 			return nil, nil, ctx.Err()
 		}
 		sc.mu.Lock()
@@ -90,10 +82,49 @@ func (sc *scheduler) acquire(ctx context.Context) (context.Context, func(), erro
 	return ctx, func() {
 		sc.mu.Lock()
 		sc.running--
+		sc.mu.Unlock()
+		done()
+	}, nil
+}
+
+// foreground counts foreground work under way until done is called: a
+// run in a slot, or the parse before it (most of an open). On a busy
+// machine a background run beside it would take CPU from it: background
+// runs stop now and start again once no foreground work is left.
+func (sc *scheduler) foreground() (done func()) {
+	sc.mu.Lock()
+	sc.fg++
+	for r := range sc.bg {
+		r.cancel(errPreempted)
+	}
+	sc.mu.Unlock()
+	return func() {
+		sc.mu.Lock()
 		sc.fg--
 		sc.broadcast()
 		sc.mu.Unlock()
-	}, nil
+	}
+}
+
+// idle waits until no foreground work is under way; busy runs once if it
+// has to wait.
+func (sc *scheduler) idle(ctx context.Context, busy func()) error {
+	for first := true; ; first = false {
+		sc.mu.Lock()
+		fg, wake := sc.fg, sc.wake
+		sc.mu.Unlock()
+		if fg == 0 {
+			return nil
+		}
+		if first && busy != nil {
+			busy()
+		}
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 func (sc *scheduler) acquireBackground(ctx context.Context) (context.Context, func(), error) {

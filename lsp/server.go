@@ -167,12 +167,17 @@ type testHooks struct {
 	// analysis runs before each analysis of a file, with the context the
 	// analysis runs under.
 	analysis func(ctx context.Context, path string)
+	// parse runs before an analysis parses its unit's files.
+	parse func(ctx context.Context, path string)
 	// trimmed runs when a request's goroutine has trimmed the parses
 	// after its reply.
 	trimmed func(method string)
 	// started runs when the work after `initialized` (settings, index)
 	// is done.
 	started func()
+	// indexWaits runs when the startup's index waits for foreground
+	// work.
+	indexWaits func()
 	// pidTicks replaces the ticker of the client process watch.
 	pidTicks <-chan time.Time
 	// pidAlive replaces the liveness probe of the client process.

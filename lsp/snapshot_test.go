@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -196,3 +197,93 @@ func TestForegroundPreemptsBackground(t *testing.T) {
 
 // contextCause is why a pass's context ended.
 func contextCause(p *analysis.Pass) error { return context.Cause(p.Context()) }
+
+// A foreground analysis stops background work before it parses its unit
+// (most of an open), not once it takes a slot: with a free slot left, a
+// workspace diagnostic's run is stopped before the pull's parse starts.
+func TestForegroundStopsBackgroundBeforeItsParse(t *testing.T) {
+	dir := t.TempDir()
+	bg, fg := filepath.Join(dir, "bg.cpp"), filepath.Join(dir, "fg.cpp")
+	os.WriteFile(bg, []byte(kernelText("  // HOLD MARK\n")), 0o644)
+	os.WriteFile(fg, []byte(kernelText("  // MARK\n")), 0o644)
+	g := newGate(true)
+	stoppedFirst := make(chan error, 1)
+	c := startServerWith(t, Options{Analyzers: []*analysis.Analyzer{g.analyzer()}, Budget: time.Hour}, func(s *Server) {
+		s.sched = newScheduler(2)
+		s.hooks.parse = func(ctx context.Context, path string) {
+			if isBackground(ctx) || filepath.Base(path) != "fg.cpp" {
+				return
+			}
+			// The held background run must end before this parse.
+			select {
+			case cause := <-g.stopped:
+				stoppedFirst <- cause
+			case <-hangGuard(t):
+				stoppedFirst <- errors.New("the background run was not stopped before the foreground parse")
+			}
+		}
+	})
+	c.initialize([]string{dir}, pullCaps)
+	ws := c.send(json.RawMessage(`"workspace"`), "workspace/diagnostic", map[string]any{"previousResultIds": []any{}})
+	<-g.entered
+	var rep pullReport
+	c.call("textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": uriOf(fg)}}, &rep)
+	if len(rep.Items) != 1 {
+		t.Fatalf("foreground pull: %+v", rep.Items)
+	}
+	if cause := <-stoppedFirst; cause != errPreempted {
+		t.Errorf("the background run ended with %v, want preempted before the foreground parse", cause)
+	}
+	if m := c.wait(ws, "the workspace diagnostic"); m.Error != nil {
+		t.Fatalf("workspace diagnostic: %+v", m.Error)
+	}
+	c.shutdown()
+}
+
+// The startup's index of the workspace waits for foreground work: with a
+// pull's analysis under way when the settings arrive, the index (and the
+// end of the startup) comes after that analysis.
+func TestIndexWaitsForForegroundWork(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "k.cpp")
+	os.WriteFile(path, []byte(kernelText("  // HOLD MARK\n")), 0o644)
+	g := newGate(true)
+	order := make(chan string, 2)
+	waits := make(chan struct{})
+	c := startServerWith(t, Options{Analyzers: []*analysis.Analyzer{g.analyzer()}, Budget: time.Hour}, func(s *Server) {
+		s.hooks.started = func() { order <- "started" }
+		var once sync.Once
+		s.hooks.indexWaits = func() { once.Do(func() { close(waits) }) }
+	})
+	held := make(chan wireMsg, 1)
+	c.intercept = func(m wireMsg) bool {
+		if m.Method != "workspace/configuration" {
+			return false
+		}
+		held <- m
+		return true
+	}
+	c.initialize([]string{dir}, map[string]any{
+		"textDocument": map[string]any{"diagnostic": map[string]any{}},
+		"workspace":    map[string]any{"configuration": true},
+	})
+	c.openText(path, kernelText("  // HOLD MARK\n"))
+	pull := c.send(json.RawMessage(`"pull"`), "textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": uriOf(path)}})
+	<-g.entered
+	m := <-held
+	reply, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": []any{nil}})
+	c.writeRaw(reply)
+	select {
+	case <-waits:
+	case <-hangGuard(t):
+		t.Fatal("the index did not wait for the analysis under way")
+	}
+	c.notify("$/cancelRequest", map[string]any{"id": "pull"})
+	<-g.stopped
+	order <- "analysis ended"
+	c.wait(pull, "the cancelled pull")
+	if first := <-order; first != "analysis ended" {
+		t.Errorf("%s before the analysis under way ended", first)
+	}
+	c.shutdown()
+}

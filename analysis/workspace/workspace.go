@@ -176,6 +176,8 @@ type Workspace struct {
 	// unitsEpoch counts drops of units, so a units index built while the
 	// include graph changed is not kept.
 	unitsEpoch uint64
+	// unitsBuild makes unitsOf's builds of units one at a time.
+	unitsBuild sync.Mutex
 	// closures memoizes Closure (and the kinds entries' closures say)
 	// until a file's content, the include graph or the limits change;
 	// drops counts those changes (see Generation).
@@ -1441,7 +1443,16 @@ func (w *Workspace) unitsOf(path string) []string {
 	units := w.units
 	w.mu.Unlock()
 	if units == nil {
-		units = w.buildUnits(1)
+		// One build at a time: a second asker (the server's index beside
+		// an open's analysis) waits for the first's and reads it.
+		w.unitsBuild.Lock()
+		w.mu.Lock()
+		units = w.units
+		w.mu.Unlock()
+		if units == nil {
+			units = w.buildUnits(1)
+		}
+		w.unitsBuild.Unlock()
 	}
 	if _, known := units[path]; !known {
 		if s := w.scanOf(path); s != nil && (s.entry || s.argsFn) {
