@@ -56,10 +56,16 @@ func (s *view) analyzeSeq(ctx context.Context, d *document) ([]analysis.Diagnost
 		// (an empty list reads as a clean file).
 		return []analysis.Diagnostic{analysis.BinaryNote(d.path, dv.text)}, version, seq, nil
 	}
-	inputs := unit.InputsOf(s.ws, d.path)
 	d.mu.Lock()
 	c := d.cache
 	d.mu.Unlock()
+	if !c.valid && !isBackground(ctx) {
+		// Never analysed (an open): what it includes parses now, beside
+		// the digest of its inputs, whose search for the units including
+		// it reads the whole workspace.
+		s.parseAll(s.sched.slots, func(ws *workspace.Workspace) []string { return ws.Closure(d.path) })
+	}
+	inputs := unit.InputsOf(s.ws, d.path)
 	if c.valid && c.seq == seq && c.cfgGen == cfgGen && unit.SameInputs(c.inputs, inputs) {
 		return c.diags, version, seq, nil
 	}
@@ -190,13 +196,25 @@ func (s *view) parseUnit(ctx context.Context, path string) error {
 	if s.hooks.parse != nil {
 		s.hooks.parse(ctx, path)
 	}
-	ws, done := s.ws, make(chan struct{})
+	select {
+	case <-s.parseAll(jobs, func(ws *workspace.Workspace) []string { return unit.Paths(ws, path) }):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// parseAll parses the files list names in the view's workspace on jobs
+// cores, apart from the caller; done is closed once they are parsed.
+func (s *view) parseAll(jobs int, list func(*workspace.Workspace) []string) (done <-chan struct{}) {
+	ws, ch := s.ws, make(chan struct{})
 	s.pending.Add(1)
 	go func() {
 		defer s.pending.Done()
+		defer close(ch)
 		// The largest first: a big header parsed last would leave the
 		// other cores idle while it parses.
-		paths := unit.Paths(ws, path)
+		paths := list(ws)
 		size := make(map[string]int, len(paths))
 		for _, p := range paths {
 			src, _ := ws.Source(p)
@@ -207,14 +225,8 @@ func (s *view) parseUnit(ctx context.Context, path string) error {
 			ws.File(p)
 			return nil
 		})
-		close(done)
 	}()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return ch
 }
 
 // processCPU is the CPU the process has used.

@@ -2,7 +2,10 @@ package main
 
 import (
 	"os"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
+	"sync"
 
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 )
@@ -70,4 +73,67 @@ func setGCPercent(p int) (undo func()) {
 	}
 	prev := debug.SetGCPercent(p)
 	return func() { debug.SetGCPercent(prev) }
+}
+
+// serveHeadroom is the least the server's heap may grow past what is live
+// before the collector runs again. Its live heap is small (the open units'
+// facts: about 10 MB on the generated realistic unit) and an edit's
+// analysis allocates over 1 MB, so at the runtime's default target (grow
+// by what is live) it collected every few keystrokes: 15-25% of a
+// request's CPU, and on a busy machine a collection's stops wait for its
+// threads' time slices inside a request. With 24 MB it collects a third as
+// often, for at most 24 MB more resident (32 MB: 15-20% less CPU per
+// request, peak RSS 38 -> 78 MB on the generated unit).
+const serveHeadroom = 24 << 20
+
+// keepHeadroom keeps, after each collection, the collector's target at
+// least headroom past the live heap (the runtime's default above that);
+// not when the user set GOGC or GOMEMLIMIT (theirs win). stop puts the
+// runtime's target back.
+func keepHeadroom(headroom uint64) (stop func()) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	// Cleanups may run on any goroutine, and one may be under way when
+	// stop is called.
+	var mu sync.Mutex
+	stopped, set := false, 100
+	var arm func()
+	arm = func() {
+		// Runs after the collection that finds the sentinel unreachable.
+		runtime.AddCleanup(&[16]byte{}, func(struct{}) {
+			mu.Lock()
+			defer mu.Unlock()
+			if stopped {
+				return
+			}
+			metrics.Read(sample)
+			if sample[0].Value.Kind() == metrics.KindUint64 {
+				if p := headroomPercent(sample[0].Value.Uint64(), headroom); p != set {
+					set = p
+					debug.SetGCPercent(p)
+				}
+			}
+			arm()
+		}, struct{}{})
+	}
+	arm()
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		stopped = true
+		if set != 100 {
+			debug.SetGCPercent(100)
+		}
+	}
+}
+
+// headroomPercent is the GOGC that lets a heap of live bytes grow by at
+// least headroom: the default 100 once live is headroom or more.
+func headroomPercent(live, headroom uint64) int {
+	if live == 0 || live >= headroom {
+		return 100
+	}
+	return int(min(headroom*100/live, 10000))
 }

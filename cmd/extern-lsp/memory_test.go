@@ -111,9 +111,10 @@ func TestCheckMemPolicy(t *testing.T) {
 	}
 }
 
-// The server keeps the runtime's settings whatever the size of what it
-// analyses: the policy is check's.
-func TestServeKeepsGCSettings(t *testing.T) {
+// The server never applies check's policy, whatever the size of what it
+// analyses: it keeps its heap headroom (the runtime's target or more),
+// and the runtime's settings come back when it ends.
+func TestServeGCPolicy(t *testing.T) {
 	basePercent, baseLimit := gcSettings()
 	if baseLimit != math.MaxInt64 || basePercent == largeInputGCPercent || basePercent == mediumInputGCPercent {
 		t.Skip("the test process runs under a GC setting of its own")
@@ -167,8 +168,11 @@ func TestServeKeepsGCSettings(t *testing.T) {
 	if g.percent == 0 {
 		t.Fatal("the probe rule did not run")
 	}
-	if g.percent != basePercent || g.limit != baseLimit {
-		t.Errorf("server on a large input: GC percent %d, limit %d; want the runtime's %d, %d", g.percent, g.limit, basePercent, baseLimit)
+	if g.percent < basePercent || g.limit != baseLimit {
+		t.Errorf("server on a large input: GC percent %d, limit %d; want %d or more, %d", g.percent, g.limit, basePercent, baseLimit)
+	}
+	if p, l := gcSettings(); p != basePercent || l != baseLimit {
+		t.Errorf("after the server: GC percent %d, limit %d; want the runtime's %d, %d", p, l, basePercent, baseLimit)
 	}
 }
 
@@ -179,5 +183,25 @@ func TestMemProfileRate(t *testing.T) {
 	}
 	if got := memProfileRate("/tmp/peak.pb.gz"); got != runtime.MemProfileRate || got == 0 {
 		t.Errorf("memProfileRate(path) = %d, want the runtime's rate %d", got, runtime.MemProfileRate)
+	}
+}
+
+// The server's collector target leaves at least serveHeadroom past a small
+// live heap, and is the runtime's default once the live heap is that big.
+func TestHeadroomPercent(t *testing.T) {
+	for _, c := range []struct {
+		live uint64
+		want int
+	}{
+		{8 << 20, 300},   // 8 MB live: 24 MB of headroom is 300%
+		{12 << 20, 200},  // 12 MB: 200%
+		{24 << 20, 100},  // as large as the headroom: the default
+		{200 << 20, 100}, // larger: the default
+		{0, 100},         // nothing measured yet
+		{1 << 10, 10000}, // a tiny heap: capped
+	} {
+		if got := headroomPercent(c.live, serveHeadroom); got != c.want {
+			t.Errorf("headroomPercent(%d MB) = %d, want %d", c.live>>20, got, c.want)
+		}
 	}
 }

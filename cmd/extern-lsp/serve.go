@@ -56,6 +56,7 @@ func runServe(c *cli, args []string) int {
 	// A process leading its group (a shell's job) cannot: it stays.
 	syscall.Setsid()
 	shortSlices()
+	defer keepHeadroom(serveHeadroom)()
 	stdin, restore := pollable(os.Stdin)
 	defer restore()
 	// Nothing but LSP frames may reach stdout.
