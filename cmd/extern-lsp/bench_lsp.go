@@ -252,8 +252,13 @@ func runEditorSession(argv []string, dir string, u benchgen.GenUnit, edits int, 
 		return r, fmt.Errorf("no edit anchor in %s", u.Body)
 	}
 	line := strings.Count(text[:at], "\n") + 1
-	hover := textPosition(text, "tensor_data<uint8_t>(args, 5)", len("tensor_data<uint8_t>(args, "))
-	complete := textPosition(text, "AscendC::DataCopy(", len("AscendC::"))
+	// Hover on an args slot; complete an args index (after `args[`), the
+	// body's completion site.
+	hover, ok := textPosition(text, "tensor_data<uint8_t>(args, 5)", len("tensor_data<uint8_t>(args, "))
+	complete, ok2 := textPosition(text, "WithRope ? args[", len("WithRope ? args["))
+	if !ok || !ok2 {
+		return r, fmt.Errorf("no hover or completion site in %s", u.Body)
+	}
 	diags := func(version int) error {
 		if pull {
 			return c.call("textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": uri}}, nil)
@@ -311,15 +316,15 @@ func runEditorSession(argv []string, dir string, u benchgen.GenUnit, edits int, 
 }
 
 // textPosition is the LSP position of the first occurrence of s in text,
-// plus off characters (ASCII text).
-func textPosition(text, s string, off int) map[string]any {
+// plus off characters (ASCII text); ok is false when text has no s.
+func textPosition(text, s string, off int) (pos map[string]any, ok bool) {
 	i := strings.Index(text, s)
 	if i < 0 {
-		i = 0
+		return nil, false
 	}
 	l := strings.Count(text[:i], "\n")
 	col := i - (strings.LastIndexByte(text[:i], '\n') + 1)
-	return map[string]any{"line": l, "character": col + off}
+	return map[string]any{"line": l, "character": col + off}, true
 }
 
 func lspRange(l1, c1, l2, c2 int) map[string]any {
