@@ -436,3 +436,27 @@ func (c *testClient) fixAll(b *buffer) {
 	}
 	c.edit(b, actions[0].Edit.Changes[protocol.DocumentURI(b.uri)])
 }
+
+// holdConfiguration holds back the server's workspace/configuration
+// request; answer waits for it and answers that no settings are set.
+func (c *testClient) holdConfiguration() (answer func()) {
+	held := make(chan wireMsg, 1)
+	c.intercept = func(m wireMsg) bool {
+		if m.Method != "workspace/configuration" {
+			return false
+		}
+		held <- m
+		return true
+	}
+	return func() {
+		c.t.Helper()
+		var m wireMsg
+		select {
+		case m = <-held:
+		case <-hangGuard(c.t):
+			c.t.Fatal("no workspace/configuration request")
+		}
+		reply, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": []any{nil}})
+		c.writeRaw(reply)
+	}
+}

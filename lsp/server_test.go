@@ -358,25 +358,11 @@ func TestSameSettingsKeepFirstDiagnostics(t *testing.T) {
 		s.hooks.started = func() { close(started) }
 	})
 	// The settings are held back until the document is published.
-	held := make(chan wireMsg, 1)
-	c.intercept = func(m wireMsg) bool {
-		if m.Method != "workspace/configuration" {
-			return false
-		}
-		held <- m
-		return true
-	}
+	answer := c.holdConfiguration()
 	c.initialize([]string{root}, map[string]any{"workspace": map[string]any{"configuration": true}})
 	b := c.open(root + "/entry.cpp")
 	first := c.diagnosticsFor(b.uri, 1)
-	var m wireMsg
-	select {
-	case m = <-held:
-	case <-hangGuard(t):
-		t.Fatal("no workspace/configuration request")
-	}
-	reply, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": []any{nil}})
-	c.writeRaw(reply)
+	answer()
 	select {
 	case <-started:
 	case <-hangGuard(t):

@@ -153,7 +153,8 @@ func TestRequestSeesOneSnapshot(t *testing.T) {
 
 // Foreground work never waits behind background work: with one analysis
 // slot held by a workspace diagnostic's run, a pull on another file stops
-// that run and is answered; the workspace diagnostic runs it again and
+// that run before it parses its unit (most of an open), not once it takes
+// the slot, and is answered; the workspace diagnostic runs it again and
 // answers too.
 func TestForegroundPreemptsBackground(t *testing.T) {
 	dir := t.TempDir()
@@ -161,8 +162,20 @@ func TestForegroundPreemptsBackground(t *testing.T) {
 	os.WriteFile(bg, []byte(kernelText("  // HOLD MARK\n")), 0o644)
 	os.WriteFile(fg, []byte(kernelText("  // MARK\n")), 0o644)
 	g := newGate(true)
+	stopped := make(chan error, 1)
 	c := startServerWith(t, Options{Analyzers: []*analysis.Analyzer{g.analyzer()}, Budget: time.Hour}, func(s *Server) {
 		s.sched = newScheduler(1)
+		s.hooks.parse = func(ctx context.Context, path string) {
+			if !isBackground(ctx) && filepath.Base(path) == "fg.cpp" {
+				// The held background run ends before this parse.
+				select {
+				case cause := <-g.stopped:
+					stopped <- cause
+				case <-hangGuard(t):
+					stopped <- errors.New("not stopped before the foreground parse")
+				}
+			}
+		}
 	})
 	c.initialize([]string{dir}, pullCaps)
 	ws := c.send(json.RawMessage(`"workspace"`), "workspace/diagnostic", map[string]any{"previousResultIds": []any{}})
@@ -172,7 +185,7 @@ func TestForegroundPreemptsBackground(t *testing.T) {
 	if len(rep.Items) != 1 {
 		t.Fatalf("foreground pull: %+v", rep.Items)
 	}
-	if cause := <-g.stopped; cause != errPreempted {
+	if cause := <-stopped; cause != errPreempted {
 		t.Errorf("the background run ended with %v, want preempted", cause)
 	}
 	m := c.wait(ws, "the workspace diagnostic")
@@ -198,48 +211,6 @@ func TestForegroundPreemptsBackground(t *testing.T) {
 // contextCause is why a pass's context ended.
 func contextCause(p *analysis.Pass) error { return context.Cause(p.Context()) }
 
-// A foreground analysis stops background work before it parses its unit
-// (most of an open), not once it takes a slot: with a free slot left, a
-// workspace diagnostic's run is stopped before the pull's parse starts.
-func TestForegroundStopsBackgroundBeforeItsParse(t *testing.T) {
-	dir := t.TempDir()
-	bg, fg := filepath.Join(dir, "bg.cpp"), filepath.Join(dir, "fg.cpp")
-	os.WriteFile(bg, []byte(kernelText("  // HOLD MARK\n")), 0o644)
-	os.WriteFile(fg, []byte(kernelText("  // MARK\n")), 0o644)
-	g := newGate(true)
-	stoppedFirst := make(chan error, 1)
-	c := startServerWith(t, Options{Analyzers: []*analysis.Analyzer{g.analyzer()}, Budget: time.Hour}, func(s *Server) {
-		s.sched = newScheduler(2)
-		s.hooks.parse = func(ctx context.Context, path string) {
-			if isBackground(ctx) || filepath.Base(path) != "fg.cpp" {
-				return
-			}
-			// The held background run must end before this parse.
-			select {
-			case cause := <-g.stopped:
-				stoppedFirst <- cause
-			case <-hangGuard(t):
-				stoppedFirst <- errors.New("the background run was not stopped before the foreground parse")
-			}
-		}
-	})
-	c.initialize([]string{dir}, pullCaps)
-	ws := c.send(json.RawMessage(`"workspace"`), "workspace/diagnostic", map[string]any{"previousResultIds": []any{}})
-	<-g.entered
-	var rep pullReport
-	c.call("textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": uriOf(fg)}}, &rep)
-	if len(rep.Items) != 1 {
-		t.Fatalf("foreground pull: %+v", rep.Items)
-	}
-	if cause := <-stoppedFirst; cause != errPreempted {
-		t.Errorf("the background run ended with %v, want preempted before the foreground parse", cause)
-	}
-	if m := c.wait(ws, "the workspace diagnostic"); m.Error != nil {
-		t.Fatalf("workspace diagnostic: %+v", m.Error)
-	}
-	c.shutdown()
-}
-
 // The startup's index of the workspace waits for foreground work: with a
 // pull's analysis under way when the settings arrive, the index (and the
 // end of the startup) comes after that analysis.
@@ -255,14 +226,7 @@ func TestIndexWaitsForForegroundWork(t *testing.T) {
 		var once sync.Once
 		s.hooks.indexWaits = func() { once.Do(func() { close(waits) }) }
 	})
-	held := make(chan wireMsg, 1)
-	c.intercept = func(m wireMsg) bool {
-		if m.Method != "workspace/configuration" {
-			return false
-		}
-		held <- m
-		return true
-	}
+	answer := c.holdConfiguration()
 	c.initialize([]string{dir}, map[string]any{
 		"textDocument": map[string]any{"diagnostic": map[string]any{}},
 		"workspace":    map[string]any{"configuration": true},
@@ -270,9 +234,7 @@ func TestIndexWaitsForForegroundWork(t *testing.T) {
 	c.openText(path, kernelText("  // HOLD MARK\n"))
 	pull := c.send(json.RawMessage(`"pull"`), "textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": uriOf(path)}})
 	<-g.entered
-	m := <-held
-	reply, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": []any{nil}})
-	c.writeRaw(reply)
+	answer()
 	select {
 	case <-waits:
 	case <-hangGuard(t):
