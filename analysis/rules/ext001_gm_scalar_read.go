@@ -176,7 +176,7 @@ func runGMScalarRead(pass *analysis.Pass) {
 				if !g.verdict.Poll {
 					before = a.Node
 				}
-				saidLess = unseenCall(pass, pass.Reach().FuncIndex(), a.Func(), g.cores, b[0], b[1], before)
+				saidLess = unseenCall(pass, pass.Reach().FuncIndex(), pass.File, a.Func(), g.cores, b[0], b[1], before)
 			}
 		}
 		house := g.verdict.Hazard == "" && g.verdict.Uncached == nil && len(g.verdict.Missing) == 0

@@ -43,7 +43,8 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"window (its address computed from the CommContext's `windowsIn` bases, as `CommRemotePtr` does) when the " +
 			"store is to other memory, since the woken rank reads its own window, not this task's tensors. A " +
 			"warning becomes an `info` saying `unless f() writes it back` when a call of a project function whose " +
-			"definition is in an `#include` that did not resolve follows the store before the signal or the end. Stores into local arrays of GM pointers (`GM_ADDR bufs[N]`, also as members of a " +
+			"definition is in an `#include` that did not resolve follows the store before the signal or the end (for a store " +
+			"that reaches its function's end: in every caller, after the call, before the caller's next barrier). Stores into local arrays of GM pointers (`GM_ADDR bufs[N]`, also as members of a " +
 			"local struct) set pointers, not GM. Where the build keeps the compiler's scalar `dcci` insertion (a " +
 			"standalone kernel with default flags; see the build model) only a write-back the author wrote without its " +
 			"`dsb` is reported, and a store into a buffer the same function also writes or reads by DMA that a later signal can hand to another block (a neighbour block's DMA into " +
@@ -238,7 +239,15 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		if after != nil && after.next != nil {
 			to, before = after.next.At.Start, after.next.At
 		}
-		unseen := unseenCall(pass, pass.Reach().FuncIndex(), a.Func(), cores, a.Node.End, to, before)
+		var unseenAt cxx.Hop
+		if n := unseenCall(pass, pass.Reach().FuncIndex(), pass.File, a.Func(), cores, a.Node.End, to, before); n != nil {
+			unseenAt = cxx.Hop{File: pass.File, Call: n}
+		} else if barrierCall == nil && (after == nil || after.next == nil) {
+			// The store reaches its function's end: the callers' code
+			// after the call follows it.
+			unseenAt = callersMemo.callersUnseen(pass, a.Func(), cores, sites)
+		}
+		unseen := unseenAt.Call
 		sev := analysis.Severity(0)
 		if flush != nil && (after == nil || after.next == nil) || unseen != nil {
 			sev = analysis.SeverityInfo
@@ -281,7 +290,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			if flush != nil {
 				unless = "waits for it with a `dsb`"
 			}
-			sayLess(pass, &d, cxx.Hop{File: pass.File, Call: unseen}, unless)
+			sayLess(pass, &d, unseenAt, unless)
 		}
 		if flush != nil {
 			d.Start, d.End = flush.Call.Start, flush.Call.End
@@ -479,6 +488,39 @@ func uniformControl(m *unit.VarianceModel, f *grammar.File, fn, n *grammar.Node,
 		}
 	}
 	return true
+}
+
+// callersUnseen returns, when every call of fn (one level up) is followed
+// in its caller, before the caller's next hardware barrier (sites), by a
+// call the analysis cannot see into (unseenCall), the first of them; a
+// zero Hop otherwise.
+func (m *callersFlushMemo) callersUnseen(pass *analysis.Pass, fn *grammar.Node, cores grammar.Cores, sites barrierSites) cxx.Hop {
+	funcs := pass.Reach().FuncIndex()
+	m.index(funcs)
+	all := funcs.All()
+	var first cxx.Hop
+	for _, site := range m.byName[cxx.FunctionName(fn)] {
+		def := all[site.def]
+		if def.Node == fn {
+			continue
+		}
+		call := funcs.Calls(def.Node)[site.i]
+		to := def.Node.End
+		for _, c := range funcs.OwnCalls(def.Node) {
+			if _, ok := sites[c]; ok && c.Start >= call.End {
+				to = c.Start
+				break
+			}
+		}
+		n := unseenCall(pass, funcs, def.File, def.Node, cores, call.End, to, nil)
+		if n == nil {
+			return cxx.Hop{}
+		}
+		if first.Call == nil {
+			first = cxx.Hop{File: def.File, Call: n}
+		}
+	}
+	return first
 }
 
 // callersUniform reports whether fn has callers and every core reaches

@@ -249,11 +249,11 @@ func sayLess(pass *analysis.Pass, d *analysis.Diagnostic, unseen cxx.Hop, unless
 	d.Related = append(d.Related, analysis.RelatedAt(unseen.File, unseen.Call, "called here; not defined in any file the analysis found"))
 }
 
-// unseenCall returns the first call fn makes on cores, starting in [from,
+// unseenCall returns the first call fn (of file f) makes on cores, starting in [from,
 // to) (and able to run before node before, when given), of a project function the analysis cannot
 // see into: no definition in the unit while an #include of it did not
 // resolve (so the definition may be there). nil when there is none.
-func unseenCall(pass *analysis.Pass, funcs *cxx.Funcs, fn *grammar.Node, cores grammar.Cores, from, to uint32, before *grammar.Node) *grammar.Node {
+func unseenCall(pass *analysis.Pass, funcs *cxx.Funcs, f *grammar.File, fn *grammar.Node, cores grammar.Cores, from, to uint32, before *grammar.Node) *grammar.Node {
 	if len(pass.Closure().UnresolvedIncludes()) == 0 {
 		return nil
 	}
@@ -262,7 +262,11 @@ func unseenCall(pass *analysis.Pass, funcs *cxx.Funcs, fn *grammar.Node, cores g
 	for ; i < len(calls) && calls[i].Start < to; i++ {
 		n := calls[i]
 		c, ok := cxx.AsCall(n)
-		if !ok || !cxx.MaybeProjectCall(c) || pass.Cores(n)&cores == grammar.None || len(funcs.Callees(c)) > 0 ||
+		at := f.CoresOf(n)
+		if f == pass.File {
+			at = pass.Cores(n)
+		}
+		if !ok || !cxx.MaybeProjectCall(c) || at&cores == grammar.None || len(funcs.Callees(c)) > 0 ||
 			before != nil && !cxx.Precedes(n, before) || isGlobalTensorExpr(funcs, n.ChildByField("function")) {
 			// `g(i) = v` on a GlobalTensor is an element access, not a call.
 			continue

@@ -43,3 +43,39 @@ extern "C" __global__ __aicore__ void tensor_elements(__gm__ int64_t *args) {
   rowsGm(1) = 2; // want "warning: EXT009 .*`rowsGm\\(1\\) = 2`.*stays in this core's data cache"
   AscendC::SyncAll<false>();
 }
+
+// A helper fills an entry its callers hand on: the helper the caller runs
+// after the call is unseen (it may write the entry back), so the store says
+// less; a caller that only signals leaves it a warning.
+__aicore__ inline void fill_entry(__gm__ int32_t *entry, int32_t v) {
+  entry[1] = v; // want "info: EXT009 .*`entry\\[1\\] = v`.*; unless `publish_slot\\(entry\\)` writes it back with a `dsb`"
+}
+
+__aicore__ inline void fill_entry_late(__gm__ int32_t *entry, int32_t v) {
+  entry[1] = v; // want "warning: EXT009 .*`entry\\[1\\] = v`.*stays in this core's data cache"
+}
+
+__aicore__ inline void fill_entry_bare(__gm__ int32_t *entry, int32_t v) {
+  entry[1] = v; // want "warning: EXT009 .*`entry\\[1\\] = v`.*stays in this core's data cache"
+}
+
+extern "C" __global__ __aicore__ void entry_published(__gm__ int64_t *args) {
+  __gm__ int32_t *entry = reinterpret_cast<__gm__ int32_t *>(args[0]);
+  fill_entry(entry, 3);
+  publish_slot(entry);
+  AscendC::SyncAll<false>();
+}
+
+// The unseen helper runs after the barrier has handed the entry on.
+extern "C" __global__ __aicore__ void entry_published_late(__gm__ int64_t *args) {
+  __gm__ int32_t *entry = reinterpret_cast<__gm__ int32_t *>(args[0]);
+  fill_entry_late(entry, 3);
+  AscendC::SyncAll<false>();
+  publish_slot(entry);
+}
+
+extern "C" __global__ __aicore__ void entry_signalled(__gm__ int64_t *args) {
+  __gm__ int32_t *entry = reinterpret_cast<__gm__ int32_t *>(args[0]);
+  fill_entry_bare(entry, 3);
+  AscendC::SyncAll<false>();
+}
