@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -312,7 +313,30 @@ func (n *Node) Contains(m *Node) bool {
 
 // Kind is the node's grammar symbol ("call_expression", "ERROR", ...).
 func (n *Node) Kind() string {
+	if counting.Load() {
+		visits.Add(1)
+	}
 	return kindNames[(n.lo>>indexBits|n.hi<<kindLow)&(2<<kindBits-1)]
+}
+
+// counting and visits count the nodes the analyses look at (each Kind,
+// Field and Parent asked, each node of an OfKind walk) while a test asks (CountVisits): a
+// measure of work that is the same on any machine and sees walks that
+// allocate nothing.
+var (
+	counting atomic.Bool
+	visits   atomic.Int64
+)
+
+// CountVisits starts counting node visits and returns the function that
+// stops and returns the count. For tests: one count at a time.
+func CountVisits() (stop func() int64) {
+	visits.Store(0)
+	counting.Store(true)
+	return func() int64 {
+		counting.Store(false)
+		return visits.Load()
+	}
 }
 
 // OfKind lists the tree's named nodes of the kind in preorder (source
@@ -337,6 +361,9 @@ func (t *Tree) OfKind(kind string) []*Node {
 		return ns
 	}
 	var ns []*Node
+	if counting.Load() {
+		visits.Add(int64(len(t.Nodes)))
+	}
 	for i := range t.Nodes {
 		if n := &t.Nodes[i]; n.flags()&flagNamed != 0 && t.names.kind[n.kind()] == k {
 			ns = append(ns, n)
@@ -358,7 +385,12 @@ func (t *Tree) OfKind(kind string) []*Node {
 }
 
 // Field is the node's field name in its parent ("" when none).
-func (n *Node) Field() string { return fieldNames[n.up>>fieldShift] }
+func (n *Node) Field() string {
+	if counting.Load() {
+		visits.Add(1)
+	}
+	return fieldNames[n.up>>fieldShift]
+}
 
 // StartRow and the other point accessors give 0-based rows and byte
 // columns, as tree-sitter's points.
@@ -368,6 +400,9 @@ func (n *Node) EndRow() uint32   { r, _ := n.tree().lines.Position(n.End); retur
 
 // Parent returns the parent node or nil at the root.
 func (n *Node) Parent() *Node {
+	if counting.Load() {
+		visits.Add(1)
+	}
 	if n == nil || n.up&indexMask == 0 {
 		return nil
 	}

@@ -93,7 +93,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	seen := map[string]bool{}
 	byFlush := map[flushKey]*flushGroup{}
 	var flushOrder []flushKey
-	callersMemo := &callersFlushMemo{byKey: map[nameCores]bool{}, exits: blockReturns{}}
+	callersMemo := &callersFlushMemo{byKey: map[nameCores]bool{}, exits: newBlockReturns()}
 	coherent, endWriteBack := pass.Models().Coherent(), pass.Models().EndWriteBack()
 	var vm *unit.VarianceModel
 	for i := range accs {
@@ -119,7 +119,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		// The window the write-back must happen in: up to the next barrier.
 		limit := a.Func().End
 		barrierCall := barriers.next(a.Func(), cores, a.Node.End)
-		for barrierCall != nil && otherBranch(a.Node, barrierCall) {
+		for barrierCall != nil && otherBranch(callersMemo.exits.chains, a.Node, barrierCall) {
 			// On the other side of an if around the store: another run.
 			barrierCall = barriers.next(a.Func(), cores, barrierCall.End)
 		}
@@ -139,13 +139,13 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		// Nor does a write-back there (`if (rank == 0) { *t = v; } else {
 		// dcci(t + k, ...); }`).
 		var flushCall *grammar.Node
-		if flush != nil && otherBranch(a.Node, flush.Call) {
+		if flush != nil && otherBranch(callersMemo.exits.chains, a.Node, flush.Call) {
 			flush = nil
 		} else if flush != nil {
 			flushCall = flush.Call
 		}
 		wb := index.NextCovering(cxx.WriteBack, o, cores, a.Node.End, limit, flushCall)
-		for wb >= 0 && otherBranch(a.Node, index.Effect(wb).At) {
+		for wb >= 0 && otherBranch(callersMemo.exits.chains, a.Node, index.Effect(wb).At) {
 			wb = index.NextCovering(cxx.WriteBack, o, cores, index.Effect(wb).At.End, limit, nil)
 		}
 		var after *afterWriteBack
@@ -312,17 +312,32 @@ func runGMScalarWrite(pass *analysis.Pass) {
 
 // otherBranch reports whether x, after n, sits in the else of an if
 // whose then holds n, outside any loop: no run reaches both.
-func otherBranch(n, x *grammar.Node) bool {
+func otherBranch(chains elseIfTops, n, x *grammar.Node) bool {
 	for c, p := n, n.Parent(); p != nil; c, p = p, p.Parent() {
 		if p.Start > x.Start || p.End < x.End {
+			if x.Start >= p.End && p.Kind() == "if_statement" {
+				// The rest of p's else-if chain ends where p does,
+				// before x: none of it holds x.
+				c = chains.top(p)
+				p = c
+			}
 			continue
 		}
-		if alt := p.ChildByField("alternative"); p.Kind() != "if_statement" || c.Field() != "consequence" || alt == nil || alt.Start > x.Start {
+		// The kind first: a function body's children are as many as its
+		// statements.
+		if p.Kind() != "if_statement" || c.Field() != "consequence" {
+			return false
+		}
+		if alt := p.ChildByField("alternative"); alt == nil || alt.Start > x.Start {
 			return false
 		}
 		for ; p != nil && p.Kind() != "function_definition"; p = p.Parent() {
 			if isLoop(p) {
 				return false
+			}
+			if p.Kind() == "if_statement" {
+				// Only ifs and else clauses up to the chain's first if.
+				p = chains.top(p)
 			}
 		}
 		return true

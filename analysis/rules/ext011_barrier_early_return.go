@@ -114,7 +114,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 	// What a header's members are set to can be in the headers its
 	// includer read first.
 	reachVM := sync.OnceValue(func() *unit.VarianceModel { return pass.Reach().Variance(pass.Spend) })
-	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, vm: vm, loops: newLoopAncestry(), byFn: map[*grammar.Node]*fnIndex{}, exits: blockReturns{}}
+	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, vm: vm, loops: newLoopAncestry(), byFn: map[*grammar.Node]*fnIndex{}, exits: newBlockReturns()}
 	skippedBarriers(pass, fx, sites, syncAlls)
 	// Many returns before one barrier share their message: one copy.
 	var texts sharedText
