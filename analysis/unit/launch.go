@@ -14,8 +14,9 @@ import (
 type Launch int
 
 const (
-	// LaunchUnknown: device code of no recognised entry shape (an extern
-	// "C" function taking a `__gm__ int64_t *` among other parameters):
+	// LaunchUnknown: device code of no recognised entry shape (a function
+	// taking a `__gm__ int64_t *` among other parameters, an inline helper
+	// taking it alone in a file no entry includes):
 	// the hardware rules at most.
 	LaunchUnknown Launch = iota
 	// LaunchExtern: an entry an `@pl.jit.extern` stub links.
@@ -116,7 +117,7 @@ func LaunchOf(sh workspace.EntryShape, build []workspace.BuildSetting) LaunchMod
 		}
 		return LaunchModel{LaunchStandalone, ev}
 	case sh.ArgsParam:
-		return LaunchModel{LaunchUnknown, "a function takes a `__gm__ int64_t *` but not as the runtime's `kernel(args)` (among other parameters, or an inline helper's `uint64_t` address), which alone says nothing about its launch (int64 data, an FFTS address, a flag word)"}
+		return LaunchModel{LaunchUnknown, "a function takes a `__gm__ int64_t *` but not as the runtime's `kernel(args)` (among other parameters, or an inline helper's: a library's flag address or the runtime API's getter, launched as its includers are), which alone says nothing about its launch (int64 data, an FFTS address, a flag word)"}
 	}
 	return LaunchModel{LaunchUnknown, "no entry shape extern-lsp recognises"}
 }

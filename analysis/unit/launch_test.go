@@ -43,8 +43,17 @@ def scale(x: pl.Tensor[[64], pl.FP32], y: pl.Out[pl.Tensor[[64], pl.FP32]]) -> p
 	// The runtime's per-task shape, named by no stub.
 	"runtime/kernel_entry.cpp": `extern "C" __aicore__ __attribute__((always_inline)) void kernel_entry(__gm__ int64_t *args) {}
 `,
-	// A runtime API header: its helper takes the args pointer alone.
+	// A runtime API header no entry includes: its inline helper takes the
+	// args pointer alone, but nothing says how a caller is launched.
 	"runtime/api.h": `inline __aicore__ int64_t first_arg(__gm__ int64_t *args) { return args[0]; }
+`,
+	// A library class no file includes, its methods taking flag addresses
+	// (one of them alone): no runtime entry.
+	"library/sync_flags.h": `class Flags {
+public:
+    __aicore__ inline int64_t Read(__gm__ int64_t *addr) { return addr[0]; }
+    __aicore__ inline void Write(__gm__ int64_t *addr, int64_t v) { addr[0] = v; }
+};
 `,
 	// An SDK header's inline helper taking an address alone is no
 	// runtime API: nothing says how its callers are launched.
@@ -131,7 +140,8 @@ func TestLaunchModels(t *testing.T) {
 	}{
 		{"ops/kernels/scale.cpp", LaunchExtern, "stub names scale.cpp"},
 		{"runtime/kernel_entry.cpp", LaunchRuntime, "as its only parameter"},
-		{"runtime/api.h", LaunchRuntime, "as its only parameter"},
+		{"runtime/api.h", LaunchUnknown, "an inline helper's"},
+		{"library/sync_flags.h", LaunchUnknown, "an inline helper's"},
 		{"standalone/add.cpp", LaunchStandalone, "(launched in main.cpp)"},
 		{"library/matmul.cpp", LaunchStandalone, "owns its launch"},
 		{"sim/case/kernel.cpp", LaunchHost, "../CMakeLists.txt:1 defines __CPU_SIM"},

@@ -24,8 +24,8 @@ type EntryShape struct {
 	Configured string
 	// ExternC: the entry declares an extern "C" function.
 	ExternC bool
-	// RuntimeABI: a function of the entry takes a `__gm__ int64_t *` as
-	// its only parameter (the runtime's `kernel(args)`).
+	// RuntimeABI: a function of the entry, not inline, takes a `__gm__
+	// int64_t *` as its only parameter (the runtime's `kernel(args)`).
 	RuntimeABI bool
 	// ArgsParam: a function of the entry takes a `__gm__ int64_t *`
 	// among other parameters.

@@ -122,13 +122,13 @@ func scanText(src []byte) *scan {
 	// declarator; globalArgs when its parameters are the runtime shape.
 	global, globalArgs := false, false
 	// inline is set from an `inline` to the `{`, `}` or `;` after it: an
-	// inline helper taking only a `__gm__ uint64_t *` (an address, a
-	// cache line) is no runtime API helper; those take the runtime's
-	// `__gm__ int64_t *args`.
+	// inline function taking the pointer alone is a helper (a runtime API
+	// getter, a library's flag read), no entry the runtime calls: only
+	// includers of its file say how it is launched.
 	inline := false
-	args := func(first, name int, signed bool) {
+	args := func(first, name int) {
 		s.argsFn = true
-		if is(first-1, "(") && is(name+1, ")") && (signed || !inline) {
+		if is(first-1, "(") && is(name+1, ")") && !inline {
 			s.runtimeFn = true
 			globalArgs = globalArgs || global
 		}
@@ -164,11 +164,11 @@ func scanText(src []byte) *scan {
 				j++
 			}
 			if (is(j, "int64_t") || is(j, "uint64_t")) && is(j+1, "*") && ident(j+2) && (is(j+3, ",") || is(j+3, ")")) {
-				args(i, j+2, is(j, "int64_t"))
+				args(i, j+2)
 			}
 		case "int64_t", "uint64_t":
 			if is(i+1, "__gm__") && is(i+2, "*") && ident(i+3) && (is(i+4, ",") || is(i+4, ")")) {
-				args(i, i+3, is(i, "int64_t"))
+				args(i, i+3)
 			}
 		case "__global__":
 			// A device kernel definition or declaration (a CPU-simulator
