@@ -276,6 +276,17 @@ func ClassOf(fn *grammar.Node) string {
 	return ""
 }
 
+// EnclosingNamespace is the name of the innermost namespace n is defined
+// in ("" outside any, or in an anonymous one): `namespace a::ns {` is ns.
+func EnclosingNamespace(n *grammar.Node) string {
+	if ns := n.Ancestor("namespace_definition"); ns != nil {
+		if name := ns.ChildByField("name"); name != nil {
+			return BaseName(name.Text())
+		}
+	}
+	return ""
+}
+
 // BaseName strips scope and template arguments: "ns::Kernel<T, 2>" ->
 // "Kernel".
 func BaseName(t string) string {

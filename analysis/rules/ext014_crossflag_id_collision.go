@@ -9,6 +9,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -33,7 +34,9 @@ var CrossFlagIDCollision = register(&analysis.Analyzer{
 			"vector→cube). Flags a set whose id another set with a different mode also signals on the same family; " +
 			"related information points at the other synchronisation. A set the file compiles for both core types in " +
 			"a mixed extern (the direction of its mode is unknown) is not judged, nor are ids that are not constant, " +
-			"nor two sets of the same mode (the same handshake written twice, or phases the analysis cannot tell apart). " +
+			"nor two sets of the same mode (the same handshake written twice, or phases the analysis cannot tell apart), " +
+			"nor two sets no launch runs together (in two kernels of a file, on the two sides of a compile-time choice, " +
+			"or in two cases of the kernel entry's `switch` or `if` on a value every core reads alike, such as a tiling key). " +
 			"Mode-4 sets (Ascend 950's intra-block handshakes, `set_intra_block`) are not judged: whether they share a " +
 			"counter with an FFTS flag of the same id is not documented. Modes 0–2 mean the same on A2/A3 and Ascend 950.",
 		Why: "A cross-core flag is a counter per id on each receiving core: `CrossCoreWaitFlag(id)` waits for a count " +
@@ -123,22 +126,44 @@ func runCrossFlagIDCollision(pass *analysis.Pass) {
 	sort.Slice(keys, func(i, j int) bool {
 		return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1]
 	})
+	var exec *unit.Exec
 	for _, k := range keys {
 		uses := groups[k]
 		sort.SliceStable(uses, func(i, j int) bool { return uses[i].order < uses[j].order })
 		first := uses[0]
-		for _, u := range uses[1:] {
+		for i, u := range uses[1:] {
 			if u.mode == first.mode || u.site.File != pass.File || reported[u.site.Node] {
+				continue
+			}
+			if exec == nil {
+				exec = pass.Reach().Exec().Launched(pass.Reach().Variance(pass.Spend))
+			}
+			// The first set before it of another mode that some launch
+			// runs with it: sets in two kernels of a file, or in two
+			// cases of the entry's `switch (tiling.key)`, never meet.
+			other, asked := -1, 0
+			for j := 0; j <= i && other < 0; j++ {
+				if o := uses[j]; o.mode != u.mode {
+					if asked++; asked > maxApartAsks || exec.Apart(u.site.Node, o.site.Node) == unit.Together {
+						other = j
+					}
+				}
+			}
+			if other < 0 {
 				continue
 			}
 			reported[u.site.Node] = true
 			if used == nil {
 				used = usedFlagIDs(sites)
 			}
-			pass.Report(collisionDiagnostic(pass, r, u, first, used))
+			pass.Report(collisionDiagnostic(pass, r, u, uses[other], used))
 		}
 	}
 }
+
+// maxApartAsks bounds the sets one set is compared with: past it the
+// next is taken to meet it.
+const maxApartAsks = 16
 
 // mentionsFlags is a cheap text test before decoding every call of a unit.
 func mentionsFlags(files []*grammar.File) bool {

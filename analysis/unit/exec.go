@@ -1,6 +1,7 @@
 package unit
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -12,7 +13,9 @@ import (
 // TPipes (EXT003) or an effect and a read (EXT001, EXT009) clash only on
 // a core that runs both: ApartInRun. A flag id and the SyncAll reserving
 // it (EXT005) clash on any core of a launch running either, so they are
-// apart only when the compile chooses between them: (*Exec).Apart. Two
+// apart only when the compile (or a value every core of the launch reads
+// alike, such as a tiling key: Launched) chooses between them:
+// (*Exec).Apart; EXT014's two sets of one flag likewise. Two
 // returns that together let every core leave (EXT011): Complements.
 
 // Apart says why two nodes never run in one execution.
@@ -41,10 +44,14 @@ type Test struct {
 	// Whole marks a taken conjunction's own test, listed besides its
 	// conjuncts.
 	Whole bool
+	// Case is the label of the switch case the node runs in ("default"),
+	// "" for an if or #if: If is then the switch, Key its value's text,
+	// On true. A case control can fall into from the one above is none.
+	Case string
 }
 
 // PP reports whether t is a preprocessor test.
-func (t Test) PP() bool { return t.If.Kind() != "if_statement" }
+func (t Test) PP() bool { return strings.HasPrefix(t.If.Kind(), "preproc") }
 
 // TestsOf lists the tests n runs under in fn, innermost first: each if
 // and #if branch up to fn, a taken `&&` also as its conjuncts. limit > 0
@@ -79,6 +86,20 @@ func TestsOf(n, fn *grammar.Node, limit int) (out []Test, complete bool) {
 			}
 			out = append(out, Test{Key: "defined(" + name.Text() + ")", On: on, If: q, Alt: field == "alternative", Cond: name})
 			continue
+		case "case_statement":
+			sw := q.Parent().Parent()
+			if field == "value" || sw == nil || sw.Kind() != "switch_statement" || fallsInto(q) {
+				continue
+			}
+			label := "default"
+			if v := q.ChildByField("value"); v != nil {
+				label = strings.Join(strings.Fields(v.Text()), "")
+			}
+			if cond = cxx.ConditionOf(sw); cond != nil {
+				key, _ := testKey(cond.Text())
+				out = append(out, Test{Key: key, On: true, If: sw, Cond: cond, Case: label})
+			}
+			continue
 		default:
 			continue
 		}
@@ -87,6 +108,37 @@ func TestsOf(n, fn *grammar.Node, limit int) (out []Test, complete bool) {
 		}
 	}
 	return out, true
+}
+
+// fallsInto reports whether control can fall into case c from the case
+// above it: that one ends in no break, return, continue or goto (`case 3:
+// case 4: C();`, or a body that runs on).
+func fallsInto(c *grammar.Node) bool {
+	prev := c.PrevSibling()
+	for prev != nil && prev.Kind() == "comment" {
+		prev = prev.PrevSibling()
+	}
+	if prev == nil || prev.Kind() != "case_statement" {
+		return false
+	}
+	last := prev
+	for {
+		kids := last.NamedChildren()
+		i := len(kids) - 1
+		for i >= 0 && kids[i].Kind() == "comment" {
+			i--
+		}
+		if i < 0 || kids[i].Field() == "value" {
+			return true
+		}
+		switch last = kids[i]; last.Kind() {
+		case "break_statement", "return_statement", "continue_statement", "goto_statement", "throw_statement":
+			return false
+		case "compound_statement":
+		default:
+			return true
+		}
+	}
 }
 
 // addTests appends test e holding (on) to out: a taken `&&` as its
@@ -154,10 +206,11 @@ func balanced(s string) bool {
 }
 
 // ApartInRun says why no one core's run of fn reaches both a and b: they
-// sit in other branches of an #if, on the two sides of one if, or under
-// ifs testing one condition each way whose names fn never assigns
-// (`if (incy == 1) DataCopyPad(y[i], ...);` then `if (incy != 1)
-// y.GetValue(j);`, incy set once in Init). Other cores may run the other.
+// sit in other branches of an #if, on the two sides of one if or in two
+// cases of one switch, or under ifs (switches) testing one condition each
+// way (on other labels) whose names fn never assigns (`if (incy == 1)
+// DataCopyPad(y[i], ...);` then `if (incy != 1) y.GetValue(j);`, incy set
+// once in Init). Other cores may run the other.
 func ApartInRun(a, b, fn *grammar.Node) Apart {
 	ta, _ := TestsOf(a, fn, 0)
 	if len(ta) == 0 {
@@ -166,12 +219,13 @@ func ApartInRun(a, b, fn *grammar.Node) Apart {
 	tb, _ := TestsOf(b, fn, 0)
 	for _, y := range tb {
 		for _, x := range ta {
+			otherCase := x.Case != "" && y.Case != "" && x.Case != y.Case
 			switch {
-			case x.If == y.If && x.Alt != y.Alt && !x.PP():
+			case x.If == y.If && (x.Alt != y.Alt || otherCase) && !x.PP():
 				return OneIf
 			case x.If == y.If && x.Alt != y.Alt, x.Key == y.Key && x.On != y.On && x.PP() && y.PP():
 				return PPBranch
-			case x.Key != y.Key || x.On == y.On || y.PP():
+			case x.Key != y.Key || x.On == y.On && !otherCase || y.PP():
 			default:
 				names := map[string]bool{}
 				x.Cond.Walk(func(n *grammar.Node) bool {
@@ -225,7 +279,7 @@ func LiteralsOf(n, fn *grammar.Node) Literals {
 	}
 	out := Literals{}
 	for _, t := range ts {
-		if !t.Whole && !t.PP() {
+		if !t.Whole && !t.PP() && t.Case == "" {
 			out[t.Key] = t.On
 		}
 	}
@@ -261,6 +315,7 @@ type Exec struct {
 	consts *cxx.Resolver
 	files  map[*grammar.Tree]*grammar.File
 	byFn   map[*grammar.Node][]choices
+	vm     *VarianceModel // nil: no launch choices (Launched)
 }
 
 // choice is one compile-time choice: the test (scoped to the class or
@@ -289,7 +344,7 @@ func (u *Unit) Exec() *Exec {
 // constexpr`, a test of template parameters, constants or tiling keys
 // alone, the kernel entry) goes each way (`if constexpr (det) SyncAll();
 // else HandMadeBarrier();`, one kernel of a file not running another's
-// code).
+// code; with Launched, a kernel entry's switch on its tiling key).
 func (x *Exec) Apart(a, b *grammar.Node) Apart {
 	pa, pb := x.of(a, 0), x.of(b, 0)
 	for _, p := range pa {
@@ -389,45 +444,100 @@ func (x *Exec) calls(site, fn *grammar.Node) bool {
 		return true
 	case r.Kind() == "identifier":
 		t := localType(caller, r)
-		return t == "" || t == "auto" || t == cls
+		if t == "" || t == "auto" {
+			return true
+		}
+		// `ns::Kernel<T> op;` calls the Kernel of namespace ns, not a
+		// class of that name in another namespace.
+		ns, own := namespaceOf(t), cxx.EnclosingNamespace(fn)
+		return cxx.BaseName(t) == cls && (ns == "" || own == "" || ns == own)
 	}
 	return true
 }
 
-// localType is the class a local named like r is declared with before r
-// in fn (`Kernel<T, 2> op;`), "" when none is.
+// localType is the type a local named like r is declared with before r
+// in fn (`ns::Kernel<T, 2> op;`), "" when none is.
 func localType(fn, r *grammar.Node) string {
 	d, _ := cxx.LocalDecl(r.Text(), r, fn)
 	if d == nil {
 		return ""
 	}
 	if t := d.Parent().ChildByField("type"); t != nil {
-		return cxx.BaseName(t.Text())
+		return t.Text()
 	}
 	return ""
 }
 
+// namespaceOf is the innermost scope qualifying a type's name
+// ("a::ns::Kernel<T>" -> "ns"), "" when it has none.
+func namespaceOf(t string) string {
+	if i := strings.IndexByte(t, '<'); i >= 0 {
+		t = t[:i]
+	}
+	i := strings.LastIndex(t, "::")
+	if i < 0 {
+		return ""
+	}
+	return cxx.BaseName(t[:i])
+}
+
 // local lists the compile-time choices of the tests n runs under in fn:
-// #if groups, and ifs decided when the kernel is compiled.
+// #if groups, ifs and switches decided when the kernel is compiled, and
+// those the kernel entry decides once per launch (launchChoice).
 func (x *Exec) local(n, fn *grammar.Node) choices {
 	var out choices
 	ts, _ := TestsOf(n, fn, 0)
 	for _, t := range ts {
 		switch {
 		case t.PP():
-			out = append(out, choice{"#" + t.Key, onOff(t.On)})
+			out = append(out, choice{"#" + t.Key, t.way()})
 		case x.compileTime(t.If, fn):
-			out = append(out, choice{scope(fn) + t.Key, onOff(t.On)})
+			out = append(out, choice{scope(fn) + t.Key, t.way()})
+		case x.launchChoice(t.If, fn):
+			out = append(out, choice{fmt.Sprintf("@%p:%d", t.If.Tree(), t.If.Start), t.way()})
 		}
 	}
 	return out
 }
 
-func onOff(on bool) string {
-	if on {
+// way names the branch t takes: a case's label, or whether the test holds.
+func (t Test) way() string {
+	if t.Case != "" {
+		return "case " + t.Case
+	}
+	if t.On {
 		return "1"
 	}
 	return "0"
+}
+
+// Launched makes x also take as choices the ifs and switches of a kernel
+// entry that every core of a launch decides alike, once (launchChoice),
+// as vm judges their values: a `switch (tiling.key)` running one kernel
+// class per launch.
+func (x *Exec) Launched(vm *VarianceModel) *Exec {
+	x.vm = vm
+	return x
+}
+
+// launchChoice reports whether if or switch q of fn goes one way on every
+// core of a launch: fn is the kernel entry (called once per core), q is
+// in no loop of it, and its test reads nothing that differs between cores
+// or that the unit cannot see (tiling fields, arguments, core counts).
+func (x *Exec) launchChoice(q, fn *grammar.Node) bool {
+	if x.vm == nil || fn == nil {
+		return false
+	}
+	if f := x.files[fn.Tree()]; f == nil || !IsKernelFunc(f, fn) {
+		return false
+	}
+	for p := q.Parent(); p != nil && p != fn; p = p.Parent() {
+		switch p.Kind() {
+		case "for_statement", "for_range_loop", "while_statement", "do_statement", "lambda_expression":
+			return false
+		}
+	}
+	return x.vm.Condition(q, grammar.Both)&(PerCore|VarOpaque) == 0
 }
 
 // compileTime reports whether if statement q is decided when the kernel

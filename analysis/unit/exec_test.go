@@ -39,6 +39,13 @@ func TestApartInRun(t *testing.T) {
   if (n > 2) { H(); }
   if (n <= 2) { I(); }
   if (incy == 1 && det) { J(); }
+  switch (incy) {
+    case 1: K(); break;
+    case 2: L();
+    case 3: { M(); break; }
+    default: N();
+  }
+  switch (incy) { case 4: O(); break; }
 }
 `
 	f, err := grammar.ParseFile(context.Background(), nil, "/k.cpp", []byte(src), nil)
@@ -58,6 +65,11 @@ func TestApartInRun(t *testing.T) {
 		{"J", "C", SameTest}, // a taken && holds each conjunct
 		{"A", "D", Together}, // unrelated tests
 		{"J", "B", SameTest}, // J holds incy == 1, B its negation
+		{"K", "L", OneIf},    // two cases of one switch
+		{"K", "N", OneIf},    // a case and the default
+		{"L", "M", Together}, // case 2 runs on into case 3
+		{"K", "O", SameTest}, // two switches on incy, never assigned
+		{"A", "K", Together}, // an if and a case are not compared
 	} {
 		if got := ApartInRun(callNamed(t, f, c.a), callNamed(t, f, c.b), fn); got != c.want {
 			t.Errorf("%s, %s: %d, want %d", c.a, c.b, got, c.want)
@@ -129,6 +141,55 @@ extern "C" __global__ __aicore__ void k2(__gm__ uint8_t *x) { Right(); }
 	} {
 		if got := x.Apart(callNamed(t, f, c.a), callNamed(t, f, c.b)); got != c.want {
 			t.Errorf("%s, %s: %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// A kernel entry's switch or if on a value every core reads alike (a
+// tiling field) goes one way per launch; one on the core's block id, in a
+// loop, or out of the entry does not.
+func TestExecLaunchChoice(t *testing.T) {
+	root := writeTree(t, map[string]string{"k.cpp": `struct Tiling { uint32_t key; };
+__aicore__ void Helper(uint32_t k) { if (k == 1) { H1(); } else { H2(); } }
+extern "C" __global__ __aicore__ void k(__gm__ uint8_t *x, __gm__ uint8_t *tiling) {
+  uint32_t key = ((__gm__ Tiling *)tiling)->key;
+  switch (key) {
+    case 1: A(); break;
+    case 2: B(); break;
+  }
+  if (key > 3) { C(); } else if (key > 1) { D(); }
+  switch (AscendC::GetBlockIdx()) {
+    case 0: E(); break;
+    case 1: F(); break;
+  }
+  for (uint32_t i = 0; i < 2; i++) {
+    if (key == i) { G(); } else { I(); }
+  }
+  Helper(key);
+}
+`})
+	u := (*Store)(nil).ForEntry(context.Background(), workspace.New(root), filepath.Join(root, "k.cpp"))
+	if u == nil {
+		t.Fatal("no unit")
+	}
+	f := u.Files[0]
+	for _, c := range []struct {
+		a, b       string
+		plain, run Apart
+	}{
+		{"A", "B", Together, CompileChoice},
+		{"C", "D", Together, CompileChoice},
+		{"A", "C", Together, Together},
+		{"E", "F", Together, Together},   // the block id differs between cores
+		{"G", "I", Together, Together},   // a loop decides it again
+		{"H1", "H2", Together, Together}, // a helper may be called twice
+	} {
+		a, b := callNamed(t, f, c.a), callNamed(t, f, c.b)
+		if got := u.Exec().Apart(a, b); got != c.plain {
+			t.Errorf("%s, %s without launch choices: %d, want %d", c.a, c.b, got, c.plain)
+		}
+		if got := u.Exec().Launched(u.Variance(nil)).Apart(a, b); got != c.run {
+			t.Errorf("%s, %s: %d, want %d", c.a, c.b, got, c.run)
 		}
 	}
 }
