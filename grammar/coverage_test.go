@@ -203,6 +203,27 @@ func TestMaskMacroAboveLoop(t *testing.T) {
 	checkUnmasked(t, "void g() {\n  TRACE_POINT\n  x = 1;\n  TRACE_POINT\nfor (;;) {}\n}\n")
 }
 
+// A statement macro written without its ';' above the '}' ending its
+// block (`#define SET f();`) ends with a ';' on the '}' line's
+// indentation: the block ends where it is written. Not in an initializer
+// list, nor with the '}' at the margin.
+func TestMaskStatementMacroBeforeClose(t *testing.T) {
+	src := "#define SET f();\nvoid k(bool a) {\n  if (a) {\n    {\n      Pipe p;\n      SET\n    }\n    Pipe q;\n    WAIT_ALL(2)\n  }\n}\n"
+	checkCoverage(t, []coverageCase{{"statement macros", src, []string{" ", " "}}})
+	f := parse(t, "k.cpp", src)
+	var names []string
+	for _, s := range f.Tree.OfKind("expression_statement") {
+		names = append(names, s.NamedChildren()[0].Text())
+	}
+	if got := strings.Join(names, "|"); got != "SET|WAIT_ALL(2)" {
+		t.Errorf("macro statements %q", got)
+	}
+	if b := f.Tree.OfKind("compound_statement"); len(b) != 3 || !strings.HasSuffix(b[2].Text(), "SET\n    }") {
+		t.Errorf("blocks:\n%s", Dump(f.Tree.Root()))
+	}
+	checkUnmasked(t, "void g() {\n  int v[] = {\n    A,\n    LAST\n  };\n  SET\n}\n")
+}
+
 // A conditional group inside parentheses (a parameter or an argument
 // under `#if SIMPLER_DFX`) keeps its first branch; its directives and the
 // other branches are hidden.

@@ -108,7 +108,13 @@ func isIdentStart(b byte) bool {
 }
 
 func isMacroName(s []byte) bool {
-	if len(s) < 4 {
+	return len(s) >= 4 && isCapsName(s)
+}
+
+// isCapsName reports whether s is spelled as a macro: capitals, digits
+// and '_', not starting with a digit.
+func isCapsName(s []byte) bool {
+	if len(s) < 2 {
 		return false
 	}
 	for _, b := range s {
@@ -424,12 +430,23 @@ func Mask(src []byte) ([]byte, []Span) {
 				// The macro's argument stays empty: `CHECK(c, return;)`
 				// loses its separators below.
 				blank(i, e)
+			case declPosition(last) && isCapsName(word) && inBody(braces) && braces[len(braces)-1] != 'i' && loopAfterMacro(src, e, true) > 0:
+				// `SET` alone above the block's '}' (`#define SET f();`):
+				// a statement macro written without its ';', which would
+				// take the '}' into an error and the block's end with
+				// it. The ';' goes on the '}' line's indentation.
+				at := loopAfterMacro(src, e, true)
+				ensure()
+				touch()
+				spans = append(spans, Span{Start: uint32(at), End: uint32(at + 1), Text: string(src[at : at+1])})
+				out[at] = ';'
+				last = 'A'
 			case declPosition(last) && isMacroName(word):
 				touch()
 				if end := declMacroEnd(src, e, inBody(braces)); end > 0 {
 					blank(i, end)
 					e = end
-				} else if at := max(blockAfterMacro(src, e), loopAfterMacro(src, e)); at > 0 && inBody(braces) {
+				} else if at := max(blockAfterMacro(src, e), loopAfterMacro(src, e, false)); at > 0 && inBody(braces) {
 					// `CCU_IF(n != 0) {` (a macro that opens a block: the
 					// ';' on the blank before the '{'), or
 					// `PTO_CPU_VECTORIZE_LOOP` alone above a loop (a
@@ -1505,9 +1522,9 @@ func startsDeclaration(src []byte, e int, body bool) bool {
 
 // loopAfterMacro returns the offset of the first indentation byte of the
 // next line when the macro whose name ends at e (its arguments on the
-// same line, if any) ends its line and that line is an indented loop; 0
-// otherwise.
-func loopAfterMacro(src []byte, e int) int {
+// same line, if any) ends its line and that line is an indented loop
+// (or, with close, the indented '}' ending the block); 0 otherwise.
+func loopAfterMacro(src []byte, e int, close bool) int {
 	j := skipBlankAt(src, e)
 	if j < len(src) && src[j] == '(' {
 		if j = balancedEnd(src, j, 1024); j == 0 {
@@ -1533,6 +1550,10 @@ func loopAfterMacro(src []byte, e int) int {
 	switch string(src[k:w]) {
 	case "for", "while", "do":
 		return n
+	case "":
+		if close && src[k] == '}' {
+			return n
+		}
 	}
 	return 0
 }
