@@ -42,7 +42,9 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"that `if`'s condition (a dispatch on a tiling key every core shares is silent), and every cube core leaving " +
 			"before a bare `SyncAll()`, which only the vector cores wait in, is silent, as is a return whose block ends in a " +
 			"`return` the other cores take before the barrier. Also silent: a return that cannot run, under a test that a " +
-			"block id reaches the block count (`GetBlockIdx() >= GetBlockNum()`, `idx + 1 > num`, through locals and members " +
+			"block id reaches the block count (`GetBlockIdx() >= GetBlockNum()`, `idx + 1 > num`, or a tiling field the operator's " +
+			"host code launches that many blocks by: `SetBlockDim(n)` with `set_usedCoreNum(n)` in the `op_host` folder beside the " +
+			"kernel's; through locals and members " +
 			"of the class set only from those getters; not on the vector cores of a mixed kernel, whose ids count past " +
 			"the block number), or under a member nothing sets that is declared `false` or 0, or ending the final `else` of a dispatch comparing one shared value with constants (the " +
 			"fallback for a value the host never writes); a barrier the leaving core still owes (right after it the " +

@@ -2,12 +2,14 @@ package unit
 
 import (
 	"context"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -113,6 +115,7 @@ type variances struct {
 	members map[string][]memberDef
 	bases   map[string][]string // class -> the classes it derives from
 	callers map[string][]*grammar.Node
+	counts  map[string]workspace.LaunchCount // nil: not read yet
 	cuts    int
 	// stopped is set once the asking rule's steps are spent: nothing
 	// computed after it is remembered.
@@ -823,6 +826,11 @@ func (m *VarianceModel) getter(fn, e *grammar.Node, depth int) string {
 	case "field_expression":
 		if f := e.ChildByField("field"); f != nil {
 			name = f.Text()
+			if _, ok := m.launchCounts()[name]; ok {
+				// The host launches as many blocks as this tiling
+				// field says: it is the block count.
+				return "GetBlockNum"
+			}
 		}
 	}
 	if name == "" {
@@ -841,6 +849,20 @@ func (m *VarianceModel) getter(fn, e *grammar.Node, depth int) string {
 		}
 	}
 	return m.sameGetter(fns, values, depth)
+}
+
+// launchCounts are the tiling fields the unit's host code sets to its
+// launch's block count (workspace.LaunchCounts).
+func (m *VarianceModel) launchCounts() map[string]workspace.LaunchCount {
+	if m.counts == nil {
+		m.counts = map[string]workspace.LaunchCount{}
+		if m.u.ws != nil && m.u.Entry != "" {
+			if c := m.u.ws.LaunchCounts(filepath.Dir(m.u.Entry)); c != nil {
+				m.counts = c
+			}
+		}
+	}
+	return m.counts
 }
 
 // related reports whether classes a and b are one, or one derives from

@@ -229,3 +229,250 @@ func (w *Workspace) BuildSettingsUp(dir string) []BuildSetting {
 	}
 	return out
 }
+
+// LaunchCount is a tiling field the operator's host code sets to the
+// number of blocks it launches.
+type LaunchCount struct {
+	// File and Line are the host's SetBlockDim call (Line 1-based).
+	File string
+	Line int
+}
+
+// maxHostFiles bounds the host sources read for one operator.
+const maxHostFiles = 64
+
+// LaunchCounts returns the tiling fields the host code of the operator
+// holding dir sets to its launch's block count: the `op_host` folder
+// beside an ancestor of dir (an operator's `op_kernel`), whose tiling
+// sources pass SetBlockDim the value they store in the field
+// (`SetBlockDim(n)` and `tiling.set_usedCoreNum(n)` or `.usedCoreNum =
+// n`) or the field itself (`SetBlockDim(tiling.get_usedCoreNum())`). A
+// field counts only when every host file naming it launches that many
+// blocks (or one) at each of its SetBlockDim calls. Read from disk and
+// cached per operator folder, like BuildSettings.
+func (w *Workspace) LaunchCounts(dir string) map[string]LaunchCount {
+	host := ""
+	for d, i := Abs(dir), 0; i < 4; d, i = filepath.Dir(d), i+1 {
+		if st, err := os.Stat(filepath.Join(d, "op_host")); err == nil && st.IsDir() {
+			host = filepath.Join(d, "op_host")
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if host == "" {
+		return nil
+	}
+	w.mu.Lock()
+	counts := memoOf(&w.counts)
+	w.mu.Unlock()
+	if got, ok := counts.get(host); ok {
+		return got
+	}
+	var files []string
+	filepath.WalkDir(host, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && len(files) < maxHostFiles && (strings.HasSuffix(p, ".cpp") || strings.HasSuffix(p, ".cc") || strings.HasSuffix(p, ".h")) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	out := map[string]LaunchCount{}
+	bad := map[string]bool{}
+	for _, p := range files {
+		src, _, err := fsys.ReadFile(p, maxBuildFile)
+		if err != nil {
+			continue
+		}
+		bound, line, ok := launchBinding(string(src))
+		for f := range bound {
+			if _, seen := out[f]; !seen && ok {
+				out[f] = LaunchCount{File: p, Line: line}
+			}
+		}
+		if line == 0 {
+			continue
+		}
+		// A file launching another count: the fields it names are not
+		// the launch's count there.
+		for _, f := range wordsOf(string(src)) {
+			if acc, ok := strings.CutPrefix(f, "set_"); ok {
+				f = acc
+			} else if acc, ok := strings.CutPrefix(f, "get_"); ok {
+				f = acc
+			}
+			if !ok || !bound[f] {
+				bad[f] = true
+			}
+		}
+	}
+	for f := range bad {
+		delete(out, f)
+	}
+	w.mu.Lock()
+	if w.counts == counts {
+		counts.put(host, out, 0)
+	}
+	w.mu.Unlock()
+	return out
+}
+
+// launchBinding reads one host source: the fields every SetBlockDim call
+// of it launches the count of (a call launching one block binds any),
+// the first call's line (0: none), and whether each call binds a field.
+func launchBinding(src string) (map[string]bool, int, bool) {
+	var bound map[string]bool
+	line, ok := 0, true
+	for i := 0; ; {
+		k := strings.Index(src[i:], "SetBlockDim(")
+		if k < 0 {
+			break
+		}
+		start := i + k + len("SetBlockDim")
+		end := closeParen(src, start)
+		if end < 0 {
+			return nil, 0, false
+		}
+		if line == 0 {
+			line = strings.Count(src[:start], "\n") + 1
+		}
+		i = end
+		arg := uncastText(src[start+1 : end-1])
+		if arg == "1" {
+			continue
+		}
+		fields := map[string]bool{}
+		if f, ok := strings.CutSuffix(arg, "()"); ok {
+			if j := strings.LastIndex(f, "get_"); j >= 0 && (j == 0 || f[j-1] == '.' || f[j-1] == '>') {
+				fields[f[j+4:]] = true
+			}
+		} else if j := strings.LastIndexAny(arg, ".>"); j > 0 && isWordText(arg[j+1:]) {
+			fields[arg[j+1:]] = true
+		} else if isWordText(arg) {
+			for _, f := range storedFrom(src, arg) {
+				fields[f] = true
+			}
+		}
+		if bound == nil {
+			bound = fields
+		} else {
+			for f := range bound {
+				if !fields[f] {
+					delete(bound, f)
+				}
+			}
+		}
+		ok = ok && len(bound) > 0
+	}
+	return bound, line, ok
+}
+
+// storedFrom lists the fields src stores value v in: `set_F(v)`,
+// `.F = v;`, `->F = v;`.
+func storedFrom(src, v string) []string {
+	var out []string
+	for i := 0; ; {
+		k := strings.Index(src[i:], "set_")
+		if k < 0 {
+			break
+		}
+		j := i + k + len("set_")
+		e := j
+		for e < len(src) && isWordByte(src[e]) {
+			e++
+		}
+		i = e
+		if e == j || e >= len(src) || src[e] != '(' || j > len("set_") && isWordByte(src[j-len("set_")-1]) {
+			continue
+		}
+		if end := closeParen(src, e); end > 0 && uncastText(src[e+1:end-1]) == v {
+			out = append(out, src[j:e])
+		}
+	}
+	for _, line := range strings.Split(src, ";") {
+		l, r, found := strings.Cut(line, "=")
+		if !found || strings.HasPrefix(r, "=") || uncastText(r) != v {
+			continue
+		}
+		l = strings.TrimSpace(l)
+		if j := strings.LastIndexAny(l, ".>"); j > 0 && isWordText(l[j+1:]) && (l[j] == '.' || l[j-1] == '-') {
+			out = append(out, l[j+1:])
+		}
+	}
+	return out
+}
+
+// closeParen returns the offset after the ')' matching the '(' at i, -1
+// when there is none within 512 bytes.
+func closeParen(src string, i int) int {
+	depth := 0
+	for j := i; j < len(src) && j < i+512; j++ {
+		switch src[j] {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return j + 1
+			}
+		}
+	}
+	return -1
+}
+
+// uncastText is an expression's text without blanks and casts to integer
+// types (`static_cast<uint32_t>(n)`, `(uint32_t)n`, `uint32_t(n)`).
+func uncastText(s string) string {
+	s = strings.Join(strings.Fields(s), "")
+	for {
+		t := s
+		if strings.HasPrefix(s, "static_cast<") {
+			if j := strings.Index(s, ">("); j > 0 && strings.HasSuffix(s, ")") {
+				s = s[j+2 : len(s)-1]
+			}
+		}
+		for _, ty := range []string{"uint32_t", "int32_t", "uint64_t", "int64_t", "int", "size_t"} {
+			if strings.HasPrefix(s, "("+ty+")") {
+				s = s[len(ty)+2:]
+			} else if strings.HasPrefix(s, ty+"(") && strings.HasSuffix(s, ")") {
+				s = s[len(ty)+1 : len(s)-1]
+			}
+		}
+		if s == t {
+			return s
+		}
+	}
+}
+
+func isWordText(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isWordByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// wordsOf lists the words of src (once each).
+func wordsOf(src string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for i := 0; i < len(src); {
+		if !isWordByte(src[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(src) && isWordByte(src[j]) {
+			j++
+		}
+		if w := src[i:j]; !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+		i = j
+	}
+	return out
+}

@@ -196,6 +196,8 @@ type Workspace struct {
 	// each folder that launches a kernel (launch.go).
 	launchDirs map[string]string
 	build      *memo[string, []BuildSetting]
+	// counts caches LaunchCounts by operator host folder.
+	counts *memo[string, map[string]LaunchCount]
 	// problems are the files and folders that could not be read, by path
 	// (forks share them).
 	problems *memo[string, error]
@@ -261,6 +263,7 @@ func (w *Workspace) rootsChanged() {
 	w.dropUnits()
 	w.dropStubs()
 	w.build = nil
+	w.counts = nil
 }
 
 // RemoveRoot drops a workspace folder.
@@ -1373,6 +1376,7 @@ func (w *Workspace) Fork() *Workspace {
 		maxUnit:     w.maxUnit,
 		launchDirs:  w.launchDirs,
 		build:       w.build,
+		counts:      w.counts,
 		problems:    w.problems,
 		uses:        w.uses,
 		idx:         w.idx,

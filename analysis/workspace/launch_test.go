@@ -1,0 +1,40 @@
+package workspace
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The host tiling's fields that say how many blocks it launches: stored
+// from the value SetBlockDim gets, or read back for it; a file launching
+// another count (or two files disagreeing) makes none of its fields one.
+func TestLaunchCounts(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"add/op_host/add_tiling.cpp": "void T(Ctx *c) {\n  int64_t used = Ceil(n, per);\n  tiling.set_usedCoreNum(used);\n  c->SetBlockDim(static_cast<uint32_t>(used));\n}\n",
+		"add/op_host/small.cpp":      "void S(Ctx *c) {\n  td->realCoreNum = k;\n  if (n == 0) { c->SetBlockDim(1); return; }\n  c->SetBlockDim(td->realCoreNum);\n}\n",
+		"add/op_host/get.cpp":        "void G(Ctx *c) { c->SetBlockDim(tilingData.get_blockCount()); }\n",
+		"add/op_host/all.cpp":        "void A(Ctx *c) { tiling.set_aivNum(a); tiling.set_blockCount(b); c->SetBlockDim(coreNum); }\n",
+		"add/op_kernel/arch35/add.h": "",
+		"sub/op_kernel/sub.cpp":      "",
+	})
+	ws := New(dir)
+	got := ws.LaunchCounts(filepath.Join(dir, "add/op_kernel/arch35"))
+	var names []string
+	for f, c := range got {
+		names = append(names, f)
+		if c.Line == 0 || !strings.HasSuffix(c.File, ".cpp") {
+			t.Errorf("%s: evidence %+v", f, c)
+		}
+	}
+	sort.Strings(names)
+	// blockCount: all.cpp stores it and launches every core.
+	if strings.Join(names, ",") != "realCoreNum,usedCoreNum" {
+		t.Errorf("launch counts %v", names)
+	}
+	if got := ws.LaunchCounts(filepath.Join(dir, "sub/op_kernel")); len(got) != 0 {
+		t.Errorf("no host folder: %v", got)
+	}
+}
