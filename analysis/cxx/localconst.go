@@ -121,6 +121,10 @@ func LocalDecl(name string, at, fn *grammar.Node) (decl, scope *grammar.Node) {
 				}
 				if n, _, _, _, _ := Declarator(d); n != nil && n.Text() == name {
 					decl = d
+				} else if n := d.ChildByField("declarator"); d.Kind() == "function_declarator" && n != nil && n.Text() == name {
+					// `ns::Op<T> op(tiling, pipe);` in a body reads as a
+					// function's declaration: it constructs a local.
+					decl = d
 				}
 			}
 		}

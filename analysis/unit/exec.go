@@ -488,6 +488,11 @@ func (x *Exec) local(n, fn *grammar.Node) choices {
 	var out choices
 	ts, _ := TestsOf(n, fn, 0)
 	for _, t := range ts {
+		if x.vm != nil && coreTest(t) {
+			// The cube and the vector cores of one launch take the two
+			// ways of a core-type test.
+			continue
+		}
 		switch {
 		case t.PP():
 			out = append(out, choice{"#" + t.Key, t.way()})
@@ -518,6 +523,28 @@ func (t Test) way() string {
 func (x *Exec) Launched(vm *VarianceModel) *Exec {
 	x.vm = vm
 	return x
+}
+
+// coreTest reports whether t tests the core type, in whole or in part
+// (`#ifdef __DAV_C220_CUBE__`, `if (ASCEND_IS_AIV && k == 1)`).
+func coreTest(t Test) bool {
+	if t.PP() {
+		for name := range grammar.CoreMacros {
+			if strings.Contains(t.Key, name) {
+				return true
+			}
+		}
+		return false
+	}
+	found := false
+	if cond := t.If.ChildByField("condition"); cond != nil {
+		cond.Walk(func(n *grammar.Node) bool {
+			_, core := grammar.CoreCondition(n)
+			found = found || core
+			return !found
+		})
+	}
+	return found
 }
 
 // launchChoice reports whether if or switch q of fn goes one way on every

@@ -290,7 +290,7 @@ func (m *VarianceModel) name(c vctx, e *grammar.Node, depth int) Variance {
 		}
 		locals := m.localsOf(c.fn)
 		if d := locals.declFor(name, e); d != nil {
-			return m.local(c, d, depth)
+			return m.local(c, d, "", depth)
 		}
 		for i, p := range locals.params {
 			if p.Name == name {
@@ -307,11 +307,23 @@ func (m *VarianceModel) name(c vctx, e *grammar.Node, depth int) Variance {
 // field is the variance of `obj.f` / `p->f`: the object's, and the
 // member's own definitions in the unit.
 func (m *VarianceModel) field(c vctx, e *grammar.Node, depth int) Variance {
-	v := m.expr(c, e.ChildByField("argument"), depth)
-	if f := e.ChildByField("field"); f != nil {
-		v |= m.member(f.Text(), depth)
+	f := e.ChildByField("field")
+	if f == nil {
+		return m.expr(c, e.ChildByField("argument"), depth)
 	}
-	return v
+	// A local struct's field (`t.key`) holds what is stored in that field
+	// or in the whole object, not what its other fields hold.
+	var v Variance
+	if a := cxx.Unparen(e.ChildByField("argument")); a != nil && a.Kind() == "identifier" && c.fn != nil && !cxx.IsTemplateParam(c.fn, a.Text()) {
+		if d := m.localsOf(c.fn).declFor(a.Text(), a); d != nil {
+			v = m.local(c, d, f.Text(), depth)
+		} else {
+			v = m.expr(c, a, depth)
+		}
+	} else {
+		v = m.expr(c, e.ChildByField("argument"), depth)
+	}
+	return v | m.member(f.Text(), depth)
 }
 
 func (m *VarianceModel) call(c vctx, e *grammar.Node, depth int) Variance {
@@ -450,15 +462,16 @@ func (m *VarianceModel) controlOf(c vctx, n *grammar.Node, depth int, skip func(
 }
 
 // local is the variance of a local declaration: its initializer and every
-// assignment to it, with the conditions the assignments sit under.
-func (m *VarianceModel) local(c vctx, d *localDecl, depth int) Variance {
-	return m.memoized(vkey{'l', d.decl, c.key() + "@" + strconv.Itoa(int(c.cores))}, func() Variance {
+// assignment to it, with the conditions the assignments sit under; with
+// field, only those storing that field or the whole object.
+func (m *VarianceModel) local(c vctx, d *localDecl, field string, depth int) Variance {
+	return m.memoized(vkey{'l', d.decl, c.key() + "@" + strconv.Itoa(int(c.cores)) + "." + field}, func() Variance {
 		var v Variance
 		if d.init != nil {
 			v |= m.expr(c, d.init, depth)
 		}
 		for _, a := range d.defs {
-			if m.coresOf(a.at)&c.cores == 0 {
+			if m.coresOf(a.at)&c.cores == 0 || field != "" && a.field != "" && a.field != field {
 				continue
 			}
 			if a.value == nil {
@@ -646,8 +659,12 @@ type localDecl struct {
 }
 
 // localDef is an assignment (value nil: written through its address,
-// value unknown).
-type localDef struct{ at, value *grammar.Node }
+// value unknown); field names the field of the object it stores (`x.f.g
+// = v`: f), "" for the whole object.
+type localDef struct {
+	at, value *grammar.Node
+	field     string
+}
 
 // declFor returns the declaration of name a use at e reads: the last one
 // before e whose scope holds e.
@@ -709,17 +726,17 @@ func (m *VarianceModel) localsOf(fn *grammar.Node) *fnLocals {
 				t = n.ChildByField("argument")
 				v = t
 			}
-			if name, idx := assignedLocal(t); name != "" {
+			if name, idx, field := assignedLocal(t); name != "" {
 				if idx != nil {
 					// `buf[i] = v`: which element holds v depends on i.
-					assigns = append(assigns, localDef{at: n, value: idx})
+					assigns = append(assigns, localDef{at: n, value: idx, field: field})
 					targets = append(targets, name)
 				}
 				if n.Kind() == "assignment_expression" && n.ChildByField("operator") != nil && n.ChildByField("operator").Text() != "=" {
-					assigns = append(assigns, localDef{at: n, value: t})
+					assigns = append(assigns, localDef{at: n, value: t, field: field})
 					targets = append(targets, name)
 				}
-				assigns = append(assigns, localDef{at: n, value: v})
+				assigns = append(assigns, localDef{at: n, value: v, field: field})
 				targets = append(targets, name)
 			}
 		case "pointer_expression":
@@ -744,27 +761,32 @@ func (m *VarianceModel) localsOf(fn *grammar.Node) *fnLocals {
 }
 
 // assignedLocal is the variable an assignment target writes: `x`, `x[i]`
-// (with its index), `x.f` (the object x).
-func assignedLocal(t *grammar.Node) (string, *grammar.Node) {
+// (with its index, the last index seen), `x.f` (the object x, field f).
+func assignedLocal(t *grammar.Node) (string, *grammar.Node, string) {
 	t = cxx.Unparen(t)
 	var idx *grammar.Node
+	field := ""
 	for t != nil {
 		switch t.Kind() {
 		case "identifier":
-			return t.Text(), idx
+			return t.Text(), idx, field
 		case "subscript_expression":
 			idx = t.ChildByField("indices")
+			field = "" // `x.f[i].g`: an element, not a field of x
 			t = cxx.Unparen(t.ChildByField("argument"))
 		case "field_expression":
 			if op := t.ChildByField("operator"); op != nil && op.Text() == "->" {
-				return "", nil // writes the pointee, not the pointer
+				return "", nil, "" // writes the pointee, not the pointer
+			}
+			if f := t.ChildByField("field"); f != nil {
+				field = f.Text()
 			}
 			t = cxx.Unparen(t.ChildByField("argument"))
 		default:
-			return "", nil
+			return "", nil, ""
 		}
 	}
-	return "", nil
+	return "", nil, ""
 }
 
 // coreIdentityName reports whether a variable's name says it holds the

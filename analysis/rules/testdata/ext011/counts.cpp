@@ -210,8 +210,8 @@ private:
   uint32_t rows_;
 };
 
-// Per-core switches: an object holding the block id (so read per core)
-// and a switch nothing turns on.
+// Per-core switches: an object holding the block id and a switch nothing
+// turns on (the object's other fields do not make it per core).
 struct Switches {
   bool offsetEnable = false;
   bool lateEnable = false;
@@ -227,11 +227,11 @@ __aicore__ inline void Offsets(__gm__ CountTiling *tiling) {
   AscendC::SyncAll();
 }
 
-// The twin: the switch the tiling turns on.
+// The twin: the switch the block id turns on.
 __aicore__ inline void LateOffsets(__gm__ CountTiling *tiling) {
   Switches sw;
   sw.block = AscendC::GetBlockIdx();
-  sw.lateEnable = tiling->layout == 2;
+  sw.lateEnable = sw.block >= tiling->layout;
   if (sw.lateEnable) {
     return; // want "EXT011.*`return` under `if \\(sw.lateEnable\\)`"
   }
