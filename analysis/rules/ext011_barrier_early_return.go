@@ -355,13 +355,31 @@ func (ix *fnIndex) barrierAfter(r *grammar.Node, cores grammar.Cores) (*grammar.
 	}
 	for {
 		n, chain := ix.firstReaching(from, cores)
-		if n == nil || loop == nil || n.Start >= r.Start || !firstIterationOnly(loop, n) {
+		if n == nil || loop == nil || n.Start >= r.Start || !firstIterationOnly(loop, n) && !leavesBy(n, r) {
 			return n, chain
 		}
 		// Run on the loop's first pass only (`if (i == 0) SyncAll();`),
-		// before r: every core passed it before it could return.
+		// or right before r (`{ SyncAll(); return; }`), before r: every
+		// core passed it before it could return.
 		from = n.End
 	}
+}
+
+// leavesBy reports whether call n is a statement of the block that r
+// ends, with only plain statements between them: every core passing n
+// leaves by r, so no later pass of the loop reaches n again.
+func leavesBy(n, r *grammar.Node) bool {
+	b := r.Parent()
+	s := n.Parent()
+	if b == nil || b.Kind() != "compound_statement" || s == nil || s.Kind() != "expression_statement" || s.Parent() != b {
+		return false
+	}
+	for k := s.NextSibling(); k != r; k = k.NextSibling() {
+		if k == nil || k.Kind() != "expression_statement" && k.Kind() != "declaration" && k.Kind() != "comment" {
+			return false
+		}
+	}
+	return true
 }
 
 // firstIterationOnly reports whether call n runs only on the first pass

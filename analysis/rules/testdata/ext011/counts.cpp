@@ -264,3 +264,29 @@ extern "C" __global__ __aicore__ void row_count(GM_ADDR x, GM_ADDR tiling) {
   CountOther other;
   other.Run(4);
 }
+
+// A loop whose last pass meets the barrier and returns: every core
+// passes it once, right before it leaves.
+__aicore__ inline void Tiles(uint32_t start, uint32_t end) {
+  for (uint32_t i = start;; i++) {
+    Tile(i);
+    if (i + 1 == end) {
+      AscendC::SyncAll();
+      return;
+    }
+  }
+}
+
+// The twin: a pass that leaves without the barrier the other passes
+// meet.
+__aicore__ inline void SkipTiles(uint32_t start, uint32_t end) {
+  for (uint32_t i = start;; i++) {
+    if (AscendC::GetBlockIdx() > i) {
+      return; // want "EXT011.*`return` under `if \\(AscendC::GetBlockIdx\\(\\) > i\\)`"
+    }
+    if (i + 1 == end) {
+      AscendC::SyncAll();
+      return;
+    }
+  }
+}
