@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -252,13 +253,9 @@ const maxHostFiles = 64
 // cached per operator folder, like BuildSettings.
 func (w *Workspace) LaunchCounts(dir string) map[string]LaunchCount {
 	host := ""
-	for d, i := Abs(dir), 0; i < 4; d, i = filepath.Dir(d), i+1 {
+	for d, i := Abs(dir), 0; i < 4 && host == "" && filepath.Dir(d) != d; d, i = filepath.Dir(d), i+1 {
 		if st, err := os.Stat(filepath.Join(d, "op_host")); err == nil && st.IsDir() {
 			host = filepath.Join(d, "op_host")
-			break
-		}
-		if filepath.Dir(d) == d {
-			break
 		}
 	}
 	if host == "" {
@@ -277,31 +274,22 @@ func (w *Workspace) LaunchCounts(dir string) map[string]LaunchCount {
 		}
 		return nil
 	})
-	out := map[string]LaunchCount{}
-	bad := map[string]bool{}
+	out, bad := map[string]LaunchCount{}, map[string]bool{}
 	for _, p := range files {
 		src, _, err := fsys.ReadFile(p, maxBuildFile)
 		if err != nil {
 			continue
 		}
-		bound, line, ok := launchBinding(string(src))
+		bound, line := launchBinding(string(src))
 		for f := range bound {
-			if _, seen := out[f]; !seen && ok {
+			if _, seen := out[f]; !seen {
 				out[f] = LaunchCount{File: p, Line: line}
 			}
 		}
-		if line == 0 {
-			continue
-		}
 		// A file launching another count: the fields it names are not
 		// the launch's count there.
-		for _, f := range wordsOf(string(src)) {
-			if acc, ok := strings.CutPrefix(f, "set_"); ok {
-				f = acc
-			} else if acc, ok := strings.CutPrefix(f, "get_"); ok {
-				f = acc
-			}
-			if !ok || !bound[f] {
+		for _, w := range hostWord.FindAllString(string(src), -1) {
+			if f := strings.TrimPrefix(strings.TrimPrefix(w, "set_"), "get_"); line > 0 && !bound[f] {
 				bad[f] = true
 			}
 		}
@@ -317,162 +305,73 @@ func (w *Workspace) LaunchCounts(dir string) map[string]LaunchCount {
 	return out
 }
 
+var (
+	hostWord = regexp.MustCompile(`\w+`)
+	// fieldStore is `set_F(v);` or `.F = v;` / `->F = v;`.
+	fieldStore = regexp.MustCompile(`\bset_(\w+)\(([^;]*)\)\s*;|(?:\.|->)(\w+)\s*=([^=;][^;]*);`)
+	// launchedField is what a SetBlockDim argument reading a field reads:
+	// `t.get_F()`, `t.F`, `t->F`.
+	launchedField = regexp.MustCompile(`(?:\.|->)(?:get_(\w+)\(\)|(\w+))$`)
+	intCast       = regexp.MustCompile(`^(?:static_cast<\w+>|\(u?int(?:32|64)_t\)|u?int(?:32|64)_t|int|size_t)\((.*)\)$|^\(u?int(?:32|64)_t\)(.*)$`)
+)
+
 // launchBinding reads one host source: the fields every SetBlockDim call
-// of it launches the count of (a call launching one block binds any),
-// the first call's line (0: none), and whether each call binds a field.
-func launchBinding(src string) (map[string]bool, int, bool) {
+// of it launches the count of (a call launching one block binds any;
+// none when a call binds none) and the first call's line (0: none).
+func launchBinding(src string) (map[string]bool, int) {
+	stored := map[string][]string{} // value -> fields storing it
+	for _, m := range fieldStore.FindAllStringSubmatch(src, -1) {
+		if m[1] != "" {
+			stored[uncastText(m[2])] = append(stored[uncastText(m[2])], m[1])
+		} else {
+			stored[uncastText(m[4])] = append(stored[uncastText(m[4])], m[3])
+		}
+	}
 	var bound map[string]bool
-	line, ok := 0, true
+	line := 0
 	for i := 0; ; {
 		k := strings.Index(src[i:], "SetBlockDim(")
 		if k < 0 {
 			break
 		}
 		start := i + k + len("SetBlockDim")
-		end := closeParen(src, start)
+		end := strings.Index(src[start:], ");")
 		if end < 0 {
-			return nil, 0, false
+			return nil, 0
 		}
 		if line == 0 {
 			line = strings.Count(src[:start], "\n") + 1
 		}
-		i = end
-		arg := uncastText(src[start+1 : end-1])
+		i = start + end
+		arg := uncastText(src[start+1 : start+end])
 		if arg == "1" {
 			continue
 		}
 		fields := map[string]bool{}
-		if f, ok := strings.CutSuffix(arg, "()"); ok {
-			if j := strings.LastIndex(f, "get_"); j >= 0 && (j == 0 || f[j-1] == '.' || f[j-1] == '>') {
-				fields[f[j+4:]] = true
-			}
-		} else if j := strings.LastIndexAny(arg, ".>"); j > 0 && isWordText(arg[j+1:]) {
-			fields[arg[j+1:]] = true
-		} else if isWordText(arg) {
-			for _, f := range storedFrom(src, arg) {
-				fields[f] = true
-			}
+		if m := launchedField.FindStringSubmatch(arg); m != nil {
+			fields[m[1]+m[2]] = true
+		}
+		for _, f := range stored[arg] {
+			fields[f] = true
 		}
 		if bound == nil {
 			bound = fields
-		} else {
-			for f := range bound {
-				if !fields[f] {
-					delete(bound, f)
-				}
-			}
 		}
-		ok = ok && len(bound) > 0
-	}
-	return bound, line, ok
-}
-
-// storedFrom lists the fields src stores value v in: `set_F(v)`,
-// `.F = v;`, `->F = v;`.
-func storedFrom(src, v string) []string {
-	var out []string
-	for i := 0; ; {
-		k := strings.Index(src[i:], "set_")
-		if k < 0 {
-			break
-		}
-		j := i + k + len("set_")
-		e := j
-		for e < len(src) && isWordByte(src[e]) {
-			e++
-		}
-		i = e
-		if e == j || e >= len(src) || src[e] != '(' || j > len("set_") && isWordByte(src[j-len("set_")-1]) {
-			continue
-		}
-		if end := closeParen(src, e); end > 0 && uncastText(src[e+1:end-1]) == v {
-			out = append(out, src[j:e])
-		}
-	}
-	for _, line := range strings.Split(src, ";") {
-		l, r, found := strings.Cut(line, "=")
-		if !found || strings.HasPrefix(r, "=") || uncastText(r) != v {
-			continue
-		}
-		l = strings.TrimSpace(l)
-		if j := strings.LastIndexAny(l, ".>"); j > 0 && isWordText(l[j+1:]) && (l[j] == '.' || l[j-1] == '-') {
-			out = append(out, l[j+1:])
-		}
-	}
-	return out
-}
-
-// closeParen returns the offset after the ')' matching the '(' at i, -1
-// when there is none within 512 bytes.
-func closeParen(src string, i int) int {
-	depth := 0
-	for j := i; j < len(src) && j < i+512; j++ {
-		switch src[j] {
-		case '(':
-			depth++
-		case ')':
-			if depth--; depth == 0 {
-				return j + 1
+		for f := range bound {
+			if !fields[f] {
+				delete(bound, f)
 			}
 		}
 	}
-	return -1
+	return bound, line
 }
 
 // uncastText is an expression's text without blanks and casts to integer
 // types (`static_cast<uint32_t>(n)`, `(uint32_t)n`, `uint32_t(n)`).
 func uncastText(s string) string {
 	s = strings.Join(strings.Fields(s), "")
-	for {
-		t := s
-		if strings.HasPrefix(s, "static_cast<") {
-			if j := strings.Index(s, ">("); j > 0 && strings.HasSuffix(s, ")") {
-				s = s[j+2 : len(s)-1]
-			}
-		}
-		for _, ty := range []string{"uint32_t", "int32_t", "uint64_t", "int64_t", "int", "size_t"} {
-			if strings.HasPrefix(s, "("+ty+")") {
-				s = s[len(ty)+2:]
-			} else if strings.HasPrefix(s, ty+"(") && strings.HasSuffix(s, ")") {
-				s = s[len(ty)+1 : len(s)-1]
-			}
-		}
-		if s == t {
-			return s
-		}
+	for m := intCast.FindStringSubmatch(s); m != nil; m = intCast.FindStringSubmatch(s) {
+		s = m[1] + m[2]
 	}
-}
-
-func isWordText(s string) bool {
-	if s == "" || s[0] >= '0' && s[0] <= '9' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isWordByte(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-// wordsOf lists the words of src (once each).
-func wordsOf(src string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for i := 0; i < len(src); {
-		if !isWordByte(src[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(src) && isWordByte(src[j]) {
-			j++
-		}
-		if w := src[i:j]; !seen[w] {
-			seen[w] = true
-			out = append(out, w)
-		}
-		i = j
-	}
-	return out
+	return s
 }
