@@ -441,7 +441,9 @@ func scalarLoadsOnly(funcs *cxx.Funcs, f *grammar.File, id *grammar.Node, depth 
 		return true
 	}
 	if p.Kind() == "call_expression" && p.ChildByField("function") == id {
-		return true
+		// `t(i)` loads unless it is stored to.
+		q := p.Parent()
+		return q == nil || q.Kind() != "update_expression" && (q.Kind() != "assignment_expression" || q.ChildByField("left") != p)
 	}
 	c, ok := cxx.AsCall(p.Parent())
 	if !ok || p.Kind() != "argument_list" || depth > 3 {

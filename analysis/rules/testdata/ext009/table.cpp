@@ -23,6 +23,11 @@ __aicore__ inline void BlockGather(GlobalTensor<int32_t> table, LocalTensor<int3
   DataCopy(ub, table, n);
 }
 
+// Marks its own row in the table: a store through the parameter.
+__aicore__ inline void MarkRow(GlobalTensor<int32_t> table, uint32_t row) {
+  table(row) = 1;
+}
+
 // Reads its table by DMA.
 __aicore__ inline void BlockStage(GlobalTensor<float> dst, GlobalTensor<int32_t> table, uint32_t n,
                                   LocalTensor<int32_t> ub, LocalTensor<float> out) {
@@ -92,6 +97,29 @@ extern "C" __global__ __aicore__ void gather_rows_first(GM_ADDR ws, uint32_t n, 
       table.SetValue(i, i); // want "warning: EXT009 .*`table.SetValue\\(i, i\\)`.*stays in this core's data cache"
     }
   }
+#endif
+  SyncAll<false>();
+#ifdef __DAV_C220_CUBE__
+  BlockGather(scratch[GetBlockIdx() * rows], table, n, ub);
+#endif
+}
+
+// A helper stores this core's mark into the table the others read.
+extern "C" __global__ __aicore__ void gather_rows_marked(GM_ADDR ws, uint32_t n, uint32_t rows) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 4096);
+  LocalTensor<float> ub = buf.Get<float>();
+  GlobalTensor<int32_t> table;
+  table.SetGlobalBuffer((__gm__ int32_t *)(ws + rows));
+  uint64_t tableBytes = n * sizeof(int32_t);
+  GlobalTensor<float> scratch;
+  scratch.SetGlobalBuffer((__gm__ float *)(ws + tableBytes));
+#ifdef __DAV_C220_CUBE__
+  for (uint32_t i = 0; i < n; ++i) {
+    table.SetValue(i, 0); // want "warning: EXT009 .*`table.SetValue\\(i, 0\\)`.*stays in this core's data cache"
+  }
+  MarkRow(table, GetBlockIdx());
 #endif
   SyncAll<false>();
 #ifdef __DAV_C220_CUBE__
