@@ -44,9 +44,9 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"`return` the other cores take before the barrier. Also silent: a return that cannot run, under a test that a " +
 			"block id reaches the block count (`GetBlockIdx() >= GetBlockNum()`, `idx + 1 > num`, or a tiling field the operator's " +
 			"host code launches that many blocks by: `SetBlockDim(n)` with `set_usedCoreNum(n)` in the `op_host` folder beside the " +
-			"kernel's; through locals and members " +
+			"kernel's, or `idx * per >= total` where that host launches at most the tiles rounded up, `(total + per - 1) / per`; through locals and members " +
 			"of the class set only from those getters; not on the vector cores of a mixed kernel, whose ids count past " +
-			"the block number), or under a member nothing sets that is declared `false` or 0, or ending the final `else` of a dispatch comparing one shared value with constants (the " +
+			"the block number, unless only the cube cores call the code), or under a member nothing sets that is declared `false` or 0, or ending the final `else` of a dispatch comparing one shared value with constants (the " +
 			"fallback for a value the host never writes); a barrier the leaving core still owes (right after it the " +
 			"function decrements a counter its caller passed by reference, and a later loop pays it); a barrier under " +
 			"`if (i == 0)` on the first pass of the loop holding the return; and two returns whose tests differ in one " +
@@ -266,6 +266,15 @@ type fnIndexes struct {
 	loops     *loopAncestry
 	byFn      map[*grammar.Node]*fnIndex
 	exits     blockReturns
+	exec      *unit.Exec // the unit's callers, made when first asked
+}
+
+// calledOn is the cores that run ix's function (unit.Exec.CalledOn).
+func (ix *fnIndex) calledOn() grammar.Cores {
+	if ix.exec == nil {
+		ix.exec = ix.pass.Reach().Exec()
+	}
+	return ix.exec.CalledOn(ix.fn)
 }
 
 type fnIndex struct {
@@ -506,7 +515,9 @@ func (ix *fnIndex) balancedBranch(d deciding, r *grammar.Node, cores grammar.Cor
 // number times the vector cores per cube), or a member nothing sets that
 // is declared false (`bool enabled = false;` ... `if (op.enabled)`).
 func (ix *fnIndex) neverTaken(pass *analysis.Pass, vm func() *unit.VarianceModel, r *grammar.Node, cores grammar.Cores) bool {
-	vecOfMixed := pass.Mixed() && cores&grammar.AIV != 0
+	// A mixed kernel's vector ids count past the block number; code only
+	// the cube cores call is judged as theirs.
+	vecOfMixed := pass.Mixed() && cores&grammar.AIV != 0 && ix.calledOn()&grammar.AIV != 0
 	k := 0
 	if vecOfMixed {
 		k = 1
@@ -549,6 +560,18 @@ func blockPastCount(vm *unit.VarianceModel, e *grammar.Node) bool {
 	num := func(x *grammar.Node) bool { return x != nil && blockNumGetters[vm.Getter(x)] }
 	switch op {
 	case ">=":
+		// `idx * per >= total` where the host launches at most
+		// ceil(total / per) blocks: a block's first item is below total.
+		first, total := vm.Getter(l), vm.Getter(r)
+		for g := range blockIdxGetters {
+			per, ok := strings.CutPrefix(first, g+"*.")
+			if !ok {
+				per, ok = strings.CutSuffix(strings.TrimPrefix(first, "."), "*"+g)
+			}
+			if ok && strings.HasPrefix(total, ".") && vm.LaunchedUnder(total[1:], per) {
+				return true
+			}
+		}
 		return idx(l) && num(r)
 	case ">":
 		return idx(offByOne(l, "+")) && num(r) || idx(l) && num(offByOne(r, "-"))

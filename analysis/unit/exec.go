@@ -316,6 +316,7 @@ type Exec struct {
 	files  map[*grammar.Tree]*grammar.File
 	byFn   map[*grammar.Node][]choices
 	vm     *VarianceModel // nil: no launch choices (Launched)
+	on     map[*grammar.Node]grammar.Cores
 }
 
 // choice is one compile-time choice: the test (scoped to the class or
@@ -413,6 +414,48 @@ func (x *Exec) function(fn *grammar.Node, depth int) []choices {
 		out = []choices{nil} // no caller found, or too many paths: any
 	}
 	x.byFn[fn] = out
+	return out
+}
+
+// CalledOn returns the cores that run fn: those whose guards hold around
+// its calls in the unit, along its callers (every core for a kernel
+// entry, a function called nowhere, or past a few callers).
+func (x *Exec) CalledOn(fn *grammar.Node) grammar.Cores {
+	return x.calledOn(fn, 0)
+}
+
+func (x *Exec) calledOn(fn *grammar.Node, depth int) grammar.Cores {
+	if c, ok := x.on[fn]; ok {
+		return c
+	}
+	if x.on == nil {
+		x.on = map[*grammar.Node]grammar.Cores{}
+	}
+	x.on[fn] = grammar.Both // a recursive call: any
+	out := grammar.None
+	name := cxx.FunctionName(fn)
+	if f := x.files[fn.Tree()]; f == nil || IsKernelFunc(f, fn) || depth >= 6 || name == "" {
+		out = grammar.Both
+	} else {
+		for _, f := range x.u.CodeFiles() {
+			for _, site := range x.u.Calls(f).Named(name) {
+				if out == grammar.Both {
+					break
+				}
+				if x.calls(site, fn) {
+					c := f.CoresOf(site)
+					if caller := cxx.EnclosingFunction(site); caller != nil {
+						c &= x.calledOn(caller, depth+1)
+					}
+					out |= c
+				}
+			}
+		}
+		if out == grammar.None {
+			out = grammar.Both // no caller found
+		}
+	}
+	x.on[fn] = out
 	return out
 }
 

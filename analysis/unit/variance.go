@@ -809,7 +809,9 @@ func coreIdentityName(name string) bool {
 
 // Getter returns the topology getter (`GetBlockIdx`, `GetBlockNum`, ...)
 // whose value e holds: a call of it, a cast of one, or a local or member
-// every definition of which in the unit is one; "" otherwise.
+// every definition of which in the unit is one; "" otherwise. A tiling
+// field no code of the unit sets reads as ".field", a product of two
+// such values as "a*b".
 func (m *VarianceModel) Getter(e *grammar.Node) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -827,6 +829,13 @@ func (m *VarianceModel) getter(fn, e *grammar.Node, depth int) string {
 	case "call_expression":
 		if c, ok := cxx.AsCall(e); ok && c.Receiver == nil && len(c.Args) == 0 && (blockGetters[c.Name] || uniformGetters[c.Name]) {
 			return c.Name
+		}
+		return ""
+	case "binary_expression":
+		if op := e.ChildByField("operator"); op != nil && op.Text() == "*" {
+			if a, b := m.getter(fn, e.ChildByField("left"), depth+1), m.getter(fn, e.ChildByField("right"), depth+1); a != "" && b != "" {
+				return a + "*" + b
+			}
 		}
 		return ""
 	case "identifier":
@@ -870,6 +879,9 @@ func (m *VarianceModel) getter(fn, e *grammar.Node, depth int) string {
 			values, fns = append(values, d.value), append(fns, at)
 		}
 	}
+	if len(values) == 0 && e.Kind() == "field_expression" {
+		return "." + name
+	}
 	return m.sameGetter(fns, values, depth)
 }
 
@@ -885,6 +897,15 @@ func (m *VarianceModel) launchCounts() map[string]workspace.LaunchCount {
 		}
 	}
 	return m.counts
+}
+
+// LaunchedUnder reports whether the unit's host code launches at most
+// the rounded-up quotient of tiling fields total by per (LaunchCounts).
+func (m *VarianceModel) LaunchedUnder(total, per string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, ok := m.launchCounts()[total+"/"+per]
+	return ok
 }
 
 // related reports whether classes a and b are one, or one derives from

@@ -232,7 +232,9 @@ func (w *Workspace) BuildSettingsUp(dir string) []BuildSetting {
 }
 
 // LaunchCount is a tiling field the operator's host code sets to the
-// number of blocks it launches.
+// number of blocks it launches ("F"), or two whose quotient rounded up
+// bounds it ("T/P": `n = (total + per - 1) / per`, clamped at most, with
+// total and per stored in T and P).
 type LaunchCount struct {
 	// File and Line are the host's SetBlockDim call (Line 1-based).
 	File string
@@ -247,7 +249,8 @@ const maxHostFiles = 64
 // beside an ancestor of dir (an operator's `op_kernel`), whose tiling
 // sources pass SetBlockDim the value they store in the field
 // (`SetBlockDim(n)` and `tiling.set_usedCoreNum(n)` or `.usedCoreNum =
-// n`) or the field itself (`SetBlockDim(tiling.get_usedCoreNum())`). A
+// n`) or the field itself (`SetBlockDim(tiling.get_usedCoreNum())`), or
+// the rounded-up quotient of two stored values (LaunchCount). A
 // field counts only when every host file naming it launches that many
 // blocks (or one) at each of its SetBlockDim calls. Read from disk and
 // cached per operator folder, like BuildSettings.
@@ -281,21 +284,26 @@ func (w *Workspace) LaunchCounts(dir string) map[string]LaunchCount {
 			continue
 		}
 		bound, line := launchBinding(string(src))
+		ok := map[string]bool{}
 		for f := range bound {
 			if _, seen := out[f]; !seen {
 				out[f] = LaunchCount{File: p, Line: line}
 			}
+			t, p, _ := strings.Cut(f, "/")
+			ok[t], ok[p] = true, true
 		}
 		// A file launching another count: the fields it names are not
 		// the launch's count there.
 		for _, w := range hostWord.FindAllString(string(src), -1) {
-			if f := strings.TrimPrefix(strings.TrimPrefix(w, "set_"), "get_"); line > 0 && !bound[f] {
+			if f := strings.TrimPrefix(strings.TrimPrefix(w, "set_"), "get_"); line > 0 && !ok[f] {
 				bad[f] = true
 			}
 		}
 	}
-	for f := range bad {
-		delete(out, f)
+	for f := range out {
+		if t, p, _ := strings.Cut(f, "/"); bad[t] || bad[p] {
+			delete(out, f)
+		}
 	}
 	w.mu.Lock()
 	if w.counts == counts {
@@ -354,6 +362,15 @@ func launchBinding(src string) (map[string]bool, int) {
 		for _, f := range stored[arg] {
 			fields[f] = true
 		}
+		if hostWord.FindString(arg) == arg {
+			if t, p, ok := ceilDivOf(src, arg); ok {
+				for _, ft := range stored[t] {
+					for _, fp := range stored[p] {
+						fields[ft+"/"+fp] = true
+					}
+				}
+			}
+		}
 		if bound == nil {
 			bound = fields
 		}
@@ -364,6 +381,34 @@ func launchBinding(src string) (map[string]bool, int) {
 		}
 	}
 	return bound, line
+}
+
+// ceilDiv is `(t + p - 1) / p` or a rounding-up division helper's call.
+var ceilDiv = regexp.MustCompile(`^\((\w+)\+(\w+)-1\)/(\w+)$|^(?:CeilDiv|DivCeil|CeilA2B|CeilDivision)\((\w+),(\w+)\)$`)
+
+// ceilDivOf reports whether every assignment of local v in src gives it
+// the rounded-up quotient of the same t by p, or clamps it (`if (v > c) v
+// = c;`): v is at most that quotient.
+func ceilDivOf(src, v string) (t, p string, ok bool) {
+	v = regexp.QuoteMeta(v)
+	assign := regexp.MustCompile(`(if\s*\(\s*` + v + `\s*>[^;]*)?\b` + v + `\s*=([^=;][^;]*);`)
+	for _, m := range assign.FindAllStringSubmatch(src, -1) {
+		if m[1] != "" {
+			continue // a clamp
+		}
+		d := ceilDiv.FindStringSubmatch(uncastText(m[2]))
+		switch {
+		case d == nil, d[1] != "" && d[2] != d[3]:
+			return "", "", false
+		case d[1] != "":
+			d[4], d[5] = d[1], d[2]
+		}
+		if t != "" && (t != d[4] || p != d[5]) {
+			return "", "", false
+		}
+		t, p = d[4], d[5]
+	}
+	return t, p, t != ""
 }
 
 // uncastText is an expression's text without blanks and casts to integer

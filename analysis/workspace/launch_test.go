@@ -16,8 +16,12 @@ func TestLaunchCounts(t *testing.T) {
 		"add/op_host/add_tiling.cpp": "void T(Ctx *c) {\n  int64_t used = Ceil(n, per);\n  tiling.set_usedCoreNum(used);\n  c->SetBlockDim(static_cast<uint32_t>(used));\n}\n",
 		"add/op_host/small.cpp":      "void S(Ctx *c) {\n  td->realCoreNum = k;\n  if (n == 0) { c->SetBlockDim(1); return; }\n  c->SetBlockDim(td->realCoreNum);\n}\n",
 		"add/op_host/get.cpp":        "void G(Ctx *c) { c->SetBlockDim(tilingData.get_blockCount()); }\n",
+		"add/op_host/share.cpp":      "void H(Ctx *c) {\n  t.set_total(n);\n  t.set_per(p);\n  int b = CeilDiv(n, p);\n  if (b > cores) b = cores;\n  c->SetBlockDim(b);\n}\n",
+		"add/op_host/other.cpp":      "void O(Ctx *c) {\n  t.set_total(n);\n  t.set_per(p);\n  int b = CeilDiv(n, p);\n  b = b + 1;\n  c->SetBlockDim(b);\n}\n",
 		"add/op_host/all.cpp":        "void A(Ctx *c) { tiling.set_aivNum(a); tiling.set_blockCount(b); c->SetBlockDim(coreNum); }\n",
 		"add/op_kernel/arch35/add.h": "",
+		"mul/op_host/share.cpp":      "void H(Ctx *c) {\n  t.set_total(n);\n  t.set_per(p);\n  int b = CeilDiv(n, p);\n  if (b > cores) b = cores;\n  c->SetBlockDim(b);\n}\n",
+		"mul/op_kernel/mul.cpp":      "",
 		"sub/op_kernel/sub.cpp":      "",
 	})
 	ws := New(dir)
@@ -31,8 +35,13 @@ func TestLaunchCounts(t *testing.T) {
 	}
 	sort.Strings(names)
 	// blockCount: all.cpp stores it and launches every core.
+	// total/per: share.cpp launches at most ceil(total / per) blocks, but
+	// other.cpp one more.
 	if strings.Join(names, ",") != "realCoreNum,usedCoreNum" {
 		t.Errorf("launch counts %v", names)
+	}
+	if got := ws.LaunchCounts(filepath.Join(dir, "mul/op_kernel")); len(got) != 1 || got["total/per"].Line != 6 {
+		t.Errorf("rounded-up shares: %v", got)
 	}
 	if got := ws.LaunchCounts(filepath.Join(dir, "sub/op_kernel")); len(got) != 0 {
 		t.Errorf("no host folder: %v", got)

@@ -6,6 +6,7 @@
 struct LaunchedTiling {
   uint32_t usedCoreNum;
   uint32_t rows;
+  uint32_t perCore;
 };
 
 class KernelLaunched {
@@ -31,6 +32,15 @@ public:
     AscendC::SyncAll();
   }
 
+  // A block's first row: below the rows on every launched block when the
+  // host launches at most the rows' shares.
+  __aicore__ inline void Share() {
+    if (blockIdx_ * tiling_->perCore >= tiling_->rows) {
+      return;
+    }
+    AscendC::SyncAll();
+  }
+
 private:
   __gm__ LaunchedTiling *tiling_;
   uint32_t blockIdx_;
@@ -42,4 +52,5 @@ extern "C" __global__ __aicore__ void launched(GM_ADDR x, GM_ADDR tiling) {
   op.Init(tiling);
   op.Process();
   op.Reduce();
+  op.Share();
 }
