@@ -186,7 +186,7 @@ func TestMemProfileRate(t *testing.T) {
 	}
 }
 
-// The server's collector target leaves at least serveHeadroom past a small
+// The collector target leaves at least the headroom (here 24 MB) past a small
 // live heap, and is the runtime's default once the live heap is that big.
 func TestHeadroomPercent(t *testing.T) {
 	for _, c := range []struct {
@@ -200,7 +200,7 @@ func TestHeadroomPercent(t *testing.T) {
 		{0, 100},         // nothing measured yet
 		{1 << 10, 10000}, // a tiny heap: capped
 	} {
-		if got := headroomPercent(c.live, serveHeadroom); got != c.want {
+		if got := headroomPercent(c.live, 24<<20); got != c.want {
 			t.Errorf("headroomPercent(%d MB) = %d, want %d", c.live>>20, got, c.want)
 		}
 	}
