@@ -46,7 +46,7 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"host code launches that many blocks by: `SetBlockDim(n)` with `set_usedCoreNum(n)` in the `op_host` folder beside the " +
 			"kernel's, or `idx * per >= total` where that host launches at most the tiles rounded up, `(total + per - 1) / per`; through locals and members " +
 			"of the class set only from those getters; not on the vector cores of a mixed kernel, whose ids count past " +
-			"the block number, unless only the cube cores call the code), or under a member nothing sets that is declared `false` or 0, or ending the final `else` of a dispatch comparing one shared value with constants (the " +
+			"the block number, unless only the cube cores call the code or the test is against twice the block number), or under a member nothing sets that is declared `false` or 0, or ending the final `else` of a dispatch comparing one shared value with constants (the " +
 			"fallback for a value the host never writes); a barrier the leaving core still owes (right after it the " +
 			"function decrements a counter its caller passed by reference, and a later loop pays it); a barrier under " +
 			"`if (i == 0)` on the first pass of the loop holding the return; and two returns whose tests differ in one " +
@@ -525,7 +525,7 @@ func (ix *fnIndex) neverTaken(pass *analysis.Pass, vm func() *unit.VarianceModel
 	if ix.never[k] == nil {
 		ix.never[k] = newShallowUpward(ix.fn, func(p, child *grammar.Node, above bool) bool {
 			return above || p.Kind() == "if_statement" && child.Field() == "consequence" &&
-				(!vecOfMixed && blockPastCount(vm(), cxx.ConditionOf(p)) || vm().ZeroMember(cxx.ConditionOf(p)))
+				(blockPastCount(vm(), cxx.ConditionOf(p), vecOfMixed) || vm().ZeroMember(cxx.ConditionOf(p)))
 		})
 	}
 	return ix.never[k].Of(r)
@@ -538,8 +538,10 @@ var (
 
 // blockPastCount reports whether test e says a block id is at or past the
 // block count: `idx >= num`, `idx > num - 1`, `idx + 1 > num` (either way
-// round), or a conjunction with such a term.
-func blockPastCount(vm *unit.VarianceModel, e *grammar.Node) bool {
+// round), or a conjunction with such a term. On the vector cores of a
+// mixed kernel (vec), whose ids count to twice the block number at most,
+// the count is `num * 2`.
+func blockPastCount(vm *unit.VarianceModel, e *grammar.Node, vec bool) bool {
 	e = cxx.Unparen(e)
 	if e == nil || e.Kind() != "binary_expression" || e.ChildByField("operator") == nil {
 		return false
@@ -548,16 +550,29 @@ func blockPastCount(vm *unit.VarianceModel, e *grammar.Node) bool {
 	op := e.ChildByField("operator").Kind()
 	switch op {
 	case "&&":
-		return blockPastCount(vm, l) || blockPastCount(vm, r)
+		return blockPastCount(vm, l, vec) || blockPastCount(vm, r, vec)
 	case "||":
-		return blockPastCount(vm, l) && blockPastCount(vm, r)
+		return blockPastCount(vm, l, vec) && blockPastCount(vm, r, vec)
 	case "<=":
 		l, r, op = r, l, ">="
 	case "<":
 		l, r, op = r, l, ">"
 	}
 	idx := func(x *grammar.Node) bool { return x != nil && blockIdxGetters[vm.Getter(x)] }
-	num := func(x *grammar.Node) bool { return x != nil && blockNumGetters[vm.Getter(x)] }
+	num := func(x *grammar.Node) bool {
+		if x == nil {
+			return false
+		}
+		g := vm.Getter(x)
+		if vec {
+			twice := strings.TrimSuffix(strings.TrimPrefix(g, "2*"), "*2")
+			if twice == g {
+				return false
+			}
+			g = twice
+		}
+		return blockNumGetters[g]
+	}
 	switch op {
 	case ">=":
 		// `idx * per >= total` where the host launches at most
@@ -568,7 +583,7 @@ func blockPastCount(vm *unit.VarianceModel, e *grammar.Node) bool {
 			if !ok {
 				per, ok = strings.CutSuffix(strings.TrimPrefix(first, "."), "*"+g)
 			}
-			if ok && strings.HasPrefix(total, ".") && vm.LaunchedUnder(total[1:], per) {
+			if ok && !vec && strings.HasPrefix(total, ".") && vm.LaunchedUnder(total[1:], per) {
 				return true
 			}
 		}

@@ -811,7 +811,7 @@ func coreIdentityName(name string) bool {
 // whose value e holds: a call of it, a cast of one, or a local or member
 // every definition of which in the unit is one; "" otherwise. A tiling
 // field no code of the unit sets reads as ".field", a product of two
-// such values as "a*b".
+// such values (or constants) as "a*b".
 func (m *VarianceModel) Getter(e *grammar.Node) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -833,7 +833,7 @@ func (m *VarianceModel) getter(fn, e *grammar.Node, depth int) string {
 		return ""
 	case "binary_expression":
 		if op := e.ChildByField("operator"); op != nil && op.Text() == "*" {
-			if a, b := m.getter(fn, e.ChildByField("left"), depth+1), m.getter(fn, e.ChildByField("right"), depth+1); a != "" && b != "" {
+			if a, b := m.factor(fn, e.ChildByField("left"), depth), m.factor(fn, e.ChildByField("right"), depth); a != "" && b != "" {
 				return a + "*" + b
 			}
 		}
@@ -897,6 +897,15 @@ func (m *VarianceModel) launchCounts() map[string]workspace.LaunchCount {
 		}
 	}
 	return m.counts
+}
+
+// factor is a product's operand as getter reads it, a constant as its
+// value.
+func (m *VarianceModel) factor(fn, e *grammar.Node, depth int) string {
+	if v, ok := m.consts.Eval(e); ok {
+		return strconv.FormatInt(v, 10)
+	}
+	return m.getter(fn, e, depth+1)
 }
 
 // LaunchedUnder reports whether the unit's host code launches at most

@@ -17,12 +17,21 @@ __aicore__ inline void VectorStage() {
   AscendC::SyncAll<false>();
 }
 
+// Vector ids stay below twice the block number.
+__aicore__ inline void VectorPairs() {
+  if (AscendC::GetBlockIdx() >= AscendC::GetBlockNum() * 2) {
+    return;
+  }
+  AscendC::SyncAll<false>();
+}
+
 extern "C" __global__ __aicore__ void mixed_stages(GM_ADDR a, GM_ADDR c) {
   if ASCEND_IS_AIC {
     CubeStage(a, c);
   }
   if ASCEND_IS_AIV {
     VectorStage();
+    VectorPairs();
   }
 }
 
