@@ -192,14 +192,14 @@ func (s *Store) get(ctx context.Context, id factID, name string, pins []*grammar
 			s.facts[id] = c
 			s.mu.Unlock()
 			v := s.fill(ctx, id, c, compute)
-			runOf(ctx).read(c)
+			readMetered(ctx, c)
 			return v
 		}
 		s.mu.Unlock()
 		select {
 		case <-c.done:
 			if c.ok {
-				runOf(ctx).read(c)
+				readMetered(ctx, c)
 				return c.v
 			}
 			// The computing run was cancelled or crashed: compute again.
@@ -226,9 +226,14 @@ type runFacts struct {
 	from  int
 }
 
-// read notes that the run read the fact of c.
-func (rf *runFacts) read(c *factCell) {
-	if rf == nil || c.meter == nil {
+// readMetered notes that the run under ctx read the fact of c, if it has
+// a meter to be told of (not one in a hundred does: the test comes first).
+func readMetered(ctx context.Context, c *factCell) {
+	if c.meter == nil {
+		return
+	}
+	rf := runOf(ctx)
+	if rf == nil {
 		return
 	}
 	rf.mu.Lock()
