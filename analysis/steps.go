@@ -25,17 +25,18 @@ import (
 // finding) and the file is reported as not fully analysed (a note named
 // IncompleteName; `check` exits ExitIncomplete).
 //
-// A fact the rules share counts its work on its own steps (unit.Store
-// gives each a cxx.Meter), never on the asking rule's: which rule, or
-// which file, computes it first depends on the order of the work, what it
-// costs does not. A fact past its steps stops and is kept as such; every
-// rule that reads it, then or later, has its findings in the file dropped
-// the same way. The call-graph summaries count theirs (expansions,
-// provenance, callers: work that grows with the paths of a call graph);
-// the other shared facts (indexes, the GM model, constants) are passes
-// over the text with bounded recursion, linear in it (BenchmarkShapes). With the rules of a file run
-// one after another (check), a rule is told of the facts it read; run at
-// once (the server), of any the file's rules read.
+// A fact the rules share counts its work on its own steps (a
+// unit.UnitKey with Steps: the store gives it a cxx.Meter), never on the
+// asking rule's: which rule, or which file, computes it first depends on
+// the order of the work, what it costs does not. A fact past its steps
+// stops and is kept as such; every rule that reads it, then or later, has
+// its findings in the file dropped the same way (with the rules of a file
+// run one after another, as check does, a rule is told of the facts it
+// read; run at once, as the server does, of any the file's rules read).
+// The call-graph summaries count theirs (expansions, provenance, callers:
+// work that grows with the paths of a call graph); the other shared facts
+// (indexes, the GM model, constants) are passes over the text with
+// bounded recursion, linear in it (BenchmarkShapes).
 //
 // So `check` needs no time limit, and has none: its findings are the same
 // under any load and with any -j. Options.Budget, the time limit, is the

@@ -83,20 +83,20 @@ func TestSharedFactSteps(t *testing.T) {
 		}
 	}
 	header := &unit.FileKey[int]{Name: "test.header-fact", Compute: func(ctx context.Context, _ *grammar.File) int {
-		m := cxx.KeepMeter(ctx)
+		m := cxx.MeterOf(ctx)
 		n := 0
 		for ; n < 3000 && !m.Spend(1); n++ {
 		}
 		return n
-	}}
+	}, Steps: true}
 	// lazy answers each question once, on the steps of the fact.
 	type lazy struct {
 		m    *cxx.Meter
 		done map[string]bool
 	}
 	closure := &unit.UnitKey[*lazy]{Name: "test.closure-fact", Compute: func(ctx context.Context, _ *unit.Unit) *lazy {
-		return &lazy{m: cxx.KeepMeter(ctx), done: map[string]bool{}}
-	}}
+		return &lazy{m: cxx.MeterOf(ctx), done: map[string]bool{}}
+	}, Steps: true}
 	reader := func(code, question string) *Analyzer {
 		return &Analyzer{Code: code, Name: "reader", Severity: SeverityWarning, Lang: grammar.CPP, Run: func(p *Pass) {
 			if question == "" {

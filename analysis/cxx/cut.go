@@ -25,17 +25,13 @@ func noteCut(ctx context.Context, why string) {
 }
 
 // A Meter counts the steps of one shared computation: a fact the store
-// computes once and every rule of every file reads (unit.Store gives each
-// its own). Its steps are the fact's, not the asking rule's, so whether it
+// computes once and the rules of every file read (unit.UnitKey.Steps). Its steps are the fact's, not the asking rule's, so whether it
 // finished is a property of its input, whichever rule asks first. A
 // computation past its steps stops and answers what it has: its readers
 // are told (unit.RunCut) and drop their findings.
 type Meter struct {
 	left  atomic.Int64
 	limit int64
-	// kept says the value goes on spending after its computation returned
-	// (KeepMeter: a lazy model such as the call-graph summaries).
-	kept  atomic.Bool
 	spent atomic.Bool
 }
 
@@ -65,10 +61,6 @@ func (m *Meter) Spend(n int) bool {
 // Spent reports whether the computation ran out of steps.
 func (m *Meter) Spent() bool { return m != nil && m.spent.Load() }
 
-// Kept reports whether the value spends on the meter after its
-// computation returned (see KeepMeter).
-func (m *Meter) Kept() bool { return m != nil && m.kept.Load() }
-
 // Limit is the meter's step budget.
 func (m *Meter) Limit() int64 { return m.limit }
 
@@ -80,13 +72,10 @@ func WithMeter(ctx context.Context, m *Meter) context.Context {
 	return context.WithValue(ctx, meterKey{}, m)
 }
 
-// KeepMeter returns the meter of the computation run under ctx (nil: not
-// metered), for a lazy value that computes more when asked later: its
-// later work is charged to the same steps.
-func KeepMeter(ctx context.Context) *Meter {
+// MeterOf returns the meter of the computation run under ctx (nil: not
+// metered). A lazy value that computes more when asked later keeps it:
+// that work is charged to the same steps.
+func MeterOf(ctx context.Context) *Meter {
 	m, _ := ctx.Value(meterKey{}).(*Meter)
-	if m != nil {
-		m.kept.Store(true)
-	}
 	return m
 }

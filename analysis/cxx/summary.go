@@ -466,7 +466,7 @@ func SummarizeWith(ff FileFacts, funcs *Funcs, files ...*grammar.File) *Summarie
 }
 
 // Metered charges the summaries' lazy work to m, the steps of the fact
-// holding them (KeepMeter), whichever rule asks: past them every answer is
+// holding them (MeterOf its computation), whichever rule asks: past them every answer is
 // cut short, and the fact's readers are told. Ask them of a file's own
 // unit (its reach), whose rules ask the same questions in the same order
 // on every run, so that the total, and whether it passed, is a property of

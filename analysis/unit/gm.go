@@ -99,8 +99,9 @@ func (u *Unit) FuncIndex() *cxx.Funcs { return Fact(u, funcsKey) }
 var summariesKey = &UnitKey[*cxx.Summaries]{
 	Name: "unit.summaries",
 	Compute: func(ctx context.Context, u *Unit) *cxx.Summaries {
-		return cxx.SummarizeWith(u, Fact(u, funcsKey), u.CodeFiles()...).Metered(cxx.KeepMeter(ctx))
+		return cxx.SummarizeWith(u, Fact(u, funcsKey), u.CodeFiles()...).Metered(cxx.MeterOf(ctx))
 	},
+	Steps: true,
 }
 
 // Summaries summarizes every function of the unit: provenance, cache

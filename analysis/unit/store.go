@@ -17,6 +17,8 @@ import (
 type FileKey[T any] struct {
 	Name    string
 	Compute func(ctx context.Context, f *grammar.File) T
+	// Steps gives Compute a step meter of its own (see UnitKey.Steps).
+	Steps bool
 }
 
 // UnitKey names a fact derived from a unit's inputs alone (its files, its
@@ -26,6 +28,10 @@ type FileKey[T any] struct {
 type UnitKey[T any] struct {
 	Name    string
 	Compute func(ctx context.Context, u *Unit) T
+	// Steps gives Compute a step meter of its own (cxx.MeterOf(ctx)), for
+	// work that can grow past linear: past its steps it stops, and every
+	// rule reading the fact is told (RunCut).
+	Steps bool
 }
 
 // cell is the store's cell of a fact, nil when it holds none.
@@ -170,9 +176,8 @@ type factCell struct {
 	done chan struct{}
 	v    any
 	ok   bool
-	// name is the fact's key's name; meter counts its steps, kept when
-	// the computation ran out of them or the value spends on it later
-	// (nil otherwise: a reader has nothing to be told).
+	// name is the fact's key's name; meter counts its steps (nil: a fact
+	// with no steps, see UnitKey.Steps).
 	name  string
 	meter *cxx.Meter
 	// pins are the parses and stubs the fact was computed from.
@@ -180,7 +185,7 @@ type factCell struct {
 	stubs []*abi.Stub
 }
 
-func (s *Store) get(ctx context.Context, id factID, name string, pins []*grammar.File, compute func(context.Context) any) any {
+func (s *Store) get(ctx context.Context, id factID, name string, steps bool, pins []*grammar.File, compute func(context.Context) any) any {
 	if ctx.Err() != nil {
 		return cancelledFact(ctx, id, compute)
 	}
@@ -189,6 +194,9 @@ func (s *Store) get(ctx context.Context, id factID, name string, pins []*grammar
 		c := s.facts[id]
 		if c == nil {
 			c = &factCell{done: make(chan struct{}), pins: pins, name: name}
+			if rf := runOf(ctx); steps && rf != nil && rf.steps > 0 {
+				c.meter = cxx.NewMeter(rf.steps)
+			}
 			s.facts[id] = c
 			s.mu.Unlock()
 			v := s.fill(ctx, id, c, compute)
@@ -218,16 +226,16 @@ func (s *Store) get(ctx context.Context, id factID, name string, pins []*grammar
 type runFacts struct {
 	mu sync.Mutex
 	m  map[factID]any
-	// steps is each fact's step budget (0: none); cut are the facts the
-	// run read that ran out of their steps, or may (a lazy value), those
-	// from cut[from] on since the last StartReads.
+	// steps is the step budget of each fact with steps the run computes
+	// (0: none); cut are those facts the run read, those from cut[from] on
+	// since the last StartReads.
 	steps int64
 	cut   []*factCell
 	from  int
 }
 
 // readMetered notes that the run under ctx read the fact of c, if it has
-// a meter to be told of (not one in a hundred does: the test comes first).
+// a meter to be told of.
 func readMetered(ctx context.Context, c *factCell) {
 	if c.meter == nil {
 		return
@@ -323,14 +331,10 @@ func (s *Store) fill(ctx context.Context, id factID, c *factCell, compute func(c
 		}
 		close(c.done)
 	}()
-	var m *cxx.Meter
-	if rf := runOf(ctx); rf != nil && rf.steps > 0 {
-		m = cxx.NewMeter(rf.steps)
+	if c.meter != nil {
+		ctx = cxx.WithMeter(ctx, c.meter)
 	}
-	v := compute(cxx.WithMeter(ctx, m))
-	if m.Spent() || m.Kept() {
-		c.meter = m
-	}
+	v := compute(ctx)
 	if ctx.Err() == nil {
 		c.v, c.ok = v, true
 	} else if rf := runOf(ctx); rf != nil {

@@ -130,7 +130,7 @@ func Fact[T any](u *Unit, k *UnitKey[T]) T {
 	}
 	ctx := u.Context()
 	id := factID{key: k, unit: u.Key}
-	v := u.store.get(ctx, id, k.Name, u.Files, func(ctx context.Context) any { return k.Compute(ctx, u) })
+	v := u.store.get(ctx, id, k.Name, k.Steps, u.Files, func(ctx context.Context) any { return k.Compute(ctx, u) })
 	u.store.pinStubs(id, u.Stubs)
 	return v.(T)
 }
@@ -142,7 +142,7 @@ func FileFact[T any](u *Unit, f *grammar.File, k *FileKey[T]) T {
 	if u.store == nil {
 		return k.Compute(ctx, f)
 	}
-	v := u.store.get(ctx, factID{key: k, file: f}, k.Name, []*grammar.File{f}, func(ctx context.Context) any { return k.Compute(ctx, f) })
+	v := u.store.get(ctx, factID{key: k, file: f}, k.Name, k.Steps, []*grammar.File{f}, func(ctx context.Context) any { return k.Compute(ctx, f) })
 	return v.(T)
 }
 
