@@ -265,7 +265,7 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		// found.
 		diags = append(diags, Diagnostic{
 			File: f.Path, Code: BudgetCode, Name: BudgetName, Severity: SeverityInfo,
-			Message: fmt.Sprintf("not fully analysed: the analysis of this file stopped after %v (its time limit; the machine may be overloaded); the findings of the rules still to run are missing", opts.Budget),
+			Message: fmt.Sprintf("not fully analysed: the analysis of this file stopped at the editor's time limit (%v, stretched by the machine's load); the findings of the rules still to run are missing (`extern-lsp check` has no time limit)", opts.Budget),
 		})
 	}
 	if len(cut) > 0 {
