@@ -537,8 +537,8 @@ var (
 )
 
 // blockPastCount reports whether test e says a block id is at or past the
-// block count: `idx >= num`, `idx > num - 1`, `idx + 1 > num` (either way
-// round), or a conjunction with such a term. On the vector cores of a
+// block count: `idx >= num`, `idx > num - 1`, `idx + 1 > num`, `idx > num`
+// (either way round), or a conjunction with such a term. On the vector cores of a
 // mixed kernel (vec), whose ids count to twice the block number at most,
 // the count is `num * 2`.
 func blockPastCount(vm *unit.VarianceModel, e *grammar.Node, vec bool) bool {
@@ -589,7 +589,8 @@ func blockPastCount(vm *unit.VarianceModel, e *grammar.Node, vec bool) bool {
 		}
 		return idx(l) && num(r)
 	case ">":
-		return idx(offByOne(l, "+")) && num(r) || idx(l) && num(offByOne(r, "-"))
+		// `idx > num` holds on no more cores than `idx >= num`.
+		return idx(l) && num(r) || idx(offByOne(l, "+")) && num(r) || idx(l) && num(offByOne(r, "-"))
 	}
 	return false
 }

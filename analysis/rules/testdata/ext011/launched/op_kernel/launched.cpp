@@ -26,7 +26,7 @@ public:
   }
 
   __aicore__ inline void Reduce() {
-    if (AscendC::GetBlockIdx() >= tiling_->usedCoreNum) {
+    if (AscendC::GetBlockIdx() > tiling_->usedCoreNum) {
       return;
     }
     AscendC::SyncAll();

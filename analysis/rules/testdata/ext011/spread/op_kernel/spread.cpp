@@ -26,8 +26,8 @@ public:
   }
 
   __aicore__ inline void Reduce() {
-    if (AscendC::GetBlockIdx() >= tiling_->usedCoreNum) {
-      return; // want "under `if \\(AscendC::GetBlockIdx\\(\\) >= tiling_->usedCoreNum\\)`"
+    if (AscendC::GetBlockIdx() > tiling_->usedCoreNum) {
+      return; // want "under `if \\(AscendC::GetBlockIdx\\(\\) > tiling_->usedCoreNum\\)`"
     }
     AscendC::SyncAll();
   }
