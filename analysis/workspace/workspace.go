@@ -140,6 +140,17 @@ type scan struct {
 	cube      bool
 	vec       bool
 	mixedSig  bool
+	// resolved is what Includes made of includes, and against which
+	// resolutions (a closure walk asks for every file of every closure).
+	resolved atomic.Pointer[resolvedIncludes]
+}
+
+// resolvedIncludes are the workspace files a scan's includes resolve to
+// under one memo of resolutions (Workspace.resolved).
+type resolvedIncludes struct {
+	under *memo[[2]string, string]
+	from  string
+	paths []string
 }
 
 // Workspace holds files by absolute path. It is safe for concurrent use.
@@ -1003,12 +1014,19 @@ func (w *Workspace) missingDir(d string) bool {
 	return m
 }
 
-// Includes returns the workspace files path includes directly.
+// Includes returns the workspace files path includes directly (shared:
+// callers must not modify the list).
 func (w *Workspace) Includes(path string) []string {
 	path = Abs(path)
 	s := w.scanOf(path)
 	if s == nil {
 		return nil
+	}
+	w.mu.Lock()
+	res := memoOf(&w.resolved)
+	w.mu.Unlock()
+	if r := s.resolved.Load(); r != nil && r.under == res && r.from == path {
+		return r.paths
 	}
 	var out []string
 	for _, inc := range s.includes {
@@ -1016,6 +1034,13 @@ func (w *Workspace) Includes(path string) []string {
 			out = append(out, p)
 		}
 	}
+	// Kept only while the resolutions it read are the workspace's: a
+	// drop (include folders, a new stub) makes a new memo.
+	w.mu.Lock()
+	if w.resolved == res {
+		s.resolved.Store(&resolvedIncludes{under: res, from: path, paths: slices.Clip(out)})
+	}
+	w.mu.Unlock()
 	return out
 }
 
