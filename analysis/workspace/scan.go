@@ -110,7 +110,13 @@ func scanText(src []byte) *scan {
 		}
 		return nil
 	}
-	is := func(i int, lit string) bool { return string(at(i)) == lit }
+	is := func(i int, lit string) bool {
+		if !valid(i) {
+			return false
+		}
+		t := ring[i%window]
+		return int(t.end-t.start) == len(lit) && string(src[t.start:t.end]) == lit
+	}
 	ident := func(i int) bool { return valid(i) && ring[i%window].kind == 'i' }
 	externC := false
 	// args records a `__gm__ int64_t *name` parameter whose type starts at
@@ -135,19 +141,28 @@ func scanText(src []byte) *scan {
 	}
 	judge := func(i int) {
 		t := ring[i%window]
-		if global && t.kind == 'p' && (is(i, "{") || is(i, ";")) {
-			// A __global__ kernel with parameters of its own is launched
-			// by the host; one with the args shape is the runtime's.
-			s.global = s.global || !globalArgs
-			global, globalArgs = false, false
-		}
-		if t.kind == 'p' && (is(i, "{") || is(i, "}") || is(i, ";")) {
-			inline = false
-		}
 		if t.kind != 'i' {
-			if t.kind == 'p' && is(i, "<") && is(i+1, "<") && is(i+2, "<") && (ident(i-1) || is(i-1, ">")) {
-				// kernel<<<blocks, l2ctrl, stream>>>(...): a host launch.
-				s.launch = true
+			if t.kind != 'p' || t.end-t.start != 1 {
+				return
+			}
+			// One byte, read once: most tokens are punctuation.
+			switch src[t.start] {
+			case '{', ';':
+				if global {
+					// A __global__ kernel with parameters of its own is
+					// launched by the host; one with the args shape is
+					// the runtime's.
+					s.global = s.global || !globalArgs
+					global, globalArgs = false, false
+				}
+				inline = false
+			case '}':
+				inline = false
+			case '<':
+				if is(i+1, "<") && is(i+2, "<") && (ident(i-1) || is(i-1, ">")) {
+					// kernel<<<blocks, l2ctrl, stream>>>(...): a host launch.
+					s.launch = true
+				}
 			}
 			return
 		}
