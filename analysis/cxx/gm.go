@@ -1977,13 +1977,12 @@ func (fd *fnDccis) dcci(i int32) Dcci {
 }
 
 // rooted returns the positions in ix (byRoot or out) of the dccis on root,
-// ascending.
+// ascending. Both ends by binary search: a function of thousands of
+// dccis on one pointer walked them all per store (9% of check on a 4 MB
+// function, 14% at 8 MB).
 func (fd *fnDccis) rooted(ix []int32, root string) []int32 {
 	lo := sort.Search(len(ix), func(k int) bool { return fd.root(ix[k]) >= root })
-	hi := lo
-	for hi < len(ix) && fd.root(ix[hi]) == root {
-		hi++
-	}
+	hi := lo + sort.Search(len(ix)-lo, func(k int) bool { return fd.root(ix[lo+k]) > root })
 	return ix[lo:hi]
 }
 

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -134,7 +135,7 @@ func usedAfterDestroy(pass *analysis.Pass, first, second *unit.TPipe) bool {
 	}
 	macros := pass.Closure().Macros()
 	destroyed := false
-	for _, id := range pass.Nodes("identifier") {
+	for _, id := range identsAfter(pass, first.Fn, second.Node.End) {
 		if id.Start <= second.Node.End || !first.Fn.Contains(id) {
 			continue
 		}
@@ -176,7 +177,7 @@ func handedTo(pass *analysis.Pass, first, second *unit.TPipe) bool {
 	if first.Name == "" || first.Class != "" || second.Class == "" || second.Name == "" || first.Fn == nil {
 		return false
 	}
-	for _, id := range pass.Nodes("identifier") {
+	for _, id := range identsAfter(pass, first.Fn, second.Node.End) {
 		if id.Start <= second.Node.End || !first.Fn.Contains(id) || id.Text() != first.Name {
 			continue
 		}
@@ -193,6 +194,20 @@ func handedTo(pass *analysis.Pass, first, second *unit.TPipe) bool {
 		}
 	}
 	return false
+}
+
+// identsAfter lists the file's identifiers that start after off and
+// before fn ends: found by binary search, where a scan from the file's
+// start per pair of pipes was quadratic in a function holding many (a
+// pipe per phase: 8% of check on a 4 MB function, 13% at 8 MB).
+func identsAfter(pass *analysis.Pass, fn *grammar.Node, off uint32) []*grammar.Node {
+	ids := pass.Nodes("identifier")
+	lo := sort.Search(len(ids), func(k int) bool { return ids[k].Start > off })
+	hi := len(ids)
+	if fn.Tree() == pass.File.Tree {
+		hi = lo + sort.Search(len(ids)-lo, func(k int) bool { return ids[lo+k].Start >= fn.End })
+	}
+	return ids[lo:hi]
 }
 
 // wordIndex is the offset of the first occurrence of w in s that starts
