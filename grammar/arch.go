@@ -56,8 +56,8 @@ var archConfigs = []struct {
 }{
 	{ArchA2A3, deviceConfigs[0]},
 	{ArchA2A3, deviceConfigs[1]},
-	{ArchA5, config{"__DAV_C310__": 1, "__DAV_CUBE__": 1, "__CCE_AICORE__": 310, "__NPU_ARCH__": 3510}},
-	{ArchA5, config{"__DAV_C310__": 1, "__DAV_VEC__": 1, "__CCE_AICORE__": 310, "__NPU_ARCH__": 3510}},
+	{ArchA5, a5Configs[0]},
+	{ArchA5, a5Configs[1]},
 	{ArchNone, config{"__DAV_CUBE__": 1, "__DAV_VEC__": 1, "__CCE_AICORE__": 1, "__NPU_ARCH__": 1}},
 }
 

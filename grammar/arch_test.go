@@ -70,3 +70,15 @@ func TestC310BranchNotInC220Cores(t *testing.T) {
 		t.Errorf("its #else: cores %v, want both", c)
 	}
 }
+
+// A file whose conditionals name A5 alone is judged as A5's compiles: its
+// A5 branch runs on both cores, a branch no A5 compile takes on none.
+func TestA5OnlyFileInA5Cores(t *testing.T) {
+	src := "void f() {\n#if __NPU_ARCH__ == 3510\n  a5();\n#endif\n#if __NPU_ARCH__ != 3510\n  other();\n#endif\n#ifdef __DAV_VEC__\n  vec();\n#endif\n}\n"
+	g := ScanGuards([]byte(src))
+	for marker, want := range map[string]Cores{"a5()": Both, "other()": None, "vec()": AIV, "}": Both} {
+		if c := g.CoresAt(uint32(strings.LastIndex(src, marker))); c != want {
+			t.Errorf("%s: cores %v, want %v", marker, c, want)
+		}
+	}
+}

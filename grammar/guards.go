@@ -76,11 +76,16 @@ var deviceConfigs = [2]config{
 	{"__DAV_C220_VEC__": 1, "__DAV_VEC__": 1, "__CCE_AICORE__": 220, "__NPU_ARCH__": 2201},
 }
 
+// a5Configs are A5's (dav-c310) cube and vector compiles.
+var a5Configs = [2]config{
+	{"__DAV_C310__": 1, "__DAV_CUBE__": 1, "__CCE_AICORE__": 310, "__NPU_ARCH__": 3510},
+	{"__DAV_C310__": 1, "__DAV_VEC__": 1, "__CCE_AICORE__": 310, "__NPU_ARCH__": 3510},
+}
+
 // knownUndefined are macros that are never defined in a device compile; the
 // CPU simulator and host-side paths are not device code. `__DAV_C310__` is
 // Ascend 950's (-D__DAV_C310__ with --cce-aicore-arch=dav-c310-*): the
-// dav-c220 compiles modelled here never define it, as they never take
-// `__NPU_ARCH__ == 3510` (ScanArch models both chips).
+// dav-c220 compiles never define it (a5Configs do).
 var knownUndefined = map[string]bool{
 	"__DAV_C220_CUBE__": true, "__DAV_C220_VEC__": true, "__DAV_CUBE__": true, "__DAV_VEC__": true,
 	"__CPU_SIM": true, "__CPU_SIM__": true, "ASCENDC_CPU_DEBUG": true, "__CCE_KT_TEST__": true,
@@ -160,7 +165,26 @@ func ScanGuards(src []byte) *Guards { return ScanGuardsWith(src, nil) }
 // ScanGuardsWith is ScanGuards for a file compiled after the including file
 // defined (true) or #undef'd (false) the macros in pre: a header's
 // `#ifndef NO_GLOBAL_ENTRY` depends on its includer.
+//
+// A file whose chip conditionals all name A5 (`#if __NPU_ARCH__ == 3510`
+// with no other chip's branch) is evaluated as A5's compiles, as
+// unit.Target infers for its unit: with dav-c220's, the code only A5
+// compiles (such as a dcci fixing a read there) ran on no core at all.
 func ScanGuardsWith(src []byte, pre map[string]bool) *Guards {
+	g := scanGuards(src, pre, deviceConfigs)
+	names := ScanArch(g).Evidence
+	for _, e := range names {
+		if e.Arch != ArchA5 {
+			return g
+		}
+	}
+	if len(names) == 0 {
+		return g
+	}
+	return scanGuards(src, pre, a5Configs)
+}
+
+func scanGuards(src []byte, pre map[string]bool, confs [2]config) *Guards {
 	g := &Guards{}
 	var stack []frame
 	defs := [2]map[string]bool{{}, {}}
@@ -246,11 +270,11 @@ func ScanGuardsWith(src []byte, pre map[string]bool) *Guards {
 				for cfg := 0; cfg < 2; cfg++ {
 					switch kind {
 					case "ifdef":
-						r[cfg] = definedIn(firstWord(cond), deviceConfigs[cfg], defs[cfg])
+						r[cfg] = definedIn(firstWord(cond), confs[cfg], defs[cfg])
 					case "ifndef":
-						r[cfg] = triNot(definedIn(firstWord(cond), deviceConfigs[cfg], defs[cfg]))
+						r[cfg] = triNot(definedIn(firstWord(cond), confs[cfg], defs[cfg]))
 					default:
-						r[cfg] = evalCond(cond, deviceConfigs[cfg], defs[cfg])
+						r[cfg] = evalCond(cond, confs[cfg], defs[cfg])
 					}
 				}
 				// The branch's own cores ignore enclosing groups and earlier
