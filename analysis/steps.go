@@ -88,10 +88,10 @@ func Incomplete(d *Diagnostic) bool {
 // errSteps is the cause of a rule's context once its steps are spent.
 var errSteps = errors.New("the rule's analysis step budget is spent")
 
-// meter counts one rule's steps in one file.
+// meter counts one rule's steps in one file (the count is a shared
+// fact's cxx.Meter's); past them the rule's context is cancelled.
 type meter struct {
-	left   atomic.Int64
-	limit  int64
+	steps  *cxx.Meter
 	cancel context.CancelCauseFunc
 	mu     sync.Mutex
 	// why says why the rule's analysis is incomplete ("" while it is not).
@@ -99,8 +99,7 @@ type meter struct {
 }
 
 func newMeter(ctx context.Context, limit int64) (*meter, context.Context) {
-	m := &meter{limit: limit}
-	m.left.Store(limit)
+	m := &meter{steps: cxx.NewMeter(limit)}
 	ctx, m.cancel = context.WithCancelCause(ctx)
 	ctx = cxx.WithCut(ctx, m.cut)
 	return m, ctx
@@ -108,13 +107,10 @@ func newMeter(ctx context.Context, limit int64) (*meter, context.Context) {
 
 // spend takes n steps and reports whether the budget ran out.
 func (m *meter) spend(n int) bool {
-	if m == nil || m.limit <= 0 {
+	if m == nil || !m.steps.Spend(n) {
 		return false
 	}
-	if m.left.Add(-int64(n)) >= 0 {
-		return false
-	}
-	m.cut(fmt.Sprintf("it spent its %s analysis steps", Thousands(int(m.limit))))
+	m.cut(fmt.Sprintf("it spent its %s analysis steps", Thousands(int(m.steps.Limit()))))
 	return true
 }
 
