@@ -336,19 +336,14 @@ func (hg *houseGroup) finding(pass *analysis.Pass) analysis.Diagnostic {
 	var dcci *analysis.Fix
 	if len(d.Fixes) > 0 && d.Fixes[0].Applicability != analysis.DisplayOnly {
 		f := d.Fixes[0]
-		f.Edits = append([]analysis.TextEdit(nil), f.Edits...)
 		dcci = &f
 	}
 	var titles []string
-	at := map[editPlace]int{}
+	var join *insertJoin
+	seen := map[string]bool{} // titles' (a scan of them was quadratic in the reads)
 	if dcci != nil {
-		titles = []string{dcci.Title}
-		for i, e := range dcci.Edits {
-			k := editPlace{e.File, e.Start, e.End}
-			if _, ok := at[k]; !ok {
-				at[k] = i
-			}
-		}
+		titles, seen[dcci.Title] = []string{dcci.Title}, true
+		join = newInsertJoin(dcci.Edits)
 	}
 	for _, o := range hg.diags[1:] {
 		d.Related = append(d.Related, analysis.Related{File: o.File, Start: o.Start, End: o.End,
@@ -360,10 +355,15 @@ func (hg *houseGroup) finding(pass *analysis.Pass) analysis.Diagnostic {
 			dcci = nil // a read no dcci placement covers: no fix for the group
 			continue
 		}
-		dcci.Edits = mergeInserts(dcci.Edits, o.Fixes[0].Edits, at)
-		if t := o.Fixes[0].Title; !slices.Contains(titles, t) {
-			titles = append(titles, t)
+		for _, e := range o.Fixes[0].Edits {
+			join.add(e)
 		}
+		if t := o.Fixes[0].Title; !seen[t] {
+			titles, seen[t] = append(titles, t), true
+		}
+	}
+	if dcci != nil {
+		dcci.Edits = join.edits()
 	}
 	if dcci != nil && len(titles) > 1 {
 		dcci.Title = "Make every read of `" + hg.root + "` coherent: " + strings.Join(titles, "; ")
@@ -381,30 +381,136 @@ func (hg *houseGroup) finding(pass *analysis.Pass) analysis.Diagnostic {
 	return d
 }
 
-// mergeInserts adds edits to into: an edit already there is not repeated,
-// and an insertion at the same place as one there joins its text. at
-// holds where into has each place (the first edit there): a scan of into
-// per edit was quadratic in a group's reads.
-func mergeInserts(into, edits []analysis.TextEdit, at map[editPlace]int) []analysis.TextEdit {
-	for _, e := range edits {
-		k := editPlace{e.File, e.Start, e.End}
-		i, ok := at[k]
-		if !ok {
-			at[k] = len(into)
-			into = append(into, e)
-			continue
-		}
-		if x := into[i]; x.NewText != e.NewText && x.Start == x.End && !strings.Contains(x.NewText, e.NewText) {
-			into[i].NewText += e.NewText
-		}
-	}
-	return into
+// insertJoin merges the edits of a group's fixes: an edit already there
+// is not repeated, and an insertion at the same place as one there joins
+// its text unless the text there already holds it.
+type insertJoin struct {
+	out []analysis.TextEdit
+	at  map[editPlace]*joinedText // the first edit at each place
 }
 
 // editPlace is where an edit applies.
 type editPlace struct {
 	file       string
 	start, end uint32
+}
+
+func newInsertJoin(edits []analysis.TextEdit) *insertJoin {
+	j := &insertJoin{at: map[editPlace]*joinedText{}}
+	for _, e := range edits {
+		if k := (editPlace{e.File, e.Start, e.End}); j.at[k] == nil {
+			j.at[k] = &joinedText{i: len(j.out)}
+		}
+		j.out = append(j.out, e)
+	}
+	return j
+}
+
+func (j *insertJoin) add(e analysis.TextEdit) {
+	k := editPlace{e.File, e.Start, e.End}
+	t := j.at[k]
+	switch {
+	case t == nil:
+		j.at[k] = &joinedText{i: len(j.out)}
+		j.out = append(j.out, e)
+	case e.Start == e.End:
+		if !t.started {
+			t.started = true
+			t.append(j.out[t.i].NewText)
+		}
+		if !t.contains(e.NewText) {
+			t.append(e.NewText)
+		}
+	}
+}
+
+func (j *insertJoin) edits() []analysis.TextEdit {
+	for _, t := range j.at {
+		if t.started {
+			j.out[t.i].NewText = t.text.String()
+		}
+	}
+	return j.out
+}
+
+// joinedText is the text joined at one place. Each text joined used to be
+// appended to a string and searched for in all of it: quadratic in the
+// reads one loop's dcci covers (an 8 MB nest: 50 s). While every text
+// joined ends a line, the search looks its lines up instead: the first
+// line of an occurrence ends where a joined line does, so it is that line's
+// tail, and the lines after it are whole joined lines.
+type joinedText struct {
+	i       int  // the edit's index in the merged edits
+	started bool // text holds the edit's text and what joined it
+	text    strings.Builder
+	lines   []string                 // nil once a text joined does not end a line
+	tails   map[int]map[string][]int // by tail length: the lines with that tail
+}
+
+func (t *joinedText) append(s string) {
+	at := t.text.Len()
+	t.text.WriteString(s)
+	if t.lines == nil && at > 0 || !strings.HasSuffix(s, "\n") {
+		t.lines, t.tails = nil, nil
+		return
+	}
+	all := t.text.String()
+	for s := all[at:]; s != ""; {
+		n := strings.IndexByte(s, '\n') + 1
+		t.index(s[:n])
+		s = s[n:]
+	}
+}
+
+// index adds a line to the lines and to each tail length's lines.
+func (t *joinedText) index(line string) {
+	t.lines = append(t.lines, line)
+	for n, m := range t.tails {
+		t.tail(m, n, len(t.lines)-1)
+	}
+}
+
+// tail adds line i to the lines with its tail of n bytes.
+func (t *joinedText) tail(m map[string][]int, n, i int) {
+	if l := t.lines[i]; len(l) >= n {
+		m[l[len(l)-n:]] = append(m[l[len(l)-n:]], i)
+	}
+}
+
+// contains reports whether the joined text holds s.
+func (t *joinedText) contains(s string) bool {
+	all := t.text.String()
+	if t.lines == nil || !strings.HasSuffix(s, "\n") || len(all) < 4096 {
+		return strings.Contains(all, s)
+	}
+	first, rest, _ := strings.Cut(s, "\n")
+	first += "\n"
+	if t.tails == nil {
+		t.tails = map[int]map[string][]int{}
+	}
+	m := t.tails[len(first)]
+	if m == nil {
+		m = map[string][]int{}
+		for i := range t.lines {
+			t.tail(m, len(first), i)
+		}
+		t.tails[len(first)] = m
+	}
+	want := strings.SplitAfter(rest, "\n")
+	want = want[:len(want)-1] // rest ends a line: the last piece is empty
+next:
+	for _, i := range m[first] {
+		if i+len(want) >= len(t.lines) {
+			continue
+		}
+		for j, l := range want {
+			if t.lines[i+1+j] != l {
+				continue next
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func sum(xs []int) int {
