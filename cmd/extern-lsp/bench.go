@@ -33,11 +33,12 @@ func init() {
 // benchFlags are `extern-lsp bench`'s settings.
 type benchFlags struct {
 	runs, edits, copies int
-	// burn is the number of busy processes the editor session is also
-	// measured beside (0: quiet only).
-	burn int
-	// burner is the hidden mode of one busy child process.
-	burner             bool
+	// burn is the number of busy threads of one process the editor
+	// session is also measured beside, burnSessions that of busy
+	// processes each in a session of its own (0: not measured).
+	burn, burnSessions int
+	// burner is the hidden mode of one busy child process: its threads.
+	burner             int
 	clangd             string
 	dir                string
 	skipLSP, skipCheck bool
@@ -63,16 +64,17 @@ func runBench(c *cli, args []string) int {
 	fs.StringVar(&f.dir, "dir", "", "write the generated units here and keep them (default: a temporary folder, removed)")
 	fs.BoolVar(&f.skipLSP, "no-editor", false, "check figures only")
 	fs.BoolVar(&f.skipCheck, "no-check", false, "editor figures only")
-	fs.IntVar(&f.burn, "burn", 0, "also measure the editor beside N busy processes (e.g. 2x the cores), interleaved with the quiet runs")
+	fs.IntVar(&f.burn, "burn", 0, "also measure the editor beside one process of N busy threads (e.g. 2x the cores: a build started from a terminal), interleaved with the quiet runs")
+	fs.IntVar(&f.burnSessions, "burn-sessions", 0, "also measure the editor beside N busy processes, each in a session of its own (harsher where Linux shares the CPU between sessions first)")
 	fs.StringVar(&f.floor, "parse-floor", "", "")
-	fs.BoolVar(&f.burner, "burner", false, "")
+	fs.IntVar(&f.burner, "burner", 0, "")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: extern-lsp bench [--runs N] [--edits N] [--burn N] [--clangd PATH] [--no-editor | --no-check] [TREE...]\n\n"+
+		fmt.Fprintln(stderr, "usage: extern-lsp bench [--runs N] [--edits N] [--burn N] [--burn-sessions N] [--clangd PATH] [--no-editor | --no-check] [TREE...]\n\n"+
 			"Measures, on this machine: check on each TREE (default: 14 copies of the generated realistic unit) on one core\n"+
 			"and on two (wall, CPU, peak memory, CPU over the parse floor: the CPU of parsing every file check reads once),\n"+
 			"--statistics against check; then the editor on the generated unit over JSON-RPC (open, edit to diagnostics,\n"+
 			"hover, code action, completion: p50/p99; the push past the debounce floor), with clangd on the same edits when it\n"+
-			"is installed; with --burn N, also beside N busy processes.\n"+
+			"is installed; with --burn N, also beside a process of N busy threads, with --burn-sessions N beside N busy processes.\n"+
 			"Measure on a quiet machine: the load is printed with the figures.")
 		fs.PrintDefaults()
 	}
@@ -85,11 +87,11 @@ func runBench(c *cli, args []string) int {
 	if f.floor != "" {
 		return parseFloorChild(stdout, stderr, f.floor)
 	}
-	if f.burner {
-		burn()
+	if f.burner > 0 {
+		burn(f.burner)
 	}
-	if f.runs < 1 || f.edits < 3 || f.copies < 1 || f.burn < 0 {
-		fmt.Fprintln(stderr, "extern-lsp bench: --runs and --copies must be at least 1, --edits at least 3, --burn not negative")
+	if f.runs < 1 || f.edits < 3 || f.copies < 1 || f.burn < 0 || f.burnSessions < 0 {
+		fmt.Fprintln(stderr, "extern-lsp bench: --runs and --copies must be at least 1, --edits at least 3, --burn and --burn-sessions not negative")
 		return 2
 	}
 	self, err := os.Executable()

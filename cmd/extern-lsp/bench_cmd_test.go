@@ -7,14 +7,16 @@ import (
 
 // TestBenchCommand: `extern-lsp bench` measures check (parse floor, one
 // core, two, --statistics) on a tree and drives the server over JSON-RPC
-// through the editor session on the generated unit, and prints a row for
-// each. The figures themselves are not asserted (they are the machine's).
+// through the editor session on the generated unit, quiet, beside a busy
+// process of --burn threads and beside --burn-sessions busy processes, and
+// prints a row for each. The figures themselves are not asserted (they
+// are the machine's).
 func TestBenchCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs checks and a server session")
 	}
 	tree := trapsTree(t)
-	r := runBinary(t, t.TempDir(), "bench", "--runs", "1", "--edits", "3", "--clangd", "", tree)
+	r := runBinary(t, t.TempDir(), "bench", "--runs", "1", "--edits", "3", "--burn", "1", "--burn-sessions", "1", "--clangd", "", tree)
 	if r.code != 0 {
 		t.Fatalf("bench: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -24,13 +26,18 @@ func TestBenchCommand(t *testing.T) {
 		regexp.MustCompile(`(?m)^\S+ +[1-9]\d* +[\d.]+s +[\d.]+s +[\d.]+x +[\d.]+s +\d+ +[\d.]+s +[\d.]+x +[\d.]+s +[\d.]+x  \(load `),
 		// open, then p50/p99 of edit, hover, code action, completion.
 		regexp.MustCompile(`(?m)^extern-lsp +[\d.]+ +[\d.]+/[\d.]+ +[\d.]+/[\d.]+ +[\d.]+/[\d.]+ +[\d.]+/[\d.]+ `),
+		regexp.MustCompile(`(?m)^\+1 threads +[\d.]+ +[\d.]+/[\d.]+ `),
+		regexp.MustCompile(`(?m)^\+1 sessions +[\d.]+ +[\d.]+/[\d.]+ `),
+		regexp.MustCompile(`(?m)^  x quiet +[\d.]+x `),
 		regexp.MustCompile(`(?m)^clangd: not compared`),
 	} {
 		if !want.MatchString(r.stdout) {
 			t.Errorf("bench: no %s in\n%s", want, r.stdout)
 		}
 	}
-	if r := runBinary(t, t.TempDir(), "bench", "--edits", "1"); r.code != 2 {
-		t.Errorf("bench --edits 1: exit %d, want 2 (a usage error)", r.code)
+	for _, bad := range [][]string{{"--edits", "1"}, {"--burn-sessions", "-1"}} {
+		if r := runBinary(t, t.TempDir(), append([]string{"bench"}, bad...)...); r.code != 2 {
+			t.Errorf("bench %v: exit %d, want 2 (a usage error)", bad, r.code)
+		}
 	}
 }

@@ -38,16 +38,19 @@ func (b *bench) editorFigures(dir string) error {
 	fmt.Fprintf(b.out, "\neditor: the generated unit (%d cop%s, body header edited %d times; ms, p50/p99, median of %d run%s)\n",
 		b.flags.copies, plural(b.flags.copies, "y", "ies"), b.flags.edits, b.flags.runs, plural(b.flags.runs, "", "s"))
 	fmt.Fprintf(b.out, "%-12s %8s %14s %14s %14s %14s %14s %8s %8s  %s\n", "server", "open", "edit-diags", "push+floor", "hover", "code-action", "completion", "cpu-s", "peak-MB", "load")
-	conds := []int{0}
+	conds := []burnLoad{{}}
 	if b.flags.burn > 0 {
-		conds = append(conds, b.flags.burn)
+		conds = append(conds, burnLoad{n: b.flags.burn})
+	}
+	if b.flags.burnSessions > 0 {
+		conds = append(conds, burnLoad{n: b.flags.burnSessions, sessions: true})
 	}
 	ours := []string{b.self, "serve"}
 	runs := make([][]sessionResult, len(conds))
 	loads := make([][]string, len(conds))
 	for range b.flags.runs {
-		for i, n := range conds {
-			stop, err := b.burners(n)
+		for i, l := range conds {
+			stop, err := b.burners(l)
 			if err != nil {
 				return err
 			}
@@ -68,14 +71,17 @@ func (b *bench) editorFigures(dir string) error {
 		}
 	}
 	var quiet sessionFigures
-	for i, n := range conds {
+	for i, l := range conds {
 		f := medianFigures(runs[i])
 		name := "extern-lsp"
-		if n > 0 {
-			name = fmt.Sprintf("+%d busy", n)
+		switch {
+		case l.sessions:
+			name = fmt.Sprintf("+%d sessions", l.n)
+		case l.n > 0:
+			name = fmt.Sprintf("+%d threads", l.n)
 		}
 		fmt.Fprintf(b.out, "%-12s %8.1f %14s %14s %14s %14s %14s %8.2f %8.0f  %s\n", name, f.open, f.edit, f.push, f.hover, f.action, f.completion, f.cpu, f.rssMB, strings.Join(loads[i], " "))
-		if n == 0 {
+		if l.n == 0 {
 			quiet = f
 			continue
 		}
@@ -111,16 +117,29 @@ func (b *bench) editorFigures(dir string) error {
 	fmt.Fprintln(b.out, "edit-diags: pulled (textDocument/diagnostic) from a server that offers it, else the pushed diagnostics of the edit's version")
 	fmt.Fprintf(b.out, "push+floor: a client that does not pull: the edit's pushed diagnostics past the %v debounce floor\n", lsp.DefaultMinDebounce)
 	if b.flags.burn > 0 {
+		fmt.Fprintf(b.out, "+%d threads: beside one process of %d busy threads in a session of its own (a build started from a terminal)\n", b.flags.burn, b.flags.burn)
+	}
+	if b.flags.burnSessions > 0 {
+		fmt.Fprintf(b.out, "+%d sessions: beside %d busy processes, each in a session of its own (with autogroup, each gets the server's share)\n", b.flags.burnSessions, b.flags.burnSessions)
+	}
+	if b.flags.burn > 0 || b.flags.burnSessions > 0 {
 		fmt.Fprintln(b.out, "load: the load average at the start of each run")
 	}
 	return nil
 }
 
-// burners starts n busy child processes, in a session of their own as a
-// build started from a terminal is (Linux shares the CPU between sessions
-// first): in the bench's, they would slow its client, the editor, not
-// only the server. stop ends them.
-func (b *bench) burners(n int) (stop func(), err error) {
+// burnLoad is a condition the editor session runs in: quiet (n 0), beside
+// one process of n busy threads, or beside n busy processes (sessions).
+type burnLoad struct {
+	n        int
+	sessions bool
+}
+
+// burners starts the busy child processes of l, each in a session of its
+// own as a build started from a terminal is (Linux shares the CPU between
+// sessions first): in the bench's, they would slow its client, the
+// editor, not only the server. stop ends them.
+func (b *bench) burners(l burnLoad) (stop func(), err error) {
 	var cmds []*exec.Cmd
 	stop = func() {
 		for _, c := range cmds {
@@ -128,9 +147,13 @@ func (b *bench) burners(n int) (stop func(), err error) {
 			c.Wait()
 		}
 	}
-	for range n {
-		c := exec.Command(b.self, "bench", "--burner")
-		c.Env = append(os.Environ(), "GOMAXPROCS=1")
+	procs, threads := 1, l.n
+	if l.sessions {
+		procs, threads = l.n, 1
+	}
+	for range procs * min(l.n, 1) {
+		c := exec.Command(b.self, "bench", "--burner", strconv.Itoa(threads))
+		c.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(threads))
 		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 		if err := c.Start(); err != nil {
 			stop()
@@ -141,8 +164,11 @@ func (b *bench) burners(n int) (stop func(), err error) {
 	return stop, nil
 }
 
-// burn keeps one core busy until the process is killed.
-func burn() {
+// burn keeps threads cores busy until the process is killed.
+func burn(threads int) {
+	for range threads - 1 {
+		go burn(1)
+	}
 	x := uint64(1)
 	for {
 		x = x*6364136223846793005 + 1
