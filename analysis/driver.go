@@ -193,38 +193,13 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 	// At once, each rule's findings are still its own, kept in rule order,
 	// and shared facts are charged to no rule's steps: the same findings
 	// as one after another.
-	jobs := max(opts.Jobs, 1)
-	res := make([]ruleResult, len(run))
-	// reads is where each rule's span of shared facts read starts, one
-	// after another (see below).
-	reads := make([]int, len(run))
-	var next atomic.Int64
-	// The calling goroutine is one of the workers.
-	work := func() {
-		for i := int(next.Add(1) - 1); i < len(run) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
-			a := run[i]
-			var limit *findingCap
-			if opts.MaxFindingsPerRule > 0 {
-				limit = &findingCap{max: opts.MaxFindingsPerRule, sups: sups}
-			}
-			if jobs == 1 {
-				reads[i] = unit.StartReads(ctx)
-			}
-			found, why, ok := runRule(ctx, base, a, limit, steps)
-			// Past the rule, a stopped run may have cut its facts short.
-			ok = ok && ctx.Err() == nil
-			res[i] = ruleResult{found, why, ok, limit}
-			if !ok {
-				return
-			}
+	res := runRules(ctx, base, run, max(opts.Jobs, 1), steps, func() *findingCap {
+		if opts.MaxFindingsPerRule > 0 {
+			return &findingCap{max: opts.MaxFindingsPerRule, sups: sups}
 		}
-	}
-	var wg sync.WaitGroup
-	for range min(jobs, len(run)) - 1 {
-		wg.Go(work)
-	}
-	work()
-	wg.Wait()
+		return nil
+	})
+	jobs := max(opts.Jobs, 1)
 	for i, a := range run {
 		found, why, limit := res[i].found, res[i].why, res[i].limit
 		if !res[i].ok {
@@ -235,9 +210,9 @@ func RunContext(ctx context.Context, ws *workspace.Workspace, path string, opts 
 		}
 		to := -1
 		if jobs == 1 && i+1 < len(run) && res[i+1].ok {
-			to = reads[i+1]
+			to = res[i+1].reads
 		}
-		if fact, n := unit.RunCut(ctx, reads[i], to); why == "" && fact != "" {
+		if fact, n := unit.RunCut(ctx, res[i].reads, to); why == "" && fact != "" {
 			// A shared fact the rule read ran out of its own steps, by the
 			// end of the file's rules: the same whichever of them asked
 			// first. Rules run at once are not told apart: each is told
@@ -356,18 +331,75 @@ type ruleResult struct {
 	why   string
 	ok    bool
 	limit *findingCap
+	// reads is where the rule's span of shared facts read starts (one
+	// rule after another only).
+	reads int
 }
 
-// runRule runs one rule on its own goroutine with its own findings, so a
+// runRules runs the rules of run on jobs worker goroutines, each taking
+// the next rule not started, and returns their results in rule order (a
+// rule not run or not finished is not ok). The rules run on the workers
+// themselves, not a goroutine each: on a busy machine every hand-off
+// between goroutines is an OS thread waiting for a time slice. A
 // cancelled run returns at once even from a rule that never looks at its
-// context: the rule is abandoned (its findings and the facts it computes
-// under the cancelled context are dropped) and finishes in the background.
-//
-// why is set when the rule did not analyse the file fully (its steps
-// ran out, or it gave up part of its work: see steps.go).
-func runRule(ctx context.Context, base Pass, a *Analyzer, limit *findingCap, steps int64) (found []Diagnostic, why string, ok bool) {
-	// The rule appends to its own slice, never to the named result: an
-	// abandoned rule goes on appending after runRule has returned.
+// context: the workers are abandoned (the findings and facts they compute
+// under the cancelled context are dropped), finish their rule in the
+// background and start no other.
+func runRules(ctx context.Context, base Pass, run []*Analyzer, jobs int, steps int64, limit func() *findingCap) []ruleResult {
+	res := make([]ruleResult, len(run))
+	var mu sync.Mutex // guards res and abandoned
+	abandoned := false
+	var next atomic.Int64
+	workers := min(jobs, len(run))
+	var left atomic.Int64
+	left.Store(int64(workers))
+	done := make(chan struct{})
+	work := func() {
+		defer func() {
+			if left.Add(-1) == 0 {
+				close(done)
+			}
+		}()
+		for i := int(next.Add(1) - 1); i < len(run) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
+			r := ruleResult{limit: limit()}
+			if jobs == 1 {
+				r.reads = unit.StartReads(ctx)
+			}
+			r.found, r.why = runRule(ctx, base, run[i], r.limit, steps)
+			// Past the rule, a stopped run may have cut its facts short.
+			r.ok = ctx.Err() == nil
+			mu.Lock()
+			if abandoned {
+				mu.Unlock()
+				return
+			}
+			res[i] = r
+			mu.Unlock()
+			if !r.ok {
+				return
+			}
+		}
+	}
+	if workers == 0 {
+		return res
+	}
+	for range workers {
+		go work()
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+	mu.Lock()
+	abandoned = true
+	mu.Unlock()
+	return res
+}
+
+// runRule runs one rule with its own findings; why is set when the rule
+// did not analyse the file fully (its steps ran out, or it gave up part
+// of its work: see steps.go).
+func runRule(ctx context.Context, base Pass, a *Analyzer, limit *findingCap, steps int64) (found []Diagnostic, why string) {
 	var diags []Diagnostic
 	p := base
 	p.Analyzer = a
@@ -379,27 +411,18 @@ func runRule(ctx context.Context, base Pass, a *Analyzer, limit *findingCap, ste
 		p.meter = m
 		defer m.cancel(nil)
 	}
-	done := make(chan struct{})
 	rulesRunning.Add(1)
-	go func() {
-		defer close(done)
-		defer rulesRunning.Add(-1)
-		if trace.IsEnabled() {
-			// `EXTERN_LSP_TRACE`: which rule a worker is in.
-			defer trace.StartRegion(ctx, "rule "+a.Code).End()
-		}
-		runSafely(&p)
-	}()
-	select {
-	case <-done:
-		return diags, m.reason(), true
-	case <-ctx.Done():
-		return nil, "", false
+	defer rulesRunning.Add(-1)
+	if trace.IsEnabled() {
+		// `EXTERN_LSP_TRACE`: which rule a worker is in.
+		defer trace.StartRegion(ctx, "rule "+a.Code).End()
 	}
+	runSafely(&p)
+	return diags, m.reason()
 }
 
-// rulesRunning counts the rule goroutines not yet finished, abandoned
-// ones included.
+// rulesRunning counts the rules not yet finished, those of abandoned
+// workers included.
 var rulesRunning atomic.Int64
 
 // RulesRunning is the number of rules still running in this process, the

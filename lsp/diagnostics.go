@@ -196,8 +196,14 @@ func (s *view) parseUnit(ctx context.Context, path string) error {
 	if s.hooks.parse != nil {
 		s.hooks.parse(ctx, path)
 	}
+	// After an edit, most often its one text or nothing is left to
+	// parse: no goroutine to wait for then.
+	paths := s.ws.Unparsed(unit.Paths(s.ws, path))
+	if len(paths) == 0 {
+		return nil
+	}
 	select {
-	case <-s.parseAll(jobs, func(ws *workspace.Workspace) []string { return unit.Paths(ws, path) }):
+	case <-s.parseAll(jobs, func(*workspace.Workspace) []string { return paths }):
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
@@ -205,16 +211,25 @@ func (s *view) parseUnit(ctx context.Context, path string) error {
 }
 
 // parseAll parses the files list names in the view's workspace on jobs
-// cores, apart from the caller; done is closed once they are parsed.
+// cores, apart from the caller; done is closed once they are parsed. An
+// edit leaves one file to parse (or none): it parses on one goroutine,
+// as on a busy machine each goroutine more is a thread waiting for a
+// time slice.
 func (s *view) parseAll(jobs int, list func(*workspace.Workspace) []string) (done <-chan struct{}) {
 	ws, ch := s.ws, make(chan struct{})
 	s.pending.Add(1)
 	go func() {
 		defer s.pending.Done()
 		defer close(ch)
+		paths := ws.Unparsed(list(ws))
+		if len(paths) <= 1 {
+			for _, p := range paths {
+				ws.File(p)
+			}
+			return
+		}
 		// The largest first: a big header parsed last would leave the
 		// other cores idle while it parses.
-		paths := list(ws)
 		size := make(map[string]int, len(paths))
 		for _, p := range paths {
 			src, _ := ws.Source(p)

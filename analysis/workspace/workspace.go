@@ -869,6 +869,22 @@ func (w *Workspace) Parsed() []string {
 	return out
 }
 
+// Unparsed lists the paths of which the workspace holds no parse nor a
+// parse's error: those a File call would parse or wait for.
+func (w *Workspace) Unparsed(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		p = Abs(p)
+		w.mu.Lock()
+		e := w.files[p]
+		w.mu.Unlock()
+		if e == nil || !e.c.settled() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 func (w *Workspace) scanOf(path string) *scan {
 	e, err := w.entry(path)
 	if err != nil {
