@@ -766,7 +766,11 @@ func (g *GM) finish(ff FileFacts, calls []incNode) {
 	g.findHelpers(calls)
 	g.findDccis(ff.Nodes(g.file, "call_expression"))
 	g.indexInits()
-	g.findAccesses(ff.Nodes(g.file, "subscript_expression", "pointer_expression", "field_expression", "call_expression"))
+	var skip []*grammar.Node
+	if mf, ok := ff.(MacroArgFacts); ok {
+		skip = mf.UnevaluatedArgs(g.file)
+	}
+	g.findAccesses(ff.Nodes(g.file, "subscript_expression", "pointer_expression", "field_expression", "call_expression"), skip)
 	// What only the build asks: the helpers are in the dccis made of
 	// their calls.
 	g.strs, g.argLists, g.dcciStrIDs, g.keyBuf, g.types, g.helpers, g.scratch = nil, nil, nil, nil, nil, nil, nil
@@ -2132,9 +2136,24 @@ func (g *GM) FlushedBefore(a Access, end uint32) *Dcci {
 	return &d
 }
 
-func (g *GM) findAccesses(cands []*grammar.Node) {
+// MacroArgFacts are FileFacts that know a unit's macros: the argument
+// lists of f's uses of macros that expand without their arguments, in
+// source order. What is written there is never evaluated.
+type MacroArgFacts interface {
+	UnevaluatedArgs(f *grammar.File) []*grammar.Node
+}
+
+// findAccesses records the accesses among cands (in source order), but
+// those inside the skip ranges (in source order).
+func (g *GM) findAccesses(cands []*grammar.Node, skip []*grammar.Node) {
 	seen := map[*grammar.Node]bool{}
 	for _, n := range cands {
+		for len(skip) > 0 && skip[0].End <= n.Start {
+			skip = skip[1:]
+		}
+		if len(skip) > 0 && skip[0].Start <= n.Start {
+			continue
+		}
 		var a Access
 		var ptr *grammar.Node
 		switch n.Kind() {

@@ -3,6 +3,7 @@ package cxx
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -52,6 +53,12 @@ type Macro struct {
 	// function but does not parse as statements: the analysis cannot
 	// tell what a use does.
 	Opaque bool
+	// DropsArgs: a function-like macro whose body names none of its
+	// parameters (`#define LOG(fmt, ...)`): a use's arguments are never
+	// evaluated.
+	DropsArgs bool
+	// File is the file holding the #define.
+	File *grammar.File
 }
 
 // Macros is a file's macro table.
@@ -86,7 +93,7 @@ func ScanMacros(ctx context.Context, f *grammar.File) *Macros {
 		if m == nil {
 			continue
 		}
-		m.Cores = f.Guards.CoresAt(d.Start)
+		m.Cores, m.File = f.Guards.CoresAt(d.Start), f
 		out.ByName[m.Name] = append(out.ByName[m.Name], m)
 		if m.Cores == grammar.None || !statementLike(m.Body) {
 			continue
@@ -283,6 +290,14 @@ func parseDefine(src []byte, d grammar.Directive) *Macro {
 	m.BodyStart = j
 	body := strings.ReplaceAll(string(src[j:end]), "\\\r\n", " ")
 	m.Body = strings.TrimSpace(strings.ReplaceAll(body, "\\\n", " "))
+	if m.FuncLike {
+		m.DropsArgs = true
+		for _, t := range grammar.TokenizeExpr(m.Body, false) {
+			if slices.Contains(m.Params, t) || t == "__VA_OPT__" {
+				m.DropsArgs = false
+			}
+		}
+	}
 	return m
 }
 

@@ -59,7 +59,9 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"insertion only a read after this core's own DMA write is reported (the compiler does not cover it); outside " +
 			"the runtime, the task-start invalidation the `info` reads rest on does not exist and they are not reported. " +
 			"SIMT vector functions (`__simt_vf__`) read through the vector unit's SIMT path, not the scalar cache, and host " +
-			"functions a device file holds (no `__aicore__` or macro that may stand for it) do not run on the core: neither is reported.",
+			"functions a device file holds (no `__aicore__` or macro that may stand for it) do not run on the core: neither is reported. " +
+			"Nor is a read in the arguments of a function-like macro whose every definition the unit compiles expands " +
+			"without them (a debug print whose enabling `#define` no file of the unit makes): they are never evaluated.",
 		Why: "A raw scalar load from GM goes through the core's scalar data cache, which is not coherent with DMA " +
 			"(MTE) writes or other cores' writes within a task: once a line is cached, later reads return it even after " +
 			"the memory changed — a garbage index, a wild pointer, a hang (507018). The guide (§4) blames the host's " +

@@ -61,7 +61,8 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"or rank to read it nor DMA reading it back — such as an epoch word each core advances in step: whichever " +
 			"copy a core reads holds that value). SIMT vector functions (`__simt_vf__`) " +
 			"store through the vector unit's SIMT path, not the scalar cache, and host functions a device file holds " +
-			"(no `__aicore__` or macro that may stand for it) do not run on the core: neither is reported.",
+			"(no `__aicore__` or macro that may stand for it) do not run on the core: neither is reported, nor is a store in " +
+			"the arguments of a macro whose every definition the unit compiles expands without them (never evaluated).",
 		Why: "Scalar stores go through the core's scalar data cache, which is write-back and not coherent with DMA or " +
 			"other cores: the value sits in this core's cache line until it is evicted. Other cores, a DataCopy (MTE2) " +
 			"of the buffer and the next task read the old bytes from GM, and when the line is finally written back it " +

@@ -2,6 +2,7 @@ package unit
 
 import (
 	"context"
+	"sort"
 	"sync"
 
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -24,6 +25,10 @@ type UnitMacros struct {
 
 	mu    sync.Mutex
 	exits map[string]grammar.Cores
+	// drops memoizes DropsArgs, switchedOff each file's guards with the
+	// switches the unit never defines off (nil: it tests none).
+	drops       map[string]bool
+	switchedOff map[*grammar.File]*grammar.Guards
 	// models are the exit models of the unit's files (and of files a pass
 	// asks about), built on first use.
 	models map[*grammar.File]*exitModel
@@ -32,7 +37,7 @@ type UnitMacros struct {
 var unitMacrosKey = &UnitKey[*UnitMacros]{
 	Name: "unit.unit-macros",
 	Compute: func(ctx context.Context, u *Unit) *UnitMacros {
-		um := &UnitMacros{ByName: map[string][]*cxx.Macro{}, exits: map[string]grammar.Cores{}, models: map[*grammar.File]*exitModel{}}
+		um := &UnitMacros{ByName: map[string][]*cxx.Macro{}, exits: map[string]grammar.Cores{}, drops: map[string]bool{}, switchedOff: map[*grammar.File]*grammar.Guards{}, models: map[*grammar.File]*exitModel{}}
 		for _, f := range u.Files {
 			t := FileFact(u, f, macrosKey)
 			for name, ms := range t.ByName {
@@ -183,4 +188,85 @@ func (m *exitModel) scan(st exitStates, block *grammar.Node, acc grammar.Cores) 
 		st.set(c.Index(), st.get(c.Index())&exitDone|byte(acc&grammar.Both)|exitKnown)
 		acc |= cxx.ExitsIn(m.f, c, func(name string) grammar.Cores { return m.um.exitsLocked(name, 0) })
 	}
+}
+
+// DropsArgs reports whether the arguments of a use of name are never
+// evaluated: every definition of it the unit can compile is function-like
+// and expands without them (`#define CAM_PRINT(fmt, ...)`). A definition
+// under a switch no file of the unit defines is not compiled: with
+// `// #define ENABLE_PRINT` commented out, `#ifdef ENABLE_PRINT` keeps
+// the printing definition out and the empty `#else` one in. Names that
+// start with `_` are the compiler's and stay unknown, and so does a build
+// that passes `-DENABLE_PRINT` (not read). A name with no definition in
+// the unit is not such a macro.
+func (um *UnitMacros) DropsArgs(name string) bool {
+	ms := um.ByName[name]
+	if len(ms) == 0 {
+		return false
+	}
+	um.mu.Lock()
+	defer um.mu.Unlock()
+	if v, ok := um.drops[name]; ok {
+		return v
+	}
+	drops, active := true, false
+	for _, m := range ms {
+		if !um.compiled(m) {
+			continue
+		}
+		active = true
+		drops = drops && m.FuncLike && m.DropsArgs
+	}
+	um.drops[name] = drops && active
+	return drops && active
+}
+
+// compiled reports whether a definition is compiled on some core once the
+// switches its file tests that no file of the unit defines are off.
+func (um *UnitMacros) compiled(m *cxx.Macro) bool {
+	if m.Cores == grammar.None || m.File == nil {
+		return false
+	}
+	g, ok := um.switchedOff[m.File]
+	if !ok {
+		off := map[string]bool{}
+		for _, d := range m.File.Guards.Directives {
+			for _, r := range d.Macros {
+				if d.Kind != "define" && d.Kind != "undef" && r.Name[0] != '_' && len(um.ByName[r.Name]) == 0 {
+					off[r.Name] = false
+				}
+			}
+		}
+		if len(off) > 0 {
+			g = grammar.ScanGuardsWith(m.File.Src, off)
+		}
+		um.switchedOff[m.File] = g
+	}
+	return g == nil || g.CoresAt(m.At) != grammar.None
+}
+
+// UnevaluatedArgs lists f's argument lists of uses of macros whose
+// arguments are never evaluated (DropsArgs), in source order: a read or
+// store written there does not happen.
+func (u *Unit) UnevaluatedArgs(f *grammar.File) []*grammar.Node {
+	um := u.Macros()
+	var names []string
+	for name := range um.ByName {
+		if um.DropsArgs(name) {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	var out []*grammar.Node
+	for _, n := range u.Calls(f).Named(names...) {
+		if c, ok := cxx.AsCall(n); ok && c.Receiver == nil && !c.HasTArgs && c.Qualified == c.Name {
+			if args := n.ChildByField("arguments"); args != nil {
+				out = append(out, args)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
 }
