@@ -191,8 +191,14 @@ func (d *document) parse(ctx context.Context, src []byte) (*grammar.File, error)
 // was (the parser is then not to be used again). The parse runs under a
 // context of its own cancelled only while the parse runs: tree-sitter's
 // watcher of a context cancelled later could raise the parser's cancel
-// flag after the parse, failing the next one.
+// flag after the parse, failing the next one. A text under stopBytes is
+// not worth stopping (its parse takes a few ms at most): it parses with
+// no watcher, one goroutine and thread wake less per keystroke.
 func parseUntil(ctx context.Context, p *grammar.Parser, path string, src []byte, old *grammar.File) (*grammar.File, error, bool) {
+	if len(src) < stopBytes {
+		f, err := grammar.ParseFile(context.Background(), p, path, src, old)
+		return f, err, false
+	}
 	pctx, cancel := context.WithCancel(context.Background())
 	var mu sync.Mutex
 	running, stopped := true, false
@@ -211,6 +217,10 @@ func parseUntil(ctx context.Context, p *grammar.Parser, path string, src []byte,
 	stop()
 	return f, err, stopped
 }
+
+// stopBytes is the size from which a document's parse is given up when
+// its text is no longer current.
+const stopBytes = 64 << 10
 
 // end frees the document's tree once it is closed.
 func (d *document) end() {
