@@ -173,6 +173,36 @@ func TestTrimParses(t *testing.T) {
 	}
 }
 
+// TestUnparsed: Unparsed lists what File would still parse (never read,
+// read but not parsed, an overlay's new text, a parse under way) and
+// nothing File would return at once.
+func TestUnparsed(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for _, name := range []string{"a.h", "b.h", "c.h", "open.cpp"} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte("int x = 1;\n"), 0o644)
+		paths = append(paths, p)
+	}
+	w := New(dir)
+	w.File(paths[0])
+	w.Source(paths[1])
+	w.SetOverlay(paths[3], []byte("int y = 2;\n"), 1)
+	w.File(paths[3])
+	w.SetOverlay(paths[3], []byte("int y = 3;\n"), 2)
+	if got, want := w.Unparsed(paths), paths[1:]; !reflect.DeepEqual(got, want) {
+		t.Errorf("unparsed %v, want %v", got, want)
+	}
+	w.File(paths[3])
+	ec, _ := w.entry(paths[2])
+	ec.c.mu.Lock()
+	ec.c.parsing = make(chan struct{})
+	ec.c.mu.Unlock()
+	if got, want := w.Unparsed(paths), paths[1:3]; !reflect.DeepEqual(got, want) {
+		t.Errorf("unparsed %v, want %v (c.h's parse is under way)", got, want)
+	}
+}
+
 // TestFilesParsesWhatNobodyStarted: Files waits for a header another
 // goroutine is parsing only after parsing the headers nobody had started,
 // so workers checking files of one unit share its parses instead of
