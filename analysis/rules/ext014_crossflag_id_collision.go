@@ -36,7 +36,8 @@ var CrossFlagIDCollision = register(&analysis.Analyzer{
 			"a mixed extern (the direction of its mode is unknown) is not judged, nor are ids that are not constant, " +
 			"nor two sets of the same mode (the same handshake written twice, or phases the analysis cannot tell apart), " +
 			"nor two sets no launch runs together (in two kernels of a file, on the two sides of a compile-time choice, " +
-			"or in two cases of the kernel entry's `switch` or `if` on a value every core reads alike, such as a tiling key). " +
+			"or in two cases of the kernel entry's `switch` or `if` on a value every core reads alike, such as a tiling key), " +
+			"nor a set in a library function no kernel of the unit calls (a barrier helper the kernels stopped using). " +
 			"Mode-4 sets (Ascend 950's intra-block handshakes, `set_intra_block`) are not judged: whether they share a " +
 			"counter with an FFTS flag of the same id is not documented. Modes 0–2 mean the same on A2/A3 and Ascend 950.",
 		Why: "A cross-core flag is a counter per id on each receiving core: `CrossCoreWaitFlag(id)` waits for a count " +
@@ -87,6 +88,7 @@ func runCrossFlagIDCollision(pass *analysis.Pass) {
 		sites = append(sites, bodies.FlagSites(pass.Reach(), f, r)...)
 	}
 	kind := kindCores(pass)
+	exec := pass.Reach().Exec().Launched(pass.Reach().Variance(pass.Spend))
 	fileOrder := map[*grammar.File]int{}
 	for i, f := range files {
 		fileOrder[f] = i
@@ -104,6 +106,9 @@ func runCrossFlagIDCollision(pass *analysis.Pass) {
 		cores := s.Cores() & kind
 		if cores == grammar.Both && s.Mode != 1 || cores == grammar.None || dead.Of(s.Node) {
 			continue
+		}
+		if fn := cxx.EnclosingFunction(s.Node); fn != nil && !exec.Runs(fn) {
+			continue // in a library function no kernel of the unit calls
 		}
 		if s.Mode == 1 {
 			cores = grammar.AIV
@@ -126,7 +131,6 @@ func runCrossFlagIDCollision(pass *analysis.Pass) {
 	sort.Slice(keys, func(i, j int) bool {
 		return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1]
 	})
-	var exec *unit.Exec
 	for _, k := range keys {
 		uses := groups[k]
 		sort.SliceStable(uses, func(i, j int) bool { return uses[i].order < uses[j].order })
@@ -134,9 +138,6 @@ func runCrossFlagIDCollision(pass *analysis.Pass) {
 		for i, u := range uses[1:] {
 			if u.mode == first.mode || u.site.File != pass.File || reported[u.site.Node] {
 				continue
-			}
-			if exec == nil {
-				exec = pass.Reach().Exec().Launched(pass.Reach().Variance(pass.Spend))
 			}
 			// The first set before it of another mode that some launch
 			// runs with it: sets in two kernels of a file, or in two
