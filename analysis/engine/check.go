@@ -57,8 +57,10 @@ type Checker struct {
 	WS    *workspace.Workspace
 	Files []string
 
-	// unlisted are the folders Collect's walk could not list.
-	unlisted []workspace.Problem
+	// unlisted are the folders Collect's walk could not list; buildFiles
+	// the build files it met (workspace.Seed).
+	unlisted   []workspace.Problem
+	buildFiles []string
 
 	mu    sync.Mutex
 	cfgOf map[string]*config.Config
@@ -179,7 +181,7 @@ func (c *Checker) Collect(paths []string) error {
 	if known != nil {
 		// Every root was walked without pruning: the workspace need not
 		// index them again.
-		c.WS.Seed(known)
+		c.WS.Seed(known, c.buildFiles)
 	}
 	return nil
 }
@@ -317,6 +319,9 @@ func (c *Checker) collect(paths []string) (files, roots, known []string, err err
 					return filepath.SkipDir
 				}
 				return nil
+			}
+			if workspace.IsBuildFile(d.Name()) {
+				c.buildFiles = append(c.buildFiles, q)
 			}
 			if _, ok := grammar.LangOf(q); !ok || seen[q] {
 				return nil

@@ -44,9 +44,13 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"`return` the other cores take before the barrier. Also silent: a return that cannot run, under a test that a " +
 			"block id reaches the block count (`GetBlockIdx() >= GetBlockNum()`, `idx + 1 > num`, or a tiling field the operator's " +
 			"host code launches that many blocks by: `SetBlockDim(n)` with `set_usedCoreNum(n)` in the `op_host` folder beside the " +
-			"kernel's, or `idx * per >= total` where that host launches at most the tiles rounded up, `(total + per - 1) / per`; through locals and members " +
+			"kernel's, `SetBlockDim(a * b)` with both stored, or `idx * per >= total` where that host launches at most the tiles rounded up, `(total + per - 1) / per`; " +
+			"host files under an `archNN` folder tile only the kernels under `op_kernel/archNN`, or those in no such folder when it does not exist; " +
+			"a launching host file that stores the field but launches another count makes it none, and the finding names that launch; through locals and members " +
 			"of the class set only from those getters; not on the vector cores of a mixed kernel, whose ids count past " +
-			"the block number, unless only the cube cores call the code or the test is against twice the block number), or under a member nothing sets that is declared `false` or 0, or ending the final `else` of a dispatch comparing one shared value with constants (the " +
+			"the block number, unless only the cube cores call the code, the test is against twice the block number, the id is the builtin " +
+			"`block_idx` (the cluster's id on every core), or every task type the entry declares runs at most one vector core a block " +
+			"(`KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1)`, `KERNEL_TYPE_AIV_ONLY`, `KERNEL_TYPE_MIX_AIV_1_0`)), or under a member nothing sets that is declared `false` or 0, or ending the final `else` of a dispatch comparing one shared value with constants (the " +
 			"fallback for a value the host never writes); a barrier the leaving core still owes (right after it the " +
 			"function decrements a counter its caller passed by reference, and a later loop pays it); a barrier under " +
 			"`if (i == 0)` on the first pass of the loop holding the return; and two returns whose tests differ in one " +
@@ -201,11 +205,38 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 				// value may well be the same on every core (a tiling
 				// accessor of the SDK), so this is not a known hang.
 				opaqueCondition(&diag, d.outerRuntime, funcs)
+			} else {
+				diag.Message += launchedPast(pass, vm, cxx.ConditionOf(d.outerRuntime))
 			}
 		}
 		diag.Message = texts.get(diag.Message, nil)
 		pass.Report(diag)
 	}
+}
+
+// launchedPast says where the operator's host launches past the tiling
+// field a block id is compared with in test e (`idx >= tiling.used`
+// where the host stores used but calls SetBlockDim with another count),
+// "" when it does not.
+func launchedPast(pass *analysis.Pass, vm *unit.VarianceModel, e *grammar.Node) string {
+	out := ""
+	if e != nil {
+		e.Walk(func(n *grammar.Node) bool {
+			if out != "" || n.Kind() != "binary_expression" {
+				return out == ""
+			}
+			l, r := n.ChildByField("left"), n.ChildByField("right")
+			for _, side := range [][2]*grammar.Node{{l, r}, {r, l}} {
+				g := vm.Getter(side[1])
+				if c, ok := vm.LaunchedPast(strings.TrimPrefix(g, ".")); ok && strings.HasPrefix(g, ".") && out == "" && readsBlockID(vm, side[0]) {
+					rel, _ := filepath.Rel(filepath.Dir(pass.File.Path), c.File)
+					out = fmt.Sprintf("; the host stores `%s` but launches another block count (%s:%d): blocks at or past it can be launched", g[1:], filepath.ToSlash(rel), c.Line)
+				}
+			}
+			return out == ""
+		})
+	}
+	return out
 }
 
 // opaqueCondition says less about a return whose condition is decided
@@ -517,7 +548,7 @@ func (ix *fnIndex) balancedBranch(d deciding, r *grammar.Node, cores grammar.Cor
 func (ix *fnIndex) neverTaken(pass *analysis.Pass, vm func() *unit.VarianceModel, r *grammar.Node, cores grammar.Cores) bool {
 	// A mixed kernel's vector ids count past the block number; code only
 	// the cube cores call is judged as theirs.
-	vecOfMixed := pass.Mixed() && cores&grammar.AIV != 0 && ix.calledOn()&grammar.AIV != 0
+	vecOfMixed := doubledVectorIDs(pass, cores) && ix.calledOn()&grammar.AIV != 0
 	k := 0
 	if vecOfMixed {
 		k = 1
@@ -531,8 +562,24 @@ func (ix *fnIndex) neverTaken(pass *analysis.Pass, vm func() *unit.VarianceModel
 	return ix.never[k].Of(r)
 }
 
+// doubledVectorIDs reports whether GetBlockIdx() on the vector cores
+// among cores can count to twice the block count: a mixed kernel some
+// entry compiling the file launches with two vector cores a block (its
+// task type, or none declared).
+func doubledVectorIDs(pass *analysis.Pass, cores grammar.Cores) bool {
+	if !pass.Mixed() || cores&grammar.AIV == 0 {
+		return false
+	}
+	for _, u := range pass.Units() {
+		if u.Pseudo || pass.WS.EntryShape(u.Entry).VectorPair {
+			return true
+		}
+	}
+	return false
+}
+
 var (
-	blockIdxGetters = map[string]bool{"GetBlockIdx": true, "get_block_idx": true}
+	blockIdxGetters = map[string]bool{"GetBlockIdx": true, "get_block_idx": true, "block_idx": true}
 	blockNumGetters = map[string]bool{"GetBlockNum": true, "get_block_num": true}
 )
 
@@ -558,13 +605,24 @@ func blockPastCount(vm *unit.VarianceModel, e *grammar.Node, vec bool) bool {
 	case "<":
 		l, r, op = r, l, ">"
 	}
-	idx := func(x *grammar.Node) bool { return x != nil && blockIdxGetters[vm.Getter(x)] }
+	// The builtin `block_idx` is the cluster's id on every core (the
+	// vector cores' GetBlockIdx() is block_idx * 2 + lane): below the
+	// block count on a mixed kernel's vector cores too.
+	cluster := false
+	idx := func(x *grammar.Node) bool {
+		g := ""
+		if x != nil {
+			g = vm.Getter(x)
+		}
+		cluster = cluster || g == "block_idx"
+		return blockIdxGetters[g]
+	}
 	num := func(x *grammar.Node) bool {
 		if x == nil {
 			return false
 		}
 		g := vm.Getter(x)
-		if vec {
+		if vec && !cluster {
 			twice := strings.TrimSuffix(strings.TrimPrefix(g, "2*"), "*2")
 			if twice == g {
 				return false
@@ -589,6 +647,7 @@ func blockPastCount(vm *unit.VarianceModel, e *grammar.Node, vec bool) bool {
 		}
 		return idx(l) && num(r)
 	case ">":
+		// idx runs before num in each term: num reads what it saw.
 		// `idx > num` holds on no more cores than `idx >= num`.
 		return idx(l) && num(r) || idx(offByOne(l, "+")) && num(r) || idx(l) && num(offByOne(r, "-"))
 	}
@@ -812,7 +871,7 @@ func skippedBarriers(pass *analysis.Pass, fx *fnIndexes, sites barrierSites, cal
 				break // the other cores meet a barrier after the if
 			}
 			if !readsBlockID(fx.vm, cxx.ConditionOf(p)) ||
-				branch == "consequence" && !(pass.Mixed() && cores&grammar.AIV != 0) && blockBelowCount(fx.vm, cxx.ConditionOf(p)) {
+				branch == "consequence" && !doubledVectorIDs(pass, cores) && blockBelowCount(fx.vm, cxx.ConditionOf(p)) {
 				// Not a test of the block id itself (values derived from it
 				// may still be alike on every core), or true on every
 				// core: one path here.

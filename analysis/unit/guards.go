@@ -2,6 +2,7 @@ package unit
 
 import (
 	"context"
+	"maps"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -10,7 +11,10 @@ import (
 // a macro the unit #defines or #undefs before including it, the header's
 // guard model under that macro state: `#define NO_GLOBAL_ENTRY` /
 // `#include "body.cce"` / `#undef NO_GLOBAL_ENTRY` compiles the header
-// without its `#ifndef NO_GLOBAL_ENTRY` entry.
+// without its `#ifndef NO_GLOBAL_ENTRY` entry. A macro no file and no
+// build file of the tree defines (workspace.MacroDefinedNowhere) is
+// undefined in every file, the entry's too: `#ifdef DEBUG_STOP` code is
+// in no build.
 var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
 	Name: "unit.include-guards",
 	Compute: func(ctx context.Context, u *Unit) map[*grammar.File]*grammar.Guards {
@@ -20,10 +24,26 @@ var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
 		}
 		// Start from every file no other file of the unit includes: the
 		// entry of a unit, the entries of the union of a header's units.
+		nowhere := map[string]bool{}
+		for _, f := range u.Files {
+			for _, d := range f.Guards.Directives {
+				switch d.Kind {
+				case "if", "ifdef", "ifndef", "elif":
+					for _, m := range d.Macros {
+						if _, seen := nowhere[m.Name]; !seen && u.ws != nil && u.ws.MacroDefinedNowhere(m.Name) {
+							nowhere[m.Name] = false
+						}
+					}
+				}
+			}
+		}
 		state := map[*grammar.File]map[string]bool{}
 		var queue []*grammar.File
 		for _, f := range unitRoots(u) {
-			state[f] = map[string]bool{}
+			state[f] = maps.Clone(nowhere)
+			if testsAny(f.Guards, nowhere) {
+				out[f] = grammar.ScanGuardsWith(f.Src, nowhere)
+			}
 			queue = append(queue, f)
 		}
 		// mixed are the headers included under different macro states

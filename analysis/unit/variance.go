@@ -116,6 +116,7 @@ type variances struct {
 	bases   map[string][]string // class -> the classes it derives from
 	callers map[string][]*grammar.Node
 	counts  map[string]workspace.LaunchCount // nil: not read yet
+	others  map[string]workspace.LaunchCount // fields the host launches another count past
 	cuts    int
 	// stopped is set once the asking rule's steps are spent: nothing
 	// computed after it is remembered.
@@ -834,6 +835,11 @@ func (m *VarianceModel) getter(fn, e *grammar.Node, depth int) string {
 	case "binary_expression":
 		if op := e.ChildByField("operator"); op != nil && op.Text() == "*" {
 			if a, b := m.factor(fn, e.ChildByField("left"), depth), m.factor(fn, e.ChildByField("right"), depth); a != "" && b != "" {
+				_, ab := m.launchCounts()[a[1:]+"*"+b[1:]]
+				_, ba := m.launchCounts()[b[1:]+"*"+a[1:]]
+				if a[0] == '.' && b[0] == '.' && (ab || ba) {
+					return "GetBlockNum" // the host launches A*B blocks
+				}
 				return a + "*" + b
 			}
 		}
@@ -853,6 +859,9 @@ func (m *VarianceModel) getter(fn, e *grammar.Node, depth int) string {
 			if m.declaredIn(fn, name) {
 				return "" // a parameter
 			}
+		}
+		if name == "block_idx" && len(m.memberDefs()[name]) == 0 {
+			return name // the compiler's builtin: the cluster's block id
 		}
 	case "field_expression":
 		if f := e.ChildByField("field"); f != nil {
@@ -889,10 +898,18 @@ func (m *VarianceModel) getter(fn, e *grammar.Node, depth int) string {
 // launch's block count (workspace.LaunchCounts).
 func (m *VarianceModel) launchCounts() map[string]workspace.LaunchCount {
 	if m.counts == nil {
-		m.counts = map[string]workspace.LaunchCount{}
+		m.counts, m.others = map[string]workspace.LaunchCount{}, map[string]workspace.LaunchCount{}
 		if m.u.ws != nil && m.u.Entry != "" {
-			if c := m.u.ws.LaunchCounts(filepath.Dir(m.u.Entry)); c != nil {
-				m.counts = c
+			paths := make([]string, len(m.u.Files))
+			for i, f := range m.u.Files {
+				paths[i] = f.Path
+			}
+			for f, c := range m.u.ws.LaunchCounts(filepath.Dir(m.u.Entry), paths) {
+				if c.Other {
+					m.others[f] = c
+				} else {
+					m.counts[f] = c
+				}
 			}
 		}
 	}
@@ -915,6 +932,16 @@ func (m *VarianceModel) LaunchedUnder(total, per string) bool {
 	defer m.mu.Unlock()
 	_, ok := m.launchCounts()[total+"/"+per]
 	return ok
+}
+
+// LaunchedPast returns where the unit's host code stores tiling field f
+// but launches another count (LaunchCounts' Other).
+func (m *VarianceModel) LaunchedPast(f string) (workspace.LaunchCount, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.launchCounts()
+	c, ok := m.others[f]
+	return c, ok
 }
 
 // related reports whether classes a and b are one, or one derives from

@@ -3,9 +3,11 @@ package workspace
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -39,6 +41,12 @@ type EntryShape struct {
 	// Included: another file's compile includes the entry (a header with
 	// a runtime-ABI helper is a library, not a kernel).
 	Included bool
+	// VectorPair: a block of the kernel may run two vector cores, whose
+	// GetBlockIdx() counts to twice the block count: the entry declares
+	// the task type KERNEL_TYPE_MIX_AIC_1_2 (or one extern-lsp does not
+	// know), or none (the compiler then picks it from the code). False
+	// when every type it declares runs at most one vector core a block.
+	VectorPair bool
 	// CPUTest: the entry includes gtest and launches no kernel: a unit
 	// test calling the kernel on the CPU (its line, "" when not).
 	CPUTest string
@@ -58,6 +66,7 @@ func (w *Workspace) EntryShape(entry string) EntryShape {
 	sh.RuntimeABI = s.runtimeFn
 	sh.ArgsParam = s.argsFn && !s.runtimeFn
 	sh.Global = s.global
+	sh.VectorPair = s.taskTypes == 0 || s.taskTypes&taskVectorPair != 0
 	for _, inc := range s.includes {
 		if inc.Path == "gtest/gtest.h" && !s.launch {
 			sh.CPUTest = fmt.Sprintf("%s:%d", filepath.Base(entry), inc.Line+1)
@@ -76,6 +85,13 @@ func (w *Workspace) EntryShape(entry string) EntryShape {
 	}
 	return sh
 }
+
+// The task types a file declares (scan.taskTypes): one with at most one
+// vector core a block, one with two (or unknown).
+const (
+	taskOneVector = 1 << iota
+	taskVectorPair
+)
 
 // launchIn returns the first file of dir (in path order) that launches a
 // kernel; the folders' launches are found once per include graph.
@@ -111,8 +127,8 @@ type BuildSetting struct {
 	Line int
 }
 
-// buildFileNames says which files of a folder are read as build files.
-func isBuildFile(name string) bool {
+// IsBuildFile says which files of a folder are read as build files.
+func IsBuildFile(name string) bool {
 	switch name {
 	case "CMakeLists.txt", "Makefile", "makefile", "build.sh", "compile.sh":
 		return true
@@ -143,7 +159,7 @@ func (w *Workspace) BuildSettings(dir string) []BuildSetting {
 	if err == nil {
 		names := make([]string, 0, len(ents))
 		for _, e := range ents {
-			if e.Type().IsRegular() && isBuildFile(e.Name()) {
+			if e.Type().IsRegular() && IsBuildFile(e.Name()) {
 				names = append(names, e.Name())
 			}
 		}
@@ -234,11 +250,14 @@ func (w *Workspace) BuildSettingsUp(dir string) []BuildSetting {
 // LaunchCount is a tiling field the operator's host code sets to the
 // number of blocks it launches ("F"), or two whose quotient rounded up
 // bounds it ("T/P": `n = (total + per - 1) / per`, clamped at most, with
-// total and per stored in T and P).
+// total and per stored in T and P), or two whose product it is ("A*B").
 type LaunchCount struct {
 	// File and Line are the host's SetBlockDim call (Line 1-based).
 	File string
 	Line int
+	// Other: the host stores the field but launches another count
+	// there (File, Line): cores at or past it may be launched.
+	Other bool
 }
 
 // maxHostFiles bounds the host sources read for one operator.
@@ -252,9 +271,17 @@ const maxHostFiles = 64
 // n`) or the field itself (`SetBlockDim(tiling.get_usedCoreNum())`), or
 // the rounded-up quotient of two stored values (LaunchCount). A
 // field counts only when every host file naming it launches that many
-// blocks (or one) at each of its SetBlockDim calls. Read from disk and
+// blocks (or one) at each of its SetBlockDim calls; a field a launching
+// file names but does not launch by is listed as Other, with that
+// file's launch. Read from disk and
 // cached per operator folder, like BuildSettings.
-func (w *Workspace) LaunchCounts(dir string) map[string]LaunchCount {
+//
+// Operator libraries tile each chip family's kernels in a folder of its
+// own (`op_host/arch35/…` for the `op_kernel/arch35/…` kernels): host
+// files under an `archNN` folder count only for a unit whose operator
+// files (unitFiles: the paths the unit compiles) lie under one of that
+// name, or, for a unit under none, when op_kernel has no such folder.
+func (w *Workspace) LaunchCounts(dir string, unitFiles []string) map[string]LaunchCount {
 	host := ""
 	for d, i := Abs(dir), 0; i < 4 && host == "" && filepath.Dir(d) != d; d, i = filepath.Dir(d), i+1 {
 		if st, err := os.Stat(filepath.Join(d, "op_host")); err == nil && st.IsDir() {
@@ -264,20 +291,46 @@ func (w *Workspace) LaunchCounts(dir string) map[string]LaunchCount {
 	if host == "" {
 		return nil
 	}
+	arch := map[string]bool{}
+	for _, f := range unitFiles {
+		if rel, err := filepath.Rel(filepath.Dir(host), f); err == nil && !strings.HasPrefix(rel, "..") {
+			arch[archFolder(rel)] = true
+		}
+	}
+	tags := make([]string, 0, len(arch))
+	for a := range arch {
+		tags = append(tags, a)
+	}
+	sort.Strings(tags)
+	key := host + "\x00" + strings.Join(tags, "\x00")
 	w.mu.Lock()
 	counts := memoOf(&w.counts)
 	w.mu.Unlock()
-	if got, ok := counts.get(host); ok {
+	if got, ok := counts.get(key); ok {
 		return got
+	}
+	// A kernel in no arch folder is the one chip family whose kernels
+	// have no folder of their own (op_host/arch22 tiles op_kernel/*.h
+	// when there is no op_kernel/arch22).
+	tiles := func(a string) bool {
+		if a == "" || arch[a] {
+			return true
+		}
+		st, err := os.Stat(filepath.Join(filepath.Dir(host), "op_kernel", a))
+		return arch[""] && len(arch) == 1 && (err != nil || !st.IsDir())
 	}
 	var files []string
 	filepath.WalkDir(host, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && len(files) < maxHostFiles && (strings.HasSuffix(p, ".cpp") || strings.HasSuffix(p, ".cc") || strings.HasSuffix(p, ".h")) {
+		rel, _ := filepath.Rel(host, p)
+		if err == nil && !d.IsDir() && len(files) < maxHostFiles && tiles(archFolder(rel)) && (strings.HasSuffix(p, ".cpp") || strings.HasSuffix(p, ".cc") || strings.HasSuffix(p, ".h")) {
 			files = append(files, p)
 		}
 		return nil
 	})
-	out, bad := map[string]LaunchCount{}, map[string]bool{}
+	// badAlone: a field some launching file names but does not launch
+	// that many blocks by; badPart: one it names in no count it launches.
+	out, badAlone, badPart := map[string]LaunchCount{}, map[string]bool{}, map[string]bool{}
+	other := map[string]LaunchCount{} // the first launch of another count naming a field
 	for _, p := range files {
 		src, _, err := fsys.ReadFile(p, maxBuildFile)
 		if err != nil {
@@ -289,32 +342,72 @@ func (w *Workspace) LaunchCounts(dir string) map[string]LaunchCount {
 			if _, seen := out[f]; !seen {
 				out[f] = LaunchCount{File: p, Line: line}
 			}
-			t, p, _ := strings.Cut(f, "/")
-			ok[t], ok[p] = true, true
-		}
-		// A file launching another count: the fields it names are not
-		// the launch's count there.
-		for _, w := range hostWord.FindAllString(string(src), -1) {
-			if f := strings.TrimPrefix(strings.TrimPrefix(w, "set_"), "get_"); line > 0 && !ok[f] {
-				bad[f] = true
+			for _, part := range countParts(f) {
+				ok[part] = true
 			}
+		}
+		// A file launching another count: the tiling fields it names
+		// (`set_F`, `get_F`, `.F`, `->F`; a local of the name is not
+		// one) are not the launch's count there.
+		for _, m := range fieldMention.FindAllSubmatchIndex(src, -1) {
+			// `.F`, `->F`, `set_F(`, `get_F(`; not a method call `->M(`.
+			f := ""
+			if m[4] >= 0 {
+				f = string(src[m[4]:m[5]])
+			} else if w := string(src[m[2]:m[3]]); strings.HasPrefix(w, "set_") || strings.HasPrefix(w, "get_") {
+				f = w[len("set_"):]
+			} else if !bytes.HasPrefix(bytes.TrimLeft(src[m[3]:], " \t"), []byte("(")) {
+				f = w
+			}
+			if f == "" || line == 0 || bound[f] {
+				continue
+			}
+			if !badAlone[f] && !ok[f] {
+				other[f] = LaunchCount{File: p, Line: line, Other: true}
+			}
+			badAlone[f] = true
+			badPart[f] = badPart[f] || !ok[f]
 		}
 	}
 	for f := range out {
-		if t, p, _ := strings.Cut(f, "/"); bad[t] || bad[p] {
-			delete(out, f)
+		for _, part := range countParts(f) {
+			if part == f && badAlone[f] || badPart[part] {
+				delete(out, f)
+			}
+		}
+	}
+	for f, c := range other {
+		if _, bound := out[f]; !bound {
+			out[f] = c
 		}
 	}
 	w.mu.Lock()
 	if w.counts == counts {
-		counts.put(host, out, 0)
+		counts.put(key, out, 0)
 	}
 	w.mu.Unlock()
 	return out
 }
 
+// archFolder is the first `archNN` folder of a relative path, "" if none.
+func archFolder(rel string) string {
+	for _, c := range strings.Split(filepath.Dir(rel), string(filepath.Separator)) {
+		if archDir.MatchString(c) {
+			return c
+		}
+	}
+	return ""
+}
+
+// countParts are the fields a LaunchCount key names ("T/P", "A*B", "F").
+func countParts(key string) []string {
+	return strings.FieldsFunc(key, func(r rune) bool { return r == '/' || r == '*' })
+}
+
 var (
-	hostWord = regexp.MustCompile(`\w+`)
+	archDir      = regexp.MustCompile(`^arch\d+$`)
+	hostWord     = regexp.MustCompile(`\w+`)
+	fieldMention = regexp.MustCompile(`(?:\.|->)\s*(\w+)|\b(?:set|get)_(\w+)`)
 	// fieldStore is `set_F(v);` or `.F = v;` / `->F = v;`.
 	fieldStore = regexp.MustCompile(`\bset_(\w+)\(([^;]*)\)\s*;|(?:\.|->)(\w+)\s*=([^=;][^;]*);`)
 	// launchedField is what a SetBlockDim argument reading a field reads:
@@ -361,6 +454,14 @@ func launchBinding(src string) (map[string]bool, int) {
 		}
 		for _, f := range stored[arg] {
 			fields[f] = true
+		}
+		if a, b, ok := strings.Cut(arg, "*"); ok && hostWord.FindString(a) == a && hostWord.FindString(b) == b {
+			// `SetBlockDim(a * b)` with a and b stored in two fields.
+			for _, fa := range stored[a] {
+				for _, fb := range stored[b] {
+					fields[fa+"*"+fb] = true
+				}
+			}
 		}
 		if hostWord.FindString(arg) == arg {
 			if t, p, ok := ceilDivOf(src, arg); ok {
@@ -419,4 +520,81 @@ func uncastText(s string) string {
 		s = m[1] + m[2]
 	}
 	return s
+}
+
+// toolkitMacro reports whether the compiler, the toolkit or the operator
+// build may define name without the project saying so: a reserved name
+// (`__CCE_AICORE__`, `_FOO`), NDEBUG, AscendC's own (`ASCENDC_`, `ASCEND_`)
+// and the per-input ones of an operator compile (`DTYPE_X`,
+// `ORIG_DTYPE_X`, `FORMAT_X`).
+func toolkitMacro(name string) bool {
+	if name == "" || name[0] == '_' || name == "NDEBUG" {
+		return true
+	}
+	for _, p := range []string{"ASCENDC_", "ASCEND_", "DTYPE_", "ORIG_DTYPE_", "FORMAT_"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// MacroDefinedNowhere reports whether no file of the workspace #defines
+// name and no build file of its roots (CMake, shell, make, Python: a
+// `-DNAME`, a `define_macros` entry) names it, in a workspace whose roots
+// were walked whole and hold a build file: no build of the tree compiles
+// a conditional on it (a debug switch left in). Never for a name the
+// toolkit may define (toolkitMacro), nor where the build was not seen.
+func (w *Workspace) MacroDefinedNowhere(name string) bool {
+	if toolkitMacro(name) {
+		return false
+	}
+	w.mu.Lock()
+	m := w.macros
+	w.mu.Unlock()
+	if m == nil {
+		known := w.KnownFiles() // indexes the roots: w.walked is set
+		w.mu.Lock()
+		run, py := w.walked, slices.Sorted(maps.Keys(w.abi.py))
+		w.mu.Unlock()
+		// "" marks a workspace whose build was not seen whole.
+		m = map[string]bool{"": run == nil || !run.whole || len(run.build) == 0}
+		for _, p := range known {
+			if s := w.scanOf(p); s != nil {
+				for _, d := range s.defines {
+					m[d] = true
+				}
+			}
+		}
+		for word := range run.buildWords(py) {
+			m[word] = true
+		}
+		w.mu.Lock()
+		w.macros = m
+		w.mu.Unlock()
+	}
+	return !m[""] && !m[name]
+}
+
+// buildWords are the words of a walk's build files and of the Python
+// files py, read once per walk (nil for no walk): forks share it.
+func (r *indexRun) buildWords(py []string) map[string]bool {
+	if r == nil {
+		return nil
+	}
+	r.wordsOnce.Do(func() {
+		r.words = map[string]bool{}
+		for _, p := range append(py, r.build...) {
+			if src, _, err := fsys.ReadFile(p, maxBuildFile); err == nil {
+				for _, at := range hostWord.FindAllIndex(src, -1) {
+					word := string(src[at[0]:at[1]])
+					r.words[word] = true
+					if at[0] > 0 && src[at[0]-1] == '-' && word[0] == 'D' {
+						r.words[word[1:]] = true // -DNAME
+					}
+				}
+			}
+		}
+	})
+	return r.words
 }

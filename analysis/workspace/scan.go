@@ -209,6 +209,22 @@ func scanText(src []byte) *scan {
 			}
 		case "NotifyEvent", "WaitEvent":
 			s.mixedSig = true
+		case "KERNEL_TASK_TYPE_DEFAULT", "KERNEL_TASK_TYPE":
+			// The kernel's task type (`KERNEL_TASK_TYPE_DEFAULT(
+			// KERNEL_TYPE_MIX_AIC_1_2)`, `KERNEL_TASK_TYPE(key, type)`):
+			// how many vector cores each block runs.
+			t := at(i + 2)
+			if len(word) == len("KERNEL_TASK_TYPE") {
+				t = at(i + 4)
+			}
+			if is(i+1, "(") && bytes.HasPrefix(t, []byte("KERNEL_TYPE_")) {
+				s.taskTypes |= taskOneVector
+				switch string(t) {
+				case "KERNEL_TYPE_AIV_ONLY", "KERNEL_TYPE_AIC_ONLY", "KERNEL_TYPE_MIX_AIV_1_0", "KERNEL_TYPE_MIX_AIC_1_0", "KERNEL_TYPE_MIX_AIC_1_1":
+				default:
+					s.taskTypes |= taskVectorPair
+				}
+			}
 		default:
 			if bytes.HasSuffix(word, []byte("_GLOBAL")) && (is(i+1, "void") || is(i-1, ">")) {
 				// A library's kernel macro (`#define CATLASS_GLOBAL
@@ -240,6 +256,9 @@ func scanText(src []byte) *scan {
 		if name := kernelMacro(line); name != nil {
 			kernelMacros = append(kernelMacros, name)
 		}
+		if name, _ := definition(line); name != nil {
+			s.defines = append(s.defines, string(name))
+		}
 	}, func(t span) {
 		if t.kind == 'i' && len(kernelMacros) > 0 {
 			for _, m := range kernelMacros {
@@ -265,12 +284,12 @@ func scanText(src []byte) *scan {
 	return s
 }
 
-// kernelMacro returns the name a `#define` line defines when its body
-// holds the word `__global__`, nil otherwise.
-func kernelMacro(line []byte) []byte {
+// definition returns the name a `#define` line defines and the rest of
+// the line (nil, nil for another line).
+func definition(line []byte) (name, body []byte) {
 	rest := bytes.TrimLeft(line[1:], " \t")
 	if !bytes.HasPrefix(rest, []byte("define")) {
-		return nil
+		return nil, nil
 	}
 	rest = bytes.TrimLeft(rest[len("define"):], " \t")
 	n := 0
@@ -278,13 +297,22 @@ func kernelMacro(line []byte) []byte {
 		n++
 	}
 	if n == 0 {
+		return nil, nil
+	}
+	return rest[:n], rest[n:]
+}
+
+// kernelMacro returns the name a `#define` line defines when its body
+// holds the word `__global__`, nil otherwise.
+func kernelMacro(line []byte) []byte {
+	name, body := definition(line)
+	if name == nil {
 		return nil
 	}
-	body := rest[n:]
 	for i := bytes.Index(body, []byte("__global__")); i >= 0; {
 		end := i + len("__global__")
 		if (i == 0 || !isWordByte(body[i-1])) && (end == len(body) || !isWordByte(body[end])) {
-			return rest[:n]
+			return name
 		}
 		j := bytes.Index(body[end:], []byte("__global__"))
 		if j < 0 {

@@ -77,6 +77,13 @@ type indexRun struct {
 	done    chan struct{}
 	found   map[string]bool
 	foundPy map[string]bool
+	// build are the build files found (isBuildFile); whole: no root was
+	// cut short (MacroDefinedNowhere needs the whole build).
+	build []string
+	whole bool
+	// words are the build files' words (buildWords).
+	wordsOnce sync.Once
+	words     map[string]bool
 }
 
 // indexRuns are the walks of a workspace and its forks, by roots.

@@ -140,6 +140,10 @@ type scan struct {
 	cube      bool
 	vec       bool
 	mixedSig  bool
+	// taskTypes says which kernel task types the file declares.
+	taskTypes uint8
+	// defines are the macros the file #defines.
+	defines []string
 	// resolved is what Includes made of includes, and against which
 	// resolutions (a closure walk asks for every file of every closure).
 	resolved atomic.Pointer[resolvedIncludes]
@@ -220,6 +224,10 @@ type Workspace struct {
 	// bounded: the index refuses broad roots and stops at the caps (see
 	// BoundIndex).
 	bounded bool
+	// walked is the index walk last taken in; macros the macro names the
+	// workspace defines or its build files name (MacroDefinedNowhere).
+	walked *indexRun
+	macros map[string]bool
 }
 
 // BoundIndex makes the index refuse roots too broad to walk (TooBroad) and
@@ -275,6 +283,7 @@ func (w *Workspace) rootsChanged() {
 	w.dropStubs()
 	w.build = nil
 	w.counts = nil
+	w.macros = nil
 }
 
 // RemoveRoot drops a workspace folder.
@@ -894,7 +903,7 @@ func (w *Workspace) scanOf(path string) *scan {
 }
 
 func (s *scan) sameShape(o *scan) bool {
-	if s.entry != o.entry || s.argsFn != o.argsFn || s.runtimeFn != o.runtimeFn || s.externC != o.externC || s.global != o.global || s.globalAny != o.globalAny || s.launch != o.launch || s.cube != o.cube || s.vec != o.vec || s.mixedSig != o.mixedSig || len(s.includes) != len(o.includes) {
+	if s.entry != o.entry || s.argsFn != o.argsFn || s.runtimeFn != o.runtimeFn || s.externC != o.externC || s.global != o.global || s.globalAny != o.globalAny || s.launch != o.launch || s.cube != o.cube || s.vec != o.vec || s.mixedSig != o.mixedSig || s.taskTypes != o.taskTypes || len(s.includes) != len(o.includes) {
 		return false
 	}
 	for i := range s.includes {
@@ -1310,7 +1319,7 @@ func (w *Workspace) index(jobs int) {
 	w.mu.Unlock()
 	run, walk := w.idx.run(roots, bounded)
 	if walk {
-		run.found, run.foundPy = w.walkRoots(roots, bounded, jobs)
+		run.found, run.foundPy, run.build, run.whole = w.walkRoots(roots, bounded, jobs)
 		close(run.done)
 	} else {
 		// A fork asking while its parent walks (or after): one walk.
@@ -1318,6 +1327,7 @@ func (w *Workspace) index(jobs int) {
 	}
 	found, foundPy := run.found, run.foundPy
 	w.mu.Lock()
+	w.walked = run
 	fresh := false
 	for p := range found {
 		fresh = fresh || !w.known[p]
@@ -1338,16 +1348,18 @@ func (w *Workspace) index(jobs int) {
 	w.mu.Unlock()
 }
 
-// walkRoots lists the C++ and Python files under roots.
-func (w *Workspace) walkRoots(roots []string, bounded bool, jobs int) (found, foundPy map[string]bool) {
+// walkRoots lists the C++ and Python files under roots, and the build
+// files; whole says no root was refused or cut short.
+func (w *Workspace) walkRoots(roots []string, bounded bool, jobs int) (found, foundPy map[string]bool, build []string, whole bool) {
 	maxFolders, maxFiles := int64(math.MaxInt64), math.MaxInt
 	if bounded {
 		maxFolders, maxFiles = int64(maxIndexFolders), maxIndexFiles
 	}
-	found, foundPy = map[string]bool{}, map[string]bool{}
+	found, foundPy, whole = map[string]bool{}, map[string]bool{}, true
 	for _, r := range roots {
 		if why := TooBroad(r); bounded && why != "" {
 			w.AddProblem(r, &NotIndexedError{Root: r, Reason: why})
+			whole = false
 			continue
 		}
 		var listed atomic.Int64
@@ -1356,6 +1368,7 @@ func (w *Workspace) walkRoots(roots []string, bounded bool, jobs int) (found, fo
 		})
 		if listed.Load() > maxFolders {
 			w.AddProblem(r, &NotIndexedError{Root: r, Reason: fmt.Sprintf("it holds more than %d folders: only some were indexed", maxIndexFolders)})
+			whole = false
 		}
 		files := 0
 		tree.WalkDir(r, func(p string, d fs.DirEntry, err error) error {
@@ -1373,7 +1386,11 @@ func (w *Workspace) walkRoots(roots []string, bounded bool, jobs int) (found, fo
 			l, ok := grammar.LangOf(p)
 			if ok && files >= maxFiles {
 				w.AddProblem(r, &NotIndexedError{Root: r, Reason: fmt.Sprintf("it holds more than %d C++ and Python files: only the first were indexed", maxIndexFiles)})
+				whole = false
 				return filepath.SkipAll
+			}
+			if IsBuildFile(d.Name()) {
+				build = append(build, p)
 			}
 			if ok && l == grammar.CPP {
 				found[p] = true
@@ -1386,7 +1403,7 @@ func (w *Workspace) walkRoots(roots []string, bounded bool, jobs int) (found, fo
 			return nil
 		})
 	}
-	return found, foundPy
+	return found, foundPy, build, whole
 }
 
 // Fork returns a workspace with the same roots, settings and file contents
@@ -1422,6 +1439,7 @@ func (w *Workspace) Fork() *Workspace {
 		uses:        w.uses,
 		idx:         w.idx,
 		bounded:     w.bounded,
+		walked:      w.walked,
 	}
 	if f.files == nil {
 		f.files = map[string]*fileEntry{}
@@ -1434,13 +1452,15 @@ func (w *Workspace) Fork() *Workspace {
 
 // Seed records files the caller already found by walking every root with
 // SkipDir, so Index need not walk them again.
-func (w *Workspace) Seed(files []string) {
+func (w *Workspace) Seed(files, build []string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, p := range files {
 		w.markKnown(Abs(p))
 	}
 	w.indexed = true
+	w.walked = &indexRun{build: build, whole: true}
+	w.macros = nil
 	w.dropUnits()
 }
 
