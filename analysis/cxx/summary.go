@@ -111,8 +111,14 @@ func (o Origin) Same(p Origin) bool {
 	if !o.Known() {
 		return false
 	}
-	o.Off, o.OffUnknown, o.idx, p.Off, p.OffUnknown, p.idx = 0, false, 0, 0, false, 0
-	return o == p
+	return o.Buffer() == p.Buffer()
+}
+
+// Buffer is o at no offset: origins are Same when their Buffers are equal
+// (a key for grouping them).
+func (o Origin) Buffer() Origin {
+	o.Off, o.OffUnknown, o.idx = 0, false, 0
+	return o
 }
 
 // SameRegion reports whether two origins can point at the same region of

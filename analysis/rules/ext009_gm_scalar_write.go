@@ -59,7 +59,11 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"store every core makes alike — `=` of a value through an address no core's identity reaches, not under a " +
 			"test or after a return that differs between cores, nothing after it in its function telling another core " +
 			"or rank to read it nor DMA reading it back — such as an epoch word each core advances in step: whichever " +
-			"copy a core reads holds that value). SIMT vector functions (`__simt_vf__`) " +
+			"copy a core reads holds that value; and a word that carries state to the next launch — every scalar read of its " +
+			"memory in the file is taken into a name the stored value is computed from, as a magic counter or a ping-pong " +
+			"buffer id read at Init and advanced after the work, and no DMA reads it — whatever barrier follows: nothing in " +
+			"this launch reads it after the store, and the next launch starts after the kernel-end write-back; a build " +
+			"that turns that write-back off gets the finding, saying so). SIMT vector functions (`__simt_vf__`) " +
 			"store through the vector unit's SIMT path, not the scalar cache, and host functions a device file holds " +
 			"(no `__aicore__` or macro that may stand for it) do not run on the core: neither is reported, nor is a store in " +
 			"the arguments of a macro whose every definition the unit compiles expands without them (never evaluated).",
@@ -97,6 +101,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	callersMemo := &callersFlushMemo{byKey: map[nameCores]bool{}, exits: newBlockReturns()}
 	coherent, endWriteBack := pass.Models().Coherent(), pass.Models().EndWriteBack()
 	var vm *unit.VarianceModel
+	var states launchStates
 	for i := range accs {
 		if pass.Stopped() {
 			return
@@ -233,6 +238,13 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			// obligation (they call the flush, or are judged there).
 			continue
 		}
+		state := states.of(pass, gm, sum, a, o)
+		if state != nil && endWriteBack {
+			// The word carries state to the next launch and nothing in
+			// this one reads it after the store: the kernel-end
+			// write-back lands it before the next launch starts.
+			continue
+		}
 		seen[key] = true
 		// Where the write-back or its dsb may hide: a project call after
 		// the store, before the signal (or the barrier, or the end).
@@ -285,6 +297,10 @@ func runGMScalarWrite(pass *analysis.Pass) {
 				d.Message += "; `" + shortText(after.next.Site) + "`" + effectLine(pass, *after.next) + " " + after.what + " before any `dsb`"
 				d.Related = append(d.Related, relatedAtEffect(pass, *after.next))
 			}
+		}
+		if state != nil && d.Severity != analysis.SeverityInfo {
+			d.Message += fmt.Sprintf("; the word carries state to the next launch (taken in by `%s`%s), and this build turns the compiler's kernel-end write-back off, so only the author's write-back and `dsb` land it before that launch reads it",
+				gmOneLine(state.Node.Text()), lineRef(pass, cxx.Hop{File: pass.File, Call: state.Node}))
 		}
 		if unseen != nil && d.Severity != analysis.SeverityInfo {
 			unless := "writes it back with a `dsb`"
@@ -377,16 +393,7 @@ func uniformStore(pass *analysis.Pass, sum *cxx.Summaries, a *cxx.Access, cores 
 // pointer no core's identity reaches, not under a test or after a return
 // in the function that differs between cores.
 func sameOnEveryCore(pass *analysis.Pass, a *cxx.Access, cores grammar.Cores, vm **unit.VarianceModel) bool {
-	var value *grammar.Node
-	addr := []*grammar.Node{a.Node}
-	if p := a.Node.Parent(); p != nil && p.Kind() == "assignment_expression" && p.ChildByField("left") == a.Node {
-		if op := p.ChildByField("operator"); op != nil && op.Text() == "=" {
-			value = p.ChildByField("right")
-		}
-	} else if c, ok := cxx.AsCall(a.Node); ok && c.Name == "SetValue" && len(c.Args) == 2 {
-		// The tensor and the index: the call itself is no value.
-		value, addr = c.Args[1], []*grammar.Node{c.Receiver, c.Args[0]}
-	}
+	value, addr := storeValue(a)
 	fn := a.Func()
 	if value == nil || fn.Tree() != pass.File.Tree {
 		return false
@@ -397,6 +404,160 @@ func sameOnEveryCore(pass *analysis.Pass, a *cxx.Access, cores grammar.Cores, vm
 	m := *vm
 	return !slices.ContainsFunc(addr, func(n *grammar.Node) bool { return m.Expr(n, cores)&differs != 0 }) &&
 		m.Expr(value, cores)&differs == 0 && uniformControl(m, pass.File, fn, a.Node, cores)
+}
+
+// storeValue returns the value a plain store (`=` or SetValue) writes
+// and the expressions its address is computed from; nil for any other.
+func storeValue(a *cxx.Access) (value *grammar.Node, addr []*grammar.Node) {
+	addr = []*grammar.Node{a.Node}
+	if p := a.Node.Parent(); p != nil && p.Kind() == "assignment_expression" && p.ChildByField("left") == a.Node {
+		if op := p.ChildByField("operator"); op != nil && op.Text() == "=" {
+			value = p.ChildByField("right")
+		}
+	} else if c, ok := cxx.AsCall(a.Node); ok && c.Name == "SetValue" && len(c.Args) == 2 {
+		// The tensor and the index: the call itself is no value.
+		value, addr = c.Args[1], []*grammar.Node{c.Receiver, c.Args[0]}
+	}
+	return value, addr
+}
+
+// launchStates answers, for a file's stores, where this launch takes in
+// a word that carries state from launch to launch (a magic counter, a
+// ping-pong buffer id): every scalar read of the word's memory in the
+// file is taken into a name the stored value is computed from
+// (`magic_ = magicGm_.GetValue(0)` ... `magicGm_.SetValue(0, magic_ +
+// 1)`), or is in the store itself, and no DMA reads it. The store then
+// has no reader in this launch: the read came first on the storing core,
+// and another core reading the word in this launch races with the store
+// whatever write-back follows it. Its reader is the next launch, which
+// starts after this kernel ended. The file's reads and DMA reads are
+// grouped once, and each memory's answer kept, so a file of many stores
+// costs its accesses once.
+type launchStates struct {
+	byRoot map[string][]*cxx.Access
+	byBuf  map[cxx.Origin][]readAt
+	dma    map[cxx.Origin][]cxx.Origin
+	memo   map[stateKey]stateFeed
+}
+
+type readAt struct {
+	r *cxx.Access
+	o cxx.Origin
+}
+
+type stateKey struct {
+	root string
+	o    cxx.Origin
+}
+
+// stateFeed is a memory's reads: the names they are taken into (nil
+// and bad when one is not taken into a name, or the memory is read by
+// DMA), and the first of them.
+type stateFeed struct {
+	names map[string]bool
+	first *cxx.Access
+	bad   bool
+}
+
+// of returns the read that takes the stored word into this launch when a
+// is such a store, else nil.
+func (ls *launchStates) of(pass *analysis.Pass, gm *cxx.GM, sum *cxx.Summaries, a *cxx.Access, o cxx.Origin) *cxx.Access {
+	value, _ := storeValue(a)
+	if value == nil || !o.Known() {
+		return nil
+	}
+	if ls.memo == nil {
+		ls.memo, ls.byRoot, ls.byBuf, ls.dma = map[stateKey]stateFeed{}, map[string][]*cxx.Access{}, map[cxx.Origin][]readAt{}, map[cxx.Origin][]cxx.Origin{}
+		accs := gm.Accesses()
+		for i := range accs {
+			if r := &accs[i]; r.Kind != cxx.Write {
+				ls.byRoot[r.Root()] = append(ls.byRoot[r.Root()], r)
+				if ro := sum.OriginOf(r.Ptr()); ro.Known() {
+					ls.byBuf[ro.Buffer()] = append(ls.byBuf[ro.Buffer()], readAt{r, ro})
+				}
+			}
+		}
+		for _, n := range pass.File.Tree.OfKind("call_expression") {
+			if r, ok := sum.DMARead(n); ok && r.Known() && pass.Cores(n) != grammar.None {
+				ls.dma[r.Buffer()] = append(ls.dma[r.Buffer()], r)
+			}
+		}
+	}
+	k := stateKey{a.Root(), o}
+	feed, ok := ls.memo[k]
+	if !ok {
+		feed = stateFeed{names: map[string]bool{}}
+		add := func(r *cxx.Access) {
+			if feed.bad || a.Stmt() != nil && r.Stmt() == a.Stmt() {
+				return
+			}
+			name := assignedName(r)
+			if name == "" || len(feed.names) == 8 && !feed.names[name] {
+				feed.bad = true
+				return
+			}
+			feed.names[name] = true
+			if feed.first == nil || r.Node.Start < feed.first.Node.Start {
+				feed.first = r
+			}
+		}
+		for _, r := range ls.byRoot[a.Root()] {
+			add(r)
+		}
+		for _, x := range ls.byBuf[o.Buffer()] {
+			if x.r.Root() != a.Root() && x.o.SameRegion(o) {
+				add(x.r)
+			}
+		}
+		for _, d := range ls.dma[o.Buffer()] {
+			feed.bad = feed.bad || d.SameRegion(o)
+		}
+		ls.memo[k] = feed
+	}
+	if feed.bad || feed.first == nil {
+		return nil
+	}
+	// The value is computed from every name a read is taken into.
+	uses := map[string]bool{}
+	value.Walk(func(n *grammar.Node) bool {
+		if k := n.Kind(); k == "identifier" || k == "field_identifier" {
+			uses[n.Text()] = true
+		}
+		return true
+	})
+	for name := range feed.names {
+		if !uses[name] {
+			return nil
+		}
+	}
+	return feed.first
+}
+
+// assignedName is the name a read's value is stored in: the variable its
+// declaration initialises or the name an assignment sets (`x = read;`,
+// `this->x_ = read;`), "" for any other use.
+func assignedName(r *cxx.Access) string {
+	n := r.Node
+	for p := n.Parent(); p != nil; n, p = p, p.Parent() {
+		switch p.Kind() {
+		case "parenthesized_expression", "cast_expression":
+			continue
+		case "init_declarator":
+			if n.Field() == "value" {
+				return cxx.DeclaredName(p)
+			}
+		case "assignment_expression":
+			if n.Field() == "right" {
+				if l := p.ChildByField("left"); l != nil && l.Kind() == "field_expression" {
+					return l.ChildByField("field").Text()
+				} else if l != nil && l.Kind() == "identifier" {
+					return l.Text()
+				}
+			}
+		}
+		return ""
+	}
+	return ""
 }
 
 // ownScalarTable reports whether a store every core running its function
