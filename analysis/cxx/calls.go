@@ -257,6 +257,33 @@ func paramDecls(fn *grammar.Node) iter.Seq[*grammar.Node] {
 	}
 }
 
+// Takes reports whether fn can be called with n arguments: between its
+// required and all its parameters (defaults counted), or any number past
+// the required ones when it is variadic (`...`, a parameter pack, a
+// macro shadow's `__VA_ARGS__`).
+func Takes(fn *grammar.Node, n int) bool {
+	req, all := 0, 0
+	for p := range paramDecls(fn) {
+		all++
+		if p.Kind() == "parameter_declaration" {
+			req++
+			if id, _ := paramDeclarator(p); id != nil && id.Text() == "__VA_ARGS__" {
+				return n >= req-1
+			}
+		}
+	}
+	if d := FunctionDeclarator(fn); d != nil {
+		if pl := d.ChildByField("parameters"); pl != nil {
+			for p := pl.FirstChild(); p != nil; p = p.NextSibling() {
+				if p.Kind() == "..." || p.Kind() == "variadic_parameter_declaration" {
+					return n >= req
+				}
+			}
+		}
+	}
+	return n >= req && n <= all
+}
+
 // paramDeclarator unwraps a parameter's declarator to its name: the
 // identifier (nil for an unnamed parameter or one Params does not name),
 // and whether a pointer declarator was on the way.

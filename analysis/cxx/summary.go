@@ -1297,7 +1297,10 @@ func (s *Summaries) computeEffects(fn *grammar.Node) *effectList {
 				continue
 			}
 			for _, d := range s.funcs.Callees(c) {
-				if d.Node == fn || s.coresOf(d.Node) == grammar.None || d.Body() == nil {
+				// A definition the call's arguments do not fit is another
+				// function of that name (`optimizer_.Compute(in, out, n)`
+				// beside the kernel's own `Compute(args)`).
+				if d.Node == fn || s.coresOf(d.Node) == grammar.None || d.Body() == nil || !Takes(d.Node, len(c.Args)) {
 					continue
 				}
 				s.expandCall(&b, fn, d.Node, n, c, cores)
