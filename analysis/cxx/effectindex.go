@@ -446,6 +446,12 @@ func (x *EffectIndex) AfterWriteBack(wb int, o Origin, cores grammar.Cores) (nex
 	return int(stop), false
 }
 
+// StopFrom returns the position of the first dsb, cross-core signal or
+// wait on cores at or after source offset pos, or Len() when none does.
+func (x *EffectIndex) StopFrom(pos uint32, cores grammar.Cores) int {
+	return int(x.publish(cores).nextStop(x.effects.startAt(pos)))
+}
+
 // NextStop returns the position of the first dsb, cross-core signal or
 // wait on cores after position i, or Len() when none follows.
 func (x *EffectIndex) NextStop(i int, cores grammar.Cores) int {

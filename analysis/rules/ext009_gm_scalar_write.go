@@ -37,7 +37,9 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"without `dsb` is reported once, at the write-back, with every store it covers as related information " +
 			"(one missing `dsb`, one finding), and is a `warning` when a " +
 			"cross-core signal, a barrier, a store to a flag that is itself written back, or this core's own DMA read " +
-			"of the memory (`DataCopy(ub, g, n)`) follows before a `dsb`, " +
+			"of the memory (`DataCopy(ub, g, n)`) follows before a `dsb`, or the write-back ends its function and a caller in the " +
+			"file signals or meets a barrier after the call, before any `dsb`, then reads the memory (by name, there or in a " +
+			"function it calls: `Partial(); SyncAll(); Combine();`), " +
 			"and `info` otherwise (a signal past a `return` that ends the write-back's path is on another path); signals that cannot hand the store to a reader are passed over (the message names " +
 			"them): a flag or signal wait, which tells no one to read, and a pto::comm `TNOTIFY` into a rank's comm " +
 			"window (its address computed from the CommContext's `windowsIn` bases, as `CommRemotePtr` does) when the " +
@@ -102,6 +104,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	coherent, endWriteBack := pass.Models().Coherent(), pass.Models().EndWriteBack()
 	var vm *unit.VarianceModel
 	var states launchStates
+	var readers rootReaders
 	for i := range accs {
 		if pass.Stopped() {
 			return
@@ -201,6 +204,10 @@ func runGMScalarWrite(pass *analysis.Pass) {
 				// landed yet.
 				after.next = &cxx.Effect{At: r, Site: r}
 				after.what = "reads it back by DMA"
+			} else if h := callerHandOff(pass, gm, sum, callersMemo, a, barrierCall, cores, o, &readers); h != nil {
+				// The write-back ends the function unwaited, and a caller
+				// signals after the call, then reads the memory.
+				after.next, after.what = &h.signal, h.what
 			}
 		} else if flush != nil && dsbs.within(a.Func(), cores, flush.Call.End, limit) {
 			continue
@@ -419,6 +426,95 @@ func storeValue(a *cxx.Access) (value *grammar.Node, addr []*grammar.Node) {
 		value, addr = c.Args[1], []*grammar.Node{c.Receiver, c.Args[0]}
 	}
 	return value, addr
+}
+
+// handOff is a caller's signal after a call whose store reaches the
+// caller unwaited, and what it says.
+type handOff struct {
+	signal cxx.Effect
+	what   string
+}
+
+// callerHandOff finds a caller in the file that, after calling the
+// store's function, runs a cross-core signal or barrier before any dsb
+// and then reads the stored memory (by name), itself or in a function it
+// calls there: `ComputeBlockPrefixSums(); SyncAll(); CombineResults();`
+// with the sums read back in CombineResults. nil when none does.
+func callerHandOff(pass *analysis.Pass, gm *cxx.GM, sum *cxx.Summaries, m *callersFlushMemo, a *cxx.Access, barrier *grammar.Node, cores grammar.Cores, o cxx.Origin, rr *rootReaders) *handOff {
+	if barrier != nil || o.Kind == cxx.ParamOrigin || cxx.IsExternC(a.Func()) || unit.IsKernelFunc(pass.File, a.Func()) {
+		return nil
+	}
+	funcs := pass.Reach().FuncIndex()
+	m.index(funcs)
+	all := funcs.All()
+	for _, site := range m.byName[cxx.FunctionName(a.Func())] {
+		def := all[site.def]
+		if def.Node == a.Func() || def.File != pass.File {
+			continue
+		}
+		call := funcs.Calls(def.Node)[site.i]
+		idx := sum.Index(def.Node)
+		stop := idx.StopFrom(call.End, cores)
+		if stop >= idx.Len() || idx.Effect(stop).Kind == cxx.Dsb || cannotPublish(sum, funcs, idx, stop, o) {
+			continue
+		}
+		e := idx.Effect(stop)
+		if r := rr.after(gm, funcs, def.Node, e.At.End, a.Root()); r != nil {
+			line, _ := pass.File.Lines.Position(r.Node.Start)
+			return &handOff{signal: e, what: fmt.Sprintf("in `%s` after the call to `%s` tells another core to read (`%s`, line %d, reads it)",
+				cxx.FunctionName(def.Node), cxx.FunctionName(a.Func()), shortText(r.Node), line+1)}
+		}
+	}
+	return nil
+}
+
+// rootReaders finds the reads of a name after a point of a function:
+// there, or in a function of the file it calls after that point.
+type rootReaders struct {
+	// byRoot lists, by name, the reads in the file's model.
+	byRoot map[string][]*cxx.Access
+}
+
+func (rr *rootReaders) after(gm *cxx.GM, funcs *cxx.Funcs, fn *grammar.Node, from uint32, root string) *cxx.Access {
+	if rr.byRoot == nil {
+		rr.byRoot = map[string][]*cxx.Access{}
+		accs := gm.Accesses()
+		for i := range accs {
+			if r := &accs[i]; r.Kind != cxx.Write && r.Func() != nil {
+				rr.byRoot[r.Root()] = append(rr.byRoot[r.Root()], r)
+			}
+		}
+	}
+	reads := rr.byRoot[root]
+	if len(reads) == 0 {
+		return nil
+	}
+	in := map[*grammar.Node]*cxx.Access{}
+	for _, r := range reads {
+		if in[r.Func()] == nil {
+			in[r.Func()] = r
+		}
+	}
+	for _, r := range reads {
+		if r.Func() == fn && r.Node.Start >= from {
+			return r
+		}
+	}
+	for _, n := range funcs.Calls(fn) {
+		if n.Start < from {
+			continue
+		}
+		c, ok := cxx.AsCall(n)
+		if !ok {
+			continue
+		}
+		for _, d := range funcs.Callees(c) {
+			if r := in[d.Node]; r != nil && d.Node != fn && cxx.Takes(d.Node, len(c.Args)) {
+				return r
+			}
+		}
+	}
+	return nil
 }
 
 // launchStates answers, for a file's stores, where this launch takes in
