@@ -437,8 +437,8 @@ type handOff struct {
 
 // callerHandOff finds a caller in the file that, after calling the
 // store's function, runs a cross-core signal or barrier before any dsb
-// and then reads the stored memory (by name), itself or in a function it
-// calls there: `ComputeBlockPrefixSums(); SyncAll(); CombineResults();`
+// and then reads the stored memory (by name, not in a loop polling it),
+// itself or in a function it calls there: `ComputeBlockPrefixSums(); SyncAll(); CombineResults();`
 // with the sums read back in CombineResults. nil when none does.
 func callerHandOff(pass *analysis.Pass, gm *cxx.GM, sum *cxx.Summaries, m *callersFlushMemo, a *cxx.Access, barrier *grammar.Node, cores grammar.Cores, o cxx.Origin, rr *rootReaders) *handOff {
 	if barrier != nil || o.Kind == cxx.ParamOrigin || cxx.IsExternC(a.Func()) || unit.IsKernelFunc(pass.File, a.Func()) {
@@ -480,7 +480,7 @@ func (rr *rootReaders) after(gm *cxx.GM, funcs *cxx.Funcs, fn *grammar.Node, fro
 		rr.byRoot = map[string][]*cxx.Access{}
 		accs := gm.Accesses()
 		for i := range accs {
-			if r := &accs[i]; r.Kind != cxx.Write && r.Func() != nil {
+			if r := &accs[i]; r.Kind != cxx.Write && r.Func() != nil && !polled(gm, r) {
 				rr.byRoot[r.Root()] = append(rr.byRoot[r.Root()], r)
 			}
 		}
@@ -515,6 +515,22 @@ func (rr *rootReaders) after(gm *cxx.GM, funcs *cxx.Funcs, fn *grammar.Node, fro
 		}
 	}
 	return nil
+}
+
+// polled reports whether a read sits in a loop that invalidates its line
+// before it on every pass: the loop polls the word until it changes, so
+// a write-back landing late only delays it.
+func polled(gm *cxx.GM, r *cxx.Access) bool {
+	d := gm.CoherentBefore(*r)
+	if d == nil {
+		return false
+	}
+	for p := r.Node.Parent(); p != nil && p != r.Func(); p = p.Parent() {
+		if isLoop(p) && p.Contains(d.Call) {
+			return true
+		}
+	}
+	return false
 }
 
 // launchStates answers, for a file's stores, where this launch takes in
