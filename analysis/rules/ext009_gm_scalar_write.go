@@ -61,8 +61,8 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"store every core makes alike — `=` of a value through an address no core's identity reaches, not under a " +
 			"test or after a return that differs between cores, nothing after it in its function telling another core " +
 			"or rank to read it nor DMA reading it back — such as an epoch word each core advances in step: whichever " +
-			"copy a core reads holds that value; and a word that carries state to the next launch — every scalar read of its " +
-			"memory in the file is taken into a name the stored value is computed from, as a magic counter or a ping-pong " +
+			"copy a core reads holds that value; and a word of named memory (a member or global) that carries state to the next " +
+			"launch — every scalar read of it in the file is taken into a member or global the stored value is computed from, as a magic counter or a ping-pong " +
 			"buffer id read at Init and advanced after the work, and no DMA reads it — whatever barrier follows: nothing in " +
 			"this launch reads it after the store, and the next launch starts after the kernel-end write-back; a build " +
 			"that turns that write-back off gets the finding, saying so). SIMT vector functions (`__simt_vf__`) " +
@@ -574,8 +574,10 @@ type stateFeed struct {
 // of returns the read that takes the stored word into this launch when a
 // is such a store, else nil.
 func (ls *launchStates) of(pass *analysis.Pass, gm *cxx.GM, sum *cxx.Summaries, a *cxx.Access, o cxx.Origin) *cxx.Access {
+	// Named memory (a member, a global) is read by its name in the file;
+	// a parameter's is another function's to name.
 	value, _ := storeValue(a)
-	if value == nil || !o.Known() {
+	if value == nil || o.Kind != cxx.NamedOrigin {
 		return nil
 	}
 	if ls.memo == nil {
@@ -604,7 +606,7 @@ func (ls *launchStates) of(pass *analysis.Pass, gm *cxx.GM, sum *cxx.Summaries, 
 				return
 			}
 			name := assignedName(r)
-			if name == "" || len(feed.names) == 8 && !feed.names[name] {
+			if name == "" || len(feed.names) == 8 && !feed.names[name] || r.Func() != a.Func() && local(name, r) {
 				feed.bad = true
 				return
 			}
@@ -643,6 +645,13 @@ func (ls *launchStates) of(pass *analysis.Pass, gm *cxx.GM, sum *cxx.Summaries, 
 		}
 	}
 	return feed.first
+}
+
+// local reports whether name is declared in the function of r (a local or
+// a parameter), not a member or global another function shares.
+func local(name string, r *cxx.Access) bool {
+	d, _ := cxx.LocalDecl(name, r.Node, r.Func())
+	return d != nil || slices.ContainsFunc(cxx.Params(r.Func()), func(p cxx.Param) bool { return p.Name == name })
 }
 
 // assignedName is the name a read's value is stored in: the variable its

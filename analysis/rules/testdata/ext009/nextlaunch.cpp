@@ -68,3 +68,18 @@ extern "C" __global__ __aicore__ void magic_shared(GM_ADDR magic, GM_ADDR out) {
   op.Init(magic, out);
   op.Process();
 }
+
+// A soft-sync flag raised through a helper's parameter: the counter the
+// helper reads back and increments is another core's signal in this
+// launch, not state for the next one (the note stays).
+__aicore__ inline void RaiseFlag(__gm__ uint8_t *flagAddr) {
+  GlobalTensor<uint8_t> flag;
+  flag.SetGlobalBuffer(flagAddr);
+  uint8_t value = flag.GetValue(0);
+  flag.SetValue(0, value + 1);
+  DataCacheCleanAndInvalid<uint8_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(flag); // want "info: EXT009 .*`flag.SetValue\\(0, value \\+ 1\\)`.*robustness note"
+}
+
+extern "C" __global__ __aicore__ void raise_flag(GM_ADDR flags) {
+  RaiseFlag((__gm__ uint8_t *)flags);
+}
