@@ -241,20 +241,12 @@ func (fs *Funcs) Callees(c Call) []FuncDef {
 	return out
 }
 
-// arityMiss is 1 when fn cannot take n arguments (too few or too many
-// parameters, defaults counted), else 0.
+// arityMiss is 1 when fn cannot take n arguments (Takes), else 0.
 func arityMiss(fn *grammar.Node, n int) int {
-	req, all := 0, 0
-	for p := range paramDecls(fn) {
-		all++
-		if p.Kind() == "parameter_declaration" {
-			req++
-		}
+	if Takes(fn, n) {
+		return 0
 	}
-	if n < req || n > all {
-		return 1
-	}
-	return 0
+	return 1
 }
 
 // ClassOf returns the name of the class or struct a method belongs to: the
