@@ -44,7 +44,7 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"between the cause and the read (or in the polling loop). Silent for `args[k]`, " +
 			"tensor descriptor fields (`t->buffer.addr`, `t->start_offset` through `Tensor` / `ChipTensor` pointers or " +
 			"their aliases), the runtime's context structures behind `get_block_idx(args)` & co. and its " +
-			"communication context the host fills (`CommContext`, the HCCL device contexts and resource parameters: `ctx->rankId`, `ctx->windowsIn[peer]`), " +
+			"communication context the host fills (`CommContext`, the HCCL device contexts and resource parameters: `ctx->rankId`, `ctx->windowsIn[peer]`; pto-isa's URMA/SDMA queue descriptors `UrmaInfo`, `BatchWriteChannelInfo`), " +
 			"`LocalTensor::GetValue`, stores (EXT009), taking an address (`&p[i]`, `p + i`), memory only this core's " +
 			"scalar unit wrote before the read, and reads after a `dcci` of the memory: directly, through a helper " +
 			"(transitively, including loops over integer cache-line addresses and `ENTIRE_DATA_CACHE`; the asc C API's " +
@@ -539,10 +539,13 @@ func funcIndex(fn *grammar.Node) int {
 // pto-isa's CommDeviceContext and the HCCL device contexts and resource
 // parameters (HcclDeviceContext, HcclCombinOpParam, HcclOpResParam, a
 // window table such as PtoRemoteWindowContext) that CANN's HCCL or the
-// test's host code fills the same way.
+// test's host code fills the same way, and pto-isa's URMA and SDMA queue
+// descriptors (UrmaInfo, BatchWriteChannelInfo) its host workspace
+// managers build and copy to the device.
 var runtimeContexts = map[string]bool{
 	"GlobalContext": true, "LocalContext": true, "CommContext": true, "CommDeviceContext": true,
 	"HcclDeviceContext": true, "HcclCombinOpParam": true, "HcclOpResParam": true, "PtoRemoteWindowContext": true,
+	"UrmaInfo": true, "BatchWriteChannelInfo": true,
 }
 
 // runtimeContext reports whether a read is of a runtime context structure:

@@ -65,3 +65,28 @@ extern "C" __global__ __aicore__ void peer_table(__gm__ int64_t *args) {
   uint32_t me = table->rankId; // want "info: EXT001 .*`table->rankId`"
   (void)me;
 }
+
+// pto-isa's URMA and SDMA queue descriptors, which the host's workspace
+// manager builds and copies to the device before the launch: read-only
+// for the task, also after a wait for another core.
+struct UrmaInfo {
+  uint32_t qpNum;
+  uint64_t scqPtr;
+};
+
+struct BatchWriteChannelInfo {
+  uint64_t sq_base;
+  uint32_t sq_depth;
+};
+
+__aicore__ inline uint64_t queue_slot(__gm__ uint8_t *ctxGm, __gm__ BatchWriteChannelInfo *channel, uint32_t tail) {
+  __gm__ UrmaInfo *info = (__gm__ UrmaInfo *)ctxGm;
+  return info->scqPtr + info->qpNum + channel->sq_base + tail % channel->sq_depth;
+}
+
+extern "C" __global__ __aicore__ void queue_poll(__gm__ int64_t *args) {
+  wait_flag_dev(3);
+  uint64_t slot = queue_slot(reinterpret_cast<__gm__ uint8_t *>(args[1]),
+                             reinterpret_cast<__gm__ BatchWriteChannelInfo *>(args[2]), 4);
+  (void)slot;
+}
