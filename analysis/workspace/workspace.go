@@ -1042,7 +1042,13 @@ func (w *Workspace) missingDir(d string) bool {
 // Includes returns the workspace files path includes directly (shared:
 // callers must not modify the list).
 func (w *Workspace) Includes(path string) []string {
-	path = Abs(path)
+	return w.includes(Abs(path))
+}
+
+// includes is Includes of a path already absolute and clean (as the
+// resolutions it returns are): a closure walk asks it of every file, and
+// cleaning the path again cost 1% of a check's CPU.
+func (w *Workspace) includes(path string) []string {
 	s := w.scanOf(path)
 	if s == nil {
 		return nil
@@ -1207,13 +1213,13 @@ func (w *Workspace) closure(path string, limit int64, depth int) *closureMemo {
 	if limit <= 0 {
 		limit = fsys.DefaultMaxUnitBytes
 	}
-	if incs := w.Includes(path); len(incs) == 1 && depth < maxSoleDepth {
+	if incs := w.includes(path); len(incs) == 1 && depth < maxSoleDepth {
 		// A file with one include: its closure is that file's, after it
 		// (breadth first, the same order). Walked afresh for each header,
 		// a chain of headers each including the next was quadratic.
 		var own int64
-		if src, err := w.Source(path); err == nil {
-			own = int64(len(src))
+		if e, err := w.entry(path); err == nil {
+			own = int64(len(e.src))
 		}
 		if sub := w.closureOf(incs[0], depth+1); sub.whole && own+sub.bytes <= limit && !sub.cycles(path) {
 			if closureHook != nil {
@@ -1233,8 +1239,8 @@ func (w *Workspace) closure(path string, limit int64, depth int) *closureMemo {
 		if closureHook != nil {
 			closureHook(out[i])
 		}
-		if src, err := w.Source(out[i]); err == nil {
-			total += int64(len(src))
+		if e, err := w.entry(out[i]); err == nil {
+			total += int64(len(e.src))
 		}
 		if total > limit {
 			for _, p := range out[max(i, 1):] {
@@ -1243,7 +1249,7 @@ func (w *Workspace) closure(path string, limit int64, depth int) *closureMemo {
 			out = out[:max(i, 1)]
 			return &closureMemo{paths: out, n: len(out), bytes: total}
 		}
-		for _, inc := range w.Includes(out[i]) {
+		for _, inc := range w.includes(out[i]) {
 			if !seen[inc] {
 				seen[inc] = true
 				out = append(out, inc)
