@@ -176,6 +176,7 @@ static uint32_t field_count(const void *lang) { return ts_language_field_count((
 import "C"
 
 import (
+	"sync/atomic"
 	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -198,6 +199,34 @@ type names struct {
 	// block marks the symbols of the brace blocks a huge statement is
 	// parsed in runs of, ifs the if statements (see huge).
 	block, ifs []uint8
+	// asks counts, by kind number, the trees asked for the kind's list
+	// (Tree.OfKind), trees the trees asked for any.
+	asks  []atomic.Int32
+	trees atomic.Int32
+}
+
+// note counts a tree's first ask for kind k (first: its first ask).
+func (nm *names) note(k uint16, first bool) {
+	if first {
+		nm.trees.Add(1)
+	}
+	nm.asks[k].Add(1)
+}
+
+// common lists the kinds other than k that three in four trees so far were
+// asked for: a tree's first walk lists them too.
+func (nm *names) common(k uint16) []uint16 {
+	trees := nm.trees.Load()
+	if trees < 16 {
+		return nil
+	}
+	var out []uint16
+	for c := range nm.asks {
+		if uint16(c) != k && nm.asks[c].Load()*4 >= trees*3 && len(out) < 100 {
+			out = append(out, uint16(c))
+		}
+	}
+	return out
 }
 
 // field is the number of the field name (0 for "" or an unknown name).
@@ -227,6 +256,7 @@ func newNames(lang *sitter.Language, dropPunct bool) *names {
 	}
 	nm.symbols[ns] = "ERROR"
 	nm.kind = make([]uint16, ns+1)
+	nm.asks = make([]atomic.Int32, ns+1)
 	first := map[string]uint16{}
 	for i, name := range nm.symbols {
 		if _, ok := first[name]; !ok {
