@@ -557,8 +557,8 @@ func (w *Workspace) MacroDefinedNowhere(name string) bool {
 		w.mu.Lock()
 		run, py := w.walked, slices.Sorted(maps.Keys(w.abi.py))
 		w.mu.Unlock()
-		// "" marks a workspace whose build was not seen whole.
-		m = map[string]bool{"": run == nil || !run.whole || len(run.build) == 0}
+		// unseenBuild marks a workspace whose build was not seen whole.
+		m = map[string]bool{unseenBuild: run == nil || !run.whole || len(run.build) == 0}
 		for _, p := range known {
 			if s := w.scanOf(p); s != nil {
 				for _, d := range s.defines {
@@ -573,8 +573,12 @@ func (w *Workspace) MacroDefinedNowhere(name string) bool {
 		w.macros = m
 		w.mu.Unlock()
 	}
-	return !m[""] && !m[name]
+	return !m[unseenBuild] && !m[name]
 }
+
+// unseenBuild is the key no word is: MacroDefinedNowhere's "the build was
+// not seen whole".
+const unseenBuild = "\x00"
 
 // buildWords are the words of a walk's build files and of the Python
 // files py, read once per walk (nil for no walk): forks share it.
@@ -589,7 +593,7 @@ func (r *indexRun) buildWords(py []string) map[string]bool {
 				for _, at := range hostWord.FindAllIndex(src, -1) {
 					word := string(src[at[0]:at[1]])
 					r.words[word] = true
-					if at[0] > 0 && src[at[0]-1] == '-' && word[0] == 'D' {
+					if at[0] > 0 && src[at[0]-1] == '-' && len(word) > 1 && word[0] == 'D' {
 						r.words[word[1:]] = true // -DNAME
 					}
 				}
