@@ -108,6 +108,8 @@ func LaunchOf(sh workspace.EntryShape, build []workspace.BuildSetting) LaunchMod
 	switch {
 	case sh.Configured != "":
 		return LaunchModel{LaunchRuntime, fmt.Sprintf("a runtime kernel configuration names it as a per-task kernel (%s): the runtime calls it as `kernel(args)`", sh.Configured)}
+	case sh.LaunchedByName != "":
+		return LaunchModel{LaunchStandalone, fmt.Sprintf("a host file launches its kernel `%s` (%s): it owns its launch", sh.LaunchedByName, rel(sh.Entry, sh.Launch))}
 	case sh.RuntimeABI && !sh.Global:
 		return LaunchModel{LaunchRuntime, "a function takes `__gm__ int64_t *` as its only parameter: the runtime's `kernel(args)` shape, called per task"}
 	case sh.Global:

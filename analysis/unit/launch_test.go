@@ -125,6 +125,13 @@ TEST(AddTest, Case) { add_case(nullptr); }
 extern "C" __global__ __aicore__ void add_dev(__gm__ uint8_t *x) {}
 TEST(AddTest, Device) { add_dev<<<8, nullptr, nullptr>>>(nullptr); }
 `,
+	// The runtime's one-pointer shape on a `__global__` kernel the host
+	// launches by name (through the header the build generates for it).
+	"hostlaunch/kernel/read_clock.cpp": `extern "C" __global__ __aicore__ void read_clock(__gm__ uint64_t *clk) {}
+`,
+	"hostlaunch/include/utils.h": `#include "aclrtlaunch_read_clock.h"
+inline void Clock(void *s, uint64_t *clk) { ACLRT_LAUNCH_KERNEL(read_clock)(1, s, clk); }
+`,
 	// An int64 pointer among other parameters says nothing of the launch.
 	"unknown/fill.cpp": `extern "C" __aicore__ void fill(__gm__ int64_t *data, int32_t n) {}
 `,
@@ -154,6 +161,7 @@ func TestLaunchModels(t *testing.T) {
 		{"configured/kernels/aiv/scale_tile.cpp", LaunchRuntime, "kernel configuration names it as a per-task kernel (test_scale.py:7)"},
 		{"configured/kernels/orch/scale_orch.cpp", LaunchUnknown, "among other parameters"},
 		{"asc/add.asc", LaunchStandalone, "own parameters"},
+		{"hostlaunch/kernel/read_clock.cpp", LaunchStandalone, "launches its kernel `read_clock` (../include/utils.h)"},
 	} {
 		p := filepath.Join(root, c.entry)
 		if !ws.Context(p).Extern {

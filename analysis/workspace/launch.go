@@ -38,6 +38,10 @@ type EntryShape struct {
 	// Launch names a file of the entry's folder that launches a kernel
 	// (`<<<…>>>` or an ACL launch call), "" when none does.
 	Launch string
+	// LaunchedByName: a host file launches the entry's kernel of this
+	// name (`k<<<…>>>`, `ACLRT_LAUNCH_KERNEL(k)`, the generated
+	// `aclrtlaunch_k.h`): a standalone kernel, whatever its parameters.
+	LaunchedByName string
 	// Included: another file's compile includes the entry (a header with
 	// a runtime-ABI helper is a library, not a kernel).
 	Included bool
@@ -78,6 +82,11 @@ func (w *Workspace) EntryShape(entry string) EntryShape {
 		// The host file next to the kernel usually holds the launch.
 		sh.Launch = w.launchIn(filepath.Dir(entry))
 	}
+	for _, k := range s.kernels {
+		if l := w.launchIn("\x00" + k); l != "" && sh.Launch == "" {
+			sh.Launch, sh.LaunchedByName = l, k
+		}
+	}
 	for _, u := range w.unitsOf(entry) {
 		if u != entry {
 			sh.Included = true
@@ -94,7 +103,8 @@ const (
 )
 
 // launchIn returns the first file of dir (in path order) that launches a
-// kernel; the folders' launches are found once per include graph.
+// kernel, or for "\x00"+name the first that launches kernel name; the
+// launches are found once per include graph.
 func (w *Workspace) launchIn(dir string) string {
 	w.mu.Lock()
 	m := w.launchDirs
@@ -102,9 +112,16 @@ func (w *Workspace) launchIn(dir string) string {
 	if m == nil {
 		m = map[string]string{}
 		for _, p := range w.KnownFiles() {
-			if s := w.scanOf(p); s != nil && s.launch {
-				if d := filepath.Dir(p); m[d] == "" {
-					m[d] = p
+			s := w.scanOf(p)
+			if s == nil {
+				continue
+			}
+			if d := filepath.Dir(p); s.launch && m[d] == "" {
+				m[d] = p
+			}
+			for _, k := range s.launched {
+				if m["\x00"+k] == "" {
+					m["\x00"+k] = p
 				}
 			}
 		}

@@ -2,6 +2,8 @@ package workspace
 
 import (
 	"bytes"
+	"path"
+	"strings"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -126,7 +128,7 @@ func scanText(src []byte) *scan {
 	// models").
 	// global is set from a `__global__` to the `{` or `;` ending its
 	// declarator; globalArgs when its parameters are the runtime shape.
-	global, globalArgs := false, false
+	global, globalArgs, named := false, false, false
 	// inline is set from an `inline` to the `{`, `}` or `;` after it: an
 	// inline function taking the pointer alone is a helper (a runtime API
 	// getter, a library's flag read), no entry the runtime calls: only
@@ -162,6 +164,9 @@ func scanText(src []byte) *scan {
 				if is(i+1, "<") && is(i+2, "<") && (ident(i-1) || is(i-1, ">")) {
 					// kernel<<<blocks, l2ctrl, stream>>>(...): a host launch.
 					s.launch = true
+					if ident(i - 1) {
+						s.launched = append(s.launched, string(at(i-1)))
+					}
 				}
 			}
 			return
@@ -193,9 +198,12 @@ func scanText(src []byte) *scan {
 				break
 			}
 			s.globalAny = true
-			global, globalArgs = true, false
+			global, globalArgs, named = true, false, false
 		case "aclrtLaunchKernel", "aclrtLaunchKernelWithConfig", "rtKernelLaunch", "ACLRT_LAUNCH_KERNEL":
 			s.launch = true
+			if is(i+1, "(") && ident(i+2) && len(word) == len("ACLRT_LAUNCH_KERNEL") {
+				s.launched = append(s.launched, string(at(i+2)))
+			}
 		case "SyncAll":
 			if is(i+1, "<") && is(i+2, "false") {
 				s.mixedSig = true
@@ -226,6 +234,11 @@ func scanText(src []byte) *scan {
 				}
 			}
 		default:
+			if global && !named && is(i+1, "(") {
+				// The kernel's name: the word before its parameters.
+				s.kernels = append(s.kernels, string(word))
+				named = true
+			}
 			if bytes.HasSuffix(word, []byte("_GLOBAL")) && (is(i+1, "void") || is(i-1, ">")) {
 				// A library's kernel macro (`#define CATLASS_GLOBAL
 				// __global__ __aicore__`) before the return type.
@@ -280,6 +293,11 @@ func scanText(src []byte) *scan {
 		judge(i)
 	}
 	s.externC = externC
+	for _, inc := range s.includes {
+		if k, ok := strings.CutPrefix(path.Base(inc.Path), "aclrtlaunch_"); ok && strings.HasSuffix(k, ".h") {
+			s.launched = append(s.launched, strings.TrimSuffix(k, ".h"))
+		}
+	}
 	s.entry = s.argsFn && externC || s.globalAny
 	return s
 }

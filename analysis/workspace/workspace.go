@@ -142,8 +142,10 @@ type scan struct {
 	mixedSig  bool
 	// taskTypes says which kernel task types the file declares.
 	taskTypes uint8
-	// defines are the macros the file #defines.
-	defines []string
+	// defines are the macros the file #defines; kernels the names of its
+	// `__global__` kernels; launched the kernels it launches by name
+	// (`k<<<…>>>`, `ACLRT_LAUNCH_KERNEL(k)`, `#include "aclrtlaunch_k.h"`).
+	defines, kernels, launched []string
 	// resolved is what Includes made of includes, and against which
 	// resolutions (a closure walk asks for every file of every closure).
 	resolved atomic.Pointer[resolvedIncludes]
