@@ -337,10 +337,16 @@ func (w *Workspace) LaunchCounts(dir string, unitFiles []string) map[string]Laun
 		return arch[""] && len(arch) == 1 && (err != nil || !st.IsDir())
 	}
 	var files []string
-	filepath.WalkDir(host, func(p string, d os.DirEntry, err error) error {
-		rel, _ := filepath.Rel(host, p)
-		if err == nil && !d.IsDir() && len(files) < maxHostFiles && tiles(archFolder(rel)) && (strings.HasSuffix(p, ".cpp") || strings.HasSuffix(p, ".cc") || strings.HasSuffix(p, ".h")) {
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] && len(files) < maxHostFiles && tiles(hostArch(p)) && (strings.HasSuffix(p, ".cpp") || strings.HasSuffix(p, ".cc") || strings.HasSuffix(p, ".h")) {
+			seen[p] = true
 			files = append(files, p)
+		}
+	}
+	filepath.WalkDir(host, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			add(p)
 		}
 		return nil
 	})
@@ -348,10 +354,26 @@ func (w *Workspace) LaunchCounts(dir string, unitFiles []string) map[string]Laun
 	// that many blocks by; badPart: one it names in no count it launches.
 	out, badAlone, badPart := map[string]LaunchCount{}, map[string]bool{}, map[string]bool{}
 	other := map[string]LaunchCount{} // the first launch of another count naming a field
-	for _, p := range files {
+	for i := 0; i < len(files); i++ {
+		p := files[i]
 		src, _, err := fsys.ReadFile(p, maxBuildFile)
 		if err != nil {
 			continue
+		}
+		// A shared tiling another operator's op_host holds
+		// (`#include "../../common/op_host/tiling_base.h"`): its folder's
+		// sources launch this operator too.
+		for _, m := range quotedInclude.FindAllSubmatch(src, -1) {
+			inc := filepath.Join(filepath.Dir(p), string(m[1]))
+			if d := filepath.Dir(inc); strings.Contains(inc, string(filepath.Separator)+"op_host"+string(filepath.Separator)) && !strings.HasPrefix(d, host) {
+				if ents, err := os.ReadDir(d); err == nil {
+					for _, e := range ents {
+						if e.Type().IsRegular() {
+							add(filepath.Join(d, e.Name()))
+						}
+					}
+				}
+			}
 		}
 		bound, line := launchBinding(string(src))
 		ok := map[string]bool{}
@@ -406,6 +428,15 @@ func (w *Workspace) LaunchCounts(dir string, unitFiles []string) map[string]Laun
 	return out
 }
 
+// hostArch is the `archNN` folder of a host file below its op_host.
+func hostArch(p string) string {
+	sep := string(filepath.Separator)
+	if k := strings.LastIndex(p, sep+"op_host"+sep); k >= 0 {
+		return archFolder(p[k+len(sep+"op_host"+sep):])
+	}
+	return ""
+}
+
 // archFolder is the first `archNN` folder of a relative path, "" if none.
 func archFolder(rel string) string {
 	for _, c := range strings.Split(filepath.Dir(rel), string(filepath.Separator)) {
@@ -422,9 +453,10 @@ func countParts(key string) []string {
 }
 
 var (
-	archDir      = regexp.MustCompile(`^arch\d+$`)
-	hostWord     = regexp.MustCompile(`\w+`)
-	fieldMention = regexp.MustCompile(`(?:\.|->)\s*(\w+)|\b(?:set|get)_(\w+)`)
+	archDir       = regexp.MustCompile(`^arch\d+$`)
+	quotedInclude = regexp.MustCompile(`(?m)^\s*#\s*include\s+"([^"]+)"`)
+	hostWord      = regexp.MustCompile(`\w+`)
+	fieldMention  = regexp.MustCompile(`(?:\.|->)\s*(\w+)|\b(?:set|get)_(\w+)`)
 	// fieldStore is `set_F(v);` or `.F = v;` / `->F = v;`.
 	fieldStore = regexp.MustCompile(`\bset_(\w+)\(([^;]*)\)\s*;|(?:\.|->)(\w+)\s*=([^=;][^;]*);`)
 	// launchedField is what a SetBlockDim argument reading a field reads:
@@ -461,44 +493,68 @@ func launchBinding(src string) (map[string]bool, int) {
 			line = strings.Count(src[:start], "\n") + 1
 		}
 		i = start + end
-		arg := uncastText(src[start+1 : start+end])
-		if arg == "1" {
-			continue
-		}
-		fields := map[string]bool{}
-		if m := launchedField.FindStringSubmatch(arg); m != nil {
-			fields[m[1]+m[2]] = true
-		}
-		for _, f := range stored[arg] {
-			fields[f] = true
-		}
-		if a, b, ok := strings.Cut(arg, "*"); ok && hostWord.FindString(a) == a && hostWord.FindString(b) == b {
-			// `SetBlockDim(a * b)` with a and b stored in two fields.
-			for _, fa := range stored[a] {
-				for _, fb := range stored[b] {
-					fields[fa+"*"+fb] = true
-				}
-			}
-		}
-		if hostWord.FindString(arg) == arg {
-			if t, p, ok := ceilDivOf(src, arg); ok {
-				for _, ft := range stored[t] {
-					for _, fp := range stored[p] {
-						fields[ft+"/"+fp] = true
-					}
-				}
-			}
-		}
-		if bound == nil {
-			bound = fields
-		}
-		for f := range bound {
-			if !fields[f] {
-				delete(bound, f)
-			}
+		// `SetBlockDim(simd ? a.used : b.used)` launches one of two counts:
+		// each is a launch of its own.
+		for _, arg := range ternaryArms(uncastText(src[start+1 : start+end])) {
+			bound = launchedBy(src, arg, stored, bound)
 		}
 	}
 	return bound, line
+}
+
+// ternaryArms are the two values of `c?x:y` (blanks removed), or arg.
+func ternaryArms(arg string) []string {
+	c, arms, ok := strings.Cut(arg, "?")
+	if !ok || c == "" {
+		return []string{arg}
+	}
+	for k := 0; k < len(arms); k++ {
+		if arms[k] == ':' && (k+1 == len(arms) || arms[k+1] != ':') && (k == 0 || arms[k-1] != ':') {
+			return []string{arms[:k], arms[k+1:]}
+		}
+	}
+	return []string{arg}
+}
+
+// launchedBy narrows bound (nil: none yet) to the fields a launch of arg
+// blocks binds (a launch of one block binds any).
+func launchedBy(src, arg string, stored map[string][]string, bound map[string]bool) map[string]bool {
+	if arg == "1" {
+		return bound
+	}
+	fields := map[string]bool{}
+	if m := launchedField.FindStringSubmatch(arg); m != nil {
+		fields[m[1]+m[2]] = true
+	}
+	for _, f := range stored[arg] {
+		fields[f] = true
+	}
+	if a, b, ok := strings.Cut(arg, "*"); ok && hostWord.FindString(a) == a && hostWord.FindString(b) == b {
+		// `SetBlockDim(a * b)` with a and b stored in two fields.
+		for _, fa := range stored[a] {
+			for _, fb := range stored[b] {
+				fields[fa+"*"+fb] = true
+			}
+		}
+	}
+	if hostWord.FindString(arg) == arg {
+		if t, p, ok := ceilDivOf(src, arg); ok {
+			for _, ft := range stored[t] {
+				for _, fp := range stored[p] {
+					fields[ft+"/"+fp] = true
+				}
+			}
+		}
+	}
+	if bound == nil {
+		bound = fields
+	}
+	for f := range bound {
+		if !fields[f] {
+			delete(bound, f)
+		}
+	}
+	return bound
 }
 
 // ceilDiv is `(t + p - 1) / p` or a rounding-up division helper's call.
