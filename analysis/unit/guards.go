@@ -25,7 +25,13 @@ var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
 		// Start from every file no other file of the unit includes: the
 		// entry of a unit, the entries of the union of a header's units.
 		nowhere := map[string]bool{}
-		for _, f := range u.Files {
+		files := u.Files
+		if len(u.UnresolvedIncludes()) > 0 {
+			// A project header the unit includes but no root holds
+			// could define any macro: say nothing then.
+			files = nil
+		}
+		for _, f := range files {
 			for _, d := range f.Guards.Directives {
 				switch d.Kind {
 				case "if", "ifdef", "ifndef", "elif":

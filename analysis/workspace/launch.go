@@ -617,7 +617,9 @@ func toolkitMacro(name string) bool {
 // `-DNAME`, a `define_macros` entry) names it, in a workspace whose roots
 // were walked whole and hold a build file: no build of the tree compiles
 // a conditional on it (a debug switch left in). Never for a name the
-// toolkit may define (toolkitMacro), nor where the build was not seen.
+// toolkit may define (toolkitMacro), nor where the build was not seen
+// (the unit guard model also asks that the unit include no project
+// header the roots do not hold).
 func (w *Workspace) MacroDefinedNowhere(name string) bool {
 	if toolkitMacro(name) {
 		return false
