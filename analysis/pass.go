@@ -367,7 +367,8 @@ func (p *Pass) ArchAt(f *grammar.File, n *grammar.Node) grammar.Arch {
 }
 
 // compiled reports whether a device compile keeps the byte at off of file:
-// not under `#ifdef __CPU_SIM` or another never-device branch, and, for a
+// not under `#ifdef __CPU_SIM` or another never-device branch, nor in a
+// branch only another chip than the configured one compiles, and, for a
 // header, not cut out by what every unit defines before including it.
 func (p *Pass) compiled(path string, off uint32) bool {
 	return p.compiledBy(path, off, nil)
@@ -381,6 +382,9 @@ func (p *Pass) compiledBy(path string, off uint32, keep func(*unit.Unit) bool) b
 	}
 	if f.Guards.CoresAt(off) == grammar.None {
 		return false
+	}
+	if a := p.Settings.Arch; a.Single() && a&p.Closure().ArchMap(f).At(off) == grammar.ArchNone {
+		return false // another chip's branch: the configured chip's build drops it
 	}
 	seen := false
 	for _, u := range p.Units() {
