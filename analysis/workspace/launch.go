@@ -628,21 +628,23 @@ func (w *Workspace) MacroDefinedNowhere(name string) bool {
 	m := w.macros
 	w.mu.Unlock()
 	if m == nil {
-		known := w.KnownFiles() // indexes the roots: w.walked is set
+		w.Index() // sets w.walked
 		w.mu.Lock()
-		run, py := w.walked, slices.Sorted(maps.Keys(w.abi.py))
+		run, known, py := w.walked, slices.Collect(maps.Keys(w.known)), slices.Sorted(maps.Keys(w.abi.py))
 		w.mu.Unlock()
 		// unseenBuild marks a workspace whose build was not seen whole.
 		m = map[string]bool{unseenBuild: run == nil || !run.whole || len(run.build) == 0}
-		for _, p := range known {
-			if s := w.scanOf(p); s != nil {
-				for _, d := range s.defines {
-					m[d] = true
+		if !m[unseenBuild] {
+			for _, p := range known {
+				if s := w.scanOf(p); s != nil {
+					for _, d := range s.defines {
+						m[d] = true
+					}
 				}
 			}
-		}
-		for word := range run.buildWords(py) {
-			m[word] = true
+			for word := range run.buildWords(py) {
+				m[word] = true
+			}
 		}
 		w.mu.Lock()
 		w.macros = m
