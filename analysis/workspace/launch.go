@@ -667,12 +667,22 @@ func (r *indexRun) buildWords(py []string) map[string]bool {
 		r.words = map[string]bool{}
 		for _, p := range append(py, r.build...) {
 			if src, _, err := fsys.ReadFile(p, maxBuildFile); err == nil {
-				for _, at := range hostWord.FindAllIndex(src, -1) {
-					word := string(src[at[0]:at[1]])
-					r.words[word] = true
-					if at[0] > 0 && src[at[0]-1] == '-' && len(word) > 1 && word[0] == 'D' {
-						r.words[word[1:]] = true // -DNAME
+				// The runs of \w bytes, scanned by hand: the regexp engine
+				// over a tree's Python files was 3.5% of a check's CPU.
+				for i := 0; i < len(src); {
+					j := i
+					for j < len(src) && isWordByte(src[j]) {
+						j++
 					}
+					if j == i {
+						i++
+						continue
+					}
+					r.words[string(src[i:j])] = true
+					if i > 0 && src[i-1] == '-' && j-i > 1 && src[i] == 'D' {
+						r.words[string(src[i+1:j])] = true // -DNAME
+					}
+					i = j
 				}
 			}
 		}
