@@ -54,3 +54,31 @@ func TestLaunchCounts(t *testing.T) {
 		t.Errorf("no host folder: %v", got)
 	}
 }
+
+// A switch no file and no build file defines is defined nowhere, until an
+// edit (in a fork: an editor snapshot) defines it; -DNAME in a build file
+// and a toolkit name never are, nor anything in a tree with no build file.
+func TestMacroDefinedNowhere(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"CMakeLists.txt": "add_compile_options(-DTRACE -D LEVEL=2)\n",
+		"k/kernel.cpp":   "#ifdef STOP\nreturn;\n#endif\n#ifdef TRACE\n#endif\n",
+		"k/consts.h":     "#define ROWS 4\n",
+	})
+	ws := New(dir)
+	for name, want := range map[string]bool{"STOP": true, "TRACE": false, "LEVEL": false, "ROWS": false, "__CCE_AICORE__": false, "ASCENDC_DUMP": false} {
+		if got := ws.MacroDefinedNowhere(name); got != want {
+			t.Errorf("%s: defined nowhere %v, want %v", name, got, want)
+		}
+	}
+	f := ws.Fork()
+	f.SetOverlay(filepath.Join(dir, "k/consts.h"), []byte("#define ROWS 4\n#define STOP\n"), 2)
+	if f.MacroDefinedNowhere("STOP") || !ws.MacroDefinedNowhere("STOP") {
+		t.Errorf("an edit defining STOP: fork %v, parent %v", f.MacroDefinedNowhere("STOP"), ws.MacroDefinedNowhere("STOP"))
+	}
+	bare := t.TempDir()
+	writeFiles(t, bare, map[string]string{"k/kernel.cpp": "#ifdef STOP\n#endif\n"})
+	if New(bare).MacroDefinedNowhere("STOP") {
+		t.Errorf("no build file seen: STOP taken as defined nowhere")
+	}
+}

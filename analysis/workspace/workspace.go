@@ -227,7 +227,8 @@ type Workspace struct {
 	// BoundIndex).
 	bounded bool
 	// walked is the index walk last taken in; macros the macro names the
-	// workspace defines or its build files name (MacroDefinedNowhere).
+	// workspace defines or its build files name (MacroDefinedNowhere),
+	// shared with forks until a file's #defines change.
 	walked *indexRun
 	macros map[string]bool
 }
@@ -372,6 +373,9 @@ func (w *Workspace) replace(path string, old, ne *fileEntry) {
 	if shape {
 		w.dropUnits()
 	}
+	if old == nil || !slices.Equal(old.scanned().defines, ns.defines) {
+		w.macros = nil // MacroDefinedNowhere reads every file's #defines
+	}
 	w.files[path] = ne
 	w.markKnown(path)
 	w.touched(path, shape)
@@ -382,6 +386,7 @@ func (w *Workspace) ClearOverlay(path string) {
 	path = Abs(path)
 	w.mu.Lock()
 	delete(w.files, path)
+	w.macros = nil
 	w.dropUnits()
 	w.touched(path, true)
 	w.mu.Unlock()
@@ -394,6 +399,7 @@ func (w *Workspace) Invalidate(path string) {
 	if e := w.files[path]; e != nil && !e.overlay {
 		delete(w.files, path)
 	}
+	w.macros = nil
 	w.dropUnits()
 	if _, err := os.Stat(path); err != nil {
 		delete(w.known, path)
@@ -1448,6 +1454,7 @@ func (w *Workspace) Fork() *Workspace {
 		idx:         w.idx,
 		bounded:     w.bounded,
 		walked:      w.walked,
+		macros:      w.macros,
 	}
 	if f.files == nil {
 		f.files = map[string]*fileEntry{}
