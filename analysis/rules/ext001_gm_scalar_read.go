@@ -41,7 +41,8 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"while this core has not cached it: the runtime's task-start invalidation keeps it coherent today (the " +
 			"house rule, same fix; the message says which). A warning becomes an `info` saying `unless f() invalidates " +
 			"it` when a call of a project function whose definition is in an `#include` that did not resolve sits " +
-			"between the cause and the read (or in the polling loop). Silent for `args[k]`, " +
+			"between the cause and the read (or in the polling loop), and one saying `unless NAME(...) expands without evaluating " +
+			"its arguments` when the read is in the arguments of a macro-like name (capitals) no file of the unit defines. Silent for `args[k]`, " +
 			"tensor descriptor fields (`t->buffer.addr`, `t->start_offset` through `Tensor` / `ChipTensor` pointers or " +
 			"their aliases), the runtime's context structures behind `get_block_idx(args)` & co. and its " +
 			"communication context the host fills (`CommContext`, the HCCL device contexts and resource parameters: `ctx->rankId`, `ctx->windowsIn[peer]`; pto-isa's URMA/SDMA queue descriptors `UrmaInfo`, `BatchWriteChannelInfo`), " +
@@ -262,6 +263,9 @@ func runGMScalarRead(pass *analysis.Pass) {
 		}
 		if saidLess != nil {
 			sayLess(pass, &d, cxx.Hop{File: pass.File, Call: saidLess}, "invalidates it")
+		} else if m := unseenMacroAround(pass, a.Node); m != nil && d.Severity != analysis.SeverityInfo {
+			saidLess = m
+			sayLess(pass, &d, cxx.Hop{File: pass.File, Call: m}, "expands without evaluating its arguments")
 		}
 		d.Advisory = g.verdict.Hazard == "" && saidLess == nil
 		if hg != nil {

@@ -46,7 +46,9 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"store is to other memory, since the woken rank reads its own window, not this task's tensors. A " +
 			"warning becomes an `info` saying `unless f() writes it back` when a call of a project function whose " +
 			"definition is in an `#include` that did not resolve follows the store before the signal or the end (for a store " +
-			"that reaches its function's end: in every caller, after the call, before the caller's next barrier). Stores into local arrays of GM pointers (`GM_ADDR bufs[N]`, also as members of a " +
+			"that reaches its function's end: in every caller, after the call, before the caller's next barrier), and one saying " +
+			"`unless NAME(...) expands without evaluating its arguments` for a store in the arguments of a macro-like name " +
+			"(capitals) no file of the unit defines. Stores into local arrays of GM pointers (`GM_ADDR bufs[N]`, also as members of a " +
 			"local struct) set pointers, not GM. Where the build keeps the compiler's scalar `dcci` insertion (a " +
 			"standalone kernel with default flags; see the build model) only a write-back the author wrote without its " +
 			"`dsb` is reported, and a store into a buffer the same function also writes or reads by DMA that a later signal can hand to another block (a neighbour block's DMA into " +
@@ -315,6 +317,8 @@ func runGMScalarWrite(pass *analysis.Pass) {
 				unless = "waits for it with a `dsb`"
 			}
 			sayLess(pass, &d, unseenAt, unless)
+		} else if m := unseenMacroAround(pass, a.Node); m != nil && d.Severity != analysis.SeverityInfo {
+			sayLess(pass, &d, cxx.Hop{File: pass.File, Call: m}, "expands without evaluating its arguments")
 		}
 		if flush != nil {
 			d.Start, d.End = flush.Call.Start, flush.Call.End

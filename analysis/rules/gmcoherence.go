@@ -626,6 +626,28 @@ func exits(s *grammar.Node) bool {
 	return s != nil && (s.Kind() == "break_statement" || s.Kind() == "return_statement")
 }
 
+// unseenMacroAround returns the call whose arguments hold n when its
+// name reads as a macro's (capitals, digits, `_`) and no file of the unit
+// defines it while an #include did not resolve: if it expands without
+// its arguments (a debug print switched off), n is never evaluated.
+func unseenMacroAround(pass *analysis.Pass, n *grammar.Node) *grammar.Node {
+	if len(pass.Closure().UnresolvedIncludes()) == 0 {
+		return nil
+	}
+	for p := n.Parent(); p != nil && p.Kind() != "function_definition"; p = p.Parent() {
+		call := p.Parent()
+		if p.Kind() != "argument_list" || call == nil || call.Kind() != "call_expression" {
+			continue
+		}
+		fn := call.ChildByField("function")
+		if fn != nil && fn.Kind() == "identifier" && strings.ToUpper(fn.Text()) == fn.Text() &&
+			len(pass.Reach().Macros().ByName[fn.Text()]) == 0 && len(pass.Reach().FuncIndex().Lookup(fn.Text())) == 0 {
+			return call
+		}
+	}
+	return nil
+}
+
 // touchFile is the file an access the summaries found is in.
 func touchFile(pass *analysis.Pass, t cxx.Touch) *grammar.File {
 	if t.SiteFile != nil {

@@ -39,3 +39,13 @@ extern "C" __global__ __aicore__ void poll_unflushed(__gm__ int64_t *args) {
     dsb(DSB_DDR);
   }
 }
+
+// A read in the arguments of a macro-like name no file defines (its
+// header did not resolve): a debug print switched off never evaluates it.
+extern "C" __global__ __aicore__ void traced_count(__gm__ int64_t *args) {
+  __gm__ int32_t *counts = input_data<int32_t>(args, 0);
+  uint32_t blk = get_block_idx(args);
+  counts[blk] = 1;
+  AscendC::SyncAll<false>();
+  TEAM_TRACE("left %d\n", counts[blk ^ 1]); // want "info: EXT001 .*read after `AscendC::SyncAll<false>\\(\\)`.*; unless `TEAM_TRACE\\(.*\\)` expands without evaluating its arguments"
+}

@@ -79,3 +79,11 @@ extern "C" __global__ __aicore__ void entry_signalled(__gm__ int64_t *args) {
   fill_entry_bare(entry, 3);
   AscendC::SyncAll<false>();
 }
+
+// A store in the arguments of a macro-like name no file defines: a check
+// macro switched off never makes it.
+extern "C" __global__ __aicore__ void checked_store(__gm__ int64_t *args) {
+  __gm__ int32_t *slot = reinterpret_cast<__gm__ int32_t *>(args[0]);
+  TEAM_CHECK(slot[0] = 1); // want "info: EXT009 .*stays in this core's data cache.*; unless `TEAM_CHECK\\(slot\\[0\\] = 1\\)` expands without evaluating its arguments"
+  AscendC::SyncAll<false>();
+}
