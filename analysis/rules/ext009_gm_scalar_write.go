@@ -441,11 +441,12 @@ type handOff struct {
 
 // callerHandOff finds a caller in the file that, after calling the
 // store's function, runs a cross-core signal or barrier before any dsb
-// and then reads the stored memory (by name, not in a loop polling it),
+// and then reads the stored memory (by the name of a member or global,
+// not in a loop polling it),
 // itself or in a function it calls there: `ComputeBlockPrefixSums(); SyncAll(); CombineResults();`
 // with the sums read back in CombineResults. nil when none does.
 func callerHandOff(pass *analysis.Pass, gm *cxx.GM, sum *cxx.Summaries, m *callersFlushMemo, a *cxx.Access, barrier *grammar.Node, cores grammar.Cores, o cxx.Origin, rr *rootReaders) *handOff {
-	if barrier != nil || o.Kind == cxx.ParamOrigin || cxx.IsExternC(a.Func()) || unit.IsKernelFunc(pass.File, a.Func()) {
+	if barrier != nil || o.Kind == cxx.ParamOrigin || cxx.IsExternC(a.Func()) || unit.IsKernelFunc(pass.File, a.Func()) || local(a.Root(), a) {
 		return nil
 	}
 	funcs := pass.Reach().FuncIndex()
@@ -484,7 +485,7 @@ func (rr *rootReaders) after(gm *cxx.GM, funcs *cxx.Funcs, fn *grammar.Node, fro
 		rr.byRoot = map[string][]*cxx.Access{}
 		accs := gm.Accesses()
 		for i := range accs {
-			if r := &accs[i]; r.Kind != cxx.Write && r.Func() != nil && !polled(gm, r) {
+			if r := &accs[i]; r.Kind != cxx.Write && r.Func() != nil && !polled(gm, r) && !local(r.Root(), r) {
 				rr.byRoot[r.Root()] = append(rr.byRoot[r.Root()], r)
 			}
 		}

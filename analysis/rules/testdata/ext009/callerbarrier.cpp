@@ -24,6 +24,13 @@ public:
     PartialTotal();
     SyncAll();
   }
+  // The sum after the barrier reads another tensor through a parameter
+  // that shares the member's name: not the counts.
+  __aicore__ inline void ComputeOther(GlobalTensor<float> &other) {
+    PartialCount();
+    SyncAll();
+    SumOf(other);
+  }
   __aicore__ inline void Handshake() {
     Raise();
     SyncAll();
@@ -33,11 +40,18 @@ public:
 private:
   __aicore__ inline void Partial() {
     sumsGm_(GetBlockIdx() * 16) = 1.0f;
-    DataCacheCleanAndInvalid<float, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(sumsGm_[GetBlockIdx() * 16]); // want "warning: EXT009 .*`sumsGm_\\(GetBlockIdx\\(\\) \\* 16\\) = 1.0f`.*`SyncAll\\(\\)` \\(line 20\\) in `Compute` after the call to `Partial` tells another core to read \\(`sumsGm_\\(b \\* 16\\)`, line 57, reads it\\) before any `dsb`"
+    DataCacheCleanAndInvalid<float, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(sumsGm_[GetBlockIdx() * 16]); // want "warning: EXT009 .*`sumsGm_\\(GetBlockIdx\\(\\) \\* 16\\) = 1.0f`.*`SyncAll\\(\\)` \\(line 20\\) in `Compute` after the call to `Partial` tells another core to read \\(`sumsGm_\\(b \\* 16\\)`, line 71, reads it\\) before any `dsb`"
   }
   __aicore__ inline void PartialTotal() {
     totalsGm_(GetBlockIdx() * 16) = 1.0f;
     DataCacheCleanAndInvalid<float, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(totalsGm_[GetBlockIdx() * 16]); // want "info: EXT009 .*`totalsGm_\\(GetBlockIdx\\(\\) \\* 16\\) = 1.0f`.*nothing signals another core or stores a flag after it"
+  }
+  __aicore__ inline void PartialCount() {
+    countsGm_(GetBlockIdx() * 16) = 2.0f;
+    DataCacheCleanAndInvalid<float, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(countsGm_[GetBlockIdx() * 16]); // want "info: EXT009 .*`countsGm_\\(GetBlockIdx\\(\\) \\* 16\\) = 2.0f`.*nothing signals another core or stores a flag after it"
+  }
+  __aicore__ inline float SumOf(GlobalTensor<float> &countsGm_) {
+    return countsGm_(0) + countsGm_(16);
   }
   __aicore__ inline void Raise() {
     flagGm_(0) = 1;
@@ -62,12 +76,16 @@ private:
   GlobalTensor<float> sumsGm_;
   GlobalTensor<float> totalsGm_;
   GlobalTensor<int32_t> flagGm_;
+  GlobalTensor<float> countsGm_;
 };
 
 extern "C" __global__ __aicore__ void block_sums(GM_ADDR sums, GM_ADDR totals, int32_t blocks) {
+  GlobalTensor<float> other;
+  other.SetGlobalBuffer((__gm__ float *)sums + 1024);
   BlockSums op;
   op.Init(sums, totals);
   op.Compute(blocks);
   op.ComputeAlone();
   op.Handshake();
+  op.ComputeOther(other);
 }
