@@ -25,10 +25,9 @@ type UnitMacros struct {
 
 	mu    sync.Mutex
 	exits map[string]grammar.Cores
-	// drops memoizes DropsArgs, switchedOff each file's guards with the
-	// switches the unit never defines off (nil: it tests none).
-	drops       map[string]bool
-	switchedOff map[*grammar.File]*grammar.Guards
+	// drops memoizes DropsArgs; guards is the unit's guard model.
+	drops  map[string]bool
+	guards func(*grammar.File) *grammar.Guards
 	// models are the exit models of the unit's files (and of files a pass
 	// asks about), built on first use.
 	models map[*grammar.File]*exitModel
@@ -37,7 +36,7 @@ type UnitMacros struct {
 var unitMacrosKey = &UnitKey[*UnitMacros]{
 	Name: "unit.unit-macros",
 	Compute: func(ctx context.Context, u *Unit) *UnitMacros {
-		um := &UnitMacros{ByName: map[string][]*cxx.Macro{}, exits: map[string]grammar.Cores{}, drops: map[string]bool{}, switchedOff: map[*grammar.File]*grammar.Guards{}, models: map[*grammar.File]*exitModel{}}
+		um := &UnitMacros{ByName: map[string][]*cxx.Macro{}, exits: map[string]grammar.Cores{}, drops: map[string]bool{}, guards: u.IncludeGuards, models: map[*grammar.File]*exitModel{}}
 		for _, f := range u.Files {
 			t := FileFact(u, f, macrosKey)
 			for name, ms := range t.ByName {
@@ -191,14 +190,12 @@ func (m *exitModel) scan(st exitStates, block *grammar.Node, acc grammar.Cores) 
 }
 
 // DropsArgs reports whether the arguments of a use of name are never
-// evaluated: every definition of it the unit can compile is function-like
-// and expands without them (`#define CAM_PRINT(fmt, ...)`). A definition
-// under a switch no file of the unit defines is not compiled: with
-// `// #define ENABLE_PRINT` commented out, `#ifdef ENABLE_PRINT` keeps
-// the printing definition out and the empty `#else` one in. Names that
-// start with `_` are the compiler's and stay unknown, and so does a build
-// that passes `-DENABLE_PRINT` (not read). A name with no definition in
-// the unit is not such a macro.
+// evaluated: every definition of it the unit compiles is function-like
+// and expands without them (`#define CAM_PRINT(fmt, ...)`). With
+// `// #define ENABLE_PRINT` commented out and defined by no file or build
+// of the tree, `#ifdef ENABLE_PRINT` keeps the printing definition out
+// and the empty `#else` one in (the unit's guard model). A name with no
+// definition in the unit is not such a macro.
 func (um *UnitMacros) DropsArgs(name string) bool {
 	ms := um.ByName[name]
 	if len(ms) == 0 {
@@ -221,28 +218,11 @@ func (um *UnitMacros) DropsArgs(name string) bool {
 	return drops && active
 }
 
-// compiled reports whether a definition is compiled on some core once the
-// switches its file tests that no file of the unit defines are off.
+// compiled reports whether a definition is compiled on some core in the
+// unit's guard model (a switch no file or build of the tree defines is
+// off there).
 func (um *UnitMacros) compiled(m *cxx.Macro) bool {
-	if m.Cores == grammar.None || m.File == nil {
-		return false
-	}
-	g, ok := um.switchedOff[m.File]
-	if !ok {
-		off := map[string]bool{}
-		for _, d := range m.File.Guards.Directives {
-			for _, r := range d.Macros {
-				if d.Kind != "define" && d.Kind != "undef" && r.Name[0] != '_' && len(um.ByName[r.Name]) == 0 {
-					off[r.Name] = false
-				}
-			}
-		}
-		if len(off) > 0 {
-			g = grammar.ScanGuardsWith(m.File.Src, off)
-		}
-		um.switchedOff[m.File] = g
-	}
-	return g == nil || g.CoresAt(m.At) != grammar.None
+	return m.File != nil && um.guards(m.File).CoresAt(m.At) != grammar.None
 }
 
 // UnevaluatedArgs lists f's argument lists of uses of macros whose
