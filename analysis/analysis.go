@@ -124,8 +124,9 @@ type Diagnostic struct {
 	// see (see Unit.UnseenBefore).
 	Unseen []unit.Unseen
 	// SaidLess is set by a rule that reports at info what would be a
-	// warning because a call it cannot see into (its definition is in an
-	// #include that did not resolve) may change the verdict: the call.
+	// warning because code it cannot see into may change the verdict: a
+	// call whose definition is in an #include that did not resolve, or a
+	// host launch whose arithmetic it does not follow (file:line).
 	SaidLess string
 	// Unlisted is set on the note that stands for a rule's findings in
 	// this file past max-findings-per-rule (see CapFindings).

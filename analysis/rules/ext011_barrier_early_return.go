@@ -12,6 +12,7 @@ import (
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/analysis/unit"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -29,17 +30,22 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"between the set and its wait has already arrived and is silent) later in the same function, or before a call that reaches one through workspace functions (a few levels " +
 			"deep, in the file and its includes), or inside a loop whose body reaches one. Conditional returns are errors " +
 			"unless the condition is the same on every core of the type: a core-type test, `if constexpr`, a constant, a " +
-			"template argument, or values read only from scalar `args[k]` slots, tiling fields, GM words every core reads " +
+			"template argument, a tiling-key test (`TILING_KEY_IS(k)`), or values read only from scalar `args[k]` slots, tiling fields, GM words every core reads " +
 			"at the same address, and core counts (`get_block_num(args)`, `GetBlockNum()`), followed through locals, " +
 			"members, helper returns and the arguments callers pass. A value derived from the block, sub-block or lane " +
 			"id, from a GM word at a core's own address, from a core's own UB (`LocalTensor::GetValue`), or a parameter or " +
 			"member no code of the unit sets that is named for the core's own id (`blockIdx_`, `subBlockIdx`) is not. " +
 			"A condition decided only by a call the unit does not define (an SDK accessor, a helper in an include that " +
 			"did not resolve) may be either: it is reported at info, naming the call, and counted in `--statistics` as " +
-			"a finding said less. An unconditional `return` before a barrier is reported as a " +
+			"a finding said less. So is a block's share of the work outside loops (a value computed from the block id and the tiling, " +
+			"`if (start >= rows)`) where the operator's host sizes its launch to the work (`SetBlockDim(n)`, n computed, not the chip's " +
+			"core count alone): whether a launched block gets no share is the host's arithmetic, which the analysis does not follow, " +
+			"and the info names that launch; with every core launched (`SetBlockDim(GetCoreNumAiv())`) it stays an error. " +
+			"An unconditional `return` before a barrier is reported as a " +
 			"debugging probe left in (warning). A return after the last barrier, or on a branch that passed its own " +
 			"barrier, is silent. A return ending one branch of an `if` whose other branch reaches the barrier is judged by " +
-			"that `if`'s condition (a dispatch on a tiling key every core shares is silent), and every cube core leaving " +
+			"that `if`'s condition (a dispatch on a tiling key every core shares is silent: no core meets that barrier while another can take the return, " +
+			"so a barrier only in the other branch of an `if constexpr` or a shared mode is not after it), and every cube core leaving " +
 			"before a bare `SyncAll()`, which only the vector cores wait in, is silent, as is a return whose block ends in a " +
 			"`return` the other cores take before the barrier. Also silent: a return that cannot run, under a test that a " +
 			"block id reaches the block count (`GetBlockIdx() >= GetBlockNum()`, `idx + 1 > num`, or a tiling field the operator's " +
@@ -47,10 +53,11 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"kernel's, `SetBlockDim(a * b)` with both stored, or `idx * per >= total` where that host launches at most the tiles rounded up, `(total + per - 1) / per`; " +
 			"host files under an `archNN` folder tile only the kernels under `op_kernel/archNN`, or those in no such folder when it does not exist; " +
 			"a launching host file that stores the field but launches another count makes it none, and the finding names that launch; through locals and members " +
-			"of the class set only from those getters; not on the vector cores of a mixed kernel, whose ids count past " +
+			"of the class set only from those getters, and a member named for the block id that no code of the unit sets (a base class whose header did not resolve); not on the vector cores of a mixed kernel, whose ids count past " +
 			"the block number, unless only the cube cores call the code, the test is against twice the block number, the id is the builtin " +
 			"`block_idx` (the cluster's id on every core), or every task type the entry declares runs at most one vector core a block " +
-			"(`KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1)`, `KERNEL_TYPE_AIV_ONLY`, `KERNEL_TYPE_MIX_AIV_1_0`)), or under a member nothing sets that is declared `false` or 0, or ending the final `else` of a dispatch comparing one shared value with constants (the " +
+			"(`KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1)`, `KERNEL_TYPE_AIV_ONLY`, `KERNEL_TYPE_MIX_AIV_1_0`)); or under a member nothing sets that is declared `false` or 0; a term of an `||` test that cannot hold " +
+			"that way does not decide it (`if (!ready || idx >= launched)` is judged by `ready`); or ending the final `else` of a dispatch comparing one shared value with constants (the " +
 			"fallback for a value the host never writes); a barrier the leaving core still owes (right after it the " +
 			"function decrements a counter its caller passed by reference, and a later loop pays it); a barrier under " +
 			"`if (i == 0)` on the first pass of the loop holding the return; and two returns whose tests differ in one " +
@@ -120,7 +127,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 	// What a header's members are set to can be in the headers its
 	// includer read first.
 	reachVM := sync.OnceValue(func() *unit.VarianceModel { return pass.Reach().Variance(pass.Spend) })
-	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, vm: vm, loops: newLoopAncestry(), byFn: map[*grammar.Node]*fnIndex{}, exits: newBlockReturns()}
+	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, vm: vm, reachVM: reachVM, loops: newLoopAncestry(), byFn: map[*grammar.Node]*fnIndex{}, exits: newBlockReturns()}
 	skippedBarriers(pass, fx, sites, syncAlls)
 	// Many returns before one barrier share their message: one copy.
 	var texts sharedText
@@ -141,7 +148,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 		if chain == nil {
 			continue
 		}
-		if ix.neverTaken(pass, reachVM, r, cores) || dispatchDefault(pass, vm, r, cores) || owedBarrier(chain, fn) {
+		if ix.neverTaken(r, cores) || dispatchDefault(pass, vm, r, cores) || owedBarrier(chain, fn) {
 			continue
 		}
 		dc := ix.decidingAbove(r, call)
@@ -204,7 +211,17 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 				// Only code the analysis cannot see into decides: the
 				// value may well be the same on every core (a tiling
 				// accessor of the SDK), so this is not a known hang.
-				opaqueCondition(&diag, d.outerRuntime, funcs)
+				opaqueCondition(&diag, d.outerRuntime, funcs, func(t *grammar.Node) bool {
+					return !blockPastCount(fx.reachVM(), t, ix.vecOfMixed(cores))
+				})
+			} else if c, ok := ix.sizedShare(d, r); ok {
+				// Only the host's arithmetic says whether a launched
+				// block can get an empty share.
+				rel, _ := filepath.Rel(filepath.Dir(pass.File.Path), c.File)
+				diag.Severity = analysis.SeverityInfo
+				diag.SaidLess = fmt.Sprintf("%s:%d", filepath.ToSlash(rel), c.Line)
+				diag.Message += fmt.Sprintf("; unless every block the host launches gets a share: it sizes the launch to the work (%s), "+
+					"by arithmetic the analysis does not follow", diag.SaidLess)
 			} else {
 				diag.Message += launchedPast(pass, vm, cxx.ConditionOf(d.outerRuntime))
 			}
@@ -242,10 +259,20 @@ func launchedPast(pass *analysis.Pass, vm *unit.VarianceModel, e *grammar.Node) 
 // opaqueCondition says less about a return whose condition is decided
 // only by code the analysis cannot see into: info, naming the call when
 // the test makes it itself.
-func opaqueCondition(d *analysis.Diagnostic, c *grammar.Node, funcs *cxx.Funcs) {
+func opaqueCondition(d *analysis.Diagnostic, c *grammar.Node, funcs *cxx.Funcs, holds func(*grammar.Node) bool) {
 	d.Severity = analysis.SeverityInfo
 	what := "`" + conditionText(c) + "`"
 	if cond := cxx.ConditionOf(c); cond != nil {
+		// The terms of a disjunction that can hold decide it.
+		var kept []*grammar.Node
+		for _, t := range disjuncts(cond, nil) {
+			if holds(t) {
+				kept = append(kept, t)
+			}
+		}
+		if len(kept) == 1 && kept[0] != cxx.Unparen(cond) {
+			cond, what = kept[0], "`"+shortText(kept[0])+"`"
+		}
 		found := false
 		cond.Walk(func(n *grammar.Node) bool {
 			call, ok := cxx.AsCall(n)
@@ -258,6 +285,20 @@ func opaqueCondition(d *analysis.Diagnostic, c *grammar.Node, funcs *cxx.Funcs) 
 	}
 	d.SaidLess = what
 	d.Message += "; unless " + what + " is the same on every core: it comes from code the analysis cannot see into"
+}
+
+// sizedShare returns the host's launch when r's tests are a block's share
+// of the work, not the block id itself (`if (rStart >= rows)` with rStart
+// computed from the id and the tiling), outside any loop, and the host
+// sizes its launch to the work (VarianceModel.SizedLaunch): whether a
+// launched block gets an empty share is then the host's arithmetic. A
+// launch of every core (`SetBlockDim(GetCoreNumAiv())`) leaves the blocks
+// past the work with none: still a hang.
+func (ix *fnIndex) sizedShare(d runtimeTests, r *grammar.Node) (workspace.LaunchCount, bool) {
+	if d.readsID || d.seen&unit.VarBlock == 0 || d.seen&(unit.VarLane|unit.VarData) != 0 || ix.loops.enclosingLoop(r, ix.fn) != nil {
+		return workspace.LaunchCount{}, false
+	}
+	return ix.reachVM().SizedLaunch()
 }
 
 func lineRef(pass *analysis.Pass, h cxx.Hop) string {
@@ -294,6 +335,7 @@ type fnIndexes struct {
 	funcs     *cxx.Funcs
 	isBarrier func(*grammar.File, cxx.Call) bool
 	vm        *unit.VarianceModel
+	reachVM   func() *unit.VarianceModel // the includer's view (neverTaken)
 	loops     *loopAncestry
 	byFn      map[*grammar.Node]*fnIndex
 	exits     blockReturns
@@ -324,6 +366,7 @@ type fnIndex struct {
 	// barrier call (and cores), for the returns nested too deep to walk.
 	decide map[*grammar.Node]*grammar.Upward[deciding]
 	vary   map[callCores]*grammar.Upward[runtimeTests]
+	other  map[callCores]*grammar.Upward[armOf]
 	// never memoizes neverTaken, [1] for the vector cores of a mixed
 	// kernel: a walk per return was quadratic in an else-if chain.
 	never [2]*shallowUpward[bool]
@@ -334,7 +377,8 @@ func (x *fnIndexes) of(fn *grammar.Node) *fnIndex {
 		return ix
 	}
 	ix := &fnIndex{fnIndexes: x, fn: fn, reaching: map[grammar.Cores][]int32{}, chains: map[grammar.Cores]map[int32][]cxx.Hop{},
-		decide: map[*grammar.Node]*grammar.Upward[deciding]{}, vary: map[callCores]*grammar.Upward[runtimeTests]{}}
+		decide: map[*grammar.Node]*grammar.Upward[deciding]{}, vary: map[callCores]*grammar.Upward[runtimeTests]{},
+		other: map[callCores]*grammar.Upward[armOf]{}}
 
 	for _, n := range x.funcs.Calls(fn) {
 		if cxx.EnclosingFunction(n) == fn {
@@ -395,6 +439,10 @@ func (ix *fnIndex) barrierAfter(r *grammar.Node, cores grammar.Cores) (*grammar.
 	}
 	for {
 		n, chain := ix.firstReaching(from, cores)
+		if p := ix.otherBranch(r, n, cores); p != nil {
+			from = p.End
+			continue
+		}
 		if n == nil || loop == nil || n.Start >= r.Start || !firstIterationOnly(loop, n) && !leavesBy(n, r) {
 			return n, chain
 		}
@@ -403,6 +451,46 @@ func (ix *fnIndex) barrierAfter(r *grammar.Node, cores grammar.Cores) (*grammar.
 		// core passed it before it could return.
 		from = n.End
 	}
+}
+
+// otherBranch returns the if statement, outside every loop around r, one
+// branch of which holds r and the other call n, when its test is the same
+// on every core (`if constexpr`, a shared mode): the cores that could take
+// r all skip n, and nobody waits there for them. Memoized per call, like
+// varianceAbove: the returns of an else-if chain share the walk.
+func (ix *fnIndex) otherBranch(r, n *grammar.Node, cores grammar.Cores) *grammar.Node {
+	if n == nil {
+		return nil
+	}
+	step := func(p, child *grammar.Node, above armOf) armOf {
+		if p.Contains(n) {
+			above.ifs = nil
+			b := child.Field()
+			if p.Kind() == "if_statement" && !above.inLoop && !child.Contains(n) && (b == "consequence" || b == "alternative") &&
+				ix.vm.Condition(p, cores) == 0 {
+				above.ifs = p
+			}
+		}
+		above.inLoop = above.inLoop || isLoop(p)
+		return above
+	}
+	if v, ok := upwardDirect(r, ix.fn, step); ok {
+		return v.ifs
+	}
+	k := callCores{n, cores}
+	u := ix.other[k]
+	if u == nil {
+		u = grammar.NewUpward(ix.fn, step)
+		ix.other[k] = u
+	}
+	return u.Of(r).ifs
+}
+
+// armOf is otherBranch's walk: the if found so far, and whether a loop
+// holds the node.
+type armOf struct {
+	ifs    *grammar.Node
+	inLoop bool
 }
 
 // leavesBy reports whether call n is a statement of the block that r
@@ -492,6 +580,8 @@ func (ix *fnIndex) decidingAbove(r, call *grammar.Node) deciding {
 type runtimeTests struct {
 	outerRuntime *grammar.Node
 	seen         unit.Variance
+	// readsID: a test reads the block id itself, in a term that can hold.
+	readsID bool
 }
 
 type callCores struct {
@@ -510,11 +600,14 @@ func (ix *fnIndex) varianceAbove(r, call *grammar.Node, cores grammar.Cores) run
 		if !cxx.IsConditionOf(p, child) || child.Contains(call) {
 			return above
 		}
-		if v := ix.vm.Condition(p, cores); v != 0 {
+		if v := ix.testVariance(p, cores); v != 0 {
 			if above.outerRuntime == nil {
 				above.outerRuntime = p
 			}
 			above.seen |= v
+			for _, t := range disjuncts(cxx.ConditionOf(p), nil) {
+				above.readsID = above.readsID || readsBlockID(ix.vm, t) && !blockPastCount(ix.reachVM(), t, ix.vecOfMixed(cores))
+			}
 		}
 		return above
 	}
@@ -545,21 +638,64 @@ func (ix *fnIndex) balancedBranch(d deciding, r *grammar.Node, cores grammar.Cor
 // not on the vector cores of a mixed kernel, which count to the block
 // number times the vector cores per cube), or a member nothing sets that
 // is declared false (`bool enabled = false;` ... `if (op.enabled)`).
-func (ix *fnIndex) neverTaken(pass *analysis.Pass, vm func() *unit.VarianceModel, r *grammar.Node, cores grammar.Cores) bool {
-	// A mixed kernel's vector ids count past the block number; code only
-	// the cube cores call is judged as theirs.
-	vecOfMixed := doubledVectorIDs(pass, cores) && ix.calledOn()&grammar.AIV != 0
+func (ix *fnIndex) neverTaken(r *grammar.Node, cores grammar.Cores) bool {
+	vecOfMixed := ix.vecOfMixed(cores)
 	k := 0
 	if vecOfMixed {
 		k = 1
 	}
 	if ix.never[k] == nil {
+		vm := ix.reachVM
 		ix.never[k] = newShallowUpward(ix.fn, func(p, child *grammar.Node, above bool) bool {
 			return above || p.Kind() == "if_statement" && child.Field() == "consequence" &&
 				(blockPastCount(vm(), cxx.ConditionOf(p), vecOfMixed) || vm().ZeroMember(cxx.ConditionOf(p)))
 		})
 	}
 	return ix.never[k].Of(r)
+}
+
+// vecOfMixed reports whether ix's function runs on vector cores whose ids
+// count past the block number (a mixed kernel's); code only the cube
+// cores call is judged as theirs.
+func (ix *fnIndex) vecOfMixed(cores grammar.Cores) bool {
+	return doubledVectorIDs(ix.pass, cores) && ix.calledOn()&grammar.AIV != 0
+}
+
+// testVariance is the variance of p's test on cores, less the terms of a
+// disjunction that hold on no launched core (a block id at or past the
+// launched count, blockPastCount): `if (!ready || idx >= launched)` is
+// decided by `ready` alone.
+func (ix *fnIndex) testVariance(p *grammar.Node, cores grammar.Cores) unit.Variance {
+	v := ix.vm.Condition(p, cores)
+	var terms []*grammar.Node
+	if v != 0 {
+		terms = disjuncts(cxx.ConditionOf(p), terms)
+	}
+	if len(terms) < 2 {
+		return v
+	}
+	var out unit.Variance
+	dropped := false
+	for _, t := range terms {
+		if blockPastCount(ix.reachVM(), t, ix.vecOfMixed(cores)) {
+			dropped = true
+		} else {
+			out |= ix.vm.Expr(t, cores)
+		}
+	}
+	if !dropped {
+		return v
+	}
+	return out
+}
+
+// disjuncts appends the terms of an `a || b || ...` test to out.
+func disjuncts(e *grammar.Node, out []*grammar.Node) []*grammar.Node {
+	e = cxx.Unparen(e)
+	if e != nil && e.Kind() == "binary_expression" && e.ChildByField("operator") != nil && e.ChildByField("operator").Kind() == "||" {
+		return disjuncts(e.ChildByField("right"), disjuncts(e.ChildByField("left"), out))
+	}
+	return append(out, e)
 }
 
 // doubledVectorIDs reports whether GetBlockIdx() on the vector cores

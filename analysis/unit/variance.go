@@ -2,7 +2,9 @@ package unit
 
 import (
 	"context"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -58,7 +60,9 @@ var (
 	pureCalls = map[string]bool{"static_cast": true, "reinterpret_cast": true, "const_cast": true, "from_u64": true,
 		"bit_cast": true, "min": true, "max": true, "Min": true, "Max": true, "abs": true, "CeilDiv": true,
 		"DivCeil": true, "Ceil": true, "CeilAlign": true, "AlignUp": true, "Align": true, "RoundUp": true,
-		"RoundDown": true, "sizeof": true, "likely": true, "unlikely": true}
+		"RoundDown": true, "sizeof": true, "likely": true, "unlikely": true,
+		// Tests the launch's one tiling key against its argument.
+		"TILING_KEY_IS": true}
 )
 
 // varianceKey is a unit's variance model.
@@ -888,10 +892,24 @@ func (m *VarianceModel) getter(fn, e *grammar.Node, depth int) string {
 			values, fns = append(values, d.value), append(fns, at)
 		}
 	}
+	if len(m.memberDefs()[name]) == 0 && blockIdentityName(name) {
+		// Set by no code the unit sees (a base class whose header did
+		// not resolve) and named for the block id: read as that id, as
+		// the variance reads it (VarNamed).
+		return "GetBlockIdx"
+	}
 	if len(values) == 0 && e.Kind() == "field_expression" {
 		return "." + name
 	}
 	return m.sameGetter(fns, values, depth)
+}
+
+// blockIdentityName reports whether a name says it holds the block's own
+// id, not a lane's or a core type's.
+func blockIdentityName(name string) bool {
+	l := strings.ToLower(name)
+	return coreIdentityName(name) && !strings.Contains(l, "sub") && !strings.Contains(l, "lane") &&
+		!strings.Contains(l, "vec") && !strings.Contains(l, "aiv") && !strings.Contains(l, "aic") && !strings.Contains(l, "cube")
 }
 
 // launchCounts are the tiling fields the unit's host code sets to its
@@ -942,6 +960,26 @@ func (m *VarianceModel) LaunchedPast(f string) (workspace.LaunchCount, bool) {
 	m.launchCounts()
 	c, ok := m.others[f]
 	return c, ok
+}
+
+// SizedLaunch returns a launch of the unit's host code when every count
+// it binds to a tiling field is sized from the work (LaunchCount.Sized):
+// whether a launched block can get an empty share is that code's
+// arithmetic.
+func (m *VarianceModel) SizedLaunch() (workspace.LaunchCount, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out workspace.LaunchCount
+	for _, f := range slices.Sorted(maps.Keys(m.launchCounts())) {
+		c := m.counts[f]
+		if !c.Sized {
+			return c, false
+		}
+		if out.File == "" {
+			out = c
+		}
+	}
+	return out, out.File != ""
 }
 
 // related reports whether classes a and b are one, or one derives from

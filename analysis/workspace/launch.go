@@ -275,6 +275,11 @@ type LaunchCount struct {
 	// Other: the host stores the field but launches another count
 	// there (File, Line): cores at or past it may be launched.
 	Other bool
+	// Sized: the file computes each count it launches from the work
+	// (`n = min(cores, tiles)`), not the chip's core count alone
+	// (`n = platform.GetCoreNumAiv()`): it deals every launched block a
+	// share by arithmetic of its own.
+	Sized bool
 }
 
 // maxHostFiles bounds the host sources read for one operator.
@@ -375,11 +380,11 @@ func (w *Workspace) LaunchCounts(dir string, unitFiles []string) map[string]Laun
 				}
 			}
 		}
-		bound, line := launchBinding(string(src))
+		bound, line, sized := launchBinding(string(src))
 		ok := map[string]bool{}
 		for f := range bound {
 			if _, seen := out[f]; !seen {
-				out[f] = LaunchCount{File: p, Line: line}
+				out[f] = LaunchCount{File: p, Line: line, Sized: sized}
 			}
 			for _, part := range countParts(f) {
 				ok[part] = true
@@ -467,8 +472,9 @@ var (
 
 // launchBinding reads one host source: the fields every SetBlockDim call
 // of it launches the count of (a call launching one block binds any;
-// none when a call binds none) and the first call's line (0: none).
-func launchBinding(src string) (map[string]bool, int) {
+// none when a call binds none), the first call's line (0: none), and
+// whether every count it launches is sized (LaunchCount.Sized).
+func launchBinding(src string) (map[string]bool, int, bool) {
 	stored := map[string][]string{} // value -> fields storing it
 	for _, m := range fieldStore.FindAllStringSubmatch(src, -1) {
 		if m[1] != "" {
@@ -478,7 +484,7 @@ func launchBinding(src string) (map[string]bool, int) {
 		}
 	}
 	var bound map[string]bool
-	line := 0
+	line, sized, one := 0, true, false
 	for i := 0; ; {
 		k := strings.Index(src[i:], "SetBlockDim(")
 		if k < 0 {
@@ -487,19 +493,42 @@ func launchBinding(src string) (map[string]bool, int) {
 		start := i + k + len("SetBlockDim")
 		end := strings.Index(src[start:], ");")
 		if end < 0 {
-			return nil, 0
+			return nil, 0, false
 		}
-		if line == 0 {
-			line = strings.Count(src[:start], "\n") + 1
+		launch := uncastText(src[start+1 : start+end])
+		if line == 0 || one && launch != "1" {
+			// The first launch of more than one block names the file's.
+			line, one = strings.Count(src[:start], "\n")+1, launch == "1"
 		}
 		i = start + end
 		// `SetBlockDim(simd ? a.used : b.used)` launches one of two counts:
 		// each is a launch of its own.
-		for _, arg := range ternaryArms(uncastText(src[start+1 : start+end])) {
+		for _, arg := range ternaryArms(launch) {
 			bound = launchedBy(src, arg, stored, bound)
+			sized = sized && (arg == "1" || sizedCount(src, arg))
 		}
 	}
-	return bound, line
+	return bound, line, sized && line > 0
+}
+
+// coreCount is a call reading the chip's core count.
+var coreCount = regexp.MustCompile(`Get\w*CoreNum\w*\(\)$`)
+
+// sizedCount reports whether src assigns local or member v, and not only
+// from a core count call (`auto n = platform.GetCoreNumAiv();`).
+func sizedCount(src, v string) bool {
+	if hostWord.FindString(v) != v {
+		return false
+	}
+	// Not a store to a field of the name (`t.n = n;`, `t->n = n;`).
+	assign := regexp.MustCompile(`(?:^|[^.>\w])` + regexp.QuoteMeta(v) + `\s*=([^=;][^;]*);`)
+	found := false
+	for _, m := range assign.FindAllStringSubmatch(src, -1) {
+		if !coreCount.MatchString(uncastText(m[1])) {
+			found = true
+		}
+	}
+	return found
 }
 
 // ternaryArms are the two values of `c?x:y` (blanks removed), or arg.

@@ -206,7 +206,7 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 	s.add("fixes_demoted", "fixes demoted to unsafe", len(demoted),
 		"safe fixes of findings after something above that extern-lsp could not see: applied only with --unsafe-fixes", demoted)
 	s.add("findings_said_less", "findings said less", len(saidLess),
-		"infos that would be warnings but for a call whose definition is in an #include that did not resolve (`unless f() ...`)", saidLess)
+		"infos that would be warnings but for code extern-lsp cannot see into (a call whose definition is in an #include that did not resolve, `unless f() ...`) or a host's arithmetic it does not follow (`unless every block the host launches ...`)", saidLess)
 
 	if _, unlisted := analysis.SeverityCounts(diags); unlisted > 0 {
 		var files []string
