@@ -52,7 +52,9 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"host code launches that many blocks by: `SetBlockDim(n)` with `set_usedCoreNum(n)` in the `op_host` folder beside the " +
 			"kernel's, `SetBlockDim(a * b)` with both stored, or `idx * per >= total` where that host launches at most the tiles rounded up, `(total + per - 1) / per`; " +
 			"host files under an `archNN` folder tile only the kernels under `op_kernel/archNN`, or those in no such folder when it does not exist; " +
-			"a launching host file that stores the field but launches another count makes it none, and the finding names that launch; through locals and members " +
+			"a launching host file that stores the field but launches another count makes it none, and the finding names that launch, " +
+			"or says less (info) when that count is the field passed through a call whose arithmetic the analysis does not know " +
+			"(`SetBlockDim(CalcTschBlockDim(coreNum, ...))`, not `std::max`); through locals and members " +
 			"of the class set only from those getters, and a member named for the block id that no code of the unit sets (a base class whose header did not resolve); not on the vector cores of a mixed kernel, whose ids count past " +
 			"the block number, unless only the cube cores call the code, the test is against twice the block number, the id is the builtin " +
 			"`block_idx` (the cluster's id on every core), or every task type the entry declares runs at most one vector core a block " +
@@ -64,7 +66,8 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"taken each way (`if (idx >= n && atomic) return;` and `if (idx < n) { if (atomic) return; }`): together every " +
 			"core leaves. Without a return, a `SyncAll` in one branch of an `if` whose test differs between cores is " +
 			"flagged at the barrier when the test reads the block id (`GetBlockIdx()`, or a local or member holding only " +
-			"that) and neither the other branch nor the code after the `if` in that function reaches a barrier (`if (idx < a) { SyncAll(); } else if (idx < b) { SyncAll(); }` with no `else`).",
+			"that) and neither the other branch nor the code after the `if` in that function reaches a barrier (`if (idx < a) { SyncAll(); } else if (idx < b) { SyncAll(); }` with no `else`); " +
+			"a test against a tiling field the host launches another count by is named or said less, as for returns.",
 		Why: "A hardware barrier releases only when every core of the launch (every core of one type, for mode-0 flags) " +
 			"has arrived; `pl.spmd(N, sync_start=True)` launches all N blocks together precisely so that they can. A block " +
 			"that returns early (`if (block_idx >= used) return;`, a lane test, a data-dependent skip) never arrives, so " +
@@ -223,7 +226,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 				diag.Message += fmt.Sprintf("; unless every block the host launches gets a share: it sizes the launch to the work (%s), "+
 					"by arithmetic the analysis does not follow", diag.SaidLess)
 			} else {
-				diag.Message += launchedPast(pass, vm, cxx.ConditionOf(d.outerRuntime))
+				launchedPast(pass, vm, cxx.ConditionOf(d.outerRuntime), &diag)
 			}
 		}
 		diag.Message = texts.get(diag.Message, nil)
@@ -233,27 +236,37 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 
 // launchedPast says where the operator's host launches past the tiling
 // field a block id is compared with in test e (`idx >= tiling.used`
-// where the host stores used but calls SetBlockDim with another count),
-// "" when it does not.
-func launchedPast(pass *analysis.Pass, vm *unit.VarianceModel, e *grammar.Node) string {
-	out := ""
+// where the host stores used but calls SetBlockDim with another count).
+// Launched through a call whose arithmetic the analysis does not know
+// (`SetBlockDim(CalcTschBlockDim(used, ...))`), it says less: info.
+func launchedPast(pass *analysis.Pass, vm *unit.VarianceModel, e *grammar.Node, d *analysis.Diagnostic) {
+	done := false
 	if e != nil {
 		e.Walk(func(n *grammar.Node) bool {
-			if out != "" || n.Kind() != "binary_expression" {
-				return out == ""
+			if done || n.Kind() != "binary_expression" {
+				return !done
 			}
 			l, r := n.ChildByField("left"), n.ChildByField("right")
 			for _, side := range [][2]*grammar.Node{{l, r}, {r, l}} {
 				g := vm.Getter(side[1])
-				if c, ok := vm.LaunchedPast(strings.TrimPrefix(g, ".")); ok && strings.HasPrefix(g, ".") && out == "" && readsBlockID(vm, side[0]) {
-					rel, _ := filepath.Rel(filepath.Dir(pass.File.Path), c.File)
-					out = fmt.Sprintf("; the host stores `%s` but launches another block count (%s:%d): blocks at or past it can be launched", g[1:], filepath.ToSlash(rel), c.Line)
+				c, ok := vm.LaunchedPast(strings.TrimPrefix(g, "."))
+				if !ok || !strings.HasPrefix(g, ".") || done || !readsBlockID(vm, side[0]) {
+					continue
 				}
+				rel, _ := filepath.Rel(filepath.Dir(pass.File.Path), c.File)
+				at := fmt.Sprintf("%s:%d", filepath.ToSlash(rel), c.Line)
+				done = true
+				if c.Through == "" {
+					d.Message += fmt.Sprintf("; the host stores `%s` but launches another block count (%s): blocks at or past it can be launched", g[1:], at)
+					continue
+				}
+				d.Severity, d.SaidLess = analysis.SeverityInfo, "`"+c.Through+"`"
+				d.Message += fmt.Sprintf("; unless the blocks the host launches stay within `%s`: it launches a count `%s` computes from it (%s), "+
+					"which the analysis cannot see into", g[1:], c.Through, at)
 			}
-			return out == ""
+			return !done
 		})
 	}
-	return out
 }
 
 // opaqueCondition says less about a return whose condition is decided
@@ -1013,14 +1026,16 @@ func skippedBarriers(pass *analysis.Pass, fx *fnIndexes, sites barrierSites, cal
 				// core: one path here.
 				continue
 			}
-			pass.Report(analysis.Diagnostic{
+			diag := analysis.Diagnostic{
 				Start: n.Start,
 				End:   n.End,
 				Message: "only the cores for which `" + conditionText(p) + "` takes this branch reach the hardware barrier `" +
 					shortText(n) + "`: the others skip it, and the cores that reach it wait for them forever (507018); " +
 					"give every path the barrier",
 				Related: []analysis.Related{analysis.RelatedAt(pass.File, p, "the test the cores take apart")},
-			})
+			}
+			launchedPast(pass, fx.vm, cxx.ConditionOf(p), &diag)
+			pass.Report(diag)
 			break
 		}
 	}

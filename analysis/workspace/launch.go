@@ -280,6 +280,11 @@ type LaunchCount struct {
 	// (`n = platform.GetCoreNumAiv()`): it deals every launched block a
 	// share by arithmetic of its own.
 	Sized bool
+	// Through: for Other, the call the file launches the field's count
+	// through (`n = CalcTschBlockDim(t.get_F(), ...)`), one extern-lsp
+	// does not know the arithmetic of: whether blocks reach past the
+	// field is that call's answer.
+	Through string
 }
 
 // maxHostFiles bounds the host sources read for one operator.
@@ -380,7 +385,7 @@ func (w *Workspace) LaunchCounts(dir string, unitFiles []string) map[string]Laun
 				}
 			}
 		}
-		bound, line, sized := launchBinding(string(src))
+		bound, line, sized, through := launchBinding(string(src))
 		ok := map[string]bool{}
 		for f := range bound {
 			if _, seen := out[f]; !seen {
@@ -407,7 +412,7 @@ func (w *Workspace) LaunchCounts(dir string, unitFiles []string) map[string]Laun
 				continue
 			}
 			if !badAlone[f] && !ok[f] {
-				other[f] = LaunchCount{File: p, Line: line, Other: true}
+				other[f] = LaunchCount{File: p, Line: line, Other: true, Through: through[f]}
 			}
 			badAlone[f] = true
 			badPart[f] = badPart[f] || !ok[f]
@@ -472,9 +477,10 @@ var (
 
 // launchBinding reads one host source: the fields every SetBlockDim call
 // of it launches the count of (a call launching one block binds any;
-// none when a call binds none), the first call's line (0: none), and
-// whether every count it launches is sized (LaunchCount.Sized).
-func launchBinding(src string) (map[string]bool, int, bool) {
+// none when a call binds none), the first call's line (0: none),
+// whether every count it launches is sized (LaunchCount.Sized), and the
+// fields it launches through a call (LaunchCount.Through).
+func launchBinding(src string) (map[string]bool, int, bool, map[string]string) {
 	stored := map[string][]string{} // value -> fields storing it
 	for _, m := range fieldStore.FindAllStringSubmatch(src, -1) {
 		if m[1] != "" {
@@ -484,7 +490,7 @@ func launchBinding(src string) (map[string]bool, int, bool) {
 		}
 	}
 	var bound map[string]bool
-	line, sized, one := 0, true, false
+	line, sized, one, through := 0, true, false, map[string]string{}
 	for i := 0; ; {
 		k := strings.Index(src[i:], "SetBlockDim(")
 		if k < 0 {
@@ -493,7 +499,7 @@ func launchBinding(src string) (map[string]bool, int, bool) {
 		start := i + k + len("SetBlockDim")
 		end := strings.Index(src[start:], ");")
 		if end < 0 {
-			return nil, 0, false
+			return nil, 0, false, nil
 		}
 		launch := uncastText(src[start+1 : start+end])
 		if line == 0 || one && launch != "1" {
@@ -506,10 +512,34 @@ func launchBinding(src string) (map[string]bool, int, bool) {
 		for _, arg := range ternaryArms(launch) {
 			bound = launchedBy(src, arg, stored, bound)
 			sized = sized && (arg == "1" || sizedCount(src, arg))
+			launchedThrough(src, arg, through)
 		}
 	}
-	return bound, line, sized && line > 0
+	return bound, line, sized && line > 0, through
 }
+
+// launchedThrough adds to out the fields a launch of v blocks computes
+// its count from through a call of unknown arithmetic (`v =
+// CalcTschBlockDim(t.get_F(), a, b);`), mapped to that call's name.
+func launchedThrough(src, v string, out map[string]string) {
+	if hostWord.FindString(v) != v {
+		return
+	}
+	assign := regexp.MustCompile(`(?:^|[^.>\w])` + regexp.QuoteMeta(v) + `\s*=\s*([\w:.>-]+)\(([^;]*)\)\s*;`)
+	for _, m := range assign.FindAllStringSubmatch(src, -1) {
+		name := m[1][strings.LastIndexAny(m[1], ".:>")+1:]
+		if knownCount[name] || strings.HasPrefix(name, "get_") {
+			continue // arithmetic extern-lsp follows, or a field read
+		}
+		for _, f := range fieldMention.FindAllStringSubmatch(m[2], -1) {
+			out[strings.TrimPrefix(f[1]+f[2], "get_")] = name
+		}
+	}
+}
+
+// knownCount are the calls whose arithmetic extern-lsp knows.
+var knownCount = map[string]bool{"min": true, "max": true, "Min": true, "Max": true, "CeilDiv": true, "DivCeil": true,
+	"CeilA2B": true, "CeilDivision": true, "CeilAlign": true, "FloorDiv": true, "FloorAlign": true, "static_cast": true}
 
 // coreCount is a call reading the chip's core count.
 var coreCount = regexp.MustCompile(`Get\w*CoreNum\w*\(\)$`)
