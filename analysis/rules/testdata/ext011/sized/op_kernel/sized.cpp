@@ -14,7 +14,7 @@ extern "C" __global__ __aicore__ void sized(GM_ADDR x, GM_ADDR tiling) {
   uint32_t per = (t->rows + t->usedCoreNum - 1) / t->usedCoreNum;
   uint32_t start = AscendC::GetBlockIdx() * per;
   if (start >= t->rows) {
-    return; // want "info: EXT011 .*unless every block the host launches gets a share: it sizes the launch to the work \\(../op_host/sized_tiling.cpp:14\\)"
+    return; // want "info: EXT011 .*unless every block the host launches gets a share: it sizes the launch to the work \\(../op_host/sized_tiling.cpp:19\\)"
   }
   AscendC::SyncAll();
   // The twin: a block id against a count the host does not launch.
