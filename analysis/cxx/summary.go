@@ -1767,15 +1767,19 @@ func (set *originSet) add(p *Origin) {
 
 // stateBefore is the coherence state just before node at in fn: what every
 // caller established at fn's entry, then fn's own effects before at.
+//
+// Only what runs on a core that runs at counts: a wait under `if
+// ASCEND_IS_AIV` does not come before code under `if ASCEND_IS_AIC`.
 func (s *Summaries) stateBefore(fn, at *grammar.Node) coherenceState {
 	var st coherenceState
 	var set originSet
+	cores := s.coresOf(at)
 	sites := s.entrySites(fn)
 	if len(sites) > 0 {
 		st.all = true
 		for i, es := range sites {
 			st.all = st.all && es.all
-			if st.wait == nil && es.wait != nil {
+			if st.wait == nil && es.wait != nil && es.wait.Cores&cores != 0 {
 				w := *es.wait
 				st.wait = &w
 			}
@@ -1803,7 +1807,7 @@ func (s *Summaries) stateBefore(fn, at *grammar.Node) coherenceState {
 		if e.At.Start >= at.Start {
 			break
 		}
-		if !Precedes(e.At, at) {
+		if !Precedes(e.At, at) || e.Cores&cores == 0 {
 			continue
 		}
 		switch e.Kind {
