@@ -37,7 +37,7 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"without `dsb` is reported once, at the write-back, with every store it covers as related information " +
 			"(one missing `dsb`, one finding), and is a `warning` when a " +
 			"cross-core signal, a barrier, a store to a flag that is itself written back, or this core's own DMA read " +
-			"of the memory (`DataCopy(ub, g, n)`) follows before a `dsb`, or the write-back ends its function and a caller in the " +
+			"of the memory through the store's own view (`DataCopy(ub, g, n)`; through another view of the buffer, whose offset from the store's it cannot tell, the info names that read) follows before a `dsb`, or the write-back ends its function and a caller in the " +
 			"file signals or meets a barrier after the call, before any `dsb`, then reads the memory (by name, there or in a " +
 			"function it calls: `Partial(); SyncAll(); Combine();`), " +
 			"and `info` otherwise (a signal past a `return` that ends the write-back's path is on another path); signals that cannot hand the store to a reader are passed over (the message names " +
@@ -200,7 +200,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 				if after.next.Kind == cxx.ScalarWrite {
 					after.what = "stores a flag another core may poll"
 				}
-			} else if r := dmaReadAfter(pass, sum, a.Func(), o, index.Effect(wb).At.End, min(limit, exit)); r != nil {
+			} else if r := dmaReadAfter(pass, sum, a.Func(), o, index.Effect(wb).At.End, min(limit, exit)); r != nil && !apartView(sum, r, a, o) {
 				// This core's own DMA reads the memory back before any
 				// dsb: it can load the bytes the write-back has not
 				// landed yet.
@@ -210,6 +210,8 @@ func runGMScalarWrite(pass *analysis.Pass) {
 				// The write-back ends the function unwaited, and a caller
 				// signals after the call, then reads the memory.
 				after.next, after.what = &h.signal, h.what
+			} else {
+				after.apart = r
 			}
 		} else if flush != nil && dsbs.within(a.Func(), cores, flush.Call.End, limit) {
 			continue
@@ -295,7 +297,12 @@ func runGMScalarWrite(pass *analysis.Pass) {
 				// line reaches GM without a dsb before anyone is told to
 				// read it.
 				d.Severity = analysis.SeverityInfo
-				if after != nil && len(after.passed) > 0 {
+				if after != nil && after.apart != nil {
+					c, _ := cxx.AsCall(after.apart)
+					d.Message += fmt.Sprintf("; `%s`%s reads the same buffer by DMA through another view, `%s`, whose offset from `%s` the analysis cannot tell, "+
+						"and nothing else signals another core or stores a flag after it, so this is a robustness note",
+						shortText(after.apart), lineRef(pass, cxx.Hop{File: pass.File, Call: after.apart}), cxx.Root(c.Args[1]), a.Root())
+				} else if after != nil && len(after.passed) > 0 {
 					p := after.passed[0]
 					d.Message += "; `" + shortText(p.Site) + "`" + effectLine(pass, p) + " " + passedWhy(p) +
 						", and nothing after it signals another core or stores a flag before the end, so this is a robustness note"
@@ -386,6 +393,16 @@ func dmaTouches(pass *analysis.Pass, sum *cxx.Summaries, fn *grammar.Node, o cxx
 		return false
 	}, cxx.DMAWrite)
 	return found || dmaReadAfter(pass, sum, fn, o, fn.Start, fn.End) != nil
+}
+
+// apartView reports whether DMA read n of the stored buffer goes through
+// another view of it than store a (`flags = ws + k * n`, `rows = ws + blk
+// * m`), not both carved at one constant offset: the analysis cannot tell
+// whether the read reaches the stored word.
+func apartView(sum *cxx.Summaries, n *grammar.Node, a *cxx.Access, o cxx.Origin) bool {
+	c, _ := cxx.AsCall(n)
+	r, _ := sum.DMARead(n)
+	return cxx.Root(c.Args[1]) != a.Root() && !(o.Off != 0 && !o.OffUnknown && r == o)
 }
 
 // uniformStore reports whether every core runs the store with the same
@@ -912,6 +929,9 @@ func storeText(a *cxx.Access) string {
 type afterWriteBack struct {
 	next *cxx.Effect
 	what string
+	// apart is this core's DMA read of the stored buffer through another
+	// view, which may not reach the stored word (apartView).
+	apart *grammar.Node
 	// passed are the signals and waits before next that cannot hand the
 	// store to a reader (cannotPublish).
 	passed []cxx.Effect

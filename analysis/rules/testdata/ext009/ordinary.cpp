@@ -47,3 +47,23 @@ extern "C" __global__ __aicore__ void stage_header_fixed(GM_ADDR hdr) {
   dsb(DSB_DDR);
   DataCopy(ub, hdrGm, 16);
 }
+
+// One workspace, two views: per-block partial sums first, a 64-byte ready
+// word per block after them, both at offsets that are not constants. The
+// DMA reads the sums region: whether it reaches the ready word is not
+// something the analysis can tell, so the missing dsb is only a note.
+template <uint32_t BLOCKS, uint32_t PARTS>
+__global__ __aicore__ void partial_sums(__gm__ float *ws) {
+  uint32_t blk = GetBlockIdx();
+  GlobalTensor<float> sumsGm;
+  GlobalTensor<int32_t> readyGm;
+  sumsGm.SetGlobalBuffer(ws + blk * PARTS);
+  readyGm.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(ws + BLOCKS * PARTS) + blk * 16);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 1024);
+  LocalTensor<float> ub = buf.Get<float>();
+  readyGm.SetValue(0, 1);
+  DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(readyGm); // want "info: EXT009 .*`readyGm.SetValue\\(0, 1\\)`.*`DataCopy\\(ub, sumsGm, BLOCKS \\* PARTS\\)` \\(line 68\\) reads the same buffer by DMA through another view, `sumsGm`, whose offset from `readyGm` the analysis cannot tell"
+  DataCopy(ub, sumsGm, BLOCKS * PARTS);
+}
