@@ -41,7 +41,7 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"while this core has not cached it: the runtime's task-start invalidation keeps it coherent today (the " +
 			"house rule, same fix; the message says which). A warning becomes an `info` saying `unless f() invalidates " +
 			"it` when a call of a project function whose definition is in an `#include` that did not resolve sits " +
-			"between the cause and the read (or in the polling loop), and one saying `unless NAME(...) expands without evaluating " +
+			"between the cause and the read (or in the polling loop), directly or in a helper called there (a few calls deep), and one saying `unless NAME(...) expands without evaluating " +
 			"its arguments` when the read is in the arguments of a macro-like name (capitals) no file of the unit defines. Silent for `args[k]`, " +
 			"tensor descriptor fields (`t->buffer.addr`, `t->start_offset` through `Tensor` / `ChipTensor` pointers or " +
 			"their aliases), the runtime's context structures behind `get_block_idx(args)` & co. and its " +
@@ -54,7 +54,8 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"argument turns off (`f(nullptr)` skips `if (p != nullptr) { ... }` in `f` for that call). A pointer derived " +
 			"from another — a cast, `+ offset`, `&p[i]`, an integer address cast back, a GlobalTensor view, a helper " +
 			"returning it, `tensor_data(args, k)` — is the same memory. A loop that changes a name the read's address is " +
-			"computed from (a table search) is not a polling loop. A DMA write or wait on the other side of an `if` " +
+			"computed from (a table search), or whose counter the read bounds (`for (i = 0; i < hdr->n; ++i)`, `while (w + 1 < " +
+			"ctl->workers && ...) ++w;`), is not a polling loop. A DMA write or wait on the other side of an `if` " +
 			"testing the same condition as one around the read, whose names the function never assigns (`if (incy == 1) " +
 			"DataCopy(y[i], ...); else ...` then `if (incy == 1) ...; else y.GetValue(j)`), is on another run and passed over. Where the build keeps the compiler's scalar `dcci` " +
 			"insertion only a read after this core's own DMA write is reported (the compiler does not cover it); outside " +
@@ -157,6 +158,7 @@ func runGMScalarRead(pass *analysis.Pass) {
 	// House-rule reads of task inputs are reported once per function and
 	// pointer, at the first read, with the others as related locations:
 	// a kernel reading a tiling struct field by field is one decision.
+	unseenMemo := map[unseenKey]cxx.Hop{}
 	var houses []*houseGroup
 	houseOf := map[string]*houseGroup{}
 	for _, key := range order {
@@ -171,6 +173,7 @@ func runGMScalarRead(pass *analysis.Pass) {
 		}
 		var msg string
 		var saidLess *grammar.Node
+		var unseen cxx.Hop
 		if g.verdict.Hazard != "" {
 			if b := g.verdict.Between; b[1] > b[0] {
 				// A project call between the cause and the read may
@@ -179,7 +182,8 @@ func runGMScalarRead(pass *analysis.Pass) {
 				if !g.verdict.Poll {
 					before = a.Node
 				}
-				saidLess = unseenCall(pass, pass.Reach().FuncIndex(), pass.File, a.Func(), g.cores, b[0], b[1], before)
+				unseen = unseenVia(pass, unseenMemo, pass.File, a.Func(), g.cores, b[0], b[1], before)
+				saidLess = unseen.Call
 			}
 		}
 		house := g.verdict.Hazard == "" && g.verdict.Uncached == nil && len(g.verdict.Missing) == 0
@@ -262,7 +266,7 @@ func runGMScalarRead(pass *analysis.Pass) {
 			})
 		}
 		if saidLess != nil {
-			sayLess(pass, &d, cxx.Hop{File: pass.File, Call: saidLess}, "invalidates it")
+			sayLess(pass, &d, unseen, "invalidates it")
 		} else if m := unseenMacroAround(pass, a.Node); m != nil && d.Severity != analysis.SeverityInfo {
 			saidLess = m
 			sayLess(pass, &d, cxx.Hop{File: pass.File, Call: m}, "expands without evaluating its arguments")

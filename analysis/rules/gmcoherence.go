@@ -549,14 +549,12 @@ func scansAddress(loop *grammar.Node, a *cxx.Access) bool {
 	return unit.AssignsAny(loop, names)
 }
 
-// countedBound reports whether the read is the bound a for loop's own
-// counter is compared with (`for (i = 0; i < hdr->count; ++i)`): the loop
-// ends when its counter gets there, whatever the line holds, so it does
-// not wait for the word to change (`spin < kMax && *ready == 0` does).
+// countedBound reports whether the read is the bound a loop's own counter
+// is compared with (`for (i = 0; i < hdr->count; ++i)`, `while (w + 1 <
+// ctl->workers && ...) ++w;`): the loop ends when its counter gets there,
+// whatever the line holds, so it does not wait for the word to change
+// (`spin < kMax && *ready == 0` does).
 func countedBound(loop *grammar.Node, a *cxx.Access) bool {
-	if loop.Kind() != "for_statement" || loop.ChildByField("update") == nil {
-		return false
-	}
 	cmp := a.Node.Parent()
 	for cmp != nil && cmp != loop && !relational(cmp) {
 		cmp = cmp.Parent()
@@ -566,8 +564,13 @@ func countedBound(loop *grammar.Node, a *cxx.Access) bool {
 	}
 	names := map[string]bool{}
 	for _, side := range []string{"left", "right"} {
-		if n := cmp.ChildByField(side); n != nil && !n.Contains(a.Node) && n.Kind() == "identifier" {
-			names[n.Text()] = true
+		if n := cmp.ChildByField(side); n != nil && !n.Contains(a.Node) {
+			n.Walk(func(k *grammar.Node) bool {
+				if k.Kind() == "identifier" {
+					names[k.Text()] = true
+				}
+				return true
+			})
 		}
 	}
 	return unit.AssignsAny(loop, names)
@@ -693,4 +696,62 @@ func effectLine(pass *analysis.Pass, e cxx.Effect) string {
 		where += fmt.Sprintf(", at %s:%d", filepath.Base(e.SiteFile.Path), l+1)
 	}
 	return where + ")"
+}
+
+// unseenVia is unseenCall that also looks into the helpers called there,
+// a few calls deep: a polling loop's `ready_poll(p, n)` whose helper calls
+// `dcci_line(p)` from an #include that did not resolve hides the
+// invalidation as a direct call would. memo keeps each helper's answer
+// (its whole body, on cores) for the pass.
+func unseenVia(pass *analysis.Pass, memo map[unseenKey]cxx.Hop, f *grammar.File, fn *grammar.Node, cores grammar.Cores, from, to uint32, before *grammar.Node) cxx.Hop {
+	funcs := pass.Reach().FuncIndex()
+	if n := unseenCall(pass, funcs, f, fn, cores, from, to, before); n != nil {
+		return cxx.Hop{File: f, Call: n}
+	}
+	if len(pass.Closure().UnresolvedIncludes()) == 0 {
+		return cxx.Hop{}
+	}
+	var inside func(d cxx.FuncDef, depth int) cxx.Hop
+	inside = func(d cxx.FuncDef, depth int) cxx.Hop {
+		k := unseenKey{d.Node, cores}
+		if h, ok := memo[k]; ok {
+			return h
+		}
+		memo[k] = cxx.Hop{} // a recursive call finds nothing more
+		h := cxx.Hop{}
+		if n := unseenCall(pass, funcs, d.File, d.Node, cores, d.Node.Start, d.Node.End, nil); n != nil {
+			h = cxx.Hop{File: d.File, Call: n}
+		} else if depth < 3 {
+			h = calledUnseen(funcs, funcs.OwnCalls(d.Node), d.Node.Start, d.Node.End, nil, func(e cxx.FuncDef) cxx.Hop { return inside(e, depth+1) })
+		}
+		memo[k] = h
+		return h
+	}
+	return calledUnseen(funcs, funcs.OwnCalls(fn), from, to, before, func(d cxx.FuncDef) cxx.Hop { return inside(d, 1) })
+}
+
+// unseenKey is a helper and the cores its body is read for.
+type unseenKey struct {
+	fn    *grammar.Node
+	cores grammar.Cores
+}
+
+// calledUnseen returns the first answer of in for a definition called by
+// calls in [from, to) (able to run before node before, when given).
+func calledUnseen(funcs *cxx.Funcs, calls []*grammar.Node, from, to uint32, before *grammar.Node, in func(cxx.FuncDef) cxx.Hop) cxx.Hop {
+	for _, n := range calls {
+		if n.Start < from || n.Start >= to || before != nil && !cxx.Precedes(n, before) {
+			continue
+		}
+		c, ok := cxx.AsCall(n)
+		if !ok {
+			continue
+		}
+		for _, d := range funcs.Callees(c) {
+			if h := in(d); h.Call != nil {
+				return h
+			}
+		}
+	}
+	return cxx.Hop{}
 }

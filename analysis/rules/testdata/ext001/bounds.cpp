@@ -16,6 +16,12 @@ extern "C" __global__ __aicore__ void sum_lens(__gm__ int64_t *args) {
   for (uint32_t i = 0; i < batch->count && i < 16; ++i) { // want "info: EXT001 .*`batch`"
     total += batch->lens[i];
   }
+  // A while loop's counter, compared through an expression, counts too.
+  uint32_t last = 0;
+  while (last + 1 < batch->count && batch->lens[last + 1] <= total) {
+    ++last;
+  }
+  total += last;
   for (uint32_t spin = 0; spin < 1000 && *ready == 0; ++spin) { // want "warning: EXT001 .*`\\*ready`.*polling loop"
   }
   out[0] = static_cast<int32_t>(total);
