@@ -737,9 +737,13 @@ func (r *indexRun) buildWords(py []string) map[string]bool {
 						i++
 						continue
 					}
-					r.words[string(src[i:j])] = true
-					if i > 0 && src[i-1] == '-' && j-i > 1 && src[i] == 'D' {
-						r.words[string(src[i+1:j])] = true // -DNAME
+					// Most words repeat: looked up first, a string is made
+					// of a new one only.
+					if w := src[i:j]; !r.words[string(w)] {
+						r.words[string(w)] = true
+					}
+					if w := src[i+1 : j]; i > 0 && src[i-1] == '-' && j-i > 1 && src[i] == 'D' && !r.words[string(w)] {
+						r.words[string(w)] = true // -DNAME
 					}
 					i = j
 				}

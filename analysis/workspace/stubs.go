@@ -421,14 +421,45 @@ func (w *Workspace) PythonFiles() []string {
 	return slices.Sorted(maps.Keys(w.abi.py))
 }
 
-// incoresList finds a runtime kernel configuration's list of per-core
-// kernels (simpler's `CALLABLE = {"orchestration": {...}, "incores":
-// [{"func_id": 0, "source": "kernels/aiv/k.cpp", "core_type": "aiv"}]}`);
-// sourceKey a literal source path in it.
-var (
-	incoresList = regexp.MustCompile(`["']incores["']\s*:\s*\[`)
-	sourceKey   = regexp.MustCompile(`["']source["']\s*:\s*["']([^"'\n]+)["']`)
-)
+// sourceKey finds a literal source path in a runtime kernel
+// configuration's list of per-core kernels (incoresLists).
+var sourceKey = regexp.MustCompile(`["']source["']\s*:\s*["']([^"'\n]+)["']`)
+
+// incoresLists finds the lists of per-core kernels of runtime kernel
+// configurations (simpler's `CALLABLE = {"orchestration": {...},
+// "incores": [{"func_id": 0, "source": "kernels/aiv/k.cpp", "core_type":
+// "aiv"}]}`): the [start, end) of each `"incores": [`, matched from each
+// occurrence of the word (a regexp starting with a quote class tried
+// every byte of a tree's Python files: 1% of a check's CPU on simpler).
+func incoresLists(src []byte) [][2]int {
+	var out [][2]int
+	space := func(i int) int {
+		for i < len(src) && strings.IndexByte(" \t\n\f\r", src[i]) >= 0 {
+			i++
+		}
+		return i
+	}
+	quote := func(i int) bool { return i >= 0 && i < len(src) && (src[i] == '"' || src[i] == '\'') }
+	for from := 0; ; {
+		i := bytes.Index(src[from:], []byte("incores"))
+		if i < 0 {
+			return out
+		}
+		i += from
+		from = i + len("incores")
+		if !quote(i-1) || !quote(from) {
+			continue
+		}
+		j := space(from + 1)
+		if j == len(src) || src[j] != ':' {
+			continue
+		}
+		if j = space(j + 1); j < len(src) && src[j] == '[' {
+			out = append(out, [2]int{i - 1, j + 1})
+			from = j + 1
+		}
+	}
+}
 
 // ConfiguredKernels returns the kernel sources a Python file's runtime
 // kernel configurations name in their `incores` lists (literal paths,
@@ -440,7 +471,7 @@ func ConfiguredKernels(path string, src []byte) map[string]int {
 		return nil
 	}
 	out := map[string]int{}
-	for _, loc := range incoresList.FindAllIndex(src, -1) {
+	for _, loc := range incoresLists(src) {
 		end := listEnd(src, loc[1]-1)
 		for _, m := range sourceKey.FindAllSubmatchIndex(src[loc[1]:end], -1) {
 			rel := string(src[loc[1]+m[2] : loc[1]+m[3]])
