@@ -200,9 +200,10 @@ type names struct {
 	// parsed in runs of, ifs the if statements (see huge).
 	block, ifs []uint8
 	// asks counts, by kind number, the trees asked for the kind's list
-	// (Tree.OfKind), trees the trees asked for any.
-	asks  []atomic.Int32
-	trees atomic.Int32
+	// (Tree.OfKind), again those asked for it again after a first list
+	// was not kept, trees the trees asked for any.
+	asks, again []atomic.Int32
+	trees       atomic.Int32
 }
 
 // note counts a tree's first ask for kind k (first: its first ask).
@@ -211,6 +212,13 @@ func (nm *names) note(k uint16, first bool) {
 		nm.trees.Add(1)
 	}
 	nm.asks[k].Add(1)
+}
+
+// asksAgain reports whether most trees asking for kind k so far asked
+// for it again: its list is then kept from the first ask (it would be
+// from the second, after a second walk of the tree).
+func (nm *names) asksAgain(k uint16) bool {
+	return nm.trees.Load() >= 16 && nm.again[k].Load()*2 >= nm.asks[k].Load()
 }
 
 // common lists the kinds other than k that three in four trees so far were
@@ -257,6 +265,7 @@ func newNames(lang *sitter.Language, dropPunct bool) *names {
 	nm.symbols[ns] = "ERROR"
 	nm.kind = make([]uint16, ns+1)
 	nm.asks = make([]atomic.Int32, ns+1)
+	nm.again = make([]atomic.Int32, ns+1)
 	first := map[string]uint16{}
 	for i, name := range nm.symbols {
 		if _, ok := first[name]; !ok {

@@ -234,7 +234,7 @@ type Tree struct {
 	kinds struct {
 		mu     sync.Mutex
 		lists  map[uint16][]*Node // by kind number: OfKind's lists
-		asked  map[uint16]bool    // the kinds asked for once, whose list was not kept
+		asked  map[uint16]uint8   // the kinds asked for: once (1), again (2)
 		ahead  map[uint16][]*Node // made in the first walk, not asked for yet
 		walked bool               // the first walk was made
 	}
@@ -344,10 +344,12 @@ func CountVisits() (stop func() int64) {
 // OfKind lists the tree's named nodes of the kind in preorder (source
 // order; aliased symbols share their name's list), shared, with no room
 // to append: callers must not modify it. A kind's list is kept from its
-// second ask on: a file's analyses ask for a few kinds, most of them read
+// second ask on: a file's analyses ask for a few kinds, many of them read
 // by one fact's computation, once, and keeping those lists held 0.15 MB
 // per MB of source for nothing; a list made again costs a walk of the
-// nodes. The first ask's walk also lists the kinds most trees were asked
+// nodes. A kind most trees were asked for again (names.asksAgain) is kept
+// from its first ask: an entry's tree was walked 7-9 times, most of them
+// for such second asks. The first ask's walk also lists the kinds most trees were asked
 // for (names.common), held until asked: a walk per kind was 1.5% of a
 // check's CPU.
 func (t *Tree) OfKind(kind string) []*Node {
@@ -361,11 +363,19 @@ func (t *Tree) OfKind(kind string) []*Node {
 	x := &t.kinds
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	switch x.asked[k] {
+	case 0:
+		t.names.note(k, !x.walked)
+		if x.asked == nil {
+			x.asked = map[uint16]uint8{}
+		}
+		x.asked[k] = 1
+	case 1:
+		t.names.again[k].Add(1)
+		x.asked[k] = 2
+	}
 	if ns, ok := x.lists[k]; ok {
 		return ns
-	}
-	if !x.asked[k] {
-		t.names.note(k, !x.walked)
 	}
 	ns, ok := x.ahead[k]
 	if ok {
@@ -385,11 +395,7 @@ func (t *Tree) OfKind(kind string) []*Node {
 			x.ahead[c] = lists[i+1]
 		}
 	}
-	if !x.asked[k] {
-		if x.asked == nil {
-			x.asked = map[uint16]bool{}
-		}
-		x.asked[k] = true
+	if x.asked[k] == 1 && !t.names.asksAgain(k) {
 		return ns
 	}
 	if x.lists == nil {
