@@ -40,15 +40,12 @@ var FFTSBaseReset = register(&analysis.Analyzer{
 
 func runFFTSBaseReset(pass *analysis.Pass) {
 	var sum *cxx.Summaries
-	for _, n := range pass.Nodes("call_expression") {
+	for _, n := range pass.Closure().Calls(pass.File).Named("set_ffts_base_addr", "SetSyncBaseAddr") {
 		if pass.Stopped() {
 			return
 		}
 		call, ok := cxx.AsCall(n)
 		if !ok || call.Receiver != nil {
-			continue
-		}
-		if call.Name != "set_ffts_base_addr" && call.Name != "SetSyncBaseAddr" {
 			continue
 		}
 		if !call.InNamespace("AscendC") || pass.Cores(n) == grammar.None {
