@@ -190,19 +190,25 @@ func (u *Unit) scanUnseen(f *grammar.File, fn *grammar.Node) *fnUnseen {
 			continue
 		}
 		name := cxx.StatementMacro(s)
-		text := "`" + strings.Join(strings.Fields(strings.TrimSuffix(strings.TrimSpace(s.Text()), ";")), " ") + "`"
-		line, _ := f.Lines.Position(s.Start)
+		// The statement as written and its line, for the few uses that
+		// are unseen (made for every use, they were most of the scan).
+		at := func() (string, int) {
+			line, _ := f.Lines.Position(s.Start)
+			return "`" + strings.Join(strings.Fields(strings.TrimSuffix(strings.TrimSpace(s.Text()), ";")), " ") + "`", line + 1
+		}
 		defs := um.ByName[name]
 		switch {
 		case len(defs) > 0:
 			for _, m := range defs {
 				if m.Opaque {
-					fu.macros = append(fu.macros, Unseen{File: f, Node: s, Why: fmt.Sprintf("%s (line %d) uses a macro whose body extern-lsp cannot read as statements", text, line+1)})
+					text, line := at()
+					fu.macros = append(fu.macros, Unseen{File: f, Node: s, Why: fmt.Sprintf("%s (line %d) uses a macro whose body extern-lsp cannot read as statements", text, line)})
 					break
 				}
 			}
 		case macroLike(name) && !knownMacros[name] && !ptoInstruction(u, name) && !u.definesFunction(name):
-			why := fmt.Sprintf("%s (line %d) looks like a macro whose definition is in no file of this extern", text, line+1)
+			text, line := at()
+			why := fmt.Sprintf("%s (line %d) looks like a macro whose definition is in no file of this extern", text, line)
 			if len(missing) > 0 {
 				why += " (not found: " + strings.Join(missing, ", ") + ")"
 			}
