@@ -103,36 +103,44 @@ func FuncsOf(ff FileFacts, files ...*grammar.File) *Funcs {
 	return fs
 }
 
-// appendDecls adds the names a declaration declares, with their types.
-func appendDecls(out []typeDecl, n *grammar.Node) []typeDecl {
+// appendDecls adds the names a declaration declares, with their types,
+// their strings made by str (one string per distinct text: a file's
+// declarations repeat a few types and names).
+func appendDecls(out []typeDecl, n *grammar.Node, str func([]byte) string) []typeDecl {
 	t := n.ChildByField("type")
 	if t == nil {
 		return out
 	}
 	if name := n.ChildByField("name"); n.Kind() == "alias_declaration" && name != nil {
 		// `using Epilogue = BlockEpilogue<...>;`: the alias's type.
-		return append(out, typeDecl{name: name.Text(), typ: t.Text()})
+		return append(out, typeDecl{name: str(name.Bytes()), typ: str(t.Bytes())})
 	}
 	var cls string
 	if n.Kind() == "field_declaration" {
 		if c := n.Ancestor("class_specifier", "struct_specifier"); c != nil {
 			if name := c.ChildByField("name"); name != nil {
-				cls = name.Text()
+				cls = str(name.Bytes())
 			}
 		}
 	}
 	for _, d := range n.ChildrenByField("declarator") {
-		typ := t.Text()
+		typ := str(t.Bytes())
 		if d.Kind() == "function_declarator" && n.Ancestor("function_definition") != nil {
 			// `Epilogue epilogue(resource);` in a body: an object.
 			d = d.ChildByField("declarator")
 		}
-		if d.Kind() == "pointer_declarator" || d.Kind() == "reference_declarator" {
-			// A pointer or reference member does not own the object.
-			typ += map[string]string{"pointer_declarator": " *", "reference_declarator": " &"}[d.Kind()]
+		switch d.Kind() {
+		// A pointer or reference member does not own the object.
+		case "pointer_declarator":
+			typ = str(append([]byte(typ), " *"...))
+		case "reference_declarator":
+			typ = str(append([]byte(typ), " &"...))
 		}
-		if name := DeclaredName(d); name != "" || cls != "" {
-			out = append(out, typeDecl{name: name, class: cls, typ: typ})
+		if name := declaredName(d); name != nil || cls != "" {
+			out = append(out, typeDecl{class: cls, typ: typ})
+			if name != nil {
+				out[len(out)-1].name = str(name.Bytes())
+			}
 		}
 	}
 	return out
@@ -150,23 +158,31 @@ func appendString(s []string, v string) []string {
 // DeclaredName returns the identifier a declarator declares (through
 // pointers, references, arrays and initializers).
 func DeclaredName(d *grammar.Node) string {
+	if n := declaredName(d); n != nil {
+		return n.Text()
+	}
+	return ""
+}
+
+// declaredName is the node of DeclaredName's identifier (nil for none).
+func declaredName(d *grammar.Node) *grammar.Node {
 	for d != nil {
 		switch d.Kind() {
 		case "identifier", "field_identifier":
-			return d.Text()
+			return d
 		case "pointer_declarator", "array_declarator", "init_declarator", "attributed_declarator":
 			d = d.ChildByField("declarator")
 		case "reference_declarator":
 			c := d.NamedChildren()
 			if len(c) == 0 {
-				return ""
+				return nil
 			}
 			d = c[len(c)-1]
 		default:
-			return ""
+			return nil
 		}
 	}
-	return ""
+	return nil
 }
 
 // TypesOf returns the type texts a name is declared with in the indexed

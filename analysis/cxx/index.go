@@ -320,8 +320,17 @@ func (p *FileFuncs) declTypes(fields bool) map[string][]string {
 	p.declsOnce.Do(func() {
 		p.types, p.fields = map[string][]string{}, map[string][]string{}
 		var buf []typeDecl
+		strs := map[string]string{}
+		str := func(b []byte) string {
+			if s, ok := strs[string(b)]; ok {
+				return s
+			}
+			s := string(b)
+			strs[s] = s
+			return s
+		}
 		for _, i := range p.decls {
-			buf = appendDecls(buf[:0], &p.file.Tree.Nodes[i])
+			buf = appendDecls(buf[:0], &p.file.Tree.Nodes[i], str)
 			for _, d := range buf {
 				if d.name != "" {
 					p.types[d.name] = appendString(p.types[d.name], d.typ)
