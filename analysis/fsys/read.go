@@ -67,6 +67,17 @@ func StampOf(data []byte, st fs.FileInfo) Stamp {
 // without being opened for reading in a way that could block; so are
 // larger files (also when they grow while being read) and UTF-16 text.
 func ReadFile(path string, max int64) ([]byte, Stamp, error) {
+	data, st, err := ReadFileUnhashed(path, max)
+	if err == nil {
+		st.Hash = sha256.Sum256(data)
+	}
+	return data, st, err
+}
+
+// ReadFileUnhashed is ReadFile with the stamp's Hash left zero: for the
+// workspace, which keeps the data and hashes it when a write or a cache
+// asks (a check asks for none of the tree's files).
+func ReadFileUnhashed(path string, max int64) ([]byte, Stamp, error) {
 	if max <= 0 {
 		max = DefaultMaxFileSize
 	}
@@ -101,7 +112,7 @@ func ReadFile(path string, max int64) ([]byte, Stamp, error) {
 		return nil, Stamp{}, &Error{Path: path, Err: ErrUTF16,
 			Reason: "UTF-16 encoded text; extern-lsp reads UTF-8 (convert it: iconv -f UTF-16 -t UTF-8)"}
 	}
-	return data, StampOf(data, st), nil
+	return data, Stamp{Size: st.Size(), ModTime: st.ModTime().UnixNano()}, nil
 }
 
 // readSized reads r to its end into a buffer sized for size bytes (and the

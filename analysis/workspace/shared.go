@@ -24,8 +24,8 @@ type entryCell struct {
 	err     error
 	parsing chan struct{} // closed when the parse under way finishes
 	scan    *scan
-	// hash is the SHA-256 of the entry's text (a disk read's stamp has
-	// it; an overlay's is computed when first asked).
+	// hash is the SHA-256 of the entry's text, computed when first asked
+	// (fileEntry.contentHash).
 	hash   [32]byte
 	hashed bool
 	// used is the use count (shared by forks) when File last returned the

@@ -453,17 +453,23 @@ func (w *Workspace) ContentHash(path string) ([sha256.Size]byte, error) {
 	if err != nil {
 		return [sha256.Size]byte{}, err
 	}
+	return e.contentHash(), nil
+}
+
+// contentHash is the SHA-256 of the entry's text, computed when first
+// asked (a disk read's too: hashing every file read was 1% of a check).
+func (e *fileEntry) contentHash() [sha256.Size]byte {
 	e.c.mu.Lock()
 	h, ok := e.c.hash, e.c.hashed
 	e.c.mu.Unlock()
 	if ok {
-		return h, nil
+		return h
 	}
 	h = sha256.Sum256(e.src)
 	e.c.mu.Lock()
 	e.c.hash, e.c.hashed = h, true
 	e.c.mu.Unlock()
-	return h, nil
+	return h
 }
 
 // Version returns the overlay version of a file, or -1 for disk content.
@@ -481,11 +487,14 @@ func (w *Workspace) Version(path string) int32 {
 // find on disk before replacing the file.
 func (w *Workspace) DiskStamp(path string) (fsys.Stamp, bool) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	if e := w.files[Abs(path)]; e != nil && !e.overlay {
-		return e.stamp, true
+	e := w.files[Abs(path)]
+	w.mu.Unlock()
+	if e == nil || e.overlay {
+		return fsys.Stamp{}, false
 	}
-	return fsys.Stamp{}, false
+	st := e.stamp
+	st.Hash = e.contentHash()
+	return st, true
 }
 
 // SetLimits sets the size cap of each file (by path; nil or <= 0: the
@@ -545,7 +554,7 @@ func (w *Workspace) entry(path string) (*fileEntry, error) {
 	if maxFile != nil {
 		max = maxFile(path)
 	}
-	src, stamp, err := fsys.ReadFile(path, max)
+	src, stamp, err := fsys.ReadFileUnhashed(path, max)
 	if err != nil {
 		// A folder is no file to read, and no problem to report: asked
 		// only once a read failed (a stat per file read costs).
@@ -556,7 +565,7 @@ func (w *Workspace) entry(path string) (*fileEntry, error) {
 		return nil, err
 	}
 	e = newEntry(src)
-	e.stamp, e.c.hash, e.c.hashed = stamp, stamp.Hash, true
+	e.stamp = stamp
 	w.mu.Lock()
 	if cur := w.files[path]; cur != nil {
 		// An overlay set, or the same file read by another goroutine, while
