@@ -164,27 +164,33 @@ func (s *Summaries) paramTests(fn *grammar.Node) []paramTest {
 	if body := fn.ChildByField("body"); body != nil && len(names) > 0 {
 		ds := body.Descendants()
 		// Which subtrees name a parameter: children come after their
-		// parent in preorder, so one backward pass marks them all.
-		named := map[*grammar.Node]bool{}
+		// parent in preorder, so one backward pass marks them all. By
+		// position in ds (a map by node was most of the work).
+		base := body.Index()
+		named := make([]bool, len(ds))
+		isNamed := func(n *grammar.Node) bool {
+			i := n.Index() - base
+			return i >= 0 && i < len(named) && named[i]
+		}
 		for k := len(ds) - 1; k >= 0; k-- {
 			n := &ds[k]
-			if named[n] || n.Kind() == "identifier" && names[n.Text()] {
-				named[n] = true
-				if p := n.Parent(); p != nil {
-					named[p] = true
+			if named[k] || n.Kind() == "identifier" && names[string(n.Bytes())] {
+				named[k] = true
+				if p := n.Parent(); p != nil && p.Index() >= base {
+					named[p.Index()-base] = true
 				}
 			}
 		}
 		add := func(cond *grammar.Node, when deadWhen, start, end uint32) {
 			// A test that reads a local variable is not decided by
 			// the arguments alone.
-			if cond != nil && named[cond] && cond.Kind() != "declaration" && !s.readsLocal(fn, cond) {
+			if cond != nil && isNamed(cond) && cond.Kind() != "declaration" && !s.readsLocal(fn, cond) {
 				ts = append(ts, paramTest{cond: cond, when: when, span: span{start, end}})
 			}
 		}
 		for k := range ds {
 			p := &ds[k]
-			if !named[p] {
+			if !named[k] {
 				continue
 			}
 			switch p.Kind() {
