@@ -233,10 +233,10 @@ type Tree struct {
 	funcs funcIndex
 	kinds struct {
 		mu     sync.Mutex
-		lists  map[uint16][]*Node // by kind number: OfKind's lists
-		asked  map[uint16]uint8   // the kinds asked for: once (1), again (2)
-		ahead  map[uint16][]*Node // made in the first walk, not asked for yet
-		walked bool               // the first walk was made
+		lists  map[uint16]keptList // by kind number: OfKind's lists
+		asked  map[uint16]bool     // the kinds asked for once, whose list was not kept
+		ahead  map[uint16][]*Node  // made in the first walk, not asked for yet
+		walked bool                // the first walk was made
 	}
 }
 
@@ -363,19 +363,19 @@ func (t *Tree) OfKind(kind string) []*Node {
 	x := &t.kinds
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	switch x.asked[k] {
-	case 0:
-		t.names.note(k, !x.walked)
-		if x.asked == nil {
-			x.asked = map[uint16]uint8{}
+	if l, ok := x.lists[k]; ok {
+		if !l.again {
+			t.names.again[k].Add(1)
+			l.again = true
+			x.lists[k] = l
 		}
-		x.asked[k] = 1
-	case 1:
-		t.names.again[k].Add(1)
-		x.asked[k] = 2
+		return l.ns
 	}
-	if ns, ok := x.lists[k]; ok {
-		return ns
+	first := !x.asked[k]
+	if first {
+		t.names.note(k, !x.walked)
+	} else {
+		t.names.again[k].Add(1)
 	}
 	ns, ok := x.ahead[k]
 	if ok {
@@ -395,14 +395,25 @@ func (t *Tree) OfKind(kind string) []*Node {
 			x.ahead[c] = lists[i+1]
 		}
 	}
-	if x.asked[k] == 1 && !t.names.asksAgain(k) {
+	if first && !t.names.asksAgain(k) {
+		if x.asked == nil {
+			x.asked = map[uint16]bool{}
+		}
+		x.asked[k] = true
 		return ns
 	}
 	if x.lists == nil {
-		x.lists = map[uint16][]*Node{}
+		x.lists = map[uint16]keptList{}
 	}
-	x.lists[k] = ns
+	x.lists[k] = keptList{ns: ns, again: !first}
 	return ns
+}
+
+// keptList is a kind's list OfKind keeps, and whether the tree was asked
+// for it again since it was kept (names.again counts each tree once).
+type keptList struct {
+	ns    []*Node
+	again bool
 }
 
 // walk lists the named nodes of each kind in one walk of the nodes.
