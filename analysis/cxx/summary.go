@@ -1018,7 +1018,7 @@ func (s *Summaries) lookupName(name string, id *grammar.Node) *grammar.Node {
 // lookupNameUp is lookupName outside any function: up the parents.
 func (s *Summaries) lookupNameUp(name string, id *grammar.Node) *grammar.Node {
 	for p := id.Parent(); p != nil; p = p.Parent() {
-		if scopeKinds[p.Kind()] {
+		if isScopeKind(p.Kind()) {
 			if best := lastDeclBefore(s.scopeDecls(p).named(name), id); best != nil {
 				return best
 			}
@@ -1027,9 +1027,15 @@ func (s *Summaries) lookupNameUp(name string, id *grammar.Node) *grammar.Node {
 	return nil
 }
 
-// scopeKinds are the nodes whose declarations are visible inside them.
-var scopeKinds = map[string]bool{"compound_statement": true, "for_statement": true, "for_range_loop": true,
-	"if_statement": true, "while_statement": true, "switch_statement": true}
+// isScopeKind reports whether nodes of a kind hold declarations visible
+// inside them (a switch: asked of every node of a function's walk).
+func isScopeKind(kind string) bool {
+	switch kind {
+	case "compound_statement", "for_statement", "for_range_loop", "if_statement", "while_statement", "switch_statement":
+		return true
+	}
+	return false
+}
 
 // lastDeclBefore is the last of a scope's declarators of a name that
 // comes before id and is not id's own.
@@ -1092,7 +1098,7 @@ func (s *Summaries) declaringScopes(fn *grammar.Node) *scopeIndex {
 		if n != fn && (n.Kind() == "function_definition" || n.Kind() == "lambda_expression") {
 			return false
 		}
-		if !scopeKinds[n.Kind()] {
+		if !isScopeKind(n.Kind()) {
 			return true
 		}
 		decls := scopeDeclsOf(n)
