@@ -2,6 +2,7 @@ package rules
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -298,13 +300,25 @@ var storeNames = [][]byte{[]byte("DataCopy"), []byte("Fixpipe"), []byte("copy_ub
 
 func mayStoreToGM(pass *analysis.Pass) bool {
 	for _, f := range append([]*grammar.File{pass.File}, pass.Includes...) {
+		if unit.FileFact(pass.Closure(), f, namesStoreKey) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesStoreKey says whether a file holds one of storeNames: once per
+// parse, not once per unit including it.
+var namesStoreKey = &unit.FileKey[bool]{
+	Name: "rules.namesStore",
+	Compute: func(_ context.Context, f *grammar.File) bool {
 		for _, s := range storeNames {
 			if bytes.Contains(f.Src, s) {
 				return true
 			}
 		}
-	}
-	return false
+		return false
+	},
 }
 
 func usesAscendC(pass *analysis.Pass) bool {
@@ -396,24 +410,24 @@ func externEntries(pass *analysis.Pass) []*grammar.Node {
 // PIPE_ALL barrier.
 func entryHasLivePipe(pass *analysis.Pass, funcs *cxx.Funcs, fn *grammar.Node, core grammar.Cores) bool {
 	body := fn.ChildByField("body")
-	ds := body.Descendants()
 	destroyed := map[string]bool{}
-	for i := range ds {
-		if ds[i].Kind() != "call_expression" {
-			continue
-		}
-		if c, ok := cxx.AsCall(&ds[i]); ok && c.Name == "Destroy" && c.Receiver != nil {
+	for _, n := range body.Inside(pass.Closure().Calls(pass.File).Named("Destroy")) {
+		if c, ok := cxx.AsCall(n); ok && c.Receiver != nil {
 			destroyed[c.Receiver.Text()] = true
 		}
 	}
+	ds := body.Descendants()
 	for i := range ds {
 		d := &ds[i]
-		if d.Kind() != "declaration" || pass.Cores(d)&core == 0 || d.Ancestor("lambda_expression") != nil {
+		if d.Kind() != "declaration" {
 			continue
 		}
 		// Only objects that live until the function returns: declared in
 		// the body itself, not in a nested block.
 		if p := d.Parent(); p != body && !(p != nil && isPreprocBlock(p.Kind()) && p.Parent() == body) {
+			continue
+		}
+		if pass.Cores(d)&core == 0 || d.Ancestor("lambda_expression") != nil {
 			continue
 		}
 		t := d.ChildByField("type")
