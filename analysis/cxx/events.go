@@ -2,6 +2,7 @@ package cxx
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -1214,15 +1215,16 @@ func ExprCalls(n *grammar.Node) []*grammar.Node {
 	ds := n.Descendants()
 	for i := 0; i < len(ds); i++ {
 		c := &ds[i]
-		if c.Kind() == "lambda_expression" {
+		switch c.Kind() {
+		case "lambda_expression":
 			i += len(c.Descendants()) - 1
-			continue
-		}
-		if c.Kind() == "call_expression" {
+		case "call_expression":
 			calls = append(calls, c)
 		}
 	}
-	sort.SliceStable(calls, func(i, j int) bool { return calls[i].End < calls[j].End })
+	if len(calls) > 1 {
+		slices.SortStableFunc(calls, func(a, b *grammar.Node) int { return cmp.Compare(a.End, b.End) })
+	}
 	return calls
 }
 
