@@ -224,6 +224,7 @@ type FileFuncs struct {
 	file          *grammar.File
 	decls         []int32
 	declsOnce     sync.Once
+	fieldsOnce    sync.Once
 	types, fields map[string][]string
 	// objects are the names of objects constructed in function bodies
 	// with arguments (`Block blk(res, helper);`), which the grammar reads
@@ -316,35 +317,47 @@ func (ff *FileFuncs) Defines(name string) bool {
 // declTypes maps each name the file's declarations declare to its type
 // texts (each class to its fields' when fields is set), in source order
 // without repeats; made once per parse, so a unit joins the files' maps.
+// The two maps are made apart: a unit asking for classes' fields only
+// (a drain rule's TPipe member) reads the members, not every local.
 func (p *FileFuncs) declTypes(fields bool) map[string][]string {
-	p.declsOnce.Do(func() {
-		p.types, p.fields = map[string][]string{}, map[string][]string{}
-		var buf []typeDecl
-		strs := map[string]string{}
-		str := func(b []byte) string {
-			if s, ok := strs[string(b)]; ok {
-				return s
-			}
-			s := string(b)
-			strs[s] = s
-			return s
-		}
-		for _, i := range p.decls {
-			buf = appendDecls(buf[:0], &p.file.Tree.Nodes[i], str)
-			for _, d := range buf {
-				if d.name != "" {
-					p.types[d.name] = appendString(p.types[d.name], d.typ)
-				}
-				if d.class != "" {
-					p.fields[d.class] = appendString(p.fields[d.class], d.typ)
-				}
-			}
-		}
-	})
 	if fields {
+		p.fieldsOnce.Do(func() { p.fields = p.indexDecls(true) })
 		return p.fields
 	}
+	p.declsOnce.Do(func() { p.types = p.indexDecls(false) })
 	return p.types
+}
+
+// indexDecls makes declTypes's map of names (of classes when fields is
+// set).
+func (p *FileFuncs) indexDecls(fields bool) map[string][]string {
+	out := map[string][]string{}
+	var buf []typeDecl
+	strs := map[string]string{}
+	str := func(b []byte) string {
+		if s, ok := strs[string(b)]; ok {
+			return s
+		}
+		s := string(b)
+		strs[s] = s
+		return s
+	}
+	for _, i := range p.decls {
+		n := &p.file.Tree.Nodes[i]
+		if fields && n.Kind() != "field_declaration" {
+			continue // only a member has a class
+		}
+		buf = appendDecls(buf[:0], n, str)
+		for _, d := range buf {
+			switch {
+			case fields && d.class != "":
+				out[d.class] = appendString(out[d.class], d.typ)
+			case !fields && d.name != "":
+				out[d.name] = appendString(out[d.name], d.typ)
+			}
+		}
+	}
+	return out
 }
 
 // typeDecl is one declared name (and, for a field, its class) with its
