@@ -14,7 +14,6 @@ package unit
 import (
 	"context"
 	"slices"
-	"sort"
 	"strconv"
 
 	"github.com/extern-lsp/extern-lsp/analysis/abi"
@@ -179,12 +178,28 @@ func (u *Unit) Nodes(f *grammar.File, kinds ...string) []*grammar.Node {
 	if len(kinds) == 1 {
 		return t.OfKind(kinds[0])
 	}
-	var out []*grammar.Node
+	// Each kind's list is in source order: merged, not sorted.
+	lists := make([][]*grammar.Node, 0, len(kinds))
+	total := 0
 	for _, k := range kinds {
-		out = append(out, t.OfKind(k)...)
+		if l := t.OfKind(k); len(l) > 0 {
+			lists = append(lists, l)
+			total += len(l)
+		}
 	}
-	if len(kinds) > 1 {
-		sort.Slice(out, func(i, j int) bool { return out[i].Index() < out[j].Index() })
+	if total == 0 {
+		return nil
+	}
+	out := make([]*grammar.Node, 0, total)
+	for len(out) < total {
+		m := -1
+		for i, l := range lists {
+			if len(l) > 0 && (m < 0 || l[0].Index() < lists[m][0].Index()) {
+				m = i
+			}
+		}
+		out = append(out, lists[m][0])
+		lists[m] = lists[m][1:]
 	}
 	return out
 }
