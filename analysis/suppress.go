@@ -68,7 +68,9 @@ func ParseSuppressions(f *grammar.File) []*Suppression {
 	var open []*Suppression
 	for i := range f.Tree.Nodes {
 		n := &f.Tree.Nodes[i]
-		if n.Kind() != "comment" {
+		// A comment without the word holds no match (most comments of
+		// such a file).
+		if n.Kind() != "comment" || !bytes.Contains(n.Bytes(), []byte(word)) {
 			continue
 		}
 		text := n.Text()
