@@ -30,7 +30,7 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"between the set and its wait has already arrived and is silent) later in the same function, or before a call that reaches one through workspace functions (a few levels " +
 			"deep, in the file and its includes), or inside a loop whose body reaches one. Conditional returns are errors " +
 			"unless the condition is the same on every core of the type: a core-type test, `if constexpr`, a constant, a " +
-			"template argument, a tiling-key test (`TILING_KEY_IS(k)`), or values read only from scalar `args[k]` slots, tiling fields, GM words every core reads " +
+			"template argument, a tiling-key test (`TILING_KEY_IS(k)`), the launch's workspace (`GetUserWorkspace(ws)`, `GetSysWorkSpacePtr()`), or values read only from scalar `args[k]` slots, tiling fields, GM words every core reads " +
 			"at the same address, and core counts (`get_block_num(args)`, `GetBlockNum()`), followed through locals, " +
 			"members, helper returns and the arguments callers pass. A value derived from the block, sub-block or lane " +
 			"id, from a GM word at a core's own address, from a core's own UB (`LocalTensor::GetValue`), or a parameter or " +

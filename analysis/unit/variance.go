@@ -55,14 +55,16 @@ var (
 	laneGetters    = map[string]bool{"get_sub_block_id": true, "GetSubBlockIdx": true, "get_subblockid": true}
 	blockGetters   = map[string]bool{"get_block_idx": true, "GetBlockIdx": true}
 	uniformGetters = map[string]bool{"get_block_num": true, "GetBlockNum": true, "get_subblockdim": true,
-		"GetSubBlockNum": true, "get_sub_block_num": true, "GetTaskRation": true, "GetTaskRatio": true}
+		"GetSubBlockNum": true, "get_sub_block_num": true, "GetTaskRation": true, "GetTaskRatio": true,
+		"GetSysWorkSpacePtr": true}
 	// pureCalls compute their result from their arguments alone.
 	pureCalls = map[string]bool{"static_cast": true, "reinterpret_cast": true, "const_cast": true, "from_u64": true,
 		"bit_cast": true, "min": true, "max": true, "Min": true, "Max": true, "abs": true, "CeilDiv": true,
 		"DivCeil": true, "Ceil": true, "CeilAlign": true, "AlignUp": true, "Align": true, "RoundUp": true,
 		"RoundDown": true, "sizeof": true, "likely": true, "unlikely": true,
-		// Tests the launch's one tiling key against its argument.
-		"TILING_KEY_IS": true}
+		// Tests the launch's one tiling key against its argument; the user
+		// part of the launch's workspace argument.
+		"TILING_KEY_IS": true, "GetUserWorkspace": true}
 )
 
 // varianceKey is a unit's variance model.

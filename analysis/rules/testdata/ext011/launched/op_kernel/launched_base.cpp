@@ -26,11 +26,11 @@ public:
   }
 
   __aicore__ inline void Setup(GM_ADDR ws) {
-    ready_ = AscendC::GetUserWorkspace(ws) != nullptr;
+    ready_ = PrepareQueue(ws);
   }
 
   // A term no launched block takes leaves the rest to decide: here a
-  // switch an SDK accessor sets.
+  // switch a helper whose header did not resolve sets.
   __aicore__ inline void Ready() {
     if (!ready_ || AscendC::GetBlockIdx() >= tiling_->usedCoreNum) {
       return; // want "info: EXT011 .*unless `!ready_` is the same on every core"
