@@ -188,7 +188,7 @@ func (x *EffectIndex) bufList(kind EffectKind, core grammar.Cores, o Origin) pos
 
 // buffer is the origin without its offsets: what Same compares.
 func (o Origin) buffer() Origin {
-	o.Off, o.OffUnknown, o.idx = 0, false, 0
+	o.Off, o.OffUnknown, o.idx, o.Region = 0, false, 0, ""
 	return o
 }
 
@@ -310,8 +310,8 @@ type writtenBack struct {
 }
 
 type bufferWriteBacks struct {
-	base bool // one at the buffer's base or an unknown offset: covers every region
-	offs map[int64]bool
+	base bool // one at the buffer's base or an unknown offset, unnamed: covers every region
+	at   []Origin
 }
 
 func (w *writtenBack) add(e *effectFact) {
@@ -327,11 +327,14 @@ func (w *writtenBack) add(e *effectFact) {
 	}
 	b := w.bufs[o.buffer()]
 	if b == nil {
-		b = &bufferWriteBacks{offs: map[int64]bool{}}
+		b = &bufferWriteBacks{}
 		w.bufs[o.buffer()] = b
 	}
-	b.base = b.base || o.Off == 0 || o.OffUnknown
-	b.offs[o.Off] = true
+	if (o.Off == 0 || o.OffUnknown) && o.Region == "" {
+		b.base = true
+	} else if !slices.Contains(b.at, o) {
+		b.at = append(b.at, o)
+	}
 }
 
 // covers reports whether one of the write-backs covers p (Effect.Covers).
@@ -340,7 +343,7 @@ func (w *writtenBack) covers(p Origin) bool {
 		return true
 	}
 	b := w.bufs[p.buffer()]
-	return p.Known() && b != nil && (b.base || p.OffUnknown || b.offs[p.Off])
+	return p.Known() && b != nil && (b.base || slices.ContainsFunc(b.at, func(o Origin) bool { return o.Covers(p) }))
 }
 
 // nextStop is the first position at or after i that is a Dsb, Signal or
@@ -431,7 +434,7 @@ func (x *EffectIndex) AfterWriteBack(wb int, o Origin, cores grammar.Cores) (nex
 		}
 		// Same region: so are the stores with its key, and with o's
 		// offset unknown, every store to the buffer.
-		if o.OffUnknown {
+		if o.OffUnknown && o.Region == "" {
 			k = int(p.otherBuf().at(k))
 		} else {
 			k = int(p.otherKey().at(k))

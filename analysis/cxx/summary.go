@@ -62,6 +62,14 @@ type Origin struct {
 	SlotText string
 	Param    int
 	Name     string
+	// Region names the offsets the pointer was carved at that are not
+	// constant but named (`sym + ctrl->ingress_off`, `win + dataSize_`,
+	// `base + off` of a parameter off): the fields, members and
+	// parameters a host layout places one region of a buffer at. Regions
+	// at different names are told apart, like regions at different
+	// constant offsets; "" for none (a local index such as `p + i` stays
+	// in its pointer's region).
+	Region string
 	// Off is the constant offset from the memory's base the pointer was
 	// carved at (`scratch + kOffCounts`), in the units it was written in;
 	// OffUnknown when it is not constant. Regions at different constant
@@ -117,21 +125,36 @@ func (o Origin) Same(p Origin) bool {
 // Buffer is o at no offset: origins are Same when their Buffers are equal
 // (a key for grouping them).
 func (o Origin) Buffer() Origin {
-	o.Off, o.OffUnknown, o.idx = 0, false, 0
+	o.Off, o.OffUnknown, o.idx, o.Region = 0, false, 0, ""
 	return o
 }
 
 // SameRegion reports whether two origins can point at the same region of
 // one buffer: the same buffer, unless both are at known, different offsets.
 func (o Origin) SameRegion(p Origin) bool {
-	return o.Same(p) && (o.OffUnknown || p.OffUnknown || o.Off == p.Off)
+	return o.Same(p) && (o.OffUnknown || p.OffUnknown || o.Off == p.Off) && regionsMeet(o.Region, p.Region)
+}
+
+// regionsMeet reports whether regions named a and b can overlap: either
+// is unnamed, they are one, or one lies within the other (`ctl->rows_off`
+// and `ctl->rows_off+ctl->tail_off`).
+func regionsMeet(a, b string) bool {
+	return a == "" || b == "" || a == b || strings.HasPrefix(a, b+"+") || strings.HasPrefix(b, a+"+")
+}
+
+// joinRegion names the region b of region a.
+func joinRegion(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "+" + b
 }
 
 // Covers reports whether cache maintenance through o reaches memory p: the
 // buffer's base covers every region of it (range helpers start there), a
 // region covers itself.
 func (o Origin) Covers(p Origin) bool {
-	return o.Same(p) && (o.Off == 0 || o.OffUnknown || p.OffUnknown || o.Off == p.Off)
+	return o.Same(p) && (o.Off == 0 || o.OffUnknown || p.OffUnknown || o.Off == p.Off) && regionsMeet(o.Region, p.Region)
 }
 
 // shift adds the offset of d (a callee's origin relative to its parameter)
@@ -140,6 +163,7 @@ func (o Origin) shift(d Origin) Origin {
 	o.Off += d.Off
 	o.idx += d.idx
 	o.OffUnknown = o.OffUnknown || d.OffUnknown
+	o.Region = joinRegion(o.Region, d.Region)
 	return o
 }
 
@@ -588,7 +612,10 @@ func (s *Summaries) originOf(e *grammar.Node) Origin {
 		case op == "+" || op == "-":
 			// An index stays in the region its pointer was carved at
 			// (`counts + i`); so does translating an address to a peer's
-			// window (`window + (p - base)`).
+			// window (`window + (p - base)`). A named offset carves one.
+			if op == "+" {
+				o.Region = joinRegion(o.Region, s.regionName(other))
+			}
 		default:
 			o.OffUnknown = true
 		}
@@ -671,6 +698,26 @@ func (s *Summaries) originOf(e *grammar.Node) Origin {
 		return Origin{}
 	}
 	return Origin{}
+}
+
+// regionName is the name an offset carves a region at: a field
+// (`ctrl->rows_off`), a member or global, or a parameter of the
+// enclosing function; "" for anything else (a local index, an
+// expression).
+func (s *Summaries) regionName(e *grammar.Node) string {
+	e = Uncast(e)
+	if e == nil {
+		return ""
+	}
+	switch e.Kind() {
+	case "field_expression":
+		return oneLine(e.Text())
+	case "identifier":
+		if s.lookupName(e.Text(), e) == nil {
+			return e.Text()
+		}
+	}
+	return ""
 }
 
 // Uncast is e without the parentheses and casts around it. It strips the

@@ -488,3 +488,44 @@ func TestEffectsInEitherOrder(t *testing.T) {
 // manyFns is a number of functions past any per-function cache the
 // summaries might keep.
 const manyFns = 40
+
+// A named offset carves a region (a field, a member, a parameter); a
+// local index stays in its pointer's region; regions at different names
+// are apart and a write-back of one covers it alone.
+func TestRegionNames(t *testing.T) {
+	src := `
+struct Layout { uint64_t rows_off; uint64_t counts_off; };
+__aicore__ inline void k(__gm__ uint8_t *sym, __gm__ Layout *ctl, uint64_t off) {
+  __gm__ int32_t *rows = (__gm__ int32_t *)(sym + ctl->rows_off);
+  __gm__ int32_t *counts = (__gm__ int32_t *)(sym + ctl->counts_off);
+  __gm__ int32_t *tail = (__gm__ int32_t *)(sym + ctl->counts_off + off);
+  for (int i = 0; i < 4; ++i) {
+    rows[i] = *(counts + i);
+  }
+  tail[0] = 1;
+}
+`
+	f := parseCPP(t, "k.cpp", src)
+	s := Summarize(nil, f)
+	origin := func(name string) Origin {
+		for _, id := range f.Tree.OfKind("identifier") {
+			if k := id.Parent().Kind(); id.Text() == name && (k == "subscript_expression" || k == "binary_expression") {
+				return s.OriginOf(id)
+			}
+		}
+		t.Fatalf("no %s", name)
+		return Origin{}
+	}
+	rows, counts, tail := origin("rows"), origin("counts"), origin("tail")
+	if rows.Region != "ctl->rows_off" || counts.Region != "ctl->counts_off" || tail.Region != "ctl->counts_off+off" {
+		t.Fatalf("regions %q %q %q", rows.Region, counts.Region, tail.Region)
+	}
+	if rows.SameRegion(counts) || !counts.SameRegion(tail) || !rows.Same(counts) || rows.Covers(counts) || !counts.Covers(tail) {
+		t.Error("rows and counts are apart; the tail lies in counts; all one buffer")
+	}
+	for _, n := range f.Tree.OfKind("binary_expression") {
+		if n.Text() == "counts + i" && s.OriginOf(n).Region != "ctl->counts_off" {
+			t.Errorf("counts + i: region %q, want counts'", s.OriginOf(n).Region)
+		}
+	}
+}

@@ -370,7 +370,7 @@ func (x *touchIndex) lastTouch(o Origin, core grammar.Cores, tree *grammar.Tree,
 		i := sort.Search(len(l), func(i int) bool { return l[i].At.Start >= end })
 		for j := i - 1; j >= 0 && j >= i-maxBack; j-- {
 			t := &l[j]
-			if t.At.Tree() == tree && ok(t) {
+			if t.At.Tree() == tree && regionsMeet(t.origin.value().Region, o.Region) && ok(t) {
 				if best == nil || t.At.Start > best.At.Start {
 					best = t
 				}

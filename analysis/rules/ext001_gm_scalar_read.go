@@ -53,7 +53,8 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"caller before the call (when only some callers do it, the finding names the others), and code a null " +
 			"argument turns off (`f(nullptr)` skips `if (p != nullptr) { ... }` in `f` for that call). A pointer derived " +
 			"from another — a cast, `+ offset`, `&p[i]`, an integer address cast back, a GlobalTensor view, a helper " +
-			"returning it, `tensor_data(args, k)` — is the same memory. A loop that changes a name the read's address is " +
+			"returning it, `tensor_data(args, k)` — is the same memory; regions carved at named offsets (`sym + ctl->rows_off`: a field, " +
+			"member or parameter, as a host layout names them) are told apart, like regions at different constant offsets. A loop that changes a name the read's address is " +
 			"computed from (a table search), or whose counter the read bounds (`for (i = 0; i < hdr->n; ++i)`, `while (w + 1 < " +
 			"ctl->workers && ...) ++w;`), is not a polling loop. A DMA write or wait on the other side of an `if` " +
 			"testing the same condition as one around the read, whose names the function never assigns (`if (incy == 1) " +

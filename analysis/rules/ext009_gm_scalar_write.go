@@ -32,7 +32,7 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"`asc_dcci_single(p)`, `asc_dcci_entire_out()` and `asc_dcci_entire_all()` are such dccis) and then " +
 			"`dsb` (`DSB_DDR`, `DSB_ALL`, a cast constant like `dsb((mem_dsb_t)0)`, `asc_sync_data_barrier(...)`; directly, in a helper, or in the " +
 			"same helper that writes back). The write-back may go through any pointer derived from the stored one (a " +
-			"cast, an offset, an integer address, a GlobalTensor view). A store through a helper's pointer parameter is " +
+			"cast, an offset, an integer address, a GlobalTensor view; a region carved at another named offset, `sym + ctl->rows_off`, is other memory). A store through a helper's pointer parameter is " +
 			"silent when every caller writes the line out after the call (directly, or through its own callers). A write-back " +
 			"without `dsb` is reported once, at the write-back, with every store it covers as related information " +
 			"(one missing `dsb`, one finding), and is a `warning` when a " +
