@@ -117,8 +117,14 @@ func IndexCalls(f *grammar.File) *CallIndex {
 			keyed = append(keyed, k)
 		}
 	}
-	// Stable: a name's calls stay in source order.
-	slices.SortStableFunc(keyed, func(a, b named) int { return bytes.Compare(a.name, b.name) })
+	// A name's calls in source order (keyed is): by name, then index, an
+	// unstable sort (a stable one merged in place, n log² n).
+	slices.SortFunc(keyed, func(a, b named) int {
+		if c := bytes.Compare(a.name, b.name); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.n.Index(), b.n.Index())
+	})
 	x.calls = make([]*grammar.Node, len(keyed))
 	x.names = make([]span, len(keyed))
 	for i, k := range keyed {
@@ -245,6 +251,14 @@ type siteRef struct {
 	def  int32
 }
 
+// compareSites orders sites by caller, then in source order.
+func compareSites(a, b siteRef) int {
+	if c := cmp.Compare(a.def, b.def); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.call, b.call)
+}
+
 // callOf is ref's call node.
 func (p *FileFuncs) callOf(ref siteRef) *grammar.Node {
 	return &p.defs[ref.def].Node.Tree().Nodes[ref.call]
@@ -288,8 +302,13 @@ func (p *FileFuncs) allSites() []siteRef {
 				}
 			}
 		}
-		// Stable: a name's sites stay by caller, then in source order.
-		slices.SortStableFunc(all, func(a, b named) int { return bytes.Compare(a.name, b.name) })
+		// A name's sites by caller, then in source order (as appended).
+		slices.SortFunc(all, func(a, b named) int {
+			if c := bytes.Compare(a.name, b.name); c != 0 {
+				return c
+			}
+			return compareSites(a.ref, b.ref)
+		})
 		p.sites = make([]siteRef, len(all))
 		for i, x := range all {
 			p.sites[i] = x.ref

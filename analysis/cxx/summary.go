@@ -2,6 +2,7 @@ package cxx
 
 import (
 	"bytes"
+	"cmp"
 	"slices"
 	"sort"
 	"strconv"
@@ -1642,7 +1643,16 @@ func (s *Summaries) callersNamed(name string) []callerRef {
 				all = append(all, named{nameOf(r), r})
 			}
 		}
-		slices.SortStableFunc(all, func(a, b named) int { return bytes.Compare(a.name, b.name) })
+		// A name's callers by file, then as allSites lists them.
+		slices.SortFunc(all, func(a, b named) int {
+			if c := bytes.Compare(a.name, b.name); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(a.ref.file, b.ref.file); c != 0 {
+				return c
+			}
+			return compareSites(a.ref.ref, b.ref.ref)
+		})
 		s.callers = make([]callerRef, len(all))
 		for i, x := range all {
 			s.callers[i] = x.ref
