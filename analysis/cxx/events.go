@@ -305,6 +305,7 @@ type eventAnalysis struct {
 	list     []EventKey
 	ops      map[*grammar.Node]*EventOp // decoded ops; nil entry: not an op
 	stmts    map[*grammar.Node]*outcome
+	ident    tf // id's (never changed)
 	sums     map[*grammar.Node]tf
 	busy     map[*grammar.Node]bool
 	visited  map[*grammar.Node]bool // ops the walks reached
@@ -661,6 +662,15 @@ func (a *eventAnalysis) op(n *grammar.Node) *EventOp { return a.ops[n] }
 // --- transfer functions ---
 
 func (a *eventAnalysis) id() tf {
+	if a.ident == nil {
+		a.ident = a.newID()
+	}
+	return a.ident
+}
+
+// newID is a new identity, to be changed (transfer functions are not
+// changed once made: id is one shared identity).
+func (a *eventAnalysis) newID() tf {
 	t := make(tf, 2*len(a.list))
 	for i := range a.list {
 		t[2*i], t[2*i+1] = evClean, evPending
@@ -672,6 +682,13 @@ func (a *eventAnalysis) id() tf {
 func then(t, u tf) tf {
 	if t == nil || u == nil {
 		return nil
+	}
+	// Followed by or following the identity (most statements): the other.
+	if isIdentity(u) {
+		return t
+	}
+	if isIdentity(t) {
+		return u
 	}
 	out := make(tf, len(t))
 	for i := 0; i < len(t); i += 2 {
@@ -687,6 +704,16 @@ func then(t, u tf) tf {
 		}
 	}
 	return out
+}
+
+// isIdentity reports whether t leaves every state as it is.
+func isIdentity(t tf) bool {
+	for i := 0; i+1 < len(t); i += 2 {
+		if t[i] != evClean || t[i+1] != evPending {
+			return false
+		}
+	}
+	return true
 }
 
 func union(t, u tf) tf {
@@ -761,7 +788,7 @@ func unionState(s, t []uint8) []uint8 {
 
 // opTF is the effect of one set or wait.
 func (a *eventAnalysis) opTF(op *EventOp) tf {
-	t := a.id()
+	t := a.newID()
 	exact := op.Pair != "" && len(op.IDs) == 1
 	for k, key := range a.list {
 		if op.Pair != "" && key.Pair != op.Pair {
