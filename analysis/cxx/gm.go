@@ -1600,8 +1600,10 @@ func (g *GM) maybeDcci(n *grammar.Node) bool {
 		return false
 	}
 	b := id.Bytes()
-	if slices.Contains(dcciNames, string(b)) {
-		return true
+	for _, d := range dcciNames { // compared, not converted: no string per call
+		if string(b) == d {
+			return true
+		}
 	}
 	_, helper := g.helpers[string(b)]
 	return helper
