@@ -104,21 +104,20 @@ func callNameBytes(n *grammar.Node) []byte {
 
 // namedNonComments lists n's named children but comments (nil for none).
 func namedNonComments(n *grammar.Node) []*grammar.Node {
-	k := 0
+	// One walk of the children into a buffer on the stack (most lists are
+	// short), copied out at its size.
+	var buf [16]*grammar.Node
+	kids := buf[:0]
 	for a := n.FirstChild(); a != nil; a = a.NextSibling() {
 		if a.IsNamed() && a.Kind() != "comment" {
-			k++
+			kids = append(kids, a)
 		}
 	}
-	if k == 0 {
+	if len(kids) == 0 {
 		return nil
 	}
-	out := make([]*grammar.Node, 0, k)
-	for a := n.FirstChild(); a != nil; a = a.NextSibling() {
-		if a.IsNamed() && a.Kind() != "comment" {
-			out = append(out, a)
-		}
-	}
+	out := make([]*grammar.Node, len(kids))
+	copy(out, kids)
 	return out
 }
 
