@@ -429,10 +429,35 @@ func (w *Workspace) isKnown(path string) bool {
 
 // Abs cleans a path into the workspace's key form.
 func Abs(path string) string {
+	if cleanAbs(path) {
+		return path // most paths asked are keys already: no Clean
+	}
 	if abs, err := filepath.Abs(path); err == nil {
 		return abs
 	}
 	return filepath.Clean(path)
+}
+
+// cleanAbs reports whether path is absolute and filepath.Clean leaves it
+// as it is: no empty, "." or ".." element, no trailing separator.
+func cleanAbs(path string) bool {
+	if filepath.Separator != '/' || len(path) == 0 || path[0] != '/' {
+		return false
+	}
+	if path == "/" {
+		return true
+	}
+	start := 1
+	for i := 1; i <= len(path); i++ {
+		if i < len(path) && path[i] != '/' {
+			continue
+		}
+		if el := path[start:i]; el == "" || el == "." || el == ".." {
+			return false
+		}
+		start = i + 1
+	}
+	return true
 }
 
 // Source returns the current text of a file (overlay or disk).

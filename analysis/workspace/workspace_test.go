@@ -343,3 +343,17 @@ func TestPreload(t *testing.T) {
 		t.Errorf("capped: preloaded %v", read(w))
 	}
 }
+
+// TestAbsAsFilepath: Abs's shortcut for clean absolute paths answers as
+// filepath.Abs does.
+func TestAbsAsFilepath(t *testing.T) {
+	for _, p := range []string{"/", "//", "/a", "/a/", "/a//b", "/a/./b", "/a/../b", "/a/b/.", "/a/b/..", "/.", "/..", "/a/.b", "/a/..b", "/a/b..", "/abc/def.h", "rel/x", "", "/a/b/c/"} {
+		want, err := filepath.Abs(p)
+		if err != nil {
+			want = filepath.Clean(p)
+		}
+		if got := Abs(p); got != want {
+			t.Errorf("Abs(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
