@@ -691,33 +691,37 @@ func (w *Workspace) MacroDefinedNowhere(name string) bool {
 		w.mu.Lock()
 		run, known, py := w.walked, slices.Collect(maps.Keys(w.known)), slices.Sorted(maps.Keys(w.abi.py))
 		w.mu.Unlock()
-		// unseenBuild marks a workspace whose build was not seen whole.
-		m = map[string]bool{unseenBuild: run == nil || !run.whole || len(run.build) == 0}
-		if !m[unseenBuild] {
+		m = &macroNames{defined: map[string]bool{}, unseenBuild: run == nil || !run.whole || len(run.build) == 0}
+		if !m.unseenBuild {
 			for _, p := range known {
 				if s := w.scanOf(p); s != nil {
 					for _, d := range s.defines {
-						m[d] = true
+						m.defined[d] = true
 					}
 				}
 			}
-			for word := range run.buildWords(py) {
-				m[word] = true
-			}
+			// The walk's words, shared, not copied.
+			m.words = run.buildWords(py)
 		}
 		w.mu.Lock()
 		w.macros = m
 		w.mu.Unlock()
 	}
-	return !m[unseenBuild] && !m[name]
+	return !m.unseenBuild && !m.defined[name] && !m.words[name]
 }
 
-// unseenBuild is the key no word is: MacroDefinedNowhere's "the build was
-// not seen whole".
-const unseenBuild = "\x00"
+// macroNames are the names MacroDefinedNowhere finds defined: #defined in
+// a file of the workspace, or words of its build (unseenBuild: the build
+// was not seen whole).
+type macroNames struct {
+	defined, words map[string]bool
+	unseenBuild    bool
+}
 
 // buildWords are the words of a walk's build files and of the Python
-// files py, read once per walk (nil for no walk): forks share it.
+// files py, read once per walk (nil for no walk): forks share it. Words
+// starting with '_' or a digit are left out: MacroDefinedNowhere is not
+// asked about them (toolkit names, no identifiers).
 func (r *indexRun) buildWords(py []string) map[string]bool {
 	if r == nil {
 		return nil
@@ -725,7 +729,7 @@ func (r *indexRun) buildWords(py []string) map[string]bool {
 	r.wordsOnce.Do(func() {
 		r.words = map[string]bool{}
 		for _, p := range append(py, r.build...) {
-			if src, _, err := fsys.ReadFile(p, maxBuildFile); err == nil {
+			if src, _, err := fsys.ReadFileUnhashed(p, maxBuildFile); err == nil {
 				// The runs of \w bytes, scanned by hand: the regexp engine
 				// over a tree's Python files was 3.5% of a check's CPU.
 				for i := 0; i < len(src); {
@@ -737,12 +741,17 @@ func (r *indexRun) buildWords(py []string) map[string]bool {
 						i++
 						continue
 					}
+					if c := src[i]; c == '_' || c >= '0' && c <= '9' {
+						// No macro asked about: a toolkit name or no name.
+						i = j
+						continue
+					}
 					// Most words repeat: looked up first, a string is made
 					// of a new one only.
 					if w := src[i:j]; !r.words[string(w)] {
 						r.words[string(w)] = true
 					}
-					if w := src[i+1 : j]; i > 0 && src[i-1] == '-' && j-i > 1 && src[i] == 'D' && !r.words[string(w)] {
+					if w := src[i+1 : j]; i > 0 && src[i-1] == '-' && j-i > 1 && src[i] == 'D' && w[0] != '_' && !r.words[string(w)] {
 						r.words[string(w)] = true // -DNAME
 					}
 					i = j

@@ -230,7 +230,7 @@ type Workspace struct {
 	// workspace defines or its build files name (MacroDefinedNowhere),
 	// shared with forks until a file's #defines change.
 	walked *indexRun
-	macros map[string]bool
+	macros *macroNames
 }
 
 // BoundIndex makes the index refuse roots too broad to walk (TooBroad) and
