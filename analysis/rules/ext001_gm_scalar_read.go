@@ -55,8 +55,13 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"from another — a cast, `+ offset`, `&p[i]`, an integer address cast back, a GlobalTensor view, a helper " +
 			"returning it, `tensor_data(args, k)` — is the same memory; regions carved at named offsets (`sym + ctl->rows_off`: a field, " +
 			"member or parameter, as a host layout names them) are told apart, like regions at different constant offsets. A loop that changes a name the read's address is " +
-			"computed from (a table search), or whose counter the read bounds (`for (i = 0; i < hdr->n; ++i)`, `while (w + 1 < " +
-			"ctl->workers && ...) ++w;`), is not a polling loop. A DMA write or wait on the other side of an `if` " +
+			"computed from (a table search, or an entry pointer declared in the body from the loop's index), or that compares " +
+			"the read with a value it changes (its counter: `for (i = 0; i < hdr->n; ++i)`, `while (w + 1 < ctl->workers && " +
+			"...) ++w;`; the pass's entry: `if (entries[p] >= hdr->count) return;`) or, as an ordering bound, with a call's " +
+			"result (`GetSystemCycle() < *deadline`), is not a polling loop: it does not wait for the word to change. A " +
+			"counted burst of polls (`for (k = 0; k < 32; ++k) if (*w == v) return;`) polls in the loop around it: a `dcci` " +
+			"there fetches the line anew every burst. A DMA write or wait in a block that returns (`if (...) { copy; return; }`, " +
+			"`return Copy(...)`) does not come before what follows it. A DMA write or wait on the other side of an `if` " +
 			"testing the same condition as one around the read, whose names the function never assigns (`if (incy == 1) " +
 			"DataCopy(y[i], ...); else ...` then `if (incy == 1) ...; else y.GetValue(j)`), is on another run and passed over. Where the build keeps the compiler's scalar `dcci` " +
 			"insertion only a read after this core's own DMA write is reported (the compiler does not cover it); outside " +

@@ -102,7 +102,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 		hazards = append(hazards, cxx.Wait)
 	}
 	decide := func(i int) bool {
-		if !live(i) || index.Effect(i).Kind != cxx.Invalidate && unit.ApartInRun(index.Effect(i).At, a.Node, fn) != unit.Together {
+		if e := index.Effect(i); !live(i) || e.Kind != cxx.Invalidate && (returnsBefore(e.At, a.Node, fn) || unit.ApartInRun(e.At, a.Node, fn) != unit.Together) {
 			return true
 		}
 		if index.Effect(i).Kind != cxx.Invalidate {
@@ -172,9 +172,10 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 		own = live(i)
 		return !own
 	}, cxx.ScalarWrite)
-	if l := prec.loops.pollLoop(a.Node, fn); l != nil && !scansAddress(l, a) && !countedBound(l, a) {
+	if l := prec.loops.pollLoop(a.Node, fn); l != nil && !scansAddress(l, a) && !comparedWithVarying(l, a) {
 		// Only an invalidation inside the loop refreshes the line on
 		// every iteration.
+		l = prec.loops.aroundCounted(l, a.Node, fn)
 		if index.NextCovering(cxx.Invalidate, o, cores, l.Start, l.End, nil) < 0 {
 			if v.Hazard == "" && decided >= 0 {
 				// The line a touched wait or DMA write before the
@@ -278,7 +279,7 @@ func (p *readPrecedence) loopDMAUp(funcs *cxx.Funcs, sum *cxx.Summaries, fn, rea
 				// Elsewhere in the loop (fn's own writes are its own), on a
 				// pass that can precede another reaching the read.
 				idx.EachIn(oc, cores, l.Start, l.End, func(i int) bool {
-					if e := idx.Effect(i); e.At != n && !apartInLoop(e, read, n, l) {
+					if e := idx.Effect(i); e.At != n && !returnsBefore(e.At, n, def.Node) && !apartInLoop(e, read, n, l) {
 						found = &e
 					}
 					return found == nil
@@ -293,6 +294,39 @@ func (p *readPrecedence) loopDMAUp(funcs *cxx.Funcs, sum *cxx.Summaries, fn, rea
 		}
 	}
 	return nil, cxx.FuncDef{}
+}
+
+// returnsBefore reports whether the effect at sits in a statement that
+// ends the function (`return Copy(...)`, or a block ending in a return
+// that nothing leaves by break, continue or goto) and that does not hold
+// the node n: after it, control never reaches n.
+func returnsBefore(at, n, fn *grammar.Node) bool {
+	for s := at; s != nil && s != fn && !s.Contains(n); s = s.Parent() {
+		switch s.Kind() {
+		case "return_statement":
+			return true
+		case "compound_statement":
+			c := s.NamedChildren()
+			if len(c) > 0 && c[len(c)-1].Kind() == "return_statement" && !leaves(s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// leaves reports whether a block holds a break, continue or goto (one of
+// them may leave it before its closing return).
+func leaves(s *grammar.Node) bool {
+	found := false
+	s.Walk(func(c *grammar.Node) bool {
+		switch c.Kind() {
+		case "break_statement", "continue_statement", "goto_statement":
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // apartInLoop reports whether no two passes of loop reach both the DMA
@@ -344,7 +378,7 @@ func unorderedDMAWrite(pass *analysis.Pass, sum *cxx.Summaries, index *cxx.Effec
 	}
 	last := -1
 	index.EachBefore(pre, o, cores, func(i int) bool {
-		if !live(i) || index.Effect(i).Kind == cxx.DMAWrite && unit.ApartInRun(index.Effect(i).At, a.Node, fn) != unit.Together {
+		if e := index.Effect(i); !live(i) || e.Kind == cxx.DMAWrite && (returnsBefore(e.At, a.Node, fn) || unit.ApartInRun(e.At, a.Node, fn) != unit.Together) {
 			return true
 		}
 		last = i
@@ -536,44 +570,108 @@ func (la *loopAncestry) of(fn *grammar.Node) *fnLoops {
 }
 
 // scansAddress reports whether the loop changes a name the read's address
-// is computed from (`while (p >= g.GetValue(base + i + 1)) i++;`): it
-// walks a table, reading a new line each time, and does not wait for one
-// word to change.
+// is computed from (`while (p >= g.GetValue(base + i + 1)) i++;`), or
+// computes the pointer afresh from one (`e = &table[i]` declared in the
+// body, then `e->key`): it walks a table, reading a new line each time,
+// and does not wait for one word to change.
 func scansAddress(loop *grammar.Node, a *cxx.Access) bool {
-	names := map[string]bool{}
-	for _, id := range a.Node.Tree().OfKind("identifier") {
-		if a.Node.Contains(id) && id.Text() != a.Root() {
-			names[id.Text()] = true
-		}
-	}
-	return unit.AssignsAny(loop, names)
+	return varies(loop, a.Node, nil, a.Root(), 0)
 }
 
-// countedBound reports whether the read is the bound a loop's own counter
-// is compared with (`for (i = 0; i < hdr->count; ++i)`, `while (w + 1 <
-// ctl->workers && ...) ++w;`): the loop ends when its counter gets there,
-// whatever the line holds, so it does not wait for the word to change
-// (`spin < kMax && *ready == 0` does).
-func countedBound(loop *grammar.Node, a *cxx.Access) bool {
+// aroundCounted widens a poll loop that ends by its own count (`for (k =
+// 0; k < 32; ++k) if (*w == v) return;`) to the loop around it, which
+// repeats it: a dcci there fetches the line anew every few reads.
+func (la *loopAncestry) aroundCounted(l, read, fn *grammar.Node) *grammar.Node {
+	for _, outer := range la.enclosingLoops(read, fn) {
+		c := l.ChildByField("condition")
+		if l.Kind() != "for_statement" || c == nil || !relational(cxx.Unparen(c)) || !varies(l, c, nil, "", 0) {
+			break
+		}
+		if outer != l && outer.Contains(l) {
+			l = outer
+		}
+	}
+	return l
+}
+
+// comparedWithVarying reports whether the read is compared with a value
+// the loop changes on every pass (`for (i = 0; i < hdr->count; ++i)`,
+// `while (i < t->n)`, `if (e->rank != desc->pe) return` with e the pass's
+// entry) or, as an ordering bound, with a call's result
+// (`GetSystemCycle() < *deadline`): the loop ends when that value gets
+// there, or checks each entry against the read, whatever the line holds;
+// it does not wait for the word to change (`spin < kMax && *ready == 0`
+// does).
+func comparedWithVarying(loop *grammar.Node, a *cxx.Access) bool {
 	cmp := a.Node.Parent()
-	for cmp != nil && cmp != loop && !relational(cmp) {
+	for cmp != nil && cmp != loop && !comparison(cmp) {
 		cmp = cmp.Parent()
 	}
 	if cmp == nil || cmp == loop {
 		return false
 	}
-	names := map[string]bool{}
+	if varies(loop, cmp, a.Node, "", 0) {
+		return true
+	}
 	for _, side := range []string{"left", "right"} {
-		if n := cmp.ChildByField(side); n != nil && !n.Contains(a.Node) {
-			n.Walk(func(k *grammar.Node) bool {
-				if k.Kind() == "identifier" {
-					names[k.Text()] = true
-				}
-				return true
-			})
+		if n := cmp.ChildByField(side); n != nil && !n.Contains(a.Node) && relational(cmp) && cxx.Unparen(n).Kind() == "call_expression" {
+			return true
 		}
 	}
-	return unit.AssignsAny(loop, names)
+	return false
+}
+
+// varies reports whether the value of n can differ between passes of the
+// loop: it names a variable the loop assigns or steps, or a local declared
+// in the loop's body from such a value (its initializer, a few levels
+// deep), leaving out the names in except. A read's pointer (skip) counts
+// only when declared in the body: assigned, it is the same word polled
+// through a new name.
+func varies(loop, n, except *grammar.Node, skip string, depth int) bool {
+	names := map[string]bool{}
+	n.Walk(func(c *grammar.Node) bool {
+		if c == except {
+			return false
+		}
+		if c.Kind() == "identifier" && c.Text() != skip {
+			names[c.Text()] = true
+		}
+		return true
+	})
+	if unit.AssignsAny(loop, names) {
+		return true
+	}
+	if skip != "" {
+		names[skip] = true
+	}
+	if len(names) == 0 || depth >= 3 {
+		return false
+	}
+	for _, d := range loop.Tree().OfKind("init_declarator") {
+		if !loop.Contains(d) {
+			continue
+		}
+		name, val := d.ChildByField("declarator"), d.ChildByField("value")
+		for name != nil && name.Kind() == "pointer_declarator" {
+			name = name.ChildByField("declarator")
+		}
+		if name != nil && val != nil && names[name.Text()] && varies(loop, val, nil, "", depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// comparison reports whether n is an ordering or equality comparison.
+func comparison(n *grammar.Node) bool {
+	if n.Kind() != "binary_expression" {
+		return false
+	}
+	switch n.ChildByField("operator").Text() {
+	case "==", "!=":
+		return true
+	}
+	return relational(n)
 }
 
 // relational reports whether n is an ordering comparison.
