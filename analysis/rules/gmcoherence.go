@@ -196,6 +196,17 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 			r := analysis.RelatedAt(pass.File, l, "the polling loop")
 			v.HazardAt = &r
 			v.Between = [2]uint32{l.Start, l.End}
+		} else if index.NextCovering(cxx.Invalidate, o, cores, l.Start, a.Node.Start, nil) < 0 && v.Hazard == "" && !v.Coherent {
+			// The loop's dcci comes after its first read (`while (*sig !=
+			// v) dcci(sig, ...)`): a line this core cached before the loop
+			// can end the wait with a stale value on the first pass.
+			if t := sum.TouchBefore(fn, o, l, cores); t != nil && testedValue(a.Node) {
+				v.Poll = true
+				v.Hazard = "first read of a polling loop whose `dcci` comes after it: the line cached before the loop can end the wait with a stale value; `dcci` it before the loop or before each read (`do { dcci } while (...)`)"
+				r := analysis.RelatedAt(pass.File, l, "the polling loop")
+				v.HazardAt, v.CachedAt = &r, cachedAt(pass, *t)
+				v.Between = [2]uint32{fn.Start, a.Node.Start}
+			}
 		}
 	}
 	if !v.Poll && (v.Hazard == "" || v.OwnDMA) {
@@ -578,6 +589,37 @@ func scansAddress(loop *grammar.Node, a *cxx.Access) bool {
 	return varies(loop, a.Node, nil, a.Root(), 0)
 }
 
+// testedValue reports whether the read's value is what the test holding
+// it checks (`*sig != v`, `(got = *sig) < seq`, `!*flag`), not an
+// argument handed to a call there.
+func testedValue(n *grammar.Node) bool {
+	for c, p := n, n.Parent(); p != nil; c, p = p, p.Parent() {
+		switch p.Kind() {
+		case "parenthesized_expression", "cast_expression", "condition_clause":
+		case "assignment_expression":
+			if c.Field() != "right" {
+				return false
+			}
+		case "unary_expression":
+			if operator := p.ChildByField("operator"); operator == nil || operator.Text() != "!" {
+				return false
+			}
+		case "binary_expression":
+			if !comparison(p) {
+				switch p.ChildByField("operator").Text() {
+				case "&&", "||":
+					return true
+				}
+				return false
+			}
+			return true
+		default:
+			return isLoop(p) || p.Kind() == "if_statement"
+		}
+	}
+	return false
+}
+
 // aroundCounted widens a poll loop that ends by its own count (`for (k =
 // 0; k < 32; ++k) if (*w == v) return;`) to the loop around it, which
 // repeats it: a dcci there fetches the line anew every few reads.
@@ -628,16 +670,25 @@ func comparedWithVarying(loop *grammar.Node, a *cxx.Access) bool {
 // only when declared in the body: assigned, it is the same word polled
 // through a new name.
 func varies(loop, n, except *grammar.Node, skip string, depth int) bool {
-	names := map[string]bool{}
+	names, from := map[string]bool{}, map[string]bool{}
 	n.Walk(func(c *grammar.Node) bool {
 		if c == except {
 			return false
+		}
+		if c.Kind() == "assignment_expression" && except != nil && c.Contains(except) {
+			// `(got = *sig) < seq`: got holds the read, not another value.
+			if l := c.ChildByField("left"); l != nil {
+				from[l.Text()] = true
+			}
 		}
 		if c.Kind() == "identifier" && c.Text() != skip {
 			names[c.Text()] = true
 		}
 		return true
 	})
+	for k := range from {
+		delete(names, k)
+	}
 	if unit.AssignsAny(loop, names) {
 		return true
 	}

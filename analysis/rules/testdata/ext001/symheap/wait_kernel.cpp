@@ -86,3 +86,47 @@ extern "C" __global__ __aicore__ void credit_wait_stale(__gm__ uint32_t *credit,
     }
   }
 }
+
+// Each round waits for the peer's next sequence number. The start value's
+// read cached the signal's line, and the loop invalidates it only after
+// its first read: a stale value can end the wait.
+__aicore__ inline int32_t WaitSeq(__gm__ int32_t *sig, int32_t seq) {
+  int32_t got;
+  while ((got = *sig) < seq) { // want "warning: EXT001 .*`\\*sig`.*first read of a polling loop whose `dcci` comes after it"
+    dcci(sig, SINGLE_CACHE_LINE);
+  }
+  return got;
+}
+
+extern "C" __global__ __aicore__ void seq_rounds(__gm__ int32_t *sig, uint32_t rounds) {
+  int32_t start = *sig;
+  for (uint32_t r = start + 1; r <= rounds; ++r) {
+    WaitSeq(sig, static_cast<int32_t>(r));
+  }
+}
+
+// The dcci comes first on every pass.
+__aicore__ inline int32_t WaitSeqFresh(__gm__ int32_t *sig, int32_t seq) {
+  int32_t got;
+  do {
+    dcci(sig, SINGLE_CACHE_LINE);
+    got = *sig;
+  } while (got < seq);
+  return got;
+}
+
+extern "C" __global__ __aicore__ void seq_rounds_fresh(__gm__ int32_t *sig, uint32_t rounds) {
+  int32_t start = *sig;
+  for (uint32_t r = start + 1; r <= rounds; ++r) {
+    WaitSeqFresh(sig, static_cast<int32_t>(r));
+  }
+}
+
+// Nothing read the signal before the loop: the first read misses.
+extern "C" __global__ __aicore__ void seq_once(__gm__ int32_t *sig) {
+  int32_t got;
+  while ((got = *sig) < 1) {
+    dcci(sig, SINGLE_CACHE_LINE);
+  }
+  (void)got;
+}
