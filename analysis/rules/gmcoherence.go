@@ -652,11 +652,37 @@ func comparedWithVarying(loop *grammar.Node, a *cxx.Access) bool {
 	if cmp == nil || cmp == loop {
 		return false
 	}
-	if varies(loop, cmp, a.Node, "", 0) {
+	if boundOf(loop, cmp, a.Node) {
+		return true
+	}
+	// The same word as the loop's deadline elsewhere in its condition
+	// (`while (*t != 0 && GetSystemCycle() < *t)`): the guard does not
+	// make it a poll.
+	found := false
+	if c := loop.ChildByField("condition"); c != nil && c.Contains(a.Node) {
+		c.Walk(func(n *grammar.Node) bool {
+			if found || n == cmp || !comparison(n) {
+				return !found
+			}
+			for _, side := range []string{"left", "right"} {
+				if x := cxx.Unparen(n.ChildByField(side)); x != nil && x.Text() == a.Node.Text() && boundOf(loop, n, x) {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// boundOf reports whether comparison cmp checks read against a value the
+// loop changes or, as an ordering bound, against a call's result.
+func boundOf(loop, cmp, read *grammar.Node) bool {
+	if varies(loop, cmp, read, "", 0) {
 		return true
 	}
 	for _, side := range []string{"left", "right"} {
-		if n := cmp.ChildByField(side); n != nil && !n.Contains(a.Node) && relational(cmp) && cxx.Unparen(n).Kind() == "call_expression" {
+		if n := cmp.ChildByField(side); n != nil && !n.Contains(read) && relational(cmp) && cxx.Unparen(n).Kind() == "call_expression" {
 			return true
 		}
 	}

@@ -9,6 +9,7 @@ struct Gate {
   uint32_t spin_cap;
   uint32_t count;
   uint32_t pe;
+  uint64_t start;
 };
 
 struct Entry {
@@ -60,6 +61,15 @@ extern "C" __global__ __aicore__ void check_entries(__gm__ Entry *entries, __gm_
   }
   while (gate->count != 0) { // want "warning: EXT001 .*`gate->count`.*polling loop"
     Pause(i);
+  }
+}
+
+// A start deadline: the loop waits for the clock, the word's test only
+// guards it.
+extern "C" __global__ __aicore__ void start_at(__gm__ Gate *gate, __gm__ uint32_t *flag) {
+  while (gate->start != 0 && AscendC::GetSystemCycle() < gate->start) {
+  }
+  while (*flag != 0 && *flag < 8) { // want "warning: EXT001 .*`\\*flag`.*polling loop"
   }
 }
 
