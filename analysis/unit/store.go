@@ -187,6 +187,22 @@ type factCell struct {
 
 func (s *Store) get(ctx context.Context, id factID, name string, steps bool, pins []*grammar.File, compute func(context.Context) any) any {
 	if ctx.Err() != nil {
+		// A cancelled run still reads what the store finished: computing
+		// it again for the run alone (the abandoned rules of a one-function
+		// file each re-summarised its effects) is the work a cancel saves.
+		s.mu.Lock()
+		c := s.facts[id]
+		s.mu.Unlock()
+		if c != nil {
+			select {
+			case <-c.done:
+				if c.ok {
+					readMetered(ctx, c)
+					return c.v
+				}
+			default:
+			}
+		}
 		return cancelledFact(ctx, id, compute)
 	}
 	for {

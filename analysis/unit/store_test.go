@@ -80,6 +80,24 @@ func TestCancelledRunComputesFactsOnce(t *testing.T) {
 	}
 }
 
+// TestCancelledRunReadsFinishedFacts: a run cancelled after the store
+// finished a fact reads that fact, not a copy computed for itself (the
+// rules abandoned at a cancel each re-summarised a one-function file's
+// effects: up to 40% of the run's work after the cancel).
+func TestCancelledRunReadsFinishedFacts(t *testing.T) {
+	s := NewStore()
+	n := 0
+	key := &UnitKey[int]{Name: "test.cancelled-reads", Compute: func(context.Context, *Unit) int { n++; return n }}
+	if v := Fact(s.New(context.Background(), nil, "/e.cpp", nil, nil, 0, ""), key); v != 1 {
+		t.Fatalf("first ask: got %d, want 1", v)
+	}
+	ctx, cancel := context.WithCancel(WithRun(context.Background(), 0))
+	cancel()
+	if v := Fact(s.New(ctx, nil, "/e.cpp", nil, nil, 0, ""), key); v != 1 || n != 1 {
+		t.Fatalf("a cancelled run computed the finished fact again: got %d after %d computations, want 1 after 1", v, n)
+	}
+}
+
 func TestUnitKeysFollowInputs(t *testing.T) {
 	parse := func(src string) *grammar.File {
 		f, err := grammar.ParseFile(context.Background(), nil, "/h.h", []byte(src), nil)
