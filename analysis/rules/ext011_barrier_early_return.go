@@ -214,9 +214,8 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 				// Only code the analysis cannot see into decides: the
 				// value may well be the same on every core (a tiling
 				// accessor of the SDK), so this is not a known hang.
-				opaqueCondition(&diag, d.outerRuntime, funcs, func(t *grammar.Node) bool {
-					return !blockPastCount(fx.reachVM(), t, ix.vecOfMixed(cores))
-				})
+				live, _ := ix.liveTerms(cxx.ConditionOf(d.outerRuntime), cores)
+				opaqueCondition(&diag, d.outerRuntime, funcs, live)
 			} else if c, ok := ix.sizedShare(d, r); ok {
 				// Only the host's arithmetic says whether a launched
 				// block can get an empty share.
@@ -271,20 +270,14 @@ func launchedPast(pass *analysis.Pass, vm *unit.VarianceModel, e *grammar.Node, 
 
 // opaqueCondition says less about a return whose condition is decided
 // only by code the analysis cannot see into: info, naming the call when
-// the test makes it itself.
-func opaqueCondition(d *analysis.Diagnostic, c *grammar.Node, funcs *cxx.Funcs, holds func(*grammar.Node) bool) {
+// the test makes it itself. live are the test's terms that can hold
+// (liveTerms): one alone decides it.
+func opaqueCondition(d *analysis.Diagnostic, c *grammar.Node, funcs *cxx.Funcs, live []*grammar.Node) {
 	d.Severity = analysis.SeverityInfo
 	what := "`" + conditionText(c) + "`"
 	if cond := cxx.ConditionOf(c); cond != nil {
-		// The terms of a disjunction that can hold decide it.
-		var kept []*grammar.Node
-		for _, t := range disjuncts(cond, nil) {
-			if holds(t) {
-				kept = append(kept, t)
-			}
-		}
-		if len(kept) == 1 && kept[0] != cxx.Unparen(cond) {
-			cond, what = kept[0], "`"+shortText(kept[0])+"`"
+		if len(live) == 1 && live[0] != cxx.Unparen(cond) {
+			cond, what = live[0], "`"+shortText(live[0])+"`"
 		}
 		found := false
 		cond.Walk(func(n *grammar.Node) bool {
@@ -618,8 +611,9 @@ func (ix *fnIndex) varianceAbove(r, call *grammar.Node, cores grammar.Cores) run
 				above.outerRuntime = p
 			}
 			above.seen |= v
-			for _, t := range disjuncts(cxx.ConditionOf(p), nil) {
-				above.readsID = above.readsID || readsBlockID(ix.vm, t) && !blockPastCount(ix.reachVM(), t, ix.vecOfMixed(cores))
+			live, _ := ix.liveTerms(cxx.ConditionOf(p), cores)
+			for _, t := range live {
+				above.readsID = above.readsID || readsBlockID(ix.vm, t)
 			}
 		}
 		return above
@@ -680,26 +674,36 @@ func (ix *fnIndex) vecOfMixed(cores grammar.Cores) bool {
 // decided by `ready` alone.
 func (ix *fnIndex) testVariance(p *grammar.Node, cores grammar.Cores) unit.Variance {
 	v := ix.vm.Condition(p, cores)
-	var terms []*grammar.Node
-	if v != 0 {
-		terms = disjuncts(cxx.ConditionOf(p), terms)
+	if v == 0 {
+		return v
 	}
-	if len(terms) < 2 {
+	live, n := ix.liveTerms(cxx.ConditionOf(p), cores)
+	if n < 2 || len(live) == n {
 		return v
 	}
 	var out unit.Variance
-	dropped := false
-	for _, t := range terms {
-		if blockPastCount(ix.reachVM(), t, ix.vecOfMixed(cores)) {
-			dropped = true
-		} else {
-			out |= ix.vm.Expr(t, cores)
-		}
-	}
-	if !dropped {
-		return v
+	for _, t := range live {
+		out |= ix.vm.Expr(t, cores)
 	}
 	return out
+}
+
+// liveTerms are the terms of test cond's `a || b || ...` that can hold on
+// a launched core of cores (not a block id at or past the launched
+// count, blockPastCount), and how many terms it has.
+func (ix *fnIndex) liveTerms(cond *grammar.Node, cores grammar.Cores) ([]*grammar.Node, int) {
+	if cond == nil {
+		return nil, 0
+	}
+	terms := disjuncts(cond, nil)
+	vec := ix.vecOfMixed(cores)
+	var live []*grammar.Node
+	for _, t := range terms {
+		if !blockPastCount(ix.reachVM(), t, vec) {
+			live = append(live, t)
+		}
+	}
+	return live, len(terms)
 }
 
 // disjuncts appends the terms of an `a || b || ...` test to out.
