@@ -511,22 +511,41 @@ func launchBinding(src string) (map[string]bool, int, bool, map[string]string) {
 		// each is a launch of its own.
 		for _, arg := range ternaryArms(launch) {
 			bound = launchedBy(src, arg, stored, bound)
-			sized = sized && (arg == "1" || sizedCount(src, arg))
-			launchedThrough(src, arg, through)
+			vals := assignedValues(src, arg)
+			sized = sized && (arg == "1" || sizedCount(vals))
+			launchedThrough(vals, through)
 		}
 	}
 	return bound, line, sized && line > 0, through
 }
 
-// launchedThrough adds to out the fields a launch of v blocks computes
-// its count from through a call of unknown arithmetic (`v =
-// CalcTschBlockDim(t.get_F(), a, b);`), mapped to that call's name.
-func launchedThrough(src, v string, out map[string]string) {
+// assignedValues are the values src assigns to local or member v (`v =
+// x;`, not a store to a field of the name, `t.v = x;`), none when v is
+// not a name.
+func assignedValues(src, v string) []string {
 	if hostWord.FindString(v) != v {
-		return
+		return nil
 	}
-	assign := regexp.MustCompile(`(?:^|[^.>\w])` + regexp.QuoteMeta(v) + `\s*=\s*([\w:.>-]+)\(([^;]*)\)\s*;`)
+	assign := regexp.MustCompile(`(?:^|[^.>\w])` + regexp.QuoteMeta(v) + `\s*=([^=;][^;]*);`)
+	var vals []string
 	for _, m := range assign.FindAllStringSubmatch(src, -1) {
+		vals = append(vals, m[1])
+	}
+	return vals
+}
+
+// callValue is a value that is one call: its callee and arguments.
+var callValue = regexp.MustCompile(`^\s*([\w:.>-]+)\(([^;]*)\)\s*$`)
+
+// launchedThrough adds to out the fields a launch count computes from
+// through a call of unknown arithmetic (vals, its assignedValues: `v =
+// CalcTschBlockDim(t.get_F(), a, b);`), mapped to that call's name.
+func launchedThrough(vals []string, out map[string]string) {
+	for _, val := range vals {
+		m := callValue.FindStringSubmatch(val)
+		if m == nil {
+			continue
+		}
 		name := m[1][strings.LastIndexAny(m[1], ".:>")+1:]
 		if knownCount[name] || strings.HasPrefix(name, "get_") {
 			continue // arithmetic extern-lsp follows, or a field read
@@ -544,21 +563,15 @@ var knownCount = map[string]bool{"min": true, "max": true, "Min": true, "Max": t
 // coreCount is a call reading the chip's core count.
 var coreCount = regexp.MustCompile(`Get\w*CoreNum\w*\(\)$`)
 
-// sizedCount reports whether src assigns local or member v, and not only
-// from a core count call (`auto n = platform.GetCoreNumAiv();`).
-func sizedCount(src, v string) bool {
-	if hostWord.FindString(v) != v {
-		return false
-	}
-	// Not a store to a field of the name (`t.n = n;`, `t->n = n;`).
-	assign := regexp.MustCompile(`(?:^|[^.>\w])` + regexp.QuoteMeta(v) + `\s*=([^=;][^;]*);`)
-	found := false
-	for _, m := range assign.FindAllStringSubmatch(src, -1) {
-		if !coreCount.MatchString(uncastText(m[1])) {
-			found = true
+// sizedCount reports whether a launch count's assignedValues hold one
+// that is not only a core count call (`auto n = platform.GetCoreNumAiv();`).
+func sizedCount(vals []string) bool {
+	for _, val := range vals {
+		if !coreCount.MatchString(uncastText(val)) {
+			return true
 		}
 	}
-	return found
+	return false
 }
 
 // ternaryArms are the two values of `c?x:y` (blanks removed), or arg.
