@@ -1,6 +1,6 @@
 module github.com/extern-lsp/extern-lsp
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/BurntSushi/toml v1.6.0
@@ -8,7 +8,7 @@ require (
 	github.com/smacker/go-tree-sitter v0.0.0-20240827094217-dd81d9e9be82
 	go.lsp.dev/jsonrpc2 v0.10.0
 	go.lsp.dev/protocol v0.12.0
-	golang.org/x/sys v0.5.0
+	golang.org/x/sys v0.50.0
 	golang.org/x/text v0.14.0
 )
 

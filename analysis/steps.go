@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -146,9 +145,8 @@ var running atomic.Int64
 func slowdown() time.Duration {
 	cores := int64(runtime.GOMAXPROCS(0))
 	n := max(1, (running.Load()+cores-1)/cores)
-	var si syscall.Sysinfo_t
-	if syscall.Sysinfo(&si) == nil {
-		n *= max(1, int64(math.Ceil(float64(si.Loads[0])/65536/float64(runtime.NumCPU()))))
+	if load, ok := loadAverage(); ok {
+		n *= max(1, int64(math.Ceil(load/float64(runtime.NumCPU()))))
 	}
 	return time.Duration(n)
 }

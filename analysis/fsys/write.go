@@ -381,7 +381,7 @@ func putBack(dir int, abs, base, theirs string, ours fileID, what string) error 
 // second name a first and a renamed over b: a save landing between the
 // two is then not seen.
 func swap(dir int, a, b string) error {
-	err := unix.Renameat2(dir, a, dir, b, unix.RENAME_EXCHANGE)
+	err := exchange(dir, a, b)
 	if !errors.Is(err, unix.EINVAL) && !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.ENOTSUP) {
 		return err
 	}

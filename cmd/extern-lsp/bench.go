@@ -188,7 +188,7 @@ func (b *bench) child(procs int, dir string, args ...string) (childUsage, error)
 	u.code = cmd.ProcessState.ExitCode()
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		u.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-		u.rssKB = ru.Maxrss
+		u.rssKB = ru.Maxrss / maxrssPerKB
 	}
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) || u.code == 2 && len(out.Bytes()) == 0 {

@@ -611,7 +611,7 @@ func (c *rpcClient) shutdown() (cpu time.Duration, rssKB int64) {
 		<-done
 	}
 	if ru, ok := c.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), ru.Maxrss
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), ru.Maxrss / maxrssPerKB
 	}
 	return 0, 0
 }
