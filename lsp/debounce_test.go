@@ -63,6 +63,36 @@ func TestDebounceStaysAtFloor(t *testing.T) {
 	}
 }
 
+// TestDebounceReturnsToFloor: through a real session, an edit whose
+// analysis costs 400 ms (an injected cost) grows the push debounce to its
+// cap, and the next edit's cheap analysis brings it back to the floor.
+func TestDebounceReturnsToFloor(t *testing.T) {
+	root := fixture(t, "mixed")
+	lo, hi := 50*time.Millisecond, 300*time.Millisecond
+	var cost atomic.Int64
+	c := startServerWith(t, Options{MinDebounce: lo, MaxDebounce: hi}, func(s *Server) {
+		s.hooks.cost = func(string, time.Duration) time.Duration { return time.Duration(cost.Load()) }
+	})
+	c.initialize([]string{root}, map[string]any{})
+	b := c.open(root + "/entry.cpp")
+	c.diagnosticsFor(b.uri, 1)
+	at := find(t, b.text, "SyncAll", 0)
+	for _, step := range []struct{ cost, want time.Duration }{
+		{400 * time.Millisecond, hi},
+		{time.Millisecond, lo},
+		{80 * time.Millisecond, 160 * time.Millisecond},
+		{lo, lo},
+	} {
+		cost.Store(int64(step.cost))
+		c.edit(b, []protocol.TextEdit{{Range: protocol.Range{Start: at, End: at}, NewText: " "}})
+		c.diagnosticsFor(b.uri, b.version)
+		if got := c.srv.delayFor(c.srv.doc(b.uri)); got != step.want {
+			t.Errorf("after an analysis of %v: debounce %v, want %v", step.cost, got, step.want)
+		}
+	}
+	c.shutdown()
+}
+
 // TestEditFloodCoalesces: a flood of edits while a document's analysis
 // runs queues at most one more publication of it, not one goroutine per
 // edit; once the analysis is let go, the last version's findings are

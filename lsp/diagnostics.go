@@ -163,7 +163,11 @@ func (s *view) analyse(ctx context.Context, path string, uncapped bool) ([]analy
 		diags, err = engine.Analyse(rctx, s.ws, path, opts)
 		// The run's cost is its CPU: on a busy machine its wall time is
 		// the machine's load, which must not grow the debounce.
-		s.ran.Add(int64(min(time.Since(t0), processCPU()-c0)))
+		cost := min(time.Since(t0), processCPU()-c0)
+		if s.hooks.cost != nil {
+			cost = s.hooks.cost(path, cost)
+		}
+		s.ran.Add(int64(cost))
 		release()
 		if !preempted(ctx, rctx) {
 			break

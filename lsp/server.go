@@ -167,6 +167,8 @@ type testHooks struct {
 	// analysis runs before each analysis of a file, with the context the
 	// analysis runs under.
 	analysis func(ctx context.Context, path string)
+	// cost replaces the measured cost of an analysis of path.
+	cost func(path string, measured time.Duration) time.Duration
 	// parse runs before an analysis parses its unit's files.
 	parse func(ctx context.Context, path string)
 	// trimmed runs when a request's goroutine has trimmed the parses

@@ -56,6 +56,9 @@ type Store struct {
 	swept  int // len(facts) after the last sweep
 	// entries memoizes ForEntry.
 	entries map[string]entryUnit
+	// Computed, when set (before the store is used), is told of each fact
+	// computed: its key's name and its file (a FileKey) or unit key.
+	Computed func(name string, f *grammar.File, unit string)
 }
 
 // NewStore returns an empty fact store.
@@ -81,10 +84,19 @@ func (s *Store) Sweep(in Inputs) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.entries = nil
+	// A macro shadow (grammar.File.MacroOf) is current with its file: its
+	// facts dropped at each sweep were computed again by the next edit's
+	// run, for every header of the unit.
+	current := func(f *grammar.File) bool {
+		if f.MacroOf != nil {
+			f = f.MacroOf
+		}
+		return in.IsCurrent(f)
+	}
 	for id, c := range s.facts {
 		stale := false
 		for _, f := range c.pins {
-			stale = stale || !in.IsCurrent(f)
+			stale = stale || !current(f)
 		}
 		for _, st := range c.stubs {
 			stale = stale || !in.IsCurrentStub(st)
@@ -96,7 +108,7 @@ func (s *Store) Sweep(in Inputs) {
 	for x := range s.ids {
 		switch x := x.(type) {
 		case *grammar.File:
-			if !in.IsCurrent(x) {
+			if !current(x) {
 				delete(s.ids, x)
 			}
 		case *abi.Stub:
@@ -349,6 +361,9 @@ func (s *Store) fill(ctx context.Context, id factID, c *factCell, compute func(c
 	}()
 	if c.meter != nil {
 		ctx = cxx.WithMeter(ctx, c.meter)
+	}
+	if s.Computed != nil {
+		s.Computed(c.name, id.file, id.unit)
 	}
 	v := compute(ctx)
 	if ctx.Err() == nil {
