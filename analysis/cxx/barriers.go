@@ -49,6 +49,10 @@ type Funcs struct {
 	memo  map[reachKey]*reachResult
 	// whats numbers the predicates' names of the memo's keys.
 	whats map[string]uint16
+	// unitGuards is the unit's guard model (Forward's choice of a
+	// macro's definition), nil outside a unit.
+	unitGuards func(*grammar.File) *grammar.Guards
+	macroDefs  func(name string) []*Macro
 }
 
 // FuncsOf joins the files' shares of the index (ff.Funcs), in order.
@@ -69,6 +73,12 @@ func FuncsOf(ff FileFacts, files ...*grammar.File) *Funcs {
 		memo:   map[reachKey]*reachResult{},
 		ff:     ff,
 		trees:  make(map[*grammar.Tree]*treeCalls, len(files)),
+	}
+	if g, ok := ff.(UnitGuards); ok {
+		fs.unitGuards = g.IncludeGuards
+	}
+	if t, ok := ff.(MacroTable); ok {
+		fs.macroDefs = t.MacroDefs
 	}
 	ownFiles := 0
 	for i, f := range files {
@@ -541,6 +551,7 @@ func (fs *Funcs) callReaches(f *grammar.File, n *grammar.Node, cores grammar.Cor
 	if !ok {
 		return link{}
 	}
+	c, _ = fs.Forward(c)
 	cc := cores & f.CoresOf(n)
 	if cc == grammar.None {
 		return link{}

@@ -176,3 +176,180 @@ func (bodies MacroBodies) FlagSites(ff FileFacts, f *grammar.File, r *Resolver) 
 func mentionsParam(e, fn *grammar.Node) bool {
 	return mentionsAny(e, nil, Params(fn))
 }
+
+// A macro that forwards its arguments to a call (`#define INTRINSIC(NAME,
+// ...) NAME(__VA_ARGS__)`, `#define SET(...) set_flag(__VA_ARGS__)`) is
+// that call at each use: `INTRINSIC(dcci, p, 1)` is `dcci(p, 1)`. Its
+// shadow function (`NAME(__VA_ARGS__)`) calls a parameter, or passes the
+// whole argument pack as one, so the effects are read off the use with
+// the callee and arguments the expansion names (Forward).
+
+// maxForward bounds forwarding through forwarding macros (`#define
+// CALL(f, ...) INTRINSIC(f, __VA_ARGS__)`).
+const maxForward = 3
+
+// Forward returns the call a use of a forwarding macro expands to: its
+// callee (a parameter's argument, or the body's own callee) with the
+// use's arguments the body passes on. ok is false for a call that is not
+// such a use. A macro with another definition the unit compiles is not
+// forwarding: which one the build takes is unknown.
+func (fs *Funcs) Forward(c Call) (Call, bool) {
+	out, ok := c, false
+	for range maxForward {
+		next, fwd := fs.forward1(out)
+		if !fwd {
+			break
+		}
+		out, ok = next, true
+	}
+	return out, ok
+}
+
+func (fs *Funcs) forward1(c Call) (Call, bool) {
+	if c.Receiver != nil || c.HasTArgs || c.Qualified != c.Name || c.Name == "" {
+		return c, false
+	}
+	if fs.macroDefs != nil {
+		compiled := 0
+		for _, m := range fs.macroDefs(c.Name) {
+			if fs.compiledAt(m.File, m.At) {
+				compiled++
+			}
+		}
+		if compiled != 1 {
+			return c, false
+		}
+	}
+	var body *grammar.Node
+	var def FuncDef
+	for _, d := range fs.Lookup(c.Name) {
+		if d.File.MacroOf == nil || !fs.macroCompiled(d) {
+			continue
+		}
+		if body != nil {
+			return c, false
+		}
+		def, body = d, forwardedCall(d.Node)
+		if body == nil {
+			return c, false
+		}
+	}
+	if body == nil {
+		return c, false
+	}
+	inner, ok := AsCall(body)
+	if !ok || inner.Receiver != nil {
+		return c, false
+	}
+	params := Params(def.Node)
+	index := func(n *grammar.Node) int {
+		if n == nil || n.Kind() != "identifier" {
+			return -1
+		}
+		for i, p := range params {
+			if p.Name == n.Text() {
+				return i
+			}
+		}
+		return -1
+	}
+	out := Call{Node: c.Node, NameNode: c.NameNode, Name: inner.Name, Qualified: inner.Qualified, TArgs: inner.TArgs, HasTArgs: inner.HasTArgs}
+	if k := index(inner.NameNode); k >= 0 && inner.Qualified == inner.Name && !inner.HasTArgs {
+		// The callee is an argument: `NAME(...)` with NAME a parameter.
+		if k >= len(c.Args) {
+			return c, false
+		}
+		name := Unparen(c.Args[k])
+		switch name.Kind() {
+		case "identifier":
+			out.Name, out.Qualified = name.Text(), name.Text()
+		case "qualified_identifier":
+			out.Qualified = name.Text()
+			for n := name; n != nil && n.Kind() == "qualified_identifier"; n = n.ChildByField("name") {
+				if nn := n.ChildByField("name"); nn != nil && nn.Kind() == "identifier" {
+					out.Name = nn.Text()
+				}
+			}
+		default:
+			return c, false
+		}
+		out.NameNode = name
+	} else if index(inner.NameNode) >= 0 {
+		return c, false
+	}
+	// A body whose arguments are the parameters one for one reaches its
+	// call through the shadow, as a helper's body does (the chain to the
+	// call names the #define).
+	spread := out.NameNode != c.NameNode
+	for _, a := range inner.Args {
+		i := index(a)
+		if i < 0 {
+			return c, false
+		}
+		if params[i].Name == "__VA_ARGS__" {
+			spread = true
+			if i < len(c.Args) {
+				out.Args = append(out.Args, c.Args[i:]...)
+			}
+			continue
+		}
+		if i >= len(c.Args) {
+			return c, false
+		}
+		out.Args = append(out.Args, c.Args[i])
+	}
+	return out, spread
+}
+
+// forwardedCall is the call a macro shadow's body is, when that is all it
+// is (`{ NAME(__VA_ARGS__); }`), else nil.
+func forwardedCall(fn *grammar.Node) *grammar.Node {
+	body := fn.ChildByField("body")
+	if body == nil {
+		return nil
+	}
+	stmts := namedNonComments(body)
+	if len(stmts) != 1 || stmts[0].Kind() != "expression_statement" {
+		return nil
+	}
+	e := stmts[0].NamedChildren()
+	if len(e) != 1 {
+		return nil
+	}
+	if x := Unparen(e[0]); x.Kind() == "call_expression" {
+		return x
+	}
+	return nil
+}
+
+// macroCompiled reports whether a macro shadow's definition is compiled
+// on some core in the unit's guard model: its body sits at the offsets of
+// the #define in the file holding it.
+func (fs *Funcs) macroCompiled(d FuncDef) bool {
+	at := d.Node.Start
+	if b := d.Body(); b != nil {
+		at = b.Start + 1
+	}
+	return fs.compiledAt(d.File.MacroOf, at)
+}
+
+// compiledAt reports whether the unit compiles offset at of f on some
+// core.
+func (fs *Funcs) compiledAt(f *grammar.File, at uint32) bool {
+	if f == nil {
+		return false
+	}
+	g := f.Guards
+	if fs.unitGuards != nil {
+		if ug := fs.unitGuards(f); ug != nil {
+			g = ug
+		}
+	}
+	return g != nil && g.CoresAt(at) != grammar.None
+}
+
+// MacroTable gives a unit's #defines by name (Funcs.Forward counts the
+// definitions a unit compiles, shadowed or not).
+type MacroTable interface {
+	MacroDefs(name string) []*Macro
+}

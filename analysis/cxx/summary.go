@@ -1344,6 +1344,7 @@ func (s *Summaries) computeEffects(fn *grammar.Node) *effectList {
 			if !ok {
 				continue
 			}
+			c, _ = s.funcs.Forward(c)
 			if e, ok := s.directEffect(f, c); ok {
 				for _, x := range e {
 					add(n, effectFact{site: n, origin: x.origin, kind: x.Kind, all: x.All, cores: cores})

@@ -1,8 +1,10 @@
 package unit
 
 import (
+	"bytes"
 	"context"
 	"maps"
+	"slices"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -41,6 +43,13 @@ var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
 						}
 					}
 				}
+			}
+		}
+		// A switch that blanks the CCE qualifiers is off in a device
+		// build whatever an unseen header does.
+		for _, f := range u.Files {
+			for _, m := range hostSwitches(f) {
+				nowhere[m] = false
 			}
 		}
 		state := map[*grammar.File]map[string]bool{}
@@ -175,4 +184,65 @@ func (u *Unit) IncludeGuards(f *grammar.File) *grammar.Guards {
 		return g
 	}
 	return f.Guards
+}
+
+// hostSwitches are the macros under which f defines a CCE qualifier away
+// (`#ifdef ENABLE_CPU_TRACE_INTRINSIC` / `#define __gm__`): a device
+// compile keeps `__gm__` and `__aicore__` as its own words, so a switch
+// that blanks them builds for the host, and is off in every device build,
+// like `__CPU_SIM`.
+func hostSwitches(f *grammar.File) []string {
+	var out []string
+	// open holds, per open #if group, the macro its first branch tests
+	// (`#ifdef M`, `#if defined(M)`, `#if M`), "" once past that branch.
+	var open []string
+	for _, d := range f.Guards.Directives {
+		switch d.Kind {
+		case "if", "ifdef":
+			m := ""
+			if names := condMacros(d); len(names) == 1 {
+				m = names[0]
+			}
+			open = append(open, m)
+		case "ifndef":
+			open = append(open, "")
+		case "elif", "else":
+			if len(open) > 0 {
+				open[len(open)-1] = ""
+			}
+		case "endif":
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		case "define":
+			if len(d.Macros) == 0 || !cceQualifiers[d.Macros[0].Name] || len(bytes.TrimSpace(f.Src[d.Macros[0].End:d.End])) > 0 {
+				continue
+			}
+			// The innermost group that tests a switch (an `#ifndef
+			// __gm__` around the define tests the qualifier itself).
+			for i := len(open) - 1; i >= 0; i-- {
+				if open[i] != "" {
+					if !slices.Contains(out, open[i]) {
+						out = append(out, open[i])
+					}
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// cceQualifiers are the words ccec defines for device code.
+var cceQualifiers = map[string]bool{"__gm__": true, "__aicore__": true, "__global__": true}
+
+// condMacros are the macros a condition names, but `defined`.
+func condMacros(d grammar.Directive) []string {
+	var out []string
+	for _, m := range d.Macros {
+		if m.Name != "defined" {
+			out = append(out, m.Name)
+		}
+	}
+	return out
 }

@@ -51,6 +51,9 @@ var unitMacrosKey = &UnitKey[*UnitMacros]{
 // Macros returns the macros the unit's files define.
 func (u *Unit) Macros() *UnitMacros { return Fact(u, unitMacrosKey) }
 
+// MacroDefs are the unit's #defines of name (cxx.MacroTable).
+func (u *Unit) MacroDefs(name string) []*cxx.Macro { return u.Macros().ByName[name] }
+
 // CodeFiles are the unit's files followed by their macro shadows: what a
 // function index reads so a macro used as a statement reaches its body.
 func (u *Unit) CodeFiles() []*grammar.File {

@@ -211,7 +211,9 @@ func TestStatisticsSight(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := jsonStatistics(t, dir).counters()
-	want := map[string]int{"macro_uses_undefined": 1, "macro_uses_unread": 1, "template_arguments_unknown": 1, "fixes_demoted": 3}
+	// Unread: RUN_PHASE (pasted) and the two uses of TRACED, whose other
+	// definition (built by the switch) stringizes its argument.
+	want := map[string]int{"macro_uses_undefined": 1, "macro_uses_unread": 3, "template_arguments_unknown": 1, "fixes_demoted": 3}
 	for k, n := range want {
 		if got[k] != n {
 			t.Errorf("json statistics %s = %d, want %d (%v)", k, got[k], n, got)
