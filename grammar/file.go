@@ -60,6 +60,20 @@ func LangOf(path string) (Lang, bool) {
 // ParseFile parses src as the language of path, using p (which may be nil)
 // and the previous tree old for incremental reparsing.
 func ParseFile(ctx context.Context, p *Parser, path string, src []byte, old *File) (*File, error) {
+	if IsBinary(src) {
+		return nil, ErrBinary
+	}
+	parseSrc, masks := src, []Span(nil)
+	if lang, _ := LangOf(path); lang == CPP {
+		parseSrc, masks = Mask(src)
+	}
+	return ParseMasked(ctx, p, path, src, parseSrc, masks, NewLines(src), old)
+}
+
+// ParseMasked is ParseFile given what Mask(src) and NewLines(src) return,
+// for an editor that has them already (it diffs masked texts to tell the
+// parser its edit).
+func ParseMasked(ctx context.Context, p *Parser, path string, src, masked []byte, masks []Span, lines *Lines, old *File) (*File, error) {
 	lang, _ := LangOf(path)
 	if IsBinary(src) {
 		return nil, ErrBinary
@@ -69,20 +83,20 @@ func ParseFile(ctx context.Context, p *Parser, path string, src []byte, old *Fil
 		p = NewParser(lang)
 		p.batch = batch
 	}
-	f := &File{Path: path, Lang: lang, Src: src, Lines: NewLines(src), ValidUTF8: utf8.Valid(src)}
-	parseSrc := src
+	f := &File{Path: path, Lang: lang, Src: src, Lines: lines, ValidUTF8: utf8.Valid(src)}
 	if lang == CPP {
-		parseSrc, f.Masks = Mask(src)
+		f.Masks = masks
 		f.Guards = ScanGuards(src)
 		f.Includes = IncludesOf(f)
 	} else {
+		masked = src
 		f.Guards = &Guards{}
 	}
 	var oldTree *Tree
 	if old != nil {
 		oldTree = old.Tree
 	}
-	t, err := p.parse(ctx, parseSrc, src, oldTree, f.Lines)
+	t, err := p.parse(ctx, masked, src, oldTree, f.Lines)
 	if err != nil {
 		return nil, err
 	}

@@ -151,9 +151,9 @@ func (d *document) parse(ctx context.Context, src []byte) (*grammar.File, error)
 		// Closed: an old snapshot still reading it parses afresh.
 		return grammar.ParseFile(context.Background(), nil, d.path, src, nil)
 	}
-	masked := src
+	masked, masks := src, []grammar.Span(nil)
 	if d.lang == grammar.CPP {
-		masked, _ = grammar.Mask(src)
+		masked, masks = grammar.Mask(src)
 	}
 	if d.parser == nil {
 		d.parser = grammar.NewParser(d.lang)
@@ -164,7 +164,9 @@ func (d *document) parse(ctx context.Context, src []byte) (*grammar.File, error)
 		old = d.file
 		old.Tree.ApplyEdit(diffEdit(d.masked, masked, d.mlines, lines))
 	}
-	f, err, stopped := parseUntil(ctx, d.parser, d.path, src, old)
+	f, err, stopped := parseUntil(ctx, func(ctx context.Context) (*grammar.File, error) {
+		return grammar.ParseMasked(ctx, d.parser, d.path, src, masked, masks, lines, old)
+	}, len(src))
 	if stopped {
 		// tree-sitter resumes a cancelled parse on the next input, and
 		// the cancel flag its watcher raises may land after the parse.
@@ -187,16 +189,17 @@ func (d *document) parse(ctx context.Context, src []byte) (*grammar.File, error)
 	return f, nil
 }
 
-// parseUntil is grammar.ParseFile given up when ctx ends, and whether it
-// was (the parser is then not to be used again). The parse runs under a
-// context of its own cancelled only while the parse runs: tree-sitter's
-// watcher of a context cancelled later could raise the parser's cancel
-// flag after the parse, failing the next one. A text under stopBytes is
+// parseUntil runs parse (of a text of size bytes), given up when ctx
+// ends, and says whether it was (the parser is then not to be used
+// again). The parse runs under a context of its own cancelled only while
+// the parse runs: tree-sitter's watcher of a context cancelled later
+// could raise the parser's cancel flag after the parse, failing the next
+// one. A text under stopBytes is
 // not worth stopping (its parse takes a few ms at most): it parses with
 // no watcher, one goroutine and thread wake less per keystroke.
-func parseUntil(ctx context.Context, p *grammar.Parser, path string, src []byte, old *grammar.File) (*grammar.File, error, bool) {
-	if len(src) < stopBytes {
-		f, err := grammar.ParseFile(context.Background(), p, path, src, old)
+func parseUntil(ctx context.Context, parse func(context.Context) (*grammar.File, error), size int) (*grammar.File, error, bool) {
+	if size < stopBytes {
+		f, err := parse(context.Background())
 		return f, err, false
 	}
 	pctx, cancel := context.WithCancel(context.Background())
@@ -210,7 +213,7 @@ func parseUntil(ctx context.Context, p *grammar.Parser, path string, src []byte,
 			cancel()
 		}
 	})
-	f, err := grammar.ParseFile(pctx, p, path, src, old)
+	f, err := parse(pctx)
 	mu.Lock()
 	running = false
 	mu.Unlock()

@@ -3,6 +3,7 @@ package abi
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -859,6 +860,72 @@ func templateParamList(td *grammar.Node) tmplParams {
 type FileDefs struct {
 	fns     map[string][]fnDef
 	classes []fileClass
+	tree    *grammar.Tree
+	// bound memoizes bindingOf per function of the file: kept with the
+	// parse, so an edit elsewhere in the unit walks no body of this file.
+	mu    sync.Mutex
+	bound map[*grammar.Node]*fnBinding
+}
+
+// fnBinding is what BindDefs reads of a function: its template parameters
+// (templateParams) and its sites.
+type fnBinding struct {
+	tps   map[string]string
+	sites []bindSite
+}
+
+// bindSite is a call or a template type in a function body: what can bind
+// template parameters, with the name it calls or instantiates.
+type bindSite struct {
+	node *grammar.Node
+	name string
+	call bool
+}
+
+// bindingOf reads fn's template parameters, and its calls and named
+// template types in preorder.
+func bindingOf(fn *grammar.Node) *fnBinding {
+	b := &fnBinding{tps: templateParams(fn)}
+	body := fn.ChildByField("body")
+	if body == nil {
+		return b
+	}
+	var out []bindSite
+	ds := body.Descendants()
+	for k := range ds {
+		n := &ds[k]
+		switch n.Kind() {
+		case "call_expression":
+			if call, ok := cxx.AsCall(n); ok {
+				out = append(out, bindSite{n, call.Name, true})
+			}
+		case "template_type":
+			if nm := n.ChildByField("name"); nm != nil {
+				out = append(out, bindSite{n, nm.Text(), false})
+			}
+		}
+	}
+	b.sites = out
+	return b
+}
+
+// bindingIn is bindingOf(fn), once per function of the files' parses.
+func bindingIn(byTree map[*grammar.Tree]*FileDefs, fn *grammar.Node) *fnBinding {
+	d := byTree[fn.Tree()]
+	if d == nil {
+		return bindingOf(fn)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	b := d.bound[fn]
+	if b == nil {
+		b = bindingOf(fn)
+		if d.bound == nil {
+			d.bound = map[*grammar.Node]*fnBinding{}
+		}
+		d.bound[fn] = b
+	}
+	return b
 }
 
 // fileClass is one class or struct definition of a file.
@@ -874,6 +941,7 @@ func IndexDefs(f *grammar.File) *FileDefs {
 	if f == nil || f.Tree == nil || f.Lang != grammar.CPP {
 		return d
 	}
+	d.tree = f.Tree
 	for _, n := range f.Tree.OfKind("function_definition") {
 		if name := cxx.FunctionName(n); name != "" {
 			d.fns[name] = append(d.fns[name], fnDef{node: n, scope: name, tmpl: templateParamList(n.Parent())})
@@ -915,7 +983,11 @@ func BindDefs(entry *grammar.File, files []*FileDefs, consts *cxx.Resolver) *Bin
 		methods []*grammar.Node
 	}
 	classes := map[string]*classDef{}
+	byTree := make(map[*grammar.Tree]*FileDefs, len(files))
 	for _, d := range files {
+		if d.tree != nil {
+			byTree[d.tree] = d
+		}
 		for name, ds := range d.fns {
 			fns[name] = append(fns[name], ds...)
 		}
@@ -1010,7 +1082,8 @@ func BindDefs(entry *grammar.File, files []*FileDefs, consts *cxx.Resolver) *Bin
 		changed = false
 		for i := 0; i < len(order); i++ {
 			fn := order[i]
-			tps := templateParams(fn)
+			fb := bindingIn(byTree, fn)
+			tps := fb.tps
 			eval := func(n *grammar.Node) []int64 {
 				return evalBound(n, func(name string) (string, bool) { s, ok := tps[name]; return s, ok }, lookup, consts)
 			}
@@ -1022,40 +1095,30 @@ func BindDefs(entry *grammar.File, files []*FileDefs, consts *cxx.Resolver) *Bin
 				}
 				return false
 			}
-			body := fn.ChildByField("body")
-			if body == nil {
-				continue
-			}
-			ds := body.Descendants()
-			for k := range ds {
-				n := &ds[k]
-				switch n.Kind() {
-				case "call_expression":
-					call, ok := cxx.AsCall(n)
-					if !ok || len(fns[call.Name]) == 0 || dead(n) {
+			for _, st := range fb.sites {
+				n := st.node
+				if st.call {
+					if len(fns[st.name]) == 0 || dead(n) {
 						continue
 					}
+					call, _ := cxx.AsCall(n)
 					resolved = true
-					for _, d := range fns[call.Name] {
+					for _, d := range fns[st.name] {
 						markLive(d.node)
 						if len(d.tmpl.names) > 0 {
 							record(d.scope, d.tmpl, call.TArgs, eval)
 						}
 					}
-				case "template_type":
-					nm := n.ChildByField("name")
-					if nm == nil {
-						continue
-					}
-					cd := classes[nm.Text()]
-					if cd == nil || dead(n) {
-						continue
-					}
-					resolved = true
-					record(nm.Text(), cd.tmpl, targs(n), eval)
-					for _, m := range cd.methods {
-						markLive(m)
-					}
+					continue
+				}
+				cd := classes[st.name]
+				if cd == nil || dead(n) {
+					continue
+				}
+				resolved = true
+				record(st.name, cd.tmpl, targs(n), eval)
+				for _, m := range cd.methods {
+					markLive(m)
 				}
 			}
 		}

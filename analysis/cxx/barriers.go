@@ -81,12 +81,16 @@ func FuncsOf(ff FileFacts, files ...*grammar.File) *Funcs {
 		fs.macroDefs = t.MacroDefs
 	}
 	ownFiles := 0
+	bounds := make([]int, 1, len(files)+1)
 	for i, f := range files {
 		if f.Tree != nil {
 			fs.trees[f.Tree] = &treeCalls{f: f}
 		}
 		p := shares[i]
-		fs.byName = append(fs.byName, p.defs...)
+		for _, k := range p.byName {
+			fs.byName = append(fs.byName, p.defs[k])
+		}
+		bounds = append(bounds, len(fs.byName))
 		// A macro body is reached through its uses only: it is no
 		// function of the unit of its own.
 		if f.MacroOf == nil {
@@ -96,7 +100,7 @@ func FuncsOf(ff FileFacts, files ...*grammar.File) *Funcs {
 			}
 		}
 	}
-	slices.SortStableFunc(fs.byName, func(a, b FuncDef) int { return strings.Compare(a.Name, b.Name) })
+	fs.byName = mergeByName(fs.byName, bounds)
 	if ownFiles == 1 {
 		// One file's definitions: its share's list, not a copy.
 		for _, p := range fs.shares {
@@ -111,6 +115,41 @@ func FuncsOf(ff FileFacts, files ...*grammar.File) *Funcs {
 		}
 	}
 	return fs
+}
+
+// mergeByName merges the runs of defs (each sorted by name, run i from
+// bounds[i] to bounds[i+1]) into one, stably: a name's definitions keep
+// their runs' order, as a stable sort of defs would.
+func mergeByName(defs []FuncDef, bounds []int) []FuncDef {
+	if len(bounds) <= 2 {
+		return defs
+	}
+	to := make([]FuncDef, len(defs))
+	for len(bounds) > 2 {
+		runs := len(bounds) - 1
+		next := make([]int, 0, runs/2+2)
+		for m := 0; 2*m < runs; m++ {
+			lo, mid := bounds[2*m], bounds[2*m+1]
+			hi := mid
+			if 2*m+1 < runs {
+				hi = bounds[2*m+2]
+			}
+			i, j, k := lo, mid, lo
+			for ; i < mid && j < hi; k++ {
+				if strings.Compare(defs[j].Name, defs[i].Name) < 0 {
+					to[k], j = defs[j], j+1
+				} else {
+					to[k], i = defs[i], i+1
+				}
+			}
+			k += copy(to[k:], defs[i:mid])
+			copy(to[k:], defs[j:hi])
+			next = append(next, lo)
+		}
+		bounds = append(next, bounds[runs])
+		defs, to = to, defs
+	}
+	return defs
 }
 
 // appendDecls adds the names a declaration declares, with their types,

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -224,6 +225,9 @@ func (x *CallIndex) Named(names ...string) []*grammar.Node {
 // FileFuncs is one file's share of a Funcs index.
 type FileFuncs struct {
 	defs []FuncDef
+	// byName are defs' indexes in name order (stable): a unit's index
+	// merges its files' runs, sorting none of an unchanged file's again.
+	byName []int32
 	// decls are the preorder indexes in file's tree of the declarations
 	// with a type (declarations, members, parameters); types and fields
 	// their names' and classes' type texts (declTypes).
@@ -416,6 +420,11 @@ func IndexFileFuncs(f *grammar.File) *FileFuncs {
 	if cap(ff.defs) > len(ff.defs)+len(ff.defs)/8 {
 		ff.defs = slices.Clone(ff.defs)
 	}
+	ff.byName = make([]int32, len(ff.defs))
+	for i := range ff.byName {
+		ff.byName[i] = int32(i)
+	}
+	slices.SortStableFunc(ff.byName, func(a, b int32) int { return strings.Compare(ff.defs[a].Name, ff.defs[b].Name) })
 	if cap(ff.decls) > len(ff.decls)+len(ff.decls)/8 {
 		ff.decls = slices.Clone(ff.decls)
 	}
