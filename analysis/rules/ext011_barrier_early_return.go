@@ -39,8 +39,11 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"did not resolve) may be either: it is reported at info, naming the call, and counted in `--statistics` as " +
 			"a finding said less. So is a block's share of the work outside loops (a value computed from the block id and the tiling, " +
 			"`if (start >= rows)`) where the operator's host sizes its launch to the work (`SetBlockDim(n)`, n computed, not the chip's " +
-			"core count alone): whether a launched block gets no share is the host's arithmetic, which the analysis does not follow, " +
+			"core count alone), or, outside an operator's `op_host`, passes a tiling field set that way to the kernel's launch " +
+			"(`k<<<n, …>>>`, `ACLRT_LAUNCH_KERNEL(k)(n, …)`, through a wrapper's parameter to its callers' `k_do(…, tiling.used, …)` " +
+			"with `used = std::min(cores, n)`): whether a launched block gets no share is the host's arithmetic, which the analysis does not follow, " +
 			"and the info names that launch; with every core launched (`SetBlockDim(GetCoreNumAiv())`) it stays an error. " +
+			"A kernel (not mixed) every host launch of which starts one block (read as for EXT013) is silent: its one core waits for nobody. " +
 			"An unconditional `return` before a barrier is reported as a " +
 			"debugging probe left in (warning). A return after the last barrier, or on a branch that passed its own " +
 			"barrier, is silent. A return ending one branch of an `if` whose other branch reaches the barrier is judged by " +
@@ -116,7 +119,9 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 		return
 	}
 	sites := allBarrierSites(pass)
-	if len(sites) == 0 {
+	if len(sites) == 0 || !pass.Mixed() && launchedBlocks(pass, "") == 1 {
+		// A kernel every host launch starts on one block has no other
+		// core to wait for.
 		return
 	}
 	funcs := pass.Closure().FuncIndex()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,12 +31,20 @@ var GMFalseSharing = register(&analysis.Analyzer{
 			"`GetBlockIdx()`, `get_sub_block_id(args)`, `GetSubBlockIdx()`, `get_subblockid()`, `block_idx`, a " +
 			"variable or member assigned from one (`blockIdx * kStride + lane`), or a helper that returns one, or " +
 			"whose pointer is a local carved at such an offset (`row = base + idx * kColumns; row[0] = v`, " +
-			"`GlobalTensor<T> rowGm = baseGm[idx * kColumns]`), when " +
+			"`GlobalTensor<T> rowGm = baseGm[idx * kColumns]`), or from a table entry read at a core id when the function also reads the " +
+			"next core's entry (`start = offs.GetValue(id)`, `end = offs.GetValue(id + 1)`, a store at `start + i`: the ranges touch, so the " +
+			"elements at each boundary are one apart; a parameter is followed to what the file's calls pass), when " +
 			"some core id's step times the element size is below 64 bytes. Strides and element sizes are resolved " +
 			"through constants, `sizeof`-free scalar types and the unit's structs (`alignas(64)` and padding " +
 			"fields count). Silent when a stride or size is not constant, when the store is guarded so one core " +
-			"writes (`if (blockIdx == 0)`, an earlier `if (blockIdx != 0) return;`), and for DMA writes " +
-			"(`DataCopy`), which write whole blocks from UB.",
+			"writes (`if (blockIdx == 0)`, an earlier `if (blockIdx != 0) return;`), for DMA writes " +
+			"(`DataCopy`), which write whole blocks from UB, and for a slot at a block id of a kernel every host launch " +
+			"of which starts one block (no neighbouring block: in a mixed kernel only `block_idx` counts blocks). " +
+			"The launches are read from the host code naming the kernel (`k<<<n, …>>>`, `ACLRT_LAUNCH_KERNEL(k)(n, …)`, " +
+			"`aclrtlaunch_k(n, …)`), through wrappers passing their own parameter on (`void k_do(uint32_t n, …) { k<<<n, …>>>(…); }`) " +
+			"to what their callers pass: a number, a `#define`, or a local or constant the host file only assigns numbers; " +
+			"a kernel a host also names in a string (a handle looked up by name) or launches with a count not read that way " +
+			"is judged as any.",
 		Why: "A scalar store goes through the core's data cache, and `dcci(..., CACHELINE_OUT)` writes the whole " +
 			"64-byte line back to GM, including the bytes of the line this core never wrote, as they were when the " +
 			"core loaded the line. When several cores' slots share a line, each core's write-back overwrites the " +
@@ -114,6 +123,10 @@ func runGMFalseSharing(pass *analysis.Pass) {
 			continue
 		}
 		slots = append(slots, row...)
+		if fs.launched(a.Func()) == 1 {
+			// One block: no other block's slot to share a line with.
+			slots = slices.DeleteFunc(slots, func(t slotStep) bool { return blockID(t.id, pass.Mixed()) })
+		}
 		if len(slots) == 0 {
 			continue
 		}
@@ -131,6 +144,56 @@ func runGMFalseSharing(pass *analysis.Pass) {
 		}
 		pass.Report(fs.diagnostic(a, idx, min))
 	}
+}
+
+// launchedBlocks returns how many blocks at most every host launch of
+// kernel (every kernel for "") of the units compiling the pass's file
+// starts (workspace.HostLaunchOf), 0 when the launches of one of them are
+// not all read.
+func launchedBlocks(pass *analysis.Pass, kernel string) int64 {
+	if pass.Ctx == nil || len(pass.Ctx.Units) == 0 {
+		return 0
+	}
+	var n int64
+	for _, e := range pass.Ctx.Units {
+		b := pass.WS.HostLaunchOf(e, kernel).Blocks
+		if b == 0 {
+			return 0
+		}
+		n = max(n, b)
+	}
+	return n
+}
+
+// launched returns how many blocks at most every host launch of the
+// kernel fn starts, or of every kernel of the file's units when fn is not
+// one (launchedBlocks).
+func (s *falseSharing) launched(fn *grammar.Node) int64 {
+	if n, ok := s.blocks[fn]; ok {
+		return n
+	}
+	kernel := ""
+	if name := cxx.FunctionName(fn); fn.Kind() == "function_definition" && unit.IsKernelFunc(s.pass.File, fn) {
+		kernel = name
+	}
+	if s.blocks == nil {
+		s.blocks = map[*grammar.Node]int64{}
+	}
+	s.blocks[fn] = launchedBlocks(s.pass, kernel)
+	return s.blocks[fn]
+}
+
+// blockID reports whether core id n counts blocks: in a mixed kernel only
+// the builtin `block_idx` (the cluster's id on every core) does, as
+// `GetBlockIdx()` counts a block's two vector cores apart.
+func blockID(n *grammar.Node, mixed bool) bool {
+	if n.Kind() == "identifier" && n.Text() == "block_idx" {
+		return true
+	}
+	if c, ok := cxx.AsCall(n); ok {
+		return !mixed && (c.Name == "GetBlockIdx" || c.Name == "get_block_idx")
+	}
+	return !mixed && !strings.Contains(strings.ToLower(n.Text()), "sub")
 }
 
 // slotStep is one core id's step of a store's slot: coef elements of size
@@ -211,6 +274,8 @@ type falseSharing struct {
 	pass  *analysis.Pass
 	funcs *cxx.Funcs
 	gm    *cxx.GM
+	// blocks memoizes launched per function.
+	blocks map[*grammar.Node]int64
 	// onlyOneIn memoizes onlyOne per function.
 	onlyOneIn map[*grammar.Node]*onlyOneCode
 	defs      map[*grammar.Node]map[string]*localDef
@@ -222,6 +287,9 @@ type coreTerm struct {
 	id       *grammar.Node // the getter or name
 	coef     int64
 	coefNode *grammar.Node
+	// ranged is the read of this core's range start from a table
+	// (rangeStart), nil for a slot at the core id itself.
+	ranged *grammar.Node
 }
 
 func abs(x int64) int64 {
@@ -295,10 +363,17 @@ func (s *falseSharing) linear(fn, e *grammar.Node, depth int) ([]coreTerm, bool)
 	if isCoreGetter(e) {
 		return []coreTerm{{id: e, coef: 1}}, true
 	}
+	if e.Kind() == "identifier" && s.definition(fn, e) == nil {
+		if terms, ok := s.fromCallers(fn, e, depth); ok {
+			return terms, true
+		}
+	}
 	if !s.mentionsCore(fn, e, depth) {
 		return nil, true
 	}
 	switch e.Kind() {
+	case "subscript_expression":
+		return s.rangeStart(fn, e, depth)
 	case "identifier", "field_expression":
 		if def := s.definition(fn, e); def != nil {
 			return s.linear(cxx.EnclosingFunction(def), def, depth+1)
@@ -317,7 +392,7 @@ func (s *falseSharing) linear(fn, e *grammar.Node, depth int) ([]coreTerm, bool)
 		if r := s.returned(c); r != nil {
 			return s.linear(cxx.EnclosingFunction(r), r, depth+1)
 		}
-		return nil, false
+		return s.rangeStart(fn, e, depth)
 	case "binary_expression":
 		op := e.ChildByField("operator")
 		l, r := e.ChildByField("left"), e.ChildByField("right")
@@ -367,6 +442,87 @@ func (s *falseSharing) linear(fn, e *grammar.Node, depth int) ([]coreTerm, bool)
 		}
 	}
 	return nil, false
+}
+
+// tableRead returns the table and index of a read of one element
+// (`t.GetValue(i)`, `t[i]`), nil for another expression.
+func tableRead(e *grammar.Node) (*grammar.Node, *grammar.Node) {
+	switch e.Kind() {
+	case "subscript_expression":
+		return e.ChildByField("argument"), cxx.SubscriptIndex(e)
+	case "call_expression":
+		c, ok := cxx.AsCall(e)
+		if f := e.ChildByField("function"); ok && c.Name == "GetValue" && len(c.Args) == 1 && f.Kind() == "field_expression" {
+			return f.ChildByField("argument"), c.Args[0]
+		}
+	}
+	return nil, nil
+}
+
+// rangeStart returns the core term of a read of a GM table at a core id
+// (`start = t.GetValue(id)`) in a function that also reads the next
+// core's entry (`t.GetValue(id + 1)`): the start of this core's range of
+// a partition whose end is where the next core's range starts, so the
+// elements at the boundary are one apart (coreTerm.ranged).
+func (s *falseSharing) rangeStart(fn, e *grammar.Node, depth int) ([]coreTerm, bool) {
+	tbl, idx := tableRead(e)
+	if tbl == nil || idx == nil || fn == nil {
+		return nil, false
+	}
+	if k, _ := s.gm.KindOf(tbl); k != cxx.GMData && k != cxx.GMGlobalTensor {
+		return nil, false
+	}
+	terms, ok := s.linear(fn, idx, depth+1)
+	if !ok || len(terms) != 1 || terms[0].coef != 1 {
+		return nil, false
+	}
+	next := false
+	fn.Walk(func(n *grammar.Node) bool {
+		if t, i := tableRead(n); !next && t != nil && i != nil && t.Text() == tbl.Text() {
+			if i = cxx.Unparen(i); i.Kind() == "binary_expression" && i.ChildByField("operator").Text() == "+" {
+				l, r := i.ChildByField("left"), i.ChildByField("right")
+				one, ok := s.pass.Consts.Eval(r)
+				next = ok && one == 1 && l.Text() == idx.Text()
+			}
+		}
+		return !next
+	})
+	if !next {
+		return nil, false
+	}
+	return []coreTerm{{id: terms[0].id, coef: 1, ranged: e}}, true
+}
+
+// fromCallers returns the core terms of parameter e of fn as the calls of
+// fn in the file pass it (every call whose argument reads a core id the
+// same way), ok false when it is no parameter or no call passes one.
+func (s *falseSharing) fromCallers(fn, e *grammar.Node, depth int) ([]coreTerm, bool) {
+	if fn == nil || depth > 3 || fn.Kind() != "function_definition" {
+		return nil, false
+	}
+	k := -1
+	for _, p := range cxx.Params(fn) {
+		if p.Name == e.Text() {
+			k = int(p.Index)
+		}
+	}
+	name := cxx.FunctionName(fn)
+	if k < 0 || name == "" {
+		return nil, false
+	}
+	var out []coreTerm
+	for _, n := range s.pass.Closure().Calls(s.pass.File).Named(name) {
+		c, _ := cxx.AsCall(n)
+		if k >= len(c.Args) {
+			return nil, false
+		}
+		terms, ok := s.linear(cxx.EnclosingFunction(n), c.Args[k], depth+1)
+		if !ok || len(terms) == 0 {
+			return nil, false
+		}
+		out = append(out, terms...)
+	}
+	return out, len(out) > 0
 }
 
 // mentionsCore reports whether an expression reads a core id (directly,
@@ -731,7 +887,18 @@ func (s *falseSharing) diagnostic(a *cxx.Access, idx *grammar.Node, st slotStep)
 		"%d cores' slots share a 64-byte cache line, and each core's write-back (`dcci(..., CACHELINE_OUT)`) writes "+
 		"the whole line, so the last core to flush wins and the others' values are lost; pad each slot to 64 bytes",
 		shortText(a.Node), step, shortText(t.id), abs(t.coef), size, cxx.BaseName(st.elemType), through, per)
+	if t.ranged != nil {
+		tbl, at := tableRead(t.ranged)
+		msg = fmt.Sprintf("`%s` stores into this core's range of %d-byte `%s` elements, which starts at `%s` and ends where "+
+			"the next core's starts (`%s` is read at `%s + 1` too): the elements at each boundary share a 64-byte cache line, "+
+			"and each core's write-back (`dcci(..., CACHELINE_OUT)`) writes the whole line, so the last core to flush wins "+
+			"and the others' values are lost; align each range to 64 bytes, or write the boundary lines by DMA",
+			shortText(a.Node), size, cxx.BaseName(st.elemType), shortText(t.ranged), shortText(tbl), shortText(at))
+	}
 	d := analysis.Diagnostic{Start: a.Node.Start, End: a.Node.End, Message: msg}
+	if t.ranged != nil {
+		return d
+	}
 	if fix, ok := s.padFix(idx, t, size, st.sdef); ok {
 		d.Fixes = []analysis.Fix{fix}
 	}

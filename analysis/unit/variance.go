@@ -924,7 +924,11 @@ func (m *VarianceModel) launchCounts() map[string]workspace.LaunchCount {
 			for i, f := range m.u.Files {
 				paths[i] = f.Path
 			}
-			for f, c := range m.u.ws.LaunchCounts(filepath.Dir(m.u.Entry), paths) {
+			counts := m.u.ws.LaunchCounts(filepath.Dir(m.u.Entry), paths)
+			if len(counts) == 0 {
+				counts = m.hostCounts()
+			}
+			for f, c := range counts {
 				if c.Other {
 					m.others[f] = c
 				} else {
@@ -934,6 +938,25 @@ func (m *VarianceModel) launchCounts() map[string]workspace.LaunchCount {
 		}
 	}
 	return m.counts
+}
+
+// hostCounts are the launch counts host code outside an operator's
+// op_host gives the one kernel file of the unit (workspace.HostLaunchOf:
+// `k<<<n, …>>>` and wrappers passing n on), none when another file
+// defines kernels too.
+func (m *VarianceModel) hostCounts() map[string]workspace.LaunchCount {
+	var out map[string]workspace.LaunchCount
+	kernels := 0
+	for _, f := range m.u.Files {
+		if l := m.u.ws.HostLaunchOf(f.Path, ""); l.Kernels > 0 {
+			out = l.Counts
+			kernels++
+		}
+	}
+	if kernels != 1 {
+		return nil
+	}
+	return out
 }
 
 // factor is a product's operand as getter reads it, a constant as its

@@ -104,24 +104,24 @@ const (
 
 // launchIn returns the first file of dir (in path order) that launches a
 // kernel, or for "\x00"+name the first that launches kernel name; the
-// launches are found once per include graph.
+// launches are found once per include graph (launchDirs lists them all).
 func (w *Workspace) launchIn(dir string) string {
 	w.mu.Lock()
 	m := w.launchDirs
 	w.mu.Unlock()
 	if m == nil {
-		m = map[string]string{}
-		for _, p := range w.KnownFiles() {
+		m = map[string][]string{knownFiles: w.KnownFiles()}
+		for _, p := range m[knownFiles] {
 			s := w.scanOf(p)
 			if s == nil {
 				continue
 			}
-			if d := filepath.Dir(p); s.launch && m[d] == "" {
-				m[d] = p
+			if d := filepath.Dir(p); s.launch && m[d] == nil {
+				m[d] = []string{p}
 			}
 			for _, k := range s.launched {
-				if m["\x00"+k] == "" {
-					m["\x00"+k] = p
+				if l := m["\x00"+k]; len(l) == 0 || l[len(l)-1] != p {
+					m["\x00"+k] = append(l, p)
 				}
 			}
 		}
@@ -129,8 +129,14 @@ func (w *Workspace) launchIn(dir string) string {
 		w.launchDirs = m
 		w.mu.Unlock()
 	}
-	return m[dir]
+	if l := m[dir]; len(l) > 0 {
+		return l[0]
+	}
+	return ""
 }
+
+// knownFiles is the key launchDirs lists every known file under.
+const knownFiles = "\x01"
 
 // BuildSetting is one compile setting read from a plain build file: a
 // CMake list, a shell or make script, or a Python build helper.

@@ -51,6 +51,7 @@ func (w *Workspace) dropIncludeUnits() {
 	w.unitsEpoch++
 	w.dropClosures()
 	w.launchDirs = nil
+	w.hostLaunch = nil
 }
 
 // touched records a content change of path (w.mu held); shape says its

@@ -211,8 +211,10 @@ type Workspace struct {
 	maxUnit int64
 	// build caches BuildSettings by folder, launchDirs the first file of
 	// each folder that launches a kernel (launch.go).
-	launchDirs map[string]string
+	launchDirs map[string][]string
 	build      *memo[string, []BuildSetting]
+	// hostLaunch caches HostLaunchOf by entry.
+	hostLaunch *memo[string, HostLaunch]
 	// counts caches LaunchCounts by operator host folder.
 	counts *memo[string, map[string]LaunchCount]
 	// problems are the files and folders that could not be read, by path
@@ -286,6 +288,7 @@ func (w *Workspace) rootsChanged() {
 	w.dropStubs()
 	w.build = nil
 	w.counts = nil
+	w.hostLaunch = nil
 	w.macros = nil
 }
 
@@ -1483,6 +1486,7 @@ func (w *Workspace) Fork() *Workspace {
 		launchDirs:  w.launchDirs,
 		build:       w.build,
 		counts:      w.counts,
+		hostLaunch:  w.hostLaunch,
 		problems:    w.problems,
 		uses:        w.uses,
 		idx:         w.idx,
