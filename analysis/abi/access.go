@@ -886,6 +886,9 @@ type bindSite struct {
 // template types in preorder.
 func bindingOf(fn *grammar.Node) *fnBinding {
 	b := &fnBinding{tps: templateParams(fn)}
+	if len(b.tps) == 0 {
+		b.tps = nil // kept with the parse: most functions have none
+	}
 	body := fn.ChildByField("body")
 	if body == nil {
 		return b
@@ -909,9 +912,9 @@ func bindingOf(fn *grammar.Node) *fnBinding {
 	return b
 }
 
-// bindingIn is bindingOf(fn), once per function of the files' parses.
-func bindingIn(byTree map[*grammar.Tree]*FileDefs, fn *grammar.Node) *fnBinding {
-	d := byTree[fn.Tree()]
+// bindingIn is bindingOf(fn), once per function of d's parse (nil: fn is
+// in none of the files).
+func bindingIn(d *FileDefs, fn *grammar.Node) *fnBinding {
 	if d == nil {
 		return bindingOf(fn)
 	}
@@ -971,34 +974,81 @@ func IndexDefs(f *grammar.File) *FileDefs {
 	return d
 }
 
-// BindDefs is Bind over the definitions of the entry file (first) and the
-// files of its closure, each file once.
-func BindDefs(entry *grammar.File, files []*FileDefs, consts *cxx.Resolver) *Bindings {
+// Defs are the definitions of a list of files by name, in file order
+// (JoinDefs).
+type Defs struct {
+	fns     map[string][]fnDef
+	classes map[string]*classDef
+	byTree  map[*grammar.Tree]*FileDefs
+}
+
+type classDef struct {
+	tmpl    tmplParams
+	methods []*grammar.Node
+}
+
+// JoinDefs joins the definitions of files, each file once: the entries
+// of a header list share the join of their headers.
+func JoinDefs(files []*FileDefs) *Defs {
+	j := &Defs{fns: map[string][]fnDef{}, classes: map[string]*classDef{}, byTree: make(map[*grammar.Tree]*FileDefs, len(files))}
+	for _, d := range files {
+		j.add(d)
+	}
+	return j
+}
+
+func (j *Defs) add(d *FileDefs) {
+	if d.tree != nil {
+		j.byTree[d.tree] = d
+	}
+	for name, ds := range d.fns {
+		j.fns[name] = append(j.fns[name], ds...)
+	}
+	for _, c := range d.classes {
+		cd := j.classes[c.name]
+		if cd == nil {
+			cd = &classDef{tmpl: c.tmpl}
+			j.classes[c.name] = cd
+		}
+		cd.methods = append(cd.methods, c.methods...)
+	}
+}
+
+// BindDefs is Bind over the definitions of the entry file, own, and
+// those of the other files of its closure, rest (JoinDefs; read, not
+// changed).
+func BindDefs(entry *grammar.File, own *FileDefs, rest *Defs, consts *cxx.Resolver) *Bindings {
 	if entry == nil || entry.Tree == nil {
 		return nil
 	}
-	fns := map[string][]fnDef{}
-	type classDef struct {
-		tmpl    tmplParams
-		methods []*grammar.Node
+	// The entry's names first: a join of its file and rest for the names
+	// it defines, rest's own lists for the others.
+	first := JoinDefs([]*FileDefs{own})
+	for name := range first.fns {
+		first.fns[name] = append(first.fns[name], rest.fns[name]...)
 	}
-	classes := map[string]*classDef{}
-	byTree := make(map[*grammar.Tree]*FileDefs, len(files))
-	for _, d := range files {
-		if d.tree != nil {
-			byTree[d.tree] = d
+	for name, cd := range first.classes {
+		if r := rest.classes[name]; r != nil {
+			cd.methods = append(cd.methods, r.methods...)
 		}
-		for name, ds := range d.fns {
-			fns[name] = append(fns[name], ds...)
+	}
+	fnsNamed := func(name string) []fnDef {
+		if ds, ok := first.fns[name]; ok {
+			return ds
 		}
-		for _, c := range d.classes {
-			cd := classes[c.name]
-			if cd == nil {
-				cd = &classDef{tmpl: c.tmpl}
-				classes[c.name] = cd
-			}
-			cd.methods = append(cd.methods, c.methods...)
+		return rest.fns[name]
+	}
+	classNamed := func(name string) *classDef {
+		if cd := first.classes[name]; cd != nil {
+			return cd
 		}
+		return rest.classes[name]
+	}
+	defsOf := func(t *grammar.Tree) *FileDefs {
+		if d := first.byTree[t]; d != nil {
+			return d
+		}
+		return rest.byTree[t]
 	}
 	vals := map[string]map[string]map[int64]bool{}
 	lookup := func(scope, name string) (int64, bool) {
@@ -1082,7 +1132,7 @@ func BindDefs(entry *grammar.File, files []*FileDefs, consts *cxx.Resolver) *Bin
 		changed = false
 		for i := 0; i < len(order); i++ {
 			fn := order[i]
-			fb := bindingIn(byTree, fn)
+			fb := bindingIn(defsOf(fn.Tree()), fn)
 			tps := fb.tps
 			eval := func(n *grammar.Node) []int64 {
 				return evalBound(n, func(name string) (string, bool) { s, ok := tps[name]; return s, ok }, lookup, consts)
@@ -1098,12 +1148,13 @@ func BindDefs(entry *grammar.File, files []*FileDefs, consts *cxx.Resolver) *Bin
 			for _, st := range fb.sites {
 				n := st.node
 				if st.call {
-					if len(fns[st.name]) == 0 || dead(n) {
+					ds := fnsNamed(st.name)
+					if len(ds) == 0 || dead(n) {
 						continue
 					}
 					call, _ := cxx.AsCall(n)
 					resolved = true
-					for _, d := range fns[st.name] {
+					for _, d := range ds {
 						markLive(d.node)
 						if len(d.tmpl.names) > 0 {
 							record(d.scope, d.tmpl, call.TArgs, eval)
@@ -1111,7 +1162,7 @@ func BindDefs(entry *grammar.File, files []*FileDefs, consts *cxx.Resolver) *Bin
 					}
 					continue
 				}
-				cd := classes[st.name]
+				cd := classNamed(st.name)
 				if cd == nil || dead(n) {
 					continue
 				}

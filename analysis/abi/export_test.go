@@ -27,7 +27,7 @@ func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) *Bin
 	if entry == nil || entry.Tree == nil {
 		return nil
 	}
-	defs := []*FileDefs{IndexDefs(entry)}
+	var defs []*FileDefs
 	seen := map[*grammar.File]bool{entry: true}
 	for _, f := range files {
 		if !seen[f] {
@@ -38,5 +38,5 @@ func Bind(entry *grammar.File, files []*grammar.File, consts *cxx.Resolver) *Bin
 	if consts == nil {
 		consts = cxx.NewResolver(append(append([]*grammar.File(nil), files...), entry)...)
 	}
-	return BindDefs(entry, defs, consts)
+	return BindDefs(entry, IndexDefs(entry), JoinDefs(defs), consts)
 }

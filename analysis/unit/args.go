@@ -93,14 +93,24 @@ var argsAccessesKey = &UnitKey[[]abi.Access]{
 	},
 }
 
+// bindingsKey binds an entry's templates over the definitions of its
+// file and of its headers, joined once for every entry of those headers.
 var bindingsKey = &UnitKey[*abi.Bindings]{
 	Name: "unit.bindings",
 	Compute: func(ctx context.Context, u *Unit) *abi.Bindings {
+		rest := Fact(u.Part("defs", u.Headers()), joinDefsKey)
+		return abi.BindDefs(u.Files[0], FileFact(u, u.Files[0], argsFileKey).defs, rest, Fact(u, constsKey))
+	},
+}
+
+var joinDefsKey = &UnitKey[*abi.Defs]{
+	Name: "unit.joinDefs",
+	Compute: func(ctx context.Context, u *Unit) *abi.Defs {
 		defs := make([]*abi.FileDefs, len(u.Files))
 		for i, f := range u.Files {
 			defs[i] = FileFact(u, f, argsFileKey).defs
 		}
-		return abi.BindDefs(u.Files[0], defs, Fact(u, constsKey))
+		return abi.JoinDefs(defs)
 	},
 }
 
