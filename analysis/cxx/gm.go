@@ -34,6 +34,10 @@ const (
 	// LocalTensor is an `AscendC::LocalTensor<T>` object (UB; GetValue is
 	// the safe pattern).
 	LocalTensor
+	// scalarLoad marks, among the functions, a load wrapper: its body is
+	// `return *p;` of its first parameter, a `__gm__` pointer. Its call
+	// is the scalar read, where the caller polls or waits.
+	scalarLoad
 )
 
 func (k GMKind) String() string {
@@ -234,6 +238,8 @@ const (
 	ViaGetValue
 	ViaSetValue
 	ViaCall
+	// ViaLoad is a load wrapper's call, `load(p)` (see scalarLoad).
+	ViaLoad
 )
 
 func (v AccessVia) String() string {
@@ -250,6 +256,8 @@ func (v AccessVia) String() string {
 		return "SetValue"
 	case ViaCall:
 		return "call"
+	case ViaLoad:
+		return "load"
 	}
 	return ""
 }
@@ -280,6 +288,8 @@ func (a *Access) Addr() string {
 		if ptr := a.Ptr(); a.Node == ptr.Parent() {
 			return Unparen(ptr).Text()
 		}
+	case ViaLoad:
+		return Unparen(a.Ptr()).Text()
 	}
 	return "&" + a.Node.Text()
 }
@@ -709,6 +719,47 @@ func (g *GM) addFuncs(defs []incNode) {
 			}
 		}
 	}
+	for _, fn := range defs {
+		if name := FunctionName(fn.n); name != "" && loadsFirstParam(fn.f, fn.n) {
+			if _, ok := g.funcs[name]; !ok {
+				g.funcs[name] = scalarLoad
+			}
+		}
+	}
+}
+
+// loadsFirstParam reports whether fn's whole body is `return *p;` (or
+// `p[0]`, through casts) of its first parameter, a `__gm__` pointer.
+func loadsFirstParam(f *grammar.File, fn *grammar.Node) bool {
+	body, d := fn.ChildByField("body"), FunctionDeclarator(fn)
+	if body == nil || d == nil || fn.ChildByField("declarator").Kind() == "pointer_declarator" {
+		return false
+	}
+	ps, stmts := d.ChildByField("parameters"), body.NamedChildren()
+	if ps == nil || len(stmts) != 1 || stmts[0].Kind() != "return_statement" {
+		return false
+	}
+	params := ps.NamedChildren()
+	if len(params) == 0 || !hasGM(f, LeadingStart(params[0]), params[0].End) {
+		return false
+	}
+	name, _, _, _, _ := Declarator(params[0].ChildByField("declarator"))
+	e := stmts[0].NamedChildren()
+	if name == nil || len(e) != 1 {
+		return false
+	}
+	x := Unparen(e[0])
+	switch {
+	case x.Kind() == "pointer_expression" && operatorText(x) == "*":
+	case x.Kind() == "subscript_expression":
+	default:
+		return false
+	}
+	p := Unparen(x.ChildByField("argument"))
+	for p != nil && p.Kind() == "cast_expression" {
+		p = Unparen(p.ChildByField("value"))
+	}
+	return p != nil && p.Kind() == "identifier" && p.Text() == name.Text()
 }
 
 // addFields records struct and class members; those of other files than
@@ -1301,7 +1352,7 @@ func (g *GM) KindOf(e *grammar.Node) (GMKind, *Var) {
 			return g.castKind(ct)
 		}
 		if c, ok := AsCall(e); ok && c.Receiver == nil {
-			if k, ok := g.funcs[c.Name]; ok {
+			if k, ok := g.funcs[c.Name]; ok && k != scalarLoad {
 				return k, nil
 			}
 		}
@@ -1998,6 +2049,10 @@ func (fd *fnDccis) rooted(ix []int32, root string) []int32 {
 // Accesses returns every scalar GM access of the file in source order.
 func (g *GM) Accesses() []Access { return g.accesses }
 
+// LoadWrapper reports whether fn is a load wrapper (`return *p;` of its
+// first parameter): each call of it is an access of the caller's.
+func (g *GM) LoadWrapper(fn *grammar.Node) bool { return g.funcs[FunctionName(fn)] == scalarLoad }
+
 // sameMemory reports whether a dcci root covers an access root: equal, or
 // one is a variable initialized from the other (`auto q = (__gm__ T *)p;`).
 func (g *GM) sameMemory(dcciRoot string, a Access) bool {
@@ -2194,6 +2249,14 @@ func (g *GM) findAccesses(cands []*grammar.Node, skip []*grammar.Node) {
 			}
 			ptr, a = base, Access{Var: v, Via: ViaArrow}
 		case "call_expression":
+			if call, ok := AsCall(n); ok && call.Receiver == nil && len(call.Args) > 0 && g.funcs[call.Name] == scalarLoad {
+				// A load wrapper's call reads through its argument.
+				if k, v := g.KindOf(call.Args[0]); k == GMData {
+					ptr, a = call.Args[0], Access{Var: v, Via: ViaLoad, Kind: Read}
+					break
+				}
+				continue
+			}
 			if fn := n.ChildByField("function"); fn == nil || fn.Kind() != "identifier" && fn.Kind() != "field_expression" {
 				continue
 			} else if fn.Kind() == "field_expression" {

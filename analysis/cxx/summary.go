@@ -153,9 +153,10 @@ func joinRegion(a, b string) string {
 
 // Covers reports whether cache maintenance through o reaches memory p: the
 // buffer's base covers every region of it (range helpers start there), a
-// region covers itself.
+// region covers itself, and so does its start written as an index
+// (`dcci((__gm__ uint8_t *)(base + 32), ...)` then `*(base + 32)`).
 func (o Origin) Covers(p Origin) bool {
-	return o.Same(p) && (o.Off == 0 || o.OffUnknown || p.OffUnknown || o.Off == p.Off) && regionsMeet(o.Region, p.Region)
+	return o.Same(p) && (o.Off == 0 || o.OffUnknown || p.OffUnknown || o.Off == p.Off || o.Off+o.idx == p.Off+p.idx) && regionsMeet(o.Region, p.Region)
 }
 
 // shift adds the offset of d (a callee's origin relative to its parameter)

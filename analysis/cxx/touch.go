@@ -248,8 +248,10 @@ func (s *Summaries) computeTouchBefore(fn *grammar.Node, o Origin, w *grammar.No
 		}
 		// The last access of the loop after the wait runs before it on
 		// the next turn, unless an invalidation after it in the loop, or
-		// before the wait in it, drops the line.
-		t := x.lastTouch(o, core, w.Tree(), loop.End, func(t *Touch) bool { return t.At.Start > w.Start && loop.Contains(t.At) })
+		// before the wait in it, drops the line. A caller's call is such
+		// an access too: the callee's last read on one turn (a poll's,
+		// which ends it) precedes its wait on the next.
+		t := x.lastTouch(o, core, w.Tree(), loop.End, func(t *Touch) bool { return (t.At.Start > w.Start || !inside && t.At == w) && loop.Contains(t.At) })
 		if t == nil {
 			continue
 		}
@@ -281,9 +283,27 @@ func (s *Summaries) computeTouchBefore(fn *grammar.Node, o Origin, w *grammar.No
 func invalidates(i Effect, t Touch) bool {
 	if i.At == t.At {
 		// One helper call does both: its own order decides.
-		return i.Site.Tree() == t.Site.Tree() && t.Site.End <= i.Site.Start
+		return i.Site.Tree() == t.Site.Tree() && t.Site.End <= i.Site.Start && !testedAfter(t.Site, i.Site)
 	}
-	return Precedes(t.At, i.At)
+	return Precedes(t.At, i.At) && !testedAfter(t.At, i.At)
+}
+
+// testedAfter reports whether read r is in the test of a `while` or `for`
+// loop whose body holds x: the test runs after the body, so the read
+// that ends the loop (`while (*sig != v) dcci(sig, ...);`) comes after
+// the last pass's x and leaves its line cached.
+func testedAfter(r, x *grammar.Node) bool {
+	for p := r.Parent(); p != nil; p = p.Parent() {
+		switch p.Kind() {
+		case "while_statement", "for_statement":
+			if b := p.ChildByField("body"); b != nil && b.Contains(x) && !b.Contains(r) {
+				return true
+			}
+		case "function_definition", "lambda_expression":
+			return false
+		}
+	}
+	return false
 }
 
 // touchIndex finds the last access of a memory region, and the last

@@ -32,7 +32,12 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"store of that region (`p[i]`, `GetValue`, `SetValue`) before the wait or write, a " +
 			"poll of a signal word in it, an access in a loop around it, in a helper or in a caller before the call, " +
 			"with no `dcci` of it in between (the message and a related location name the access) — and in a polling " +
-			"loop. A read of memory this core's own DMA wrote is also a `warning` when nothing between the write and " +
+			"loop: a loop whose test reads the word, or an `if` in it that leaves the loop on it, or whose test checks a " +
+			"local the read is taken into (`do { v = *flag; } while (v != 1);`). A call of a load wrapper (a function " +
+			"whose body is `return *p;` of its `__gm__` pointer parameter) is a read at the call. The first read of a " +
+			"polling loop whose `dcci` comes after it (`while (*sig != v) dcci(sig, ...);`) is a `warning` when the line " +
+			"can be cached as the loop starts: this core accessed it before, or the loop ran before (an earlier call of " +
+			"its function, or a loop around the call: the read that ended the loop left the line cached). A read of memory this core's own DMA wrote is also a `warning` when nothing between the write and " +
 			"the read waits for the MTE3 pipe (`SetFlag`/`WaitFlag<HardEvent::MTE3_S>`, any `WaitFlag` on an `MTE3_*` " +
 			"event, `PipeBarrier<PIPE_ALL>` or `<PIPE_MTE3>`, `pipe_barrier(PIPE_ALL)`, a hardware `SyncAll`, a helper " +
 			"that does one of these or is handed an MTE3 event) and no `dcci` of the line comes after it: the copy runs " +
@@ -64,7 +69,9 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"`return Copy(...)`) does not come before what follows it. A DMA write or wait on the other side of an `if` " +
 			"testing the same condition as one around the read, whose names the function never assigns (`if (incy == 1) " +
 			"DataCopy(y[i], ...); else ...` then `if (incy == 1) ...; else y.GetValue(j)`), is on another run and passed over. Where the build keeps the compiler's scalar `dcci` " +
-			"insertion only a read after this core's own DMA write is reported (the compiler does not cover it); outside " +
+			"insertion only a read after this core's own DMA write is reported (the compiler does not cover it), and the " +
+			"first read of a polling loop that invalidates the word itself (its author keeps that word coherent, not the " +
+			"compiler: a history fix in such a build moved the loop's `dcci` before its first read); outside " +
 			"the runtime, the task-start invalidation the `info` reads rest on does not exist and they are not reported. " +
 			"SIMT vector functions (`__simt_vf__`) read through the vector unit's SIMT path, not the scalar cache, and host " +
 			"functions a device file holds (no `__aicore__` or macro that may stand for it) do not run on the core: neither is reported. " +
@@ -123,7 +130,7 @@ func runGMScalarRead(pass *analysis.Pass) {
 		}
 		a := &accs[i]
 		cores := pass.Cores(a.Node)
-		if a.Kind != cxx.Read || cores == grammar.None || runtimeContext(pass.File, a) || a.Func() != nil && a.Func().Kind() == "function_definition" && notScalarCode(pass.File, a.Func()) {
+		if a.Kind != cxx.Read || cores == grammar.None || runtimeContext(pass.File, a) || a.Func() != nil && a.Func().Kind() == "function_definition" && (notScalarCode(pass.File, a.Func()) || gm.LoadWrapper(a.Func())) {
 			continue
 		}
 		if sum == nil {
@@ -134,7 +141,7 @@ func runGMScalarRead(pass *analysis.Pass) {
 		if v.Coherent || v.Hazard == "" && gm.CoherentBefore(*a) != nil {
 			continue
 		}
-		if coherent && !v.OwnDMA || !runtime && v.Hazard == "" {
+		if coherent && !v.OwnDMA && !v.OwnLine || !runtime && v.Hazard == "" {
 			continue
 		}
 		scope := a.Node

@@ -46,6 +46,11 @@ type readVerdict struct {
 	// CachedAt points at the access that can have cached the line a
 	// read after a wait finds stale.
 	CachedAt *analysis.Related
+	// OwnLine: the polling loop around the read invalidates the line
+	// itself, so its author keeps this word coherent whatever the
+	// compiler inserts (a history fix in a build with default flags moved
+	// such a loop's dcci before its first read).
+	OwnLine bool
 	// Race is this core's own DMA write the read can overtake: nothing
 	// between them waits for MTE3 (the history fix was the wait, or a
 	// dcci, between them).
@@ -172,7 +177,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 		own = live(i)
 		return !own
 	}, cxx.ScalarWrite)
-	if l := prec.loops.pollLoop(a.Node, fn); l != nil && !scansAddress(l, a) && !comparedWithVarying(l, a) {
+	if l := prec.loops.pollLoop(a.Node, fn, a); l != nil && !scansAddress(l, a) && !comparedWithVarying(l, a) {
 		// Only an invalidation inside the loop refreshes the line on
 		// every iteration.
 		l = prec.loops.aroundCounted(l, a.Node, fn)
@@ -201,7 +206,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 			// v) dcci(sig, ...)`): a line this core cached before the loop
 			// can end the wait with a stale value on the first pass.
 			if t := sum.TouchBefore(fn, o, l, cores); t != nil && testedValue(a.Node) {
-				v.Poll = true
+				v.Poll, v.OwnLine = true, true
 				v.Hazard = "first read of a polling loop whose `dcci` comes after it: the line cached before the loop can end the wait with a stale value; `dcci` it before the loop or before each read (`do { dcci } while (...)`)"
 				r := analysis.RelatedAt(pass.File, l, "the polling loop")
 				v.HazardAt, v.CachedAt = &r, cachedAt(pass, *t)
@@ -580,6 +585,16 @@ func (la *loopAncestry) of(fn *grammar.Node) *fnLoops {
 	return l
 }
 
+// takenWhole reports whether read n is the whole value of a declaration
+// or of a plain `=` (through parentheses and casts).
+func takenWhole(n *grammar.Node) bool {
+	p := n.Parent()
+	for p != nil && (p.Kind() == "parenthesized_expression" || p.Kind() == "cast_expression") {
+		p = p.Parent()
+	}
+	return p != nil && (p.Kind() == "init_declarator" || p.Kind() == "assignment_expression" && p.ChildByField("operator") != nil && p.ChildByField("operator").Text() == "=")
+}
+
 // scansAddress reports whether the loop changes a name the read's address
 // is computed from (`while (p >= g.GetValue(base + i + 1)) i++;`), or
 // computes the pointer afresh from one (`e = &table[i]` declared in the
@@ -769,8 +784,30 @@ func (la *loopAncestry) enclosingLoop(n, fn *grammar.Node) *grammar.Node {
 }
 
 // pollLoop returns the loop a read polls in: the read is in a while/do/for
-// condition, or in the condition of an `if` that leaves the loop.
-func (la *loopAncestry) pollLoop(n, fn *grammar.Node) *grammar.Node { return la.of(fn).poll.Of(n) }
+// condition, or in the condition of an `if` that leaves the loop, or its
+// value is taken into a local the condition of the innermost loop around
+// it tests (`do { seen = *flag; } while (seen != v);`).
+func (la *loopAncestry) pollLoop(n, fn *grammar.Node, a *cxx.Access) *grammar.Node {
+	if l := la.of(fn).poll.Of(n); l != nil {
+		return l
+	}
+	// Only the word itself, taken whole: `s -= *p` accumulates, and a
+	// pointer the loop moves (`p += 16`) reads a new word each pass.
+	name, loops := assignedName(a), la.enclosingLoops(n, fn)
+	if name == "" || len(loops) == 0 || !local(name, a) || !takenWhole(a.Node) || unit.AssignsAny(loops[0], map[string]bool{a.Root(): true}) {
+		return nil
+	}
+	c := loops[0].ChildByField("condition")
+	tested := false
+	c.Walk(func(x *grammar.Node) bool {
+		tested = tested || x.Kind() == "identifier" && x.Text() == name
+		return !tested
+	})
+	if c == nil || !tested {
+		return nil
+	}
+	return loops[0]
+}
 
 // enclosingLoops lists the loops of fn that repeat n, innermost first (a
 // for loop's initializer runs once: not repeated).
