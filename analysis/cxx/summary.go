@@ -151,6 +151,13 @@ func joinRegion(a, b string) string {
 	return a + "+" + b
 }
 
+// sameName reports whether a and b are the same name (`kLine`,
+// `Cfg::kLine`).
+func sameName(a, b *grammar.Node) bool {
+	a, b = Unparen(a), Unparen(b)
+	return a != nil && b != nil && (a.Kind() == "identifier" || a.Kind() == "qualified_identifier") && a.Kind() == b.Kind() && a.Text() == b.Text()
+}
+
 // Covers reports whether cache maintenance through o reaches memory p: the
 // buffer's base covers every region of it (range helpers start there), a
 // region covers itself, and so does its start written as an index
@@ -318,7 +325,7 @@ type Summaries struct {
 	// from many places are asked once per origin and depth, not once per
 	// path up the call graph (exponential in the depth). Bit 2d says the
 	// answer at depth d is known, bit 2d+1 is the answer.
-	wroteBack map[fnOrigin]uint32
+	wroteBack [2]map[fnOrigin]uint32
 	// touches and touched memoize the scalar accesses of each function
 	// and the TouchBefore answers (touch.go).
 	touches  map[*grammar.Node]*expansion[[]Touch]
@@ -583,10 +590,12 @@ func (s *Summaries) originOf(e *grammar.Node) Origin {
 		case "*":
 			// `addr / kLine * kLine` aligns an address down to its line:
 			// it stays in its region, like `addr & ~(kLine - 1)`.
+			// The same name twice aligns whatever its value
+			// (`addr / kLine * kLine` with kLine in a header not read).
 			if l := Unparen(e.ChildByField("left")); l != nil && l.Kind() == "binary_expression" && operatorText(l) == "/" {
 				a, aok := s.res.Eval(l.ChildByField("right"))
 				m, mok := s.res.Eval(e.ChildByField("right"))
-				if aok && mok && a == m && a > 0 {
+				if aok && mok && a == m && a > 0 || sameName(l.ChildByField("right"), e.ChildByField("right")) {
 					return s.originOf(l.ChildByField("left"))
 				}
 			}
@@ -2188,35 +2197,38 @@ type span struct{ start, end uint32 }
 
 // CallersWriteBack reports whether every call of fn in the unit is
 // followed, in its caller (or, recursively, the caller's callers), by a
-// write-back of memory o (in fn's terms) and then a dsb: fn is a building
-// block whose callers publish what it stores.
-func (s *Summaries) CallersWriteBack(fn *grammar.Node, o Origin) bool {
+// write-back of memory o (in fn's terms) and then, when dsb is set, a dsb:
+// fn is a building block whose callers publish what it stores.
+func (s *Summaries) CallersWriteBack(fn *grammar.Node, o Origin, dsb bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.callersWriteBack(fn, o, 0)
+	return s.callersWriteBack(fn, o, dsb, 0)
 }
 
-func (s *Summaries) callersWriteBack(fn *grammar.Node, o Origin, depth int) bool {
+func (s *Summaries) callersWriteBack(fn *grammar.Node, o Origin, dsb bool, depth int) bool {
 	if depth > maxExpand || !o.Known() {
 		return false
 	}
-	k := fnOrigin{fn, s.intern(o)}
-	if bits := s.wroteBack[k]; bits&(1<<(2*depth)) != 0 {
+	k, m := fnOrigin{fn, s.intern(o)}, &s.wroteBack[0]
+	if !dsb {
+		m = &s.wroteBack[1]
+	}
+	if bits := (*m)[k]; bits&(1<<(2*depth)) != 0 {
 		return bits&(2<<(2*depth)) != 0
 	}
-	if s.wroteBack == nil {
-		s.wroteBack = map[fnOrigin]uint32{}
+	if *m == nil {
+		*m = map[fnOrigin]uint32{}
 	}
-	v := s.computeCallersWriteBack(fn, o, depth)
-	bits := s.wroteBack[k] | 1<<(2*depth)
+	v := s.computeCallersWriteBack(fn, o, dsb, depth)
+	bits := (*m)[k] | 1<<(2*depth)
 	if v {
 		bits |= 2 << (2 * depth)
 	}
-	s.wroteBack[k] = bits
+	(*m)[k] = bits
 	return v
 }
 
-func (s *Summaries) computeCallersWriteBack(fn *grammar.Node, o Origin, depth int) bool {
+func (s *Summaries) computeCallersWriteBack(fn *grammar.Node, o Origin, dsb bool, depth int) bool {
 	sites := s.callSitesOf(fn)
 	if len(sites) == 0 || s.spend(len(sites)) {
 		return false
@@ -2227,7 +2239,7 @@ func (s *Summaries) computeCallersWriteBack(fn *grammar.Node, o Origin, depth in
 		if !ao.Known() {
 			return false
 		}
-		if !s.writtenBackAfter(cs.Caller.Node, cs.Call, ao) && !s.callersWriteBack(cs.Caller.Node, ao, depth+1) {
+		if !s.writtenBackAfter(cs.Caller.Node, cs.Call, ao, dsb) && !s.callersWriteBack(cs.Caller.Node, ao, dsb, depth+1) {
 			return false
 		}
 	}
@@ -2235,8 +2247,8 @@ func (s *Summaries) computeCallersWriteBack(fn *grammar.Node, o Origin, depth in
 }
 
 // writtenBackAfter reports whether fn, after node at, writes memory o back
-// and then issues a dsb.
-func (s *Summaries) writtenBackAfter(fn, at *grammar.Node, o Origin) bool {
+// and then (when dsb is set) issues a dsb.
+func (s *Summaries) writtenBackAfter(fn, at *grammar.Node, o Origin, dsb bool) bool {
 	wb := false
 	for _, e := range s.effectsScanned(fn).all() {
 		if e.At.Tree() != at.Tree() || e.At.Start < at.End {
@@ -2244,6 +2256,9 @@ func (s *Summaries) writtenBackAfter(fn, at *grammar.Node, o Origin) bool {
 		}
 		switch {
 		case !wb && e.Kind == WriteBack && e.Covers(o):
+			if !dsb {
+				return true
+			}
 			wb = true
 		case wb && e.Kind == Dsb:
 			return true

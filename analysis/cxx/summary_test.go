@@ -438,7 +438,7 @@ func TestCallersWriteBackAgain(t *testing.T) {
 	for round := range 2 {
 		for i := range n {
 			want := i%4 < 2 || i < lastC
-			if got := s.CallersWriteBack(sts[i], p); got != want {
+			if got := s.CallersWriteBack(sts[i], p, true); got != want {
 				t.Errorf("round %d: st%d: CallersWriteBack = %v, want %v", round, i, got, want)
 			}
 		}

@@ -33,7 +33,9 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"`dsb` (`DSB_DDR`, `DSB_ALL`, a cast constant like `dsb((mem_dsb_t)0)`, `asc_sync_data_barrier(...)`; directly, in a helper, or in the " +
 			"same helper that writes back). The write-back may go through any pointer derived from the stored one (a " +
 			"cast, an offset, an integer address, a GlobalTensor view; a region carved at another named offset, `sym + ctl->rows_off`, is other memory). A store through a helper's pointer parameter is " +
-			"silent when every caller writes the line out after the call (directly, or through its own callers). A write-back " +
+			"silent when every caller writes the line out after the call (directly, or through its own callers), and an `info` " +
+			"when every caller writes it out but no `dsb` follows there (a ring entry a helper fills and its poster writes " +
+			"out). `addr / K * K` aligns an address down to its line whatever K's value. A write-back " +
 			"without `dsb` is reported once, at the write-back, with every store it covers as related information " +
 			"(one missing `dsb`, one finding), and is a `warning` when a " +
 			"cross-core signal, a barrier, a store to a flag that is itself written back, or this core's own DMA read " +
@@ -225,7 +227,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			// caller up to the kernel, tells another core to read.
 			continue
 		}
-		if flush == nil && (coherent && (!dmaTouches(pass, sum, a.Func(), o, cores) || ownScalarTable(pass, a, cores, &vm)) || callersFlush(pass.Reach().FuncIndex(), a, cores, callersMemo) || sum.CallersWriteBack(a.Func(), o)) {
+		if flush == nil && (coherent && (!dmaTouches(pass, sum, a.Func(), o, cores) || ownScalarTable(pass, a, cores, &vm)) || callersFlush(pass.Reach().FuncIndex(), a, cores, callersMemo) || sum.CallersWriteBack(a.Func(), o, true)) {
 			// A build keeping scalar coherence writes the store back
 			// itself, but not around DMA: a buffer DMA also writes or
 			// reads (another block's rows next to this one's scalar tail)
@@ -291,6 +293,13 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			barrier = barriers.chain(barrierCall, cores)
 		}
 		d := gmWriteDiagnostic(pass, gm, a, flush, barrier)
+		if flush == nil && sum.CallersWriteBack(a.Func(), o, false) {
+			// The callers write the line out after the call (a ring
+			// entry filled by a helper, flushed by the poster) and
+			// leave out only the dsb: what is missing is theirs.
+			d.Severity = analysis.SeverityInfo
+			d.Message += "; every caller writes it out after the call, but no `dsb(DSB_DDR)` follows there, so this is a robustness note"
+		}
 		if flush != nil {
 			if after == nil || after.next == nil {
 				// Nothing signals another core after the write-back: the
