@@ -321,6 +321,14 @@ func IsArgsParam(f *grammar.File, p Param) bool {
 	return f.NodeHasQualifier(p.Node, "__gm__")
 }
 
+// ArgsPlaced reports whether an int64 GM pointer parameter of fn stands
+// where the args pointer does: named so, in the C entry, or in a
+// `get_*(args)` style accessor. Elsewhere (a helper's `__gm__ int64_t *p`)
+// it is int64 data, a flag word or an address.
+func ArgsPlaced(fn *grammar.Node, name string) bool {
+	return strings.Contains(strings.ToLower(name), "args") || fn.Kind() == "function_definition" && (IsExternC(fn) || strings.HasPrefix(FunctionName(fn), "get_"))
+}
+
 // ArgsParam returns the extern args parameter of a function, if it has one.
 func ArgsParam(f *grammar.File, fn *grammar.Node) (Param, bool) {
 	for _, p := range Params(fn) {

@@ -1125,14 +1125,7 @@ func (g *GM) paramVar(f *grammar.File, p *grammar.Node, fn *grammar.Node) *Var {
 	case ptr > 0 && gm:
 		args := false
 		if base == "int64_t" || base == "uint64_t" || base == "int64" {
-			// The args pointer: named so, in the C entry, or in a
-			// get_*(args) style accessor.
-			fname := ""
-			if fn.Kind() == "function_definition" {
-				fname = FunctionName(fn)
-			}
-			args = bytes.Contains(bytes.ToLower(name.Bytes()), []byte("args")) ||
-				(fn.Kind() == "function_definition" && IsExternC(fn)) || strings.HasPrefix(fname, "get_")
+			args = ArgsPlaced(fn, name.Text())
 		}
 		v.Kind = g.pointeeKind(base, args)
 	case ptr == 0:

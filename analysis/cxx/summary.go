@@ -866,7 +866,7 @@ func (s *Summaries) isArgsName(id *grammar.Node) bool {
 	f := s.FileOf(id)
 	for _, p := range s.paramsOf(fn) {
 		if p.Name == id.Text() {
-			return f != nil && IsArgsParam(f, p)
+			return f != nil && IsArgsParam(f, p) && ArgsPlaced(fn, p.Name)
 		}
 	}
 	return false
@@ -887,7 +887,7 @@ func (s *Summaries) nameOrigin(name string, at *grammar.Node) Origin {
 			if p.Name != name {
 				continue
 			}
-			if f := s.FileOf(at); f != nil && IsArgsParam(f, p) {
+			if f := s.FileOf(at); f != nil && IsArgsParam(f, p) && ArgsPlaced(fn, p.Name) {
 				return Origin{}
 			}
 			// An `auto` parameter (a macro's, in its shadow) is whatever

@@ -47,7 +47,8 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"house rule, same fix; the message says which). A warning becomes an `info` saying `unless f() invalidates " +
 			"it` when a call of a project function whose definition is in an `#include` that did not resolve sits " +
 			"between the cause and the read (or in the polling loop), directly or in a helper called there (a few calls deep), and one saying `unless NAME(...) expands without evaluating " +
-			"its arguments` when the read is in the arguments of a macro-like name (capitals) no file of the unit defines. Silent for `args[k]`, " +
+			"its arguments` when the read is in the arguments of a macro-like name (capitals) no file of the unit defines. Silent for `args[k]` (the args pointer is a `__gm__ int64_t *` " +
+			"parameter named so, the C entry's or a `get_*` accessor's; a helper's other `__gm__ int64_t *` parameter is data), " +
 			"tensor descriptor fields (`t->buffer.addr`, `t->start_offset` through `Tensor` / `ChipTensor` pointers or " +
 			"their aliases), the runtime's context structures behind `get_block_idx(args)` & co. and its " +
 			"communication context the host fills (`CommContext`, the HCCL device contexts and resource parameters: `ctx->rankId`, `ctx->windowsIn[peer]`; pto-isa's URMA/SDMA queue descriptors `UrmaInfo`, `BatchWriteChannelInfo`), " +
