@@ -1,7 +1,9 @@
 package unit
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -429,13 +431,23 @@ func (x *Exec) Runs(fn *grammar.Node) bool {
 		x.runs = map[*grammar.Node]bool{}
 		entry := false
 		for _, f := range x.u.Files {
-			for _, d := range x.u.Nodes(f, "function_definition") {
-				entry = entry || IsKernelFunc(f, d)
-			}
+			entry = entry || FileFact(x.u, f, hasKernelKey)
 		}
 		x.runs[nil] = !entry
 	}
 	return x.runs[nil] || x.reached(fn, 0)
+}
+
+// hasKernelKey says whether a file defines a kernel entry: once per parse,
+// not once per edit of another file of its units.
+var hasKernelKey = &FileKey[bool]{
+	Name: "unit.hasKernel",
+	Compute: func(_ context.Context, f *grammar.File) bool {
+		if f.Tree == nil {
+			return false
+		}
+		return slices.ContainsFunc(f.Tree.OfKind("function_definition"), func(d *grammar.Node) bool { return IsKernelFunc(f, d) })
+	},
 }
 
 func (x *Exec) reached(fn *grammar.Node, depth int) bool {
