@@ -54,14 +54,16 @@ func (u *Unit) Macros() *UnitMacros { return Fact(u, unitMacrosKey) }
 // MacroDefs are the unit's #defines of name (cxx.MacroTable).
 func (u *Unit) MacroDefs(name string) []*cxx.Macro { return u.Macros().ByName[name] }
 
-// CodeFiles are the unit's files followed by their macro shadows: what a
-// function index reads so a macro used as a statement reaches its body.
+// CodeFiles are the unit's files followed by their macro shadows and the
+// kernels macro instantiations declare: what a function index reads so a
+// macro used as a statement reaches its body, and an instantiated kernel
+// is a function of the unit.
 func (u *Unit) CodeFiles() []*grammar.File {
-	sh := u.Macros().Shadows
-	if len(sh) == 0 {
+	sh, ex := u.Macros().Shadows, Fact(u, expansionsKey)
+	if len(sh)+len(ex) == 0 {
 		return u.Files
 	}
-	return append(append([]*grammar.File(nil), u.Files...), sh...)
+	return append(append(append([]*grammar.File(nil), u.Files...), sh...), ex...)
 }
 
 // Exits returns the cores on which a statement use of name leaves the

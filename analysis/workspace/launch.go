@@ -69,7 +69,8 @@ func (w *Workspace) EntryShape(entry string) EntryShape {
 	sh.ExternC = s.externC
 	sh.RuntimeABI = s.runtimeFn
 	sh.ArgsParam = s.argsFn && !s.runtimeFn
-	sh.Global = s.global
+	// A kernel a macro declares has the parameters the macro gives it.
+	sh.Global = s.global || w.isMacroEntry(entry)
 	sh.VectorPair = s.taskTypes == 0 || s.taskTypes&taskVectorPair != 0
 	for _, inc := range s.includes {
 		if inc.Path == "gtest/gtest.h" && !s.launch {
@@ -78,7 +79,7 @@ func (w *Workspace) EntryShape(entry string) EntryShape {
 	}
 	if s.launch {
 		sh.Launch = entry
-	} else if s.global {
+	} else if sh.Global {
 		// The host file next to the kernel usually holds the launch.
 		sh.Launch = w.launchIn(filepath.Dir(entry))
 	}

@@ -3,6 +3,7 @@ package workspace
 import (
 	"bytes"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -269,10 +270,12 @@ func scanText(src []byte) *scan {
 		if name := kernelMacro(line); name != nil {
 			kernelMacros = append(kernelMacros, name)
 		}
-		if name, _ := definition(line); name != nil {
+		if name, body := definition(line); name != nil {
 			s.defines = append(s.defines, string(name))
+			s.noteMacroDef(name, body)
 		}
 	}, func(t span) {
+		s.noteMacroWord(src, t, ring[(n+window-1)%window], n > 0)
 		if t.kind == 'i' && len(kernelMacros) > 0 {
 			for _, m := range kernelMacros {
 				if bytes.Equal(src[t.start:t.end], m) {
@@ -339,4 +342,103 @@ func kernelMacro(line []byte) []byte {
 		i = end + j
 	}
 	return nil
+}
+
+// A kernel can be declared by a macro another file defines
+// (`#define GLOBAL_FUNC_DEF(k) extern "C" __global__ __aicore__ void k(...)`
+// in a base header, used by `#define BATCH_DEF(type) ...
+// GLOBAL_FUNC_DEF(op_##type)` and instantiated per type as
+// `TYPES_DEF(BATCH_DEF);`). The scan notes what the workspace needs to
+// find such files (Workspace.macroEntries): the function-like macros whose
+// bodies declare a kernel, those whose bodies name other macros, and the
+// macro names the file's code uses where an instantiation stands.
+
+// macroDef is a function-like #define whose body names macro-like words.
+type macroDef struct {
+	name string
+	refs []string
+}
+
+// maxMacroWords bounds the macro names one file's scan keeps.
+const maxMacroWords = 64
+
+// noteMacroDef records a function-like #define's kernel declaration and
+// the macro-like words of its body.
+func (s *scan) noteMacroDef(name, rest []byte) {
+	if len(rest) == 0 || rest[0] != '(' {
+		return
+	}
+	close := bytes.IndexByte(rest, ')')
+	if close < 0 {
+		return
+	}
+	body := rest[close+1:]
+	d := macroDef{name: string(name)}
+	for i := 0; i < len(body); {
+		if !isWordByte(body[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(body) && isWordByte(body[j]) {
+			j++
+		}
+		w := body[i:j]
+		switch {
+		case string(w) == "__global__":
+			s.kernelDefs = append(s.kernelDefs, d.name)
+		case macroLike(w) && !slices.Contains(d.refs, string(w)):
+			d.refs = append(d.refs, string(w))
+		}
+		i = j
+	}
+	if len(d.refs) > 0 {
+		s.macroDefs = append(s.macroDefs, d)
+	}
+}
+
+// noteMacroWord records a macro-like word of code used as a statement's
+// call (`TYPES_DEF(`) or as an argument alone (`(BATCH_DEF)`, `(X,`),
+// given the token before it.
+func (s *scan) noteMacroWord(src []byte, t, prev span, hasPrev bool) {
+	if len(s.macroWords) >= maxMacroWords || t.kind != 'i' || !macroLike(src[t.start:t.end]) {
+		return
+	}
+	after := int(t.end)
+	for after < len(src) && (src[after] == ' ' || src[after] == '\t') {
+		after++
+	}
+	if after >= len(src) {
+		return
+	}
+	p := byte(';')
+	if hasPrev && prev.kind == 'p' {
+		p = src[prev.start]
+	} else if hasPrev {
+		p = 0
+	}
+	next := src[after]
+	if !((p == ';' || p == '{' || p == '}') && next == '(' || (p == '(' || p == ',') && (next == ')' || next == ',')) {
+		return
+	}
+	w := string(src[t.start:t.end])
+	if !slices.Contains(s.macroWords, w) {
+		s.macroWords = append(s.macroWords, w)
+	}
+}
+
+// macroLike reports whether a word is spelled as macros are: upper-case
+// letters, digits and underscores, with a letter.
+func macroLike(w []byte) bool {
+	letter := false
+	for _, b := range w {
+		switch {
+		case b >= 'A' && b <= 'Z':
+			letter = true
+		case b == '_' || b >= '0' && b <= '9':
+		default:
+			return false
+		}
+	}
+	return letter && len(w) > 2
 }

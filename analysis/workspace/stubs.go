@@ -47,7 +47,7 @@ func (w *Workspace) dropUnits() {
 // dropIncludeUnits forgets the include units, keeping the resolutions
 // (w.mu held).
 func (w *Workspace) dropIncludeUnits() {
-	w.units = nil
+	w.units, w.macroEntry = nil, nil
 	w.unitsEpoch++
 	w.dropClosures()
 	w.launchDirs = nil

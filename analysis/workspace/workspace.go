@@ -146,6 +146,13 @@ type scan struct {
 	// `__global__` kernels; launched the kernels it launches by name
 	// (`k<<<…>>>`, `ACLRT_LAUNCH_KERNEL(k)`, `#include "aclrtlaunch_k.h"`).
 	defines, kernels, launched []string
+	// kernelDefs are the function-like macros whose bodies declare a
+	// `__global__` kernel, macroDefs those whose bodies name macro-like
+	// words, macroWords the macro names code uses where a kernel macro
+	// is instantiated (scan.go: a kernel declared by a macro).
+	kernelDefs []string
+	macroDefs  []macroDef
+	macroWords []string
 	// resolved is what Includes made of includes, and against which
 	// resolutions (a closure walk asks for every file of every closure).
 	resolved atomic.Pointer[resolvedIncludes]
@@ -187,6 +194,9 @@ type Workspace struct {
 	// it must be rebuilt (a file's includes or entry shape changed). Never
 	// changed once built (forks share it).
 	units map[string][]string
+	// macroEntry are the files that declare kernels only by instantiating
+	// another file's kernel macro (macroEntries), found with units.
+	macroEntry map[string]bool
 	// resolved caches include resolution by including folder and path;
 	// dropped with units.
 	resolved *memo[[2]string, string]
@@ -335,7 +345,7 @@ func (w *Workspace) AddIncludeDirs(dirs []string) {
 	}
 	if added {
 		w.resolved, w.noDir = nil, nil
-		w.units = nil
+		w.units, w.macroEntry = nil, nil
 		w.dropClosures()
 	}
 }
@@ -956,7 +966,8 @@ func (s *scan) sameShape(o *scan) bool {
 			return false
 		}
 	}
-	return true
+	return slices.Equal(s.kernelDefs, o.kernelDefs) && slices.Equal(s.macroWords, o.macroWords) &&
+		slices.EqualFunc(s.macroDefs, o.macroDefs, func(a, b macroDef) bool { return a.name == b.name && slices.Equal(a.refs, b.refs) })
 }
 
 // ResolveInclude returns the workspace path an #include refers to, trying
@@ -1477,6 +1488,7 @@ func (w *Workspace) Fork() *Workspace {
 		parsers:     w.parsers,
 		releases:    w.releases,
 		units:       w.units,
+		macroEntry:  w.macroEntry,
 		resolved:    w.resolved,
 		unitsEpoch:  w.unitsEpoch,
 		closures:    w.closures,
@@ -1543,7 +1555,7 @@ func (w *Workspace) Context(path string) *Context {
 	if s == nil {
 		return c
 	}
-	c.Entry = s.entry
+	c.Entry = s.entry || w.isMacroEntry(path)
 	c.Units = w.unitsOf(path)
 	if !c.Entry && len(c.Units) == 0 && s.argsFn {
 		c.Units = []string{path}
@@ -1592,8 +1604,9 @@ func (w *Workspace) buildUnits(jobs int) map[string][]string {
 	known := w.KnownFiles()
 	closures := make(map[string][]string, len(known))
 	var mu sync.Mutex
+	macro := w.macroEntries(known)
 	Parallel(jobs, known, func(p string) []string {
-		if s := w.scanOf(p); s != nil && s.entry {
+		if s := w.scanOf(p); s != nil && (s.entry || macro[p]) {
 			c := w.Closure(p)
 			mu.Lock()
 			closures[p] = c
@@ -1611,7 +1624,7 @@ func (w *Workspace) buildUnits(jobs int) map[string][]string {
 	w.mu.Lock()
 	if w.unitsEpoch == epoch {
 		// Not when roots or includes changed meanwhile: rebuild next time.
-		w.units = units
+		w.units, w.macroEntry = units, macro
 	}
 	w.mu.Unlock()
 	return units
