@@ -42,7 +42,9 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"core count alone), or, outside an operator's `op_host`, passes a tiling field set that way to the kernel's launch " +
 			"(`k<<<n, …>>>`, `ACLRT_LAUNCH_KERNEL(k)(n, …)`, through a wrapper's parameter to its callers' `k_do(…, tiling.used, …)` " +
 			"with `used = std::min(cores, n)`): whether a launched block gets no share is the host's arithmetic, which the analysis does not follow, " +
-			"and the info names that launch; with every core launched (`SetBlockDim(GetCoreNumAiv())`) it stays an error. " +
+			"and the info names that launch; with every core launched (`SetBlockDim(GetCoreNumAiv())`) it stays an error, and so it does " +
+			"when the host may launch the smaller of two counts (`n = std::min(cores, rows)`) and the block's first item is its id times " +
+			"the work over the launched count rounded up (`idx * ((rows + n - 1) / n) >= rows`): 5 rows on 4 blocks leave block 3 none. " +
 			"A kernel (not mixed) every host launch of which starts one block (read as for EXT013) is silent: its one core waits for nobody. " +
 			"An unconditional `return` before a barrier is reported as a " +
 			"debugging probe left in (warning). A return after the last barrier, or on a branch that passed its own " +
@@ -221,7 +223,12 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 				// accessor of the SDK), so this is not a known hang.
 				live, _ := ix.liveTerms(cxx.ConditionOf(d.outerRuntime), cores)
 				opaqueCondition(&diag, d.outerRuntime, funcs, live)
-			} else if c, ok := ix.sizedShare(d, r); ok {
+			} else if c, ok := ix.sizedShare(d, r); ok && c.Min && ceilShare(ix.reachVM(), cxx.ConditionOf(d.outerRuntime)) {
+				rel, _ := filepath.Rel(filepath.Dir(pass.File.Path), c.File)
+				diag.Message += fmt.Sprintf("; the host launches the smaller of two counts (%s) and each block starts at its id times the work "+
+					"over that count rounded up: the last blocks can start past the work (5 rows on 4 blocks: shares of 2, block 3 from row 6)",
+					filepath.ToSlash(rel)+fmt.Sprintf(":%d", c.Line))
+			} else if ok {
 				// Only the host's arithmetic says whether a launched
 				// block can get an empty share.
 				rel, _ := filepath.Rel(filepath.Dir(pass.File.Path), c.File)
@@ -310,6 +317,27 @@ func (ix *fnIndex) sizedShare(d runtimeTests, r *grammar.Node) (workspace.Launch
 		return workspace.LaunchCount{}, false
 	}
 	return ix.reachVM().SizedLaunch()
+}
+
+// ceilShare reports whether test e says a block's first item, its id
+// times the work over the block count rounded up, is at or past the work
+// (`idx * ((rows + n - 1) / n) >= rows`, n the launched count).
+func ceilShare(vm *unit.VarianceModel, e *grammar.Node) bool {
+	e = cxx.Unparen(e)
+	if e == nil || e.Kind() != "binary_expression" || e.ChildByField("operator") == nil {
+		return false
+	}
+	l, r := e.ChildByField("left"), e.ChildByField("right")
+	switch e.ChildByField("operator").Text() {
+	case "<=":
+		l, r = r, l
+	case ">=":
+	default:
+		return false
+	}
+	share := "ceil(" + vm.Getter(r) + "/GetBlockNum)"
+	first := vm.Getter(l)
+	return first == "GetBlockIdx*"+share || first == share+"*GetBlockIdx"
 }
 
 func lineRef(pass *analysis.Pass, h cxx.Hop) string {

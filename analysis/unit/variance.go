@@ -839,6 +839,12 @@ func (m *VarianceModel) getter(fn, e *grammar.Node, depth int) string {
 		}
 		return ""
 	case "binary_expression":
+		if t, p, ok := ceilQuotient(e); ok {
+			// `(t + p - 1) / p`: t in shares of p, rounded up.
+			if a, b := m.getter(fn, t, depth), m.getter(fn, p, depth); a != "" && b != "" {
+				return "ceil(" + a + "/" + b + ")"
+			}
+		}
 		if op := e.ChildByField("operator"); op != nil && op.Text() == "*" {
 			if a, b := m.factor(fn, e.ChildByField("left"), depth), m.factor(fn, e.ChildByField("right"), depth); a != "" && b != "" {
 				_, ab := m.launchCounts()[a[1:]+"*"+b[1:]]
@@ -904,6 +910,32 @@ func (m *VarianceModel) getter(fn, e *grammar.Node, depth int) string {
 		return "." + name
 	}
 	return m.sameGetter(fns, values, depth)
+}
+
+// ceilQuotient reports whether e is `(t + p - 1) / p` (or `(p + t - 1) /
+// p`), and returns t and p.
+func ceilQuotient(e *grammar.Node) (t, p *grammar.Node, ok bool) {
+	op := e.ChildByField("operator")
+	if op == nil || op.Text() != "/" {
+		return nil, nil, false
+	}
+	p = e.ChildByField("right")
+	sub := cxx.Unparen(e.ChildByField("left"))
+	if sub == nil || sub.Kind() != "binary_expression" || sub.ChildByField("operator").Text() != "-" || sub.ChildByField("right").Text() != "1" {
+		return nil, nil, false
+	}
+	add := cxx.Unparen(sub.ChildByField("left"))
+	if add == nil || add.Kind() != "binary_expression" || add.ChildByField("operator").Text() != "+" {
+		return nil, nil, false
+	}
+	l, r := add.ChildByField("left"), add.ChildByField("right")
+	if r.Text() == p.Text() {
+		return l, p, true
+	}
+	if l.Text() == p.Text() {
+		return r, p, true
+	}
+	return nil, nil, false
 }
 
 // blockIdentityName reports whether a name says it holds the block's own
@@ -995,6 +1027,7 @@ func (m *VarianceModel) SizedLaunch() (workspace.LaunchCount, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out workspace.LaunchCount
+	min := false
 	for _, f := range slices.Sorted(maps.Keys(m.launchCounts())) {
 		c := m.counts[f]
 		if !c.Sized {
@@ -1003,7 +1036,9 @@ func (m *VarianceModel) SizedLaunch() (workspace.LaunchCount, bool) {
 		if out.File == "" {
 			out = c
 		}
+		min = min || c.Min
 	}
+	out.Min = min
 	return out, out.File != ""
 }
 

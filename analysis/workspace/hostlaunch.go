@@ -81,8 +81,9 @@ func hostLaunchOf(counts []hostCount) HostLaunch {
 	if len(counts) == 0 {
 		return out
 	}
-	field, sized, constant := counts[0].field, true, true
+	field, sized, constant, min := counts[0].field, true, true, false
 	for _, c := range counts {
+		min = min || c.min
 		constant = constant && c.blocks > 0
 		out.Blocks = max(out.Blocks, c.blocks)
 		if c.field != field {
@@ -94,7 +95,7 @@ func hostLaunchOf(counts []hostCount) HostLaunch {
 		out.Blocks = 0
 	}
 	if field != "" || sized {
-		out.Counts = map[string]LaunchCount{field: {File: counts[0].file, Line: counts[0].line, Sized: sized}}
+		out.Counts = map[string]LaunchCount{field: {File: counts[0].file, Line: counts[0].line, Sized: sized, Min: min}}
 	}
 	return out
 }
@@ -105,6 +106,7 @@ type hostCount struct {
 	blocks int64
 	field  string
 	sized  bool
+	min    bool
 	file   string
 	line   int
 }
@@ -138,6 +140,7 @@ func (r *hostReader) file(p string) *hostSrc {
 	}
 	var h *hostSrc
 	if src, err := r.w.Source(p); err == nil {
+		src = uncomment(src)
 		h = &hostSrc{path: p, src: src, defs: map[string]string{}}
 		lex(src, func(line []byte, start int) {
 			if name, body := definition(line); name != nil {
@@ -353,7 +356,6 @@ func (r *hostReader) launches(k string) ([]hostCount, bool) {
 var (
 	hostNumber = regexp.MustCompile(`^(\d+)[uUlL]*$`)
 	hostField  = regexp.MustCompile(`^[\w.>-]*(?:\.|->)(?:get_)?(\w+)(?:\(\))?$`)
-	hostMin    = regexp.MustCompile(`^(?:std::)?(?:min|Min)(?:<\w+>)?\(`)
 )
 
 // count returns what the count written in tokens [a, b) of h can be.
@@ -372,13 +374,13 @@ func (r *hostReader) count(h *hostSrc, a, b, depth int) ([]hostCount, bool) {
 		at.blocks = n
 		return []hostCount{at}, err == nil && n > 0
 	}
-	if hostMin.MatchString(text) {
-		at.sized = true
+	if hostMinCall.MatchString(text) {
+		at.sized, at.min = true, true
 		return []hostCount{at}, true
 	}
 	if m := hostField.FindStringSubmatch(text); m != nil {
 		at.field = m[1]
-		at.sized = h.fieldSized(m[1])
+		at.sized, at.min = h.fieldSized(m[1])
 		return []hostCount{at}, true
 	}
 	if hostWord.FindString(text) != text {
@@ -477,8 +479,9 @@ func (h *hostSrc) isCall(i int) bool {
 
 // fieldSized reports whether every value the file stores in tiling field
 // f (`t.f = v;`, `t->f = v;`, `t.set_f(v);`) is sized from the work
-// (sizedCount), not the chip's core count alone.
-func (h *hostSrc) fieldSized(f string) bool {
+// (sizedCount), not the chip's core count alone, and whether one may be
+// a min(…) (LaunchCount.Min).
+func (h *hostSrc) fieldSized(f string) (sized, min bool) {
 	n := 0
 	for i := range h.toks {
 		from, to := -1, -1
@@ -498,10 +501,14 @@ func (h *hostSrc) fieldSized(f string) bool {
 			sb.WriteString(h.text(k))
 		}
 		v := uncastText(sb.String())
+		vals := append(assignedValues(string(h.src), v), v)
 		n++
-		if coreCount.MatchString(v) || hostWord.FindString(v) == v && !sizedCount(assignedValues(string(h.src), v)) {
-			return false
+		if coreCount.MatchString(v) || hostWord.FindString(v) == v && !sizedCount(vals[:len(vals)-1]) {
+			return false, false
+		}
+		for _, x := range vals {
+			min = min || hostMinCall.MatchString(uncastText(x))
 		}
 	}
-	return n > 0
+	return n > 0, min
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis/fsys"
+	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 // EntryShape is what the text of a unit's files says about how the unit
@@ -287,6 +288,11 @@ type LaunchCount struct {
 	// (`n = platform.GetCoreNumAiv()`): it deals every launched block a
 	// share by arithmetic of its own.
 	Sized bool
+	// Min: a count the file launches may be the smaller of two
+	// (`n = std::min(cores, rows)`): rounded-up shares of the work
+	// (`per = ceil(rows / n)`) then leave the last blocks none (5 rows
+	// on 4 blocks: shares of 2, block 3 from row 6).
+	Min bool
 	// Through: for Other, the call the file launches the field's count
 	// through (`n = CalcTschBlockDim(t.get_F(), ...)`), one extern-lsp
 	// does not know the arithmetic of: whether blocks reach past the
@@ -377,6 +383,7 @@ func (w *Workspace) LaunchCounts(dir string, unitFiles []string) map[string]Laun
 		if err != nil {
 			continue
 		}
+		src = uncomment(src)
 		// A shared tiling another operator's op_host holds
 		// (`#include "../../common/op_host/tiling_base.h"`): its folder's
 		// sources launch this operator too.
@@ -393,10 +400,11 @@ func (w *Workspace) LaunchCounts(dir string, unitFiles []string) map[string]Laun
 			}
 		}
 		bound, line, sized, through := launchBinding(string(src))
+		minCount := minOf(string(src), "SetBlockDim(")
 		ok := map[string]bool{}
 		for f := range bound {
 			if _, seen := out[f]; !seen {
-				out[f] = LaunchCount{File: p, Line: line, Sized: sized}
+				out[f] = LaunchCount{File: p, Line: line, Sized: sized, Min: minCount}
 			}
 			for _, part := range countParts(f) {
 				ok[part] = true
@@ -442,6 +450,33 @@ func (w *Workspace) LaunchCounts(dir string, unitFiles []string) map[string]Laun
 		counts.put(key, out, 0)
 	}
 	w.mu.Unlock()
+	return out
+}
+
+// uncomment blanks the comments of C++ text (newlines kept): what the
+// host reading looks for in code, a comment only talks about.
+func uncomment(src []byte) []byte {
+	out := bytes.Clone(src)
+	for i := 0; i < len(out); {
+		switch c := out[i]; {
+		case c == '"' || c == '\'':
+			i = min(grammar.QuotedEnd(out, i), len(out))
+		case c == '/':
+			end, ok := grammar.CommentEnd(out, i)
+			if !ok {
+				i++
+				continue
+			}
+			for k := i; k < end && k < len(out); k++ {
+				if out[k] != '\n' {
+					out[k] = ' '
+				}
+			}
+			i = end
+		default:
+			i++
+		}
+	}
 	return out
 }
 
@@ -524,6 +559,32 @@ func launchBinding(src string) (map[string]bool, int, bool, map[string]string) {
 		}
 	}
 	return bound, line, sized && line > 0, through
+}
+
+// hostMinCall is a call of the smaller of two values.
+var hostMinCall = regexp.MustCompile(`^(?:std::)?(?:min|Min)(?:<\w+>)?\(`)
+
+// minOf reports whether a value a launch call (`SetBlockDim(`) passes, or
+// one its argument's local is assigned, is a min(…).
+func minOf(src, call string) bool {
+	for i := 0; ; {
+		k := strings.Index(src[i:], call)
+		if k < 0 {
+			return false
+		}
+		i += k + len(call)
+		end := strings.Index(src[i:], ");")
+		if end < 0 {
+			return false
+		}
+		for _, arg := range ternaryArms(uncastText(src[i : i+end])) {
+			for _, v := range append(assignedValues(src, arg), arg) {
+				if hostMinCall.MatchString(uncastText(v)) {
+					return true
+				}
+			}
+		}
+	}
 }
 
 // assignedValues are the values src assigns to local or member v (`v =
