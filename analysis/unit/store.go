@@ -87,11 +87,19 @@ func (s *Store) Sweep(in Inputs) {
 	// A macro shadow (grammar.File.MacroOf) is current with its file: its
 	// facts dropped at each sweep were computed again by the next edit's
 	// run, for every header of the unit.
+	// Each parse is asked once: a unit fact pins every file of its unit,
+	// and the store holds some hundreds of them while it is locked.
+	known := map[*grammar.File]bool{}
 	current := func(f *grammar.File) bool {
 		if f.MacroOf != nil {
 			f = f.MacroOf
 		}
-		return in.IsCurrent(f)
+		cur, ok := known[f]
+		if !ok {
+			cur = in.IsCurrent(f)
+			known[f] = cur
+		}
+		return cur
 	}
 	for id, c := range s.facts {
 		stale := false
