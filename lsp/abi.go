@@ -197,7 +197,7 @@ func (s *view) definition(ctx context.Context, doc docRequest, p *positionParams
 	var locs []protocol.Location
 	if f.Lang == grammar.Python {
 		locs = s.definitionInStub(f, off)
-	} else {
+	} else if locs = s.definitionOfInclude(f, off); locs == nil {
 		locs = s.definitionInCPP(f, off)
 	}
 	if len(locs) == 0 {

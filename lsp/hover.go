@@ -34,6 +34,9 @@ func (s *view) hover(ctx context.Context, doc docRequest, p *positionParams) (an
 	if h := s.hoverLaunch(f, off); h != nil {
 		return h, nil
 	}
+	if h := s.hoverInclude(f, off); h != nil {
+		return h, nil
+	}
 	if node != nil && (strings.Contains(node.Kind(), "string") || node.Kind() == "char_literal" || node.Kind() == "system_lib_string") {
 		return nil, nil
 	}

@@ -40,8 +40,13 @@ type Funcs struct {
 	shares        []*FileFuncs
 	typesMu       sync.Mutex
 	types, fields map[string][]string
-	calls         map[*grammar.Node][]*grammar.Node
-	own           map[*grammar.Node][]*grammar.Node
+	// callees memoizes Callees of a call by no receiver (name, argument
+	// count): each call site of a name a unit does not define looked at
+	// every operator() of the unit (a library of functors made that most
+	// of a check's time).
+	callees map[calleeKey][]FuncDef
+	calls   map[*grammar.Node][]*grammar.Node
+	own     map[*grammar.Node][]*grammar.Node
 	// ff and trees find a body's calls in its file's list of them, asked
 	// once per file (fs.mu held).
 	ff    FileFacts
@@ -285,6 +290,30 @@ func (fs *Funcs) Callees(c Call) []FuncDef {
 	if len(ops) == 0 {
 		return nil
 	}
+	key := calleeKey{c.Name, len(c.Args)}
+	fs.typesMu.Lock()
+	out, ok := fs.callees[key]
+	fs.typesMu.Unlock()
+	if ok {
+		return out
+	}
+	out = fs.functorCalls(c, ops)
+	fs.typesMu.Lock()
+	if fs.callees == nil {
+		fs.callees = map[calleeKey][]FuncDef{}
+	}
+	fs.callees[key] = out
+	fs.typesMu.Unlock()
+	return out
+}
+
+type calleeKey struct {
+	name string
+	args int
+}
+
+// functorCalls are the operator()s a call of c.Name (an object) may run.
+func (fs *Funcs) functorCalls(c Call, ops []FuncDef) []FuncDef {
 	var out []FuncDef
 	for _, t := range fs.TypesOf(c.Name) {
 		// The object's class, or the one its type alias names.

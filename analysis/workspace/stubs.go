@@ -40,7 +40,7 @@ func (w *Workspace) dropStubs() {
 
 // dropUnits forgets the include units and resolutions (w.mu held).
 func (w *Workspace) dropUnits() {
-	w.resolved, w.noDir = nil, nil
+	w.resolved, w.noDir, w.suffixes = nil, nil, nil
 	w.dropIncludeUnits()
 }
 

@@ -161,7 +161,7 @@ type scan struct {
 // resolvedIncludes are the workspace files a scan's includes resolve to
 // under one memo of resolutions (Workspace.resolved).
 type resolvedIncludes struct {
-	under *memo[[2]string, string]
+	under *memo[[2]string, Resolution]
 	from  string
 	paths []string
 }
@@ -198,8 +198,10 @@ type Workspace struct {
 	// another file's kernel macro (macroEntries), found with units.
 	macroEntry map[string]bool
 	// resolved caches include resolution by including folder and path;
-	// dropped with units.
-	resolved *memo[[2]string, string]
+	// dropped with units, as is suffixes (the suffix index of the files
+	// under the roots).
+	resolved *memo[[2]string, Resolution]
+	suffixes *suffixIndex
 	// unitsEpoch counts drops of units, so a units index built while the
 	// include graph changed is not kept.
 	unitsEpoch uint64
@@ -225,6 +227,9 @@ type Workspace struct {
 	build      *memo[string, []BuildSetting]
 	// hostLaunch caches HostLaunchOf by entry.
 	hostLaunch *memo[string, HostLaunch]
+	// buildDirs caches what build files say about include folders, by
+	// folder (BuildIncludeDirs).
+	buildDirs *memo[string, *buildFolder]
 	// counts caches LaunchCounts by operator host folder.
 	counts *memo[string, map[string]LaunchCount]
 	// problems are the files and folders that could not be read, by path
@@ -296,7 +301,7 @@ func (w *Workspace) rootsChanged() {
 	w.indexed = false
 	w.dropUnits()
 	w.dropStubs()
-	w.build = nil
+	w.build, w.buildDirs = nil, nil
 	w.counts = nil
 	w.hostLaunch = nil
 	w.macros = nil
@@ -344,9 +349,7 @@ func (w *Workspace) AddIncludeDirs(dirs []string) {
 		}
 	}
 	if added {
-		w.resolved, w.noDir = nil, nil
-		w.units, w.macroEntry = nil, nil
-		w.dropClosures()
+		w.dropUnits()
 	}
 }
 
@@ -970,49 +973,6 @@ func (s *scan) sameShape(o *scan) bool {
 		slices.EqualFunc(s.macroDefs, o.macroDefs, func(a, b macroDef) bool { return a.name == b.name && slices.Equal(a.refs, b.refs) })
 }
 
-// ResolveInclude returns the workspace path an #include refers to, trying
-// the including file's folder first (not for `<...>`), then the include
-// folders, as a compile given them with -I does. Headers found nowhere
-// (CANN, the C++ library) resolve to "".
-func (w *Workspace) ResolveInclude(from string, inc grammar.Include) string {
-	// The folder as written (up to the last '/'), not cleaned as
-	// filepath.Dir would: the closures ask this for every include of
-	// every file, and equal prefixes are equal folders.
-	key := [2]string{from[:strings.LastIndexByte(from, '/')+1], inc.Path}
-	if inc.System {
-		key[0] += "<"
-	}
-	w.mu.Lock()
-	res := memoOf(&w.resolved)
-	w.mu.Unlock()
-	if r, ok := res.get(key); ok {
-		return r
-	}
-	r := w.resolveInclude(from, inc)
-	w.mu.Lock()
-	if w.resolved == res {
-		// Not dropped meanwhile (a fork may still read res).
-		res.put(key, r, 0)
-	}
-	w.mu.Unlock()
-	return r
-}
-
-func (w *Workspace) resolveInclude(from string, inc grammar.Include) string {
-	// The stub index first, as any resolution did: built later, its
-	// index walk would drop the closures made meanwhile.
-	stub := w.stubIncludeDirs()
-	if c := filepath.Join(filepath.Dir(from), inc.Path); !inc.System && w.hasFile(c, false) {
-		return c
-	}
-	for _, d := range w.liveDirs(stub) {
-		if c := filepath.Join(d, inc.Path); w.hasFile(c, true) {
-			return c
-		}
-	}
-	return ""
-}
-
 // hasFile reports whether the workspace holds c or c is a file on disk;
 // inDir: c is in an include folder, whose folders are looked up on disk
 // once (missingDir).
@@ -1135,16 +1095,31 @@ func (w *Workspace) includes(path string) []string {
 // file: headers outside the roots and include dirs (CANN, pto-isa), whose
 // macros and constants the analysis does not see.
 func (w *Workspace) UnresolvedIncludes(path string) []grammar.Include {
+	var out []grammar.Include
+	for _, r := range w.Resolutions(path) {
+		if !r.Include.System && r.Path == "" {
+			out = append(out, r.Include)
+		}
+	}
+	return out
+}
+
+// IncludeResolution is one #include of a file and what it resolved to.
+type IncludeResolution struct {
+	Include grammar.Include
+	Resolution
+}
+
+// Resolutions lists path's #includes with what each resolves to.
+func (w *Workspace) Resolutions(path string) []IncludeResolution {
 	path = Abs(path)
 	s := w.scanOf(path)
 	if s == nil {
 		return nil
 	}
-	var out []grammar.Include
+	out := make([]IncludeResolution, 0, len(s.includes))
 	for _, inc := range s.includes {
-		if !inc.System && w.ResolveInclude(path, inc) == "" {
-			out = append(out, inc)
-		}
+		out = append(out, IncludeResolution{inc, w.Resolve(path, inc)})
 	}
 	return out
 }
@@ -1497,6 +1472,8 @@ func (w *Workspace) Fork() *Workspace {
 		maxUnit:     w.maxUnit,
 		launchDirs:  w.launchDirs,
 		build:       w.build,
+		buildDirs:   w.buildDirs,
+		suffixes:    w.suffixes,
 		counts:      w.counts,
 		hostLaunch:  w.hostLaunch,
 		problems:    w.problems,
@@ -1520,11 +1497,13 @@ func (w *Workspace) Fork() *Workspace {
 func (w *Workspace) Seed(files, build []string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	found := make(map[string]bool, len(files))
 	for _, p := range files {
+		found[Abs(p)] = true
 		w.markKnown(Abs(p))
 	}
 	w.indexed = true
-	w.walked = &indexRun{build: build, whole: true}
+	w.walked = &indexRun{found: found, build: build, whole: true}
 	w.macros = nil
 	w.dropUnits()
 }

@@ -419,3 +419,31 @@ func TestCaretDisplayColumns(t *testing.T) {
 	}
 	t.Fatalf("no EXT004 finding:\n%s", r.stdout)
 }
+
+// TestStatisticsIncludeSources: --statistics says which search resolved
+// each #include (a build file's folder, the tree's one file ending with
+// the path), counts the ambiguous ones among the unresolved, and lists
+// the build's include folders it could not evaluate.
+func TestStatisticsIncludeSources(t *testing.T) {
+	dir := copyTree(t, "../../analysis/rules/testdata/includes")
+	got := jsonStatistics(t, dir).counters()
+	// Three kernels through their build (CMake include_directories,
+	// target_include_directories, build.sh -I), one by suffix; the
+	// ambiguous one and the five kernel_operator.h stay unresolved.
+	want := map[string]int{"includes_by_folder": 0, "includes_by_config": 0, "includes_by_build": 3, "includes_by_suffix": 1,
+		"unresolved_includes": 6, "ambiguous_includes": 1, "build_include_dirs_unevaluated": 2}
+	for k, n := range want {
+		if got[k] != n {
+			t.Errorf("statistics %s = %d, want %d (%v)", k, got[k], n, got)
+		}
+	}
+	r := runBinary(t, dir, "check", "--statistics", "--quiet", ".")
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^  of them ambiguous +1  \(.*\)\n +proj/ambiguous_kernel/poll_ambiguous\.cpp:5: "dup/flush\.h" \(2 files\)$`),
+		regexp.MustCompile(`(?m)^unevaluated build -I +2  \(.*\)\n +proj/script_kernel/build\.sh:4: \$\{ASCEND_HOME\}/include, proj/target_kernel/CMakeLists\.txt:4: \$\{ASCEND_HOME_PATH\}/include$`),
+	} {
+		if !want.MatchString(r.stdout) {
+			t.Errorf("--statistics: no %s in\n%s", want, r.stdout)
+		}
+	}
+}

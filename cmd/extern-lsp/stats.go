@@ -64,6 +64,21 @@ var launchLabel = map[unit.Launch]string{
 	unit.LaunchUnknown:    "  unknown launch",
 }
 
+// includeLabel and includeNote name the searches that resolve #includes.
+var includeLabel = map[workspace.IncludeSource]string{
+	workspace.FromFolder: "#includes found beside",
+	workspace.FromConfig: "  by include-dirs / -I",
+	workspace.FromBuild:  "  by build files",
+	workspace.FromSuffix: "  by unique suffix",
+}
+
+var includeNote = map[workspace.IncludeSource]string{
+	workspace.FromFolder: "found in the including file's folder",
+	workspace.FromConfig: "found in a folder of -I, include-dirs or a stub's include_dirs",
+	workspace.FromBuild:  "found in a folder a CMakeLists.txt, build script, setup.py or compile_commands.json over the file names",
+	workspace.FromSuffix: "found nowhere else: the one file of the tree whose path ends with the include's (or of several, the one nearest the includer)",
+}
+
 // launchNote says what each launch model's units get.
 var launchNote = map[unit.Launch]string{
 	unit.LaunchExtern:     "entries an @pl.jit.extern stub links: every rule",
@@ -88,7 +103,9 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 	at := func(p string, off uint32) string { return fmt.Sprintf("%s:%d", rel(p), loc.at(p, off).line) }
 	units := map[string]bool{}
 	var analysed, parseErrs, unparsed, unresolved, unevaluatedFiles, binary []string
-	var undefined, unread, templates []string
+	var undefined, unread, templates, ambiguous []string
+	bySource := map[workspace.IncludeSource][]string{}
+	buildSkipped := map[string]bool{}
 	var sight analysis.Sight
 	unevaluated := 0
 	var unevaluatedNames []string
@@ -132,8 +149,22 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 		for _, u := range ws.Context(p).Units {
 			units[u] = true
 		}
-		for _, inc := range ws.UnresolvedIncludes(p) {
-			unresolved = append(unresolved, fmt.Sprintf("%s:%d: %q", rel(p), inc.Line+1, inc.Path))
+		_, skipped := ws.BuildIncludeDirs(filepath.Dir(p))
+		for _, e := range skipped {
+			buildSkipped[e] = true
+		}
+		for _, r := range ws.Resolutions(p) {
+			place := fmt.Sprintf("%s: %q", at(p, r.Include.Start), r.Include.Path)
+			switch {
+			case r.Path != "":
+				bySource[r.Source] = append(bySource[r.Source], place)
+			case r.Include.System:
+			case r.Ambiguous():
+				ambiguous = append(ambiguous, fmt.Sprintf("%s (%d files)", place, r.Candidates))
+				unresolved = append(unresolved, place)
+			default:
+				unresolved = append(unresolved, place)
+			}
 		}
 	}
 	entries := slices.Sorted(maps.Keys(units))
@@ -186,7 +217,20 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 		s.add("files_not_fully_analysed", "files not fully analysed", len(partial),
 			"a NUL byte (skipped), or a rule cut short at its analysis steps (its own or a shared model's), a header not read, a rule crash (the EXT000 info on the file says which): exit code 2 or 3", partial)
 	}
-	s.add("unresolved_includes", "unresolved #includes", len(unresolved), "quoted includes found in no root or include dir, such as CANN or pto-isa headers: their macros and constants are unknown", unresolved)
+	for _, src := range workspace.IncludeSources {
+		s.add("includes_by_"+src.String(), includeLabel[src], len(bySource[src]), includeNote[src], bySource[src])
+	}
+	s.add("unresolved_includes", "unresolved #includes", len(unresolved), "quoted includes found in no folder the searches above know, such as CANN or pto-isa headers: their macros and constants are unknown", unresolved)
+	s.add("ambiguous_includes", "  of them ambiguous", len(ambiguous), "several files of the tree end with the include's path and none is nearest the includer: not guessed (name the folder in `include-dirs`)", ambiguous)
+	var skippedDirs []string
+	for _, e := range slices.Sorted(maps.Keys(buildSkipped)) {
+		// "file:line: entry", the file relative like every path here.
+		if k := strings.Index(e, ":"); k > 0 {
+			e = rel(e[:k]) + e[k:]
+		}
+		skippedDirs = append(skippedDirs, e)
+	}
+	s.add("build_include_dirs_unevaluated", "unevaluated build -I", len(skippedDirs), "include folders build files over the analysed files name through what extern-lsp does not evaluate (a variable set outside the tree, a generator expression): not searched", skippedDirs)
 	s.add("unevaluated_include_dirs", "unevaluated include_dirs", unevaluated, namedSample("stub include_dirs= entries not evaluated statically, headers found only through them are unresolved", unevaluatedNames), unevaluatedFiles)
 	s.add("macro_uses_undefined", "undefined macro uses", sight.UndefinedMacros,
 		"statements using a macro-like name that no file of the extern defines: what they do (return on a core, synchronise) is unknown", undefined)
