@@ -173,8 +173,11 @@ func (s *Server) projectConfig(ws *workspace.Workspace, path string) *config.Con
 		s.configError(err)
 		return l.Default()
 	}
-	if len(c.IncludeDirs) > 0 && ws != nil {
-		ws.AddIncludeDirs(c.IncludeDirs)
+	if ws != nil {
+		if len(c.IncludeDirs) > 0 {
+			ws.AddIncludeDirs(c.IncludeDirs)
+		}
+		ws.SetBuildIncludes(c.BuildIncludesOn())
 	}
 	return c
 }

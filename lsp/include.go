@@ -13,10 +13,13 @@ import (
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
-// includeAt is the #include of f whose path spans off, if any.
-func includeAt(f *grammar.File, off uint32) (grammar.Include, bool) {
+// includeAt is the #include of f whose path spans off, if any, with the
+// file's configuration applied to the workspace (build-includes,
+// include-dirs), as an analysis of f would.
+func (s *view) includeAt(f *grammar.File, off uint32) (grammar.Include, bool) {
 	for _, inc := range f.Includes {
 		if off >= inc.Start && off < inc.End {
+			s.projectConfig(s.ws, f.Path)
 			return inc, true
 		}
 	}
@@ -26,7 +29,7 @@ func includeAt(f *grammar.File, off uint32) (grammar.Include, bool) {
 // hoverInclude names the file an #include resolves to and the search
 // that found it.
 func (s *view) hoverInclude(f *grammar.File, off uint32) *protocol.Hover {
-	inc, ok := includeAt(f, off)
+	inc, ok := s.includeAt(f, off)
 	if !ok {
 		return nil
 	}
@@ -70,7 +73,7 @@ func (s *view) relPath(path string) string {
 
 // definitionOfInclude is the file an #include at off names.
 func (s *view) definitionOfInclude(f *grammar.File, off uint32) []protocol.Location {
-	if inc, ok := includeAt(f, off); ok {
+	if inc, ok := s.includeAt(f, off); ok {
 		if p := s.ws.ResolveInclude(f.Path, inc); p != "" {
 			return []protocol.Location{s.location(p, 0, 0)}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/extern-lsp/extern-lsp/analysis/config"
 	"math"
 	"reflect"
 	"runtime/debug"
@@ -42,6 +43,8 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 	}
 	ws := workspace.New(roots...)
 	ws.BoundIndex()
+	// Each file's configuration may turn it on (projectConfig).
+	ws.SetBuildIncludes(config.DefaultBuildIncludes)
 	initOpts, _ := parseSettings(p.InitializationOptions)
 	pull := p.Capabilities.TextDocument != nil && p.Capabilities.TextDocument.Diagnostic != nil
 

@@ -69,6 +69,10 @@ type Config struct {
 	// files, else the launch model's default; see unit.BuildOf).
 	DcciInsertForScalar *bool
 	DcciBeforeKernelEnd *bool
+	// BuildIncludes says whether #includes are also searched for in the
+	// folders the project's build files name and by their unique suffix
+	// in the tree (nil: DefaultBuildIncludes).
+	BuildIncludes *bool
 	// MaxFileSize is the largest source file read, in bytes (0: the
 	// default, fsys.DefaultMaxFileSize); larger ones are reported and
 	// skipped.
@@ -79,6 +83,17 @@ type Config struct {
 	MaxFindingsPerRule *int
 	// rules are the rules the configuration names and runs.
 	rules []*analysis.Analyzer
+}
+
+// DefaultBuildIncludes is build-includes when no configuration sets it.
+const DefaultBuildIncludes = false
+
+// BuildIncludesOn is the effective build-includes.
+func (c *Config) BuildIncludesOn() bool {
+	if c == nil || c.BuildIncludes == nil {
+		return DefaultBuildIncludes
+	}
+	return *c.BuildIncludes
 }
 
 // FileSizeLimit is the effective max-file-size.
@@ -224,7 +239,7 @@ func extract(raw map[string]any, pyproject bool) (map[string]any, string, bool, 
 }
 
 // Keys are the accepted keys, for errors and hints.
-var Keys = []string{"select", "extend-select", "ignore", "severity", "exclude", "include", "extend-generated-markers", "include-dirs", "reserved-flags", "core-macro-family", "arch", "dcci-insert-for-scalar", "dcci-before-kernel-end", "max-file-size", "max-findings-per-rule"}
+var Keys = []string{"select", "extend-select", "ignore", "severity", "exclude", "include", "extend-generated-markers", "include-dirs", "reserved-flags", "core-macro-family", "arch", "dcci-insert-for-scalar", "dcci-before-kernel-end", "build-includes", "max-file-size", "max-findings-per-rule"}
 
 func (c *Config) decode(t map[string]any, prefix string) error {
 	lists := map[string]*[]string{"select": &c.Select, "extend-select": &c.ExtendSelect, "ignore": &c.Ignore,
@@ -331,6 +346,12 @@ func (c *Config) decode(t map[string]any, prefix string) error {
 				return bad("bad value "+describe(v), "want true or false: what the device compile passes as -mllvm -cce-aicore-"+k+"=")
 			}
 			*map[string]**bool{"dcci-insert-for-scalar": &c.DcciInsertForScalar, "dcci-before-kernel-end": &c.DcciBeforeKernelEnd}[k] = &b
+		case "build-includes":
+			b, ok := v.(bool)
+			if !ok {
+				return bad("bad value "+describe(v), "want true or false: search the include folders the build files name, and a quoted include found nowhere by its unique suffix")
+			}
+			c.BuildIncludes = &b
 		case "max-file-size":
 			n, ok := parseSize(v)
 			if !ok {

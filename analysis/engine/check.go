@@ -158,6 +158,7 @@ func (c *Checker) Document(path string, src []byte) error {
 	c.WS = c.newWorkspace(c.rootFor(abs))
 	c.WS.SetOverlay(abs, src, 1)
 	c.WS.SetIncludeDirs(c.includeDirs())
+	c.WS.SetBuildIncludes(c.buildIncludes())
 	return nil
 }
 
@@ -178,6 +179,7 @@ func (c *Checker) Collect(paths []string) error {
 		c.WS.AddProblem(p.Path, p.Err)
 	}
 	c.WS.SetIncludeDirs(c.includeDirs())
+	c.WS.SetBuildIncludes(c.buildIncludes())
 	if known != nil {
 		// Every root was walked without pruning: the workspace need not
 		// index them again.
@@ -220,6 +222,18 @@ func (c *Checker) includeDirs() []string {
 		}
 	}
 	return dirs
+}
+
+// buildIncludes is build-includes: on when a configuration the run
+// loaded (or the default) says so.
+func (c *Checker) buildIncludes() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	on := len(c.cfgOf) == 0 && config.DefaultBuildIncludes
+	for _, cfg := range c.cfgOf {
+		on = on || cfg.BuildIncludesOn()
+	}
+	return on
 }
 
 // newWorkspace makes the run's workspace, reading each file under its

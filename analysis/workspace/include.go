@@ -115,6 +115,12 @@ func (w *Workspace) resolve(from string, inc grammar.Include) Resolution {
 			return Resolution{Path: c, Source: FromConfig}
 		}
 	}
+	w.mu.Lock()
+	off := w.noBuildIncludes
+	w.mu.Unlock()
+	if off {
+		return Resolution{}
+	}
 	dirs, _ := w.BuildIncludeDirs(filepath.Dir(from))
 	for _, d := range dirs {
 		if c := filepath.Join(d.Dir, inc.Path); w.hasFile(c, true) {

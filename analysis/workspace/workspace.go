@@ -173,6 +173,9 @@ type Workspace struct {
 	files map[string]*fileEntry
 	// IncludeDirs are searched after the including file's directory.
 	includeDirs []string
+	// noBuildIncludes turns off the build files' folders and the unique
+	// suffix (SetBuildIncludes).
+	noBuildIncludes bool
 	// noDir says which include folders are not on disk (missingDir);
 	// dropped with the resolutions.
 	noDir *memo[string, bool]
@@ -327,6 +330,19 @@ func (w *Workspace) SetIncludeDirs(dirs []string) {
 	w.includeDirs = append([]string(nil), dirs...)
 	w.dropClosures()
 	w.mu.Unlock()
+}
+
+// SetBuildIncludes says whether an #include is also searched for in the
+// folders the build files name and by its unique suffix (on unless set
+// off: the front ends follow the configuration's build-includes).
+func (w *Workspace) SetBuildIncludes(on bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.noBuildIncludes == !on {
+		return
+	}
+	w.noBuildIncludes = !on
+	w.dropUnits()
 }
 
 // AddIncludeDirs adds include folders (absolute) not already searched; a
@@ -1454,34 +1470,35 @@ func (w *Workspace) Fork() *Workspace {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	f := &Workspace{
-		roots:       append([]string(nil), w.roots...),
-		files:       maps.Clone(w.files),
-		includeDirs: append([]string(nil), w.includeDirs...),
-		noDir:       w.noDir,
-		known:       maps.Clone(w.known),
-		indexed:     w.indexed,
-		parsers:     w.parsers,
-		releases:    w.releases,
-		units:       w.units,
-		macroEntry:  w.macroEntry,
-		resolved:    w.resolved,
-		unitsEpoch:  w.unitsEpoch,
-		closures:    w.closures,
-		abi:         abiState{py: maps.Clone(w.abi.py), stubs: w.abi.stubs, stubsEpoch: w.abi.stubsEpoch},
-		maxFile:     w.maxFile,
-		maxUnit:     w.maxUnit,
-		launchDirs:  w.launchDirs,
-		build:       w.build,
-		buildDirs:   w.buildDirs,
-		suffixes:    w.suffixes,
-		counts:      w.counts,
-		hostLaunch:  w.hostLaunch,
-		problems:    w.problems,
-		uses:        w.uses,
-		idx:         w.idx,
-		bounded:     w.bounded,
-		walked:      w.walked,
-		macros:      w.macros,
+		roots:           append([]string(nil), w.roots...),
+		files:           maps.Clone(w.files),
+		includeDirs:     append([]string(nil), w.includeDirs...),
+		noBuildIncludes: w.noBuildIncludes,
+		noDir:           w.noDir,
+		known:           maps.Clone(w.known),
+		indexed:         w.indexed,
+		parsers:         w.parsers,
+		releases:        w.releases,
+		units:           w.units,
+		macroEntry:      w.macroEntry,
+		resolved:        w.resolved,
+		unitsEpoch:      w.unitsEpoch,
+		closures:        w.closures,
+		abi:             abiState{py: maps.Clone(w.abi.py), stubs: w.abi.stubs, stubsEpoch: w.abi.stubsEpoch},
+		maxFile:         w.maxFile,
+		maxUnit:         w.maxUnit,
+		launchDirs:      w.launchDirs,
+		build:           w.build,
+		buildDirs:       w.buildDirs,
+		suffixes:        w.suffixes,
+		counts:          w.counts,
+		hostLaunch:      w.hostLaunch,
+		problems:        w.problems,
+		uses:            w.uses,
+		idx:             w.idx,
+		bounded:         w.bounded,
+		walked:          w.walked,
+		macros:          w.macros,
 	}
 	if f.files == nil {
 		f.files = map[string]*fileEntry{}
