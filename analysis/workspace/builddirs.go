@@ -39,8 +39,15 @@ type buildFolder struct {
 // BuildIncludeDirs returns the include folders the build files of dir and
 // its parents (up to the workspace root holding dir) name, nearest first,
 // and the entries they name that could not be evaluated. Outside the
-// roots: none. Cached per folder until the roots change.
+// roots, or with build-includes off (SetBuildIncludes): none. Cached per
+// folder until the roots change.
 func (w *Workspace) BuildIncludeDirs(dir string) ([]BuildDir, []string) {
+	w.mu.Lock()
+	off := w.noBuildIncludes
+	w.mu.Unlock()
+	if off {
+		return nil, nil
+	}
 	b := w.buildFolder(Abs(dir), w.rootOf(Abs(dir)))
 	if b == nil {
 		return nil, nil
