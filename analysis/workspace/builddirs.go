@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis/fsys"
@@ -162,23 +163,13 @@ type dirReader struct {
 // skipped when it holds what could not be evaluated (ok false).
 func (r *dirReader) add(d, base string, line int, ok bool) {
 	if !ok || d == "" || strings.ContainsAny(d, "$<>`*") {
-		r.skipped = append(r.skipped, r.file+":"+itoa(line)+": "+d)
+		r.skipped = append(r.skipped, r.file+":"+strconv.Itoa(line)+": "+d)
 		return
 	}
 	if !filepath.IsAbs(d) {
 		d = filepath.Join(base, d)
 	}
 	r.dirs = append(r.dirs, BuildDir{Dir: filepath.Clean(d), File: r.file, Line: line})
-}
-
-func itoa(n int) string {
-	b := []byte{}
-	for {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		if n /= 10; n == 0 {
-			return string(b)
-		}
-	}
 }
 
 // flagDirs reads -I<dir> and -I <dir> from a command's words; expand
