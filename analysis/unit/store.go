@@ -174,14 +174,15 @@ func (s *Store) pinStubs(id factID, stubs []*abi.Stub) {
 	s.mu.Unlock()
 }
 
-// SweepIfGrown sweeps when the store holds half as many facts again as
-// after its last sweep (a few hundred more at least), so a long session
-// keeps about what its current files need: what an edit makes stale (its
-// old parse's facts, some 35 on a unit of 50 files) is dropped within a
-// few edits, however many facts the open documents keep.
+// SweepIfGrown sweeps when the store holds a quarter more facts than
+// after its last sweep (128 more at least), so a long session keeps about
+// what its current files need: what an edit makes stale (its old parse's
+// facts, some 35 on a unit of 50 files) is dropped within a few edits,
+// however many facts the open documents keep (a sweep asks each parse
+// once: cheap next to an edit's analysis).
 func (s *Store) SweepIfGrown(in Inputs) {
 	s.mu.Lock()
-	grown := len(s.facts) > s.swept+max(s.swept/2, 256)
+	grown := len(s.facts) > s.swept+max(s.swept/4, 128)
 	s.mu.Unlock()
 	if grown {
 		s.Sweep(in)
