@@ -97,6 +97,14 @@ func entryNamedAt(fns []*grammar.Node, off uint32) (fn, name *grammar.Node) {
 func (s *view) hoverLaunch(f *grammar.File, off uint32) *protocol.Hover {
 	fn, name := entryNamedAt(kernelEntries(f), off)
 	if fn == nil {
+		// An instantiation line of macro-declared kernels.
+		line, _ := f.Lines.Position(off)
+		for _, k := range s.macroKernels(f) {
+			if md := launchMarkdown(s.modelsOf(f.Path), f.Path, s.opts.Analyzers); k.Line == line && md != "" {
+				start, end := f.Lines.LineStart(line), f.Lines.LineEnd(line)
+				return markdownHover(f.Lines, start, end, "**`"+strings.Join(k.Names, "`, `")+"`** (declared by this macro instantiation)\n\n"+md)
+			}
+		}
 		return nil
 	}
 	md := launchMarkdown(s.modelsOf(f.Path), f.Path, s.opts.Analyzers)
@@ -127,6 +135,23 @@ func (s *view) launchLenses(f *grammar.File) []codeLens {
 				Command: &protocol.Command{Title: title},
 			})
 		}
+		// Kernels a macro instantiation declares, on its line.
+		for _, k := range s.macroKernels(f) {
+			start := f.Lines.LineStart(k.Line)
+			out = append(out, codeLens{Range: rangeOf(f.Lines, start, start), Command: &protocol.Command{Title: strings.Join(k.Names, ", ") + " · " + title}})
+		}
 	}
 	return out
+}
+
+// macroKernels are the kernels macro instantiations in f declare, when f
+// is the entry of a unit.
+func (s *view) macroKernels(f *grammar.File) []unit.MacroKernels {
+	if !s.ws.Context(f.Path).Entry {
+		return nil
+	}
+	if u := s.store.ForEntry(s.rctx, s.ws, f.Path); u != nil {
+		return u.MacroKernels(f.Path)
+	}
+	return nil
 }

@@ -49,3 +49,28 @@ func TestLaunchModelLensAndHover(t *testing.T) {
 		t.Errorf("host lenses = %+v", lenses)
 	}
 }
+
+// Kernels a macro instantiation declares get the lens and the hover on
+// the instantiation's line, named as the macros paste them.
+func TestMacroKernelLensAndHover(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"ops/base.h": "#pragma once\n#define GLOBAL_DEF(k) \\\n  extern \"C\" __global__ __aicore__ void k(GM_ADDR x) { k##_inner(x); }\n#define TYPES_DEF(func) func(float); func(half)\n",
+		"ops/op.cpp": "#include \"base.h\"\n#define BATCH_DEF(type) \\\n  __aicore__ inline void op_##type##_inner(GM_ADDR x) {} \\\n  GLOBAL_DEF(op_##type)\n\nTYPES_DEF(BATCH_DEF);\n",
+	})
+	c := startServer(t, Options{})
+	c.initialize([]string{root}, nil)
+	op := c.open(filepath.Join(root, "ops", "op.cpp"))
+	var lenses []codeLens
+	c.call("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": op.uri}}, &lenses)
+	if len(lenses) != 1 || lenses[0].Command == nil || !strings.HasPrefix(lenses[0].Command.Title, "op_float, op_half · standalone device kernel · ") || lenses[0].Range.Start.Line != 5 {
+		t.Fatalf("lenses = %+v", lenses)
+	}
+	var h struct {
+		Contents struct{ Value string } `json:"contents"`
+	}
+	c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": op.uri}, "position": find(t, op.text, "TYPES_DEF(BATCH", 0)}, &h)
+	if !strings.Contains(h.Contents.Value, "**`op_float`, `op_half`** (declared by this macro instantiation)") || !strings.Contains(h.Contents.Value, "**launch:** standalone device kernel") {
+		t.Errorf("hover:\n%s", h.Contents.Value)
+	}
+}

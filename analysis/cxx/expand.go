@@ -2,6 +2,7 @@ package cxx
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -272,6 +273,13 @@ func ppTokens(s string) []ppToken {
 // kernel: a body holding the word, or naming such a macro (to a fixed
 // point). def gives the definition the unit compiles.
 func KernelMacros(names []string, def func(string) *Macro) map[string]bool {
+	// Most units declare no kernel by macro: one look at the bodies.
+	if !slices.ContainsFunc(names, func(n string) bool {
+		m := def(n)
+		return m != nil && m.FuncLike && strings.Contains(m.Body, "__global__")
+	}) {
+		return nil
+	}
 	kernel := map[string]bool{}
 	refs := map[string][]string{}
 	for _, n := range names {
@@ -331,7 +339,7 @@ func Instantiations(f *grammar.File, def func(string) *Macro, kernel map[string]
 		case c == '/' && i+1 < len(src) && (src[i+1] == '/' || src[i+1] == '*'):
 			i, _ = grammar.CommentEnd(src, i)
 			continue
-		case c == '#' && (prev == ';' || prev == '{' || prev == '}' || atLineStart(src, i)):
+		case c == '#' && atLineStart(src, i):
 			i = grammar.DirectiveEnd(src, i)
 			continue
 		case c == '"' || c == '\'':

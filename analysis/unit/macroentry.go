@@ -60,3 +60,33 @@ func (um *UnitMacros) definition(name string) *cxx.Macro {
 	}
 	return out
 }
+
+// MacroKernels are the kernels the instantiations in the file at path
+// declare (expansionsKey), by the line of their instantiation: what the
+// editor shows on that line in place of an entry's declaration.
+func (u *Unit) MacroKernels(path string) []MacroKernels {
+	var out []MacroKernels
+	for _, ef := range Fact(u, expansionsKey) {
+		if ef.Path != path {
+			continue
+		}
+		for _, fn := range cxx.Functions(ef) {
+			if !IsKernelFunc(ef, fn) {
+				continue
+			}
+			line, _ := ef.Lines.Position(fn.Start)
+			if n := len(out); n > 0 && out[n-1].Line == line {
+				out[n-1].Names = append(out[n-1].Names, cxx.FunctionName(fn))
+			} else {
+				out = append(out, MacroKernels{Line: line, Names: []string{cxx.FunctionName(fn)}})
+			}
+		}
+	}
+	return out
+}
+
+// MacroKernels are the kernels one instantiation line declares.
+type MacroKernels struct {
+	Line  int
+	Names []string
+}
