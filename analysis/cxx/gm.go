@@ -2242,13 +2242,16 @@ func (g *GM) findAccesses(cands []*grammar.Node, skip []*grammar.Node) {
 			}
 			ptr, a = base, Access{Var: v, Via: ViaArrow}
 		case "call_expression":
-			if call, ok := AsCall(n); ok && call.Receiver == nil && len(call.Args) > 0 && g.funcs[call.Name] == scalarLoad {
-				// A load wrapper's call reads through its argument.
-				if k, v := g.KindOf(call.Args[0]); k == GMData {
-					ptr, a = call.Args[0], Access{Var: v, Via: ViaLoad, Kind: Read}
-					break
+			// A load wrapper's call reads through its argument (the name
+			// first: parsing every call cost the model's build).
+			if k, ok := g.funcs[CallName(n)]; ok && k == scalarLoad {
+				if call, ok := AsCall(n); ok && call.Receiver == nil && len(call.Args) > 0 {
+					if k, v := g.KindOf(call.Args[0]); k == GMData {
+						ptr, a = call.Args[0], Access{Var: v, Via: ViaLoad, Kind: Read}
+						break
+					}
+					continue
 				}
-				continue
 			}
 			if fn := n.ChildByField("function"); fn == nil || fn.Kind() != "identifier" && fn.Kind() != "field_expression" {
 				continue

@@ -792,21 +792,25 @@ func (la *loopAncestry) pollLoop(n, fn *grammar.Node, a *cxx.Access) *grammar.No
 		return l
 	}
 	// Only the word itself, taken whole: `s -= *p` accumulates, and a
-	// pointer the loop moves (`p += 16`) reads a new word each pass.
-	name, loops := assignedName(a), la.enclosingLoops(n, fn)
-	if name == "" || len(loops) == 0 || !local(name, a) || !takenWhole(a.Node) || unit.AssignsAny(loops[0], map[string]bool{a.Root(): true}) {
+	// pointer the loop moves (`p += 16`) reads a new word each pass. The
+	// cheap tests first: most reads are no loop's tested local.
+	if !takenWhole(n) {
 		return nil
 	}
-	c := loops[0].ChildByField("condition")
+	name := assignedName(a)
+	l := la.of(fn).all.Of(n)
+	if name == "" || l == nil {
+		return nil
+	}
 	tested := false
-	c.Walk(func(x *grammar.Node) bool {
+	l.loop.ChildByField("condition").Walk(func(x *grammar.Node) bool {
 		tested = tested || x.Kind() == "identifier" && x.Text() == name
 		return !tested
 	})
-	if c == nil || !tested {
+	if !tested || !local(name, a) || unit.AssignsAny(l.loop, map[string]bool{a.Root(): true}) {
 		return nil
 	}
-	return loops[0]
+	return l.loop
 }
 
 // enclosingLoops lists the loops of fn that repeat n, innermost first (a
