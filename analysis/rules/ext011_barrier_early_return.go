@@ -319,20 +319,30 @@ func (ix *fnIndex) sizedShare(d runtimeTests, r *grammar.Node) (workspace.Launch
 	return ix.reachVM().SizedLaunch()
 }
 
+// ordered returns the sides of comparison e as `l op r`, reading the
+// flipped operator (`r flip l`) the same way; ok is false for another
+// test.
+func ordered(e *grammar.Node, op, flip string) (l, r *grammar.Node, ok bool) {
+	e = cxx.Unparen(e)
+	if e == nil || e.Kind() != "binary_expression" || e.ChildByField("operator") == nil {
+		return nil, nil, false
+	}
+	l, r = e.ChildByField("left"), e.ChildByField("right")
+	switch e.ChildByField("operator").Text() {
+	case op:
+		return l, r, true
+	case flip:
+		return r, l, true
+	}
+	return nil, nil, false
+}
+
 // ceilShare reports whether test e says a block's first item, its id
 // times the work over the block count rounded up, is at or past the work
 // (`idx * ((rows + n - 1) / n) >= rows`, n the launched count).
 func ceilShare(vm *unit.VarianceModel, e *grammar.Node) bool {
-	e = cxx.Unparen(e)
-	if e == nil || e.Kind() != "binary_expression" || e.ChildByField("operator") == nil {
-		return false
-	}
-	l, r := e.ChildByField("left"), e.ChildByField("right")
-	switch e.ChildByField("operator").Text() {
-	case "<=":
-		l, r = r, l
-	case ">=":
-	default:
+	l, r, ok := ordered(e, ">=", "<=")
+	if !ok {
 		return false
 	}
 	share := "ceil(" + vm.Getter(r) + "/GetBlockNum)"
@@ -861,19 +871,8 @@ func readsBlockID(vm *unit.VarianceModel, e *grammar.Node) bool {
 // block count (`idx < GetBlockNum()`, either way round): true on every
 // core outside a mixed kernel's vector cores.
 func blockBelowCount(vm *unit.VarianceModel, e *grammar.Node) bool {
-	e = cxx.Unparen(e)
-	if e == nil || e.Kind() != "binary_expression" || e.ChildByField("operator") == nil {
-		return false
-	}
-	l, r := e.ChildByField("left"), e.ChildByField("right")
-	switch e.ChildByField("operator").Kind() {
-	case ">":
-		l, r = r, l
-	case "<":
-	default:
-		return false
-	}
-	return blockIdxGetters[vm.Getter(l)] && blockNumGetters[vm.Getter(r)]
+	l, r, ok := ordered(e, "<", ">")
+	return ok && blockIdxGetters[vm.Getter(l)] && blockNumGetters[vm.Getter(r)]
 }
 
 // offByOne returns x of `x op 1`, nil for anything else.

@@ -280,10 +280,7 @@ func (h *hostSrc) enclosing(i int) *hostFn {
 // text names word.
 func (r *hostReader) scope(p, word string) []string {
 	dir := filepath.Dir(filepath.Dir(p)) + string(filepath.Separator)
-	r.w.launchIn("")
-	r.w.mu.Lock()
-	known := r.w.launchDirs[knownFiles]
-	r.w.mu.Unlock()
+	known := r.w.launchList(knownFiles)
 	var out []string
 	for _, f := range known {
 		if !strings.HasPrefix(f, dir) {
@@ -296,13 +293,18 @@ func (r *hostReader) scope(p, word string) []string {
 	return out
 }
 
+// launchList is launchDirs' list under key (launchIn builds it).
+func (w *Workspace) launchList(key string) []string {
+	w.launchIn("")
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.launchDirs[key]
+}
+
 // launches returns the count of every launch of kernel k, ok false when
 // one is not followed or a host names k in a string.
 func (r *hostReader) launches(k string) ([]hostCount, bool) {
-	r.w.launchIn("")
-	r.w.mu.Lock()
-	files := r.w.launchDirs["\x00"+k]
-	r.w.mu.Unlock()
+	files := r.w.launchList("\x00" + k)
 	var out []hostCount
 	for _, p := range files {
 		h := r.file(p)
@@ -369,10 +371,9 @@ func (r *hostReader) count(h *hostSrc, a, b, depth int) ([]hostCount, bool) {
 	}
 	text := uncastText(sb.String())
 	at := hostCount{file: h.path, line: h.line(a)}
-	if m := hostNumber.FindStringSubmatch(text); m != nil {
-		n, err := strconv.ParseInt(m[1], 10, 64)
+	if n, ok := blockNumber(text); ok {
 		at.blocks = n
-		return []hostCount{at}, err == nil && n > 0
+		return []hostCount{at}, n > 0
 	}
 	if hostMinCall.MatchString(text) {
 		at.sized, at.min = true, true
@@ -394,7 +395,9 @@ func (r *hostReader) count(h *hostSrc, a, b, depth int) ([]hostCount, bool) {
 		}
 	}
 	if d, ok := h.defs[text]; ok {
-		return r.countText(h, a, d)
+		n, ok := blockNumber(uncastText(strings.Trim(d, "()")))
+		at.blocks = n
+		return []hostCount{at}, ok && n > 0
 	}
 	// The values the file gives the name: `n = v;`, `T n = v;`, `T n{v};`.
 	var out []hostCount
@@ -428,15 +431,14 @@ func (r *hostReader) count(h *hostSrc, a, b, depth int) ([]hostCount, bool) {
 	return out, len(out) > 0
 }
 
-// countText reads a #define's value as a count.
-func (r *hostReader) countText(h *hostSrc, a int, d string) ([]hostCount, bool) {
-	at := hostCount{file: h.path, line: h.line(a)}
-	if m := hostNumber.FindStringSubmatch(uncastText(strings.Trim(d, "()"))); m != nil {
-		n, err := strconv.ParseInt(m[1], 10, 64)
-		at.blocks = n
-		return []hostCount{at}, err == nil && n > 0
+// blockNumber reads a count written as a number (`8`, `8U`).
+func blockNumber(text string) (int64, bool) {
+	m := hostNumber.FindStringSubmatch(text)
+	if m == nil {
+		return 0, false
 	}
-	return nil, false
+	n, err := strconv.ParseInt(m[1], 10, 64)
+	return n, err == nil
 }
 
 // callers returns the counts the calls of function name pass as its
