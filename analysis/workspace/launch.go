@@ -254,12 +254,7 @@ func definesCPUSim(l string) bool {
 // nearest folder first.
 func (w *Workspace) BuildSettingsUp(dir string) []BuildSetting {
 	dir = Abs(dir)
-	root := ""
-	for _, r := range w.Roots() {
-		if (dir == r || strings.HasPrefix(dir, r+string(filepath.Separator))) && len(r) > len(root) {
-			root = r
-		}
-	}
+	root := w.rootOf(dir)
 	var out []BuildSetting
 	for d := dir; ; {
 		out = append(out, w.BuildSettings(d)...)
