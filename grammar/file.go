@@ -83,15 +83,7 @@ func ParseMasked(ctx context.Context, p *Parser, path string, src, masked []byte
 		p = NewParser(lang)
 		p.batch = batch
 	}
-	f := &File{Path: path, Lang: lang, Src: src, Lines: lines, ValidUTF8: utf8.Valid(src)}
-	if lang == CPP {
-		f.Masks = masks
-		f.Guards = ScanGuards(src)
-		f.Includes = IncludesOf(f)
-	} else {
-		masked = src
-		f.Guards = &Guards{}
-	}
+	f, masked := newFile(path, lang, src, masked, masks, lines)
 	var oldTree *Tree
 	if old != nil {
 		oldTree = old.Tree
@@ -102,6 +94,20 @@ func ParseMasked(ctx context.Context, p *Parser, path string, src, masked []byte
 	}
 	f.Tree = t
 	return f, nil
+}
+
+// newFile is the file of a parse but its tree, and the text to parse.
+func newFile(path string, lang Lang, src, masked []byte, masks []Span, lines *Lines) (*File, []byte) {
+	f := &File{Path: path, Lang: lang, Src: src, Lines: lines, ValidUTF8: utf8.Valid(src)}
+	if lang == CPP {
+		f.Masks = masks
+		f.Guards = ScanGuards(src)
+		f.Includes = IncludesOf(f)
+	} else {
+		masked = src
+		f.Guards = &Guards{}
+	}
+	return f, masked
 }
 
 // IncludesOf lists the #include directives of a file from its guard scan.

@@ -43,6 +43,10 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 	}
 	ws := workspace.New(roots...)
 	ws.BoundIndex()
+	if s.opts.ParseCache != "" {
+		s.parseCache = workspace.NewParseCache(s.opts.ParseCache)
+		ws.SetParseCache(s.parseCache)
+	}
 	// Each file's configuration may turn it on (projectConfig).
 	ws.SetBuildIncludes(config.DefaultBuildIncludes)
 	initOpts, _ := parseSettings(p.InitializationOptions)
@@ -319,6 +323,10 @@ func (s *Server) watchClient(pid int) {
 	}
 }
 
+// ParseCacheBytes bounds the parse cache (Options.ParseCache): about the
+// trees of 60 MB of sources (a tree is 3-4 times its text).
+const ParseCacheBytes = 256 << 20
+
 // clientPollInterval is how often watchClient looks for the client.
 const clientPollInterval = 3 * time.Second
 
@@ -330,6 +338,11 @@ func (s *Server) shutdown() {
 	}
 	s.mu.Unlock()
 	s.stopAll()
+	if c := s.parseCache; c != nil {
+		read, parsed := c.Counts()
+		s.logf(protocol.MessageTypeInfo, "parse cache: %d trees read, %d parsed", read, parsed)
+		c.Prune(ParseCacheBytes)
+	}
 	if s.opts.OnShutdown != nil {
 		s.opts.OnShutdown()
 	}

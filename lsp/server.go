@@ -26,6 +26,7 @@ import (
 	"github.com/extern-lsp/extern-lsp/analysis/engine"
 	"github.com/extern-lsp/extern-lsp/analysis/rules"
 	"github.com/extern-lsp/extern-lsp/analysis/unit"
+	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 )
 
 // Options configure a server.
@@ -50,6 +51,10 @@ type Options struct {
 	// facts) the server keeps besides those its open documents' units
 	// read (0: DefaultParseBudget; negative: none).
 	ParseBudget int64
+	// ParseCache is the folder keeping the trees of files parsed from
+	// disk for the next server on the same files ("": none); the server
+	// prunes it to ParseCacheBytes when the client asks it to shut down.
+	ParseCache string
 	// OnShutdown, when set, runs when the client asks the server to shut
 	// down, while the server still holds its state (serve writes a heap
 	// profile there).
@@ -79,6 +84,8 @@ type Server struct {
 	ctx    context.Context // lives until exit
 	cancel context.CancelFunc
 	logger *log.Logger
+	// parseCache keeps disk files' trees for the next server (nil: none).
+	parseCache *workspace.ParseCache
 
 	mu    sync.Mutex
 	state int

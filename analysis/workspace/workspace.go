@@ -193,6 +193,8 @@ type Workspace struct {
 	// other language was replaced by a new parser at every parse. Forks
 	// share them.
 	parsers *[2]sync.Pool
+	// parseCache keeps disk files' trees between runs (nil: none).
+	parseCache *ParseCache
 	// units maps a file to the entries whose compile includes it; nil when
 	// it must be rebuilt (a file's includes or entry shape changed). Never
 	// changed once built (forks share it).
@@ -742,7 +744,11 @@ func (w *Workspace) file(path string, wait bool) (f *grammar.File, err error, bu
 		} else {
 			p = grammar.NewBatchParser(lang)
 		}
-		f, err = grammar.ParseFile(context.Background(), p, path, e.src, nil)
+		if e.overlay {
+			f, err = grammar.ParseFile(context.Background(), p, path, e.src, nil)
+		} else {
+			f, err = w.parseCache.parse(p, path, e.src)
+		}
 		w.parsers[lang].Put(p)
 		if f != nil && !e.overlay {
 			// Batch parses never reparse incrementally: free the C tree now.
@@ -1478,6 +1484,7 @@ func (w *Workspace) Fork() *Workspace {
 		known:           maps.Clone(w.known),
 		indexed:         w.indexed,
 		parsers:         w.parsers,
+		parseCache:      w.parseCache,
 		releases:        w.releases,
 		units:           w.units,
 		macroEntry:      w.macroEntry,

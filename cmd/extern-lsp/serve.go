@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -31,7 +32,7 @@ func runServe(c *cli, args []string) int {
 		fmt.Fprintf(stderr, "extern-lsp serve: %v\n", err)
 		return 2
 	}
-	opts := lsp.Options{Analyzers: c.rules, Version: version, Root: root}
+	opts := lsp.Options{Analyzers: c.rules, Version: version, Root: root, ParseCache: parseCacheDir()}
 	if path := os.Getenv(memProfileEnv); path != "" {
 		opts.OnShutdown = func() { writeHeapProfile(path, stderr) }
 	}
@@ -63,6 +64,24 @@ func runServe(c *cli, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// parseCacheEnv names the folder where serve keeps the trees of the files
+// it parsed from disk, for the next server on the same files ("off": none;
+// default: extern-lsp/parses in the user's cache folder).
+const parseCacheEnv = "EXTERN_LSP_PARSE_CACHE"
+
+func parseCacheDir() string {
+	if dir, ok := os.LookupEnv(parseCacheEnv); ok {
+		if dir == "off" {
+			return ""
+		}
+		return dir
+	}
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "extern-lsp", "parses")
+	}
+	return ""
 }
 
 // pollable returns in as a file read through the runtime's poller when it

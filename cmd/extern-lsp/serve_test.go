@@ -23,6 +23,16 @@ func TestMain(m *testing.M) {
 	if os.Getenv("EXTERN_LSP_RUN_MAIN") == "1" {
 		main()
 	}
+	// The servers the tests start keep their parse cache in the test's
+	// own folder, not the user's.
+	if _, ok := os.LookupEnv(parseCacheEnv); !ok {
+		if dir, err := os.MkdirTemp("", "extern-lsp-parses-"); err == nil {
+			os.Setenv(parseCacheEnv, dir)
+			code := m.Run()
+			os.RemoveAll(dir)
+			os.Exit(code)
+		}
+	}
 	os.Exit(m.Run())
 }
 

@@ -122,6 +122,14 @@ var skipped struct {
 // that is the same file or the parent's cannot be opened. The after
 // functions run once the tests are done (cleanup shared by several tests).
 func Main(m *testing.M, after ...func()) {
+	// The servers the editors start keep their parse cache in the test's
+	// own folder, not the user's.
+	if _, ok := os.LookupEnv("EXTERN_LSP_PARSE_CACHE"); !ok {
+		if dir, err := os.MkdirTemp("", "extern-lsp-parses-"); err == nil {
+			os.Setenv("EXTERN_LSP_PARSE_CACHE", dir)
+			after = append(after, func() { os.RemoveAll(dir) })
+		}
+	}
 	code := m.Run()
 	for _, f := range after {
 		f()
