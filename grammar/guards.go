@@ -83,13 +83,15 @@ var a5Configs = [2]config{
 }
 
 // knownUndefined are macros that are never defined in a device compile; the
-// CPU simulator and host-side paths are not device code. `__DAV_C310__` is
+// CPU simulator, the cost-model simulator (__COSTMODEL: the kernels built
+// on the host with the intrinsics recorded) and host-side paths are not
+// device code. `__DAV_C310__` is
 // Ascend 950's (-D__DAV_C310__ with --cce-aicore-arch=dav-c310-*): the
 // dav-c220 compiles never define it (a5Configs do).
 var knownUndefined = map[string]bool{
 	"__DAV_C220_CUBE__": true, "__DAV_C220_VEC__": true, "__DAV_CUBE__": true, "__DAV_VEC__": true,
 	"__CPU_SIM": true, "__CPU_SIM__": true, "ASCENDC_CPU_DEBUG": true, "__CCE_KT_TEST__": true,
-	"__DAV_C310__": true,
+	"__COSTMODEL": true, "__DAV_C310__": true,
 }
 
 // CoreMacros are the core-type macros the guard model understands, by family.

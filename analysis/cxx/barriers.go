@@ -58,6 +58,8 @@ type Funcs struct {
 	// macro's definition), nil outside a unit.
 	unitGuards func(*grammar.File) *grammar.Guards
 	macroDefs  func(name string) []*Macro
+	// pasting are the unit's pasting macros (PastingMacros).
+	pasting map[string]*Macro
 }
 
 // FuncsOf joins the files' shares of the index (ff.Funcs), in order.
@@ -84,6 +86,9 @@ func FuncsOf(ff FileFacts, files ...*grammar.File) *Funcs {
 	}
 	if t, ok := ff.(MacroTable); ok {
 		fs.macroDefs = t.MacroDefs
+	}
+	if t, ok := ff.(PastingMacros); ok {
+		fs.pasting = t.PastingMacros()
 	}
 	ownFiles := 0
 	bounds := make([]int, 1, len(files)+1)
@@ -283,6 +288,9 @@ func (fs *Funcs) All() []FuncDef { return fs.all }
 // functions and methods of its name, or, for a call through an object of a
 // class type (`Kernel kernel; kernel(params);`), that class's operator().
 func (fs *Funcs) Callees(c Call) []FuncDef {
+	if name, ok := fs.pastedCallee(c); ok {
+		return fs.Lookup(name)
+	}
 	if defs := fs.Lookup(c.Name); len(defs) > 0 || c.Receiver != nil {
 		return defs
 	}
@@ -305,6 +313,19 @@ func (fs *Funcs) Callees(c Call) []FuncDef {
 	fs.callees[key] = out
 	fs.typesMu.Unlock()
 	return out
+}
+
+// pastedCallee is the name of the instance a use of a pasting macro
+// reaches (PastedShadows); ok is false for any other call.
+func (fs *Funcs) pastedCallee(c Call) (string, bool) {
+	if len(fs.pasting) == 0 || c.Receiver != nil || c.HasTArgs || c.Qualified != c.Name || c.Name == "" {
+		return "", false
+	}
+	m := fs.pasting[c.Name]
+	if m == nil {
+		return "", false
+	}
+	return PastedName(m, ArgTexts(c.Args)), true
 }
 
 type calleeKey struct {

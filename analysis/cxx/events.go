@@ -1,11 +1,9 @@
 package cxx
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -91,10 +89,19 @@ func decodeEventOp(n *grammar.Node) (EventOp, bool) {
 // arguments).
 func decodeEventOpText(n *grammar.Node, text func(*grammar.Node) string) (EventOp, bool) {
 	c, ok := AsCall(n)
-	if !ok || c.Receiver != nil {
+	if !ok {
 		return EventOp{}, false
 	}
-	op := EventOp{Node: n}
+	return decodeEventCall(c, text)
+}
+
+// decodeEventCall decodes an event call taken apart (a forwarded one's
+// callee and arguments are the expansion's: Funcs.Forward).
+func decodeEventCall(c Call, text func(*grammar.Node) string) (EventOp, bool) {
+	if c.Receiver != nil {
+		return EventOp{}, false
+	}
+	op := EventOp{Node: c.Node}
 	switch c.Name {
 	case "SetFlag", "WaitFlag":
 		if !c.InNamespace("AscendC") || len(c.TArgs) != 1 || len(c.Args) != 1 {
@@ -351,10 +358,6 @@ type eventFiles struct {
 	ops     map[*grammar.Node]*EventOp
 	funcs   *Funcs
 	objects map[string]bool
-	// pasted are the files' pasted-pair event macros by name (read once:
-	// finding them scans every file's text).
-	pasted     map[string][]pastedEventMacro
-	pastedRead bool
 	// bodies are the macro shadows' bodies making event calls.
 	bodies MacroBodies
 }
@@ -408,20 +411,6 @@ func newEventAnalysis(ctx context.Context, ff FileFacts, files []*grammar.File, 
 		}
 	}
 	a.expanded = map[*grammar.Node]macroOps{}
-	if !sh.pastedRead {
-		sh.pasted, sh.pastedRead = pastedEventMacros(files), true
-	}
-	for _, f := range files {
-		if f.MacroOf != nil || len(sh.pasted) == 0 {
-			continue
-		}
-		for _, op := range pastedEventUses(ff, f, sh.pasted, r) {
-			a.expanded[op.Node] = macroOps{ops: []*EventOp{op}}
-			if f.CoresOf(op.Node)&core != 0 {
-				addKeys(op)
-			}
-		}
-	}
 	if len(shadows) > 0 && sh.bodies == nil {
 		sh.bodies = FindMacroBodies(ff, shadows, eventOpNames...)
 	}
@@ -438,6 +427,26 @@ func newEventAnalysis(ctx context.Context, ff FileFacts, files []*grammar.File, 
 							addKeys(op)
 						}
 					}
+				}
+			}
+		}
+	}
+	// A forwarding macro's use (`INTRINSIC(set_flag, PIPE_MTE2, PIPE_V,
+	// EVENT_ID0)`) is the set or wait it expands to.
+	if fw, ok := ff.(ForwardedCalls); ok {
+		for _, f := range files {
+			if f.MacroOf != nil {
+				continue
+			}
+			for _, c := range fw.ForwardedUses(f, eventOpNames...) {
+				op, ok := decodeEventCall(c, (*grammar.Node).Text)
+				if !ok {
+					continue
+				}
+				op.IDs = eventIDs(r, op.IDNode)
+				a.expanded[c.Node] = macroOps{ops: []*EventOp{&op}}
+				if f.CoresOf(c.Node)&core != 0 {
+					addKeys(&op)
 				}
 			}
 		}
@@ -530,102 +539,6 @@ func expandEventMacro(u MacroUse, r *Resolver) ([]*EventOp, bool) {
 		out = append(out, &op)
 	}
 	return out, len(out) > 0
-}
-
-// pastedEventRE is a macro body that is one event call whose pipe pair
-// pastes the macro's parameters: `AscendC::SetFlag<AscendC::HardEvent::
-// trigger##_##waiter>((e))`. The analysis cannot parse `##` as code, so
-// such a body is read as text.
-var pastedEventRE = regexp.MustCompile(`^(?:AscendC::)?(SetFlag|WaitFlag)\s*<\s*(?:AscendC::)?HardEvent::([A-Za-z0-9_#\s]+?)\s*>\s*\(([^()]*|\(\s*\w+\s*\))\)\s*;?$`)
-
-// pastedEventMacro is a function-like #define whose body pastedEventRE
-// reads.
-type pastedEventMacro struct {
-	set    bool
-	params []string
-	pair   []string // the pasted parts: parameter names or text
-	id     int      // the parameter that carries the id
-}
-
-// pastedEventMacros lists, by name, the event macros of files whose pipe
-// pair pastes parameters.
-func pastedEventMacros(files []*grammar.File) map[string][]pastedEventMacro {
-	var macros map[string][]pastedEventMacro
-	for _, g := range files {
-		if g.MacroOf != nil || g.Guards == nil || !bytes.Contains(g.Src, []byte("##")) {
-			continue
-		}
-		for _, d := range g.Guards.Directives {
-			if d.Kind != "define" {
-				continue
-			}
-			m := parseDefine(g.Src, d)
-			if m == nil || !m.FuncLike || !strings.Contains(m.Body, "##") {
-				continue
-			}
-			if pm, ok := readPastedEventMacro(m); ok {
-				if macros == nil {
-					macros = map[string][]pastedEventMacro{}
-				}
-				macros[m.Name] = append(macros[m.Name], pm)
-			}
-		}
-	}
-	return macros
-}
-
-// pastedEventUses decodes the uses in f of the pasted-pair event macros
-// (`SET_FLAG(MTE2, V, EVENT_ID0)`, pastedEventMacros): each use is the set
-// or wait it expands to.
-func pastedEventUses(ff FileFacts, f *grammar.File, macros map[string][]pastedEventMacro, r *Resolver) []*EventOp {
-	var out []*EventOp
-	for name, ms := range macros {
-		for _, n := range ff.Calls(f).Named(name) {
-			c, ok := AsCall(n)
-			if !ok || c.Receiver != nil || c.Qualified != name {
-				continue
-			}
-			for _, m := range ms {
-				if len(c.Args) != len(m.params) {
-					continue
-				}
-				var pair strings.Builder
-				for _, part := range m.pair {
-					if i := slices.Index(m.params, part); i >= 0 {
-						part = strings.TrimSpace(c.Args[i].Text())
-					}
-					pair.WriteString(part)
-				}
-				op := &EventOp{Node: n, Set: m.set, IDNode: c.Args[m.id]}
-				if isPairName(pair.String()) {
-					op.Pair = pair.String()
-				}
-				op.IDs = eventIDs(r, op.IDNode)
-				out = append(out, op)
-				break
-			}
-		}
-	}
-	return out
-}
-
-// readPastedEventMacro takes a body pastedEventRE matches apart.
-func readPastedEventMacro(m *Macro) (pastedEventMacro, bool) {
-	g := pastedEventRE.FindStringSubmatch(m.Body)
-	if g == nil {
-		return pastedEventMacro{}, false
-	}
-	pm := pastedEventMacro{set: g[1] == "SetFlag", params: m.Params, id: -1}
-	for _, part := range strings.Split(g[2], "##") {
-		part = strings.TrimSpace(part)
-		if part == "" || strings.ContainsAny(part, "# \t") {
-			return pastedEventMacro{}, false
-		}
-		pm.pair = append(pm.pair, part)
-	}
-	id := strings.TrimSpace(strings.Trim(strings.TrimSpace(g[3]), "()"))
-	pm.id = slices.Index(m.Params, id)
-	return pm, pm.id >= 0
 }
 
 // substituted is n's text with the names args binds replaced by their

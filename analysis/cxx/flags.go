@@ -70,7 +70,17 @@ func (fc *FlagCall) HasFlag(id int64) bool { return slices.Contains(fc.Flags, id
 // AsFlagCall decodes a cross-core flag call; ok is false for any other node.
 func AsFlagCall(n *grammar.Node, r *Resolver) (FlagCall, bool) {
 	call, ok := AsCall(n)
-	if !ok || call.Receiver != nil {
+	if !ok {
+		return FlagCall{}, false
+	}
+	return flagCallOf(call, r)
+}
+
+// flagCallOf decodes a flag call taken apart (a forwarded one's callee
+// and arguments are the expansion's: Funcs.Forward); Node is the call's.
+func flagCallOf(call Call, r *Resolver) (FlagCall, bool) {
+	n := call.Node
+	if call.Receiver != nil {
 		return FlagCall{}, false
 	}
 	fc := FlagCall{Node: n}
@@ -269,28 +279,38 @@ type Barrier struct {
 // also how a mode-2 handshake waits. Code only the simulator compiles is
 // skipped.
 func HardwareBarriers(ff FileFacts, f *grammar.File, r *Resolver) []Barrier {
-	calls := factsOr(ff).Calls(f).Named(barrierCallNames...)
-	var out []Barrier
-	flags := FlagCalls(calls, r)
+	nodes := factsOr(ff).Calls(f).Named(barrierCallNames...)
+	calls := make([]Call, 0, len(nodes))
+	for _, n := range nodes {
+		if c, ok := AsCall(n); ok && f.CoresOf(n) != grammar.None {
+			calls = append(calls, c)
+		}
+	}
+	// A forwarding macro's use is the call it expands to.
+	if fw, ok := ff.(ForwardedCalls); ok {
+		for _, c := range fw.ForwardedUses(f, barrierCallNames...) {
+			if f.CoresOf(c.Node) != grammar.None {
+				calls = append(calls, c)
+			}
+		}
+		slices.SortStableFunc(calls, func(a, b Call) int { return int(a.Node.Start) - int(b.Node.Start) })
+	}
+	flags := make([]*FlagCall, len(calls))
 	mode0 := map[int64]bool{}
-	for _, fc := range flags {
-		if fc.Kind == FlagSet && fc.ModeKnown && fc.Mode == 0 && f.CoresOf(fc.Node) != grammar.None {
-			for _, id := range fc.Flags {
-				mode0[id] = true
+	for i, c := range calls {
+		if fc, ok := flagCallOf(c, r); ok {
+			flags[i] = &fc
+			if fc.Kind == FlagSet && fc.ModeKnown && fc.Mode == 0 {
+				for _, id := range fc.Flags {
+					mode0[id] = true
+				}
 			}
 		}
 	}
-	fi := 0
-	for _, n := range calls {
-		if f.CoresOf(n) == grammar.None {
-			if fi < len(flags) && flags[fi].Node == n {
-				fi++
-			}
-			continue
-		}
-		if fi < len(flags) && flags[fi].Node == n {
-			fc := &flags[fi]
-			fi++
+	var out []Barrier
+	for i, c := range calls {
+		n := c.Node
+		if fc := flags[i]; fc != nil {
 			switch {
 			case fc.Kind == FlagSet && fc.ModeKnown && fc.Mode == 0:
 				out = append(out, Barrier{Node: n, Kind: BarrierFlagSet, Flag: fc})
@@ -301,8 +321,7 @@ func HardwareBarriers(ff FileFacts, f *grammar.File, r *Resolver) []Barrier {
 			}
 			continue
 		}
-		c, ok := AsCall(n)
-		if !ok || !IsHardwareSyncAll(c) {
+		if !IsHardwareSyncAll(c) {
 			continue
 		}
 		b := Barrier{Node: n, Kind: BarrierSyncAll}
@@ -431,6 +450,14 @@ func FlagSites(ff FileFacts, files []*grammar.File, r *Resolver) []FlagSite {
 				fc.Flags = nil
 			}
 			out = append(out, FlagSite{File: f, FlagCall: fc})
+		}
+		// A forwarding macro's use is the call it expands to.
+		if fw, ok := ff.(ForwardedCalls); ok {
+			for _, c := range fw.ForwardedUses(f, flagCallNames...) {
+				if fc, ok := flagCallOf(c, r); ok {
+					out = append(out, FlagSite{File: f, FlagCall: fc})
+				}
+			}
 		}
 	}
 	direct := len(out)

@@ -59,6 +59,10 @@ type Macro struct {
 	DropsArgs bool
 	// File is the file holding the #define.
 	File *grammar.File
+	// Pasted are the parameters the body pastes (`a##b`) or quotes
+	// (`#a`), by index: a use is read with those arguments put in
+	// (PastedShadows).
+	Pasted []int
 }
 
 // Macros is a file's macro table.
@@ -76,15 +80,7 @@ func ScanMacros(ctx context.Context, f *grammar.File) *Macros {
 		return out
 	}
 	src := f.Src
-	// Each body goes to the first shadow with room for its head before it
-	// (`void NAME(auto a,auto b){`): consecutive #defines alternate.
-	type shadow struct {
-		text    []byte
-		used    uint32 // the shadow is free from here on
-		pending []*Macro
-		ranges  [][2]uint32 // where the heads and bodies are
-	}
-	var shadows []*shadow
+	var shadows shadowSet
 	for _, d := range f.Guards.Directives {
 		if d.Kind != "define" {
 			continue
@@ -100,74 +96,37 @@ func ScanMacros(ctx context.Context, f *grammar.File) *Macros {
 		}
 		m.Opaque = true
 		if strings.Contains(m.Body, "#") {
-			// # and ## build text the tree cannot read.
+			// # and ## build text the tree cannot read: the unit parses
+			// such a body once per pasted argument list its code uses
+			// (PastedShadows).
 			continue
 		}
 		end := d.End
 		for end > m.BodyStart && (src[end-1] == ' ' || src[end-1] == '\t' || src[end-1] == '\r' || src[end-1] == '\\') {
 			end--
 		}
-		header := m.header()
-		if m.BodyStart < uint32(len(header)) {
-			continue
-		}
-		var sh *shadow
-		for _, x := range shadows {
-			if x.used+uint32(len(header)) <= m.BodyStart {
-				sh = x
-				break
-			}
-		}
-		if sh == nil {
-			if len(shadows) == maxShadows {
-				continue
-			}
-			sh = &shadow{text: blankCopy(src)}
-			shadows = append(shadows, sh)
-		}
-		copy(sh.text[m.BodyStart-uint32(len(header)):], header)
-		for i := m.BodyStart; i < end; i++ {
-			b := src[i]
-			if b == '\\' && (i+1 < uint32(len(src)) && (src[i+1] == '\n' || src[i+1] == '\r')) {
+		body := make([]byte, end-m.BodyStart)
+		for i := range body {
+			b := src[int(m.BodyStart)+i]
+			if b == '\\' && (int(m.BodyStart)+i+1 < len(src) && (src[int(m.BodyStart)+i+1] == '\n' || src[int(m.BodyStart)+i+1] == '\r')) {
 				b = ' '
 			}
-			sh.text[i] = b
+			body[i] = b
 		}
-		// `;}` closes the body on the bytes after it (the end of the
-		// directive's line and the next line's first byte).
-		for i, b := range []byte(";}") {
-			if p := int(end) + i; p < len(sh.text) {
-				sh.text[p] = b
-			} else {
-				sh.text = append(sh.text, b)
-			}
+		if sh := shadows.place(src, m.BodyStart, m.header(m.Name), body, maxShadows); sh != nil {
+			sh.pending = append(sh.pending, m)
 		}
-		sh.used = end + 2
-		sh.pending = append(sh.pending, m)
-		sh.ranges = append(sh.ranges, [2]uint32{m.BodyStart - uint32(len(header)), min(end+2, uint32(len(sh.text)))})
 	}
-	for _, sh := range shadows {
+	for _, sh := range shadows.list {
 		if ctx.Err() != nil {
 			break
 		}
-		sf, err := grammar.ParseSparse(ctx, f.Path, sh.text, sh.ranges)
-		if err != nil {
+		sf := sh.parse(ctx, f)
+		if sf == nil {
 			continue
 		}
-		sf.Tree.Close()
-		// Offsets are the file's: so are lines (the heads and the closing
-		// braces overwrite line ends of the shadow).
-		sf.MacroOf, sf.Lines = f, f.Lines
 		out.Shadows = append(out.Shadows, sf)
-		defs := map[uint32]*grammar.Node{}
-		for i := range sf.Tree.Nodes {
-			n := &sf.Tree.Nodes[i]
-			if n.Kind() == "function_definition" {
-				if b := n.ChildByField("body"); b != nil {
-					defs[b.Start+1] = n
-				}
-			}
-		}
+		defs := shadowDefs(sf)
 		for _, m := range sh.pending {
 			def := defs[m.BodyStart]
 			if def == nil || FunctionName(def) != m.Name || hasError(def) {
@@ -194,6 +153,90 @@ func ScanMacros(ctx context.Context, f *grammar.File) *Macros {
 		}
 	}
 	return out
+}
+
+// shadowSet is the shadows of one file: blank copies of its text holding
+// function heads and bodies at the offsets of #define bodies.
+type shadowSet struct {
+	list []*shadow
+}
+
+type shadow struct {
+	text    []byte
+	used    uint32 // the shadow is free from here on
+	pending []*Macro
+	ranges  [][2]uint32 // where the heads and bodies are
+}
+
+// place writes `header body;}` so that body starts at offset at of src,
+// in the first shadow with room for the head before it (consecutive
+// #defines alternate), a new one when none has and fewer than most are
+// made; nil when it cannot.
+func (s *shadowSet) place(src []byte, at uint32, header string, body []byte, most int) *shadow {
+	if at < uint32(len(header)) {
+		return nil
+	}
+	var sh *shadow
+	for _, x := range s.list {
+		if x.used+uint32(len(header)) <= at {
+			sh = x
+			break
+		}
+	}
+	if sh == nil {
+		if len(s.list) == most {
+			return nil
+		}
+		sh = &shadow{text: blankCopy(src)}
+		s.list = append(s.list, sh)
+	}
+	copy(sh.text[at-uint32(len(header)):], header)
+	// A body longer than the #define's (a pasted argument longer than its
+	// parameter) runs on over the blank bytes after it.
+	end := at + uint32(len(body))
+	for len(sh.text) < int(end) {
+		sh.text = append(sh.text, ' ')
+	}
+	copy(sh.text[at:], body)
+	// `;}` closes the body on the bytes after it (the end of the
+	// directive's line and the next line's first byte).
+	for i, b := range []byte(";}") {
+		if p := int(end) + i; p < len(sh.text) {
+			sh.text[p] = b
+		} else {
+			sh.text = append(sh.text, b)
+		}
+	}
+	sh.used = end + 2
+	sh.ranges = append(sh.ranges, [2]uint32{at - uint32(len(header)), min(end+2, uint32(len(sh.text)))})
+	return sh
+}
+
+// parse parses the shadow as a file of f's, whose offsets and lines are
+// f's (the heads and closing braces overwrite line ends of the shadow).
+func (sh *shadow) parse(ctx context.Context, f *grammar.File) *grammar.File {
+	sf, err := grammar.ParseSparse(ctx, f.Path, sh.text, sh.ranges)
+	if err != nil {
+		return nil
+	}
+	sf.Tree.Close()
+	sf.MacroOf, sf.Lines = f, f.Lines
+	return sf
+}
+
+// shadowDefs are a shadow's functions by the offset their body's text
+// starts at.
+func shadowDefs(sf *grammar.File) map[uint32]*grammar.Node {
+	defs := map[uint32]*grammar.Node{}
+	for i := range sf.Tree.Nodes {
+		n := &sf.Tree.Nodes[i]
+		if n.Kind() == "function_definition" {
+			if b := n.ChildByField("body"); b != nil {
+				defs[b.Start+1] = n
+			}
+		}
+	}
+	return defs
 }
 
 // blankCopy is src with every byte but its newlines made a space (with
@@ -233,11 +276,11 @@ func hasError(n *grammar.Node) bool {
 }
 
 // header is the function head written before the body in a shadow:
-// `void NAME(auto a,auto b){`.
-func (m *Macro) header() string {
+// `void NAME(auto a,auto b){`, named name.
+func (m *Macro) header(name string) string {
 	var b strings.Builder
 	b.WriteString("void ")
-	b.WriteString(m.Name)
+	b.WriteString(name)
 	b.WriteByte('(')
 	for i, p := range m.Params {
 		if i > 0 {
@@ -290,6 +333,19 @@ func parseDefine(src []byte, d grammar.Directive) *Macro {
 	m.BodyStart = j
 	body := strings.ReplaceAll(string(src[j:end]), "\\\r\n", " ")
 	m.Body = strings.TrimSpace(strings.ReplaceAll(body, "\\\n", " "))
+	if m.FuncLike && strings.Contains(m.Body, "#") {
+		toks := ppTokens(m.Body)
+		for i, t := range toks {
+			k := slices.Index(m.Params, t.text)
+			if k < 0 || slices.Contains(m.Pasted, k) {
+				continue
+			}
+			if i > 0 && (toks[i-1].text == "##" || toks[i-1].text == "#") || i+1 < len(toks) && toks[i+1].text == "##" {
+				m.Pasted = append(m.Pasted, k)
+			}
+		}
+		slices.Sort(m.Pasted)
+	}
 	if m.FuncLike {
 		m.DropsArgs = true
 		for _, t := range grammar.TokenizeExpr(m.Body, false) {

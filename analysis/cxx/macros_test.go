@@ -2,6 +2,9 @@ package cxx
 
 import (
 	"context"
+	"maps"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -79,4 +82,67 @@ func TestScanMacros(t *testing.T) {
 		}
 	}
 	t.Error("the drain's body has no call in the shadow")
+}
+
+// A pasting macro is read once per list of pasted arguments: its body
+// expanded with them, the other parameters left as they are, at the
+// offsets of the #define.
+func TestPastedShadows(t *testing.T) {
+	src := `#pragma once
+// Pasting macros: a shadow writes each instance's function head over
+// the text before the #define's body, so the first needs some.
+#define SET_FLAG(trigger, waiter, e) AscendC::SetFlag<AscendC::HardEvent::trigger##_##waiter>((e))
+#define PIPE_BARRIER(pipe) AscendC::PipeBarrier<PIPE_##pipe>()
+#define NAMED(x) log(#x, x)
+`
+	f, err := grammar.ParseFile(context.Background(), nil, "/k/common.h", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := ScanMacros(context.Background(), f)
+	set, bar, named := ms.ByName["SET_FLAG"][0], ms.ByName["PIPE_BARRIER"][0], ms.ByName["NAMED"][0]
+	if !slices.Equal(set.Pasted, []int{0, 1}) || !slices.Equal(bar.Pasted, []int{0}) || !slices.Equal(named.Pasted, []int{0}) {
+		t.Fatalf("pasted: %v %v %v", set.Pasted, bar.Pasted, named.Pasted)
+	}
+	def := func(name string) *Macro {
+		if ms := ms.ByName[name]; len(ms) > 0 {
+			return ms[0]
+		}
+		return nil
+	}
+	uses := []PastedUse{
+		{set, []string{"MTE2", "V", "EVENT_ID0"}},
+		{bar, []string{"ALL"}},
+		{bar, []string{"V"}},
+		{set, []string{"V", "MTE3", "id"}},
+	}
+	// The same pasted arguments reach the same instance.
+	if PastedName(set, uses[0].Args) != PastedName(set, []string{"MTE2", "V", "EVENT_ID7"}) || PastedName(bar, uses[1].Args) == PastedName(bar, uses[2].Args) {
+		t.Error("instances are keyed by the pasted arguments alone")
+	}
+	want := map[string]string{
+		PastedName(set, uses[0].Args): "AscendC::SetFlag<AscendC::HardEvent::MTE2_V>((e))",
+		PastedName(set, uses[3].Args): "AscendC::SetFlag<AscendC::HardEvent::V_MTE3>((e))",
+		PastedName(bar, uses[1].Args): "AscendC::PipeBarrier<PIPE_ALL>()",
+		PastedName(bar, uses[2].Args): "AscendC::PipeBarrier<PIPE_V>()",
+	}
+	got := map[string]string{}
+	for _, sh := range PastedShadows(context.Background(), uses, def) {
+		if sh.MacroOf != f {
+			t.Error("an instance's shadow is not of the defining file")
+		}
+		for _, fn := range Functions(sh) {
+			stmts := namedNonComments(fn.ChildByField("body"))
+			got[FunctionName(fn)] = strings.TrimSuffix(stmts[0].Text(), ";")
+			if body := fn.ChildByField("body"); body.Start+1 != def(pastedBase(FunctionName(fn))).BodyStart {
+				t.Errorf("%s: body at %d, not the #define's", FunctionName(fn), body.Start+1)
+			}
+			if len(Params(fn)) != len(def(pastedBase(FunctionName(fn))).Params) {
+				t.Errorf("%s: %d parameters", FunctionName(fn), len(Params(fn)))
+			}
+		}
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("instances:\n got %v\nwant %v", got, want)
+	}
 }

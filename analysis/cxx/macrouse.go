@@ -1,6 +1,8 @@
 package cxx
 
 import (
+	"slices"
+
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -70,9 +72,22 @@ func (bodies MacroBodies) UsesIn(ff FileFacts, f *grammar.File) []MacroUse {
 			out = append(out, b)
 		}
 	}
+	var pasting map[string]*Macro
+	if p, ok := ff.(PastingMacros); ok {
+		pasting = p.PastingMacros()
+	}
 	for name := range bodies {
-		for _, n := range ff.Calls(f).Named(name) {
-			if c, ok := AsCall(n); ok && c.Receiver == nil && !c.HasTArgs && c.Qualified == name {
+		// An instance of a pasting macro is reached by the uses with its
+		// pasted arguments.
+		called, m := name, (*Macro)(nil)
+		if base := pastedBase(name); base != "" {
+			if m = pasting[base]; m == nil {
+				continue
+			}
+			called = base
+		}
+		for _, n := range ff.Calls(f).Named(called) {
+			if c, ok := AsCall(n); ok && c.Receiver == nil && !c.HasTArgs && c.Qualified == called && (m == nil || PastedName(m, ArgTexts(c.Args)) == name) {
 				add(n, c.Args, name)
 			}
 		}
@@ -222,7 +237,11 @@ func (fs *Funcs) forward1(c Call) (Call, bool) {
 	}
 	var body *grammar.Node
 	var def FuncDef
-	for _, d := range fs.Lookup(c.Name) {
+	name := c.Name
+	if pn, ok := fs.pastedCallee(c); ok {
+		name = pn
+	}
+	for _, d := range fs.Lookup(name) {
 		if d.File.MacroOf == nil || !fs.macroCompiled(d) {
 			continue
 		}
@@ -352,4 +371,67 @@ func (fs *Funcs) compiledAt(f *grammar.File, at uint32) bool {
 // definitions a unit compiles, shadowed or not).
 type MacroTable interface {
 	MacroDefs(name string) []*Macro
+}
+
+// ForwardedCalls is implemented by a unit that reads its forwarding
+// macros: the one door through which rules that decode calls by name (a
+// flag set, an event, a barrier) see `INTRINSIC(set_flag, ...)` as the
+// `set_flag(...)` the summaries and call chains see (Funcs.Forward).
+type ForwardedCalls interface {
+	// ForwardedUses are the uses in f of forwarding macros whose
+	// expansion calls one of names, each as the call it expands to (Node
+	// is the use), in source order.
+	ForwardedUses(f *grammar.File, names ...string) []Call
+}
+
+// ForwardingMacros are the names of the macros among shadows' functions
+// whose body forwards to a call its arguments name (the callee a
+// parameter, or the argument pack passed on): the macros Forward may
+// rewrite a use of.
+func ForwardingMacros(ff FileFacts, shadows []*grammar.File) []string {
+	var out []string
+	for _, sh := range shadows {
+		for _, fn := range factsOr(ff).Nodes(sh, "function_definition") {
+			body := forwardedCall(fn)
+			if body == nil {
+				continue
+			}
+			inner, ok := AsCall(body)
+			if !ok {
+				continue
+			}
+			params := Params(fn)
+			isParam := func(n *grammar.Node) bool {
+				return n != nil && n.Kind() == "identifier" && slices.ContainsFunc(params, func(p Param) bool { return p.Name == n.Text() })
+			}
+			if isParam(inner.NameNode) && inner.Qualified == inner.Name || slices.ContainsFunc(inner.Args, func(a *grammar.Node) bool { return a.Text() == "__VA_ARGS__" }) {
+				if name := FunctionName(fn); !slices.Contains(out, name) {
+					out = append(out, name)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// ForwardedUses are the uses in f of the forwarding macros (names from
+// ForwardingMacros) that Forward expands to a call of one of want, each
+// as that call, in source order.
+func (fs *Funcs) ForwardedUses(f *grammar.File, forwarding []string, want ...string) []Call {
+	if len(forwarding) == 0 {
+		return nil
+	}
+	var out []Call
+	for _, n := range factsOr(fs.ff).Calls(f).Named(forwarding...) {
+		c, ok := AsCall(n)
+		if !ok {
+			continue
+		}
+		if fc, ok := fs.Forward(c); ok && slices.Contains(want, fc.Name) {
+			out = append(out, fc)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Call) int { return int(a.Node.Start) - int(b.Node.Start) })
+	return out
 }

@@ -26,7 +26,8 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 	Premise:  analysis.PremiseHardware,
 	Doc: analysis.Doc{
 		Summary: "a `return` before a hardware barrier, or a branch around one, lets one core skip it while the others wait for it",
-		What: "Flags a `return` that can run before a hardware barrier (`SyncAll`, a mode-0 cross-core flag set; a return " +
+		What: "Flags a `return` that can run before a hardware barrier (`SyncAll`, a mode-0 cross-core flag set, also called through a " +
+			"macro forwarding its arguments, `INTRINSIC_NO_ARGS(AscendC::SyncAll)`; a return " +
 			"between the set and its wait has already arrived and is silent) later in the same function, or before a call that reaches one through workspace functions (a few levels " +
 			"deep, in the file and its includes), or inside a loop whose body reaches one. Conditional returns are errors " +
 			"unless the condition is the same on every core of the type: a core-type test, `if constexpr`, a constant, a " +

@@ -34,7 +34,8 @@ var MissingPipeDrain = register(&analysis.Analyzer{
 			"drain counts when every path takes one: both sides of an `#if` on a project macro, every case of a `switch` " +
 			"with a `default:`, the core's branch of an `#if defined(__DAV_VEC__)` / `#elif defined(__DAV_CUBE__)` in a " +
 			"helper. Stores and drains inside the unit's macros count where the macro is used, function-like " +
-			"(`STORE_OUT(t)`) or object-like (`FLUSH_ROWS;`), like a helper's. When the store is followed by a call to a project function whose definition is in an `#include` " +
+			"(`STORE_OUT(t)`) or object-like (`FLUSH_ROWS;`), like a helper's; a macro pasting its arguments is read with them " +
+			"put in (`PIPE_BARRIER(ALL)` of `#define PIPE_BARRIER(p) AscendC::PipeBarrier<PIPE_##p>()` drains). When the store is followed by a call to a project function whose definition is in an `#include` " +
 			"that did not resolve, the finding is an `info` that names the call (set `include-dirs` or `-I`).",
 		Why: "Every task is called from the runtime's poll loop as `kernel(args)`, and after it returns the runtime " +
 			"reports the task done and starts the next one on that core without draining the pipes. DMA stores still " +

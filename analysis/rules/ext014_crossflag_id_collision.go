@@ -28,7 +28,8 @@ var CrossFlagIDCollision = register(&analysis.Analyzer{
 			"`CrossCoreSetFlag<mode, pipe>(id)`, `NotifyEvent<pipe>(id)`, raw `ffts_cross_core_sync(pipe, cfg)`, and " +
 			"calls of wrappers whose flag call takes its mode or id from the wrapper's template parameters or arguments " +
 			"(`FftsCrossCoreSync<PIPE_MTE3, 2>(kFlag)`, `notify<2>(kFlag)`) and of the project's macros " +
-			"(`#define SIGNAL(id) AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(id)`, judged at each use), with ids and modes resolved through " +
+			"(`#define SIGNAL(id) AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(id)`, judged at each use; one that forwards its arguments, " +
+			"`INTRINSIC(ffts_cross_core_sync, PIPE_MTE3, cfg)`, is the call it expands to), with ids and modes resolved through " +
 			"literals, constants, enums, `#define`s and locals initialised once (`int id = 3;`). Each set signals one core family: mode 0 the setter's own type " +
 			"(all cubes or all vectors), mode 1 the vectors, mode 2 the other type of the cluster (cube→vector or " +
 			"vector→cube). Flags a set whose id another set with a different mode also signals on the same family; " +

@@ -30,7 +30,9 @@ var EventUnpaired = register(&analysis.Analyzer{
 			"`wait_flag(PIPE_A, PIPE_B, id)` with a constant pipe pair and id (`EVENT_ID0`…`EVENT_ID7`, constants, " +
 			"enums, `#define`s), also through the project's macros that take the id or the pipe pair (`#define " +
 			"WAIT_EV(evt, id) AscendC::WaitFlag<AscendC::HardEvent::evt>(id)`, or one pasting the pair, " +
-			"`AscendC::SetFlag<AscendC::HardEvent::src##_##dst>(ev)`: each use is the set or wait it expands to). It flags a set still pending at a return (or the end of the entry) on every path that " +
+			"`AscendC::SetFlag<AscendC::HardEvent::src##_##dst>(ev)`: each use is the set or wait it expands to, read once per " +
+			"pipe pair its uses paste), and through macros that forward their arguments (`INTRINSIC(set_flag, PIPE_MTE2, PIPE_V, " +
+			"EVENT_ID0)`). It flags a set still pending at a return (or the end of the entry) on every path that " +
 			"reaches it, a set of an event whose earlier set is pending on every path to it, and a wait that no set " +
 			"precedes on any path. Loops are followed to their fixed point (a ping-pong `EVENT_ID0`/`EVENT_ID1` pair set " +
 			"before the loop, waited and set again inside and waited after it pairs up), `break`, `continue`, early " +

@@ -25,3 +25,9 @@ func TestControlFlowMacros(t *testing.T) {
 func TestMacroEffects(t *testing.T) {
 	analysistest.Run(t, "testdata/macros", MissingPipeDrain, GMScalarWrite, GMScalarRead, BarrierEarlyReturn)
 }
+
+// An event, flag or barrier called through a forwarding macro is the call
+// it expands to for the rules that decode calls by name.
+func TestForwardedSync(t *testing.T) {
+	analysistest.Run(t, "testdata/macros", EventUnpaired, CrossFlagIDCollision, BarrierEarlyReturn)
+}

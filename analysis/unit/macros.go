@@ -2,6 +2,7 @@ package unit
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"sync"
 
@@ -59,11 +60,87 @@ func (u *Unit) MacroDefs(name string) []*cxx.Macro { return u.Macros().ByName[na
 // macro used as a statement reaches its body, and an instantiated kernel
 // is a function of the unit.
 func (u *Unit) CodeFiles() []*grammar.File {
-	sh, ex := u.Macros().Shadows, Fact(u, expansionsKey)
-	if len(sh)+len(ex) == 0 {
+	sh, ps, ex := u.Macros().Shadows, Fact(u, pastedKey), Fact(u, expansionsKey)
+	if len(sh)+len(ps)+len(ex) == 0 {
 		return u.Files
 	}
-	return append(append(append([]*grammar.File(nil), u.Files...), sh...), ex...)
+	return append(append(append(append([]*grammar.File(nil), u.Files...), sh...), ps...), ex...)
+}
+
+// PastingMacros are the unit's macros whose one compiled definition
+// pastes parameters (cxx.PastingMacros).
+func (u *Unit) PastingMacros() map[string]*cxx.Macro { return Fact(u, pastingKey) }
+
+var pastingKey = &UnitKey[map[string]*cxx.Macro]{
+	Name: "unit.macro-pasting",
+	Compute: func(_ context.Context, u *Unit) map[string]*cxx.Macro {
+		um := u.Macros()
+		var out map[string]*cxx.Macro
+		for name, ms := range um.ByName {
+			if !slices.ContainsFunc(ms, func(m *cxx.Macro) bool { return len(m.Pasted) > 0 }) {
+				continue
+			}
+			if m := um.definition(name); m.Pastes() {
+				if out == nil {
+					out = map[string]*cxx.Macro{}
+				}
+				out[name] = m
+			}
+		}
+		return out
+	},
+}
+
+// forwardingKey names the unit's forwarding macros (cxx.ForwardingMacros).
+var forwardingKey = &UnitKey[[]string]{
+	Name: "unit.macro-forwarding",
+	Compute: func(_ context.Context, u *Unit) []string {
+		return cxx.ForwardingMacros(u, u.Macros().Shadows)
+	},
+}
+
+// ForwardedUses are the uses in f of the unit's forwarding macros that
+// expand to a call of one of names, as those calls (cxx.ForwardedCalls).
+func (u *Unit) ForwardedUses(f *grammar.File, names ...string) []cxx.Call {
+	fwd := Fact(u, forwardingKey)
+	if len(fwd) == 0 {
+		return nil
+	}
+	return u.FuncIndex().ForwardedUses(f, fwd, names...)
+}
+
+// pastedKey holds the unit's instances of its pasting macros: one per
+// list of pasted arguments the unit's code uses, parsed as functions of
+// macro shadows (cxx.PastedShadows).
+var pastedKey = &UnitKey[[]*grammar.File]{
+	Name: "unit.macro-pasted",
+	Compute: func(ctx context.Context, u *Unit) []*grammar.File {
+		pasting := u.PastingMacros()
+		if len(pasting) == 0 {
+			return nil
+		}
+		names := make([]string, 0, len(pasting))
+		for name := range pasting {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		seen := map[string]bool{}
+		var uses []cxx.PastedUse
+		for _, f := range u.Files {
+			for _, n := range u.Calls(f).Named(names...) {
+				c, ok := cxx.AsCall(n)
+				if !ok || c.Receiver != nil || c.HasTArgs || c.Qualified != c.Name {
+					continue
+				}
+				m, args := pasting[c.Name], cxx.ArgTexts(c.Args)
+				if key := cxx.PastedName(m, args); key != "" && !seen[key] {
+					seen[key] = true
+					uses = append(uses, cxx.PastedUse{Macro: m, Args: args})
+				}
+			}
+		}
+		return cxx.PastedShadows(ctx, uses, u.Macros().definition)
+	},
 }
 
 // Exits returns the cores on which a statement use of name leaves the

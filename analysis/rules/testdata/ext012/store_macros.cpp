@@ -36,3 +36,23 @@ extern "C" __global__ __aicore__ void object_macro_drained(__gm__ int64_t *args)
   FLUSH_ROWS;
   DRAIN_STORES;
 }
+
+// A barrier macro pasting its pipe: each use is the barrier it expands to.
+#define PIPE_BARRIER(pipe) AscendC::PipeBarrier<PIPE_##pipe>()
+
+extern "C" __global__ __aicore__ void pasted_barrier_drained(__gm__ int64_t *args) {
+  GlobalTensor<float> outGm;
+  LocalTensor<float> yUb;
+  int n = 64;
+  STORE_OUT(yUb);
+  PIPE_BARRIER(V);
+  PIPE_BARRIER(ALL);
+}
+
+extern "C" __global__ __aicore__ void pasted_barrier_vector_only(__gm__ int64_t *args) {
+  GlobalTensor<float> outGm;
+  LocalTensor<float> yUb;
+  int n = 64;
+  STORE_OUT(yUb); // want "warning: EXT012 .*`STORE_OUT\\(yUb\\)` leaves `DataCopy\\(outGm, t, n\\)` \\(store_macros.cpp:6\\) in flight"
+  PIPE_BARRIER(V);
+}

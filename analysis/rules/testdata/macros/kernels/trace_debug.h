@@ -9,8 +9,10 @@
 #define __aicore__
 #define TO_STRING(NAME) #NAME
 #define INTRINSIC(NAME, ...) printIntrinsic(TO_STRING(NAME), __VA_ARGS__)
+#define INTRINSIC_NO_ARGS(NAME) printIntrinsic(TO_STRING(NAME))
 #else
 #define INTRINSIC(NAME, ...) NAME(__VA_ARGS__)
+#define INTRINSIC_NO_ARGS(NAME) NAME()
 #endif
 
 // Forwarding through a forwarding macro, and a macro whose callee is its
