@@ -173,7 +173,39 @@ func (p *Pass) Report(d Diagnostic) {
 		}
 		d.Related[i].Message = CapMessage(d.Related[i].Message)
 	}
+	if r, ok := p.expandedFrom(&d); ok {
+		d.Related = append(d.Related, r)
+	}
 	*p.diags = append(*p.diags, d)
+}
+
+// expandedFrom is the note a finding at a use of one of the unit's macros
+// (`SET_FLAG(MTE2, V, id);`, `FLUSH_ROWS;`) gets, as a compiler's
+// "expanded from macro": the finding stays on the line the user wrote,
+// and the #define whose body does what it reports is one click away.
+func (p *Pass) expandedFrom(d *Diagnostic) (Related, bool) {
+	src := p.File.Src
+	if d.File != p.File.Path || p.File.Lang != grammar.CPP || int(d.Start) >= len(src) {
+		return Related{}, false
+	}
+	i, j := int(d.Start), int(d.Start)
+	for j < len(src) && (src[j] == '_' || src[j] >= 'a' && src[j] <= 'z' || src[j] >= 'A' && src[j] <= 'Z' || j > i && src[j] >= '0' && src[j] <= '9') {
+		j++
+	}
+	k := j
+	for k < len(src) && (src[k] == ' ' || src[k] == '\t') {
+		k++
+	}
+	if j == i || k == len(src) || src[k] != '(' && src[k] != ';' {
+		return Related{}, false
+	}
+	name := string(src[i:j])
+	m := p.Closure().MacroDefinition(name)
+	// A macro whose body is statements: not a type or a constant.
+	if m == nil || m.Def == nil && !m.Opaque || m.File == nil {
+		return Related{}, false
+	}
+	return Related{File: m.File.Path, Start: m.At, End: m.BodyStart, Message: CapMessage("expanded from macro `" + name + "`")}, true
 }
 
 // Context is the rule's context: long analyses check ctx.Err() and stop

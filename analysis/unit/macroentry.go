@@ -44,6 +44,10 @@ var expansionsKey = &UnitKey[[]*grammar.File]{
 	},
 }
 
+// MacroDefinition is the one definition of name the unit compiles (nil
+// for none, or for several that differ).
+func (u *Unit) MacroDefinition(name string) *cxx.Macro { return u.Macros().definition(name) }
+
 // definition is the one definition of name the unit compiles (nil for
 // none, or for several that differ: which one the build takes is
 // unknown).
