@@ -208,33 +208,48 @@ func BenchmarkUnitRequestAfterEdit(b *testing.B) {
 }
 
 // BenchmarkUnitOpenToDiagnostics: a fresh server on the workspace, didOpen
-// of the body header → its first publishDiagnostics.
+// of the body header → its first publishDiagnostics; cache=read: the
+// unit's trees read back from a parse cache an earlier server filled.
 func BenchmarkUnitOpenToDiagnostics(b *testing.B) {
 	for _, copies := range []int{1, 4} {
-		b.Run(fmt.Sprintf("copies=%d", copies), func(b *testing.B) {
-			dir := b.TempDir()
-			units, err := benchgen.WriteUnits(dir, copies)
-			if err != nil {
-				b.Fatal(err)
-			}
-			var l latencies
-			l.start()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				b.StopTimer()
-				c := startServer(b, Options{MinDebounce: 50 * time.Millisecond, MaxDebounce: 300 * time.Millisecond})
-				c.initialize([]string{dir}, map[string]any{})
-				b.StartTimer()
-				t0 := time.Now()
-				body := c.open(units[0].Body)
-				c.diagnosticsFor(body.uri, 1)
-				l.d = append(l.d, time.Since(t0))
-				b.StopTimer()
-				c.shutdown()
-				b.StartTimer()
-			}
-			b.StopTimer()
-			l.report(b)
-		})
+		for _, cached := range []bool{false, true} {
+			b.Run(fmt.Sprintf("copies=%d/cache=%v", copies, map[bool]string{false: "none", true: "read"}[cached]), func(b *testing.B) {
+				benchOpen(b, copies, cached)
+			})
+		}
 	}
+}
+
+func benchOpen(b *testing.B, copies int, cached bool) {
+	dir := b.TempDir()
+	units, err := benchgen.WriteUnits(dir, copies)
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := Options{MinDebounce: 50 * time.Millisecond, MaxDebounce: 300 * time.Millisecond}
+	if cached {
+		opts.ParseCache = b.TempDir()
+		c := startServer(b, opts)
+		c.initialize([]string{dir}, map[string]any{})
+		c.diagnosticsFor(c.open(units[0].Body).uri, 1)
+		c.shutdown()
+	}
+	var l latencies
+	l.start()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		c := startServer(b, opts)
+		c.initialize([]string{dir}, map[string]any{})
+		b.StartTimer()
+		t0 := time.Now()
+		body := c.open(units[0].Body)
+		c.diagnosticsFor(body.uri, 1)
+		l.d = append(l.d, time.Since(t0))
+		b.StopTimer()
+		c.shutdown()
+		b.StartTimer()
+	}
+	b.StopTimer()
+	l.report(b)
 }
