@@ -3,7 +3,9 @@ package grammar
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"reflect"
 	"strings"
 	"testing"
@@ -30,8 +32,7 @@ func TestStoredTreeIsTheParse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		header, nodes := StoredNodes(parsed.Tree)
-		read, ok := FileFromStored(c.path, bytes.Clone(src), append(header, nodes...))
+		read, ok := FileFromStored(c.path, bytes.Clone(src), bytes.Join(Stored(parsed), nil))
 		if !ok {
 			t.Fatalf("%s: its stored tree was refused", c.path)
 		}
@@ -53,23 +54,28 @@ func TestStoredTreeRefusesDamage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	header, nodes := StoredNodes(f.Tree)
-	good := append(bytes.Clone(header), nodes...)
+	good := bytes.Join(Stored(f), nil)
 	if _, ok := FileFromStored("f.cpp", src, good); !ok {
 		t.Fatal("the good bytes were refused")
 	}
 	flip := func(at int) []byte { d := bytes.Clone(good); d[at] ^= 0x40; return d }
-	// A node's links damaged and its checksum made to agree.
-	relinked := bytes.Clone(good)
-	relinked[storedHeader+nodeSize+8] ^= 0x7
-	h, _ := StoredNodes(&Tree{Nodes: unsafeNodes(relinked[storedHeader:])})
-	copy(relinked, h)
+	// Damage with a checksum made to agree.
+	resum := func(at int, bits byte) []byte {
+		d := bytes.Clone(good)
+		d[at] ^= bits
+		binary.LittleEndian.PutUint32(d[8:], crc32.ChecksumIEEE(d[storedHeader:]))
+		return d
+	}
+	nodesEnd := storedHeader + len(f.Tree.Nodes)*nodeSize
 	for name, data := range map[string][]byte{
-		"cut short":        good[:len(good)-3],
-		"no header":        good[:storedHeader-1],
-		"another tag":      flip(0),
-		"node bit flipped": flip(storedHeader + 5),
-		"relinked":         relinked,
+		"cut short":           good[:len(good)-3],
+		"no header":           good[:storedHeader-1],
+		"another tag":         flip(0),
+		"node bit flipped":    flip(storedHeader + 5),
+		"relinked":            resum(storedHeader+nodeSize+8, 0x7),
+		"mask past the text":  resum(nodesEnd+8, 0x70),
+		"masks miscounted":    resum(nodesEnd, 0x3),
+		"more nodes than are": resum(4, 0x1),
 	} {
 		if _, ok := FileFromStored("f.cpp", src, data); ok {
 			t.Errorf("%s: read as a tree", name)
@@ -82,12 +88,4 @@ func TestStoredTreeRefusesDamage(t *testing.T) {
 	if _, ok := FileFromStored("f.py", src, good); ok {
 		t.Error("C++ nodes read as a Python tree")
 	}
-}
-
-// unsafeNodes views stored node bytes as nodes (for the checksum only).
-func unsafeNodes(b []byte) []Node {
-	nodes := newNodes(&Tree{}, len(b)/nodeSize)
-	_, ns := StoredNodes(&Tree{Nodes: nodes})
-	copy(ns, b)
-	return nodes
 }

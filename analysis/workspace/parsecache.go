@@ -72,7 +72,7 @@ func (c *ParseCache) parse(p *grammar.Parser, path string, src []byte) (*grammar
 	f, err := grammar.ParseFile(context.Background(), p, path, src, nil)
 	c.parsed.Add(1)
 	if err == nil {
-		c.store(at, f.Tree)
+		c.store(at, f)
 	}
 	return f, err
 }
@@ -80,7 +80,7 @@ func (c *ParseCache) parse(p *grammar.Parser, path string, src []byte) (*grammar
 // store writes a tree under its key: a whole file or none (a rename), as
 // another server may read it at once. A cache that cannot be written is
 // no cache.
-func (c *ParseCache) store(at string, t *grammar.Tree) {
+func (c *ParseCache) store(at string, f *grammar.File) {
 	if os.MkdirAll(filepath.Dir(at), 0o755) != nil {
 		return
 	}
@@ -88,10 +88,10 @@ func (c *ParseCache) store(at string, t *grammar.Tree) {
 	if err != nil {
 		return
 	}
-	header, nodes := grammar.StoredNodes(t)
-	_, err = tmp.Write(header)
-	if err == nil {
-		_, err = tmp.Write(nodes)
+	for _, piece := range grammar.Stored(f) {
+		if err == nil {
+			_, err = tmp.Write(piece)
+		}
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
