@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -42,7 +43,7 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"`if (start >= rows)`) where the operator's host sizes its launch to the work (`SetBlockDim(n)`, n computed, not the chip's " +
 			"core count alone), or, outside an operator's `op_host`, passes a tiling field set that way to the kernel's launch " +
 			"(`k<<<n, …>>>`, `ACLRT_LAUNCH_KERNEL(k)(n, …)`, through a wrapper's parameter to its callers' `k_do(…, tiling.used, …)` " +
-			"with `used = std::min(cores, n)`): whether a launched block gets no share is the host's arithmetic, which the analysis does not follow, " +
+			"with `used = std::min(cores, n)`, or a rounded-up quotient of the work, `(n + S - 1) / S`): whether a launched block gets no share is the host's arithmetic, which the analysis does not follow, " +
 			"and the info names that launch; with every core launched (`SetBlockDim(GetCoreNumAiv())`) it stays an error, and so it does " +
 			"when the host may launch the smaller of two counts (`n = std::min(cores, rows)`) and the block's first item is its id times " +
 			"the work over the launched count rounded up (`idx * ((rows + n - 1) / n) >= rows`): 5 rows on 4 blocks leave block 3 none. " +
@@ -54,7 +55,12 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"so a barrier only in the other branch of an `if constexpr` or a shared mode is not after it), and every cube core leaving " +
 			"before a bare `SyncAll()`, which only the vector cores wait in, is silent, as is a return whose block ends in a " +
 			"`return` the other cores take before the barrier. Also silent: a return that cannot run, under a test that a " +
-			"block id reaches the block count (`GetBlockIdx() >= GetBlockNum()`, `idx + 1 > num`, or a tiling field the operator's " +
+			"block id reaches the block count (`GetBlockIdx() >= GetBlockNum()`, `idx + 1 > num`, a kernel parameter every host launch " +
+			"passes its own block count, `k<<<n, …>>>(x, n)` (or a wrapper's two parameters every caller passes one value), followed through the members and helper parameters it is passed to by the " +
+			"kernels that run the return (not by a kernel launched on one block that passes the helper another value), `idx * T >= n` where every " +
+			"host launch starts a block per share of S of the n it passes, rounded up (`k<<<(n + S - 1) / S, …>>>(x, n)`, `CeilDiv(n, S)`, " +
+			"constants with T <= S), a constant no host launch of the kernels running the return exceeds (`idx >= 8` with `k<<<8, …>>>` " +
+			"or `ACLRT_LAUNCH_KERNEL(k)(8, …)`), or a tiling field the operator's " +
 			"host code launches that many blocks by: `SetBlockDim(n)` with `set_usedCoreNum(n)` in the `op_host` folder beside the " +
 			"kernel's, `SetBlockDim(a * b)` with both stored, or `idx * per >= total` where that host launches at most the tiles rounded up, `(total + per - 1) / per`; " +
 			"host files under an `archNN` folder tile only the kernels under `op_kernel/archNN`, or those in no such folder when it does not exist; " +
@@ -224,7 +230,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 				// accessor of the SDK), so this is not a known hang.
 				live, _ := ix.liveTerms(cxx.ConditionOf(d.outerRuntime), cores)
 				opaqueCondition(&diag, d.outerRuntime, funcs, live)
-			} else if c, ok := ix.sizedShare(d, r); ok && c.Min && ceilShare(ix.reachVM(), cxx.ConditionOf(d.outerRuntime)) {
+			} else if c, ok := ix.sizedShare(d, r, cores); ok && c.Min && ceilShare(ix.reachVM(), cxx.ConditionOf(d.outerRuntime)) {
 				rel, _ := filepath.Rel(filepath.Dir(pass.File.Path), c.File)
 				diag.Message += fmt.Sprintf("; the host launches the smaller of two counts (%s) and each block starts at its id times the work "+
 					"over that count rounded up: the last blocks can start past the work (5 rows on 4 blocks: shares of 2, block 3 from row 6)",
@@ -313,8 +319,14 @@ func opaqueCondition(d *analysis.Diagnostic, c *grammar.Node, funcs *cxx.Funcs, 
 // launched block gets an empty share is then the host's arithmetic. A
 // launch of every core (`SetBlockDim(GetCoreNumAiv())`) leaves the blocks
 // past the work with none: still a hang.
-func (ix *fnIndex) sizedShare(d runtimeTests, r *grammar.Node) (workspace.LaunchCount, bool) {
-	if d.readsID || d.seen&unit.VarBlock == 0 || d.seen&(unit.VarLane|unit.VarData) != 0 || ix.loops.enclosingLoop(r, ix.fn) != nil {
+func (ix *fnIndex) sizedShare(d runtimeTests, r *grammar.Node, cores grammar.Cores) (workspace.LaunchCount, bool) {
+	seen := d.seen
+	if seen&unit.VarBlock == 0 && seen&unit.VarNamed != 0 {
+		// A header's parameter named for the block id: what the
+		// includer's kernels pass it says whether it is the block id.
+		seen = ix.reachVM().Condition(d.outerRuntime, cores)
+	}
+	if d.readsID || seen&unit.VarBlock == 0 || seen&(unit.VarLane|unit.VarData) != 0 || ix.loops.enclosingLoop(r, ix.fn) != nil {
 		return workspace.LaunchCount{}, false
 	}
 	return ix.reachVM().SizedLaunch()
@@ -841,6 +853,15 @@ func blockPastCount(vm *unit.VarianceModel, e *grammar.Node, vec bool) bool {
 			if ok && !vec && strings.HasPrefix(total, ".") && vm.LaunchedUnder(total[1:], per) {
 				return true
 			}
+			// `idx * T >= n` where every launch starts ceil(n / S)
+			// blocks and passes n: idx < n / S, so idx * T < n for T <= S.
+			if share, ok := strings.CutPrefix(total, "work/"); ok && !vec && tileWithin(first, g, share) {
+				return true
+			}
+		}
+		if idx(l) && (!vec || cluster) && vm.LaunchedWithin(e, r) {
+			// `idx >= 8` where every launch starts 8 blocks at most.
+			return true
 		}
 		return idx(l) && num(r)
 	case ">":
@@ -849,6 +870,18 @@ func blockPastCount(vm *unit.VarianceModel, e *grammar.Node, vec bool) bool {
 		return idx(l) && num(r) || idx(offByOne(l, "+")) && num(r) || idx(l) && num(offByOne(r, "-"))
 	}
 	return false
+}
+
+// tileWithin reports whether first, a getter's product of block id g and
+// a constant T (`g*T` or `T*g`), starts each block at most share apart.
+func tileWithin(first, g, share string) bool {
+	t, ok := strings.CutPrefix(first, g+"*")
+	if !ok {
+		t, ok = strings.CutSuffix(first, "*"+g)
+	}
+	tn, err1 := strconv.ParseInt(t, 10, 64)
+	sn, err2 := strconv.ParseInt(share, 10, 64)
+	return ok && err1 == nil && err2 == nil && tn > 0 && tn <= sn
 }
 
 // readsBlockID reports whether test e reads the block id itself: a call

@@ -123,6 +123,12 @@ type variances struct {
 	callers map[string][]*grammar.Node
 	counts  map[string]workspace.LaunchCount // nil: not read yet
 	others  map[string]workspace.LaunchCount // fields the host launches another count past
+	// asked is the function of the expression Getter was asked about;
+	// kernels the kernels reaching each function (nil: any), exec the
+	// unit's callers (kernelsOf).
+	asked   *grammar.Node
+	kernels map[*grammar.Node]map[*grammar.Node]bool
+	exec    *Exec
 	cuts    int
 	// stopped is set once the asking rule's steps are spent: nothing
 	// computed after it is remembered.
@@ -818,11 +824,13 @@ func coreIdentityName(name string) bool {
 // whose value e holds: a call of it, a cast of one, or a local or member
 // every definition of which in the unit is one; "" otherwise. A tiling
 // field no code of the unit sets reads as ".field", a product of two
-// such values (or constants) as "a*b".
+// such values (or constants) as "a*b", a kernel parameter the host
+// launches a block per share of S of as "work/S" (paramGetter).
 func (m *VarianceModel) Getter(e *grammar.Node) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.getter(cxx.EnclosingFunction(e), e, 0)
+	m.asked = cxx.EnclosingFunction(e)
+	return m.getter(m.asked, e, 0)
 }
 
 func (m *VarianceModel) getter(fn, e *grammar.Node, depth int) string {
@@ -869,7 +877,7 @@ func (m *VarianceModel) getter(fn, e *grammar.Node, depth int) string {
 				return m.sameGetter(fns, values, depth)
 			}
 			if m.declaredIn(fn, name) {
-				return "" // a parameter
+				return m.paramGetter(fn, name, depth)
 			}
 		}
 		if name == "block_idx" && len(m.memberDefs()[name]) == 0 {
@@ -910,6 +918,106 @@ func (m *VarianceModel) getter(fn, e *grammar.Node, depth int) string {
 		return "." + name
 	}
 	return m.sameGetter(fns, values, depth)
+}
+
+// paramGetter is the getter parameter name of fn holds: for a kernel's,
+// the block count when every host launch passes it the launch's own
+// count (workspace.HostLaunch.CountArgs), "work/S" when every launch
+// starts a block per share of S of it, rounded up (CeilArgs); for
+// another function's, the getter every call of fn passes it, among the
+// calls a kernel running the asked function can make (a kernel launched
+// on one block may pass the same helper another value).
+func (m *VarianceModel) paramGetter(fn *grammar.Node, name string, depth int) string {
+	i := slices.IndexFunc(m.localsOf(fn).params, func(p cxx.Param) bool { return p.Name == name })
+	f := m.fileOf(fn)
+	if i < 0 || f == nil || m.u.ws == nil {
+		return "" // a local declared after the use, or no workspace
+	}
+	if IsKernelFunc(f, fn) {
+		l := m.u.ws.HostLaunchOf(f.Path, cxx.FunctionName(fn))
+		if slices.Contains(l.CountArgs, i) {
+			return "GetBlockNum"
+		}
+		if share, ok := l.CeilArgs[i]; ok {
+			return "work/" + strconv.FormatInt(share, 10)
+		}
+		return ""
+	}
+	var values, fns []*grammar.Node
+	for _, site := range m.callSites(cxx.FunctionName(fn)) {
+		call, ok := cxx.AsCall(site)
+		caller := cxx.EnclosingFunction(site)
+		if !ok || caller == nil || !m.execOf().calls(site, fn) || !m.sameKernel(caller) {
+			continue
+		}
+		if i >= len(call.Args) {
+			return "" // a default argument
+		}
+		values, fns = append(values, call.Args[i]), append(fns, caller)
+	}
+	return m.sameGetter(fns, values, depth)
+}
+
+func (m *VarianceModel) execOf() *Exec {
+	if m.exec == nil {
+		m.exec = m.u.Exec()
+	}
+	return m.exec
+}
+
+// sameKernel reports whether a kernel that runs the asked function can
+// run fn too (true when either is reached by no kernel the unit shows).
+func (m *VarianceModel) sameKernel(fn *grammar.Node) bool {
+	if m.asked == nil {
+		return true
+	}
+	a, b := m.kernelsOf(m.asked, 0), m.kernelsOf(fn, 0)
+	if a == nil || b == nil {
+		return true
+	}
+	for k := range a {
+		if b[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// kernelsOf returns the kernel functions of the unit whose calls reach
+// fn, nil for any (no caller found, too deep, a recursion).
+func (m *VarianceModel) kernelsOf(fn *grammar.Node, depth int) map[*grammar.Node]bool {
+	if k, ok := m.kernels[fn]; ok {
+		return k
+	}
+	if m.kernels == nil {
+		m.kernels = map[*grammar.Node]map[*grammar.Node]bool{}
+	}
+	m.kernels[fn] = nil // a recursion: any
+	var out map[*grammar.Node]bool
+	f := m.fileOf(fn)
+	switch {
+	case f != nil && IsKernelFunc(f, fn):
+		out = map[*grammar.Node]bool{fn: true}
+	case f != nil && depth < maxVarianceDepth:
+		out = map[*grammar.Node]bool{}
+		for _, site := range m.callSites(cxx.FunctionName(fn)) {
+			caller := cxx.EnclosingFunction(site)
+			if caller == nil || !m.execOf().calls(site, fn) {
+				continue
+			}
+			k := m.kernelsOf(caller, depth+1)
+			if k == nil {
+				out = nil
+				break
+			}
+			maps.Copy(out, k)
+		}
+		if len(out) == 0 {
+			out = nil
+		}
+	}
+	m.kernels[fn] = out
+	return out
 }
 
 // ceilQuotient reports whether e is `(t + p - 1) / p` (or `(p + t - 1) /
@@ -998,6 +1106,31 @@ func (m *VarianceModel) factor(fn, e *grammar.Node, depth int) string {
 		return strconv.FormatInt(v, 10)
 	}
 	return m.getter(fn, e, depth+1)
+}
+
+// LaunchedWithin reports whether bound is a constant n and every host
+// launch of the kernels that run e's function starts at most n blocks
+// (workspace.HostLaunch.Blocks, read per kernel): no launched block's id
+// reaches n.
+func (m *VarianceModel) LaunchedWithin(e, bound *grammar.Node) bool {
+	fn := cxx.EnclosingFunction(e)
+	if fn == nil || m.u.ws == nil {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n, ok := m.consts.Eval(bound)
+	ks := m.kernelsOf(fn, 0)
+	if !ok || n <= 0 || ks == nil {
+		return false
+	}
+	for k := range ks {
+		b := m.u.ws.HostLaunchOf(m.fileOf(k).Path, cxx.FunctionName(k)).Blocks
+		if b == 0 || b > n {
+			return false
+		}
+	}
+	return true
 }
 
 // LaunchedUnder reports whether the unit's host code launches at most

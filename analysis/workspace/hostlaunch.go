@@ -27,6 +27,16 @@ type HostLaunch struct {
 	// `tiling.used = std::min(cores, n)`: "used", Sized); the key "" is
 	// a count of no field, sized from the work (`std::min(cores, n)`).
 	Counts map[string]LaunchCount
+	// CountArgs are the kernel's parameters (by index) every launch of
+	// it passes its own block count (`k<<<n, …>>>(x, n)`: 1): on each
+	// launched core the parameter is the block count. Read for one
+	// kernel only (HostLaunchOf(entry, k)), whether or not the count
+	// itself is followed.
+	CountArgs []int
+	// CeilArgs are the kernel's parameters (by index) every launch passes
+	// the work it launches a block per share of (`k<<<(n + 255) / 256,
+	// …>>>(x, n)`, also through a local: 1 -> 256), with the share.
+	CeilArgs map[int]int64
 }
 
 // hostDepth bounds the wrappers followed from a launch to a count.
@@ -65,6 +75,10 @@ func (w *Workspace) HostLaunchOf(entry, kernel string) HostLaunch {
 		}
 		out = hostLaunchOf(counts)
 		out.Kernels = len(kernels)
+		if kernel != "" && len(kernels) == 1 {
+			out.CountArgs = r.countArgs(kernel)
+			out.CeilArgs = r.ceilArgs(kernel)
+		}
 	}
 	w.mu.Lock()
 	if w.hostLaunch == memo {
@@ -193,6 +207,25 @@ func (h *hostSrc) close(i int) int {
 	return len(h.toks)
 }
 
+// closeAngle returns the `>` closing the template arguments opened at
+// i, -1 when a statement ends first.
+func (h *hostSrc) closeAngle(i int) int {
+	depth := 0
+	for j := i; j < len(h.toks) && j < i+64; j++ {
+		switch h.text(j) {
+		case "<":
+			depth++
+		case ">":
+			if depth--; depth == 0 {
+				return j
+			}
+		case ";", "{", "}":
+			return -1
+		}
+	}
+	return -1
+}
+
 // args splits the tokens of a call's parentheses (open at i) at its
 // top-level commas.
 func (h *hostSrc) args(i int) [][2]int {
@@ -301,58 +334,224 @@ func (w *Workspace) launchList(key string) []string {
 	return w.launchDirs[key]
 }
 
-// launches returns the count of every launch of kernel k, ok false when
-// one is not followed or a host names k in a string.
-func (r *hostReader) launches(k string) ([]hostCount, bool) {
-	files := r.w.launchList("\x00" + k)
-	var out []hostCount
-	for _, p := range files {
+// launchSite is one launch of a kernel in a host file: its count's
+// tokens [count, end) and the kernel's arguments (token ranges; nil when
+// the launch's argument list is not read).
+type launchSite struct {
+	h          *hostSrc
+	count, end int
+	args       [][2]int
+}
+
+// sites calls visit with every launch of kernel k in the host files
+// naming it, false when a file naming k cannot be read.
+func (r *hostReader) sites(k string, visit func(launchSite) bool) bool {
+	for _, p := range r.w.launchList("\x00" + k) {
 		h := r.file(p)
 		if h == nil {
-			return nil, false
+			return false
 		}
 		for i := range h.toks {
-			arg := -1
+			s := launchSite{h: h, count: -1}
 			switch {
 			case h.is(i, k) && h.is(i+1, "<") && h.is(i+2, "<") && h.is(i+3, "<"):
-				arg = i + 4
+				s.count = i + 4
+			case h.is(i, k) && h.is(i+1, "<") && !h.is(i+2, "<"):
+				// `k<T, 2><<<…>>>`: past the template's arguments.
+				if j := h.closeAngle(i + 1); j > 0 && h.is(j+1, "<") && h.is(j+2, "<") && h.is(j+3, "<") {
+					s.count = j + 4
+				}
 			case h.is(i, "ACLRT_LAUNCH_KERNEL") && h.is(i+2, k) && h.is(i+4, "("):
-				arg = i + 5
+				s.count, s.args = i+5, tail(h.args(i+4), 2)
 			case h.is(i, "aclrtlaunch_"+k) && h.is(i+1, "("):
-				arg = i + 2
+				s.count, s.args = i+2, tail(h.args(i+1), 2)
 			}
-			if arg < 0 {
+			if s.count < 0 {
 				continue
 			}
-			end := arg
-			for depth := 0; end < len(h.toks) && (depth > 0 || !h.is(end, ",") && !h.is(end, ")") && !h.ends(end)); end++ {
-				switch h.text(end) {
+			s.end = s.count
+			for depth := 0; s.end < len(h.toks) && (depth > 0 || !h.is(s.end, ",") && !h.is(s.end, ")") && !h.ends(s.end)); s.end++ {
+				switch h.text(s.end) {
 				case "(":
 					depth++
 				case ")":
 					depth--
 				}
 			}
-			c, ok := r.count(h, arg, end, 0)
-			if !ok {
-				return nil, false
+			if s.args == nil {
+				// `k<<<n, …>>>(args)`: the list after the configuration.
+				j := s.end
+				for j < len(h.toks) && !h.ends(j) {
+					j++
+				}
+				if h.is(j+3, "(") {
+					s.args = h.args(j + 3)
+				}
 			}
-			out = append(out, c...)
+			if !visit(s) {
+				return false
+			}
 		}
 	}
-	if len(out) == 0 {
+	return true
+}
+
+// tail is args less its first n (the count and the stream of an ACL
+// launch), nil when it has no more.
+func tail(args [][2]int, n int) [][2]int {
+	if len(args) <= n {
+		return nil
+	}
+	return args[n:]
+}
+
+// launches returns the count of every launch of kernel k, ok false when
+// one is not followed or a host names k in a string.
+func (r *hostReader) launches(k string) ([]hostCount, bool) {
+	var out []hostCount
+	ok := r.sites(k, func(s launchSite) bool {
+		c, ok := r.count(s.h, s.count, s.end, 0)
+		out = append(out, c...)
+		return ok
+	})
+	if !ok || len(out) == 0 || r.namedInString(k) {
 		return nil, false
 	}
-	// A handle looked up by name (`aclrtBinaryGetFunction(bin, "k", &f)`)
-	// launches k with a count of its own.
-	for _, p := range files {
+	return out, true
+}
+
+// namedInString reports whether a host near k's launches names k in a
+// string: a handle looked up by name (`aclrtBinaryGetFunction(bin, "k",
+// &f)`) launches k with a count of its own.
+func (r *hostReader) namedInString(k string) bool {
+	for _, p := range r.w.launchList("\x00" + k) {
 		for _, f := range r.scope(p, `"`+k+`"`) {
 			if h := r.file(f); h == nil || bytes.Contains(h.src, []byte(`"`+k+`"`)) {
-				return nil, false
+				return true
 			}
 		}
 	}
-	return out, true
+	return false
+}
+
+// countArgs returns the indexes of k's arguments every launch of k passes
+// its block count as, written the same (a name or a field, not a call
+// that could differ between its two evaluations): `k<<<n, nullptr,
+// s>>>(x, n)` gives [1].
+func (r *hostReader) countArgs(k string) []int {
+	var out []int
+	first := true
+	ok := r.sites(k, func(s launchSite) bool {
+		var same []int
+		for i, a := range s.args {
+			if r.sameValue(s.h, [2]int{s.count, s.end}, a, 0) {
+				same = append(same, i)
+			}
+		}
+		if !first {
+			same = slices.DeleteFunc(same, func(i int) bool { return !slices.Contains(out, i) })
+		}
+		out, first = same, false
+		return len(out) > 0
+	})
+	if !ok || first || r.namedInString(k) {
+		return nil
+	}
+	return out
+}
+
+// sameValue reports whether token ranges a and b of h hold one value:
+// written the same (a name or a field, not a call that could differ
+// between its two evaluations), or two parameters of a wrapper every
+// call of which passes them one value (`void run(uint32_t blocks, …,
+// uint32_t n) { k<<<blocks, …>>>(x, n); }` called as `run(c, …, c)`).
+func (r *hostReader) sameValue(h *hostSrc, a, b [2]int, depth int) bool {
+	ta, tb := h.joined(a[0], a[1]), h.joined(b[0], b[1])
+	if hostWord.FindString(ta) != ta && !(hostField.MatchString(ta) && !strings.Contains(ta, "(")) {
+		return false
+	}
+	if ta == tb {
+		return true
+	}
+	fn := h.enclosing(a[0])
+	pa, pb := -1, -1
+	if fn != nil && depth < hostDepth {
+		pa, pb = slices.Index(fn.params, ta), slices.Index(fn.params, tb)
+	}
+	if pa < 0 || pb < 0 {
+		return false
+	}
+	calls := 0
+	for _, p := range r.scope(h.path, fn.name) {
+		c := r.file(p)
+		if c == nil {
+			return false
+		}
+		for i := range c.toks {
+			if !c.is(i, fn.name) || !c.is(i+1, "(") || !c.isCall(i) {
+				continue
+			}
+			args := c.args(i + 1)
+			if max(pa, pb) >= len(args) || !r.sameValue(c, args[pa], args[pb], depth+1) {
+				return false
+			}
+			calls++
+		}
+	}
+	return calls > 0
+}
+
+// ceilArgs returns the indexes of k's arguments every launch passes the
+// work its count rounds up shares of, a constant (a number or a
+// #define of one), with that share: `b = (n + S - 1) / S;
+// k<<<b, …>>>(x, n)` gives {1: S}. The count is read as written or
+// through a local every assignment of which in the file is that quotient.
+func (r *hostReader) ceilArgs(k string) map[int]int64 {
+	var out map[int]int64
+	ok := r.sites(k, func(s launchSite) bool {
+		count := s.h.joined(s.count, s.end)
+		vals := []string{count}
+		if hostWord.FindString(count) == count {
+			vals = assignedValues(string(s.h.src), count)
+		}
+		work, share := "", int64(0)
+		for _, v := range vals {
+			d := ceilDiv.FindStringSubmatch(uncastText(v))
+			if d == nil || d[1] != "" && d[2] != d[3] {
+				return false
+			}
+			t, p := d[1]+d[4], d[2]+d[5]
+			n, isNum := blockNumber(p)
+			if def, ok := s.h.defs[p]; ok && !isNum {
+				n, isNum = blockNumber(uncastText(strings.Trim(def, "()")))
+			}
+			if !isNum || n <= 0 || work != "" && (t != work || n != share) {
+				return false
+			}
+			work, share = t, n
+		}
+		same := map[int]int64{}
+		for i, a := range s.args {
+			if work != "" && s.h.joined(a[0], a[1]) == work && (out == nil || out[i] == share) {
+				same[i] = share
+			}
+		}
+		out = same
+		return len(out) > 0
+	})
+	if !ok || len(out) == 0 || r.namedInString(k) {
+		return nil
+	}
+	return out
+}
+
+// joined is the text of tokens [a, b) without blanks or integer casts.
+func (h *hostSrc) joined(a, b int) string {
+	var sb strings.Builder
+	for i := a; i < b; i++ {
+		sb.WriteString(h.text(i))
+	}
+	return uncastText(sb.String())
 }
 
 var (
@@ -365,11 +564,7 @@ func (r *hostReader) count(h *hostSrc, a, b, depth int) ([]hostCount, bool) {
 	if a >= b || depth > hostDepth {
 		return nil, false
 	}
-	var sb strings.Builder
-	for i := a; i < b; i++ {
-		sb.WriteString(h.text(i))
-	}
-	text := uncastText(sb.String())
+	text := h.joined(a, b)
 	at := hostCount{file: h.path, line: h.line(a)}
 	if n, ok := blockNumber(text); ok {
 		at.blocks = n
@@ -377,6 +572,11 @@ func (r *hostReader) count(h *hostSrc, a, b, depth int) ([]hostCount, bool) {
 	}
 	if hostMinCall.MatchString(text) {
 		at.sized, at.min = true, true
+		return []hostCount{at}, true
+	}
+	if ceilDiv.MatchString(text) {
+		// The work in shares rounded up: a block for each share.
+		at.sized = true
 		return []hostCount{at}, true
 	}
 	if m := hostField.FindStringSubmatch(text); m != nil {

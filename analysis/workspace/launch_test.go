@@ -1,7 +1,9 @@
 package workspace
 
 import (
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -80,5 +82,60 @@ func TestMacroDefinedNowhere(t *testing.T) {
 	writeFiles(t, bare, map[string]string{"k/kernel.cpp": "#ifdef STOP\n#endif\n"})
 	if New(bare).MacroDefinedNowhere("STOP") {
 		t.Errorf("no build file seen: STOP taken as defined nowhere")
+	}
+}
+
+// The kernel arguments every launch passes its own block count as, in
+// each launch form; a launch passing another value there, or a count
+// that is a call (evaluated twice), makes none.
+func TestHostLaunchCountArgs(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"k/kernel.cpp": "extern \"C\" __global__ __aicore__ void same(GM_ADDR x, uint32_t n) {}\n" +
+			"extern \"C\" __global__ __aicore__ void acl(GM_ADDR x, uint32_t n) {}\n" +
+			"extern \"C\" __global__ __aicore__ void mixed(GM_ADDR x, uint32_t n) {}\n" +
+			"extern \"C\" __global__ __aicore__ void called(GM_ADDR x, uint32_t n) {}\n" +
+			"extern \"C\" __global__ __aicore__ void wrapped(GM_ADDR x, uint32_t n) {}\n" +
+			"extern \"C\" __global__ __aicore__ void told(GM_ADDR x, uint32_t n) {}\n" +
+			"template <typename T, int N> __global__ __aicore__ void typed(GM_ADDR x, uint32_t n) {}\n",
+		"host/main.cpp": "void Run(aclrtStream s, uint8_t *x, Cfg cfg) {\n" +
+			"  same<<<cfg.used, nullptr, s>>>(x, cfg.used);\n  same<<<n, nullptr, s>>>(x, n);\n" +
+			"  ACLRT_LAUNCH_KERNEL(acl)(n, s, x, n);\n  aclrtlaunch_acl(m, s, x, m);\n" +
+			"  mixed<<<n, nullptr, s>>>(x, n);\n  mixed<<<n, nullptr, s>>>(x, m);\n" +
+			"  called<<<Count(), nullptr, s>>>(x, Count());\n}\n" +
+			"void RunWrapped(uint32_t blocks, aclrtStream s, uint8_t *x, uint32_t n) {\n  wrapped<<<blocks, nullptr, s>>>(x, n);\n}\n" +
+			"void RunTold(uint32_t blocks, aclrtStream s, uint8_t *x, uint32_t n) {\n  told<<<blocks, nullptr, s>>>(x, n);\n}\n" +
+			"void Main(aclrtStream s, uint8_t *x, uint32_t c) {\n  RunWrapped(c, s, x, c);\n  RunTold(c, s, x, c);\n  RunTold(c, s, x, 2);\n  if (c < 2) { return; }\n  typed<Pair<float, 2>, 2><<<c, nullptr, s>>>(x, c);\n}\n",
+	})
+	ws := New(dir)
+	entry := filepath.Join(dir, "k/kernel.cpp")
+	for k, want := range map[string][]int{"same": {1}, "acl": {1}, "mixed": nil, "called": nil, "wrapped": {1}, "told": nil, "typed": {1}} {
+		if got := ws.HostLaunchOf(entry, k).CountArgs; !slices.Equal(got, want) {
+			t.Errorf("%s: count arguments %v, want %v", k, got, want)
+		}
+	}
+}
+
+// The kernel arguments every launch passes the work its count rounds up
+// shares of, with the share; a share that is not a constant, or two
+// launches with different shares, make none.
+func TestHostLaunchCeilArgs(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"k/kernel.cpp": "extern \"C\" __global__ __aicore__ void tiled(GM_ADDR x, uint32_t n) {}\n" +
+			"extern \"C\" __global__ __aicore__ void twice(GM_ADDR x, uint32_t n) {}\n" +
+			"extern \"C\" __global__ __aicore__ void byvar(GM_ADDR x, uint32_t n) {}\n",
+		"host/main.cpp": "#define TILE 256\nvoid Run(aclrtStream s, uint8_t *x, uint32_t n, uint32_t per) {\n" +
+			"  uint32_t blocks = (n + TILE - 1) / TILE;\n  tiled<<<blocks, nullptr, s>>>(x, n);\n" +
+			"  tiled<<<CeilDiv(n, 256), nullptr, s>>>(x, n);\n" +
+			"  twice<<<(n + 127) / 128, nullptr, s>>>(x, n);\n  twice<<<(n + 255) / 256, nullptr, s>>>(x, n);\n" +
+			"  byvar<<<(n + per - 1) / per, nullptr, s>>>(x, n);\n}\n",
+	})
+	ws := New(dir)
+	entry := filepath.Join(dir, "k/kernel.cpp")
+	for k, want := range map[string]map[int]int64{"tiled": {1: 256}, "twice": nil, "byvar": nil} {
+		if got := ws.HostLaunchOf(entry, k).CeilArgs; !maps.Equal(got, want) {
+			t.Errorf("%s: work arguments %v, want %v", k, got, want)
+		}
 	}
 }

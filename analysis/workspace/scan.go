@@ -122,6 +122,12 @@ func scanText(src []byte) *scan {
 	}
 	ident := func(i int) bool { return valid(i) && ring[i%window].kind == 'i' }
 	externC := false
+	// tmpl is the name before the template arguments being read, and how
+	// many `<` they opened: a launch of a template kernel names it.
+	var tmpl struct {
+		name  []byte
+		depth int
+	}
 	// args records a `__gm__ int64_t *name` parameter whose type starts at
 	// token first and whose name is token name: alone in its list, it is
 	// the runtime's `kernel(args)` shape; with others, it is int64 data, an
@@ -167,12 +173,30 @@ func scanText(src []byte) *scan {
 					s.launch = true
 					if ident(i - 1) {
 						s.launched = append(s.launched, string(at(i-1)))
+					} else if tmpl.name != nil && tmpl.depth == 0 {
+						s.launched = append(s.launched, string(tmpl.name))
+					}
+					tmpl.name = nil
+				} else if tmpl.name != nil {
+					tmpl.depth++
+				}
+			case '>':
+				if tmpl.name != nil {
+					if tmpl.depth--; tmpl.depth <= 0 && !is(i+1, "<") {
+						tmpl.name = nil
 					}
 				}
+			}
+			if src[t.start] == ';' || src[t.start] == '{' || src[t.start] == '}' {
+				tmpl.name = nil
 			}
 			return
 		}
 		word := src[t.start:t.end]
+		if tmpl.name == nil && is(i+1, "<") && !is(i+2, "<") {
+			// `k<T, 2><<<…>>>`: the name before a template's arguments.
+			tmpl.name, tmpl.depth = word, 0
+		}
 		switch string(word) {
 		case "extern":
 			externC = externC || is(i+1, `"C"`)
