@@ -47,7 +47,8 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"and the info names that launch; with every core launched (`SetBlockDim(GetCoreNumAiv())`) it stays an error, and so it does " +
 			"when the host may launch the smaller of two counts (`n = std::min(cores, rows)`) and the block's first item is its id times " +
 			"the work over the launched count rounded up (`idx * ((rows + n - 1) / n) >= rows`): 5 rows on 4 blocks leave block 3 none. " +
-			"A kernel (not mixed) every host launch of which starts one block (read as for EXT013) is silent: its one core waits for nobody. " +
+			"A kernel (not mixed) every host launch of which starts one block (read as for EXT013) is silent: its one core waits for nobody; " +
+			"so is a helper only such kernels call. " +
 			"An unconditional `return` before a barrier is reported as a " +
 			"debugging probe left in (warning). A return after the last barrier, or on a branch that passed its own " +
 			"barrier, is silent. A return ending one branch of an `if` whose other branch reaches the barrier is judged by " +
@@ -163,6 +164,10 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 		ix := fx.of(fn)
 		call, chain := ix.barrierAfter(r, cores)
 		if chain == nil {
+			continue
+		}
+		if !pass.Mixed() && reachVM().LaunchedBlocks(r) == 1 {
+			// Only kernels every host launch starts on one block run it.
 			continue
 		}
 		if ix.neverTaken(r, cores) || dispatchDefault(pass, vm, r, cores) || owedBarrier(chain, fn) {

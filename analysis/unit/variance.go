@@ -1110,27 +1110,35 @@ func (m *VarianceModel) factor(fn, e *grammar.Node, depth int) string {
 
 // LaunchedWithin reports whether bound is a constant n and every host
 // launch of the kernels that run e's function starts at most n blocks
-// (workspace.HostLaunch.Blocks, read per kernel): no launched block's id
-// reaches n.
+// (LaunchedBlocks): no launched block's id reaches n.
 func (m *VarianceModel) LaunchedWithin(e, bound *grammar.Node) bool {
+	b := m.LaunchedBlocks(e)
+	m.mu.Lock()
+	n, ok := m.consts.Eval(bound)
+	m.mu.Unlock()
+	return ok && b > 0 && b <= n
+}
+
+// LaunchedBlocks returns how many blocks at most every host launch of
+// the kernels that run e's function starts (workspace.HostLaunch.Blocks,
+// read per kernel), 0 when one is not known.
+func (m *VarianceModel) LaunchedBlocks(e *grammar.Node) int64 {
 	fn := cxx.EnclosingFunction(e)
 	if fn == nil || m.u.ws == nil {
-		return false
+		return 0
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	n, ok := m.consts.Eval(bound)
 	ks := m.kernelsOf(fn, 0)
-	if !ok || n <= 0 || ks == nil {
-		return false
-	}
+	var out int64
 	for k := range ks {
 		b := m.u.ws.HostLaunchOf(m.fileOf(k).Path, cxx.FunctionName(k)).Blocks
-		if b == 0 || b > n {
-			return false
+		if b == 0 {
+			return 0
 		}
+		out = max(out, b)
 	}
-	return true
+	return out
 }
 
 // LaunchedUnder reports whether the unit's host code launches at most
