@@ -49,6 +49,9 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"the work over the launched count rounded up (`idx * ((rows + n - 1) / n) >= rows`): 5 rows on 4 blocks leave block 3 none. " +
 			"A kernel (not mixed) every host launch of which starts one block (read as for EXT013) is silent: its one core waits for nobody; " +
 			"so is a helper only such kernels call. " +
+			"A launch the analysis cannot read (a kernel launched through a handle looked up by name, a count computed by a call it does not know, " +
+			"a wrapper called only from outside the folder above it) decides nothing: the test is judged by the kernel's code alone, and a block-id " +
+			"test against a bound the kernel computes stays an error (on the measured trees such returns were real hangs far more often than not). " +
 			"An unconditional `return` before a barrier is reported as a " +
 			"debugging probe left in (warning). A return after the last barrier, or on a branch that passed its own " +
 			"barrier, is silent. A return ending one branch of an `if` whose other branch reaches the barrier is judged by " +
