@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"go.lsp.dev/protocol"
 )
 
 // A standalone kernel's entry shows its launch and build models: a lens
@@ -72,5 +74,19 @@ func TestMacroKernelLensAndHover(t *testing.T) {
 	c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": op.uri}, "position": find(t, op.text, "TYPES_DEF(BATCH", 0)}, &h)
 	if !strings.Contains(h.Contents.Value, "**`op_float`, `op_half`** (declared by this macro instantiation)") || !strings.Contains(h.Contents.Value, "**launch:** standalone device kernel") {
 		t.Errorf("hover:\n%s", h.Contents.Value)
+	}
+	// An edit of a macro body that leaves every macro name as it was (the
+	// list macro now instantiates int8 where it did half): the kernels
+	// follow it, and so does the unit of a header that instantiates them.
+	base := c.open(filepath.Join(root, "ops", "base.h"))
+	at := find(t, base.text, "half", 0)
+	end := at
+	end.Character += 4
+	c.edit(base, []protocol.TextEdit{{Range: protocol.Range{Start: at, End: end}, NewText: "int8"}})
+	// A request after the change reads the snapshot the change made.
+	lenses = nil
+	c.call("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": op.uri}}, &lenses)
+	if len(lenses) != 1 || lenses[0].Command == nil || !strings.HasPrefix(lenses[0].Command.Title, "op_float, op_int8 · standalone device kernel · ") {
+		t.Errorf("after the list macro's edit, lenses = %+v (%q)", lenses, lenses[0].Command.Title)
 	}
 }

@@ -1,5 +1,7 @@
 package workspace
 
+import "path/filepath"
+
 // macroEntries returns the files of known that declare kernels only by
 // instantiating a kernel macro (scan.go): a function-like macro of the
 // tree whose body declares a `__global__` kernel, or names such a macro
@@ -37,6 +39,7 @@ func (w *Workspace) macroEntries(known []string) map[string]bool {
 		}
 	}
 	out := map[string]bool{}
+	var headers []string
 	for _, p := range known {
 		s := w.scanOf(p)
 		if s == nil || s.entry {
@@ -45,11 +48,67 @@ func (w *Workspace) macroEntries(known []string) map[string]bool {
 		for _, m := range s.macroWords {
 			if kernel[m] {
 				out[p] = true
+				if isHeaderPath(p) {
+					headers = append(headers, p)
+				}
 				break
 			}
 		}
 	}
+	if len(headers) > 0 {
+		w.entriesAbove(known, headers, out)
+	}
 	return out
+}
+
+// entriesAbove makes the sources that include each of headers (directly
+// or through other headers) the entries in its place: the source is what
+// is compiled, and its #defines and includes before the header are the
+// header's context (the kernel macro's own header, often). A header no
+// source includes stays its own entry.
+func (w *Workspace) entriesAbove(known, headers []string, out map[string]bool) {
+	includers := map[string][]string{}
+	for _, q := range known {
+		for _, inc := range w.includes(q) {
+			includers[inc] = append(includers[inc], q)
+		}
+	}
+	for _, h := range headers {
+		var sources []string
+		seen := map[string]bool{h: true}
+		for queue := []string{h}; len(queue) > 0; queue = queue[1:] {
+			for _, q := range includers[queue[0]] {
+				if seen[q] {
+					continue
+				}
+				seen[q] = true
+				if isHeaderPath(q) {
+					queue = append(queue, q)
+				} else {
+					sources = append(sources, q)
+				}
+			}
+		}
+		if len(sources) == 0 {
+			continue
+		}
+		delete(out, h)
+		for _, q := range sources {
+			if s := w.scanOf(q); s != nil && !s.entry {
+				out[q] = true
+			}
+		}
+	}
+}
+
+// isHeaderPath reports whether a C++ file is a header by its name: one
+// other files include, not one a build compiles.
+func isHeaderPath(p string) bool {
+	switch filepath.Ext(p) {
+	case ".h", ".hpp", ".hh", ".hxx", ".inc":
+		return true
+	}
+	return false
 }
 
 // isMacroEntry reports whether path is a macroEntries file of the units

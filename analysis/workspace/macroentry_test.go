@@ -29,6 +29,23 @@ func TestMacroDeclaredEntries(t *testing.T) {
 	if sh := ws.EntryShape(filepath.Join(dir, "op.h")); !sh.Global {
 		t.Errorf("op.h: not a standalone kernel: %+v", sh)
 	}
+	// A header instantiating the macro is compiled by the source that
+	// includes it (after the kernel macro's own header): that source is
+	// the entry, and the header is one of its files.
+	writeFiles(t, dir, map[string]string{
+		"inst.h":   "#pragma once\nGLOBAL_DEF(two);\n",
+		"agg.h":    "#pragma once\n#include \"inst.h\"\n",
+		"kern.cpp": "#include \"base.h\"\n__aicore__ inline void two_inner(GM_ADDR x) {}\n#include \"agg.h\"\n",
+	})
+	ws = New(dir)
+	for name, want := range map[string]bool{"kern.cpp": true, "inst.h": false, "agg.h": false, "op.h": true} {
+		if got := ws.Context(filepath.Join(dir, name)).Entry; got != want {
+			t.Errorf("%s: entry %v, want %v", name, got, want)
+		}
+	}
+	if units := ws.Context(filepath.Join(dir, "inst.h")).Units; len(units) != 1 || filepath.Base(units[0]) != "kern.cpp" {
+		t.Errorf("inst.h: units %v, want kern.cpp's", units)
+	}
 	// An edit that stops instantiating the macro drops the entry.
 	ws.SetOverlay(filepath.Join(dir, "op.h"), []byte("#pragma once\n#include \"base.h\"\n"), 2)
 	if ws.Context(filepath.Join(dir, "op.h")).Entry {
