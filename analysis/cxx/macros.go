@@ -63,6 +63,9 @@ type Macro struct {
 	// (`#a`), by index: a use is read with those arguments put in
 	// (PastedShadows).
 	Pasted []int
+	// instances are the last instances parsed of the pasting macros of
+	// File (shared by them).
+	instances *pastedInstances
 }
 
 // Macros is a file's macro table.
@@ -81,6 +84,7 @@ func ScanMacros(ctx context.Context, f *grammar.File) *Macros {
 	}
 	src := f.Src
 	var shadows shadowSet
+	instances := &pastedInstances{}
 	for _, d := range f.Guards.Directives {
 		if d.Kind != "define" {
 			continue
@@ -89,7 +93,7 @@ func ScanMacros(ctx context.Context, f *grammar.File) *Macros {
 		if m == nil {
 			continue
 		}
-		m.Cores, m.File = f.Guards.CoresAt(d.Start), f
+		m.Cores, m.File, m.instances = f.Guards.CoresAt(d.Start), f, instances
 		out.ByName[m.Name] = append(out.ByName[m.Name], m)
 		if m.Cores == grammar.None || !statementLike(m.Body) {
 			continue

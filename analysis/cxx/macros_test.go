@@ -145,4 +145,13 @@ func TestPastedShadows(t *testing.T) {
 	if !maps.Equal(got, want) {
 		t.Errorf("instances:\n got %v\nwant %v", got, want)
 	}
+	// The same instances asked for again (an edit elsewhere in the unit)
+	// are the parses already made; others are parsed anew.
+	first := PastedShadows(context.Background(), uses, def)
+	if again := PastedShadows(context.Background(), uses, def); len(again) == 0 || again[0] != first[0] {
+		t.Error("the same instances were parsed again")
+	}
+	if fewer := PastedShadows(context.Background(), uses[1:2], def); len(fewer) != 1 || fewer[0] == first[0] || len(Functions(fewer[0])) != 1 {
+		t.Errorf("other instances: %d shadows", len(fewer))
+	}
 }

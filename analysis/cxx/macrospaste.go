@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -96,6 +97,7 @@ func PastedShadows(ctx context.Context, uses []PastedUse, def func(string) *Macr
 	})
 	var files []*grammar.File
 	sets := map[*grammar.File]*shadowSet{}
+	keys := map[*grammar.File]*strings.Builder{}
 	for _, u := range uses {
 		m := u.Macro
 		name := PastedName(m, u.Args)
@@ -119,24 +121,72 @@ func PastedShadows(ctx context.Context, uses []PastedUse, def func(string) *Macr
 		}
 		set := sets[m.File]
 		if set == nil {
-			set = &shadowSet{}
+			set, keys[m.File] = &shadowSet{}, &strings.Builder{}
 			sets[m.File] = set
 			files = append(files, m.File)
 		}
-		set.place(m.File.Src, m.BodyStart, m.header(name), []byte(exp), maxPastedShadows)
+		if set.place(m.File.Src, m.BodyStart, m.header(name), []byte(exp), maxPastedShadows) != nil {
+			k := keys[m.File]
+			k.WriteString(name)
+			k.WriteByte(0)
+			k.WriteString(exp)
+			k.WriteByte(0)
+		}
 	}
 	var out []*grammar.File
 	for _, f := range files {
+		// The instances of the file's macros a unit asked for last: an
+		// edit elsewhere in the unit asks for the same ones again.
+		cache := uses[0].Macro.instances
+		for _, u := range uses {
+			if u.Macro.File == f {
+				cache = u.Macro.instances
+				break
+			}
+		}
+		key := keys[f].String()
+		if got, ok := cache.get(key); ok {
+			out = append(out, got...)
+			continue
+		}
+		var parsed []*grammar.File
 		for _, sh := range sets[f].list {
 			if ctx.Err() != nil {
 				return out
 			}
 			if sf := sh.parse(ctx, f); sf != nil {
-				out = append(out, sf)
+				parsed = append(parsed, sf)
 			}
 		}
+		if ctx.Err() == nil && cache != nil {
+			cache.put(key, parsed)
+		}
+		out = append(out, parsed...)
 	}
 	return out
+}
+
+// pastedInstances keeps the instances of a file's pasting macros parsed
+// last, by what they hold (names and expanded bodies, in order).
+type pastedInstances struct {
+	mu    sync.Mutex
+	key   string
+	files []*grammar.File
+}
+
+func (c *pastedInstances) get(key string) ([]*grammar.File, bool) {
+	if c == nil {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.files, c.key == key && c.files != nil
+}
+
+func (c *pastedInstances) put(key string, files []*grammar.File) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.key, c.files = key, files
 }
 
 // pastedBase is the pasting macro an instance's name is of ("" for
