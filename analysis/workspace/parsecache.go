@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -34,8 +35,9 @@ type ParseCache struct {
 // Counts says how many trees the cache gave and how many were parsed.
 func (c *ParseCache) Counts() (read, parsed int64) { return c.read.Load(), c.parsed.Load() }
 
-// NewParseCache returns the cache under root (created when first written).
+// NewParseCache returns the cache under root, which it creates.
 func NewParseCache(root string) *ParseCache {
+	os.MkdirAll(root, 0o755)
 	return &ParseCache{root: root, dir: filepath.Join(root, buildKey())}
 }
 
@@ -79,9 +81,10 @@ func (c *ParseCache) parse(p *grammar.Parser, path string, src []byte) (*grammar
 
 // store writes a tree under its key: a whole file or none (a rename), as
 // another server may read it at once. A cache that cannot be written is
-// no cache.
+// no cache, and one whose folder was removed stays removed.
 func (c *ParseCache) store(at string, f *grammar.File) {
-	if os.MkdirAll(filepath.Dir(at), 0o755) != nil {
+	os.Mkdir(c.dir, 0o755)
+	if err := os.Mkdir(filepath.Dir(at), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(at), ".tmp-*")

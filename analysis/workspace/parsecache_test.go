@@ -51,3 +51,28 @@ func TestParseCachePrune(t *testing.T) {
 		t.Fatalf("pruned to %v, want %v", got, want)
 	}
 }
+
+// A cache whose folder was removed (a test's, cleaned up while a server
+// it started still parses) is not made again by a late write.
+func TestParseCacheRemovedStaysRemoved(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "parses")
+	c := NewParseCache(root)
+	ws := New(t.TempDir())
+	ws.SetParseCache(c)
+	path := filepath.Join(ws.Roots()[0], "k.h")
+	if err := os.WriteFile(path, []byte("inline int f() { return 1; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(root); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.File(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(root); !os.IsNotExist(err) {
+		t.Fatalf("the removed cache folder is back (%v)", err)
+	}
+	if read, parsed := c.Counts(); read != 0 || parsed != 1 {
+		t.Fatalf("%d read, %d parsed", read, parsed)
+	}
+}
