@@ -101,7 +101,9 @@ func idOf(st *unix.Stat_t) fileID { return fileID{uint64(st.Dev), st.Ino} }
 // testHook, when a test sets it, runs at each step of a write: "resolved"
 // (the path is judged inside), "write" (writing the new text: an error it
 // returns is that write's error, a full disk), "written" (the temporary
-// file is complete), "rename" (the last look passed) and "renamed".
+// file is complete), "writers" (another process has the file open for
+// writing: waiting for it to close), "rename" (the last look passed) and
+// "renamed".
 var testHook func(step string) error
 
 func step(name string) error {
@@ -238,10 +240,22 @@ func (w *Writer) replaceAt(dir int, abs, base string, read *Stamp, data []byte) 
 	if err := step("written"); err != nil {
 		return err
 	}
+	// No other process may hold the file open for writing over the
+	// rename: what it wrote after would land in the displaced file.
+	leased, err := awaitWriters(fd, abs)
+	if err != nil {
+		return err
+	}
+	if leased {
+		defer dropLease(fd) // before the displaced file is removed, after any put back
+	}
 	// The last look: the name still leads to the file read, unchanged.
 	var cur unix.Stat_t
 	if err := unix.Fstatat(dir, base, &cur, unix.AT_SYMLINK_NOFOLLOW); err != nil || idOf(&cur) != idOf(&st) {
 		return refuse(abs, ErrChanged, "replaced on disk while it was being written (another program saved it)")
+	}
+	if leased && leaseBroken(fd) {
+		return refuse(abs, ErrChanged, "opened for writing by another program while the fix was being written")
 	}
 	if err := sameContent(held, read); err != nil {
 		return err
@@ -257,7 +271,7 @@ func (w *Writer) replaceAt(dir int, abs, base string, read *Stamp, data []byte) 
 		return err
 	}
 	// tmp now names the file displaced by the rename.
-	if err := settle(dir, abs, base, tmp, idOf(&st), ours, held, &st); err != nil {
+	if err := settle(dir, abs, base, tmp, idOf(&st), ours, held, &st, leased); err != nil {
 		return err
 	}
 	w.mu.Lock()
@@ -330,20 +344,29 @@ func readAll(f *os.File) ([]byte, error) {
 
 // settle runs after the rename, with displaced naming the file the rename
 // displaced and held the file read. If displaced is not that file, another
-// program saved between the last look and the rename; if the held file
-// changed after the rename, a program that had it open wrote to it; if
-// our file is gone, another program replaced it right after. In each case
-// the other program's text is what stays (displaced goes back in place),
-// and the write is refused.
-func settle(dir int, abs, base, displaced string, read, ours fileID, held *os.File, st *unix.Stat_t) error {
+// program saved between the last look and the rename; if a program opened
+// the held file for writing since the lease (leased), or, with no lease,
+// the held file changed after the rename, a program that had it open may
+// write or wrote to it; if our file is gone, another program replaced it
+// right after. In each case the other program's text is what stays
+// (displaced goes back in place, before the lease lets a waiting opener
+// on), and the write is refused.
+func settle(dir int, abs, base, displaced string, read, ours fileID, held *os.File, st *unix.Stat_t, leased bool) error {
 	var d unix.Stat_t
 	if err := unix.Fstatat(dir, displaced, &d, unix.AT_SYMLINK_NOFOLLOW); err == nil && idOf(&d) != read {
 		return putBack(dir, abs, base, displaced, ours, "saved by another program just as the fix was written")
 	}
-	time.Sleep(lateWriteGrace)
+	late := "written by another program that had it open, just as the fix was written"
 	var now unix.Stat_t
-	if err := unix.Fstat(int(held.Fd()), &now); err == nil && (now.Size != st.Size || now.Mtim != st.Mtim) {
-		return putBack(dir, abs, base, displaced, ours, "written by another program that had it open, just as the fix was written")
+	if leased {
+		if leaseBroken(int(held.Fd())) {
+			return putBack(dir, abs, base, displaced, ours, late)
+		}
+	} else {
+		time.Sleep(lateWriteGrace)
+		if err := unix.Fstat(int(held.Fd()), &now); err == nil && (now.Size != st.Size || now.Mtim != st.Mtim) {
+			return putBack(dir, abs, base, displaced, ours, late)
+		}
 	}
 	if err := unix.Fstatat(dir, base, &now, unix.AT_SYMLINK_NOFOLLOW); err != nil || idOf(&now) != ours {
 		return refuse(abs, ErrChanged, "replaced by another program just after the fix was written; left as that program wrote it, the fix is not applied")
@@ -351,10 +374,44 @@ func settle(dir int, abs, base, displaced string, read, ours fileID, held *os.Fi
 	return nil
 }
 
-// lateWriteGrace is how long a replaced file is watched after the rename
-// for writes from programs that opened it before: an open-write-close
-// writer finishes well within it, even on a loaded machine.
+// lateWriteGrace is how long a replaced file is watched after the rename,
+// where no lease can be taken (another system, a network file system, a
+// file of another owner), for writes from programs that opened it before:
+// an open-write-close writer usually finishes within it. A lease makes
+// that certain instead (awaitWriters).
 var lateWriteGrace = 10 * time.Millisecond
+
+// awaitWriters takes a read lease on the file read (fd), waiting while
+// another process has it open for writing (an open-write-close writer
+// closes soon; a lease is not granted before). leased is false where no
+// lease can be taken: settle then watches the displaced file instead.
+func awaitWriters(fd int, abs string) (leased bool, err error) {
+	if !useLeases {
+		return false, nil
+	}
+	for i := 0; ; i++ {
+		err := readLease(fd)
+		switch {
+		case err == nil:
+			return true, nil
+		case !errors.Is(err, unix.EAGAIN):
+			return false, nil
+		case i == writerWaits:
+			return false, refuse(abs, ErrChanged, "held open for writing by another program; the fix is not applied")
+		}
+		if err := step("writers"); err != nil {
+			return false, err
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// writerWaits bounds awaitWriters: about two seconds of tries.
+// useLeases is false in tests of the path without leases.
+var (
+	writerWaits = 2000
+	useLeases   = true
+)
 
 // putBack puts the file named theirs back at base, where ours is, and
 // returns the refusal saying so. If base no longer holds ours (a third

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -122,6 +123,8 @@ func TestEditorSaveIsNeverLost(t *testing.T) {
 // reported as not written; if the file was replaced a third time
 // meanwhile, that copy is saved beside it.
 func TestLateWriteAfterRenameIsKept(t *testing.T) {
+	useLeases = false // a lease would make the in-process open below wait for it
+	t.Cleanup(func() { useLeases = true })
 	for _, alsoReplaced := range []bool{false, true} {
 		root, p, stamp := scratch(t)
 		var writer *os.File
@@ -155,6 +158,110 @@ func TestLateWriteAfterRenameIsKept(t *testing.T) {
 		}
 		noTemps(t, root)
 	}
+}
+
+// With a lease, a writer that had the file open is waited for (however
+// slow: it writes and closes at the third look) and its bytes are seen
+// before the rename; one that never closes makes the write refused.
+func TestOpenWriterIsWaitedFor(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("leases are Linux's")
+	}
+	defer func(n int) { writerWaits = n }(writerWaits)
+	writerWaits = 5
+	for _, closes := range []bool{true, false} {
+		root, p, stamp := scratch(t)
+		var writer *os.File
+		looks := 0
+		withHook(t, func(step string) error {
+			var err error
+			switch step {
+			case "written":
+				writer, err = os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+			case "writers":
+				if looks++; looks == 3 && closes {
+					writer.WriteString("// appended slowly\n")
+					writer.Close()
+				}
+			case "rename":
+				if !closes {
+					t.Error("renamed while a writer held the file open")
+				}
+			}
+			return err
+		})
+		err := (&Writer{Roots: []string{root}}).Replace(p, stamp, []byte(fixed))
+		if !errors.Is(err, ErrChanged) {
+			t.Fatalf("closes=%v: Replace = %v, want ErrChanged", closes, err)
+		}
+		if closes {
+			wantFile(t, p, original+"// appended slowly\n")
+		} else {
+			writer.Close()
+			wantFile(t, p, original)
+			if !strings.Contains(err.Error(), "held open for writing") {
+				t.Errorf("the refusal does not say why: %v", err)
+			}
+		}
+		noTemps(t, root)
+	}
+}
+
+// With a lease, another process that starts opening the file for writing
+// just before the rename (its open waits on the lease) writes into the
+// file put back in place, or into the copy saved beside it when a third
+// program replaced the file meanwhile: whatever its timing, nothing it
+// writes is lost.
+func TestOpenDuringRenameWritesThePutBackFile(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("leases are Linux's")
+	}
+	for _, alsoReplaced := range []bool{false, true} {
+		root, p, stamp := scratch(t)
+		writer := exec.Command("sh", "-c", `printf '// appended late\n' >> "$0"`, p)
+		withHook(t, func(step string) error {
+			switch step {
+			case "rename":
+				if err := writer.Start(); err != nil {
+					return err
+				}
+				waitLeaseBreaking(t)
+			case "renamed":
+				if alsoReplaced {
+					write(t, p+".new", "third\n")
+					return os.Rename(p+".new", p)
+				}
+			}
+			return nil
+		})
+		err := (&Writer{Roots: []string{root}}).Replace(p, stamp, []byte(fixed))
+		if werr := writer.Wait(); werr != nil {
+			t.Fatalf("the writer failed: %v", werr)
+		}
+		if !errors.Is(err, ErrChanged) {
+			t.Fatalf("alsoReplaced=%v: Replace = %v, want ErrChanged", alsoReplaced, err)
+		}
+		if !alsoReplaced {
+			wantFile(t, p, original+"// appended late\n")
+			continue
+		}
+		wantFile(t, p, "third\n")
+		wantFile(t, p+".extern-lsp-saved", original+"// appended late\n")
+		noTemps(t, root)
+	}
+}
+
+// waitLeaseBreaking returns once the kernel lists a lease being broken
+// (an open for writing waiting on ours).
+func waitLeaseBreaking(t *testing.T) {
+	t.Helper()
+	for i := 0; i < 1000000; i++ {
+		if b, _ := os.ReadFile("/proc/locks"); strings.Contains(string(b), "BREAKING") {
+			return
+		}
+		runtime.Gosched()
+	}
+	t.Fatal("no lease break listed in /proc/locks")
 }
 
 // A folder swapped for a symlink leading out of the root, after the path
