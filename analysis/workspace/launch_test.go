@@ -139,3 +139,32 @@ func TestHostLaunchCeilArgs(t *testing.T) {
 		}
 	}
 }
+
+// A `__global__` kernel with no Ascend C mark is another accelerator's
+// (a CUDA-like backend of a multi-backend tree): its file is no unit,
+// while marked kernels (`__aicore__`, `__vector__`, `[aicore]`, a library's
+// AICORE macro, a `__gm__` parameter) and an `.asc` source's SIMT kernels
+// are, as are kernel macros whose bodies carry a mark.
+func TestUnmarkedGlobalIsNoUnit(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"cuda/kernel.cuh.h": "template <typename T>\n__global__ void scale(T *x, int n) { x[threadIdx.x] *= 2; }\n",
+		"cuda/macro.h":      "#define CUDEF(n) extern \"C\" __global__ void k_##n(float *x) { x[0] = 1; }\nCUDEF(a)\n",
+		"ascend/aicore.cpp": "extern \"C\" __global__ __aicore__ void add(GM_ADDR x) {}\n",
+		"ascend/before.cpp": "extern \"C\" __vector__ __global__ void add(GM_ADDR x) {}\n",
+		"ascend/attr.cpp":   "__global__ [aicore] void add(__gm__ float *x) {}\n",
+		"ascend/pto.cpp":    "#define AICORE [aicore]\n__global__ AICORE void run(float *x) {}\n",
+		"ascend/simt.asc":   "__global__ void add(float *x) {}\n",
+		"ascend/kmacro.cpp": "#define DEF(n) extern \"C\" __global__ __aicore__ void k_##n(GM_ADDR x) {}\nDEF(a)\n",
+	})
+	w := New(root)
+	for rel, want := range map[string]bool{
+		"cuda/kernel.cuh.h": false, "cuda/macro.h": false,
+		"ascend/aicore.cpp": true, "ascend/before.cpp": true, "ascend/attr.cpp": true,
+		"ascend/pto.cpp": true, "ascend/simt.asc": true, "ascend/kmacro.cpp": true,
+	} {
+		if got := w.Context(filepath.Join(root, rel)).Entry; got != want {
+			t.Errorf("%s: entry %v, want %v", rel, got, want)
+		}
+	}
+}

@@ -98,7 +98,7 @@ func lex(src []byte, directive func(line []byte, start int), emit func(span)) {
 // scanText summarises a file without parsing it: includes, the extern entry
 // shape and kind evidence. It runs over every file of the workspace, so it
 // allocates nothing per token.
-func scanText(src []byte) *scan {
+func scanText(src []byte, asc bool) *scan {
 	s := &scan{}
 	// The checks look up to 4 tokens ahead and 2 behind: a token is judged
 	// once 4 more have come, from a window of the last 8.
@@ -136,6 +136,11 @@ func scanText(src []byte) *scan {
 	// global is set from a `__global__` to the `{` or `;` ending its
 	// declarator; globalArgs when its parameters are the runtime shape.
 	global, globalArgs, named := false, false, false
+	// ascend is set when the `__global__` declaration under way carries
+	// an Ascend C mark (ascendMark); one without is another accelerator's
+	// kernel (a CUDA-like backend of a multi-backend tree), no unit, and
+	// its name is dropped from kernels (from kernelsAt on).
+	ascend, kernelsAt := false, 0
 	// inline is set from an `inline` to the `{`, `}` or `;` after it: an
 	// inline function taking the pointer alone is a helper (a runtime API
 	// getter, a library's flag read), no entry the runtime calls: only
@@ -157,13 +162,16 @@ func scanText(src []byte) *scan {
 			// One byte, read once: most tokens are punctuation.
 			switch src[t.start] {
 			case '{', ';':
-				if global {
+				if global && ascend {
 					// A __global__ kernel with parameters of its own is
 					// launched by the host; one with the args shape is
 					// the runtime's.
+					s.globalAny = true
 					s.global = s.global || !globalArgs
-					global, globalArgs = false, false
+				} else if global {
+					s.kernels = s.kernels[:kernelsAt]
 				}
+				global, globalArgs = false, false
 				inline = false
 			case '}':
 				inline = false
@@ -203,6 +211,7 @@ func scanText(src []byte) *scan {
 		case "inline", "__inline__", "__forceinline__":
 			inline = true
 		case "__gm__":
+			ascend = ascend || global
 			// __gm__ [const] int64_t * name (, or ))
 			j := i + 1
 			if is(j, "const") {
@@ -222,8 +231,8 @@ func scanText(src []byte) *scan {
 			if is(i+1, "__aicpu__") {
 				break
 			}
-			s.globalAny = true
 			global, globalArgs, named = true, false, false
+			ascend, kernelsAt = asc || ascendMark(at(i-1)) || ascendMark(at(i-2)), len(s.kernels)
 		case "aclrtLaunchKernel", "aclrtLaunchKernelWithConfig", "rtKernelLaunch", "ACLRT_LAUNCH_KERNEL":
 			s.launch = true
 			if is(i+1, "(") && ident(i+2) && len(word) == len("ACLRT_LAUNCH_KERNEL") {
@@ -259,6 +268,7 @@ func scanText(src []byte) *scan {
 				}
 			}
 		default:
+			ascend = ascend || global && ascendMark(word)
 			if global && !named && is(i+1, "(") {
 				// The kernel's name: the word before its parameters.
 				s.kernels = append(s.kernels, string(word))
@@ -267,8 +277,7 @@ func scanText(src []byte) *scan {
 			if bytes.HasSuffix(word, []byte("_GLOBAL")) && (is(i+1, "void") || is(i-1, ">")) {
 				// A library's kernel macro (`#define CATLASS_GLOBAL
 				// __global__ __aicore__`) before the return type.
-				s.globalAny = true
-				global, globalArgs = true, false
+				global, globalArgs, ascend, kernelsAt = true, false, true, len(s.kernels)
 			}
 			switch kindWord(word) {
 			case cubeWord:
@@ -347,11 +356,44 @@ func definition(line []byte) (name, body []byte) {
 	return rest[:n], rest[n:]
 }
 
+// ascendMark reports whether a word of a `__global__` declaration marks
+// it as an Ascend C kernel: an AI Core qualifier (`__aicore__`, `__cube__`,
+// `__vector__`, `__mix__`, the attribute `[aicore]`, a library's macro
+// spelling AICORE), or a `__gm__`/`GM_ADDR` parameter. CUDA-like kernels
+// of other backends carry none (an Ascend C `.asc` source's SIMT kernels
+// neither: its path says so).
+func ascendMark(w []byte) bool {
+	switch string(w) {
+	case "__aicore__", "__cube__", "__vector__", "__mix__", "aicore", "__gm__", "GM_ADDR":
+		return true
+	}
+	return macroLike(w) && bytes.Contains(w, []byte("AICORE"))
+}
+
+// markedBody reports whether a macro body holds a word ascendMark accepts.
+func markedBody(body []byte) bool {
+	for i := 0; i < len(body); {
+		if !isWordByte(body[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(body) && isWordByte(body[j]) {
+			j++
+		}
+		if ascendMark(body[i:j]) {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
 // kernelMacro returns the name a `#define` line defines when its body
-// holds the word `__global__`, nil otherwise.
+// declares an Ascend C `__global__` kernel (markedBody), nil otherwise.
 func kernelMacro(line []byte) []byte {
 	name, body := definition(line)
-	if name == nil {
+	if name == nil || !markedBody(body) {
 		return nil
 	}
 	for i := bytes.Index(body, []byte("__global__")); i >= 0; {
@@ -410,7 +452,9 @@ func (s *scan) noteMacroDef(name, rest []byte) {
 		w := body[i:j]
 		switch {
 		case string(w) == "__global__":
-			s.kernelDefs = append(s.kernelDefs, d.name)
+			if markedBody(body) {
+				s.kernelDefs = append(s.kernelDefs, d.name)
+			}
 		case macroLike(w) && !slices.Contains(d.refs, string(w)):
 			d.refs = append(d.refs, string(w))
 		}

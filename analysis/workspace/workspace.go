@@ -100,15 +100,16 @@ func (c *entryCell) settled() bool {
 	return c.file != nil || c.err != nil && !errors.Is(c.err, context.Canceled)
 }
 
-// scanned returns the entry's text scan, made once.
-func (e *fileEntry) scanned() *scan {
+// scanned returns the entry's text scan, made once (path is the entry's:
+// an Ascend C `.asc` source declares SIMT kernels with `__global__` alone).
+func (e *fileEntry) scanned(path string) *scan {
 	e.c.mu.Lock()
 	s := e.c.scan
 	e.c.mu.Unlock()
 	if s != nil {
 		return s
 	}
-	s = scanText(e.src)
+	s = scanText(e.src, strings.HasSuffix(path, ".asc"))
 	e.c.mu.Lock()
 	if e.c.scan == nil {
 		e.c.scan = s
@@ -400,14 +401,14 @@ func (w *Workspace) SetOverlayParse(path string, src []byte, version int32, pars
 // replace installs a new entry, dropping the units index when the file's
 // includes or entry shape changed.
 func (w *Workspace) replace(path string, old, ne *fileEntry) {
-	ns := ne.scanned()
+	ns := ne.scanned(path)
 	// A closure is cut by its bytes: any new text may change it.
 	w.dropClosures()
-	shape := old == nil || !old.scanned().sameShape(ns)
+	shape := old == nil || !old.scanned(path).sameShape(ns)
 	if shape {
 		w.dropUnits()
 	}
-	if old == nil || !slices.Equal(old.scanned().defines, ns.defines) {
+	if old == nil || !slices.Equal(old.scanned(path).defines, ns.defines) {
 		w.macros = nil // MacroDefinedNowhere reads every file's #defines
 	}
 	w.files[path] = ne
@@ -979,7 +980,7 @@ func (w *Workspace) scanOf(path string) *scan {
 	if err != nil {
 		return nil
 	}
-	return e.scanned()
+	return e.scanned(path)
 }
 
 func (s *scan) sameShape(o *scan) bool {
