@@ -431,6 +431,27 @@ func (p *Pass) compiledBy(path string, off uint32, keep func(*unit.Unit) bool) b
 	return !seen
 }
 
+// ReachedAt reports whether the code at byte off of the file at path
+// runs under a kernel of the pass's file's units (unit.Reached): outside
+// any function, in a function one of them reaches, or in a file no
+// extern compile holds (a header opened alone is judged as its own code:
+// who calls it is unknown). A library function no kernel reaches leaves
+// its obligations to its callers: rules do not judge it.
+func (p *Pass) ReachedAt(path string, off uint32) bool {
+	seen := false
+	for _, u := range p.Units() {
+		f := u.File(path)
+		if u.Pseudo || f == nil {
+			continue
+		}
+		seen = true
+		if u.Reached().At(f, off) {
+			return true
+		}
+	}
+	return !seen
+}
+
 // demoteUnseen offers a finding's safe fixes as unsafe when something
 // before it in its function is out of the analysis's sight (a macro it
 // cannot read, a condition on an unknown template argument): that
@@ -575,13 +596,18 @@ func (p *Pass) counted(d *Diagnostic) bool {
 
 // compiledUnder is compiled over the units whose model holds premise pr:
 // a header's code that only a standalone kernel compiles (its includer,
-// an extern, switched it off) is not judged by a runtime rule.
+// an extern, switched it off) is not judged by a runtime rule, nor a
+// library function no kernel of the file's units reaches (ReachedAt) by
+// any rule judging device code.
 func (p *Pass) compiledUnder(path string, off uint32, pr Premise) bool {
 	if !p.compiled(path, off) {
 		return false
 	}
 	if pr == PremiseNone {
 		return true
+	}
+	if !p.ReachedAt(path, off) {
+		return false
 	}
 	return p.compiledBy(path, off, func(u *unit.Unit) bool {
 		m, ok := p.models.of(u.Entry)

@@ -108,7 +108,7 @@ func runCrossFlagIDCollision(pass *analysis.Pass) {
 		if cores == grammar.Both && s.Mode != 1 || cores == grammar.None || dead.Of(s.Node) {
 			continue
 		}
-		if fn := cxx.EnclosingFunction(s.Node); fn != nil && !exec.Runs(fn) {
+		if !pass.ReachedAt(s.File.Path, s.Node.Start) {
 			continue // in a library function no kernel of the unit calls
 		}
 		if s.Mode == 1 {

@@ -1,9 +1,7 @@
 package unit
 
 import (
-	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -319,7 +317,6 @@ type Exec struct {
 	byFn   map[*grammar.Node][]choices
 	vm     *VarianceModel // nil: no launch choices (Launched)
 	on     map[*grammar.Node]grammar.Cores
-	runs   map[*grammar.Node]bool // Runs; nil's: the unit has no kernel
 }
 
 // choice is one compile-time choice: the test (scoped to the class or
@@ -417,61 +414,6 @@ func (x *Exec) function(fn *grammar.Node, depth int) []choices {
 		out = []choices{nil} // no caller found, or too many paths: any
 	}
 	x.byFn[fn] = out
-	return out
-}
-
-// Runs reports whether a kernel of the unit can run fn: it is a kernel
-// entry, a call of it in the unit runs (along its callers), a macro body
-// names it, or the unit has no kernel entry to judge by (a library); a
-// function past a few callers, or the statement body of a macro, runs.
-// A library's function its kernels never call (a barrier helper a port
-// stopped using) does not: its flag ids are in no one's use.
-func (x *Exec) Runs(fn *grammar.Node) bool {
-	if x.runs == nil {
-		x.runs = map[*grammar.Node]bool{}
-		entry := false
-		for _, f := range x.u.Files {
-			entry = entry || FileFact(x.u, f, hasKernelKey)
-		}
-		x.runs[nil] = !entry
-	}
-	return x.runs[nil] || x.reached(fn, 0)
-}
-
-// hasKernelKey says whether a file defines a kernel entry: once per parse,
-// not once per edit of another file of its units.
-var hasKernelKey = &FileKey[bool]{
-	Name: "unit.hasKernel",
-	Compute: func(_ context.Context, f *grammar.File) bool {
-		if f.Tree == nil {
-			return false
-		}
-		return slices.ContainsFunc(f.Tree.OfKind("function_definition"), func(d *grammar.Node) bool { return IsKernelFunc(f, d) })
-	},
-}
-
-func (x *Exec) reached(fn *grammar.Node, depth int) bool {
-	if r, ok := x.runs[fn]; ok {
-		return r
-	}
-	x.runs[fn] = true // a recursive call: runs
-	name := cxx.FunctionName(fn)
-	f := x.files[fn.Tree()]
-	// A macro's statement body (a shadow file's) is not judged here.
-	out := f == nil || x.u.File(f.Path) != f || IsKernelFunc(f, fn) || depth >= 6 || name == ""
-	for _, f := range x.u.CodeFiles() {
-		for _, site := range x.u.Calls(f).Named(name) {
-			if !out && x.calls(site, fn) {
-				out = x.reached(cxx.EnclosingFunction(site), depth+1)
-			}
-		}
-	}
-	for _, ms := range x.u.Macros().ByName {
-		for i := 0; i < len(ms) && !out; i++ {
-			out = strings.Contains(ms[i].Body, name)
-		}
-	}
-	x.runs[fn] = out
 	return out
 }
 

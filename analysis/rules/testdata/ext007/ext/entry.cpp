@@ -14,6 +14,7 @@ extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {
     set_ffts_base_addr(args[7]); // want "set_ffts_base_addr"
   for (int i = 0; i < 1; ++i) set_ffts_base_addr(args[8]); // want "set_ffts_base_addr"
   init_sync(args);
+  setup_ffts(args[9]);
 #ifdef __DAV_C220_VEC__
   set_ffts_base_addr(args[5]); // want "set_ffts_base_addr"
 #endif

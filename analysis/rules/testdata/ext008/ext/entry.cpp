@@ -18,6 +18,7 @@ extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *task_args) {
   uint32_t n3 = get_block_num(task_args);
   uint32_t l3 = get_sub_block_id(task_args);
   phase(blk);
+  uint32_t l4 = lane_of(task_args);
 #ifdef __CPU_SIM
   uint32_t simBlk = get_block_idx();
 #endif

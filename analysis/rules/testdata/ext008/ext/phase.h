@@ -11,3 +11,8 @@ __aicore__ inline void phase(uint32_t blk) {
 __aicore__ inline uint32_t lane_of(__gm__ int64_t *a) {
   return get_subblockid(); // want "get_subblockid"
 }
+
+// A library helper no kernel of the unit calls: not judged.
+__aicore__ inline uint32_t lane_unused(__gm__ int64_t *a) {
+  return get_subblockid();
+}

@@ -1,0 +1,15 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/extern-lsp/extern-lsp/analysis/analysistest"
+)
+
+// TestLibraryCodeNoKernelReaches: in a header a kernel includes whole, the
+// functions its code reaches (a call, a callback passed to a template, a
+// method called on an object) are judged as the kernel's; those no kernel
+// reaches are not (unit.Reached).
+func TestLibraryCodeNoKernelReaches(t *testing.T) {
+	analysistest.Run(t, "testdata/reach", BarrierEarlyReturn)
+}
