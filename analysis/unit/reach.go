@@ -23,13 +23,16 @@ import (
 // obligations are its callers' (a store a library API leaves to its
 // flush function), and the rules judging kernels do not judge it. A unit
 // with no kernel and no function taking the args pointer in its entry
-// file (a kernel declared in a way the analysis does not read) reaches
-// everything: what it runs is unknown.
+// file (a kernel declared in a way the analysis does not read), or whose
+// reached code includes a header no search finds (the code behind it may
+// call anything), reaches everything: what it runs is unknown.
 type Reached struct {
 	all bool
 	// entry is the unit's entry file: all of it is reached.
 	entry *grammar.Tree
 	fns   map[*grammar.Node]bool
+	// files are the trees holding a reached function.
+	files map[*grammar.Tree]bool
 }
 
 // Func reports whether the unit's entries reach function definition fn
@@ -96,18 +99,30 @@ var reachedKey = &UnitKey[*Reached]{
 		if len(u.Files) == 0 || u.Files[0].Tree == nil {
 			return &Reached{all: true}
 		}
-		return reach(ctx, u.FuncIndex(), u.Files[0], Fact(u, expansionsKey))
+		r := reach(ctx, u.FuncIndex(), u.Files[0], Fact(u, expansionsKey))
+		if !r.all {
+			// A quoted include of reached code that names no file of the
+			// unit hides code the kernel may run, and that code may call
+			// any function of the unit: nothing is known unreached.
+			for _, x := range u.UnresolvedIncludes() {
+				if x.File.Tree == r.entry || r.files[x.File.Tree] {
+					return &Reached{all: true}
+				}
+			}
+		}
+		return r
 	},
 }
 
 // reach walks fs from the entry file's code and the macro-declared
 // kernels' expansions (Reached).
 func reach(ctx context.Context, fs *cxx.Funcs, entry *grammar.File, expanded []*grammar.File) *Reached {
-	r := &Reached{entry: entry.Tree, fns: map[*grammar.Node]bool{}}
+	r := &Reached{entry: entry.Tree, fns: map[*grammar.Node]bool{}, files: map[*grammar.Tree]bool{}}
 	var work []*grammar.Node
 	add := func(d cxx.FuncDef) {
 		if !r.fns[d.Node] {
 			r.fns[d.Node] = true
+			r.files[d.File.Tree] = true
 			work = append(work, d.Node)
 		}
 	}

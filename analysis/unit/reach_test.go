@@ -12,7 +12,8 @@ import (
 // methods by name, a callback passed along, a constructor and destructor
 // by the type's name, a functor's operator(), a macro's body by its use);
 // a library function nothing names is not; the entry file is reached
-// whole; a unit with no kernel reaches everything.
+// whole; a unit with no kernel, or whose kernel includes a header no
+// search finds, reaches everything.
 func TestReached(t *testing.T) {
 	root := writeTree(t, map[string]string{
 		"lib.h": `#pragma once
@@ -47,6 +48,10 @@ extern "C" __global__ __aicore__ void k(__gm__ int *p) {
   Pipe run;
   run(3);
 }
+`,
+		"hidden.cpp": `#include "lib.h"
+#include "impl/not_in_tree.h"
+extern "C" __global__ __aicore__ void h(__gm__ int *p) { run_hidden(p); }
 `,
 		"lone.cpp": `#include "lib.h"
 __aicore__ inline void not_a_kernel(__gm__ int *p) { helper(p); }
@@ -83,6 +88,14 @@ __aicore__ inline void not_a_kernel(__gm__ int *p) { helper(p); }
 	// Outside any function: reached.
 	if lib := u.File(filepath.Join(root, "lib.h")); !r.At(lib, 0) {
 		t.Error("file scope of lib.h not reached")
+	}
+	// Reached code behind a header no search finds: that code may call
+	// anything.
+	hidden := (*Store)(nil).ForEntry(context.Background(), ws, filepath.Join(root, "hidden.cpp"))
+	for _, d := range hidden.FuncIndex().Lookup("unused") {
+		if !hidden.Reached().Func(d.Node) {
+			t.Error("a unit whose kernel includes an unresolved header must reach everything")
+		}
 	}
 	// No kernel and no args entry: everything.
 	lone := (*Store)(nil).ForEntry(context.Background(), ws, filepath.Join(root, "lone.cpp"))
