@@ -445,7 +445,8 @@ func (p *Pass) ReachedAt(path string, off uint32) bool {
 			continue
 		}
 		seen = true
-		if u.Reached().At(f, off) {
+		if f == u.Files[0] || u.Reached().At(f, off) {
+			// The entry file is reached whole: no walk asked for.
 			return true
 		}
 	}
