@@ -1,0 +1,609 @@
+package cxx
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// A ready flag another core or rank waits on must not become visible
+// before the data it announces. A DMA (MTE3 from UB, FIX from L0C) runs
+// asynchronously to the scalar unit that issued it, and two DMAs of one
+// pipe overlap unless a barrier separates them (PipeBarrier: "instructions
+// of one pipe with a dependency need this barrier"). So a flag word
+// published by DMA right after a DMA write of the data can reach the
+// waiter first. What orders them: PipeBarrier<PIPE_MTE3>/<PIPE_ALL>
+// (pipe_barrier), a wait on an event whose source is the DMA's pipe
+// (WaitFlag<MTE3_S>), a barrier. A cross-core set is not judged: its pipe
+// says what it announces (a set on PIPE_MTE2 after the output's copy
+// frees the input buffer, not the output).
+
+// dmaPipe bits: the pipes a GM write may still be in flight on.
+const (
+	pipeMTE3 uint8 = 1 << iota
+	pipeFIX
+	allDMAPipes = pipeMTE3 | pipeFIX
+)
+
+// EarlyPublish is one flag published while a data DMA before it, in the
+// same function, may still be in flight.
+type EarlyPublish struct {
+	File *grammar.File
+	// At is the publish, or the call that reaches one before waiting.
+	At *grammar.Node
+	// Publish is the publishing operation itself (At, or inside a callee
+	// in PublishFile).
+	Publish     *grammar.Node
+	PublishFile *grammar.File
+	// DMA is the data write (or the call that leaves one in flight).
+	DMA *grammar.Node
+}
+
+// pubState is what may be in flight at a point of a function: pipes with
+// a DMA from before the function (entry) or from its own body (gen, its
+// latest issue at genAt).
+type pubState struct {
+	entry, gen uint8
+	genAt      *grammar.Node
+	dead       bool
+}
+
+func (a pubState) join(b pubState) pubState {
+	if a.dead {
+		return b
+	}
+	if b.dead {
+		return a
+	}
+	if a.genAt == nil {
+		a.genAt = b.genAt
+	}
+	a.entry |= b.entry
+	a.gen |= b.gen
+	return a
+}
+
+// pubSummary is a function seen from its callers: the entry pipes a path
+// may leave undrained (pass), the pipes it may leave a DMA in flight on
+// (gen), and the early publishes inside it. A function whose first
+// operation on GM or on a flag is, on every path, a publish (a `Record`
+// helper: set the word, copy it out) publishes for its caller: pub (in
+// pubFile) is that publish, conflict the pipes it races.
+type pubSummary struct {
+	pass, gen, conflict uint8
+	pub                 *grammar.Node
+	pubFile             *grammar.File
+	found               []EarlyPublish
+}
+
+// PublishOrder finds early publishes; it memoizes per function.
+type PublishOrder struct {
+	s *Summaries
+	// The run under way (under s.mu): its context, steps, and whether it
+	// stopped short.
+	ctx     context.Context
+	steps   int
+	aborted bool
+	// FlagWords is set when the unit polls a GM word it reads by DMA: a
+	// DMA of a word the function set by scalar is then a flag publish.
+	FlagWords bool
+	memo      map[*grammar.Node]*pubSummary
+}
+
+// NewPublishOrder returns the analysis over a unit's summaries.
+func NewPublishOrder(s *Summaries, flagWords bool) *PublishOrder {
+	return &PublishOrder{s: s, FlagWords: flagWords, memo: map[*grammar.Node]*pubSummary{}}
+}
+
+// EarlyPublishes returns the early publishes inside function fn. A run
+// cancelled or past the summaries' steps returns none, and keeps nothing
+// it computed.
+func (p *PublishOrder) EarlyPublishes(ctx context.Context, fn *grammar.Node) []EarlyPublish {
+	p.s.mu.Lock()
+	defer p.s.mu.Unlock()
+	p.ctx, p.aborted = ctx, false
+	out := p.summary(fn, 0).found
+	if p.aborted {
+		clear(p.memo)
+		return nil
+	}
+	return out
+}
+
+type pubWalk struct {
+	p      *PublishOrder
+	f      *grammar.File
+	sum    *pubSummary
+	exit   pubState
+	scalar map[string]bool // UB tensors the function sets by scalar
+	seen   map[*grammar.Node]bool
+	depth  int
+	// drained is the pipes some path walked so far waited for; loops
+	// memoizes a loop's outcome per state it is entered with.
+	drained uint8
+	loops   map[loopKey]loopOut
+}
+
+type loopKey struct {
+	n          *grammar.Node
+	entry, gen uint8
+}
+
+type loopOut struct {
+	out     pubState
+	drained uint8
+}
+
+// maxPublishDepth bounds the callees one summary follows inside each
+// other (a deeper one is taken as doing nothing).
+const maxPublishDepth = 48
+
+// spend takes a step of the summaries' meter and looks at the context
+// now and then.
+func (p *PublishOrder) spend() bool {
+	if p.aborted {
+		return true
+	}
+	p.steps++
+	if p.s.spend(1) || (p.steps%256 == 0 && p.ctx != nil && p.ctx.Err() != nil) {
+		p.aborted = true
+	}
+	return p.aborted
+}
+
+func (p *PublishOrder) summary(fn *grammar.Node, depth int) *pubSummary {
+	if s, ok := p.memo[fn]; ok {
+		return s
+	}
+	if depth > maxPublishDepth || p.aborted {
+		return &pubSummary{pass: allDMAPipes}
+	}
+	// A recursive call is taken as doing nothing.
+	p.memo[fn] = &pubSummary{pass: allDMAPipes}
+	f := p.s.FileOf(fn)
+	body := fn.ChildByField("body")
+	sum := &pubSummary{}
+	if f == nil || body == nil {
+		sum.pass = allDMAPipes
+		p.memo[fn] = sum
+		return sum
+	}
+	w := &pubWalk{p: p, f: f, sum: sum, exit: pubState{dead: true}, seen: map[*grammar.Node]bool{}, depth: depth}
+	for _, n := range p.s.funcs.OwnCalls(fn) {
+		if c, ok := AsCall(n); ok && c.Name == "SetValue" && c.Receiver != nil {
+			if w.scalar == nil {
+				w.scalar = map[string]bool{}
+			}
+			w.scalar[Root(c.Receiver)] = true
+		}
+	}
+	end := w.stmt(body, pubState{entry: allDMAPipes})
+	out := w.exit.join(end)
+	if !out.dead {
+		sum.pass, sum.gen = out.entry, out.gen
+	}
+	sum.pub, sum.pubFile, sum.conflict = w.leadingPublish(body)
+	p.memo[fn] = sum
+	return sum
+}
+
+// leadingPublish returns the publish of a flag helper: a function whose
+// every operation on GM or on a flag is a publish (`Record(tag)`: set the
+// word by scalar, copy it out), the first of them. Scalar work on UB
+// (`flag.SetValue(0, v)`) and event handoffs between other pipes are no
+// such operation.
+func (w *pubWalk) leadingPublish(body *grammar.Node) (pub *grammar.Node, pf *grammar.File, conflict uint8) {
+	for _, n := range ExprCalls(body) {
+		if w.p.s.coresIn(w.f, n) == grammar.None {
+			continue
+		}
+		p, f, c, acts := w.acts(n)
+		if !acts {
+			continue
+		}
+		if p == nil {
+			return nil, nil, 0
+		}
+		if pub == nil {
+			pub, pf, conflict = p, f, c
+		}
+	}
+	return pub, pf, conflict
+}
+
+// acts reports whether call n does anything on GM or on a flag, and the
+// publish it is when it is one.
+func (w *pubWalk) acts(n *grammar.Node) (pub *grammar.Node, pf *grammar.File, conflict uint8, acts bool) {
+	c, ok := AsCall(n)
+	if !ok {
+		return nil, nil, 0, false
+	}
+	c, _ = w.p.s.funcs.Forward(c)
+	if _, ok := AsFlagCall(n, w.p.s.res); ok {
+		return nil, nil, 0, true
+	}
+	if d, ok := w.drain(c); ok {
+		return nil, nil, 0, d != 0
+	}
+	if dmaWriters[c.Name] || dmaReaders[c.Name] {
+		if w.flagCopy(c) {
+			return n, w.f, allDMAPipes, true
+		}
+		return nil, nil, 0, true
+	}
+	if d, ok := w.callee(c); ok {
+		sum := w.p.summary(d.Node, w.depth+1)
+		if sum.pub != nil {
+			return sum.pub, sum.pubFile, sum.conflict, true
+		}
+		return nil, nil, 0, sum.pass != allDMAPipes || sum.gen != 0 || w.p.s.effectsOf(d.Node).Len() > 0
+	}
+	return nil, nil, 0, false
+}
+
+// callee is the definition a call runs: the first taking its arguments,
+// else the first with more parameters (default arguments are written on
+// the declaration in the class, not on the definition outside it).
+func (w *pubWalk) callee(c Call) (FuncDef, bool) {
+	var more []FuncDef
+	for _, d := range w.p.s.funcs.Callees(c) {
+		if w.p.s.coresOf(d.Node) == grammar.None || d.Body() == nil {
+			continue
+		}
+		if Takes(d.Node, len(c.Args)) {
+			return d, true
+		}
+		if len(Params(d.Node)) > len(c.Args) {
+			more = append(more, d)
+		}
+	}
+	if len(more) > 0 {
+		return more[0], true
+	}
+	return FuncDef{}, false
+}
+
+// gmDest reports whether a DMA writes GM: its destination is GM memory
+// the unit knows and not a LocalTensor.
+func (w *pubWalk) gmDest(c Call) bool {
+	if c.Receiver != nil || len(c.Args) < 2 {
+		return false
+	}
+	dst := c.Args[0]
+	if ts := w.p.s.funcs.TypesOf(Root(dst)); len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool { return !strings.Contains(t, "LocalTensor") }) {
+		return false
+	}
+	o := w.p.s.originOf(dst)
+	if !o.Known() {
+		o = w.p.s.tensorViewOrigin(dst)
+	}
+	return o.Known()
+}
+
+// flagCopy reports a DMA to GM of a UB word the function set by scalar,
+// in a unit that polls GM words read by DMA.
+func (w *pubWalk) flagCopy(c Call) bool {
+	return w.p.FlagWords && dmaWriters[c.Name] && w.gmDest(c) && w.scalar[Root(c.Args[1])]
+}
+
+func (w *pubWalk) stmt(n *grammar.Node, st pubState) pubState {
+	if n == nil || st.dead || w.p.spend() || w.p.s.coresIn(w.f, n) == grammar.None {
+		return st
+	}
+	switch n.Kind() {
+	case "comment", "preproc_call", "preproc_def", "preproc_function_def", "preproc_include",
+		"function_definition", "class_specifier", "struct_specifier", "lambda_expression",
+		"break_statement", "continue_statement":
+		return st
+	case "compound_statement", "else_clause", "labeled_statement", "try_statement", "catch_clause", "preproc_else":
+		return w.seq(n.NamedChildren(), st)
+	case "preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef":
+		body, alt := preprocParts(n)
+		o := w.seq(body, st)
+		if alt == nil {
+			return o.join(st)
+		}
+		return o.join(w.stmt(alt, st))
+	case "if_statement":
+		s := w.expr(n.ChildByField("condition"), st)
+		o := w.stmt(n.ChildByField("consequence"), s)
+		if alt := n.ChildByField("alternative"); alt != nil {
+			return o.join(w.stmt(alt, s))
+		}
+		return o.join(s)
+	case "for_statement", "while_statement", "for_range_loop", "do_statement":
+		k := loopKey{n, st.entry, st.gen}
+		if r, ok := w.loops[k]; ok {
+			w.drained |= r.drained
+			if r.out.genAt == nil {
+				r.out.genAt = st.genAt
+			}
+			return r.out
+		}
+		outer := w.drained
+		w.drained = 0
+		out := w.loop(n, st)
+		if w.loops == nil {
+			w.loops = map[loopKey]loopOut{}
+		}
+		w.loops[k] = loopOut{out, w.drained}
+		w.drained |= outer
+		return out
+	case "switch_statement":
+		s := w.expr(n.ChildByField("condition"), st)
+		out := s
+		if body := n.ChildByField("body"); body != nil {
+			for _, c := range body.NamedChildren() {
+				var stmts []*grammar.Node
+				for _, x := range c.NamedChildren() {
+					if x != c.ChildByField("value") {
+						stmts = append(stmts, x)
+					}
+				}
+				out = out.join(w.seq(stmts, s))
+			}
+		}
+		return out
+	case "return_statement":
+		w.exit = w.exit.join(w.expr(n, st))
+		return pubState{dead: true}
+	}
+	return w.expr(n, st)
+}
+
+// loop walks a loop body twice round: what one iteration leaves in
+// flight meets the next iteration's publish.
+func (w *pubWalk) loop(n *grammar.Node, st pubState) pubState {
+	s := w.expr(n.ChildByField("initializer"), st)
+	s = w.expr(n.ChildByField("right"), s)
+	body := n.ChildByField("body")
+	once := w.stmt(body, w.expr(n.ChildByField("condition"), s))
+	once = w.expr(n.ChildByField("update"), once)
+	twice := w.stmt(body, w.expr(n.ChildByField("condition"), s.join(once)))
+	out := once.join(twice)
+	if n.Kind() != "do_statement" {
+		out = out.join(s)
+	}
+	if pollsDMA(n) {
+		// A wait on a flag word: see the flag wait in call.
+		return pubState{}
+	}
+	// A loop that waits for a pipe on some path is taken to have waited
+	// before it is left (`if (done) { SyncFunc<MTE3_S>(); Record(...); }`
+	// on its last round): which round is last is the run's to know.
+	out.entry &^= w.drained
+	out.gen &^= w.drained
+	return out
+}
+
+func (w *pubWalk) seq(nodes []*grammar.Node, st pubState) pubState {
+	for _, n := range nodes {
+		st = w.stmt(n, st)
+	}
+	return st
+}
+
+func (w *pubWalk) expr(n *grammar.Node, st pubState) pubState {
+	for _, c := range ExprCalls(n) {
+		if st.dead {
+			break
+		}
+		st = w.call(c, st)
+	}
+	return st
+}
+
+// call applies one call to the state.
+func (w *pubWalk) call(n *grammar.Node, st pubState) pubState {
+	c, ok := AsCall(n)
+	if !ok || w.p.s.coresIn(w.f, n) == grammar.None {
+		return st
+	}
+	c, _ = w.p.s.funcs.Forward(c)
+	if fc, ok := AsFlagCall(n, w.p.s.res); ok {
+		if fc.Kind == FlagWait {
+			// What was in flight before a wait on another core is not
+			// what a publish after it announces.
+			return pubState{}
+		}
+		return st
+	}
+	if drained, ok := w.drain(c); ok {
+		w.drained |= drained
+		st.entry &^= drained
+		st.gen &^= drained
+		return st
+	}
+	if dmaWriters[c.Name] && w.gmDest(c) {
+		if w.flagCopy(c) {
+			return w.publish(n, n, w.f, allDMAPipes, st)
+		}
+		st.gen |= dmaPipeOf(c.Name)
+		st.genAt = n
+		return st
+	}
+	if d, ok := w.callee(c); ok {
+		sum := w.p.summary(d.Node, w.depth+1)
+		if sum.pub != nil {
+			st = w.publish(n, sum.pub, sum.pubFile, sum.conflict, st)
+		}
+		w.drained |= allDMAPipes &^ sum.pass
+		st.entry &= sum.pass
+		st.gen &= sum.pass
+		if sum.gen != 0 {
+			st.gen |= sum.gen
+			st.genAt = n
+		}
+		return st
+	}
+	return st
+}
+
+// publish notes a publish at n (its operation pub in pf) that a DMA of
+// the function still in flight on a pipe of conflict races; the publish
+// is the one reported for that DMA.
+func (w *pubWalk) publish(n, pub *grammar.Node, pf *grammar.File, conflict uint8, st pubState) pubState {
+	if st.gen&conflict == 0 || st.genAt == nil {
+		return st
+	}
+	if !w.seen[n] {
+		w.seen[n] = true
+		w.sum.found = append(w.sum.found, EarlyPublish{File: w.f, At: n, Publish: pub, PublishFile: pf, DMA: st.genAt})
+	}
+	st.gen &^= conflict
+	return st
+}
+
+// drain reports the DMA pipes a call waits for: barriers, a wait on an
+// event whose source is a DMA pipe (also through a wrapper taking the
+// event as a template argument, SyncFunc<HardEvent::MTE3_S>()), a
+// hardware barrier, and any unresolved call named like a wait or a
+// barrier (taken to drain everything, so as not to guess).
+func (w *pubWalk) drain(c Call) (uint8, bool) {
+	switch c.Name {
+	case "PipeBarrier", "pipe_barrier":
+		t := ""
+		if len(c.TArgs) > 0 {
+			t = c.TArgs[0].Text()
+		} else if len(c.Args) > 0 {
+			t = c.Args[0].Text()
+		}
+		switch {
+		case strings.Contains(t, "PIPE_ALL"):
+			return allDMAPipes, true
+		case strings.Contains(t, "PIPE_MTE3"):
+			return pipeMTE3, true
+		case strings.Contains(t, "PIPE_FIX"):
+			return pipeFIX, true
+		}
+		return 0, true
+	}
+	if op, ok := AsEventOp(c.Node, w.p.s.res); ok {
+		if op.Set {
+			return 0, true
+		}
+		return eventSource(op.Pair), true
+	}
+	for _, t := range c.TArgs {
+		// SyncFunc<HardEvent::MTE3_S>(): a wrapper setting and waiting
+		// the event it is given.
+		x := t.Text()
+		if src := eventSource(x[strings.LastIndex(x, ":")+1:]); src != 0 && !strings.Contains(c.Name, "Set") {
+			return src, true
+		}
+	}
+	if IsHardwareSyncAll(c) || c.Name == "SyncAll" {
+		return allDMAPipes, true
+	}
+	if len(w.p.s.funcs.Callees(c)) == 0 {
+		l := strings.ToLower(c.Name)
+		for _, k := range []string{"barrier", "sync", "wait", "fence", "drain"} {
+			if strings.Contains(l, k) {
+				return allDMAPipes, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// eventSource is the DMA pipe an event pair ("MTE3_S") waits for.
+func eventSource(pair string) uint8 {
+	switch {
+	case strings.HasPrefix(pair, "MTE3_"):
+		return pipeMTE3
+	case strings.HasPrefix(pair, "FIX_"):
+		return pipeFIX
+	}
+	return 0
+}
+
+// dmaPipeOf is the pipe a GM-writing DMA call runs on.
+func dmaPipeOf(name string) uint8 {
+	switch name {
+	case "Fixpipe", "copy_matrix_cc_to_gm":
+		return pipeFIX
+	}
+	return pipeMTE3
+}
+
+// PollsDMAWord reports whether a function of files waits on a GM word it
+// reads by DMA: a loop that copies GM in and tests a value read back from
+// UB (`while (true) { DataCopy(ub, flagGm, 8); ...; if (ub.GetValue(0)
+// == v) break; }`), the consumer side of a flag written by DMA.
+func PollsDMAWord(files []*grammar.File) bool {
+	for _, f := range files {
+		for _, kind := range []string{"while_statement", "do_statement", "for_statement"} {
+			for _, loop := range f.Tree.OfKind(kind) {
+				if pollsDMA(loop) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func pollsDMA(loop *grammar.Node) bool {
+	body := loop.ChildByField("body")
+	if body == nil {
+		return false
+	}
+	// The UB tensors the loop copies GM into, and the locals it assigns
+	// from them (`v = ub.GetValue(0)`, `v = ub(0)`).
+	read := map[string]bool{}
+	for _, n := range ExprCalls(body) {
+		if c, ok := AsCall(n); ok && dmaReaders[c.Name] && c.Receiver == nil && len(c.Args) > 1 {
+			read[Root(c.Args[0])] = true
+		}
+	}
+	if len(read) == 0 {
+		return false
+	}
+	mentions := func(e *grammar.Node) bool {
+		if e == nil {
+			return false
+		}
+		ds := e.Descendants()
+		for i := range ds {
+			if ds[i].Kind() == "identifier" && read[ds[i].Text()] {
+				return true
+			}
+		}
+		return false
+	}
+	ds := body.Descendants()
+	for i := range ds {
+		var lhs, rhs *grammar.Node
+		switch n := &ds[i]; n.Kind() {
+		case "assignment_expression":
+			lhs, rhs = n.ChildByField("left"), n.ChildByField("right")
+		case "init_declarator":
+			lhs, rhs = n.ChildByField("declarator"), n.ChildByField("value")
+		}
+		if lhs != nil && lhs.Kind() == "identifier" && mentions(rhs) {
+			read[lhs.Text()] = true
+		}
+	}
+	if mentions(loop.ChildByField("condition")) {
+		return true
+	}
+	for i := range ds {
+		n := &ds[i]
+		if n.Kind() != "if_statement" || !mentions(n.ChildByField("condition")) {
+			continue
+		}
+		cons := n.ChildByField("consequence")
+		if cons == nil {
+			continue
+		}
+		cd := cons.Descendants()
+		for j := range cd {
+			if cd[j].Kind() == "break_statement" || cd[j].Kind() == "return_statement" {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,106 @@
+package rules
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/extern-lsp/extern-lsp/analysis"
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
+
+// FlagBeforeData flags a ready flag published while the DMA write of the
+// data before it may still be in flight.
+var FlagBeforeData = register(&analysis.Analyzer{
+	Code:     "EXT016",
+	Name:     "flag-before-data",
+	Severity: analysis.SeverityWarning,
+	Lang:     grammar.CPP,
+	Premise:  analysis.PremiseHardware,
+	Doc: analysis.Doc{
+		Summary: "a flag published right after a DMA write to GM can reach the waiting core before the data: wait for the DMA's pipe first",
+		What: "In a unit where some core polls a GM word by DMA (a loop copying GM into UB and leaving on a value read back " +
+			"from it: `while (true) { DataCopy(ub, flagGm, 8); ...; if (ub.GetValue(0) == tag) break; }`), finds the flag " +
+			"publishes: a DMA to GM of a UB word the function set by scalar (`flag.SetValue(0, tag); ...; DataCopy(flagGm, " +
+			"flag, 8)`), directly or through a flag helper (a function whose only work on GM or flags is such publishes, as " +
+			"`Record(tag)`). In each function it follows the DMA writes to GM before them (`DataCopy`/`DataCopyPad` to a " +
+			"`GlobalTensor` or `__gm__` memory, `copy_ubuf_to_gm`, `Fixpipe`, also a helper whose last work is one, as a " +
+			"GM-to-GM copy through UB) and flags the publish when a path reaches it from the data write with no wait for " +
+			"the write's pipe between: `PipeBarrier<PIPE_MTE3>` or `<PIPE_ALL>` (`pipe_barrier`), a wait on an event from " +
+			"that pipe (`WaitFlag<HardEvent::MTE3_S>`, `wait_flag(PIPE_MTE3, …)`, a wrapper given the event, " +
+			"`SyncFunc<HardEvent::MTE3_S>()`), a `SyncAll`, or an unresolved call named like a barrier or a wait. A wait on " +
+			"another core (a poll, `CrossCoreWaitFlag`) between them ends the relation: the flag after it answers the wait. " +
+			"Branches join; loops are followed round twice (a copy of one iteration meets the next iteration's publish), " +
+			"and a loop that waits for the pipe on some path is taken to wait before it is left. Cross-core sets " +
+			"(`CrossCoreSetFlag<mode, pipe>`) are not judged: the pipe they are issued on says what they announce (a set " +
+			"on PIPE_MTE2 after the output's copy frees an input buffer, not the output). Where it applies: every device " +
+			"kernel; the helpers' bodies must be in the unit (an unresolved `#include` hides them).",
+		Why: "A DMA runs asynchronously to the scalar unit that issued it: the scalar unit goes on as soon as the " +
+			"copy is queued, and two copies queued on one pipe overlap (instructions of one pipe that depend on each " +
+			"other need `PipeBarrier` between them). The flag word, a few bytes, can land before the data, many: the core " +
+			"or rank waiting on the flag then reads the data buffer before it is written (or, for a \"taken\" flag, the " +
+			"producer overwrites what is still being copied). The compiler's automatic synchronisation does not help: " +
+			"the flag and the data are different addresses, so nothing ties them.",
+		Example: "DataCopy(dataGm[off], outLocal, n);          // MTE3, asynchronous\n" +
+			"flagLocal.SetValue(0, tag);\nSetFlag<HardEvent::S_MTE3>(EVENT_ID0);\nWaitFlag<HardEvent::S_MTE3>(EVENT_ID0);\n" +
+			"DataCopy(flagGm, flagLocal, 8);              // the flag: can land first",
+		UseInstead: "DataCopy(dataGm[off], outLocal, n);\nPipeBarrier<PIPE_MTE3>();                    // the data has landed\n" +
+			"flagLocal.SetValue(0, tag);\n...\nDataCopy(flagGm, flagLocal, 8);",
+		FixSafety: "No fix: where the wait goes (before the publish, or inside the helper that writes the flag) is the author's call.",
+		Guide:     "facts: How an extern is built and run (pipe handoffs are explicit), Cross-core flags",
+	},
+	Run: runFlagBeforeData,
+})
+
+func runFlagBeforeData(pass *analysis.Pass) {
+	fns := pass.Nodes("function_definition")
+	if len(fns) == 0 || !mayStoreToGM(pass) {
+		return
+	}
+	po := unit.Fact(pass.Reach(), publishOrderKey)
+	for _, fn := range fns {
+		if pass.Cores(fn) == grammar.None {
+			continue
+		}
+		for _, ep := range po.EarlyPublishes(pass.Context(), fn) {
+			if ep.File != pass.File {
+				continue
+			}
+			what := "DMA of a flag word set by scalar"
+			subject := "this " + what
+			rel := []analysis.Related{{File: ep.File.Path, Start: ep.DMA.Start, End: ep.DMA.End, Message: "the DMA write that may still be in flight"}}
+			if ep.Publish != ep.At {
+				subject = "`" + shortText(ep.At) + "` (a " + what + ", `" + shortText(ep.Publish) + "`" + fileLine(pass, ep.PublishFile, ep.Publish) + ")"
+				rel = append(rel, analysis.Related{File: ep.PublishFile.Path, Start: ep.Publish.Start, End: ep.Publish.End, Message: "the flag published"})
+			}
+			pass.Report(analysis.Diagnostic{
+				Start: ep.At.Start,
+				End:   ep.At.End,
+				Message: subject + " publishes a flag while the DMA write `" + shortText(ep.DMA) + "`" + fileLine(pass, ep.File, ep.DMA) +
+					" may still be in flight: the waiting core can see the flag before the data; wait for the DMA's pipe first " +
+					"(`PipeBarrier<PIPE_MTE3>()`, or `PIPE_ALL`)",
+				Related: rel,
+			})
+		}
+	}
+}
+
+// fileLine is " (line N)" in the pass's file, " (file.h:N)" elsewhere.
+func fileLine(pass *analysis.Pass, f *grammar.File, n *grammar.Node) string {
+	line, _ := f.Lines.Position(n.Start)
+	if f == pass.File {
+		return fmt.Sprintf(" (line %d)", line+1)
+	}
+	return fmt.Sprintf(" (%s:%d)", filepath.Base(f.Path), line+1)
+}
+
+// publishOrderKey is a unit's publish-order analysis: one memo of
+// function summaries for every file of the unit.
+var publishOrderKey = &unit.UnitKey[*cxx.PublishOrder]{
+	Name: "rules.ext016.publishOrder",
+	Compute: func(_ context.Context, u *unit.Unit) *cxx.PublishOrder {
+		return cxx.NewPublishOrder(u.Summaries(), cxx.PollsDMAWord(u.CodeFiles()))
+	},
+}
