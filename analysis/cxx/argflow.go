@@ -480,13 +480,17 @@ func (s *Summaries) readsLocal(fn, e *grammar.Node) bool {
 	if fn == nil {
 		return false
 	}
-	locals := s.localNames(fn)
-	if len(locals) == 0 {
+	return namesAny(e, s.localNames(fn))
+}
+
+// namesAny reports whether an identifier of e is one of names.
+func namesAny(e *grammar.Node, names map[string]bool) bool {
+	if e == nil || len(names) == 0 {
 		return false
 	}
 	ds := e.Descendants()
 	for i := range ds {
-		if ds[i].Kind() == "identifier" && locals[ds[i].Text()] {
+		if ds[i].Kind() == "identifier" && names[ds[i].Text()] {
 			return true
 		}
 	}

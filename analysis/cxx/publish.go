@@ -118,6 +118,7 @@ type pubWalk struct {
 	sum    *pubSummary
 	exit   pubState
 	scalar map[string]bool // UB tensors the function sets by scalar
+	polled map[string]bool // GM words the function polls
 	seen   map[*grammar.Node]bool
 	depth  int
 	// drained is the pipes some path walked so far waited for; loops
@@ -177,6 +178,19 @@ func (p *PublishOrder) summary(fn *grammar.Node, depth int) *pubSummary {
 				w.scalar = map[string]bool{}
 			}
 			w.scalar[Root(c.Receiver)] = true
+		}
+	}
+	for _, kind := range []string{"while_statement", "do_statement", "for_statement"} {
+		for _, loop := range body.Tree().OfKind(kind) {
+			if !body.Contains(loop) {
+				continue
+			}
+			for _, g := range polledWords(loop) {
+				if w.polled == nil {
+					w.polled = map[string]bool{}
+				}
+				w.polled[g] = true
+			}
 		}
 	}
 	end := w.stmt(body, pubState{entry: allDMAPipes})
@@ -283,9 +297,44 @@ func (w *pubWalk) gmDest(c Call) bool {
 }
 
 // flagCopy reports a DMA to GM of a UB word the function set by scalar,
-// in a unit that polls GM words read by DMA.
+// of a size written as constants, in a unit that polls GM words read by
+// DMA. A run-time size (`{1, n * sizeof(int32_t), 0, 0, 0}`) copies a
+// table of counts, data.
 func (w *pubWalk) flagCopy(c Call) bool {
-	return w.p.FlagWords && dmaWriters[c.Name] && w.gmDest(c) && w.scalar[Root(c.Args[1])]
+	return w.p.FlagWords && dmaWriters[c.Name] && len(c.Args) > 2 && w.gmDest(c) && w.scalar[Root(c.Args[1])] && w.constSize(c.Args[2])
+}
+
+// constSize reports a DMA size written as constants: `8`, `kPad`, or a
+// parameter struct initialised with them (`DataCopyParams p{1, sizeof(int32_t), 0, 0}`).
+func (w *pubWalk) constSize(a *grammar.Node) bool {
+	a = Unparen(a)
+	if a.Kind() == "identifier" {
+		if d := w.p.s.lookup(a); d != nil && d.Kind() == "init_declarator" {
+			for _, ch := range d.NamedChildren() {
+				if ch.Kind() == "initializer_list" || ch.Kind() == "argument_list" {
+					return w.constant(ch)
+				}
+			}
+			if v := d.ChildByField("value"); v != nil {
+				return w.constant(v)
+			}
+		}
+	}
+	return w.constant(a)
+}
+
+func (w *pubWalk) constant(e *grammar.Node) bool {
+	e = Unparen(e)
+	switch e.Kind() {
+	case "sizeof_expression", "number_literal":
+		return true
+	case "binary_expression":
+		return w.constant(e.ChildByField("left")) && w.constant(e.ChildByField("right"))
+	case "initializer_list", "argument_list":
+		return !slices.ContainsFunc(e.NamedChildren(), func(x *grammar.Node) bool { return !w.constant(x) })
+	}
+	_, ok := evalOne(w.p.s.res, e)
+	return ok
 }
 
 func (w *pubWalk) stmt(n *grammar.Node, st pubState) pubState {
@@ -420,6 +469,10 @@ func (w *pubWalk) call(n *grammar.Node, st pubState) pubState {
 		if w.flagCopy(c) {
 			return w.publish(n, n, w.f, allDMAPipes, st)
 		}
+		if w.polled[Root(c.Args[0])] {
+			// Resetting the word it waited on: no data.
+			return st
+		}
 		st.gen |= dmaPipeOf(c.Name)
 		st.genAt = n
 		return st
@@ -545,34 +598,29 @@ func PollsDMAWord(files []*grammar.File) bool {
 	return false
 }
 
-func pollsDMA(loop *grammar.Node) bool {
+func pollsDMA(loop *grammar.Node) bool { return len(polledWords(loop)) > 0 }
+
+// polledWords returns the GM tensors a poll loop copies in, none for a
+// loop that is no poll.
+func polledWords(loop *grammar.Node) []string {
 	body := loop.ChildByField("body")
 	if body == nil {
-		return false
+		return nil
 	}
 	// The UB tensors the loop copies GM into, and the locals it assigns
 	// from them (`v = ub.GetValue(0)`, `v = ub(0)`).
 	read := map[string]bool{}
+	var srcs []string
 	for _, n := range ExprCalls(body) {
 		if c, ok := AsCall(n); ok && dmaReaders[c.Name] && c.Receiver == nil && len(c.Args) > 1 {
 			read[Root(c.Args[0])] = true
+			srcs = append(srcs, Root(c.Args[1]))
 		}
 	}
 	if len(read) == 0 {
-		return false
+		return nil
 	}
-	mentions := func(e *grammar.Node) bool {
-		if e == nil {
-			return false
-		}
-		ds := e.Descendants()
-		for i := range ds {
-			if ds[i].Kind() == "identifier" && read[ds[i].Text()] {
-				return true
-			}
-		}
-		return false
-	}
+	mentions := func(e *grammar.Node) bool { return namesAny(e, read) }
 	ds := body.Descendants()
 	for i := range ds {
 		var lhs, rhs *grammar.Node
@@ -587,7 +635,7 @@ func pollsDMA(loop *grammar.Node) bool {
 		}
 	}
 	if mentions(loop.ChildByField("condition")) {
-		return true
+		return srcs
 	}
 	for i := range ds {
 		n := &ds[i]
@@ -601,9 +649,9 @@ func pollsDMA(loop *grammar.Node) bool {
 		cd := cons.Descendants()
 		for j := range cd {
 			if cd[j].Kind() == "break_statement" || cd[j].Kind() == "return_statement" {
-				return true
+				return srcs
 			}
 		}
 	}
-	return false
+	return nil
 }
