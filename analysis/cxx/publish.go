@@ -86,15 +86,31 @@ type PublishOrder struct {
 	ctx     context.Context
 	steps   int
 	aborted bool
-	// FlagWords is set when the unit polls a GM word it reads by DMA: a
-	// DMA of a word the function set by scalar is then a flag publish.
-	FlagWords bool
-	memo      map[*grammar.Node]*pubSummary
+	// polls memoizes, per file, whether it polls a GM word by DMA.
+	polls map[*grammar.File]bool
+	memo  map[*grammar.Node]*pubSummary
 }
 
 // NewPublishOrder returns the analysis over a unit's summaries.
-func NewPublishOrder(s *Summaries, flagWords bool) *PublishOrder {
-	return &PublishOrder{s: s, FlagWords: flagWords, memo: map[*grammar.Node]*pubSummary{}}
+func NewPublishOrder(s *Summaries) *PublishOrder {
+	return &PublishOrder{s: s, memo: map[*grammar.Node]*pubSummary{}, polls: map[*grammar.File]bool{}}
+}
+
+// pollsIn reports whether file f waits on a GM word it reads by DMA: a
+// flag protocol's set and wait are written side by side, so a word the
+// scalar unit fills and copies out of a file that polls no word is data.
+func (p *PublishOrder) pollsIn(f *grammar.File) bool {
+	if v, ok := p.polls[f]; ok {
+		return v
+	}
+	v := false
+	for _, kind := range []string{"while_statement", "do_statement", "for_statement"} {
+		for _, loop := range f.Tree.OfKind(kind) {
+			v = v || pollsDMA(loop)
+		}
+	}
+	p.polls[f] = v
+	return v
 }
 
 // EarlyPublishes returns the early publishes inside function fn. A run
@@ -173,7 +189,7 @@ func (p *PublishOrder) summary(fn *grammar.Node, depth int) *pubSummary {
 	}
 	w := &pubWalk{p: p, f: f, sum: sum, exit: pubState{dead: true}, seen: map[*grammar.Node]bool{}, depth: depth}
 	for _, n := range p.s.funcs.OwnCalls(fn) {
-		if c, ok := AsCall(n); ok && c.Name == "SetValue" && c.Receiver != nil {
+		if c, ok := AsCall(n); ok && c.Name == "SetValue" && c.Receiver != nil && !strings.Contains(n.Text(), "GetValue") {
 			if w.scalar == nil {
 				w.scalar = map[string]bool{}
 			}
@@ -296,12 +312,12 @@ func (w *pubWalk) gmDest(c Call) bool {
 	return o.Known()
 }
 
-// flagCopy reports a DMA to GM of a UB word the function set by scalar,
-// of a size written as constants, in a unit that polls GM words read by
-// DMA. A run-time size (`{1, n * sizeof(int32_t), 0, 0, 0}`) copies a
-// table of counts, data.
+// flagCopy reports a DMA to GM of a UB word the function set by scalar
+// (not to a value read from UB: that moves data), of a size written as
+// constants, in a file that polls GM words read by DMA. A run-time size
+// (`{1, n * sizeof(int32_t), 0, 0, 0}`) copies a table of counts, data.
 func (w *pubWalk) flagCopy(c Call) bool {
-	return w.p.FlagWords && dmaWriters[c.Name] && len(c.Args) > 2 && w.gmDest(c) && w.scalar[Root(c.Args[1])] && w.constSize(c.Args[2])
+	return dmaWriters[c.Name] && w.p.pollsIn(w.f) && len(c.Args) > 2 && w.gmDest(c) && w.scalar[Root(c.Args[1])] && w.constSize(c.Args[2])
 }
 
 // constSize reports a DMA size written as constants: `8`, `kPad`, or a
@@ -581,23 +597,10 @@ func dmaPipeOf(name string) uint8 {
 	return pipeMTE3
 }
 
-// PollsDMAWord reports whether a function of files waits on a GM word it
-// reads by DMA: a loop that copies GM in and tests a value read back from
-// UB (`while (true) { DataCopy(ub, flagGm, 8); ...; if (ub.GetValue(0)
-// == v) break; }`), the consumer side of a flag written by DMA.
-func PollsDMAWord(files []*grammar.File) bool {
-	for _, f := range files {
-		for _, kind := range []string{"while_statement", "do_statement", "for_statement"} {
-			for _, loop := range f.Tree.OfKind(kind) {
-				if pollsDMA(loop) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
+// pollsDMA reports a loop that waits on a GM word it copies in by DMA:
+// one that leaves only on a value read back from it (`while (true) {
+// DataCopy(ub, flagGm, 8); ...; if (ub.GetValue(0) == v) break; }`, or
+// its test reads it), not a counted search over copied chunks.
 func pollsDMA(loop *grammar.Node) bool { return len(polledWords(loop)) > 0 }
 
 // polledWords returns the GM tensors a poll loop copies in, none for a
@@ -636,6 +639,9 @@ func polledWords(loop *grammar.Node) []string {
 	}
 	if mentions(loop.ChildByField("condition")) {
 		return srcs
+	}
+	if !infinite(loop) {
+		return nil
 	}
 	for i := range ds {
 		n := &ds[i]

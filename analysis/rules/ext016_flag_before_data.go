@@ -21,10 +21,12 @@ var FlagBeforeData = register(&analysis.Analyzer{
 	Premise:  analysis.PremiseHardware,
 	Doc: analysis.Doc{
 		Summary: "a flag published right after a DMA write to GM can reach the waiting core before the data: wait for the DMA's pipe first",
-		What: "In a unit where some core polls a GM word by DMA (a loop copying GM into UB and leaving on a value read back " +
-			"from it: `while (true) { DataCopy(ub, flagGm, 8); ...; if (ub.GetValue(0) == tag) break; }`), finds the flag " +
-			"publishes: a DMA to GM of a UB word the function set by scalar (`flag.SetValue(0, tag); ...; DataCopy(flagGm, " +
-			"flag, 8)`), directly or through a flag helper (a function whose only work on GM or flags is such publishes, as " +
+		What: "Finds the flag publishes of a file that also polls a GM word by DMA (a loop copying GM into UB and leaving " +
+			"only on a value read back from it: `while (true) { DataCopy(ub, flagGm, 8); ...; if (ub.GetValue(0) == tag) break; }`; " +
+			"a flag protocol's set and wait are written side by side): " +
+			"a DMA to GM, of a size written as constants, of a UB word the function set by scalar (`flag.SetValue(0, tag); ...; " +
+			"DataCopy(flagGm, flag, 8)`; not a value moved inside UB, `ub.SetValue(i, ub.GetValue(j))`, nor a table copied with a " +
+			"run-time size), directly or through a flag helper (a function whose only work on GM or flags is such publishes, as " +
 			"`Record(tag)`). In each function it follows the DMA writes to GM before them (`DataCopy`/`DataCopyPad` to a " +
 			"`GlobalTensor` or `__gm__` memory, `copy_ubuf_to_gm`, `Fixpipe`, also a helper whose last work is one, as a " +
 			"GM-to-GM copy through UB) and flags the publish when a path reaches it from the data write with no wait for " +
@@ -101,6 +103,6 @@ func fileLine(pass *analysis.Pass, f *grammar.File, n *grammar.Node) string {
 var publishOrderKey = &unit.UnitKey[*cxx.PublishOrder]{
 	Name: "rules.ext016.publishOrder",
 	Compute: func(_ context.Context, u *unit.Unit) *cxx.PublishOrder {
-		return cxx.NewPublishOrder(u.Summaries(), cxx.PollsDMAWord(u.CodeFiles()))
+		return cxx.NewPublishOrder(u.Summaries())
 	},
 }

@@ -1,7 +1,7 @@
-// Neither is a flag published after data: a table of counts the scalar
-// unit filled, copied out with a run-time size, is data; and the copy
-// that resets the word a helper just waited on carries no data the status
-// after it announces.
+// No flag published after data here: a table of counts the scalar unit
+// filled, copied out with a run-time size, is data; so is a row's tail the
+// scalar unit moved inside UB; and the copy that resets the word a helper
+// just waited on carries no data the status after it announces.
 #include "signal.h"
 
 __aicore__ inline void AwaitAndReset(GlobalTensor<int32_t> &state, LocalTensor<int32_t> &ub,
@@ -41,6 +41,14 @@ extern "C" __global__ __aicore__ void gather_counts(GM_ADDR tokens, GM_ADDR coun
   PipeSync<HardEvent::S_MTE3>();
   DataCopyExtParams table = {1U, static_cast<uint32_t>(n * sizeof(int32_t)), 0U, 0U, 0U};
   DataCopyPad(cntGm, c, table);
+
+  // An unaligned row's tail moved inside UB by the scalar unit and copied
+  // out as one block: the row's data, not a flag.
+  DataCopy(tokGm[256], ub, 256);
+  ub.SetValue(7, ub.GetValue(3));
+  PipeSync<HardEvent::S_MTE3>();
+  DataCopyParams tail = {1, 1, 0, 0};
+  DataCopy(tokGm[512], ub, tail);
 
   AwaitAndReset(stateGm, w, zero, 1);
   DataCopyParams one{1, sizeof(int32_t), 0, 0};
