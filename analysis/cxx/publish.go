@@ -80,37 +80,55 @@ type pubSummary struct {
 
 // PublishOrder finds early publishes; it memoizes per function.
 type PublishOrder struct {
-	s *Summaries
+	s  *Summaries
+	ff FileFacts
 	// The run under way (under s.mu): its context, steps, and whether it
 	// stopped short.
 	ctx     context.Context
 	steps   int
 	aborted bool
-	// polls memoizes, per file, whether it polls a GM word by DMA.
-	polls map[*grammar.File]bool
+	// polls memoizes, per file, its poll loops and the GM words each
+	// copies in.
+	polls map[*grammar.File]map[*grammar.Node][]string
 	memo  map[*grammar.Node]*pubSummary
 }
 
-// NewPublishOrder returns the analysis over a unit's summaries.
-func NewPublishOrder(s *Summaries) *PublishOrder {
-	return &PublishOrder{s: s, memo: map[*grammar.Node]*pubSummary{}, polls: map[*grammar.File]bool{}}
+// NewPublishOrder returns the analysis over a unit's summaries (ff: the
+// unit's file facts).
+func NewPublishOrder(s *Summaries, ff FileFacts) *PublishOrder {
+	return &PublishOrder{s: s, ff: factsOr(ff), memo: map[*grammar.Node]*pubSummary{}, polls: map[*grammar.File]map[*grammar.Node][]string{}}
 }
 
-// pollsIn reports whether file f waits on a GM word it reads by DMA: a
-// flag protocol's set and wait are written side by side, so a word the
-// scalar unit fills and copies out of a file that polls no word is data.
-func (p *PublishOrder) pollsIn(f *grammar.File) bool {
-	if v, ok := p.polls[f]; ok {
-		return v
+// maxPollBytes bounds the loops read as polls (a poll is a few
+// statements).
+const maxPollBytes = 8 << 10
+
+// pollLoops returns the poll loops of file f (see pollsDMA): the
+// innermost loop around each of its DMA reads is tried, so a file is read
+// about once however deep its loops nest. A file that has one polls a GM
+// word: a flag protocol's set and wait are written side by side, so a
+// word the scalar unit fills and copies out of a file that polls none is
+// data.
+func (p *PublishOrder) pollLoops(f *grammar.File) map[*grammar.Node][]string {
+	if m, ok := p.polls[f]; ok {
+		return m
 	}
-	v := false
-	for _, kind := range []string{"while_statement", "do_statement", "for_statement"} {
-		for _, loop := range f.Tree.OfKind(kind) {
-			v = v || pollsDMA(loop)
+	m := map[*grammar.Node][]string{}
+	tried := map[*grammar.Node]bool{}
+	for _, n := range p.ff.Calls(f).Named("DataCopy", "DataCopyPad") {
+		loop := n.Ancestor("while_statement", "do_statement", "for_statement")
+		// Reading a loop of pages for every copy inside it would cost its
+		// size each.
+		if loop == nil || tried[loop] || loop.End-loop.Start > maxPollBytes || p.spend() {
+			continue
+		}
+		tried[loop] = true
+		if words := polledWords(loop); len(words) > 0 {
+			m[loop] = words
 		}
 	}
-	p.polls[f] = v
-	return v
+	p.polls[f] = m
+	return m
 }
 
 // EarlyPublishes returns the early publishes inside function fn. A run
@@ -123,6 +141,7 @@ func (p *PublishOrder) EarlyPublishes(ctx context.Context, fn *grammar.Node) []E
 	out := p.summary(fn, 0).found
 	if p.aborted {
 		clear(p.memo)
+		clear(p.polls)
 		return nil
 	}
 	return out
@@ -196,12 +215,9 @@ func (p *PublishOrder) summary(fn *grammar.Node, depth int) *pubSummary {
 			w.scalar[Root(c.Receiver)] = true
 		}
 	}
-	for _, kind := range []string{"while_statement", "do_statement", "for_statement"} {
-		for _, loop := range body.Tree().OfKind(kind) {
-			if !body.Contains(loop) {
-				continue
-			}
-			for _, g := range polledWords(loop) {
+	for loop, words := range p.pollLoops(f) {
+		if body.Contains(loop) {
+			for _, g := range words {
 				if w.polled == nil {
 					w.polled = map[string]bool{}
 				}
@@ -317,7 +333,7 @@ func (w *pubWalk) gmDest(c Call) bool {
 // constants, in a file that polls GM words read by DMA. A run-time size
 // (`{1, n * sizeof(int32_t), 0, 0, 0}`) copies a table of counts, data.
 func (w *pubWalk) flagCopy(c Call) bool {
-	return dmaWriters[c.Name] && w.p.pollsIn(w.f) && len(c.Args) > 2 && w.gmDest(c) && w.scalar[Root(c.Args[1])] && w.constSize(c.Args[2])
+	return dmaWriters[c.Name] && len(w.p.pollLoops(w.f)) > 0 && len(c.Args) > 2 && w.gmDest(c) && w.scalar[Root(c.Args[1])] && w.constSize(c.Args[2])
 }
 
 // constSize reports a DMA size written as constants: `8`, `kPad`, or a
@@ -431,7 +447,7 @@ func (w *pubWalk) loop(n *grammar.Node, st pubState) pubState {
 	if n.Kind() != "do_statement" {
 		out = out.join(s)
 	}
-	if pollsDMA(n) {
+	if _, ok := w.p.pollLoops(w.f)[n]; ok {
 		// A wait on a flag word: see the flag wait in call.
 		return pubState{}
 	}
@@ -597,14 +613,11 @@ func dmaPipeOf(name string) uint8 {
 	return pipeMTE3
 }
 
-// pollsDMA reports a loop that waits on a GM word it copies in by DMA:
+// polledWords returns the GM tensors a loop copies in when it waits on a
+// GM word by DMA:
 // one that leaves only on a value read back from it (`while (true) {
 // DataCopy(ub, flagGm, 8); ...; if (ub.GetValue(0) == v) break; }`, or
 // its test reads it), not a counted search over copied chunks.
-func pollsDMA(loop *grammar.Node) bool { return len(polledWords(loop)) > 0 }
-
-// polledWords returns the GM tensors a poll loop copies in, none for a
-// loop that is no poll.
 func polledWords(loop *grammar.Node) []string {
 	body := loop.ChildByField("body")
 	if body == nil {

@@ -103,6 +103,6 @@ func fileLine(pass *analysis.Pass, f *grammar.File, n *grammar.Node) string {
 var publishOrderKey = &unit.UnitKey[*cxx.PublishOrder]{
 	Name: "rules.ext016.publishOrder",
 	Compute: func(_ context.Context, u *unit.Unit) *cxx.PublishOrder {
-		return cxx.NewPublishOrder(u.Summaries())
+		return cxx.NewPublishOrder(u.Summaries(), u)
 	},
 }

@@ -10,6 +10,25 @@ __aicore__ inline void stage_counts(__gm__ int64_t *args) {
   tablePipe.InitBuffer(tbl, 1024);
 }
 
+// A ready word the next block polls: set by the scalar unit, copied out.
+__aicore__ inline void publish_ready(AscendC::GlobalTensor<int32_t> &word, AscendC::LocalTensor<int32_t> &ub, int32_t v) {
+  ub.SetValue(0, v);
+  AscendC::SetFlag<AscendC::HardEvent::S_MTE3>(EVENT_ID2);
+  AscendC::WaitFlag<AscendC::HardEvent::S_MTE3>(EVENT_ID2);
+  AscendC::DataCopy(word, ub, 8);
+}
+
+__aicore__ inline void await_ready(AscendC::GlobalTensor<int32_t> &word, AscendC::LocalTensor<int32_t> &ub, int32_t v) {
+  while (true) {
+    AscendC::DataCopy(ub, word, 8);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID2);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID2);
+    if (ub.GetValue(0) == v) {
+      break;
+    }
+  }
+}
+
 __aicore__ inline void score_phase(__gm__ int64_t *args, int32_t block) {
 #ifdef __DAV_C220_VEC__
   AscendC::TPipe pipe;
@@ -31,6 +50,18 @@ __aicore__ inline void score_phase(__gm__ int64_t *args, int32_t block) {
   AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
   AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
   AscendC::Muls(s, s, scale, n);
+  AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID3);
+  AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID3);
+
+  AscendC::GlobalTensor<int32_t> gReady;
+  gReady.SetGlobalBuffer(tensor_data<int32_t>(args, kWorkspaceArg) + 4096);
+  AscendC::LocalTensor<int32_t> word = ub.Get<int32_t>()[8192];
+  if (block > 0) {
+    await_ready(gReady[(block - 1) * 16], word, 1);
+  }
+  AscendC::DataCopy(gScores[block * 256], s, 256);
+  publish_ready(gReady[block * 16], word, 1); // EXT016: the ready word can land before the scores
+  AscendC::PipeBarrier<PIPE_ALL>();
   pipe.Destroy();
 #endif
 }
