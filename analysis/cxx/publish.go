@@ -153,7 +153,7 @@ type pubWalk struct {
 	sum    *pubSummary
 	exit   pubState
 	scalar map[string]bool // UB tensors the function sets by scalar
-	polled map[string]bool // GM words the function polls
+	polled map[string]bool // GM words the function polls or reads by DMA
 	seen   map[*grammar.Node]bool
 	depth  int
 	// drained is the pipes some path walked so far waited for; loops
@@ -208,11 +208,21 @@ func (p *PublishOrder) summary(fn *grammar.Node, depth int) *pubSummary {
 	}
 	w := &pubWalk{p: p, f: f, sum: sum, exit: pubState{dead: true}, seen: map[*grammar.Node]bool{}, depth: depth}
 	for _, n := range p.s.funcs.OwnCalls(fn) {
-		if c, ok := AsCall(n); ok && c.Name == "SetValue" && c.Receiver != nil && !strings.Contains(n.Text(), "GetValue") {
+		c, ok := AsCall(n)
+		if !ok {
+			continue
+		}
+		if c.Name == "SetValue" && c.Receiver != nil && !strings.Contains(n.Text(), "GetValue") {
 			if w.scalar == nil {
 				w.scalar = map[string]bool{}
 			}
 			w.scalar[Root(c.Receiver)] = true
+		}
+		if dmaReaders[c.Name] && c.Receiver == nil && len(c.Args) > 1 && !w.gmDest(c) {
+			if w.polled == nil {
+				w.polled = map[string]bool{}
+			}
+			w.polled[Root(c.Args[1])] = true
 		}
 	}
 	for loop, words := range p.pollLoops(f) {
@@ -502,7 +512,8 @@ func (w *pubWalk) call(n *grammar.Node, st pubState) pubState {
 			return w.publish(n, n, w.f, allDMAPipes, st)
 		}
 		if w.polled[Root(c.Args[0])] {
-			// Resetting the word it waited on: no data.
+			// Resetting (updating) the word it waited on or read: no data
+			// another core waits for.
 			return st
 		}
 		st.gen |= dmaPipeOf(c.Name)

@@ -56,3 +56,40 @@ extern "C" __global__ __aicore__ void gather_counts(GM_ADDR tokens, GM_ADDR coun
   PipeSync<HardEvent::S_MTE3>();
   DataCopyPad(statusGm, w, one);
 }
+
+// A check without a loop (the caller comes back to the token later): the
+// state word is read, tested and reset; the status after it is progress,
+// not a flag for the reset.
+__aicore__ inline bool TryTake(GlobalTensor<float> &state, LocalTensor<float> &ub, LocalTensor<float> &reset, float v) {
+  DataCopy(ub, state, 8);
+  PipeSync<HardEvent::MTE2_S>();
+  float got = ub(0);
+  if (got == v) {
+    DataCopy(state, reset, 8);
+    return true;
+  }
+  return false;
+}
+
+extern "C" __global__ __aicore__ void take_tokens(GM_ADDR state, GM_ADDR status, uint32_t n) {
+  GlobalTensor<float> stateGm;
+  GlobalTensor<int32_t> statusGm;
+  stateGm.SetGlobalBuffer((__gm__ float *)state);
+  statusGm.SetGlobalBuffer((__gm__ int32_t *)status);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf, words;
+  pipe.InitBuffer(buf, 1024);
+  pipe.InitBuffer(words, 128);
+  LocalTensor<float> ub = buf.Get<float>();
+  LocalTensor<float> reset = buf.Get<float>()[64];
+  LocalTensor<int32_t> w = words.Get<int32_t>();
+  int32_t done = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!TryTake(stateGm, ub, reset, 1.0f)) {
+      continue;
+    }
+    w.SetValue(0, ++done);
+    PipeSync<HardEvent::S_MTE3>();
+    DataCopy(statusGm, w, 8);
+  }
+}
