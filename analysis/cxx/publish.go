@@ -218,11 +218,22 @@ func (p *PublishOrder) summary(fn *grammar.Node, depth int) *pubSummary {
 			}
 			w.scalar[Root(c.Receiver)] = true
 		}
-		if dmaReaders[c.Name] && c.Receiver == nil && len(c.Args) > 1 && !w.gmDest(c) {
-			if w.polled == nil {
-				w.polled = map[string]bool{}
+
+	}
+	// A word it reads and tests without a loop (a check its caller
+	// comes back to) is one it waits on too.
+	if read, srcs := readBack(body); len(srcs) > 0 {
+		ds := body.Descendants()
+		for i := range ds {
+			if ds[i].Kind() == "if_statement" && namesAny(ds[i].ChildByField("condition"), read) {
+				for _, g := range srcs {
+					if w.polled == nil {
+						w.polled = map[string]bool{}
+					}
+					w.polled[g] = true
+				}
+				break
 			}
-			w.polled[Root(c.Args[1])] = true
 		}
 	}
 	for loop, words := range p.pollLoops(f) {
@@ -444,16 +455,15 @@ func (w *pubWalk) stmt(n *grammar.Node, st pubState) pubState {
 	return w.expr(n, st)
 }
 
-// loop walks a loop body twice round: what one iteration leaves in
-// flight meets the next iteration's publish.
+// loop walks a loop body once: a copy one iteration leaves in flight is
+// not followed into the next iteration's publish (a per-item status
+// published at the top of each iteration announces the item, not the last
+// item's output).
 func (w *pubWalk) loop(n *grammar.Node, st pubState) pubState {
 	s := w.expr(n.ChildByField("initializer"), st)
 	s = w.expr(n.ChildByField("right"), s)
-	body := n.ChildByField("body")
-	once := w.stmt(body, w.expr(n.ChildByField("condition"), s))
-	once = w.expr(n.ChildByField("update"), once)
-	twice := w.stmt(body, w.expr(n.ChildByField("condition"), s.join(once)))
-	out := once.join(twice)
+	out := w.stmt(n.ChildByField("body"), w.expr(n.ChildByField("condition"), s))
+	out = w.expr(n.ChildByField("update"), out)
 	if n.Kind() != "do_statement" {
 		out = out.join(s)
 	}
@@ -634,33 +644,12 @@ func polledWords(loop *grammar.Node) []string {
 	if body == nil {
 		return nil
 	}
-	// The UB tensors the loop copies GM into, and the locals it assigns
-	// from them (`v = ub.GetValue(0)`, `v = ub(0)`).
-	read := map[string]bool{}
-	var srcs []string
-	for _, n := range ExprCalls(body) {
-		if c, ok := AsCall(n); ok && dmaReaders[c.Name] && c.Receiver == nil && len(c.Args) > 1 {
-			read[Root(c.Args[0])] = true
-			srcs = append(srcs, Root(c.Args[1]))
-		}
-	}
-	if len(read) == 0 {
+	read, srcs := readBack(body)
+	if len(srcs) == 0 {
 		return nil
 	}
 	mentions := func(e *grammar.Node) bool { return namesAny(e, read) }
 	ds := body.Descendants()
-	for i := range ds {
-		var lhs, rhs *grammar.Node
-		switch n := &ds[i]; n.Kind() {
-		case "assignment_expression":
-			lhs, rhs = n.ChildByField("left"), n.ChildByField("right")
-		case "init_declarator":
-			lhs, rhs = n.ChildByField("declarator"), n.ChildByField("value")
-		}
-		if lhs != nil && lhs.Kind() == "identifier" && mentions(rhs) {
-			read[lhs.Text()] = true
-		}
-	}
 	if mentions(loop.ChildByField("condition")) {
 		return srcs
 	}
@@ -684,4 +673,41 @@ func polledWords(loop *grammar.Node) []string {
 		}
 	}
 	return nil
+}
+
+// readBack returns the GM tensors scope copies into UB by DMA (srcs) and
+// the names holding what it read back (read): the UB tensors, the locals
+// assigned from them (`v = ub.GetValue(0)`, `v = ub(0)`) and the
+// destinations of operations on them (`Sum(total, ub, p)`).
+func readBack(scope *grammar.Node) (read map[string]bool, srcs []string) {
+	read = map[string]bool{}
+	for _, n := range ExprCalls(scope) {
+		if c, ok := AsCall(n); ok && dmaReaders[c.Name] && c.Receiver == nil && len(c.Args) > 1 {
+			read[Root(c.Args[0])] = true
+			srcs = append(srcs, Root(c.Args[1]))
+		}
+	}
+	if len(srcs) == 0 {
+		return nil, nil
+	}
+	ds := scope.Descendants()
+	for i := range ds {
+		n := &ds[i]
+		switch n.Kind() {
+		case "assignment_expression":
+			if l := n.ChildByField("left"); l != nil && l.Kind() == "identifier" && namesAny(n.ChildByField("right"), read) {
+				read[l.Text()] = true
+			}
+		case "init_declarator":
+			if l := n.ChildByField("declarator"); l != nil && l.Kind() == "identifier" && namesAny(n.ChildByField("value"), read) {
+				read[l.Text()] = true
+			}
+		case "call_expression":
+			if c, ok := AsCall(n); ok && c.Receiver == nil && len(c.Args) > 1 && !dmaWriters[c.Name] &&
+				slices.ContainsFunc(c.Args[1:], func(a *grammar.Node) bool { return namesAny(a, read) }) {
+				read[Root(c.Args[0])] = true
+			}
+		}
+	}
+	return read, srcs
 }

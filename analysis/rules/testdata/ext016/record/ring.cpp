@@ -82,10 +82,11 @@ class Ring {
     }
   }
 
-  // A loop's copy meets the next round's record.
+  // A record at the top of each round announces that round's slot, not
+  // the copy the round before left: not followed across iterations.
   __aicore__ inline void SendRounds(int32_t tag, uint32_t rounds, uint32_t n) {
     for (uint32_t r = 0; r < rounds; ++r) {
-      Record(tag + r); // want "publishes a flag while the DMA write `CopyOut\\(dataGm_\\[r \\* n\\], ub_, n\\)` \\(line 89\\)"
+      Record(tag + r);
       CopyOut(dataGm_[r * n], ub_, n);
     }
     PipeBarrier<PIPE_ALL>();
