@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"bytes"
+	"iter"
 	"path"
 	"slices"
 	"strings"
@@ -372,21 +373,32 @@ func ascendMark(w []byte) bool {
 
 // markedBody reports whether a macro body holds a word ascendMark accepts.
 func markedBody(body []byte) bool {
-	for i := 0; i < len(body); {
-		if !isWordByte(body[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(body) && isWordByte(body[j]) {
-			j++
-		}
-		if ascendMark(body[i:j]) {
+	for w := range words(body) {
+		if ascendMark(w) {
 			return true
 		}
-		i = j
 	}
 	return false
+}
+
+// words yields the words of b: its runs of isWordByte bytes.
+func words(b []byte) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		for i := 0; i < len(b); {
+			if !isWordByte(b[i]) {
+				i++
+				continue
+			}
+			j := i
+			for j < len(b) && isWordByte(b[j]) {
+				j++
+			}
+			if !yield(b[i:j]) {
+				return
+			}
+			i = j
+		}
+	}
 }
 
 // kernelMacro returns the name a `#define` line defines when its body
@@ -440,16 +452,7 @@ func (s *scan) noteMacroDef(name, rest []byte) {
 	}
 	body := rest[close+1:]
 	d := macroDef{name: string(name)}
-	for i := 0; i < len(body); {
-		if !isWordByte(body[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(body) && isWordByte(body[j]) {
-			j++
-		}
-		w := body[i:j]
+	for w := range words(body) {
 		switch {
 		case string(w) == "__global__":
 			if markedBody(body) {
@@ -458,7 +461,6 @@ func (s *scan) noteMacroDef(name, rest []byte) {
 		case macroLike(w) && !slices.Contains(d.refs, string(w)):
 			d.refs = append(d.refs, string(w))
 		}
-		i = j
 	}
 	if len(d.refs) > 0 {
 		s.macroDefs = append(s.macroDefs, d)
