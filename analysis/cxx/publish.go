@@ -156,19 +156,7 @@ type pubWalk struct {
 	polled map[string]bool // GM words the function polls or reads by DMA
 	seen   map[*grammar.Node]bool
 	depth  int
-	// drained is the pipes some path walked so far waited for; loops
-	// memoizes a loop's outcome per state it is entered with.
-	drained uint8
-	loops   map[loopKey]loopOut
-}
-
-type loopKey struct {
-	n          *grammar.Node
-	entry, gen uint8
-}
-
-type loopOut struct {
-	out     pubState
+	// drained is the pipes some path walked so far waited for.
 	drained uint8
 }
 
@@ -416,21 +404,9 @@ func (w *pubWalk) stmt(n *grammar.Node, st pubState) pubState {
 		}
 		return o.join(s)
 	case "for_statement", "while_statement", "for_range_loop", "do_statement":
-		k := loopKey{n, st.entry, st.gen}
-		if r, ok := w.loops[k]; ok {
-			w.drained |= r.drained
-			if r.out.genAt == nil {
-				r.out.genAt = st.genAt
-			}
-			return r.out
-		}
 		outer := w.drained
 		w.drained = 0
 		out := w.loop(n, st)
-		if w.loops == nil {
-			w.loops = map[loopKey]loopOut{}
-		}
-		w.loops[k] = loopOut{out, w.drained}
 		w.drained |= outer
 		return out
 	case "switch_statement":
