@@ -33,6 +33,17 @@ func AsCall(n *grammar.Node) (Call, bool) {
 	if args := n.ChildByField("arguments"); args != nil {
 		c.Args = namedNonComments(args)
 	}
+	if !c.decodeCallee(fn) {
+		return c, false
+	}
+	return c, true
+}
+
+// decodeCallee fills the callee fields of c (Name, Qualified, TArgs,
+// HasTArgs, Receiver, NameNode) from fn, a call's function expression or
+// a callee passed as a macro argument (`CALL(AscendC::SyncAll<false>)`);
+// false for a callee it cannot name (a parenthesized expression).
+func (c *Call) decodeCallee(fn *grammar.Node) bool {
 	var scope []string
 	for fn != nil {
 		switch fn.Kind() {
@@ -54,7 +65,7 @@ func AsCall(n *grammar.Node) (Call, bool) {
 			fn = fn.ChildByField("field")
 			continue
 		case "parenthesized_expression":
-			return c, false
+			return false
 		}
 		c.NameNode = fn
 		c.Name = fn.Text()
@@ -64,7 +75,7 @@ func AsCall(n *grammar.Node) (Call, bool) {
 	if len(scope) > 0 {
 		c.Qualified = strings.Join(append(scope, c.Name), "::")
 	}
-	return c, true
+	return true
 }
 
 // callNameNode finds the node AsCall takes the called name from (nil, ok

@@ -278,21 +278,14 @@ func (fs *Funcs) forward1(c Call) (Call, bool) {
 		if k >= len(c.Args) {
 			return c, false
 		}
-		name := Unparen(c.Args[k])
-		switch name.Kind() {
-		case "identifier":
-			out.Name, out.Qualified = name.Text(), name.Text()
-		case "qualified_identifier":
-			out.Qualified = name.Text()
-			for n := name; n != nil && n.Kind() == "qualified_identifier"; n = n.ChildByField("name") {
-				if nn := n.ChildByField("name"); nn != nil && nn.Kind() == "identifier" {
-					out.Name = nn.Text()
-				}
-			}
-		default:
+		// It may be qualified and carry template arguments
+		// (`CALL(AscendC::SyncAll<false>)`), but not be a member.
+		var callee Call
+		if !callee.decodeCallee(Unparen(c.Args[k])) || callee.Receiver != nil || callee.NameNode == nil || callee.NameNode.Kind() != "identifier" {
 			return c, false
 		}
-		out.NameNode = name
+		out.Name, out.Qualified, out.NameNode = callee.Name, callee.Qualified, callee.NameNode
+		out.TArgs, out.HasTArgs = callee.TArgs, callee.HasTArgs
 	} else if index(inner.NameNode) >= 0 {
 		return c, false
 	}

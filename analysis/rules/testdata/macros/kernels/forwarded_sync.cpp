@@ -35,3 +35,13 @@ extern "C" __global__ __aicore__ void forwarded_barrier(__gm__ int64_t *args) {
   INTRINSIC_NO_ARGS(AscendC::SyncAll);
   INTRINSIC(pipe_barrier, PIPE_ALL);
 }
+
+// The forwarded callee may carry template arguments: `SyncAll<false>` is
+// still the hardware barrier, now of every core.
+extern "C" __global__ __aicore__ void forwarded_template_barrier(__gm__ int64_t *args) {
+  if (get_block_idx(args) >= 20) {
+    return; // want "EXT011 barrier-early-return: `return` under `if \\(get_block_idx\\(args\\) >= 20\\)` can leave before the hardware barrier `INTRINSIC_NO_ARGS\\(AscendC::SyncAll<false>\\)`"
+  }
+  INTRINSIC_NO_ARGS(AscendC::SyncAll<false>);
+  INTRINSIC(pipe_barrier, PIPE_ALL);
+}
