@@ -178,6 +178,7 @@ func (s *view) analyse(ctx context.Context, path string, uncapped bool) ([]analy
 		// facts finished before the stop are kept).
 	}
 	s.store.SweepIfGrown(s.latest().ws)
+	s.writeParses()
 	s.logSkipped()
 	if err == grammar.ErrBinary {
 		// One info at the top says why the file has no findings.
@@ -271,6 +272,21 @@ func (s *view) parseAll(jobs int, paths []string) (done <-chan struct{}) {
 		})
 	}()
 	return ch
+}
+
+// writeParses writes the trees the parse cache queued (a first open's)
+// once no foreground work is under way: the next server's open needs
+// them, this one's first diagnostics do not.
+func (s *Server) writeParses() {
+	c := s.parseCache
+	if c == nil || !c.Queued() {
+		return
+	}
+	s.pending.Add(1)
+	go func() {
+		defer s.pending.Done()
+		c.Drain(func() error { return s.sched.idle(s.ctx, nil) })
+	}()
 }
 
 // processCPU is the CPU the process has used.

@@ -45,6 +45,7 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 	ws.BoundIndex()
 	if s.opts.ParseCache != "" {
 		s.parseCache = workspace.NewParseCache(s.opts.ParseCache)
+		s.parseCache.DeferWrites()
 		ws.SetParseCache(s.parseCache)
 	}
 	// Each file's configuration may turn it on (projectConfig).
@@ -341,6 +342,7 @@ func (s *Server) shutdown() {
 	if c := s.parseCache; c != nil {
 		read, parsed := c.Counts()
 		s.logf(protocol.MessageTypeInfo, "parse cache: %d trees read, %d parsed", read, parsed)
+		c.Flush()
 		c.Prune(ParseCacheBytes)
 	}
 	if s.opts.OnShutdown != nil {

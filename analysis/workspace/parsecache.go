@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -30,7 +31,28 @@ import (
 type ParseCache struct {
 	root, dir    string
 	read, parsed atomic.Int64
+
+	// With writes deferred (DeferWrites), a tree parsed is queued rather
+	// than written: a first open's 50 file creations and writes are no
+	// part of its first diagnostics (with the folder emptied before, the
+	// filesystem's inode search made them a tenth of the open's CPU).
+	mu       sync.Mutex
+	deferred bool
+	queue    []queuedTree
+	queued   int64 // source bytes of the trees queued
+	writing  bool  // a Drain goroutine is under way
 }
+
+// queuedTree is a tree waiting to be written under its key.
+type queuedTree struct {
+	at string
+	f  *grammar.File
+}
+
+// maxQueuedBytes bounds the source bytes of the trees a deferring cache
+// holds for writing (a tree is 3-4 times its text): past it a tree is
+// written at once, as the queue would keep trees the workspace released.
+const maxQueuedBytes = 16 << 20
 
 // Counts says how many trees the cache gave and how many were parsed.
 func (c *ParseCache) Counts() (read, parsed int64) { return c.read.Load(), c.parsed.Load() }
@@ -62,6 +84,10 @@ func (c *ParseCache) parse(p *grammar.Parser, path string, src []byte) (*grammar
 	h.Write(src)
 	key := hex.EncodeToString(h.Sum(nil))
 	at := filepath.Join(c.dir, key[:2], key[2:])
+	if f, ok := c.queuedAs(at, path, src); ok {
+		c.read.Add(1)
+		return f, nil
+	}
 	if data, err := os.ReadFile(at); err == nil {
 		if f, ok := grammar.FileFromStored(path, src, data); ok {
 			// Its time says when it was last used (Prune drops the oldest).
@@ -73,10 +99,107 @@ func (c *ParseCache) parse(p *grammar.Parser, path string, src []byte) (*grammar
 	}
 	f, err := grammar.ParseFile(context.Background(), p, path, src, nil)
 	c.parsed.Add(1)
-	if err == nil {
+	if err == nil && !c.enqueue(at, f) {
 		c.store(at, f)
 	}
 	return f, err
+}
+
+// DeferWrites makes c queue the trees it is to keep until Drain or Flush
+// writes them.
+func (c *ParseCache) DeferWrites() {
+	c.mu.Lock()
+	c.deferred = true
+	c.mu.Unlock()
+}
+
+// enqueue queues f's tree for writing at at, unless writes are not
+// deferred or the queue is full.
+func (c *ParseCache) enqueue(at string, f *grammar.File) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.deferred || c.queued+int64(len(f.Src)) > maxQueuedBytes {
+		return false
+	}
+	c.queue = append(c.queue, queuedTree{at, f})
+	c.queued += int64(len(f.Src))
+	return true
+}
+
+// queuedAs is the tree queued under at (a file of the same text parsed
+// before, not written yet) as path's, as a read from the cache gives it.
+func (c *ParseCache) queuedAs(at, path string, src []byte) (*grammar.File, bool) {
+	c.mu.Lock()
+	var q *grammar.File
+	for _, e := range c.queue {
+		if e.at == at {
+			q = e.f
+			break
+		}
+	}
+	c.mu.Unlock()
+	if q == nil {
+		return nil, false
+	}
+	return grammar.FileFromStored(path, src, bytes.Join(grammar.Stored(q), nil))
+}
+
+// next takes the oldest queued tree (ok false: none).
+func (c *ParseCache) next() (q queuedTree, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.queue) == 0 {
+		return q, false
+	}
+	q = c.queue[0]
+	c.queue[0] = queuedTree{}
+	c.queue = c.queue[1:]
+	c.queued -= int64(len(q.f.Src))
+	return q, true
+}
+
+// Queued reports whether trees wait to be written.
+func (c *ParseCache) Queued() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.queue) > 0 && !c.writing
+}
+
+// Drain writes the queued trees one at a time, each once wait returns
+// nil (the caller's wait for no work more urgent), and returns at the
+// first error of wait (Flush writes what is left) or when none is left.
+// It returns at once when another Drain is under way.
+func (c *ParseCache) Drain(wait func() error) {
+	c.mu.Lock()
+	if c.writing {
+		c.mu.Unlock()
+		return
+	}
+	c.writing = true
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.writing = false
+		c.mu.Unlock()
+	}()
+	for wait() == nil {
+		q, ok := c.next()
+		if !ok {
+			return
+		}
+		c.store(q.at, q.f)
+	}
+}
+
+// Flush writes every queued tree now.
+func (c *ParseCache) Flush() {
+	for {
+		q, ok := c.next()
+		if !ok {
+			return
+		}
+		c.store(q.at, q.f)
+	}
 }
 
 // store writes a tree under its key: a whole file or none (a rename), as

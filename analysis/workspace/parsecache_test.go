@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -74,5 +76,83 @@ func TestParseCacheRemovedStaysRemoved(t *testing.T) {
 	}
 	if read, parsed := c.Counts(); read != 0 || parsed != 1 {
 		t.Fatalf("%d read, %d parsed", read, parsed)
+	}
+}
+
+// A cache deferring its writes keeps its trees in memory until Drain (at
+// the server's idle) or Flush (at its shutdown) writes them; a file of the
+// same text parsed in between shares the queued tree.
+func TestParseCacheDeferredWrites(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "parses")
+	c := NewParseCache(root)
+	c.DeferWrites()
+	ws := New(t.TempDir())
+	ws.SetParseCache(c)
+	text := []byte("inline int f() { return 1; }\n")
+	var paths []string
+	for _, name := range []string{"a.h", "b.h"} {
+		p := filepath.Join(ws.Roots()[0], name)
+		if err := os.WriteFile(p, text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	trees := func() int {
+		n := 0
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				n++
+			}
+			return nil
+		})
+		return n
+	}
+	a, err := ws.File(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := trees(); n != 0 || !c.Queued() {
+		t.Fatalf("%d trees written before any Drain (queued: %v)", n, c.Queued())
+	}
+	b, err := ws.File(paths[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read, parsed := c.Counts(); read != 1 || parsed != 1 {
+		t.Fatalf("%d read, %d parsed: the second text was not taken from the queue", read, parsed)
+	}
+	if b.Path != paths[1] || len(b.Tree.Nodes) != len(a.Tree.Nodes) {
+		t.Fatalf("the shared tree is %s's with %d nodes (want %d)", b.Path, len(b.Tree.Nodes), len(a.Tree.Nodes))
+	}
+	busy := errors.New("busy")
+	c.Drain(func() error { return busy })
+	if n := trees(); n != 0 {
+		t.Fatalf("%d trees written by a Drain told to wait", n)
+	}
+	c.Drain(func() error { return nil })
+	if n := trees(); n != 1 || c.Queued() {
+		t.Fatalf("%d trees written after Drain (queued: %v), want 1", n, c.Queued())
+	}
+	// Flush writes what is left: a new server reads it back.
+	ws2 := New(ws.Roots()[0])
+	c2 := NewParseCache(root)
+	ws2.SetParseCache(c2)
+	if _, err := ws2.File(paths[0]); err != nil {
+		t.Fatal(err)
+	}
+	if read, parsed := c2.Counts(); read != 1 || parsed != 0 {
+		t.Fatalf("a new cache: %d read, %d parsed", read, parsed)
+	}
+	c.DeferWrites()
+	other := filepath.Join(ws.Roots()[0], "c.h")
+	if err := os.WriteFile(other, []byte("inline int g() { return 2; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.File(other); err != nil {
+		t.Fatal(err)
+	}
+	c.Flush()
+	if n := trees(); n != 2 || c.Queued() {
+		t.Fatalf("%d trees after Flush (queued: %v), want 2", n, c.Queued())
 	}
 }
