@@ -113,13 +113,21 @@ func (p *PublishOrder) pollLoops(f *grammar.File) map[*grammar.Node][]string {
 	if m, ok := p.polls[f]; ok {
 		return m
 	}
+	m := pollLoopsIn(p.ff.Calls(f), p.spend)
+	p.polls[f] = m
+	return m
+}
+
+// pollLoopsIn is pollLoops of the file of calls, a step of spend taken
+// per loop tried (stopping short when it says so).
+func pollLoopsIn(calls *CallIndex, spend func() bool) map[*grammar.Node][]string {
 	m := map[*grammar.Node][]string{}
 	tried := map[*grammar.Node]bool{}
-	for _, n := range p.ff.Calls(f).Named("DataCopy", "DataCopyPad") {
+	for _, n := range calls.Named("DataCopy", "DataCopyPad") {
 		loop := n.Ancestor("while_statement", "do_statement", "for_statement")
 		// Reading a loop of pages for every copy inside it would cost its
 		// size each.
-		if loop == nil || tried[loop] || loop.End-loop.Start > maxPollBytes || p.spend() {
+		if loop == nil || tried[loop] || loop.End-loop.Start > maxPollBytes || spend() {
 			continue
 		}
 		tried[loop] = true
@@ -127,8 +135,14 @@ func (p *PublishOrder) pollLoops(f *grammar.File) map[*grammar.Node][]string {
 			m[loop] = words
 		}
 	}
-	p.polls[f] = m
 	return m
+}
+
+// PollsGM reports whether the file of calls has a poll loop (pollLoops).
+// Every early publish is a flag copied out of a file that has one: a unit
+// none of whose files does has none.
+func PollsGM(calls *CallIndex) bool {
+	return len(pollLoopsIn(calls, func() bool { return false })) > 0
 }
 
 // EarlyPublishes returns the early publishes inside function fn. A run

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -61,7 +62,13 @@ func runFlagBeforeData(pass *analysis.Pass) {
 	if len(fns) == 0 || !mayStoreToGM(pass) {
 		return
 	}
-	po := unit.Fact(pass.Reach(), publishOrderKey)
+	u := pass.Reach()
+	if !slices.ContainsFunc(u.Files, func(f *grammar.File) bool { return unit.DerivedFileFact(u, f, pollsGMKey) }) {
+		// No file of what the file's compiles see polls a GM word: no
+		// flag is published, and no function needs summarising.
+		return
+	}
+	po := unit.Fact(u, publishOrderKey)
 	for _, fn := range fns {
 		if pass.Cores(fn) == grammar.None {
 			continue
@@ -96,6 +103,13 @@ func fileLine(pass *analysis.Pass, f *grammar.File, n *grammar.Node) string {
 		return fmt.Sprintf(" (line %d)", line+1)
 	}
 	return fmt.Sprintf(" (%s:%d)", filepath.Base(f.Path), line+1)
+}
+
+// pollsGMKey says whether a file polls a GM word by DMA (cxx.PollsGM):
+// once per parse, not once per unit including it.
+var pollsGMKey = &unit.DerivedFileKey[bool]{
+	Name:    "rules.ext016.pollsGM",
+	Compute: func(u *unit.Unit, f *grammar.File) bool { return cxx.PollsGM(u.Calls(f)) },
 }
 
 // publishOrderKey is a unit's publish-order analysis: one memo of

@@ -145,6 +145,24 @@ func FileFact[T any](u *Unit, f *grammar.File, k *FileKey[T]) T {
 	return v.(T)
 }
 
+// DerivedFileKey names a fact of one parsed file computed from other
+// facts of that file, read through the unit asking (Unit.Calls,
+// Unit.Funcs): Compute must read nothing else of the unit, so the value is
+// the same whichever unit asks, and it is kept once per parse.
+type DerivedFileKey[T any] struct {
+	Name    string
+	Compute func(u *Unit, f *grammar.File) T
+}
+
+// DerivedFileFact returns k's value for f, computed once per parse.
+func DerivedFileFact[T any](u *Unit, f *grammar.File, k *DerivedFileKey[T]) T {
+	if u.store == nil {
+		return k.Compute(u, f)
+	}
+	v := u.store.get(u.Context(), factID{key: k, file: f}, k.Name, false, []*grammar.File{f}, func(context.Context) any { return k.Compute(u, f) })
+	return v.(T)
+}
+
 // Cached returns k's value for u when the store holds it already
 // (computed, not under way), without computing it: for a fact that can be
 // derived more cheaply from another one when that one exists.
