@@ -1230,6 +1230,12 @@ func (a *eventAnalysis) callees(n *grammar.Node) (defs []FuncDef, opaque bool) {
 // class's wait met another class's state. All of them when none is of
 // that class (a base class's, a free function).
 func (a *eventAnalysis) ofClass(n *grammar.Node, c Call, defs []FuncDef) []FuncDef {
+	return a.funcs.OfClass(n, c, defs)
+}
+
+// OfClass narrows the definitions a method call at n may run to its class
+// when the code says which (see eventAnalysis.ofClass).
+func (fs *Funcs) OfClass(n *grammar.Node, c Call, defs []FuncDef) []FuncDef {
 	if len(defs) < 2 {
 		return defs
 	}
@@ -1242,12 +1248,12 @@ func (a *eventAnalysis) ofClass(n *grammar.Node, c Call, defs []FuncDef) []FuncD
 			}
 		}
 	case r.Kind() == "identifier":
-		for _, t := range a.funcs.TypesOf(r.Text()) {
+		for _, t := range fs.TypesOf(r.Text()) {
 			classes = append(classes, BaseName(t))
 		}
 	case r.Kind() == "field_expression":
 		if f := r.ChildByField("field"); f != nil {
-			for _, t := range a.funcs.TypesOf(f.Text()) {
+			for _, t := range fs.TypesOf(f.Text()) {
 				classes = append(classes, BaseName(t))
 			}
 		}

@@ -57,7 +57,12 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"the same line is dropped when the dirty line is written back; inter-block `IBSet`/`IBWait` and the software " +
 			"`SyncAll(gm, ub, cores)` count as signals and waits; not a table every core running the function fills alike " +
 			"whose only readers are the same cores' scalar loads after the store, its own or a helper's through its " +
-			"parameter: each core reads the line it stored, and DMA into the workspace around it under other names is theirs), and where it keeps `dcci-before-kernel-end` a store at the end of a `__global__` " +
+			"parameter: each core reads the line it stored, and DMA into the workspace around it under other names is theirs), " +
+			"and a store to a member or global this core's own DMA reads back later in another function (`Init` seeds a matrix by scalar " +
+			"stores, `Process` copies it in: after the store, in the functions called after it and after the call in the callers up to the " +
+			"kernel, on a path no `return` ends, methods of the caller's class only) with no write-back covering it on the way: the " +
+			"compiler's insertion does not write a dirty line out before an MTE2 read (an SVD kernel's history, in a default build, fixed " +
+			"this with a whole-cache write-back before the copy-in); and where it keeps `dcci-before-kernel-end` a store at the end of a `__global__` " +
 			"kernel, with no barrier after it, is written back as the kernel ends (so is a helper's store that nothing " +
 			"after it, in the helper and in every caller up to the kernel, follows with a signal or a wait that can hand " +
 			"it to a reader: what follows a `return` ending the store's path, a flag wait that signals nothing and a " +
@@ -218,7 +223,14 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		} else if flush != nil && dsbs.within(a.Func(), cores, flush.Call.End, limit) {
 			continue
 		}
-		if flush == nil && barrierCall == nil && endWriteBack && (unit.IsKernelFunc(pass.File, a.Func()) ||
+		var later *readBack
+		if flush == nil && coherent && !dmaTouches(pass, sum, a.Func(), o, cores) {
+			// The compiler's scalar dcci insertion does not write the
+			// line out before this core's own DMA reads it back later,
+			// in another function (`Init` stores, `Process` copies in).
+			later = readBackLater(pass, sum, callersMemo, a, o, cores)
+		}
+		if flush == nil && later == nil && barrierCall == nil && endWriteBack && (unit.IsKernelFunc(pass.File, a.Func()) ||
 			callersMemo.quietAfter(sum, pass.Reach().FuncIndex(), index, a.Func(), a.Node, cores, o) && callersMemo.quietToEnd(pass.Reach().FuncIndex(), pass.Reach().Macros().ByName, sum, a.Func(), cores, o)) {
 			// The kernel's own end: a build keeping the compiler's
 			// dcci-before-kernel-end writes the line back as it ends,
@@ -227,7 +239,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			// caller up to the kernel, tells another core to read.
 			continue
 		}
-		if flush == nil && (coherent && (!dmaTouches(pass, sum, a.Func(), o, cores) || ownScalarTable(pass, a, cores, &vm)) || callersFlush(pass.Reach().FuncIndex(), a, cores, callersMemo) || sum.CallersWriteBack(a.Func(), o, true)) {
+		if flush == nil && (coherent && (!dmaTouches(pass, sum, a.Func(), o, cores) && later == nil || ownScalarTable(pass, a, cores, &vm)) || callersFlush(pass.Reach().FuncIndex(), a, cores, callersMemo) || sum.CallersWriteBack(a.Func(), o, true)) {
 			// A build keeping scalar coherence writes the store back
 			// itself, but not around DMA: a buffer DMA also writes or
 			// reads (another block's rows next to this one's scalar tail)
@@ -293,6 +305,11 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			barrier = barriers.chain(barrierCall, cores)
 		}
 		d := gmWriteDiagnostic(pass, gm, a, flush, barrier)
+		if later != nil {
+			d.Message += fmt.Sprintf("; `%s`%s in `%s` reads it back by this core's own DMA with no write-back between, and the compiler's scalar `dcci` insertion does not write the line out before a DMA read",
+				shortText(later.call), lineRef(pass, cxx.Hop{File: pass.File, Call: later.call}), cxx.FunctionName(later.fn))
+			d.Related = append(d.Related, analysis.Related{File: pass.File.Path, Start: later.call.Start, End: later.call.End, Message: "this core's DMA reads the stored buffer here"})
+		}
 		if flush == nil && sum.CallersWriteBack(a.Func(), o, false) {
 			// The callers write the line out after the call (a ring
 			// entry filled by a helper, flushed by the poster) and
