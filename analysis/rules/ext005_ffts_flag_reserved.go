@@ -36,7 +36,14 @@ var FFTSFlagReserved = register(&analysis.Analyzer{
 			"it can run with: not for a flag in the other branch of a compile-time choice (`if constexpr`, an `if` on " +
 			"template parameters or constants alone, a `TILING_KEY_IS` dispatch, an `#if`/`#else` group), judged along " +
 			"the calls that reach each (a method through an object declared of its class), nor for one in another " +
-			"`__global__` kernel of the file. An id above 15 is always flagged, " +
+			"`__global__` kernel of the file. On A2/A3 a call is judged by the counter it touches, not the id " +
+			"alone: every core has its own flag counters, a wait consumes the waiting core's, a mode-0 set counts on the " +
+			"setting type's cores, a mode-1 set on a vector core and a mode-2 set on the other type of the cluster; the " +
+			"mixed `SyncAll<false>()` has the cube cores wait on 11 and 12 and the vector cores on 13, the vector-only " +
+			"form the cores that run it on 14 (a cube running it is read as using 11–14), so a vector core's wait on 12 " +
+			"for its cube's mode-2 set, or anything on 14 beside `SyncAll<false>()` alone, meets no count of the barrier " +
+			"and is silent; the core type comes from the guards around the call (`if ASCEND_IS_AIV`, the dav-c220 " +
+			"macros), and unguarded code runs on both. An id above 15 is always flagged, " +
 			"as are ids listed in the project's `reserved-flags` setting. An id that can take several values " +
 			"(`c ? 12 : 3`) is flagged when one of them is reserved. When the id is a parameter of a helper defined in " +
 			"the same file (`notify(uint16_t id) { CrossCoreSetFlag<2, PIPE_MTE3>(id); }`), each call of the helper is " +
@@ -53,7 +60,10 @@ var FFTSFlagReserved = register(&analysis.Analyzer{
 			"set is flagged. When the target is unknown and the chips disagree (mode 4 with id 18, or an id of 16–26 " +
 			"with a mode that is not a constant) nothing is reported; `check --statistics` counts such units.",
 		Why: "The hardware `SyncAll` is built from FFTS cross-core flags 11 (cube), 12 (vector), 13 (cube→vector) and " +
-			"14 (vector-only). A user flag on the same id adds or consumes a count the barrier relies on: the barrier " +
+			"14 (vector-only), named for who sets them; who waits is what collides (asc-devkit's dav-c220 SyncAllImpl): " +
+			"in `SyncAll<false>()` the cube waits on 12 (its vector cores' mode-2 arrival) and on 11 (every cube's " +
+			"mode-0 set), the vector cores on 13 (the cube's mode-2 release); in the vector-only form they wait on 14. " +
+			"A user flag on a counter the barrier waits on adds or consumes a count it relies on: the barrier " +
 			"releases early (the consumer reads GM before it is written) or never releases (507018 hang). Flag ids are " +
 			"a 4-bit field of the FFTS config, so an id above 15 spills into other bits and signals a different flag " +
 			"(`GetffstMsg` masks it with `& 0xf` on A2/A3 and on Ascend 950 alike). Mode 4 exists only on Ascend 950, " +
@@ -112,6 +122,7 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 	var sites []cxx.Site
 	var paths *unit.Exec
 	checked := false
+	waits := map[int64]grammar.Cores{}
 	target := pass.Target()
 	dead := deadConstexprs(pass.Consts)
 	for i := range calls {
@@ -133,7 +144,7 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 		}
 		// Only a call using an id the SyncAll owns is worth the scan of
 		// the unit and the paths to the call.
-		syncAll, site := false, cxx.Site{}
+		syncAll, site := barrierUse{}, cxx.Site{}
 		for _, id := range fc.Flags {
 			if !cxx.ReservedBySyncAll(id) && !cxx.ReservedBySyncAllOn(grammar.ArchA5, cxx.IntraBlockMode, id) {
 				continue
@@ -141,12 +152,23 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 			if !checked {
 				sites, checked = unit.Fact(pass.Reach(), syncAllSitesKey), true
 				paths = pass.Reach().Exec()
+				for _, s := range sites {
+					for id, c := range syncAllWaits(pass, s) {
+						waits[id] |= c
+					}
+				}
 			}
 			for _, s := range sites {
 				if paths.Apart(fc.Node, s.Node) == unit.Together {
-					syncAll, site = true, s
+					syncAll.any, site = true, s
 					break
 				}
+			}
+			// The counters every SyncAll of the unit waits on, whichever
+			// can run with the call: one scan of the sites.
+			touched := touchedCores(pass, fc, in)
+			for _, id := range fc.Flags {
+				syncAll.a2a3 = syncAll.a2a3 || syncAll.any && waits[id]&touched != 0
 			}
 			break
 		}
@@ -375,7 +397,7 @@ func replacements(pass *analysis.Pass, calls []cxx.FlagCall, syncAll bool, arch 
 		for _, id := range fc.Flags {
 			// An id may be bad in one call and right in another (mode 4
 			// on Ascend 950 has ids past 15): judge each call.
-			if r := badReason(pass, fc, id, syncAll, arch); !bad[id] && len(fc.Flags) == 1 && r != 0 && r != reasonMode4 {
+			if r := badReason(pass, fc, id, barrierUse{syncAll, syncAll}, arch); !bad[id] && len(fc.Flags) == 1 && r != 0 && r != reasonMode4 {
 				bad[id] = true
 				from = append(from, id)
 			}
@@ -405,7 +427,7 @@ func replacements(pass *analysis.Pass, calls []cxx.FlagCall, syncAll bool, arch 
 // chip of arch and in every mode fc can have. When the chips or modes
 // disagree (mode 4 with id 18 is fine on Ascend 950, wrong on A2/A3) it
 // says nothing: the target decides, and it is not known.
-func badReason(pass *analysis.Pass, fc *cxx.FlagCall, id int64, syncAll bool, arch grammar.Arch) int {
+func badReason(pass *analysis.Pass, fc *cxx.FlagCall, id int64, syncAll barrierUse, arch grammar.Arch) int {
 	reason := -1
 	for _, chip := range []grammar.Arch{grammar.ArchA2A3, grammar.ArchA5} {
 		if arch&chip == 0 {
@@ -420,7 +442,7 @@ func badReason(pass *analysis.Pass, fc *cxx.FlagCall, id int64, syncAll bool, ar
 		for _, mode := range modes {
 			// A2/A3's wait ignores the mode: only a mode-4 set is wrong.
 			mode4Set := fc.Kind == cxx.FlagSet && fc.ModeKnown && mode == cxx.IntraBlockMode
-			r := chipReason(pass, chip, mode4Set, mode, id, syncAll)
+			r := chipReason(pass, chip, mode4Set, mode, id, syncAll.on(chip))
 			if r == 0 || reason > 0 && r != reason {
 				return 0
 			}
@@ -428,6 +450,88 @@ func badReason(pass *analysis.Pass, fc *cxx.FlagCall, id int64, syncAll bool, ar
 		}
 	}
 	return max(reason, 0)
+}
+
+// barrierUse says whether a hardware SyncAll that can run with a flag
+// call uses the counter the call touches: on A2/A3 judged by the core
+// types that wait on each id (syncAllWaits), on Ascend 950 by the id
+// alone (which cores wait on its FFTS ids there is not documented).
+type barrierUse struct{ any, a2a3 bool }
+
+func (b barrierUse) on(chip grammar.Arch) bool {
+	if chip == grammar.ArchA2A3 {
+		return b.a2a3
+	}
+	return b.any
+}
+
+// touchedCores are the core types whose counter of the flag fc touches:
+// each core has its own 16 flag counters, and a wait consumes the
+// waiting core's own; a mode-0 set counts on the setting type's cores, a
+// mode-1 set on the other vector core, a mode-2 set on the other type of
+// the cluster (a cube's reaches its vector cores, theirs the cube). Code
+// no core-type guard narrows runs on both.
+func touchedCores(pass *analysis.Pass, fc, inner *cxx.FlagCall) grammar.Cores {
+	caller := pass.Cores(fc.Node)
+	if inner != nil {
+		if c := caller & pass.File.CoresOf(inner.Node); c != grammar.None {
+			caller = c
+		}
+	}
+	if fc.Kind == cxx.FlagWait {
+		return caller
+	}
+	if !fc.ModeKnown {
+		return grammar.Both
+	}
+	switch fc.Mode {
+	case 0:
+		return caller
+	case 1:
+		return grammar.AIV
+	case 2:
+		switch caller {
+		case grammar.AIC:
+			return grammar.AIV
+		case grammar.AIV:
+			return grammar.AIC
+		}
+	}
+	return grammar.Both
+}
+
+// syncAllWaits maps each flag id a hardware SyncAll site uses on A2/A3 to
+// the core types that wait on it (asc-devkit's dav-c220 SyncAllImpl):
+// the mixed `SyncAll<false>()` has the cube wait on 12 (its vector cores'
+// mode-2 arrival) and 11 (every cube's mode-0 set), and the vector cores
+// on 13 (the cube's mode-2 release); the vector-only form has the cores
+// that run it wait on 14 (a cube running it is read as using 11–14, the
+// cube-only barrier's ids not being documented); a form not known is
+// read as both.
+func syncAllWaits(pass *analysis.Pass, s cxx.Site) map[int64]grammar.Cores {
+	c, _ := cxx.AsCall(s.Node)
+	aivOnly, known := cxx.SyncAllAIVOnly(c, pass.Consts)
+	cores := s.File.CoresOf(s.Node)
+	out := map[int64]grammar.Cores{}
+	if !known || !aivOnly {
+		out[11] |= grammar.AIC
+		out[12] |= grammar.AIC
+		out[13] |= grammar.AIV
+	}
+	if !known || aivOnly {
+		out[14] |= cores & grammar.AIV
+		if cores&grammar.AIC != 0 || !known {
+			for id := int64(11); id <= 14; id++ {
+				out[id] |= grammar.AIC
+			}
+		}
+		if !known {
+			for id := int64(11); id <= 14; id++ {
+				out[id] |= grammar.AIV
+			}
+		}
+	}
+	return out
 }
 
 // chipReason judges one id on one chip in one mode.

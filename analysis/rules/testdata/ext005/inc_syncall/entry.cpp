@@ -7,7 +7,9 @@ enum Ev : uint16_t { EV_PING = 11, EV_PONG };
 extern "C" __global__ __aicore__ void aiv_entry(__gm__ int64_t *args) {
   AscendC::PipeBarrier<PIPE_V>();
   global_barrier();
-  AscendC::CrossCoreSetFlag<1, PIPE_MTE3>(EV_PING); // want "flag 11 \\(`EV_PING`\\), which the hardware `SyncAll`"
+  // A mode-1 set counts on the other vector core's 11: the vector-only
+  // SyncAll waits on 14 alone.
+  AscendC::CrossCoreSetFlag<1, PIPE_MTE3>(EV_PING);
   AscendC::CrossCoreWaitFlag<1>(EV_PONG); // want "flag 12 \\(`EV_PONG`\\)"
   AscendC::CrossCoreSetFlag<1, PIPE_MTE3>(8);
 }

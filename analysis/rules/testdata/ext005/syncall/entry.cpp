@@ -29,6 +29,9 @@ extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {
   AscendC::Mmad(c, a, b, params);
   vec_phase();
   AscendC::SyncAll<false>();
+  if ASCEND_IS_AIV {
+    AscendC::SyncAll(); // the vector-only form: the vector cores wait on 14
+  }
   AscendC::CrossCoreSetFlag<0x2, PIPE_MTE3>(12); // want "`CrossCoreSetFlag` uses FFTS flag 12, which the hardware `SyncAll` of this extern uses \\(flags 11–14\\)"
   AscendC::CrossCoreWaitFlag(12); // want "`CrossCoreWaitFlag` uses FFTS flag 12"
   AscendC::CrossCoreSetFlag<0x2, PIPE_MTE3>(kQkReady); // want "flag 12 \\(`kQkReady`\\)"
