@@ -42,7 +42,13 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"event, `PipeBarrier<PIPE_ALL>` or `<PIPE_MTE3>`, `pipe_barrier(PIPE_ALL)`, a hardware `SyncAll`, a helper " +
 			"that does one of these or is handed an MTE3 event) and no `dcci` of the line comes after it: the copy runs " +
 			"asynchronously and the read can load the bytes from before it, cached or not (its fix inserts a " +
-			"`PipeBarrier<PIPE_ALL>()`, plus a `dcci` of the line when this core can have cached it); `info` for a read of memory nothing in the task writes before it, or that only such writes reach " +
+			"`PipeBarrier<PIPE_ALL>()`, plus a `dcci` of the line when this core can have cached it). Neither DMA-write " +
+			"warning is given when this core stored the element it reads by scalar after the write, on every path to the " +
+			"read: a store to the same address expression (`g(1) = x;` then `g(1)`, `p[i] = v;` then `p[i]`, " +
+			"`g.SetValue(i, v)` then `g.GetValue(i)`) in a block holding the read, with no name of the address assigned " +
+			"and no label between them; the store stays in this core's cache until a `dcci` writes it out, so the read " +
+			"returns it. A store to another element of the line, or one a branch or loop may skip, does not count; " +
+			"`info` for a read of memory nothing in the task writes before it, or that only such writes reach " +
 			"while this core has not cached it: the runtime's task-start invalidation keeps it coherent today (the " +
 			"house rule, same fix; the message says which). A warning becomes an `info` saying `unless f() invalidates " +
 			"it` when a call of a project function whose definition is in an `#include` that did not resolve sits " +

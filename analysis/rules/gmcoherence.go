@@ -222,6 +222,11 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 			v.Between = [2]uint32{e.At.End, a.Node.Start}
 		}
 	}
+	if v.OwnDMA && v.Between[0] > fn.Start && storedBetween(fn, v.Between[0], a) {
+		// This core stored the element itself after the DMA write: its
+		// cache holds the value the program last wrote there.
+		v.Coherent, v.OwnDMA, v.Race, v.Hazard, v.HazardAt, v.CachedAt = true, false, nil, "", nil, nil
+	}
 	if !v.Coherent && v.Hazard == "" && own {
 		// Only this core's scalar unit wrote it before: its cache holds
 		// what it wrote.
@@ -970,4 +975,120 @@ func calledUnseen(funcs *cxx.Funcs, calls []*grammar.Node, from, to uint32, befo
 		}
 	}
 	return cxx.Hop{}
+}
+
+// storedBetween reports whether this core stores, by scalar, the very
+// element read a loads between offset from and the read, on every path
+// to the read: a store to the same address expression (`g(1) = x;` then
+// `g(1)`, `p[i] = v;` then `p[i]`, `g.SetValue(i, v)` then
+// `g.GetValue(i)`) in a block that holds the read, with no name of the
+// address assigned and no label (a goto's target) between them. The
+// store sits in this core's scalar cache (stores stay there until a
+// `dcci` writes them out), so the read returns it whatever the DMA write
+// before it did to the line; a store to another element of the line
+// does not make this one current.
+func storedBetween(fn *grammar.Node, from uint32, a *cxx.Access) bool {
+	key, names := elementKey(a.Node)
+	body := fn.ChildByField("body")
+	if key == "" || body == nil || from >= a.Node.Start {
+		return false
+	}
+	var store *grammar.Node
+	body.Walk(func(n *grammar.Node) bool {
+		if n.End <= from || n.Start >= a.Node.Start {
+			return n.Start < a.Node.Start && n.End > from
+		}
+		if n.Start < from {
+			return true
+		}
+		switch n.Kind() {
+		case "assignment_expression":
+			if l := n.ChildByField("left"); l != nil && n.End <= a.Node.Start {
+				if k, _ := elementKey(l); k == key {
+					store = n
+				}
+			}
+		case "call_expression":
+			if c, ok := cxx.AsCall(n); ok && c.Name == "SetValue" && c.Receiver != nil && len(c.Args) == 2 && n.End <= a.Node.Start &&
+				blank(c.Receiver.Text())+"["+blank(c.Args[0].Text())+"]" == key {
+				store = n
+			}
+		}
+		return true
+	})
+	if store == nil {
+		return false
+	}
+	// Every path to the read runs the store: its statement's block holds
+	// the read, and nothing jumps in between.
+	stmt := store
+	for stmt.Parent() != nil && stmt.Parent().Kind() != "compound_statement" {
+		stmt = stmt.Parent()
+		if k := stmt.Kind(); k == "conditional_expression" || k == "binary_expression" && (strings.Contains(stmt.Text(), "&&") || strings.Contains(stmt.Text(), "||")) {
+			return false
+		}
+	}
+	if stmt.Kind() != "expression_statement" || stmt.Parent() == nil || !stmt.Parent().Contains(a.Node) {
+		return false
+	}
+	changed := false
+	body.Walk(func(n *grammar.Node) bool {
+		if changed || n.End <= store.End || n.Start >= a.Node.Start {
+			return !changed && n.Start < a.Node.Start && n.End > store.End
+		}
+		switch n.Kind() {
+		case "labeled_statement":
+			changed = true
+		case "assignment_expression", "update_expression":
+			target := n.ChildByField("left")
+			if target == nil {
+				target = n.ChildByField("argument")
+			}
+			if target != nil && names[cxx.Unparen(target).Text()] {
+				changed = true
+			}
+		}
+		return !changed
+	})
+	return !changed
+}
+
+// elementKey is the element an lvalue or GlobalTensor access names, its
+// blanks removed (`g.GetValue(i)`, `g(i)` and `g[i]` alike as `g[i]`),
+// with the names its address reads; "" for a form it does not know.
+func elementKey(n *grammar.Node) (string, map[string]bool) {
+	n = cxx.Unparen(n)
+	if n == nil {
+		return "", nil
+	}
+	key := ""
+	switch n.Kind() {
+	case "subscript_expression", "pointer_expression", "field_expression", "identifier":
+		key = blank(n.Text())
+	case "call_expression":
+		c, ok := cxx.AsCall(n)
+		switch {
+		case !ok:
+		case c.Name == "GetValue" && c.Receiver != nil && len(c.Args) == 1:
+			key = blank(c.Receiver.Text()) + "[" + blank(c.Args[0].Text()) + "]"
+		case c.Receiver == nil && len(c.Args) == 1 && len(c.TArgs) == 0:
+			key = blank(c.Name) + "[" + blank(c.Args[0].Text()) + "]"
+		}
+	}
+	if key == "" {
+		return "", nil
+	}
+	names := map[string]bool{}
+	n.Walk(func(m *grammar.Node) bool {
+		if m.Kind() == "identifier" {
+			names[m.Text()] = true
+		}
+		return true
+	})
+	return key, names
+}
+
+// blank is s without white space.
+func blank(s string) string {
+	return strings.Join(strings.Fields(s), "")
 }

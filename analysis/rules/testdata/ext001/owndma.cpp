@@ -248,3 +248,46 @@ extern "C" __global__ __aicore__ void strided(GM_ADDR y, int32_t inc) {
     op.CopyOut(r, r * 8, 8);
   }
 }
+
+// The sorted keys copied out, then the first one rewritten by scalar and
+// read back: this core's own store of that element sits in its cache, so
+// the read returns it whatever the copy did to the line.
+extern "C" __global__ __aicore__ void sort_then_clamp(GM_ADDR keys, float floor) {
+  GlobalTensor<float> keyGm;
+  keyGm.SetGlobalBuffer((__gm__ float *)keys);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<float> ub = buf.Get<float>();
+  DataCopy(keyGm[1], ub, 16);
+  keyGm(1) = keyGm(0) + floor; // want "scalar read `keyGm\\(0\\)` of GlobalTensor `keyGm` can run before"
+  if (keyGm(1) < floor) {
+    keyGm(1) = floor;
+  }
+  keyGm.SetValue(2, floor);
+  float second = keyGm.GetValue(2);
+  (void)second;
+}
+
+// Still flagged: a store to another element of the line, a store on one
+// branch only, and a store whose index changes before the read.
+extern "C" __global__ __aicore__ void sort_then_clamp_partly(GM_ADDR keys, float floor, uint32_t k) {
+  GlobalTensor<float> keyGm;
+  keyGm.SetGlobalBuffer((__gm__ float *)keys);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<float> ub = buf.Get<float>();
+  DataCopy(keyGm[1], ub, 16);
+  keyGm(0) = floor;
+  float first = keyGm(1); // want "scalar read `keyGm\\(1\\)` of GlobalTensor `keyGm` can run before"
+  if (first < floor) {
+    keyGm(2) = floor;
+  }
+  float third = keyGm(2); // want "scalar read `keyGm\\(2\\)` of GlobalTensor `keyGm` can run before"
+  keyGm(k) = floor;
+  k = k + 1;
+  float next = keyGm(k); // want "scalar read `keyGm\\(k\\)` of GlobalTensor `keyGm` can run before"
+  (void)third;
+  (void)next;
+}
