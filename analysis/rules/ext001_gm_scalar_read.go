@@ -47,7 +47,12 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"read: a store to the same address expression (`g(1) = x;` then `g(1)`, `p[i] = v;` then `p[i]`, " +
 			"`g.SetValue(i, v)` then `g.GetValue(i)`) in a block holding the read, with no name of the address assigned " +
 			"and no label between them; the store stays in this core's cache until a `dcci` writes it out, so the read " +
-			"returns it. A store to another element of the line, or one a branch or loop may skip, does not count; " +
+			"returns it. So is a read of `g(C)` after a loop `for (j = C; j < B; ++j)` in a block holding it that stores " +
+			"`g(j)` at the top of its body on every pass, when the write copied `g[C, B)`: `DataCopyPad(g[C], ub, p)` with " +
+			"p a const `DataCopyExtParams` of one block, `{1, n * sizeof(T), …}`, or `DataCopy(g[C], ub, n)`, n written " +
+			"through const locals as `B - C` (a count below zero is not considered): when the copy wrote anything the " +
+			"loop stored that element, and when it wrote nothing there is nothing to race. A store to another element of " +
+			"the line, or one a branch or loop may skip, does not count; " +
 			"`info` for a read of memory nothing in the task writes before it, or that only such writes reach " +
 			"while this core has not cached it: the runtime's task-start invalidation keeps it coherent today (the " +
 			"house rule, same fix; the message says which). A warning becomes an `info` saying `unless f() invalidates " +

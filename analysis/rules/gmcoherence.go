@@ -222,7 +222,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 			v.Between = [2]uint32{e.At.End, a.Node.Start}
 		}
 	}
-	if v.OwnDMA && v.Between[0] > fn.Start && storedBetween(fn, v.Between[0], a) {
+	if v.OwnDMA && v.Between[0] > fn.Start && (storedBetween(fn, v.Between[0], a) || v.Race != nil && v.Race.At == v.Race.Site && loopRestores(fn, v.Race.Site, a)) {
 		// This core stored the element itself after the DMA write: its
 		// cache holds the value the program last wrote there.
 		v.Coherent, v.OwnDMA, v.Race, v.Hazard, v.HazardAt, v.CachedAt = true, false, nil, "", nil, nil
@@ -1091,4 +1091,206 @@ func elementKey(n *grammar.Node) (string, map[string]bool) {
 // blank is s without white space.
 func blank(s string) string {
 	return strings.Join(strings.Fields(s), "")
+}
+
+// loopRestores reports whether a loop between the DMA write dma and read
+// a stores by scalar every element the write copied, the read's among
+// them: the write `DataCopyPad(g[C], ub, p)` (p a const
+// DataCopyExtParams of one block, `{1, n * sizeof(T), …}`) or
+// `DataCopy(g[C], ub, n)` covers g[C, C+n); the loop `for (j = C; j < B;
+// ++j)`, in a block holding the read and with no jump out of a pass,
+// stores `g(j)` (or `g[j]`, `g.SetValue(j, …)`) at the top of its body,
+// and n is B - C, through const locals. The read is of g(C): when the
+// write copied anything (n >= 1) the loop ran and its first pass stored
+// that element, whose store the read then returns; when it copied
+// nothing there is no copy to race.
+func loopRestores(fn *grammar.Node, dma *grammar.Node, a *cxx.Access) bool {
+	key, _ := elementKey(a.Node)
+	call, ok := cxx.AsCall(dma)
+	body := fn.ChildByField("body")
+	if key == "" || !ok || body == nil || len(call.Args) != 3 || call.Name != "DataCopyPad" && call.Name != "DataCopy" {
+		return false
+	}
+	dst := cxx.Unparen(call.Args[0])
+	if dst == nil || dst.Kind() != "subscript_expression" {
+		return false
+	}
+	g := blank(dst.ChildByField("argument").Text())
+	start := ""
+	if idx := dst.ChildByField("indices"); idx != nil {
+		start = strings.Trim(blank(idx.Text()), "[]")
+	} else if idx := dst.ChildByField("index"); idx != nil {
+		start = blank(idx.Text())
+	}
+	if start == "" || key != g+"["+start+"]" {
+		return false
+	}
+	count := ""
+	if call.Name == "DataCopy" {
+		count = blank(call.Args[2].Text())
+	} else {
+		p := cxx.Unparen(call.Args[2])
+		if p == nil || p.Kind() != "identifier" {
+			return false
+		}
+		init, typ := constDecl(fn, p.Text(), dma)
+		if init == nil || init.Kind() != "initializer_list" || typ != "DataCopyExtParams" {
+			return false
+		}
+		fields := init.NamedChildren()
+		if len(fields) < 2 || blank(fields[0].Text()) != "1" {
+			return false
+		}
+		elem := globalTensorElem(fn, g)
+		n, size, ok := strings.Cut(blank(fields[1].Text()), "*")
+		if !ok || elem == "" || !isSizeof(fn, size, elem) {
+			return false
+		}
+		count = n
+	}
+	// n through const locals: `dNum = totalRowNum - 1`.
+	for range 3 {
+		if init, _ := constDecl(fn, count, dma); init != nil {
+			count = blank(init.Text())
+		}
+	}
+	found := false
+	body.Walk(func(n *grammar.Node) bool {
+		if found || n.End <= dma.End || n.Start >= a.Node.Start {
+			return !found && n.Start < a.Node.Start && n.End > dma.End
+		}
+		if n.Kind() != "for_statement" || n.End > a.Node.Start || n.Parent() == nil || n.Parent().Kind() != "compound_statement" || !n.Parent().Contains(a.Node) {
+			return true
+		}
+		found = loopStoresFrom(n, g, start, count)
+		return false
+	})
+	return found
+}
+
+// loopStoresFrom reports whether for loop l is `for (j = C; j < B; ++j)`
+// with B - C written as count, storing g(j) at the top of its body every
+// pass.
+func loopStoresFrom(l *grammar.Node, g, start, count string) bool {
+	init, cond, step, body := l.ChildByField("initializer"), l.ChildByField("condition"), l.ChildByField("update"), l.ChildByField("body")
+	if init == nil || cond == nil || step == nil || body == nil || body.Kind() != "compound_statement" {
+		return false
+	}
+	j, c, ok := strings.Cut(strings.TrimSuffix(blank(init.Text()), ";"), "=")
+	if k := strings.LastIndexAny(j, " \t"); k >= 0 {
+		j = j[k+1:]
+	}
+	if !ok || c != start {
+		return false
+	}
+	if init.Kind() == "declaration" {
+		j = blank(init.ChildByField("declarator").ChildByField("declarator").Text())
+	}
+	bound, isLess := strings.CutPrefix(blank(cond.Text()), j+"<")
+	if st := blank(step.Text()); !isLess || st != "++"+j && st != j+"++" || count != bound+"-"+start {
+		return false
+	}
+	stored := false
+	for _, s := range body.NamedChildren() {
+		if s.Kind() == "expression_statement" && !stored {
+			e := cxx.Unparen(s.NamedChildren()[0])
+			if e != nil && e.Kind() == "assignment_expression" {
+				if k, _ := elementKey(e.ChildByField("left")); k == g+"["+j+"]" && e.ChildByField("operator").Text() == "=" {
+					stored = true
+				}
+			}
+		}
+	}
+	jumps := false
+	body.Walk(func(n *grammar.Node) bool {
+		switch n.Kind() {
+		case "break_statement", "continue_statement", "return_statement", "goto_statement":
+			jumps = true
+		case "assignment_expression", "update_expression":
+			t := n.ChildByField("left")
+			if t == nil {
+				t = n.ChildByField("argument")
+			}
+			jumps = jumps || t != nil && blank(t.Text()) == j
+		}
+		return !jumps
+	})
+	return stored && !jumps
+}
+
+// constDecl returns the initializer and type of the last const (or
+// constexpr) local name declared before at in a block of fn holding at.
+func constDecl(fn *grammar.Node, name string, at *grammar.Node) (*grammar.Node, string) {
+	var init *grammar.Node
+	typ := ""
+	fn.Walk(func(n *grammar.Node) bool {
+		if n.Start >= at.Start {
+			return false
+		}
+		if n.Kind() != "init_declarator" || n.ChildByField("declarator") == nil || n.ChildByField("declarator").Text() != name {
+			return true
+		}
+		d := n.Parent()
+		if d == nil || d.Kind() != "declaration" || d.Parent() == nil || !d.Parent().Contains(at) {
+			return true
+		}
+		isConst := false
+		for _, k := range d.NamedChildren() {
+			if k.Kind() == "type_qualifier" && (k.Text() == "const" || k.Text() == "constexpr") {
+				isConst = true
+			}
+		}
+		if isConst {
+			init = n.ChildByField("value")
+			if t := d.ChildByField("type"); t != nil {
+				typ = blank(t.Text())
+			}
+		}
+		return true
+	})
+	return init, typ
+}
+
+// globalTensorElem is the element type of GlobalTensor g, a parameter or
+// local of fn (`GlobalTensor<float> &g`), "" when not known.
+func globalTensorElem(fn *grammar.Node, g string) string {
+	elem := ""
+	for _, p := range cxx.Params(fn) {
+		if p.Name == g {
+			elem = p.TypeText
+		}
+	}
+	t := blank(elem)
+	t = strings.TrimPrefix(t, "AscendC::")
+	if rest, ok := strings.CutPrefix(t, "GlobalTensor<"); ok {
+		if e, ok := strings.CutSuffix(strings.TrimRight(rest, "&"), ">"); ok {
+			return e
+		}
+	}
+	return ""
+}
+
+// isSizeof reports whether text is `sizeof(elem)` or a constant of the
+// file declared as that.
+func isSizeof(fn *grammar.Node, text, elem string) bool {
+	if text == "sizeof("+elem+")" {
+		return true
+	}
+	root := fn
+	for root.Parent() != nil {
+		root = root.Parent()
+	}
+	ok := false
+	root.Walk(func(n *grammar.Node) bool {
+		if n.Kind() == "function_definition" {
+			return false
+		}
+		if n.Kind() == "init_declarator" && n.ChildByField("declarator") != nil && n.ChildByField("declarator").Text() == text {
+			if v := n.ChildByField("value"); v != nil && blank(v.Text()) == "sizeof("+elem+")" {
+				ok = true
+			}
+		}
+		return !ok
+	})
+	return ok
 }

@@ -291,3 +291,46 @@ extern "C" __global__ __aicore__ void sort_then_clamp_partly(GM_ADDR keys, float
   (void)third;
   (void)next;
 }
+
+// The ordered keys copied out by DMA, then every one of them rewritten by
+// scalar in key order before the first is read: when the copy wrote
+// anything (rows > 1) the loop stored key 1 itself, and the read returns
+// that store; with one row the copy wrote nothing.
+__aicore__ inline void reorder(GlobalTensor<float> &keyGm, GlobalTensor<float> &srcGm, LocalTensor<float> &ub, uint16_t rows, float tol) {
+  const uint16_t n = rows - 1;
+  const DataCopyExtParams params = {1, n * sizeof(float), 0, 0, 0};
+  DataCopyPad(keyGm[1], ub, params);
+  for (uint16_t j = 1; j < rows; ++j) {
+    keyGm(j) = srcGm(j);
+  }
+  if (keyGm(1) < tol) {
+    keyGm(1) = tol;
+  }
+}
+
+// Still flagged: the loop may stop short of what the copy wrote, and may
+// not run at all while the copy wrote key 1.
+__aicore__ inline void reorder_some(GlobalTensor<float> &keyGm, GlobalTensor<float> &srcGm, LocalTensor<float> &ub, uint16_t rows, uint16_t upto, float tol) {
+  const uint16_t n = rows - 1;
+  const DataCopyExtParams params = {1, n * sizeof(float), 0, 0, 0};
+  DataCopyPad(keyGm[1], ub, params);
+  for (uint16_t j = 1; j < upto; ++j) {
+    keyGm(j) = srcGm(j);
+  }
+  if (keyGm(1) < tol) { // want "scalar read `keyGm\\(1\\)` of GlobalTensor `keyGm` can run before"
+    keyGm(1) = tol;
+  }
+}
+
+extern "C" __global__ __aicore__ void reorder_keys(GM_ADDR keys, GM_ADDR src, uint16_t rows, uint16_t upto, float tol) {
+  GlobalTensor<float> keyGm;
+  keyGm.SetGlobalBuffer((__gm__ float *)keys);
+  GlobalTensor<float> srcGm;
+  srcGm.SetGlobalBuffer((__gm__ float *)src);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<float> ub = buf.Get<float>();
+  reorder(keyGm, srcGm, ub, rows, tol);
+  reorder_some(keyGm, srcGm, ub, rows, upto, tol);
+}
