@@ -47,6 +47,15 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"and the info names that launch; with every core launched (`SetBlockDim(GetCoreNumAiv())`) it stays an error, and so it does " +
 			"when the host may launch the smaller of two counts (`n = std::min(cores, rows)`) and the block's first item is its id times " +
 			"the work over the launched count rounded up (`idx * ((rows + n - 1) / n) >= rows`): 5 rows on 4 blocks leave block 3 none. " +
+			"Silent too: a test that the block's share of a tiling field is empty (`count <= 0`, `count == 0`, `count < 1`, " +
+			"`!count`, `this->count`) where the operator keeps its kernel in a `kernel` folder and its host tiling in the " +
+			"`tiling` folder beside it, and every count that tiling launches (`SetBlockDim(n)`) is 0, 1 or the count a split " +
+			"function returns (through `return t.used;` or a local holding it) that, in the block storing it, first loops " +
+			"`for (i = 0; i < n; i++)` storing each block's share of the field a value of at least one unit (a positive " +
+			"constant, `(k + 1) * c` with k unsigned, `k * c` with `k = a / b` in the `else` of `if (a <= b)`, or a local " +
+			"every pass sets to one), on every pass and with no plain store to the shares after it (`+=` only adds): every " +
+			"launched block gets a share, or one block runs alone (not on the vector cores of a mixed kernel whose ids count " +
+			"past the block number); a tiling that launches every core, or shares that can be 0, stays an error. " +
 			"A kernel (not mixed) every host launch of which starts one block (read as for EXT013) is silent: its one core waits for nobody; " +
 			"so is a helper only such kernels call. " +
 			"A launch the analysis cannot read (a kernel launched through a handle looked up by name, a count computed by a call it does not know, " +
@@ -212,6 +221,10 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 			continue
 		}
 		if complementedReturn(returns, lits, r, call, fn) {
+			continue
+		}
+		if d.outerRuntime != nil && !doubledVectorIDs(pass, cores) && emptySplitShare(reachVM(), cxx.ConditionOf(d.outerRuntime)) {
+			// The host's split gives every launched block a share.
 			continue
 		}
 		target := "the hardware barrier `" + shortText(leaf.Call) + "`" + lineRef(pass, leaf)
@@ -1117,4 +1130,46 @@ func skippedBarriers(pass *analysis.Pass, fx *fnIndexes, sites barrierSites, cal
 			break
 		}
 	}
+}
+
+// emptySplitShare reports whether test e only says the block's share of a
+// tiling field is empty (`share <= 0`, `share == 0`, `share < 1`,
+// `!share`, also `this->share`) where the host tiling beside the kernel
+// gives every block it launches at least one unit of that field
+// (VarianceModel.SplitShare): no launched block takes the return.
+func emptySplitShare(vm *unit.VarianceModel, e *grammar.Node) bool {
+	e = cxx.Unparen(e)
+	if e == nil {
+		return false
+	}
+	var share *grammar.Node
+	switch e.Kind() {
+	case "unary_expression":
+		if op := e.ChildByField("operator"); op != nil && op.Text() == "!" {
+			share = e.ChildByField("argument")
+		}
+	case "binary_expression":
+		for _, t := range []struct{ op, flip, lit string }{{"<=", ">=", "0"}, {"==", "==", "0"}, {"<", ">", "1"}} {
+			if l, r, ok := ordered(e, t.op, t.flip); ok && strings.TrimRight(strings.TrimSpace(r.Text()), "uUlL") == t.lit {
+				share = l
+				break
+			}
+		}
+	}
+	share = cxx.Unparen(share)
+	if share == nil {
+		return false
+	}
+	name := ""
+	switch share.Kind() {
+	case "identifier":
+		name = share.Text()
+	case "field_expression":
+		if arg := share.ChildByField("argument"); arg != nil && arg.Text() == "this" {
+			if f := share.ChildByField("field"); f != nil {
+				name = f.Text()
+			}
+		}
+	}
+	return name != "" && vm.SplitShare(name)
 }

@@ -1160,6 +1160,16 @@ func (m *VarianceModel) LaunchedPast(f string) (workspace.LaunchCount, bool) {
 	return c, ok
 }
 
+// SplitShare reports whether the host tiling beside the unit's kernel
+// gives every block it launches at least one unit of tiling field f
+// (workspace.SplitShares).
+func (m *VarianceModel) SplitShare(f string) bool {
+	if m.u.ws == nil || m.u.Entry == "" {
+		return false
+	}
+	return m.u.ws.SplitShares(m.u.Entry)[f]
+}
+
 // SizedLaunch returns a launch of the unit's host code when every count
 // it binds to a tiling field is sized from the work (LaunchCount.Sized):
 // whether a launched block can get an empty share is that code's

@@ -52,6 +52,7 @@ func (w *Workspace) dropIncludeUnits() {
 	w.dropClosures()
 	w.launchDirs = nil
 	w.hostLaunch = nil
+	w.splits = nil
 }
 
 // touched records a content change of path (w.mu held); shape says its

@@ -233,6 +233,8 @@ type Workspace struct {
 	build      *memo[string, []BuildSetting]
 	// hostLaunch caches HostLaunchOf by entry.
 	hostLaunch *memo[string, HostLaunch]
+	// splits caches SplitShares by entry.
+	splits *memo[string, map[string]bool]
 	// buildDirs caches what build files say about include folders, by
 	// folder (BuildIncludeDirs).
 	buildDirs *memo[string, *buildFolder]
@@ -310,6 +312,7 @@ func (w *Workspace) rootsChanged() {
 	w.build, w.buildDirs = nil, nil
 	w.counts = nil
 	w.hostLaunch = nil
+	w.splits = nil
 	w.macros = nil
 }
 
@@ -1501,6 +1504,7 @@ func (w *Workspace) Fork() *Workspace {
 		suffixes:        w.suffixes,
 		counts:          w.counts,
 		hostLaunch:      w.hostLaunch,
+		splits:          w.splits,
 		problems:        w.problems,
 		uses:            w.uses,
 		idx:             w.idx,
