@@ -328,6 +328,20 @@ func (fs *Funcs) pastedCallee(c Call) (string, bool) {
 	return PastedName(m, ArgTexts(c.Args)), true
 }
 
+// PastedInstance is the instance of a pasting macro that the use c
+// reaches (PastedShadows): ok when the unit parsed exactly one, whole.
+func (fs *Funcs) PastedInstance(c Call) (FuncDef, bool) {
+	name, ok := fs.pastedCallee(c)
+	if !ok || name == "" {
+		return FuncDef{}, false
+	}
+	defs := fs.Lookup(name)
+	if len(defs) != 1 || defs[0].File.MacroOf == nil || hasError(defs[0].Node) {
+		return FuncDef{}, false
+	}
+	return defs[0], true
+}
+
 type calleeKey struct {
 	name string
 	args int

@@ -38,7 +38,8 @@ var SyncAllAIVOnly = register(&analysis.Analyzer{
 			"`if constexpr` whose condition cannot be evaluated is reported at info, as the branch may never be taken. " +
 			"The cube leaving the function first (`if ASCEND_IS_AIC { return; }`, or a macro of the unit whose body does " +
 			"that) makes the rest vector-only and the call correct. After a macro extern-lsp cannot read (its definition " +
-			"is in no file of the extern) or a condition on an unknown template argument, the fix is offered as unsafe: " +
+			"is in no file of the extern, or a use of a pasting macro whose expansion it could not read whole or that " +
+			"returns) or a condition on an unknown template argument, the fix is offered as unsafe: " +
 			"if the cube already left there, `SyncAll<false>()` would wait for it forever.",
 		Guide: "§5",
 	},

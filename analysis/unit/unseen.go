@@ -169,14 +169,14 @@ func (ix *unseenIndex) of(u *Unit, f *grammar.File, fn *grammar.Node) *fnUnseen 
 	if ok {
 		return fu
 	}
-	fu = u.scanUnseen(f, fn)
+	fu = u.scanUnseen(f, fn, 0)
 	ix.mu.Lock()
 	ix.byFn[fn] = fu
 	ix.mu.Unlock()
 	return fu
 }
 
-func (u *Unit) scanUnseen(f *grammar.File, fn *grammar.Node) *fnUnseen {
+func (u *Unit) scanUnseen(f *grammar.File, fn *grammar.Node, depth int) *fnUnseen {
 	fu := &fnUnseen{}
 	um := u.Macros()
 	var missing []string
@@ -200,11 +200,19 @@ func (u *Unit) scanUnseen(f *grammar.File, fn *grammar.Node) *fnUnseen {
 		switch {
 		case len(defs) > 0:
 			for _, m := range defs {
-				if m.Opaque {
-					text, line := at()
-					fu.macros = append(fu.macros, Unseen{File: f, Node: s, Why: fmt.Sprintf("%s (line %d) uses a macro whose body extern-lsp cannot read as statements", text, line)})
-					break
+				if !m.Opaque {
+					continue
 				}
+				why := "uses a macro whose body extern-lsp cannot read as statements"
+				switch u.pastedSeen(s, m, depth) {
+				case pastedRead:
+					continue
+				case pastedLeaves:
+					why = "expands to a `return` that extern-lsp does not follow out of the function"
+				}
+				text, line := at()
+				fu.macros = append(fu.macros, Unseen{File: f, Node: s, Why: fmt.Sprintf("%s (line %d) %s", text, line, why)})
+				break
 			}
 		case macroLike(name) && !knownMacros[name] && !ptoInstruction(u, name) && !u.definesFunction(name):
 			text, line := at()
@@ -252,6 +260,57 @@ func (u *Unit) scanUnseen(f *grammar.File, fn *grammar.Node) *fnUnseen {
 		})
 	}
 	return fu
+}
+
+// maxPastedDepth bounds how deep pastedSeen looks through instances
+// that use other pasting macros.
+const maxPastedDepth = 4
+
+// How much of a use of a pasting macro the analysis read (pastedSeen).
+const (
+	pastedUnread = iota
+	pastedRead
+	pastedLeaves
+)
+
+// pastedSeen says whether the statement s, a use of the pasting macro m,
+// is read whole (pastedRead): the unit parsed its instance
+// (cxx.PastedShadows), nothing in the instance is unseen, and it does not
+// leave the function (pastedLeaves: the exit model reads the returns of
+// the other macros' bodies only).
+func (u *Unit) pastedSeen(s *grammar.Node, m *cxx.Macro, depth int) int {
+	if !m.Pastes() || depth >= maxPastedDepth {
+		return pastedUnread
+	}
+	e := s.NamedChildren()
+	if len(e) == 0 {
+		return pastedUnread
+	}
+	c, ok := cxx.AsCall(e[0])
+	if !ok {
+		return pastedUnread
+	}
+	d, ok := u.FuncIndex().PastedInstance(c)
+	if !ok {
+		return pastedUnread
+	}
+	leaves := false
+	d.Node.Walk(func(n *grammar.Node) bool {
+		switch n.Kind() {
+		case "lambda_expression":
+			return false
+		case "return_statement", "goto_statement", "co_return_statement":
+			leaves = true
+		}
+		return !leaves
+	})
+	if leaves {
+		return pastedLeaves
+	}
+	if inner := u.scanUnseen(d.File, d.Node, depth+1); len(inner.macros)+len(inner.conds) > 0 {
+		return pastedUnread
+	}
+	return pastedRead
 }
 
 // mentionedName returns the first identifier under n that names one of

@@ -211,16 +211,18 @@ func TestStatisticsSight(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := jsonStatistics(t, dir).counters()
-	// Unread: RUN_PHASE (pasted) and the two uses of TRACED, whose other
-	// definition (built by the switch) stringizes its argument.
-	want := map[string]int{"macro_uses_undefined": 1, "macro_uses_unread": 3, "template_arguments_unknown": 1, "fixes_demoted": 3}
+	// Unread: the two uses of TRACED, whose other definition (built by
+	// the switch) stringizes its argument, and two pasting uses: one
+	// whose expansion returns (LEAVE_UNLESS), one whose expansion uses an
+	// undefined macro (RUN_STEP). RUN_PHASE(cube)'s expansion is read.
+	want := map[string]int{"macro_uses_undefined": 1, "macro_uses_unread": 4, "template_arguments_unknown": 1, "fixes_demoted": 4}
 	for k, n := range want {
 		if got[k] != n {
 			t.Errorf("json statistics %s = %d, want %d (%v)", k, got[k], n, got)
 		}
 	}
 	r := runBinary(t, dir, "check", "--statistics", "--quiet", ".")
-	if !regexp.MustCompile(`(?m)^fixes demoted to unsafe +3  \(`).MatchString(r.stdout) {
+	if !regexp.MustCompile(`(?m)^fixes demoted to unsafe +4  \(`).MatchString(r.stdout) {
 		t.Errorf("--statistics: no demoted fixes in\n%s", r.stdout)
 	}
 }

@@ -16,6 +16,8 @@
 #define INIT_CTX(ctx) (ctx).Init()
 #define CHECK_OR_RETURN(ok) if (!(ok)) { return; }
 #define RUN_PHASE(name) phase_##name()
+#define LEAVE_UNLESS(name) if (!name##_ready()) { return; }
+#define RUN_STEP(name) STEP_##name()
 
 struct Ctx {
   __aicore__ void Init() {}
@@ -48,7 +50,7 @@ __aicore__ inline void setup_stays(__gm__ int64_t *args) {
 __aicore__ inline void vendor_setup() {
   Ctx ctx;
   VENDOR_REGISTER(ctx);
-  AscendC::SyncAll(); // want "EXT004.*the fix is offered as unsafe: `VENDOR_REGISTER\\(ctx\\)` \\(line 50\\) looks like a macro whose definition is in no file of this extern \\(not found: `vendor/register_macros.h`\\)"
+  AscendC::SyncAll(); // want "EXT004.*the fix is offered as unsafe: `VENDOR_REGISTER\\(ctx\\)` \\(line 52\\) looks like a macro whose definition is in no file of this extern \\(not found: `vendor/register_macros.h`\\)"
 }
 
 template <bool kCubeServes>
@@ -58,14 +60,32 @@ __aicore__ inline void templated_tail() {
       return;
     }
   }
-  AscendC::SyncAll(); // want "EXT004.*offered as unsafe: the condition `\\(kCubeServes\\)` \\(line 56\\) depends on the template argument `kCubeServes`"
+  AscendC::SyncAll(); // want "EXT004.*offered as unsafe: the condition `\\(kCubeServes\\)` \\(line 58\\) depends on the template argument `kCubeServes`"
 }
 
 __aicore__ inline void phase_cube() {}
 
+// A pasting macro is read per pasted argument: `RUN_PHASE(cube)` is
+// `phase_cube()`, which does nothing the fix could undo.
 __aicore__ inline void pasted() {
   RUN_PHASE(cube);
-  AscendC::SyncAll(); // want "EXT004.*offered as unsafe: `RUN_PHASE\\(cube\\)` \\(line 67\\) uses a macro whose body extern-lsp cannot read as statements"
+  AscendC::SyncAll(); // want "EXT004.*vector-only barrier.*use `SyncAll<false>\\(\\)`$"
+}
+
+__aicore__ inline bool cube_ready() { return true; }
+
+// Its instance returns: the exit model does not follow that return, so
+// the fix is not promised.
+__aicore__ inline void pasted_leaves() {
+  LEAVE_UNLESS(cube);
+  AscendC::SyncAll(); // want "EXT004.*offered as unsafe: `LEAVE_UNLESS\\(cube\\)` \\(line 80\\) expands to a `return` that extern-lsp does not follow out of the function"
+}
+
+// Its instance uses a macro no file of the unit defines: `STEP_SYNC()`
+// is out of sight.
+__aicore__ inline void pasted_unknown() {
+  RUN_STEP(SYNC);
+  AscendC::SyncAll(); // want "EXT004.*offered as unsafe: `RUN_STEP\\(SYNC\\)` \\(line 87\\) uses a macro whose body extern-lsp cannot read as statements"
 }
 
 __aicore__ inline void FLUSH_LINE(__gm__ int32_t *p) { dcci(p, SINGLE_CACHE_LINE, CACHELINE_OUT); }
