@@ -27,16 +27,23 @@ var GMFalseSharing = register(&analysis.Analyzer{
 	Doc: analysis.Doc{
 		Summary: "cores scalar-store into GM slots closer than 64 bytes: each write-back carries the whole cache line and the last core to flush wins",
 		What: "Flags a scalar store (not in a SIMT vector function, `__simt_vf__`, whose stores take the vector unit's SIMT path) through a `__gm__` pointer (`out[i] = v`, `slots[i].x = v`, `+=`, `++`, " +
-			"`GlobalTensor::SetValue(i, v)`) whose index is a linear function of a core id: `get_block_idx(args)`, " +
+			"`GlobalTensor::SetValue(i, v)`, `g(i) = v`) whose index is a linear function of a core id: `get_block_idx(args)`, " +
 			"`GetBlockIdx()`, `get_sub_block_id(args)`, `GetSubBlockIdx()`, `get_subblockid()`, `block_idx`, a " +
-			"variable or member assigned from one (`blockIdx * kStride + lane`), or a helper that returns one, or " +
+			"variable or member assigned from one (`blockIdx * kStride + lane`, a constructor's `idx_(GetBlockIdx())`), " +
+			"the index of a grid-stride loop starting at one and stepping by the core count (`for (r = idx; r < n; r += " +
+			"GetBlockNum())`: the cores take neighbouring items in turn), or a helper that returns one, or " +
 			"whose pointer is a local carved at such an offset (`row = base + idx * kColumns; row[0] = v`, " +
 			"`GlobalTensor<T> rowGm = baseGm[idx * kColumns]`), or from a table entry read at a core id when the function also reads the " +
 			"next core's entry (`start = offs.GetValue(id)`, `end = offs.GetValue(id + 1)`, a store at `start + i`: the ranges touch, so the " +
 			"elements at each boundary are one apart; a parameter is followed to what the file's calls pass), when " +
 			"some core id's step times the element size is below 64 bytes. Strides and element sizes are resolved " +
 			"through constants, `sizeof`-free scalar types and the unit's structs (`alignas(64)` and padding " +
-			"fields count). Silent when a stride or size is not constant, when the store is guarded so one core " +
+			"fields count); the terms of one core id add up (`r * 3 + r` steps 4). A grid-stride loop's runtime stride " +
+			"(`q(r * n + r)`: n + 1 elements) is judged at the least value the tests around the store leave it (the `else` of " +
+			"`if (n < 16)`, the `then` of `if (n >= 16)`, what follows `if (n < 16) return;`; 1 when nothing bounds it): an SVD " +
+			"kernel's history fixed exactly this diagonal, for matrices under 16 rows, by letting one core store it. " +
+			"Silent when a size is not constant or another stride is not (a core's own block at a runtime size, " +
+			"`partial[blockIdx * n]`), when the store is guarded so one core " +
 			"writes (`if (blockIdx == 0)`, an earlier `if (blockIdx != 0) return;`), for DMA writes " +
 			"(`DataCopy`), which write whole blocks from UB, and for a slot at a block id of a kernel every host launch " +
 			"of which starts one block (no neighbouring block: in a mixed kernel only `block_idx` counts blocks). " +
@@ -130,13 +137,17 @@ func runGMFalseSharing(pass *analysis.Pass) {
 		if len(slots) == 0 {
 			continue
 		}
-		min := slots[0]
-		for _, t := range slots[1:] {
-			if abs(t.coef)*t.size < abs(min.coef)*min.size {
-				min = t
+		// Each slot's least step: a runtime stride at the least value a
+		// guard around the store leaves it (symStep).
+		var min slotStep
+		minStep := int64(-1)
+		for _, t := range slots {
+			n, ok := s13step(fs, a, t)
+			if ok && n > 0 && (minStep < 0 || n*t.size < minStep*min.size) {
+				min, minStep = t, n
 			}
 		}
-		if min.coef == 0 || abs(min.coef)*min.size >= cacheLine {
+		if minStep <= 0 || minStep*min.size >= cacheLine {
 			continue
 		}
 		if fs.singleWriter(a.Func(), a.Node) {
@@ -279,6 +290,8 @@ type falseSharing struct {
 	// onlyOneIn memoizes onlyOne per function.
 	onlyOneIn map[*grammar.Node]*onlyOneCode
 	defs      map[*grammar.Node]map[string]*localDef
+	// vm answers which names hold the core count (coreCount).
+	vm *unit.VarianceModel
 }
 
 // coreTerm is one core id in an index and the number of elements one step
@@ -290,6 +303,20 @@ type coreTerm struct {
 	// ranged is the read of this core's range start from a table
 	// (rangeStart), nil for a slot at the core id itself.
 	ranged *grammar.Node
+	// syms are the runtime parts of the step (`i * m_ + i`: coef 1 and
+	// m_ once): the step is coef plus each k times its symbol's value.
+	syms []symPart
+	// strided is set for a grid-stride loop's index (strideLoopInit):
+	// the cores take neighbouring items in turn, so only the item's
+	// size keeps their slots apart.
+	strided bool
+}
+
+// symPart is k times a value not known before the launch (a size, a
+// leading dimension).
+type symPart struct {
+	k int64
+	x *grammar.Node
 }
 
 func abs(x int64) int64 {
@@ -315,6 +342,14 @@ func storeIndex(a *cxx.Access) (*grammar.Node, string) {
 	case cxx.ViaSetValue:
 		c, ok := cxx.AsCall(a.Node)
 		if !ok || len(c.Args) != 2 || a.Var == nil {
+			return nil, ""
+		}
+		return c.Args[0], tensorElemType(a.Var)
+	case cxx.ViaCall:
+		// `uGm(i) = v`: GlobalTensor's operator() is a reference to
+		// element i.
+		c, ok := cxx.AsCall(a.Node)
+		if !ok || len(c.Args) != 1 || a.Var == nil {
 			return nil, ""
 		}
 		return c.Args[0], tensorElemType(a.Var)
@@ -378,6 +413,16 @@ func (s *falseSharing) linear(fn, e *grammar.Node, depth int) ([]coreTerm, bool)
 		if def := s.definition(fn, e); def != nil {
 			return s.linear(cxx.EnclosingFunction(def), def, depth+1)
 		}
+		if init := strideLoopInit(e, s.coreCount); init != nil {
+			// A grid-stride loop (`for (i = idx; i < n; i += num)`):
+			// on every pass the cores' i are as far apart as at the
+			// start.
+			terms, ok := s.linear(fn, init, depth+1)
+			for i := range terms {
+				terms[i].strided = true
+			}
+			return terms, ok
+		}
 		if s.coreMember(e) {
 			return []coreTerm{{id: e, coef: 1}}, true
 		}
@@ -412,9 +457,12 @@ func (s *falseSharing) linear(fn, e *grammar.Node, depth int) ([]coreTerm, bool)
 			if op.Text() == "-" {
 				for i := range rt {
 					rt[i].coef = -rt[i].coef
+					for j := range rt[i].syms {
+						rt[i].syms[j].k = -rt[i].syms[j].k
+					}
 				}
 			}
-			return append(lt, rt...), true
+			return mergeTerms(append(lt, rt...)), true
 		case "*", "<<":
 			for _, side := range [][2]*grammar.Node{{l, r}, {r, l}} {
 				k, ok := s.pass.Consts.Eval(side[1])
@@ -433,15 +481,62 @@ func (s *falseSharing) linear(fn, e *grammar.Node, depth int) ([]coreTerm, bool)
 				}
 				for i := range terms {
 					terms[i].coef *= k
+					for j := range terms[i].syms {
+						terms[i].syms[j].k *= k
+					}
 					if terms[i].coefNode == nil && cxx.NamedConstant(s.pass.Consts, side[1]) != nil {
 						terms[i].coefNode = side[1]
 					}
 				}
 				return terms, true
 			}
+			if op.Text() != "*" {
+				return nil, false
+			}
+			// A runtime stride (`i * m_`, a leading dimension): the step
+			// is the value, which a guard may bound (symStep).
+			for _, side := range [][2]*grammar.Node{{l, r}, {r, l}} {
+				if s.mentionsCore(fn, side[1], depth) || !runtimeValue(fn, side[1]) {
+					continue
+				}
+				terms, ok := s.linear(fn, side[0], depth)
+				if !ok || len(terms) == 0 {
+					continue
+				}
+				for i := range terms {
+					if len(terms[i].syms) > 0 || terms[i].ranged != nil {
+						return nil, false
+					}
+					terms[i].syms = []symPart{{k: terms[i].coef, x: side[1]}}
+					terms[i].coef, terms[i].coefNode = 0, nil
+				}
+				return terms, true
+			}
 		}
 	}
 	return nil, false
+}
+
+// mergeTerms adds up the terms of one core id (`i * m_ + i` steps m_ + 1
+// elements, not 1): each term alone is not the slot's step.
+func mergeTerms(ts []coreTerm) []coreTerm {
+	var out []coreTerm
+	for _, t := range ts {
+		j := slices.IndexFunc(out, func(u coreTerm) bool {
+			return u.ranged == nil && t.ranged == nil && u.id.Text() == t.id.Text()
+		})
+		if j < 0 {
+			out = append(out, t)
+			continue
+		}
+		out[j].coef += t.coef
+		out[j].strided = out[j].strided || t.strided
+		out[j].syms = append(slices.Clip(out[j].syms), t.syms...)
+		if out[j].coefNode != t.coefNode {
+			out[j].coefNode = nil
+		}
+	}
+	return out
 }
 
 // tableRead returns the table and index of a read of one element
@@ -876,6 +971,9 @@ func (s *falseSharing) testsCore(fn, cond *grammar.Node, op string) bool {
 
 func (s *falseSharing) diagnostic(a *cxx.Access, idx *grammar.Node, st slotStep) analysis.Diagnostic {
 	t, size := st.coreTerm, st.size
+	if len(t.syms) > 0 {
+		return s.symDiagnostic(a, st)
+	}
 	step := abs(t.coef) * size
 	per := cacheLine / step
 	through := ""
@@ -991,4 +1089,367 @@ var coreNamesKey = &unit.UnitKey[coreNameSet]{
 		})
 		return coreNameSet{all: all, direct: direct}
 	},
+}
+
+// s13step is the least number of elements slot t steps per core: its
+// constant part, plus, for the index of a grid-stride loop (the cores
+// take neighbouring items: `for (r = idx; r < n; r += num) q[r * n + r]
+// = v`), each runtime part at the least value the guards around the store
+// leave it (at least 1: a size). ok is false when a part can lower the
+// step (a negative multiple), and for a runtime step of another index.
+func s13step(fs *falseSharing, a *cxx.Access, t slotStep) (int64, bool) {
+	if len(t.syms) == 0 {
+		return abs(t.coef), true
+	}
+	if !t.strided {
+		// A core's own block at a runtime size (`partial[blockIdx *
+		// n]`): a size per core, usually a share of the whole, is not
+		// judged.
+		return 0, false
+	}
+	n := t.coef
+	for _, p := range t.syms {
+		if p.k <= 0 {
+			return 0, false
+		}
+		n += p.k * fs.lowerBound(a.Func(), a.Node, p.x)
+	}
+	return n, n > 0
+}
+
+// lowerBound is the least value of x where n runs, from the tests around
+// it: the then of `x >= K` or `x > K`, the else of `x < K` or `x <= K`
+// (`if (m_ < 16) { one core } else { every core }`), and what follows an
+// `if (x < K) return;` in fn's body; 1 (a size) when nothing bounds it.
+func (s *falseSharing) lowerBound(fn, n, x *grammar.Node) int64 {
+	name := symName(x)
+	lb := int64(1)
+	if name == "" {
+		return lb
+	}
+	for c, p := n, n.Parent(); p != nil && c != fn; c, p = p, p.Parent() {
+		if p.Kind() != "if_statement" {
+			continue
+		}
+		cond := cxx.ConditionOf(p)
+		switch c.Field() {
+		case "consequence":
+			lb = max(lb, s.boundIn(cond, name, true))
+		case "alternative":
+			lb = max(lb, s.boundIn(cond, name, false))
+		}
+	}
+	// An early return: `if (x < K) return;` before n in fn's body.
+	if body := fn.ChildByField("body"); body != nil {
+		for _, st := range body.NamedChildren() {
+			if st.Start >= n.Start {
+				break
+			}
+			if st.Kind() != "if_statement" || st.ChildByField("alternative") != nil || !endsInReturn(st.ChildByField("consequence")) {
+				continue
+			}
+			lb = max(lb, s.boundIn(cxx.ConditionOf(st), name, false))
+		}
+	}
+	return lb
+}
+
+// endsInReturn reports whether a branch is a return or a block ending in
+// one.
+func endsInReturn(b *grammar.Node) bool {
+	if b == nil {
+		return false
+	}
+	if b.Kind() == "compound_statement" {
+		kids := b.NamedChildren()
+		for len(kids) > 0 && kids[len(kids)-1].Kind() == "comment" {
+			kids = kids[:len(kids)-1]
+		}
+		if len(kids) == 0 {
+			return false
+		}
+		b = kids[len(kids)-1]
+	}
+	return b.Kind() == "return_statement"
+}
+
+// symName is the name a runtime stride is read through (`m_`,
+// `this->m_`, `tiling.n`), "" for another expression.
+func symName(x *grammar.Node) string {
+	x = cxx.Unparen(x)
+	for x != nil && x.Kind() == "cast_expression" {
+		x = cxx.Unparen(x.ChildByField("value"))
+	}
+	if x == nil {
+		return ""
+	}
+	switch x.Kind() {
+	case "identifier", "field_expression", "qualified_identifier":
+		return strings.TrimPrefix(strings.Join(strings.Fields(x.Text()), ""), "this->")
+	}
+	return ""
+}
+
+// boundIn is the least value of the name that cond (when holds) or its
+// negation leaves: a comparison with a constant, or, when it holds, any
+// operand of an `&&`; 1 when it says nothing.
+func (s *falseSharing) boundIn(cond *grammar.Node, name string, holds bool) int64 {
+	cond = cxx.Unparen(cond)
+	if cond == nil || cond.Kind() != "binary_expression" {
+		return 1
+	}
+	op := cond.ChildByField("operator")
+	l, r := cond.ChildByField("left"), cond.ChildByField("right")
+	if op == nil || l == nil || r == nil {
+		return 1
+	}
+	o := op.Text()
+	if o == "&&" {
+		if !holds {
+			return 1
+		}
+		return max(s.boundIn(l, name, true), s.boundIn(r, name, true))
+	}
+	if symName(l) != name {
+		// `K > x` is `x < K`.
+		l, r = r, l
+		switch o {
+		case "<":
+			o = ">"
+		case ">":
+			o = "<"
+		case "<=":
+			o = ">="
+		case ">=":
+			o = "<="
+		}
+	}
+	k, ok := s.pass.Consts.Eval(r)
+	if symName(l) != name || !ok {
+		return 1
+	}
+	if !holds {
+		switch o {
+		case "<":
+			o = ">="
+		case "<=":
+			o = ">"
+		case ">":
+			o = "<="
+		case ">=":
+			o = "<"
+		default:
+			return 1
+		}
+	}
+	switch o {
+	case ">=", "==":
+		return max(k, 1)
+	case ">":
+		return max(k+1, 1)
+	}
+	return 1
+}
+
+// strideLoopInit is the start of a grid-stride loop over name e (`for
+// (int i = idx; i < n; i += num)`) whose body holds e and writes the
+// index nowhere else: the update adds the core count (count), so the
+// cores take neighbouring items in turn. A loop over a core's own range
+// (`++i`) is not one.
+func strideLoopInit(e *grammar.Node, count func(*grammar.Node) bool) *grammar.Node {
+	name := e.Text()
+	for p := e.Parent(); p != nil && p.Kind() != "function_definition"; p = p.Parent() {
+		if p.Kind() != "for_statement" {
+			continue
+		}
+		init := p.ChildByField("initializer")
+		if init == nil || init.Kind() != "declaration" {
+			continue
+		}
+		var value *grammar.Node
+		for _, d := range init.ChildrenByField("declarator") {
+			if d.Kind() == "init_declarator" && cxx.DeclaredName(d) == name {
+				value = d.ChildByField("value")
+			}
+		}
+		if value == nil {
+			continue
+		}
+		up := cxx.Unparen(p.ChildByField("update"))
+		if up == nil {
+			return nil
+		}
+		if step := addedTo(up, name); step == nil || !count(step) {
+			return nil
+		}
+		body := p.ChildByField("body")
+		written := false
+		if body != nil {
+			body.Walk(func(n *grammar.Node) bool {
+				var t *grammar.Node
+				switch n.Kind() {
+				case "assignment_expression":
+					t = n.ChildByField("left")
+				case "update_expression":
+					t = n.ChildByField("argument")
+				}
+				if t != nil && cxx.Unparen(t).Text() == name {
+					written = true
+				}
+				return !written
+			})
+		}
+		if written {
+			return nil
+		}
+		return value
+	}
+	return nil
+}
+
+// addedTo returns k of an update that adds k to name (`i += k`, `i = i
+// + k`, k not reading name), nil for any other.
+func addedTo(up *grammar.Node, name string) *grammar.Node {
+	if up.Kind() != "assignment_expression" {
+		return nil
+	}
+	l, r, op := up.ChildByField("left"), up.ChildByField("right"), up.ChildByField("operator")
+	if l == nil || r == nil || op == nil || cxx.Unparen(l).Text() != name {
+		return nil
+	}
+	switch op.Text() {
+	case "+=":
+		if !mentionsName(r, name) {
+			return r
+		}
+	case "=":
+		r = cxx.Unparen(r)
+		if r.Kind() != "binary_expression" || r.ChildByField("operator").Text() != "+" {
+			return nil
+		}
+		a, b := cxx.Unparen(r.ChildByField("left")), cxx.Unparen(r.ChildByField("right"))
+		if a.Text() == name && !mentionsName(b, name) {
+			return b
+		}
+		if b.Text() == name && !mentionsName(a, name) {
+			return a
+		}
+	}
+	return nil
+}
+
+// coreCount reports whether e holds the launch's core count
+// (`GetBlockNum()`, `get_block_num(args)`, or a local or member every
+// definition of which is one: VarianceModel.Getter).
+func (s *falseSharing) coreCount(e *grammar.Node) bool {
+	if s.vm == nil {
+		s.vm = s.pass.Closure().Variance(s.pass.Spend)
+	}
+	switch s.vm.Getter(e) {
+	case "GetBlockNum", "get_block_num":
+		return true
+	}
+	return false
+}
+
+func mentionsName(e *grammar.Node, name string) bool {
+	found := false
+	e.Walk(func(n *grammar.Node) bool {
+		if n.Kind() == "identifier" && n.Text() == name {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// symDiagnostic reports a slot whose step is a runtime value: how small
+// the value may get before cores share a line.
+func (s *falseSharing) symDiagnostic(a *cxx.Access, st slotStep) analysis.Diagnostic {
+	t, size := st.coreTerm, st.size
+	var parts []string
+	for _, p := range t.syms {
+		x := shortText(p.x)
+		if p.k != 1 {
+			x = fmt.Sprintf("%d × %s", p.k, x)
+		}
+		parts = append(parts, x)
+	}
+	if t.coef != 0 {
+		parts = append(parts, strconv.FormatInt(t.coef, 10))
+	}
+	step := strings.Join(parts, " + ")
+	least, _ := s13step(s, a, st)
+	need := (cacheLine + size - 1) / size
+	bound := ""
+	if len(t.syms) == 1 {
+		p := t.syms[0]
+		// The least value of the symbol that gives a whole line.
+		v := (need - t.coef + p.k - 1) / p.k
+		bound = fmt.Sprintf(" while `%s` is below %d", shortText(p.x), v)
+	}
+	msg := fmt.Sprintf("`%s` stores to a GM slot %s × %d bytes from the next core's (`%s` steps %s %d-byte `%s` elements), "+
+		"a runtime stride nothing around the store keeps at 64 bytes or more: %s (as little as %d bytes here) two or more cores' slots share a 64-byte cache line, "+
+		"and each core's write-back (`dcci(..., CACHELINE_OUT)`, or the line's eviction) writes the whole line, so the last core to write it back wins and the others' values are lost; "+
+		"let one core store when the stride is under 64 bytes, or pad the slots",
+		shortText(a.Node), "("+step+")", size, shortText(t.id), step, size, cxx.BaseName(st.elemType), strings.TrimSpace(bound), least*size)
+	return analysis.Diagnostic{Start: a.Node.Start, End: a.Node.End, Message: msg}
+}
+
+// runtimeValue reports whether x is a value the launch decides: a field
+// (`tiling->n`, `cfg.rows`), or a parameter, local or non-static member
+// the unit declares, not `constexpr`. A name the unit does not declare
+// (a constant of a header that did not resolve) may be any constant.
+func runtimeValue(fn, x *grammar.Node) bool {
+	x = cxx.Uncast(x)
+	for x != nil && x.Kind() == "call_expression" {
+		// `static_cast<uint64_t>(n)`
+		c, ok := cxx.AsCall(x)
+		if !ok || len(c.Args) != 1 || !strings.HasSuffix(c.Name, "_cast") && !strings.HasSuffix(c.Name, "_t") {
+			return false
+		}
+		x = cxx.Uncast(c.Args[0])
+	}
+	if x == nil || fn == nil {
+		return false
+	}
+	switch x.Kind() {
+	case "field_expression":
+		return true
+	case "identifier":
+	default:
+		return false
+	}
+	name := x.Text()
+	for _, p := range cxx.Params(fn) {
+		if p.Name == name {
+			return true
+		}
+	}
+	declared := func(scope *grammar.Node, kinds ...string) bool {
+		found := false
+		scope.Walk(func(n *grammar.Node) bool {
+			if found {
+				return false
+			}
+			if slices.Contains(kinds, n.Kind()) && !strings.Contains(n.Text(), "constexpr") && !strings.HasPrefix(n.Text(), "static") {
+				for _, d := range n.ChildrenByField("declarator") {
+					if cxx.DeclaredName(d) == name {
+						found = true
+					}
+				}
+			}
+			return n.Kind() != "lambda_expression"
+		})
+		return found
+	}
+	if declared(fn, "declaration") {
+		return true
+	}
+	if cls := fn.Ancestor("class_specifier", "struct_specifier"); cls != nil {
+		if body := cls.ChildByField("body"); body != nil && declared(body, "field_declaration") {
+			return true
+		}
+	}
+	return false
 }

@@ -130,6 +130,14 @@ var nameDefsKey = &UnitKey[[]NameDef]{
 					if l, r := n.ChildByField("left"), n.ChildByField("right"); l != nil && r != nil {
 						defs = append(defs, NameDef{l, r})
 					}
+				case "field_initializer":
+					// A constructor's `aivIdx(GetBlockIdx())`: the member's
+					// value, when one argument gives it.
+					if kids := n.NamedChildren(); len(kids) == 2 && kids[0].Kind() == "field_identifier" {
+						if args := kids[1].NamedChildren(); len(args) == 1 && args[0].Kind() != "comment" {
+							defs = append(defs, NameDef{kids[0], args[0]})
+						}
+					}
 				}
 			}
 		}

@@ -834,6 +834,13 @@ func (m *VarianceModel) Getter(e *grammar.Node) string {
 }
 
 func (m *VarianceModel) getter(fn, e *grammar.Node, depth int) string {
+	if e != nil && (e.Kind() == "argument_list" || e.Kind() == "initializer_list") {
+		// A constructor's `cores_(GetBlockNum())` gives the member its
+		// one argument.
+		if kids := e.NamedChildren(); len(kids) == 1 {
+			e = kids[0]
+		}
+	}
 	e = cxx.Uncast(e)
 	if e == nil || depth > 3 {
 		return ""
