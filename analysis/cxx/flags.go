@@ -237,6 +237,21 @@ func IsHardwareSyncAll(c Call) bool {
 	return c.Name == "SyncAll" && c.Receiver == nil && c.InNamespace("AscendC") && len(c.Args) == 0
 }
 
+// IsSoftwareSyncAll reports whether c is AscendC's software barrier over
+// every core of the launch: `SyncAll(gmWorkspace, ubWorkspace)`, or with a
+// core count of 0 (all cores). A count of some cores leaves the others
+// out of it.
+func IsSoftwareSyncAll(c Call, r *Resolver) bool {
+	if c.Name != "SyncAll" || c.Receiver != nil || !c.InNamespace("AscendC") || len(c.Args) < 2 || len(c.Args) > 3 {
+		return false
+	}
+	if len(c.Args) == 3 {
+		v, ok := evalOne(r, c.Args[2])
+		return ok && v == 0
+	}
+	return true
+}
+
 // SyncAllAIVOnly reports whether a hardware SyncAll call is the vector-only
 // barrier (`isAIVOnly`, the default): known is false when its template
 // argument is not a constant.
@@ -258,6 +273,10 @@ const (
 	BarrierSyncAll  BarrierKind = iota + 1 // SyncAll() / SyncAll<...>()
 	BarrierFlagSet                         // a mode-0 flag set
 	BarrierFlagWait                        // a wait on a mode-0 flag
+	// BarrierSoftware: a barrier cores build in GM (AscendC's
+	// `SyncAll(gmWorkspace, ubWorkspace)`): no FFTS flag, but every core
+	// must arrive all the same. HardwareBarriers never returns it.
+	BarrierSoftware
 )
 
 // Barrier is a hardware barrier site: a point every core of the launch (of

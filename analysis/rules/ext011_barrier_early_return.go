@@ -29,7 +29,9 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 		Summary: "a `return` before a hardware barrier, or a branch around one, lets one core skip it while the others wait for it",
 		What: "Flags a `return` that can run before a hardware barrier (`SyncAll`, a mode-0 cross-core flag set, also called through a " +
 			"macro forwarding its arguments, `INTRINSIC_NO_ARGS(AscendC::SyncAll)`; a return " +
-			"between the set and its wait has already arrived and is silent) later in the same function, or before a call that reaches one through workspace functions (a few levels " +
+			"between the set and its wait has already arrived and is silent), or AscendC's software barrier `SyncAll(gmWorkspace, " +
+			"ubWorkspace)` (every core must arrive at it too; with a core count other than 0 as its third argument the other cores " +
+			"are left out, and it is not judged), later in the same function, or before a call that reaches one through workspace functions (a few levels " +
 			"deep, in the file and its includes), or inside a loop whose body reaches one. Conditional returns are errors " +
 			"unless the condition is the same on every core of the type: a core-type test, `if constexpr`, a constant, a " +
 			"template argument, a tiling-key test (`TILING_KEY_IS(k)`), the launch's workspace (`GetUserWorkspace(ws)`, `GetSysWorkSpacePtr()`), or values read only from scalar `args[k]` slots, tiling fields, GM words every core reads " +
@@ -89,9 +91,14 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"function decrements a counter its caller passed by reference, and a later loop pays it); a barrier under " +
 			"`if (i == 0)` on the first pass of the loop holding the return; and two returns whose tests differ in one " +
 			"taken each way (`if (idx >= n && atomic) return;` and `if (idx < n) { if (atomic) return; }`): together every " +
-			"core leaves. Without a return, a `SyncAll` in one branch of an `if` whose test differs between cores is " +
+			"core leaves. Without a return, a `SyncAll` (hardware or software) in one branch of an `if` whose test differs between cores is " +
 			"flagged at the barrier when the test reads the block id (`GetBlockIdx()`, or a local or member holding only " +
-			"that) and neither the other branch nor the code after the `if` in that function reaches a barrier (`if (idx < a) { SyncAll(); } else if (idx < b) { SyncAll(); }` with no `else`); " +
+			"that, a constructor's `idx_(GetBlockIdx())` too), or a local initialized from it or a helper whose returned value is computed from it " +
+			"(`first = FirstColumn(k)` returning `base + idx_`; not a flag a helper decides by tests and returns as `true`/`false`), and neither the other branch nor, " +
+			"for a branch that can leave otherwise (a `return`, `break`, `continue`), the code after the `if` in that function reaches a barrier " +
+			"(`if (idx < a) { SyncAll(); } else if (idx < b) { SyncAll(); }` with no `else`): a branch that falls through to a barrier after the `if` " +
+			"arrives there too, one arrival more than the cores that skipped it (an SVD kernel's history hung on `if (first < n) { ...; " +
+			"SyncAll(gm, ub); }` in a loop, and fixed it by moving the barrier out of the `if`); " +
 			"a test against a tiling field the host launches another count by is named or said less, as for returns.",
 		Why: "A hardware barrier releases only when every core of the launch (every core of one type, for mode-0 flags) " +
 			"has arrived; `pl.spmd(N, sync_start=True)` launches all N blocks together precisely so that they can. A block " +
@@ -119,6 +126,39 @@ func allBarrierSites(pass *analysis.Pass) barrierSites {
 	return unit.Fact(pass.Closure(), barrierSitesKey)
 }
 
+// arrivalSites are the hardware barrier sites and the software barriers
+// every core must also reach (AscendC's `SyncAll(gm, ub)`): what a core
+// that leaves early, or skips a branch, makes the others wait at.
+func arrivalSites(pass *analysis.Pass) barrierSites {
+	return unit.Fact(pass.Closure(), arrivalSitesKey)
+}
+
+var arrivalSitesKey = &unit.UnitKey[barrierSites]{
+	Name: "rules.arrivalSites",
+	Compute: func(ctx context.Context, u *unit.Unit) barrierSites {
+		out := barrierSites{}
+		for n, b := range unit.Fact(u, barrierSitesKey) {
+			out[n] = b
+		}
+		for _, f := range u.CodeFiles() {
+			for _, n := range u.Calls(f).Named("SyncAll") {
+				if c, ok := cxx.AsCall(n); ok && f.CoresOf(n) != grammar.None && cxx.IsSoftwareSyncAll(c, u.Consts()) {
+					out[n] = cxx.Barrier{Node: n, Kind: cxx.BarrierSoftware}
+				}
+			}
+		}
+		return out
+	},
+}
+
+// barrierNoun names a barrier site for a message.
+func barrierNoun(b cxx.Barrier) string {
+	if b.Kind == cxx.BarrierSoftware {
+		return "software barrier"
+	}
+	return "hardware barrier"
+}
+
 var barrierSitesKey = &unit.UnitKey[barrierSites]{
 	Name: "rules.barrierSites",
 	Compute: func(ctx context.Context, u *unit.Unit) barrierSites {
@@ -140,7 +180,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 	if len(returns) == 0 && len(syncAlls) == 0 {
 		return
 	}
-	sites := allBarrierSites(pass)
+	sites := arrivalSites(pass)
 	if len(sites) == 0 || !pass.Mixed() && launchedBlocks(pass, "") == 1 {
 		// A kernel every host launch starts on one block has no other
 		// core to wait for.
@@ -227,9 +267,9 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 			// The host's split gives every launched block a share.
 			continue
 		}
-		target := "the hardware barrier `" + shortText(leaf.Call) + "`" + lineRef(pass, leaf)
+		target := "the " + barrierNoun(sites[leaf.Call]) + " `" + shortText(leaf.Call) + "`" + lineRef(pass, leaf)
 		if len(chain) > 1 {
-			target = "`" + shortText(call) + "`" + lineRef(pass, chain[0]) + ", which reaches the hardware barrier `" +
+			target = "`" + shortText(call) + "`" + lineRef(pass, chain[0]) + ", which reaches the " + barrierNoun(sites[leaf.Call]) + " `" +
 				shortText(leaf.Call) + "`" + lineRef(pass, leaf)
 		}
 		diag := analysis.Diagnostic{
@@ -1086,7 +1126,7 @@ func skippedBarriers(pass *analysis.Pass, fx *fnIndexes, sites barrierSites, cal
 		b, ok := sites[n]
 		fn := cxx.EnclosingFunction(n)
 		cores := pass.Cores(n)
-		if !ok || b.Kind != cxx.BarrierSyncAll || fn == nil || cores == grammar.None || pass.Stopped() {
+		if !ok || b.Kind != cxx.BarrierSyncAll && b.Kind != cxx.BarrierSoftware || fn == nil || cores == grammar.None || pass.Stopped() {
 			continue
 		}
 		ix := fx.of(fn)
@@ -1107,10 +1147,13 @@ func skippedBarriers(pass *analysis.Pass, fx *fnIndexes, sites barrierSites, cal
 					break
 				}
 			}
-			if m, _ := ix.firstReaching(p.End, cores); m != nil {
-				break // the other cores meet a barrier after the if
+			if m, _ := ix.firstReaching(p.End, cores); m != nil && leavesBranch(child) {
+				// The other cores meet a barrier after the if, which the
+				// cores in the branch do not reach: one arrival each. A
+				// branch that falls through to it arrives twice.
+				break
 			}
-			if !readsBlockID(fx.vm, cxx.ConditionOf(p)) ||
+			if !readsBlockID(fx.vm, cxx.ConditionOf(p)) && !fx.blockDerived(fn, cxx.ConditionOf(p), 0) ||
 				branch == "consequence" && !doubledVectorIDs(pass, cores) && blockBelowCount(fx.vm, cxx.ConditionOf(p)) {
 				// Not a test of the block id itself (values derived from it
 				// may still be alike on every core), or true on every
@@ -1120,7 +1163,7 @@ func skippedBarriers(pass *analysis.Pass, fx *fnIndexes, sites barrierSites, cal
 			diag := analysis.Diagnostic{
 				Start: n.Start,
 				End:   n.End,
-				Message: "only the cores for which `" + conditionText(p) + "` takes this branch reach the hardware barrier `" +
+				Message: "only the cores for which `" + conditionText(p) + "` takes this branch reach the " + barrierNoun(b) + " `" +
 					shortText(n) + "`: the others skip it, and the cores that reach it wait for them forever (507018); " +
 					"give every path the barrier",
 				Related: []analysis.Related{analysis.RelatedAt(pass.File, p, "the test the cores take apart")},
@@ -1172,4 +1215,102 @@ func emptySplitShare(vm *unit.VarianceModel, e *grammar.Node) bool {
 		}
 	}
 	return name != "" && vm.SplitShare(name)
+}
+
+// leavesBranch reports whether a branch can end other than by falling
+// through to the code after its if: it holds a return, break, continue or
+// goto (a branch that returns after its barrier arrives once, as the
+// cores that skip it do at a barrier after the if).
+func leavesBranch(b *grammar.Node) bool {
+	found := false
+	b.Walk(func(n *grammar.Node) bool {
+		switch n.Kind() {
+		case "return_statement", "break_statement", "continue_statement", "goto_statement", "co_return_statement":
+			found = true
+		case "lambda_expression":
+			return false
+		}
+		return !found
+	})
+	return found
+}
+
+// blockDerived reports whether e computes its value from the block id:
+// reads a name holding it (readsBlockID: `GetBlockIdx()`, a local or
+// member holding only that, a constructor's `idx_(GetBlockIdx())`), or a
+// local of fn initialized from such a value, or calls a helper of the
+// unit whose returned value is (`first = FirstColumn(k)` returning `base
+// + idx_`), a few levels deep. Not a value a test decides in the helper
+// (`if (n == 0) return false; ... return true;`): only what is returned.
+func (fx *fnIndexes) blockDerived(fn, e *grammar.Node, depth int) bool {
+	if e == nil || fn == nil || depth > 3 {
+		return false
+	}
+	if readsBlockID(fx.vm, e) {
+		return true
+	}
+	found := false
+	e.Walk(func(n *grammar.Node) bool {
+		if found {
+			return false
+		}
+		switch n.Kind() {
+		case "identifier":
+			if v := localInit(fn, n); v != nil && v != e && !v.Contains(n) && fx.blockDerived(fn, v, depth+1) {
+				found = true
+			}
+		case "call_expression":
+			c, ok := cxx.AsCall(n)
+			if !ok {
+				return true
+			}
+			for _, d := range fx.funcs.OfClass(n, c, fx.funcs.Callees(c)) {
+				if d.Node == fn {
+					continue
+				}
+				for _, r := range ownReturns(d.Node) {
+					if v := r.NamedChildren(); len(v) == 1 && fx.blockDerived(d.Node, v[0], depth+1) {
+						found = true
+					}
+				}
+			}
+		case "lambda_expression":
+			return false
+		}
+		return !found
+	})
+	return found
+}
+
+// localInit is the initializer of the local of fn that identifier n
+// names: the last declaration before n in a block holding n (nil for a
+// parameter or a member).
+func localInit(fn, n *grammar.Node) *grammar.Node {
+	var init *grammar.Node
+	fn.Walk(func(d *grammar.Node) bool {
+		if d.Start >= n.Start {
+			return false
+		}
+		if d.Kind() == "init_declarator" && cxx.DeclaredName(d) == n.Text() {
+			if b := d.Ancestor("compound_statement", "for_statement"); b != nil && b.Contains(n) {
+				init = d.ChildByField("value")
+			}
+		}
+		return d.Kind() != "lambda_expression"
+	})
+	return init
+}
+
+// ownReturns are fn's return statements, not those of a lambda in it.
+func ownReturns(fn *grammar.Node) []*grammar.Node {
+	var out []*grammar.Node
+	if body := fn.ChildByField("body"); body != nil {
+		body.Walk(func(n *grammar.Node) bool {
+			if n.Kind() == "return_statement" {
+				out = append(out, n)
+			}
+			return n.Kind() != "lambda_expression"
+		})
+	}
+	return out
 }
