@@ -35,7 +35,7 @@ func readBackLater(pass *analysis.Pass, sum *cxx.Summaries, m *callersFlushMemo,
 	if o.Kind != cxx.NamedOrigin || local(a.Root(), a) {
 		return nil
 	}
-	w := &readBackWalk{pass: pass, sum: sum, funcs: pass.Reach().FuncIndex(), o: o, cores: cores, down: map[*grammar.Node]int8{}, exits: m.exits}
+	w := &readBackWalk{pass: pass, sum: sum, funcs: pass.Reach().FuncIndex(), o: o, cores: cores, down: map[*grammar.Node]int8{}, exits: m.exits, class: cxx.ClassOf(a.Func())}
 	fn := a.Func()
 	r, stop := w.in(fn, a.Node, 0)
 	if r != nil || stop {
@@ -55,6 +55,9 @@ type readBackWalk struct {
 	down  map[*grammar.Node]int8
 	reads map[*grammar.Node]*readBack
 	exits blockReturns
+	// class is the store's function's class: another class's member
+	// of the name is another object's memory.
+	class string
 }
 
 // in walks fn from after node after (its start for nil) to its end, or
@@ -79,11 +82,12 @@ func (w *readBackWalk) in(fn, after *grammar.Node, depth int) (*readBack, bool) 
 		if n.Start >= wbAt {
 			return nil, written
 		}
-		if w.pass.Cores(n)&w.cores == 0 {
+		if w.pass.Cores(n)&w.cores == 0 || after != nil && otherBranch(w.exits.chains, after, n) {
+			// Not run, or on the other side of an if around after.
 			continue
 		}
 		if r, ok := w.sum.DMARead(n); ok {
-			if r.SameRegion(w.o) {
+			if r.SameRegion(w.o) && (w.class == "" || cxx.ClassOf(fn) == w.class) {
 				return &readBack{call: n, fn: fn}, false
 			}
 			continue

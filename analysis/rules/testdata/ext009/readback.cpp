@@ -151,3 +151,56 @@ extern "C" __global__ __aicore__ void dispatch(GM_ADDR q, int n, int mode) {
   d.Init(q, n, mode);
   d.Process();
 }
+
+// Silent: two kernel classes with a member of one name, one dispatched
+// or the other; the scalar one's stores are not the other's copy-in.
+class ByScalar {
+public:
+  __aicore__ inline void Init(GM_ADDR v, int n) {
+    n_ = n;
+    vGm.SetGlobalBuffer((__gm__ float *)v, n);
+  }
+  __aicore__ inline void Process() {
+    for (int i = 0; i < n_; i++) {
+      vGm.SetValue(i, vGm.GetValue(i) + 1.0f);
+    }
+  }
+
+private:
+  int n_;
+  GlobalTensor<float> vGm;
+};
+
+class ByVector {
+public:
+  __aicore__ inline void Init(GM_ADDR v, int n) {
+    n_ = n;
+    vGm.SetGlobalBuffer((__gm__ float *)v, n);
+    pipe.InitBuffer(inQ, 1, n * 4);
+  }
+  __aicore__ inline void Process() {
+    LocalTensor<float> t = inQ.AllocTensor<float>();
+    DataCopy(t, vGm, n_);
+    inQ.EnQue(t);
+    t = inQ.DeQue<float>();
+    inQ.FreeTensor(t);
+  }
+
+private:
+  int n_;
+  TPipe pipe;
+  TQue<TPosition::VECIN, 1> inQ;
+  GlobalTensor<float> vGm;
+};
+
+extern "C" __global__ __aicore__ void bump(GM_ADDR v, int n, int aligned) {
+  if (aligned == 0) {
+    ByScalar op;
+    op.Init(v, n);
+    op.Process();
+  } else {
+    ByVector op;
+    op.Init(v, n);
+    op.Process();
+  }
+}
