@@ -484,18 +484,8 @@ func touchedCores(pass *analysis.Pass, fc, inner *cxx.FlagCall) grammar.Cores {
 	if !fc.ModeKnown {
 		return grammar.Both
 	}
-	switch fc.Mode {
-	case 0:
-		return caller
-	case 1:
-		return grammar.AIV
-	case 2:
-		switch caller {
-		case grammar.AIC:
-			return grammar.AIV
-		case grammar.AIV:
-			return grammar.AIC
-		}
+	if t := flagTarget(caller, fc.Mode); t != grammar.None {
+		return t
 	}
 	return grammar.Both
 }

@@ -72,15 +72,7 @@ func (w *Workspace) splitShares(entry string) map[string]bool {
 			if !ok {
 				return nil
 			}
-			if out == nil {
-				out = shares
-			} else {
-				for f := range out {
-					if shares != nil && !shares[f] {
-						delete(out, f)
-					}
-				}
-			}
+			out = meetShares(out, shares)
 		}
 	}
 	if launches == 0 || len(out) == 0 {
@@ -122,15 +114,7 @@ func (r *hostReader) launchedShares(h *hostSrc, open int) (map[string]bool, bool
 		if shares == nil {
 			return nil, false
 		}
-		if out == nil {
-			out = shares
-		} else {
-			for f := range out {
-				if !shares[f] {
-					delete(out, f)
-				}
-			}
-		}
+		out = meetShares(out, shares)
 	}
 	return out, true
 }
@@ -242,15 +226,7 @@ func (r *hostReader) countShares(name, p string, depth int) map[string]bool {
 		if shares == nil {
 			return nil
 		}
-		if out == nil {
-			out = shares
-		} else {
-			for f := range out {
-				if !shares[f] {
-					delete(out, f)
-				}
-			}
-		}
+		out = meetShares(out, shares)
 	}
 	if returns == 0 || len(out) == 0 {
 		return nil
@@ -303,15 +279,7 @@ func (r *hostReader) splitShares(name, p, used string) map[string]bool {
 		}
 		loops = append(loops, loop)
 		firstLoop = min(firstLoop, loop[0])
-		if out == nil {
-			out = shares
-		} else {
-			for f := range out {
-				if !shares[f] {
-					delete(out, f)
-				}
-			}
-		}
+		out = meetShares(out, shares)
 	}
 	// A plain store to a share after the first covering loop, outside
 	// the loops, could set a launched block's share to 0.
@@ -596,4 +564,19 @@ func (h *hostSrc) constant(text string, depth int) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// meetShares narrows out to the fields shares also holds: a nil out is
+// not narrowed yet (shares is the first answer), a nil shares narrows
+// nothing.
+func meetShares(out, shares map[string]bool) map[string]bool {
+	if out == nil {
+		return shares
+	}
+	for f := range out {
+		if shares != nil && !shares[f] {
+			delete(out, f)
+		}
+	}
+	return out
 }
