@@ -102,7 +102,7 @@ func TestEditFloodCoalesces(t *testing.T) {
 	held, release := make(chan struct{}, 1), make(chan struct{})
 	var hold atomic.Bool
 	c := startServerWith(t, Options{}, func(s *Server) {
-		s.hooks.analysis = func(ctx context.Context, path string) {
+		s.hooks.analysis = func(ctx context.Context, path string, _ []byte) {
 			if hold.Load() && filepath.Base(path) == "entry.cpp" {
 				held <- struct{}{}
 				<-release

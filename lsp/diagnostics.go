@@ -159,7 +159,8 @@ func (s *view) analyse(ctx context.Context, path string, uncapped bool) ([]analy
 			return nil, aerr
 		}
 		if s.hooks.analysis != nil {
-			s.hooks.analysis(rctx, path)
+			src, _ := s.ws.Source(path)
+			s.hooks.analysis(rctx, path, src)
 		}
 		t0, c0 := time.Now(), processCPU()
 		diags, err = engine.Analyse(rctx, s.ws, path, opts)

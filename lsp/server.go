@@ -172,8 +172,8 @@ type testHooks struct {
 	// request runs in a request's goroutine before its handler.
 	request func(method string)
 	// analysis runs before each analysis of a file, with the context the
-	// analysis runs under.
-	analysis func(ctx context.Context, path string)
+	// analysis runs under and the text it analyses.
+	analysis func(ctx context.Context, path string, src []byte)
 	// cost replaces the measured cost of an analysis of path.
 	cost func(path string, measured time.Duration) time.Duration
 	// parse runs before an analysis parses its unit's files.

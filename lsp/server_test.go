@@ -348,7 +348,7 @@ func TestSameSettingsKeepFirstDiagnostics(t *testing.T) {
 	runs := 0
 	started := make(chan struct{})
 	c := startServerWith(t, Options{}, func(s *Server) {
-		s.hooks.analysis = func(_ context.Context, path string) {
+		s.hooks.analysis = func(_ context.Context, path string, _ []byte) {
 			if filepath.Base(path) == "entry.cpp" {
 				mu.Lock()
 				runs++
