@@ -607,9 +607,7 @@ func (r *hostReader) count(h *hostSrc, a, b, depth int) ([]hostCount, bool) {
 		}
 		var from, to int
 		switch {
-		case strings.Contains("+-*/%|&^", h.text(i+1)) && h.is(i+2, "="), h.is(i+1, "+") && h.is(i+2, "+"),
-			h.is(i+1, "-") && h.is(i+2, "-"), h.is(i-1, "+") && h.is(i-2, "+"), h.is(i-1, "-") && h.is(i-2, "-"),
-			h.is(i-1, "&") && (h.is(i-2, "(") || h.is(i-2, ",")):
+		case h.changedInPlace(i):
 			// Changed in place or through its address: not one value.
 			return nil, false
 		case h.is(i+1, "=") && !h.is(i+2, "="):
@@ -713,4 +711,13 @@ func (h *hostSrc) fieldSized(f string) (sized, min bool) {
 		}
 	}
 	return n > 0, min
+}
+
+// changedInPlace reports whether the name at token i is changed other
+// than by a plain assignment: compound assignment (`n += …`), increment or
+// decrement, or its address passed on (`f(&n)`), so it holds no one value.
+func (h *hostSrc) changedInPlace(i int) bool {
+	return strings.Contains("+-*/%|&^", h.text(i+1)) && h.is(i+2, "=") || h.is(i+1, "+") && h.is(i+2, "+") ||
+		h.is(i+1, "-") && h.is(i+2, "-") || h.is(i-1, "+") && h.is(i-2, "+") || h.is(i-1, "-") && h.is(i-2, "-") ||
+		h.is(i-1, "&") && (h.is(i-2, "(") || h.is(i-2, ","))
 }

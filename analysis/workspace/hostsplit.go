@@ -129,9 +129,7 @@ func (h *hostSrc) localValues(fn *hostFn, name string, end int) ([][2]int, bool)
 			continue
 		}
 		switch {
-		case strings.Contains("+-*/%|&^", h.text(i+1)) && h.is(i+2, "="), h.is(i+1, "+") && h.is(i+2, "+"),
-			h.is(i+1, "-") && h.is(i+2, "-"), h.is(i-1, "+") && h.is(i-2, "+"), h.is(i-1, "-") && h.is(i-2, "-"),
-			h.is(i-1, "&") && (h.is(i-2, "(") || h.is(i-2, ",")):
+		case h.changedInPlace(i):
 			return nil, false
 		case h.is(i+1, "=") && !h.is(i+2, "="):
 			to := i + 2
