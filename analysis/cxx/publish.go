@@ -16,16 +16,9 @@ import (
 // published by DMA right after a DMA write of the data can reach the
 // waiter first. What orders them: PipeBarrier<PIPE_MTE3>/<PIPE_ALL>
 // (pipe_barrier), a wait on an event whose source is the DMA's pipe
-// (WaitFlag<MTE3_S>), a barrier. A cross-core set is not judged: its pipe
+// (WaitFlag<MTE3_S>), a barrier: StoreDrain. A cross-core set is not judged: its pipe
 // says what it announces (a set on PIPE_MTE2 after the output's copy
 // frees the input buffer, not the output).
-
-// dmaPipe bits: the pipes a GM write may still be in flight on.
-const (
-	pipeMTE3 uint8 = 1 << iota
-	pipeFIX
-	allDMAPipes = pipeMTE3 | pipeFIX
-)
 
 // EarlyPublish is one flag published while a data DMA before it, in the
 // same function, may still be in flight.
@@ -196,15 +189,15 @@ func (p *PublishOrder) summary(fn *grammar.Node, depth int) *pubSummary {
 		return s
 	}
 	if depth > maxPublishDepth || p.aborted {
-		return &pubSummary{pass: allDMAPipes}
+		return &pubSummary{pass: StorePipes}
 	}
 	// A recursive call is taken as doing nothing.
-	p.memo[fn] = &pubSummary{pass: allDMAPipes}
+	p.memo[fn] = &pubSummary{pass: StorePipes}
 	f := p.s.FileOf(fn)
 	body := fn.ChildByField("body")
 	sum := &pubSummary{}
 	if f == nil || body == nil {
-		sum.pass = allDMAPipes
+		sum.pass = StorePipes
 		p.memo[fn] = sum
 		return sum
 	}
@@ -248,7 +241,7 @@ func (p *PublishOrder) summary(fn *grammar.Node, depth int) *pubSummary {
 			}
 		}
 	}
-	end := w.stmt(body, pubState{entry: allDMAPipes})
+	end := w.stmt(body, pubState{entry: StorePipes})
 	out := w.exit.join(end)
 	if !out.dead {
 		sum.pass, sum.gen = out.entry, out.gen
@@ -293,12 +286,12 @@ func (w *pubWalk) acts(n *grammar.Node) (pub *grammar.Node, pf *grammar.File, co
 	if _, ok := AsFlagCall(n, w.p.s.res); ok {
 		return nil, nil, 0, true
 	}
-	if d, ok := w.drain(c); ok {
+	if d, k := StoreDrain(c, w.p.s.funcs); k != NotAWait {
 		return nil, nil, 0, d != 0
 	}
 	if dmaWriters[c.Name] || dmaReaders[c.Name] {
 		if w.flagCopy(c) {
-			return n, w.f, allDMAPipes, true
+			return n, w.f, StorePipes, true
 		}
 		return nil, nil, 0, true
 	}
@@ -307,7 +300,7 @@ func (w *pubWalk) acts(n *grammar.Node) (pub *grammar.Node, pf *grammar.File, co
 		if sum.pub != nil {
 			return sum.pub, sum.pubFile, sum.conflict, true
 		}
-		return nil, nil, 0, sum.pass != allDMAPipes || sum.gen != 0 || w.p.s.effectsOf(d.Node).Len() > 0
+		return nil, nil, 0, sum.pass != StorePipes || sum.gen != 0 || w.p.s.effectsOf(d.Node).Len() > 0
 	}
 	return nil, nil, 0, false
 }
@@ -501,7 +494,7 @@ func (w *pubWalk) call(n *grammar.Node, st pubState) pubState {
 		}
 		return st
 	}
-	if drained, ok := w.drain(c); ok {
+	if drained, k := StoreDrain(c, w.p.s.funcs); k != NotAWait {
 		w.drained |= drained
 		st.entry &^= drained
 		st.gen &^= drained
@@ -509,7 +502,7 @@ func (w *pubWalk) call(n *grammar.Node, st pubState) pubState {
 	}
 	if dmaWriters[c.Name] && w.gmDest(c) {
 		if w.flagCopy(c) {
-			return w.publish(n, n, w.f, allDMAPipes, st)
+			return w.publish(n, n, w.f, StorePipes, st)
 		}
 		if w.polled[Root(c.Args[0])] {
 			// Resetting (updating) the word it waited on or read: no data
@@ -525,7 +518,7 @@ func (w *pubWalk) call(n *grammar.Node, st pubState) pubState {
 		if sum.pub != nil {
 			st = w.publish(n, sum.pub, sum.pubFile, sum.conflict, st)
 		}
-		w.drained |= allDMAPipes &^ sum.pass
+		w.drained |= StorePipes &^ sum.pass
 		st.entry &= sum.pass
 		st.gen &= sum.pass
 		if sum.gen != 0 {
@@ -552,76 +545,13 @@ func (w *pubWalk) publish(n, pub *grammar.Node, pf *grammar.File, conflict uint8
 	return st
 }
 
-// drain reports the DMA pipes a call waits for: barriers, a wait on an
-// event whose source is a DMA pipe (also through a wrapper taking the
-// event as a template argument, SyncFunc<HardEvent::MTE3_S>()), a
-// hardware barrier, and any unresolved call named like a wait or a
-// barrier (taken to drain everything, so as not to guess).
-func (w *pubWalk) drain(c Call) (uint8, bool) {
-	switch c.Name {
-	case "PipeBarrier", "pipe_barrier":
-		t := ""
-		if len(c.TArgs) > 0 {
-			t = c.TArgs[0].Text()
-		} else if len(c.Args) > 0 {
-			t = c.Args[0].Text()
-		}
-		switch {
-		case strings.Contains(t, "PIPE_ALL"):
-			return allDMAPipes, true
-		case strings.Contains(t, "PIPE_MTE3"):
-			return pipeMTE3, true
-		case strings.Contains(t, "PIPE_FIX"):
-			return pipeFIX, true
-		}
-		return 0, true
-	}
-	if op, ok := AsEventOp(c.Node, w.p.s.res); ok {
-		if op.Set {
-			return 0, true
-		}
-		return eventSource(op.Pair), true
-	}
-	for _, t := range c.TArgs {
-		// SyncFunc<HardEvent::MTE3_S>(): a wrapper setting and waiting
-		// the event it is given.
-		x := t.Text()
-		if src := eventSource(x[strings.LastIndex(x, ":")+1:]); src != 0 && !strings.Contains(c.Name, "Set") {
-			return src, true
-		}
-	}
-	if IsHardwareSyncAll(c) || c.Name == "SyncAll" {
-		return allDMAPipes, true
-	}
-	if len(w.p.s.funcs.Callees(c)) == 0 {
-		l := strings.ToLower(c.Name)
-		for _, k := range []string{"barrier", "sync", "wait", "fence", "drain"} {
-			if strings.Contains(l, k) {
-				return allDMAPipes, true
-			}
-		}
-	}
-	return 0, false
-}
-
-// eventSource is the DMA pipe an event pair ("MTE3_S") waits for.
-func eventSource(pair string) uint8 {
-	switch {
-	case strings.HasPrefix(pair, "MTE3_"):
-		return pipeMTE3
-	case strings.HasPrefix(pair, "FIX_"):
-		return pipeFIX
-	}
-	return 0
-}
-
 // dmaPipeOf is the pipe a GM-writing DMA call runs on.
 func dmaPipeOf(name string) uint8 {
 	switch name {
 	case "Fixpipe", "copy_matrix_cc_to_gm":
-		return pipeFIX
+		return PipeFIX
 	}
-	return pipeMTE3
+	return PipeMTE3
 }
 
 // polledWords returns the GM tensors a loop copies in when it waits on a

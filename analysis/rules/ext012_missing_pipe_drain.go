@@ -29,8 +29,10 @@ var MissingPipeDrain = register(&analysis.Analyzer{
 			"includes) and flags the call that leaves a store to GM in flight at a return: `DataCopy`/`DataCopyPad` to a " +
 			"`GlobalTensor`, `Fixpipe`, `copy_ubuf_to_gm`, `copy_matrix_cc_to_gm`, `TSTORE`, with no later " +
 			"`PipeBarrier<PIPE_ALL>()` / `pipe_barrier(PIPE_ALL)`, barrier or wait on the MTE3/FIX pipe " +
-			"(`PipeBarrier<PIPE_MTE3>`, `WaitFlag<HardEvent::MTE3_*>`, `wait_flag(PIPE_MTE3, ...)`), hardware `SyncAll`, " +
-			"`TPipe::Destroy()` or a live TPipe whose destructor runs at the return. Each core is followed separately; a " +
+			"(`PipeBarrier<PIPE_MTE3>`, `WaitFlag<HardEvent::MTE3_*>`, `wait_flag(PIPE_MTE3, ...)`, a helper given the " +
+			"event, `SyncFunc<HardEvent::MTE3_S>()`), `SyncAll` (hardware or software: both start with a `PIPE_ALL` " +
+			"barrier), `TPipe::Destroy()` or a live TPipe whose destructor runs at the return: the same drains EXT016 and " +
+			"EXT001 count. Each core is followed separately; a " +
 			"drain counts when every path takes one: both sides of an `#if` on a project macro, every case of a `switch` " +
 			"with a `default:`, the core's branch of an `#if defined(__DAV_VEC__)` / `#elif defined(__DAV_CUBE__)` in a " +
 			"helper. Stores and drains inside the unit's macros count where the macro is used, function-like " +
@@ -757,7 +759,7 @@ func (d *drainer) callees(f *grammar.File, n *grammar.Node, in drainFlow) (defs 
 	if !ok {
 		return nil, in
 	}
-	switch pipeEffect(d.pass, d.funcs, c) {
+	switch pipeEffect(d.funcs, c) {
 	case pipeIssue:
 		return nil, drainFlow{mask: stDirty, origin: n, leaf: cxx.Hop{File: f, Call: n}}
 	case pipeDrain:
@@ -959,37 +961,13 @@ const (
 )
 
 // pipeEffect classifies a call: a store to GM on MTE3/FIX, a wait that
-// drains those pipes, or neither.
-func pipeEffect(pass *analysis.Pass, funcs *cxx.Funcs, c cxx.Call) pipeEffectKind {
+// drains those pipes (cxx.StoreDrain, shared with EXT016 and EXT001), or
+// neither.
+func pipeEffect(funcs *cxx.Funcs, c cxx.Call) pipeEffectKind {
+	if pipes, k := cxx.StoreDrain(c, funcs); k == cxx.Waits && pipes != 0 {
+		return pipeDrain
+	}
 	switch c.Name {
-	case "PipeBarrier":
-		if len(c.TArgs) == 1 && drainsStorePipe(c.TArgs[0].Text()) {
-			return pipeDrain
-		}
-	case "pipe_barrier":
-		if len(c.Args) == 1 && drainsStorePipe(c.Args[0].Text()) {
-			return pipeDrain
-		}
-	case "WaitFlag":
-		if len(c.TArgs) >= 1 {
-			ev := c.TArgs[0].Text()
-			if strings.Contains(ev, "MTE3_") || strings.Contains(ev, "FIX_") {
-				return pipeDrain
-			}
-		}
-	case "wait_flag":
-		if len(c.Args) >= 1 && drainsStorePipe(c.Args[0].Text()) {
-			return pipeDrain
-		}
-	case "SyncAll":
-		// The hardware barrier starts with PipeBarrier<PIPE_ALL>.
-		if cxx.IsHardwareSyncAll(c) {
-			return pipeDrain
-		}
-	case "Destroy":
-		if c.Receiver != nil && len(c.Args) == 0 {
-			return pipeDrain
-		}
 	case "Fixpipe", "TSTORE":
 		if c.Receiver == nil {
 			return pipeIssue
@@ -1003,12 +981,6 @@ func pipeEffect(pass *analysis.Pass, funcs *cxx.Funcs, c cxx.Call) pipeEffectKin
 		return pipeIssue
 	}
 	return pipeNone
-}
-
-func drainsStorePipe(pipe string) bool {
-	pipe = strings.TrimSpace(pipe)
-	pipe = strings.TrimPrefix(pipe, "pipe_t::")
-	return pipe == "PIPE_ALL" || pipe == "PIPE_MTE3" || pipe == "PIPE_FIX"
 }
 
 // isGlobalTensorExpr reports whether a DataCopy destination is a GM tensor:

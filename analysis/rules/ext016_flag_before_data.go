@@ -33,7 +33,8 @@ var FlagBeforeData = register(&analysis.Analyzer{
 			"GM-to-GM copy through UB) and flags the publish when a path reaches it from the data write with no wait for " +
 			"the write's pipe between: `PipeBarrier<PIPE_MTE3>` or `<PIPE_ALL>` (`pipe_barrier`), a wait on an event from " +
 			"that pipe (`WaitFlag<HardEvent::MTE3_S>`, `wait_flag(PIPE_MTE3, …)`, a wrapper given the event, " +
-			"`SyncFunc<HardEvent::MTE3_S>()`), a `SyncAll`, or an unresolved call named like a barrier or a wait. A wait on " +
+			"`SyncFunc<HardEvent::MTE3_S>()`), a `SyncAll`, `TPipe::Destroy()`, or an unresolved call named like a barrier " +
+			"or a wait (EXT012 counts the same drains; it only hedges on the unresolved one). A wait on " +
 			"another core (a poll, `CrossCoreWaitFlag`) between them ends the relation: the flag after it answers the wait. " +
 			"Branches join; loops are followed round twice (a copy of one iteration meets the next iteration's publish), " +
 			"and a loop that waits for the pipe on some path is taken to wait before it is left. Cross-core sets " +

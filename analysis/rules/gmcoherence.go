@@ -412,7 +412,7 @@ func unorderedDMAWrite(pass *analysis.Pass, sum *cxx.Summaries, index *cxx.Effec
 	f := sum.FileOf(fn)
 	funcs := pass.Reach().FuncIndex()
 	waits := func(n *grammar.Node) bool {
-		return funcs.CallReachesAny(f, n, cores, "mte3-wait", func(_ *grammar.File, c cxx.Call) bool { return waitsForMTE3(pass, funcs, c) }, cxx.MaxCallDepth)
+		return funcs.CallReachesAny(f, n, cores, "mte3-wait", func(_ *grammar.File, c cxx.Call) bool { return waitsForMTE3(funcs, c) }, cxx.MaxCallDepth)
 	}
 	if e.At != e.Site && waits(e.At) {
 		return nil // the helper that copies can wait after it
@@ -427,23 +427,10 @@ func unorderedDMAWrite(pass *analysis.Pass, sum *cxx.Summaries, index *cxx.Effec
 }
 
 // waitsForMTE3 matches a call after which the scalar unit sees what MTE3
-// wrote: a drain of the store pipes (EXT012's), or a wait or a project
-// helper handed an MTE3 event (`SetWaitFlag<HardEvent::MTE3_S>(...)`,
-// whose own WaitFlag names only its template parameter).
-func waitsForMTE3(pass *analysis.Pass, funcs *cxx.Funcs, c cxx.Call) bool {
-	if pipeEffect(pass, funcs, c) == pipeDrain {
-		return true
-	}
-	if c.Name == "SetFlag" || c.Name == "set_flag" || strings.HasSuffix(c.Name, "EventID") ||
-		!strings.Contains(c.Name, "Wait") && len(funcs.Callees(c)) == 0 {
-		return false
-	}
-	for _, x := range append(append([]*grammar.Node(nil), c.TArgs...), c.Args...) {
-		if strings.Contains(x.Text(), "MTE3_") {
-			return true
-		}
-	}
-	return false
+// wrote (cxx.StoreDrain, shared with EXT012 and EXT016).
+func waitsForMTE3(funcs *cxx.Funcs, c cxx.Call) bool {
+	pipes, k := cxx.StoreDrain(c, funcs)
+	return k == cxx.Waits && pipes&cxx.PipeMTE3 != 0
 }
 
 // readPrecedence holds, per function, what precedes each scalar read of
