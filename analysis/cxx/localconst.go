@@ -136,30 +136,39 @@ func LocalDecl(name string, at, fn *grammar.Node) (decl, scope *grammar.Node) {
 }
 
 // assignedIn reports whether name is written in scope after its
-// declarator: assigned, incremented or decremented, or its address taken
-// (a pointer or reference could write it).
+// declarator (WritesOf).
 func assignedIn(scope *grammar.Node, name string, decl *grammar.Node) bool {
-	t := scope.Tree()
-	target := func(n *grammar.Node) bool {
-		n = Unparen(n)
-		return n != nil && n.Kind() == "identifier" && n.Text() == name && n.Start >= decl.End && scope.Contains(n)
-	}
-	for _, e := range scope.Inside(t.OfKind("assignment_expression")) {
-		if target(e.ChildByField("left")) {
-			return true
-		}
-	}
-	for _, e := range scope.Inside(t.OfKind("update_expression")) {
-		if target(e.ChildByField("argument")) {
-			return true
-		}
-	}
-	for _, e := range scope.Inside(t.OfKind("pointer_expression")) {
-		if operatorText(e) == "&" && target(e.ChildByField("argument")) {
+	for _, w := range WritesOf(scope, name) {
+		if w.Start >= decl.End {
 			return true
 		}
 	}
 	return false
+}
+
+// WritesOf returns the places in scope where name is written, each the
+// written identifier: assigned, incremented or decremented, or its address
+// taken (a pointer or reference could write it).
+func WritesOf(scope *grammar.Node, name string) []*grammar.Node {
+	t := scope.Tree()
+	var out []*grammar.Node
+	add := func(n *grammar.Node) {
+		if n = Unparen(n); n != nil && n.Kind() == "identifier" && n.Text() == name {
+			out = append(out, n)
+		}
+	}
+	for _, e := range scope.Inside(t.OfKind("assignment_expression")) {
+		add(e.ChildByField("left"))
+	}
+	for _, e := range scope.Inside(t.OfKind("update_expression")) {
+		add(e.ChildByField("argument"))
+	}
+	for _, e := range scope.Inside(t.OfKind("pointer_expression")) {
+		if operatorText(e) == "&" {
+			add(e.ChildByField("argument"))
+		}
+	}
+	return out
 }
 
 // LocalInit is the initialiser of the local an identifier names when

@@ -31,13 +31,14 @@ var GMFalseSharing = register(&analysis.Analyzer{
 			"`GetBlockIdx()`, `get_sub_block_id(args)`, `GetSubBlockIdx()`, `get_subblockid()`, `block_idx`, a " +
 			"variable or member assigned from one (`blockIdx * kStride + lane`, a constructor's `idx_(GetBlockIdx())`), " +
 			"the index of a grid-stride loop starting at one and stepping by the core count (`for (r = idx; r < n; r += " +
-			"GetBlockNum())`: the cores take neighbouring items in turn), or a helper that returns one, or " +
+			"GetBlockNum())`, or a local set to one before a `while` loop whose body ends in `r += GetBlockNum();`: the cores take " +
+			"neighbouring items in turn), or a helper that returns one, or " +
 			"whose pointer is a local carved at such an offset (`row = base + idx * kColumns; row[0] = v`, " +
 			"`GlobalTensor<T> rowGm = baseGm[idx * kColumns]`), or from a table entry read at a core id when the function also reads the " +
 			"next core's entry (`start = offs.GetValue(id)`, `end = offs.GetValue(id + 1)`, a store at `start + i`: the ranges touch, so the " +
 			"elements at each boundary are one apart; a parameter is followed to what the file's calls pass), when " +
 			"some core id's step times the element size is below 64 bytes. Strides and element sizes are resolved " +
-			"through constants, `sizeof`-free scalar types and the unit's structs (`alignas(64)` and padding " +
+			"through constants, `sizeof`-free scalar types, type aliases (`using OutT = float;`, one target) and the unit's structs (`alignas(64)` and padding " +
 			"fields count); the terms of one core id add up (`r * 3 + r` steps 4). A grid-stride loop's runtime stride " +
 			"(`q(r * n + r)`: n + 1 elements) is judged at the least value the tests around the store leave it (the `else` of " +
 			"`if (n < 16)`, the `then` of `if (n >= 16)`, what follows `if (n < 16) return;`; 1 when nothing bounds it): an SVD " +
@@ -290,6 +291,8 @@ type falseSharing struct {
 	// onlyOneIn memoizes onlyOne per function.
 	onlyOneIn map[*grammar.Node]*onlyOneCode
 	defs      map[*grammar.Node]map[string]*localDef
+	// aliases memoizes aliasOf.
+	aliases map[string]string
 	// vm answers which names hold the core count (coreCount).
 	vm *unit.VarianceModel
 }
@@ -773,6 +776,17 @@ var alignasRE = regexp.MustCompile(`alignas\s*\(\s*(\w+)\s*\)`)
 // to its alignment; 0 when unknown.
 func (s *falseSharing) elemSize(t string) (int64, *grammar.Node) {
 	t = cxx.BaseName(strings.TrimSpace(strings.TrimPrefix(t, "const ")))
+	// `using OutT = float;`: chains of aliases, a few deep.
+	for range 4 {
+		if _, ok := scalarSizes[t]; ok {
+			break
+		}
+		a := s.aliasOf(t)
+		if a == "" {
+			break
+		}
+		t = cxx.BaseName(strings.TrimSpace(strings.TrimPrefix(a, "const ")))
+	}
 	if n, ok := scalarSizes[t]; ok {
 		return n, nil
 	}
@@ -828,6 +842,50 @@ func (s *falseSharing) elemSize(t string) (int64, *grammar.Node) {
 	}
 	size = (size + align - 1) / align * align
 	return size, def
+}
+
+// aliasOf is the type a `using name = T;` or `typedef T name;` of the
+// unit's files names, "" when none does, when it names a pointer, or when
+// two of them disagree (an alias per build or per class has no one size).
+func (s *falseSharing) aliasOf(name string) string {
+	if v, ok := s.aliases[name]; ok {
+		return v
+	}
+	target, seen := "", false
+	for _, f := range append([]*grammar.File{s.pass.File}, s.pass.Includes...) {
+		for _, k := range [...]string{"alias_declaration", "type_definition"} {
+			for _, n := range f.Tree.OfKind(k) {
+				var nm, t *grammar.Node
+				if k == "alias_declaration" {
+					nm, t = n.ChildByField("name"), n.ChildByField("type")
+					if t != nil && t.ChildByField("declarator") != nil {
+						t = nil
+					}
+				} else {
+					nm, t = n.ChildByField("declarator"), n.ChildByField("type")
+				}
+				if nm == nil || nm.Kind() != "type_identifier" || nm.Text() != name {
+					continue
+				}
+				tt := ""
+				if t != nil {
+					tt = strings.Join(strings.Fields(t.Text()), " ")
+				}
+				if seen && tt != target || tt == "" {
+					tt = ""
+				}
+				target, seen = tt, true
+				if tt == "" {
+					break
+				}
+			}
+		}
+	}
+	if s.aliases == nil {
+		s.aliases = map[string]string{}
+	}
+	s.aliases[name] = target
+	return target
 }
 
 func (s *falseSharing) structDef(name string) *grammar.Node {
@@ -1251,60 +1309,95 @@ func (s *falseSharing) boundIn(cond *grammar.Node, name string, holds bool) int6
 	return 1
 }
 
-// strideLoopInit is the start of a grid-stride loop over name e (`for
-// (int i = idx; i < n; i += num)`) whose body holds e and writes the
-// index nowhere else: the update adds the core count (count), so the
-// cores take neighbouring items in turn. A loop over a core's own range
-// (`++i`) is not one.
+// strideLoopInit is the start of a grid-stride loop over name e whose
+// body holds e: `for (int i = idx; i < n; i += num)`, or a local
+// initialised before a `while` whose body ends in `i += num;` (the cyclic
+// form), where the update adds the core count (count) and is the only
+// write of the index in the loop, so the cores take neighbouring items in
+// turn. A loop over a core's own range (`++i`) is not one.
 func strideLoopInit(e *grammar.Node, count func(*grammar.Node) bool) *grammar.Node {
 	name := e.Text()
 	for p := e.Parent(); p != nil && p.Kind() != "function_definition"; p = p.Parent() {
-		if p.Kind() != "for_statement" {
-			continue
-		}
-		init := p.ChildByField("initializer")
-		if init == nil || init.Kind() != "declaration" {
-			continue
-		}
-		var value *grammar.Node
-		for _, d := range init.ChildrenByField("declarator") {
-			if d.Kind() == "init_declarator" && cxx.DeclaredName(d) == name {
-				value = d.ChildByField("value")
+		switch p.Kind() {
+		case "for_statement":
+			init := p.ChildByField("initializer")
+			if init == nil || init.Kind() != "declaration" {
+				continue
+			}
+			var value *grammar.Node
+			for _, d := range init.ChildrenByField("declarator") {
+				if d.Kind() == "init_declarator" && cxx.DeclaredName(d) == name {
+					value = d.ChildByField("value")
+				}
+			}
+			if value == nil {
+				continue
+			}
+			up := cxx.Unparen(p.ChildByField("update"))
+			if up == nil {
+				return nil
+			}
+			if step := addedTo(up, name); step == nil || !count(step) {
+				return nil
+			}
+			if body := p.ChildByField("body"); body != nil && len(cxx.WritesOf(body, name)) > 0 {
+				return nil
+			}
+			return value
+		case "while_statement":
+			if v := cyclicInit(p, e, count); v != nil {
+				return v
 			}
 		}
-		if value == nil {
-			continue
-		}
-		up := cxx.Unparen(p.ChildByField("update"))
-		if up == nil {
-			return nil
-		}
-		if step := addedTo(up, name); step == nil || !count(step) {
-			return nil
-		}
-		body := p.ChildByField("body")
-		written := false
-		if body != nil {
-			body.Walk(func(n *grammar.Node) bool {
-				var t *grammar.Node
-				switch n.Kind() {
-				case "assignment_expression":
-					t = n.ChildByField("left")
-				case "update_expression":
-					t = n.ChildByField("argument")
-				}
-				if t != nil && cxx.Unparen(t).Text() == name {
-					written = true
-				}
-				return !written
-			})
-		}
-		if written {
-			return nil
-		}
-		return value
 	}
 	return nil
+}
+
+// cyclicInit is the start of the index e of a `while` loop w whose body
+// ends in `e += count;`: the value of the local's declaration before w
+// when nothing else writes it after that.
+func cyclicInit(w, e *grammar.Node, count func(*grammar.Node) bool) *grammar.Node {
+	name := e.Text()
+	body := w.ChildByField("body")
+	if body == nil || body.Kind() != "compound_statement" || !body.Contains(e) {
+		return nil
+	}
+	kids := body.NamedChildren()
+	for len(kids) > 0 && kids[len(kids)-1].Kind() == "comment" {
+		kids = kids[:len(kids)-1]
+	}
+	if len(kids) == 0 || kids[len(kids)-1].Kind() != "expression_statement" || e.Start >= kids[len(kids)-1].Start {
+		return nil
+	}
+	st := kids[len(kids)-1].NamedChildren()
+	if len(st) != 1 || cxx.Unparen(st[0]).Kind() != "assignment_expression" {
+		return nil
+	}
+	up := st[0]
+	if step := addedTo(cxx.Unparen(up), name); step == nil || !count(step) {
+		return nil
+	}
+	fn := cxx.EnclosingFunction(w)
+	if fn == nil {
+		return nil
+	}
+	decl, scope := cxx.LocalDecl(name, w, fn)
+	if decl == nil || decl.Kind() != "init_declarator" {
+		return nil
+	}
+	for _, wr := range cxx.WritesOf(scope, name) {
+		if wr.Start >= decl.End && !up.Contains(wr) {
+			return nil
+		}
+	}
+	v := decl.ChildByField("value")
+	if v != nil && (v.Kind() == "initializer_list" || v.Kind() == "argument_list") {
+		if c := v.NamedChildren(); len(c) == 1 {
+			return c[0]
+		}
+		return nil
+	}
+	return v
 }
 
 // addedTo returns k of an update that adds k to name (`i += k`, `i = i
