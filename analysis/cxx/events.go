@@ -851,30 +851,43 @@ func (a *eventAnalysis) entered(n *grammar.Node) bool {
 	return CountedLoopEntered(n, a.r)
 }
 
-// CountedLoopEntered reports whether a for loop is counted (`for (T i =
-// a; i < b; ...)`, `i <= b`, `i != b`, `b > i`) and not shown to skip its
+// CountedLoopEntered reports whether a loop is counted (`for (T i = a; i
+// < b; ...)`, `i <= b`, `i != b`, `b > i`, or a local `T i = a;` before a
+// `while (i < b)` whose body alone moves it) and not shown to skip its
 // body: a constant bound past a constant start, or a bound that is not
 // constant (a task input). False for any other loop.
 func CountedLoopEntered(n *grammar.Node, r *Resolver) bool {
-	if n.Kind() != "for_statement" {
-		return false
-	}
-	init, cond := n.ChildByField("initializer"), Unparen(n.ChildByField("condition"))
-	if init == nil || cond == nil || cond.Kind() != "binary_expression" {
-		return false
-	}
-	var v, start *grammar.Node
-	switch init.Kind() {
-	case "declaration":
-		for c := init.FirstChild(); c != nil; c = c.NextSibling() {
-			if c.Kind() == "init_declarator" && v == nil {
-				v, start = c.ChildByField("declarator"), c.ChildByField("value")
+	var v, start, cond *grammar.Node
+	switch n.Kind() {
+	case "for_statement":
+		init := n.ChildByField("initializer")
+		if init == nil {
+			return false
+		}
+		cond = n.ChildByField("condition")
+		switch init.Kind() {
+		case "declaration":
+			for c := init.FirstChild(); c != nil; c = c.NextSibling() {
+				if c.Kind() == "init_declarator" && v == nil {
+					v, start = c.ChildByField("declarator"), c.ChildByField("value")
+				}
+			}
+		case "assignment_expression":
+			v, start = init.ChildByField("left"), init.ChildByField("right")
+		}
+	case "while_statement":
+		cond = n.ChildByField("condition")
+		if cond != nil && cond.Kind() == "condition_clause" {
+			if k := cond.NamedChildren(); len(k) == 1 {
+				cond = k[0]
 			}
 		}
-	case "assignment_expression":
-		v, start = init.ChildByField("left"), init.ChildByField("right")
+		v, start = whileCounter(n, cond)
+	default:
+		return false
 	}
-	if v == nil || start == nil || v.Kind() != "identifier" {
+	cond = Unparen(cond)
+	if v == nil || start == nil || v.Kind() != "identifier" || cond == nil || cond.Kind() != "binary_expression" {
 		return false
 	}
 	l, rt := Unparen(cond.ChildByField("left")), Unparen(cond.ChildByField("right"))
@@ -903,6 +916,41 @@ func CountedLoopEntered(n *grammar.Node, r *Resolver) bool {
 		return s <= b
 	}
 	return s < b
+}
+
+// whileCounter is the counter of `while (i < b)` and its start: a local
+// compared in the test, declared with a value before the loop, that only
+// the loop's body writes after its declaration.
+func whileCounter(n, cond *grammar.Node) (v, start *grammar.Node) {
+	cond = Unparen(cond)
+	body, fn := n.ChildByField("body"), EnclosingFunction(n)
+	if cond == nil || cond.Kind() != "binary_expression" || body == nil || fn == nil {
+		return nil, nil
+	}
+	for _, side := range []*grammar.Node{Unparen(cond.ChildByField("left")), Unparen(cond.ChildByField("right"))} {
+		if side == nil || side.Kind() != "identifier" {
+			continue
+		}
+		decl, scope := LocalDecl(side.Text(), n, fn)
+		if decl == nil || decl.Kind() != "init_declarator" || decl.ChildByField("value") == nil {
+			continue
+		}
+		writes := 0
+		for _, w := range WritesOf(scope, side.Text()) {
+			if w.Start < decl.End {
+				continue
+			}
+			if !body.Contains(w) {
+				writes = -1
+				break
+			}
+			writes++
+		}
+		if writes > 0 {
+			return decl.ChildByField("declarator"), decl.ChildByField("value")
+		}
+	}
+	return nil, nil
 }
 
 func (a *eventAnalysis) switchTF(f *grammar.File, n *grammar.Node) *outcome {

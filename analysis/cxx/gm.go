@@ -1428,6 +1428,11 @@ func (g *GM) know(files ...*grammar.File) {
 	}
 }
 
+// CastType returns the target type_descriptor of a cast expression
+// (reinterpret_cast, static_cast, const_cast, C-style), nil for another
+// expression.
+func CastType(e *grammar.Node) *grammar.Node { return castType(e) }
+
 // castType returns the target type_descriptor of reinterpret_cast/
 // static_cast/const_cast/C-style casts, or nil.
 func castType(e *grammar.Node) *grammar.Node {

@@ -34,7 +34,9 @@ var GMFalseSharing = register(&analysis.Analyzer{
 			"GetBlockNum())`, or a local set to one before a `while` loop whose body ends in `r += GetBlockNum();`: the cores take " +
 			"neighbouring items in turn), or a helper that returns one, or " +
 			"whose pointer is a local carved at such an offset (`row = base + idx * kColumns; row[0] = v`, " +
-			"`GlobalTensor<T> rowGm = baseGm[idx * kColumns]`), or from a table entry read at a core id when the function also reads the " +
+			"`row = (__gm__ int32_t *)stats + idx * kColumns`, where the cast says what the offset counts, " +
+			"`GlobalTensor<T> rowGm = baseGm[idx * kColumns]`, or a GlobalTensor its class binds once, " +
+			"`rowGm.SetGlobalBuffer((__gm__ int32_t *)stats + idx * kColumns, kColumns)`), or from a table entry read at a core id when the function also reads the " +
 			"next core's entry (`start = offs.GetValue(id)`, `end = offs.GetValue(id + 1)`, a store at `start + i`: the ranges touch, so the " +
 			"elements at each boundary are one apart; a parameter is followed to what the file's calls pass), when " +
 			"some core id's step times the element size is below 64 bytes. Strides and element sizes are resolved " +
@@ -227,12 +229,18 @@ type slotStep struct {
 func (s *falseSharing) rowOf(a *cxx.Access) ([]slotStep, bool) {
 	fn := a.Func()
 	ptr := cxx.Unparen(a.Ptr())
-	if ptr == nil || ptr.Kind() != "identifier" {
+	if ptr == nil || ptr.Kind() != "identifier" && ptr.Kind() != "field_expression" {
 		return nil, true
 	}
-	def := s.definition(fn, ptr)
+	def, via := s.definition(fn, ptr), (*grammar.Node)(nil)
+	if def == nil {
+		def, via = s.globalBuffer(fn, ptr)
+	}
 	if def == nil {
 		return nil, true
+	}
+	if via == nil {
+		via = def
 	}
 	e := cxx.Uncast(def)
 	if e == nil {
@@ -260,16 +268,26 @@ func (s *falseSharing) rowOf(a *cxx.Access) ([]slotStep, bool) {
 		return nil, true
 	}
 	k, v := s.gm.KindOf(base)
-	if v == nil || k != cxx.GMData && k != cxx.GMGlobalTensor {
+	t := ""
+	switch {
+	case k == cxx.GMData && v == nil && cxx.CastType(base) != nil:
+		// `(__gm__ int32_t *)stats + idx * kColumns`: the cast says
+		// what the offset counts.
+		t = cxx.BaseTypeName(cxx.CastType(base))
+	case v == nil || k != cxx.GMData && k != cxx.GMGlobalTensor:
 		return nil, true
+	case k == cxx.GMGlobalTensor:
+		t = tensorElemType(v)
+	default:
+		t = v.Type()
+	}
+	// The offset reads the locals of the function that binds the buffer.
+	if f := cxx.EnclosingFunction(off); f != nil {
+		fn = f
 	}
 	terms, ok := s.linear(fn, off, 0)
 	if !ok || len(terms) == 0 {
 		return nil, ok
-	}
-	t := v.Type()
-	if k == cxx.GMGlobalTensor {
-		t = tensorElemType(v)
 	}
 	size, sdef := s.elemSize(t)
 	if size <= 0 {
@@ -277,9 +295,45 @@ func (s *falseSharing) rowOf(a *cxx.Access) ([]slotStep, bool) {
 	}
 	out := make([]slotStep, 0, len(terms))
 	for _, term := range terms {
-		out = append(out, slotStep{term, size, t, sdef, def})
+		out = append(out, slotStep{term, size, t, sdef, via})
 	}
 	return out, true
+}
+
+// globalBuffer returns the address a GlobalTensor member or local is
+// bound to (`xGm.SetGlobalBuffer((__gm__ T *)x + GetBlockIdx() * kLen,
+// kLen)`) and that call, when the class of fn (fn itself for a local)
+// binds it exactly once; nil otherwise.
+func (s *falseSharing) globalBuffer(fn, ptr *grammar.Node) (*grammar.Node, *grammar.Node) {
+	if k, _ := s.gm.KindOf(ptr); k != cxx.GMGlobalTensor {
+		return nil, nil
+	}
+	name := strings.TrimPrefix(ptr.Text(), "this->")
+	scope := fn.Ancestor("class_specifier", "struct_specifier")
+	if scope == nil {
+		scope = fn
+	}
+	var found *grammar.Node
+	for _, f := range append([]*grammar.File{s.pass.File}, s.pass.Includes...) {
+		if f.Tree != scope.Tree() {
+			continue
+		}
+		for _, n := range s.pass.Closure().Calls(f).Named("SetGlobalBuffer") {
+			c, ok := cxx.AsCall(n)
+			if !ok || c.Receiver == nil || strings.TrimPrefix(c.Receiver.Text(), "this->") != name || !scope.Contains(n) {
+				continue
+			}
+			if found != nil || len(c.Args) == 0 {
+				return nil, nil
+			}
+			found = n
+		}
+	}
+	if found == nil {
+		return nil, nil
+	}
+	c, _ := cxx.AsCall(found)
+	return c.Args[0], found
 }
 
 type falseSharing struct {
@@ -1037,6 +1091,9 @@ func (s *falseSharing) diagnostic(a *cxx.Access, idx *grammar.Node, st slotStep)
 	through := ""
 	if st.via != nil {
 		through = fmt.Sprintf(", through `%s = %s`", a.Root(), shortText(st.via))
+		if st.via.Kind() == "call_expression" {
+			through = fmt.Sprintf(", through `%s`", shortText(st.via))
+		}
 		idx = st.via
 	}
 	msg := fmt.Sprintf("`%s` stores to a GM slot %d bytes from the next core's (`%s` steps %d × %d-byte `%s`%s): "+

@@ -38,7 +38,7 @@ var EventUnpaired = register(&analysis.Analyzer{
 			"before the loop, waited and set again inside and waited after it pairs up), `break`, `continue`, early " +
 			"returns, `switch`, core guards and `if constexpr` count. Only what holds on every path reaching a point " +
 			"is reported: a wait under `if (i > 0)` that pairs with the previous iteration's set is silent. A counted " +
-			"loop (`for (i = 0; i < n; ++i)`) whose bound is a task input or a constant past its start is taken to " +
+			"loop (`for (i = 0; i < n; ++i)`, or `i = 0; while (i < n) { ...; ++i; }` where only the body moves `i`) whose bound is a task input or a constant past its start is taken to " +
 			"run at least once: a set its last iteration leaves is pending at the return whenever the kernel has " +
 			"work (wait for it after the loop, under `if (n > 0)`). An event " +
 			"whose id is computed at run time (`AllocEventID`, `i % 2 ? EVENT_ID0 : EVENT_ID1`) makes that pipe pair " +

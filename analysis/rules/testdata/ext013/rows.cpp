@@ -51,3 +51,46 @@ extern "C" __global__ __aicore__ void row_stats_single(GM_ADDR stats) {
   dcci(row, SINGLE_CACHE_LINE, CACHELINE_OUT);
   dsb(DSB_DDR);
 }
+
+// The row carved straight from the kernel's byte pointer: the cast says
+// the offset counts 4-byte elements.
+extern "C" __global__ __aicore__ void row_stats_cast(GM_ADDR stats) {
+  uint32_t idx = AscendC::GetBlockIdx();
+  __gm__ int32_t *row = (__gm__ int32_t *)stats + idx * kColumns;
+  row[3] = 1; // want "EXT013 gm-false-sharing: `row\\[3\\]` stores to a GM slot 16 bytes from the next core's \\(`AscendC::GetBlockIdx\\(\\)` steps 4 × 4-byte `int32_t`, through `row = \\(__gm__ int32_t \\*\\)stats \\+ idx \\* kColumns`\\)"
+  dcci(row, SINGLE_CACHE_LINE, CACHELINE_OUT);
+  dsb(DSB_DDR);
+}
+
+// Fixed: the same cast, a cache line per row.
+extern "C" __global__ __aicore__ void row_stats_cast_padded(GM_ADDR stats) {
+  uint32_t idx = AscendC::GetBlockIdx();
+  __gm__ int32_t *row = (__gm__ int32_t *)stats + idx * kPaddedColumns;
+  row[3] = 1;
+  dcci(row, SINGLE_CACHE_LINE, CACHELINE_OUT);
+  dsb(DSB_DDR);
+}
+
+// The row bound to a GlobalTensor member in Init and stored in Process.
+class RowStats {
+public:
+  __aicore__ inline void Init(GM_ADDR stats, GM_ADDR padded) {
+    uint32_t idx = AscendC::GetBlockIdx();
+    rowGm.SetGlobalBuffer((__gm__ int32_t *)stats + idx * kColumns, kColumns);
+    // Fixed: a cache line per row.
+    paddedGm.SetGlobalBuffer((__gm__ int32_t *)padded + idx * kPaddedColumns, kPaddedColumns);
+  }
+  __aicore__ inline void Process() {
+    rowGm.SetValue(1, 5); // want "EXT013 gm-false-sharing: `rowGm.SetValue\\(1, 5\\)` stores to a GM slot 16 bytes from the next core's \\(`AscendC::GetBlockIdx\\(\\)` steps 4 × 4-byte `int32_t`, through `rowGm.SetGlobalBuffer\\("
+    paddedGm.SetValue(1, 5);
+  }
+
+private:
+  AscendC::GlobalTensor<int32_t> rowGm, paddedGm;
+};
+
+extern "C" __global__ __aicore__ void row_stats_member(GM_ADDR stats, GM_ADDR padded) {
+  RowStats op;
+  op.Init(stats, padded);
+  op.Process();
+}

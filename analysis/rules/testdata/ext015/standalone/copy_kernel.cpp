@@ -55,3 +55,26 @@ extern "C" __global__ __aicore__ void copy_tiles_tiling(GM_ADDR src, GM_ADDR dst
     SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID1); // want "EXT015 event-unpaired: .*MTE3_MTE2 id 1, and no wait of it follows"
   }
 }
+
+// The same copy counted by a while loop over a local set before it.
+extern "C" __global__ __aicore__ void copy_tiles_while(GM_ADDR src, GM_ADDR dst, uint32_t tiles) {
+  GlobalTensor<float> srcGm, dstGm;
+  srcGm.SetGlobalBuffer((__gm__ float *)src);
+  dstGm.SetGlobalBuffer((__gm__ float *)dst);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, kTile * sizeof(float));
+  LocalTensor<float> ub = buf.Get<float>();
+  uint32_t i = 0;
+  while (i < tiles) {
+    if (i > 0) {
+      WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID2);
+    }
+    DataCopy(ub, srcGm[i * kTile], kTile);
+    SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID2);
+    WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID2);
+    DataCopy(dstGm[i * kTile], ub, kTile);
+    SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID2); // want "EXT015 event-unpaired: .*MTE3_MTE2 id 2, and no wait of it follows"
+    ++i;
+  }
+}
