@@ -47,7 +47,7 @@ var FFTSFlagReserved = register(&analysis.Analyzer{
 			"as are ids listed in the project's `reserved-flags` setting. An id that can take several values " +
 			"(`c ? 12 : 3`) is flagged when one of them is reserved. When the id is a parameter of a helper defined in " +
 			"the same file (`notify(uint16_t id) { CrossCoreSetFlag<2, PIPE_MTE3>(id); }`), each call of the helper is " +
-			"checked with its argument instead, one level deep. Related information points at the SyncAll that " +
+			"checked with its argument instead (a local set once there too, `int id = 12; notify(id);`), one level deep. Related information points at the SyncAll that " +
 			"reserves the id. Calls only the simulator compiles (`__CPU_SIM`) or that an `if constexpr` on a constant " +
 			"discards are skipped, and so is such a SyncAll in the file itself. " +
 			"Ids and modes are judged for the extern's target chip: the `arch` setting (`\"a2a3\"` or `\"a5\"`, or " +
@@ -348,7 +348,8 @@ func wrapperFlagCalls(pass *analysis.Pass, calls []cxx.FlagCall) (out []cxx.Flag
 			}
 			w := *fc
 			w.Node, w.IDNode, w.Flags = n, c.Args[idx], nil
-			vals := pass.Consts.EvalAll(c.Args[idx])
+			// A local initialised once at the call site is its constant.
+			vals := cxx.BindLocals(n, pass.Consts).EvalAll(c.Args[idx])
 			if fc.IDInCfg {
 				// The parameter is a whole raw config.
 				for _, v := range vals {
