@@ -269,11 +269,16 @@ func (s *falseSharing) rowOf(a *cxx.Access) ([]slotStep, bool) {
 	}
 	k, v := s.gm.KindOf(base)
 	t := ""
+	// lenient: a binding the rule long did not follow (a bound buffer, a
+	// cast base) whose offset the steps cannot read leaves the store to
+	// be judged by its own index.
+	lenient := via != def
 	switch {
 	case k == cxx.GMData && v == nil && cxx.CastType(base) != nil:
 		// `(__gm__ int32_t *)stats + idx * kColumns`: the cast says
 		// what the offset counts.
 		t = cxx.BaseTypeName(cxx.CastType(base))
+		lenient = true
 	case v == nil || k != cxx.GMData && k != cxx.GMGlobalTensor:
 		return nil, true
 	case k == cxx.GMGlobalTensor:
@@ -286,6 +291,9 @@ func (s *falseSharing) rowOf(a *cxx.Access) ([]slotStep, bool) {
 		fn = f
 	}
 	terms, ok := s.linear(fn, off, 0)
+	if !ok && lenient {
+		return nil, true
+	}
 	if !ok || len(terms) == 0 {
 		return nil, ok
 	}
