@@ -48,7 +48,9 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"store is to other memory, since the woken rank reads its own window, not this task's tensors. A " +
 			"warning becomes an `info` saying `unless f() writes it back` when a call of a project function whose " +
 			"definition is in an `#include` that did not resolve follows the store before the signal or the end (for a store " +
-			"that reaches its function's end: in every caller, after the call, before the caller's next barrier), and one saying " +
+			"that reaches its function's end: in every caller, after the call, before the caller's next barrier), one saying " +
+			"`unless the callers of f write it back or tell no other core to read it` for such a store in a function (not a kernel or `extern \"C\"` entry) no file of the unit " +
+			"calls while an `#include` of the unit resolved to no file (its callers may be there), and one saying " +
 			"`unless NAME(...) expands without evaluating its arguments` for a store in the arguments of a macro-like name " +
 			"(capitals) no file of the unit defines. Stores into local arrays of GM pointers (`GM_ADDR bufs[N]`, also as members of a " +
 			"local struct) set pointers, not GM. Where the build keeps the compiler's scalar `dcci` insertion (a " +
@@ -344,7 +346,9 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			d.Message += fmt.Sprintf("; the word carries state to the next launch (taken in by `%s`%s), and this build turns the compiler's kernel-end write-back off, so only the author's write-back and `dsb` land it before that launch reads it",
 				gmOneLine(state.Node.Text()), lineRef(pass, cxx.Hop{File: pass.File, Call: state.Node}))
 		}
-		if unseen != nil && d.Severity != analysis.SeverityInfo {
+		if unseen != nil && unseen.Kind() == "preproc_include" && d.Severity != analysis.SeverityInfo {
+			sayLessCallers(pass, &d, a.Func(), unseenAt)
+		} else if unseen != nil && d.Severity != analysis.SeverityInfo {
 			unless := "writes it back with a `dsb`"
 			if flush != nil {
 				unless = "waits for it with a `dsb`"
@@ -840,18 +844,22 @@ func uniformControl(m *unit.VarianceModel, f *grammar.File, fn, n *grammar.Node,
 
 // callersUnseen returns, when every call of fn (one level up) is followed
 // in its caller, before the caller's next hardware barrier (sites), by a
-// call the analysis cannot see into (unseenCall), the first of them; a
-// zero Hop otherwise.
+// call the analysis cannot see into (unseenCall), the first of them; when
+// fn, not a kernel nor an `extern "C"` entry, has no caller in the unit
+// while an #include of the unit did not resolve (its callers may be
+// behind it), that #include; a zero Hop otherwise.
 func (m *callersFlushMemo) callersUnseen(pass *analysis.Pass, fn *grammar.Node, cores grammar.Cores, sites barrierSites) cxx.Hop {
 	funcs := pass.Reach().FuncIndex()
 	m.index(funcs)
 	all := funcs.All()
 	var first cxx.Hop
+	called := false
 	for _, site := range m.byName[cxx.FunctionName(fn)] {
 		def := all[site.def]
 		if def.Node == fn {
 			continue
 		}
+		called = true
 		call := funcs.Calls(def.Node)[site.i]
 		to := def.Node.End
 		for _, c := range funcs.OwnCalls(def.Node) {
@@ -868,7 +876,49 @@ func (m *callersFlushMemo) callersUnseen(pass *analysis.Pass, fn *grammar.Node, 
 			first = cxx.Hop{File: def.File, Call: n}
 		}
 	}
+	if !called && !unit.IsKernelFunc(pass.File, fn) && !cxx.IsExternC(fn) {
+		// An `extern "C"` entry is called from outside the unit (the
+		// runtime's task dispatch, the host): no include hides it.
+		return unresolvedInclude(pass)
+	}
 	return first
+}
+
+// sayLessCallers demotes a finding on a store that reaches the end of
+// fn, a function no file the analysis found calls, while inc did not
+// resolve: what fn's callers do after the call decides (a build keeping
+// the kernel-end write-back lands a store nothing there hands on).
+func sayLessCallers(pass *analysis.Pass, d *analysis.Diagnostic, fn *grammar.Node, inc cxx.Hop) {
+	d.Severity = analysis.SeverityInfo
+	// The directive's own text, without a comment after it on the line.
+	text := shortText(inc.Call)
+	if path := inc.Call.ChildByField("path"); path != nil {
+		text = "#include " + path.Text()
+	}
+	d.SaidLess = text
+	d.Message += fmt.Sprintf("; unless the callers of `%s` write it back or tell no other core to read it: none is in the files the analysis found, "+
+		"and `%s`%s did not resolve (add its folder to `include-dirs`, pass `-I`, or set `build-includes`)", cxx.FunctionName(fn), text, lineRef(pass, inc))
+	for i := range d.Fixes {
+		if d.Fixes[i].Applicability == analysis.Safe {
+			d.Fixes[i].Applicability = analysis.Unsafe
+		}
+	}
+	d.Related = append(d.Related, analysis.RelatedAt(inc.File, inc.Call, "this #include resolved to no file: the callers may be there"))
+}
+
+// unresolvedInclude is the unit's first quoted #include that resolved to
+// no file (its preprocessor line), a zero Hop when every one did.
+func unresolvedInclude(pass *analysis.Pass) cxx.Hop {
+	for _, u := range pass.Reach().UnresolvedIncludes() {
+		if n := u.File.Tree.NodeAt(u.Include.Start, u.Include.End); n != nil {
+			for ; n != nil && n.Kind() != "preproc_include"; n = n.Parent() {
+			}
+			if n != nil {
+				return cxx.Hop{File: u.File, Call: n}
+			}
+		}
+	}
+	return cxx.Hop{}
 }
 
 // callersUniform reports whether fn has callers and every core reaches
