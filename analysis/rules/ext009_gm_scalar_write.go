@@ -85,7 +85,14 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"of the buffer and the next task read the old bytes from GM, and when the line is finally written back it " +
 			"replaces the whole cache line, so a neighbour that wrote other bytes of the same line (another core's " +
 			"slot, a DMA result) loses its write. Nothing writes the line out at the end of your task. `dcci(ptr, " +
-			"SINGLE_CACHE_LINE, CACHELINE_OUT)` writes the line out and `dsb(DSB_DDR)` waits until it reached GM.",
+			"SINGLE_CACHE_LINE, CACHELINE_OUT)` writes the line out and `dsb(DSB_DDR)` waits until it reached GM. " +
+			"A barrier after the write-back is not counted as that wait: `DataCacheCleanAndInvalid` is the bare `dcci`, " +
+			"and the hardware `SyncAll` (asc-devkit's A2/A3 and 950 `SyncAllImpl`) starts with `PipeBarrier<PIPE_ALL>` " +
+			"and then sets and waits FFTS flags, with no `dsb`; the software `SyncAll(gm, ub, n)` likewise starts with " +
+			"`PipeBarrier<PIPE_ALL>` and exchanges its counters by DMA. Whether `PIPE_ALL` waits for an issued write-back " +
+			"to reach GM is not documented (the guide, §5, calls that barrier an implementation detail, not a GM memory-model " +
+			"guarantee), although the toolkit's own super-kernel barrier writes a word, writes its line out and enters the " +
+			"barrier without a `dsb`.",
 		Example:    "flags[blk] = 1;                      // __gm__ int32_t *flags",
 		UseInstead: "flags[blk] = 1;\ndcci(&flags[blk], SINGLE_CACHE_LINE, CACHELINE_OUT);\ndsb(DSB_DDR);",
 		FixSafety: "Unsafe: inserts `dcci(<address>, SINGLE_CACHE_LINE, CACHELINE_OUT);` and `dsb(DSB_DDR);` after the " +
