@@ -585,16 +585,58 @@ func minOf(src, call string) bool {
 // assignedValues are the values src assigns to local or member v (`v =
 // x;`, not a store to a field of the name, `t.v = x;`), none when v is
 // not a name.
+//
+// It finds what the pattern `(?:^|[^.>\w])v\s*=([^=;][^;]*);` finds
+// (leftmost, not overlapping), by a search for v: compiling and running
+// that pattern for every name asked was a twentieth of the CPU of a check
+// of pto-isa.
 func assignedValues(src, v string) []string {
 	if hostWord.FindString(v) != v {
 		return nil
 	}
-	assign := regexp.MustCompile(`(?:^|[^.>\w])` + regexp.QuoteMeta(v) + `\s*=([^=;][^;]*);`)
 	var vals []string
-	for _, m := range assign.FindAllStringSubmatch(src, -1) {
-		vals = append(vals, m[1])
+	from := 0 // where the next match may start: past the last one's `;`
+	for i := 0; i <= len(src); {
+		k := strings.Index(src[i:], v)
+		if k < 0 {
+			break
+		}
+		i += k
+		// A match starts at the character before v, or at the text's
+		// start when v is there.
+		if i == 0 || i-1 >= from && !joinsName(src[i-1]) {
+			if val, end, ok := assignedAt(src, i+len(v)); ok {
+				vals = append(vals, val)
+				from, i = end, end
+				continue
+			}
+		}
+		i++
 	}
 	return vals
+}
+
+// joinsName reports whether b, just before a name, makes it the end of a
+// longer word or a member (`.`, `->`).
+func joinsName(b byte) bool {
+	return b == '.' || b == '>' || b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
+}
+
+// assignedAt reads `\s*=([^=;][^;]*);` at j: the value assigned and the
+// offset past its `;`.
+func assignedAt(src string, j int) (val string, end int, ok bool) {
+	for j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '\n' || src[j] == '\r' || src[j] == '\f') {
+		j++
+	}
+	if j+1 >= len(src) || src[j] != '=' || src[j+1] == '=' || src[j+1] == ';' {
+		return "", 0, false
+	}
+	semi := strings.IndexByte(src[j+2:], ';')
+	if semi < 0 {
+		return "", 0, false
+	}
+	semi += j + 2
+	return src[j+1 : semi], semi + 1, true
 }
 
 // callValue is a value that is one call: its callee and arguments.

@@ -2,7 +2,9 @@ package workspace
 
 import (
 	"maps"
+	"math/rand/v2"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -165,6 +167,45 @@ func TestUnmarkedGlobalIsNoUnit(t *testing.T) {
 	} {
 		if got := w.Context(filepath.Join(root, rel)).Entry; got != want {
 			t.Errorf("%s: entry %v, want %v", rel, got, want)
+		}
+	}
+}
+
+// TestAssignedValuesAsPattern holds assignedValues to what its pattern
+// finds, over texts built from the pieces that decide a match (a name
+// inside a longer word, a member store, `==`, a missing `;`, non-ASCII
+// bytes).
+func TestAssignedValuesAsPattern(t *testing.T) {
+	// Each text is a few statements-to-be, each piece picked among near
+	// misses of the pattern's part.
+	parts := [][]string{
+		{"", "", " ", ".", "->", ">", "x", "_", "é", "\xff", ";", "("},
+		{"n", "n", "nn", "n2", "m", ""},
+		{"", "", " ", "\t", "\n", "\v", "\f", "\r", "  "},
+		{"=", "=", "==", "+=", ""},
+		{" 1", "1", "=", ";", "", "é", "f(a)", "\n"},
+		{";", ";", "", " ;"},
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		var sb strings.Builder
+		for range 1 + rng.IntN(4) {
+			for _, p := range parts {
+				sb.WriteString(p[rng.IntN(len(p))])
+			}
+		}
+		src := sb.String()
+		for _, v := range []string{"n", "nn", "", "x1", "a.b"} {
+			var want []string
+			if hostWord.FindString(v) == v {
+				re := regexp.MustCompile(`(?:^|[^.>\w])` + regexp.QuoteMeta(v) + `\s*=([^=;][^;]*);`)
+				for _, m := range re.FindAllStringSubmatch(src, -1) {
+					want = append(want, m[1])
+				}
+			}
+			if got := assignedValues(src, v); !slices.Equal(got, want) {
+				t.Fatalf("assignedValues(%q, %q) = %q, the pattern finds %q", src, v, got, want)
+			}
 		}
 	}
 }
