@@ -153,17 +153,43 @@ func (r *hostReader) file(p string) *hostSrc {
 		return h
 	}
 	var h *hostSrc
-	if src, err := r.w.Source(p); err == nil {
-		src = uncomment(src)
-		h = &hostSrc{path: p, src: src, defs: map[string]string{}}
-		lex(src, func(line []byte, start int) {
-			if name, body := definition(line); name != nil {
-				h.defs[string(name)] = strings.TrimSpace(string(body))
-			}
-		}, func(t span) { h.toks = append(h.toks, t) })
-		h.fns = h.functions()
+	if e, err := r.w.entry(Abs(p)); err == nil {
+		if h = e.hostRead(p); h.path != p {
+			// The same file named otherwise: its findings say p.
+			c := *h
+			c.path = p
+			h = &c
+		}
 	}
 	r.files[p] = h
+	return h
+}
+
+// hostRead returns the entry's text read as a host file (read once per
+// text: each kernel's launch question reads the same host files, and
+// reading them again was a third of the launch questions' CPU on
+// pto-isa). A hostSrc is not changed once made.
+func (e *fileEntry) hostRead(p string) *hostSrc {
+	e.c.mu.Lock()
+	h := e.c.host
+	e.c.mu.Unlock()
+	if h != nil {
+		return h
+	}
+	src := uncomment(e.src)
+	h = &hostSrc{path: p, src: src, defs: map[string]string{}}
+	lex(src, func(line []byte, start int) {
+		if name, body := definition(line); name != nil {
+			h.defs[string(name)] = strings.TrimSpace(string(body))
+		}
+	}, func(t span) { h.toks = append(h.toks, t) })
+	h.fns = h.functions()
+	e.c.mu.Lock()
+	if e.c.host == nil {
+		e.c.host = h
+	}
+	h = e.c.host
+	e.c.mu.Unlock()
 	return h
 }
 
@@ -346,6 +372,7 @@ type launchSite struct {
 // sites calls visit with every launch of kernel k in the host files
 // naming it, false when a file naming k cannot be read.
 func (r *hostReader) sites(k string, visit func(launchSite) bool) bool {
+	acl := "aclrtlaunch_" + k
 	for _, p := range r.w.launchList("\x00" + k) {
 		h := r.file(p)
 		if h == nil {
@@ -363,7 +390,7 @@ func (r *hostReader) sites(k string, visit func(launchSite) bool) bool {
 				}
 			case h.is(i, "ACLRT_LAUNCH_KERNEL") && h.is(i+2, k) && h.is(i+4, "("):
 				s.count, s.args = i+5, tail(h.args(i+4), 2)
-			case h.is(i, "aclrtlaunch_"+k) && h.is(i+1, "("):
+			case h.is(i, acl) && h.is(i+1, "("):
 				s.count, s.args = i+2, tail(h.args(i+1), 2)
 			}
 			if s.count < 0 {

@@ -24,6 +24,8 @@ type entryCell struct {
 	err     error
 	parsing chan struct{} // closed when the parse under way finishes
 	scan    *scan
+	// host is the text read as a host file (hostRead).
+	host *hostSrc
 	// hash is the SHA-256 of the entry's text, computed when first asked
 	// (fileEntry.contentHash).
 	hash   [32]byte
