@@ -354,13 +354,15 @@ func runRules(ctx context.Context, base Pass, run []*Analyzer, jobs int, steps i
 	var left atomic.Int64
 	left.Store(int64(workers))
 	done := make(chan struct{})
+	order := ruleOrder(run, jobs)
 	work := func() {
 		defer func() {
 			if left.Add(-1) == 0 {
 				close(done)
 			}
 		}()
-		for i := int(next.Add(1) - 1); i < len(run) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
+		for k := int(next.Add(1) - 1); k < len(run) && ctx.Err() == nil; k = int(next.Add(1) - 1) {
+			i := order[k]
 			r := ruleResult{limit: limit()}
 			if jobs == 1 {
 				r.reads = unit.StartReads(ctx)
@@ -394,6 +396,27 @@ func runRules(ctx context.Context, base Pass, run []*Analyzer, jobs int, steps i
 	abandoned = true
 	mu.Unlock()
 	return res
+}
+
+// ruleOrder is the order the rules of run start in (indexes): theirs
+// one after another (a rule's span of shared facts read follows the
+// previous rule's); at once, a rule sharing a fact an earlier rule starts
+// (Analyzer.Shares) after every rule that shares none.
+func ruleOrder(run []*Analyzer, jobs int) []int {
+	order := make([]int, 0, len(run))
+	var later []int
+	started := map[string]bool{}
+	for i, a := range run {
+		if jobs > 1 && a.Shares != "" && started[a.Shares] {
+			later = append(later, i)
+			continue
+		}
+		if a.Shares != "" {
+			started[a.Shares] = true
+		}
+		order = append(order, i)
+	}
+	return append(order, later...)
 }
 
 // runRule runs one rule with its own findings; why is set when the rule

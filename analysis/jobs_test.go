@@ -3,8 +3,11 @@ package analysis_test
 import (
 	"context"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
@@ -53,5 +56,44 @@ func TestJobsSameFindings(t *testing.T) {
 	}
 	if files < 100 {
 		t.Fatalf("compared %d files", files)
+	}
+}
+
+// TestSharedFactRulesLast: with a file's rules run at once, a rule that
+// shares a fact an earlier rule starts (Analyzer.Shares) is handed out
+// after the rules that share none, which need not wait for it. Here the
+// first sharer (A) holds its worker until the rule that shares nothing
+// (C) has started: in rule order the second sharer (B) would be handed
+// out, and start, first.
+func TestSharedFactRulesLast(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "k.py")
+	if err := os.WriteFile(path, []byte("x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var started []string
+	cStarted := make(chan struct{})
+	start := func(name string) {
+		mu.Lock()
+		started = append(started, name)
+		mu.Unlock()
+	}
+	rule := func(code, shares string, run func()) *analysis.Analyzer {
+		return &analysis.Analyzer{Code: code, Name: code, Lang: grammar.Python, Shares: shares, Run: func(*analysis.Pass) { start(code); run() }}
+	}
+	rules := []*analysis.Analyzer{
+		rule("A", "fact", func() { <-cStarted }),
+		rule("B", "fact", func() {}),
+		rule("C", "", func() { close(cStarted) }),
+	}
+	ws := workspace.New(dir)
+	if _, err := analysis.RunContext(context.Background(), ws, path, analysis.Options{Analyzers: rules, Jobs: 2}); err != nil {
+		t.Fatal(err)
+	}
+	// A worker is handed B only once it is done with A (which waits for C)
+	// or with C: B starts after C, though A may start after both.
+	if slices.Index(started, "C") > slices.Index(started, "B") {
+		t.Errorf("rules started in the order %v, want the second sharer B after C", started)
 	}
 }

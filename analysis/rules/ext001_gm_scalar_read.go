@@ -18,6 +18,7 @@ var GMScalarRead = register(&analysis.Analyzer{
 	Severity: analysis.SeverityWarning,
 	Lang:     grammar.CPP,
 	Premise:  analysis.PremiseCache,
+	Shares:   analysis.SharesGM,
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "a scalar read through a `__gm__` pointer can return a stale cache line; stage it through UB or `dcci` it first",

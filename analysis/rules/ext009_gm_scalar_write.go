@@ -21,6 +21,7 @@ var GMScalarWrite = register(&analysis.Analyzer{
 	Severity: analysis.SeverityWarning,
 	Lang:     grammar.CPP,
 	Premise:  analysis.PremiseCache,
+	Shares:   analysis.SharesGM,
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "a scalar store through a `__gm__` pointer stays in the core's data cache until `dcci(..., CACHELINE_OUT)` + `dsb(DSB_DDR)`",

@@ -23,6 +23,7 @@ var GMFalseSharing = register(&analysis.Analyzer{
 	Severity: analysis.SeverityWarning,
 	Lang:     grammar.CPP,
 	Premise:  analysis.PremiseHardware,
+	Shares:   analysis.SharesGM,
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "cores scalar-store into GM slots closer than 64 bytes: each write-back carries the whole cache line and the last core to flush wins",
