@@ -325,8 +325,13 @@ func TestMaskPastedNames(t *testing.T) {
 func TestMaskChainsAndMacroShapes(t *testing.T) {
 	chain := "void k(int key) {\n  if (key == 1) {\n    a();\n  }\n#if DTYPE == 1\n  else if (key == 4) {\n    b();\n  }\n" +
 		"#elif defined(Y)\n  // the other type\n  else if (key == 5) {\n#if Z\n    c();\n#endif\n  }\n#endif\n  else {\n    d();\n  }\n}\n"
+	// The style where each branch opens with the brace closing the one
+	// before it (a tiling-key dispatch whose key 4 one chip lacks).
+	closing := "void k(int key) {\n  if (key == 1) {\n    a();\n#if !defined(ARCH_B)\n  } else if (key == 4) {\n    b();\n" +
+		"#else\n  } /* no bf16 */ else if (key == 5) {\n    c();\n#endif\n  } else {\n    d();\n  }\n}\n"
 	checkCoverage(t, []coverageCase{
 		{"#if in an else-if chain", chain, []string{"#if DTYPE == 1", "#elif defined(Y)", "#endif"}},
+		{"#if in a `} else if` chain", closing, []string{"#if !defined(ARCH_B)", "#else", "#endif"}},
 		{"a project's core macro", "void k() {\n  if ASCEND_IS_AIV_SCALAR {\n    a();\n  }\n}\n", []string{" ASCEND_IS_AIV_SCALAR "}},
 		{"named variadic parameters",
 			"#define INFO_LOG(fmt, args...) fprintf(stdout, fmt \"\\n\", ##args)\n#define PRT(fmt...) printf(fmt)\nint x;\n",
@@ -341,13 +346,21 @@ func TestMaskChainsAndMacroShapes(t *testing.T) {
 		{"a cast to a dependent type",
 			"template <typename T>\nvoid f(T &t, typename T::DType s = typename T::DType(1)) {\n  auto z = typename T::Shape{};\n  return typename T::DType(0);\n}\n",
 			[]string{"typename", "typename", "typename"}},
+		{"an alias of a macro's type",
+			"template <typename T> struct K {\n  using One = MAKE_CONST(T, 1.0);\n  using Neg = MAKE_CONST(float, -0.5); // -1/2\n};\n",
+			[]string{"(T, 1.0)", "(float, -0.5)"}},
+		{"a call through a pointer to member",
+			"void k(K *obj) {\n  (obj->*handler)(n);\n  if (!(this->*stage)()) {\n    return;\n  }\n}\n",
+			[]string{"*", "*"}},
 		{"delete[] of a parenthesized pointer", "void k(char *p) {\n  delete[](p);\n  delete [] (int *)q;\n}\n", []string{"[]", "[]"}},
 	})
 	// The chain is one if statement whose last alternative is the else;
 	// the macro's block is a block after the macro's statement.
-	f := parse(t, "k.cpp", chain)
-	if ifs := f.Tree.OfKind("if_statement"); len(ifs) != 3 || ifs[0].ChildByField("alternative") == nil {
-		t.Errorf("chain:\n%s", Dump(f.Tree.Root()))
+	for _, src := range []string{chain, closing} {
+		f := parse(t, "k.cpp", src)
+		if ifs := f.Tree.OfKind("if_statement"); len(ifs) != 3 || ifs[0].ChildByField("alternative") == nil {
+			t.Errorf("chain:\n%s", Dump(f.Tree.Root()))
+		}
 	}
 }
 
@@ -356,6 +369,8 @@ func TestMaskChainsAndMacroShapes(t *testing.T) {
 // the next line at the margin.
 func TestMaskChainsLeaveCode(t *testing.T) {
 	checkUnmasked(t, "void k(int key) {\n  if (key) {\n  }\n#if A\n  else {\n#else\n  else if (b) {\n#endif\n    x();\n  }\n"+
+		"  if (key) {\n#if C\n  } else if (c) {\n    y();\n  }\n#endif\n"+
 		"#if B\n  f();\n#endif\n  if (ASCEND_IS_AIV_SCALAR) { g(); }\n  CCU_IF(c)\n{ h(); }\n}\n"+
-		"template <typename T> struct Q { typename T::V (*fp)(int); typename T::S s{}; };\n")
+		"template <typename T> struct Q { typename T::V (*fp)(int); typename T::S s{}; };\n"+
+		"using A = TYPE_OF(x)::type;\nusing B = decltype(f(1));\n")
 }

@@ -333,6 +333,15 @@ func Mask(src []byte) ([]byte, []Span) {
 				// go (nothing reads them).
 				blank(skipBlank(e), skipBlank(e)+2)
 				e = skipBlank(e) + 2
+			case string(word) == "using" && aliasMacroArgs(src, e) > 0:
+				// `using One = MAKE_CONST(float, 1.0);`: an alias of the
+				// type a macro spells, which tree-sitter reads as a
+				// function type whose parameters fail on the values. The
+				// arguments go; the alias names the macro.
+				a := aliasMacroArgs(src, e)
+				end := balancedEnd(src, a, 1024)
+				blank(a, end)
+				e = end
 			case string(word) == "namespace" || string(word) == "extern":
 				scope = true
 				last = 'A'
@@ -470,6 +479,15 @@ func Mask(src []byte) ([]byte, []Span) {
 				last = 'A'
 			}
 			i = e
+		case c == '-' && hasPrefixAt(src, i, "->*") && i+3 < len(src) && isIdentStart(src[skipBlankAt(src, i+3)]):
+			// `(obj->*handler)(n)`: a call through a pointer to member,
+			// which tree-sitter-cpp does not read; as `obj-> handler` it
+			// is a member access (its call resolves to no function).
+			touch()
+			macroEnd = -1
+			blank(i+2, i+3)
+			last = '>'
+			i += 3
 		default:
 			if n := SpliceEnd(src, i); n > 0 {
 				// A line splice outside a directive (a macro's
@@ -769,8 +787,8 @@ func condGroups(src []byte) map[int][2]int {
 
 // elseChain returns the offsets of the directives of the conditional group
 // whose `#if` is at i (the `#if` first, the `#endif` last) when each of its
-// branches starts with `else` and balances its braces: branches that
-// continue an if-else chain. Otherwise nil.
+// branches starts with `else` (or `} else`) and balances its braces:
+// branches that continue an if-else chain. Otherwise nil.
 func elseChain(src []byte, i int) []int {
 	if !strings.HasPrefix(directiveName(src, i), "if") || !elseAt(src, DirectiveEnd(src, i)) {
 		return nil
@@ -819,12 +837,22 @@ func elseChain(src []byte, i int) []int {
 }
 
 // elseAt reports whether the first word from i, past blanks, newlines and
-// comments, is `else`.
+// comments, is `else`, also after the `}` that closes the branch before it
+// (`#if X` `} else if (k == 4) {` `#endif` `}`).
 func elseAt(src []byte, i int) bool {
+	i = skipSpaceComments(src, i)
+	if i < len(src) && src[i] == '}' {
+		i = skipSpaceComments(src, i+1)
+	}
+	return hasPrefixAt(src, i, "else") && !(i+4 < len(src) && isIdent(src[i+4]))
+}
+
+// skipSpaceComments skips blanks, newlines and comments from i.
+func skipSpaceComments(src []byte, i int) int {
 	for i = skipSpace(src, i); i+1 < len(src) && src[i] == '/' && (src[i+1] == '/' || src[i+1] == '*'); i = skipSpace(src, i) {
 		i, _ = CommentEnd(src, i)
 	}
-	return hasPrefixAt(src, i, "else") && !(i+4 < len(src) && isIdent(src[i+4]))
+	return i
 }
 
 // namedVariadicDots returns the offset of the `...` of a GNU named
@@ -1604,6 +1632,32 @@ func declMacroEnd(src []byte, e int, body bool) int {
 		}
 	}
 	return 0
+}
+
+// aliasMacroArgs returns the offset of the '(' of the macro an alias
+// declaration whose `using` ends at e names (`using X = MACRO(a, b);`,
+// the ';' right after the arguments), or 0.
+func aliasMacroArgs(src []byte, e int) int {
+	i := skipSpace(src, e)
+	j := i
+	for j < len(src) && isIdent(src[j]) {
+		j++
+	}
+	if j == i || !byteAt(src, skipSpace(src, j), '=') {
+		return 0
+	}
+	i = skipSpace(src, skipSpace(src, j)+1)
+	j = i
+	for j < len(src) && isIdent(src[j]) {
+		j++
+	}
+	if !isMacroName(src[i:j]) || !byteAt(src, j, '(') {
+		return 0
+	}
+	if end := balancedEnd(src, j, 1024); end == 0 || !byteAt(src, skipSpace(src, end), ';') {
+		return 0
+	}
+	return j
 }
 
 func skipBlankAt(src []byte, i int) int {
