@@ -26,8 +26,12 @@ type gate struct {
 	entered chan struct{} // closed when the first held run starts
 	release chan struct{} // closed by the test to let a held run go on
 	stopped chan error    // the held run's context.Cause, once it ends
-	mu      sync.Mutex
-	runs    map[string]int
+	// onStop, when set, runs in the held run once its context ended and
+	// before the rule returns: ordered before anything the analysis's end
+	// lets happen.
+	onStop func()
+	mu     sync.Mutex
+	runs   map[string]int
 }
 
 func newGate(hold bool) *gate {
@@ -46,6 +50,9 @@ func (g *gate) analyzer() *analysis.Analyzer {
 				close(g.entered)
 				if g.hold {
 					<-p.Context().Done()
+					if g.onStop != nil {
+						g.onStop()
+					}
 					g.stopped <- contextCause(p)
 					return
 				}
@@ -220,6 +227,9 @@ func TestIndexWaitsForForegroundWork(t *testing.T) {
 	os.WriteFile(path, []byte(kernelText("  // HOLD MARK\n")), 0o644)
 	g := newGate(true)
 	order := make(chan string, 2)
+	// Marked by the rule itself, not by the test after it: the index may
+	// start as soon as the rule has returned.
+	g.onStop = func() { order <- "analysis ended" }
 	waits := make(chan struct{})
 	c := startServerWith(t, Options{Analyzers: []*analysis.Analyzer{g.analyzer()}, Budget: time.Hour}, func(s *Server) {
 		s.hooks.started = func() { order <- "started" }
@@ -242,7 +252,6 @@ func TestIndexWaitsForForegroundWork(t *testing.T) {
 	}
 	c.notify("$/cancelRequest", map[string]any{"id": "pull"})
 	<-g.stopped
-	order <- "analysis ended"
 	c.wait(pull, "the cancelled pull")
 	if first := <-order; first != "analysis ended" {
 		t.Errorf("%s before the analysis under way ended", first)
