@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -64,7 +65,12 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"a wrapper called only from outside the folder above it) decides nothing: the test is judged by the kernel's code alone, and a block-id " +
 			"test against a bound the kernel computes stays an error (on the measured trees such returns were real hangs far more often than not). " +
 			"An unconditional `return` before a barrier is reported as a " +
-			"debugging probe left in (warning). A return after the last barrier, or on a branch that passed its own " +
+			"debugging probe left in (warning), unless its only guard is a preprocessor switch (`#ifdef STOP_AFTER_X`, `#if defined(X)`, " +
+			"`#if X`, one term of an `&&` of them) that no build of the unit defines: no file of the tree or the unit #defines it, and no build " +
+			"or Python file of the roots names it (`-DSTOP_AFTER_X`, `add_compile_definitions`, a list of names; a pl.jit.extern stub has no " +
+			"compile options). Such a probe is off, and on, every core would return alike and none would wait. It stays a warning when a " +
+			"build definition's name is not plain text (`-D${STAGE}`, `f\"-D{stage}\"`: `--statistics` lists them as unread build -D), " +
+			"the unit includes a project header no file of the tree is (it could define the switch), or the index did not walk the roots whole. A return after the last barrier, or on a branch that passed its own " +
 			"barrier, is silent. A return ending one branch of an `if` whose other branch reaches the barrier is judged by " +
 			"that `if`'s condition (a dispatch on a tiling key every core shares is silent: no core meets that barrier while another can take the return, " +
 			"so a barrier only in the other branch of an `if constexpr` or a shared mode is not after it), and every cube core leaving " +
@@ -278,6 +284,13 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 			Related: []analysis.Related{{File: leaf.File.Path, Start: leaf.Call.Start, End: leaf.Call.End, Message: "the barrier the other cores wait at"}},
 		}
 		if d.outerRuntime == nil {
+			if name := probeSwitch(r, fn); name != "" {
+				if s := pass.Reach().MacroSwitch(name); !s.Defined && s.Unread == "" {
+					// A probe behind a switch no build defines is off; on,
+					// every core would return alike and none would wait.
+					continue
+				}
+			}
 			diag.Severity = analysis.SeverityWarning
 			diag.Message = "unconditional `return` before " + target + ": nothing after it runs, the barrier included; " +
 				"a debugging probe left in (guide §7)?"
@@ -311,6 +324,51 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 		diag.Message = texts.get(diag.Message, nil)
 		pass.Report(diag)
 	}
+}
+
+// probeSwitch returns the macro an enclosing preprocessor branch of r
+// (inside fn) compiles only when defined: `#ifdef NAME`, `#if
+// defined(NAME)`, `#if NAME` or `#elif` of those, or one term of an `&&`
+// of them; "" for none (an `#else`, an `#ifndef`, a test with `||` or
+// `!`).
+func probeSwitch(r, fn *grammar.Node) string {
+	for child, p := r, r.Parent(); p != nil && p != fn; child, p = p, p.Parent() {
+		if child.Field() == "alternative" {
+			continue
+		}
+		switch p.Kind() {
+		case "preproc_ifdef":
+			n := p.ChildByField("name")
+			if n != nil && child != n && strings.HasPrefix(strings.Join(strings.Fields(p.Text()), ""), "#ifdef") {
+				return n.Text()
+			}
+		case "preproc_if", "preproc_elif":
+			if c := p.ChildByField("condition"); c != nil && child != c {
+				if name := neededMacro(c.Text()); name != "" {
+					return name
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// neededMacro is the first macro condition text needs defined: a term of
+// an `&&` chain that is `defined(NAME)`, `defined NAME` or `NAME`.
+func neededMacro(cond string) string {
+	if strings.ContainsAny(cond, "|!") {
+		return ""
+	}
+	for _, t := range strings.Split(cond, "&&") {
+		t = strings.Trim(strings.TrimSpace(t), "()")
+		if rest, ok := strings.CutPrefix(t, "defined"); ok {
+			t = strings.Trim(strings.TrimSpace(rest), "() \t")
+		}
+		if t != "" && strings.TrimFunc(t, func(c rune) bool { return c == '_' || unicode.IsLetter(c) || unicode.IsDigit(c) }) == "" && !unicode.IsDigit(rune(t[0])) {
+			return t
+		}
+	}
+	return ""
 }
 
 // launchedPast says where the operator's host launches past the tiling

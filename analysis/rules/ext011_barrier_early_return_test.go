@@ -15,6 +15,15 @@ func TestBarrierEarlyReturn(t *testing.T) {
 	analysistest.Run(t, "testdata/ext011", BarrierEarlyReturn)
 }
 
+// A probe behind a switch: silent where nothing the tree holds defines
+// it (a tree with no build file at all), judged where a header or a
+// build script does, or where a build definition's name is unreadable.
+func TestBarrierProbeSwitch(t *testing.T) {
+	for _, dir := range []string{"testdata/ext011probe", "testdata/ext011probe_built", "testdata/ext011probe_unread"} {
+		analysistest.Run(t, dir, BarrierEarlyReturn)
+	}
+}
+
 // The configured chip reaches the guard model: an A5-only file's probe
 // left under `#if __NPU_ARCH__ == 3510` is in no build of an A2/A3
 // project (`arch = "a2a3"`), and judged when nothing says the chip.

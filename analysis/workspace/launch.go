@@ -801,39 +801,107 @@ func (w *Workspace) MacroDefinedNowhere(name string) bool {
 	if toolkitMacro(name) {
 		return false
 	}
+	m := w.macroNamesOf(false)
+	return !m.unseenBuild && !m.defined[name] && !m.words[name]
+}
+
+// MacroSwitch is what the workspace says of a macro a conditional tests
+// (`#ifdef STOP_AFTER_X`), its build seen or not: Defined when a file of
+// the roots #defines it, a build or Python file of the roots names it
+// (`-DSTOP_AFTER_X`, a list of names), or the toolkit may define it
+// (toolkitMacro); else Unread says what could define it unseen: a walk
+// cut short, or a build definition whose name is not plain text
+// (`-D${NAME}`, `f"-D{name}"`), the first such, file:line. Neither: no
+// file or build the roots hold defines it.
+type MacroSwitch struct {
+	Defined bool
+	Unread  string
+}
+
+// MacroSwitchOf is MacroSwitch for name, from the walk's scan of every
+// file's #defines and its build and Python files' words (the ones
+// MacroDefinedNowhere reads), computed once per walk.
+func (w *Workspace) MacroSwitchOf(name string) MacroSwitch {
+	if toolkitMacro(name) {
+		return MacroSwitch{Defined: true}
+	}
+	m := w.macroNamesOf(true)
+	switch {
+	case m.defined[name] || m.words[name]:
+		return MacroSwitch{Defined: true}
+	case !m.whole:
+		return MacroSwitch{Unread: "the index did not walk the roots whole"}
+	case len(m.unread) > 0:
+		return MacroSwitch{Unread: m.unread[0]}
+	}
+	return MacroSwitch{}
+}
+
+// UnreadDefinitions are the build definitions of the roots whose names
+// are not plain text (`-D${NAME}`), file:line each.
+func (w *Workspace) UnreadDefinitions() []string { return w.macroNamesOf(true).unread }
+
+// macroNamesOf returns the workspace's macroNames; always reads the
+// names when read is set, else only when the build was seen whole (what
+// MacroDefinedNowhere needs).
+func (w *Workspace) macroNamesOf(read bool) *macroNames {
 	w.mu.Lock()
 	m := w.macros
 	w.mu.Unlock()
-	if m == nil {
-		w.Index() // sets w.walked
-		w.mu.Lock()
-		run, known, py := w.walked, slices.Collect(maps.Keys(w.known)), slices.Sorted(maps.Keys(w.abi.py))
-		w.mu.Unlock()
-		m = &macroNames{defined: map[string]bool{}, unseenBuild: run == nil || !run.whole || len(run.build) == 0}
-		if !m.unseenBuild {
-			for _, p := range known {
-				if s := w.scanOf(p); s != nil {
-					for _, d := range s.defines {
-						m.defined[d] = true
-					}
+	if m != nil && (m.read || !read) {
+		return m
+	}
+	w.Index() // sets w.walked
+	w.mu.Lock()
+	run, known, py := w.walked, slices.Collect(maps.Keys(w.known)), slices.Sorted(maps.Keys(w.abi.py))
+	w.mu.Unlock()
+	m = &macroNames{defined: map[string]bool{}, unseenBuild: run == nil || !run.whole || len(run.build) == 0, whole: run != nil && run.whole}
+	if !m.unseenBuild || read && run != nil {
+		m.read = true
+		for _, p := range known {
+			if s := w.scanOf(p); s != nil {
+				for _, d := range s.defines {
+					m.defined[d] = true
 				}
 			}
-			// The walk's words, shared, not copied.
-			m.words = run.buildWords(py)
 		}
-		w.mu.Lock()
-		w.macros = m
-		w.mu.Unlock()
+		// The walk's words, shared, not copied.
+		m.words = run.buildWords(py)
+		m.unread = run.unread
 	}
-	return !m.unseenBuild && !m.defined[name] && !m.words[name]
+	w.mu.Lock()
+	if w.macros == nil || !w.macros.read {
+		w.macros = m
+	}
+	w.mu.Unlock()
+	return m
 }
 
 // macroNames are the names MacroDefinedNowhere finds defined: #defined in
 // a file of the workspace, or words of its build (unseenBuild: the build
-// was not seen whole).
+// was not seen whole). read: defined and words were read (a workspace
+// whose build was not seen reads them only when MacroSwitchOf asks);
+// whole: the walk was not cut short; unread: the build definitions whose
+// names are not plain text.
 type macroNames struct {
-	defined, words map[string]bool
-	unseenBuild    bool
+	defined, words    map[string]bool
+	unread            []string
+	unseenBuild, read bool
+	whole             bool
+}
+
+// unreadDefinition reports whether src[i:] starts a macro definition
+// whose name is not plain text: `-D` then `$`, `{`, `%` or a quote
+// (`-D${NAME}`, `f"-D{name}"`, `"-D%s" % name`, `"-D" + name`).
+func unreadDefinition(src []byte, i int) bool {
+	if i+2 >= len(src) || src[i] != '-' || src[i+1] != 'D' || i > 0 && (isWordByte(src[i-1]) || src[i-1] == '-') {
+		return false
+	}
+	switch src[i+2] {
+	case '$', '{', '%', '"', '\'':
+		return true
+	}
+	return false
 }
 
 // buildWords are the words of a walk's build files and of the Python
@@ -856,6 +924,11 @@ func (r *indexRun) buildWords(py []string) map[string]bool {
 						j++
 					}
 					if j == i {
+						if unreadDefinition(src, i) {
+							if at := fmt.Sprintf("%s:%d", p, bytes.Count(src[:i], []byte("\n"))+1); !slices.Contains(r.unread, at) {
+								r.unread = append(r.unread, at)
+							}
+						}
 						i++
 						continue
 					}

@@ -86,6 +86,9 @@ type indexRun struct {
 	// words are the build files' words (buildWords).
 	wordsOnce sync.Once
 	words     map[string]bool
+	// unread are the build definitions whose names are not plain text
+	// (unreadDefinition), file:line, read with words.
+	unread []string
 }
 
 // indexRuns are the walks of a workspace and its forks, by roots.

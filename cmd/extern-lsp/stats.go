@@ -231,6 +231,14 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 		skippedDirs = append(skippedDirs, e)
 	}
 	s.add("build_include_dirs_unevaluated", "unevaluated build -I", len(skippedDirs), "include folders build files over the analysed files name through what extern-lsp does not evaluate (a variable set outside the tree, a generator expression): not searched", skippedDirs)
+	var unreadDefs []string
+	for _, e := range ws.UnreadDefinitions() {
+		if k := strings.LastIndex(e, ":"); k > 0 {
+			e = rel(e[:k]) + e[k:]
+		}
+		unreadDefs = append(unreadDefs, e)
+	}
+	s.add("build_definitions_unread", "unread build -D", len(unreadDefs), "macro definitions build or Python files of the roots pass by a name that is not plain text (`-D${NAME}`): an `#ifdef` probe switch they may define is judged defined (EXT011)", unreadDefs)
 	s.add("unevaluated_include_dirs", "unevaluated include_dirs", unevaluated, namedSample("stub include_dirs= entries not evaluated statically, headers found only through them are unresolved", unevaluatedNames), unevaluatedFiles)
 	s.add("macro_uses_undefined", "undefined macro uses", sight.UndefinedMacros,
 		"statements using a macro-like name that no file of the extern defines: what they do (return on a core, synchronise) is unknown", undefined)
