@@ -213,9 +213,81 @@ func FlagCalls(nodes []*grammar.Node, r *Resolver) []FlagCall {
 	return slices.Clip(append([]FlagCall(nil), out...))
 }
 
-// FileFlagCalls decodes every flag call of a file.
+// FileFlagCalls decodes every flag call of a file; with facts that index
+// the functions (a unit's), a raw set's config built by a helper is
+// decoded too (cfgHelper).
 func FileFlagCalls(ff FileFacts, f *grammar.File, r *Resolver) []FlagCall {
-	return FlagCalls(factsOr(ff).Calls(f).Named(flagCallNames...), r)
+	out := FlagCalls(factsOr(ff).Calls(f).Named(flagCallNames...), r)
+	if fi, ok := ff.(FuncIndexer); ok {
+		for i := range out {
+			if fc := &out[i]; fc.Raw && fc.Kind == FlagSet && len(fc.Flags) == 0 {
+				cfgHelper(fc, fi.FuncIndex(), r)
+			}
+		}
+	}
+	return out
+}
+
+// FuncIndexer is facts that index the functions they hold (a unit).
+type FuncIndexer interface{ FuncIndex() *Funcs }
+
+// cfgHelper decodes a raw set whose config is a call of a helper that
+// returns one expression of its parameters (`GetSyncConf(mode, id)`
+// returning `1 | (mode << 4) | (id << 8)`): the expression with the
+// parameters bound to the call's arguments, the id's argument as IDNode.
+func cfgHelper(fc *FlagCall, fs *Funcs, r *Resolver) {
+	c, ok := AsCall(Unparen(fc.Cfg))
+	if !ok || c.Receiver != nil || r == nil {
+		return
+	}
+	defs := fs.Lookup(c.Name)
+	if len(defs) != 1 {
+		return
+	}
+	body := defs[0].Body()
+	if body == nil {
+		return
+	}
+	var stmts []*grammar.Node
+	for _, n := range body.NamedChildren() {
+		if n.Kind() != "comment" {
+			stmts = append(stmts, n)
+		}
+	}
+	if len(stmts) != 1 || stmts[0].Kind() != "return_statement" || len(stmts[0].NamedChildren()) != 1 {
+		return
+	}
+	expr := stmts[0].NamedChildren()[0]
+	params := Params(defs[0].Node)
+	if len(params) != len(c.Args) {
+		return
+	}
+	ar := BindLocals(fc.Node, r)
+	vals := map[string][]int64{}
+	var idArg *grammar.Node
+	x := ShiftedTerm(expr, 8)
+	for i, p := range params {
+		v := ar.EvalAll(c.Args[i])
+		if len(v) == 0 {
+			return
+		}
+		vals[p.Name] = v
+		if x != nil && Unparen(x).Kind() == "identifier" && Unparen(x).Text() == p.Name {
+			idArg = c.Args[i]
+		}
+	}
+	cfgs := r.Bind(vals).EvalAll(expr)
+	var modes []int64
+	for _, v := range cfgs {
+		modes = appendUnique(modes, (v>>4)&3)
+		fc.Flags = appendUnique(fc.Flags, (v>>8)&0xF)
+	}
+	if len(modes) == 1 {
+		fc.Mode, fc.ModeKnown = modes[0], true
+	}
+	if idArg != nil {
+		fc.IDNode, fc.IDInCfg = idArg, false
+	}
 }
 
 // flagCallNames are the calls AsFlagCall decodes.

@@ -43,7 +43,16 @@ var FFTSFlagReserved = register(&analysis.Analyzer{
 			"form the cores that run it on 14 (a cube running it is read as using 11–14), so a vector core's wait on 12 " +
 			"for its cube's mode-2 set, or anything on 14 beside `SyncAll<false>()` alone, meets no count of the barrier " +
 			"and is silent; the core type comes from the guards around the call (`if ASCEND_IS_AIV`, the dav-c220 " +
-			"macros), and unguarded code runs on both. An id above 15 is always flagged, " +
+			"macros), and unguarded code runs on both. A handshake on a counter the barrier waits on is silent when, between two barriers, " +
+			"the receiving cores' own waits take every count its sets give them (the model EXT014 shares): the sets and waits of that " +
+			"counter in one function pair off, each set with a wait in the same place (the same loops and tests, written alike, core-type " +
+			"guards aside; as many barrier-reaching calls before each; no return, break or continue that can cut one side short; no test " +
+			"around a vector core's side that reads the lane, its own UB, AscendC's `GetBlockIdx()` or a call the unit does not define), " +
+			"e.g. `if ASCEND_IS_AIV { CrossCoreSetFlag<2, PIPE_MTE3>(11); } if ASCEND_IS_AIC { CrossCoreWaitFlag(11); }` beside " +
+			"`SyncAll<false>()`: the mode-2 set both lanes make is one count on their cube, its wait takes it before the barrier, and the " +
+			"barrier's own count on 11 arrives only when every cube is in the barrier. A loop on one side only, a set under a lane test, a " +
+			"wait after a barrier or no wait at all stays flagged. A raw config a helper returns (`GetSyncConf(mode, id)` returning " +
+			"`1 | (mode << 4) | (id << 8)`) is decoded with the arguments bound. An id above 15 is always flagged, " +
 			"as are ids listed in the project's `reserved-flags` setting. An id that can take several values " +
 			"(`c ? 12 : 3`) is flagged when one of them is reserved. When the id is a parameter of a helper defined in " +
 			"the same file (`notify(uint16_t id) { CrossCoreSetFlag<2, PIPE_MTE3>(id); }`), each call of the helper is " +
@@ -169,6 +178,11 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 			touched := touchedCores(pass, fc, in)
 			for _, id := range fc.Flags {
 				syncAll.a2a3 = syncAll.a2a3 || syncAll.any && waits[id]&touched != 0
+			}
+			if syncAll.a2a3 && in == nil && handshakes(pass).balanced[fc.Node] {
+				// Every count the handshake gives the counter is taken by
+				// its own waits before the next barrier.
+				syncAll.a2a3 = false
 			}
 			break
 		}

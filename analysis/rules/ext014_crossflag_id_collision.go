@@ -38,7 +38,13 @@ var CrossFlagIDCollision = register(&analysis.Analyzer{
 			"nor two sets of the same mode (the same handshake written twice, or phases the analysis cannot tell apart), " +
 			"nor two sets no launch runs together (in two kernels of a file, on the two sides of a compile-time choice, " +
 			"or in two cases of the kernel entry's `switch` or `if` on a value every core reads alike, such as a tiling key), " +
-			"nor a set in a library function no kernel of the unit calls (a barrier helper the kernels stopped using). " +
+			"nor a set in a library function no kernel of the unit calls (a barrier helper the kernels stopped using), " +
+			"nor a mode-0 barrier (a set its own wait of the id follows, `SyncAllImpl`'s cube-only `GetffstMsg(0x0, 11)`) beside a " +
+			"handshake on the same counter whose sets and waits pair off in every phase (the model EXT005 shares: in one function, each " +
+			"set with a wait in the same place, the same loops and tests written alike around both, as many barrier-reaching calls before " +
+			"each, no lane test around a vector core's side): every handshake count is taken by its own wait before the next barrier, and " +
+			"the barrier's count reaches a core only once every core of the type is in the barrier, so neither wait can take the " +
+			"other's. A loop with another trip count on one side, a set under a lane test or a missing wait stays flagged. " +
 			"Mode-4 sets (Ascend 950's intra-block handshakes, `set_intra_block`) are not judged: whether they share a " +
 			"counter with an FFTS flag of the same id is not documented. Modes 0–2 mean the same on A2/A3 and Ascend 950.",
 		Why: "A cross-core flag is a counter per id on each receiving core: `CrossCoreWaitFlag(id)` waits for a count " +
@@ -151,7 +157,7 @@ func runCrossFlagIDCollision(pass *analysis.Pass) {
 					}
 				}
 			}
-			if other < 0 {
+			if other < 0 || handshakes(pass).safePair(u, uses[other]) {
 				continue
 			}
 			reported[u.site.Node] = true

@@ -2,7 +2,9 @@
 // handshake next to it. Each core has its own flag counters: SyncAll<false>
 // has the cube wait on 11 and 12 and the vector cores on 13, and nothing
 // waits on 14. A handshake whose counter is another core type's does not
-// meet the barrier's.
+// meet the barrier's; one on the same counter whose waits take every count
+// its sets give before the next barrier (hand_tile's 11, hand_rows' 13:
+// one set, one wait, in one function) leaves the barrier's counts alone.
 #include "kernel_operator.h"
 
 constexpr uint16_t kTileReady = 12; // cube -> its vector cores
@@ -12,21 +14,21 @@ constexpr uint16_t kRowsDone = 13;
 __aicore__ inline void hand_tile() {
   if ASCEND_IS_AIC {
     AscendC::CrossCoreSetFlag<2, PIPE_FIX>(kTileReady); // the vector cores' 12: the barrier's 12 is the cube's
-    AscendC::CrossCoreWaitFlag(kTileFree); // want "`CrossCoreWaitFlag` uses FFTS flag 11 \\(`kTileFree`\\), which the hardware `SyncAll`"
+    AscendC::CrossCoreWaitFlag(kTileFree); // the cube's 11, taken each time its vector cores set it: silent
   }
   if ASCEND_IS_AIV {
     AscendC::CrossCoreWaitFlag(kTileReady); // a vector core's own 12: silent
-    AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(kTileFree); // want "flag 11 \\(`kTileFree`\\)"
+    AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(kTileFree); // matched by the cube's wait above: silent
     AscendC::CrossCoreWaitFlag(14); // nothing waits on 14 in SyncAll<false>
   }
 }
 
 __aicore__ inline void hand_rows() {
   if ASCEND_IS_AIC {
-    AscendC::CrossCoreSetFlag<2, PIPE_FIX>(kRowsDone); // want "flag 13 \\(`kRowsDone`\\)"
+    AscendC::CrossCoreSetFlag<2, PIPE_FIX>(kRowsDone); // the vector cores' 13, matched by their wait: silent
   }
   if ASCEND_IS_AIV {
-    AscendC::CrossCoreWaitFlag(kRowsDone); // want "flag 13 \\(`kRowsDone`\\)"
+    AscendC::CrossCoreWaitFlag(kRowsDone); // silent
   }
   // No core-type guard: both cores run it, the cube's counter included.
   AscendC::CrossCoreWaitFlag(kTileReady); // want "flag 12 \\(`kTileReady`\\)"
