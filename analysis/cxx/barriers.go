@@ -131,10 +131,18 @@ func FuncsOf(ff FileFacts, files ...*grammar.File) *Funcs {
 // bounds[i] to bounds[i+1]) into one, stably: a name's definitions keep
 // their runs' order, as a stable sort of defs would.
 func mergeByName(defs []FuncDef, bounds []int) []FuncDef {
+	return mergeRuns(defs, bounds, func(a, b FuncDef) int { return strings.Compare(a.Name, b.Name) })
+}
+
+// mergeRuns merges the runs of s (each sorted by cmp, run i from bounds[i]
+// to bounds[i+1]) into one, stably: equal elements keep their runs' order,
+// as a stable sort of s would. Pairs of runs are merged until one is left:
+// n·log(runs) comparisons, where sorting s again would take n·log(n).
+func mergeRuns[T any](s []T, bounds []int, cmp func(a, b T) int) []T {
 	if len(bounds) <= 2 {
-		return defs
+		return s
 	}
-	to := make([]FuncDef, len(defs))
+	to := make([]T, len(s))
 	for len(bounds) > 2 {
 		runs := len(bounds) - 1
 		next := make([]int, 0, runs/2+2)
@@ -146,20 +154,20 @@ func mergeByName(defs []FuncDef, bounds []int) []FuncDef {
 			}
 			i, j, k := lo, mid, lo
 			for ; i < mid && j < hi; k++ {
-				if strings.Compare(defs[j].Name, defs[i].Name) < 0 {
-					to[k], j = defs[j], j+1
+				if cmp(s[j], s[i]) < 0 {
+					to[k], j = s[j], j+1
 				} else {
-					to[k], i = defs[i], i+1
+					to[k], i = s[i], i+1
 				}
 			}
-			k += copy(to[k:], defs[i:mid])
-			copy(to[k:], defs[j:hi])
+			k += copy(to[k:], s[i:mid])
+			copy(to[k:], s[j:hi])
 			next = append(next, lo)
 		}
 		bounds = append(next, bounds[runs])
-		defs, to = to, defs
+		s, to = to, s
 	}
-	return defs
+	return s
 }
 
 // appendDecls adds the names a declaration declares, with their types,

@@ -241,9 +241,13 @@ type FileFuncs struct {
 	// as function declarations: their type is unknown, their calls opaque.
 	objects []string
 	// sites are the calls the file's functions make, ordered by called
-	// name (callSites), built on first need.
+	// name (callSites), built on first need; siteNames are their called
+	// names, where they stand in the caller's source (a unit merges its
+	// files' lists by them: read again per comparison, the names were
+	// most of an edit's CPU in the GM read rule).
 	sitesOnce sync.Once
 	sites     []siteRef
+	siteNames []span
 }
 
 // siteRef is a call site of a file's function: the call, by its index in
@@ -284,7 +288,7 @@ func (p *FileFuncs) callSites(name string) []siteRef {
 func (p *FileFuncs) allSites() []siteRef {
 	p.sitesOnce.Do(func() {
 		type named struct {
-			name []byte
+			name *grammar.Node
 			ref  siteRef
 		}
 		var all []named
@@ -301,24 +305,30 @@ func (p *FileFuncs) allSites() []siteRef {
 					continue
 				}
 				if nn := calledIdent(n); nn != nil && nn.Start < nn.End {
-					cn := nn.Bytes()
-					all = append(all, named{cn, siteRef{uint32(n.Index()), int32(i)}})
+					all = append(all, named{nn, siteRef{uint32(n.Index()), int32(i)}})
 				}
 			}
 		}
 		// A name's sites by caller, then in source order (as appended).
 		slices.SortFunc(all, func(a, b named) int {
-			if c := bytes.Compare(a.name, b.name); c != 0 {
+			if c := bytes.Compare(a.name.Bytes(), b.name.Bytes()); c != 0 {
 				return c
 			}
 			return compareSites(a.ref, b.ref)
 		})
 		p.sites = make([]siteRef, len(all))
+		p.siteNames = make([]span, len(all))
 		for i, x := range all {
-			p.sites[i] = x.ref
+			p.sites[i], p.siteNames[i] = x.ref, span{x.name.Start, x.name.End}
 		}
 	})
 	return p.sites
+}
+
+// siteName is the called name of allSites()[i].
+func (p *FileFuncs) siteName(i int) []byte {
+	sp := p.siteNames[i]
+	return p.defs[p.sites[i].def].Node.Tree().Src[sp.start:sp.end]
 }
 
 // site is the CallSite of ref.

@@ -2,7 +2,6 @@ package cxx
 
 import (
 	"bytes"
-	"cmp"
 	"slices"
 	"sort"
 	"strconv"
@@ -1647,23 +1646,22 @@ func (s *Summaries) callersNamed(name string) []callerRef {
 			name []byte
 			ref  callerRef
 		}
-		var all []named
-		for i, p := range s.funcFiles {
-			for _, ref := range p.allSites() {
-				r := callerRef{ref, int32(i)}
-				all = append(all, named{nameOf(r), r})
-			}
+		n := 0
+		for _, p := range s.funcFiles {
+			n += len(p.allSites())
 		}
-		// A name's callers by file, then as allSites lists them.
-		slices.SortFunc(all, func(a, b named) int {
-			if c := bytes.Compare(a.name, b.name); c != 0 {
-				return c
+		// Each file's sites are in name order already (once per parse):
+		// its run is merged with the others', by file on equal names,
+		// then as allSites lists them.
+		all := make([]named, 0, n)
+		bounds := make([]int, 1, len(s.funcFiles)+1)
+		for i, p := range s.funcFiles {
+			for j, ref := range p.allSites() {
+				all = append(all, named{p.siteName(j), callerRef{ref, int32(i)}})
 			}
-			if c := cmp.Compare(a.ref.file, b.ref.file); c != 0 {
-				return c
-			}
-			return compareSites(a.ref.ref, b.ref.ref)
-		})
+			bounds = append(bounds, len(all))
+		}
+		all = mergeRuns(all, bounds, func(a, b named) int { return bytes.Compare(a.name, b.name) })
 		s.callers = make([]callerRef, len(all))
 		for i, x := range all {
 			s.callers[i] = x.ref
