@@ -136,6 +136,10 @@ func TestScriptedEditsMatchFreshServer(t *testing.T) {
 		do   func()
 	}{
 		{"a finding typed in a body", func() { insert(body, benchgen.BodyEditMarker, benchgen.BodyEditLine) }},
+		{"lines added above its function", func() {
+			// Every finding below moves: its range comes from the new parse.
+			insert(body, "}  // namespace attn_meta\n", "// Attention proper:\n// one row per core.\n")
+		}},
 		{"a GM store in another body", func() {
 			insert(body, "uint32_t begin = idx * per;\n", "    *reinterpret_cast<__gm__ uint32_t *>(0) = begin;\n")
 		}},
