@@ -139,6 +139,19 @@ func evalOne(r *Resolver, n *grammar.Node) (int64, bool) {
 	return r.Eval(n)
 }
 
+// readConfigs adds the flag ids of a raw set's possible config values
+// (bits 8-11) and its mode (bits 4-5) when they all agree on it.
+func (fc *FlagCall) readConfigs(cfgs []int64) {
+	var modes []int64
+	for _, v := range cfgs {
+		modes = appendUnique(modes, (v>>4)&3)
+		fc.Flags = appendUnique(fc.Flags, (v>>8)&0xF)
+	}
+	if len(modes) == 1 {
+		fc.Mode, fc.ModeKnown = modes[0], true
+	}
+}
+
 // decodeCfg fills the mode and flag ids of a raw set from its config.
 func decodeCfg(fc *FlagCall, r *Resolver) {
 	cfg := Unparen(fc.Cfg)
@@ -149,15 +162,7 @@ func decodeCfg(fc *FlagCall, r *Resolver) {
 		fc.Flags = evalAll(r, c.Args[1])
 		return
 	}
-	vals := evalAll(r, cfg)
-	var modes []int64
-	for _, c := range vals {
-		modes = appendUnique(modes, (c>>4)&3)
-		fc.Flags = appendUnique(fc.Flags, (c>>8)&0xF)
-	}
-	if len(modes) == 1 {
-		fc.Mode, fc.ModeKnown = modes[0], true
-	}
+	fc.readConfigs(evalAll(r, cfg))
 	// Find the `x << 8` term so a fix can rewrite the id alone; an id that
 	// overflows the 4-bit field is reported as written.
 	if x := ShiftedTerm(cfg, 8); x != nil {
@@ -276,15 +281,7 @@ func cfgHelper(fc *FlagCall, fs *Funcs, r *Resolver) {
 			idArg = c.Args[i]
 		}
 	}
-	cfgs := r.Bind(vals).EvalAll(expr)
-	var modes []int64
-	for _, v := range cfgs {
-		modes = appendUnique(modes, (v>>4)&3)
-		fc.Flags = appendUnique(fc.Flags, (v>>8)&0xF)
-	}
-	if len(modes) == 1 {
-		fc.Mode, fc.ModeKnown = modes[0], true
-	}
+	fc.readConfigs(r.Bind(vals).EvalAll(expr))
 	if idArg != nil {
 		fc.IDNode, fc.IDInCfg = idArg, false
 	}
