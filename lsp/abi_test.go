@@ -3,6 +3,7 @@ package lsp
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"go.lsp.dev/protocol"
@@ -121,11 +122,33 @@ func TestABIHoverInlayDefinition(t *testing.T) {
 }
 
 // TestStubEditRediagnosesHeader: editing the stub (an open .py) changes the
-// findings of the open header that the stub describes.
+// findings of the open header that the stub describes, and the header never
+// shows the findings of a state gone by: the runs on the stub's opened text
+// are held until the edit gives up that text's parse, which they then read
+// as a stub with no externs (the header was published with no findings).
 func TestStubEditRediagnosesHeader(t *testing.T) {
 	root := abiFixture(t)
 	header := filepath.Join(root, "kernels", "qwen_fai", "qwen_fai.h")
-	c := startServer(t, Options{})
+	stubPath := filepath.Join(root, "attention.py")
+	held := make(chan struct{})
+	var once sync.Once
+	c := startServerWith(t, Options{}, func(s *Server) {
+		s.hooks.publishing = func(v *view, d *document) {
+			// Every run on the stub's opened text (the stub's own builds
+			// the stub index the header's reads) waits for the edit.
+			dv, ok := v.snap.docs[stubPath]
+			if !ok || dv.version != 1 {
+				return
+			}
+			if d.path == header {
+				once.Do(func() { close(held) })
+			}
+			select {
+			case <-dv.ctx.Done():
+			case <-hangGuard(t):
+			}
+		}
+	})
 	c.initialize([]string{root}, map[string]any{"workspace": map[string]any{"inlayHint": map[string]any{"refreshSupport": true}}})
 	b := c.open(header)
 	before := c.diagnosticsFor(b.uri, 1)
@@ -144,7 +167,12 @@ func TestStubEditRediagnosesHeader(t *testing.T) {
 	if !rel {
 		t.Errorf("EXT101 findings carry no related information in the stub: %+v", before)
 	}
-	py := c.open(filepath.Join(root, "attention.py"))
+	py := c.open(stubPath)
+	select {
+	case <-held:
+	case <-hangGuard(t):
+		t.Fatal("the header was not diagnosed again after the stub's open")
+	}
 	// Drop the fused stub's decorator: the header then compiles under one
 	// ABI only and the fused-ABI findings go.
 	start := find(t, py.text, "@pl.jit.extern(\n    core_type=\"mixed\",\n    aic_source=ROPE_ENTRY", 0)
@@ -165,5 +193,12 @@ func TestStubEditRediagnosesHeader(t *testing.T) {
 	if len(withCode(after, "EXT102")) == 0 {
 		t.Errorf("the attention-only extern's finding went too: %v", codes(after))
 	}
+	c.mu.Lock()
+	for i, p := range c.published[b.uri] {
+		if len(p.Diagnostics) == 0 {
+			t.Errorf("publication %d of the header holds no findings", i)
+		}
+	}
+	c.mu.Unlock()
 	c.shutdown()
 }

@@ -675,6 +675,9 @@ func (s *Server) publish(d *document) {
 		return
 	}
 	v := s.viewOf(ctx)
+	if s.hooks.publishing != nil {
+		s.hooks.publishing(v, d)
+	}
 	diags, version, seq, err := v.analyzeSeq(ctx, d)
 	if err != nil {
 		if ctx.Err() == nil && err != errNotInSnapshot {
@@ -706,6 +709,18 @@ func (s *Server) publish(d *document) {
 	// edit than the current one is stale, whatever versions the client
 	// numbered them with.
 	stale := d.closed || d.seq != seq
+	d.mu.Unlock()
+	if !stale && s.superseded(v, d) {
+		// A file the findings read changed since: the run may even have
+		// read that file's parse given up by the edit (a stub with no
+		// externs, the header's findings gone). The current state's run
+		// publishes instead; the change's own scheduling may not come
+		// for a debounce, so one is asked for here.
+		_, hi := s.debounce()
+		s.schedule(d, hi, false)
+		return
+	}
+	d.mu.Lock()
 	newDeps := !stale && d.depsSeq != seq
 	if newDeps {
 		d.depsSeq = seq
@@ -730,6 +745,33 @@ func (s *Server) publish(d *document) {
 	d.mu.Lock()
 	d.published, d.pubVersion, d.pubID = true, version, id
 	d.mu.Unlock()
+}
+
+// superseded reports whether findings of d computed in v's snapshot read
+// a state no longer current: a newer snapshot in which an open document
+// they read (a stub: any Python file) has a newer text, or their inputs
+// (the files' contents, the stubs) differ.
+func (s *Server) superseded(v *view, d *document) bool {
+	cur := s.current()
+	if cur == v.snap {
+		return false
+	}
+	changed := func(p string) bool {
+		a, b := v.snap.docs[p], cur.docs[p]
+		return a.d != b.d || a.seq != b.seq
+	}
+	for p := range cur.docs {
+		// Every stub reaches every unit.
+		if l, _ := grammar.LangOf(p); l == grammar.Python && changed(p) {
+			return true
+		}
+	}
+	for _, p := range unit.InputPaths(v.ws, d.path) {
+		if changed(p) {
+			return true
+		}
+	}
+	return !unit.SameInputs(unit.InputsOf(v.ws, d.path), unit.InputsOf(cur.ws, d.path))
 }
 
 // refreshPull asks a pulling client to pull again (debounced).

@@ -174,6 +174,9 @@ type testHooks struct {
 	// analysis runs before each analysis of a file, with the context the
 	// analysis runs under and the text it analyses.
 	analysis func(ctx context.Context, path string, src []byte)
+	// publishing runs when a publication of d has its snapshot, before
+	// it analyses d.
+	publishing func(v *view, d *document)
 	// cost replaces the measured cost of an analysis of path.
 	cost func(path string, measured time.Duration) time.Duration
 	// parse runs before an analysis parses its unit's files.

@@ -71,9 +71,7 @@ func (s *Server) latest() *snapshot {
 func (s *Server) textChanged(d *document) {
 	d.mu.Lock()
 	dv := d.view()
-	if d.endText != nil {
-		d.endText()
-	}
+	end := d.endText
 	dv.ctx, d.endText = context.WithCancel(s.ctx)
 	d.mu.Unlock()
 	s.snapMu.Lock()
@@ -82,6 +80,12 @@ func (s *Server) textChanged(d *document) {
 	}
 	s.texts[d.path] = dv
 	s.snapMu.Unlock()
+	if end != nil {
+		// The previous text's parse is given up only once the new text is
+		// pending: a run that found it given up finds a newer snapshot
+		// (Server.superseded) and publishes nothing from it.
+		end()
+	}
 	s.invalidate()
 }
 
