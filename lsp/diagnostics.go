@@ -112,6 +112,11 @@ func (s *view) analyzeSeq(ctx context.Context, d *document) ([]analysis.Diagnost
 
 var errNotInSnapshot = errors.New("the document is not open in this snapshot")
 
+// errStale is an analysis of a snapshot some text of which was given up
+// for a newer one: a request answers that the document changed (it is a
+// cancellation), a publication waits for the newer snapshot's run.
+var errStale = fmt.Errorf("a text the analysis read was given up for a newer one: %w", context.Canceled)
+
 // flight is a document's analysis under way, shared by the callers that
 // want the findings of the same version on the same inputs.
 type flight struct {
@@ -177,6 +182,12 @@ func (s *view) analyse(ctx context.Context, path string, uncapped bool) ([]analy
 		}
 		// Foreground work took the slot: run again once it is done (the
 		// facts finished before the stop are kept).
+	}
+	if err == nil && s.ws.GaveUp() {
+		// A file of the snapshot was read with its text given up for a
+		// newer one (a stub read as holding no externs, a header missing
+		// from its unit): the findings describe no text the user has.
+		err = errStale
 	}
 	s.store.SweepIfGrown(s.latest().ws)
 	s.writeParses()
@@ -679,6 +690,13 @@ func (s *Server) publish(d *document) {
 		s.hooks.publishing(v, d)
 	}
 	diags, version, seq, err := v.analyzeSeq(ctx, d)
+	if err == errStale && ctx.Err() == nil {
+		// The newer snapshot's run publishes instead; the change's own
+		// scheduling may not come for a debounce, so one is asked for.
+		_, hi := s.debounce()
+		s.schedule(d, hi, false)
+		return
+	}
 	if err != nil {
 		if ctx.Err() == nil && err != errNotInSnapshot {
 			s.logf(protocol.MessageTypeWarning, "analysing %s: %v", d.path, err)
@@ -709,18 +727,6 @@ func (s *Server) publish(d *document) {
 	// edit than the current one is stale, whatever versions the client
 	// numbered them with.
 	stale := d.closed || d.seq != seq
-	d.mu.Unlock()
-	if !stale && s.superseded(v, d) {
-		// A file the findings read changed since: the run may even have
-		// read that file's parse given up by the edit (a stub with no
-		// externs, the header's findings gone). The current state's run
-		// publishes instead; the change's own scheduling may not come
-		// for a debounce, so one is asked for here.
-		_, hi := s.debounce()
-		s.schedule(d, hi, false)
-		return
-	}
-	d.mu.Lock()
 	newDeps := !stale && d.depsSeq != seq
 	if newDeps {
 		d.depsSeq = seq
@@ -745,33 +751,6 @@ func (s *Server) publish(d *document) {
 	d.mu.Lock()
 	d.published, d.pubVersion, d.pubID = true, version, id
 	d.mu.Unlock()
-}
-
-// superseded reports whether findings of d computed in v's snapshot read
-// a state no longer current: a newer snapshot in which an open document
-// they read (a stub: any Python file) has a newer text, or their inputs
-// (the files' contents, the stubs) differ.
-func (s *Server) superseded(v *view, d *document) bool {
-	cur := s.current()
-	if cur == v.snap {
-		return false
-	}
-	changed := func(p string) bool {
-		a, b := v.snap.docs[p], cur.docs[p]
-		return a.d != b.d || a.seq != b.seq
-	}
-	for p := range cur.docs {
-		// Every stub reaches every unit.
-		if l, _ := grammar.LangOf(p); l == grammar.Python && changed(p) {
-			return true
-		}
-	}
-	for _, p := range unit.InputPaths(v.ws, d.path) {
-		if changed(p) {
-			return true
-		}
-	}
-	return !unit.SameInputs(unit.InputsOf(v.ws, d.path), unit.InputsOf(cur.ws, d.path))
 }
 
 // refreshPull asks a pulling client to pull again (debounced).

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -156,5 +157,28 @@ func TestOverlayParseGivenUp(t *testing.T) {
 	w.SetOverlayParse(path, src, 3, parse)
 	if f, err := w.File(path); err != nil || f == nil || calls.Load() != 1 {
 		t.Errorf("the same text again: %v, %d parses, want the new func's one", err, calls.Load())
+	}
+}
+
+// A workspace that read a given-up parse says so (its results are stale);
+// a fork given the newer text, and a workspace that read no given-up
+// parse, do not.
+func TestGaveUpMarksTheReader(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, "k.cpp")
+	other := filepath.Join(root, "o.cpp")
+	w := New(root)
+	w.SetOverlayParse(path, []byte("int f();\n"), 1, func() (*grammar.File, error) { return nil, context.Canceled })
+	w.SetOverlay(other, []byte("int g();\n"), 1)
+	newer := w.Fork()
+	newer.SetOverlay(path, []byte("int f2();\n"), 2)
+	if _, err := w.File(other); err != nil || w.GaveUp() {
+		t.Fatalf("a parse that ran: %v, gave up %v", err, w.GaveUp())
+	}
+	if _, err := w.File(path); !errors.Is(err, context.Canceled) || !w.GaveUp() {
+		t.Errorf("a given-up parse: %v, gave up %v; want the workspace marked", err, w.GaveUp())
+	}
+	if _, err := newer.File(path); err != nil || newer.GaveUp() {
+		t.Errorf("the fork with the newer text: %v, gave up %v", err, newer.GaveUp())
 	}
 }

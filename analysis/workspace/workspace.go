@@ -187,6 +187,11 @@ type Workspace struct {
 		noDir *memo[string, bool]
 		stubs *stubIndex
 	}
+	// gaveUp is set once a parse read through this workspace ended given
+	// up (an editor's text whose newer text is pending): what was derived
+	// from the file without it (a unit missing a header, a stub index
+	// with no stubs) describes no text the user has.
+	gaveUp atomic.Bool
 	// known is every C++ file found under the roots (for reverse includes).
 	known   map[string]bool
 	indexed bool
@@ -671,6 +676,12 @@ func (w *Workspace) File(path string) (*grammar.File, error) {
 	return f, err
 }
 
+// GaveUp reports whether a parse read through this workspace was given
+// up for a newer text (SetOverlayParse's parse ended by its context):
+// results computed on it may have read the file as missing, so they are
+// stale, not findings.
+func (w *Workspace) GaveUp() bool { return w.gaveUp.Load() }
+
 // Files returns the parses of paths as File does one by one, but waits
 // for a file another goroutine is parsing only once it has parsed every
 // file nobody had started: workers checking the files of one unit share
@@ -695,6 +706,11 @@ func (w *Workspace) Files(paths []string) ([]*grammar.File, []error) {
 // file returns the parse of path (absolute). When another goroutine is
 // parsing it, it waits, or with wait false returns busy at once.
 func (w *Workspace) file(path string, wait bool) (f *grammar.File, err error, busy bool) {
+	defer func() {
+		if err != nil && errors.Is(err, context.Canceled) {
+			w.gaveUp.Store(true)
+		}
+	}()
 	e, err := w.entry(path)
 	if err != nil {
 		return nil, err, false
