@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -200,5 +201,62 @@ func TestStubEditRediagnosesHeader(t *testing.T) {
 		}
 	}
 	c.mu.Unlock()
+	c.shutdown()
+}
+
+// A pull whose snapshot's stub text an edit gave up before the pull read
+// it is answered "the document changed" (the client pulls again), not
+// with the empty report of a stub read as holding no externs (what it
+// answered before); the next pull has the edited stub's findings.
+func TestStubEditDuringPull(t *testing.T) {
+	root := abiFixture(t)
+	header := filepath.Join(root, "kernels", "qwen_fai", "qwen_fai.h")
+	stubPath := filepath.Join(root, "attention.py")
+	held := make(chan struct{})
+	var once sync.Once
+	c := startServerWith(t, Options{}, func(s *Server) {
+		s.hooks.docView = func(v *view, path string) {
+			dv, ok := v.snap.docs[stubPath]
+			if path != header || !ok || dv.version != 1 {
+				return
+			}
+			once.Do(func() { close(held) })
+			select {
+			case <-dv.ctx.Done():
+			case <-hangGuard(t):
+			}
+		}
+	})
+	c.initialize([]string{root}, pullCaps)
+	b := c.open(header)
+	doc := map[string]any{"textDocument": map[string]any{"uri": b.uri}}
+	var rep pullReport
+	c.call("textDocument/diagnostic", doc, &rep)
+	if len(withCode(rep.Items, "EXT101")) == 0 {
+		t.Fatalf("fixture should have EXT101 findings, got %v", codes(rep.Items))
+	}
+	py := c.open(stubPath)
+	ch := c.send(json.RawMessage(`"held"`), "textDocument/diagnostic", doc)
+	select {
+	case <-held:
+	case <-hangGuard(t):
+		t.Fatal("the pull never started")
+	}
+	start := find(t, py.text, "@pl.jit.extern(\n    core_type=\"mixed\",\n    aic_source=ROPE_ENTRY", 0)
+	end := find(t, py.text, "def paged_attention_rope_cce(", 0)
+	c.edit(py, []protocol.TextEdit{{Range: protocol.Range{Start: start, End: end}, NewText: ""}})
+	m := c.wait(ch, "the held pull")
+	if m.Error == nil || m.Error.Code != int(codeContentModified) {
+		t.Fatalf("held pull: error %+v, result %s; want the document changed (%d)", m.Error, m.Result, codeContentModified)
+	}
+	c.call("textDocument/diagnostic", doc, &rep)
+	for _, d := range rep.Items {
+		if strings.Contains(d.Message, "paged_attention_rope_cce") {
+			t.Errorf("pull after the edit still has the dropped extern's finding: %s", d.Message)
+		}
+	}
+	if len(withCode(rep.Items, "EXT102")) == 0 {
+		t.Errorf("pull after the edit: the attention-only extern's finding went too: %v", codes(rep.Items))
+	}
 	c.shutdown()
 }

@@ -823,7 +823,9 @@ func (s *view) documentDiagnostic(ctx context.Context, doc docRequest, p *docume
 	path := doc.path
 	diags, _, err := s.diagnosticsOf(ctx, path)
 	if err != nil {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+			// Cancelled, or stale (errStale, the document's own text
+			// given up): an empty report would read as a clean file.
 			return nil, err
 		}
 		// A file that cannot be read has no findings.

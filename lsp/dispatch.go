@@ -134,7 +134,11 @@ func onDocument[P docParams](s *Server, none func() any, h func(v *view, ctx con
 		if path == "" || !isSupported(path) {
 			return none(), nil
 		}
-		return h(s.viewOf(ctx), ctx, docRequest{uri: uri, path: path}, p)
+		v := s.viewOf(ctx)
+		if s.hooks.docView != nil {
+			s.hooks.docView(v, path)
+		}
+		return h(v, ctx, docRequest{uri: uri, path: path}, p)
 	}, requiredParams)
 }
 

@@ -177,6 +177,9 @@ type testHooks struct {
 	// publishing runs when a publication of d has its snapshot, before
 	// it analyses d.
 	publishing func(v *view, d *document)
+	// docView runs when a request about the document at path has its
+	// snapshot, before its handler reads it.
+	docView func(v *view, path string)
 	// cost replaces the measured cost of an analysis of path.
 	cost func(path string, measured time.Duration) time.Duration
 	// parse runs before an analysis parses its unit's files.
