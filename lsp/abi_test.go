@@ -205,9 +205,11 @@ func TestStubEditRediagnosesHeader(t *testing.T) {
 }
 
 // A pull whose snapshot's stub text an edit gave up before the pull read
-// it is answered "the document changed" (the client pulls again), not
-// with the empty report of a stub read as holding no externs (what it
-// answered before); the next pull has the edited stub's findings.
+// it is answered "server cancelled, pull again" (LSP 3.17's answer to a
+// pull: clients read "content modified" as an empty report), not with the
+// empty report of a stub read as holding no externs (what it answered
+// before; most runs take that path); the next pull has the edited stub's
+// findings.
 func TestStubEditDuringPull(t *testing.T) {
 	root := abiFixture(t)
 	header := filepath.Join(root, "kernels", "qwen_fai", "qwen_fai.h")
@@ -246,8 +248,14 @@ func TestStubEditDuringPull(t *testing.T) {
 	end := find(t, py.text, "def paged_attention_rope_cce(", 0)
 	c.edit(py, []protocol.TextEdit{{Range: protocol.Range{Start: start, End: end}, NewText: ""}})
 	m := c.wait(ch, "the held pull")
-	if m.Error == nil || m.Error.Code != int(codeContentModified) {
-		t.Fatalf("held pull: error %+v, result %s; want the document changed (%d)", m.Error, m.Result, codeContentModified)
+	// Most often the stub's opened text was not parsed before the edit;
+	// when something parsed it first, the pull has that state's findings.
+	if m.Error != nil {
+		if m.Error.Code != int(codeServerCancelled) || string(m.Error.Data) != `{"retriggerRequest":true}` {
+			t.Fatalf("held pull: %+v; want server cancelled (%d), pull again", m.Error, codeServerCancelled)
+		}
+	} else if json.Unmarshal(m.Result, &rep); len(rep.Items) == 0 {
+		t.Fatalf("the held pull answered an empty report")
 	}
 	c.call("textDocument/diagnostic", doc, &rep)
 	for _, d := range rep.Items {

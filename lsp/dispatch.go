@@ -116,6 +116,10 @@ func (p codeActionParams) document() textDocumentIdentifier         { return p.T
 func (p documentDiagnosticParams) document() textDocumentIdentifier { return p.TextDocument }
 func (p abiTableParams) document() textDocumentIdentifier           { return p.TextDocument }
 
+// retrigger is the DiagnosticServerCancellationData of a pull the server
+// gave up: the client pulls again.
+var retrigger = json.RawMessage(`{"retriggerRequest":true}`)
+
 // docRequest names the document a request is about: the URI as the client
 // spelled it and the file path the server analyses.
 type docRequest struct {
@@ -282,6 +286,11 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		switch {
 		case rctx.Err() != nil && s.ctx.Err() == nil:
 			res, err = nil, jsonrpc2.NewError(codeRequestCancelled, "request cancelled")
+		case errors.Is(err, context.Canceled) && method == "textDocument/diagnostic":
+			// A pull answered "content modified" is an empty report in
+			// clients (VS Code's): ask for the pull again instead, as
+			// LSP 3.17 has a server cancel it.
+			res, err = nil, &jsonrpc2.Error{Code: codeServerCancelled, Message: "the document changed: pull again", Data: &retrigger}
 		case errors.Is(err, context.Canceled):
 			// The snapshot's text of the document was given up for a
 			// newer one (document.parseFunc).

@@ -73,6 +73,7 @@ const (
 	codeServerNotInitialized jsonrpc2.Code = -32002
 	codeRequestCancelled     jsonrpc2.Code = -32800
 	codeContentModified      jsonrpc2.Code = -32801
+	codeServerCancelled      jsonrpc2.Code = -32802
 	codeRequestFailed        jsonrpc2.Code = -32803
 )
 

@@ -62,7 +62,7 @@ func TestStress(t *testing.T) {
 		b := open[round%len(open)]
 		c.edit(b, []protocol.TextEdit{{Range: protocol.Range{Start: protocol.Position{Line: 0}, End: protocol.Position{Line: 0}}, NewText: fmt.Sprintf("// round %d\n", round)}})
 		for _, ch := range replies {
-			if m := c.wait(ch, "a request of the stress round"); m.Error != nil && m.Error.Code != int(codeRequestCancelled) && m.Error.Code != int(codeContentModified) {
+			if m := c.wait(ch, "a request of the stress round"); m.Error != nil && m.Error.Code != int(codeRequestCancelled) && m.Error.Code != int(codeContentModified) && m.Error.Code != int(codeServerCancelled) {
 				t.Fatalf("round %d: error %d %s", round, m.Error.Code, m.Error.Message)
 			}
 		}
