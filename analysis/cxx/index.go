@@ -248,6 +248,24 @@ type FileFuncs struct {
 	sitesOnce sync.Once
 	sites     []siteRef
 	siteNames []span
+	// externs are the indexes in defs of the C-linkage functions taking
+	// the extern args pointer, found once per parse: a unit's summaries
+	// asked it of every function of every file on each edit.
+	externsOnce sync.Once
+	externs     []int32
+}
+
+// externEntries are the indexes in defs of the C-linkage functions taking
+// the extern args pointer.
+func (p *FileFuncs) externEntries() []int32 {
+	p.externsOnce.Do(func() {
+		for i, d := range p.defs {
+			if _, ok := ArgsParam(d.File, d.Node); ok && IsExternC(d.Node) {
+				p.externs = append(p.externs, int32(i))
+			}
+		}
+	})
+	return p.externs
 }
 
 // siteRef is a call site of a file's function: the call, by its index in

@@ -1973,9 +1973,12 @@ func (s *Summaries) entries() []FuncDef {
 
 func (s *Summaries) findEntries() []FuncDef {
 	var out []FuncDef
-	for _, d := range s.funcs.All() {
-		if _, ok := ArgsParam(d.File, d.Node); ok && IsExternC(d.Node) && s.coresIn(d.File, d.Node) != grammar.None {
-			out = append(out, d)
+	// All lists the shares' definitions in order.
+	for _, p := range s.funcs.shares {
+		for _, i := range p.externEntries() {
+			if d := p.defs[i]; s.coresIn(d.File, d.Node) != grammar.None {
+				out = append(out, d)
+			}
 		}
 	}
 	if len(out) > 0 {
