@@ -122,33 +122,64 @@ func TestABIHoverInlayDefinition(t *testing.T) {
 	c.shutdown()
 }
 
+// stubEditCase is the stub-edit fixture: an open header the stub describes,
+// and runs on the stub's opened text held until an edit gives that text up.
+type stubEditCase struct {
+	root, header, stub string
+	held               chan struct{}
+	once               sync.Once
+}
+
+func newStubEditCase(t *testing.T) *stubEditCase {
+	root := abiFixture(t)
+	return &stubEditCase{root: root, header: filepath.Join(root, "kernels", "qwen_fai", "qwen_fai.h"), stub: filepath.Join(root, "attention.py"), held: make(chan struct{})}
+}
+
+// hold blocks a run on v's snapshot while it holds the stub's opened text,
+// until the edit gives it up; a run for the header closes held first.
+func (sc *stubEditCase) hold(t *testing.T, v *view, path string) {
+	dv, ok := v.snap.docs[sc.stub]
+	if !ok || dv.version != 1 {
+		return
+	}
+	if path == sc.header {
+		sc.once.Do(func() { close(sc.held) })
+	}
+	select {
+	case <-dv.ctx.Done():
+	case <-hangGuard(t):
+	}
+}
+
+// waitHeld waits until a run for the header is held.
+func (sc *stubEditCase) waitHeld(t *testing.T) {
+	select {
+	case <-sc.held:
+	case <-hangGuard(t):
+		t.Fatal("the header was not analysed again after the stub's open")
+	}
+}
+
+// dropFused deletes the fused stub's decorator: the header then compiles
+// under one ABI only and the fused-ABI findings go.
+func (sc *stubEditCase) dropFused(t *testing.T, c *testClient, py *buffer) {
+	start := find(t, py.text, "@pl.jit.extern(\n    core_type=\"mixed\",\n    aic_source=ROPE_ENTRY", 0)
+	end := find(t, py.text, "def paged_attention_rope_cce(", 0)
+	c.edit(py, []protocol.TextEdit{{Range: protocol.Range{Start: start, End: end}, NewText: ""}})
+}
+
 // TestStubEditRediagnosesHeader: editing the stub (an open .py) changes the
 // findings of the open header that the stub describes, and the header never
 // shows the findings of a state gone by: the runs on the stub's opened text
 // are held until the edit gives up that text's parse, which they then read
 // as a stub with no externs (the header was published with no findings).
 func TestStubEditRediagnosesHeader(t *testing.T) {
-	root := abiFixture(t)
-	header := filepath.Join(root, "kernels", "qwen_fai", "qwen_fai.h")
-	stubPath := filepath.Join(root, "attention.py")
-	held := make(chan struct{})
-	var once sync.Once
+	sc := newStubEditCase(t)
+	root, header := sc.root, sc.header
 	c := startServerWith(t, Options{}, func(s *Server) {
-		s.hooks.publishing = func(v *view, d *document) {
-			// Every run on the stub's opened text (the stub's own builds
-			// the stub index the header's reads) waits for the edit.
-			dv, ok := v.snap.docs[stubPath]
-			if !ok || dv.version != 1 {
-				return
-			}
-			if d.path == header {
-				once.Do(func() { close(held) })
-			}
-			select {
-			case <-dv.ctx.Done():
-			case <-hangGuard(t):
-			}
-		}
+		// Every run on the stub's opened text (the stub's own builds the
+		// stub index the header's reads) waits for the edit.
+		s.hooks.publishing = func(v *view, d *document) { sc.hold(t, v, d.path) }
 	})
 	c.initialize([]string{root}, map[string]any{"workspace": map[string]any{"inlayHint": map[string]any{"refreshSupport": true}}})
 	b := c.open(header)
@@ -168,17 +199,9 @@ func TestStubEditRediagnosesHeader(t *testing.T) {
 	if !rel {
 		t.Errorf("EXT101 findings carry no related information in the stub: %+v", before)
 	}
-	py := c.open(stubPath)
-	select {
-	case <-held:
-	case <-hangGuard(t):
-		t.Fatal("the header was not diagnosed again after the stub's open")
-	}
-	// Drop the fused stub's decorator: the header then compiles under one
-	// ABI only and the fused-ABI findings go.
-	start := find(t, py.text, "@pl.jit.extern(\n    core_type=\"mixed\",\n    aic_source=ROPE_ENTRY", 0)
-	end := find(t, py.text, "def paged_attention_rope_cce(", 0)
-	c.edit(py, []protocol.TextEdit{{Range: protocol.Range{Start: start, End: end}, NewText: ""}})
+	py := c.open(sc.stub)
+	sc.waitHeld(t)
+	sc.dropFused(t, c, py)
 	var after []protocol.Diagnostic
 	c.waitFor("header republished without the fused extern's findings", func() bool {
 		ps := c.published[b.uri]
@@ -211,21 +234,12 @@ func TestStubEditRediagnosesHeader(t *testing.T) {
 // before; most runs take that path); the next pull has the edited stub's
 // findings.
 func TestStubEditDuringPull(t *testing.T) {
-	root := abiFixture(t)
-	header := filepath.Join(root, "kernels", "qwen_fai", "qwen_fai.h")
-	stubPath := filepath.Join(root, "attention.py")
-	held := make(chan struct{})
-	var once sync.Once
+	sc := newStubEditCase(t)
+	root, header := sc.root, sc.header
 	c := startServerWith(t, Options{}, func(s *Server) {
 		s.hooks.docView = func(v *view, path string) {
-			dv, ok := v.snap.docs[stubPath]
-			if path != header || !ok || dv.version != 1 {
-				return
-			}
-			once.Do(func() { close(held) })
-			select {
-			case <-dv.ctx.Done():
-			case <-hangGuard(t):
+			if path == header {
+				sc.hold(t, v, path)
 			}
 		}
 	})
@@ -237,16 +251,10 @@ func TestStubEditDuringPull(t *testing.T) {
 	if len(withCode(rep.Items, "EXT101")) == 0 {
 		t.Fatalf("fixture should have EXT101 findings, got %v", codes(rep.Items))
 	}
-	py := c.open(stubPath)
+	py := c.open(sc.stub)
 	ch := c.send(json.RawMessage(`"held"`), "textDocument/diagnostic", doc)
-	select {
-	case <-held:
-	case <-hangGuard(t):
-		t.Fatal("the pull never started")
-	}
-	start := find(t, py.text, "@pl.jit.extern(\n    core_type=\"mixed\",\n    aic_source=ROPE_ENTRY", 0)
-	end := find(t, py.text, "def paged_attention_rope_cce(", 0)
-	c.edit(py, []protocol.TextEdit{{Range: protocol.Range{Start: start, End: end}, NewText: ""}})
+	sc.waitHeld(t)
+	sc.dropFused(t, c, py)
 	m := c.wait(ch, "the held pull")
 	// Most often the stub's opened text was not parsed before the edit;
 	// when something parsed it first, the pull has that state's findings.
