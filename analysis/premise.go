@@ -38,7 +38,7 @@ func (p Premise) Applies() string {
 	case PremiseHardware:
 		return "every device kernel: pypto externs, runtime-ABI kernels, standalone `__global__` kernels and units of unknown launch; not CPU-simulator or host-only code"
 	case PremiseCache:
-		return "device kernels whose build leaves scalar cache coherence to the author (`-cce-aicore-dcci-insert-for-scalar=false`: the pypto and simpler builds, or a build file or `dcci-insert-for-scalar = false` saying so); in a build that keeps the compiler's default it reports only what that default does not cover"
+		return "device kernels whose build leaves scalar cache coherence to the author (`-cce-aicore-dcci-insert-for-scalar=false`: the pypto and simpler builds, kernels ascendc.cmake's `ascendc_library` compiles, or a build file or `dcci-insert-for-scalar = false` saying so); in a build that keeps the compiler's default it reports only what that default does not cover"
 	}
 	return "every file of its language"
 }
@@ -60,9 +60,11 @@ func ModelsOf(ws *workspace.Workspace, ctx *workspace.Context, s Settings) Model
 		return nil
 	}
 	out := make(Models, 0, len(ctx.Units))
+	cfg := s.Build
+	cfg.Arch = s.Arch
 	for _, e := range ctx.Units {
 		l := unit.LaunchOfEntry(ws, e)
-		out = append(out, UnitModel{Entry: e, Launch: l, Build: unit.BuildOfEntry(ws, e, l, s.Build)})
+		out = append(out, UnitModel{Entry: e, Launch: l, Build: unit.BuildOfEntry(ws, e, l, cfg)})
 	}
 	return out
 }
@@ -125,6 +127,17 @@ func (m Models) Coherent() bool {
 // with the compiler writing the data cache back at the kernel's end.
 func (m Models) EndWriteBack() bool {
 	return m.allDevice(func(b unit.Build) bool { return b.KernelEndWriteBack })
+}
+
+// EndDrops is the source of a device unit's build whose kernel end drops
+// the lines a kernel left dirty (unit.Build.EndDrops), "" when none does.
+func (m Models) EndDrops() string {
+	for _, u := range m {
+		if u.Launch.Launch.Device() && u.Build.EndDrops {
+			return u.Build.EndSource
+		}
+	}
+	return ""
 }
 
 // allDevice reports whether the file has a device unit and every device

@@ -90,3 +90,26 @@ func TestMacroKernelLensAndHover(t *testing.T) {
 		t.Errorf("after the list macro's edit, lenses = %+v (%q)", lenses, lenses[0].Command.Title)
 	}
 }
+
+// The hover on an ascendc_library kernel a README says serves A5 names
+// the build's end, with the file and line that decided.
+func TestLaunchHoverKernelEnd(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"count/count.cpp":      "extern \"C\" __global__ __aicore__ void count(__gm__ uint32_t *x) {\n  x[block_idx] += 1;\n}\nvoid run(void *s, uint32_t *x) { count<<<8, nullptr, s>>>(x); }\n",
+		"count/CMakeLists.txt": "ascendc_library(kernels STATIC count.cpp)\n",
+		"count/README.md":      "| Ascend 950PR/Ascend 950DT | yes |\n",
+	})
+	c := startServer(t, Options{})
+	c.initialize([]string{root}, nil)
+	k := c.open(filepath.Join(root, "count", "count.cpp"))
+	var h struct {
+		Contents struct{ Value string } `json:"contents"`
+	}
+	c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": k.uri}, "position": find(t, k.text, "count", 0)}, &h)
+	want := "**build:** scalar cache coherence left to the author (CMakeLists.txt:1: `ascendc_library` compiles for dav-c220 and dav-c310 pass `-cce-aicore-dcci-insert-for-scalar=false`); " +
+		"no write-back of the data cache at the kernel's end (CMakeLists.txt:1: `ascendc_library` builds for A5, dav-c310, end the kernel they wrap with `dsb(DSB_ALL); dci();` (A5: README.md:1 lists an Ascend 950 product))"
+	if !strings.Contains(h.Contents.Value, want) {
+		t.Errorf("hover lacks %q:\n%s", want, h.Contents.Value)
+	}
+}

@@ -77,7 +77,17 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"launch — every scalar read of it in the file is taken into a member or global the stored value is computed from, as a magic counter or a ping-pong " +
 			"buffer id read at Init and advanced after the work, and no DMA reads it — whatever barrier follows: nothing in " +
 			"this launch reads it after the store, and the next launch starts after the kernel-end write-back; a build " +
-			"that turns that write-back off gets the finding, saying so). SIMT vector functions (`__simt_vf__`) " +
+			"that turns that write-back off gets the finding, saying so; so does `--cce-no-dcache-flush`, which ends the kernel with a " +
+			"DCI instead of the default DCCI). A kernel ascendc.cmake's `ascendc_library` compiles (a call in a build file of its folder, " +
+			"or one anywhere naming its path) is built with `-cce-aicore-dcci-insert-for-scalar=false` on both chips, and on A5 " +
+			"(dav-c310) has no kernel-end write-back at all: the wrapper that build generates runs the kernel, then " +
+			"`pipe_barrier(PIPE_ALL); dsb(DSB_ALL); dci();`, and the `dci` drops the lines the kernel left dirty, so a store that " +
+			"reaches the kernel's end with no `dcci(..., CACHELINE_OUT)` of its own is lost (the message says so). It counts as A5 when the configured `arch` says so, a SOC_VERSION " +
+			"the build files set as plain text names an Ascend 950 (`Ascend910B1` says A2/A3), the unit's `#if` guards name dav-c310 alone, " +
+			"or, where none of these names a chip (SOC_VERSION from the environment), a README beside the build or the kernel lists an " +
+			"Ascend 950 product, as a sample's table of supported products does; the source that decided is in the message, the " +
+			"hover on the kernel and `--statistics` (\"units no end write-back\"). " +
+			"SIMT vector functions (`__simt_vf__`) " +
 			"store through the vector unit's SIMT path, not the scalar cache, and host functions a device file holds " +
 			"(no `__aicore__` or macro that may stand for it) do not run on the core: neither is reported, nor is a store in " +
 			"the arguments of a macro whose every definition the unit compiles expands without them (never evaluated).",
@@ -93,7 +103,11 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"`PipeBarrier<PIPE_ALL>` and exchanges its counters by DMA. Whether `PIPE_ALL` waits for an issued write-back " +
 			"to reach GM is not documented (the guide, §5, calls that barrier an implementation detail, not a GM memory-model " +
 			"guarantee), although the toolkit's own super-kernel barrier writes a word, writes its line out and enters the " +
-			"barrier without a `dsb`.",
+			"barrier without a `dsb`. The end of the kernel depends on the build: the compiler's default ends it with a DCCI " +
+			"(asc-devkit's guide for Ascend 950, \"设置DCI编译选项来减少算子尾开销\"), `--cce-no-dcache-flush` with a DCI that writes " +
+			"nothing back, and asc-devkit's `ascendc_library` build for dav-c310 wraps the kernel in a function ending with " +
+			"`dsb(DSB_ALL); dci();` (cmake/asc/legacy_modules/util/extract_host_stub.py) — a runtime's samples fixed the zeros " +
+			"that left on A5 with an explicit `dcci(..., ENTIRE_DATA_CACHE, CACHELINE_OUT)`.",
 		Example:    "flags[blk] = 1;                      // __gm__ int32_t *flags",
 		UseInstead: "flags[blk] = 1;\ndcci(&flags[blk], SINGLE_CACHE_LINE, CACHELINE_OUT);\ndsb(DSB_DDR);",
 		FixSafety: "Unsafe: inserts `dcci(<address>, SINGLE_CACHE_LINE, CACHELINE_OUT);` and `dsb(DSB_DDR);` after the " +
@@ -120,7 +134,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	byFlush := map[flushKey]*flushGroup{}
 	var flushOrder []flushKey
 	callersMemo := &callersFlushMemo{byKey: map[nameCores]bool{}, exits: newBlockReturns()}
-	coherent, endWriteBack := pass.Models().Coherent(), pass.Models().EndWriteBack()
+	coherent, endWriteBack, drops := pass.Models().Coherent(), pass.Models().EndWriteBack(), pass.Models().EndDrops()
 	var vm *unit.VarianceModel
 	var states launchStates
 	var readers rootReaders
@@ -233,6 +247,12 @@ func runGMScalarWrite(pass *analysis.Pass) {
 		} else if flush != nil && dsbs.within(a.Func(), cores, flush.Call.End, limit) {
 			continue
 		}
+		if flush != nil && (after == nil || after.next == nil && after.apart == nil) && barrierCall == nil && drops != "" && unit.IsKernelFunc(pass.File, a.Func()) {
+			// The write-back ends the kernel, and the A5 `ascendc_library`
+			// wrapper runs `dsb(DSB_ALL)` after the kernel's body: the
+			// dsb it lacks follows before anything can read the line.
+			continue
+		}
 		var later *readBack
 		if flush == nil && coherent && !dmaTouches(pass, sum, a.Func(), o, cores) {
 			// The compiler's scalar dcci insertion does not write the
@@ -240,8 +260,15 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			// in another function (`Init` stores, `Process` copies in).
 			later = readBackLater(pass, sum, callersMemo, a, o, cores)
 		}
-		if flush == nil && later == nil && barrierCall == nil && endWriteBack && (unit.IsKernelFunc(pass.File, a.Func()) ||
-			callersMemo.quietAfter(sum, pass.Reach().FuncIndex(), index, a.Func(), a.Node, cores, o) && callersMemo.quietToEnd(pass.Reach().FuncIndex(), pass.Reach().Macros().ByName, sum, a.Func(), cores, o)) {
+		atEnd := flush == nil && later == nil && barrierCall == nil && (endWriteBack || drops != "") && (unit.IsKernelFunc(pass.File, a.Func()) ||
+			callersMemo.quietAfter(sum, pass.Reach().FuncIndex(), index, a.Func(), a.Node, cores, o) && callersMemo.quietToEnd(pass.Reach().FuncIndex(), pass.Reach().Macros().ByName, sum, a.Func(), cores, o))
+		if atEnd && endWriteBack && !coherent && !dmaTouches(pass, sum, a.Func(), o, cores) {
+			// The kernel-end write-back comes too late for this core's
+			// own DMA reading the line back later in the kernel.
+			later = readBackLater(pass, sum, callersMemo, a, o, cores)
+			atEnd = later == nil
+		}
+		if atEnd && endWriteBack {
 			// The kernel's own end: a build keeping the compiler's
 			// dcci-before-kernel-end writes the line back as it ends,
 			// before the host or the next kernel reads it. A helper's
@@ -315,9 +342,18 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			barrier = barriers.chain(barrierCall, cores)
 		}
 		d := gmWriteDiagnostic(pass, gm, a, flush, barrier)
+		if k := strings.Index(d.Message, " stays in this core's data cache"); atEnd && drops != "" && k >= 0 {
+			// Not a late write-back but none: the end drops the line.
+			d.Message = d.Message[:k] + " is lost when the kernel ends: nothing writes it out with `dcci(..., CACHELINE_OUT)` before then, " +
+				"and the kernel's end drops the dirty line (" + drops + "), so the host and the next kernel read the old bytes"
+		}
 		if later != nil {
-			d.Message += fmt.Sprintf("; `%s`%s in `%s` reads it back by this core's own DMA with no write-back between, and the compiler's scalar `dcci` insertion does not write the line out before a DMA read",
-				shortText(later.call), lineRef(pass, cxx.Hop{File: pass.File, Call: later.call}), cxx.FunctionName(later.fn))
+			why := "the compiler's scalar `dcci` insertion does not write the line out before a DMA read"
+			if !coherent {
+				why = "the kernel-end write-back comes after that read"
+			}
+			d.Message += fmt.Sprintf("; `%s`%s in `%s` reads it back by this core's own DMA with no write-back between, and %s",
+				shortText(later.call), lineRef(pass, cxx.Hop{File: pass.File, Call: later.call}), cxx.FunctionName(later.fn), why)
 			d.Related = append(d.Related, analysis.Related{File: pass.File.Path, Start: later.call.Start, End: later.call.End, Message: "this core's DMA reads the stored buffer here"})
 		}
 		if flush == nil && sum.CallersWriteBack(a.Func(), o, false) {

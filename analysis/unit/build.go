@@ -3,8 +3,10 @@ package unit
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 // Build is what a unit's compile leaves to the author: whether ccec keeps
@@ -26,12 +28,18 @@ type Build struct {
 	Source string
 	// EndSource says the same of KernelEndWriteBack.
 	EndSource string
+	// EndDrops: the kernel's end drops the dirty lines it does not write
+	// back (an A5 `ascendc_library` build's generated `dci()`), not
+	// merely leaves them in the cache.
+	EndDrops bool
 }
 
 // BuildConfig is what the project's configuration says (nil: unset).
 type BuildConfig struct {
 	DcciInsertForScalar *bool
 	DcciBeforeKernelEnd *bool
+	// Arch is the configured chip (ArchNone: unset).
+	Arch grammar.Arch
 }
 
 // BuildOf decides a unit's build model: the configuration first, then the
@@ -43,29 +51,119 @@ func BuildOf(l LaunchModel, cfg BuildConfig, build []workspace.BuildSetting, ent
 	var b Build
 	def := !l.Launch.RuntimeABI()
 	defSrc := fmt.Sprintf("the default of a %s (%s)", l.Launch.Title(), map[bool]string{true: "the compiler's defaults", false: "the runtime's build passes `=false`"}[def])
-	decide := func(key string, set *bool) (bool, string) {
+	decide := func(key string, set *bool) (bool, string, bool) {
 		if set != nil {
-			return *set, "the configuration (`" + key + "`)"
+			return *set, "the configuration (`" + key + "`)", true
 		}
 		for _, s := range build {
 			if s.Key == key {
-				return s.Value == "true", fmt.Sprintf("%s:%d (`-cce-aicore-%s=%s`)", rel(entry, s.File), s.Line, key, s.Value)
+				return s.Value == "true", fmt.Sprintf("%s:%d (`%s`)", rel(entry, s.File), s.Line, s.Switch), true
 			}
 		}
-		return def, defSrc
+		return def, defSrc, false
 	}
-	b.ScalarCoherence, b.Source = decide("dcci-insert-for-scalar", cfg.DcciInsertForScalar)
-	b.KernelEndWriteBack, b.EndSource = decide("dcci-before-kernel-end", cfg.DcciBeforeKernelEnd)
+	b.ScalarCoherence, b.Source, _ = decide("dcci-insert-for-scalar", cfg.DcciInsertForScalar)
+	b.KernelEndWriteBack, b.EndSource, _ = decide("dcci-before-kernel-end", cfg.DcciBeforeKernelEnd)
 	return b
 }
 
-// BuildOfEntry is BuildOf for the entry of ws.
+// BuildOfEntry is BuildOf for the entry of ws, with what ascendc.cmake's
+// `ascendc_library` build does where it compiles the entry and nothing
+// the project says decides (asc-devkit, cmake/asc/legacy_modules): its
+// compile interfaces for dav-c220 and dav-c310 pass
+// `-cce-aicore-dcci-insert-for-scalar=false`, and on dav-c310 the kernel
+// wrapper it generates (util/extract_host_stub.py) runs the kernel's body,
+// then `pipe_barrier(PIPE_ALL); dsb(DSB_ALL); dci();`: the `dci` drops
+// every line the body left dirty. The project's history (a runtime's
+// samples writing zeros on A5 only) fixed that with an explicit dcci.
 func BuildOfEntry(ws *workspace.Workspace, entry string, l LaunchModel, cfg BuildConfig) Build {
-	return BuildOf(l, cfg, ws.BuildSettingsUp(filepath.Dir(workspace.Abs(entry))), entry)
+	build := ws.BuildSettingsUp(filepath.Dir(workspace.Abs(entry)))
+	b := BuildOf(l, cfg, build, entry)
+	libs := ws.KernelLibrariesOf(entry)
+	if len(libs) == 0 || !l.Launch.Device() {
+		return b
+	}
+	at := fmt.Sprintf("%s:%d", rel(entry, libs[0].File), libs[0].Line)
+	set := func(key string, c *bool) bool {
+		if c != nil {
+			return true
+		}
+		for _, s := range build {
+			if s.Key == key {
+				return true
+			}
+		}
+		return false
+	}
+	if !set("dcci-insert-for-scalar", cfg.DcciInsertForScalar) {
+		b.ScalarCoherence = false
+		b.Source = at + ": `ascendc_library` compiles for dav-c220 and dav-c310 pass `-cce-aicore-dcci-insert-for-scalar=false`"
+	}
+	if set("dcci-before-kernel-end", cfg.DcciBeforeKernelEnd) {
+		return b
+	}
+	if why := buildsA5(ws, entry, cfg.Arch, libs, build); why != "" {
+		b.KernelEndWriteBack, b.EndDrops = false, true
+		b.EndSource = at + ": `ascendc_library` builds for A5, dav-c310, end the kernel they wrap with `dsb(DSB_ALL); dci();` (A5: " + why + ")"
+	}
+	return b
+}
+
+// buildsA5 says why an `ascendc_library` build of entry targets A5, ""
+// when nothing says it does: the configured chip; else a SOC_VERSION the
+// build files set as plain text (none of them an Ascend 950: not A5);
+// else the unit's conditionals naming A5 alone; else, when they name no
+// chip (ascendc_library builds for the chip SOC_VERSION names, read from
+// the environment), a README beside the build or the kernel listing an
+// Ascend 950 product, as a sample's table of supported products does.
+func buildsA5(ws *workspace.Workspace, entry string, arch grammar.Arch, libs, build []workspace.BuildSetting) string {
+	if arch.Single() {
+		if arch == grammar.ArchA5 {
+			return "the configured `arch`"
+		}
+		return ""
+	}
+	socs := build
+	for _, lib := range libs {
+		socs = append(socs, ws.BuildSettings(filepath.Dir(lib.File))...)
+	}
+	pinned := false
+	for _, s := range socs {
+		if s.Key != "soc-version" {
+			continue
+		}
+		if strings.Contains(s.Value, "950") {
+			return fmt.Sprintf("SOC_VERSION %s, %s:%d", s.Value, rel(entry, s.File), s.Line)
+		}
+		pinned = true
+	}
+	if pinned {
+		return ""
+	}
+	switch t := InferTarget(ws, entry); t.Arch {
+	case grammar.ArchA5:
+		return "its conditionals name dav-c310 alone"
+	case grammar.ArchA2A3:
+		return ""
+	}
+	dirs := []string{filepath.Dir(workspace.Abs(entry))}
+	for _, lib := range libs {
+		dirs = append(dirs, filepath.Dir(lib.File))
+	}
+	for _, d := range dirs {
+		if at := ws.ProductA5In(d); at != "" {
+			return fmt.Sprintf("%s lists an Ascend 950 product", rel(entry, filepath.Join(d, at)))
+		}
+	}
+	return ""
 }
 
 // Describe says the build model in a sentence.
 func (b Build) Describe() string {
 	on := map[bool]string{true: "maintained by the compiler", false: "left to the author"}
-	return fmt.Sprintf("scalar cache coherence %s (%s)", on[b.ScalarCoherence], b.Source)
+	s := fmt.Sprintf("scalar cache coherence %s (%s)", on[b.ScalarCoherence], b.Source)
+	if !b.KernelEndWriteBack {
+		s += fmt.Sprintf("; no write-back of the data cache at the kernel's end (%s)", b.EndSource)
+	}
+	return s
 }

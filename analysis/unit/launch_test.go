@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
+	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 // writeTree writes files (path -> text) under a new folder and returns it.
@@ -223,6 +224,77 @@ target_compile_options(k PRIVATE
 		t.Errorf("runtime default: %+v", b)
 	}
 	if d := build("runtime/kernel_entry.cpp", BuildConfig{}).Describe(); !strings.Contains(d, "left to the author") {
+		t.Errorf("describe: %s", d)
+	}
+}
+
+// A kernel ascendc.cmake's ascendc_library compiles leaves scalar
+// coherence to the author on both chips, and on A5 its end drops the
+// dirty lines: the chip from the configuration, a SOC_VERSION the build
+// sets as plain text, or the unit's conditionals (none: either chip).
+func TestBuildModelsKernelLibrary(t *testing.T) {
+	kernel := "extern \"C\" __global__ __aicore__ void k(__gm__ uint32_t *x) { x[block_idx] += 1; }\nvoid run(void *s, uint32_t *x) { k<<<8, nullptr, s>>>(x); }\n"
+	root := writeTree(t, map[string]string{
+		"env/CMakeLists.txt": "set(SOC_VERSION $ENV{SOC_VERSION})\nascendc_library(k STATIC k.cpp)\n",
+		"env/k.cpp":          kernel,
+		"env/README.md":      "| Product | Supported |\n| Ascend 950PR/Ascend 950DT | yes |\n",
+		// Nothing names A5: an A2/A3 build's end is assumed.
+		"nodoc/CMakeLists.txt": "set(SOC_VERSION $ENV{SOC_VERSION})\nascendc_library(k STATIC k.cpp)\n",
+		"nodoc/k.cpp":          kernel,
+		"nodoc/README.md":      "Runs on Ascend 910B.\n",
+		"a2/CMakeLists.txt":    "set(SOC_VERSION \"Ascend910B1\" CACHE STRING \"chip\")\nascendc_library(k STATIC k.cpp)\n",
+		"a2/k.cpp":             kernel,
+		"a5/CMakeLists.txt":    "set(SOC_VERSION \"Ascend950PR_9599\")\nascendc_library(k STATIC k.cpp)\n",
+		"a5/k.cpp":             kernel,
+		"guard/CMakeLists.txt": "ascendc_library(k STATIC k.cpp)\n",
+		"guard/k.cpp":          "#ifdef __DAV_C220_VEC__\nconstexpr int kLanes = 1;\n#endif\n" + kernel,
+		// Named from another folder's build, by path.
+		"app/README.md":      "Supported: Ascend950PR.\n",
+		"app/CMakeLists.txt": "# ascendc_library(old STATIC ../shared/old.cpp)\nascendc_library(kernels STATIC\n    ${CMAKE_CURRENT_SOURCE_DIR}/../shared/k.cpp)\n",
+		"shared/k.cpp":       kernel,
+		"shared/old.cpp":     kernel,
+		// A switch the build passes decides over the library's default.
+		"own/CMakeLists.txt": "ascendc_library(k STATIC k.cpp)\nascendc_compile_options(k PRIVATE -mllvm -cce-aicore-dcci-before-kernel-end=true)\n",
+		"own/k.cpp":          kernel,
+		// --cce-no-dcache-flush: a DCI at the end, whatever the chip.
+		"dci/CMakeLists.txt": "add_kernel(k OPTIONS \"--cce-no-dcache-flush\")\n",
+		"dci/k.cpp":          kernel,
+		"plain/k.cpp":        kernel,
+	})
+	ws := workspace.New(root)
+	build := func(rel string, cfg BuildConfig) Build {
+		p := filepath.Join(root, rel)
+		return BuildOfEntry(ws, p, LaunchOfEntry(ws, p), cfg)
+	}
+	for _, c := range []struct {
+		rel       string
+		cfg       BuildConfig
+		coherent  bool
+		end, drop bool
+		source    string // in EndSource
+	}{
+		{"env/k.cpp", BuildConfig{}, false, false, true, "CMakeLists.txt:2: `ascendc_library` builds for A5, dav-c310, end the kernel they wrap with `dsb(DSB_ALL); dci();` (A5: README.md:2 lists an Ascend 950 product)"},
+		{"nodoc/k.cpp", BuildConfig{}, false, true, false, "default of a standalone"},
+		{"nodoc/k.cpp", BuildConfig{Arch: grammar.ArchA5}, false, false, true, "(A5: the configured `arch`)"},
+		{"a2/k.cpp", BuildConfig{}, false, true, false, "default of a standalone"},
+		{"a5/k.cpp", BuildConfig{}, false, false, true, "(A5: SOC_VERSION Ascend950PR_9599, CMakeLists.txt:1)"},
+		{"guard/k.cpp", BuildConfig{}, false, true, false, "default of a standalone"},
+		{"env/k.cpp", BuildConfig{Arch: grammar.ArchA2A3}, false, true, false, "default of a standalone"},
+		{"shared/k.cpp", BuildConfig{}, false, false, true, "../app/CMakeLists.txt:2: `ascendc_library` builds for A5, dav-c310, end the kernel they wrap with `dsb(DSB_ALL); dci();` (A5: ../app/README.md:1 lists an Ascend 950 product)"},
+		{"shared/old.cpp", BuildConfig{}, true, true, false, "default of a standalone"},
+		{"own/k.cpp", BuildConfig{}, false, true, false, "CMakeLists.txt:2 (`-cce-aicore-dcci-before-kernel-end=true`)"},
+		{"dci/k.cpp", BuildConfig{}, true, false, false, "CMakeLists.txt:1 (`--cce-no-dcache-flush`)"},
+		{"plain/k.cpp", BuildConfig{}, true, true, false, "default of a standalone"},
+	} {
+		b := build(c.rel, c.cfg)
+		if b.ScalarCoherence != c.coherent || b.KernelEndWriteBack != c.end || b.EndDrops != c.drop || !strings.Contains(b.EndSource, c.source) {
+			t.Errorf("%s (arch %v): %+v", c.rel, c.cfg.Arch, b)
+		}
+		if !c.coherent && c.rel != "own/k.cpp" && !strings.Contains(b.Source, "`ascendc_library` compiles for dav-c220 and dav-c310 pass `-cce-aicore-dcci-insert-for-scalar=false`") {
+			t.Errorf("%s: coherence source %q", c.rel, b.Source)
+		}
+	}
+	if d := build("env/k.cpp", BuildConfig{}).Describe(); !strings.Contains(d, "no write-back of the data cache at the kernel's end (CMakeLists.txt:2") {
 		t.Errorf("describe: %s", d)
 	}
 }

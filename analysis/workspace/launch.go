@@ -144,9 +144,16 @@ const knownFiles = "\x01"
 // CMake list, a shell or make script, or a Python build helper.
 type BuildSetting struct {
 	// Key is "dcci-insert-for-scalar", "dcci-before-kernel-end" (Value
-	// "true" or "false"), "cpu-sim" (the file defines __CPU_SIM) or
-	// "device" (the file passes device compile switches).
+	// "true" or "false"), "cpu-sim" (the file defines __CPU_SIM),
+	// "device" (the file passes device compile switches),
+	// "ascendc-library" (the file calls ascendc.cmake's `ascendc_library`)
+	// or "soc-version" (Value: a chip the file sets SOC_VERSION to,
+	// `Ascend910B1`).
 	Key, Value string
+	// Switch is the compiler switch as the file writes it, for the
+	// dcci keys (`--cce-no-dcache-flush` sets dcci-before-kernel-end
+	// false: the kernel then ends with a DCI instead of the DCCI).
+	Switch string
 	// File and Line say where (Line 1-based).
 	File string
 	Line int
@@ -224,9 +231,22 @@ func buildSettingsOf(path string, src []byte) []BuildSetting {
 			v := l[k+len("cce-aicore-"+key+"="):]
 			for _, b := range []string{"false", "true"} {
 				if strings.HasPrefix(v, b) {
-					out = append(out, BuildSetting{Key: key, Value: b, File: path, Line: i + 1})
+					out = append(out, BuildSetting{Key: key, Value: b, Switch: "-cce-aicore-" + key + "=" + b, File: path, Line: i + 1})
 				}
 			}
+		}
+		if hasWord(l, "--cce-no-dcache-flush") {
+			// The kernel ends with a DCI, which drops dirty lines, instead
+			// of the default DCCI (asc-devkit's guide, "设置DCI编译选项来减少
+			// 算子尾开销"; its op compile turns dcci-before-kernel-end=false
+			// into this switch on dav-c310).
+			out = append(out, BuildSetting{Key: "dcci-before-kernel-end", Value: "false", Switch: "--cce-no-dcache-flush", File: path, Line: i + 1})
+		}
+		if k := strings.Index(l, "ascendc_library"); k >= 0 && hasWord(l, "ascendc_library") && strings.HasPrefix(strings.TrimLeft(l[k+len("ascendc_library"):], " \t"), "(") {
+			out = append(out, BuildSetting{Key: "ascendc-library", File: path, Line: i + 1})
+		}
+		if soc := socVersion(l); soc != "" {
+			out = append(out, BuildSetting{Key: "soc-version", Value: soc, File: path, Line: i + 1})
 		}
 		if definesCPUSim(l) {
 			out = append(out, BuildSetting{Key: "cpu-sim", Value: "true", File: path, Line: i + 1})
@@ -240,6 +260,45 @@ func buildSettingsOf(path string, src []byte) []BuildSetting {
 	return out
 }
 
+// hasWord reports whether w occurs in l with no word byte on either side.
+func hasWord(l, w string) bool {
+	for k := 0; ; {
+		i := strings.Index(l[k:], w)
+		if i < 0 {
+			return false
+		}
+		i += k
+		if (i == 0 || !isWordByte(l[i-1])) && (i+len(w) == len(l) || !isWordByte(l[i+len(w)])) {
+			return true
+		}
+		k = i + 1
+	}
+}
+
+// socVersion is the chip a build line sets SOC_VERSION to, when it names
+// one as plain text (`set(SOC_VERSION "Ascend910B1" ...)`,
+// `-DSOC_VERSION=Ascend950PR_9599`, `SOC_VERSION="Ascend310P3"`); "" for
+// none or one read from elsewhere (`$ENV{SOC_VERSION}`, `${1:-…}`).
+func socVersion(l string) string {
+	k := strings.Index(l, "SOC_VERSION")
+	if k < 0 || k > 0 && isWordByte(l[k-1]) {
+		return ""
+	}
+	v := strings.TrimLeft(l[k+len("SOC_VERSION"):], " \t")
+	if !strings.HasPrefix(v, "=") && !strings.Contains(l[:k], "set(") {
+		return ""
+	}
+	v = strings.TrimLeft(strings.TrimPrefix(v, "="), " \t\"'")
+	n := 0
+	for n < len(v) && isWordByte(v[n]) {
+		n++
+	}
+	if !strings.HasPrefix(strings.ToLower(v[:n]), "ascend") {
+		return ""
+	}
+	return v[:n]
+}
+
 // definesCPUSim: `-D__CPU_SIM`, or a CMake definition of __CPU_SIM.
 func definesCPUSim(l string) bool {
 	k := strings.Index(l, "__CPU_SIM")
@@ -247,6 +306,114 @@ func definesCPUSim(l string) bool {
 		return false
 	}
 	return strings.Contains(l, "-D__CPU_SIM") || strings.Contains(l, "compile_definitions") && strings.Contains(l, "__CPU_SIM")
+}
+
+// KernelLibrariesOf returns the `ascendc_library` calls (ascendc.cmake's
+// kernel build) that compile entry: those in a build file of the entry's
+// folder, else those anywhere in the roots' build files naming the
+// entry's path (relative to that file's folder, or under
+// `${CMAKE_CURRENT_SOURCE_DIR}` / `${CMAKE_CURRENT_LIST_DIR}`), in path
+// order; none when no call does.
+func (w *Workspace) KernelLibrariesOf(entry string) []BuildSetting {
+	entry = Abs(entry)
+	var out []BuildSetting
+	for _, b := range w.BuildSettings(filepath.Dir(entry)) {
+		if b.Key == "ascendc-library" {
+			out = append(out, b)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	w.Index()
+	w.mu.Lock()
+	run := w.walked
+	w.mu.Unlock()
+	if run == nil {
+		return nil
+	}
+	return run.kernelLibraries()[entry]
+}
+
+// a5Product finds an Ascend 950 product name (`Ascend 950PR`,
+// `Ascend950DT`) in prose: a README's table of the products a sample
+// supports.
+var a5Product = regexp.MustCompile(`(?i)\bAscend[ _]?950`)
+
+// ProductA5In returns where a README of dir names an Ascend 950 product
+// as a line of its text ("README.md:13"), "" when none does: a sample
+// folder's README lists the products its build serves.
+func (w *Workspace) ProductA5In(dir string) string {
+	dir = Abs(dir)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if !e.Type().IsRegular() || !strings.HasPrefix(strings.ToLower(name), "readme") || !strings.HasSuffix(strings.ToLower(name), ".md") {
+			continue
+		}
+		src, _, err := fsys.ReadFileUnhashed(filepath.Join(dir, name), maxBuildFile)
+		if err != nil {
+			continue
+		}
+		if loc := a5Product.FindIndex(src); loc != nil {
+			return fmt.Sprintf("%s:%d", name, bytes.Count(src[:loc[0]], []byte("\n"))+1)
+		}
+	}
+	return ""
+}
+
+// kernelSource is a source file an `ascendc_library` call names.
+var kernelSource = regexp.MustCompile(`[\w${}./+-]+\.(?:cpp|cc|cxx|c|asc|cce)\b`)
+
+// kernelLibraries reads the `ascendc_library(...)` calls of the walk's
+// build files once: the sources each names as a path (a variable or a
+// glob names none), by absolute path, each with its calls in path order.
+func (r *indexRun) kernelLibraries() map[string][]BuildSetting {
+	r.libsOnce.Do(func() {
+		r.libs = map[string][]BuildSetting{}
+		for _, p := range slices.Sorted(slices.Values(r.build)) {
+			src, _, err := fsys.ReadFileUnhashed(p, maxBuildFile)
+			if err != nil || !bytes.Contains(src, []byte("ascendc_library")) {
+				continue
+			}
+			dir := filepath.Dir(p)
+			for k := 0; ; {
+				i := bytes.Index(src[k:], []byte("ascendc_library"))
+				if i < 0 {
+					break
+				}
+				i += k
+				k = i + len("ascendc_library")
+				open := bytes.IndexByte(src[k:], '(')
+				if open < 0 || len(bytes.TrimSpace(src[k:k+open])) > 0 || i > 0 && isWordByte(src[i-1]) {
+					continue
+				}
+				end := bytes.IndexByte(src[k+open:], ')')
+				if end < 0 {
+					break
+				}
+				line := bytes.Count(src[:i], []byte("\n")) + 1
+				if lineStart := bytes.LastIndexByte(src[:i], '\n') + 1; bytes.HasPrefix(bytes.TrimSpace(src[lineStart:i]), []byte("#")) {
+					continue // a comment
+				}
+				for _, m := range kernelSource.FindAll(src[k+open:k+open+end], -1) {
+					name := string(m)
+					for _, v := range []string{"${CMAKE_CURRENT_SOURCE_DIR}/", "${CMAKE_CURRENT_LIST_DIR}/"} {
+						name = strings.TrimPrefix(name, v)
+					}
+					if strings.ContainsAny(name, "${}") || filepath.IsAbs(name) {
+						continue
+					}
+					at := filepath.Clean(filepath.Join(dir, name))
+					r.libs[at] = append(r.libs[at], BuildSetting{Key: "ascendc-library", File: p, Line: line})
+				}
+			}
+		}
+	})
+	return r.libs
 }
 
 // BuildSettingsUp returns the build settings of dir and its parents up to

@@ -89,6 +89,10 @@ type indexRun struct {
 	// unread are the build definitions whose names are not plain text
 	// (unreadDefinition), file:line, read with words.
 	unread []string
+	// libs are the sources `ascendc_library` calls of the build files
+	// name, by absolute path (kernelLibraries).
+	libsOnce sync.Once
+	libs     map[string][]BuildSetting
 }
 
 // indexRuns are the walks of a workspace and its forks, by roots.

@@ -21,6 +21,7 @@ import (
 	"github.com/extern-lsp/extern-lsp/analysis/engine"
 	"github.com/extern-lsp/extern-lsp/analysis/fsys"
 	"github.com/extern-lsp/extern-lsp/analysis/rules"
+	"github.com/extern-lsp/extern-lsp/analysis/unit"
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -417,6 +418,16 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 			}
 			cfg, err := r.checker.ConfigFor(p)
 			return err == nil && cfg.Arch != ""
+		}, func(entry string, l unit.LaunchModel) unit.Build {
+			var bc unit.BuildConfig
+			if cfg, err := r.checker.ConfigFor(entry); err == nil {
+				st := cfg.Settings()
+				bc, bc.Arch = st.Build, st.Arch
+			}
+			if a, ok := grammar.ParseArch(f.arch); ok && f.arch != "" {
+				bc.Arch = a
+			}
+			return unit.BuildOfEntry(r.ws, entry, l, bc)
 		})
 		if r.fixes != nil {
 			var why, files []string

@@ -259,6 +259,37 @@ func TestStatisticsUnknownChip(t *testing.T) {
 	}
 }
 
+// TestStatisticsEndWriteBack: units whose build ends the kernel with no
+// write-back are counted with the source that decided; --arch a2a3 keeps
+// an ascendc_library kernel's end write-back.
+func TestStatisticsEndWriteBack(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"CMakeLists.txt": "ascendc_library(kernels STATIC k.cpp)\n",
+		"README.md":      "Products: Atlas A2, Ascend 950PR.\n",
+		"k.cpp":          "extern \"C\" __global__ __aicore__ void k(__gm__ uint32_t *x)\n{\n    x[block_idx] += 1;\n}\nvoid run(void *s, uint32_t *x) { k<<<8, nullptr, s>>>(x); }\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := runBinary(t, dir, "check", "--statistics", "--quiet", ".")
+	want := regexp.MustCompile("(?m)^units no end write-back +1  \\(.*\\)\n +k\\.cpp: CMakeLists\\.txt:1: `ascendc_library` builds for A5")
+	if !want.MatchString(r.stdout) || !strings.Contains(r.stdout, "is lost when the kernel ends") {
+		t.Errorf("no %s, or no EXT009 finding, in\n%s", want, r.stdout)
+	}
+	doc := jsonStatistics(t, dir)
+	for _, c := range doc.Counters {
+		if c.Key == "units_no_end_write_back" && (c.N != 1 || len(c.Files) != 1 || !strings.HasPrefix(c.Files[0], "k.cpp: CMakeLists.txt:1: `ascendc_library`")) {
+			t.Errorf("json %s: %d %q", c.Key, c.N, c.Files)
+		}
+	}
+	if r := runBinary(t, dir, "check", "--statistics", "--quiet", "--arch", "a2a3", "."); !regexp.MustCompile(`(?m)^units no end write-back +0$`).MatchString(r.stdout) || strings.Contains(r.stdout, "is lost when the kernel ends") {
+		t.Errorf("--arch a2a3: want no unit without the end write-back and no finding:\n%s", r.stdout)
+	}
+}
+
 // TestDiffOnlyUnsafe: --fix --diff with only unsafe fixes says so; with
 // --unsafe-fixes it prints them.
 func TestDiffOnlyUnsafe(t *testing.T) {

@@ -96,7 +96,7 @@ var launchNote = map[unit.Launch]string{
 // rule, each with the files behind it. gaps are the run's coverage gaps
 // (coverage.Find, found once for the run). archSet reports whether the
 // configuration (or --arch) names the target chip for a file.
-func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResult, diags []analysis.Diagnostic, gaps []coverage.Gap, unsafe bool, archSet func(path string) bool) *checkStats {
+func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResult, diags []analysis.Diagnostic, gaps []coverage.Gap, unsafe bool, archSet func(path string) bool, buildOf func(entry string, l unit.LaunchModel) unit.Build) *checkStats {
 	s := &checkStats{}
 	rel := func(p string) string { return relPath(cwd, p) }
 	loc := locator{ws: ws}
@@ -178,13 +178,21 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 	s.add("files_analysed", "files analysed", len(results), "", analysed)
 	s.add("units", "units", len(units), "entry files the analysed files are compiled into", unitNames)
 	byLaunch := map[unit.Launch][]string{}
+	var noEnd []string
 	for _, e := range entries {
-		l := unit.LaunchOfEntry(ws, e).Launch
-		byLaunch[l] = append(byLaunch[l], rel(e))
+		lm := unit.LaunchOfEntry(ws, e)
+		byLaunch[lm.Launch] = append(byLaunch[lm.Launch], rel(e))
+		if buildOf != nil && lm.Launch.Device() {
+			if b := buildOf(e, lm); !b.KernelEndWriteBack {
+				noEnd = append(noEnd, rel(e)+": "+b.EndSource)
+			}
+		}
 	}
 	for _, l := range unit.Launches {
 		s.add("units_"+strings.ReplaceAll(l.String(), "-", "_"), launchLabel[l], len(byLaunch[l]), launchNote[l], byLaunch[l])
 	}
+	s.add("units_no_end_write_back", "units no end write-back", len(noEnd),
+		"device units whose build does not write the data cache back as the kernel ends (a switch turns it off, or an A5 `ascendc_library` build drops the dirty lines): a store there must be written back by the kernel; each with the source that decided", noEnd)
 	analysedSet := make(map[string]bool, len(results))
 	for _, res := range results {
 		analysedSet[res.Path] = true
