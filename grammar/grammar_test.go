@@ -3,6 +3,7 @@ package grammar
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -230,6 +231,34 @@ func TestGuardDirectives(t *testing.T) {
 	}
 	if inc := f.Includes[0]; src[inc.Start:inc.End] != `"a/b.hpp"` {
 		t.Errorf("include span %q", src[inc.Start:inc.End])
+	}
+}
+
+// TestGuardsWith: a header evaluated again under its includer's macros
+// from its directives keeps the code those macros compile, as a scan of
+// its text under them does, and leaves the parse's own model alone.
+func TestGuardsWith(t *testing.T) {
+	for name, src := range map[string]string{
+		"entry": "#ifndef NO_GLOBAL_ENTRY\nextern \"C\" void k() {}\n#else\nint y;\n#endif\n#define LOCAL 1\n#if defined(LOCAL) && !defined(DEBUG_STOP)\nint z;\n#elif __DAV_VEC__\nint w;\n#endif\n#undef LOCAL\n",
+		"a5":    "#if __NPU_ARCH__ == 3510\n#ifdef SWITCH\nint a;\n#endif\n#endif\n",
+		"plain": "int x;\n",
+	} {
+		f := parse(t, name+".cpp", src)
+		own := *f.Guards
+		for _, pre := range []map[string]bool{nil, {"NO_GLOBAL_ENTRY": true}, {"NO_GLOBAL_ENTRY": false, "DEBUG_STOP": true, "SWITCH": true}, {"LOCAL": false, "OTHER": true}} {
+			got, want := f.Guards.With(pre), ScanGuardsWith([]byte(src), pre)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s under %v: With %+v, the text's scan %+v", name, pre, got, want)
+			}
+		}
+		if !reflect.DeepEqual(*f.Guards, own) {
+			t.Errorf("%s: With changed the parse's guard model", name)
+		}
+	}
+	f := parse(t, "off.cpp", "#ifndef NO_GLOBAL_ENTRY\nint k;\n#endif\n")
+	at := uint32(len("#ifndef NO_GLOBAL_ENTRY\n"))
+	if f.Guards.CoresAt(at) != Both || f.Guards.With(map[string]bool{"NO_GLOBAL_ENTRY": true}).CoresAt(at) != None {
+		t.Errorf("an includer's #define NO_GLOBAL_ENTRY does not turn the entry off")
 	}
 }
 

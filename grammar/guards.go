@@ -173,7 +173,25 @@ func ScanGuards(src []byte) *Guards { return ScanGuardsWith(src, nil) }
 // unit.Target infers for its unit: with dav-c220's, the code only A5
 // compiles (such as a dcci fixing a read there) ran on no core at all.
 func ScanGuardsWith(src []byte, pre map[string]bool) *Guards {
-	g := scanGuards(src, pre, deviceConfigs)
+	return evalGuards(scanDirectives(src), pre)
+}
+
+// With is g's file under the macro states pre, as ScanGuardsWith(src, pre)
+// gives, from g's directives rather than the text: a unit evaluates a
+// header again under what each of its includers defines, and the
+// directives do not depend on it.
+func (g *Guards) With(pre map[string]bool) *Guards {
+	if g == nil {
+		return nil
+	}
+	return evalGuards(g.Directives, pre)
+}
+
+// evalGuards is the guard model of a file's directives under pre, for
+// dav-c220's compiles or, for a file whose chip conditionals all name
+// A5, for A5's (the chip evidence reads the directives' text alone).
+func evalGuards(dirs []Directive, pre map[string]bool) *Guards {
+	g := evalDirectives(dirs, pre, deviceConfigs)
 	names := ScanArch(g).Evidence
 	for _, e := range names {
 		if e.Arch != ArchA5 {
@@ -183,49 +201,21 @@ func ScanGuardsWith(src []byte, pre map[string]bool) *Guards {
 	if len(names) == 0 {
 		return g
 	}
-	return scanGuards(src, pre, a5Configs)
+	return evalDirectives(dirs, pre, a5Configs)
 }
 
-func scanGuards(src []byte, pre map[string]bool, confs [2]config) *Guards {
-	g := &Guards{}
-	var stack []frame
-	defs := [2]map[string]bool{{}, {}}
-	for name, v := range pre {
-		defs[0][name], defs[1][name] = v, v
-	}
-	state := func() Cores {
-		var c Cores
-		for cfg := 0; cfg < 2; cfg++ {
-			s := triTrue
-			for _, f := range stack {
-				s = triAnd(s, f.cur[cfg])
-			}
-			if s != triFalse {
-				c |= Cores(1 << cfg)
-			}
-		}
-		return c
-	}
-	push := func(off uint32) {
-		c := state()
-		if n := len(g.segs); n > 0 && g.segs[n-1].cores == c {
-			return
-		}
-		if n := len(g.segs); n > 0 && g.segs[n-1].start == off {
-			g.segs[n-1].cores = c
-			return
-		}
-		g.segs = append(g.segs, segment{off, c})
-	}
-	push(0)
+// scanDirectives lists src's conditionals, #define, #undef and #include
+// lines (a logical line runs through backslash continuations), with what
+// their text says; Group is -1 and BranchCores and Sure are unset until
+// evalDirectives.
+func scanDirectives(src []byte) []Directive {
+	var dirs []Directive
 	if bytes.IndexByte(src, '#') < 0 {
-		// No directive (a macro shadow's blank text): every byte is
-		// compiled for both cores.
-		return g
+		// No directive (a macro shadow's blank text).
+		return nil
 	}
 	line := 0
 	for off := 0; off < len(src); {
-		// A logical line runs through backslash continuations.
 		end := off
 		lines := 0
 		for end < len(src) {
@@ -258,102 +248,151 @@ func scanGuards(src []byte, pre map[string]bool, confs [2]config) *Guards {
 			for condStart < len(text) && (text[condStart] == ' ' || text[condStart] == '\t') {
 				condStart++
 			}
-			cond := stripComment(string(text[condStart:]))
-			d := Directive{Kind: kind, Line: line, Start: uint32(off), End: uint32(end), Cond: cond, CondStart: uint32(off + condStart), Group: -1}
 			switch kind {
-			case "if", "ifdef", "ifndef", "elif":
-				d.Macros = macroRefs(cond, d.CondStart)
-			case "define", "undef":
-				d.Macros = macroRefs(firstWord(cond), d.CondStart)
-			}
-			evalBranch := func() ([2]tri, Cores) {
-				var r [2]tri
-				var own Cores
-				for cfg := 0; cfg < 2; cfg++ {
-					switch kind {
-					case "ifdef":
-						r[cfg] = definedIn(firstWord(cond), confs[cfg], defs[cfg])
-					case "ifndef":
-						r[cfg] = triNot(definedIn(firstWord(cond), confs[cfg], defs[cfg]))
-					default:
-						r[cfg] = evalCond(cond, confs[cfg], defs[cfg])
-					}
+			case "if", "ifdef", "ifndef", "elif", "else", "endif", "define", "undef", "include":
+				cond := stripComment(string(text[condStart:]))
+				d := Directive{Kind: kind, Line: line, Start: uint32(off), End: uint32(end), Cond: cond, CondStart: uint32(off + condStart), Group: -1}
+				switch kind {
+				case "if", "ifdef", "ifndef", "elif":
+					d.Macros = macroRefs(cond, d.CondStart)
+				case "define", "undef":
+					d.Macros = macroRefs(firstWord(cond), d.CondStart)
 				}
-				// The branch's own cores ignore enclosing groups and earlier
-				// branches, for rules that ask what a guard selects.
-				for cfg := 0; cfg < 2; cfg++ {
-					if r[cfg] != triFalse {
-						own |= Cores(1 << cfg)
-					}
-				}
-				return r, own
-			}
-			idx := len(g.Directives)
-			switch kind {
-			case "if", "ifdef", "ifndef":
-				r, own := evalBranch()
-				d.Group = idx
-				d.BranchCores = own
-				d.Sure = sureCores(r)
-				stack = append(stack, frame{open: idx, taken: r, cur: r, curC: own, takenC: own})
-				g.Directives = append(g.Directives, d)
-				push(uint32(end))
-			case "elif":
-				if len(stack) > 0 {
-					f := &stack[len(stack)-1]
-					r, own := evalBranch()
-					for cfg := 0; cfg < 2; cfg++ {
-						f.cur[cfg] = triAnd(triNot(f.taken[cfg]), r[cfg])
-						f.taken[cfg] = triOr(f.taken[cfg], r[cfg])
-					}
-					d.Group = f.open
-					d.BranchCores = own
-					d.Sure = sureCores(f.cur)
-					f.curC = own
-				}
-				g.Directives = append(g.Directives, d)
-				push(uint32(end))
-			case "else":
-				if len(stack) > 0 {
-					f := &stack[len(stack)-1]
-					var own Cores
-					for cfg := 0; cfg < 2; cfg++ {
-						f.cur[cfg] = triNot(f.taken[cfg])
-						f.taken[cfg] = triTrue
-						if f.cur[cfg] != triFalse {
-							own |= Cores(1 << cfg)
-						}
-					}
-					d.Group = f.open
-					d.BranchCores = own
-					d.Sure = sureCores(f.cur)
-					f.curC = own
-				}
-				g.Directives = append(g.Directives, d)
-				push(uint32(end))
-			case "endif":
-				if len(stack) > 0 {
-					d.Group = stack[len(stack)-1].open
-					stack = stack[:len(stack)-1]
-				}
-				g.Directives = append(g.Directives, d)
-				push(uint32(end))
-			case "define", "undef", "include":
-				st := state()
-				name := firstWord(cond)
-				if p := strings.IndexByte(name, '('); p >= 0 {
-					name = name[:p]
-				}
-				for cfg := 0; cfg < 2; cfg++ {
-					if st&Cores(1<<cfg) != 0 && kind != "include" {
-						defs[cfg][name] = kind == "define"
-					}
-				}
-				g.Directives = append(g.Directives, d)
+				dirs = append(dirs, d)
 			}
 		}
 		line += lines + 1
 		off = end + 1
+	}
+	return dirs
+}
+
+// evalDirectives runs the conditionals of dirs (scanDirectives) for the
+// compiles of confs after pre, into a guard model of its own (the
+// directives are copied: each evaluation sets their groups and cores).
+func evalDirectives(dirs []Directive, pre map[string]bool, confs [2]config) *Guards {
+	g := &Guards{}
+	if len(dirs) > 0 {
+		g.Directives = make([]Directive, 0, len(dirs))
+	}
+	var stack []frame
+	defs := [2]map[string]bool{{}, {}}
+	for name, v := range pre {
+		defs[0][name], defs[1][name] = v, v
+	}
+	state := func() Cores {
+		var c Cores
+		for cfg := 0; cfg < 2; cfg++ {
+			s := triTrue
+			for _, f := range stack {
+				s = triAnd(s, f.cur[cfg])
+			}
+			if s != triFalse {
+				c |= Cores(1 << cfg)
+			}
+		}
+		return c
+	}
+	push := func(off uint32) {
+		c := state()
+		if n := len(g.segs); n > 0 && g.segs[n-1].cores == c {
+			return
+		}
+		if n := len(g.segs); n > 0 && g.segs[n-1].start == off {
+			g.segs[n-1].cores = c
+			return
+		}
+		g.segs = append(g.segs, segment{off, c})
+	}
+	push(0)
+	for _, d := range dirs {
+		d.Group, d.BranchCores, d.Sure = -1, 0, 0
+		kind, cond, end := d.Kind, d.Cond, d.End
+		evalBranch := func() ([2]tri, Cores) {
+			var r [2]tri
+			var own Cores
+			for cfg := 0; cfg < 2; cfg++ {
+				switch kind {
+				case "ifdef":
+					r[cfg] = definedIn(firstWord(cond), confs[cfg], defs[cfg])
+				case "ifndef":
+					r[cfg] = triNot(definedIn(firstWord(cond), confs[cfg], defs[cfg]))
+				default:
+					r[cfg] = evalCond(cond, confs[cfg], defs[cfg])
+				}
+			}
+			// The branch's own cores ignore enclosing groups and earlier
+			// branches, for rules that ask what a guard selects.
+			for cfg := 0; cfg < 2; cfg++ {
+				if r[cfg] != triFalse {
+					own |= Cores(1 << cfg)
+				}
+			}
+			return r, own
+		}
+		idx := len(g.Directives)
+		switch kind {
+		case "if", "ifdef", "ifndef":
+			r, own := evalBranch()
+			d.Group = idx
+			d.BranchCores = own
+			d.Sure = sureCores(r)
+			stack = append(stack, frame{open: idx, taken: r, cur: r, curC: own, takenC: own})
+			g.Directives = append(g.Directives, d)
+			push(end)
+		case "elif":
+			if len(stack) > 0 {
+				f := &stack[len(stack)-1]
+				r, own := evalBranch()
+				for cfg := 0; cfg < 2; cfg++ {
+					f.cur[cfg] = triAnd(triNot(f.taken[cfg]), r[cfg])
+					f.taken[cfg] = triOr(f.taken[cfg], r[cfg])
+				}
+				d.Group = f.open
+				d.BranchCores = own
+				d.Sure = sureCores(f.cur)
+				f.curC = own
+			}
+			g.Directives = append(g.Directives, d)
+			push(end)
+		case "else":
+			if len(stack) > 0 {
+				f := &stack[len(stack)-1]
+				var own Cores
+				for cfg := 0; cfg < 2; cfg++ {
+					f.cur[cfg] = triNot(f.taken[cfg])
+					f.taken[cfg] = triTrue
+					if f.cur[cfg] != triFalse {
+						own |= Cores(1 << cfg)
+					}
+				}
+				d.Group = f.open
+				d.BranchCores = own
+				d.Sure = sureCores(f.cur)
+				f.curC = own
+			}
+			g.Directives = append(g.Directives, d)
+			push(end)
+		case "endif":
+			if len(stack) > 0 {
+				d.Group = stack[len(stack)-1].open
+				stack = stack[:len(stack)-1]
+			}
+			g.Directives = append(g.Directives, d)
+			push(end)
+		case "define", "undef", "include":
+			st := state()
+			name := firstWord(cond)
+			if p := strings.IndexByte(name, '('); p >= 0 {
+				name = name[:p]
+			}
+			for cfg := 0; cfg < 2; cfg++ {
+				if st&Cores(1<<cfg) != 0 && kind != "include" {
+					defs[cfg][name] = kind == "define"
+				}
+			}
+			g.Directives = append(g.Directives, d)
+		}
 	}
 	return g
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"sync"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -57,7 +58,7 @@ var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
 		for _, f := range unitRoots(u) {
 			state[f] = maps.Clone(nowhere)
 			if testsAny(f.Guards, nowhere) {
-				out[f] = grammar.ScanGuardsWith(f.Src, nowhere)
+				out[f] = FileFact(u, f, guardVariantsKey).under(nowhere)
 			}
 			queue = append(queue, f)
 		}
@@ -108,7 +109,7 @@ var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
 					}
 					state[t] = st
 					if testsAny(t.Guards, st) {
-						out[t] = grammar.ScanGuardsWith(t.Src, st)
+						out[t] = FileFact(u, t, guardVariantsKey).under(st)
 					}
 					queue = append(queue, t)
 				}
@@ -116,6 +117,64 @@ var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
 		}
 		return out
 	},
+}
+
+// guardVariantsKey holds a file's guard models under the macro states
+// its includers leave, computed once per parse and shared by every unit
+// including it (one header, hundreds of entries' units).
+var guardVariantsKey = &FileKey[*guardVariants]{
+	Name:    "unit.guard-variants",
+	Compute: func(_ context.Context, f *grammar.File) *guardVariants { return &guardVariants{f: f} },
+}
+
+// guardVariants are a file's guard models by macro state, keyed by what
+// the state says of the macros the file's conditionals test: those alone
+// are read (grammar.Guards.With), so units whose states differ elsewhere
+// share one model.
+type guardVariants struct {
+	f  *grammar.File
+	mu sync.Mutex
+	// tested are the macros the file's conditionals name, sorted, once
+	// asked.
+	tested []string
+	byKey  map[string]*grammar.Guards
+}
+
+// under is the file's guard model after st.
+func (v *guardVariants) under(st map[string]bool) *grammar.Guards {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.tested == nil {
+		v.tested = []string{}
+		for _, d := range v.f.Guards.Directives {
+			switch d.Kind {
+			case "if", "ifdef", "ifndef", "elif":
+				for _, m := range d.Macros {
+					v.tested = append(v.tested, m.Name)
+				}
+			}
+		}
+		slices.Sort(v.tested)
+		v.tested = slices.Compact(v.tested)
+		v.byKey = map[string]*grammar.Guards{}
+	}
+	var key []byte
+	pre := map[string]bool{}
+	for _, name := range v.tested {
+		if on, ok := st[name]; ok {
+			pre[name] = on
+			key = append(append(key, name...), '=', '0', ';')
+			if on {
+				key[len(key)-2] = '1'
+			}
+		}
+	}
+	if g, ok := v.byKey[string(key)]; ok {
+		return g
+	}
+	g := v.f.Guards.With(pre)
+	v.byKey[string(key)] = g
+	return g
 }
 
 // unitRoots are the files of u that no file of u includes, in u's order;
