@@ -156,6 +156,9 @@ func (x *CallIndex) named(name string) []*grammar.Node {
 	return x.calls[lo:hi:hi]
 }
 
+// Has reports whether the file calls name.
+func (x *CallIndex) Has(name string) bool { return len(x.named(name)) > 0 }
+
 // equalRun is the run of the sorted s whose elements compare equal to key
 // (nil for none), with no room to append: the lookup of the name-sorted
 // lists that stand in for maps of lists.

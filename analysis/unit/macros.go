@@ -311,10 +311,13 @@ func (um *UnitMacros) compiled(m *cxx.Macro) bool {
 // arguments are never evaluated (DropsArgs), in source order: a read or
 // store written there does not happen.
 func (u *Unit) UnevaluatedArgs(f *grammar.File) []*grammar.Node {
-	um := u.Macros()
+	um, calls := u.Macros(), u.Calls(f)
 	var names []string
 	for name := range um.ByName {
-		if um.DropsArgs(name) {
+		// Only a macro f calls: whether one drops its arguments reads
+		// the unit's guard model, and a unit defines hundreds f never
+		// uses.
+		if calls.Has(name) && um.DropsArgs(name) {
 			names = append(names, name)
 		}
 	}
@@ -322,7 +325,7 @@ func (u *Unit) UnevaluatedArgs(f *grammar.File) []*grammar.Node {
 		return nil
 	}
 	var out []*grammar.Node
-	for _, n := range u.Calls(f).Named(names...) {
+	for _, n := range calls.Named(names...) {
 		if c, ok := cxx.AsCall(n); ok && c.Receiver == nil && !c.HasTArgs && c.Qualified == c.Name {
 			if args := n.ChildByField("arguments"); args != nil {
 				out = append(out, args)
