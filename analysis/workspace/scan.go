@@ -309,7 +309,11 @@ func scanText(src []byte, asc bool) *scan {
 			s.noteMacroDef(name, body)
 		}
 	}, func(t span) {
-		s.noteMacroWord(src, t, ring[(n+window-1)%window], n > 0)
+		// Most tokens are punctuation: the word checks are not called
+		// for them.
+		if t.kind == 'i' && len(s.macroWords) < maxMacroWords {
+			s.noteMacroWord(src, t, ring[(n+window-1)%window], n > 0)
+		}
 		if t.kind == 'i' && len(kernelMacros) > 0 {
 			for _, m := range kernelMacros {
 				if bytes.Equal(src[t.start:t.end], m) {
