@@ -124,16 +124,53 @@ __aicore__ inline void a%d() { g(1); b(); g(2); }
 __aicore__ inline void b%d() { b(); g(3); }
 `, i, i)))
 	}
-	s := Summarize(nil, files...)
-	for _, name := range []string{"g", "b", "a0", ""} {
-		var want []callerRef
-		for i, p := range s.funcFiles {
-			for _, ref := range p.callSites(name) {
-				want = append(want, callerRef{ref, int32(i)})
-			}
-		}
-		if got := s.callersNamed(name); !slices.Equal(got, want) || name == "g" && len(got) != 9 {
-			t.Errorf("callersNamed(%q) = %v, want %v", name, got, want)
+	// Joined by the unit, or with the calls of a run of its files joined
+	// apart (a front end's fact of the files an edit left alone): the same
+	// answers in the same order.
+	ff := &funcsMemo{m: map[*grammar.File]*FileFuncs{}}
+	joins := []struct {
+		what string
+		s    *Summaries
+	}{
+		{"unit", Summarize(nil, files...)},
+		{"files 1-2 apart", Summarize(ff, files...).JoinCallers(func() *Calls { return JoinCalls(ff, files[1:]...) })},
+		{"files 0-1 apart", Summarize(ff, files...).JoinCallers(func() *Calls { return JoinCalls(ff, files[:2]...) })},
+		{"file 1 apart", Summarize(ff, files...).JoinCallers(func() *Calls { return JoinCalls(ff, files[1]) })},
+	}
+	for _, j := range joins[1:] {
+		if j.s.callersNamed("g"); j.s.joined == nil {
+			t.Fatalf("%s: the joined calls are not used", j.what)
 		}
 	}
+	if s := Summarize(ff, files...).JoinCallers(func() *Calls { return JoinCalls(ff, files[2], files[0]) }); s.callersNamed("g") != nil && s.joined != nil {
+		t.Fatal("calls of files out of the unit's order are used")
+	}
+	for _, j := range joins {
+		s := j.s
+		for _, name := range []string{"g", "b", "a0", "b2", ""} {
+			var want []callerRef
+			for i, p := range s.funcFiles {
+				for _, ref := range p.callSites(name) {
+					want = append(want, callerRef{ref, int32(i)})
+				}
+			}
+			if got := s.callersNamed(name); !slices.Equal(got, want) || name == "g" && len(got) != 9 {
+				t.Errorf("%s: callersNamed(%q) = %v, want %v", j.what, name, got, want)
+			}
+		}
+	}
+}
+
+// funcsMemo is Direct with each file's function index made once, as a
+// front end's store keeps it per parse.
+type funcsMemo struct {
+	direct
+	m map[*grammar.File]*FileFuncs
+}
+
+func (f *funcsMemo) Funcs(file *grammar.File) *FileFuncs {
+	if f.m[file] == nil {
+		f.m[file] = IndexFileFuncs(file)
+	}
+	return f.m[file]
 }

@@ -296,7 +296,7 @@ type Summaries struct {
 	funcs *Funcs
 	// funcFiles index the files whose functions are the unit's (FuncsOf
 	// order, macro shadows left out).
-	funcFiles []*FileFuncs
+	funcFiles fileFuncsList
 	res       *Resolver
 	files     map[*grammar.Tree]*grammar.File
 	scopes    map[*grammar.Node]declsByName
@@ -310,8 +310,13 @@ type Summaries struct {
 	// called name (callersNamed).
 	siteRefs map[*grammar.Node][]callerRef
 	callers  []callerRef
-	entry    map[*grammar.Node]*expansion[[]entrySite]
-	written  map[writtenKey]bool
+	// joined are the joined calls of funcFiles[joinedAt:] (JoinCallers),
+	// nil when the unit joins its own; joinCalls gives them on first need.
+	joined    *Calls
+	joinedAt  int
+	joinCalls func() *Calls
+	entry     map[*grammar.Node]*expansion[[]entrySite]
+	written   map[writtenKey]bool
 	// resolved memoizes resolve per function, origin and depth: in a call
 	// graph where helpers call helpers, the paths up to the entries are
 	// exponentially many, the functions on them are not.
@@ -1638,42 +1643,131 @@ var tensorArgCalls = map[string]bool{
 // The unit's calls are joined into one list by name on first need (from
 // each file's, indexed once per parse): asked per function, a lookup in
 // each file cost the unit's functions times its files (an SDK header's
-// closure of 9,000 functions in 600 files: 5 s).
+// closure of 9,000 functions in 600 files: 5 s). When the unit was given
+// the joined calls of a run of its files (JoinCallers), those are looked
+// up there and the other files' in their own lists.
 func (s *Summaries) callersNamed(name string) []callerRef {
-	nameOf := func(r callerRef) []byte { return callNameBytes(s.funcFiles[r.file].callOf(r.ref)) }
-	if s.callers == nil {
-		type named struct {
-			name []byte
-			ref  callerRef
-		}
-		n := 0
-		for _, p := range s.funcFiles {
-			n += len(p.allSites())
-		}
-		// Each file's sites are in name order already (once per parse):
-		// its run is merged with the others', by file on equal names,
-		// then as allSites lists them.
-		all := make([]named, 0, n)
-		bounds := make([]int, 1, len(s.funcFiles)+1)
-		for i, p := range s.funcFiles {
-			for j, ref := range p.allSites() {
-				all = append(all, named{p.siteName(j), callerRef{ref, int32(i)}})
-			}
-			bounds = append(bounds, len(all))
-		}
-		all = mergeRuns(all, bounds, func(a, b named) int { return bytes.Compare(a.name, b.name) })
-		s.callers = make([]callerRef, len(all))
-		for i, x := range all {
-			s.callers[i] = x.ref
-		}
-	}
 	var out []callerRef
-	for _, r := range equalRun(s.callers, name, func(r callerRef, name string) int { return compareBytesString(nameOf(r), name) }) {
+	keep := func(r callerRef) {
 		if cs := s.site(r); s.coresIn(cs.File, cs.Call) != grammar.None {
 			out = append(out, r)
 		}
 	}
+	if s.joinCalls != nil {
+		s.useCalls(s.joinCalls())
+		s.joinCalls = nil
+	}
+	if j := s.joined; j != nil {
+		for i := range s.funcFiles {
+			switch {
+			case i == s.joinedAt:
+				for _, r := range j.named(name) {
+					keep(callerRef{r.ref, r.file + int32(i)})
+				}
+			case i < s.joinedAt || i >= s.joinedAt+len(j.files):
+				for _, ref := range s.funcFiles[i].callSites(name) {
+					keep(callerRef{ref, int32(i)})
+				}
+			}
+		}
+		return out
+	}
+	if s.callers == nil {
+		s.callers = joinCalls(s.funcFiles)
+	}
+	for _, r := range equalRun(s.callers, name, s.funcFiles.callerName) {
+		keep(r)
+	}
 	return out
+}
+
+// fileFuncsList is a list of files' function indexes, as callerRef.file
+// numbers them.
+type fileFuncsList []*FileFuncs
+
+// callerName compares the name r calls with name.
+func (l fileFuncsList) callerName(r callerRef, name string) int {
+	return compareBytesString(callNameBytes(l[r.file].callOf(r.ref)), name)
+}
+
+// joinCalls joins the files' calls into one list by called name: each
+// file's sites are in name order already (once per parse), its run is
+// merged with the others', by file on equal names, then as allSites lists
+// them.
+func joinCalls(files fileFuncsList) []callerRef {
+	type named struct {
+		name []byte
+		ref  callerRef
+	}
+	n := 0
+	for _, p := range files {
+		n += len(p.allSites())
+	}
+	all := make([]named, 0, n)
+	bounds := make([]int, 1, len(files)+1)
+	for i, p := range files {
+		for j, ref := range p.allSites() {
+			all = append(all, named{p.siteName(j), callerRef{ref, int32(i)}})
+		}
+		bounds = append(bounds, len(all))
+	}
+	all = mergeRuns(all, bounds, func(a, b named) int { return bytes.Compare(a.name, b.name) })
+	out := make([]callerRef, len(all))
+	for i, x := range all {
+		out[i] = x.ref
+	}
+	return out
+}
+
+// Calls are the calls of some files' functions joined by called name (as
+// Summaries.callersNamed joins a unit's), for a front end to keep as a fact
+// of those files alone: a unit made again after an edit of a file outside
+// them joins its own files' calls with these (JoinCallers), not every
+// file's again.
+type Calls struct {
+	files fileFuncsList
+	refs  []callerRef
+}
+
+// JoinCalls joins the calls of the functions of files (macro shadows left
+// out, as a unit's Summaries leave them), each file's from ff.
+func JoinCalls(ff FileFacts, files ...*grammar.File) *Calls {
+	c := &Calls{}
+	for _, f := range files {
+		if f != nil && f.MacroOf == nil {
+			c.files = append(c.files, factsOr(ff).Funcs(f))
+		}
+	}
+	c.refs = joinCalls(c.files)
+	return c
+}
+
+// named are the calls of name, file numbers counted from c's first file.
+func (c *Calls) named(name string) []callerRef {
+	return equalRun(c.refs, name, c.files.callerName)
+}
+
+// JoinCallers has s look up the callers of a function in the joined
+// calls calls gives (asked once, on first need: many units never ask for
+// callers) for their files, when those are a run of s's own (the same
+// indexes of the same parses, in order); otherwise s joins every file's
+// calls itself, as without them.
+func (s *Summaries) JoinCallers(calls func() *Calls) *Summaries {
+	s.joinCalls = calls
+	return s
+}
+
+// useCalls has s look up the callers in c for c's files, if they are a
+// run of s's files.
+func (s *Summaries) useCalls(c *Calls) {
+	if c == nil || len(c.files) == 0 {
+		return
+	}
+	at := slices.Index(s.funcFiles, c.files[0])
+	if at < 0 || len(s.funcFiles)-at < len(c.files) || !slices.Equal(s.funcFiles[at:at+len(c.files)], c.files) {
+		return
+	}
+	s.joined, s.joinedAt = c, at
 }
 
 // callerRef is a CallSite of the unit as its file's index has it (16

@@ -99,9 +99,24 @@ func (u *Unit) FuncIndex() *cxx.Funcs { return Fact(u, funcsKey) }
 var summariesKey = &UnitKey[*cxx.Summaries]{
 	Name: "unit.summaries",
 	Compute: func(ctx context.Context, u *Unit) *cxx.Summaries {
-		return cxx.SummarizeWith(u, Fact(u, funcsKey), u.CodeFiles()...).Metered(cxx.MeterOf(ctx))
+		s := cxx.SummarizeWith(u, Fact(u, funcsKey), u.CodeFiles()...).Metered(cxx.MeterOf(ctx))
+		if len(u.Files) > 2 {
+			// The calls of the files after the first are joined once for
+			// every unit holding those parses: an edit of the entry (or of
+			// a header's closure, the header first) joins the edited
+			// file's calls with them, not the unit's thousands again.
+			part := u.Part("calls", u.Files[1:])
+			s = s.JoinCallers(func() *cxx.Calls { return Fact(part, joinedCallsKey) })
+		}
+		return s
 	},
 	Steps: true,
+}
+
+// joinedCallsKey joins the calls of a part's files by called name.
+var joinedCallsKey = &UnitKey[*cxx.Calls]{
+	Name:    "unit.joined-calls",
+	Compute: func(_ context.Context, u *Unit) *cxx.Calls { return cxx.JoinCalls(u, u.Files...) },
 }
 
 // Summaries summarizes every function of the unit: provenance, cache
