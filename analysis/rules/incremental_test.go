@@ -128,17 +128,24 @@ func analyseJSON(t *testing.T, ws *workspace.Workspace, path string, s *unit.Sto
 
 // unitEditor makes seeded random edits of a generated unit's texts: inside
 // function bodies, to signatures, functions added and removed, macro
-// definitions and #includes.
+// definitions and #includes; after every third, lines added above a
+// function or a statement put under a conditional (move).
 type unitEditor struct {
-	t          *testing.T
-	rng        *rand.Rand
+	t   *testing.T
+	rng *rand.Rand
+	// moves draws the edits that keep every outline (lines added above
+	// a function) or change one inside a body (a statement put under a
+	// conditional), made after every third edit in the same file: a
+	// stream of their own, so the others are drawn as they were.
+	moves      *rand.Rand
+	made       int
 	files      []string // the files edited
 	orig, text map[string]string
 	added      int // functions added so far (their names' numbers)
 }
 
 func newUnitEditor(t *testing.T, u benchgen.GenUnit, seed uint64) *unitEditor {
-	ed := &unitEditor{t: t, rng: rand.New(rand.NewPCG(seed, 1)), orig: map[string]string{}, text: map[string]string{}}
+	ed := &unitEditor{t: t, rng: rand.New(rand.NewPCG(seed, 1)), moves: rand.New(rand.NewPCG(seed, 2)), orig: map[string]string{}, text: map[string]string{}}
 	ed.files = []string{u.Body, u.Body, u.Body, u.Entry, u.RopeEntry, u.Vendor[0], u.Vendor[3], filepath.Join(filepath.Dir(u.Body), "tensor_compat.hpp")}
 	for _, p := range ed.files {
 		src, err := os.ReadFile(p)
@@ -206,9 +213,47 @@ func (ed *unitEditor) edit() (what, path string) {
 		if what == "" {
 			continue
 		}
+		if ed.made++; ed.made%3 == 0 {
+			if move, moved := ed.move(lines); move != "" {
+				what, lines = what+", then "+move, moved
+			}
+		}
 		ed.text[path] = strings.Join(lines, "")
 		return what, path
 	}
+}
+
+// move is an edit of the moves stream: lines added above a function
+// (every outline kept, every place below moved) or a statement put under
+// a conditional (the outline changed inside a body); "" when the file
+// has no place for it.
+func (ed *unitEditor) move(lines []string) (string, []string) {
+	r := ed.moves
+	pick := func(ok func(string) bool) int {
+		var at []int
+		for i, l := range lines {
+			if ok(l) {
+				at = append(at, i)
+			}
+		}
+		if len(at) == 0 {
+			return -1
+		}
+		return at[r.IntN(len(at))]
+	}
+	if r.IntN(3) > 0 {
+		i := pick(func(l string) bool { return strings.HasPrefix(l, "__aicore__") || strings.HasPrefix(l, "extern \"C\"") })
+		if i < 0 {
+			return "", lines
+		}
+		return "lines added above a function", insert(lines, i, "// moved down\n\n")
+	}
+	i := pick(statementLine)
+	if i < 0 {
+		return "", lines
+	}
+	cond := []string{"#ifdef __CPU_SIM\n", "#ifndef NO_GLOBAL_ENTRY\n", "#if defined(__DAV_C220_VEC__)\n"}[r.IntN(3)]
+	return "statement put under " + strings.TrimSpace(cond), insert(insert(lines, i+1, "#endif\n"), i, cond)
 }
 
 func (ed *unitEditor) pick(lines []string, ok func(string) bool) int {

@@ -18,12 +18,35 @@ import (
 // build file of the tree defines (workspace.MacroDefinedNowhere) is
 // undefined in every file, the entry's too: `#ifdef DEBUG_STOP` code is
 // in no build.
-var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
+//
+// What it reads of the files is their directives and includes, and each
+// file's own guards under the state it is included in: after an edit
+// that leaves every outline as it was, the edited files' guards are made
+// again under the states the value keeps, the others' kept (Rekey).
+var includeGuardsKey = &UnitKey[*unitGuards]{
 	Name: "unit.include-guards",
-	Compute: func(ctx context.Context, u *Unit) map[*grammar.File]*grammar.Guards {
+	Rekey: func(_ context.Context, u *Unit, old *unitGuards, files []*grammar.File) *unitGuards {
+		out := &unitGuards{byFile: make(map[*grammar.File]*grammar.Guards, len(old.byFile)), under: make(map[*grammar.File]map[string]bool, len(old.under))}
+		for i, f := range files {
+			nf := u.Files[i]
+			st, ok := old.under[f]
+			if !ok {
+				continue
+			}
+			out.under[nf] = st
+			if g, ok := old.byFile[f]; ok {
+				if nf != f {
+					g = FileFact(u, nf, guardVariantsKey).under(st)
+				}
+				out.byFile[nf] = g
+			}
+		}
+		return out
+	},
+	Compute: func(ctx context.Context, u *Unit) *unitGuards {
 		out := map[*grammar.File]*grammar.Guards{}
 		if len(u.Files) == 0 {
-			return out
+			return &unitGuards{byFile: out}
 		}
 		// Start from every file no other file of the unit includes: the
 		// entry of a unit, the entries of the union of a header's units.
@@ -115,8 +138,16 @@ var includeGuardsKey = &UnitKey[map[*grammar.File]*grammar.Guards]{
 				}
 			}
 		}
-		return out
+		return &unitGuards{byFile: out, under: state}
 	},
+}
+
+// unitGuards are a unit's guard models of its headers compiled under
+// macros it sets (byFile), and the macro state each file is included in
+// (under).
+type unitGuards struct {
+	byFile map[*grammar.File]*grammar.Guards
+	under  map[*grammar.File]map[string]bool
 }
 
 // guardVariantsKey holds a file's guard models under the macro states
@@ -239,7 +270,7 @@ func testsAny(g *grammar.Guards, st map[string]bool) bool {
 // IncludeGuards returns f's guard model in this unit: its own, or the one
 // under the macros the unit defines before including it.
 func (u *Unit) IncludeGuards(f *grammar.File) *grammar.Guards {
-	if g := Fact(u, includeGuardsKey)[f]; g != nil {
+	if g := Fact(u, includeGuardsKey).byFile[f]; g != nil {
 		return g
 	}
 	return f.Guards

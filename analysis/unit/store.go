@@ -32,6 +32,14 @@ type UnitKey[T any] struct {
 	// work that can grow past linear: past its steps it stops, and every
 	// rule reading the fact is told (RunCut).
 	Steps bool
+	// Rekey, when set, says Compute reads of each file only its outline
+	// (outlineKey: its directives and #includes), and of each file's
+	// code nothing whose place the outline does not fix, or only through
+	// what Rekey makes again: given the value old of a unit with the same
+	// outlines, over files (in the same order), it returns u's, equal to
+	// what Compute would. An edit inside a function body then re-keys the
+	// fact instead of computing it afresh. Not with Steps.
+	Rekey func(ctx context.Context, u *Unit, old T, files []*grammar.File) T
 }
 
 // cell is the store's cell of a fact, nil when it holds none.

@@ -129,7 +129,11 @@ func Fact[T any](u *Unit, k *UnitKey[T]) T {
 	}
 	ctx := u.Context()
 	id := factID{key: k, unit: u.Key}
-	v := u.store.get(ctx, id, k.Name, k.Steps, u.Files, func(ctx context.Context) any { return k.Compute(ctx, u) })
+	compute := func(ctx context.Context) any { return k.Compute(ctx, u) }
+	if k.Rekey != nil {
+		compute = func(ctx context.Context) any { return rekeyed(ctx, u, k) }
+	}
+	v := u.store.get(ctx, id, k.Name, k.Steps, u.Files, compute)
 	u.store.pinStubs(id, u.Stubs)
 	return v.(T)
 }
