@@ -2,7 +2,8 @@ package unit
 
 import (
 	"context"
-	"hash/fnv"
+	"crypto/sha256"
+	"encoding/hex"
 	"strconv"
 	"strings"
 
@@ -20,10 +21,10 @@ import (
 // outlineKey is a file's outline, hashed: the text of each directive in
 // order, each #include directive with the include it is read as, then
 // the file's includes.
-var outlineKey = &FileKey[string]{
+var outlineKey = &FileKey[[sha256.Size]byte]{
 	Name: "unit.outline",
-	Compute: func(_ context.Context, f *grammar.File) string {
-		h := fnv.New128a()
+	Compute: func(_ context.Context, f *grammar.File) [sha256.Size]byte {
+		h := sha256.New()
 		incs := map[int]grammar.Include{}
 		for _, inc := range f.Includes {
 			incs[inc.Line] = inc
@@ -48,25 +49,28 @@ var outlineKey = &FileKey[string]{
 		for _, inc := range f.Includes {
 			include(inc)
 		}
-		return string(h.Sum(nil))
+		var out [sha256.Size]byte
+		h.Sum(out[:0])
+		return out
 	},
 }
 
-// outlineID names u's inputs as Key does, each file by its path and
-// outline in place of its parse.
+// outlineID names u's inputs as Key does, its files by their paths and
+// outlines, hashed, in place of their parses (not numbered by the store:
+// an edit that changes an outline would leave a number kept forever).
 func (u *Unit) outlineID() string {
-	outlines := make([]string, len(u.Files))
-	for i, f := range u.Files {
-		outlines[i] = f.Path + "\x00" + FileFact(u, f, outlineKey)
+	h := sha256.New()
+	for _, f := range u.Files {
+		o := FileFact(u, f, outlineKey)
+		h.Write([]byte(f.Path + "\x00"))
+		h.Write(o[:])
 	}
-	s := u.store
-	b := make([]byte, 0, len(u.Key)+8)
+	b := make([]byte, 0, len(u.Entry)+2*sha256.Size+16)
 	b = append(append(b, "outline|"...), u.Entry...)
 	b = strconv.AppendInt(append(b, '|'), int64(u.Kind), 10)
+	b = hex.AppendEncode(append(b, '|'), h.Sum(nil))
+	s := u.store
 	s.mu.Lock()
-	for _, o := range outlines {
-		b = strconv.AppendUint(append(b, '|', 'o'), s.idLocked(o), 10)
-	}
 	for _, st := range u.Stubs {
 		b = strconv.AppendUint(append(b, '|', 's'), s.idLocked(st), 10)
 	}

@@ -32,13 +32,14 @@ type UnitKey[T any] struct {
 	// work that can grow past linear: past its steps it stops, and every
 	// rule reading the fact is told (RunCut).
 	Steps bool
-	// Rekey, when set, says Compute reads of each file only its outline
-	// (outlineKey: its directives and #includes), and of each file's
-	// code nothing whose place the outline does not fix, or only through
-	// what Rekey makes again: given the value old of a unit with the same
-	// outlines, over files (in the same order), it returns u's, equal to
-	// what Compute would. An edit inside a function body then re-keys the
-	// fact instead of computing it afresh. Not with Steps.
+	// Rekey, when set, makes u's value from old, the value of a unit
+	// whose files (files, in order) have u's paths and outlines
+	// (outlineKey: directives and #includes, not their places), equal to
+	// what Compute would give: for a fact that reads of a file's text
+	// only its outline, and makes again whatever else it read of the
+	// files that changed. An edit inside a function body then re-keys the
+	// fact instead of computing it afresh. Not with Steps (a fact's steps
+	// are a property of computing it).
 	Rekey func(ctx context.Context, u *Unit, old T, files []*grammar.File) T
 }
 

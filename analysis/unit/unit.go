@@ -130,7 +130,7 @@ func Fact[T any](u *Unit, k *UnitKey[T]) T {
 	ctx := u.Context()
 	id := factID{key: k, unit: u.Key}
 	compute := func(ctx context.Context) any { return k.Compute(ctx, u) }
-	if k.Rekey != nil {
+	if k.Rekey != nil && !k.Steps {
 		compute = func(ctx context.Context) any { return rekeyed(ctx, u, k) }
 	}
 	v := u.store.get(ctx, id, k.Name, k.Steps, u.Files, compute)
