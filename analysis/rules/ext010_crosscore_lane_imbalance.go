@@ -25,7 +25,9 @@ var CrossCoreLaneImbalance = register(&analysis.Analyzer{
 			"with mode 1 or 2 that the vector core compiles under a condition on the sub-block (lane) id: " +
 			"`get_sub_block_id(args)`, `GetSubBlockIdx()`, `get_subblockid()`, or a value derived from them (a local, a " +
 			"member, a helper's return, a parameter every caller passes a lane value to, a variable assigned under a " +
-			"lane test, a GM word read at a lane's own address); and such sets after a `return` under a lane condition in " +
+			"lane test, a GM word read at a lane's own address; a field of a value object — a local declared by value, a parameter, or, " +
+			"in a method run on such an object, its class's own fields — holds what was stored in that object by its constructor, " +
+			"its assignments and the unit's methods run on it or handed it, not what every object's field of that name holds); and such sets after a `return` under a lane condition in " +
 			"the same function. Silent when both branches of the lane test set the same flag (also when the branch holding the set " +
 			"returns and the function sets the flag again after the test, or ends in `continue` and the loop's body sets it " +
 			"again after the test, or the lane that returns sets it first), " +

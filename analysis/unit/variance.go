@@ -119,7 +119,8 @@ type variances struct {
 	busy    map[vkey]bool
 	locals  map[*grammar.Node]*fnLocals
 	members map[string][]memberDef
-	bases   map[string][]string // class -> the classes it derives from
+	fields  map[*grammar.Node]map[string]bool // class body -> its data members
+	bases   map[string][]string               // class -> the classes it derives from
 	callers map[string][]*grammar.Node
 	counts  map[string]workspace.LaunchCount // nil: not read yet
 	others  map[string]workspace.LaunchCount // fields the host launches another count past
@@ -192,17 +193,27 @@ type vctx struct {
 	fn     *grammar.Node
 	cores  grammar.Cores
 	params map[string]Variance
+	// self is the variance of the object a method runs on, when the call
+	// being followed names it (a local object, a parameter, or a field of
+	// the object the caller itself runs on): the method's reads of its
+	// class's fields read that object's state, not every object's
+	// fields of that name.
+	self  Variance
+	bound bool
 }
 
 func (c vctx) key() string {
-	if c.params == nil {
+	if c.params == nil && !c.bound {
 		return ""
 	}
-	ks := make([]string, 0, len(c.params))
+	ks := make([]string, 0, len(c.params)+1)
 	for k, v := range c.params {
 		ks = append(ks, k+"="+strconv.Itoa(int(v)))
 	}
 	sort.Strings(ks)
+	if c.bound {
+		ks = append(ks, "self="+strconv.Itoa(int(c.self)))
+	}
 	return strings.Join(ks, ",")
 }
 
@@ -283,6 +294,21 @@ func (m *VarianceModel) expr(c vctx, e *grammar.Node, depth int) Variance {
 		return m.call(c, e, depth)
 	case "lambda_expression":
 		return VarOpaque
+	case "parameter_list":
+		// A constructor's arguments read as a function declaration's
+		// parameters: each names a variable in its type's place.
+		var v Variance
+		for _, p := range e.NamedChildren() {
+			t := p.ChildByField("type")
+			switch {
+			case p.Kind() == "comment":
+			case p.Kind() == "parameter_declaration" && p.ChildByField("declarator") == nil && t != nil && t.Kind() == "type_identifier":
+				v |= m.name(c, t, depth)
+			default:
+				v |= VarOpaque
+			}
+		}
+		return v
 	}
 	if _, ok := m.consts.Eval(e); ok {
 		return 0
@@ -314,6 +340,9 @@ func (m *VarianceModel) name(c vctx, e *grammar.Node, depth int) Variance {
 	if _, ok := m.consts.Eval(e); ok {
 		return 0
 	}
+	if c.bound && m.isField(c.fn, name) {
+		return c.self
+	}
 	return m.member(name, depth)
 }
 
@@ -327,7 +356,22 @@ func (m *VarianceModel) field(c vctx, e *grammar.Node, depth int) Variance {
 	// A local struct's field (`t.key`) holds what is stored in that field
 	// or in the whole object, not what its other fields hold.
 	var v Variance
-	if a := cxx.Unparen(e.ChildByField("argument")); a != nil && a.Kind() == "identifier" && c.fn != nil && !cxx.IsTemplateParam(c.fn, a.Text()) {
+	a := cxx.Unparen(e.ChildByField("argument"))
+	if a != nil && a.Kind() == "this" && c.bound {
+		return c.self
+	}
+	if a != nil && a.Kind() == "identifier" && c.fn != nil && dotField(e) {
+		if d := m.localsOf(c.fn).declFor(a.Text(), a); d != nil && d.object {
+			// `x.f` of a local object: what was stored in x or its
+			// field f, not what any object's field f was given.
+			return m.local(c, d, f.Text(), depth)
+		}
+	}
+	if v, ok := m.objectState(c, a, depth); ok && dotField(e) {
+		// Likewise of a parameter, or a field of the bound object.
+		return v
+	}
+	if a != nil && a.Kind() == "identifier" && c.fn != nil && !cxx.IsTemplateParam(c.fn, a.Text()) {
 		if d := m.localsOf(c.fn).declFor(a.Text(), a); d != nil {
 			v = m.local(c, d, f.Text(), depth)
 		} else {
@@ -337,6 +381,62 @@ func (m *VarianceModel) field(c vctx, e *grammar.Node, depth int) Variance {
 		v = m.expr(c, e.ChildByField("argument"), depth)
 	}
 	return v | m.member(f.Text(), depth)
+}
+
+// dotField reports whether a field expression reads a member of an
+// object (`x.f`), not of a pointee (`p->f`).
+func dotField(e *grammar.Node) bool {
+	op := e.ChildByField("operator")
+	return op != nil && op.Text() == "."
+}
+
+// objectState is the variance of the object e names when the model sees
+// every write to it: a local object (declared by value in the function:
+// its initializer, assignments, and the writes of the unit's methods run
+// on it or handed it), a parameter (what its callers pass), or a field of
+// the object the function itself runs on when that is bound. ok is false
+// for anything else (a member of an unbound object, a pointee).
+func (m *VarianceModel) objectState(c vctx, e *grammar.Node, depth int) (Variance, bool) {
+	if e == nil || c.fn == nil {
+		return 0, false
+	}
+	switch e.Kind() {
+	case "identifier":
+		name := e.Text()
+		if cxx.IsTemplateParam(c.fn, name) {
+			return 0, false
+		}
+		locals := m.localsOf(c.fn)
+		if d := locals.declFor(name, e); d != nil {
+			if !d.object {
+				return 0, false
+			}
+			return m.local(c, d, "", depth), true
+		}
+		for i, p := range locals.params {
+			if p.Name == name {
+				if p.Pointer {
+					return 0, false
+				}
+				return m.param(c, i, name, depth), true
+			}
+		}
+		if c.bound && m.isField(c.fn, name) {
+			return c.self, true
+		}
+	case "field_expression":
+		if dotField(e) {
+			return m.objectState(c, cxx.Unparen(e.ChildByField("argument")), depth)
+		}
+		if a := cxx.Unparen(e.ChildByField("argument")); a != nil && a.Kind() == "this" && c.bound {
+			return c.self, true
+		}
+	case "this":
+		if c.bound {
+			return c.self, true
+		}
+	}
+	return 0, false
 }
 
 func (m *VarianceModel) call(c vctx, e *grammar.Node, depth int) Variance {
@@ -375,21 +475,186 @@ func (m *VarianceModel) call(c vctx, e *grammar.Node, depth int) Variance {
 		return recv | args | VarOpaque
 	}
 	v := recv
+	self, known := m.objectState(c, cxx.Unparen(call.Receiver), depth)
 	for _, d := range defs {
-		bound := map[string]Variance{}
-		for i, p := range cxx.Params(d.Node) {
-			if p.Name == "" {
-				continue
-			}
-			if i < len(call.Args) {
-				bound[p.Name] = m.expr(c, call.Args[i], depth)
-			} else {
-				bound[p.Name] = 0 // a default argument: a constant
-			}
+		ctx := vctx{fn: d.Node, cores: c.cores, params: m.bind(c, call, d.Node, depth)}
+		if known && m.inClass(d.Node) != nil {
+			ctx.self, ctx.bound = self, true
 		}
-		v |= m.returns(vctx{fn: d.Node, cores: c.cores, params: bound}, depth+1)
+		v |= m.returns(ctx, depth+1)
 	}
 	return v
+}
+
+// bind is the variances of a callee's parameters at a call.
+func (m *VarianceModel) bind(c vctx, call cxx.Call, fn *grammar.Node, depth int) map[string]Variance {
+	bound := map[string]Variance{}
+	for i, p := range cxx.Params(fn) {
+		if p.Name == "" {
+			continue
+		}
+		if i < len(call.Args) {
+			bound[p.Name] = m.expr(c, call.Args[i], depth)
+		} else {
+			bound[p.Name] = 0 // a default argument: a constant
+		}
+	}
+	return bound
+}
+
+// objectWrite is the variance a call can store into a local object: as
+// the object a method of the unit runs on (arg < 0: what the method
+// assigns to its class's fields, or changes through a method it runs on
+// one of them), or handed to a function of the unit as argument arg
+// (what it assigns to that parameter's fields, or changes through a
+// method it runs on it). A call of a function the unit does not define
+// stores nothing the model sees (as before: an SDK method's own state),
+// and ok is false.
+func (m *VarianceModel) objectWrite(c vctx, at *grammar.Node, arg int, depth int) (v Variance, ok bool) {
+	call, isCall := cxx.AsCall(at)
+	if !isCall || depth >= maxVarianceDepth {
+		return 0, false
+	}
+	for _, d := range m.funcs.Callees(call) {
+		ctx := vctx{fn: d.Node, cores: c.cores, params: m.bind(c, call, d.Node, depth)}
+		target := ""
+		if arg < 0 {
+			// The method's reads of its own fields read this object's
+			// state, whose other writes the union already holds.
+			ctx.bound = m.inClass(d.Node) != nil
+		} else {
+			ps := cxx.Params(d.Node)
+			if arg >= len(ps) || ps[arg].Name == "" || !mutableRef(ps[arg].Node) {
+				continue // a copy, or a const view: the callee cannot change the object
+			}
+			target = ps[arg].Name
+			if self, known := m.objectState(c, cxx.Unparen(call.Receiver), depth); known && m.inClass(d.Node) != nil {
+				ctx.self, ctx.bound = self, true
+			}
+		}
+		v |= m.writesIn(ctx, target, depth+1)
+		ok = true
+	}
+	return v, ok
+}
+
+// writesIn is the variance of what function c.fn stores into target (a
+// parameter's name) or, for "", into its class's fields: the values of
+// the assignments to it, the conditions they sit under, and what the
+// unit's methods it runs on it store.
+func (m *VarianceModel) writesIn(c vctx, target string, depth int) Variance {
+	return m.memoized(vkey{'w', c.fn, target + "@" + strconv.Itoa(int(c.cores)) + "#" + c.key()}, func() Variance {
+		body := c.fn.ChildByField("body")
+		if body == nil {
+			return 0
+		}
+		hits := func(root string, viaThis bool) bool {
+			if target != "" {
+				return root == target
+			}
+			return viaThis || root != "" && m.isField(c.fn, root) && !m.declaredIn(c.fn, root)
+		}
+		var v Variance
+		body.Walk(func(n *grammar.Node) bool {
+			switch n.Kind() {
+			case "lambda_expression":
+				return false
+			case "assignment_expression", "update_expression":
+				t, val := n.ChildByField("left"), n.ChildByField("right")
+				if n.Kind() == "update_expression" {
+					t, val = n.ChildByField("argument"), n.ChildByField("argument")
+				}
+				if root, viaThis := writtenObject(t); hits(root, viaThis) {
+					v |= m.expr(c, val, depth) | m.controlOf(c, n, depth, nil)
+				}
+			case "call_expression":
+				call, ok := cxx.AsCall(n)
+				if !ok || call.Receiver == nil {
+					return true
+				}
+				if root, viaThis := writtenObject(call.Receiver); hits(root, viaThis) {
+					for _, a := range call.Args {
+						v |= m.expr(c, a, depth)
+					}
+					w, _ := m.objectWrite(c, n, -1, depth)
+					v |= m.controlOf(c, n, depth, nil) | w
+				}
+			}
+			return true
+		})
+		return v
+	})
+}
+
+// writtenObject is the variable an assignment target or a method's
+// receiver belongs to: the root of `x`, `x.f`, `x[i]`, `x.f.g`; viaThis
+// for `this->f`.
+func writtenObject(t *grammar.Node) (string, bool) {
+	for t = cxx.Unparen(t); t != nil; t = cxx.Unparen(t) {
+		switch t.Kind() {
+		case "identifier":
+			return t.Text(), false
+		case "this":
+			return "", true
+		case "subscript_expression":
+			t = t.ChildByField("argument")
+		case "field_expression":
+			a := cxx.Unparen(t.ChildByField("argument"))
+			if !dotField(t) {
+				return "", a != nil && a.Kind() == "this"
+			}
+			t = a
+		default:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// inClass is the body of the class a method is defined in (in place),
+// nil for a free function or one defined outside its class.
+func (m *VarianceModel) inClass(fn *grammar.Node) *grammar.Node {
+	for p := fn.Parent(); p != nil; p = p.Parent() {
+		switch p.Kind() {
+		case "field_declaration_list":
+			return p
+		case "template_declaration":
+			continue
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// isField reports whether name is a data member declared in the body of
+// the class method fn is defined in.
+func (m *VarianceModel) isField(fn *grammar.Node, name string) bool {
+	body := m.inClass(fn)
+	if body == nil {
+		return false
+	}
+	if m.fields == nil {
+		m.fields = map[*grammar.Node]map[string]bool{}
+	}
+	fs, ok := m.fields[body]
+	if !ok {
+		fs = map[string]bool{}
+		for _, d := range body.NamedChildren() {
+			if d.Kind() != "field_declaration" {
+				continue
+			}
+			for _, k := range d.NamedChildren() {
+				if k.Field() == "declarator" {
+					if n := cxx.DeclaredName(k); n != "" {
+						fs[n] = true
+					}
+				}
+			}
+		}
+		m.fields[body] = fs
+	}
+	return fs[name]
 }
 
 // returns is the variance of what a function returns in context c.
@@ -485,6 +750,12 @@ func (m *VarianceModel) local(c vctx, d *localDecl, field string, depth int) Var
 		}
 		for _, a := range d.defs {
 			if m.coresOf(a.at)&c.cores == 0 || field != "" && a.field != "" && a.field != field {
+				continue
+			}
+			if a.call {
+				if w, ok := m.objectWrite(c, a.at, a.arg, depth); ok {
+					v |= w | m.controlOf(c, a.at, depth, nil)
+				}
 				continue
 			}
 			if a.value == nil {
@@ -669,6 +940,9 @@ type localDecl struct {
 	scope *grammar.Node // the block it is visible in
 	init  *grammar.Node
 	defs  []localDef
+	// object: declared by value of a class type (`Dim2 pos(a, b);`,
+	// `Iter it;`): the calls that may change it are among its defs.
+	object bool
 }
 
 // localDef is an assignment (value nil: written through its address,
@@ -677,6 +951,10 @@ type localDecl struct {
 type localDef struct {
 	at, value *grammar.Node
 	field     string
+	// call: at is a call of the unit that may change an object (arg:
+	// the object is its argument arg; -1, the object it runs on).
+	call bool
+	arg  int
 }
 
 // declFor returns the declaration of name a use at e reads: the last one
@@ -725,11 +1003,15 @@ func (m *VarianceModel) localsOf(fn *grammar.Node) *fnLocals {
 					name, init = cxx.DeclaredName(d), n.ChildByField("right")
 				case n.Kind() == "declaration" && d.Kind() == "init_declarator":
 					name, init = cxx.DeclaredName(d.ChildByField("declarator")), d.ChildByField("value")
+				case n.Kind() == "declaration" && d.Kind() == "function_declarator":
+					// `Walker w(whole, step);` parses as a function
+					// declaration: it constructs w from those names.
+					name, init = cxx.DeclaredName(d.ChildByField("declarator")), d.ChildByField("parameters")
 				case n.Kind() == "declaration" && d.Field() == "declarator":
 					name = cxx.DeclaredName(d)
 				}
 				if name != "" {
-					l.byName[name] = append(l.byName[name], &localDecl{decl: n, scope: scope, init: init})
+					l.byName[name] = append(l.byName[name], &localDecl{decl: n, scope: scope, init: init, object: n.Kind() == "declaration" && objectDecl(n, d)})
 				}
 			}
 		case "assignment_expression", "update_expression":
@@ -752,6 +1034,23 @@ func (m *VarianceModel) localsOf(fn *grammar.Node) *fnLocals {
 				assigns = append(assigns, localDef{at: n, value: v, field: field})
 				targets = append(targets, name)
 			}
+		case "call_expression":
+			// A method the unit defines run on a local object, or a
+			// function handed one, may change it (kept for objects only).
+			if c, ok := cxx.AsCall(n); ok {
+				if c.Receiver != nil {
+					if root, _ := writtenObject(c.Receiver); root != "" {
+						assigns = append(assigns, localDef{at: n, call: true, arg: -1})
+						targets = append(targets, root)
+					}
+				}
+				for i, a := range c.Args {
+					if a = cxx.Unparen(a); a != nil && a.Kind() == "identifier" {
+						assigns = append(assigns, localDef{at: n, call: true, arg: i})
+						targets = append(targets, a.Text())
+					}
+				}
+			}
 		case "pointer_expression":
 			// `f(&x)`: the callee may write x.
 			if op := n.ChildByField("operator"); op != nil && op.Text() == "&" {
@@ -765,6 +1064,9 @@ func (m *VarianceModel) localsOf(fn *grammar.Node) *fnLocals {
 	})
 	for i, a := range assigns {
 		for _, d := range l.byName[targets[i]] {
+			if a.call && !d.object {
+				continue
+			}
 			if d.scope.Contains(a.at) && d.decl.Start < a.at.Start {
 				d.defs = append(d.defs, a)
 			}
@@ -879,6 +1181,9 @@ func (m *VarianceModel) getter(fn, e *grammar.Node, depth int) string {
 					values, fns = append(values, d.init), append(fns, fn)
 				}
 				for _, a := range d.defs {
+					if a.call {
+						continue // an object's method call: not a getter's value
+					}
 					values, fns = append(values, a.value), append(fns, fn)
 				}
 				return m.sameGetter(fns, values, depth)
@@ -1290,4 +1595,42 @@ func (m *VarianceModel) ZeroMember(e *grammar.Node) bool {
 		}
 	}
 	return found
+}
+
+// objectDecl reports whether declarator d of declaration n declares an
+// object of a class type by value (not a pointer, reference or array,
+// nor a number).
+func objectDecl(n, d *grammar.Node) bool {
+	switch t := n.ChildByField("type"); {
+	case t == nil:
+		return false
+	case t.Kind() == "type_identifier" || t.Kind() == "template_type" || t.Kind() == "qualified_identifier":
+	default:
+		return false
+	}
+	switch d.Kind() {
+	case "init_declarator":
+		d = d.ChildByField("declarator")
+	case "function_declarator":
+		return true // `T x(a, b);` in a body: constructed from a and b
+	}
+	return d != nil && d.Kind() == "identifier"
+}
+
+// mutableRef reports whether a parameter declaration takes its argument
+// by a reference the callee may write through (`T &x`, not `const T &x`).
+func mutableRef(p *grammar.Node) bool {
+	if p == nil {
+		return false
+	}
+	d := p.ChildByField("declarator")
+	if d == nil || d.Kind() != "reference_declarator" {
+		return false
+	}
+	for _, k := range p.Children() {
+		if k.Kind() == "type_qualifier" && k.Text() == "const" {
+			return false
+		}
+	}
+	return true
 }
