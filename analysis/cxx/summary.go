@@ -321,6 +321,9 @@ type Summaries struct {
 	// graph where helpers call helpers, the paths up to the entries are
 	// exponentially many, the functions on them are not.
 	resolved map[resolveKey][]*Origin
+	// bound holds the unit's bindings of members and globals
+	// (BoundOrigin), read once.
+	bound map[string]boundEntry
 	// buffers memoizes globalBuffers.
 	buffers map[*grammar.Node]map[string]bufferCall
 	// params memoizes Params: an origin is asked per name use.

@@ -65,7 +65,13 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"stores, `Process` copies it in: after the store, in the functions called after it and after the call in the callers up to the " +
 			"kernel, on a path no `return` ends, methods of the caller's class only) with no write-back covering it on the way: the " +
 			"compiler's insertion does not write a dirty line out before an MTE2 read (an SVD kernel's history, in a default build, fixed " +
-			"this with a whole-cache write-back before the copy-in); and where it keeps `dcci-before-kernel-end` a store at the end of a `__global__` " +
+			"this with a whole-cache write-back before the copy-in); nor a write-back without `dsb` followed by a signal or barrier when every read of the stored word " +
+			"that can run after it (the rest of the function, from the start of a loop around it, what it calls there, and what follows the call in each caller up to " +
+			"the kernel) polls it: a DMA read in a loop that ends only on what it read (`while (true) { DataCopy(ub, status[i], n); if (ub.GetValue(0) == want) break; }`), " +
+			"or a scalar read its loop invalidates before — the word at a data member of the file, the readers of the file (a read through a parameter counts as one of the word; " +
+			"code of another file there reads no GM), found through the tensors and pointers the unit binds " +
+			"once (`statusGm_ = win_ + dataSize_; status_.SetGlobalBuffer((__gm__ int32_t *)statusGm_);` reads the memory `win_ + dataSize_` a local tensor stored): a write-back " +
+			"landing late only delays such readers; and where it keeps `dcci-before-kernel-end` a store at the end of a `__global__` " +
 			"kernel, with no barrier after it, is written back as the kernel ends (so is a helper's store that nothing " +
 			"after it, in the helper and in every caller up to the kernel, follows with a signal or a wait that can hand " +
 			"it to a reader: what follows a `return` ending the store's path, a flag wait that signals nothing and a " +
@@ -138,6 +144,7 @@ func runGMScalarWrite(pass *analysis.Pass) {
 	var vm *unit.VarianceModel
 	var states launchStates
 	var readers rootReaders
+	var polls pollReaders
 	for i := range accs {
 		if pass.Stopped() {
 			return
@@ -222,6 +229,12 @@ func runGMScalarWrite(pass *analysis.Pass) {
 				}
 			}
 			if dsb {
+				continue
+			}
+			if next >= 0 && index.Effect(next).Kind != cxx.ScalarWrite && polls.polledAfter(pass, gm, sum, callersMemo, o, a.Func(), index.Effect(next).At.End) {
+				// Every reader the signal can hand the word to polls it
+				// until it changes: the write-back landing late only
+				// delays them.
 				continue
 			}
 			if next >= 0 {
