@@ -28,6 +28,12 @@ const (
 	// unit.Build): device units whose build turns the compiler's scalar
 	// `dcci` insertion off.
 	PremiseCache
+	// PremiseHandoff: the scalar unit's handoffs to and from the DMA
+	// pipes around the tensor API are the author's to write: device units
+	// built without the compiler's automatic synchronisation (unit.Build's
+	// AutoSync: pypto externs and runtime-ABI kernels, or a build file
+	// passing `--cce-auto-sync=off`).
+	PremiseHandoff
 )
 
 // Applies says in a sentence where a rule of premise p runs (rule pages).
@@ -39,6 +45,8 @@ func (p Premise) Applies() string {
 		return "every device kernel: pypto externs, runtime-ABI kernels, standalone `__global__` kernels and units of unknown launch; not CPU-simulator or host-only code"
 	case PremiseCache:
 		return "device kernels whose build leaves scalar cache coherence to the author (`-cce-aicore-dcci-insert-for-scalar=false`: the pypto and simpler builds, kernels ascendc.cmake's `ascendc_library` compiles, or a build file or `dcci-insert-for-scalar = false` saying so); in a build that keeps the compiler's default it reports only what that default does not cover"
+	case PremiseHandoff:
+		return "device kernels built without the compiler's automatic synchronisation: pypto externs and runtime-ABI kernels (their build has no `--cce-auto-sync`), and any kernel whose build file passes `--cce-auto-sync=off`; not kernels built with CANN's default `--cce-auto-sync=on` (the compiler inserts these handoffs around `SetValue`/`GetValue`; standalone kernels and units of unknown launch unless a build file says otherwise), nor CPU-only code"
 	}
 	return "every file of its language"
 }
@@ -88,6 +96,8 @@ func (u UnitModel) Holds(p Premise) bool {
 		// A cache rule runs on every device unit: in a coherent build it
 		// keeps what the compiler does not cover (Models.Coherent).
 		return u.Launch.Launch.Device()
+	case PremiseHandoff:
+		return u.Launch.Launch.Device() && !u.Build.AutoSync
 	}
 	return true
 }

@@ -71,6 +71,17 @@ func launchMarkdown(ms analysis.Models, path string, rules []*analysis.Analyzer)
 				}
 			}
 			fmt.Fprintf(&b, "The hardware rules apply; the pypto/simpler runtime's (%s) do not.", strings.Join(runtime, ", "))
+			if m.Build.AutoSync {
+				var handoff []string
+				for _, a := range rules {
+					if a.Premise == analysis.PremiseHandoff {
+						handoff = append(handoff, a.Code)
+					}
+				}
+				if len(handoff) > 0 {
+					fmt.Fprintf(&b, " Nor do the pipe-handoff rules (%s): the compiler inserts those handoffs.", strings.Join(handoff, ", "))
+				}
+			}
 		default:
 			b.WriteString("No rule applies: nothing here is built for the device.")
 		}

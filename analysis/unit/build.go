@@ -32,6 +32,13 @@ type Build struct {
 	// back (an A5 `ascendc_library` build's generated `dci()`), not
 	// merely leaves them in the cache.
 	EndDrops bool
+	// AutoSync: the compiler inserts the scalar unit's handoffs to and
+	// from the vector and DMA pipes (`--cce-auto-sync`, on by default in
+	// CANN's kernel builds; pypto's extern compile has none) around the
+	// tensor API's scalar accesses (`LocalTensor::SetValue`/`GetValue`).
+	AutoSync bool
+	// AutoSyncSource says what decided AutoSync.
+	AutoSyncSource string
 }
 
 // BuildConfig is what the project's configuration says (nil: unset).
@@ -64,6 +71,13 @@ func BuildOf(l LaunchModel, cfg BuildConfig, build []workspace.BuildSetting, ent
 	}
 	b.ScalarCoherence, b.Source, _ = decide("dcci-insert-for-scalar", cfg.DcciInsertForScalar)
 	b.KernelEndWriteBack, b.EndSource, _ = decide("dcci-before-kernel-end", cfg.DcciBeforeKernelEnd)
+	b.AutoSync, b.AutoSyncSource = def, fmt.Sprintf("the default of a %s (%s)", l.Launch.Title(), map[bool]string{true: "`--cce-auto-sync` is on in CANN's kernel builds", false: "the runtime's build has no `--cce-auto-sync`"}[def])
+	for _, s := range build {
+		if s.Key == "cce-auto-sync" {
+			b.AutoSync, b.AutoSyncSource = s.Value == "true", fmt.Sprintf("%s:%d (`--cce-auto-sync=%s`)", rel(entry, s.File), s.Line, map[bool]string{true: "on", false: "off"}[s.Value == "true"])
+			break
+		}
+	}
 	return b
 }
 
@@ -77,7 +91,14 @@ func BuildOf(l LaunchModel, cfg BuildConfig, build []workspace.BuildSetting, ent
 // every line the body left dirty. The project's history (a runtime's
 // samples writing zeros on A5 only) fixed that with an explicit dcci.
 func BuildOfEntry(ws *workspace.Workspace, entry string, l LaunchModel, cfg BuildConfig) Build {
-	build := ws.BuildSettingsUp(filepath.Dir(workspace.Abs(entry)))
+	dir := filepath.Dir(workspace.Abs(entry))
+	var build []workspace.BuildSetting
+	for _, s := range ws.BuildSettingsUp(dir) {
+		if s.Key != "cce-auto-sync" {
+			build = append(build, s)
+		}
+	}
+	build = append(build, autoSyncSettings(ws, dir)...)
 	b := BuildOf(l, cfg, build, entry)
 	libs := ws.KernelLibrariesOf(entry)
 	if len(libs) == 0 || !l.Launch.Device() {
@@ -158,6 +179,62 @@ func buildsA5(ws *workspace.Workspace, entry string, arch grammar.Arch, libs, bu
 	return ""
 }
 
+// autoSyncSettings is the `--cce-auto-sync` switch of the build files that
+// configure the kernel in dir itself: its own folder's and, for an
+// operator library's `<op>/op_kernel/` source, the op's (op_kernel, the op
+// folder, and op_host, where `add_ops_compile_options(OP_NAME X OPTIONS
+// --cce-auto-sync=off)` lives). A build file further up lists many
+// targets and may set it for one of them only; a file whose switches
+// disagree says nothing.
+func autoSyncSettings(ws *workspace.Workspace, dir string) []workspace.BuildSetting {
+	dirs := []string{dir}
+	if op, ok := opKernelRoot(dir); ok {
+		dirs = append(dirs, filepath.Join(op, "op_kernel"), op, filepath.Join(op, "op_host"))
+	}
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
+		var files []string
+		byFile := map[string][]workspace.BuildSetting{}
+		for _, s := range ws.BuildSettings(d) {
+			if s.Key == "cce-auto-sync" {
+				if byFile[s.File] == nil {
+					files = append(files, s.File)
+				}
+				byFile[s.File] = append(byFile[s.File], s)
+			}
+		}
+		for _, f := range files {
+			ss := byFile[f]
+			agree := true
+			for _, s := range ss {
+				agree = agree && s.Value == ss[0].Value
+			}
+			if agree {
+				return ss[:1]
+			}
+		}
+	}
+	return nil
+}
+
+// opKernelRoot is the operator folder of a folder inside `<op>/op_kernel`.
+func opKernelRoot(dir string) (string, bool) {
+	for d := dir; ; {
+		if filepath.Base(d) == "op_kernel" {
+			return filepath.Dir(d), true
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", false
+		}
+		d = parent
+	}
+}
+
 // Describe says the build model in a sentence.
 func (b Build) Describe() string {
 	on := map[bool]string{true: "maintained by the compiler", false: "left to the author"}
@@ -165,5 +242,6 @@ func (b Build) Describe() string {
 	if !b.KernelEndWriteBack {
 		s += fmt.Sprintf("; no write-back of the data cache at the kernel's end (%s)", b.EndSource)
 	}
-	return s
+	sync := map[bool]string{true: "inserted by the compiler", false: "left to the author"}
+	return s + fmt.Sprintf("; scalar/DMA pipe handoffs %s (%s)", sync[b.AutoSync], b.AutoSyncSource)
 }

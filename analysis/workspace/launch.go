@@ -143,12 +143,12 @@ const knownFiles = "\x01"
 // BuildSetting is one compile setting read from a plain build file: a
 // CMake list, a shell or make script, or a Python build helper.
 type BuildSetting struct {
-	// Key is "dcci-insert-for-scalar", "dcci-before-kernel-end" (Value
-	// "true" or "false"), "cpu-sim" (the file defines __CPU_SIM),
-	// "device" (the file passes device compile switches),
-	// "ascendc-library" (the file calls ascendc.cmake's `ascendc_library`)
-	// or "soc-version" (Value: a chip the file sets SOC_VERSION to,
-	// `Ascend910B1`).
+	// Key is "dcci-insert-for-scalar", "dcci-before-kernel-end",
+	// "cce-auto-sync" (Value "true" or "false"), "cpu-sim" (the file
+	// defines __CPU_SIM), "device" (the file passes device compile
+	// switches), "ascendc-library" (the file calls ascendc.cmake's
+	// `ascendc_library`) or "soc-version" (Value: a chip the file sets
+	// SOC_VERSION to, `Ascend910B1`).
 	Key, Value string
 	// Switch is the compiler switch as the file writes it, for the
 	// dcci keys (`--cce-no-dcache-flush` sets dcci-before-kernel-end
@@ -248,6 +248,9 @@ func buildSettingsOf(path string, src []byte) []BuildSetting {
 		if soc := socVersion(l); soc != "" {
 			out = append(out, BuildSetting{Key: "soc-version", Value: soc, File: path, Line: i + 1})
 		}
+		if v, ok := autoSyncSwitch(l); ok {
+			out = append(out, BuildSetting{Key: "cce-auto-sync", Value: v, File: path, Line: i + 1})
+		}
 		if definesCPUSim(l) {
 			out = append(out, BuildSetting{Key: "cpu-sim", Value: "true", File: path, Line: i + 1})
 		}
@@ -297,6 +300,30 @@ func socVersion(l string) string {
 		return ""
 	}
 	return v[:n]
+}
+
+// autoSyncSwitch reads `--cce-auto-sync=off`/`=on` or a bare
+// `--cce-auto-sync` (on) in a build file's line; the log switch
+// (`--cce-auto-sync-log=...`) says nothing.
+func autoSyncSwitch(l string) (string, bool) {
+	const sw = "--cce-auto-sync"
+	for k := strings.Index(l, sw); k >= 0; {
+		rest := l[k+len(sw):]
+		switch {
+		case strings.HasPrefix(rest, "=off"):
+			return "false", true
+		case strings.HasPrefix(rest, "=on"):
+			return "true", true
+		case rest == "" || !isWordByte(rest[0]) && rest[0] != '-' && rest[0] != '=':
+			return "true", true
+		}
+		n := strings.Index(rest, sw)
+		if n < 0 {
+			break
+		}
+		k += len(sw) + n
+	}
+	return "", false
 }
 
 // definesCPUSim: `-D__CPU_SIM`, or a CMake definition of __CPU_SIM.

@@ -209,3 +209,31 @@ func TestAssignedValuesAsPattern(t *testing.T) {
 		}
 	}
 }
+
+// The compiler's automatic synchronisation as build files spell it: off,
+// on, or the bare switch (on); its log switch and a comment say nothing.
+func TestAutoSyncSwitch(t *testing.T) {
+	for _, c := range []struct {
+		line, want string
+	}{
+		{"OPTIONS --cce-auto-sync=off", "false"},
+		{`"--cce-auto-sync=on",`, "true"},
+		{"        OPTIONS --cce-auto-sync", "true"},
+		{"ccec --cce-auto-sync -O2 x.cpp", "true"},
+		{"--cce-auto-sync-log=sync.log", ""},
+		{"--cce-auto-sync-log=a --cce-auto-sync=off", "false"},
+	} {
+		got := ""
+		for _, s := range buildSettingsOf("CMakeLists.txt", []byte(c.line)) {
+			if s.Key == "cce-auto-sync" {
+				got = s.Value
+			}
+		}
+		if got != c.want {
+			t.Errorf("%q: auto-sync %q, want %q", c.line, got, c.want)
+		}
+	}
+	if s := buildSettingsOf("CMakeLists.txt", []byte("# OPTIONS --cce-auto-sync=off")); len(s) != 0 {
+		t.Errorf("a comment line gives %v", s)
+	}
+}
