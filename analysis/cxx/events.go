@@ -2040,3 +2040,7 @@ func (a *eventAnalysis) deadConstexpr(n *grammar.Node) bool {
 	}
 	return false
 }
+
+// EventOfCall decodes an intra-core event call taken apart (a use of a
+// forwarding macro as Funcs.Forward gives it); ok is false for others.
+func EventOfCall(c Call) (EventOp, bool) { return decodeEventCall(c, (*grammar.Node).Text) }

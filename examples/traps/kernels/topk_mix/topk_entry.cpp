@@ -47,6 +47,8 @@ __aicore__ inline void score_phase(__gm__ int64_t *args, int32_t block) {
   AscendC::GlobalTensor<float> gScores;
   gScores.SetGlobalBuffer(tensor_data<float>(args, kScoresArg));
   AscendC::DataCopy(s, gScores[block * 256], 256);
+  float top = s.GetValue(0); // EXT017: the scalar unit can read UB before the copy lands
+  (void)top;
   AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
   AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
   AscendC::Muls(s, s, scale, n);
