@@ -1,7 +1,9 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -33,12 +35,22 @@ var CrossCoreLaneImbalance = register(&analysis.Analyzer{
 			"again after the test, or the lane that returns sets it first), " +
 			"for sets both lanes reach (unconditional code, loops, a test for the last iteration of the counted loop " +
 			"around it: `for (i = 0; i < n; ++i) { if (i == n - 1) set(X); }` sets once per lane whatever its `n`), and for conditions both lanes of the cluster agree on: tiling fields, args " +
-			"scalars, core counts, template arguments, constants and the block id (`get_block_idx(args)`).",
+			"scalars, core counts, template arguments, constants and the block id (`get_block_idx(args)`). " +
+			"Also flags a vector `CrossCoreWaitFlag(id)` (or a wrapper's call given the flag) that only one lane runs, " +
+			"under the same lane tests, when the cube sets that flag with mode 2 (the same id, or the same flag object " +
+			"passed by name; the cube's code under a core test or in an `operator()<AscendC::AIC>`): a lane whose share " +
+			"of the rows is 0 skipping the wait of its row loop. Silent when both branches wait, when the branch " +
+			"holding the wait returns and the function waits again after the test, and when the function lets the " +
+			"lanes that skip leave first through a lane test that waits before it returns (`if (rows == 0) { " +
+			"CrossCoreWaitFlag(id); return; }`).",
 		Why: "Mode 2 pairs one cube with its two vector lanes and mode 1 the two lanes of a cluster: the flag counts the " +
 			"sets of the whole group, and the waiting side is released only after every member has set it. The cube's " +
 			"`CrossCoreWaitFlag(id)` after a mode-2 handshake waits for both vector lanes. When only lane 0 (or lane 1) " +
 			"executes the set, the count never completes: the waiter spins until the scheduler times out (507018). Let " +
-			"both lanes set the flag (split the work by lane, not the handshake).",
+			"both lanes set the flag (split the work by lane, not the handshake). The other way round, the cube's " +
+			"mode-2 set gives each lane of its cluster a count that the lane takes with its own wait: a lane that " +
+			"skips the wait keeps the count, so its next wait on the flag returns before the cube has set it again " +
+			"(and reads data the cube has not written yet), and counts pile up.",
 		Example: "if (get_sub_block_id(args) == 0) {\n  AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(kQkReady);\n}",
 		UseInstead: "if (get_sub_block_id(args) == 0) {\n  /* lane-0 work */\n}\n" +
 			"AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(kQkReady);   // both lanes",
@@ -55,6 +67,9 @@ func runCrossCoreLaneImbalance(pass *analysis.Pass) {
 		if fc.Kind == cxx.FlagSet && fc.ModeKnown && (fc.Mode == 1 || fc.Mode == 2) && pass.Cores(fc.Node)&grammar.AIV != 0 {
 			sets = append(sets, fc)
 		}
+	}
+	if bytes.Contains(pass.File.Src, []byte("Wait")) {
+		laneSkippedWaits(pass)
 	}
 	if len(sets) == 0 {
 		return
@@ -318,7 +333,8 @@ func sameFlag(a, b *cxx.FlagCall) bool {
 		}
 		return false
 	}
-	return a.IDNode != nil && b.IDNode != nil && strings.Join(strings.Fields(a.IDNode.Text()), "") == strings.Join(strings.Fields(b.IDNode.Text()), "")
+	x := flagArgText(a)
+	return x != "" && x == flagArgText(b)
 }
 
 // laneScopes is, for one function, the lane tests around the nodes EXT010
@@ -446,4 +462,130 @@ func moveOutOfCondition(pass *analysis.Pass, set, cond *grammar.Node) (analysis.
 		Applicability: analysis.DisplayOnly,
 		Edits:         []analysis.TextEdit{del, ins},
 	}, true
+}
+
+// laneSkippedWaits flags a vector wait only one lane runs, on a flag the
+// cube sets with mode 2: that set counts on each lane of the cluster, so
+// the lane that skips its wait keeps the count, and its next wait on the
+// flag returns before the cube's next set (a lane whose row share is 0
+// skipping the wait of its row loop). Silent as for sets: both branches
+// of the lane test wait, the branch holding the wait returns and the
+// function waits again after the test, or the function already let the
+// lanes that skip leave through a lane test that waits before it returns
+// (`if (rows == 0) { wait(X); return; }`).
+func laneSkippedWaits(pass *analysis.Pass) {
+	// The reach's sites: a wrapper's call (`Arch::CrossCoreWaitFlag(flag)`)
+	// is a wait at the call, and the cube's set is in another file.
+	rch := pass.Reach()
+	var waits []cxx.FlagCall
+	var cubeSets []cxx.FlagSite
+	for _, s := range cxx.FlagSites(rch, rch.Files, rch.Consts()) {
+		switch {
+		case s.Kind == cxx.FlagWait && s.File == pass.File && pass.Cores(s.Node)&grammar.AIV != 0:
+			waits = append(waits, s.FlagCall)
+		case s.Kind == cxx.FlagSet && s.ModeKnown && s.Mode == 2 && cubeOnly(&s):
+			cubeSets = append(cubeSets, s)
+		}
+	}
+	if len(waits) == 0 || len(cubeSets) == 0 {
+		return
+	}
+	vm := pass.Closure().Variance(pass.Spend)
+	inFn := map[*grammar.Node][]*grammar.Node{}
+	for i := range waits {
+		if fn := cxx.EnclosingFunction(waits[i].Node); fn != nil {
+			inFn[fn] = append(inFn[fn], waits[i].Node)
+		}
+	}
+	scopes := map[*grammar.Node]*laneScopes{}
+	for i := range waits {
+		if pass.Stopped() {
+			return
+		}
+		fc := &waits[i]
+		fn := cxx.EnclosingFunction(fc.Node)
+		if fn == nil {
+			continue
+		}
+		ls := scopes[fn]
+		if ls == nil {
+			ls = newLaneScopes(pass, vm, fn, inFn[fn])
+			scopes[fn] = ls
+		}
+		c := laneCondition(vm, fc, ls.conds[fc.Node], waits)
+		if c == nil {
+			continue
+		}
+		if r, rc := ls.returnBefore(fc.Node); r != nil && setBeforeReturn(rc, r, fc, waits) {
+			continue
+		}
+		set := cubeSetOf(fc, cubeSets)
+		if set == nil {
+			continue
+		}
+		line, _ := set.File.Lines.Position(set.Node.Start)
+		pass.Report(analysis.Diagnostic{
+			Start: fc.Node.Start,
+			End:   fc.Node.End,
+			Message: fmt.Sprintf("%s only runs on the vector lane that passes `%s`: the cube's mode-2 set `%s` "+
+				"(%s:%d) counts on both lanes of the cluster and each lane takes its counts with its own waits: the lane "+
+				"that skips this wait keeps a count (its next wait on the flag returns before the cube's next set), or "+
+				"the other lane waits for a set that never comes; wait on both lanes",
+				flagCallText(fc), conditionText(c), shortText(set.Node), filepath.Base(set.File.Path), line+1),
+			Related: []analysis.Related{analysis.RelatedAt(set.File, set.Node, "the cube sets the flag for both lanes here")},
+		})
+	}
+}
+
+// cubeSetOf is the cube's mode-2 set of the wait's flag (the same id,
+// or the same argument when an id is not known: a flag object passed down
+// by name), nil for none.
+func cubeSetOf(w *cxx.FlagCall, sets []cxx.FlagSite) *cxx.FlagSite {
+	for i := range sets {
+		if sameFlag(w, &sets[i].FlagCall) {
+			return &sets[i]
+		}
+	}
+	return nil
+}
+
+// flagArgText is the flag a call names, without spaces: its id
+// expression, or a wrapper call's one argument (`qkReady` of
+// `Arch::CrossCoreWaitFlag(qkReady)`).
+func flagArgText(fc *cxx.FlagCall) string {
+	n := fc.IDNode
+	if n == nil {
+		args := fc.Call().Args
+		if len(args) != 1 {
+			return ""
+		}
+		n = args[0]
+	}
+	return strings.Join(strings.Fields(n.Text()), "")
+}
+
+// cubeOnly reports whether only the cube runs a set: its cores say so,
+// or it is in the cube's specialisation of a kernel's call operator
+// (`operator()<AscendC::AIC>`, the way catlass-style kernels split the
+// two cores).
+func cubeOnly(s *cxx.FlagSite) bool {
+	if s.Cores() == grammar.AIC {
+		return true
+	}
+	fn := cxx.EnclosingFunction(s.Node)
+	if fn == nil {
+		return false
+	}
+	d := fn.ChildByField("declarator")
+	if d == nil || d.Kind() != "function_declarator" {
+		return false
+	}
+	params := d.ChildByField("parameters")
+	if params == nil {
+		return false
+	}
+	// The name with its template arguments: the text before the
+	// parameter list.
+	name := strings.Join(strings.Fields(strings.TrimSuffix(d.Text(), params.Text())), "")
+	return strings.HasSuffix(name, "<AscendC::AIC>") || strings.HasSuffix(name, "<AIC>")
 }
