@@ -519,7 +519,10 @@ func laneSkippedWaits(pass *analysis.Pass) {
 		if r, rc := ls.returnBefore(fc.Node); r != nil && setBeforeReturn(rc, r, fc, waits) {
 			continue
 		}
-		set := cubeSetOf(fc, cubeSets)
+		if waitsElsewhere(fn, c, fc, waits) {
+			continue
+		}
+		set := cubeSetOf(pass, vm, fc, cubeSets)
 		if set == nil {
 			continue
 		}
@@ -537,16 +540,51 @@ func laneSkippedWaits(pass *analysis.Pass) {
 	}
 }
 
-// cubeSetOf is the cube's mode-2 set of the wait's flag (the same id,
-// or the same argument when an id is not known: a flag object passed down
-// by name), nil for none.
-func cubeSetOf(w *cxx.FlagCall, sets []cxx.FlagSite) *cxx.FlagSite {
-	for i := range sets {
-		if sameFlag(w, &sets[i].FlagCall) {
-			return &sets[i]
+// waitsElsewhere reports whether fn waits on the wait's flag outside
+// the lane test c too: the other lanes' wait may be there (`if (rows ==
+// 0) wait(X);` beside a row loop whose first pass waits), which this
+// reading cannot pair, so only a function's one lane-tested wait is
+// judged.
+func waitsElsewhere(fn, c *grammar.Node, fc *cxx.FlagCall, waits []cxx.FlagCall) bool {
+	for i := range waits {
+		o := &waits[i]
+		if o.Node != fc.Node && fn.Contains(o.Node) && !c.Contains(o.Node) && sameFlag(fc, o) {
+			return true
 		}
 	}
-	return nil
+	return false
+}
+
+// cubeSetOf is the cube's mode-2 set of the wait's flag (the same id, or
+// the same argument when an id is not known: a flag object passed down by
+// name), nil for none. Sets in the wait's own file are the wait's when
+// there are any (another kernel of the reach may use the id apart), and a
+// set under a test the lanes may disagree on is not unconditional: none
+// is then taken.
+func cubeSetOf(pass *analysis.Pass, vm *unit.VarianceModel, w *cxx.FlagCall, sets []cxx.FlagSite) *cxx.FlagSite {
+	var match []*cxx.FlagSite
+	local := false
+	for i := range sets {
+		if sameFlag(w, &sets[i].FlagCall) {
+			match = append(match, &sets[i])
+			local = local || sets[i].File == pass.File
+		}
+	}
+	var first *cxx.FlagSite
+	for _, s := range match {
+		if local && s.File != pass.File {
+			continue
+		}
+		for _, c := range cxx.Conditions(s.Node, cxx.EnclosingFunction(s.Node)) {
+			if vm.Condition(c, grammar.AIV)&unit.VarLane != 0 {
+				return nil
+			}
+		}
+		if first == nil {
+			first = s
+		}
+	}
+	return first
 }
 
 // flagArgText is the flag a call names, without spaces: its id

@@ -56,10 +56,9 @@ extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {
     AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(kQkReady);
   }
   if (lane == 0) {
-    // Mode 0 is not cluster-scoped (EXT011's business); a wait only one
-    // lane runs on the cube's mode-2 flag leaves the lanes' counts apart.
+    // Mode 0 is not cluster-scoped (EXT011's business), and waits are not sets.
     AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(3);
-    AscendC::CrossCoreWaitFlag(kQkReady); // want "`AscendC::CrossCoreWaitFlag\\(kQkReady\\)` only runs on the vector lane that passes `if \\(lane == 0\\)`: the cube's mode-2 set"
+    AscendC::CrossCoreWaitFlag(kQkReady);
   }
   if (lane == 0) {
     AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(kQkReady); // NOLINT(EXT010)
@@ -72,6 +71,6 @@ extern "C" __global__ __aicore__ void lane_returns(__gm__ int64_t *args) {
   if (get_sub_block_id(args) != 0) {
     return;
   }
-  AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(kQkReady); // want "skipped by the lane that returns under `if \\(get_sub_block_id\\(args\\) != 0\\)` \\(line 73\\)"
+  AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(kQkReady); // want "skipped by the lane that returns under `if \\(get_sub_block_id\\(args\\) != 0\\)` \\(line 72\\)"
 #endif
 }
