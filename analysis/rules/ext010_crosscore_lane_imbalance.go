@@ -39,10 +39,12 @@ var CrossCoreLaneImbalance = register(&analysis.Analyzer{
 			"Also flags a vector `CrossCoreWaitFlag(id)` (or a wrapper's call given the flag) that only one lane runs, " +
 			"under the same lane tests, when the cube sets that flag with mode 2 (the same id, or the same flag object " +
 			"passed by name; the cube's code under a core test or in an `operator()<AscendC::AIC>`): a lane whose share " +
-			"of the rows is 0 skipping the wait of its row loop. Silent when both branches wait, when the branch " +
-			"holding the wait returns and the function waits again after the test, and when the function lets the " +
-			"lanes that skip leave first through a lane test that waits before it returns (`if (rows == 0) { " +
-			"CrossCoreWaitFlag(id); return; }`).",
+			"of the rows is 0 skipping the wait of its row loop. Only a function whose waits on the flag are all under " +
+			"that lane test is judged (a lane with no rows often waits in a test of its own beside the row loop's " +
+			"first-pass wait), and only beside a cube set under no test the lanes may disagree on. Silent when both " +
+			"branches wait, when the branch holding the wait returns and the function waits again after the test, " +
+			"and when the function lets the lanes that skip leave first through a lane test that waits before it " +
+			"returns (`if (rows == 0) { CrossCoreWaitFlag(id); return; }`).",
 		Why: "Mode 2 pairs one cube with its two vector lanes and mode 1 the two lanes of a cluster: the flag counts the " +
 			"sets of the whole group, and the waiting side is released only after every member has set it. The cube's " +
 			"`CrossCoreWaitFlag(id)` after a mode-2 handshake waits for both vector lanes. When only lane 0 (or lane 1) " +
