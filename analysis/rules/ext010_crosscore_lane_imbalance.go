@@ -70,7 +70,7 @@ func runCrossCoreLaneImbalance(pass *analysis.Pass) {
 			sets = append(sets, fc)
 		}
 	}
-	if bytes.Contains(pass.File.Src, []byte("Wait")) {
+	if bytes.Contains(pass.File.Src, []byte("Wait")) && readsLane(pass) {
 		laneSkippedWaits(pass)
 	}
 	if len(sets) == 0 {
@@ -476,6 +476,35 @@ func moveOutOfCondition(pass *analysis.Pass, set, cond *grammar.Node) (analysis.
 // lanes that skip leave through a lane test that waits before it returns
 // (`if (rows == 0) { wait(X); return; }`).
 func laneSkippedWaits(pass *analysis.Pass) {
+	// Cheap first: the file's calls named like a wait that the vector
+	// runs under a lane test. The reach's flag sites (every file's calls,
+	// wrappers instantiated) are read only when there is one.
+	inFn := map[*grammar.Node][]*grammar.Node{}
+	for _, n := range pass.File.Tree.OfKind("call_expression") {
+		f := n.ChildByField("function")
+		if f == nil || !strings.Contains(f.Text(), "Wait") || pass.Cores(n)&grammar.AIV == 0 {
+			continue
+		}
+		if fn := cxx.EnclosingFunction(n); fn != nil {
+			inFn[fn] = append(inFn[fn], n)
+		}
+	}
+	if len(inFn) == 0 {
+		return
+	}
+	vm := pass.Closure().Variance(pass.Spend)
+	scopes := map[*grammar.Node]*laneScopes{}
+	tested := false
+	for fn, nodes := range inFn {
+		ls := newLaneScopes(pass, vm, fn, nodes)
+		scopes[fn] = ls
+		for _, n := range nodes {
+			tested = tested || len(ls.conds[n]) > 0
+		}
+	}
+	if !tested {
+		return
+	}
 	// The reach's sites: a wrapper's call (`Arch::CrossCoreWaitFlag(flag)`)
 	// is a wait at the call, and the cube's set is in another file.
 	rch := pass.Reach()
@@ -492,14 +521,6 @@ func laneSkippedWaits(pass *analysis.Pass) {
 	if len(waits) == 0 || len(cubeSets) == 0 {
 		return
 	}
-	vm := pass.Closure().Variance(pass.Spend)
-	inFn := map[*grammar.Node][]*grammar.Node{}
-	for i := range waits {
-		if fn := cxx.EnclosingFunction(waits[i].Node); fn != nil {
-			inFn[fn] = append(inFn[fn], waits[i].Node)
-		}
-	}
-	scopes := map[*grammar.Node]*laneScopes{}
 	for i := range waits {
 		if pass.Stopped() {
 			return
@@ -511,8 +532,7 @@ func laneSkippedWaits(pass *analysis.Pass) {
 		}
 		ls := scopes[fn]
 		if ls == nil {
-			ls = newLaneScopes(pass, vm, fn, inFn[fn])
-			scopes[fn] = ls
+			continue // no call named like a wait there: a macro's use
 		}
 		c := laneCondition(vm, fc, ls.conds[fc.Node], waits)
 		if c == nil {
@@ -628,4 +648,25 @@ func cubeOnly(s *cxx.FlagSite) bool {
 	// parameter list.
 	name := strings.Join(strings.Fields(strings.TrimSuffix(d.Text(), params.Text())), "")
 	return strings.HasSuffix(name, "<AscendC::AIC>") || strings.HasSuffix(name, "<AIC>")
+}
+
+// laneSources are the calls a lane id comes from.
+var laneSources = [][]byte{[]byte("SubBlockIdx"), []byte("sub_block_id"), []byte("subblockid")}
+
+// readsLane reports whether the file or one of its includes names a lane
+// id source: building the variance model for every file that waits costs
+// more than the rule finds elsewhere, so lane-skipped waits are looked
+// for only where a lane id is read nearby.
+func readsLane(pass *analysis.Pass) bool {
+	for _, f := range append([]*grammar.File{pass.File}, pass.Includes...) {
+		if f == nil {
+			continue
+		}
+		for _, w := range laneSources {
+			if bytes.Contains(f.Src, w) {
+				return true
+			}
+		}
+	}
+	return false
 }
