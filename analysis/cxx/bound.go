@@ -154,16 +154,20 @@ func (s *Summaries) unbindByRef(c Call) {
 			continue
 		}
 		for _, d := range s.funcs.Callees(c) {
-			if ps := s.paramsOf(d.Node); i < len(ps) && ps[i].Node != nil && mutableRefParam(ps[i].Node) {
+			if ps := s.paramsOf(d.Node); i < len(ps) && ps[i].Node != nil && MutableRefParam(ps[i].Node) {
 				s.bound[name] = boundEntry{}
 			}
 		}
 	}
 }
 
-// mutableRefParam reports whether parameter declaration p takes its
-// argument by a reference the callee may write through.
-func mutableRefParam(p *grammar.Node) bool {
+// MutableRefParam reports whether parameter declaration p takes its
+// argument by a reference the callee may write through (`T &x`, not
+// `const T &x`).
+func MutableRefParam(p *grammar.Node) bool {
+	if p == nil {
+		return false
+	}
 	d := p.ChildByField("declarator")
 	if d == nil || d.Kind() != "reference_declarator" {
 		return false

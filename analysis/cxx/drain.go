@@ -49,13 +49,7 @@ const (
 func StoreDrain(c Call, funcs *Funcs) (pipes uint8, kind WaitKind) {
 	switch c.Name {
 	case "PipeBarrier", "pipe_barrier":
-		t := ""
-		if len(c.TArgs) > 0 {
-			t = c.TArgs[0].Text()
-		} else if len(c.Args) > 0 {
-			t = c.Args[0].Text()
-		}
-		return barrierPipes(t), Waits
+		return barrierPipes(BarrierPipe(c)), Waits
 	case "SyncAll":
 		if c.Receiver == nil {
 			return StorePipes, Waits
@@ -84,6 +78,19 @@ func StoreDrain(c Call, funcs *Funcs) (pipes uint8, kind WaitKind) {
 		}
 	}
 	return 0, NotAWait
+}
+
+// BarrierPipe is the pipe a barrier call names as written:
+// `PipeBarrier<PIPE_ALL>()`'s template argument, `pipe_barrier(PIPE_MTE3)`'s
+// argument; "" for none.
+func BarrierPipe(c Call) string {
+	if len(c.TArgs) > 0 {
+		return c.TArgs[0].Text()
+	}
+	if len(c.Args) > 0 {
+		return c.Args[0].Text()
+	}
+	return ""
 }
 
 // barrierPipes are the store pipes a pipe barrier's pipe argument covers.

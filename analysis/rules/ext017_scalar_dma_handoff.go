@@ -392,13 +392,7 @@ func (h *handoffs) callHandoff(c cxx.Call, depth int) handoff {
 	all := handoff{all: true}
 	switch c.Name {
 	case "PipeBarrier", "pipe_barrier":
-		t := ""
-		if len(c.TArgs) > 0 {
-			t = c.TArgs[0].Text()
-		} else if len(c.Args) > 0 {
-			t = c.Args[0].Text()
-		}
-		if p, _ := pipeOf(t); p == allPipes || p == pipeS {
+		if p, _ := pipeOf(cxx.BarrierPipe(c)); p == allPipes || p == pipeS {
 			return all
 		}
 		return handoff{}

@@ -524,7 +524,7 @@ func (m *VarianceModel) objectWrite(c vctx, at *grammar.Node, arg int, depth int
 			ctx.bound = m.inClass(d.Node) != nil
 		} else {
 			ps := cxx.Params(d.Node)
-			if arg >= len(ps) || ps[arg].Name == "" || !mutableRef(ps[arg].Node) {
+			if arg >= len(ps) || ps[arg].Name == "" || !cxx.MutableRefParam(ps[arg].Node) {
 				continue // a copy, or a const view: the callee cannot change the object
 			}
 			target = ps[arg].Name
@@ -1615,22 +1615,4 @@ func objectDecl(n, d *grammar.Node) bool {
 		return true // `T x(a, b);` in a body: constructed from a and b
 	}
 	return d != nil && d.Kind() == "identifier"
-}
-
-// mutableRef reports whether a parameter declaration takes its argument
-// by a reference the callee may write through (`T &x`, not `const T &x`).
-func mutableRef(p *grammar.Node) bool {
-	if p == nil {
-		return false
-	}
-	d := p.ChildByField("declarator")
-	if d == nil || d.Kind() != "reference_declarator" {
-		return false
-	}
-	for _, k := range p.Children() {
-		if k.Kind() == "type_qualifier" && k.Text() == "const" {
-			return false
-		}
-	}
-	return true
 }
