@@ -112,6 +112,17 @@ func (m Models) of(entry string) (UnitModel, bool) {
 	return UnitModel{}, false
 }
 
+// NoKernel reports whether no unit of the file has a kernel: each is of
+// unknown launch (library code, launched as its includers are).
+func (m Models) NoKernel() bool {
+	for _, u := range m {
+		if u.Launch.Launch != unit.LaunchUnknown {
+			return false
+		}
+	}
+	return len(m) > 0
+}
+
 // RuntimeABI reports whether a unit of the file is called by the runtime
 // per task (the fixes helper asks before offering a runtime-ABI fix).
 func (m Models) RuntimeABI() bool { return m.Holds(PremiseRuntime) }

@@ -51,7 +51,8 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"definition is in an `#include` that did not resolve follows the store before the signal or the end (for a store " +
 			"that reaches its function's end: in every caller, after the call, before the caller's next barrier), one saying " +
 			"`unless the callers of f write it back or tell no other core to read it` for such a store in a function (not a kernel or `extern \"C\"` entry) no file of the unit " +
-			"calls while an `#include` of the unit resolved to no file (its callers may be there), and one saying " +
+			"calls while an `#include` of the unit resolved to no file (its callers may be there), or in library code (every unit of the file is of " +
+			"unknown launch: no kernel) when nothing after the store, in the function or in its callers up to functions no code calls, hands it on, one saying " +
 			"`unless NAME(...) expands without evaluating its arguments` for a store in the arguments of a macro-like name " +
 			"(capitals) no file of the unit defines. Stores into local arrays of GM pointers (`GM_ADDR bufs[N]`, also as members of a " +
 			"local struct) set pointers, not GM. Where the build keeps the compiler's scalar `dcci` insertion (a " +
@@ -328,16 +329,23 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			to, before = after.next.At.Start, after.next.At
 		}
 		var unseenAt cxx.Hop
+		var api *grammar.Node
 		if n := unseenCall(pass, pass.Reach().FuncIndex(), pass.File, a.Func(), cores, a.Node.End, to, before); n != nil {
 			unseenAt = cxx.Hop{File: pass.File, Call: n}
 		} else if barrierCall == nil && (after == nil || after.next == nil) {
 			// The store reaches its function's end: the callers' code
 			// after the call follows it.
 			unseenAt = callersMemo.callersUnseen(pass, a.Func(), cores, sites)
+			if unseenAt.Call == nil && flush == nil && later == nil && pass.Models().NoKernel() &&
+				callersMemo.quietAfter(sum, pass.Reach().FuncIndex(), index, a.Func(), a.Node, cores, o) {
+				// A library's function in code with no kernel: its
+				// callers, none of them in the files found, decide.
+				api = callersMemo.apiTop(pass.Reach().FuncIndex(), sum, pass.File, a.Func(), cores, o, 0)
+			}
 		}
 		unseen := unseenAt.Call
 		sev := analysis.Severity(0)
-		if flush != nil && (after == nil || after.next == nil) || unseen != nil {
+		if flush != nil && (after == nil || after.next == nil) || unseen != nil || api != nil {
 			sev = analysis.SeverityInfo
 		}
 		var gk flushKey
@@ -413,6 +421,8 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			sayLess(pass, &d, unseenAt, unless)
 		} else if m := unseenMacroAround(pass, a.Node); m != nil && d.Severity != analysis.SeverityInfo {
 			sayLess(pass, &d, cxx.Hop{File: pass.File, Call: m}, "expands without evaluating its arguments")
+		} else if api != nil && d.Severity != analysis.SeverityInfo {
+			sayLessAPI(&d, api)
 		}
 		if flush != nil {
 			d.Start, d.End = flush.Call.Start, flush.Call.End
@@ -941,6 +951,23 @@ func (m *callersFlushMemo) callersUnseen(pass *analysis.Pass, fn *grammar.Node, 
 	return first
 }
 
+// sayLessAPI demotes a finding on a store that reaches, with nothing
+// after it handing it on, the end of api, a function of library code
+// (no unit of the file has a kernel) that no code the analysis found
+// calls: whether another core reads the store before a write-back is its
+// callers' to decide, and they are judged in their own units.
+func sayLessAPI(d *analysis.Diagnostic, api *grammar.Node) {
+	name := cxx.FunctionName(api)
+	d.Severity, d.SaidLess = analysis.SeverityInfo, "`"+name+"`"
+	d.Message += fmt.Sprintf("; unless the callers of `%s` write it back or tell no other core to read it: no code the analysis found calls it, "+
+		"and no unit of this file has a kernel (library code), so what follows its return is theirs", name)
+	for i := range d.Fixes {
+		if d.Fixes[i].Applicability == analysis.Safe {
+			d.Fixes[i].Applicability = analysis.Unsafe
+		}
+	}
+}
+
 // sayLessCallers demotes a finding on a store that reaches the end of
 // fn, a function no file the analysis found calls, while inc did not
 // resolve: what fn's callers do after the call decides (a build keeping
@@ -1370,16 +1397,60 @@ func (m *callersFlushMemo) quietToEnd(funcs *cxx.Funcs, macros map[string][]*cxx
 		return tail
 	}
 	return upCallers(m, funcs, fn, o, 0, func(def cxx.FuncDef, n *grammar.Node, o cxx.Origin) (cxx.Origin, bool) {
-		// o in the caller's terms: the argument a parameter's memory is.
-		oc := o
-		if o.Kind == cxx.ParamOrigin {
-			oc = cxx.Origin{}
-			if c, ok := cxx.AsCall(n); ok && o.Param < len(c.Args) {
-				oc = sum.OriginOf(c.Args[o.Param])
-			}
-		}
+		oc := callerOrigin(sum, o, n)
 		return oc, m.quietAfter(sum, funcs, sum.Index(def.Node), def.Node, n, cores, oc)
 	})
+}
+
+// callerOrigin is memory o of a called function in the terms of the
+// caller making call: the argument a parameter's memory is.
+func callerOrigin(sum *cxx.Summaries, o cxx.Origin, call *grammar.Node) cxx.Origin {
+	if o.Kind != cxx.ParamOrigin {
+		return o
+	}
+	if c, ok := cxx.AsCall(call); ok && o.Param < len(c.Args) {
+		return sum.OriginOf(c.Args[o.Param])
+	}
+	return cxx.Origin{}
+}
+
+// apiTop returns, for a store to o that reaches the end of fn (in f)
+// telling no other core to read it, the function no code of the unit
+// calls that the store's run ends in: fn itself, or a caller reached
+// with every call up to it followed by nothing that hands o on. nil when
+// a path reaches a kernel or an `extern "C"` entry (the kernel's end
+// decides: quietToEnd), or hands the store on.
+func (m *callersFlushMemo) apiTop(funcs *cxx.Funcs, sum *cxx.Summaries, f *grammar.File, fn *grammar.Node, cores grammar.Cores, o cxx.Origin, depth int) *grammar.Node {
+	if depth > 4 || cxx.IsExternC(fn) || unit.IsKernelFunc(f, fn) {
+		return nil
+	}
+	m.index(funcs)
+	all := funcs.All()
+	var top *grammar.Node
+	found := false
+	for _, site := range m.byName[cxx.FunctionName(fn)] {
+		def := all[site.def]
+		if def.Node == fn {
+			continue
+		}
+		found = true
+		call := funcs.Calls(def.Node)[site.i]
+		oc := callerOrigin(sum, o, call)
+		if !m.quietAfter(sum, funcs, sum.Index(def.Node), def.Node, call, cores, oc) {
+			return nil
+		}
+		t := m.apiTop(funcs, sum, def.File, def.Node, cores, oc, depth+1)
+		if t == nil {
+			return nil
+		}
+		if top == nil {
+			top = t
+		}
+	}
+	if !found {
+		return fn
+	}
+	return top
 }
 
 // macroTailCalled reports whether the unit calls name only from kernels a
