@@ -388,7 +388,11 @@ const maxExpand = 8
 // expansion is a memoized answer of the call expansion; busy while it is
 // computed, so a recursive call answers empty. An empty answer the depth
 // limit alone cut short (memoShallow) is the same when asked again at the
-// same depth before any other answer was kept (depth, kept).
+// same depth before any other answer was kept (depth, kept). A non-empty
+// one the depth limit cut short (memoPartial) answers the questions of
+// other expansions; a rule's own question (depth 0) computes it once more
+// from the top, over the answers its callees keep, and that one is kept:
+// each function is computed at most twice.
 type expansion[T any] struct {
 	v     T
 	state uint8
@@ -402,6 +406,7 @@ const (
 	memoBusy
 	memoDone
 	memoShallow
+	memoPartial
 )
 
 // The reasons of Summaries.cut.
@@ -447,6 +452,11 @@ func expandIn[T any](s *Summaries, m *expansion[T], dropEmpty func(T) bool, comp
 			s.cut |= cutDepth
 			return zero
 		}
+	case memoPartial:
+		if s.depth > 0 {
+			s.cut |= cutDepth
+			return m.v
+		}
 	}
 	m.state = memoBusy
 	outer := s.cut
@@ -468,6 +478,12 @@ func expandIn[T any](s *Summaries, m *expansion[T], dropEmpty func(T) bool, comp
 		if s.cut == cutDepth {
 			m.state, m.depth, m.kept = memoShallow, uint8(s.depth), s.kept
 		}
+	} else if dropEmpty != nil && s.cut&cutDepth != 0 && s.depth > 0 {
+		// What the limit cut off a helper asked first from deep in a
+		// chain (a kernel, its API wrappers, their overloads) is not the
+		// helper's summary: a caller nearer the top expands it again.
+		m.state = memoPartial
+		s.kept++
 	} else {
 		s.kept++
 	}

@@ -529,3 +529,53 @@ __aicore__ inline void k(__gm__ uint8_t *sym, __gm__ Layout *ctl, uint64_t off) 
 		}
 	}
 }
+
+// A helper first expanded from the bottom of a chain of wrappers deeper
+// than the expansion limit has its summary asked again from the top: what
+// the limit cut off there is not kept as the helper's (a post asked for
+// from a kernel's API wrappers, then by a rule about its own stores).
+func TestEffectsAfterDeepChain(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("__aicore__ inline void flush(__gm__ uint8_t *p) { dcci((__gm__ void *)p, cache_line_t::SINGLE_CACHE_LINE); }\n")
+	b.WriteString("__aicore__ inline void fill(__gm__ uint32_t *p) { *p = 3; }\n")
+	b.WriteString("__aicore__ inline void post(__gm__ uint8_t *ring) { ring[4096] = 1; fill((__gm__ uint32_t *)ring); flush(ring); }\n")
+	depth := maxExpand + 2
+	for i := depth; i >= 0; i-- {
+		callee := fmt.Sprintf("w%d", i+1)
+		if i == depth {
+			callee = "post"
+		}
+		fmt.Fprintf(&b, "__aicore__ inline void w%d(__gm__ uint8_t *ring) { %s(ring); }\n", i, callee)
+	}
+	src := b.String()
+	describe := func(s *Summaries, f *grammar.File, name string) string {
+		var out strings.Builder
+		for _, fn := range Functions(f) {
+			if FunctionName(fn) == name {
+				for _, e := range s.Effects(fn) {
+					fmt.Fprintf(&out, "%d:%s ", e.At.Start, e.Kind)
+				}
+			}
+		}
+		return out.String()
+	}
+	f := parseCPP(t, "chain.h", src)
+	first := Summarize(nil, f)
+	want := describe(first, f, "post")
+	if !strings.Contains(want, "write-back") {
+		t.Fatalf("post asked first: %s, want its flush's write-back", want)
+	}
+	g := parseCPP(t, "chain.h", src)
+	deep := Summarize(nil, g)
+	for i := 0; i <= depth; i++ {
+		describe(deep, g, fmt.Sprintf("w%d", i))
+	}
+	if got := describe(deep, g, "post"); got != want {
+		t.Errorf("post asked after its wrappers: %s, asked first: %s", got, want)
+	}
+	if !slices.ContainsFunc(Functions(g), func(fn *grammar.Node) bool {
+		return FunctionName(fn) == "fill" && deep.CallersWriteBack(fn, Origin{Kind: ParamOrigin}, false)
+	}) {
+		t.Error("fill's store: CallersWriteBack = false after the wrappers were asked, want true (post flushes it)")
+	}
+}
