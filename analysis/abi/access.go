@@ -345,6 +345,23 @@ func Is64(t string) bool {
 // IsFloat reports a floating-point type.
 func IsFloat(t string) bool { return floatTypes[t] }
 
+// IsInteger reports an integer type.
+func IsInteger(t string) bool { return integerTypes[t] }
+
+// FloatAfter returns, for an explicit integer cast of a slot read (n:
+// `static_cast<uint32_t>(args[k])`), the conversion of its value to a
+// floating type that follows: an outer cast (`static_cast<float>(...)`,
+// `(float)...`) or a floating variable it initialises (`float x =
+// ...;`); nil when the integer goes elsewhere (a variable of its own, a
+// union member: a later bit-cast).
+func FloatAfter(f *grammar.File, n *grammar.Node) *grammar.Node {
+	u := classify(f, n, nil)
+	if u.kind != UseScalar || !floatTypes[u.cast] {
+		return nil
+	}
+	return u.castNode
+}
+
 type use struct {
 	kind     UseKind
 	cast     string

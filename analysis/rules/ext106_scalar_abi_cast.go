@@ -22,7 +22,9 @@ var ScalarABICast = register(&analysis.Analyzer{
 	Doc: analysis.Doc{
 		Summary: "a scalar args[] slot is read with a cast that contradicts its pypto dtype",
 		What: "For scalar slots whose stub declares a dtype: flags an FP32 slot converted by value (`(float)args[k]`, " +
-			"`static_cast<float>(args[k])`, `float x = args[k];`) and a signed INT8/16/32 slot read as a 64-bit integer " +
+			"`static_cast<float>(args[k])`, `float x = args[k];`, or after an integer cast that keeps the bits: " +
+			"`static_cast<float>(static_cast<uint32_t>(args[k]))`, `float x = static_cast<int32_t>(args[k]);`; not an integer cast kept in an " +
+			"integer or a union member for a later bit-cast) and a signed INT8/16/32 slot read as a 64-bit integer " +
 			"(`int64_t x = args[k];`, `static_cast<int64_t>(args[k])`, a helper returning the raw 64-bit slot) without " +
 			"truncating it first.",
 		Why: "A scalar slot holds the value's bits zero-extended to 64. An FP32 scalar must be bit-cast " +
@@ -76,7 +78,16 @@ func runScalarABICast(pass *analysis.Pass) {
 				continue
 			}
 			done[key{a, "float"}] = true
-			reportFloatRead(pass, a, s, p)
+			reportFloatRead(pass, a, s, p, nil)
+		case floatDType(p.DType) && !a.Implicit && a.CastNode != nil && abi.IsInteger(a.Cast) && abi.FloatAfter(pass.File, a.CastNode) != nil:
+			// `static_cast<float>(static_cast<uint32_t>(args[k]))`: the
+			// integer cast keeps the bits, the float conversion after it
+			// converts them as a value.
+			if done[key{a, "float"}] {
+				continue
+			}
+			done[key{a, "float"}] = true
+			reportFloatRead(pass, a, s, p, abi.FloatAfter(pass.File, a.CastNode))
 		case narrowSignedDType(p.DType) && abi.Is64(a.Cast) && !arithmeticUse(a):
 			if done[key{a, "int"}] {
 				continue
@@ -100,9 +111,13 @@ func arithmeticUse(a *abi.Access) bool {
 	return true
 }
 
-func reportFloatRead(pass *analysis.Pass, a *abi.Access, s *abi.Stub, p *abi.Param) {
+// reportFloatRead reports an FP32 slot read converted by value: by its
+// own cast, or by conv after an integer cast that kept the bits.
+func reportFloatRead(pass *analysis.Pass, a *abi.Access, s *abi.Stub, p *abi.Param, conv *grammar.Node) {
 	read := "a value conversion"
-	if a.CastNode != nil {
+	if conv != nil {
+		read = "`" + clipText(conv.Text()) + "` (an integer cast that keeps the bits, then a conversion to float)"
+	} else if a.CastNode != nil {
 		read = "`" + clipText(a.CastNode.Text()) + "`"
 	}
 	msg := fmt.Sprintf("args[%d] is %s scalar `%s` of extern `%s`: the slot holds the float's bits zero-extended to 64, "+

@@ -22,14 +22,20 @@ extern "C" __global__ __aicore__ void rms_norm(__gm__ int64_t *args)
     int64_t start = args[4];
     uint64_t start2 = static_cast<uint64_t>(args[4]);
     int32_t shift_ok = args[5];
+    uint32_t eps_bits = static_cast<uint32_t>(args[2]);
+    union { uint32_t u; float f; } eps_union;
+    eps_union.u = static_cast<uint32_t>(args[2]);
 
     // Wrong reads.
     float eps = (float)args[2];                     // want "args\\[2\\] is FP32 scalar `eps` of extern `rms_norm`.*`\\(float\\)args\\[2\\]`.*from_u64<float>"
     float eps2 = static_cast<float>(args[2]);       // want "FP32 scalar `eps`"
     double eps3 = args[2];                          // want "FP32 scalar `eps`"
+    float eps4 = static_cast<float>(static_cast<uint32_t>(args[2]));  // want "FP32 scalar `eps`.*`static_cast<float>\\(static_cast<uint32_t>\\(args\\[2\\]\\)\\)` \\(an integer cast that keeps the bits, then a conversion to float\\)"
+    float eps5 = static_cast<int32_t>(args[2]);     // want "FP32 scalar `eps`.*an integer cast that keeps the bits"
     int64_t rows = args[3];                         // want "args\\[3\\] is INT32 scalar `rows`.*as `int64_t`.*static_cast<int32_t>"
     int64_t shift = static_cast<int64_t>(args[5]);  // want "INT32 scalar `shift`"
     int64_t shift2 = wide_arg(args, 5);             // want "INT32 scalar `shift`.*through `wide_arg`"
+    (void)eps_bits; (void)eps_union; (void)eps4; (void)eps5;
     (void)eps_ok; (void)rows_ok; (void)rows_widened; (void)start; (void)start2; (void)shift_ok;
     (void)eps; (void)eps2; (void)eps3; (void)rows; (void)shift; (void)shift2;
 }
