@@ -749,17 +749,153 @@ func (a *eventAnalysis) stmtTF(f *grammar.File, n *grammar.Node) *outcome {
 
 func (a *eventAnalysis) seq(f *grammar.File, nodes []*grammar.Node, start tf) *outcome {
 	acc := &outcome{n: start}
-	for _, c := range nodes {
+	for i := 0; i < len(nodes); i++ {
 		if acc.n == nil {
 			break
 		}
-		o := a.stmtTF(f, c)
-		acc.ret = union(acc.ret, then(acc.n, o.ret))
-		acc.brk = union(acc.brk, then(acc.n, o.brk))
-		acc.cont = union(acc.cont, then(acc.n, o.cont))
-		acc.n = then(acc.n, o.n)
+		o, last := a.correlatedIfs(f, nodes, i)
+		if o == nil {
+			o = a.stmtTF(f, nodes[i])
+		} else {
+			i = last
+		}
+		acc = compose(acc, o)
 	}
 	return acc
+}
+
+// compose is acc followed by o.
+func compose(acc, o *outcome) *outcome {
+	return &outcome{
+		ret:  union(acc.ret, then(acc.n, o.ret)),
+		brk:  union(acc.brk, then(acc.n, o.brk)),
+		cont: union(acc.cont, then(acc.n, o.cont)),
+		n:    then(acc.n, o.n),
+	}
+}
+
+// maxCorrelated bounds the statements between two ifs on one condition.
+const maxCorrelated = 8
+
+// correlatedIfs returns, when nodes[i] is an if (with or without an else,
+// no else-if) whose condition is a plain expression (no call) and a later
+// if of the sequence tests the same text with nothing between writing a
+// name the condition reads, the outcome of nodes[i] through that if, and
+// its index: both take the same branch on every run (`if (t & 1) wait(1);
+// ... if (t & 1) set(1);` in a ping-pong loop), so their branches pair up
+// rather than join. nil when there is no such pair.
+func (a *eventAnalysis) correlatedIfs(f *grammar.File, nodes []*grammar.Node, i int) (*outcome, int) {
+	first, key, names := a.plainIf(f, nodes[i])
+	if first == nil {
+		return nil, 0
+	}
+	for j := i + 1; j < len(nodes) && j-i <= maxCorrelated; j++ {
+		if writesName(nodes[j-1], names) {
+			return nil, 0
+		}
+		second, k, _ := a.plainIf(f, nodes[j])
+		if second == nil || k != key {
+			continue
+		}
+		branches := func(pick func(n *grammar.Node) *grammar.Node) *outcome {
+			acc := &outcome{n: a.id()}
+			for x := i; x <= j; x++ {
+				var o *outcome
+				switch x {
+				case i, j:
+					if b := pick(nodes[x]); b != nil {
+						o = a.stmtTF(f, b)
+					} else {
+						o = &outcome{n: a.id()}
+					}
+				default:
+					o = a.stmtTF(f, nodes[x])
+				}
+				acc = compose(acc, o)
+				if acc.n == nil {
+					break
+				}
+			}
+			return acc
+		}
+		taken := branches(func(n *grammar.Node) *grammar.Node { return n.ChildByField("consequence") })
+		skipped := branches(func(n *grammar.Node) *grammar.Node { return n.ChildByField("alternative") })
+		return unionOutcome(taken, skipped), j
+	}
+	return nil, 0
+}
+
+// plainIf returns n when it is an if compiled on the core whose condition
+// is a plain expression of names and constants (no call, not a core test,
+// not constexpr) and whose else, if any, is not an else-if; with the
+// condition's text without spaces and the names it reads.
+func (a *eventAnalysis) plainIf(f *grammar.File, n *grammar.Node) (*grammar.Node, string, map[string]bool) {
+	if n == nil || n.Kind() != "if_statement" || !a.active(f, n) || n.ChildOfKind("constexpr") != nil {
+		return nil, "", nil
+	}
+	cond := n.ChildByField("condition")
+	if cond == nil || ElseIf(n.ChildByField("alternative")) != nil {
+		return nil, "", nil
+	}
+	if _, ok := grammar.CoreCondition(cond); ok {
+		return nil, "", nil
+	}
+	names := map[string]bool{}
+	plain := true
+	cond.Walk(func(c *grammar.Node) bool {
+		switch c.Kind() {
+		case "call_expression", "assignment_expression", "update_expression", "lambda_expression":
+			plain = false
+		case "identifier", "field_identifier":
+			names[c.Text()] = true
+		}
+		return plain
+	})
+	if !plain || len(names) == 0 {
+		return nil, "", nil
+	}
+	return n, strings.Join(strings.Fields(cond.Text()), ""), names
+}
+
+// writesName reports whether n may change a variable named in names: an
+// assignment or increment of it (or of a member of that name), its
+// address taken, or a declaration of the name.
+func writesName(n *grammar.Node, names map[string]bool) bool {
+	found := false
+	n.Walk(func(c *grammar.Node) bool {
+		var target *grammar.Node
+		switch c.Kind() {
+		case "assignment_expression":
+			target = c.ChildByField("left")
+		case "update_expression":
+			target = c.ChildByField("argument")
+		case "pointer_expression":
+			if op := c.ChildByField("operator"); op != nil && op.Text() == "&" {
+				target = c.ChildByField("argument")
+			}
+		case "init_declarator":
+			target = c.ChildByField("declarator")
+		case "call_expression":
+			// A name passed to a call may be bound to a reference.
+			if args := c.ChildByField("arguments"); args != nil {
+				for x := args.FirstChild(); x != nil; x = x.NextSibling() {
+					if x.Kind() == "identifier" && names[x.Text()] {
+						found = true
+					}
+				}
+			}
+		}
+		if target != nil {
+			target.Walk(func(t *grammar.Node) bool {
+				if (t.Kind() == "identifier" || t.Kind() == "field_identifier") && names[t.Text()] {
+					found = true
+				}
+				return !found
+			})
+		}
+		return !found
+	})
+	return found
 }
 
 func (a *eventAnalysis) computeStmt(f *grammar.File, n *grammar.Node) *outcome {
