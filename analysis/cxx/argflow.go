@@ -268,19 +268,7 @@ func (s *Summaries) keptParams(fn *grammar.Node) []bool {
 	if body := fn.ChildByField("body"); body != nil && named {
 		ds := body.Descendants()
 		for i := range ds {
-			n := &ds[i]
-			var target *grammar.Node
-			switch n.Kind() {
-			case "assignment_expression":
-				target = n.ChildByField("left")
-			case "update_expression":
-				target = n.ChildByField("argument")
-			case "pointer_expression":
-				if operatorText(n) == "&" {
-					target = n.ChildByField("argument")
-				}
-			}
-			if target = Unparen(target); target != nil && target.Kind() == "identifier" {
+			if target := Unparen(writtenTarget(&ds[i])); target != nil && target.Kind() == "identifier" {
 				name := target.Text()
 				for i, p := range params {
 					if k[i] && p.Name == name {
@@ -292,6 +280,23 @@ func (s *Summaries) keptParams(fn *grammar.Node) []bool {
 	}
 	a.kept[fn] = k
 	return k
+}
+
+// writtenTarget is what expression n writes or lets be written: the left
+// side of an assignment, the operand of `++`/`--`, the operand whose
+// address `&` takes; nil for any other node.
+func writtenTarget(n *grammar.Node) *grammar.Node {
+	switch n.Kind() {
+	case "assignment_expression":
+		return n.ChildByField("left")
+	case "update_expression":
+		return n.ChildByField("argument")
+	case "pointer_expression":
+		if operatorText(n) == "&" {
+			return n.ChildByField("argument")
+		}
+	}
+	return nil
 }
 
 // paramValues returns, for each kept parameter of fn, the values the live

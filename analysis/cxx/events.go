@@ -863,16 +863,8 @@ func (a *eventAnalysis) plainIf(f *grammar.File, n *grammar.Node) (*grammar.Node
 func writesName(n *grammar.Node, names map[string]bool) bool {
 	found := false
 	n.Walk(func(c *grammar.Node) bool {
-		var target *grammar.Node
+		target := writtenTarget(c)
 		switch c.Kind() {
-		case "assignment_expression":
-			target = c.ChildByField("left")
-		case "update_expression":
-			target = c.ChildByField("argument")
-		case "pointer_expression":
-			if op := c.ChildByField("operator"); op != nil && op.Text() == "&" {
-				target = c.ChildByField("argument")
-			}
 		case "init_declarator":
 			target = c.ChildByField("declarator")
 		case "call_expression":

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"iter"
 	"regexp"
 	"slices"
 	"sort"
@@ -917,17 +918,10 @@ func uniformControl(m *unit.VarianceModel, f *grammar.File, fn, n *grammar.Node,
 // behind it), that #include; a zero Hop otherwise.
 func (m *callersFlushMemo) callersUnseen(pass *analysis.Pass, fn *grammar.Node, cores grammar.Cores, sites barrierSites) cxx.Hop {
 	funcs := pass.Reach().FuncIndex()
-	m.index(funcs)
-	all := funcs.All()
 	var first cxx.Hop
 	called := false
-	for _, site := range m.byName[cxx.FunctionName(fn)] {
-		def := all[site.def]
-		if def.Node == fn {
-			continue
-		}
+	for def, call := range m.callers(funcs, fn) {
 		called = true
-		call := funcs.Calls(def.Node)[site.i]
 		to := def.Node.End
 		for _, c := range funcs.OwnCalls(def.Node) {
 			if _, ok := sites[c]; ok && c.Start >= call.End {
@@ -1020,16 +1014,10 @@ func upCallers[T any](m *callersFlushMemo, funcs *cxx.Funcs, fn *grammar.Node, v
 	if depth > 4 {
 		return false
 	}
-	m.index(funcs)
-	all := funcs.All()
 	found := false
-	for _, site := range m.byName[cxx.FunctionName(fn)] {
-		def := all[site.def]
-		if def.Node == fn {
-			continue
-		}
+	for def, call := range m.callers(funcs, fn) {
 		found = true
-		up, pass := ok(def, funcs.Calls(def.Node)[site.i], v)
+		up, pass := ok(def, call, v)
 		if !pass || !unit.IsKernelFunc(def.File, def.Node) && !upCallers(m, funcs, def.Node, up, depth+1, ok) {
 			return false
 		}
@@ -1424,17 +1412,10 @@ func (m *callersFlushMemo) apiTop(funcs *cxx.Funcs, sum *cxx.Summaries, f *gramm
 	if depth > 4 || cxx.IsExternC(fn) || unit.IsKernelFunc(f, fn) {
 		return nil
 	}
-	m.index(funcs)
-	all := funcs.All()
 	var top *grammar.Node
 	found := false
-	for _, site := range m.byName[cxx.FunctionName(fn)] {
-		def := all[site.def]
-		if def.Node == fn {
-			continue
-		}
+	for def, call := range m.callers(funcs, fn) {
 		found = true
-		call := funcs.Calls(def.Node)[site.i]
 		oc := callerOrigin(sum, o, call)
 		if !m.quietAfter(sum, funcs, sum.Index(def.Node), def.Node, call, cores, oc) {
 			return nil
@@ -1529,6 +1510,20 @@ func (m *callersFlushMemo) uncalled(funcs *cxx.Funcs, fn *grammar.Node, depth in
 		}
 	}
 	return true
+}
+
+// callers yields each call of fn in the unit with the function making
+// it, fn's calls of itself aside.
+func (m *callersFlushMemo) callers(funcs *cxx.Funcs, fn *grammar.Node) iter.Seq2[cxx.FuncDef, *grammar.Node] {
+	return func(yield func(cxx.FuncDef, *grammar.Node) bool) {
+		m.index(funcs)
+		all := funcs.All()
+		for _, site := range m.byName[cxx.FunctionName(fn)] {
+			if def := all[site.def]; def.Node != fn && !yield(def, funcs.Calls(def.Node)[site.i]) {
+				return
+			}
+		}
+	}
 }
 
 // index builds the calls of the index by callee name, once.
