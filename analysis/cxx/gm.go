@@ -984,6 +984,32 @@ func (g *GM) pointeeKind(base string, args bool) GMKind {
 	return GMData
 }
 
+// VexingObject returns the variable a block-scope declaration `T x(a,
+// b);` defines when the parser read it as a function declaration: d is a
+// function_declarator in a function body whose parameters are all bare
+// names, the constructor's arguments (C++ takes them as values when they
+// name variables). nil otherwise, and for `T x();`.
+func VexingObject(d *grammar.Node) *grammar.Node {
+	if d == nil || d.Kind() != "function_declarator" || EnclosingFunction(d) == nil {
+		return nil
+	}
+	name, pl := d.ChildByField("declarator"), d.ChildByField("parameters")
+	if name == nil || name.Kind() != "identifier" || pl == nil {
+		return nil
+	}
+	ps := pl.NamedChildren()
+	if len(ps) == 0 {
+		return nil
+	}
+	for _, p := range ps {
+		t := p.ChildByField("type")
+		if p.Kind() != "parameter_declaration" || p.ChildByField("declarator") != nil || t == nil || t.Kind() != "type_identifier" {
+			return nil
+		}
+	}
+	return name
+}
+
 // Declarator peels a declarator down to its name, reporting pointer depth
 // and whether an array of pointers was declared.
 func Declarator(d *grammar.Node) (name *grammar.Node, ptr int, ref, arrayOfPtr bool, init *grammar.Node) {

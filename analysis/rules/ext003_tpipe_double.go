@@ -21,7 +21,7 @@ var TPipeDouble = register(&analysis.Analyzer{
 	Doc: analysis.Doc{
 		Summary: "two live `AscendC::TPipe`s on one core: destroy the first before creating another, or share one",
 		What: "Flags an `AscendC::TPipe` (a local, `new AscendC::TPipe`, or an object of a class holding a TPipe " +
-			"member) created while an earlier one in the same function is still live on a core that compiles both: " +
+			"member, also one built from variables, `Stage st(sub, n);`, which parses like a function declaration) created while an earlier one in the same function is still live on a core that compiles both: " +
 			"its block has not ended and no `Destroy()` was called on it before. A TPipe destroyed by the " +
 			"create-then-`Destroy()` idiom, or a class member destroyed in the constructor (catlass " +
 			"`Arch::Resource`), is not live. Pipes under disjoint core guards never meet, nor do pipes declared " +

@@ -202,6 +202,11 @@ func buildTPipes(u *Unit) []*TPipe {
 		}
 		for _, d := range n.ChildrenByField("declarator") {
 			name, ptr, ref, _, init := cxx.Declarator(d)
+			if name == nil {
+				// `Stage st(sub, n);` in a body: an object built from
+				// the variables sub and n, not a function declaration.
+				name = cxx.VexingObject(d)
+			}
 			if name == nil || ref {
 				continue
 			}

@@ -79,6 +79,16 @@ extern "C" __global__ __aicore__ void scale_kernel_own(GM_ADDR x) {
   op.Process();
 }
 
+// Built from two variables: `ScaleOp op(rows, cols);` reads like a
+// function declaration, but in a body it constructs op.
+extern "C" __global__ __aicore__ void scale_kernel_args(GM_ADDR x, int32_t rows) {
+  TPipe pipe;
+  pipe.InitBuffer(scratch, 1024);
+  int32_t cols = rows * 2;
+  ScaleOp op(rows, cols); // want "EXT003 .*`op` \\(a `ScaleOp` holding a TPipe\\) created while `pipe`"
+  op.Process();
+}
+
 // One operator or the other, by the build's data type: no compile sees
 // both.
 extern "C" __global__ __aicore__ void by_dtype(GM_ADDR x) {
