@@ -364,7 +364,10 @@ func Instantiations(f *grammar.File, def func(string) *Macro, kernel map[string]
 		if m == nil || !m.FuncLike {
 			continue
 		}
-		toks := ppTokens(string(src[j:min(len(src), j+1<<16)]))
+		// Only the argument list is tokenised: reading 64 KB past every
+		// statement-starting macro call (a logging macro on each line of a
+		// header) was a fifth of a check of shmem's device library.
+		toks := ppTokens(string(src[j:argListEnd(src, j, 1<<16)]))
 		args, end, ok := ppArgs(toks, 0)
 		named := kernel[m.Name]
 		for _, a := range args {
@@ -388,6 +391,40 @@ func Instantiations(f *grammar.File, def func(string) *Macro, kernel map[string]
 		line++
 	}
 	return b.String()
+}
+
+// argListEnd is where the parenthesised list starting at src[j] (after
+// blanks) ends: past its closing parenthesis, strings, character
+// literals and comments skipped; j+limit (or the text's end) when it does
+// not close by then, and j when no list starts there.
+func argListEnd(src []byte, j, limit int) int {
+	stop := min(len(src), j+limit)
+	i := j
+	for i < stop && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
+		i++
+	}
+	if i >= stop || src[i] != '(' {
+		return j
+	}
+	depth := 0
+	for i < stop {
+		switch c := src[i]; {
+		case c == '/' && i+1 < len(src) && (src[i+1] == '/' || src[i+1] == '*'):
+			i, _ = grammar.CommentEnd(src, i)
+			continue
+		case c == '"' || c == '\'':
+			i = grammar.QuotedEnd(src, i)
+			continue
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+		i++
+	}
+	return stop
 }
 
 // atLineStart reports whether only blanks stand before src[i] on its line.

@@ -174,3 +174,22 @@ func (f *funcsMemo) Funcs(file *grammar.File) *FileFuncs {
 	}
 	return f.m[file]
 }
+
+// argListEnd stops at the parenthesis closing the list, past strings,
+// character literals and comments holding parentheses.
+func TestArgListEnd(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"(a, b); next(c);", "(a, b)"},
+		{"  \n (f(x), \")\", ')') tail", "  \n (f(x), \")\", ')')"},
+		{"(a /* ) */, b // )\n) tail", "(a /* ) */, b // )\n)"},
+		{"; no list", ""},
+		{"(never closed", "(never closed"},
+	} {
+		if got := c.src[:argListEnd([]byte(c.src), 0, 1<<16)]; got != c.want {
+			t.Errorf("argListEnd(%q) = %q, want %q", c.src, got, c.want)
+		}
+	}
+	if got := argListEnd([]byte("(aaaaaaaa)"), 0, 4); got != 4 {
+		t.Errorf("argListEnd past the limit = %d, want 4", got)
+	}
+}
