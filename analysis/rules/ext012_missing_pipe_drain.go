@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -31,8 +32,10 @@ var MissingPipeDrain = register(&analysis.Analyzer{
 			"`PipeBarrier<PIPE_ALL>()` / `pipe_barrier(PIPE_ALL)`, barrier or wait on the MTE3/FIX pipe " +
 			"(`PipeBarrier<PIPE_MTE3>`, `WaitFlag<HardEvent::MTE3_*>`, `wait_flag(PIPE_MTE3, ...)`, a helper given the " +
 			"event, `SyncFunc<HardEvent::MTE3_S>()`), `SyncAll` (hardware or software: both start with a `PIPE_ALL` " +
-			"barrier), `TPipe::Destroy()` or a live TPipe whose destructor runs at the return: the same drains EXT016 and " +
-			"EXT001 count. Each core is followed separately; a " +
+			"barrier), `TPipe::Destroy()` or a live TPipe whose destructor runs at the return (the entry's, also one declared in an " +
+			"`#elif` or `#else` branch, or a helper's own, destroyed as the helper returns): the same drains EXT016 and " +
+			"EXT001 count. A method call runs its receiver's class's method of that name and arity (`cube.Process()` is not " +
+			"`VecStage::Process(args)`). Each core is followed separately; a " +
 			"drain counts when every path takes one: both sides of an `#if` on a project macro, every case of a `switch` " +
 			"with a `default:`, the core's branch of an `#if defined(__DAV_VEC__)` / `#elif defined(__DAV_CUBE__)` in a " +
 			"helper. Stores and drains inside the unit's macros count where the macro is used, function-like " +
@@ -161,7 +164,7 @@ func runMissingPipeDrain(pass *analysis.Pass) {
 			if cores&core == 0 || pass.Cores(fn)&core == 0 {
 				continue
 			}
-			if entryHasLivePipe(pass, funcs, fn, core) {
+			if hasLivePipe(funcs, fn, pass.Cores, core) {
 				continue
 			}
 			d := &drainer{pass: pass, blind: blind, funcs: funcs, core: core, memo: map[summaryKey]*summary{}, top: true, path: new([]pendingSummary)}
@@ -407,30 +410,38 @@ func externEntries(pass *analysis.Pass) []*grammar.Node {
 	return entries
 }
 
-// entryHasLivePipe reports whether the entry body declares an AscendC TPipe
+// hasLivePipe reports whether fn's body declares an AscendC TPipe
 // (directly, or as a member of a local kernel object) that is never
-// Destroy()ed there: its destructor runs at every return and ends with a
-// PIPE_ALL barrier.
-func entryHasLivePipe(pass *analysis.Pass, funcs *cxx.Funcs, fn *grammar.Node, core grammar.Cores) bool {
+// Destroy()ed there: its destructor runs at every return of fn and ends
+// with a PIPE_ALL barrier. cores are the cores that compile a node of fn.
+func hasLivePipe(funcs *cxx.Funcs, fn *grammar.Node, cores func(*grammar.Node) grammar.Cores, core grammar.Cores) bool {
 	body := fn.ChildByField("body")
+	if body == nil {
+		return false
+	}
 	destroyed := map[string]bool{}
-	for _, n := range body.Inside(pass.Closure().Calls(pass.File).Named("Destroy")) {
-		if c, ok := cxx.AsCall(n); ok && c.Receiver != nil {
+	ds := body.Descendants()
+	for i := range ds {
+		if c, ok := cxx.AsCall(&ds[i]); ok && c.Name == "Destroy" && c.Receiver != nil {
 			destroyed[c.Receiver.Text()] = true
 		}
 	}
-	ds := body.Descendants()
 	for i := range ds {
 		d := &ds[i]
 		if d.Kind() != "declaration" {
 			continue
 		}
 		// Only objects that live until the function returns: declared in
-		// the body itself, not in a nested block.
-		if p := d.Parent(); p != body && !(p != nil && isPreprocBlock(p.Kind()) && p.Parent() == body) {
+		// the body itself (or a branch of an #if there, `#elif` and
+		// `#else` too), not in a nested block.
+		p := d.Parent()
+		for p != nil && p != body && isPreprocBlock(p.Kind()) {
+			p = p.Parent()
+		}
+		if p != body {
 			continue
 		}
-		if pass.Cores(d)&core == 0 || d.Ancestor("lambda_expression") != nil {
+		if cores(d)&core == 0 || d.Ancestor("lambda_expression") != nil {
 			continue
 		}
 		t := d.ChildByField("type")
@@ -766,6 +777,12 @@ func (d *drainer) callees(f *grammar.File, n *grammar.Node, in drainFlow) (defs 
 		return nil, drainFlow{mask: stClean}
 	}
 	if defs = d.funcs.Callees(c); len(defs) > 0 {
+		// `cube.Process()` runs its class's Process, not another class's
+		// `Process(args)`.
+		defs = d.funcs.OfClass(n, c, defs)
+		if fit := slices.DeleteFunc(slices.Clone(defs), func(def cxx.FuncDef) bool { return !cxx.Takes(def.Node, len(c.Args)) }); len(fit) > 0 {
+			defs = fit
+		}
 		return defs, drainFlow{}
 	}
 	if d.blind && in.mask&stDirty != 0 && cxx.MaybeProjectCall(c) {
@@ -878,6 +895,11 @@ func (d *drainer) walkSummary(def cxx.FuncDef, in uint8) drainFlow {
 	out := sub.block(def.File, body, drainFlow{mask: in})
 	for _, e := range sub.exits {
 		out = out.union(e.flow)
+	}
+	if out.mask&inFlight != 0 && hasLivePipe(d.funcs, def.Node, def.File.CoresOf, d.core) {
+		// A helper's own TPipe is destroyed as it returns: its
+		// destructor's PIPE_ALL barrier completes what is in flight.
+		return drainFlow{mask: stClean}
 	}
 	if out.mask&inFlight != 0 && out.origin != nil {
 		// Any non-nil origin marks the store as the callee's.

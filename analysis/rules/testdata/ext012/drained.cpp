@@ -47,3 +47,29 @@ extern "C" __global__ __aicore__ void loads_only(__gm__ int64_t *args) {
   AscendC::LocalTensor<float> inUb;
   AscendC::DataCopy(inUb, inGm, 64);
 }
+
+// A helper's own TPipe is destroyed as the helper returns: its PIPE_ALL
+// barrier completes the helper's store before the entry returns.
+__aicore__ inline void copy_with_own_pipe(AscendC::GlobalTensor<float> &outGm) {
+  AscendC::TPipe pipe;
+  AscendC::LocalTensor<float> outUb;
+  AscendC::DataCopy(outGm, outUb, 64);
+}
+
+extern "C" __global__ __aicore__ void pipe_in_helper(__gm__ int64_t *args) {
+  AscendC::GlobalTensor<float> outGm;
+  copy_with_own_pipe(outGm);
+}
+
+// The vector branch of an #if/#elif owns a TPipe that lives to the return.
+extern "C" __global__ __aicore__ void pipe_in_elif(__gm__ int64_t *args) {
+#if defined(__DAV_C220_CUBE__)
+  AscendC::PipeBarrier<PIPE_ALL>();
+#elif defined(__DAV_C220_VEC__)
+  AscendC::TPipe pipe;
+  AscendC::GlobalTensor<float> outGm;
+  AscendC::LocalTensor<float> outUb;
+  AscendC::DataCopy(outGm, outUb, 64);
+#endif
+}
+
