@@ -1207,7 +1207,9 @@ var coreNamesKey = &unit.UnitKey[coreNameSet]{
 			return false
 		}
 		all := derivedNames(defs, reads, func(name string, d unit.NameDef) {
-			if v := cxx.Unparen(d.Value); v != nil && isCoreGetter(v) {
+			// `block_ = static_cast<uint32_t>(get_block_idx(args))`: a
+			// cast keeps the core id.
+			if v := cxx.Uncast(d.Value); v != nil && isCoreGetter(v) {
 				direct[name] = true
 			}
 		})

@@ -44,3 +44,34 @@ extern "C" __global__ __aicore__ void leader_only(__gm__ int64_t *args) {
   }
   partial[blockIdx] = 1.0f;                    // only core 0 gets here
 }
+
+// A member set from the core id through a cast in Init, read in another
+// method: 32-byte records, two cores to a line.
+struct CastRec {
+  float sum;
+  uint32_t count;
+  uint32_t pad[6];
+};
+
+class CastPublisher {
+public:
+  __aicore__ inline void Init(__gm__ int64_t *args) {
+    block_ = static_cast<uint32_t>(get_block_idx(args));
+    recs_ = reinterpret_cast<__gm__ CastRec *>(args[1]);
+  }
+  __aicore__ inline void Publish(float s) {
+    __gm__ CastRec *mine = recs_ + block_;
+    mine->sum = s; // want "EXT013 .*`mine->sum` stores to a GM slot 32 bytes from the next core's \\(`block_` steps 1 × 32-byte `CastRec`"
+    dcci(reinterpret_cast<__gm__ void *>(mine), SINGLE_CACHE_LINE, CACHELINE_OUT);
+    dsb(DSB_DDR);
+  }
+private:
+  uint32_t block_ = 0;
+  __gm__ CastRec *recs_ = nullptr;
+};
+
+extern "C" __global__ __aicore__ void cast_member(__gm__ int64_t *args) {
+  CastPublisher p;
+  p.Init(args);
+  p.Publish(1.0f);
+}
