@@ -86,6 +86,28 @@ type Helper struct {
 	Node    *grammar.Node
 }
 
+// castAt is the type the helper converts the slot to at call: its Cast,
+// or, when that is a template parameter of the helper (`template
+// <typename T> T scalar(args, k) { return static_cast<T>(args[k]); }`),
+// the call's template argument in its place (`scalar<float>(args, 5)`:
+// float); "" when the call does not say.
+func (h *Helper) castAt(call cxx.Call) string {
+	if h.Node == nil || h.Node.Parent() == nil || h.Node.Parent().Kind() != "template_declaration" {
+		return h.Cast
+	}
+	for i, name := range cxx.TemplateParamNames(h.Node) {
+		if name != h.Cast {
+			continue
+		}
+		if i < len(call.TArgs) {
+			t, _ := typeOf(call.TArgs[i])
+			return t
+		}
+		return ""
+	}
+	return h.Cast
+}
+
 // Helpers maps helper names to their shape.
 type Helpers map[string]*Helper
 
@@ -656,7 +678,7 @@ func Accesses(f *grammar.File, consts *cxx.Resolver, helpers Helpers) []Access {
 			if h.Returns || h.Use == UseUnknown {
 				a.setUse(classify(f, n, ids))
 			} else {
-				a.Use, a.Cast = h.Use, h.Cast
+				a.Use, a.Cast = h.Use, h.castAt(call)
 				u := classify(f, n, ids)
 				a.Var = u.varName
 				if h.Use == UseScalar && u.kind == UseScalar && u.castNode != nil && !u.implicit {

@@ -24,7 +24,8 @@ var ScalarABICast = register(&analysis.Analyzer{
 		What: "For scalar slots whose stub declares a dtype: flags an FP32 slot converted by value (`(float)args[k]`, " +
 			"`static_cast<float>(args[k])`, `float x = args[k];`, or after an integer cast that keeps the bits: " +
 			"`static_cast<float>(static_cast<uint32_t>(args[k]))`, `float x = static_cast<int32_t>(args[k]);`; not an integer cast kept in an " +
-			"integer or a union member for a later bit-cast) and a signed INT8/16/32 slot read as a 64-bit integer " +
+			"integer or a union member for a later bit-cast; or through a helper that converts it, a template one to its type argument, " +
+			"`scalar<float>(args, k)`) and a signed INT8/16/32 slot read as a 64-bit integer " +
 			"(`int64_t x = args[k];`, `static_cast<int64_t>(args[k])`, a helper returning the raw 64-bit slot) without " +
 			"truncating it first.",
 		Why: "A scalar slot holds the value's bits zero-extended to 64. An FP32 scalar must be bit-cast " +
@@ -117,6 +118,8 @@ func reportFloatRead(pass *analysis.Pass, a *abi.Access, s *abi.Stub, p *abi.Par
 	read := "a value conversion"
 	if conv != nil {
 		read = "`" + clipText(conv.Text()) + "` (an integer cast that keeps the bits, then a conversion to float)"
+	} else if a.CastNode == nil && a.Via != "" && a.Via != "args[]" {
+		read = "the helper `" + a.Via + "`, a value conversion,"
 	} else if a.CastNode != nil {
 		read = "`" + clipText(a.CastNode.Text()) + "`"
 	}

@@ -13,6 +13,12 @@ __aicore__ inline int64_t wide_arg(__gm__ int64_t *args, int i)
     return static_cast<int64_t>(args[i]);
 }
 
+template <typename T>
+__aicore__ inline T scalar_as(__gm__ int64_t *args, int i)
+{
+    return static_cast<T>(args[i]);
+}
+
 extern "C" __global__ __aicore__ void rms_norm(__gm__ int64_t *args)
 {
     // Right reads: silent.
@@ -32,10 +38,12 @@ extern "C" __global__ __aicore__ void rms_norm(__gm__ int64_t *args)
     double eps3 = args[2];                          // want "FP32 scalar `eps`"
     float eps4 = static_cast<float>(static_cast<uint32_t>(args[2]));  // want "FP32 scalar `eps`.*`static_cast<float>\\(static_cast<uint32_t>\\(args\\[2\\]\\)\\)` \\(an integer cast that keeps the bits, then a conversion to float\\)"
     float eps5 = static_cast<int32_t>(args[2]);     // want "FP32 scalar `eps`.*an integer cast that keeps the bits"
+    float eps6 = scalar_as<float>(args, 2);        // want "FP32 scalar `eps`.*the helper `scalar_as`, a value conversion"
+    int32_t rows_as = scalar_as<int32_t>(args, 3);
     int64_t rows = args[3];                         // want "args\\[3\\] is INT32 scalar `rows`.*as `int64_t`.*static_cast<int32_t>"
     int64_t shift = static_cast<int64_t>(args[5]);  // want "INT32 scalar `shift`"
     int64_t shift2 = wide_arg(args, 5);             // want "INT32 scalar `shift`.*through `wide_arg`"
-    (void)eps_bits; (void)eps_union; (void)eps4; (void)eps5;
+    (void)eps_bits; (void)eps_union; (void)eps4; (void)eps5; (void)eps6; (void)rows_as;
     (void)eps_ok; (void)rows_ok; (void)rows_widened; (void)start; (void)start2; (void)shift_ok;
     (void)eps; (void)eps2; (void)eps3; (void)rows; (void)shift; (void)shift2;
 }
