@@ -28,7 +28,8 @@ var ScalarDMAHandoff = register(&analysis.Analyzer{
 			"written as a constant, `PipeBarrier<PIPE_ALL>()` (`pipe_barrier(PIPE_ALL)`), `SyncAll`, `TPipe::Destroy()`, a " +
 			"helper handed the event (`SyncFunc<HardEvent::S_MTE3>()`), a project function that waits or bars anywhere in it, " +
 			"or an unresolved call named like a wait or a barrier. The queue API alone is not a handoff: `EnQue`/`DeQue` wait " +
-			"between the vector and DMA pipes (`V_MTE3`, `MTE2_V`), never the scalar pipe's. Only the tensor as written is " +
+			"between the vector and DMA pipes (`V_MTE3`, `MTE2_V`), never the scalar pipe's, and a tensor taken back from a queue " +
+			"(`t = que.DeQue<T>()`) is the buffer the queue's last `EnQue` in the function held. Only the tensor as written is " +
 			"followed: a DMA of a view (`t[64]`), a tensor assigned again between the two, a path that leaves between them " +
 			"(`return`, `break`, `continue`), the two sides in branches that exclude each other, or one inside a lambda are " +
 			"not judged. Handoffs chain: a wait of V on MTE2 then of S on V orders the read after the copy, and a wait of V on S " +
@@ -146,10 +147,23 @@ type handoffOp struct {
 	node *grammar.Node
 	// kind: 'w' a scalar write of UB, 'r' a scalar read of UB, 'o' a DMA
 	// out of UB, 'i' a DMA into UB, 's' a handoff, 'a' an assignment of a
-	// tensor.
+	// tensor, 'q' a tensor taken back from a queue (`t = que.DeQue<T>()`):
+	// from there on root names the buffer `from` was when it was queued.
 	kind byte
 	root string
+	from string
+	// name is the tensor as written, when root is the buffer it was
+	// queued as.
+	name string
 	sync handoff
+}
+
+// written is the op's tensor as the code names it there.
+func (op handoffOp) written() string {
+	if op.name != "" {
+		return op.name
+	}
+	return op.root
 }
 
 func runScalarDMAHandoff(pass *analysis.Pass) {
@@ -235,12 +249,12 @@ func (h *handoffs) check(fn *grammar.Node) {
 func (h *handoffs) report(use, op handoffOp) {
 	var msg, rel string
 	if use.kind == 'o' {
-		msg = "this DMA copies `" + use.root + "` out of UB after the scalar write `" + shortText(op.node) + "`" + fileLine(h.pass, h.pass.File, op.node) +
+		msg = "this DMA copies `" + use.written() + "` out of UB after the scalar write `" + shortText(op.node) + "`" + fileLine(h.pass, h.pass.File, op.node) +
 			" with no S→MTE3 handoff between them: MTE3 can read UB before the store lands and write stale data to GM; " +
 			"add `SetFlag<HardEvent::S_MTE3>(id); WaitFlag<HardEvent::S_MTE3>(id);` before the copy"
 		rel = "the scalar write of UB"
 	} else {
-		msg = "this scalar read of `" + use.root + "` follows the DMA into it `" + shortText(op.node) + "`" + fileLine(h.pass, h.pass.File, op.node) +
+		msg = "this scalar read of `" + use.written() + "` follows the DMA into it `" + shortText(op.node) + "`" + fileLine(h.pass, h.pass.File, op.node) +
 			" with no MTE2→S handoff between them: the scalar unit can read UB before the copy lands; " +
 			"add `SetFlag<HardEvent::MTE2_S>(id); WaitFlag<HardEvent::MTE2_S>(id);` before the read"
 		rel = "the DMA into UB"
@@ -266,12 +280,12 @@ func (h *handoffs) ops(body *grammar.Node) []handoffOp {
 		case "assignment_expression":
 			if l := cxx.Unparen(n.ChildByField("left")); l != nil && l.Kind() == "identifier" || l != nil && l.Kind() == "field_expression" {
 				if r := cxx.Root(l); h.local(r) {
-					out = append(out, handoffOp{node: n, kind: 'a', root: r})
+					out = append(out, h.assigned(n, r, n.ChildByField("right")))
 				}
 			}
 		case "init_declarator":
 			if d := n.ChildByField("declarator"); d != nil && d.Kind() == "identifier" && h.local(d.Text()) {
-				out = append(out, handoffOp{node: n, kind: 'a', root: d.Text()})
+				out = append(out, h.assigned(n, d.Text(), n.ChildByField("value")))
 			}
 		}
 	}
@@ -279,8 +293,63 @@ func (h *handoffs) ops(body *grammar.Node) []handoffOp {
 		if op, ok := h.op(n); ok {
 			out = append(out, op)
 		}
+		// `que.EnQue(t)`: the queue holds t's buffer until DeQue.
+		if c, ok := cxx.AsCall(n); ok && c.Name == "EnQue" && c.Receiver != nil && len(c.Args) == 1 {
+			if r := plainTensor(c.Args[0]); r != "" && h.local(r) {
+				out = append(out, handoffOp{node: n, kind: 'e', root: r, from: c.Receiver.Text()})
+			}
+		}
 	}
 	sortOps(out)
+	return dequeued(out)
+}
+
+// assigned is the op of an assignment of local tensor root from value: a
+// queue's DeQue (kind 'q', from its queue) or any other value ('a').
+func (h *handoffs) assigned(n *grammar.Node, root string, value *grammar.Node) handoffOp {
+	if c, ok := cxx.AsCall(cxx.Unparen(value)); ok && c.Name == "DeQue" && c.Receiver != nil {
+		return handoffOp{node: n, kind: 'q', root: root, from: c.Receiver.Text()}
+	}
+	return handoffOp{node: n, kind: 'a', root: root}
+}
+
+// dequeued follows buffers through their queues: a tensor taken back by
+// `t = que.DeQue<T>()` is the buffer the latest `que.EnQue(s)` before it
+// queued (`s = que.DeQue<T>()` keeps s's), so a DMA into s before the
+// queue and a scalar read of t after it meet. The queue ops ('e', 'q')
+// leave the list; a DeQue from a queue nothing enqueued here is an
+// assignment.
+func dequeued(ops []handoffOp) []handoffOp {
+	queued := map[string]string{} // queue -> buffer root
+	alias := map[string]string{}  // tensor -> buffer root
+	out := ops[:0]
+	for _, op := range ops {
+		switch op.kind {
+		case 'e':
+			r := op.root
+			if a, ok := alias[r]; ok {
+				r = a
+			}
+			queued[op.from] = r
+			continue
+		case 'q':
+			if r, ok := queued[op.from]; ok {
+				if r == op.root {
+					delete(alias, op.root)
+				} else {
+					alias[op.root] = r
+				}
+				continue
+			}
+			op.kind = 'a'
+		}
+		if op.kind == 'a' {
+			delete(alias, op.root)
+		} else if a, ok := alias[op.root]; ok {
+			op.name, op.root = op.root, a
+		}
+		out = append(out, op)
+	}
 	return out
 }
 

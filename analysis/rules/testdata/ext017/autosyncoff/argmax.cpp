@@ -51,7 +51,7 @@ extern "C" __global__ __aicore__ void queued_out(GM_ADDR idx) {
   }
   outQ.EnQue(out);
   out = outQ.DeQue<int32_t>();
-  DataCopy(idxGm, out, 8);
+  DataCopy(idxGm, out, 8); // want "warning: EXT017 .*copies `out` out of UB after the scalar write `out.SetValue\\(i, i\\)`"
   LocalTensor<int32_t> last = outQ.AllocTensor<int32_t>();
   last.SetValue(0, 1);
   outQ.EnQue<int32_t>(last);
