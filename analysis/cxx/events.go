@@ -789,8 +789,18 @@ func (a *eventAnalysis) correlatedIfs(f *grammar.File, nodes []*grammar.Node, i 
 	if first == nil {
 		return nil, 0
 	}
+	// A member or global the test reads may change in any call between
+	// (`if (phase_) ...; Advance(); if (phase_) ...`); a local only as
+	// written.
+	fn := EnclosingFunction(first)
+	shared := false
+	for name := range names {
+		if d, _ := LocalDecl(name, first, fn); d == nil && !slices.ContainsFunc(Params(fn), func(p Param) bool { return p.Name == name }) {
+			shared = true
+		}
+	}
 	for j := i + 1; j < len(nodes) && j-i <= maxCorrelated; j++ {
-		if writesName(nodes[j-1], names) {
+		if writesName(nodes[j-1], names) || shared && a.callsOtherThanEvents(nodes[j-1]) {
 			return nil, 0
 		}
 		second, k, _ := a.plainIf(f, nodes[j])
@@ -823,6 +833,19 @@ func (a *eventAnalysis) correlatedIfs(f *grammar.File, nodes []*grammar.Node, i 
 		return unionOutcome(taken, skipped), j
 	}
 	return nil, 0
+}
+
+// callsOtherThanEvents reports whether n holds a call that is not an
+// event operation (`set_flag`, `WaitFlag<...>`, ...).
+func (a *eventAnalysis) callsOtherThanEvents(n *grammar.Node) bool {
+	found := false
+	n.Walk(func(c *grammar.Node) bool {
+		if c.Kind() == "call_expression" && a.op(c) == nil {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // plainIf returns n when it is an if compiled on the core whose condition

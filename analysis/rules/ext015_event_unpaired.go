@@ -37,7 +37,7 @@ var EventUnpaired = register(&analysis.Analyzer{
 			"precedes on any path. Loops are followed to their fixed point (a ping-pong `EVENT_ID0`/`EVENT_ID1` pair set " +
 			"before the loop, waited and set again inside and waited after it pairs up), `break`, `continue`, early " +
 			"returns, `switch`, core guards and `if constexpr` count; two ifs of a block on the same plain condition (no call), with " +
-			"nothing between them writing a name it reads, take the same branch (`if (t & 1) wait(ID1); ... if (t & 1) set(ID1);` " +
+			"nothing between them writing a name it reads (nor, for a member or global, calling anything), take the same branch (`if (t & 1) wait(ID1); ... if (t & 1) set(ID1);` " +
 			"in a parity ping-pong), so their branches pair up instead of joining. Only what holds on every path reaching a point " +
 			"is reported: a wait under `if (i > 0)` that pairs with the previous iteration's set is silent. A counted " +
 			"loop (`for (i = 0; i < n; ++i)`, or `i = 0; while (i < n) { ...; ++i; }` where only the body moves `i`) whose bound is a task input or a constant past its start is taken to " +

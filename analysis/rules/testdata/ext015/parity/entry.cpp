@@ -62,3 +62,27 @@ extern "C" __global__ __aicore__ void parity_changed(__gm__ int64_t *args) {
     }
   }
 }
+
+// The test reads a member a call between the two ifs changes: they need
+// not agree, and nothing is pending on every path.
+struct Pinger {
+  int64_t phase_ = 0;
+  __aicore__ inline void Advance() { phase_ = 1 - phase_; }
+  __aicore__ inline void Run(int64_t tiles) {
+    set_flag(PIPE_V, PIPE_MTE2, EVENT_ID5);
+    for (int64_t t = 0; t < tiles; ++t) {
+      if (phase_ == 0) {
+        wait_flag(PIPE_V, PIPE_MTE2, EVENT_ID5);
+      }
+      Advance();
+      if (phase_ == 0) {
+        set_flag(PIPE_V, PIPE_MTE2, EVENT_ID5);
+      }
+    }
+  }
+};
+
+extern "C" __global__ __aicore__ void parity_member(__gm__ int64_t *args) {
+  Pinger p;
+  p.Run(args[0]);
+}
