@@ -301,6 +301,16 @@ func TestMaskMoreKeywords(t *testing.T) {
 			"__ssbuf__", "__ssbuf__", "__global__", "__vector__", "__gm__", "__cube__", "__tiling_data_ptr__"}}})
 }
 
+// An unnamed enum with a fixed underlying type reads as its enumerators;
+// a named one, and `enum class`, need nothing.
+func TestMaskUnnamedEnumBase(t *testing.T) {
+	checkCoverage(t, []coverageCase{
+		{"unnamed", "namespace kv {\nenum : int32_t { kOut = 0, kIn = 1 };\nenum :\n  std::uint8_t\n{ kA };\n}\n",
+			[]string{": int32_t ", ":\n  std::uint8_t\n"}},
+		{"named", "enum Slot : int32_t { kOut = 0 };\nenum class Mode : uint8_t { kA };\nint x = a ? b : c;\n", nil},
+	})
+}
+
 // A macro the file defines to paste its arguments (`CONCAT(a, b)` through
 // `a##b`) reads as one name wherever it names a class, a function or a
 // test; a macro that pastes nothing (pto-isa's TCONCAT op) stays a call.

@@ -279,6 +279,13 @@ func Mask(src []byte) ([]byte, []Span) {
 				}
 				e = end
 				last = 'A'
+			case string(word) == "enum" && unnamedEnumBase(src, e) > 0:
+				// `enum : int32_t { kA = 0 };`: an unnamed enum with a fixed
+				// type, which tree-sitter-cpp reads only named. The type
+				// is blanked; the enumerators are what is read.
+				end := unnamedEnumBase(src, e)
+				blank(skipSpace(src, e), end)
+				e = end
 			case string(word) == "__volatile__":
 				// GNU's spelling, which tree-sitter-cpp reads nowhere
 				// (`__asm__ __volatile__("" ::: "memory")`): the keyword,
@@ -848,6 +855,26 @@ func elseAt(src []byte, i int) bool {
 }
 
 // skipSpaceComments skips blanks, newlines and comments from i.
+// unnamedEnumBase returns, for `enum` ending at e followed by a fixed
+// underlying type and no name (`enum : int32_t {`), the offset of the
+// `{`; 0 for any other enum.
+func unnamedEnumBase(src []byte, e int) int {
+	k := skipSpace(src, e)
+	if k >= len(src) || src[k] != ':' || k+1 < len(src) && src[k+1] == ':' {
+		return 0
+	}
+	for j := k + 1; j < len(src) && j-k < 128; j++ {
+		switch c := src[j]; {
+		case c == '{':
+			return j
+		case c == ':' || c == '_' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || isIdent(c):
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
 func skipSpaceComments(src []byte, i int) int {
 	for i = skipSpace(src, i); i+1 < len(src) && src[i] == '/' && (src[i+1] == '/' || src[i+1] == '*'); i = skipSpace(src, i) {
 		i, _ = CommentEnd(src, i)
