@@ -1093,7 +1093,15 @@ func (s *falseSharing) testsCore(fn, cond *grammar.Node, op string) bool {
 func (s *falseSharing) diagnostic(a *cxx.Access, idx *grammar.Node, st slotStep) analysis.Diagnostic {
 	t, size := st.coreTerm, st.size
 	if len(t.syms) > 0 {
-		return s.symDiagnostic(a, st)
+		d := s.symDiagnostic(a, st)
+		if run := s.runCounter(a, idx); run != "" && len(t.syms) == 1 {
+			// A core's slots are a run (`y[yBase + i]` over i): its
+			// ends meet the next core's even when the stride is long.
+			d.Message = strings.Replace(d.Message, "; let one core store",
+				fmt.Sprintf("; each core also stores a run of slots (over `%s`): where a run reaches the end of its core's `%s` elements, it shares that line with the next core's first unless `%s` × %d bytes is a whole number of 64-byte lines; let one core store",
+					run, shortText(t.syms[0].x), shortText(t.syms[0].x), size), 1)
+		}
+		return d
 	}
 	step := abs(t.coef) * size
 	per := cacheLine / step
@@ -1521,6 +1529,55 @@ func mentionsName(e *grammar.Node, name string) bool {
 		}
 		return !found
 	})
+	return found
+}
+
+// runCounter is the counter of a `for` loop around store a that its index
+// idx reads, itself or through a local's one definition (`yo = yBase +
+// i; y[yo + 1] = v`): the core stores a run of slots; "" for none.
+func (s *falseSharing) runCounter(a *cxx.Access, idx *grammar.Node) string {
+	if idx == nil {
+		return ""
+	}
+	counters := map[string]bool{}
+	for p := a.Node.Parent(); p != nil && p != a.Func(); p = p.Parent() {
+		if p.Kind() != "for_statement" {
+			continue
+		}
+		if init := p.ChildByField("initializer"); init != nil && !s.mentionsCore(a.Func(), init, 0) {
+			// Not a grid-stride loop (`for (r = core; ...; r += cores)`):
+			// its counter is the core's slot, not a run.
+			init.Walk(func(n *grammar.Node) bool {
+				if n.Kind() == "init_declarator" {
+					if d := n.ChildByField("declarator"); d != nil && d.Kind() == "identifier" {
+						counters[d.Text()] = true
+					}
+				}
+				return true
+			})
+		}
+	}
+	if len(counters) == 0 {
+		return ""
+	}
+	found := ""
+	var read func(e *grammar.Node, depth int)
+	read = func(e *grammar.Node, depth int) {
+		e.Walk(func(n *grammar.Node) bool {
+			if found != "" || n.Kind() != "identifier" {
+				return found == ""
+			}
+			if counters[n.Text()] {
+				found = n.Text()
+			} else if depth == 0 {
+				if def := s.definition(a.Func(), n); def != nil {
+					read(def, 1)
+				}
+			}
+			return found == ""
+		})
+	}
+	read(idx, 0)
 	return found
 }
 

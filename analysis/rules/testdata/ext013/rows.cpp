@@ -94,3 +94,17 @@ extern "C" __global__ __aicore__ void row_stats_member(GM_ADDR stats, GM_ADDR pa
   op.Init(stats, padded);
   op.Process();
 }
+
+// Rows dealt out grid-stride, each stored whole by scalar: the rows are
+// far apart for a large `cols`, but where one row ends the next core's
+// starts, in one line, unless `cols` floats fill whole lines.
+extern "C" __global__ __aicore__ void row_runs(GM_ADDR y, uint32_t rows, uint32_t cols) {
+  AscendC::GlobalTensor<float> yGm;
+  yGm.SetGlobalBuffer((__gm__ float *)y);
+  for (uint32_t r = AscendC::GetBlockIdx(); r < rows; r += AscendC::GetBlockNum()) {
+    const uint32_t base = r * cols;
+    for (uint32_t i = 0; i < cols; ++i) {
+      yGm.SetValue(base + i, 0.0f); // want "EXT013 .*while `cols` is below 16.*each core also stores a run of slots \\(over `i`\\): where a run reaches the end of its core's `cols` elements"
+    }
+  }
+}
