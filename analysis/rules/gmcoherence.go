@@ -181,7 +181,7 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 		// Only an invalidation inside the loop refreshes the line on
 		// every iteration.
 		l = prec.loops.aroundCounted(l, a.Node, fn)
-		if index.NextCovering(cxx.Invalidate, o, cores, l.Start, l.End, nil) < 0 {
+		if index.NextCovering(cxx.Invalidate, o, cores, l.Start, l.End, nil) < 0 && !(!o.Known() && invalidatesRootIn(l, a.Root())) {
 			if v.Hazard == "" && decided >= 0 {
 				// The line a touched wait or DMA write before the
 				// invalidation made stale, if any.
@@ -1280,4 +1280,32 @@ func isSizeof(fn *grammar.Node, text, elem string) bool {
 		return !ok
 	})
 	return ok
+}
+
+// invalidatesRootIn reports whether loop l calls a cache invalidation
+// (`dcci`, `DataCacheCleanAndInvalid`, a project helper named like one)
+// on the pointer or tensor named root: the loop refreshes the line a read
+// through root polls, where the memory's origin is not known (a pointer a
+// method handed back) and the effect index cannot match them.
+func invalidatesRootIn(l *grammar.Node, root string) bool {
+	if root == "" {
+		return false
+	}
+	found := false
+	l.Walk(func(n *grammar.Node) bool {
+		if found || n.Kind() != "call_expression" {
+			return !found
+		}
+		c, ok := cxx.AsCall(n)
+		if !ok || !strings.Contains(strings.ToLower(c.Name), "dcci") && !strings.Contains(c.Name, "DataCacheCleanAndInvalid") {
+			return true
+		}
+		for _, arg := range c.Args {
+			if cxx.Root(cxx.Uncast(arg)) == root {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -63,3 +63,28 @@ extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {
   dcci(&flag[blk], SINGLE_CACHE_LINE, CACHELINE_OUT);
   dsb(DSB_DDR);
 }
+
+// A signal word a method hands back: the loop's dcci of that pointer
+// refreshes the line it polls; without it the loop spins.
+struct SignalSlots {
+  __gm__ int32_t *base;
+  __aicore__ inline __gm__ int32_t *signal(uint32_t r) const { return base + r * 16; }
+};
+
+extern "C" __global__ __aicore__ void poll_method(__gm__ int64_t *args) {
+  SignalSlots slots{reinterpret_cast<__gm__ int32_t *>(args[0])};
+  const int32_t epoch = static_cast<int32_t>(args[1]);
+  __gm__ int32_t *sig = slots.signal(3);
+  while (true) {
+    dcci(sig, SINGLE_CACHE_LINE);
+    if (*sig == epoch) {
+      break;
+    }
+  }
+  __gm__ int32_t *other = slots.signal(4);
+  while (true) {
+    if (*other == epoch) { // want "warning: EXT001 .*read in a polling loop"
+      break;
+    }
+  }
+}
