@@ -26,7 +26,8 @@ var CrossCoreLaneImbalance = register(&analysis.Analyzer{
 		What: "Flags `CrossCoreSetFlag<1|2, pipe>(id)`, `NotifyEvent<pipe>(id)` and raw `ffts_cross_core_sync(pipe, cfg)` " +
 			"with mode 1 or 2 that the vector core compiles under a condition on the sub-block (lane) id: " +
 			"`get_sub_block_id(args)`, `GetSubBlockIdx()`, `get_subblockid()`, or a value derived from them (a local, a " +
-			"member, a helper's return, a parameter every caller passes a lane value to, a variable assigned under a " +
+			"member, a helper's return, a parameter every caller passes a lane value to (callers in the unit's other files too, as a " +
+			"header's helper called from the kernel), a variable assigned under a " +
 			"lane test, a GM word read at a lane's own address; a field of a value object — a local declared by value, a parameter, or, " +
 			"in a method run on such an object, its class's own fields — holds what was stored in that object by its constructor, " +
 			"its assignments and the unit's methods run on it or handed it, not what every object's field of that name holds); and such sets after a `return` under a lane condition in " +
@@ -76,7 +77,9 @@ func runCrossCoreLaneImbalance(pass *analysis.Pass) {
 	if len(sets) == 0 {
 		return
 	}
-	vm := pass.Closure().Variance(pass.Spend)
+	// The unit's variance, not the file's: a header's helper tests a lane
+	// its includer passes in (`publish(get_sub_block_id(args))`).
+	vm := pass.Reach().Variance(pass.Spend)
 	// Each function's sets, gathered once: handing every function every
 	// set of the file is quadratic in a file of many small functions.
 	fns := make([]*grammar.Node, len(sets))
