@@ -160,6 +160,15 @@ type frame struct {
 	takenC Cores
 }
 
+// enter makes directive d (an #elif or #else of f's group) the group's
+// current branch, run on cores own.
+func (f *frame) enter(d *Directive, own Cores) {
+	d.Group = f.open
+	d.BranchCores = own
+	d.Sure = sureCores(f.cur)
+	f.curC = own
+}
+
 // ScanGuards runs the preprocessor conditionals of src for the cube and the
 // vector device compile. Unknown conditions keep code in both.
 func ScanGuards(src []byte) *Guards { return ScanGuardsWith(src, nil) }
@@ -348,10 +357,7 @@ func evalDirectives(dirs []Directive, pre map[string]bool, confs [2]config) *Gua
 					f.cur[cfg] = triAnd(triNot(f.taken[cfg]), r[cfg])
 					f.taken[cfg] = triOr(f.taken[cfg], r[cfg])
 				}
-				d.Group = f.open
-				d.BranchCores = own
-				d.Sure = sureCores(f.cur)
-				f.curC = own
+				f.enter(&d, own)
 			}
 			g.Directives = append(g.Directives, d)
 			push(end)
@@ -366,10 +372,7 @@ func evalDirectives(dirs []Directive, pre map[string]bool, confs [2]config) *Gua
 						own |= Cores(1 << cfg)
 					}
 				}
-				d.Group = f.open
-				d.BranchCores = own
-				d.Sure = sureCores(f.cur)
-				f.curC = own
+				f.enter(&d, own)
 			}
 			g.Directives = append(g.Directives, d)
 			push(end)

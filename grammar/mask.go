@@ -308,7 +308,7 @@ func Mask(src []byte) ([]byte, []Span) {
 				// `REG_OP(Add).INPUT(x, ...).OP_END_FACTORY_REG(Add)`: the
 				// macro ends the registration's statement, written
 				// without a ';'. It reads as that ';'.
-				if end := balancedEnd(src, skipBlankAt(src, e), 1024); end > 0 && src[min(skipSpace(src, end), len(src)-1)] != ';' {
+				if end := BalancedEnd(src, skipBlankAt(src, e), 1024); end > 0 && src[min(skipSpace(src, end), len(src)-1)] != ';' {
 					dot := i - 1
 					for src[dot] != '.' {
 						dot-- // blanks only: prevByte saw the '.'
@@ -325,7 +325,7 @@ func Mask(src []byte) ([]byte, []Span) {
 					last = ';'
 				}
 			case word[0] == '_' && pipeQualifiers[string(word)]:
-				if end := balancedEnd(src, skipBlank(e), 1024); end > 0 {
+				if end := BalancedEnd(src, skipBlank(e), 1024); end > 0 {
 					e = end // `__launch_bounds__(sizeof(T) <= 4 ? 1024 : 512)`
 				}
 				blank(i, e)
@@ -346,7 +346,7 @@ func Mask(src []byte) ([]byte, []Span) {
 				// function type whose parameters fail on the values. The
 				// arguments go; the alias names the macro.
 				a := aliasMacroArgs(src, e)
-				end := balancedEnd(src, a, 1024)
+				end := BalancedEnd(src, a, 1024)
 				blank(a, end)
 				e = end
 			case string(word) == "namespace" || string(word) == "extern":
@@ -358,7 +358,7 @@ func Mask(src []byte) ([]byte, []Span) {
 				// __attribute__((always_inline)) AICORE void f(` keeps
 				// AICORE in declaration position.
 				touch()
-				if end := balancedEnd(src, skipBlankAt(src, e), 4096); end > 0 {
+				if end := BalancedEnd(src, skipBlankAt(src, e), 4096); end > 0 {
 					e = end
 				}
 			case (string(word) == "template" || string(word) == "operator") && afterMember(src, i) && memberCallEnd(src, i, e) > 0:
@@ -929,7 +929,7 @@ func blockAfterMacro(src []byte, e int) int {
 	if !byteAt(src, j, '(') {
 		return 0
 	}
-	if j = balancedEnd(src, j, 1024); j == 0 {
+	if j = BalancedEnd(src, j, 1024); j == 0 {
 		return 0
 	}
 	if k := skipBlankAt(src, j); k > j && byteAt(src, k, '{') {
@@ -1185,9 +1185,10 @@ func dependentCall(src []byte, e int) bool {
 	return k < len(src) && src[k] == '('
 }
 
-// balancedEnd returns the end of the parenthesized list at i (nested
-// parentheses, literals and comments skipped) within limit bytes, or 0.
-func balancedEnd(src []byte, i, limit int) int {
+// BalancedEnd returns the end of the parenthesized list at i (nested
+// parentheses, literals and comments skipped) within limit bytes, or 0
+// (none there, not closed by then, or a directive inside it).
+func BalancedEnd(src []byte, i, limit int) int {
 	if i >= len(src) || src[i] != '(' {
 		return 0
 	}
@@ -1221,7 +1222,7 @@ func balancedEnd(src []byte, i, limit int) int {
 // definition or a declaration). Otherwise 0.
 func registrationEnd(src []byte, e int) int {
 	j := skipBlankAt(src, e)
-	end := balancedEnd(src, j, 8192)
+	end := BalancedEnd(src, j, 8192)
 	if end == 0 {
 		return 0
 	}
@@ -1256,7 +1257,7 @@ func registrationEnd(src []byte, e int) int {
 // the invocation, or 0 when it is not that shape.
 func tilingDataBegin(src []byte, i, e int, ensure func(), out *[]byte, spans *[]Span) int {
 	j := skipBlankAt(src, e)
-	end := balancedEnd(src, j, 256)
+	end := BalancedEnd(src, j, 256)
 	if end == 0 {
 		return 0
 	}
@@ -1288,7 +1289,7 @@ func tilingDataBegin(src []byte, i, e int, ensure func(), out *[]byte, spans *[]
 // It returns the end of the invocation, or 0 when it is not that shape.
 func tilingField(src []byte, i, e int, blank func(s, e int)) int {
 	j := skipBlankAt(src, e)
-	end := balancedEnd(src, j, 512)
+	end := BalancedEnd(src, j, 512)
 	if end == 0 {
 		return 0
 	}
@@ -1582,7 +1583,7 @@ func startsDeclaration(src []byte, e int, body bool) bool {
 func loopAfterMacro(src []byte, e int, close bool) int {
 	j := skipBlankAt(src, e)
 	if j < len(src) && src[j] == '(' {
-		if j = balancedEnd(src, j, 1024); j == 0 {
+		if j = BalancedEnd(src, j, 1024); j == 0 {
 			return 0
 		}
 		j = skipBlankAt(src, j)
@@ -1629,7 +1630,7 @@ func declMacroEnd(src []byte, e int, body bool) int {
 	}
 	end := e
 	if a := skipBlankAt(src, e); a < len(src) && src[a] == '(' {
-		if end = balancedEnd(src, a, 1024); end == 0 {
+		if end = BalancedEnd(src, a, 1024); end == 0 {
 			return 0
 		}
 	}
@@ -1653,7 +1654,7 @@ func declMacroEnd(src []byte, e int, body bool) int {
 		}
 		k = w
 		if a := skipBlankAt(src, w); a < len(src) && src[a] == '(' {
-			if k = balancedEnd(src, a, 1024); k == 0 {
+			if k = BalancedEnd(src, a, 1024); k == 0 {
 				return 0
 			}
 		}
@@ -1681,7 +1682,7 @@ func aliasMacroArgs(src []byte, e int) int {
 	if !isMacroName(src[i:j]) || !byteAt(src, j, '(') {
 		return 0
 	}
-	if end := balancedEnd(src, j, 1024); end == 0 || !byteAt(src, skipSpace(src, end), ';') {
+	if end := BalancedEnd(src, j, 1024); end == 0 || !byteAt(src, skipSpace(src, end), ';') {
 		return 0
 	}
 	return j

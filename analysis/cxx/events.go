@@ -789,23 +789,16 @@ func (a *eventAnalysis) correlatedIfs(f *grammar.File, nodes []*grammar.Node, i 
 	if first == nil {
 		return nil, 0
 	}
-	// A member or global the test reads may change in any call between
-	// (`if (phase_) ...; Advance(); if (phase_) ...`); a local only as
-	// written.
-	fn := EnclosingFunction(first)
-	shared := false
-	for name := range names {
-		if d, _ := LocalDecl(name, first, fn); d == nil && !slices.ContainsFunc(Params(fn), func(p Param) bool { return p.Name == name }) {
-			shared = true
-		}
-	}
 	for j := i + 1; j < len(nodes) && j-i <= maxCorrelated; j++ {
-		if writesName(nodes[j-1], names) || shared && a.callsOtherThanEvents(nodes[j-1]) {
+		if writesName(nodes[j-1], names) {
 			return nil, 0
 		}
 		second, k, _ := a.plainIf(f, nodes[j])
 		if second == nil || k != key {
 			continue
+		}
+		if a.sharedNameCalled(first, names, nodes[i:j]) {
+			return nil, 0
 		}
 		branches := func(pick func(n *grammar.Node) *grammar.Node) *outcome {
 			acc := &outcome{n: a.id()}
@@ -833,6 +826,23 @@ func (a *eventAnalysis) correlatedIfs(f *grammar.File, nodes []*grammar.Node, i 
 		return unionOutcome(taken, skipped), j
 	}
 	return nil, 0
+}
+
+// sharedNameCalled reports whether the test of if first reads a member or
+// global (names not declared in its function) and one of the statements
+// from first up to the next if on its test calls anything but an event
+// operation: the call may change it (`if (phase_) ...; Advance(); if
+// (phase_) ...`). A local changes only as written (writesName).
+func (a *eventAnalysis) sharedNameCalled(first *grammar.Node, names map[string]bool, between []*grammar.Node) bool {
+	fn := EnclosingFunction(first)
+	params := Params(fn)
+	shared := false
+	for name := range names {
+		if d, _ := LocalDecl(name, first, fn); d == nil && !slices.ContainsFunc(params, func(p Param) bool { return p.Name == name }) {
+			shared = true
+		}
+	}
+	return shared && slices.ContainsFunc(between, a.callsOtherThanEvents)
 }
 
 // callsOtherThanEvents reports whether n holds a call that is not an

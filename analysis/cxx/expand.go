@@ -394,9 +394,9 @@ func Instantiations(f *grammar.File, def func(string) *Macro, kernel map[string]
 }
 
 // argListEnd is where the parenthesised list starting at src[j] (after
-// blanks) ends: past its closing parenthesis, strings, character
-// literals and comments skipped; j+limit (or the text's end) when it does
-// not close by then, and j when no list starts there.
+// blanks) ends: past its closing parenthesis (grammar.BalancedEnd);
+// j+limit (or the text's end) when it does not close by then, and j when
+// no list starts there.
 func argListEnd(src []byte, j, limit int) int {
 	stop := min(len(src), j+limit)
 	i := j
@@ -406,23 +406,8 @@ func argListEnd(src []byte, j, limit int) int {
 	if i >= stop || src[i] != '(' {
 		return j
 	}
-	depth := 0
-	for i < stop {
-		switch c := src[i]; {
-		case c == '/' && i+1 < len(src) && (src[i+1] == '/' || src[i+1] == '*'):
-			i, _ = grammar.CommentEnd(src, i)
-			continue
-		case c == '"' || c == '\'':
-			i = grammar.QuotedEnd(src, i)
-			continue
-		case c == '(':
-			depth++
-		case c == ')':
-			if depth--; depth == 0 {
-				return i + 1
-			}
-		}
-		i++
+	if end := grammar.BalancedEnd(src, i, stop-i); end > 0 {
+		return end
 	}
 	return stop
 }
