@@ -47,6 +47,24 @@ const (
 //   - an unresolved call named like a wait or a barrier: all of them,
 //     as a NamedWait.
 func StoreDrain(c Call, funcs *Funcs) (pipes uint8, kind WaitKind) {
+	return storeDrain(c, funcs, false)
+}
+
+// ScalarDrain is StoreDrain as the scalar unit sees it: the store pipes
+// whose writes are complete when the scalar unit runs past the call, so
+// that its own later reads, or the return it reaches (the runtime's
+// scalar reports the task done), come after them. A wait on an event is
+// executed by the pipe it names second: `WaitFlag<HardEvent::MTE3_V>`
+// stalls the vector pipe, while the scalar unit runs on and may return
+// with the store still queued; only `_S` events stall the scalar unit. A
+// barrier on the store pipe itself (`PipeBarrier<PIPE_MTE3>`) is still
+// taken as a drain: the documentation says only that it orders that
+// pipe, so the rules say less there.
+func ScalarDrain(c Call, funcs *Funcs) (pipes uint8, kind WaitKind) {
+	return storeDrain(c, funcs, true)
+}
+
+func storeDrain(c Call, funcs *Funcs, scalar bool) (pipes uint8, kind WaitKind) {
 	switch c.Name {
 	case "PipeBarrier", "pipe_barrier":
 		return barrierPipes(BarrierPipe(c)), Waits
@@ -63,10 +81,16 @@ func StoreDrain(c Call, funcs *Funcs) (pipes uint8, kind WaitKind) {
 		if op.Set {
 			return 0, Waits
 		}
+		if scalar && !scalarWaits(op.Pair) {
+			return 0, Waits
+		}
 		return eventSource(op.Pair), Waits
 	}
 	unresolved := len(funcs.Callees(c)) == 0
-	if src := handedEvent(c, unresolved); src != 0 {
+	if src, pair := handedEvent(c, unresolved); src != 0 {
+		if scalar && !scalarWaits(pair) {
+			return 0, Waits
+		}
 		return src, Waits
 	}
 	if unresolved {
@@ -111,20 +135,35 @@ func barrierPipes(pipe string) uint8 {
 // names only its parameter), or as an argument of a wait or of a project
 // helper (which passes it on to a wait the walk cannot decode). An
 // unresolved call handed the event as a value is not taken to wait for it.
-func handedEvent(c Call, unresolved bool) uint8 {
+func handedEvent(c Call, unresolved bool) (uint8, string) {
 	if strings.HasSuffix(c.Name, "EventID") || strings.Contains(c.Name, "Set") && !strings.Contains(c.Name, "Wait") {
-		return 0
+		return 0, ""
 	}
 	args := c.TArgs
 	if !unresolved || strings.Contains(c.Name, "Wait") {
 		args = append(append([]*grammar.Node(nil), c.TArgs...), c.Args...)
 	}
 	for _, a := range args {
-		if src := eventSource(lastSegment(a.Text())); src != 0 {
-			return src
+		pair := lastSegment(a.Text())
+		if src := eventSource(pair); src != 0 {
+			return src, pair
 		}
 	}
-	return 0
+	return 0, ""
+}
+
+// scalarWaits reports whether a wait on the event pair ("MTE3_S",
+// "FIX_V") stalls the scalar unit: the pipe named second waits.
+func scalarWaits(pair string) bool {
+	i := strings.IndexByte(pair, '_')
+	if i < 0 {
+		return false
+	}
+	switch pair[i+1:] {
+	case "S", "ALL":
+		return true
+	}
+	return false
 }
 
 func lastSegment(s string) string {

@@ -39,8 +39,8 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"polling loop whose `dcci` comes after it (`while (*sig != v) dcci(sig, ...);`) is a `warning` when the line " +
 			"can be cached as the loop starts: this core accessed it before, or the loop ran before (an earlier call of " +
 			"its function, or a loop around the call: the read that ended the loop left the line cached). A read of memory this core's own DMA wrote is also a `warning` when nothing between the write and " +
-			"the read waits for the MTE3 pipe (`SetFlag`/`WaitFlag<HardEvent::MTE3_S>`, any `WaitFlag` on an `MTE3_*` " +
-			"event, `PipeBarrier<PIPE_ALL>` or `<PIPE_MTE3>`, `pipe_barrier(PIPE_ALL)`, a hardware `SyncAll`, a helper " +
+			"the read waits for the MTE3 pipe (`SetFlag`/`WaitFlag<HardEvent::MTE3_S>` or another wait the scalar unit " +
+			"makes on an `MTE3_S` event (a `WaitFlag<HardEvent::MTE3_V>` holds the vector pipe only), `PipeBarrier<PIPE_ALL>` or `<PIPE_MTE3>`, `pipe_barrier(PIPE_ALL)`, a hardware `SyncAll`, a helper " +
 			"that does one of these or is handed an MTE3 event) and no `dcci` of the line comes after it: the copy runs " +
 			"asynchronously and the read can load the bytes from before it, cached or not (its fix inserts a " +
 			"`PipeBarrier<PIPE_ALL>()`, plus a `dcci` of the line when this core can have cached it). Neither DMA-write " +

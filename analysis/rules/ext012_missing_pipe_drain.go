@@ -30,11 +30,13 @@ var MissingPipeDrain = register(&analysis.Analyzer{
 			"includes) and flags the call that leaves a store to GM in flight at a return: `DataCopy`/`DataCopyPad` to a " +
 			"`GlobalTensor`, `Fixpipe`, `copy_ubuf_to_gm`, `copy_matrix_cc_to_gm`, `TSTORE`, with no later " +
 			"`PipeBarrier<PIPE_ALL>()` / `pipe_barrier(PIPE_ALL)`, barrier or wait on the MTE3/FIX pipe " +
-			"(`PipeBarrier<PIPE_MTE3>`, `WaitFlag<HardEvent::MTE3_*>`, `wait_flag(PIPE_MTE3, ...)`, a helper given the " +
+			"(`PipeBarrier<PIPE_MTE3>`, `WaitFlag<HardEvent::MTE3_S>`, `wait_flag(PIPE_MTE3, PIPE_S, ...)`, a helper given the " +
 			"event, `SyncFunc<HardEvent::MTE3_S>()`), `SyncAll` (hardware or software: both start with a `PIPE_ALL` " +
 			"barrier), `TPipe::Destroy()` or a live TPipe whose destructor runs at the return (the entry's, also one declared in an " +
-			"`#elif` or `#else` branch, or a helper's own, destroyed as the helper returns): the same drains EXT016 and " +
-			"EXT001 count. A method call runs its receiver's class's method of that name and arity (`cube.Process()` is not " +
+			"`#elif` or `#else` branch, or a helper's own, destroyed as the helper returns): the same drains EXT001 " +
+			"counts. A wait whose event names another pipe second (`WaitFlag<HardEvent::MTE3_V>`) stalls that pipe, " +
+			"not the scalar unit that returns, so it is not a drain here (the message names it); a barrier on the store " +
+			"pipe alone (`PipeBarrier<PIPE_MTE3>`) is documented only as ordering that pipe, and is taken as a drain to say less. A method call runs its receiver's class's method of that name and arity (`cube.Process()` is not " +
 			"`VecStage::Process(args)`). Each core is followed separately; a " +
 			"drain counts when every path takes one: both sides of an `#if` on a project macro, every case of a `switch` " +
 			"with a `default:`, the core's branch of an `#if defined(__DAV_VEC__)` / `#elif defined(__DAV_CUBE__)` in a " +
@@ -216,7 +218,12 @@ func drainDiagnostic(pass *analysis.Pass, fn, origin *grammar.Node, leaf cxx.Hop
 		where = " on the " + coreName(found) + " core"
 	}
 	msg := what + " in flight when the extern returns" + where + ": the runtime does not drain pipes after a task, so " +
-		"the write can land after the consumer starts; add a `PipeBarrier<PIPE_ALL>()` before returning"
+		"the write can land after the consumer starts"
+	if w := pipeOnlyWait(pass.Closure().FuncIndex(), fn, origin); w != nil {
+		line, _ := pass.File.Lines.Position(w.Start)
+		msg += fmt.Sprintf("; `%s` (line %d) stalls only the pipe it names second, not the scalar unit that returns", shortText(w), line+1)
+	}
+	msg += "; add a `PipeBarrier<PIPE_ALL>()` before returning"
 	barrier := "AscendC::PipeBarrier<PIPE_ALL>();"
 	if !usesAscendC(pass) {
 		barrier = "pipe_barrier(PIPE_ALL);"
@@ -238,6 +245,27 @@ func drainDiagnostic(pass *analysis.Pass, fn, origin *grammar.Node, leaf cxx.Hop
 		}}
 	}
 	return d
+}
+
+// pipeOnlyWait is the first wait after origin in fn that drains the store
+// pipes for another pipe but not for the scalar unit
+// (`WaitFlag<HardEvent::MTE3_V>`): what a reader takes for the drain.
+func pipeOnlyWait(funcs *cxx.Funcs, fn, origin *grammar.Node) *grammar.Node {
+	for _, n := range funcs.OwnCalls(fn) {
+		if n.Start < origin.End {
+			continue
+		}
+		c, ok := cxx.AsCall(n)
+		if !ok {
+			continue
+		}
+		if p, k := cxx.StoreDrain(c, funcs); k == cxx.Waits && p != 0 {
+			if q, _ := cxx.ScalarDrain(c, funcs); q == 0 {
+				return n
+			}
+		}
+	}
+	return nil
 }
 
 // sayLess turns a finding an unseen project call may make moot into a note
@@ -983,10 +1011,11 @@ const (
 )
 
 // pipeEffect classifies a call: a store to GM on MTE3/FIX, a wait that
-// drains those pipes (cxx.StoreDrain, shared with EXT016 and EXT001), or
+// drains those pipes for the scalar unit that returns (cxx.ScalarDrain,
+// shared with EXT001), or
 // neither.
 func pipeEffect(funcs *cxx.Funcs, c cxx.Call) pipeEffectKind {
-	if pipes, k := cxx.StoreDrain(c, funcs); k == cxx.Waits && pipes != 0 {
+	if pipes, k := cxx.ScalarDrain(c, funcs); k == cxx.Waits && pipes != 0 {
 		return pipeDrain
 	}
 	switch c.Name {

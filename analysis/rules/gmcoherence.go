@@ -427,9 +427,9 @@ func unorderedDMAWrite(pass *analysis.Pass, sum *cxx.Summaries, index *cxx.Effec
 }
 
 // waitsForMTE3 matches a call after which the scalar unit sees what MTE3
-// wrote (cxx.StoreDrain, shared with EXT012 and EXT016).
+// wrote (cxx.ScalarDrain, shared with EXT012).
 func waitsForMTE3(funcs *cxx.Funcs, c cxx.Call) bool {
-	pipes, k := cxx.StoreDrain(c, funcs)
+	pipes, k := cxx.ScalarDrain(c, funcs)
 	return k == cxx.Waits && pipes&cxx.PipeMTE3 != 0
 }
 

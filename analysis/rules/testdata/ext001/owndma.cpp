@@ -117,6 +117,22 @@ extern "C" __global__ __aicore__ void write_then_read_unsynced(GM_ADDR counts) {
   (void)total;
 }
 
+// The wait is the vector pipe's (MTE3_V): it holds the vector pipe, not
+// the scalar unit, so the read can still overtake the copy.
+extern "C" __global__ __aicore__ void write_then_read_vector_wait(GM_ADDR counts) {
+  GlobalTensor<int32_t> countGm;
+  countGm.SetGlobalBuffer((__gm__ int32_t *)counts);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<int32_t> ub = buf.Get<int32_t>();
+  DataCopy(countGm, ub, 16);
+  SetFlag<HardEvent::MTE3_V>(EVENT_ID2);
+  WaitFlag<HardEvent::MTE3_V>(EVENT_ID2);
+  int32_t total = countGm.GetValue(0); // want "warning: EXT001 .*can run before this core's own DMA write `DataCopy\\(countGm, ub, 16\\)`"
+  (void)total;
+}
+
 // Read once, copied out, read back with no wait: both the race and the
 // line cached before the copy.
 extern "C" __global__ __aicore__ void reread_unsynced(GM_ADDR counts) {

@@ -73,3 +73,11 @@ extern "C" __global__ __aicore__ void pipe_in_elif(__gm__ int64_t *args) {
 #endif
 }
 
+
+// A barrier on the store pipe alone: documented as ordering that pipe, so
+// whether the scalar unit waits at it is not known; taken as a drain.
+extern "C" __global__ __aicore__ void store_pipe_barrier(__gm__ int64_t *args) {
+  __gm__ float *out = reinterpret_cast<__gm__ float *>(args[0]);
+  copy_ubuf_to_gm(out, ub, 0, 1, 8, 0, 0);
+  pipe_barrier(PIPE_MTE3);
+}

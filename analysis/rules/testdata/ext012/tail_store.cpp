@@ -51,3 +51,22 @@ extern "C" __global__ __aicore__ void functor_store(__gm__ int64_t *args) {
   Epilogue epi;
   epi(oGm, oUb); // want "`epi\\(oGm, oUb\\)` leaves `AscendC::DataCopy\\(dst, src, 64\\)` \\(store_helpers.h:[0-9]+\\) in flight"
 }
+
+// A ping-pong loop whose last wait is the vector pipe's: WaitFlag<MTE3_V>
+// holds the vector pipe until the store is done, but the scalar unit runs
+// on to the return with the store still queued on MTE3.
+extern "C" __global__ __aicore__ void vector_side_wait(__gm__ int64_t *args) {
+  AscendC::GlobalTensor<float> rGm;
+  AscendC::LocalTensor<float> rUb;
+  int64_t steps = static_cast<int64_t>(args[2]);
+  AscendC::SetFlag<AscendC::HardEvent::MTE3_V>(EVENT_ID0);
+  for (int64_t s = 0; s < steps; ++s) {
+    AscendC::WaitFlag<AscendC::HardEvent::MTE3_V>(EVENT_ID0);
+    AscendC::Adds(rUb, rUb, 1.0f, 64);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(rGm[s * 64], rUb, 64); // want "leaves its store in flight when the extern returns: .*; `AscendC::WaitFlag<AscendC::HardEvent::MTE3_V>\\(EVENT_ID0\\)` \\(line 71\\) stalls only the pipe it names second, not the scalar unit that returns"
+    AscendC::SetFlag<AscendC::HardEvent::MTE3_V>(EVENT_ID0);
+  }
+  AscendC::WaitFlag<AscendC::HardEvent::MTE3_V>(EVENT_ID0);
+}
