@@ -408,6 +408,14 @@ func (p *Pass) ArchAt(f *grammar.File, n *grammar.Node) grammar.Arch {
 	return p.Target().Arch & p.Closure().ArchMap(f).At(n.Start)
 }
 
+// Compiles reports whether a device compile of the pass's units keeps
+// node n of file f (see compiled): a rule asks it of a syntactic match the
+// unit's guard models may compile out, such as a `dcci` under `#if
+// !defined(__DAV_C310__)` in a unit built for A5.
+func (p *Pass) Compiles(f *grammar.File, n *grammar.Node) bool {
+	return p.compiled(f.Path, n.Start)
+}
+
 // compiled reports whether a device compile keeps the byte at off of file:
 // not under `#ifdef __CPU_SIM` or another never-device branch, nor in a
 // branch only another chip than the configured one compiles, and, for a

@@ -196,6 +196,43 @@ func (g *Guards) With(pre map[string]bool) *Guards {
 	return evalGuards(g.Directives, pre)
 }
 
+// ForChip is g's file under the macro states pre as chip's compiles see
+// it: a unit whose build targets A5 compiles a header's `#if
+// !defined(__DAV_C310__)` branch out, whatever the header's own
+// conditionals name. ArchA2A3 and an unknown chip give With(pre).
+func (g *Guards) ForChip(pre map[string]bool, chip Arch) *Guards {
+	if g == nil {
+		return nil
+	}
+	if chip == ArchA5 {
+		return evalDirectives(g.Directives, pre, a5Configs)
+	}
+	return evalGuards(g.Directives, pre)
+}
+
+// TestsChip reports whether a conditional of g names a macro whose value
+// differs between the chips (`__DAV_C310__`, `__DAV_C220_VEC__`,
+// `__NPU_ARCH__`, `__CCE_AICORE__`): the file compiles otherwise for A5.
+func (g *Guards) TestsChip() bool {
+	for _, d := range g.Directives {
+		switch d.Kind {
+		case "if", "ifdef", "ifndef", "elif":
+			for _, m := range d.Macros {
+				if chipMacros[m.Name] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// chipMacros are the macros the A2/A3 and A5 compiles define differently.
+var chipMacros = map[string]bool{
+	"__DAV_C310__": true, "__DAV_C220__": true, "__DAV_C220_VEC__": true, "__DAV_C220_CUBE__": true,
+	"__NPU_ARCH__": true, "__CCE_AICORE__": true,
+}
+
 // evalGuards is the guard model of a file's directives under pre, for
 // dav-c220's compiles or, for a file whose chip conditionals all name
 // A5, for A5's (the chip evidence reads the directives' text alone).

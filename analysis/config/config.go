@@ -61,7 +61,7 @@ type Config struct {
 	ReservedFlags   []int
 	CoreMacroFamily string
 	// Arch is the target chip, "a2a3" or "a5" ("": inferred per extern
-	// unit from its conditionals).
+	// unit from its conditionals, else its build's SOC_VERSION).
 	Arch string
 	// DcciInsertForScalar and DcciBeforeKernelEnd say what the project's
 	// device compile passes as `-mllvm -cce-aicore-dcci-insert-for-scalar`

@@ -94,7 +94,8 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"the build files set as plain text names an Ascend 950 (`Ascend910B1` says A2/A3), the unit's `#if` guards name dav-c310 alone, " +
 			"or, where none of these names a chip (SOC_VERSION from the environment), a README beside the build or the kernel lists an " +
 			"Ascend 950 product, as a sample's table of supported products does; the source that decided is in the message, the " +
-			"hover on the kernel and `--statistics` (\"units no end write-back\"). " +
+			"hover on the kernel and `--statistics` (\"units no end write-back\"). A write-back in a branch the unit's chip " +
+			"compiles out (`#if !defined(__DAV_C310__)` in a unit whose build pins an Ascend 950) does not count; the message names it. " +
 			"SIMT vector functions (`__simt_vf__`) " +
 			"store through the vector unit's SIMT path, not the scalar cache, and host functions a device file holds " +
 			"(no `__aicore__` or macro that may stand for it) do not run on the core: neither is reported, nor is a store in " +
@@ -178,6 +179,11 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			limit = barrierCall.Start
 		}
 		flush := gm.FlushedBefore(*a, limit)
+		var chipDropped *grammar.Node
+		if flush != nil && !pass.Compiles(pass.File, flush.Call) {
+			// Another chip's branch: this unit's build compiles it out.
+			chipDropped, flush = flush.Call, nil
+		}
 		// The unit's summaries see write-backs the syntax does not: through
 		// derived pointers, in helpers, whole-cache and two-argument forms.
 		sum := pass.Reach().Summaries()
@@ -368,6 +374,10 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			// Not a late write-back but none: the end drops the line.
 			d.Message = d.Message[:k] + " is lost when the kernel ends: nothing writes it out with `dcci(..., CACHELINE_OUT)` before then, " +
 				"and the kernel's end drops the dirty line (" + drops + "), so the host and the next kernel read the old bytes"
+		}
+		if chipDropped != nil {
+			d.Message += fmt.Sprintf("; `%s`%s is in a branch this unit's build compiles out: it targets %s, by %s",
+				shortText(chipDropped), lineRef(pass, cxx.Hop{File: pass.File, Call: chipDropped}), chipTitle(pass.Target().Arch), targetSource(pass, pass.Target()))
 		}
 		if later != nil {
 			why := "the compiler's scalar `dcci` insertion does not write the line out before a DMA read"

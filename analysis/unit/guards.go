@@ -26,7 +26,7 @@ import (
 var includeGuardsKey = &UnitKey[*unitGuards]{
 	Name: "unit.include-guards",
 	Rekey: func(_ context.Context, u *Unit, old *unitGuards, files []*grammar.File) *unitGuards {
-		out := &unitGuards{byFile: make(map[*grammar.File]*grammar.Guards, len(old.byFile)), under: make(map[*grammar.File]map[string]bool, len(old.under))}
+		out := &unitGuards{byFile: make(map[*grammar.File]*grammar.Guards, len(old.byFile)), under: make(map[*grammar.File]map[string]bool, len(old.under)), chip: old.chip}
 		for i, f := range files {
 			nf := u.Files[i]
 			st, ok := old.under[f]
@@ -36,7 +36,7 @@ var includeGuardsKey = &UnitKey[*unitGuards]{
 			out.under[nf] = st
 			if g, ok := old.byFile[f]; ok {
 				if nf != f {
-					g = FileFact(u, nf, guardVariantsKey).under(st)
+					g = FileFact(u, nf, guardVariantsKey).under(st, old.chip)
 				}
 				out.byFile[nf] = g
 			}
@@ -78,10 +78,19 @@ var includeGuardsKey = &UnitKey[*unitGuards]{
 		}
 		state := map[*grammar.File]map[string]bool{}
 		var queue []*grammar.File
+		// A unit built for A5 alone compiles every file's chip
+		// conditionals for A5, the ones a header leaves open too.
+		var chip grammar.Arch
+		if t := u.Target(); t.Arch == grammar.ArchA5 {
+			chip = t.Arch
+		}
+		differs := func(g *grammar.Guards, st map[string]bool) bool {
+			return testsAny(g, st) || chip != grammar.ArchNone && g.TestsChip()
+		}
 		for _, f := range unitRoots(u) {
 			state[f] = maps.Clone(nowhere)
-			if testsAny(f.Guards, nowhere) {
-				out[f] = FileFact(u, f, guardVariantsKey).under(nowhere)
+			if differs(f.Guards, nowhere) {
+				out[f] = FileFact(u, f, guardVariantsKey).under(nowhere, chip)
 			}
 			queue = append(queue, f)
 		}
@@ -131,14 +140,14 @@ var includeGuardsKey = &UnitKey[*unitGuards]{
 						st[k] = v
 					}
 					state[t] = st
-					if testsAny(t.Guards, st) {
-						out[t] = FileFact(u, t, guardVariantsKey).under(st)
+					if differs(t.Guards, st) {
+						out[t] = FileFact(u, t, guardVariantsKey).under(st, chip)
 					}
 					queue = append(queue, t)
 				}
 			}
 		}
-		return &unitGuards{byFile: out, under: state}
+		return &unitGuards{byFile: out, under: state, chip: chip}
 	},
 }
 
@@ -148,6 +157,9 @@ var includeGuardsKey = &UnitKey[*unitGuards]{
 type unitGuards struct {
 	byFile map[*grammar.File]*grammar.Guards
 	under  map[*grammar.File]map[string]bool
+	// chip is the chip the models compile for: ArchA5 for a unit built
+	// for A5 alone, else ArchNone (the files' own choice).
+	chip grammar.Arch
 }
 
 // guardVariantsKey holds a file's guard models under the macro states
@@ -171,8 +183,9 @@ type guardVariants struct {
 	byKey  map[string]*grammar.Guards
 }
 
-// under is the file's guard model after st.
-func (v *guardVariants) under(st map[string]bool) *grammar.Guards {
+// under is the file's guard model after st, compiled for chip (ArchNone:
+// the chip the file's own conditionals name, as its parse did).
+func (v *guardVariants) under(st map[string]bool, chip grammar.Arch) *grammar.Guards {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.tested == nil {
@@ -189,7 +202,7 @@ func (v *guardVariants) under(st map[string]bool) *grammar.Guards {
 		v.tested = slices.Compact(v.tested)
 		v.byKey = map[string]*grammar.Guards{}
 	}
-	var key []byte
+	key := []byte{byte(chip)}
 	pre := map[string]bool{}
 	for _, name := range v.tested {
 		if on, ok := st[name]; ok {
@@ -203,7 +216,7 @@ func (v *guardVariants) under(st map[string]bool) *grammar.Guards {
 	if g, ok := v.byKey[string(key)]; ok {
 		return g
 	}
-	g := v.f.Guards.With(pre)
+	g := v.f.Guards.ForChip(pre, chip)
 	v.byKey[string(key)] = g
 	return g
 }

@@ -1,6 +1,7 @@
 package unit
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -296,5 +297,52 @@ func TestBuildModelsKernelLibrary(t *testing.T) {
 	}
 	if d := build("env/k.cpp", BuildConfig{}).Describe(); !strings.Contains(d, "no write-back of the data cache at the kernel's end (CMakeLists.txt:2") {
 		t.Errorf("describe: %s", d)
+	}
+}
+
+// The chip a build pins: the nearest folder's SOC_VERSION values, when
+// they name one chip the model knows; conditionals naming a chip first.
+func TestBuildTarget(t *testing.T) {
+	k := "extern \"C\" __global__ __aicore__ void k(__gm__ float *x) {}\n"
+	root := writeTree(t, map[string]string{
+		"CMakeLists.txt":            "set(SOC_VERSION \"Ascend910B1\" CACHE STRING \"soc\")\n",
+		"a2/kernel.cpp":             k,
+		"a5/CMakeLists.txt":         "set(SOC_VERSION \"Ascend950PR_9599\" CACHE STRING \"soc\")\n",
+		"a5/op/kernel.cpp":          k,
+		"a3/run.sh":                 "SOC_VERSION=Ascend910_9391 bash build.sh\n",
+		"a3/kernel.cpp":             k,
+		"both/CMakeLists.txt":       "set(SOC_VERSION \"Ascend910B1\")\nset(SOC_VERSION \"Ascend950PR_9599\")\n",
+		"both/kernel.cpp":           k,
+		"p310/CMakeLists.txt":       "set(SOC_VERSION \"Ascend310P3\" CACHE STRING \"soc\")\n",
+		"p310/kernel.cpp":           k,
+		"guarded/CMakeLists.txt":    "set(SOC_VERSION \"Ascend950PR_9599\")\n",
+		"guarded/kernel.cpp":        "#ifdef __DAV_C220_VEC__\nint lane;\n#endif\n" + k,
+		"guardedany/kernel.cpp":     "#if __NPU_ARCH__ == 3510\nint a5;\n#else\nint other;\n#endif\n" + k,
+		"guardedany/CMakeLists.txt": "set(SOC_VERSION \"Ascend950PR_9599\")\n",
+	})
+	ws := workspace.New(root)
+	for _, c := range []struct {
+		entry  string
+		want   grammar.Arch
+		source string
+	}{
+		{"a2/kernel.cpp", grammar.ArchA2A3, "SOC_VERSION Ascend910B1 (../CMakeLists.txt:1)"},
+		{"a5/op/kernel.cpp", grammar.ArchA5, "SOC_VERSION Ascend950PR_9599 (../CMakeLists.txt:1)"},
+		{"a3/kernel.cpp", grammar.ArchA2A3, "SOC_VERSION Ascend910_9391 (run.sh:1)"},
+		{"both/kernel.cpp", grammar.ArchAny, ""},
+		{"p310/kernel.cpp", grammar.ArchAny, ""},
+		// The conditionals decide first: a core split on dav-c220's macros.
+		{"guarded/kernel.cpp", grammar.ArchA2A3, ""},
+		// A file that builds for either chip: the pin is one of several.
+		{"guardedany/kernel.cpp", grammar.ArchAny, ""},
+	} {
+		p := filepath.Join(root, c.entry)
+		got := (*Store)(nil).ForEntry(context.Background(), ws, p).Target()
+		if got.Arch != c.want || got.Build != c.source {
+			t.Errorf("%s: %s from %q (%s), want %s from %q", c.entry, got.Arch, got.Source, got.Build, c.want, c.source)
+		}
+		if inf := InferTarget(ws, p); inf.Arch != got.Arch {
+			t.Errorf("%s: InferTarget %s, the unit's %s", c.entry, inf.Arch, got.Arch)
+		}
 	}
 }

@@ -2,6 +2,9 @@ package unit
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis/workspace"
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -15,10 +18,17 @@ type Target struct {
 	// Arch is ArchA2A3, ArchA5, or ArchAny when nothing says.
 	Arch grammar.Arch
 	// Source says how it was decided: "config" (`arch` or --arch),
-	// "guards" (a conditional only one chip compiles), or "" (unknown).
+	// "guards" (a conditional only one chip compiles), "build" (the
+	// SOC_VERSION the build files set), or "" (unknown).
 	Source string
 	// Evidence is the branch that decided an inferred target.
 	Evidence *TargetEvidence
+	// Build says where the build files pin the chip, for Source "build":
+	// "SOC_VERSION Ascend950PR_9599 (CMakeLists.txt:4)".
+	Build string
+	// bothNamed: the conditionals name both chips (a file that builds for
+	// either): the build's pin is then one configuration of several.
+	bothNamed bool
 }
 
 // TargetEvidence is a conditional that names one chip, in a unit file.
@@ -39,7 +49,7 @@ var archMapKey = &FileKey[*grammar.ArchMap]{
 // of its files that only one chip compiles (`#if __NPU_ARCH__ == 3510`,
 // `#ifdef __DAV_C220_VEC__`, `#if defined(__DAV_C310__)`) must name the
 // same chip. Branches for both chips (a library that supports both) or
-// none leave it unknown.
+// none leave it to the build files (BuildTarget), else unknown.
 var unitTargetKey = &UnitKey[Target]{
 	Name: "unit.unitTarget",
 	Compute: func(ctx context.Context, u *Unit) Target {
@@ -48,8 +58,65 @@ var unitTargetKey = &UnitKey[Target]{
 		for i, f := range u.Files {
 			paths[i], maps[i] = f.Path, u.ArchMap(f)
 		}
-		return targetOf(paths, maps)
+		t := targetOf(paths, maps)
+		// A pseudo-unit (a file's closure, the reach of its units) reads
+		// the build of the file it is rooted at.
+		if !t.Known() && !t.bothNamed && u.ws != nil {
+			return BuildTarget(u.ws, u.Entry)
+		}
+		return t
 	},
+}
+
+// BuildTarget is the chip the build files pin for entry: the SOC_VERSION
+// values (`set(SOC_VERSION "Ascend910B1" ...)`, `SOC_VERSION=Ascend950PR_9599`)
+// of the nearest folder, up from the entry's, whose build files set one
+// (an `ascendc_library` compiling the entry elsewhere adds its folder's),
+// when they all name one chip: an Ascend 950 is A5, an Ascend 910B or
+// 910_93 A2/A3. Any other chip, or values naming both, leave it unknown.
+// A CMake cache default can be overridden on the command line: the
+// nearest pin is what a plain build compiles.
+func BuildTarget(ws *workspace.Workspace, entry string) Target {
+	entry = workspace.Abs(entry)
+	var socs []workspace.BuildSetting
+	for _, s := range ws.BuildSettingsUp(filepath.Dir(entry)) {
+		// Nearest folder first: its pins alone.
+		if s.Key == "soc-version" && (len(socs) == 0 || filepath.Dir(s.File) == filepath.Dir(socs[0].File)) {
+			socs = append(socs, s)
+		}
+	}
+	for _, lib := range ws.KernelLibrariesOf(entry) {
+		for _, s := range ws.BuildSettings(filepath.Dir(lib.File)) {
+			if s.Key == "soc-version" {
+				socs = append(socs, s)
+			}
+		}
+	}
+	var arch grammar.Arch
+	for _, s := range socs {
+		a := socChip(s.Value)
+		if a == grammar.ArchNone {
+			return Target{Arch: grammar.ArchAny}
+		}
+		arch |= a
+	}
+	if !arch.Single() {
+		return Target{Arch: grammar.ArchAny}
+	}
+	return Target{Arch: arch, Source: "build", Build: fmt.Sprintf("SOC_VERSION %s (%s:%d)", socs[0].Value, rel(entry, socs[0].File), socs[0].Line)}
+}
+
+// socChip is the chip a SOC_VERSION names, ArchNone for one the model
+// does not know (Ascend310P, the first Ascend910).
+func socChip(soc string) grammar.Arch {
+	s := strings.ToLower(soc)
+	switch {
+	case strings.Contains(s, "950"):
+		return grammar.ArchA5
+	case strings.HasPrefix(s, "ascend910b"), strings.HasPrefix(s, "ascend910_93"):
+		return grammar.ArchA2A3
+	}
+	return grammar.ArchNone
 }
 
 // Target is the chip the unit's conditionals name (see unitTargetKey).
@@ -71,7 +138,7 @@ func targetOf(paths []string, maps []*grammar.ArchMap) Target {
 		}
 	}
 	if !seen.Single() {
-		return Target{Arch: grammar.ArchAny}
+		return Target{Arch: grammar.ArchAny, bothNamed: seen == grammar.ArchAny}
 	}
 	return Target{Arch: seen, Source: "guards", Evidence: first}
 }
@@ -90,5 +157,8 @@ func InferTarget(ws *workspace.Workspace, entry string) Target {
 		paths = append(paths, p)
 		maps = append(maps, grammar.ScanArch(grammar.ScanGuards(src)))
 	}
-	return targetOf(paths, maps)
+	if t := targetOf(paths, maps); t.Known() || t.bothNamed {
+		return t
+	}
+	return BuildTarget(ws, entry)
 }

@@ -69,6 +69,12 @@ func (s *Store) New(ctx context.Context, ws *workspace.Workspace, entry string, 
 		b = strconv.AppendUint(append(b, '|', 's'), s.idLocked(st), 10)
 	}
 	s.mu.Unlock()
+	if ws != nil {
+		// The chip the build files pin decides a unit's target when its
+		// conditionals do not (BuildTarget): a build file's edit is a new
+		// unit.
+		b = append(append(b, "|c"...), byte('0'+BuildTarget(ws, entry).Arch))
+	}
 	u.Key = string(b)
 	return u
 }

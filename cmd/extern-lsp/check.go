@@ -114,7 +114,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, []string, er
 	fs.BoolVar(&f.noProgress, "no-progress", false, "never show progress on stderr")
 	rootFlag(fs, &f.root)
 	fs.Var(&f.includeDirs, "I", `search this folder for #includes ("x.h" and <x.h>), as the compile's -I (repeatable; adds to include-dirs)`)
-	fs.StringVar(&f.arch, "arch", "", "the target chip: a2a3 (Atlas A2/A3, dav-c220) or a5 (Ascend 950, dav-c310); overrides the configured arch (default: inferred per extern unit from its #if conditionals)")
+	fs.StringVar(&f.arch, "arch", "", "the target chip: a2a3 (Atlas A2/A3, dav-c220) or a5 (Ascend 950, dav-c310); overrides the configured arch (default: inferred per extern unit from its #if conditionals, else the SOC_VERSION its build files pin)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: extern-lsp check [flags] [PATH...]   (PATH - reads stdin, with --stdin-filename)")
 		fs.PrintDefaults()
