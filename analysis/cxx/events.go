@@ -1466,6 +1466,16 @@ func (fs *Funcs) OfClass(n *grammar.Node, c Call, defs []FuncDef) []FuncDef {
 				classes = append(classes, BaseName(t))
 			}
 		}
+	case r.Kind() == "call_expression" || r.Kind() == "compound_literal_expression":
+		// A temporary, `VecStage<Ring>().Run(args)` or `Stage{}.Run()`:
+		// the class named there, when it defines the method.
+		t := r.ChildByField("function")
+		if t == nil {
+			t = r.ChildByField("type")
+		}
+		if t != nil {
+			classes = []string{BaseName(t.Text())}
+		}
 	}
 	if len(classes) == 0 {
 		return defs

@@ -147,11 +147,35 @@ func (m *coresMemo) fnCores(fn *grammar.Node, depth int) grammar.Cores {
 	}
 	m.cores[fn] = grammar.None // a recursive call adds nothing
 	c := grammar.None
+	funcs := pass.Reach().FuncIndex()
 	for _, call := range calls {
+		if !callsDef(funcs, call.n, fn) {
+			continue // another class's method of that name
+		}
 		c |= call.f.CoresOf(call.n) & m.fnCores(cxx.EnclosingFunction(call.n), depth+1)
 	}
 	m.cores[fn] = c
 	return c
+}
+
+// callsDef reports whether call n may run definition fn: its callees, a
+// method call narrowed to its receiver's class (cxx.Funcs.OfClass), hold
+// fn, or the unit defines none of them.
+func callsDef(funcs *cxx.Funcs, n, fn *grammar.Node) bool {
+	c, ok := cxx.AsCall(n)
+	if !ok {
+		return true
+	}
+	defs := funcs.Callees(c)
+	if len(defs) == 0 {
+		return true
+	}
+	for _, d := range funcs.OfClass(n, c, defs) {
+		if d.Node == fn {
+			return true
+		}
+	}
+	return false
 }
 
 // isUnitEntry reports whether the file is an extern entry that no other
