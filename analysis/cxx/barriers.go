@@ -300,7 +300,7 @@ func (fs *Funcs) Callees(c Call) []FuncDef {
 		return fs.Lookup(name)
 	}
 	if defs := fs.Lookup(c.Name); len(defs) > 0 || c.Receiver != nil {
-		return defs
+		return fs.ofScope(c, defs)
 	}
 	ops := fs.Lookup("operator()")
 	if len(ops) == 0 {
@@ -321,6 +321,72 @@ func (fs *Funcs) Callees(c Call) []FuncDef {
 	fs.callees[key] = out
 	fs.typesMu.Unlock()
 	return out
+}
+
+// ofScope narrows the definitions of a qualified call (`Stage::Run()`,
+// `Local::call(this, x)` after `using Local = typename Ext::SetInput;`) to
+// the methods of the class its scope names, following type aliases (the
+// nearest one in the call's own blocks first) a few steps. A scope naming
+// no class that defines the method (a namespace, a base class) keeps them
+// all.
+func (fs *Funcs) ofScope(c Call, defs []FuncDef) []FuncDef {
+	if len(defs) < 2 || c.Receiver != nil || len(c.Qualified) <= len(c.Name)+2 {
+		return defs
+	}
+	name := BaseName(c.Qualified[:len(c.Qualified)-len(c.Name)-2])
+	for range 4 {
+		var out []FuncDef
+		for _, d := range defs {
+			if ClassOf(d.Node) == name {
+				out = append(out, d)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+		t := localAlias(c.Node, name)
+		if t == "" {
+			ts := fs.TypesOf(name)
+			if len(ts) != 1 {
+				return defs
+			}
+			t = ts[0]
+		}
+		// `typename Ext::template Compute<sync>` names Compute.
+		next := strings.TrimPrefix(BaseName(strings.TrimPrefix(strings.TrimSpace(t), "typename ")), "template ")
+		if next == name || next == "" {
+			return defs
+		}
+		name = next
+	}
+	return defs
+}
+
+// localAlias is the type of the alias `using name = T;` declared in a
+// block around n before it, "" for none.
+func localAlias(n *grammar.Node, name string) string {
+	for b := n; b != nil; b = b.Parent() {
+		if b.Kind() == "function_definition" {
+			return ""
+		}
+		if b.Kind() != "compound_statement" {
+			continue
+		}
+		for _, st := range b.NamedChildren() {
+			if st.Start >= n.Start {
+				break
+			}
+			if st.Kind() != "alias_declaration" {
+				continue
+			}
+			if id := st.ChildByField("name"); id != nil && id.Text() == name {
+				if t := st.ChildByField("type"); t != nil {
+					return t.Text()
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // pastedCallee is the name of the instance a use of a pasting macro
