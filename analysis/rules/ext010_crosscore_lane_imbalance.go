@@ -222,21 +222,22 @@ func bothBranchesSet(ifs *grammar.Node, fc *cxx.FlagCall, sets []cxx.FlagCall) b
 	return false
 }
 
-// setAfterExit reports whether the lane test's branch holding the set
-// ends in a return and the function sets the same flag after the test,
-// outside any lane test of its own (`if (lane > 0) { set(X); return; }
-// ... set(X);`): each lane sets it once. A branch ending in `continue`
-// leaves the iteration only: the same set after the test in the loop's
-// body balances it, once per iteration.
+// setAfterExit reports whether the block holding the set, inside the lane
+// test, sets it unconditionally and then returns, and the function sets
+// the same flag after the test (`if (lane > 0) { set(X); return; } ...
+// set(X);`, also from a nested branch: `if (lane == 1) { if (rows > 1)
+// {...} else { set(X); return; } }`): each lane sets it once. A block
+// ending in `continue` leaves the iteration only: the same set after the
+// test in the loop's body balances it, once per iteration.
 func setAfterExit(ifs *grammar.Node, fc *cxx.FlagCall, sets []cxx.FlagCall) bool {
-	cons := ifs.ChildByField("consequence")
 	fn := cxx.EnclosingFunction(ifs)
-	if cons == nil || ifs.ChildByField("alternative") != nil || !cons.Contains(fc.Node) || fn == nil {
+	blk := fc.Node.Ancestor("compound_statement")
+	if fn == nil || blk == nil || !ifs.Contains(blk) || !directlyIn(blk, fc.Node) {
 		return false
 	}
 	within := fn
-	if !exits(cons) {
-		last := cons
+	if !exits(blk) {
+		last := blk
 		for last != nil && last.Kind() == "compound_statement" && len(last.NamedChildren()) > 0 {
 			last = last.NamedChildren()[len(last.NamedChildren())-1]
 		}
@@ -254,6 +255,23 @@ func setAfterExit(ifs *grammar.Node, fc *cxx.FlagCall, sets []cxx.FlagCall) bool
 		}
 	}
 	return false
+}
+
+// directlyIn reports whether n runs whenever block blk runs to its end: no
+// branch or loop of blk holds it.
+func directlyIn(blk, n *grammar.Node) bool {
+	for p := n.Parent(); p != nil && p != blk; p = p.Parent() {
+		switch p.Kind() {
+		case "if_statement", "for_statement", "while_statement", "do_statement", "switch_statement",
+			"for_range_loop", "conditional_expression", "compound_statement", "lambda_expression":
+			return false
+		case "binary_expression":
+			if op := p.ChildByField("operator"); op != nil && (op.Text() == "&&" || op.Text() == "||") {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // enclosingLoop is the innermost loop around n in fn, nil for none.
@@ -451,6 +469,11 @@ func moveOutOfCondition(pass *analysis.Pass, set, cond *grammar.Node) (analysis.
 	}
 	stmt := set.Parent()
 	if stmt == nil || stmt.Kind() != "expression_statement" {
+		return analysis.Fix{}, false
+	}
+	if blk := set.Ancestor("compound_statement"); blk != nil && cond.Contains(blk) && exits(blk) {
+		// The lane leaves right after the set: moved past the test, the
+		// set would come after that return.
 		return analysis.Fix{}, false
 	}
 	del, ok := deleteStatementEdit(pass.File, set)

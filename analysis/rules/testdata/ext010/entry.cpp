@@ -74,3 +74,36 @@ extern "C" __global__ __aicore__ void lane_returns(__gm__ int64_t *args) {
   AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(kQkReady); // want "skipped by the lane that returns under `if \\(get_sub_block_id\\(args\\) != 0\\)` \\(line 72\\)"
 #endif
 }
+
+// The lane with nothing to do sets the flag in its own exit block, deep in
+// the lane test; every other path sets it after the test: one set per lane.
+__aicore__ inline void half_rows(__gm__ int64_t *args, uint32_t rows) {
+  uint32_t mine = rows;
+  if (get_sub_block_id(args) == 1) {
+    if (rows > 1) {
+      mine = rows / 2;
+    } else {
+      AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(kQkReady);
+      return;
+    }
+  }
+  (void)mine;
+  AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(kQkReady);
+}
+
+// The same exit with no set after the test: the other lane never sets it.
+__aicore__ inline void half_rows_unbalanced(__gm__ int64_t *args, uint32_t rows) {
+  if (get_sub_block_id(args) == 1) {
+    if (rows <= 1) {
+      AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(kQkReady); // want "only runs on the vector lane that passes `if \\(get_sub_block_id\\(args\\) == 1\\)`"
+      return;
+    }
+  }
+}
+
+extern "C" __global__ __aicore__ void lane_exit_blocks(__gm__ int64_t *args) {
+#ifdef __DAV_C220_VEC__
+  half_rows(args, static_cast<uint32_t>(args[2]));
+  half_rows_unbalanced(args, static_cast<uint32_t>(args[2]));
+#endif
+}
