@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"fmt"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,7 +33,10 @@ var TPipeDouble = register(&analysis.Analyzer{
 			"core of a mixed kernel constructs both (there each constructor presets the events `Destroy()` waits on). An " +
 			"object whose class holds a TPipe and that is handed the live pipe (`op.Init(x, &pipe)`, or by value) works " +
 			"with that pipe: one pipe, not two. Pipes no one run reaches both of never meet: other branches of an `#if`, the " +
-			"two sides of an `if`, or two `if`s testing one condition each way that the function never changes.",
+			"two sides of an `if`, or two `if`s testing one condition each way that the function never changes. A helper's own " +
+			"TPipe (a local it creates, `TPipe scratch;` in `RowScale(row)`) is flagged when a caller, up to three calls up, " +
+			"makes the call while a TPipe of its own is live (not yet `Destroy()`ed, its block not ended); a helper that first " +
+			"`Destroy()`s a pipe it was handed (`tpipe.Destroy(); TPipe pipe;`) is silent.",
 		Why: "A TPipe owns the core's UB allocation and its pipe events; its constructor initializes them and " +
 			"`Destroy()` (or the destructor) waits on them and releases them. Two live TPipes on one core hand out " +
 			"overlapping UB and event ids, so buffers alias and waits never complete: wrong data or a hang. When you " +
@@ -53,6 +59,7 @@ var TPipeDouble = register(&analysis.Analyzer{
 
 func runTPipeDouble(pass *analysis.Pass) {
 	sites := pass.Closure().TPipes()
+	defer livePipesInCallers(pass, sites)
 	for i, second := range sites {
 		if pass.Stopped() {
 			return
@@ -100,6 +107,114 @@ func runTPipeDouble(pass *analysis.Pass) {
 			break
 		}
 	}
+}
+
+// livePipesInCallers flags a helper's own TPipe (a local the helper
+// creates and uses) when a caller, a few calls up, calls it while a TPipe
+// of its own is live: `InvRms(row)` building `TPipe scratch;` under the
+// entry's `TPipe pipe;`. The callers' pipes are those of the file itself
+// and of the entries of the units compiling it.
+func livePipesInCallers(pass *analysis.Pass, own []*unit.TPipe) {
+	var helpers []*unit.TPipe
+	for _, s := range own {
+		if !s.Idiom && s.Class == "" && s.Name != "" && s.Fn != nil && s.Cores != grammar.None && !cxx.IsExternC(s.Fn) && !unit.IsKernelFunc(pass.File, s.Fn) {
+			helpers = append(helpers, s)
+		}
+	}
+	if len(helpers) == 0 || pass.Stopped() {
+		return
+	}
+	pipesOf := map[*grammar.File][]*unit.TPipe{pass.File: own}
+	for _, u := range pass.Units() {
+		if len(u.Files) > 0 {
+			if _, ok := pipesOf[u.Files[0]]; !ok {
+				pipesOf[u.Files[0]] = u.TPipes()
+			}
+		}
+	}
+	funcs := pass.Reach().FuncIndex()
+	memo := &callersFlushMemo{}
+	type liveAt struct {
+		pipe *unit.TPipe
+		file *grammar.File
+		call *grammar.Node
+		via  string
+	}
+	var find func(fn *grammar.Node, cores grammar.Cores, depth int, seen map[*grammar.Node]bool) *liveAt
+	find = func(fn *grammar.Node, cores grammar.Cores, depth int, seen map[*grammar.Node]bool) *liveAt {
+		if depth > 3 || seen[fn] {
+			return nil
+		}
+		seen[fn] = true
+		for def, call := range memo.callers(funcs, fn) {
+			if !callsDef(funcs, call, fn) {
+				continue
+			}
+			at := cores & def.File.CoresOf(call)
+			if at == grammar.None {
+				continue
+			}
+			for _, p := range pipesOf[def.File] {
+				if p.Fn != def.Node || p.Idiom || p.Scope == nil || !p.Scope.Contains(call) || p.Node.End > call.Start ||
+					p.Cores&at == grammar.None || p.Destroy != nil && p.Destroy.End <= call.Start ||
+					unit.ApartInRun(p.Node, call, def.Node) != unit.Together {
+					continue
+				}
+				return &liveAt{pipe: p, file: def.File, call: call, via: cxx.FunctionName(def.Node)}
+			}
+			if destroysParam(funcs, def.Node, call.Start) {
+				continue
+			}
+			if l := find(def.Node, at, depth+1, seen); l != nil {
+				return l
+			}
+		}
+		return nil
+	}
+	for _, s := range helpers {
+		if destroysParam(funcs, s.Fn, s.Node.Start) {
+			continue // the pipe it was handed ends here first
+		}
+		l := find(s.Fn, s.Cores, 0, map[*grammar.Node]bool{})
+		if l == nil {
+			continue
+		}
+		line, _ := l.file.Lines.Position(l.pipe.Node.Start)
+		callLine, _ := l.file.Lines.Position(l.call.Start)
+		pass.Report(analysis.Diagnostic{
+			Start: s.Node.Start,
+			End:   s.Node.End,
+			Message: fmt.Sprintf("second TPipe %s created in `%s` while %s (%s:%d) is still live: `%s` calls `%s` (line %d) "+
+				"with it live, and that call reaches this one: two live TPipes hand out the same UB and pipe events; pass "+
+				"the caller's pipe in, or `Destroy()` this one before the caller's pipe hands out buffers again", tpipeLabel(s),
+				cxx.FunctionName(s.Fn), tpipeLabel(l.pipe), filepath.Base(l.file.Path), line+1, l.via, shortText(l.call), callLine+1),
+			Related: []analysis.Related{
+				analysis.RelatedAt(l.file, l.pipe.Node, "the caller's TPipe, still live"),
+				analysis.RelatedAt(l.file, l.call, "the call made while it is live"),
+			},
+		})
+	}
+}
+
+// destroysParam reports whether fn calls `Destroy()` on a parameter (the
+// caller's pipe, handed in: `tpipe.Destroy(); TPipe pipe;`) before off.
+func destroysParam(funcs *cxx.Funcs, fn *grammar.Node, off uint32) bool {
+	var params []string
+	for _, p := range cxx.Params(fn) {
+		params = append(params, p.Name)
+	}
+	if len(params) == 0 {
+		return false
+	}
+	for _, n := range funcs.OwnCalls(fn) {
+		if n.Start >= off {
+			break
+		}
+		if c, ok := cxx.AsCall(n); ok && c.Name == "Destroy" && c.Receiver != nil && slices.Contains(params, cxx.Root(c.Receiver)) {
+			return true
+		}
+	}
+	return false
 }
 
 func tpipeLabel(s *unit.TPipe) string {
