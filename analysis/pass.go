@@ -137,11 +137,12 @@ func (p *Pass) Nodes(kinds ...string) []*grammar.Node {
 	return p.Closure().Nodes(p.File, kinds...)
 }
 
-// Cores returns the cores that compile and reach n: the guards around it,
+// Cores returns the cores that compile and reach n: the guards around it
+// (as the units compiling the file see them: unit.CoresOf),
 // less the cores that already left its function (a return behind a core
 // guard, a macro whose body does that).
 func (p *Pass) Cores(n *grammar.Node) grammar.Cores {
-	c := p.File.CoresOf(n)
+	c := p.Reach().CoresOf(p.File, n)
 	if c == grammar.None {
 		return c
 	}

@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"bytes"
 	"context"
 	"testing"
 )
@@ -63,6 +64,28 @@ func TestAscendIsNotWithoutParens(t *testing.T) {
 			if n := &f.Tree.Nodes[i]; n.IsError() || n.IsMissing() {
 				t.Errorf("%q does not parse: %s at %d", src, n.Kind(), n.Start)
 			}
+		}
+	}
+}
+
+// A unit's core-valued macros select cores in a file that tests them, and
+// a name a macro state leaves undefined reads as 0 in a condition.
+func TestGuardsForUnit(t *testing.T) {
+	src := []byte("#if ON_VEC\nint v;\n#endif\n#ifdef VEC_ONLY\nint f;\n#endif\n#if !ON_VEC\nint c;\n#endif\n#if GONE\nint g;\n#endif\n")
+	g := ScanGuards(src)
+	at := func(g *Guards, word string) Cores { return g.CoresAt(uint32(bytes.Index(src, []byte(word)))) }
+	for _, w := range []string{"int v", "int f", "int c", "int g"} {
+		if c := at(g, w); c != Both {
+			t.Errorf("own guards: %q compiles on %v, want both (the macros are unknown)", w, c)
+		}
+	}
+	u := g.ForUnit(map[string]bool{"GONE": false}, ArchNone, CoreValues{
+		"ON_VEC":   {Val: [2]int64{0, 1}, Defined: [2]bool{true, true}},
+		"VEC_ONLY": {Val: [2]int64{0, 1}, Defined: [2]bool{false, true}},
+	})
+	for w, want := range map[string]Cores{"int v": AIV, "int f": AIV, "int c": AIC, "int g": None} {
+		if c := at(u, w); c != want {
+			t.Errorf("unit guards: %q compiles on %v, want %v", w, c, want)
 		}
 	}
 }

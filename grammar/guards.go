@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"bytes"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -201,13 +202,63 @@ func (g *Guards) With(pre map[string]bool) *Guards {
 // !defined(__DAV_C310__)` branch out, whatever the header's own
 // conditionals name. ArchA2A3 and an unknown chip give With(pre).
 func (g *Guards) ForChip(pre map[string]bool, chip Arch) *Guards {
+	return g.ForUnit(pre, chip, nil)
+}
+
+// CoreValues are macros whose value differs between the core types, as a
+// unit's headers define them (`#if defined(__DAV_C220_VEC__) ||
+// defined(__DAV_VEC__)` / `#define IS_VEC 1` / `#else` / `#define IS_VEC
+// 0`): per macro, its value in the cube's compile and the vector's.
+type CoreValues map[string]CoreValue
+
+// CoreValue is a macro's value in the cube's compile and the vector's;
+// Defined says where it is defined at all (`#ifdef IS_VEC` after a define
+// on the vector core alone).
+type CoreValue struct {
+	Val     [2]int64
+	Defined [2]bool
+}
+
+// ForUnit is ForChip with the unit's core-valued macros defined in each
+// compile: `#if IS_VEC` then selects the vector core like the macro it
+// was made from.
+func (g *Guards) ForUnit(pre map[string]bool, chip Arch, vals CoreValues) *Guards {
 	if g == nil {
 		return nil
 	}
-	if chip == ArchA5 {
-		return evalDirectives(g.Directives, pre, a5Configs)
+	confs := deviceConfigs
+	switch {
+	case chip == ArchA5:
+		confs = a5Configs
+	case len(vals) == 0:
+		return evalGuards(g.Directives, pre)
+	default:
+		// The file's own chip choice, as evalGuards makes it.
+		if namesA5Alone(evalDirectives(g.Directives, pre, deviceConfigs)) {
+			confs = a5Configs
+		}
 	}
-	return evalGuards(g.Directives, pre)
+	var undef [2]map[string]bool
+	for cfg := range confs {
+		c := make(config, len(confs[cfg])+len(vals))
+		maps.Copy(c, confs[cfg])
+		undef[cfg] = map[string]bool{}
+		for name, v := range vals {
+			if _, ok := c[name]; ok {
+				continue
+			}
+			if _, ok := pre[name]; ok {
+				continue
+			}
+			if v.Defined[cfg] {
+				c[name] = v.Val[cfg]
+			} else {
+				undef[cfg][name] = false
+			}
+		}
+		confs[cfg] = c
+	}
+	return evalDirectivesUndef(g.Directives, pre, confs, undef)
 }
 
 // TestsChip reports whether a conditional of g names a macro whose value
@@ -238,16 +289,22 @@ var chipMacros = map[string]bool{
 // A5, for A5's (the chip evidence reads the directives' text alone).
 func evalGuards(dirs []Directive, pre map[string]bool) *Guards {
 	g := evalDirectives(dirs, pre, deviceConfigs)
-	names := ScanArch(g).Evidence
-	for _, e := range names {
-		if e.Arch != ArchA5 {
-			return g
-		}
-	}
-	if len(names) == 0 {
+	if !namesA5Alone(g) {
 		return g
 	}
 	return evalDirectives(dirs, pre, a5Configs)
+}
+
+// namesA5Alone reports whether g's chip conditionals all name A5 (and
+// there is one).
+func namesA5Alone(g *Guards) bool {
+	names := ScanArch(g).Evidence
+	for _, e := range names {
+		if e.Arch != ArchA5 {
+			return false
+		}
+	}
+	return len(names) > 0
 }
 
 // scanDirectives lists src's conditionals, #define, #undef and #include
@@ -317,6 +374,13 @@ func scanDirectives(src []byte) []Directive {
 // compiles of confs after pre, into a guard model of its own (the
 // directives are copied: each evaluation sets their groups and cores).
 func evalDirectives(dirs []Directive, pre map[string]bool, confs [2]config) *Guards {
+	return evalDirectivesUndef(dirs, pre, confs, [2]map[string]bool{})
+}
+
+// evalDirectivesUndef is evalDirectives with macros undefined in one
+// compile only (undef[cfg]: a unit's core-valued macro defined on the
+// other core alone).
+func evalDirectivesUndef(dirs []Directive, pre map[string]bool, confs [2]config, undef [2]map[string]bool) *Guards {
 	g := &Guards{}
 	if len(dirs) > 0 {
 		g.Directives = make([]Directive, 0, len(dirs))
@@ -325,6 +389,11 @@ func evalDirectives(dirs []Directive, pre map[string]bool, confs [2]config) *Gua
 	defs := [2]map[string]bool{{}, {}}
 	for name, v := range pre {
 		defs[0][name], defs[1][name] = v, v
+	}
+	for cfg := range undef {
+		for name := range undef[cfg] {
+			defs[cfg][name] = false
+		}
 	}
 	state := func() Cores {
 		var c Cores
@@ -755,7 +824,8 @@ func (p *condParser) unary() cval {
 		if v, ok := p.conf[t]; ok {
 			return cval{true, v}
 		}
-		if knownUndefined[t] {
+		if on, ok := p.defs[t]; ok && !on || knownUndefined[t] {
+			// An undefined name reads as 0 in a condition.
 			return cval{true, 0}
 		}
 		// A function-like macro call: skip its arguments.

@@ -3,8 +3,11 @@ package unit
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"maps"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -26,7 +29,7 @@ import (
 var includeGuardsKey = &UnitKey[*unitGuards]{
 	Name: "unit.include-guards",
 	Rekey: func(_ context.Context, u *Unit, old *unitGuards, files []*grammar.File) *unitGuards {
-		out := &unitGuards{byFile: make(map[*grammar.File]*grammar.Guards, len(old.byFile)), under: make(map[*grammar.File]map[string]bool, len(old.under)), chip: old.chip}
+		out := &unitGuards{byFile: make(map[*grammar.File]*grammar.Guards, len(old.byFile)), under: make(map[*grammar.File]map[string]bool, len(old.under)), chip: old.chip, vals: old.vals}
 		for i, f := range files {
 			nf := u.Files[i]
 			st, ok := old.under[f]
@@ -36,7 +39,7 @@ var includeGuardsKey = &UnitKey[*unitGuards]{
 			out.under[nf] = st
 			if g, ok := old.byFile[f]; ok {
 				if nf != f {
-					g = FileFact(u, nf, guardVariantsKey).under(st, old.chip)
+					g = FileFact(u, nf, guardVariantsKey).under(st, old.chip, old.vals)
 				}
 				out.byFile[nf] = g
 			}
@@ -84,13 +87,16 @@ var includeGuardsKey = &UnitKey[*unitGuards]{
 		if t := u.Target(); t.Arch == grammar.ArchA5 {
 			chip = t.Arch
 		}
+		// Macros its headers define per core type (`#define IS_VEC 1`
+		// under a vector guard) select cores where a file tests them.
+		vals := coreValues(u)
 		differs := func(g *grammar.Guards, st map[string]bool) bool {
-			return testsAny(g, st) || chip != grammar.ArchNone && g.TestsChip()
+			return testsAny(g, st) || chip != grammar.ArchNone && g.TestsChip() || testsValued(g, vals)
 		}
 		for _, f := range unitRoots(u) {
 			state[f] = maps.Clone(nowhere)
 			if differs(f.Guards, nowhere) {
-				out[f] = FileFact(u, f, guardVariantsKey).under(nowhere, chip)
+				out[f] = FileFact(u, f, guardVariantsKey).under(nowhere, chip, vals)
 			}
 			queue = append(queue, f)
 		}
@@ -141,13 +147,13 @@ var includeGuardsKey = &UnitKey[*unitGuards]{
 					}
 					state[t] = st
 					if differs(t.Guards, st) {
-						out[t] = FileFact(u, t, guardVariantsKey).under(st, chip)
+						out[t] = FileFact(u, t, guardVariantsKey).under(st, chip, vals)
 					}
 					queue = append(queue, t)
 				}
 			}
 		}
-		return &unitGuards{byFile: out, under: state, chip: chip}
+		return &unitGuards{byFile: out, under: state, chip: chip, vals: vals}
 	},
 }
 
@@ -160,6 +166,8 @@ type unitGuards struct {
 	// chip is the chip the models compile for: ArchA5 for a unit built
 	// for A5 alone, else ArchNone (the files' own choice).
 	chip grammar.Arch
+	// vals are the unit's core-valued macros (coreValues).
+	vals grammar.CoreValues
 }
 
 // guardVariantsKey holds a file's guard models under the macro states
@@ -185,7 +193,7 @@ type guardVariants struct {
 
 // under is the file's guard model after st, compiled for chip (ArchNone:
 // the chip the file's own conditionals name, as its parse did).
-func (v *guardVariants) under(st map[string]bool, chip grammar.Arch) *grammar.Guards {
+func (v *guardVariants) under(st map[string]bool, chip grammar.Arch, vals grammar.CoreValues) *grammar.Guards {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.tested == nil {
@@ -213,10 +221,20 @@ func (v *guardVariants) under(st map[string]bool, chip grammar.Arch) *grammar.Gu
 			}
 		}
 	}
+	var used grammar.CoreValues
+	for _, name := range v.tested {
+		if cv, ok := vals[name]; ok {
+			if used == nil {
+				used = grammar.CoreValues{}
+			}
+			used[name] = cv
+			key = fmt.Appendf(key, "%s=%v;", name, cv)
+		}
+	}
 	if g, ok := v.byKey[string(key)]; ok {
 		return g
 	}
-	g := v.f.Guards.ForChip(pre, chip)
+	g := v.f.Guards.ForUnit(pre, chip, used)
 	v.byKey[string(key)] = g
 	return g
 }
@@ -262,6 +280,85 @@ func sameTested(g *grammar.Guards, a, b map[string]bool) bool {
 	return true
 }
 
+// testsValued reports whether a conditional of g names a macro of vals.
+func testsValued(g *grammar.Guards, vals grammar.CoreValues) bool {
+	if len(vals) == 0 {
+		return false
+	}
+	for _, d := range g.Directives {
+		switch d.Kind {
+		case "if", "ifdef", "ifndef", "elif":
+			for _, m := range d.Macros {
+				if _, ok := vals[m.Name]; ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// coreValues are the unit's macros whose value differs between the core
+// types: each object-like `#define NAME N` (an integer, or nothing) of its
+// files, live in one core's compile of its file (its own guards), gives
+// NAME that value there (`#if defined(__DAV_C220_VEC__)` / `#define IS_VEC
+// 1` / `#else` / `#define IS_VEC 0`). A macro defined twice on one core
+// with other values, undefined anywhere, or given a body the model does
+// not read is left out, as is one both cores see alike.
+func coreValues(u *Unit) grammar.CoreValues {
+	var out grammar.CoreValues
+	bad := map[string]bool{}
+	for _, f := range u.Files {
+		for _, d := range f.Guards.Directives {
+			if d.Kind != "define" && d.Kind != "undef" || len(d.Macros) == 0 {
+				continue
+			}
+			name := d.Macros[0].Name
+			if d.Kind == "undef" {
+				bad[name] = true
+				continue
+			}
+			body := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(d.Cond), name))
+			if strings.HasPrefix(body, "(") && !strings.HasPrefix(strings.TrimSpace(d.Cond), name+" ") {
+				continue // function-like
+			}
+			v := int64(1)
+			if body != "" {
+				n, err := strconv.ParseInt(strings.TrimRight(body, "uUlL"), 0, 64)
+				if err != nil {
+					bad[name] = true
+					continue
+				}
+				v = n
+			}
+			cores := f.Guards.CoresAt(d.Start)
+			if cores == grammar.None {
+				continue
+			}
+			if out == nil {
+				out = grammar.CoreValues{}
+			}
+			cv := out[name]
+			for cfg := range 2 {
+				if cores&grammar.Cores(1<<cfg) == 0 {
+					continue
+				}
+				if cv.Defined[cfg] && cv.Val[cfg] != v {
+					bad[name] = true
+				}
+				cv.Defined[cfg], cv.Val[cfg] = true, v
+			}
+			out[name] = cv
+		}
+	}
+	for name, cv := range out {
+		if bad[name] || cv.Defined[0] == cv.Defined[1] && cv.Val[0] == cv.Val[1] {
+			delete(out, name)
+		}
+	}
+	return out
+}
+
 // testsAny reports whether a conditional of g names a macro of st.
 func testsAny(g *grammar.Guards, st map[string]bool) bool {
 	if len(st) == 0 {
@@ -287,6 +384,21 @@ func (u *Unit) IncludeGuards(f *grammar.File) *grammar.Guards {
 		return g
 	}
 	return f.Guards
+}
+
+// CoresOf is the cores that compile node n of f in this unit: f's own
+// guards and core tests (grammar.File.CoresOf), narrowed by f's guard
+// model in the unit (IncludeGuards: the macros its includers set, the
+// unit's chip, its core-valued macros).
+func (u *Unit) CoresOf(f *grammar.File, n *grammar.Node) grammar.Cores {
+	c := f.CoresOf(n)
+	if c == grammar.None {
+		return c
+	}
+	if g := u.IncludeGuards(f); g != f.Guards {
+		c &= g.CoresAt(n.Start)
+	}
+	return c
 }
 
 // hostSwitches are the macros under which f defines a CCE qualifier away

@@ -157,7 +157,7 @@ func buildTPipes(u *Unit) []*TPipe {
 	}
 	addSite := func(s *TPipe) {
 		s.Fn = cxx.EnclosingFunction(s.Node)
-		s.Cores = file.CoresOf(s.Node) &^ u.ExitedBefore(file, s.Node)
+		s.Cores = u.CoresOf(file, s.Node) &^ u.ExitedBefore(file, s.Node)
 		if p := s.Node.Parent(); p != nil && p.Kind() != "translation_unit" && p.Kind() != "declaration_list" {
 			s.Scope = scopeBlock(s.Node)
 			s.Stmt = cxx.BlockStatementOf(s.Node)
