@@ -593,6 +593,18 @@ func (p *Pass) Incomplete(why string) {
 	}
 }
 
+// Kept reports whether a finding of the running rule at byte start of the
+// pass's file would be kept: compiled for the rule's premise and not
+// silenced by a suppression comment. A fix that edits several sites
+// (a flag id's set and its wait) leaves out the sites the user silenced.
+func (p *Pass) Kept(start uint32) bool {
+	d := Diagnostic{File: p.File.Path, Start: start, End: start, Code: p.Analyzer.Code, Name: p.Analyzer.Name}
+	if p.limit == nil {
+		return p.compiledUnder(d.File, d.Start, p.Analyzer.Premise)
+	}
+	return p.counted(&d)
+}
+
 // counted reports whether the run keeps and counts d: not a note of the
 // driver, in code a unit holding the rule's premise compiles (the
 // driver's filter), and not silenced by a suppression comment

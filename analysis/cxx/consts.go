@@ -76,6 +76,18 @@ type Resolver struct {
 	// locals are the names each function declares (localNames), shared
 	// like plain.
 	locals *sync.Map
+	// spaces holds, per name, the namespaces of its definitions, and per
+	// block its `using namespace` directives (evalScoped), shared like
+	// plain: read once, not at every use of a name defined thousands of
+	// times.
+	spaces *sync.Map
+}
+
+// nameSpaces are the innermost namespaces of a name's definitions, in
+// definition order; one is set when they are all the same.
+type nameSpaces struct {
+	of  []string
+	one bool
 }
 
 // nameVal is a name's values in one evaluation: under way (busy, its
@@ -173,7 +185,7 @@ func (r *Resolver) Bind(vals map[string][]int64) *Resolver {
 	for k, v := range vals {
 		b[k] = v
 	}
-	return &Resolver{defs: r.defs, bound: b, known: &sync.Map{}, plain: r.plain, locals: r.locals}
+	return &Resolver{defs: r.defs, bound: b, known: &sync.Map{}, plain: r.plain, locals: r.locals, spaces: r.spaces}
 }
 
 // NewResolver indexes the constants of files; earlier files win on
@@ -317,7 +329,7 @@ func JoinConsts(parts ...*FileConsts) *Resolver {
 		n += len(p.defs)
 	}
 	plain := &sync.Map{}
-	r := &Resolver{defs: make(map[string][]*Def, n), known: plain, plain: plain, locals: &sync.Map{}}
+	r := &Resolver{defs: make(map[string][]*Def, n), known: plain, plain: plain, locals: &sync.Map{}, spaces: &sync.Map{}}
 	for _, p := range parts {
 		for name, ds := range p.defs {
 			// Never appended to in place: the parts are shared.
@@ -450,6 +462,9 @@ func (r *Resolver) evalAll(n *grammar.Node) []int64 {
 			return r.evalAll(c[0])
 		}
 	case "identifier", "qualified_identifier", "field_identifier", "type_identifier":
+		if vs, ok := r.evalScoped(n); ok {
+			return vs
+		}
 		return r.evalName(n.Text())
 	case "type_descriptor":
 		// A template argument the parser read as a type: `SyncAll<kFlag>()`.
@@ -641,6 +656,131 @@ func (r *Resolver) evalName(name string) []int64 {
 	}
 	r.readBound = r.readBound || outerBound
 	return vs
+}
+
+// evalScoped evaluates a name defined in several namespaces with the
+// definitions the use can see: a qualified name's namespace
+// (`vec::kReady`), else the namespaces around the use and those a `using
+// namespace` before it in its blocks or namespaces names. ok is false when
+// that leaves the choice as open as the name alone (evalName decides).
+func (r *Resolver) evalScoped(n *grammar.Node) ([]int64, bool) {
+	name := n.Text()
+	if _, ok := r.bound[name]; ok {
+		return nil, false
+	}
+	defs := r.Lookup(name)
+	if len(defs) < 2 {
+		return nil, false
+	}
+	ns := r.namespacesOf(name, defs)
+	if ns.one {
+		return nil, false
+	}
+	spaces := ns.of
+	var visible []string
+	if i := strings.LastIndex(name, "::"); i >= 0 {
+		visible = []string{BaseName(name[:i])}
+	} else {
+		visible = r.visibleNamespaces(n)
+	}
+	var out valueSet
+	picked := 0
+	for i := len(defs) - 1; i >= 0 && !out.over; i-- {
+		if spaces[i] == "" || !slices.Contains(visible, spaces[i]) {
+			continue
+		}
+		picked++
+		for _, v := range r.evalDef(defs[i]) {
+			if !out.add(v) {
+				break
+			}
+		}
+	}
+	if picked == 0 || picked == len(defs) {
+		return nil, false
+	}
+	return out.values(), true
+}
+
+// namespacesOf reads the namespaces of a name's definitions, once per
+// name when the resolver shares a table.
+func (r *Resolver) namespacesOf(name string, defs []*Def) *nameSpaces {
+	key := name
+	if i := strings.LastIndex(name, "::"); i >= 0 {
+		key = name[i+2:]
+	}
+	if r.spaces != nil {
+		if v, ok := r.spaces.Load(key); ok {
+			return v.(*nameSpaces)
+		}
+	}
+	ns := &nameSpaces{of: make([]string, len(defs)), one: true}
+	for i, d := range defs {
+		if d.Decl != nil {
+			ns.of[i] = EnclosingNamespace(d.Decl)
+		}
+		ns.one = ns.one && ns.of[i] == ns.of[0]
+	}
+	if ns.one {
+		ns.of = nil
+	}
+	if r.spaces != nil {
+		r.spaces.Store(key, ns)
+	}
+	return ns
+}
+
+// visibleNamespaces are the namespaces a use at n sees names of: those
+// around it, and those a `using namespace X;` names in a block or
+// namespace around it, before it.
+func (r *Resolver) visibleNamespaces(n *grammar.Node) []string {
+	var out []string
+	child := n
+	for p := n.Parent(); p != nil; child, p = p, p.Parent() {
+		switch p.Kind() {
+		case "namespace_definition":
+			if name := p.ChildByField("name"); name != nil {
+				out = append(out, BaseName(name.Text()))
+			}
+		case "compound_statement", "declaration_list", "translation_unit":
+			for _, u := range r.usingsIn(p) {
+				if u.at >= child.Start {
+					break
+				}
+				out = append(out, u.ns)
+			}
+		}
+	}
+	return out
+}
+
+// usingDirective is a `using namespace ns;` of a block, at its offset.
+type usingDirective struct {
+	at uint32
+	ns string
+}
+
+// usingsIn lists the `using namespace` directives among block's
+// statements, once per block when the resolver shares a table: a file of
+// thousands of top-level namespaces is not rescanned at every use.
+func (r *Resolver) usingsIn(block *grammar.Node) []usingDirective {
+	if r.spaces != nil {
+		if v, ok := r.spaces.Load(block); ok {
+			return v.([]usingDirective)
+		}
+	}
+	var out []usingDirective
+	for _, st := range block.NamedChildren() {
+		if st.Kind() == "using_declaration" && strings.HasPrefix(strings.TrimSpace(st.Text()), "using namespace") {
+			if c := st.NamedChildren(); len(c) > 0 {
+				out = append(out, usingDirective{st.Start, BaseName(c[len(c)-1].Text())})
+			}
+		}
+	}
+	if r.spaces != nil {
+		r.spaces.Store(block, out)
+	}
+	return out
 }
 
 func (r *Resolver) evalDef(d *Def) []int64 {

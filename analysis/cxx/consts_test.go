@@ -2,6 +2,7 @@ package cxx
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -144,5 +145,37 @@ void host(int64_t *args) {}
 	}
 	if c := calls[1]; c.Name != "Get" || c.Receiver == nil || c.Receiver.Text() != "obj" || len(c.Args) != 2 {
 		t.Errorf("method call %+v", c)
+	}
+}
+
+// A name defined in two namespaces takes the definition the use sees: its
+// qualification, a `using namespace` before it in its blocks, or the
+// namespace around it; with none of these it stays ambiguous.
+func TestResolverNamespaces(t *testing.T) {
+	src := `namespace cube { constexpr int kReady = 4; }
+namespace vec { constexpr int kReady = 6; void g() { use(kReady); } }
+void f() {
+  use(vec::kReady);
+  {
+    using namespace cube;
+    use(kReady);
+  }
+  use(kReady);
+}
+`
+	f, err := grammar.ParseFile(context.Background(), nil, "ns.cpp", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewResolver(f)
+	want := []string{"[6]", "[6]", "[4]", "[6 4]"}
+	var got []string
+	for j := range f.Tree.Nodes {
+		if c, ok := AsCall(&f.Tree.Nodes[j]); ok && c.Name == "use" {
+			got = append(got, fmt.Sprint(r.EvalAll(c.Args[0])))
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -89,7 +90,8 @@ var FFTSFlagReserved = register(&analysis.Analyzer{
 		FixSafety: "Unsafe: a mode-4 set on A2/A3 gets no fix (the handshake must be redesigned). Otherwise replaces the " +
 			"id with the lowest id in 0–10 that no flag call of the file (or its extern unit) " +
 			"uses and the project does not reserve; distinct reserved ids get distinct replacements, and a set and its " +
-			"wait on the same id get the same one. When the id is a named constant the fix edits the constant's " +
+			"wait on the same id get the same one: a literal id's fix also rewrites the other flagged calls of that literal in the " +
+			"same function, so applying one finding's fix moves the whole handshake (a suppressed call is left alone). When the id is a named constant the fix edits the constant's " +
 			"definition (in the header that defines it, if so), which changes every use of the constant; an enumerator " +
 			"after an edited one is pinned to its old value. Libraries own ids too (Matmul objects 0..2N-1, catlass " +
 			"barriers 8–10): check the new id against them, or list them in `reserved-flags`.",
@@ -210,6 +212,33 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 		return
 	}
 	repl := replacements(pass, calls, len(sites) > 0, target.Arch)
+	// A literal id's calls in one function move together: each finding's
+	// fix renumbers every flagged call there written with that literal (a
+	// set and its wait), so no fix leaves a handshake with its two sides
+	// on different ids. A named id moves all its uses by its definition.
+	type fnID struct {
+		fn *grammar.Node
+		id int64
+	}
+	together := map[fnID][]analysis.TextEdit{}
+	literalKey := func(fc *cxx.FlagCall) (fnID, bool) {
+		if len(fc.Flags) != 1 || fc.IDInCfg || fc.IDNode == nil || cxx.Unparen(fc.IDNode).Kind() != "number_literal" {
+			return fnID{}, false
+		}
+		return fnID{cxx.EnclosingFunction(fc.Node), fc.Flags[0]}, true
+	}
+	for _, b := range bad {
+		fc := b.fc
+		k, ok := literalKey(fc)
+		if !ok || b.reason == reasonMode4 || !pass.Kept(fc.Node.Start) {
+			continue
+		}
+		if to, ok := repl[fc.Flags[0]]; ok {
+			if fix, ok := flagFix(pass, fc, to); ok {
+				together[k] = appendNewEdits(together[k], fix.Edits)
+			}
+		}
+	}
 	// A kernel repeats the same flag call: one copy of each message.
 	var texts sharedText
 	for _, b := range bad {
@@ -230,6 +259,10 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 		if len(fc.Flags) == 1 && b.reason != reasonMode4 {
 			if to, ok := repl[fc.Flags[0]]; ok {
 				if fix, ok := flagFix(pass, fc, to); ok {
+					if k, ok := literalKey(fc); ok && len(together[k]) > len(fix.Edits) {
+						fix.Edits = together[k]
+						fix.Title += fmt.Sprintf(" here and in the %d other call(s) of %d in `%s`", len(together[k])-1, fc.Flags[0], cxx.FunctionName(k.fn))
+					}
 					d.Fixes = []analysis.Fix{fix}
 				}
 			}
@@ -570,6 +603,17 @@ func chipReason(pass *analysis.Pass, chip grammar.Arch, mode4Set bool, mode, id 
 
 // flagFix rewrites the id of fc to `to`: at the call, or at the named
 // constant's definition.
+// appendNewEdits appends the edits of add that out does not hold yet (a
+// constant's definition edited for two calls is one edit).
+func appendNewEdits(out, add []analysis.TextEdit) []analysis.TextEdit {
+	for _, e := range add {
+		if !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 func flagFix(pass *analysis.Pass, fc *cxx.FlagCall, to int64) (analysis.Fix, bool) {
 	if fc.IDNode == nil {
 		return analysis.Fix{}, false

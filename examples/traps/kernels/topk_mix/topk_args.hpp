@@ -15,6 +15,7 @@ constexpr int32_t kScaleArg = 6;  // FP32 scalar
 // Cube<->vector handshake ids. The hardware SyncAll owns 11..14.
 constexpr uint16_t kScoresReady = 3;
 constexpr uint16_t kMergeDone = 13;
+constexpr uint16_t kMergeReady = 5; // cube -> vector: the merged rows are in the workspace
 constexpr uint16_t kCubesDone = 3; // cube-wide barrier: shares kScoresReady's counter on the cube
 
 struct ChipTensor {

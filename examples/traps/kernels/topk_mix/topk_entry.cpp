@@ -75,8 +75,10 @@ __aicore__ inline void merge_phase(__gm__ int64_t *args, int32_t block) {
   AscendC::LocalTensor<float> c;
   AscendC::Mmad(c, a, b, AscendC::MmadParams(16, 16, 16));
   AscendC::CrossCoreWaitFlag(kMergeDone); // EXT005: flag 13 belongs to SyncAll
+  AscendC::CrossCoreSetFlag<2, PIPE_FIX>(kMergeReady);
 #endif
 #ifdef __DAV_VEC__ // EXT006: pto-isa's macro in a C220-keyed extern
+  AscendC::CrossCoreWaitFlag(6); // EXT018: the cube signals the merge on 5
   if (get_sub_block_id(args) == 0) {
     AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(kScoresReady); // EXT010: one lane sets
   }
