@@ -87,13 +87,7 @@ func runCrossFlagIDCollision(pass *analysis.Pass) {
 	}
 	// The reach's constants: its headers, then the file.
 	r := pass.Reach().Consts()
-	sites := cxx.FlagSites(pass.Reach(), files, r)
-	// A `#define SIGNAL(id) CrossCoreSetFlag<2, PIPE_MTE3>(id)` sets the
-	// flag its use names, on the cores that compile the use.
-	bodies := cxx.FlagBodies(pass.Reach(), pass.Reach().Macros().Shadows)
-	for _, f := range files {
-		sites = append(sites, bodies.FlagSites(pass.Reach(), f, r)...)
-	}
+	sites := reachFlagSites(pass, files, r)
 	kind := kindCores(pass)
 	exec := pass.Reach().Exec().Launched(pass.Reach().Variance(pass.Spend))
 	fileOrder := map[*grammar.File]int{}
@@ -167,6 +161,19 @@ func runCrossFlagIDCollision(pass *analysis.Pass) {
 			pass.Report(collisionDiagnostic(pass, r, u, uses[other], used))
 		}
 	}
+}
+
+// reachFlagSites are the flag calls of files (the reach's headers, then the
+// pass's file), with the uses of the unit's macros whose bodies make one:
+// a `#define SIGNAL(id) CrossCoreSetFlag<2, PIPE_MTE3>(id)` sets the flag
+// its use names, on the cores that compile the use.
+func reachFlagSites(pass *analysis.Pass, files []*grammar.File, r *cxx.Resolver) []cxx.FlagSite {
+	sites := cxx.FlagSites(pass.Reach(), files, r)
+	bodies := cxx.FlagBodies(pass.Reach(), pass.Reach().Macros().Shadows)
+	for _, f := range files {
+		sites = append(sites, bodies.FlagSites(pass.Reach(), f, r)...)
+	}
+	return sites
 }
 
 // maxApartAsks bounds the sets one set is compared with: past it the

@@ -51,12 +51,7 @@ func runCrossFlagWaitUnset(pass *analysis.Pass) {
 	if unseenSignal(pass) {
 		return
 	}
-	r := pass.Reach().Consts()
-	sites := cxx.FlagSites(pass.Reach(), files, r)
-	bodies := cxx.FlagBodies(pass.Reach(), pass.Reach().Macros().Shadows)
-	for _, f := range files {
-		sites = append(sites, bodies.FlagSites(pass.Reach(), f, r)...)
-	}
+	sites := reachFlagSites(pass, files, pass.Reach().Consts())
 	kind := kindCores(pass)
 	dead := deadConstexprs(pass.Consts)
 

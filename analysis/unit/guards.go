@@ -282,20 +282,7 @@ func sameTested(g *grammar.Guards, a, b map[string]bool) bool {
 
 // testsValued reports whether a conditional of g names a macro of vals.
 func testsValued(g *grammar.Guards, vals grammar.CoreValues) bool {
-	if len(vals) == 0 {
-		return false
-	}
-	for _, d := range g.Directives {
-		switch d.Kind {
-		case "if", "ifdef", "ifndef", "elif":
-			for _, m := range d.Macros {
-				if _, ok := vals[m.Name]; ok {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return len(vals) > 0 && testsName(g, func(name string) bool { _, ok := vals[name]; return ok })
 }
 
 // coreValues are the unit's macros whose value differs between the core
@@ -361,14 +348,16 @@ func coreValues(u *Unit) grammar.CoreValues {
 
 // testsAny reports whether a conditional of g names a macro of st.
 func testsAny(g *grammar.Guards, st map[string]bool) bool {
-	if len(st) == 0 {
-		return false
-	}
+	return len(st) > 0 && testsName(g, func(name string) bool { _, ok := st[name]; return ok })
+}
+
+// testsName reports whether a conditional of g names a macro has accepts.
+func testsName(g *grammar.Guards, has func(string) bool) bool {
 	for _, d := range g.Directives {
 		switch d.Kind {
 		case "if", "ifdef", "ifndef", "elif":
 			for _, m := range d.Macros {
-				if _, ok := st[m.Name]; ok {
+				if has(m.Name) {
 					return true
 				}
 			}
