@@ -29,9 +29,12 @@ var CrossFlagWaitUnset = register(&analysis.Analyzer{
 			"core type when no set of the unit signals that type's counter of that id, but sets of the unit do signal that " +
 			"type on other ids: the handshake exists and its two sides disagree on the id (a cube that sets " +
 			"`kScoreReady = 4` from one header while the vectors wait on `kScoreReady = 6` from another). Related " +
-			"information lists those sets. Silent when any set of the unit has an id or mode that is not a constant, when a " +
-			"project header of the unit did not resolve (it may hold the set), for ids 11–14 beside a hardware `SyncAll` " +
-			"(the barrier's own), and for waits no kernel of the unit reaches.",
+			"information lists those sets. Ids are resolved as EXT014 resolves them; a name defined in several namespaces " +
+			"takes the definition the use sees (`vec::kReady`, a `using namespace vec;` before it, the namespace around it). " +
+			"Silent when any set of the unit has an id or mode that is not a constant, when the unit calls a function it does " +
+			"not define whose name says it may signal (`notify_peer()`, `ffts_signal(...)`: its set is out of sight), in a unit " +
+			"with Ascend 950 mode-4 flags (their ids map per vector lane, `id` and `id + 16`), for ids 11–14 beside a hardware " +
+			"`SyncAll` (the barrier's own), and for waits no kernel of the unit reaches.",
 		Why: "`CrossCoreWaitFlag(id)` blocks the core until its counter for that id has a count, and only a set " +
 			"signalling that core's family with that id gives one. With the ids mismatched, the consumer waits forever " +
 			"and the kernel hangs (507018), or, if another synchronisation happens to use the id, wakes on the wrong event.",
