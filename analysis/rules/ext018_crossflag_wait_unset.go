@@ -1,8 +1,10 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -51,10 +53,10 @@ func runCrossFlagWaitUnset(pass *analysis.Pass) {
 	if !mentionsFlags(files) || !bytesContainWait(pass.File) {
 		return
 	}
-	if unseenSignal(pass) {
+	sites := reachFlagSites(pass, files, pass.Reach().Consts())
+	if !slices.ContainsFunc(sites, func(s cxx.FlagSite) bool { return s.Kind == cxx.FlagWait && s.File == pass.File }) || unseenSignal(pass) {
 		return
 	}
-	sites := reachFlagSites(pass, files, pass.Reach().Consts())
 	kind := kindCores(pass)
 	dead := deadConstexprs(pass.Consts)
 
@@ -161,7 +163,7 @@ func unseenSignal(pass *analysis.Pass) bool {
 
 // bytesContainWait is a cheap text test: the file holds a wait.
 func bytesContainWait(f *grammar.File) bool {
-	return strings.Contains(string(f.Src), "Wait") || strings.Contains(string(f.Src), "wait_flag_dev")
+	return bytes.Contains(f.Src, []byte("Wait")) || bytes.Contains(f.Src, []byte("wait_flag_dev"))
 }
 
 func unsetDiagnostic(pass *analysis.Pass, s *cxx.FlagSite, c grammar.Cores, id int64, signalled map[grammar.Cores]map[int64][]*cxx.FlagSite) analysis.Diagnostic {
