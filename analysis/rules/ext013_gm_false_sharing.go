@@ -37,7 +37,10 @@ var GMFalseSharing = register(&analysis.Analyzer{
 			"whose pointer is a local carved at such an offset (`row = base + idx * kColumns; row[0] = v`, " +
 			"`row = (__gm__ int32_t *)stats + idx * kColumns`, where the cast says what the offset counts, " +
 			"`GlobalTensor<T> rowGm = baseGm[idx * kColumns]`, or a GlobalTensor its class binds once, " +
-			"`rowGm.SetGlobalBuffer((__gm__ int32_t *)stats + idx * kColumns, kColumns)`), or from a table entry read at a core id when the function also reads the " +
+			"`rowGm.SetGlobalBuffer((__gm__ int32_t *)stats + idx * kColumns, kColumns)`), or returned by a helper whose one " +
+			"statement returns such an address (`rec = RecOf(base, block)` with `return base + block * kRec;`: its parameters read " +
+			"as the call's arguments), a parameter counting as a core id when every call hands it one (the calls of the file, and " +
+			"for a header's helper those of the files including it: `PutRecord(recs_, block_, v)`), or from a table entry read at a core id when the function also reads the " +
 			"next core's entry (`start = offs.GetValue(id)`, `end = offs.GetValue(id + 1)`, a store at `start + i`: the ranges touch, so the " +
 			"elements at each boundary are one apart; a parameter is followed to what the file's calls pass), when " +
 			"some core id's step times the element size is below 64 bytes. Strides and element sizes are resolved " +
@@ -247,6 +250,15 @@ func (s *falseSharing) rowOf(a *cxx.Access) ([]slotStep, bool) {
 	if e == nil {
 		return nil, true
 	}
+	if c, ok := cxx.AsCall(e); ok {
+		// `slot = SlotOf(base, block)`: the address the helper returns,
+		// its parameters read as this call's arguments.
+		if r, helper := s.returnedAddress(c); r != nil {
+			s.bound = append(s.bound, callBinding{helper: helper, caller: cxx.EnclosingFunction(e), params: cxx.Params(helper), args: c.Args})
+			defer func() { s.bound = s.bound[:len(s.bound)-1] }()
+			e = cxx.Uncast(r)
+		}
+	}
 	var base, off *grammar.Node
 	switch e.Kind() {
 	case "binary_expression":
@@ -358,6 +370,35 @@ type falseSharing struct {
 	aliases map[string]string
 	// vm answers which names hold the core count (coreCount).
 	vm *unit.VarianceModel
+	// bound are the calls whose helper's return is being read: a
+	// parameter of the helper stands for the call's argument.
+	bound []callBinding
+}
+
+// callBinding is a call of a helper that returns an address
+// (`SlotOf(base, block)` returning `base + block * kSlot`): its
+// parameters are the call's arguments, read in the caller.
+type callBinding struct {
+	helper, caller *grammar.Node
+	params         []cxx.Param
+	args           []*grammar.Node
+}
+
+// boundArg is the argument a helper parameter stands for at the call
+// being read, and the function the argument is read in.
+func (s *falseSharing) boundArg(fn, e *grammar.Node) (*grammar.Node, *grammar.Node) {
+	for i := len(s.bound) - 1; i >= 0; i-- {
+		b := s.bound[i]
+		if b.helper != fn {
+			continue
+		}
+		for _, p := range b.params {
+			if p.Name == e.Text() && int(p.Index) < len(b.args) {
+				return b.args[p.Index], b.caller
+			}
+		}
+	}
+	return nil, nil
 }
 
 // coreTerm is one core id in an index and the number of elements one step
@@ -465,6 +506,9 @@ func (s *falseSharing) linear(fn, e *grammar.Node, depth int) ([]coreTerm, bool)
 		return []coreTerm{{id: e, coef: 1}}, true
 	}
 	if e.Kind() == "identifier" && s.definition(fn, e) == nil {
+		if arg, caller := s.boundArg(fn, e); arg != nil {
+			return s.linear(caller, arg, depth+1)
+		}
 		if terms, ok := s.fromCallers(fn, e, depth); ok {
 			return terms, true
 		}
@@ -672,7 +716,17 @@ func (s *falseSharing) fromCallers(fn, e *grammar.Node, depth int) ([]coreTerm, 
 		return nil, false
 	}
 	var out []coreTerm
-	for _, n := range s.pass.Closure().Calls(s.pass.File).Named(name) {
+	var calls []*grammar.Node
+	// The calls of the file, and of the files compiled with it when the
+	// helper is a header's (its callers are its includers').
+	files := []*grammar.File{s.pass.File}
+	if fn.Tree() == s.pass.File.Tree && !isUnitEntry(s.pass) {
+		files = append(files, s.pass.Reach().Headers()...)
+	}
+	for _, f := range files {
+		calls = append(calls, s.pass.Reach().Calls(f).Named(name)...)
+	}
+	for _, n := range calls {
 		c, _ := cxx.AsCall(n)
 		if k >= len(c.Args) {
 			return nil, false
@@ -699,6 +753,15 @@ func (s *falseSharing) mentionsCore(fn, e *grammar.Node, depth int) bool {
 		case "identifier", "field_identifier":
 			if coreNames(s.pass)[n.Text()] {
 				return true
+			}
+			if arg, caller := s.boundArg(fn, n); arg != nil && depth < 4 && s.mentionsCore(caller, arg, depth+1) {
+				return true
+			}
+			if n.Kind() == "identifier" && depth < 3 && s.isParam(fn, n.Text()) && s.definition(fn, n) == nil {
+				// A parameter every call hands a core id.
+				if terms, ok := s.fromCallers(fn, n, depth+1); ok && len(terms) > 0 {
+					return true
+				}
 			}
 		case "call_expression":
 			if c, ok := cxx.AsCall(n); ok && depth < 4 {
@@ -826,6 +889,46 @@ func (s *falseSharing) returned(c cxx.Call) *grammar.Node {
 		return v[0]
 	}
 	return nil
+}
+
+// isParam reports whether fn has a parameter named name.
+func (s *falseSharing) isParam(fn *grammar.Node, name string) bool {
+	if fn == nil || fn.Kind() != "function_definition" {
+		return false
+	}
+	for _, p := range cxx.Params(fn) {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// returnedAddress is the expression a helper of the unit returns as its
+// one statement, `return base + block * kSlot;`, and the helper, for a
+// call whose name one definition holds.
+func (s *falseSharing) returnedAddress(c cxx.Call) (*grammar.Node, *grammar.Node) {
+	defs := s.funcs.Lookup(c.Name)
+	if len(defs) != 1 || c.Receiver != nil {
+		return nil, nil
+	}
+	body := defs[0].Body()
+	if body == nil {
+		return nil, nil
+	}
+	var stmts []*grammar.Node
+	for _, k := range body.NamedChildren() {
+		if k.Kind() != "comment" {
+			stmts = append(stmts, k)
+		}
+	}
+	if len(stmts) != 1 || stmts[0].Kind() != "return_statement" {
+		return nil, nil
+	}
+	if v := stmts[0].NamedChildren(); len(v) == 1 {
+		return v[0], defs[0].Node
+	}
+	return nil, nil
 }
 
 var scalarSizes = map[string]int64{"int8_t": 1, "uint8_t": 1, "char": 1, "bool": 1, "int16_t": 2, "uint16_t": 2,
@@ -1189,12 +1292,23 @@ func (s *falseSharing) padFix(idx *grammar.Node, t coreTerm, size int64, sdef *g
 // coreNames are the variables and members the unit assigns from a core id
 // (directly or through another such name).
 func coreNames(pass *analysis.Pass) map[string]bool {
-	return unit.Fact(pass.Closure(), coreNamesKey).all
+	return unit.Fact(coreNamesUnit(pass), coreNamesKey).all
 }
 
 // coreDirect are the names assigned a bare core getter.
 func coreDirect(pass *analysis.Pass) map[string]bool {
-	return unit.Fact(pass.Closure(), coreNamesKey).direct
+	return unit.Fact(coreNamesUnit(pass), coreNamesKey).direct
+}
+
+// coreNamesUnit is where the core-id names are read: the file and its
+// includes for an entry; for a header, also its includers' files, where
+// the members its helpers are handed are set (`block_ = get_block_idx(
+// args)` in the kernel class calling `StorePartial(base, block_, ...)`).
+func coreNamesUnit(pass *analysis.Pass) *unit.Unit {
+	if isUnitEntry(pass) {
+		return pass.Closure()
+	}
+	return pass.Reach()
 }
 
 type coreNameSet struct{ all, direct map[string]bool }
