@@ -142,9 +142,15 @@ func (p *Pass) Nodes(kinds ...string) []*grammar.Node {
 // less the cores that already left its function (a return behind a core
 // guard, a macro whose body does that).
 func (p *Pass) Cores(n *grammar.Node) grammar.Cores {
-	c := p.Reach().CoresOf(p.File, n)
+	c := p.File.CoresOf(n)
 	if c == grammar.None {
 		return c
+	}
+	p.lazy.guards.once.Do(func() { p.lazy.guards.v = p.Reach().IncludeGuards(p.File) })
+	if g := p.lazy.guards.v; g != nil && g != p.File.Guards && n.Tree() == p.File.Tree {
+		if c &= g.CoresAt(n.Start); c == grammar.None {
+			return c
+		}
 	}
 	return c &^ p.Reach().ExitedBefore(p.File, n)
 }
@@ -350,6 +356,9 @@ type passUnits struct {
 	units, reach lazy[[]*unit.Unit]
 	closure      lazy[*unit.Unit]
 	args         lazy[[]abi.Access]
+	// guards is the file's guard model as its compiles see it (the
+	// reach's IncludeGuards), asked once: Cores asks it per node.
+	guards lazy[*grammar.Guards]
 }
 
 // ArgsAccesses is ArgsAccesses for the pass's file (asked once per file,
