@@ -1457,7 +1457,16 @@ func (fs *Funcs) OfClass(n *grammar.Node, c Call, defs []FuncDef) []FuncDef {
 			}
 		}
 	case r.Kind() == "identifier":
-		for _, t := range fs.TypesOf(r.Text()) {
+		types := fs.TypesOf(r.Text())
+		if len(types) > 1 {
+			// One name declared with other classes under other guards
+			// (`#if CUBE` / `Cube stage;` / `#elif VEC` / `Vec stage;`):
+			// the call's own function's declarations its guards compile.
+			if local := fs.localTypes(n, r.Text()); len(local) > 0 {
+				types = local
+			}
+		}
+		for _, t := range types {
 			classes = append(classes, BaseName(t))
 		}
 	case r.Kind() == "field_expression":
@@ -1488,6 +1497,62 @@ func (fs *Funcs) OfClass(n *grammar.Node, c Call, defs []FuncDef) []FuncDef {
 	}
 	if len(out) == 0 {
 		return defs
+	}
+	return out
+}
+
+// localTypes are the types of the declarations of name in the function
+// around call n, before it, that a compile of n also compiles (their core
+// guards meet n's); none when the function declares no such name.
+func (fs *Funcs) localTypes(n *grammar.Node, name string) []string {
+	fn := EnclosingDefinition(n)
+	if fn == nil {
+		return nil
+	}
+	body := fn.ChildByField("body")
+	if body == nil {
+		return nil
+	}
+	fs.mu.Lock()
+	tc := fs.trees[n.Tree()]
+	fs.mu.Unlock()
+	if tc == nil || tc.f == nil {
+		return nil
+	}
+	f := tc.f
+	cores := func(x *grammar.Node) grammar.Cores {
+		c := f.CoresOf(x)
+		if fs.unitGuards != nil {
+			if g := fs.unitGuards(f); g != nil && g != f.Guards {
+				c &= g.CoresAt(x.Start)
+			}
+		}
+		return c
+	}
+	at := cores(n)
+	var out []string
+	ds := body.Descendants()
+	for i := range ds {
+		d := &ds[i]
+		if d.Start >= n.Start {
+			break
+		}
+		if d.Kind() != "declaration" {
+			continue
+		}
+		t := d.ChildByField("type")
+		if t == nil {
+			continue
+		}
+		for _, dc := range d.ChildrenByField("declarator") {
+			id := dc
+			for id != nil && id.Kind() != "identifier" {
+				id = id.ChildByField("declarator")
+			}
+			if id != nil && id.Text() == name && cores(d)&at != grammar.None {
+				out = appendString(out, t.Text())
+			}
+		}
 	}
 	return out
 }

@@ -1384,7 +1384,7 @@ func (s *Summaries) computeEffects(fn *grammar.Node) *effectList {
 				}
 				continue
 			}
-			for _, d := range s.funcs.Callees(c) {
+			for _, d := range s.funcs.OfClass(n, c, s.funcs.Callees(c)) {
 				// A definition the call's arguments do not fit is another
 				// function of that name (`optimizer_.Compute(in, out, n)`
 				// beside the kernel's own `Compute(args)`).
@@ -1870,7 +1870,7 @@ func (s *Summaries) allSiteRefs(fn *grammar.Node) []callerRef {
 			if !ok {
 				continue
 			}
-			for _, d := range s.funcs.Callees(c) {
+			for _, d := range s.funcs.OfClass(s.site(r).Call, c, s.funcs.Callees(c)) {
 				if d.Node == fn {
 					out = append(out, r)
 					break

@@ -293,6 +293,11 @@ func (p *readPrecedence) loopDMAUp(funcs *cxx.Funcs, sum *cxx.Summaries, fn, rea
 		if !oc.Known() {
 			continue
 		}
+		// Above this call, only the cores that make it run the read.
+		cores := cores & def.File.CoresOf(n)
+		if cores == grammar.None {
+			continue
+		}
 		idx := sum.Index(def.Node)
 		for l := n.Parent(); l != nil && l != def.Node && idx.NextCovering(cxx.Invalidate, oc, cores, l.Start, l.End, nil) < 0; l = l.Parent() {
 			var found *cxx.Effect
