@@ -1501,18 +1501,12 @@ func (fs *Funcs) OfClass(n *grammar.Node, c Call, defs []FuncDef) []FuncDef {
 	return out
 }
 
-// localTypes are the types of the declarations of name in the function
-// around call n, before it, that a compile of n also compiles (their core
-// guards meet n's); none when the function declares no such name.
+// localTypes are the types of the declarations of name in the nearest
+// block around call n that declares it before n (C++ scoping: the
+// branch's own `KernelB op;` before the function's), keeping those a
+// compile of n also compiles (their core guards meet n's); none when no
+// block of the function declares the name.
 func (fs *Funcs) localTypes(n *grammar.Node, name string) []string {
-	fn := EnclosingDefinition(n)
-	if fn == nil {
-		return nil
-	}
-	body := fn.ChildByField("body")
-	if body == nil {
-		return nil
-	}
 	fs.mu.Lock()
 	tc := fs.trees[n.Tree()]
 	fs.mu.Unlock()
@@ -1530,30 +1524,56 @@ func (fs *Funcs) localTypes(n *grammar.Node, name string) []string {
 		return c
 	}
 	at := cores(n)
-	var out []string
-	ds := body.Descendants()
-	for i := range ds {
-		d := &ds[i]
-		if d.Start >= n.Start {
-			break
-		}
-		if d.Kind() != "declaration" {
+	for b := n.Parent(); b != nil && b.Kind() != "function_definition"; b = b.Parent() {
+		if b.Kind() != "compound_statement" {
 			continue
 		}
-		t := d.ChildByField("type")
-		if t == nil {
-			continue
-		}
-		for _, dc := range d.ChildrenByField("declarator") {
-			id := dc
-			for id != nil && id.Kind() != "identifier" {
-				id = id.ChildByField("declarator")
+		var out []string
+		for _, d := range blockStatements(b) {
+			if d.Start >= n.Start {
+				break
 			}
-			if id != nil && id.Text() == name && cores(d)&at != grammar.None {
-				out = appendString(out, t.Text())
+			if d.Kind() != "declaration" {
+				continue
+			}
+			t := d.ChildByField("type")
+			if t == nil {
+				continue
+			}
+			for _, dc := range d.ChildrenByField("declarator") {
+				id := dc
+				for id != nil && id.Kind() != "identifier" {
+					id = id.ChildByField("declarator")
+				}
+				if id != nil && id.Text() == name && cores(d)&at != grammar.None {
+					out = appendString(out, t.Text())
+				}
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return nil
+}
+
+// blockStatements are a block's statements in order, those inside its
+// `#if` / `#elif` / `#else` branches included (the parser nests them in
+// the directive's node).
+func blockStatements(b *grammar.Node) []*grammar.Node {
+	var out []*grammar.Node
+	var add func(ns []*grammar.Node)
+	add = func(ns []*grammar.Node) {
+		for _, n := range ns {
+			switch n.Kind() {
+			case "preproc_if", "preproc_ifdef", "preproc_elif", "preproc_else", "preproc_elifdef":
+				add(n.NamedChildren())
+			default:
+				out = append(out, n)
 			}
 		}
 	}
+	add(b.NamedChildren())
 	return out
 }
 
