@@ -233,8 +233,9 @@ func (g *Guards) ForUnit(pre map[string]bool, chip Arch, vals CoreValues) *Guard
 	case len(vals) == 0:
 		return evalGuards(g.Directives, pre)
 	default:
-		// The file's own chip choice, as evalGuards makes it.
-		if namesA5Alone(evalDirectives(g.Directives, pre, deviceConfigs)) {
+		// The file's own chip choice, as evalGuards makes it (the chip
+		// evidence reads the directives' text alone).
+		if namesA5Alone(g) {
 			confs = a5Configs
 		}
 	}
@@ -265,11 +266,16 @@ func (g *Guards) ForUnit(pre map[string]bool, chip Arch, vals CoreValues) *Guard
 // differs between the chips (`__DAV_C310__`, `__DAV_C220_VEC__`,
 // `__NPU_ARCH__`, `__CCE_AICORE__`): the file compiles otherwise for A5.
 func (g *Guards) TestsChip() bool {
+	return g.Tests(func(name string) bool { return chipMacros[name] })
+}
+
+// Tests reports whether a conditional of g names a macro has accepts.
+func (g *Guards) Tests(has func(string) bool) bool {
 	for _, d := range g.Directives {
 		switch d.Kind {
 		case "if", "ifdef", "ifndef", "elif":
 			for _, m := range d.Macros {
-				if chipMacros[m.Name] {
+				if has(m.Name) {
 					return true
 				}
 			}

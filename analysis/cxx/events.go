@@ -1514,15 +1514,7 @@ func (fs *Funcs) localTypes(n *grammar.Node, name string) []string {
 		return nil
 	}
 	f := tc.f
-	cores := func(x *grammar.Node) grammar.Cores {
-		c := f.CoresOf(x)
-		if fs.unitGuards != nil {
-			if g := fs.unitGuards(f); g != nil && g != f.Guards {
-				c &= g.CoresAt(x.Start)
-			}
-		}
-		return c
-	}
+	cores := func(x *grammar.Node) grammar.Cores { return CoresIn(f, x, fs.unitGuards) }
 	at := cores(n)
 	for b := n.Parent(); b != nil && b.Kind() != "function_definition"; b = b.Parent() {
 		if b.Kind() != "compound_statement" {

@@ -575,9 +575,17 @@ func (s *Summaries) coresOf(n *grammar.Node) grammar.Cores {
 
 // coresIn is the cores that compile node n of file f in the unit.
 func (s *Summaries) coresIn(f *grammar.File, n *grammar.Node) grammar.Cores {
+	return CoresIn(f, n, s.unitGuards)
+}
+
+// CoresIn is the cores that compile node n of f: f's own guards and core
+// tests (grammar.File.CoresOf), narrowed by the guard model guards gives
+// for f in a unit (the macros its includers set, the unit's chip, its
+// core-valued macros); guards may be nil.
+func CoresIn(f *grammar.File, n *grammar.Node, guards func(*grammar.File) *grammar.Guards) grammar.Cores {
 	c := f.CoresOf(n)
-	if s.unitGuards != nil && c != grammar.None {
-		if g := s.unitGuards(f); g != nil && g != f.Guards {
+	if guards != nil && c != grammar.None {
+		if g := guards(f); g != nil && g != f.Guards {
 			c &= g.CoresAt(n.Start)
 		}
 	}

@@ -868,27 +868,11 @@ func (s *falseSharing) coreMember(e *grammar.Node) bool {
 // returned is the return expression of a helper defined in the unit whose
 // body is that one return (`uint32_t CoreId() { return GetBlockIdx(); }`).
 func (s *falseSharing) returned(c cxx.Call) *grammar.Node {
-	defs := s.funcs.Lookup(c.Name)
-	if len(defs) != 1 || len(cxx.Params(defs[0].Node)) != 0 {
+	r, helper := s.oneReturn(c)
+	if helper == nil || len(cxx.Params(helper)) != 0 {
 		return nil
 	}
-	body := defs[0].Body()
-	if body == nil {
-		return nil
-	}
-	var stmts []*grammar.Node
-	for _, k := range body.NamedChildren() {
-		if k.Kind() != "comment" {
-			stmts = append(stmts, k)
-		}
-	}
-	if len(stmts) != 1 || stmts[0].Kind() != "return_statement" {
-		return nil
-	}
-	if v := stmts[0].NamedChildren(); len(v) == 1 {
-		return v[0]
-	}
-	return nil
+	return r
 }
 
 // isParam reports whether fn has a parameter named name.
@@ -908,8 +892,17 @@ func (s *falseSharing) isParam(fn *grammar.Node, name string) bool {
 // one statement, `return base + block * kSlot;`, and the helper, for a
 // call whose name one definition holds.
 func (s *falseSharing) returnedAddress(c cxx.Call) (*grammar.Node, *grammar.Node) {
+	if c.Receiver != nil {
+		return nil, nil
+	}
+	return s.oneReturn(c)
+}
+
+// oneReturn is the expression returned by the one definition of c's name
+// whose body is that return alone, and the definition.
+func (s *falseSharing) oneReturn(c cxx.Call) (*grammar.Node, *grammar.Node) {
 	defs := s.funcs.Lookup(c.Name)
-	if len(defs) != 1 || c.Receiver != nil {
+	if len(defs) != 1 {
 		return nil, nil
 	}
 	body := defs[0].Body()

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
@@ -282,7 +283,7 @@ func sameTested(g *grammar.Guards, a, b map[string]bool) bool {
 
 // testsValued reports whether a conditional of g names a macro of vals.
 func testsValued(g *grammar.Guards, vals grammar.CoreValues) bool {
-	return len(vals) > 0 && testsName(g, func(name string) bool { _, ok := vals[name]; return ok })
+	return len(vals) > 0 && g.Tests(func(name string) bool { _, ok := vals[name]; return ok })
 }
 
 // coreValues are the unit's macros whose value differs between the core
@@ -348,22 +349,7 @@ func coreValues(u *Unit) grammar.CoreValues {
 
 // testsAny reports whether a conditional of g names a macro of st.
 func testsAny(g *grammar.Guards, st map[string]bool) bool {
-	return len(st) > 0 && testsName(g, func(name string) bool { _, ok := st[name]; return ok })
-}
-
-// testsName reports whether a conditional of g names a macro has accepts.
-func testsName(g *grammar.Guards, has func(string) bool) bool {
-	for _, d := range g.Directives {
-		switch d.Kind {
-		case "if", "ifdef", "ifndef", "elif":
-			for _, m := range d.Macros {
-				if has(m.Name) {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return len(st) > 0 && g.Tests(func(name string) bool { _, ok := st[name]; return ok })
 }
 
 // IncludeGuards returns f's guard model in this unit: its own, or the one
@@ -380,14 +366,7 @@ func (u *Unit) IncludeGuards(f *grammar.File) *grammar.Guards {
 // model in the unit (IncludeGuards: the macros its includers set, the
 // unit's chip, its core-valued macros).
 func (u *Unit) CoresOf(f *grammar.File, n *grammar.Node) grammar.Cores {
-	c := f.CoresOf(n)
-	if c == grammar.None {
-		return c
-	}
-	if g := u.IncludeGuards(f); g != f.Guards {
-		c &= g.CoresAt(n.Start)
-	}
-	return c
+	return cxx.CoresIn(f, n, u.IncludeGuards)
 }
 
 // hostSwitches are the macros under which f defines a CCE qualifier away
