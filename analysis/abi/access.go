@@ -79,6 +79,10 @@ type Helper struct {
 	Offset            int64
 	Use               UseKind
 	Cast              string
+	// Spec is the conversion per type argument where Cast is a template
+	// parameter the helper hands to a decoder with explicit
+	// specialisations (`ScalarDecode<float>` bit-casts).
+	Spec map[string]string
 	// Returns is set when the helper hands back the raw slot value: the use
 	// is decided at each call site.
 	Returns bool
@@ -101,6 +105,9 @@ func (h *Helper) castAt(call cxx.Call) string {
 		}
 		if i < len(call.TArgs) {
 			t, _ := typeOf(call.TArgs[i])
+			if c, ok := h.Spec[t]; ok {
+				return c
+			}
 			return t
 		}
 		return ""
@@ -190,8 +197,16 @@ func ScanHelpers(f *grammar.File) *FileHelpers {
 		}
 		seen[name] = true
 		u := classify(f, n, nil)
+		var spec map[string]string
+		if u.kind == UseUnknown && !u.returned {
+			// `return ScalarDecode<T>::From(args[i]);`: the decoder's
+			// conversion, per type argument.
+			if c, sp, ok := decodedCast(f, n, fn); ok {
+				u.kind, u.cast, spec = UseScalar, c, sp
+			}
+		}
 		out.own = append(out.own, &Helper{Name: name, ArgsPos: fp.argsPos, IndexPos: pos, Offset: off, Use: u.kind, Cast: u.cast,
-			Returns: u.returned, File: f.Path, Node: fn})
+			Spec: spec, Returns: u.returned, File: f.Path, Node: fn})
 	}
 	for _, n := range f.Tree.OfKind("call_expression") {
 		fn := n.Ancestor("function_definition")
@@ -241,7 +256,7 @@ func JoinHelpers(parts ...*FileHelpers) Helpers {
 				if !ok {
 					continue
 				}
-				nh := &Helper{Name: c.name, ArgsPos: c.fp.argsPos, IndexPos: pos, Offset: off + h.Offset, Use: h.Use, Cast: h.Cast, File: p.f.Path, Node: c.fn}
+				nh := &Helper{Name: c.name, ArgsPos: c.fp.argsPos, IndexPos: pos, Offset: off + h.Offset, Use: h.Use, Cast: h.Cast, Spec: h.Spec, File: p.f.Path, Node: c.fn}
 				if h.Returns || h.Use == UseUnknown {
 					u := classify(p.f, c.n, nil)
 					if u.kind != UseUnknown || u.returned {

@@ -25,8 +25,11 @@ var ScalarABICast = register(&analysis.Analyzer{
 			"`static_cast<float>(args[k])`, `float x = args[k];`, or after an integer cast that keeps the bits: " +
 			"`static_cast<float>(static_cast<uint32_t>(args[k]))`, `float x = static_cast<int32_t>(args[k]);`; not an integer cast kept in an " +
 			"integer or a union member for a later bit-cast; or through a helper that converts it, a template one to its type argument, " +
-			"`scalar<float>(args, k)`) and a signed INT8/16/32 slot read as a 64-bit integer " +
-			"(`int64_t x = args[k];`, `static_cast<int64_t>(args[k])`, a helper returning the raw 64-bit slot) without " +
+			"`scalar<float>(args, k)`, also when it hands the slot to a decoder of its file, `return Decode<T>::From(args[k]);` or " +
+			"`return decode<T>(args[k]);`, whose explicit specialisations, such as a `Decode<float>` that bit-casts, decide their own " +
+			"types) and a signed INT8/16/32 slot read as a 64-bit integer " +
+			"(`int64_t x = args[k];`, `static_cast<int64_t>(args[k])`, a helper returning the raw 64-bit slot or reading it as " +
+			"`int64_t`, `ScalarArg<int64_t>(args, k)`) without " +
 			"truncating it first.",
 		Why: "A scalar slot holds the value's bits zero-extended to 64. An FP32 scalar must be bit-cast " +
 			"(`from_u64<float>(args[k])`): a value conversion turns the bit pattern 0x3F800000 (1.0f) into 1065353216.0f. " +
@@ -155,6 +158,9 @@ func reportWideIntRead(pass *analysis.Pass, a *abi.Access, s *abi.Stub, p *abi.P
 	how := "as `" + a.Cast + "`"
 	if a.CastNode == nil && a.Via != "args[]" {
 		how = fmt.Sprintf("through `%s`, which returns the raw 64-bit slot", a.Via)
+		if a.Cast != "" {
+			how = fmt.Sprintf("through `%s`, which reads it as `%s`", a.Via, a.Cast)
+		}
 	}
 	msg := fmt.Sprintf("args[%d] is %s scalar `%s` of extern `%s`: the slot holds the value zero-extended to 64 bits, "+
 		"so reading it %s turns negative values into large positive ones; truncate first: `static_cast<int32_t>(...)`", p.Slot, p.DType, p.Name, s.Name, how)

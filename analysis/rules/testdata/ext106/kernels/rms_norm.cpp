@@ -19,6 +19,42 @@ __aicore__ inline T scalar_as(__gm__ int64_t *args, int i)
     return static_cast<T>(args[i]);
 }
 
+// A decoder per type: the primary converts by value, the float
+// specialisation bit-casts.
+template <typename T>
+struct SlotDecode {
+    __aicore__ static inline T From(int64_t raw) { return static_cast<T>(raw); }
+};
+
+template <>
+struct SlotDecode<float> {
+    __aicore__ static inline float From(int64_t raw)
+    {
+        union { uint32_t u; float f; } v;
+        v.u = static_cast<uint32_t>(raw);
+        return v.f;
+    }
+};
+
+template <typename T>
+__aicore__ inline T slot_value(__gm__ int64_t *args, int i)
+{
+    return SlotDecode<T>::From(args[i]);
+}
+
+// A decoder with no specialisation: every type converts by value.
+template <typename T>
+__aicore__ inline T by_value(int64_t raw)
+{
+    return static_cast<T>(raw);
+}
+
+template <typename T>
+__aicore__ inline T slot_by_value(__gm__ int64_t *args, int i)
+{
+    return by_value<T>(args[i]);
+}
+
 extern "C" __global__ __aicore__ void rms_norm(__gm__ int64_t *args)
 {
     // Right reads: silent.
@@ -42,7 +78,12 @@ extern "C" __global__ __aicore__ void rms_norm(__gm__ int64_t *args)
     int32_t rows_as = scalar_as<int32_t>(args, 3);
     int64_t rows = args[3];                         // want "args\\[3\\] is INT32 scalar `rows`.*as `int64_t`.*static_cast<int32_t>"
     int64_t shift = static_cast<int64_t>(args[5]);  // want "INT32 scalar `shift`"
-    int64_t shift2 = wide_arg(args, 5);             // want "INT32 scalar `shift`.*through `wide_arg`"
+    int64_t shift2 = wide_arg(args, 5);             // want "INT32 scalar `shift`.*through `wide_arg`, which reads it as `int64_t`"
+    float eps7 = slot_value<float>(args, 2);
+    int32_t rows7 = slot_value<int32_t>(args, 3);
+    int64_t shift3 = slot_value<int64_t>(args, 5);  // want "INT32 scalar `shift`.*through `slot_value`, which reads it as `int64_t`"
+    float eps8 = slot_by_value<float>(args, 2);     // want "FP32 scalar `eps`.*the helper `slot_by_value`, a value conversion"
+    (void)eps7; (void)rows7; (void)shift3; (void)eps8;
     (void)eps_bits; (void)eps_union; (void)eps4; (void)eps5; (void)eps6; (void)rows_as;
     (void)eps_ok; (void)rows_ok; (void)rows_widened; (void)start; (void)start2; (void)shift_ok;
     (void)eps; (void)eps2; (void)eps3; (void)rows; (void)shift; (void)shift2;
