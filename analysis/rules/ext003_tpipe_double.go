@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,7 +26,8 @@ var TPipeDouble = register(&analysis.Analyzer{
 			"member, also one built from variables, `Stage st(sub, n);`, which parses like a function declaration) created while an earlier one in the same function is still live on a core that compiles both: " +
 			"its block has not ended and no `Destroy()` was called on it before. A TPipe destroyed by the " +
 			"create-then-`Destroy()` idiom, or a class member destroyed in the constructor (catlass " +
-			"`Arch::Resource`), is not live. Pipes under disjoint core guards never meet, nor do pipes declared " +
+			"`Arch::Resource`), is not live; an object's pipe ends where its function calls a method that destroys the member " +
+			"in its own body, not under a test (`a.Done();` with `void Done() { pipe_.Destroy(); SyncAll(); }`). Pipes under disjoint core guards never meet, nor do pipes declared " +
 			"together and used one after another: each `Destroy()`ed before the next is first used, read in the " +
 			"function and in the bodies of the macros it calls (`TPipe a; TPipe b; RUN(a); a.Destroy(); RUN(b);`), where no cube " +
 			"core of a mixed kernel constructs both (there each constructor presets the events `Destroy()` waits on). An " +
@@ -36,7 +36,10 @@ var TPipeDouble = register(&analysis.Analyzer{
 			"two sides of an `if`, or two `if`s testing one condition each way that the function never changes. A helper's own " +
 			"TPipe (a local it creates, `TPipe scratch;` in `RowScale(row)`) is flagged when a caller, up to three calls up, " +
 			"makes the call while a TPipe of its own is live (not yet `Destroy()`ed, its block not ended); a helper that first " +
-			"`Destroy()`s a pipe it was handed (`tpipe.Destroy(); TPipe pipe;`) is silent.",
+			"`Destroy()`s a pipe it was handed (`tpipe.Destroy(); TPipe pipe;`), or a call made after a method destroyed its " +
+			"object's member (`pipe_.Destroy(); Gather();`), is silent, and so, off the cube, is a caller's pipe used only in " +
+			"other branches than the call (`if (TILING_KEY_IS(0)) { Queued(&pipe); } else { OwnPipe(); }`): it hands out " +
+			"nothing there.",
 		Why: "A TPipe owns the core's UB allocation and its pipe events; its constructor initializes them and " +
 			"`Destroy()` (or the destructor) waits on them and releases them. Two live TPipes on one core hand out " +
 			"overlapping UB and event ids, so buffers alias and waits never complete: wrong data or a hang. When you " +
@@ -160,6 +163,12 @@ func livePipesInCallers(pass *analysis.Pass, own []*unit.TPipe) {
 					unit.ApartInRun(p.Node, call, def.Node) != unit.Together {
 					continue
 				}
+				if (!pass.Mixed() || p.Cores&at&grammar.AIC == 0) && idleAt(def.File, p, call, def.Node) {
+					// The pipe hands out nothing on the call's path (used only
+					// in other branches): off the cube, whose constructors
+					// preset the same events, the two do not meet.
+					continue
+				}
 				return &liveAt{pipe: p, file: def.File, call: call, via: cxx.FunctionName(def.Node)}
 			}
 			if destroysParam(funcs, def.Node, call.Start) {
@@ -196,22 +205,40 @@ func livePipesInCallers(pass *analysis.Pass, own []*unit.TPipe) {
 	}
 }
 
-// destroysParam reports whether fn calls `Destroy()` on a parameter (the
-// caller's pipe, handed in: `tpipe.Destroy(); TPipe pipe;`) before off.
+// idleAt reports whether pipe p is used after its creation only where
+// no run through call goes: every use of its name in fn sits in another
+// branch than the call (`if (TILING_KEY_IS(0)) { Queued(&pipe); } else
+// if (TILING_KEY_IS(1)) { OwnPipe(); }`).
+func idleAt(f *grammar.File, p *unit.TPipe, call, fn *grammar.Node) bool {
+	if p.Name == "" || p.Class != "" {
+		return false // an object's pipe is used by its methods
+	}
+	for _, id := range fn.Inside(f.Tree.OfKind("identifier")) {
+		if id.Start < p.Node.End || id.Text() != p.Name {
+			continue
+		}
+		if unit.ApartInRun(id, call, fn) == unit.Together {
+			return false
+		}
+	}
+	return true
+}
+
+// destroysParam reports whether fn calls `Destroy()`, before off, on a
+// pipe it did not create: a parameter (the caller's pipe, handed in:
+// `tpipe.Destroy(); TPipe pipe;`) or a member of its object (`pipe_.Destroy();
+// Gather();` in a method of the class whose object the caller holds).
 func destroysParam(funcs *cxx.Funcs, fn *grammar.Node, off uint32) bool {
-	var params []string
-	for _, p := range cxx.Params(fn) {
-		params = append(params, p.Name)
-	}
-	if len(params) == 0 {
-		return false
-	}
 	for _, n := range funcs.OwnCalls(fn) {
 		if n.Start >= off {
 			break
 		}
-		if c, ok := cxx.AsCall(n); ok && c.Name == "Destroy" && c.Receiver != nil && slices.Contains(params, cxx.Root(c.Receiver)) {
-			return true
+		if c, ok := cxx.AsCall(n); ok && c.Name == "Destroy" && c.Receiver != nil {
+			if root := cxx.Root(c.Receiver); root != "" {
+				if d, _ := cxx.LocalDecl(root, n, fn); d == nil {
+					return true
+				}
+			}
 		}
 	}
 	return false

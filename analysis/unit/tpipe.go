@@ -37,6 +37,10 @@ type pipeClass struct {
 	member    *grammar.Node // field_identifier of the TPipe member
 	file      *grammar.File
 	destroyed bool // the constructor destroys it
+	// enders are the methods that Destroy() the member in their own body
+	// (`void Done() { pipe_.Destroy(); SyncAll(); }`): an object's pipe
+	// ends where its function calls one.
+	enders map[string]bool
 }
 
 // TPipes lists the TPipe creation sites of the unit's first file (a
@@ -135,12 +139,18 @@ func buildTPipes(u *Unit) []*TPipe {
 			if fn == nil {
 				continue
 			}
-			ctor := cxx.FunctionName(fn)
-			pc := classes[ctor]
-			if pc == nil || cxx.Root(call.Receiver) != pc.member.Text() {
+			name := cxx.FunctionName(fn)
+			if pc := classes[name]; pc != nil && cxx.Root(call.Receiver) == pc.member.Text() {
+				pc.destroyed = true // the constructor
 				continue
 			}
-			pc.destroyed = true
+			if pc := classes[cxx.ClassOf(fn)]; pc != nil && name != "" && !strings.HasPrefix(name, "~") && cxx.Root(call.Receiver) == pc.member.Text() &&
+				call.Node.Ancestor("if_statement", "for_statement", "while_statement", "do_statement", "switch_statement", "conditional_expression") == nil {
+				if pc.enders == nil {
+					pc.enders = map[string]bool{}
+				}
+				pc.enders[name] = true
+			}
 		}
 	}
 
@@ -167,6 +177,19 @@ func buildTPipes(u *Unit) []*TPipe {
 				if c.Node.Start > s.Node.End && cxx.Root(c.Receiver) == s.Name {
 					s.Destroy = c.Node
 					break
+				}
+			}
+			if pc := classes[s.Class]; s.Class != "" && pc != nil && len(pc.enders) > 0 {
+				// `a.Done();` where Done destroys the member: the object's
+				// pipe ends there, if that comes first.
+				for _, n := range u.Nodes(file, "call_expression") {
+					if n.Start <= s.Node.End || s.Destroy != nil && n.Start >= s.Destroy.Start || cxx.EnclosingFunction(n) != s.Fn {
+						continue
+					}
+					if c, ok := cxx.AsCall(n); ok && pc.enders[c.Name] && c.Receiver != nil && cxx.Root(c.Receiver) == s.Name {
+						s.Destroy = n
+						break
+					}
 				}
 			}
 			if s.Destroy != nil && s.Class == "" {
