@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"cmp"
 	"bytes"
 	"context"
 	"fmt"
@@ -36,7 +37,11 @@ var MissingPipeDrain = register(&analysis.Analyzer{
 			"`#elif` or `#else` branch, or a helper's own, destroyed as the helper returns): the same drains EXT001 " +
 			"counts. A wait whose event names another pipe second (`WaitFlag<HardEvent::MTE3_V>`) stalls that pipe, " +
 			"not the scalar unit that returns, so it is not a drain here (the message names it); a barrier on the store " +
-			"pipe alone (`PipeBarrier<PIPE_MTE3>`) is documented only as ordering that pipe, and is taken as a drain to say less. A method call runs its receiver's class's method of that name and arity (`cube.Process()` is not " +
+			"pipe alone (`PipeBarrier<PIPE_MTE3>`) is documented only as ordering that pipe, and is taken as a drain to say less. A cross-core " +
+			"handshake drains too: a flag set on the store's own pipe (`CrossCoreSetFlag<2, PIPE_FIX>(ready)` after a `Fixpipe`, " +
+			"`NotifyEvent<PIPE_MTE3>(id)` after a `DataCopy` out) leaves behind the store, and when the same function then waits for a " +
+			"cross-core flag on that core (the consumer's `free` reply, `CrossCoreWaitFlag(free)`), the store is complete as the wait " +
+			"returns; a set on another pipe, or no wait after it, is not. A method call runs its receiver's class's method of that name and arity (`cube.Process()` is not " +
 			"`VecStage::Process(args)`). Each core is followed separately; a " +
 			"drain counts when every path takes one: both sides of an `#if` on a project macro, every case of a `switch` " +
 			"with a `default:`, the core's branch of an `#if defined(__DAV_VEC__)` / `#elif defined(__DAV_CUBE__)` in a " +
@@ -129,6 +134,9 @@ type drainer struct {
 	// without the memo the work doubles with each level of nesting. The
 	// exits the loop reached were recorded by the first run.
 	loops map[loopKey]drainFlow
+	// replies holds each function's cross-core waits in source order,
+	// found once per run (repliedTo).
+	replies map[*grammar.Node][]*grammar.Node
 }
 
 type loopKey struct {
@@ -162,6 +170,7 @@ func runMissingPipeDrain(pass *analysis.Pass) {
 		}
 		var order []*grammar.Node
 		found := map[*grammar.Node]*finding{}
+		replies := map[*grammar.Node][]*grammar.Node{}
 		for _, core := range []grammar.Cores{grammar.AIC, grammar.AIV} {
 			if cores&core == 0 || pass.Cores(fn)&core == 0 {
 				continue
@@ -169,7 +178,7 @@ func runMissingPipeDrain(pass *analysis.Pass) {
 			if hasLivePipe(funcs, fn, pass.Cores, core) {
 				continue
 			}
-			d := &drainer{pass: pass, blind: blind, funcs: funcs, core: core, memo: map[summaryKey]*summary{}, top: true, path: new([]pendingSummary)}
+			d := &drainer{pass: pass, blind: blind, funcs: funcs, core: core, memo: map[summaryKey]*summary{}, top: true, path: new([]pendingSummary), replies: replies}
 			end := d.settle(body)
 			if end.mask != 0 {
 				d.exits = append(d.exits, drainExit{node: body, flow: end})
@@ -803,6 +812,16 @@ func (d *drainer) callees(f *grammar.File, n *grammar.Node, in drainFlow) (defs 
 		return nil, drainFlow{mask: stDirty, origin: n, leaf: cxx.Hop{File: f, Call: n}}
 	case pipeDrain:
 		return nil, drainFlow{mask: stClean}
+	case pipeSignal:
+		if in.mask&stDirty != 0 && storePipe(in.leaf.Call)&signalPipe(c) != 0 && d.repliedTo(f, n) {
+			// The flag leaves on the store's own pipe, behind the store,
+			// and the function then waits for the consumer's reply: the
+			// store is complete when that wait returns.
+			out := in
+			out.mask = in.mask&^stDirty | stClean
+			return nil, out
+		}
+		return nil, in
 	}
 	if defs = d.funcs.Callees(c); len(defs) > 0 {
 		// `cube.Process()` runs its class's Process, not another class's
@@ -941,7 +960,7 @@ func (d *drainer) walkSummary(def cxx.FuncDef, in uint8) drainFlow {
 //
 //go:noinline
 func (d *drainer) sub() *drainer {
-	return &drainer{pass: d.pass, blind: d.blind, funcs: d.funcs, core: d.core, memo: d.memo, depth: d.depth + 1, path: d.path}
+	return &drainer{pass: d.pass, blind: d.blind, funcs: d.funcs, core: d.core, memo: d.memo, depth: d.depth + 1, path: d.path, replies: d.replies}
 }
 
 // drainMemoCap bounds the summaries one entry's walk of a core computes;
@@ -1008,7 +1027,91 @@ const (
 	pipeNone pipeEffectKind = iota
 	pipeIssue
 	pipeDrain
+	// pipeSignal: a cross-core set issued on a store pipe
+	// (`CrossCoreSetFlag<2, PIPE_FIX>(ready)`, `NotifyEvent<PIPE_FIX>(id)`)
+	// that the function follows with a cross-core wait, the consumer's
+	// reply (`CrossCoreWaitFlag(free)`).
+	pipeSignal
 )
+
+// signalPipe is the store pipe a cross-core set is issued on; 0 for any
+// other call.
+func signalPipe(c cxx.Call) uint8 {
+	var pipe *grammar.Node
+	switch c.Name {
+	case "CrossCoreSetFlag":
+		if len(c.TArgs) > 1 {
+			pipe = c.TArgs[1]
+		}
+	case "NotifyEvent":
+		if len(c.TArgs) > 0 {
+			pipe = c.TArgs[0]
+		}
+	case "ffts_cross_core_sync":
+		if len(c.Args) == 2 {
+			pipe = c.Args[0]
+		}
+	}
+	if pipe == nil || c.Receiver != nil {
+		return 0
+	}
+	switch strings.TrimPrefix(strings.TrimSpace(pipe.Text()), "PIPE_") {
+	case "FIX":
+		return cxx.PipeFIX
+	case "MTE3":
+		return cxx.PipeMTE3
+	}
+	return 0
+}
+
+// repliedTo reports whether the function making the set waits for a
+// cross-core flag after it, on a core that makes the set, where a run
+// that makes the set can go (not in the other branch of a lane test).
+func (d *drainer) repliedTo(f *grammar.File, set *grammar.Node) bool {
+	fn := cxx.EnclosingFunction(set)
+	if fn == nil || fn.ChildByField("body") == nil {
+		return false
+	}
+	waits, ok := d.replies[fn]
+	if !ok {
+		for _, n := range d.funcs.OwnCalls(fn) {
+			switch cxx.CallName(n) {
+			case "CrossCoreWaitFlag", "WaitEvent", "wait_flag_dev":
+				waits = append(waits, n)
+			}
+		}
+		d.replies[fn] = waits
+	}
+	cores := f.CoresOf(set)
+	i, _ := slices.BinarySearchFunc(waits, set.End, func(n *grammar.Node, end uint32) int { return cmp.Compare(n.Start, end) })
+	for _, n := range waits[i:] {
+		if f.CoresOf(n)&cores != grammar.None && unit.ApartInRun(set, n, fn) == unit.Together {
+			return true
+		}
+	}
+	return false
+}
+
+// storePipe is the pipe a store call leaves on: FIX for the L0C copies,
+// MTE3 for UB to GM; both when the call does not say (a pto TSTORE, or a
+// store in a callee the flow does not name).
+func storePipe(n *grammar.Node) uint8 {
+	if n == nil {
+		return cxx.StorePipes
+	}
+	switch cxx.CallName(n) {
+	case "Fixpipe":
+		return cxx.PipeFIX
+	case "DataCopy", "DataCopyPad":
+		return cxx.PipeMTE3
+	}
+	if name := cxx.CallName(n); strings.HasPrefix(name, "copy_matrix_cc_to_gm") {
+		return cxx.PipeFIX
+	} else if strings.HasPrefix(name, "copy_ubuf_to_gm") {
+		return cxx.PipeMTE3
+	}
+	return cxx.StorePipes
+}
 
 // pipeEffect classifies a call: a store to GM on MTE3/FIX, a wait that
 // drains those pipes for the scalar unit that returns (cxx.ScalarDrain,
@@ -1030,6 +1133,9 @@ func pipeEffect(funcs *cxx.Funcs, c cxx.Call) pipeEffectKind {
 	}
 	if strings.HasPrefix(c.Name, "copy_ubuf_to_gm") || strings.HasPrefix(c.Name, "copy_matrix_cc_to_gm") {
 		return pipeIssue
+	}
+	if signalPipe(c) != 0 {
+		return pipeSignal
 	}
 	return pipeNone
 }
