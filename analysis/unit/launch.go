@@ -119,7 +119,7 @@ func LaunchOf(sh workspace.EntryShape, build []workspace.BuildSetting) LaunchMod
 		}
 		return LaunchModel{LaunchStandalone, ev}
 	case sh.ArgsParam:
-		return LaunchModel{LaunchUnknown, "a function takes a `__gm__ int64_t *` but not as the runtime's `kernel(args)` (among other parameters, or an inline helper's: a library's flag address or the runtime API's getter, launched as its includers are), which alone says nothing about its launch (int64 data, an FFTS address, a flag word)"}
+		return LaunchModel{LaunchUnknown, "a function takes a `__gm__ int64_t *` but not as the runtime's `kernel(args)` (among other parameters, under another name than `args`, or an inline helper's: a library's flag address or the runtime API's getter, launched as its includers are), which alone says nothing about its launch (int64 data, an FFTS address, a flag word)"}
 	}
 	return LaunchModel{LaunchUnknown, "no entry shape extern-lsp recognises"}
 }

@@ -134,6 +134,13 @@ TEST(AddTest, Device) { add_dev<<<8, nullptr, nullptr>>>(nullptr); }
 	"hostlaunch/include/utils.h": `#include "aclrtlaunch_read_clock.h"
 inline void Clock(void *s, uint64_t *clk) { ACLRT_LAUNCH_KERNEL(read_clock)(1, s, clk); }
 `,
+	// A device library's function taking one int64 pointer under another
+	// name than the runtime's `args`: a lock word, no per-task kernel.
+	"library/lock.cpp": `__aiv__ __attribute__((always_inline)) int64_t participants(__gm__ int64_t *base) { return base[0]; }
+`,
+	// A __global__ kernel taking one int64 pointer of its own.
+	"standalone/lock_demo.cpp": `extern "C" __global__ __aicore__ void lock_demo(__gm__ int64_t *lock_word) {}
+`,
 	// An int64 pointer among other parameters says nothing of the launch.
 	"unknown/fill.cpp": `extern "C" __aicore__ void fill(__gm__ int64_t *data, int32_t n) {}
 `,
@@ -155,6 +162,8 @@ func TestLaunchModels(t *testing.T) {
 		{"library/matmul.cpp", LaunchStandalone, "owns its launch"},
 		{"sim/case/kernel.cpp", LaunchHost, "../CMakeLists.txt:1 defines __CPU_SIM"},
 		{"unknown/fill.cpp", LaunchUnknown, "among other parameters"},
+		{"library/lock.cpp", LaunchUnknown, "under another name than `args`"},
+		{"standalone/lock_demo.cpp", LaunchStandalone, "own parameters"},
 		{"sdk/debug_utils.h", LaunchUnknown, "a `__gm__ int64_t *`"},
 		{"cputest/test_add.cpp", LaunchHost, "test_add.cpp:1 includes gtest"},
 		{"devtest/test_add.cpp", LaunchStandalone, "owns its launch"},

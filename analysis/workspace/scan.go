@@ -147,9 +147,15 @@ func scanText(src []byte, asc bool) *scan {
 	// getter, a library's flag read), no entry the runtime calls: only
 	// includers of its file say how it is launched.
 	inline := false
+	// The runtime's shape names its one parameter `args` (or is the
+	// runtime's `kernel_entry`): a device function taking one int64
+	// pointer under another name (`sync_lock_participant_num(base)`, a
+	// lock word, an FFTS address) is a library's, launched as its
+	// includers are.
 	args := func(first, name int) {
 		s.argsFn = true
-		if is(first-1, "(") && is(name+1, ")") && !inline {
+		runtimeName := is(name, "args") || is(name, "arg") || is(first-2, "kernel_entry")
+		if is(first-1, "(") && is(name+1, ")") && !inline && runtimeName {
 			s.runtimeFn = true
 			globalArgs = globalArgs || global
 		}
