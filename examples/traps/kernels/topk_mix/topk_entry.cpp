@@ -93,6 +93,29 @@ __aicore__ inline void merge_phase(__gm__ int64_t *args, int32_t block) {
   (void)extra;
 }
 
+#ifdef __DAV_C220_VEC__
+// Row statistics of the scores.
+class RowStats {
+public:
+  __aicore__ inline void Init(__gm__ float *scores) {
+    gIn_.SetGlobalBuffer(scores);
+    AscendC::TPipe pipe; // EXT019: destroyed as Init returns; Process still uses the queue
+    pipe.InitBuffer(inQ_, 2, 1024);
+  }
+  __aicore__ inline void Process() {
+    AscendC::LocalTensor<float> t = inQ_.AllocTensor<float>();
+    AscendC::DataCopy(t, gIn_, 256);
+    inQ_.EnQue(t);
+    t = inQ_.DeQue<float>();
+    inQ_.FreeTensor(t);
+  }
+
+private:
+  AscendC::GlobalTensor<float> gIn_;
+  AscendC::TQue<AscendC::TPosition::VECIN, 2> inQ_;
+};
+#endif
+
 extern "C" __global__ __aicore__ void topk_mix_entry(__gm__ int64_t *args) {
   set_ffts_base_addr(0); // EXT007: the runtime owns the FFTS base
   int32_t block = get_block_idx(); // EXT008: the physical launch grid
@@ -103,6 +126,11 @@ extern "C" __global__ __aicore__ void topk_mix_entry(__gm__ int64_t *args) {
   score_phase(args, block);
   AscendC::SyncAll(); // EXT004: vector-only barrier in a mixed extern
   merge_phase(args, block);
+#ifdef __DAV_C220_VEC__
+  RowStats stats;
+  stats.Init(tensor_data<float>(args, kScoresArg));
+  stats.Process();
+#endif
 #ifdef __DAV_C220_CUBE__
   AscendC::CrossCoreSetFlag<0, PIPE_FIX>(kCubesDone); // EXT014: one id for two synchronisations
   AscendC::CrossCoreWaitFlag(kCubesDone);
