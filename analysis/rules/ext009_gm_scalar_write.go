@@ -99,7 +99,9 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"SIMT vector functions (`__simt_vf__`) " +
 			"store through the vector unit's SIMT path, not the scalar cache, and host functions a device file holds " +
 			"(no `__aicore__` or macro that may stand for it) do not run on the core: neither is reported, nor is a store in " +
-			"the arguments of a macro whose every definition the unit compiles expands without them (never evaluated).",
+			"the arguments of a macro whose every definition the unit compiles expands without them (never evaluated). " +
+			"A function's callers include the unit's object-like macros whose body is statements, at their uses " +
+			"(`#define INIT_AND_PROCESS op.Init(x); op.Process()` in the kernel, then `INIT_AND_PROCESS;`).",
 		Why: "Scalar stores go through the core's scalar data cache, which is write-back and not coherent with DMA or " +
 			"other cores: the value sits in this core's cache line until it is evicted. Other cores, a DataCopy (MTE2) " +
 			"of the buffer and the next task read the old bytes from GM, and when the line is finally written back it " +
@@ -1347,6 +1349,8 @@ func callersFlush(funcs *cxx.Funcs, a *cxx.Access, cores grammar.Cores, memo *ca
 type callersFlushMemo struct {
 	byKey   map[nameCores]bool
 	byName  map[string][]callerSite
+	// byMacro: the calls made through the unit's object-like macros.
+	byMacro map[string][]macroSite
 	flushes map[callScanKey][]bool
 	// writesBack: whether a function of the file (by path) writes lines
 	// out itself (the API's flush function).
@@ -1382,7 +1386,8 @@ func (m *callersFlushMemo) quietAfter(sum *cxx.Summaries, funcs *cxx.Funcs, inde
 // to read memory o (quietAfter): a store fn leaves in the cache is next
 // seen after the kernel ends.
 func (m *callersFlushMemo) quietToEnd(funcs *cxx.Funcs, macros map[string][]*cxx.Macro, sum *cxx.Summaries, fn *grammar.Node, cores grammar.Cores, o cxx.Origin) bool {
-	if m.index(funcs); !slices.ContainsFunc(m.byName[cxx.FunctionName(fn)], func(s callerSite) bool { return funcs.All()[s.def].Node != fn }) {
+	if m.index(funcs); !slices.ContainsFunc(m.byName[cxx.FunctionName(fn)], func(s callerSite) bool { return funcs.All()[s.def].Node != fn }) &&
+		!slices.ContainsFunc(m.byMacro[cxx.FunctionName(fn)], func(s macroSite) bool { return s.def.Node != fn }) {
 		name := cxx.FunctionName(fn)
 		tail, ok := m.tailCalled[name]
 		if !ok {
@@ -1528,8 +1533,14 @@ func (m *callersFlushMemo) callers(funcs *cxx.Funcs, fn *grammar.Node) iter.Seq2
 	return func(yield func(cxx.FuncDef, *grammar.Node) bool) {
 		m.index(funcs)
 		all := funcs.All()
-		for _, site := range m.byName[cxx.FunctionName(fn)] {
+		name := cxx.FunctionName(fn)
+		for _, site := range m.byName[name] {
 			if def := all[site.def]; def.Node != fn && !yield(def, funcs.Calls(def.Node)[site.i]) {
+				return
+			}
+		}
+		for _, site := range m.byMacro[name] {
+			if site.def.Node != fn && !yield(site.def, site.call) {
 				return
 			}
 		}
@@ -1542,10 +1553,43 @@ func (m *callersFlushMemo) index(funcs *cxx.Funcs) {
 		return
 	}
 	m.byName = map[string][]callerSite{}
+	shadowed := map[*grammar.Node]bool{}
 	for d, def := range funcs.All() {
 		for i, n := range funcs.Calls(def.Node) {
 			if c, ok := cxx.AsCall(n); ok {
-				m.byName[c.Name] = append(m.byName[c.Name], callerSite{int32(d), int32(i)})
+				m.byName[c.Name] = append(m.byName[c.Name], callerSite{def: int32(d), i: int32(i)})
+			}
+		}
+		// `INIT_AND_PROCESS;`, an object-like macro of the unit whose
+		// body is statements (`op.Init(x); op.Process()`), runs its shadow
+		// function there: the use is a call of it, and the shadow makes
+		// the body's calls.
+		body := def.Body()
+		if body == nil {
+			continue
+		}
+		for _, st := range body.Inside(def.File.Tree.OfKind("expression_statement")) {
+			name := cxx.StatementMacro(st)
+			if name == "" || st.NamedChildren()[0].Kind() != "identifier" {
+				continue
+			}
+			for _, sh := range funcs.Lookup(name) {
+				if sh.File.MacroOf == nil {
+					continue
+				}
+				if m.byMacro == nil {
+					m.byMacro = map[string][]macroSite{}
+				}
+				m.byMacro[name] = append(m.byMacro[name], macroSite{def, st.NamedChildren()[0]})
+				if shadowed[sh.Node] {
+					continue
+				}
+				shadowed[sh.Node] = true
+				for _, n := range funcs.Calls(sh.Node) {
+					if c, ok := cxx.AsCall(n); ok {
+						m.byMacro[c.Name] = append(m.byMacro[c.Name], macroSite{sh, n})
+					}
+				}
 			}
 		}
 	}
@@ -1562,6 +1606,15 @@ type nameCores struct {
 // function's FuncDef).
 type callerSite struct {
 	def, i int32
+}
+
+// macroSite is a call made where an object-like macro is used: the use
+// itself (`INIT_AND_PROCESS;` in the kernel, calling the macro's shadow
+// function), or a call of the shadow's body (`op.Process()`), made by the
+// shadow.
+type macroSite struct {
+	def  cxx.FuncDef
+	call *grammar.Node
 }
 
 // isCacheLineOut matches a dcci that writes lines out.
