@@ -384,3 +384,21 @@ func TestMaskChainsLeaveCode(t *testing.T) {
 		"template <typename T> struct Q { typename T::V (*fp)(int); typename T::S s{}; };\n"+
 		"using A = TYPE_OF(x)::type;\nusing B = decltype(f(1));\n")
 }
+
+// A type handed to a macro as a whole argument (`TENSOR(int32_t, args,
+// 2)`) is read as a name, so the call parses; `sizeof(int32_t)`, a cast, a
+// declaration's parameter types and a type inside a longer argument stay
+// as written.
+func TestMaskTypeMacroArguments(t *testing.T) {
+	checkCoverage(t, []coverageCase{
+		{"macro type arguments",
+			"void f(long *args) {\n  auto *p = TENSOR(int32_t, args, 2);\n  auto *q = VIEW(args, float);\n  CAST_ALL( uint8_t , args);\n}\n",
+			[]string{"i", "f", "u"}},
+	})
+	checkUnmasked(t, "void f(int32_t a, float) {\n  int n = sizeof(int32_t);\n  auto m = (float)n;\n  g(n, (int32_t)a);\n  H(static_cast<int32_t>(a));\n}\n")
+	f := parse(t, "k.cpp", "void f(long *args) { auto *p = TENSOR(int32_t, args, 2); }\n")
+	call := f.Tree.OfKind("call_expression")[0]
+	if arg := call.ChildByField("arguments").NamedChildren()[0]; arg.Kind() != "identifier" || arg.Text() != "int32_t" {
+		t.Errorf("argument %s %q, want the identifier int32_t", arg.Kind(), arg.Text())
+	}
+}

@@ -125,6 +125,23 @@ func isCapsName(s []byte) bool {
 	return s[0] < '0' || s[0] > '9'
 }
 
+// primitiveTypes are the type names tree-sitter-cpp reads as a
+// primitive_type, starting with a lower-case letter (Mask upper-cases it
+// where such a name is a macro's whole argument).
+var primitiveTypes = map[string]bool{
+	"bool": true, "char": true, "int": true, "float": true, "double": true, "size_t": true, "ssize_t": true,
+	"ptrdiff_t": true, "intptr_t": true, "uintptr_t": true, "int8_t": true, "int16_t": true, "int32_t": true,
+	"int64_t": true, "uint8_t": true, "uint16_t": true, "uint32_t": true, "uint64_t": true, "char8_t": true,
+	"char16_t": true, "char32_t": true,
+}
+
+// argEndsAt reports whether a macro argument ends at e: only blanks
+// before the next ',' or ')'.
+func argEndsAt(src []byte, e int) bool {
+	j := skipSpace(src, e)
+	return j < len(src) && (src[j] == ',' || src[j] == ')')
+}
+
 // Qualifiers returns the AscendC/CCE keywords the parser does not know
 // (what Mask blanks), sorted: what another tool needs defined away.
 func Qualifiers() []string {
@@ -442,6 +459,15 @@ func Mask(src []byte) ([]byte, []Span) {
 				// `constexpr AICORE std::size_t f()`: a macro after a
 				// specifier is as much in declaration position.
 				touch()
+			case primitiveTypes[string(word)] && arg() != nil && arg().empty && argEndsAt(src, e):
+				// `TENSOR(int32_t, args, 2)`: a type handed to a macro,
+				// which tree-sitter-cpp reads as no expression (the whole
+				// call becomes an error); as a name it is one argument.
+				touch()
+				ensure()
+				spans = append(spans, Span{Start: uint32(i), End: uint32(i + 1), Text: string(src[i : i+1])})
+				out[i] = src[i] - 'a' + 'A'
+				last = 'A'
 			case jumpKeywords[string(word)] && arg() != nil && arg().empty:
 				// The macro's argument stays empty: `CHECK(c, return;)`
 				// loses its separators below.
