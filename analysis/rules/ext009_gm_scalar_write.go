@@ -1347,8 +1347,8 @@ func callersFlush(funcs *cxx.Funcs, a *cxx.Access, cores grammar.Cores, memo *ca
 // Without them every helper scanned every call of the index, and every
 // call after each of its call sites.
 type callersFlushMemo struct {
-	byKey   map[nameCores]bool
-	byName  map[string][]callerSite
+	byKey  map[nameCores]bool
+	byName map[string][]callerSite
 	// byMacro: the calls made through the unit's object-like macros.
 	byMacro map[string][]macroSite
 	flushes map[callScanKey][]bool

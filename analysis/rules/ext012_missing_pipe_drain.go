@@ -1,8 +1,8 @@
 package rules
 
 import (
-	"cmp"
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -34,7 +34,8 @@ var MissingPipeDrain = register(&analysis.Analyzer{
 			"(`PipeBarrier<PIPE_MTE3>`, `WaitFlag<HardEvent::MTE3_S>`, `wait_flag(PIPE_MTE3, PIPE_S, ...)`, a helper given the " +
 			"event, `SyncFunc<HardEvent::MTE3_S>()`), `SyncAll` (hardware or software: both start with a `PIPE_ALL` " +
 			"barrier), `TPipe::Destroy()` or a live TPipe whose destructor runs at the return (the entry's, also one declared in an " +
-			"`#elif` or `#else` branch, or a helper's own, destroyed as the helper returns): the same drains EXT001 " +
+			"`#elif` or `#else` branch, a helper's own, destroyed as the helper returns, or one a block declares and does not " +
+			"`Destroy()`, destroyed as the block ends or a return leaves it: `if ASCEND_IS_AIV { TPipe pipe; ... }`): the same drains EXT001 " +
 			"counts. A wait whose event names another pipe second (`WaitFlag<HardEvent::MTE3_V>`) stalls that pipe, " +
 			"not the scalar unit that returns, so it is not a drain here (the message names it); a barrier on the store " +
 			"pipe alone (`PipeBarrier<PIPE_MTE3>`) is documented only as ordering that pipe, and is taken as a drain to say less. A cross-core " +
@@ -519,7 +520,52 @@ func (d *drainer) block(f *grammar.File, n *grammar.Node, in drainFlow) drainFlo
 		}
 		st = d.stmt(f, c, st)
 	}
+	if st.mask&inFlight != 0 && d.pipeBlock(f, n, n.End) {
+		// `if ASCEND_IS_AIV { TPipe pipe; ... }`: the pipe's destructor
+		// drains as the block ends.
+		st = drainFlow{mask: stClean}
+	}
 	return st
+}
+
+// pipeBlock reports whether block n declares, among its own statements
+// before offset at, a TPipe (or an object of a class holding one) this
+// core builds: its destructor waits on the pipe's events and runs a
+// PIPE_ALL barrier as the block ends, by its end or a return in it.
+func (d *drainer) pipeBlock(f *grammar.File, n *grammar.Node, at uint32) bool {
+	if n.Kind() != "compound_statement" || f != d.pass.File {
+		return false
+	}
+	for _, c := range n.NamedChildren() {
+		if c.Start >= at {
+			break
+		}
+		if c.Kind() != "declaration" || d.pass.Cores(c)&d.core == 0 {
+			continue
+		}
+		t := c.ChildByField("type")
+		if t == nil || !isAscendCPipeType(t.Text()) && !slices.ContainsFunc(d.funcs.FieldTypes(cxx.BaseName(t.Text())), isAscendCPipeType) {
+			continue
+		}
+		for _, decl := range c.ChildrenByField("declarator") {
+			// A pipe the block Destroy()s (the create-then-destroy idiom)
+			// has released its events: its destructor is not counted.
+			if name := cxx.DeclaredName(decl); name != "" && !destroysIn(n, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// destroysIn reports whether block calls `name.Destroy()`.
+func destroysIn(block *grammar.Node, name string) bool {
+	for _, c := range block.Inside(block.Tree().OfKind("call_expression")) {
+		if call, ok := cxx.AsCall(c); ok && call.Name == "Destroy" && call.Receiver != nil && call.Receiver.Text() == name {
+			return true
+		}
+	}
+	return false
 }
 
 func (d *drainer) active(f *grammar.File, n *grammar.Node) bool {
@@ -599,6 +645,16 @@ func (d *drainer) loopOnce(f *grammar.File, n *grammar.Node, in drainFlow) drain
 // ret records a return statement's flow as an exit.
 func (d *drainer) ret(f *grammar.File, n *grammar.Node, in drainFlow) drainFlow {
 	st := d.exprCalls(f, n, in)
+	if st.mask&inFlight != 0 {
+		// A return leaves the blocks around it: a pipe one of them
+		// declared before it is destroyed, and drains, on the way out.
+		for b := n.Parent(); b != nil && b.Kind() != "function_definition"; b = b.Parent() {
+			if d.pipeBlock(f, b, n.Start) {
+				st = drainFlow{mask: stClean}
+				break
+			}
+		}
+	}
 	if d.top {
 		d.exits = append(d.exits, drainExit{node: n, flow: st})
 	} else {

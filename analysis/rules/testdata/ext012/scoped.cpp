@@ -1,0 +1,33 @@
+// A TPipe declared in a block drains as the block ends: its destructor
+// waits on its events and runs a PIPE_ALL barrier.
+#include "kernel_operator.h"
+
+extern "C" __global__ __aicore__ void scoped_entry(__gm__ int64_t *args) {
+  AscendC::GlobalTensor<half> out;
+  if ASCEND_IS_AIV {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> ub;
+    pipe.InitBuffer(ub, 4096);
+    AscendC::LocalTensor<half> t = ub.Get<half>();
+    if (args[2] == 0) {
+      AscendC::DataCopy(out, t, 64);
+      return; // leaves the block: the pipe is destroyed on the way out
+    }
+    AscendC::DataCopy(out[64], t, 64);
+  }
+}
+
+// The pipe's block closed before the store: nothing drains it.
+extern "C" __global__ __aicore__ void scoped_before(__gm__ int64_t *args) {
+  AscendC::GlobalTensor<half> out;
+  AscendC::LocalTensor<half> t;
+  if ASCEND_IS_AIV {
+    {
+      AscendC::TPipe pipe;
+      AscendC::TBuf<AscendC::TPosition::VECCALC> ub;
+      pipe.InitBuffer(ub, 4096);
+    }
+    AscendC::DataCopy(out, t, 64); // want "leaves its store in flight when the extern returns"
+  }
+  (void)args;
+}
