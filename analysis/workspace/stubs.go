@@ -125,11 +125,26 @@ func (w *Workspace) stubIndex() *stubIndex {
 	w.mu.Unlock()
 	ix := &stubIndex{byFile: map[string][]*abi.Stub{}, byEntry: map[string][]*abi.Stub{}, kinds: map[string]Kind{}, links: map[*abi.Stub]*StubLink{}}
 	ix.configured = map[string]string{}
+	seenDir := map[string]bool{}
 	for _, p := range pys {
 		if src, err := w.Source(p); err == nil {
-			for path, line := range ConfiguredKernels(p, src) {
+			kernels := ConfiguredKernels(p, src)
+			for path, line := range kernels {
 				if _, ok := ix.configured[path]; !ok {
 					ix.configured[path] = filepath.Base(p) + ":" + strconv.Itoa(line)
+				}
+			}
+			if len(kernels) > 0 || bytes.Contains(src, []byte(`"incores"`)) || bytes.Contains(src, []byte(`'incores'`)) {
+				// The configuration's include folders for its kernels
+				// (`extra_include_dirs`) take part in include resolution,
+				// as a stub's include_dirs do.
+				if f, err := w.File(p); err == nil {
+					for _, d := range abi.ConfigIncludeDirs(f) {
+						if d.Path != "" && !seenDir[d.Path] {
+							seenDir[d.Path] = true
+							ix.includeDirs = append(ix.includeDirs, d.Path)
+						}
+					}
 				}
 			}
 		}
@@ -153,7 +168,6 @@ func (w *Workspace) stubIndex() *stubIndex {
 		}
 		return entries
 	}
-	seenDir := map[string]bool{}
 	for _, s := range ix.all {
 		link := &StubLink{}
 		seen := map[string]bool{}

@@ -81,6 +81,30 @@ func TestStubIncludeDirs(t *testing.T) {
 	}
 }
 
+// A runtime kernel configuration's include folders for its kernels
+// (simpler's `extra_include_dirs`, or `include_dirs`, evaluated like a
+// stub's) take part in include resolution; an environment variable's
+// folder is not known and resolves nothing.
+func TestConfigIncludeDirs(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"test_k.py": "from pathlib import Path\n_HERE = Path(__file__).parent\n_SRC = str(_HERE / \"kernels\" / \"aiv\" / \"k.cpp\")\n" +
+			"CALLABLE = {\n    \"incores\": [\n        {\"func_id\": 0, \"source\": _SRC, \"core_type\": \"aiv\",\n" +
+			"         \"extra_include_dirs\": [str(_HERE / \"kernels\" / \"include\"), \"$ASCEND_HOME_PATH/include\"]},\n    ],\n}\n",
+		"kernels/aiv/k.cpp":         "#include \"plan.hpp\"\nextern \"C\" __aicore__ void kernel_entry(__gm__ int64_t *args) { plan(args); }\n",
+		"kernels/include/plan.hpp":  "__aicore__ inline void plan(__gm__ int64_t *args) { int64_t v = args[0]; }\n",
+		"kernels/include/other.hpp": "int unused;\n",
+	})
+	ws := New(dir)
+	header := filepath.Join(dir, "kernels", "include", "plan.hpp")
+	if c := ws.Context(header); !c.Extern || len(c.Units) != 1 {
+		t.Fatalf("header reached through the configuration's extra_include_dirs: %+v", c)
+	}
+	if got := ws.IncludeDirs(); !slices.Contains(got, filepath.Join(dir, "kernels", "include")) {
+		t.Errorf("include dirs %v", got)
+	}
+}
+
 // Many goroutines ask a fresh workspace for stubs and then for their links,
 // as the checker's workers do: a stub from one build of the stub index
 // must find its link in whatever index the next call returns.
