@@ -39,7 +39,9 @@ var GMFalseSharing = register(&analysis.Analyzer{
 			"`GlobalTensor<T> rowGm = baseGm[idx * kColumns]`, or a GlobalTensor its class binds once, " +
 			"`rowGm.SetGlobalBuffer((__gm__ int32_t *)stats + idx * kColumns, kColumns)`), or returned by a helper whose one " +
 			"statement returns such an address (`rec = RecOf(base, block)` with `return base + block * kRec;`: its parameters read " +
-			"as the call's arguments), a parameter counting as a core id when every call hands it one (the calls of the file, and " +
+			"as the call's arguments), or a helper's pointer parameter every call hands such an address, none of them on one core " +
+			"alone (`PutHalf(halves + blk, v)` storing `rec->value`; the callers of a header's helper are in the files including it), " +
+			"a parameter counting as a core id when every call hands it one (the calls of the file, and " +
 			"for a header's helper those of the files including it: `PutRecord(recs_, block_, v)`), or from a table entry read at a core id when the function also reads the " +
 			"next core's entry (`start = offs.GetValue(id)`, `end = offs.GetValue(id + 1)`, a store at `start + i`: the ranges touch, so the " +
 			"elements at each boundary are one apart; a parameter is followed to what the file's calls pass), when " +
@@ -240,6 +242,12 @@ func (s *falseSharing) rowOf(a *cxx.Access) ([]slotStep, bool) {
 	if def == nil {
 		def, via = s.globalBuffer(fn, ptr)
 	}
+	gm := s.gm
+	if def == nil {
+		// `StoreSlot(slots + blk, v)` storing through its parameter: the
+		// address every caller hands in, read in its file's model.
+		def, via, gm = s.paramAddress(fn, ptr)
+	}
 	if def == nil {
 		return nil, true
 	}
@@ -264,7 +272,7 @@ func (s *falseSharing) rowOf(a *cxx.Access) ([]slotStep, bool) {
 	case "binary_expression":
 		if op := e.ChildByField("operator"); op != nil && op.Text() == "+" {
 			base, off = e.ChildByField("left"), e.ChildByField("right")
-			if k, _ := s.gm.KindOf(base); k != cxx.GMData {
+			if k, _ := gm.KindOf(base); k != cxx.GMData {
 				base, off = off, base
 			}
 		}
@@ -273,14 +281,14 @@ func (s *falseSharing) rowOf(a *cxx.Access) ([]slotStep, bool) {
 			base, off = arg.ChildByField("argument"), cxx.SubscriptIndex(arg)
 		}
 	case "subscript_expression":
-		if k, _ := s.gm.KindOf(e.ChildByField("argument")); k == cxx.GMGlobalTensor {
+		if k, _ := gm.KindOf(e.ChildByField("argument")); k == cxx.GMGlobalTensor {
 			base, off = e.ChildByField("argument"), cxx.SubscriptIndex(e)
 		}
 	}
 	if base == nil || off == nil {
 		return nil, true
 	}
-	k, v := s.gm.KindOf(base)
+	k, v := gm.KindOf(base)
 	t := ""
 	// lenient: a binding the rule long did not follow (a bound buffer, a
 	// cast base) whose offset the steps cannot read leaves the store to
@@ -319,6 +327,76 @@ func (s *falseSharing) rowOf(a *cxx.Access) ([]slotStep, bool) {
 		out = append(out, slotStep{term, size, t, sdef, via})
 	}
 	return out, true
+}
+
+// paramAddress returns, for a pointer parameter of fn, the address its
+// callers hand in when every call of fn in the unit's files passes one
+// carved from a GM pointer (`slots + blk`, `&slots[blk]`): the first of
+// them, its call, and the GM model of the file making it (this file's, or
+// the entry's of a unit compiling this header). nil when fn has no such
+// call, some caller passes anything else or sits in a file with no model
+// here, or a caller makes the call on one core only (`if (blk == 0)
+// StoreSlot(...)`).
+func (s *falseSharing) paramAddress(fn, ptr *grammar.Node) (*grammar.Node, *grammar.Node, *cxx.GM) {
+	if ptr.Kind() != "identifier" || fn == nil {
+		return nil, nil, nil
+	}
+	k := -1
+	for _, p := range cxx.Params(fn) {
+		if p.Name == ptr.Text() && p.Pointer {
+			k = int(p.Index)
+		}
+	}
+	name := cxx.FunctionName(fn)
+	if k < 0 || name == "" {
+		return nil, nil, nil
+	}
+	var first, firstCall *grammar.Node
+	var firstGM *cxx.GM
+	// The calls of every file compiled with it: a header's helper is
+	// called from its includers.
+	for _, f := range s.pass.Reach().Files {
+		for _, n := range s.pass.Reach().Calls(f).Named(name) {
+			c, ok := cxx.AsCall(n)
+			caller := cxx.EnclosingFunction(n)
+			if !ok || k >= len(c.Args) || caller == nil || s.singleWriter(caller, n) {
+				return nil, nil, nil
+			}
+			arg := cxx.Uncast(c.Args[k])
+			carved := false
+			switch arg.Kind() {
+			case "binary_expression":
+				carved = arg.ChildByField("operator") != nil && arg.ChildByField("operator").Text() == "+"
+			case "pointer_expression":
+				carved = strings.HasPrefix(arg.Text(), "&")
+			}
+			if !carved {
+				return nil, nil, nil
+			}
+			if first == nil {
+				first, firstCall = arg, n
+				firstGM = s.gmOf(f)
+				if firstGM == nil {
+					return nil, nil, nil
+				}
+			}
+		}
+	}
+	return first, firstCall, firstGM
+}
+
+// gmOf is the GM model that reads file f: this file's, or that of the unit
+// f is the entry of; nil for another header.
+func (s *falseSharing) gmOf(f *grammar.File) *cxx.GM {
+	if f == s.pass.File {
+		return s.gm
+	}
+	for _, u := range s.pass.Units() {
+		if !u.Pseudo && len(u.Files) > 0 && u.Files[0] == f {
+			return u.GM()
+		}
+	}
+	return nil
 }
 
 // globalBuffer returns the address a GlobalTensor member or local is
