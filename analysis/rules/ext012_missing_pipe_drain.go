@@ -498,7 +498,7 @@ func hasLivePipe(funcs *cxx.Funcs, fn *grammar.Node, cores func(*grammar.Node) g
 			continue
 		}
 		for _, decl := range d.ChildrenByField("declarator") {
-			if name := cxx.DeclaredName(decl); name != "" && !destroyed[name] {
+			if name := objectName(decl); name != "" && !destroyed[name] {
 				return true
 			}
 		}
@@ -550,12 +550,24 @@ func (d *drainer) pipeBlock(f *grammar.File, n *grammar.Node, at uint32) bool {
 		for _, decl := range c.ChildrenByField("declarator") {
 			// A pipe the block Destroy()s (the create-then-destroy idiom)
 			// has released its events: its destructor is not counted.
-			if name := cxx.DeclaredName(decl); name != "" && !destroysIn(n, name) {
+			if name := objectName(decl); name != "" && !destroysIn(n, name) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// objectName is the variable a declarator declares, also an object built
+// from variables that parses like a function declaration (`Ctx ctx(args);`).
+func objectName(decl *grammar.Node) string {
+	if name := cxx.DeclaredName(decl); name != "" {
+		return name
+	}
+	if v := cxx.VexingObject(decl); v != nil {
+		return v.Text()
+	}
+	return ""
 }
 
 // destroysIn reports whether block calls `name.Destroy()`.

@@ -31,3 +31,21 @@ extern "C" __global__ __aicore__ void scoped_before(__gm__ int64_t *args) {
   }
   (void)args;
 }
+
+// An object holding a TPipe, built from the args (`Ctx ctx(args);`, which
+// parses like a function declaration): its pipe drains as the entry ends.
+class StoreCtx {
+public:
+  __aicore__ inline explicit StoreCtx(__gm__ int64_t *args) : args_(args) {}
+  __gm__ int64_t *args_;
+  AscendC::TPipe pipe_;
+};
+
+extern "C" __global__ __aicore__ void ctx_entry(__gm__ int64_t *args) {
+  AscendC::GlobalTensor<half> out;
+  AscendC::LocalTensor<half> t;
+  StoreCtx ctx(args);
+  if ASCEND_IS_AIV {
+    AscendC::DataCopy(out, t, 64);
+  }
+}
