@@ -747,6 +747,14 @@ func (s *Summaries) originOf(e *grammar.Node) Origin {
 // enclosing function; "" for anything else (a local index, an
 // expression).
 func (s *Summaries) regionName(e *grammar.Node) string {
+	return s.regionNameIn(e, 0)
+}
+
+// regionNameIn is regionName through at most a few const locals: one
+// holding a named offset (`const uint64_t tableOff = d->table_off;`)
+// names the region its value does, so `sym + tableOff` and `sym + outOff`
+// are told apart as `sym + d->table_off` and `sym + d->out_off` are.
+func (s *Summaries) regionNameIn(e *grammar.Node, depth int) string {
 	e = Uncast(e)
 	if e == nil {
 		return ""
@@ -755,11 +763,31 @@ func (s *Summaries) regionName(e *grammar.Node) string {
 	case "field_expression":
 		return oneLine(e.Text())
 	case "identifier":
-		if s.lookupName(e.Text(), e) == nil {
+		d := s.lookupName(e.Text(), e)
+		if d == nil {
 			return e.Text()
+		}
+		if depth < 3 && d.Kind() == "init_declarator" && constDeclaration(d.Parent()) {
+			if v := d.ChildByField("value"); v != nil {
+				return s.regionNameIn(v, depth+1)
+			}
 		}
 	}
 	return ""
+}
+
+// constDeclaration reports whether a declaration is written const (its
+// variables hold their initial value).
+func constDeclaration(decl *grammar.Node) bool {
+	if decl == nil || decl.Kind() != "declaration" {
+		return false
+	}
+	for c := decl.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Kind() == "type_qualifier" && c.Text() == "const" {
+			return true
+		}
+	}
+	return false
 }
 
 // Uncast is e without the parentheses and casts around it. It strips the

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
@@ -32,7 +33,9 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"`DataCopy(g[i], ...)`), when this core can have cached the line before that write arrived — a load or " +
 			"store of that region (`p[i]`, `GetValue`, `SetValue`) before the wait or write, a " +
 			"poll of a signal word in it, an access in a loop around it, in a helper or in a caller before the call, " +
-			"with no `dcci` of it in between (the message and a related location name the access) — and in a polling " +
+			"with no `dcci` of it in between (the message and a related location name the access); a read of the word this core " +
+			"stored itself just before (the same lvalue, its statement done, in a block holding the read, with no call but casts and " +
+			"no change of the names it uses in between: `e->key = k; ... v = e->key;`) returns that store and is silent — and in a polling " +
 			"loop: a loop whose test reads the word, or an `if` in it that leaves the loop on it, or whose test checks a " +
 			"local the read is taken into (`do { v = *flag; } while (v != 1);`). A call of a load wrapper (a function " +
 			"whose body is `return *p;` of its `__gm__` pointer parameter) is a read at the call. The first read of a " +
@@ -72,7 +75,8 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"argument turns off (`f(nullptr)` skips `if (p != nullptr) { ... }` in `f` for that call). A pointer derived " +
 			"from another — a cast, `+ offset`, `&p[i]`, an integer address cast back, a GlobalTensor view, a helper " +
 			"returning it, `tensor_data(args, k)` — is the same memory; regions carved at named offsets (`sym + ctl->rows_off`: a field, " +
-			"member or parameter, as a host layout names them) are told apart, like regions at different constant offsets. A loop that changes a name the read's address is " +
+			"member or parameter, as a host layout names them, also held first in a const local, `const uint64_t off = ctl->rows_off;`) are " +
+			"told apart, like regions at different constant offsets. A loop that changes a name the read's address is " +
 			"computed from (a table search, or an entry pointer declared in the body from the loop's index), or that compares " +
 			"the read with a value it changes (its counter: `for (i = 0; i < hdr->n; ++i)`, `while (w + 1 < ctl->workers && " +
 			"...) ++w;`; the pass's entry: `if (entries[p] >= hdr->count) return;`) or, as an ordering bound, with a call's " +
@@ -144,6 +148,9 @@ func runGMScalarRead(pass *analysis.Pass) {
 		a := &accs[i]
 		cores := pass.Cores(a.Node)
 		if a.Kind != cxx.Read || cores == grammar.None || runtimeContext(pass.File, a) || a.Func() != nil && a.Func().Kind() == "function_definition" && (notScalarCode(pass.File, a.Func()) || gm.LoadWrapper(a.Func())) {
+			continue
+		}
+		if readsOwnStore(pass.File, accs, i) {
 			continue
 		}
 		if sum == nil {
@@ -724,4 +731,84 @@ func gmOneLine(s string) string {
 		return strings.Join(strings.Fields(s), " ")
 	}
 	return s
+}
+
+// readsOwnStore reports whether read accs[i] reads back the word a store
+// of its function wrote just before: the same lvalue (`rec->b = v; ...
+// rec->b`), stored earlier in a block that holds the read, with no call
+// but casts between them. The store left the line in this core's cache
+// with the stored value, and nothing between could write or drop the
+// word, so the read returns it whatever DMA did before the store.
+func readsOwnStore(f *grammar.File, accs []cxx.Access, i int) bool {
+	a := &accs[i]
+	fn := a.Func()
+	if fn == nil {
+		return false
+	}
+	text := a.Node.Text()
+	calls := f.Tree.OfKind("call_expression")
+	for j, seen := i-1, 0; j >= 0 && seen < 64; j, seen = j-1, seen+1 {
+		w := &accs[j]
+		if w.Func() != fn {
+			break
+		}
+		if w.Kind != cxx.Write || w.Node.Text() != text {
+			continue
+		}
+		// The store's statement is done before the read starts (not
+		// `p[i] = p[i] + 1`, whose read runs first).
+		st := w.Stmt()
+		if st == nil || st.End > a.Node.Start {
+			return false
+		}
+		blk := w.Node.Ancestor("compound_statement")
+		if blk == nil || !blk.Contains(a.Node) {
+			return false
+		}
+		k := sort.Search(len(calls), func(k int) bool { return calls[k].Start >= st.End })
+		for ; k < len(calls) && calls[k].Start < a.Node.Start; k++ {
+			if cxx.CastType(calls[k]) == nil && !calls[k].Contains(a.Node) {
+				return false
+			}
+		}
+		// Nor may the lvalue's names change between them (`g(k) = v;
+		// k = k + 1; g(k)` reads another word).
+		return !assignedBetween(f, w.Node, st.End, a.Node.Start)
+	}
+	return false
+}
+
+// assignedBetween reports whether an assignment or increment in [from, to)
+// changes a name lvalue mentions.
+func assignedBetween(f *grammar.File, lvalue *grammar.Node, from, to uint32) bool {
+	names := map[string]bool{}
+	lvalue.Walk(func(n *grammar.Node) bool {
+		if k := n.Kind(); k == "identifier" || k == "field_identifier" {
+			names[n.Text()] = true
+		}
+		return true
+	})
+	for _, kind := range []string{"assignment_expression", "update_expression"} {
+		xs := f.Tree.OfKind(kind)
+		k := sort.Search(len(xs), func(k int) bool { return xs[k].Start >= from })
+		for ; k < len(xs) && xs[k].Start < to; k++ {
+			target := xs[k].ChildByField("left")
+			if kind == "update_expression" {
+				target = xs[k].ChildByField("argument")
+			}
+			// A name changes when it is the target itself (`k = k + 1`,
+			// `++k`, `this->k_ = ...`), not when memory through it is
+			// written (`e->count = i`).
+			target = cxx.Unparen(target)
+			if target != nil && target.Kind() == "field_expression" {
+				if arg := target.ChildByField("argument"); arg != nil && arg.Text() == "this" {
+					target = target.ChildByField("field")
+				}
+			}
+			if target != nil && (target.Kind() == "identifier" || target.Kind() == "field_identifier") && names[target.Text()] {
+				return true
+			}
+		}
+	}
+	return false
 }
