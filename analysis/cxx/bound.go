@@ -1,6 +1,10 @@
 package cxx
 
-import "github.com/extern-lsp/extern-lsp/grammar"
+import (
+	"strings"
+
+	"github.com/extern-lsp/extern-lsp/grammar"
+)
 
 // A member or global the unit points at one memory: a GlobalTensor bound
 // once by SetGlobalBuffer (`statusGlobal_.SetGlobalBuffer((__gm__ int32_t
@@ -216,6 +220,8 @@ func commonRegion(a, b string) string {
 	switch {
 	case a == b:
 		return a
+	case strings.Contains(a, "|") || strings.Contains(b, "|"):
+		return ""
 	case regionsMeet(a, b) && a != "" && b != "":
 		if len(a) < len(b) {
 			return a

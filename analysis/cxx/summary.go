@@ -139,15 +139,52 @@ func (o Origin) SameRegion(p Origin) bool {
 // is unnamed, they are one, or one lies within the other (`ctl->rows_off`
 // and `ctl->rows_off+ctl->tail_off`).
 func regionsMeet(a, b string) bool {
+	if strings.Contains(a, "|") || strings.Contains(b, "|") {
+		// One of several named regions (`sym + (dense ? d->a : d->b)`):
+		// they meet when some pair of the alternatives does.
+		for _, x := range strings.Split(a, "|") {
+			for _, y := range strings.Split(b, "|") {
+				if regionsMeet(x, y) {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	return a == "" || b == "" || a == b || strings.HasPrefix(a, b+"+") || strings.HasPrefix(b, a+"+")
 }
 
-// joinRegion names the region b of region a.
+// maxRegionAlternatives bounds the alternatives a region name lists: past
+// it the region is unnamed (it meets every region).
+const maxRegionAlternatives = 4
+
+// joinRegion names the region b of region a (each alternative of a joined
+// with each of b's).
 func joinRegion(a, b string) string {
 	if a == "" || b == "" {
 		return a + b
 	}
+	if strings.Contains(a, "|") || strings.Contains(b, "|") {
+		var alts []string
+		for _, x := range strings.Split(a, "|") {
+			for _, y := range strings.Split(b, "|") {
+				alts = append(alts, joinRegion(x, y))
+			}
+		}
+		return regionAlternatives(alts)
+	}
 	return a + "+" + b
+}
+
+// regionAlternatives names a region that is one of alts: sorted and
+// without repeats, "" when any is unnamed or there are too many.
+func regionAlternatives(alts []string) string {
+	slices.Sort(alts)
+	alts = slices.Compact(alts)
+	if len(alts) > maxRegionAlternatives || slices.Contains(alts, "") {
+		return ""
+	}
+	return strings.Join(alts, "|")
 }
 
 // sameName reports whether a and b are the same name (`kLine`,
@@ -762,6 +799,14 @@ func (s *Summaries) regionNameIn(e *grammar.Node, depth int) string {
 	switch e.Kind() {
 	case "field_expression":
 		return oneLine(e.Text())
+	case "conditional_expression":
+		// `dense ? d->meta_off : d->record_off`: one of two named regions.
+		if depth < 3 {
+			a, b := s.regionNameIn(e.ChildByField("consequence"), depth+1), s.regionNameIn(e.ChildByField("alternative"), depth+1)
+			if a != "" && b != "" {
+				return regionAlternatives(append(strings.Split(a, "|"), strings.Split(b, "|")...))
+			}
+		}
 	case "identifier":
 		d := s.lookupName(e.Text(), e)
 		if d == nil {

@@ -75,7 +75,8 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"argument turns off (`f(nullptr)` skips `if (p != nullptr) { ... }` in `f` for that call). A pointer derived " +
 			"from another — a cast, `+ offset`, `&p[i]`, an integer address cast back, a GlobalTensor view, a helper " +
 			"returning it, `tensor_data(args, k)` — is the same memory; regions carved at named offsets (`sym + ctl->rows_off`: a field, " +
-			"member or parameter, as a host layout names them, also held first in a const local, `const uint64_t off = ctl->rows_off;`) are " +
+			"member or parameter, as a host layout names them, also held first in a const local, `const uint64_t off = ctl->rows_off;`, or one of " +
+			"two a condition picks, `sym + (dense ? ctl->a_off : ctl->b_off)`) are " +
 			"told apart, like regions at different constant offsets. A loop that changes a name the read's address is " +
 			"computed from (a table search, or an entry pointer declared in the body from the loop's index), or that compares " +
 			"the read with a value it changes (its counter: `for (i = 0; i < hdr->n; ++i)`, `while (w + 1 < ctl->workers && " +
