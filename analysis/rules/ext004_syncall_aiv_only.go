@@ -21,7 +21,9 @@ var SyncAllAIVOnly = register(&analysis.Analyzer{
 	Doc: analysis.Doc{
 		Summary: "`SyncAll()` defaults to a vector-only barrier; a mixed extern needs `SyncAll<false>()`",
 		What: "Flags the hardware barrier `SyncAll()`, `SyncAll<>()` or `SyncAll<true>()` (with or without `AscendC::`; " +
-			"a template argument that is a named constant is resolved) when the extern is mixed and the cube core " +
+			"a template argument that is a named constant is resolved, and so is a template parameter of the function around the call when " +
+			"every call of that function leaves it to a true default or passes true: `template <bool kAivOnly = true> void StageFence() " +
+			"{ SyncAll<kAivOnly>(); }` called as `StageFence()`; the fix is then unsafe) when the extern is mixed and the cube core " +
 			"compiles the call: no core guard around it, or a cube guard (`#ifdef __DAV_C220_CUBE__`, `if ASCEND_IS_AIC`, " +
 			"`if (g_coreType == AscendC::AIC)`, ...). Silent under a vector-only guard, in AIV-only externs, in " +
 			"`__CPU_SIM` branches, in an `if constexpr` branch whose condition is a constant that discards it, and for " +
@@ -59,13 +61,24 @@ func runSyncAllAIVOnly(pass *analysis.Pass) {
 		if !ok || !cxx.IsHardwareSyncAll(call) {
 			continue
 		}
-		if aivOnly, known := cxx.SyncAllAIVOnly(call, pass.Consts); !aivOnly || !known {
+		aivOnly, known := cxx.SyncAllAIVOnly(call, pass.Consts)
+		viaDefault := ""
+		if !known && len(call.TArgs) == 1 {
+			// `template <bool kAivOnly = true> void Fence() {
+			// SyncAll<kAivOnly>(); }` called as `Fence()`: the default.
+			aivOnly, viaDefault = defaultedAIVOnly(pass, n, call.TArgs[0])
+			known = viaDefault != ""
+		}
+		if !aivOnly || !known {
 			continue
 		}
 		if pass.Cores(n)&grammar.AIC == 0 || dead.Of(n) {
 			continue
 		}
 		written := "`" + callText(n) + "`"
+		if viaDefault != "" {
+			written += " (" + viaDefault + ")"
+		}
 		sev := analysis.Severity(0)
 		msg := written + " is the vector-only barrier (isAIVOnly=true) but the cube core of this mixed extern compiles it: " +
 			"nothing orders cube against vector and the kernel can hang; use `SyncAll<false>()`"
@@ -88,14 +101,101 @@ func runSyncAllAIVOnly(pass *analysis.Pass) {
 			edits = append(edits, dualDispatchEdit(s))
 			title = "Replace with `" + prefix + "SyncAll<false>()` and declare `dual_aiv_dispatch=True`"
 		}
+		applicability := analysis.Safe
+		if viaDefault != "" {
+			// The helper's other callers, if any appear, would get the
+			// cross-core barrier too.
+			applicability = analysis.Unsafe
+		}
 		pass.Report(analysis.Diagnostic{
 			Start:    n.Start,
 			End:      n.End,
 			Severity: sev,
 			Message:  msg,
-			Fixes:    []analysis.Fix{{Title: title, Applicability: analysis.Safe, Edits: edits}},
+			Fixes:    []analysis.Fix{{Title: title, Applicability: applicability, Edits: edits}},
 		})
 	}
+}
+
+// defaultedAIVOnly reads a SyncAll template argument that names a template
+// parameter of the function around the call: when every call of that
+// function in the unit leaves the parameter to its default (or passes a
+// constant), the barrier is vector-only if each of those values is true.
+// how says where the value came from ("" when it cannot be told).
+func defaultedAIVOnly(pass *analysis.Pass, n, arg *grammar.Node) (aivOnly bool, how string) {
+	fn := cxx.EnclosingFunction(n)
+	arg = cxx.Unparen(arg)
+	// A name in a template argument list reads as a type (`SyncAll<kAivOnly>`).
+	if fn == nil || arg == nil || arg.Kind() != "identifier" && arg.Kind() != "type_descriptor" || !isIdentText(arg.Text()) {
+		return false, ""
+	}
+	td := fn.Parent()
+	if td == nil || td.Kind() != "template_declaration" {
+		return false, ""
+	}
+	pos, def := -1, (*grammar.Node)(nil)
+	if ps := td.ChildByField("parameters"); ps != nil {
+		k := 0
+		for _, p := range ps.NamedChildren() {
+			if p.Kind() == "comment" {
+				continue
+			}
+			if d := p.ChildByField("declarator"); d != nil && d.Text() == arg.Text() {
+				pos = k
+				if p.Kind() == "optional_parameter_declaration" {
+					def = p.ChildByField("default_value")
+				}
+			}
+			k++
+		}
+	}
+	name := cxx.FunctionName(fn)
+	if pos < 0 || name == "" {
+		return false, ""
+	}
+	calls := 0
+	for _, f := range pass.Reach().Files {
+		for _, c := range pass.Reach().Calls(f).Named(name) {
+			call, ok := cxx.AsCall(c)
+			if !ok {
+				return false, ""
+			}
+			v := def
+			if pos < len(call.TArgs) {
+				v = call.TArgs[pos]
+			}
+			if v == nil {
+				return false, ""
+			}
+			switch strings.TrimSpace(v.Text()) {
+			case "true":
+			case "false":
+				return false, ""
+			default:
+				if x, ok := pass.Consts.Eval(v); !ok || x == 0 {
+					return false, ""
+				}
+			}
+			calls++
+		}
+	}
+	if calls == 0 {
+		return false, ""
+	}
+	return true, "`" + arg.Text() + "` is true in every call of `" + name + "`"
+}
+
+// isIdentText reports whether s is one C++ name.
+func isIdentText(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for _, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // callText is a call as written, with runs of white space folded so a call

@@ -1,0 +1,10 @@
+// A mixed extern whose stages meet at template fences.
+#include "fence.h"
+
+extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {
+  AscendC::Mmad(c, a, b, params);
+  AscendC::PipeBarrier<PIPE_V>();
+  StageFence();
+  MixFence<false>();
+  (void)args;
+}

@@ -1,0 +1,15 @@
+// Stage fences whose barrier takes its kind from a template parameter.
+#pragma once
+#include "kernel_operator.h"
+
+template <bool kAivOnly = true>
+__aicore__ inline void StageFence() {
+  AscendC::PipeBarrier<PIPE_ALL>();
+  AscendC::SyncAll<kAivOnly>(); // want "`AscendC::SyncAll<kAivOnly>\\(\\)` \\(`kAivOnly` is true in every call of `StageFence`\\) is the vector-only barrier"
+}
+
+// Every caller asks for the cross-core barrier: right.
+template <bool kAivOnly = true>
+__aicore__ inline void MixFence() {
+  AscendC::SyncAll<kAivOnly>();
+}
