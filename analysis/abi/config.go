@@ -1,7 +1,7 @@
 package abi
 
 import (
-	"strings"
+	"bytes"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
@@ -13,7 +13,7 @@ import (
 // [...]}]}`), evaluated as a stub's include_dirs are. Entries that cannot
 // be evaluated (an environment variable) carry their reason and no path.
 func ConfigIncludeDirs(f *grammar.File) []Source {
-	if f == nil || f.Lang != grammar.Python || f.Tree == nil || !strings.Contains(string(f.Src), "incores") {
+	if f == nil || f.Lang != grammar.Python || f.Tree == nil || !bytes.Contains(f.Src, []byte("incores")) {
 		return nil
 	}
 	var env *env

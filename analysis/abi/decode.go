@@ -30,7 +30,7 @@ func decodedCast(f *grammar.File, sub, helper *grammar.Node) (cast string, spec 
 		return "", nil, false
 	}
 	pos := -1
-	for i, a := range namedArgs(p) {
+	for i, a := range cxx.NamedNonComments(p) {
 		if a == cur {
 			pos = i
 		}
@@ -86,16 +86,16 @@ func decoderCallee(fn *grammar.Node) (name, method string, targ *grammar.Node) {
 			return "", "", nil
 		}
 		n, args := scope.ChildByField("name"), scope.ChildByField("arguments")
-		if n == nil || args == nil || len(namedArgs(args)) != 1 {
+		if n == nil || args == nil || len(cxx.NamedNonComments(args)) != 1 {
 			return "", "", nil
 		}
-		return n.Text(), m.Text(), namedArgs(args)[0]
+		return n.Text(), m.Text(), cxx.NamedNonComments(args)[0]
 	case "template_function":
 		n, args := fn.ChildByField("name"), fn.ChildByField("arguments")
-		if n == nil || args == nil || len(namedArgs(args)) != 1 {
+		if n == nil || args == nil || len(cxx.NamedNonComments(args)) != 1 {
 			return "", "", nil
 		}
-		return n.Text(), "", namedArgs(args)[0]
+		return n.Text(), "", cxx.NamedNonComments(args)[0]
 	}
 	return "", "", nil
 }
@@ -131,7 +131,7 @@ func decoderDefs(f *grammar.File, name, method string) []decoderDef {
 		if body == nil {
 			continue
 		}
-		params := typeParamNames(td)
+		params := cxx.TemplateParamNames(body)
 		var fn *grammar.Node
 		var nameNode *grammar.Node
 		if method == "" {
@@ -159,29 +159,10 @@ func decoderDefs(f *grammar.File, name, method string) []decoderDef {
 			}
 		case nameNode.Kind() == "template_type" || nameNode.Kind() == "template_function":
 			n, args := nameNode.ChildByField("name"), nameNode.ChildByField("arguments")
-			if n != nil && n.Text() == name && args != nil && len(params) == 0 && len(namedArgs(args)) == 1 {
-				if t, ptr := typeOf(namedArgs(args)[0]); t != "" && !ptr {
+			if n != nil && n.Text() == name && args != nil && len(params) == 0 && len(cxx.NamedNonComments(args)) == 1 {
+				if t, ptr := typeOf(cxx.NamedNonComments(args)[0]); t != "" && !ptr {
 					out = append(out, decoderDef{fn: fn, specialFor: t})
 				}
-			}
-		}
-	}
-	return out
-}
-
-// typeParamNames names a template declaration's parameters, type and
-// non-type, in order.
-func typeParamNames(td *grammar.Node) []string {
-	ps := td.ChildByField("parameters")
-	if ps == nil {
-		return nil
-	}
-	var out []string
-	for _, p := range ps.NamedChildren() {
-		for _, c := range p.NamedChildren() {
-			if c.Kind() == "type_identifier" || c.Kind() == "identifier" {
-				out = append(out, c.Text())
-				break
 			}
 		}
 	}
@@ -224,15 +205,4 @@ func decoderConversion(f *grammar.File, fn *grammar.Node, pos int) (string, bool
 		return "bitcast<" + ret + ">", true
 	}
 	return u.cast, true
-}
-
-// namedArgs lists a list's named children but comments.
-func namedArgs(n *grammar.Node) []*grammar.Node {
-	var out []*grammar.Node
-	for _, c := range n.NamedChildren() {
-		if c.Kind() != "comment" {
-			out = append(out, c)
-		}
-	}
-	return out
 }

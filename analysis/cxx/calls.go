@@ -113,6 +113,9 @@ func callNameBytes(n *grammar.Node) []byte {
 	return nil
 }
 
+// NamedNonComments lists n's named children but comments (nil for none).
+func NamedNonComments(n *grammar.Node) []*grammar.Node { return namedNonComments(n) }
+
 // namedNonComments lists n's named children but comments (nil for none).
 func namedNonComments(n *grammar.Node) []*grammar.Node {
 	// One walk of the children into a buffer on the stack (most lists are

@@ -608,6 +608,18 @@ func IsTemplateParam(fn *grammar.Node, name string) bool {
 	return false
 }
 
+// TemplateParam finds a template parameter of fn's own template
+// declaration by name: its position and its default (nil for none); pos
+// is -1 when fn declares none of that name.
+func TemplateParam(fn *grammar.Node, name string) (pos int, def *grammar.Node) {
+	for i, tp := range templateParams(fn) {
+		if tp.name == name {
+			return i, tp.def
+		}
+	}
+	return -1, nil
+}
+
 func templateParams(fn *grammar.Node) []templateParam {
 	t := fn.Parent()
 	if t == nil || t.Kind() != "template_declaration" {

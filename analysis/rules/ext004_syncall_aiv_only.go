@@ -126,29 +126,10 @@ func defaultedAIVOnly(pass *analysis.Pass, n, arg *grammar.Node) (aivOnly bool, 
 	fn := cxx.EnclosingFunction(n)
 	arg = cxx.Unparen(arg)
 	// A name in a template argument list reads as a type (`SyncAll<kAivOnly>`).
-	if fn == nil || arg == nil || arg.Kind() != "identifier" && arg.Kind() != "type_descriptor" || !isIdentText(arg.Text()) {
+	if fn == nil || arg == nil || arg.Kind() != "identifier" && arg.Kind() != "type_descriptor" {
 		return false, ""
 	}
-	td := fn.Parent()
-	if td == nil || td.Kind() != "template_declaration" {
-		return false, ""
-	}
-	pos, def := -1, (*grammar.Node)(nil)
-	if ps := td.ChildByField("parameters"); ps != nil {
-		k := 0
-		for _, p := range ps.NamedChildren() {
-			if p.Kind() == "comment" {
-				continue
-			}
-			if d := p.ChildByField("declarator"); d != nil && d.Text() == arg.Text() {
-				pos = k
-				if p.Kind() == "optional_parameter_declaration" {
-					def = p.ChildByField("default_value")
-				}
-			}
-			k++
-		}
-	}
+	pos, def := cxx.TemplateParam(fn, arg.Text())
 	name := cxx.FunctionName(fn)
 	if pos < 0 || name == "" {
 		return false, ""
@@ -167,14 +148,8 @@ func defaultedAIVOnly(pass *analysis.Pass, n, arg *grammar.Node) (aivOnly bool, 
 			if v == nil {
 				return false, ""
 			}
-			switch strings.TrimSpace(v.Text()) {
-			case "true":
-			case "false":
+			if x, ok := pass.Consts.Eval(v); !ok || x == 0 {
 				return false, ""
-			default:
-				if x, ok := pass.Consts.Eval(v); !ok || x == 0 {
-					return false, ""
-				}
 			}
 			calls++
 		}
@@ -183,19 +158,6 @@ func defaultedAIVOnly(pass *analysis.Pass, n, arg *grammar.Node) (aivOnly bool, 
 		return false, ""
 	}
 	return true, "`" + arg.Text() + "` is true in every call of `" + name + "`"
-}
-
-// isIdentText reports whether s is one C++ name.
-func isIdentText(s string) bool {
-	if s == "" || s[0] >= '0' && s[0] <= '9' {
-		return false
-	}
-	for _, c := range s {
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // callText is a call as written, with runs of white space folded so a call

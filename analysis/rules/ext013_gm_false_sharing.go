@@ -955,15 +955,7 @@ func (s *falseSharing) returned(c cxx.Call) *grammar.Node {
 
 // isParam reports whether fn has a parameter named name.
 func (s *falseSharing) isParam(fn *grammar.Node, name string) bool {
-	if fn == nil || fn.Kind() != "function_definition" {
-		return false
-	}
-	for _, p := range cxx.Params(fn) {
-		if p.Name == name {
-			return true
-		}
-	}
-	return false
+	return fn != nil && fn.Kind() == "function_definition" && isParam(fn, name)
 }
 
 // returnedAddress is the expression a helper of the unit returns as its

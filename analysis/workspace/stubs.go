@@ -134,7 +134,7 @@ func (w *Workspace) stubIndex() *stubIndex {
 					ix.configured[path] = filepath.Base(p) + ":" + strconv.Itoa(line)
 				}
 			}
-			if len(kernels) > 0 || bytes.Contains(src, []byte(`"incores"`)) || bytes.Contains(src, []byte(`'incores'`)) {
+			if bytes.Contains(src, []byte("incores")) {
 				// The configuration's include folders for its kernels
 				// (`extra_include_dirs`) take part in include resolution,
 				// as a stub's include_dirs do.
