@@ -44,7 +44,9 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"of the memory through the store's own view (`DataCopy(ub, g, n)`; through another view of the buffer, whose offset from the store's it cannot tell, the info names that read) follows before a `dsb`, or the write-back ends its function and a caller in the " +
 			"file signals or meets a barrier after the call, before any `dsb`, then reads the memory (by name, there or in a " +
 			"function it calls: `Partial(); SyncAll(); Combine();`), " +
-			"and `info` otherwise (a signal past a `return` that ends the write-back's path is on another path); signals that cannot hand the store to a reader are passed over (the message names " +
+			"and `info` otherwise (a signal past a `return` that ends the write-back's path is on another path, a flag stored before it is not; " +
+			"in a build whose kernel end writes lines back, a flag store where one block alone runs the code, the host " +
+			"launching one block or the kernel opening with `if (GetBlockIdx() != 0) return;`, is read by no core of the launch); signals that cannot hand the store to a reader are passed over (the message names " +
 			"them): a flag or signal wait, which tells no one to read, and a pto::comm `TNOTIFY` into a rank's comm " +
 			"window (its address computed from the CommContext's `windowsIn` bases, as `CommRemotePtr` does) when the " +
 			"store is to other memory, since the woken rank reads its own window, not this task's tensors. A " +
@@ -218,7 +220,11 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			// notify(peer);`) is on another path.
 			exit := callersMemo.exits.exitAfter(a.Func(), index.Effect(wb).At)
 			if stop := index.NextStop(wb, cores); stop < index.Len() && index.Effect(stop).At.Start >= exit {
-				next, dsb = -1, false
+				// A flag stored before the return still follows.
+				dsb = false
+				if next >= 0 && index.Effect(next).At.Start >= exit {
+					next = -1
+				}
 			}
 			if dsb {
 				continue
@@ -240,6 +246,12 @@ func runGMScalarWrite(pass *analysis.Pass) {
 			}
 			if dsb {
 				continue
+			}
+			if next >= 0 && index.Effect(next).Kind == cxx.ScalarWrite && endWriteBack && oneBlock(pass, a, &vm) {
+				// One block runs this code: no core of the launch can
+				// poll the flag, and the kernel's end writes both lines
+				// back before the host or a later kernel reads them.
+				next = -1
 			}
 			if next >= 0 && index.Effect(next).Kind != cxx.ScalarWrite && polls.polledAfter(pass, gm, sum, callersMemo, o, a.Func(), index.Effect(next).At.End) {
 				// Every reader the signal can hand the word to polls it
@@ -542,6 +554,15 @@ func sameOnEveryCore(pass *analysis.Pass, a *cxx.Access, cores grammar.Cores, vm
 	m := *vm
 	return !slices.ContainsFunc(addr, func(n *grammar.Node) bool { return m.Expr(n, cores)&differs != 0 }) &&
 		m.Expr(value, cores)&differs == 0 && uniformControl(m, pass.File, fn, a.Node, cores)
+}
+
+// oneBlock reports whether a single block of the launch runs the store
+// (unit.VarianceModel.OneBlock).
+func oneBlock(pass *analysis.Pass, a *cxx.Access, vm **unit.VarianceModel) bool {
+	if *vm == nil {
+		*vm = pass.Closure().Variance(pass.Spend)
+	}
+	return (*vm).OneBlock(a.Node)
 }
 
 // storeValue returns the value a plain store (`=` or SetValue) writes

@@ -1453,6 +1453,117 @@ func (m *VarianceModel) LaunchedBlocks(e *grammar.Node) int64 {
 	return out
 }
 
+// OneBlock reports whether one block alone runs e's function in every
+// kernel that runs it: the host launches a single block, or the kernel
+// sends every other block home before it does anything (`if
+// (GetBlockIdx() != 0) return;` among the guards it opens with). No other
+// core of the launch then reads what that code stores.
+func (m *VarianceModel) OneBlock(e *grammar.Node) bool {
+	fn := cxx.EnclosingFunction(e)
+	if fn == nil {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ks := m.kernelsOf(fn, 0)
+	if len(ks) == 0 {
+		return false
+	}
+	for k := range ks {
+		if m.u.ws != nil && m.u.ws.HostLaunchOf(m.fileOf(k).Path, cxx.FunctionName(k)).Blocks == 1 {
+			continue
+		}
+		if !m.blockZeroGate(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// blockZeroGate reports whether kernel k opens with guards (declarations
+// and `if (...) return;`) one of which returns on every block but block 0.
+func (m *VarianceModel) blockZeroGate(k *grammar.Node) bool {
+	body := k.ChildByField("body")
+	if body == nil {
+		return false
+	}
+	m.asked = k
+	for _, st := range body.NamedChildren() {
+		switch st.Kind() {
+		case "comment", "declaration":
+			continue
+		case "if_statement":
+			if st.ChildByField("alternative") != nil || !returnsOnly(st.ChildByField("consequence")) {
+				return false
+			}
+			if c := st.ChildByField("condition"); c != nil && m.otherBlocks(k, c, 0) {
+				return true
+			}
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// returnsOnly reports whether s is a plain `return;` (or a block of one).
+func returnsOnly(s *grammar.Node) bool {
+	if s != nil && s.Kind() == "compound_statement" {
+		kids := s.NamedChildren()
+		if len(kids) != 1 {
+			return false
+		}
+		s = kids[0]
+	}
+	return s != nil && s.Kind() == "return_statement" && len(s.NamedChildren()) == 0
+}
+
+// otherBlocks reports whether condition c holds on every block but block
+// 0: `GetBlockIdx() != 0`, `> 0`, `>= 1`, or a disjunction with one.
+func (m *VarianceModel) otherBlocks(fn, c *grammar.Node, depth int) bool {
+	if c.Kind() == "condition_clause" {
+		if v := c.ChildByField("value"); v != nil {
+			c = v
+		}
+	}
+	c = cxx.Unparen(c)
+	if c == nil || c.Kind() != "binary_expression" || depth > 4 {
+		return false
+	}
+	l, r := c.ChildByField("left"), c.ChildByField("right")
+	op := c.ChildByField("operator")
+	if l == nil || r == nil || op == nil {
+		return false
+	}
+	switch op.Text() {
+	case "||":
+		return m.otherBlocks(fn, l, depth+1) || m.otherBlocks(fn, r, depth+1)
+	case "!=":
+		return m.blockIdx(fn, l) && isLiteral(r, 0) || m.blockIdx(fn, r) && isLiteral(l, 0)
+	case ">":
+		return m.blockIdx(fn, l) && isLiteral(r, 0)
+	case ">=":
+		return m.blockIdx(fn, l) && isLiteral(r, 1)
+	}
+	return false
+}
+
+// blockIdx reports whether e holds the block id.
+func (m *VarianceModel) blockIdx(fn, e *grammar.Node) bool {
+	g := m.getter(fn, e, 0)
+	return blockGetters[g] || g == "block_idx"
+}
+
+// isLiteral reports whether e is the integer literal v (`0`, `0u`, `1U`).
+func isLiteral(e *grammar.Node, v int64) bool {
+	e = cxx.Unparen(e)
+	if e == nil || e.Kind() != "number_literal" {
+		return false
+	}
+	n, err := strconv.ParseInt(strings.TrimRight(e.Text(), "uUlL"), 0, 64)
+	return err == nil && n == v
+}
+
 // LaunchedUnder reports whether the unit's host code launches at most
 // the rounded-up quotient of tiling fields total by per (LaunchCounts).
 func (m *VarianceModel) LaunchedUnder(total, per string) bool {
