@@ -988,7 +988,8 @@ func (g *GM) pointeeKind(base string, args bool) GMKind {
 // b);` defines when the parser read it as a function declaration: d is a
 // function_declarator in a function body whose parameters are all bare
 // names, the constructor's arguments (C++ takes them as values when they
-// name variables). nil otherwise, and for `T x();`.
+// name variables) or calls of a name on such names (`T x(a,
+// lane_of(args))`). nil otherwise, and for `T x();`.
 func VexingObject(d *grammar.Node) *grammar.Node {
 	if d == nil || d.Kind() != "function_declarator" || EnclosingFunction(d) == nil {
 		return nil
@@ -997,17 +998,33 @@ func VexingObject(d *grammar.Node) *grammar.Node {
 	if name == nil || name.Kind() != "identifier" || pl == nil {
 		return nil
 	}
-	ps := pl.NamedChildren()
-	if len(ps) == 0 {
+	if !bareArguments(pl, 0) {
 		return nil
+	}
+	return name
+}
+
+// bareArguments reports whether parameter list pl reads as constructor
+// arguments: each a bare name, or a name called on bare names (`f(a)`,
+// read as an unnamed parameter of type f taking a parameter of type a).
+func bareArguments(pl *grammar.Node, depth int) bool {
+	ps := pl.NamedChildren()
+	if len(ps) == 0 || depth > 2 {
+		return false
 	}
 	for _, p := range ps {
 		t := p.ChildByField("type")
-		if p.Kind() != "parameter_declaration" || p.ChildByField("declarator") != nil || t == nil || t.Kind() != "type_identifier" {
-			return nil
+		if p.Kind() != "parameter_declaration" || t == nil || t.Kind() != "type_identifier" {
+			return false
+		}
+		if pd := p.ChildByField("declarator"); pd != nil {
+			inner := pd.ChildByField("parameters")
+			if pd.Kind() != "abstract_function_declarator" || inner == nil || !bareArguments(inner, depth+1) {
+				return false
+			}
 		}
 	}
-	return name
+	return true
 }
 
 // Declarator peels a declarator down to its name, reporting pointer depth

@@ -26,7 +26,10 @@ var TPipeOutsideVec = register(&analysis.Analyzer{
 			"A function whose every call in the extern's files sits under a vector guard, and code after a cube-only " +
 			"`return` (`if ASCEND_IS_AIC { ...; return; }`), count as vector-only. A guard on a macro a header of the unit " +
 			"defines per core type (`#if defined(__DAV_C220_VEC__) || defined(__DAV_VEC__)` / `#define ON_VEC 1` / `#else` / " +
-			"`#define ON_VEC 0`, then `#if ON_VEC`) selects the core like the macros it was made from.",
+			"`#define ON_VEC 0`, then `#if ON_VEC`) selects the core like the macros it was made from. An extern is mixed when " +
+			"its stub says `core_type=\"mixed\"`, when a runtime kernel configuration lists its source for both the cube " +
+			"and the vector (`\"core_type\": \"aic\"` and `\"aiv\"`; one core type decides alone), and otherwise when its " +
+			"files hold both cores' calls.",
 		Why: "The TPipe constructor on the cube core pre-sets the `M_MTE1` events 0–2; a kernel that manages those " +
 			"events itself (the cube attention of a fused extern) then waits on events that never arrive, and the cube " +
 			"hangs (507018). A pure-vector phase such as RoPE must keep its TPipe and UB setup vector-only, created under " +

@@ -94,8 +94,10 @@ type stubIndex struct {
 	// set of C++ files matters.
 	byNameDependsOnCPP bool
 	// configured maps a kernel source a runtime kernel configuration names
-	// to where it names it (`file.py:line`).
-	configured map[string]string
+	// to where it names it (`file.py:line`); configKinds to the kind its
+	// core types make it.
+	configured  map[string]string
+	configKinds map[string]Kind
 }
 
 var externMarker = []byte("extern")
@@ -144,6 +146,9 @@ func (w *Workspace) stubIndex() *stubIndex {
 							seenDir[d.Path] = true
 							ix.includeDirs = append(ix.includeDirs, d.Path)
 						}
+					}
+					for source, cores := range abi.ConfigKernelCores(f) {
+						ix.addConfigKind(source, cores)
 					}
 				}
 			}
@@ -324,6 +329,32 @@ var kindHook func()
 
 // stubKind is the kernel kind the stubs linked to an entry declare: the
 // most demanding one when several externs share the entry.
+// addConfigKind folds the core types a configuration names for source
+// into its kind: a source listed for the cube and for the vector is
+// built for both.
+func (ix *stubIndex) addConfigKind(source string, cores []string) {
+	if ix.configKinds == nil {
+		ix.configKinds = map[string]Kind{}
+	}
+	for _, c := range cores {
+		k := KindAIV
+		if c == "aic" {
+			k = KindAIC
+		}
+		if was, ok := ix.configKinds[source]; ok && was != k {
+			k = KindMixed
+		}
+		ix.configKinds[source] = k
+	}
+}
+
+// configKind is the kind a runtime kernel configuration's core types
+// give entry.
+func (w *Workspace) configKind(entry string) (Kind, bool) {
+	k, ok := w.stubIndex().configKinds[entry]
+	return k, ok
+}
+
 func (w *Workspace) stubKind(entry string) (Kind, bool) {
 	k, ok := w.stubIndex().kinds[entry]
 	if !ok {

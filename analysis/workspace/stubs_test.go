@@ -231,3 +231,35 @@ func TestIncoresListsAsRegexp(t *testing.T) {
 		}
 	}
 }
+
+// A runtime configuration's core_type decides its kernels' kind over the
+// headers' mixed calls (a channel header holding both sides); a source
+// listed for both core types is mixed. Include folders given beside the
+// list count for every kernel.
+func TestConfigCoreTypes(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"kernel_config.py": "from pathlib import Path\n_ROOT = Path(__file__).parent\nCALLABLE = {\n    \"incores\": [\n" +
+			"        {\"func_id\": 0, \"source\": \"k/vec.cpp\", \"core_type\": \"aiv\"},\n" +
+			"        {\"func_id\": 1, \"source\": \"k/both.cpp\", \"core_type\": \"aic\"},\n" +
+			"        {\"func_id\": 2, \"source\": \"k/both.cpp\", \"core_type\": \"aiv\"},\n    ],\n" +
+			"    \"extra_include_dirs\": [str(_ROOT / \"inc\")],\n}\n",
+		"k/vec.cpp":  "#include \"chan.h\"\nextern \"C\" __aicore__ void kernel_entry(__gm__ int64_t *args) { }\n",
+		"k/both.cpp": "#include \"chan.h\"\nextern \"C\" __aicore__ void kernel_entry(__gm__ int64_t *args) { }\n",
+		"k/free.cpp": "#include \"chan.h\"\nextern \"C\" __aicore__ void kernel_entry(__gm__ int64_t *args) { }\n",
+		"inc/chan.h": "#if defined(__DAV_C220_CUBE__)\ninline void a() { AscendC::CrossCoreSetFlag<2, PIPE_FIX>(1); }\n#endif\n" +
+			"#if defined(__DAV_C220_VEC__)\ninline void v() { AscendC::CrossCoreWaitFlag(1); }\n#endif\n",
+	})
+	ws := New(dir)
+	if got := ws.IncludeDirs(); !slices.Contains(got, filepath.Join(dir, "inc")) {
+		t.Errorf("include dirs %v, want the folder given beside the list", got)
+	}
+	for _, c := range []struct {
+		file, src string
+		kind      Kind
+	}{{"k/vec.cpp", "config", KindAIV}, {"k/both.cpp", "config", KindMixed}, {"k/free.cpp", "heuristic", KindMixed}} {
+		if k, src := ws.UnitKind(filepath.Join(dir, c.file)); k != c.kind || src != c.src {
+			t.Errorf("%s: kind %v from %s, want %v from %s", c.file, k, src, c.kind, c.src)
+		}
+	}
+}

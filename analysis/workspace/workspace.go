@@ -68,7 +68,8 @@ type Context struct {
 	Entry  bool     // the file defines an extern "C" function taking the args pointer
 	Units  []string // the entry files whose compile includes this file
 	Kind   Kind
-	// KindSource says where Kind came from: "stub" or "heuristic".
+	// KindSource says where Kind came from: "stub", "config" (a runtime
+	// kernel configuration's core_type) or "heuristic".
 	KindSource string
 }
 
@@ -1659,6 +1660,9 @@ func (w *Workspace) UnitKind(entry string) (Kind, string) {
 	entry = Abs(entry)
 	if k, ok := w.stubKind(entry); ok {
 		return k, "stub"
+	}
+	if k, ok := w.configKind(entry); ok {
+		return k, "config"
 	}
 	return w.closureKind(entry), "heuristic"
 }

@@ -49,3 +49,22 @@ extern "C" __global__ __aicore__ void ctx_entry(__gm__ int64_t *args) {
     AscendC::DataCopy(out, t, 64);
   }
 }
+
+// The same, built from a variable and a getter's value (`Ctx ctx(task,
+// lane_of(args));` parses like a function declaration too).
+class LaneCtx {
+public:
+  __aicore__ inline LaneCtx(int32_t task, int32_t lane) : task_(task), lane_(lane) {}
+  int32_t task_, lane_;
+  AscendC::TPipe pipe_;
+};
+
+extern "C" __global__ __aicore__ void lane_ctx_entry(__gm__ int64_t *args) {
+  AscendC::GlobalTensor<half> out;
+  AscendC::LocalTensor<half> t;
+  int32_t task = 3;
+  LaneCtx ctx(task, get_sub_block_id(args));
+  if ASCEND_IS_AIV {
+    AscendC::DataCopy(out, t, 64);
+  }
+}
