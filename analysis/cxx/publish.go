@@ -3,6 +3,7 @@ package cxx
 import (
 	"context"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -16,9 +17,12 @@ import (
 // published by DMA right after a DMA write of the data can reach the
 // waiter first. What orders them: PipeBarrier<PIPE_MTE3>/<PIPE_ALL>
 // (pipe_barrier), a wait on an event whose source is the DMA's pipe
-// (WaitFlag<MTE3_S>), a barrier: StoreDrain. A cross-core set is not judged: its pipe
-// says what it announces (a set on PIPE_MTE2 after the output's copy
-// frees the input buffer, not the output).
+// (WaitFlag<MTE3_S>), a barrier: StoreDrain. A cross-core set issued on
+// a DMA pipe leaves behind that pipe's work, and the pipe says what it
+// announces (a set on PIPE_MTE2 after the output's copy frees the input
+// buffer, not the output): it is not judged. One issued on the scalar
+// pipe (`CrossCoreSetFlag<2, PIPE_S>`) leaves at once, ahead of every
+// DMA in flight: it is a publish racing them.
 
 // EarlyPublish is one flag published while a data DMA before it, in the
 // same function, may still be in flight.
@@ -157,6 +161,7 @@ func (p *PublishOrder) EarlyPublishes(ctx context.Context, fn *grammar.Node) []E
 type pubWalk struct {
 	p      *PublishOrder
 	f      *grammar.File
+	fn     *grammar.Node // the function walked
 	sum    *pubSummary
 	exit   pubState
 	scalar map[string]bool // UB tensors the function sets by scalar
@@ -201,7 +206,7 @@ func (p *PublishOrder) summary(fn *grammar.Node, depth int) *pubSummary {
 		p.memo[fn] = sum
 		return sum
 	}
-	w := &pubWalk{p: p, f: f, sum: sum, exit: pubState{dead: true}, seen: map[*grammar.Node]bool{}, depth: depth}
+	w := &pubWalk{p: p, f: f, fn: fn, sum: sum, exit: pubState{dead: true}, seen: map[*grammar.Node]bool{}, depth: depth}
 	for _, n := range p.s.funcs.OwnCalls(fn) {
 		c, ok := AsCall(n)
 		if !ok {
@@ -283,7 +288,10 @@ func (w *pubWalk) acts(n *grammar.Node) (pub *grammar.Node, pf *grammar.File, co
 		return nil, nil, 0, false
 	}
 	c, _ = w.p.s.funcs.Forward(c)
-	if _, ok := AsFlagCall(n, w.p.s.res); ok {
+	if fc, ok := AsFlagCall(n, w.p.s.res); ok {
+		if fc.Kind == FlagSet && w.scalarSet(c, true) {
+			return n, w.f, StorePipes, true
+		}
 		return nil, nil, 0, true
 	}
 	if d, k := StoreDrain(c, w.p.s.funcs); k != NotAWait {
@@ -492,6 +500,9 @@ func (w *pubWalk) call(n *grammar.Node, st pubState) pubState {
 			// what a publish after it announces.
 			return pubState{}
 		}
+		if fc.Kind == FlagSet && w.scalarSet(c, false) {
+			return w.publish(n, n, w.f, StorePipes, st)
+		}
 		return st
 	}
 	if drained, k := StoreDrain(c, w.p.s.funcs); k != NotAWait {
@@ -515,7 +526,7 @@ func (w *pubWalk) call(n *grammar.Node, st pubState) pubState {
 	}
 	if d, ok := w.callee(c); ok {
 		sum := w.p.summary(d.Node, w.depth+1)
-		if sum.pub != nil {
+		if sum.pub != nil && w.publishesHere(sum.pub, d.Node, c) {
 			st = w.publish(n, sum.pub, sum.pubFile, sum.conflict, st)
 		}
 		w.drained |= StorePipes &^ sum.pass
@@ -543,6 +554,161 @@ func (w *pubWalk) publish(n, pub *grammar.Node, pf *grammar.File, conflict uint8
 	}
 	st.gen &^= conflict
 	return st
+}
+
+// ReadsAfterWait reports what the core waiting at wait (a cross-core
+// wait, or the call of a helper making one) does first with DMA after it,
+// in its function or a helper it calls there: read GM (`DataCopy(l1,
+// ring[slot], ...)`: the flag announced data) or write it (the flag freed
+// a buffer to fill). known is false when no such DMA comes before another
+// flag call.
+func (p *PublishOrder) ReadsAfterWait(wait *grammar.Node) (reads, known bool) {
+	p.s.mu.Lock()
+	defer p.s.mu.Unlock()
+	fn := EnclosingFunction(wait)
+	if fn == nil {
+		return false, false
+	}
+	switch p.firstDMA(fn, wait.End, 0) {
+	case dmaFirstRead:
+		return true, true
+	case dmaFirstWrite:
+		return false, true
+	}
+	return false, false
+}
+
+// What firstDMA finds first.
+const (
+	dmaNone = iota
+	dmaFirstRead
+	dmaFirstWrite
+	dmaStop // a flag call, or a DMA whose memory is unknown
+)
+
+// firstDMA finds the first DMA fn makes from offset from on (see
+// ReadsAfterWait), following the calls it makes down to two levels.
+func (p *PublishOrder) firstDMA(fn *grammar.Node, from uint32, depth int) int {
+	w := &pubWalk{p: p}
+	calls := p.s.funcs.OwnCalls(fn)
+	for _, n := range calls[sort.Search(len(calls), func(i int) bool { return calls[i].Start >= from }):] {
+		if p.spend() {
+			return dmaStop
+		}
+		c, ok := AsCall(n)
+		if !ok {
+			continue
+		}
+		if _, flag := AsFlagCall(n, p.s.res); flag {
+			return dmaStop
+		}
+		if (dmaReaders[c.Name] || dmaWriters[c.Name]) && c.Receiver == nil && len(c.Args) >= 2 {
+			if w.gmDest(c) {
+				return dmaFirstWrite
+			}
+			o := p.s.originOf(c.Args[1])
+			if !o.Known() {
+				o = p.s.tensorViewOrigin(c.Args[1])
+			}
+			if o.Known() {
+				return dmaFirstRead
+			}
+			return dmaStop
+		}
+		if d, ok := w.callee(c); ok && depth < 2 {
+			if r := p.firstDMA(d.Node, d.Node.Start, depth+1); r != dmaNone {
+				return r
+			}
+		}
+	}
+	return dmaNone
+}
+
+// scalarSet reports whether cross-core set c is issued on the scalar
+// pipe (`CrossCoreSetFlag<2, PIPE_S>(id)`); with param, also when its
+// pipe is a template parameter of the function walked, which each call
+// of that function decides (publishesHere).
+func (w *pubWalk) scalarSet(c Call, param bool) bool {
+	pipe := SetPipe(c)
+	if pipe == nil {
+		return false
+	}
+	if scalarPipe(pipe) {
+		return true
+	}
+	if !param || w.fn == nil || !isName(pipe.Text()) {
+		return false
+	}
+	pos, _ := TemplateParam(w.fn, pipe.Text())
+	return pos >= 0
+}
+
+// isName reports whether t is a bare identifier (a template argument
+// naming a parameter parses as a type).
+func isName(t string) bool {
+	if t == "" {
+		return false
+	}
+	for i, r := range t {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// publishesHere reports whether a call c of fn, whose leading publish is
+// pub, publishes: a cross-core set whose pipe is fn's template parameter
+// publishes where the call leaves it on the scalar pipe (`Post(id)` of
+// `template <pipe_t P = PIPE_S> void Post(uint16_t id)`), not where it
+// names a DMA pipe (`Post<PIPE_MTE3>(id)`).
+func (w *pubWalk) publishesHere(pub, fn *grammar.Node, c Call) bool {
+	pc, ok := AsCall(pub)
+	if !ok {
+		return true
+	}
+	pipe := SetPipe(pc)
+	if pipe == nil || !isName(pipe.Text()) || EnclosingFunction(pub) != fn {
+		return true
+	}
+	pos, def := TemplateParam(fn, pipe.Text())
+	if pos < 0 {
+		return true
+	}
+	if pos < len(c.TArgs) {
+		return scalarPipe(c.TArgs[pos])
+	}
+	return def != nil && scalarPipe(def)
+}
+
+// SetPipe is the pipe expression a cross-core set is issued on
+// (`CrossCoreSetFlag<mode, pipe>`, `NotifyEvent<pipe>`,
+// `ffts_cross_core_sync(pipe, cfg)`), nil for another call.
+func SetPipe(c Call) *grammar.Node {
+	if c.Receiver != nil {
+		return nil
+	}
+	switch c.Name {
+	case "CrossCoreSetFlag":
+		if len(c.TArgs) > 1 {
+			return c.TArgs[1]
+		}
+	case "NotifyEvent":
+		if len(c.TArgs) > 0 {
+			return c.TArgs[0]
+		}
+	case "ffts_cross_core_sync":
+		if len(c.Args) == 2 {
+			return c.Args[0]
+		}
+	}
+	return nil
+}
+
+// scalarPipe reports whether pipe names the scalar pipe.
+func scalarPipe(pipe *grammar.Node) bool {
+	t := strings.TrimSpace(pipe.Text())
+	return t == "PIPE_S" || t == "pipe_t::PIPE_S"
 }
 
 // dmaPipeOf is the pipe a GM-writing DMA call runs on.

@@ -1105,22 +1105,8 @@ const (
 // signalPipe is the store pipe a cross-core set is issued on; 0 for any
 // other call.
 func signalPipe(c cxx.Call) uint8 {
-	var pipe *grammar.Node
-	switch c.Name {
-	case "CrossCoreSetFlag":
-		if len(c.TArgs) > 1 {
-			pipe = c.TArgs[1]
-		}
-	case "NotifyEvent":
-		if len(c.TArgs) > 0 {
-			pipe = c.TArgs[0]
-		}
-	case "ffts_cross_core_sync":
-		if len(c.Args) == 2 {
-			pipe = c.Args[0]
-		}
-	}
-	if pipe == nil || c.Receiver != nil {
+	pipe := cxx.SetPipe(c)
+	if pipe == nil {
 		return 0
 	}
 	switch strings.TrimPrefix(strings.TrimSpace(pipe.Text()), "PIPE_") {

@@ -1,8 +1,8 @@
-// Cross-core sets are not judged: the pipe a set is issued on says what it
-// announces. Here the vector's set on MTE2 after it copied its output out
-// tells the cube its workspace tile was read (the buffer is free), which
-// the output's copy has nothing to do with; the set on MTE3 is raised once
-// MTE3 got there.
+// A cross-core set issued on a DMA pipe leaves behind that pipe's work, and
+// the pipe says what it announces. Here the vector's set on MTE2 after it
+// copied its output out tells the cube its workspace tile was read (the
+// buffer is free), which the output's copy has nothing to do with; the set
+// on MTE3 is raised once MTE3 got there.
 #include "kernel_operator.h"
 
 using namespace AscendC;
