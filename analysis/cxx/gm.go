@@ -989,7 +989,8 @@ func (g *GM) pointeeKind(base string, args bool) GMKind {
 // function_declarator in a function body whose parameters are all bare
 // names, the constructor's arguments (C++ takes them as values when they
 // name variables) or calls of a name on such names (`T x(a,
-// lane_of(args))`). nil otherwise, and for `T x();`.
+// lane_of(args))`, `T x(Arg<float>(args, 0))`). nil otherwise, and for
+// `T x();`.
 func VexingObject(d *grammar.Node) *grammar.Node {
 	if d == nil || d.Kind() != "function_declarator" || EnclosingFunction(d) == nil {
 		return nil
@@ -1005,8 +1006,9 @@ func VexingObject(d *grammar.Node) *grammar.Node {
 }
 
 // bareArguments reports whether parameter list pl reads as constructor
-// arguments: each a bare name, or a name called on bare names (`f(a)`,
-// read as an unnamed parameter of type f taking a parameter of type a).
+// arguments: each a bare name, or a name (or template) called on bare
+// names (`f(a)`, read as an unnamed parameter of type f taking a
+// parameter of type a).
 func bareArguments(pl *grammar.Node, depth int) bool {
 	ps := pl.NamedChildren()
 	if len(ps) == 0 || depth > 2 {
@@ -1014,14 +1016,20 @@ func bareArguments(pl *grammar.Node, depth int) bool {
 	}
 	for _, p := range ps {
 		t := p.ChildByField("type")
-		if p.Kind() != "parameter_declaration" || t == nil || t.Kind() != "type_identifier" {
+		if p.Kind() != "parameter_declaration" || t == nil {
 			return false
 		}
-		if pd := p.ChildByField("declarator"); pd != nil {
+		pd := p.ChildByField("declarator")
+		switch {
+		case pd == nil && t.Kind() == "type_identifier":
+		case pd != nil && (t.Kind() == "type_identifier" || t.Kind() == "template_type"):
+			// A call (`f(a)`, `F<T>(a, b)`) read as an unnamed parameter.
 			inner := pd.ChildByField("parameters")
 			if pd.Kind() != "abstract_function_declarator" || inner == nil || !bareArguments(inner, depth+1) {
 				return false
 			}
+		default:
+			return false
 		}
 	}
 	return true

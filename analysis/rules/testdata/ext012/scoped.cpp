@@ -68,3 +68,28 @@ extern "C" __global__ __aicore__ void lane_ctx_entry(__gm__ int64_t *args) {
     AscendC::DataCopy(out, t, 64);
   }
 }
+
+// And from template calls on the args (`Ctx ctx(Arg<float>(args, 0));`,
+// read as a parameter of type `Arg<float>`).
+template <typename T>
+__aicore__ inline __gm__ T *ArgPtr(__gm__ int64_t *args, int32_t slot) {
+  return reinterpret_cast<__gm__ T *>(args[slot]);
+}
+
+class PtrCtx {
+public:
+  __aicore__ inline PtrCtx(__gm__ float *x, __gm__ float *y) : x_(x), y_(y) {}
+  __gm__ float *x_;
+  __gm__ float *y_;
+  AscendC::TPipe pipe_;
+};
+
+extern "C" __global__ __aicore__ void ptr_ctx_entry(__gm__ int64_t *args) {
+  AscendC::GlobalTensor<half> out;
+  AscendC::LocalTensor<half> t;
+  int32_t kX = 0, kY = 1;
+  PtrCtx ctx(ArgPtr<float>(args, kX), ArgPtr<float>(args, kY));
+  if ASCEND_IS_AIV {
+    AscendC::DataCopy(out, t, 64);
+  }
+}
