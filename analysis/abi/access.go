@@ -287,7 +287,10 @@ func readFnParams(f *grammar.File, fn *grammar.Node) fnParams {
 			fp.args, fp.argsPos = p.Name, int(p.Index)
 			continue
 		}
-		if !p.Pointer && p.Name != "" && integerTypes[strings.TrimPrefix(strings.TrimSpace(p.TypeText), "const ")] {
+		// An index parameter: an integer, or an enum of slot names
+		// (`ArgSlot s` for `args[s]`); only its uses as an index of
+		// args count.
+		if t := strings.TrimPrefix(strings.TrimSpace(p.TypeText), "const "); !p.Pointer && p.Name != "" && !floatTypes[t] && !strings.ContainsAny(t, "&<") {
 			fp.ints[p.Name] = int(p.Index)
 		}
 	}

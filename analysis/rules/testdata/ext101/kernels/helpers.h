@@ -25,3 +25,15 @@ __aicore__ inline uint64_t raw_arg(__gm__ int64_t *args, int i)
 {
     return args[i];
 }
+
+// The slot as an enum parameter: `args[s]` of an MmArg.
+__aicore__ inline int32_t int_arg(__gm__ int64_t *args, MmArg s)
+{
+    return static_cast<int32_t>(args[s]);
+}
+
+template <typename T>
+__aicore__ inline __gm__ T *tensor_at(__gm__ int64_t *args, const MmArg s)
+{
+    return tensor_data<T>(args, s);
+}

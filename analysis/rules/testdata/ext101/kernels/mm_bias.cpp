@@ -15,6 +15,8 @@ extern "C" __global__ __aicore__ void mm_bias(__gm__ int64_t *args)
         (void)t;
     }
     int32_t n2 = static_cast<int32_t>(raw_arg(args, 3));
+    int32_t n3 = int_arg(args, MM_N);
+    __gm__ half *a2 = tensor_at<half>(args, MM_A);
 
     // Wrong reads.
     int32_t rows = static_cast<int32_t>(args[1]);           // want "args\\[1\\] is tensor `b` \\(tensor 2 of 3\\) of extern `mm_bias`, but it is read as a scalar here; scalars start at args\\[3\\] \\(`n`\\)"
@@ -25,6 +27,9 @@ extern "C" __global__ __aicore__ void mm_bias(__gm__ int64_t *args)
     int32_t scale = args[2];                               // want "args\\[2\\] is tensor `out`.*; `scale` is args\\[4\\]"
     __gm__ ChipTensor *nt = (__gm__ ChipTensor *)args[3];   // want "args\\[3\\] is scalar `n`"
     int64_t quiet = args[0];                               // NOLINT(args-kind-mismatch)
+    int32_t rows2 = int_arg(args, MM_B);                   // want "`int_arg\\(args, 1\\)` is tensor `b`.*read as a scalar"
+    __gm__ half *s3 = tensor_at<half>(args, MM_SCALE);      // want "`tensor_at\\(args, 4\\)` is scalar `scale`"
     (void)a; (void)b; (void)out; (void)n; (void)out2; (void)scale_bits; (void)n2; (void)rows; (void)n_bad;
     (void)s; (void)s2; (void)off; (void)scale; (void)nt; (void)quiet;
+    (void)n3; (void)a2; (void)rows2; (void)s3;
 }
