@@ -39,7 +39,8 @@ var GMFalseSharing = register(&analysis.Analyzer{
 			"`GlobalTensor<T> rowGm = baseGm[idx * kColumns]`, or a GlobalTensor its class binds once, " +
 			"`rowGm.SetGlobalBuffer((__gm__ int32_t *)stats + idx * kColumns, kColumns)`), or returned by a helper whose one " +
 			"statement returns such an address (`rec = RecOf(base, block)` with `return base + block * kRec;`: its parameters read " +
-			"as the call's arguments), or a helper's pointer parameter every call hands such an address, none of them on one core " +
+			"as the call's arguments), or a helper's pointer parameter every call hands such an address (a helper's return too: " +
+			"`Put(SlotOf(base, blk), v)`), none of them on one core " +
 			"alone (`PutHalf(halves + blk, v)` storing `rec->value`; the callers of a header's helper are in the files including it), " +
 			"a parameter counting as a core id when every call hands it one (the calls of the file, and " +
 			"for a header's helper those of the files including it: `PutRecord(recs_, block_, v)`), or from a table entry read at a core id when the function also reads the " +
@@ -272,7 +273,7 @@ func (s *falseSharing) rowOf(a *cxx.Access) ([]slotStep, bool) {
 	case "binary_expression":
 		if op := e.ChildByField("operator"); op != nil && op.Text() == "+" {
 			base, off = e.ChildByField("left"), e.ChildByField("right")
-			if k, _ := gm.KindOf(base); k != cxx.GMData {
+			if k, _ := gm.KindOf(base); k != cxx.GMData && s.boundPointer(gm, base) == "" {
 				base, off = off, base
 			}
 		}
@@ -299,6 +300,11 @@ func (s *falseSharing) rowOf(a *cxx.Access) ([]slotStep, bool) {
 		// `(__gm__ int32_t *)stats + idx * kColumns`: the cast says
 		// what the offset counts.
 		t = cxx.BaseTypeName(cxx.CastType(base))
+		lenient = true
+	case v == nil && s.boundPointer(gm, base) != "":
+		// `return base + core * 8;` in the helper bound to this call:
+		// its pointer parameter's type says what the offset counts.
+		t = s.boundPointer(gm, base)
 		lenient = true
 	case v == nil || k != cxx.GMData && k != cxx.GMGlobalTensor:
 		return nil, true
@@ -331,7 +337,8 @@ func (s *falseSharing) rowOf(a *cxx.Access) ([]slotStep, bool) {
 
 // paramAddress returns, for a pointer parameter of fn, the address its
 // callers hand in when every call of fn in the unit's files passes one
-// carved from a GM pointer (`slots + blk`, `&slots[blk]`): the first of
+// carved from a GM pointer (`slots + blk`, `&slots[blk]`, or returned so
+// by a one-statement helper, `SlotOf(slots, blk)`): the first of
 // them, its call, and the GM model of the file making it (this file's, or
 // the entry's of a unit compiling this header). nil when fn has no such
 // call, some caller passes anything else or sits in a file with no model
@@ -369,6 +376,14 @@ func (s *falseSharing) paramAddress(fn, ptr *grammar.Node) (*grammar.Node, *gram
 				carved = arg.ChildByField("operator") != nil && arg.ChildByField("operator").Text() == "+"
 			case "pointer_expression":
 				carved = strings.HasPrefix(arg.Text(), "&")
+			case "call_expression":
+				// `Put(SlotOf(base, block), v)`: the address a helper
+				// returns as its one statement (rowOf binds its
+				// parameters to this call's arguments).
+				if ac, ok := cxx.AsCall(arg); ok {
+					r, _ := s.returnedAddress(ac)
+					carved = r != nil
+				}
 			}
 			if !carved {
 				return nil, nil, nil
@@ -383,6 +398,29 @@ func (s *falseSharing) paramAddress(fn, ptr *grammar.Node) (*grammar.Node, *gram
 		}
 	}
 	return first, firstCall, firstGM
+}
+
+// boundPointer is the element type of base when it names a pointer
+// parameter of the helper whose return rowOf is reading that the call
+// hands GM memory (in gm, the caller's model), "" for anything else.
+func (s *falseSharing) boundPointer(gm *cxx.GM, base *grammar.Node) string {
+	base = cxx.Unparen(base)
+	if len(s.bound) == 0 || base == nil || base.Kind() != "identifier" {
+		return ""
+	}
+	b := s.bound[len(s.bound)-1]
+	for _, p := range b.params {
+		if p.Name != base.Text() || !p.Pointer || int(p.Index) >= len(b.args) {
+			continue
+		}
+		if k, _ := gm.KindOf(b.args[p.Index]); k != cxx.GMData {
+			return ""
+		}
+		if t := p.Node.ChildByField("type"); t != nil {
+			return cxx.BaseTypeName(t)
+		}
+	}
+	return ""
 }
 
 // gmOf is the GM model that reads file f: this file's, or that of the unit

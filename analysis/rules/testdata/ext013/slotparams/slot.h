@@ -35,3 +35,20 @@ __aicore__ inline void PutSummary(__gm__ HalfLine *rec, float v) {
   dcci(rec, SINGLE_CACHE_LINE, CACHELINE_OUT);
   dsb(DSB_DDR);
 }
+
+// The address a one-statement helper returns, handed straight to the
+// storing helper: a 32-byte partial per core, and a full line per core.
+__aicore__ inline __gm__ float *PartialOf(__gm__ float *base, int32_t core) { return base + core * 8; }
+__aicore__ inline __gm__ float *LineOf(__gm__ float *base, int32_t core) { return base + core * 16; }
+
+__aicore__ inline void PutPartial(__gm__ float *slot, float v) {
+  *slot = v; // want "`\\*slot` stores to a GM slot 32 bytes from the next core's \\(`get_block_idx\\(args\\)` steps 8 × 4-byte `float`, through `PutPartial\\(PartialOf\\(partials, blk\\), v\\)`\\)"
+  dcci(slot, SINGLE_CACHE_LINE, CACHELINE_OUT);
+  dsb(DSB_DDR);
+}
+
+__aicore__ inline void PutLine(__gm__ float *slot, float v) {
+  *slot = v;
+  dcci(slot, SINGLE_CACHE_LINE, CACHELINE_OUT);
+  dsb(DSB_DDR);
+}
