@@ -402,3 +402,23 @@ func TestMaskTypeMacroArguments(t *testing.T) {
 		t.Errorf("argument %s %q, want the identifier int32_t", arg.Kind(), arg.Text())
 	}
 }
+
+// A class member declared with several defaulted declarators (`uint32_t
+// rows = 0, cols = 0;`): tree-sitter takes a default value on a member's
+// last declarator only, so the others' are hidden.
+func TestMaskMemberDefaults(t *testing.T) {
+	checkCoverage(t, []coverageCase{
+		{"two defaults",
+			"class Op {\n  uint32_t rows = 0, cols = 0;\n};\n",
+			[]string{"= 0"}},
+		{"three, a call and a list",
+			"struct S {\n  Foo<A, B> m = y, n = f(1, 2), o = {1, 2}, p;\n  int64_t a_ = 0, b_;\n};\n",
+			[]string{"= y", "= f(1, 2)", "= {1, 2}", "= 0"}},
+	})
+	// Left as written: a function body's declaration, an enum, a member
+	// function's default arguments, a template argument list.
+	src := "void g() { int a = 0, b = 1; }\nenum E { kA = 0, kB = 1 };\n" +
+		"class K {\n  void f(int a = 0, int b = 1);\n  TQue<QuePosition::VECOUT, 2> q;\n  int x = 1;\n" +
+		"  LocalTensor<half> t = buf.GetBuffer<BufferType::ASCEND_CB, half>(offset);\n};\n"
+	checkUnmasked(t, src)
+}

@@ -651,6 +651,15 @@ func Mask(src []byte) ([]byte, []Span) {
 				touch()
 			}
 			switch c {
+			case ',':
+				if b := len(braces); b > 0 && braces[b-1] == 'c' && len(parens) == 0 {
+					// `uint32_t rows = 0, cols = 0;` in a class:
+					// tree-sitter takes a member's default value only on
+					// its last declarator; the others' go.
+					if eq := memberDefault(src, i); eq > 0 {
+						blank(eq, i)
+					}
+				}
 			case ']':
 				afterBracket = true
 			case ';':
@@ -697,6 +706,8 @@ func Mask(src []byte) ([]byte, []Span) {
 					kind = 'b'
 				case prevByte(src, i) == '=':
 					kind = 'i' // `T x = {`: an initializer list
+				case classHead(src, i):
+					kind = 'c'
 				}
 				braces = append(braces, kind)
 				scope = false
@@ -1122,6 +1133,125 @@ func afterFunctionQualifiers(src []byte, i int) bool {
 			return false
 		}
 	}
+}
+
+// classHead reports whether the '{' at i opens a class, struct or union
+// body: its declaration, back to the last `;`, `{` or `}`, names one of
+// them (and no enum).
+func classHead(src []byte, i int) bool {
+	j := i - 1
+	for j >= 0 && src[j] != ';' && src[j] != '{' && src[j] != '}' {
+		j--
+	}
+	found := false
+	for k := j + 1; k < i; {
+		if !isIdentStart(src[k]) {
+			k++
+			continue
+		}
+		e := k
+		for e < i && isIdent(src[e]) {
+			e++
+		}
+		switch string(src[k:e]) {
+		case "class", "struct", "union":
+			found = true
+		case "enum":
+			return false
+		}
+		k = e
+	}
+	return found
+}
+
+// memberDefault returns where the default value of the member declarator
+// ending at the ',' at i starts (its '='), for a plain data member of a
+// class: 0 when the declarator has none, or the declaration is static,
+// const, a typedef or alias, or the declarator holds a parenthesis
+// before its '=' (a function).
+func memberDefault(src []byte, i int) int {
+	// The declaration's start: the last ';', '{' or '}' outside the
+	// brackets it holds (a '}' closing an `= {...}` initializer is not).
+	start, depth := i-1, 0
+	for ; start >= 0; start-- {
+		switch c := src[start]; {
+		case c == ')' || c == ']':
+			depth++
+		case c == '(' || c == '[':
+			depth--
+		case c == '}' && depth == 0:
+			if open := openingBrace(src, start); open > 0 && prevByte(src, open) == '=' {
+				start = open
+				continue
+			}
+		}
+		if c := src[start]; depth == 0 && (c == ';' || c == '{' || c == '}') {
+			break
+		}
+	}
+	start++
+	for k := start; k < i; {
+		if !isIdentStart(src[k]) {
+			k++
+			continue
+		}
+		e := k
+		for e < i && isIdent(src[e]) {
+			e++
+		}
+		switch string(src[k:e]) {
+		case "static", "const", "constexpr", "typedef", "using", "friend", "operator":
+			return 0
+		}
+		k = e
+	}
+	// The declarator: after the last ',' outside brackets; its '=' is
+	// the first outside them.
+	from, eq := start, 0
+	depth = 0
+	for k := start; k < i; k++ {
+		switch src[k] {
+		case '(':
+			if depth == 0 && eq == 0 {
+				return 0
+			}
+			depth++
+		case '[', '<', '{':
+			depth++
+		case ')', ']', '>', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				from, eq = k+1, 0
+			}
+		case '=':
+			if depth == 0 && eq == 0 && k+1 < i && src[k+1] != '=' && k > from && !strings.ContainsRune("=!<>+-*/%&|^", rune(src[k-1])) {
+				eq = k
+			}
+		}
+	}
+	if depth != 0 {
+		return 0 // the ',' is inside the value (`Get<A, B>(x)`)
+	}
+	return eq
+}
+
+// openingBrace returns the '{' the '}' at i closes (braces in
+// comments and strings aside), -1 when none does.
+func openingBrace(src []byte, i int) int {
+	depth := 0
+	for j := i; j >= 0; j-- {
+		switch src[j] {
+		case '}':
+			depth++
+		case '{':
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
 }
 
 // namespaceScope reports whether only namespaces (and `extern "C"`
