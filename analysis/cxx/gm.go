@@ -1006,9 +1006,9 @@ func VexingObject(d *grammar.Node) *grammar.Node {
 }
 
 // bareArguments reports whether parameter list pl reads as constructor
-// arguments: each a bare name, or a name (or template) called on bare
-// names (`f(a)`, read as an unnamed parameter of type f taking a
-// parameter of type a).
+// arguments: each a bare name, an element of one (`args[0]`), or a name
+// (or template) called on such arguments (`f(a)`, read as an unnamed
+// parameter of type f taking a parameter of type a).
 func bareArguments(pl *grammar.Node, depth int) bool {
 	ps := pl.NamedChildren()
 	if len(ps) == 0 || depth > 2 {
@@ -1022,6 +1022,8 @@ func bareArguments(pl *grammar.Node, depth int) bool {
 		pd := p.ChildByField("declarator")
 		switch {
 		case pd == nil && t.Kind() == "type_identifier":
+		case pd != nil && pd.Kind() == "abstract_array_declarator" && t.Kind() == "type_identifier":
+			// `args[0]`, read as an unnamed array parameter of type args.
 		case pd != nil && (t.Kind() == "type_identifier" || t.Kind() == "template_type"):
 			// A call (`f(a)`, `F<T>(a, b)`) read as an unnamed parameter.
 			inner := pd.ChildByField("parameters")

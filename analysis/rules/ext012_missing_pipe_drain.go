@@ -42,7 +42,9 @@ var MissingPipeDrain = register(&analysis.Analyzer{
 			"handshake drains too: a flag set on the store's own pipe (`CrossCoreSetFlag<2, PIPE_FIX>(ready)` after a `Fixpipe`, " +
 			"`NotifyEvent<PIPE_MTE3>(id)` after a `DataCopy` out) leaves behind the store, and when the same function then waits for a " +
 			"cross-core flag on that core (the consumer's `free` reply, `CrossCoreWaitFlag(free)`), the store is complete as the wait " +
-			"returns; a set on another pipe, or no wait after it, is not. A method call runs its receiver's class's method of that name and arity (`cube.Process()` is not " +
+			"returns; so it is when another core of the task waits for the flag (the lanes a cube's mode-2 set releases, in code a " +
+			"kernel running the set also runs): the task ends only after that wait returns. A set on another pipe, or one nothing " +
+			"waits for, is not. A method call runs its receiver's class's method of that name and arity (`cube.Process()` is not " +
 			"`VecStage::Process(args)`). Each core is followed separately; a " +
 			"drain counts when every path takes one: both sides of an `#if` on a project macro, every case of a `switch` " +
 			"with a `default:`, the core's branch of an `#if defined(__DAV_VEC__)` / `#elif defined(__DAV_CUBE__)` in a " +
@@ -138,6 +140,16 @@ type drainer struct {
 	// replies holds each function's cross-core waits in source order,
 	// found once per run (repliedTo).
 	replies map[*grammar.Node][]*grammar.Node
+	// waits holds the unit's cross-core waits by flag id, read once per
+	// run and shared with the callees' walks (awaited).
+	waits *unitWaits
+}
+
+// unitWaits are a unit's cross-core waits by flag id and its variance
+// model, read on first use.
+type unitWaits struct {
+	byID map[int64][]*grammar.Node
+	vm   *unit.VarianceModel
 }
 
 type loopKey struct {
@@ -179,7 +191,7 @@ func runMissingPipeDrain(pass *analysis.Pass) {
 			if hasLivePipe(funcs, fn, pass.Cores, core) {
 				continue
 			}
-			d := &drainer{pass: pass, blind: blind, funcs: funcs, core: core, memo: map[summaryKey]*summary{}, top: true, path: new([]pendingSummary), replies: replies}
+			d := &drainer{pass: pass, blind: blind, funcs: funcs, core: core, memo: map[summaryKey]*summary{}, top: true, path: new([]pendingSummary), replies: replies, waits: &unitWaits{}}
 			end := d.settle(body)
 			if end.mask != 0 {
 				d.exits = append(d.exits, drainExit{node: body, flow: end})
@@ -881,10 +893,11 @@ func (d *drainer) callees(f *grammar.File, n *grammar.Node, in drainFlow) (defs 
 	case pipeDrain:
 		return nil, drainFlow{mask: stClean}
 	case pipeSignal:
-		if in.mask&stDirty != 0 && storePipe(in.leaf.Call)&signalPipe(c) != 0 && d.repliedTo(f, n) {
+		if in.mask&stDirty != 0 && storePipe(in.leaf.Call)&signalPipe(c) != 0 && (d.repliedTo(f, n) || d.awaited(n)) {
 			// The flag leaves on the store's own pipe, behind the store,
-			// and the function then waits for the consumer's reply: the
-			// store is complete when that wait returns.
+			// and the function then waits for the consumer's reply, or
+			// another core of the task waits for the flag: the store is
+			// complete when that wait returns, before the task ends.
 			out := in
 			out.mask = in.mask&^stDirty | stClean
 			return nil, out
@@ -1028,7 +1041,7 @@ func (d *drainer) walkSummary(def cxx.FuncDef, in uint8) drainFlow {
 //
 //go:noinline
 func (d *drainer) sub() *drainer {
-	return &drainer{pass: d.pass, blind: d.blind, funcs: d.funcs, core: d.core, memo: d.memo, depth: d.depth + 1, path: d.path, replies: d.replies}
+	return &drainer{pass: d.pass, blind: d.blind, funcs: d.funcs, core: d.core, memo: d.memo, depth: d.depth + 1, path: d.path, replies: d.replies, waits: d.waits}
 }
 
 // drainMemoCap bounds the summaries one entry's walk of a core computes;
@@ -1144,6 +1157,60 @@ func (d *drainer) repliedTo(f *grammar.File, set *grammar.Node) bool {
 		}
 	}
 	return false
+}
+
+// awaited reports whether a cross-core wait of the unit on one of the
+// flag ids of the set at n, outside its function or on a core that does
+// not make it, in a function a kernel running the set also runs, waits: a core of the same task (the
+// lanes a cube's mode-2 set releases) that returns only after the set,
+// which leaves behind the store.
+func (d *drainer) awaited(set *grammar.Node) bool {
+	fc, ok := cxx.AsFlagCall(set, d.pass.Reach().Consts())
+	if !ok || len(fc.Flags) == 0 {
+		return false
+	}
+	if d.waits.byID == nil {
+		d.waits.byID = map[int64][]*grammar.Node{}
+		u := d.pass.Reach()
+		for _, s := range reachFlagSites(d.pass, append(append([]*grammar.File(nil), u.Headers()...), d.pass.File), u.Consts()) {
+			if s.Kind == cxx.FlagWait {
+				for _, id := range s.Flags {
+					d.waits.byID[id] = append(d.waits.byID[id], s.Node)
+				}
+			}
+		}
+	}
+	fn := cxx.EnclosingFunction(set)
+	setCores := d.coresAt(set)
+	for _, id := range fc.Flags {
+		for _, w := range d.waits.byID[id] {
+			other := fn == nil || !fn.Contains(w) || d.coresAt(w)&^setCores != grammar.None
+			if other && d.variance().SameKernel(set, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// coresAt is the cores that compile n, in whichever file of the unit
+// holds it.
+func (d *drainer) coresAt(n *grammar.Node) grammar.Cores {
+	u := d.pass.Reach()
+	for _, f := range u.Files {
+		if f.Tree == n.Tree() {
+			return u.CoresOf(f, n)
+		}
+	}
+	return grammar.Both
+}
+
+// variance is the unit's variance model, asked for once.
+func (d *drainer) variance() *unit.VarianceModel {
+	if d.waits.vm == nil {
+		d.waits.vm = d.pass.Closure().Variance(d.pass.Spend)
+	}
+	return d.waits.vm
 }
 
 // storePipe is the pipe a store call leaves on: FIX for the L0C copies,

@@ -1277,6 +1277,28 @@ func (m *VarianceModel) execOf() *Exec {
 	return m.exec
 }
 
+// SameKernel reports whether some kernel of the unit runs the functions
+// of both a and b (true when either is reached by no kernel the unit
+// shows).
+func (m *VarianceModel) SameKernel(a, b *grammar.Node) bool {
+	fa, fb := cxx.EnclosingFunction(a), cxx.EnclosingFunction(b)
+	if fa == nil || fb == nil {
+		return true
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ka, kb := m.kernelsOf(fa, 0), m.kernelsOf(fb, 0)
+	if ka == nil || kb == nil {
+		return true
+	}
+	for k := range ka {
+		if kb[k] {
+			return true
+		}
+	}
+	return false
+}
+
 // sameKernel reports whether a kernel that runs the asked function can
 // run fn too (true when either is reached by no kernel the unit shows).
 func (m *VarianceModel) sameKernel(fn *grammar.Node) bool {

@@ -33,13 +33,13 @@ extern "C" __global__ __aicore__ void ring_entry(__gm__ int64_t *args) {
 #endif
 }
 
-// The flag leaves on the store's pipe, but nothing waits for a reply: the
-// cube returns with the store queued.
-extern "C" __global__ __aicore__ void ring_no_reply(__gm__ int64_t *args) {
+// The flag leaves on the store's pipe and the vector cores of the task
+// wait for it: the task ends after their wait returns, so after the store.
+extern "C" __global__ __aicore__ void ring_awaited(__gm__ int64_t *args) {
   AscendC::GlobalTensor<float> ring;
   AscendC::LocalTensor<float> l0c;
 #ifdef __DAV_C220_CUBE__
-  AscendC::Fixpipe(ring, l0c, fixParams); // want "leaves its store in flight when the extern returns on the cube core"
+  AscendC::Fixpipe(ring, l0c, fixParams);
   AscendC::CrossCoreSetFlag<0x2, PIPE_FIX>(kTileReady);
 #endif
 #ifdef __DAV_C220_VEC__
@@ -65,8 +65,8 @@ extern "C" __global__ __aicore__ void ring_other_pipe(__gm__ int64_t *args) {
 #endif
 }
 
-// Only lane 0 waits for a reply: lane 1's store is still queued as it
-// returns.
+// Lane 0 hands its store to the cube; lane 1 signals nothing: its store
+// is still queued as it returns.
 extern "C" __global__ __aicore__ void ring_one_lane(__gm__ int64_t *args) {
   AscendC::GlobalTensor<float> out;
   AscendC::LocalTensor<float> ub;
@@ -77,15 +77,22 @@ extern "C" __global__ __aicore__ void ring_one_lane(__gm__ int64_t *args) {
     AscendC::CrossCoreSetFlag<0x2, PIPE_MTE3>(kTileReady);
   } else {
     AscendC::DataCopy(out[64], ub, 64); // want "leaves its store in flight when the extern returns on the vector core"
-    AscendC::CrossCoreSetFlag<0x2, PIPE_MTE3>(kTileReady);
-  }
-  if (lane == 0) {
-    AscendC::CrossCoreWaitFlag(kTileFree);
   }
 #endif
 #ifdef __DAV_C220_CUBE__
   AscendC::CrossCoreWaitFlag(kTileReady);
-  AscendC::CrossCoreWaitFlag(kTileReady);
-  AscendC::CrossCoreSetFlag<0x2, PIPE_FIX>(kTileFree);
+#endif
+}
+
+constexpr uint16_t kDone = 6;
+
+// The flag leaves on the store's pipe, but no core of the unit waits for
+// it: the cube returns with the store queued.
+extern "C" __global__ __aicore__ void ring_unawaited(__gm__ int64_t *args) {
+  AscendC::GlobalTensor<float> ring;
+  AscendC::LocalTensor<float> l0c;
+#ifdef __DAV_C220_CUBE__
+  AscendC::Fixpipe(ring, l0c, fixParams); // want "leaves its store in flight when the extern returns on the cube core"
+  AscendC::CrossCoreSetFlag<0x2, PIPE_FIX>(kDone);
 #endif
 }

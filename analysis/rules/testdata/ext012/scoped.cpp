@@ -93,3 +93,31 @@ extern "C" __global__ __aicore__ void ptr_ctx_entry(__gm__ int64_t *args) {
     AscendC::DataCopy(out, t, 64);
   }
 }
+
+// A class template's object in a namespace, built from the args' own
+// slots (`ns::Ctx<half> ctx(Ptr<half>(args[0]), n);`).
+namespace ctxs {
+template <typename T>
+class SlotCtx {
+public:
+  __aicore__ inline SlotCtx(__gm__ T *x, int32_t n) : x_(x), n_(n) {}
+  __gm__ T *x_;
+  int32_t n_;
+  AscendC::TPipe pipe_;
+};
+}  // namespace ctxs
+
+template <typename T>
+__aicore__ inline __gm__ T *SlotPtr(int64_t raw) {
+  return reinterpret_cast<__gm__ T *>(raw);
+}
+
+extern "C" __global__ __aicore__ void slot_ctx_entry(__gm__ int64_t *args) {
+  AscendC::GlobalTensor<half> out;
+  AscendC::LocalTensor<half> t;
+  int32_t n = 4;
+  ctxs::SlotCtx<half> ctx(SlotPtr<half>(args[0]), n);
+  if ASCEND_IS_AIV {
+    AscendC::DataCopy(out, t, 64);
+  }
+}
