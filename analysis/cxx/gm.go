@@ -1131,7 +1131,9 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 		gm := hasGM(f, LeadingStart(decl), t.End) || hasGM(f, d.Start, name.End)
 		switch {
 		case ptr > 0 && gm:
-			v.Kind = g.pointeeKind(base, false)
+			// A member holding the args pointer (`args_ = args;`) is
+			// named for it.
+			v.Kind = g.pointeeKind(base, field && isInt64(base) && strings.Contains(strings.ToLower(name.Text()), "args"))
 		case ptr == 0 && !isAuto:
 			v.Kind = g.objectKind(t)
 			if v.Kind == GMData && isArray(d) {
@@ -1157,6 +1159,30 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 	return out
 }
 
+// isInt64 reports whether base names a 64-bit integer, the args
+// pointer's element.
+func isInt64(base string) bool { return base == "int64_t" || base == "uint64_t" || base == "int64" }
+
+// runtimeGetters take the args pointer: a pointer handed to one is it.
+var runtimeGetters = map[string]bool{"get_block_idx": true, "get_block_num": true, "get_sub_block_id": true,
+	"get_subblockid": true, "get_sub_block_num": true, "get_subblockdim": true}
+
+// passedToGetter reports whether fn hands its parameter name to a runtime
+// getter (`get_block_idx(a)`): a helper's `__gm__ int64_t *a` that is
+// the args pointer under another name.
+func passedToGetter(fn *grammar.Node, name string) bool {
+	body := fn.ChildByField("body")
+	if body == nil {
+		return false
+	}
+	for _, c := range body.Inside(body.Tree().OfKind("call_expression")) {
+		if call, ok := AsCall(c); ok && runtimeGetters[call.Name] && len(call.Args) == 1 && Unparen(call.Args[0]).Text() == name {
+			return true
+		}
+	}
+	return false
+}
+
 // paramVar returns the variable a parameter declares, nil for none, made
 // in scratch as declVars' are.
 func (g *GM) paramVar(f *grammar.File, p *grammar.Node, fn *grammar.Node) *Var {
@@ -1177,8 +1203,8 @@ func (g *GM) paramVar(f *grammar.File, p *grammar.Node, fn *grammar.Node) *Var {
 	switch {
 	case ptr > 0 && gm:
 		args := false
-		if base == "int64_t" || base == "uint64_t" || base == "int64" {
-			args = ArgsPlaced(fn, name.Text())
+		if isInt64(base) {
+			args = ArgsPlaced(fn, name.Text()) || passedToGetter(fn, name.Text())
 		}
 		v.Kind = g.pointeeKind(base, args)
 	case ptr == 0:
