@@ -246,13 +246,13 @@ func JoinHelpers(parts ...*FileHelpers) Helpers {
 			for _, c := range p.fwd {
 				call := c.call
 				h := hs[call.Name]
-				if h == nil || h.ArgsPos >= len(call.Args) || h.IndexPos >= len(call.Args) || hs[c.name] != nil {
+				if h == nil || h.ArgsPos >= len(call.Args) || h.indexArg(call) == nil || hs[c.name] != nil {
 					continue
 				}
 				if call.Args[h.ArgsPos].Text() != c.fp.args {
 					continue
 				}
-				pos, off, ok := c.fp.indexParam(call.Args[h.IndexPos])
+				pos, off, ok := c.fp.indexParam(h.indexArg(call))
 				if !ok {
 					continue
 				}
@@ -294,7 +294,36 @@ func readFnParams(f *grammar.File, fn *grammar.Node) fnParams {
 			fp.ints[p.Name] = int(p.Index)
 		}
 	}
+	// A template parameter as the index (`template <uint32_t S> ...
+	// args[S]`): each call's template argument at its place.
+	for _, name := range cxx.TemplateParamNames(fn) {
+		if pos, _ := cxx.TemplateParam(fn, name); pos >= 0 {
+			if _, taken := fp.ints[name]; !taken {
+				fp.ints[name] = tArgBase + pos
+			}
+		}
+	}
 	return fp
+}
+
+// tArgBase marks an index position as a template argument's: IndexPos
+// tArgBase+k is the call's k-th template argument.
+const tArgBase = 1 << 20
+
+// indexArg is what a call hands a helper as the index: the argument at
+// IndexPos, or the template argument it names; nil when the call has
+// none there.
+func (h *Helper) indexArg(c cxx.Call) *grammar.Node {
+	if h.IndexPos >= tArgBase {
+		if k := h.IndexPos - tArgBase; k < len(c.TArgs) {
+			return c.TArgs[k]
+		}
+		return nil
+	}
+	if h.IndexPos < len(c.Args) {
+		return c.Args[h.IndexPos]
+	}
+	return nil
 }
 
 // isArgsPointer accepts the extern args pointer (`__gm__ int64_t *args`)
@@ -671,7 +700,7 @@ func Accesses(f *grammar.File, consts *cxx.Resolver, helpers Helpers) []Access {
 				continue
 			}
 			h := helpers[call.Name]
-			if h == nil || h.ArgsPos >= len(call.Args) || h.IndexPos >= len(call.Args) {
+			if h == nil || h.ArgsPos >= len(call.Args) || h.indexArg(call) == nil {
 				continue
 			}
 			fn := n.Ancestor("function_definition")
@@ -682,7 +711,7 @@ func Accesses(f *grammar.File, consts *cxx.Resolver, helpers Helpers) []Access {
 			if fp.args == "" || call.Args[h.ArgsPos].Text() != fp.args {
 				continue
 			}
-			idx := call.Args[h.IndexPos]
+			idx := h.indexArg(call)
 			if _, _, fwd := fp.indexParam(idx); fwd {
 				continue
 			}
@@ -931,8 +960,9 @@ type fnBinding struct {
 	sites []bindSite
 }
 
-// bindSite is a call or a template type in a function body: what can bind
-// template parameters, with the name it calls or instantiates.
+// bindSite is a call, a template type or a class object's declaration in
+// a function body: what can bind template parameters or run a class's
+// methods, with the name it calls or instantiates.
 type bindSite struct {
 	node *grammar.Node
 	name string
@@ -962,6 +992,15 @@ func bindingOf(fn *grammar.Node) *fnBinding {
 		case "template_type":
 			if nm := n.ChildByField("name"); nm != nil {
 				out = append(out, bindSite{n, nm.Text(), false})
+			}
+		case "declaration":
+			// An object of a plain class (`gq::Op op(args);`, which may
+			// parse as a function declaration): its constructor and
+			// methods run.
+			if t := n.ChildByField("type"); t != nil && (t.Kind() == "type_identifier" || t.Kind() == "qualified_identifier") {
+				if nm := cxx.BaseName(t.Text()); nm != "" {
+					out = append(out, bindSite{n, nm, false})
+				}
 			}
 		}
 	}

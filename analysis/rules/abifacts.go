@@ -25,11 +25,15 @@ func fileABI(pass *analysis.Pass) (wrong, uses []unit.ABIFinding) {
 	return unit.NewFileABI(pass.WS, pass.File.Path, pass.ArgsAccesses, pass.EntryUnit).Verdicts()
 }
 
-// accessText names an access in messages: `args[7]` or
-// `tensor_data(args, 7)` with the index resolved.
+// accessText names an access in messages: `args[7]`,
+// `tensor_data(args, 7)` or `ArgI32<7>(args)` with the index resolved.
 func accessText(a *abi.Access, slot int64) string {
 	if a.Via == "args[]" {
 		return fmt.Sprintf("args[%d]", slot)
+	}
+	if a.Index != nil && a.Index.Ancestor("template_argument_list") != nil {
+		// `ArgI32<Slot::kN>(args)`: the slot is a template argument.
+		return fmt.Sprintf("`%s<%d>(args)`", a.Via, slot)
 	}
 	return fmt.Sprintf("`%s(args, %d)`", a.Via, slot)
 }

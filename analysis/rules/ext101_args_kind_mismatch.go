@@ -20,7 +20,9 @@ var ArgsKindMismatch = register(&analysis.Analyzer{
 	Doc: analysis.Doc{
 		Summary: "an args[] slot is read as a scalar but holds a tensor descriptor, or the reverse",
 		What: "Checks every read of the extern's args pointer — `args[N]`, and calls of helpers that take the args pointer " +
-			"and an index (`tensor_data<T>(args, N)`) — against the args[] table of every `@pl.jit.extern` the file is " +
+			"and an index (`tensor_data<T>(args, N)`; the index may be an enum-typed parameter or a template argument, " +
+			"`ArgI32<Slot::kN>(args)`, also in a constructor an object's declaration runs) — against the args[] table of " +
+			"every `@pl.jit.extern` the file is " +
 			"compiled under (a header shared by two entries is checked against both). A read is a tensor use when it is " +
 			"cast to a pointer or passed to a tensor helper, a scalar use when it is cast to a number, used in arithmetic " +
 			"or assigned to a numeric variable. `WithRope ? args[17] : args[7]` is checked per extern with the template " +

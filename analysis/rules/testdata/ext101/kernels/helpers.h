@@ -37,3 +37,18 @@ __aicore__ inline __gm__ T *tensor_at(__gm__ int64_t *args, const MmArg s)
 {
     return tensor_data<T>(args, s);
 }
+
+// The slot as a template argument, read in a constructor an object's
+// declaration runs.
+template <int S>
+__aicore__ inline int32_t int_slot(__gm__ int64_t *args)
+{
+    return static_cast<int32_t>(args[S]);
+}
+
+class Dims {
+public:
+    __aicore__ inline explicit Dims(__gm__ int64_t *args)
+        : n_(int_slot<MM_N>(args)), bad_(int_slot<MM_OUT>(args)) {} // want "`int_slot<2>\\(args\\)` is tensor `out`.*read as a scalar"
+    int32_t n_, bad_;
+};

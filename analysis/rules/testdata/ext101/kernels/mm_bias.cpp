@@ -16,6 +16,7 @@ extern "C" __global__ __aicore__ void mm_bias(__gm__ int64_t *args)
     }
     int32_t n2 = static_cast<int32_t>(raw_arg(args, 3));
     int32_t n3 = int_arg(args, MM_N);
+    Dims dims(args);
     __gm__ half *a2 = tensor_at<half>(args, MM_A);
 
     // Wrong reads.
@@ -31,5 +32,5 @@ extern "C" __global__ __aicore__ void mm_bias(__gm__ int64_t *args)
     __gm__ half *s3 = tensor_at<half>(args, MM_SCALE);      // want "`tensor_at\\(args, 4\\)` is scalar `scale`"
     (void)a; (void)b; (void)out; (void)n; (void)out2; (void)scale_bits; (void)n2; (void)rows; (void)n_bad;
     (void)s; (void)s2; (void)off; (void)scale; (void)nt; (void)quiet;
-    (void)n3; (void)a2; (void)rows2; (void)s3;
+    (void)n3; (void)a2; (void)rows2; (void)s3; (void)dims;
 }
