@@ -1,8 +1,11 @@
 package rules
 
 import (
+	"bytes"
 	"maps"
+	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
@@ -22,7 +25,9 @@ var TopologyGetter = register(&analysis.Analyzer{
 		Summary: "zero-argument block/lane getters read the persistent launch grid; use the `(args)` getters",
 		What: "Flags `get_block_idx()`, `get_block_num()`, `get_subblockid()`, `get_subblockdim()`, `GetBlockIdx()`, " +
 			"`GetBlockNum()` and `GetSubBlockIdx()` called without arguments in an extern (unless the workspace " +
-			"defines its own function or macro of that name).",
+			"defines its own function or macro of that name), and each use of a macro of the unit whose body calls one " +
+			"(`#define TASK_BLOCK(a) AscendC::GetBlockIdx()` used as `TASK_BLOCK(args)`; one defined once, not its " +
+			"definition).",
 		Why: "An extern is not its own launch: the runtime launches one persistent kernel on every core of the die and " +
 			"calls your task from its poll loop. The hardware registers behind the zero-argument getters describe that " +
 			"persistent grid (the whole die), not the task's `pl.spmd(N)` blocks, and the runtime never programs the " +
@@ -109,6 +114,70 @@ func runTopologyGetter(pass *analysis.Pass) {
 		}
 		pass.Report(d)
 	}
+	reportGetterMacros(pass, &texts)
+}
+
+// getterInBody finds a zero-argument topology getter's call in a macro
+// body (`AscendC::GetBlockIdx()`).
+var getterInBody = regexp.MustCompile(`(?:\bAscendC\s*::\s*|[^:\w]|^)(` + strings.Join(topologyNames, "|") + `)\s*\(\s*\)`)
+
+// reportGetterMacros reports the file's uses of the unit's macros whose
+// body calls a zero-argument getter (`#define TASK_BLOCK(a)
+// AscendC::GetBlockIdx()`, used as `TASK_BLOCK(args)`): each use reads the
+// persistent grid as the call itself would.
+func reportGetterMacros(pass *analysis.Pass, texts *sharedText) {
+	var defined map[string]bool
+	for name, ms := range pass.Reach().Macros().ByName {
+		if len(ms) != 1 || !strings.Contains(ms[0].Body, "()") {
+			continue
+		}
+		m := getterInBody.FindStringSubmatch(ms[0].Body)
+		if m == nil {
+			continue
+		}
+		if defined == nil {
+			defined = ownTopologyGetters(pass)
+		}
+		getter := m[1]
+		if defined[getter] {
+			continue
+		}
+		for _, use := range macroUses(pass, ms[0]) {
+			if pass.Cores(use) == grammar.None {
+				continue
+			}
+			msg := texts.get("macro:"+name+getter, func() string {
+				msg := "`" + name + "` expands to `" + getter + "()`, which reads the persistent launch grid, not this task's blocks"
+				if r := topologyGetters[getter]; r == "get_sub_block_id" || getter == "get_subblockdim" {
+					msg = "`" + name + "` expands to `" + getter + "()`, a lane register the runtime never programs " +
+						"(the sub-block id is 0 on both vector lanes)"
+				}
+				if r := topologyGetters[getter]; r != "" {
+					msg += "; use `" + r + "(args)`"
+				}
+				return msg
+			})
+			pass.Report(analysis.Diagnostic{Start: use.Start, End: use.End, Message: msg})
+		}
+	}
+}
+
+// macroUses are the file's uses of macro m outside directives: calls of
+// a function-like one, names of an object-like one.
+func macroUses(pass *analysis.Pass, m *cxx.Macro) []*grammar.Node {
+	if m.FuncLike {
+		return pass.Closure().Calls(pass.File).Named(m.Name)
+	}
+	if !bytes.Contains(pass.File.Src, []byte(m.Name)) {
+		return nil
+	}
+	var out []*grammar.Node
+	for _, id := range pass.File.Tree.OfKind("identifier") {
+		if id.Text() == m.Name && id.Ancestor("preproc_def") == nil && id.Ancestor("preproc_function_def") == nil {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // runtimeABI reports whether the file's externs are called the way the

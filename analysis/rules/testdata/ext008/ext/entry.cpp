@@ -1,6 +1,7 @@
 // An extern reading its topology both ways.
 #include "kernel_operator.h"
 #include "phase.h"
+#include "task_topo.h"
 
 extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *task_args) {
   uint32_t blk = get_block_idx(); // want "EXT008 topology-getter: `get_block_idx\\(\\)` reads the persistent launch grid.*use `get_block_idx\\(args\\)`"
@@ -24,4 +25,7 @@ extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *task_args) {
 #endif
   uint32_t b4 = get_block_idx(); // NOLINT(EXT008)
   auto cb = [&]() { return get_block_num(); }; // want "get_block_num"
+  uint32_t b5 = TASK_BLOCK(task_args); // want "`TASK_BLOCK` expands to `GetBlockIdx\\(\\)`, which reads the persistent launch grid.*use `get_block_idx\\(args\\)`"
+  uint32_t l5 = TASK_LANE; // want "`TASK_LANE` expands to `GetSubBlockIdx\\(\\)`, a lane register the runtime never programs"
+  uint32_t n5 = TASK_BLOCKS(task_args);
 }
