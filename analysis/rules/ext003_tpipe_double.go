@@ -31,8 +31,10 @@ var TPipeDouble = register(&analysis.Analyzer{
 			"together and used one after another: each `Destroy()`ed before the next is first used, read in the " +
 			"function and in the bodies of the macros it calls (`TPipe a; TPipe b; RUN(a); a.Destroy(); RUN(b);`), where no cube " +
 			"core of a mixed kernel constructs both (there each constructor presets the events `Destroy()` waits on). An " +
-			"object whose class holds a TPipe and that is handed the live pipe (`op.Init(x, &pipe)`, or by value) works " +
-			"with that pipe: one pipe, not two. Pipes no one run reaches both of never meet: other branches of an `#if`, the " +
+			"object whose class holds a TPipe and that is handed the live pipe (`op.Init(x, &pipe)`, or by value, in its own block: " +
+			"an `op` of another branch is another object) works " +
+			"with that pipe: one pipe, not two, unless the class calls its own member too (`scratch.InitBuffer(tmp, n)` beside " +
+			"`pipe_->InitBuffer(buf, n)`). Pipes no one run reaches both of never meet: other branches of an `#if`, the " +
 			"two sides of an `if`, or two `if`s testing one condition each way that the function never changes. A helper's own " +
 			"TPipe (a local it creates, `TPipe scratch;` in `RowScale(row)`) is flagged when a caller, up to three calls up, " +
 			"makes the call while a TPipe of its own is live (not yet `Destroy()`ed, its block not ended); a helper that first " +
@@ -319,8 +321,16 @@ func handedTo(pass *analysis.Pass, first, second *unit.TPipe) bool {
 	if first.Name == "" || first.Class != "" || second.Class == "" || second.Name == "" || first.Fn == nil {
 		return false
 	}
+	if memberHandsOut(second) {
+		// Its own member hands out buffers too (`scratch_.InitBuffer(...)`
+		// beside `pipe_->InitBuffer(...)` of the pipe it was handed):
+		// two pipes at once.
+		return false
+	}
+	// The object's own scope: an `op` of another branch is another object.
+	scope := second.Node.Ancestor("compound_statement")
 	for _, id := range identsAfter(pass, first.Fn, second.Node.End) {
-		if id.Start <= second.Node.End || !first.Fn.Contains(id) || id.Text() != first.Name {
+		if id.Start <= second.Node.End || !first.Fn.Contains(id) || id.Text() != first.Name || scope != nil && !scope.Contains(id) {
 			continue
 		}
 		arg := id
@@ -332,6 +342,26 @@ func handedTo(pass *analysis.Pass, first, second *unit.TPipe) bool {
 			continue
 		}
 		if c, ok := cxx.AsCall(list.Parent()); ok && c.Receiver != nil && cxx.Root(c.Receiver) == second.Name {
+			return true
+		}
+	}
+	return false
+}
+
+// memberHandsOut reports whether the class of the object p creates
+// calls a method on its TPipe member in its own body (`scratch_.InitBuffer(buf,
+// n)`): a member in use, not one left idle.
+func memberHandsOut(p *unit.TPipe) bool {
+	if p.Member == nil {
+		return false
+	}
+	cls := p.Member.Ancestor("field_declaration_list")
+	if cls == nil {
+		return false
+	}
+	name := p.Member.Text()
+	for _, c := range cls.Inside(cls.Tree().OfKind("call_expression")) {
+		if call, ok := cxx.AsCall(c); ok && call.Receiver != nil && cxx.Root(call.Receiver) == name {
 			return true
 		}
 	}

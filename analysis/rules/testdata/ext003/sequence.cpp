@@ -99,3 +99,41 @@ extern "C" __global__ __aicore__ void by_dtype(GM_ADDR x) {
 #endif
   op.Process();
 }
+
+// The same, but its own member hands out a scratch buffer too: two pipes
+// at once.
+class NormOp {
+public:
+  __aicore__ inline void Init(GM_ADDR x, TPipe *in) {
+    pipe_ = in;
+    pipe_->InitBuffer(buf, 4096);
+    scratch.InitBuffer(tmp, 256);
+  }
+  __aicore__ inline void Process() {}
+
+private:
+  TPipe *pipe_ = nullptr;
+  TPipe scratch;
+  TBuf<TPosition::VECCALC> buf, tmp;
+};
+
+extern "C" __global__ __aicore__ void norm_kernel(GM_ADDR x) {
+  TPipe pipe;
+  NormOp op; // want "EXT003 .*second TPipe `op` \\(a `NormOp` holding a TPipe\\) created while `pipe`"
+  op.Init(x, &pipe);
+  op.Process();
+}
+
+// One name, two objects: the branch's own `op` is not the one handed the
+// pipe in the other branch.
+extern "C" __global__ __aicore__ void scale_by_key(GM_ADDR x, int32_t key) {
+  TPipe pipe;
+  if (key == 1) {
+    ScaleOp op; // want "EXT003 .*`op` \\(a `ScaleOp` holding a TPipe\\) created while `pipe`"
+    op.Process();
+  } else {
+    ScaleOp op;
+    op.Init(x, &pipe);
+    op.Process();
+  }
+}
