@@ -646,11 +646,11 @@ func (w *pubWalk) scalarSet(c Call, param bool) bool {
 // isName reports whether t is a bare identifier (a template argument
 // naming a parameter parses as a type).
 func isName(t string) bool {
-	if t == "" {
+	if t == "" || t[0] >= '0' && t[0] <= '9' {
 		return false
 	}
-	for i, r := range t {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+	for i := 0; i < len(t); i++ {
+		if !isIdentByte(t[i]) {
 			return false
 		}
 	}

@@ -1582,8 +1582,8 @@ func isLiteral(e *grammar.Node, v int64) bool {
 	if e == nil || e.Kind() != "number_literal" {
 		return false
 	}
-	n, err := strconv.ParseInt(strings.TrimRight(e.Text(), "uUlL"), 0, 64)
-	return err == nil && n == v
+	n, ok := cxx.ParseInt(e.Text())
+	return ok && n == v
 }
 
 // LaunchedUnder reports whether the unit's host code launches at most
