@@ -1,6 +1,8 @@
 package abi
 
 import (
+	"bytes"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -88,6 +90,11 @@ type Helper struct {
 	Returns bool
 	File    string
 	Node    *grammar.Node
+	// ArgsName is, for a function-like macro reading the args pointer
+	// by name (`#define ARG_I32(i) static_cast<int32_t>(args[(i)])`;
+	// ArgsPos -1), the name its body reads: the caller's args pointer
+	// must be called so.
+	ArgsName string
 }
 
 // castAt is the type the helper converts the slot to at call: its Cast,
@@ -161,6 +168,7 @@ func ScanHelpers(f *grammar.File) *FileHelpers {
 		pcache[fn] = p
 		return p
 	}
+	out.own = append(out.own, macroHelpers(f)...)
 	// Helpers are functions taking the args pointer: a file without one
 	// (most headers) has none and forwards none (and caches no parameters).
 	for _, fn := range f.Tree.OfKind("function_definition") {
@@ -228,6 +236,69 @@ func ScanHelpers(f *grammar.File) *FileHelpers {
 	return out
 }
 
+// macroSlotRead finds `args[(i)]` in a macro body: the args name and
+// the index parameter.
+var macroSlotRead = regexp.MustCompile(`\b(args|arg)\s*\[\s*\(?\s*(\w+)\s*\)?\s*\]`)
+
+// macroCast finds the conversion a macro body applies to the slot.
+var macroCast = regexp.MustCompile(`\b(static_cast|reinterpret_cast)\s*<([^<>]*(?:<[^<>]*>)?[^<>]*)>\s*\(\s*(?:args|arg)\s*\[`)
+
+// macroHelpers returns the function-like macros of f that read the args
+// pointer at one of their parameters (`#define ARG_I32(i)
+// static_cast<int32_t>(args[(i)])`, `#define ARG_TENSOR(T, i)
+// (reinterpret_cast<__gm__ T *>(reinterpret_cast<__gm__ Tensor
+// *>(args[(i)])->buffer.addr) + ...)`): helpers whose args pointer is the
+// caller's by name. The use is the body's cast of the slot (a pointer
+// cast or a descriptor's fields: a tensor; a number: a scalar), else the
+// use site's.
+func macroHelpers(f *grammar.File) []*Helper {
+	if !bytes.Contains(f.Src, []byte("#define")) {
+		return nil
+	}
+	var out []*Helper
+	for _, d := range f.Tree.OfKind("preproc_function_def") {
+		name, params, value := d.ChildByField("name"), d.ChildByField("parameters"), d.ChildByField("value")
+		if name == nil || params == nil || value == nil {
+			continue
+		}
+		body := value.Text()
+		m := macroSlotRead.FindStringSubmatch(body)
+		if m == nil {
+			continue
+		}
+		pos := -1
+		for k, p := range params.NamedChildren() {
+			if p.Text() == m[2] {
+				pos = k
+			}
+		}
+		if pos < 0 {
+			continue
+		}
+		h := &Helper{Name: name.Text(), ArgsPos: -1, ArgsName: m[1], IndexPos: pos, File: f.Path, Node: d}
+		switch c := macroCast.FindStringSubmatch(body); {
+		case c != nil && strings.Contains(c[2], "*"), strings.Contains(body, "->buffer") || strings.Contains(body, "->start_offset"):
+			h.Use = UseTensor
+		case c != nil && c[1] == "static_cast":
+			h.Use, h.Cast = UseScalar, strings.TrimSpace(c[2])
+		default:
+			h.Returns = true
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// argsOf reports whether call hands helper h the args pointer of a
+// function whose args parameter is named args: in its place, or, for a
+// macro, by the name its body reads.
+func (h *Helper) argsOf(call cxx.Call, args string) bool {
+	if h.ArgsPos < 0 {
+		return h.ArgsName == args
+	}
+	return h.ArgsPos < len(call.Args) && call.Args[h.ArgsPos].Text() == args
+}
+
 // JoinHelpers is FindHelpers over the files whose shares parts are, in
 // order: the first definition of a name wins.
 func JoinHelpers(parts ...*FileHelpers) Helpers {
@@ -246,10 +317,7 @@ func JoinHelpers(parts ...*FileHelpers) Helpers {
 			for _, c := range p.fwd {
 				call := c.call
 				h := hs[call.Name]
-				if h == nil || h.ArgsPos >= len(call.Args) || h.indexArg(call) == nil || hs[c.name] != nil {
-					continue
-				}
-				if call.Args[h.ArgsPos].Text() != c.fp.args {
+				if h == nil || h.indexArg(call) == nil || hs[c.name] != nil || !h.argsOf(call, c.fp.args) {
 					continue
 				}
 				pos, off, ok := c.fp.indexParam(h.indexArg(call))
@@ -700,7 +768,7 @@ func Accesses(f *grammar.File, consts *cxx.Resolver, helpers Helpers) []Access {
 				continue
 			}
 			h := helpers[call.Name]
-			if h == nil || h.ArgsPos >= len(call.Args) || h.indexArg(call) == nil {
+			if h == nil || h.indexArg(call) == nil {
 				continue
 			}
 			fn := n.Ancestor("function_definition")
@@ -708,7 +776,7 @@ func Accesses(f *grammar.File, consts *cxx.Resolver, helpers Helpers) []Access {
 				continue
 			}
 			fp := params(fn)
-			if fp.args == "" || call.Args[h.ArgsPos].Text() != fp.args {
+			if fp.args == "" || !h.argsOf(call, fp.args) {
 				continue
 			}
 			idx := h.indexArg(call)

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
@@ -34,6 +35,12 @@ func accessText(a *abi.Access, slot int64) string {
 	if a.Index != nil && a.Index.Ancestor("template_argument_list") != nil {
 		// `ArgI32<Slot::kN>(args)`: the slot is a template argument.
 		return fmt.Sprintf("`%s<%d>(args)`", a.Via, slot)
+	}
+	if c, ok := cxx.AsCall(a.Node); ok && a.Index != nil && a.Node.Contains(a.Index) && !slices.ContainsFunc(c.Args, func(x *grammar.Node) bool { return x.Text() == "args" || x.Text() == "arg" }) {
+		// A macro reading args by name (`ARG_I32(Slot::kN)`): the call
+		// with its slot resolved.
+		t := a.Node.Text()
+		return fmt.Sprintf("`%s%d%s`", t[:a.Index.Start-a.Node.Start], slot, t[a.Index.End-a.Node.Start:])
 	}
 	return fmt.Sprintf("`%s(args, %d)`", a.Via, slot)
 }

@@ -52,3 +52,8 @@ public:
         : n_(int_slot<MM_N>(args)), bad_(int_slot<MM_OUT>(args)) {} // want "`int_slot<2>\\(args\\)` is tensor `out`.*read as a scalar"
     int32_t n_, bad_;
 };
+
+// Macros reading the args pointer by name.
+#define MM_ARG_I32(i) static_cast<int32_t>(args[(i)])
+#define MM_ARG_HALF(i) \
+    (reinterpret_cast<__gm__ half *>(reinterpret_cast<__gm__ ChipTensor *>(args[(i)])->addr))

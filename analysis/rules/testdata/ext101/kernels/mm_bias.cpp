@@ -17,6 +17,10 @@ extern "C" __global__ __aicore__ void mm_bias(__gm__ int64_t *args)
     int32_t n2 = static_cast<int32_t>(raw_arg(args, 3));
     int32_t n3 = int_arg(args, MM_N);
     Dims dims(args);
+    int32_t n4 = MM_ARG_I32(MM_N);
+    __gm__ half *b4 = MM_ARG_HALF(MM_B);
+    int32_t bad4 = MM_ARG_I32(MM_B);                       // want "`MM_ARG_I32\\(1\\)` is tensor `b`.*read as a scalar"
+    __gm__ half *bad5 = MM_ARG_HALF(MM_SCALE);              // want "`MM_ARG_HALF\\(4\\)` is scalar `scale`"
     __gm__ half *a2 = tensor_at<half>(args, MM_A);
 
     // Wrong reads.
@@ -33,4 +37,5 @@ extern "C" __global__ __aicore__ void mm_bias(__gm__ int64_t *args)
     (void)a; (void)b; (void)out; (void)n; (void)out2; (void)scale_bits; (void)n2; (void)rows; (void)n_bad;
     (void)s; (void)s2; (void)off; (void)scale; (void)nt; (void)quiet;
     (void)n3; (void)a2; (void)rows2; (void)s3; (void)dims;
+    (void)n4; (void)b4; (void)bad4; (void)bad5;
 }
