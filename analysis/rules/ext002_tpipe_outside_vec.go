@@ -1,6 +1,10 @@
 package rules
 
 import (
+	"context"
+	"slices"
+	"strings"
+
 	"github.com/extern-lsp/extern-lsp/analysis"
 	"github.com/extern-lsp/extern-lsp/analysis/cxx"
 	"github.com/extern-lsp/extern-lsp/analysis/unit"
@@ -29,7 +33,11 @@ var TPipeOutsideVec = register(&analysis.Analyzer{
 			"`#define ON_VEC 0`, then `#if ON_VEC`) selects the core like the macros it was made from. An extern is mixed when " +
 			"its stub says `core_type=\"mixed\"`, when a runtime kernel configuration lists its source for both the cube " +
 			"and the vector (`\"core_type\": \"aic\"` and `\"aiv\"`; one core type decides alone), and otherwise when its " +
-			"files hold both cores' calls.",
+			"files hold both cores' calls. Only where the TPipe meets something on the cube: code of the unit the cube compiles " +
+			"sets or waits the `M_MTE1` events 0–2 itself (`SetFlag<HardEvent::M_MTE1>(EVENT_ID0)`, `set_flag(PIPE_M, " +
+			"PIPE_MTE1, 1)`, or such an event whose id it cannot tell), or the cube runs the pipe's `InitBuffer` into a vector " +
+			"buffer (`TBuf<TPosition::VECCALC>`, `TQue<VECIN, n>`: vector-only UB setup on the cube). A cube TPipe handing out " +
+			"the matmul's own L1/L0 buffers, in a kernel that leaves those events to it, meets nothing.",
 		Why: "The TPipe constructor on the cube core pre-sets the `M_MTE1` events 0–2; a kernel that manages those " +
 			"events itself (the cube attention of a fused extern) then waits on events that never arrive, and the cube " +
 			"hangs (507018). A pure-vector phase such as RoPE must keep its TPipe and UB setup vector-only, created under " +
@@ -56,12 +64,23 @@ func runTPipeOutsideVec(pass *analysis.Pass) {
 		return
 	}
 	sites := pass.Closure().TPipes()
+	if len(sites) == 0 {
+		return
+	}
+	events := managesCubeEvents(pass)
 	cores := &coresMemo{pass: pass}
 	for _, s := range sites {
 		if pass.Stopped() {
 			return
 		}
 		if s.Idiom || s.Cores&cores.fnCores(s.Fn, 0)&grammar.AIC == 0 {
+			continue
+		}
+		if !events && !vectorSetupOnCube(pass, cores, s) {
+			// A cube TPipe meets nothing when no cube code sets or waits
+			// the M_MTE1 events 0-2 its constructor presets, and the
+			// cube sets up no vector buffers with it: one handing out
+			// the matmul's own L1/L0 buffers is how cube code is written.
 			continue
 		}
 		what := "`AscendC::TPipe` `" + s.Name + "`"
@@ -88,6 +107,88 @@ func runTPipeOutsideVec(pass *analysis.Pass) {
 		}
 		pass.Report(d)
 	}
+}
+
+// vectorSetupOnCube reports whether the cube runs an `InitBuffer` of pipe
+// s into a vector buffer (`TBuf<TPosition::VECCALC>`, `TQue<VECIN, n>`):
+// vector-only UB setup on a core with no UB, which guide §3 says hangs
+// the cube.
+func vectorSetupOnCube(pass *analysis.Pass, cores *coresMemo, s *unit.TPipe) bool {
+	name, scope := s.Name, s.Fn
+	if s.Member != nil {
+		// The object's own member, set up in its class's methods.
+		name, scope = s.Member.Text(), s.Member.Ancestor("field_declaration_list")
+	}
+	if name == "" || scope == nil {
+		return false
+	}
+	f := pass.File
+	if s.MemberFile != nil && s.Member != nil {
+		f = s.MemberFile
+	}
+	for _, c := range scope.Inside(scope.Tree().OfKind("call_expression")) {
+		call, ok := cxx.AsCall(c)
+		if !ok || call.Name != "InitBuffer" || call.Receiver == nil || cxx.Root(call.Receiver) != name || len(call.Args) == 0 {
+			continue
+		}
+		if f.CoresOf(c)&cores.fnCores(cxx.EnclosingFunction(c), 0)&grammar.AIC == 0 {
+			continue
+		}
+		if vectorBuffer(scope, cxx.Root(call.Args[0])) {
+			return true
+		}
+	}
+	return false
+}
+
+// vectorBuffer reports whether scope (a function or a class body)
+// declares buffer name at a vector position.
+func vectorBuffer(scope *grammar.Node, name string) bool {
+	for _, kind := range []string{"declaration", "field_declaration"} {
+		for _, d := range scope.Inside(scope.Tree().OfKind(kind)) {
+			t := d.ChildByField("type")
+			if t == nil || !strings.Contains(t.Text(), "VECIN") && !strings.Contains(t.Text(), "VECOUT") && !strings.Contains(t.Text(), "VECCALC") {
+				continue
+			}
+			for _, dl := range d.ChildrenByField("declarator") {
+				if cxx.DeclaredName(dl) == name || dl.Text() == name {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// managesCubeEvents reports whether code of the unit the cube compiles
+// sets or waits an `M_MTE1` event with id 0, 1 or 2 itself
+// (`SetFlag<HardEvent::M_MTE1>(EVENT_ID0)`, `set_flag(PIPE_M, PIPE_MTE1,
+// 1)`), or one whose id it cannot tell.
+func managesCubeEvents(pass *analysis.Pass) bool {
+	return unit.Fact(pass.Reach(), cubeEventsKey)
+}
+
+var cubeEventsKey = &unit.UnitKey[bool]{
+	Name: "rules.ext002.cubeEvents",
+	Compute: func(_ context.Context, u *unit.Unit) bool {
+		for _, f := range u.CodeFiles() {
+			for _, n := range f.Tree.OfKind("call_expression") {
+				switch cxx.CallName(n) {
+				case "SetFlag", "WaitFlag", "set_flag", "wait_flag":
+				default:
+					continue
+				}
+				op, ok := cxx.AsEventOp(n, u.Consts())
+				if !ok || op.Pair != "M_MTE1" || f.CoresOf(n)&grammar.AIC == 0 {
+					continue
+				}
+				if len(op.IDs) == 0 || slices.ContainsFunc(op.IDs, func(id int64) bool { return id >= 0 && id <= 2 }) {
+					return true
+				}
+			}
+		}
+		return false
+	},
 }
 
 type fileCall struct {

@@ -30,7 +30,10 @@ __aicore__ inline void attention(__gm__ int64_t *args, int32_t blockIdx) {
   int32_t firstBlock = blockTable[blockIdx * 64];
 #if defined(__DAV_C220_CUBE__)
   Arch::Resource<AtlasA2> resource;
+  // The L0 buffer is handed back from MMAD to MTE1 on event 0.
   AscendC::Mmad(cL0, aL0, bL0, mmadParams);
+  AscendC::SetFlag<AscendC::HardEvent::M_MTE1>(EVENT_ID0);
+  AscendC::WaitFlag<AscendC::HardEvent::M_MTE1>(EVENT_ID0);
   AscendC::PipeBarrier<PIPE_M>();
 #elif defined(__DAV_C220_VEC__)
   SoftmaxVec softmax;

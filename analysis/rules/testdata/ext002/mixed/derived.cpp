@@ -19,3 +19,10 @@ extern "C" __global__ __aicore__ void derived_guards(__gm__ int64_t *args) {
   cubePipe.InitBuffer(inQueue, 2, 2048);
 #endif
 }
+
+// The cube hands its L0 buffers between MMAD and MTE1 on events 0 and 1
+// itself: a TPipe the cube constructs presets those events too.
+__aicore__ inline void CubeL0Handoff() {
+  AscendC::SetFlag<AscendC::HardEvent::M_MTE1>(EVENT_ID1);
+  AscendC::WaitFlag<AscendC::HardEvent::M_MTE1>(EVENT_ID1);
+}

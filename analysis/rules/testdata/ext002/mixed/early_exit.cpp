@@ -32,3 +32,10 @@ extern "C" __global__ __aicore__ void early_data(__gm__ int64_t *args) {
   AscendC::TPipe pipe; // want `.pipe. is created where the cube core`
   pipe.InitBuffer(inQueue, 2, 2048);
 }
+
+// The cube hands its L0 buffers between MMAD and MTE1 on events 0 and 1
+// itself: a TPipe the cube constructs presets those events too.
+__aicore__ inline void CubeL0Handoff() {
+  AscendC::SetFlag<AscendC::HardEvent::M_MTE1>(EVENT_ID1);
+  AscendC::WaitFlag<AscendC::HardEvent::M_MTE1>(EVENT_ID1);
+}

@@ -23,3 +23,10 @@ private:
 
 using VecPipe = AscendC::TPipe;
 typedef AscendC::TPipe PipeT;
+
+// The cube hands its L0 buffers between MMAD and MTE1 on events 0 and 1
+// itself: a TPipe the cube constructs presets those events too.
+__aicore__ inline void CubeL0Handoff() {
+  AscendC::SetFlag<AscendC::HardEvent::M_MTE1>(EVENT_ID1);
+  AscendC::WaitFlag<AscendC::HardEvent::M_MTE1>(EVENT_ID1);
+}

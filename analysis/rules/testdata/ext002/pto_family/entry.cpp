@@ -12,3 +12,10 @@ extern "C" __global__ __aicore__ void pto_family_entry(__gm__ int64_t *args) {
   pipe.InitBuffer(buf, 1024); pipe.InitBuffer(buf2, 1024);
   int32_t n = 4;
 }
+
+// The cube hands its L0 buffers between MMAD and MTE1 on events 0 and 1
+// itself: a TPipe the cube constructs presets those events too.
+__aicore__ inline void CubeL0Handoff() {
+  AscendC::SetFlag<AscendC::HardEvent::M_MTE1>(EVENT_ID1);
+  AscendC::WaitFlag<AscendC::HardEvent::M_MTE1>(EVENT_ID1);
+}
