@@ -16,7 +16,7 @@ import (
 func TestTPipeHelperFollowsTheEntry(t *testing.T) {
 	root := t.TempDir()
 	header := "#pragma once\n#include \"kernel_operator.h\"\n" +
-		"__aicore__ inline void make_pipe() {\n  AscendC::TPipe pipe;\n  pipe.InitBuffer(buf, 1024);\n}\n"
+		"__aicore__ inline void make_pipe() {\n  AscendC::TPipe pipe;\n  AscendC::TBuf<AscendC::TPosition::VECCALC> buf;\n  pipe.InitBuffer(buf, 1024);\n}\n"
 	guarded := "#include \"kernel_operator.h\"\n#include \"helper.h\"\n" +
 		"__aicore__ inline void cube() { AscendC::Mmad(c, a, b, p); }\n" +
 		"extern \"C\" __global__ __aicore__ void k_entry(__gm__ int64_t *args) {\n  cube();\n" +

@@ -28,7 +28,8 @@ var TPipeOutsideVec = register(&analysis.Analyzer{
 			"cube guard). Silent under a vector-only guard, in AIV-only externs, for `pto::TPipe`, and for the " +
 			"create-then-`Destroy()` idiom (`TPipe pipe; pipe.Destroy();`, also a class member destroyed in the constructor). " +
 			"A function whose every call in the extern's files sits under a vector guard, and code after a cube-only " +
-			"`return` (`if ASCEND_IS_AIC { ...; return; }`), count as vector-only. A guard on a macro a header of the unit " +
+			"`return` (`if ASCEND_IS_AIC { ...; return; }`), count as vector-only, and so does the branch of an `if constexpr` on a " +
+			"template parameter that only the vector core's calls instantiate (`RunHead<false>()` under `if ASCEND_IS_AIV`). A guard on a macro a header of the unit " +
 			"defines per core type (`#if defined(__DAV_C220_VEC__) || defined(__DAV_VEC__)` / `#define ON_VEC 1` / `#else` / " +
 			"`#define ON_VEC 0`, then `#if ON_VEC`) selects the core like the macros it was made from. An extern is mixed when " +
 			"its stub says `core_type=\"mixed\"`, when a runtime kernel configuration lists its source for both the cube " +
@@ -73,7 +74,7 @@ func runTPipeOutsideVec(pass *analysis.Pass) {
 		if pass.Stopped() {
 			return
 		}
-		if s.Idiom || s.Cores&cores.fnCores(s.Fn, 0)&grammar.AIC == 0 {
+		if s.Idiom || s.Cores&cores.fnCores(s.Fn, 0)&cores.constexprBranch(s.Node, s.Fn)&grammar.AIC == 0 {
 			continue
 		}
 		if !events && !vectorSetupOnCube(pass, cores, s) {
@@ -107,6 +108,71 @@ func runTPipeOutsideVec(pass *analysis.Pass) {
 		}
 		pass.Report(d)
 	}
+}
+
+// constexprBranch narrows the cores that run n to the calls of fn whose
+// template argument takes n's branch of an `if constexpr` on fn's template
+// parameter (`if constexpr (kCube) {...} else { TPipe pipe; }` with
+// `RunHead<true>` called on the cube and `RunHead<false>` on the vector
+// core: the pipe is the vector's). Both when nothing narrows it.
+func (m *coresMemo) constexprBranch(n, fn *grammar.Node) grammar.Cores {
+	if fn == nil {
+		return grammar.Both
+	}
+	out := grammar.Both
+	for child, p := n, n.Parent(); p != nil && p != fn; child, p = p, p.Parent() {
+		if p.Kind() != "if_statement" || !strings.HasPrefix(p.Text(), "if constexpr") {
+			continue
+		}
+		cond := cxx.ConditionOf(p)
+		want := child.Field() == "consequence"
+		if child.Field() != "consequence" && child.Field() != "alternative" || cond == nil {
+			continue
+		}
+		if cond.Kind() == "unary_expression" && cond.ChildByField("operator") != nil && cond.ChildByField("operator").Text() == "!" {
+			cond, want = cxx.Unparen(cond.ChildByField("argument")), !want
+		}
+		if cond == nil || cond.Kind() != "identifier" {
+			continue
+		}
+		pos, _ := cxx.TemplateParam(fn, cond.Text())
+		if pos < 0 {
+			continue
+		}
+		out &= m.callsTaking(fn, pos, want)
+	}
+	return out
+}
+
+// callsTaking is the union of the cores of fn's calls whose template
+// argument at pos is the literal want (or not a literal), each call's
+// cores as fnCores counts them.
+func (m *coresMemo) callsTaking(fn *grammar.Node, pos int, want bool) grammar.Cores {
+	m.fnCores(fn, 0) // fills callers
+	funcs := m.pass.Reach().FuncIndex()
+	c := grammar.None
+	for _, call := range m.callers[cxx.FunctionName(fn)] {
+		if !callsDef(funcs, call.n, fn) {
+			continue
+		}
+		if ca, ok := cxx.AsCall(call.n); ok && pos < len(ca.TArgs) {
+			switch strings.TrimSpace(ca.TArgs[pos].Text()) {
+			case "true", "1":
+				if !want {
+					continue
+				}
+			case "false", "0":
+				if want {
+					continue
+				}
+			}
+		}
+		c |= call.f.CoresOf(call.n) & m.fnCores(cxx.EnclosingFunction(call.n), 1)
+	}
+	if c == grammar.None {
+		return grammar.Both // no call seen: say nothing narrower
+	}
+	return c
 }
 
 // vectorSetupOnCube reports whether the cube runs an `InitBuffer` of pipe
