@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -19,7 +20,9 @@ var ReturnBinding = register(&analysis.Analyzer{
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "a single-return extern returns its first `pl.Out`/`pl.InOut` parameter, which is not the intended output",
-		What: "Warns when a single-return extern's first output-like parameter is a `pl.InOut` while a `pl.Out` follows, " +
+		What: "Warns when a single-return extern's first output-like parameter is a `pl.InOut` while a `pl.Out` follows " +
+			"(unless the workspace's calls assign the return to a name like the `pl.InOut`'s and none like the `pl.Out`'s: " +
+			"`acc = accumulate(acc, x, scratch)` means the in-place buffer), " +
 			"or is not the parameter a `# returns: name` comment (or a string return annotation) names. At info level it " +
 			"lists, for any other single-return extern with several output-like parameters, those whose writes are not " +
 			"returned (the warning says it itself when it fires).",
@@ -63,6 +66,14 @@ func runReturnBinding(pass *analysis.Pass) {
 					intended = p
 					why = fmt.Sprintf("pl.Out `%s` follows it", p.Name)
 					break
+				}
+			}
+			if intended != nil {
+				// The callers say which they mean: `y = f(y, ..., xs)`
+				// binds the return to the InOut `y`, the pl.Out `xs`
+				// being scratch.
+				if targets := returnTargets(pass, s); targets[first.Name] && !targets[intended.Name] {
+					intended = nil
 				}
 			}
 		}
@@ -160,4 +171,31 @@ func moveParamFix(pass *analysis.Pass, s *abi.Stub, p, first *abi.Param) (analys
 	}
 	title := fmt.Sprintf("Declare `%s` first (renumbers args[]: %s; call sites and C++ reads follow)", p.Name, strings.Join(changes, ", "))
 	return analysis.Fix{Title: title, Applicability: analysis.Unsafe, Edits: append([]analysis.TextEdit{ins, del}, uses...)}, ""
+}
+
+// returnTargets are the names the workspace's calls of s assign its
+// return to (`y = f(...)`, `y, = f(...)` aside).
+func returnTargets(pass *analysis.Pass, s *abi.Stub) map[string]bool {
+	out := map[string]bool{}
+	for _, path := range pass.WS.PythonFiles() {
+		src, err := pass.WS.Source(path)
+		if err != nil || !bytes.Contains(src, []byte(s.Name)) {
+			continue
+		}
+		f, err := pass.WS.File(path)
+		if err != nil || f.Tree == nil {
+			continue
+		}
+		for _, c := range externCallsIn(pass.WS.Stubs(), pass.WS.StubsFor(path), f) {
+			if c.stub.Name != s.Name || c.stub.File != s.File {
+				continue
+			}
+			if a := c.call.Parent(); a != nil && a.Kind() == "assignment" && a.ChildByField("right") == c.call {
+				if l := a.ChildByField("left"); l != nil && l.Kind() == "identifier" {
+					out[l.Text()] = true
+				}
+			}
+		}
+	}
+	return out
 }

@@ -54,3 +54,19 @@ def quiet(  # noqa: EXT103
     y: pl.Out[pl.Tensor],
 ) -> pl.Tensor:
     ...
+
+
+# An in-place update whose callers bind the return to the InOut itself:
+# the later pl.Out is scratch, and the return is as meant.
+@pl.jit.extern(core_type="aiv", source="accumulate.cpp")
+def accumulate(  # want "EXT103 .*binds its return to `acc`; writes to `scratch` are not returned"
+    acc: pl.InOut[pl.Tensor[[8, 128], pl.FP32]],
+    x: pl.Tensor,
+    scratch: pl.Out[pl.Tensor[[8, 128], pl.FP32]],
+) -> pl.Tensor:
+    ...
+
+
+def step(acc, x, scratch):
+    acc = accumulate(acc, x, scratch)
+    return acc
