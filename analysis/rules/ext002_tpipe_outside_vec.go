@@ -29,7 +29,8 @@ var TPipeOutsideVec = register(&analysis.Analyzer{
 			"create-then-`Destroy()` idiom (`TPipe pipe; pipe.Destroy();`, also a class member destroyed in the constructor). " +
 			"A function whose every call in the extern's files sits under a vector guard, and code after a cube-only " +
 			"`return` (`if ASCEND_IS_AIC { ...; return; }`), count as vector-only, and so does the branch of an `if constexpr` on a " +
-			"template parameter that only the vector core's calls instantiate (`RunHead<false>()` under `if ASCEND_IS_AIV`). A guard on a macro a header of the unit " +
+			"template parameter, the function's or its class's, that only the vector core's calls or declarations instantiate " +
+			"(`RunHead<false>()` under `if ASCEND_IS_AIV`, `Phase<true> ph;` under `#ifdef __DAV_C220_VEC__`). A guard on a macro a header of the unit " +
 			"defines per core type (`#if defined(__DAV_C220_VEC__) || defined(__DAV_VEC__)` / `#define ON_VEC 1` / `#else` / " +
 			"`#define ON_VEC 0`, then `#if ON_VEC`) selects the core like the macros it was made from. An extern is mixed when " +
 			"its stub says `core_type=\"mixed\"`, when a runtime kernel configuration lists its source for both the cube " +
@@ -135,13 +136,74 @@ func (m *coresMemo) constexprBranch(n, fn *grammar.Node) grammar.Cores {
 		if cond == nil || cond.Kind() != "identifier" {
 			continue
 		}
-		pos, _ := cxx.TemplateParam(fn, cond.Text())
-		if pos < 0 {
-			continue
+		if pos, _ := cxx.TemplateParam(fn, cond.Text()); pos >= 0 {
+			out &= m.callsTaking(fn, pos, want)
+		} else if cls := classOf(fn); cls != nil {
+			// A class template's parameter (`template <bool kIsVec> class
+			// Phase`): the instantiations' places decide.
+			if pos, _ := cxx.TemplateParam(cls, cond.Text()); pos >= 0 {
+				out &= m.instancesTaking(cls, pos, want)
+			}
 		}
-		out &= m.callsTaking(fn, pos, want)
 	}
 	return out
+}
+
+// otherLiteral reports whether template argument a is the boolean
+// literal other than want (`false` where true is wanted).
+func otherLiteral(a *grammar.Node, want bool) bool {
+	switch strings.TrimSpace(a.Text()) {
+	case "true", "1":
+		return !want
+	case "false", "0":
+		return want
+	}
+	return false
+}
+
+// classOf is the class or struct whose body defines method fn, nil for
+// a free function.
+func classOf(fn *grammar.Node) *grammar.Node {
+	for p := fn.Parent(); p != nil; p = p.Parent() {
+		switch p.Kind() {
+		case "class_specifier", "struct_specifier":
+			return p
+		case "function_definition", "translation_unit", "namespace_definition":
+			return nil
+		}
+	}
+	return nil
+}
+
+// instancesTaking is the union of the cores that compile a use of class
+// template cls (`Phase<true> ph(a);`) whose argument at pos is the
+// literal want (or not a literal); Both when it has none.
+func (m *coresMemo) instancesTaking(cls *grammar.Node, pos int, want bool) grammar.Cores {
+	name := cls.ChildByField("name")
+	if name == nil {
+		return grammar.Both
+	}
+	c, seen := grammar.None, false
+	for _, f := range append([]*grammar.File{m.pass.File}, m.pass.Reach().Headers()...) {
+		for _, t := range f.Tree.OfKind("template_type") {
+			if nm := t.ChildByField("name"); nm == nil || nm.Text() != name.Text() {
+				continue
+			}
+			args := t.ChildByField("arguments")
+			if args == nil || cls.Contains(t) {
+				continue
+			}
+			seen = true
+			if as := args.NamedChildren(); pos < len(as) && otherLiteral(as[pos], want) {
+				continue
+			}
+			c |= f.CoresOf(t) & m.fnCores(cxx.EnclosingFunction(t), 1)
+		}
+	}
+	if !seen || c == grammar.None {
+		return grammar.Both
+	}
+	return c
 }
 
 // callsTaking is the union of the cores of fn's calls whose template
@@ -155,17 +217,8 @@ func (m *coresMemo) callsTaking(fn *grammar.Node, pos int, want bool) grammar.Co
 		if !callsDef(funcs, call.n, fn) {
 			continue
 		}
-		if ca, ok := cxx.AsCall(call.n); ok && pos < len(ca.TArgs) {
-			switch strings.TrimSpace(ca.TArgs[pos].Text()) {
-			case "true", "1":
-				if !want {
-					continue
-				}
-			case "false", "0":
-				if want {
-					continue
-				}
-			}
+		if ca, ok := cxx.AsCall(call.n); ok && pos < len(ca.TArgs) && otherLiteral(ca.TArgs[pos], want) {
+			continue
 		}
 		c |= call.f.CoresOf(call.n) & m.fnCores(cxx.EnclosingFunction(call.n), 1)
 	}

@@ -36,3 +36,29 @@ extern "C" __global__ __aicore__ void split_entry(__gm__ int64_t *args) {
   RunTail<false>();
   (void)args;
 }
+
+// The same split by a class template's parameter: each core declares its
+// own instantiation.
+template <bool kIsVec>
+class Phase {
+public:
+  __aicore__ inline void Produce() {
+    if constexpr (kIsVec) {
+      AscendC::TPipe pipe; // only `Phase<true>`, the vector core's, builds it
+      AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+      pipe.InitBuffer(buf, 4096);
+    } else {
+      AscendC::Mmad(c, a, b, p);
+    }
+  }
+};
+
+extern "C" __global__ __aicore__ void phase_entry(__gm__ int64_t *args) {
+#if defined(__DAV_C220_VEC__)
+  Phase<true> ph;
+#else
+  Phase<false> ph;
+#endif
+  ph.Produce();
+  (void)args;
+}
