@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"iter"
 	"slices"
 	"sort"
 	"strings"
@@ -1144,24 +1145,35 @@ func classHead(src []byte, i int) bool {
 		j--
 	}
 	found := false
-	for k := j + 1; k < i; {
-		if !isIdentStart(src[k]) {
-			k++
-			continue
-		}
-		e := k
-		for e < i && isIdent(src[e]) {
-			e++
-		}
-		switch string(src[k:e]) {
+	for w := range words(src[j+1 : i]) {
+		switch w {
 		case "class", "struct", "union":
 			found = true
 		case "enum":
 			return false
 		}
-		k = e
 	}
 	return found
+}
+
+// words yields the identifiers of b in order.
+func words(b []byte) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for k := 0; k < len(b); {
+			if !isIdentStart(b[k]) {
+				k++
+				continue
+			}
+			e := k
+			for e < len(b) && isIdent(b[e]) {
+				e++
+			}
+			if !yield(string(b[k:e])) {
+				return
+			}
+			k = e
+		}
+	}
 }
 
 // memberDefault returns where the default value of the member declarator
@@ -1190,20 +1202,11 @@ func memberDefault(src []byte, i int) int {
 		}
 	}
 	start++
-	for k := start; k < i; {
-		if !isIdentStart(src[k]) {
-			k++
-			continue
-		}
-		e := k
-		for e < i && isIdent(src[e]) {
-			e++
-		}
-		switch string(src[k:e]) {
+	for w := range words(src[start:i]) {
+		switch w {
 		case "static", "const", "constexpr", "typedef", "using", "friend", "operator":
 			return 0
 		}
-		k = e
 	}
 	// The declarator: after the last ',' outside brackets; its '=' is
 	// the first outside them.

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
@@ -177,19 +176,11 @@ func moveParamFix(pass *analysis.Pass, s *abi.Stub, p, first *abi.Param) (analys
 // return to (`y = f(...)`, `y, = f(...)` aside).
 func returnTargets(pass *analysis.Pass, s *abi.Stub) map[string]bool {
 	out := map[string]bool{}
-	for _, path := range pass.WS.PythonFiles() {
-		src, err := pass.WS.Source(path)
-		if err != nil || !bytes.Contains(src, []byte(s.Name)) {
+	for path, f := range stubCallFiles(pass, s) {
+		if f == nil {
 			continue
 		}
-		f, err := pass.WS.File(path)
-		if err != nil || f.Tree == nil {
-			continue
-		}
-		for _, c := range externCallsIn(pass.WS.Stubs(), pass.WS.StubsFor(path), f) {
-			if c.stub.Name != s.Name || c.stub.File != s.File {
-				continue
-			}
+		for _, c := range stubCalls(pass, s, path, f) {
 			if a := c.call.Parent(); a != nil && a.Kind() == "assignment" && a.ChildByField("right") == c.call {
 				if l := a.ChildByField("left"); l != nil && l.Kind() == "identifier" {
 					out[l.Text()] = true

@@ -3,6 +3,7 @@ package rules
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -44,24 +45,47 @@ func signatureEdits(pass *analysis.Pass, s *abi.Stub, k, j int, order []abi.Para
 	return append(calls, reads...), ""
 }
 
+// stubCallFiles yields the workspace's Python files that name stub s,
+// each with its parse (nil when it cannot be read).
+func stubCallFiles(pass *analysis.Pass, s *abi.Stub) iter.Seq2[string, *grammar.File] {
+	return func(yield func(string, *grammar.File) bool) {
+		for _, path := range pass.WS.PythonFiles() {
+			src, err := pass.WS.Source(path)
+			if err != nil || !bytes.Contains(src, []byte(s.Name)) {
+				continue
+			}
+			f, err := pass.WS.File(path)
+			if err != nil || f.Tree == nil {
+				f = nil
+			}
+			if !yield(path, f) {
+				return
+			}
+		}
+	}
+}
+
+// stubCalls are the calls of stub s in the Python file f at path.
+func stubCalls(pass *analysis.Pass, s *abi.Stub, path string, f *grammar.File) []externCall {
+	var out []externCall
+	for _, c := range externCallsIn(pass.WS.Stubs(), pass.WS.StubsFor(path), f) {
+		if c.stub.Name == s.Name && c.stub.File == s.File {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // callSiteEdits reorders the positional arguments of every call of s in
 // the workspace's Python files (or passes the shifted ones by keyword when
 // the call stops before the moved parameter).
 func callSiteEdits(pass *analysis.Pass, s *abi.Stub, k, j int) ([]analysis.TextEdit, string) {
 	var edits []analysis.TextEdit
-	for _, path := range pass.WS.PythonFiles() {
-		src, err := pass.WS.Source(path)
-		if err != nil || !bytes.Contains(src, []byte(s.Name)) {
-			continue
-		}
-		f, err := pass.WS.File(path)
-		if err != nil || f.Tree == nil {
+	for path, f := range stubCallFiles(pass, s) {
+		if f == nil {
 			return nil, "cannot read " + path
 		}
-		for _, c := range externCallsIn(pass.WS.Stubs(), pass.WS.StubsFor(path), f) {
-			if c.stub.Name != s.Name || c.stub.File != s.File {
-				continue
-			}
+		for _, c := range stubCalls(pass, s, path, f) {
 			args := c.call.ChildByField("arguments")
 			if args == nil {
 				continue

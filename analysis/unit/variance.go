@@ -1287,6 +1287,12 @@ func (m *VarianceModel) SameKernel(a, b *grammar.Node) bool {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	return m.kernelsMeet(fa, fb)
+}
+
+// kernelsMeet reports whether a kernel of the unit runs both fa and fb
+// (true when either is reached by no kernel the unit shows).
+func (m *VarianceModel) kernelsMeet(fa, fb *grammar.Node) bool {
 	ka, kb := m.kernelsOf(fa, 0), m.kernelsOf(fb, 0)
 	if ka == nil || kb == nil {
 		return true
@@ -1305,16 +1311,7 @@ func (m *VarianceModel) sameKernel(fn *grammar.Node) bool {
 	if m.asked == nil {
 		return true
 	}
-	a, b := m.kernelsOf(m.asked, 0), m.kernelsOf(fn, 0)
-	if a == nil || b == nil {
-		return true
-	}
-	for k := range a {
-		if b[k] {
-			return true
-		}
-	}
-	return false
+	return m.kernelsMeet(m.asked, fn)
 }
 
 // kernelsOf returns the kernel functions of the unit whose calls reach
