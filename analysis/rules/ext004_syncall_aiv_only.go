@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/extern-lsp/extern-lsp/analysis"
@@ -28,7 +29,9 @@ var SyncAllAIVOnly = register(&analysis.Analyzer{
 			"`if (g_coreType == AscendC::AIC)`, ...). Silent under a vector-only guard, in AIV-only externs, in " +
 			"`__CPU_SIM` branches, in an `if constexpr` branch whose condition is a constant that discards it, and for " +
 			"the three-argument software `SyncAll(gm, ub, cores)`. A call under an `if constexpr` whose condition " +
-			"cannot be evaluated (a template parameter) is reported at info.",
+			"cannot be evaluated (a template parameter) is reported at info. A use of a macro whose body is the vector-only " +
+			"barrier (`#define PHASE_BARRIER() AscendC::SyncAll()`) is reported at the use, without a fix: the macro may serve " +
+			"other externs.",
 		Why: "`template <bool isAIVOnly = true> void SyncAll()`: the default orders the vector cores only, while the cube " +
 			"cores run a cube-only barrier. Nothing orders cube against vector, so GM written by the vector phase is read " +
 			"early by the cube (wrong data), and if another path calls `SyncAll<false>()` the kernel hangs (507018). " +
@@ -114,6 +117,34 @@ func runSyncAllAIVOnly(pass *analysis.Pass) {
 			Message:  msg,
 			Fixes:    []analysis.Fix{{Title: title, Applicability: applicability, Edits: edits}},
 		})
+	}
+	reportBarrierMacros(pass, dead)
+}
+
+// vectorOnlySyncAll finds a vector-only hardware barrier in a macro body:
+// `SyncAll()`, `SyncAll<true>()` (not the software `SyncAll(gm, ub, n)`).
+var vectorOnlySyncAll = regexp.MustCompile(`(?:\bAscendC\s*::\s*|[^:\w]|^)SyncAll\s*(?:<\s*(?:true)?\s*>)?\s*\(\s*\)`)
+
+// reportBarrierMacros reports the file's uses of the unit's macros whose
+// body is the vector-only barrier (`#define PHASE_BARRIER()
+// AscendC::SyncAll()`) where the cube compiles them: each use is the call
+// itself. The macro may serve other externs, so no fix rewrites it.
+func reportBarrierMacros(pass *analysis.Pass, dead *shallowUpward[bool]) {
+	for name, ms := range pass.Reach().Macros().ByName {
+		if len(ms) != 1 || !strings.Contains(ms[0].Body, "SyncAll") || !vectorOnlySyncAll.MatchString(ms[0].Body) {
+			continue
+		}
+		for _, use := range macroUses(pass, ms[0]) {
+			if pass.Cores(use)&grammar.AIC == 0 || dead.Of(use) {
+				continue
+			}
+			pass.Report(analysis.Diagnostic{
+				Start: use.Start, End: use.End,
+				Message: "`" + name + "` expands to `" + strings.TrimSpace(ms[0].Body) + "`, the vector-only barrier (isAIVOnly=true), but the " +
+					"cube core of this mixed extern compiles it: nothing orders cube against vector and the kernel can hang; " +
+					"make the macro `SyncAll<false>()`",
+			})
+		}
 	}
 }
 

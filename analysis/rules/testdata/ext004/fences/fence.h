@@ -13,3 +13,9 @@ template <bool kAivOnly = true>
 __aicore__ inline void MixFence() {
   AscendC::SyncAll<kAivOnly>();
 }
+
+// Fence macros: the vector-only barrier behind a name, and the cross-core
+// one; a software barrier taking its workspace is not the hardware one.
+#define PHASE_BARRIER() AscendC::SyncAll()
+#define PHASE_FENCE() AscendC::SyncAll<false>()
+#define SOFT_BARRIER(gm, ub) AscendC::SyncAll(gm, ub, 48)
