@@ -1131,9 +1131,9 @@ func (g *GM) declVars(f *grammar.File, decl *grammar.Node, field bool) []*Var {
 		gm := hasGM(f, LeadingStart(decl), t.End) || hasGM(f, d.Start, name.End)
 		switch {
 		case ptr > 0 && gm:
-			// A member holding the args pointer (`args_ = args;`) is
-			// named for it.
-			v.Kind = g.pointeeKind(base, field && isInt64(base) && strings.Contains(strings.ToLower(name.Text()), "args"))
+			// A member holding the args pointer is named for it
+			// (`args_`), or set from it (`a_(args)`, `raw_ = args;`).
+			v.Kind = g.pointeeKind(base, field && isInt64(base) && (strings.Contains(strings.ToLower(name.Text()), "args") || setFromArgs(f, decl, name.Text())))
 		case ptr == 0 && !isAuto:
 			v.Kind = g.objectKind(t)
 			if v.Kind == GMData && isArray(d) {
@@ -1183,6 +1183,106 @@ func passedToGetter(fn *grammar.Node, name string) bool {
 	return false
 }
 
+// handedArgs reports whether every call of fn in f hands parameter p the
+// args pointer of the calling function (`Unpack(args, 3)` for
+// `Unpack(__gm__ int64_t *p, int i)`), and there is one.
+func handedArgs(f *grammar.File, fn, p *grammar.Node, depth int) bool {
+	name := FunctionName(fn)
+	k := -1
+	for _, q := range Params(fn) {
+		if q.Node == p {
+			k = int(q.Index)
+		}
+	}
+	if name == "" || k < 0 || !bytes.Contains(f.Src, []byte(name)) {
+		return false
+	}
+	seen := false
+	for _, c := range f.Tree.OfKind("call_expression") {
+		call, ok := AsCall(c)
+		if !ok || call.Name != name || call.Receiver != nil {
+			continue
+		}
+		if k >= len(call.Args) || !argsParamOf(f, c, call.Args[k], depth) {
+			return false
+		}
+		seen = true
+	}
+	// A constructor: the objects declared of its class (`ArgView v(args);`,
+	// which may parse as a function declaration).
+	for _, d := range f.Tree.OfKind("declaration") {
+		t := d.ChildByField("type")
+		if t == nil || BaseName(t.Text()) != name {
+			continue
+		}
+		for _, dl := range d.ChildrenByField("declarator") {
+			var list *grammar.Node
+			switch dl.Kind() {
+			case "init_declarator":
+				list = dl.ChildByField("value")
+			case "function_declarator":
+				list = dl.ChildByField("parameters")
+			}
+			if list == nil {
+				continue
+			}
+			as := list.NamedChildren()
+			if k >= len(as) || !argsParamOf(f, d, as[k], depth) {
+				return false
+			}
+			seen = true
+		}
+	}
+	return seen
+}
+
+// argsParamOf reports whether e, at node at, names the args parameter of
+// the function around at (an int64 GM pointer where the args pointer
+// stands: ArgsPlaced). An argument read as a parameter declaration
+// (`v(args)` parsed as a function declaration) counts by its name.
+func argsParamOf(f *grammar.File, at, e *grammar.Node, depth int) bool {
+	e = Unparen(e)
+	if e != nil && e.Kind() == "parameter_declaration" && e.ChildByField("declarator") == nil {
+		e = e.ChildByField("type")
+	}
+	caller := EnclosingFunction(at)
+	if e == nil || e.Kind() != "identifier" && e.Kind() != "type_identifier" || caller == nil || caller.Kind() != "function_definition" {
+		return false
+	}
+	for _, q := range Params(caller) {
+		if q.Name == e.Text() {
+			// The caller's own parameter under another name: handed the
+			// args pointer in its turn (a level or two up).
+			return IsArgsParam(f, q) && (ArgsPlaced(caller, q.Name) || depth < 2 && handedArgs(f, caller, q.Node, depth+1))
+		}
+	}
+	return false
+}
+
+// setFromArgs reports whether the class of member declaration decl sets
+// member name from the args pointer of one of its methods (`a_(args)` in
+// a constructor's initializer list, `a_ = args;`).
+func setFromArgs(f *grammar.File, decl *grammar.Node, name string) bool {
+	body := decl.Ancestor("field_declaration_list")
+	if body == nil || !bytes.Contains(f.Src[body.Start:body.End], []byte(name)) {
+		return false
+	}
+	for _, fi := range body.Inside(body.Tree().OfKind("field_initializer")) {
+		if id := fi.NamedChildren(); len(id) == 2 && id[0].Text() == name {
+			if a := id[1].NamedChildren(); len(a) == 1 && argsParamOf(f, fi, a[0], 0) {
+				return true
+			}
+		}
+	}
+	for _, as := range body.Inside(body.Tree().OfKind("assignment_expression")) {
+		l, r := as.ChildByField("left"), as.ChildByField("right")
+		if l != nil && r != nil && (l.Text() == name || l.Text() == "this->"+name) && argsParamOf(f, as, r, 0) {
+			return true
+		}
+	}
+	return false
+}
+
 // paramVar returns the variable a parameter declares, nil for none, made
 // in scratch as declVars' are.
 func (g *GM) paramVar(f *grammar.File, p *grammar.Node, fn *grammar.Node) *Var {
@@ -1204,7 +1304,7 @@ func (g *GM) paramVar(f *grammar.File, p *grammar.Node, fn *grammar.Node) *Var {
 	case ptr > 0 && gm:
 		args := false
 		if isInt64(base) {
-			args = ArgsPlaced(fn, name.Text()) || passedToGetter(fn, name.Text())
+			args = ArgsPlaced(fn, name.Text()) || passedToGetter(fn, name.Text()) || handedArgs(f, fn, p, 0)
 		}
 		v.Kind = g.pointeeKind(base, args)
 	case ptr == 0:

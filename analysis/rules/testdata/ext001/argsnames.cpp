@@ -26,6 +26,19 @@ private:
   __gm__ int64_t *args_;
 };
 
+// A helper every call hands the args pointer, and a member set from a
+// constructor's parameter the object's declaration hands it.
+__aicore__ inline int64_t Unpack(__gm__ int64_t *p, int32_t i) {
+  return p[i];
+}
+
+class ArgPack {
+public:
+  __aicore__ inline explicit ArgPack(__gm__ int64_t *a) : a_(a) {}
+  __aicore__ inline int64_t I64(int32_t i) const { return a_[i]; }
+  __gm__ int64_t *a_;
+};
+
 // A helper's int64 pointer no getter is handed is data: its reads are.
 __aicore__ inline int64_t Total(__gm__ int64_t *counts) {
   return counts[0] + counts[1]; // want "info: EXT001 .*`counts`"
@@ -36,7 +49,9 @@ extern "C" __global__ __aicore__ void bind_entry(__gm__ int64_t *args) {
   Runner r(args);
   int64_t n = r.Count() + v.n;
   __gm__ int64_t *counts = reinterpret_cast<__gm__ int64_t *>(v.x);
-  int64_t t = Total(counts);
+  int64_t t = Total(counts) + Unpack(args, 1);
+  ArgPack ap(args);
+  t += ap.I64(2);
   (void)n;
   (void)t;
 }
