@@ -29,6 +29,9 @@ type Doc struct {
 	UseInstead string // the correct code
 	FixSafety  string // what the fix does and why it is safe or unsafe
 	Guide      string // the guide section(s), e.g. "§5"
+	// Applies, when set, says where the rule applies in place of its
+	// premise's sentence: a rule whose checks rest on different premises.
+	Applies string
 }
 
 // Analyzer is one rule.
@@ -633,6 +636,13 @@ func (p *Pass) counted(d *Diagnostic) bool {
 		}
 	}
 	return true
+}
+
+// CompiledUnder reports whether a unit whose model holds premise pr
+// compiles byte start of the pass's file: a rule whose premise is the
+// hardware but one of whose checks rests on the runtime asks it per site.
+func (p *Pass) CompiledUnder(start uint32, pr Premise) bool {
+	return p.Models().Holds(pr) && p.compiledUnder(p.File.Path, start, pr)
 }
 
 // compiledUnder is compiled over the units whose model holds premise pr:

@@ -38,7 +38,7 @@ func TestLaunchModelLensAndHover(t *testing.T) {
 		"**build:** scalar cache coherence left to the author (CMakeLists.txt:1 (`-cce-aicore-dcci-insert-for-scalar=false`))",
 		// The runtime's rules, from their premises (EXT001 is a cache
 		// rule: it applies).
-		"the pypto/simpler runtime's (EXT002, EXT004, EXT006, EXT007, EXT008, EXT012, EXT101, EXT102",
+		"the pypto/simpler runtime's (EXT002, EXT006, EXT007, EXT008, EXT012, EXT101, EXT102",
 	} {
 		if !strings.Contains(h.Contents.Value, want) {
 			t.Errorf("hover lacks %q:\n%s", want, h.Contents.Value)

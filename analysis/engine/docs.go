@@ -171,6 +171,9 @@ func docSections(a *analysis.Analyzer) []docSection {
 // Applies says where a rule runs: its premise's launch models, or the
 // language it reads.
 func Applies(a *analysis.Analyzer) string {
+	if a.Doc.Applies != "" {
+		return a.Doc.Applies
+	}
 	if a.Premise != analysis.PremiseNone {
 		return "On " + a.Premise.Applies() + "."
 	}

@@ -325,6 +325,8 @@ type coresMemo struct {
 	// files (built on first use).
 	callers map[string][]fileCall
 	cores   map[*grammar.Node]grammar.Cores
+	// guarded memoizes guardedCores per function.
+	guarded map[*grammar.Node]grammar.Cores
 }
 
 // fnCores returns the cores that can run fn: both for the extern entry, a
@@ -381,6 +383,44 @@ func (m *coresMemo) fnCores(fn *grammar.Node, depth int) grammar.Cores {
 	}
 	m.cores[fn] = c
 	return c
+}
+
+// guardedCores returns the cores a core guard puts n on: the guards
+// around n (less the cores that left its function before it), else the
+// union over its function's calls in the unit: AIC for a helper only the
+// cube's branch calls (`if ASCEND_IS_AIC { PhaseBarrier(); }`), both for
+// one the cube's and the vector's branches each call. None where no guard
+// on the way decides: unguarded code of an entry, of a function nobody in
+// the unit calls, or past a few levels of calls.
+func (m *coresMemo) guardedCores(f *grammar.File, n *grammar.Node, depth int) grammar.Cores {
+	c := f.CoresOf(n) &^ m.pass.Reach().ExitedBefore(f, n)
+	if c != grammar.Both {
+		return c
+	}
+	fn := cxx.EnclosingFunction(n)
+	if fn == nil || depth > 6 || cxx.IsExternC(fn) {
+		return grammar.None
+	}
+	if fn.Kind() == "lambda_expression" {
+		return m.guardedCores(f, fn, depth+1)
+	}
+	if g, ok := m.guarded[fn]; ok {
+		return g
+	}
+	m.fnCores(fn, 0) // fills callers
+	if m.guarded == nil {
+		m.guarded = map[*grammar.Node]grammar.Cores{}
+	}
+	m.guarded[fn] = grammar.None // a recursive call adds nothing
+	g := grammar.None
+	funcs := m.pass.Reach().FuncIndex()
+	for _, call := range m.callers[cxx.FunctionName(fn)] {
+		if callsDef(funcs, call.n, fn) {
+			g |= m.guardedCores(call.f, call.n, depth+1)
+		}
+	}
+	m.guarded[fn] = g
+	return g
 }
 
 // callsDef reports whether call n may run definition fn: its callees, a

@@ -17,7 +17,7 @@ var SyncAllAIVOnly = register(&analysis.Analyzer{
 	Name:     "syncall-aiv-only",
 	Severity: analysis.SeverityError,
 	Lang:     grammar.CPP,
-	Premise:  analysis.PremiseRuntime,
+	Premise:  analysis.PremiseHardware,
 	Fixable:  true,
 	Doc: analysis.Doc{
 		Summary: "`SyncAll()` defaults to a vector-only barrier; a mixed extern needs `SyncAll<false>()`",
@@ -31,7 +31,11 @@ var SyncAllAIVOnly = register(&analysis.Analyzer{
 			"the three-argument software `SyncAll(gm, ub, cores)`. A call under an `if constexpr` whose condition " +
 			"cannot be evaluated (a template parameter) is reported at info. A use of a macro whose body is the vector-only " +
 			"barrier (`#define PHASE_BARRIER() AscendC::SyncAll()`) is reported at the use, without a fix: the macro may serve " +
-			"other externs.",
+			"other externs. In a kernel that owns its launch (a standalone `__global__` kernel, or one of unknown launch) " +
+			"only a barrier both core types' guarded branches reach is reported: a helper or a macro that the cube's branch " +
+			"(`if ASCEND_IS_AIC`, through its callers) and the vector's branch both use as their fence. There an unguarded " +
+			"barrier may sit in vector code the launch keeps off the cube, and a barrier each branch calls on its own may " +
+			"order that core type alone on purpose (cube split-K partials, vector row sums).",
 		Why: "`template <bool isAIVOnly = true> void SyncAll()`: the default orders the vector cores only, while the cube " +
 			"cores run a cube-only barrier. Nothing orders cube against vector, so GM written by the vector phase is read " +
 			"early by the cube (wrong data), and if another path calls `SyncAll<false>()` the kernel hangs (507018). " +
@@ -45,8 +49,13 @@ var SyncAllAIVOnly = register(&analysis.Analyzer{
 			"that) makes the rest vector-only and the call correct. After a macro extern-lsp cannot read (its definition " +
 			"is in no file of the extern, or a use of a pasting macro whose expansion it could not read whole or that " +
 			"returns) or a condition on an unknown template argument, the fix is offered as unsafe: " +
-			"if the cube already left there, `SyncAll<false>()` would wait for it forever.",
+			"if the cube already left there, `SyncAll<false>()` would wait for it forever. In a kernel that owns its launch " +
+			"the fix is unsafe too: the cross-core barrier needs the FFTS base the kernel sets itself (`SetSyncBaseAddr`).",
 		Guide: "§5",
+		Applies: "Whole on units the pypto/simpler runtime calls per task (entries an `@pl.jit.extern` stub links, " +
+			"runtime-ABI kernels, kernels a runtime kernel configuration names). On standalone `__global__` kernels and " +
+			"units of unknown launch, only where both core types' guarded branches use the barrier as their fence. " +
+			"Not on CPU-simulator or host-only code.",
 	},
 	Run: runSyncAllAIVOnly,
 })
@@ -56,6 +65,7 @@ func runSyncAllAIVOnly(pass *analysis.Pass) {
 		return
 	}
 	dead := deadConstexprs(pass.Consts)
+	cores := &coresMemo{pass: pass}
 	for _, n := range pass.Nodes("call_expression") {
 		if pass.Stopped() {
 			return
@@ -85,6 +95,17 @@ func runSyncAllAIVOnly(pass *analysis.Pass) {
 		sev := analysis.Severity(0)
 		msg := written + " is the vector-only barrier (isAIVOnly=true) but the cube core of this mixed extern compiles it: " +
 			"nothing orders cube against vector and the kernel can hang; use `SyncAll<false>()`"
+		runtime := pass.CompiledUnder(n.Start, analysis.PremiseRuntime)
+		if !runtime {
+			// A kernel that owns its launch: only a barrier both core
+			// types' own branches reach is a phase fence between them.
+			if !cores.bothBranches(pass.File, n) {
+				continue
+			}
+			msg = written + " is the vector-only barrier (isAIVOnly=true), yet both the cube's and the vector's branches of this " +
+				"mixed kernel call it as their fence: each core type runs its own barrier, nothing orders cube against vector " +
+				"(the later phase reads GM the other has not written); use `SyncAll<false>()`"
+		}
 		if cond := unevaluableConstexpr(pass, n); cond != nil {
 			sev = analysis.SeverityInfo
 			msg = written + " is the vector-only barrier; it sits under `if constexpr " + cond.Text() +
@@ -105,7 +126,9 @@ func runSyncAllAIVOnly(pass *analysis.Pass) {
 			title = "Replace with `" + prefix + "SyncAll<false>()` and declare `dual_aiv_dispatch=True`"
 		}
 		applicability := analysis.Safe
-		if viaDefault != "" {
+		if viaDefault != "" || !runtime {
+			// A kernel owning its launch may not have set the FFTS base the
+			// cross-core barrier needs (SetSyncBaseAddr).
 			// The helper's other callers, if any appear, would get the
 			// cross-core barrier too.
 			applicability = analysis.Unsafe
@@ -118,7 +141,7 @@ func runSyncAllAIVOnly(pass *analysis.Pass) {
 			Fixes:    []analysis.Fix{{Title: title, Applicability: applicability, Edits: edits}},
 		})
 	}
-	reportBarrierMacros(pass, dead)
+	reportBarrierMacros(pass, dead, cores)
 }
 
 // vectorOnlySyncAll finds a vector-only hardware barrier in a macro body:
@@ -129,23 +152,44 @@ var vectorOnlySyncAll = regexp.MustCompile(`(?:\bAscendC\s*::\s*|[^:\w]|^)SyncAl
 // body is the vector-only barrier (`#define PHASE_BARRIER()
 // AscendC::SyncAll()`) where the cube compiles them: each use is the call
 // itself. The macro may serve other externs, so no fix rewrites it.
-func reportBarrierMacros(pass *analysis.Pass, dead *shallowUpward[bool]) {
+func reportBarrierMacros(pass *analysis.Pass, dead *shallowUpward[bool], cores *coresMemo) {
 	for name, ms := range pass.Reach().Macros().ByName {
 		if len(ms) != 1 || !strings.Contains(ms[0].Body, "SyncAll") || !vectorOnlySyncAll.MatchString(ms[0].Body) {
 			continue
 		}
-		for _, use := range macroUses(pass, ms[0]) {
+		uses := macroUses(pass, ms[0])
+		// Where the kernel owns its launch, the macro is a phase fence
+		// only when the cube's and the vector's branches both use it.
+		var guarded grammar.Cores
+		for _, use := range uses {
+			if !pass.CompiledUnder(use.Start, analysis.PremiseRuntime) && !dead.Of(use) {
+				guarded |= cores.guardedCores(pass.File, use, 0)
+			}
+		}
+		for _, use := range uses {
 			if pass.Cores(use)&grammar.AIC == 0 || dead.Of(use) {
 				continue
 			}
-			pass.Report(analysis.Diagnostic{
-				Start: use.Start, End: use.End,
-				Message: "`" + name + "` expands to `" + strings.TrimSpace(ms[0].Body) + "`, the vector-only barrier (isAIVOnly=true), but the " +
-					"cube core of this mixed extern compiles it: nothing orders cube against vector and the kernel can hang; " +
-					"make the macro `SyncAll<false>()`",
-			})
+			msg := "`" + name + "` expands to `" + strings.TrimSpace(ms[0].Body) + "`, the vector-only barrier (isAIVOnly=true), but the " +
+				"cube core of this mixed extern compiles it: nothing orders cube against vector and the kernel can hang; " +
+				"make the macro `SyncAll<false>()`"
+			if !pass.CompiledUnder(use.Start, analysis.PremiseRuntime) {
+				if guarded != grammar.Both || cores.guardedCores(pass.File, use, 0) == grammar.None {
+					continue
+				}
+				msg = "`" + name + "` expands to `" + strings.TrimSpace(ms[0].Body) + "`, the vector-only barrier (isAIVOnly=true), yet both " +
+					"the cube's and the vector's branches of this mixed kernel use it as their fence: each core type runs its own " +
+					"barrier, nothing orders cube against vector; make the macro `SyncAll<false>()`"
+			}
+			pass.Report(analysis.Diagnostic{Start: use.Start, End: use.End, Message: msg})
 		}
 	}
+}
+
+// bothBranches reports whether the cube's and the vector's guarded
+// branches both reach n (coresMemo.guardedCores).
+func (m *coresMemo) bothBranches(f *grammar.File, n *grammar.Node) bool {
+	return m.guardedCores(f, n, 0) == grammar.Both
 }
 
 // defaultedAIVOnly reads a SyncAll template argument that names a template
