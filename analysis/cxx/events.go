@@ -1717,6 +1717,97 @@ type walkCtx struct {
 	top  bool          // walking the entry's own body
 	site *grammar.Node // the entry-body call being followed (nil at top)
 	exit func(n *grammar.Node, st []uint8)
+	// binds are the callee's parameters the call being followed passes a
+	// constant (`ProcessToken(t, false, false)`), never assigned in its
+	// body: a branch on them that this call cannot take is not walked.
+	binds map[string][]int64
+	bound *Resolver // a.r knowing binds, made on first use
+}
+
+// paramBinds returns the constant arguments call n passes to d's
+// parameters that d's body never assigns, by name; the caller's own
+// bindings carry through (`Step(waitPrev)` inside a followed call).
+func (a *eventAnalysis) paramBinds(n *grammar.Node, d FuncDef, wc *walkCtx) map[string][]int64 {
+	c, ok := AsCall(n)
+	if !ok || len(c.Args) == 0 {
+		return nil
+	}
+	var out map[string][]int64
+	params := Params(d.Node)
+	for i, arg := range c.Args {
+		if i >= len(params) || params[i].Name == "" || params[i].Pointer || strings.Contains(params[i].TypeText, "&") {
+			continue
+		}
+		arg = Unparen(arg)
+		var v int64
+		switch {
+		case arg.Kind() == "identifier" && wc != nil && len(wc.binds[arg.Text()]) == 1:
+			v = wc.binds[arg.Text()][0]
+		case arg.Kind() == "true" || arg.Kind() == "false" || arg.Kind() == "number_literal":
+			x, ok := a.r.Eval(arg)
+			if !ok {
+				continue
+			}
+			v = x
+		default:
+			continue
+		}
+		if assignsName(d.Body(), params[i].Name) {
+			continue
+		}
+		if out == nil {
+			out = map[string][]int64{}
+		}
+		out[params[i].Name] = []int64{v}
+	}
+	return out
+}
+
+// assignsName reports whether body assigns or steps the variable name.
+func assignsName(body *grammar.Node, name string) bool {
+	if body == nil {
+		return false
+	}
+	found := false
+	body.Walk(func(m *grammar.Node) bool {
+		if found {
+			return false
+		}
+		var target *grammar.Node
+		switch m.Kind() {
+		case "assignment_expression":
+			target = m.ChildByField("left")
+		case "update_expression":
+			target = m.ChildByField("argument")
+		}
+		if target != nil && Unparen(target).Kind() == "identifier" && Unparen(target).Text() == name {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// boundCond evaluates a plain if's condition under the followed call's
+// constant arguments: ok when it depends on them and they decide it.
+func (a *eventAnalysis) boundCond(cond *grammar.Node, wc *walkCtx) (int64, bool) {
+	if wc == nil || len(wc.binds) == 0 {
+		return 0, false
+	}
+	named := false
+	cond.Walk(func(m *grammar.Node) bool {
+		if m.Kind() == "identifier" && wc.binds[m.Text()] != nil {
+			named = true
+		}
+		return !named
+	})
+	if !named {
+		return 0, false
+	}
+	if wc.bound == nil {
+		wc.bound = a.r.Bind(wc.binds)
+	}
+	return wc.bound.Eval(cond)
 }
 
 func (a *eventAnalysis) runEntry(f *grammar.File, fn *grammar.Node) {
@@ -1941,16 +2032,18 @@ func (a *eventAnalysis) walkIfChain(f *grammar.File, n *grammar.Node, st []uint8
 			}
 			return unionWalk(acc, out)
 		}
-		if n.ChildOfKind("constexpr") != nil {
-			if v, ok := a.r.Eval(cond); ok {
-				if v != 0 {
-					return unionWalk(acc, a.walk(f, cons, s, wc))
-				}
-				if alt != nil {
-					return unionWalk(acc, a.walk(f, alt, s, wc))
-				}
-				return unionWalk(acc, walkOut{n: s})
+		v, ok := a.boundCond(cond, wc)
+		if !ok && n.ChildOfKind("constexpr") != nil {
+			v, ok = a.r.Eval(cond)
+		}
+		if ok {
+			if v != 0 {
+				return unionWalk(acc, a.walk(f, cons, s, wc))
 			}
+			if alt != nil {
+				return unionWalk(acc, a.walk(f, alt, s, wc))
+			}
+			return unionWalk(acc, walkOut{n: s})
 		}
 		acc = unionWalk(acc, a.walk(f, cons, s, wc))
 		if alt == nil {
@@ -2014,7 +2107,7 @@ func (a *eventAnalysis) walkCall(f *grammar.File, n *grammar.Node, st []uint8, w
 	}
 	act := a.acts[len(a.acts)-1]
 	if !a.replaying {
-		out := a.followDefs(f, n, defs, 0, nil, st, site)
+		out := a.followDefs(f, n, defs, 0, nil, st, site, wc)
 		act.logCall(out)
 		return out
 	}
@@ -2025,7 +2118,7 @@ func (a *eventAnalysis) walkCall(f *grammar.File, n *grammar.Node, st []uint8, w
 	// since, and the walk goes on from there.
 	a.replaying = false
 	a.walkBusy[defs[act.def].Node] = false
-	out := a.followDefs(f, n, defs, act.def+1, unionState(act.partial, a.childOut), st, site)
+	out := a.followDefs(f, n, defs, act.def+1, unionState(act.partial, a.childOut), st, site, wc)
 	act.logCall(out)
 	return out
 }
@@ -2057,17 +2150,18 @@ func (a *eventAnalysis) replayCall(act *walkAct) []uint8 {
 // followDefs walks call n's definitions defs[from:] from st, joining what
 // they leave to out. Each callee walked is a walkAct of its own; past
 // maxWalkDepth of them in this attempt, the walk unwinds (settleWalk).
-func (a *eventAnalysis) followDefs(f *grammar.File, n *grammar.Node, defs []FuncDef, from int, out, st []uint8, site *grammar.Node) []uint8 {
+func (a *eventAnalysis) followDefs(f *grammar.File, n *grammar.Node, defs []FuncDef, from int, out, st []uint8, site *grammar.Node, wc *walkCtx) []uint8 {
 	for j := from; j < len(defs); j++ {
 		d := defs[j]
-		body, past := a.enterCall(f, n, d, st)
+		binds := a.paramBinds(n, d, wc)
+		body, past := a.enterCall(f, n, d, st, binds)
 		if body == nil {
 			out = unionState(out, past)
 			continue
 		}
 		act := a.acts[len(a.acts)-1]
 		act.def, act.partial = j, out
-		child := &walkAct{f: d.File, body: body, st: st, wc: &walkCtx{site: site}}
+		child := &walkAct{f: d.File, body: body, st: st, wc: &walkCtx{site: site, binds: binds}}
 		if len(a.acts) > maxWalkDepth {
 			panic(deepWalk{child})
 		}
@@ -2178,7 +2272,7 @@ func (a *eventAnalysis) settleWalk(root *walkAct) walkOut {
 // it returns d's body, marked walked in st and busy, or nil and the state
 // after the call without following it. Out of walkCall, which recurses:
 // the decision's locals are not in its frame.
-func (a *eventAnalysis) enterCall(f *grammar.File, n *grammar.Node, d FuncDef, st []uint8) (body *grammar.Node, past []uint8) {
+func (a *eventAnalysis) enterCall(f *grammar.File, n *grammar.Node, d FuncDef, st []uint8, binds map[string][]int64) (body *grammar.Node, past []uint8) {
 	if d.File == f && d.Node.Contains(n) || a.walkBusy[d.Node] {
 		return nil, st
 	}
@@ -2187,6 +2281,10 @@ func (a *eventAnalysis) enterCall(f *grammar.File, n *grammar.Node, d FuncDef, s
 		return nil, st
 	}
 	key := stateKey(d.Node, st)
+	if len(binds) > 0 {
+		// Another call's constants may walk other branches.
+		key.st += bindsKey(binds)
+	}
 	if a.walked[key] {
 		// This context was followed already: its findings are in.
 		return nil, apply(st, a.summary(d))
@@ -2247,6 +2345,20 @@ func (a *eventAnalysis) walkOp(f *grammar.File, site, n *grammar.Node, op *Event
 type walkKey struct {
 	fn *grammar.Node
 	st string
+}
+
+// bindsKey spells a followed call's constant arguments, in name order.
+func bindsKey(binds map[string][]int64) string {
+	names := make([]string, 0, len(binds))
+	for k := range binds {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, k := range names {
+		fmt.Fprintf(&b, "|%s=%d", k, binds[k][0])
+	}
+	return b.String()
 }
 
 func stateKey(fn *grammar.Node, st []uint8) walkKey {
