@@ -81,6 +81,9 @@ type Resolver struct {
 	// plain: read once, not at every use of a name defined thousands of
 	// times.
 	spaces *sync.Map
+	// templates are the type aliases naming a class template instance
+	// (`using Flags = Ring<8>;`), by alias name.
+	templates map[string][]*grammar.Node
 }
 
 // nameSpaces are the innermost namespaces of a name's definitions, in
@@ -185,7 +188,7 @@ func (r *Resolver) Bind(vals map[string][]int64) *Resolver {
 	for k, v := range vals {
 		b[k] = v
 	}
-	return &Resolver{defs: r.defs, bound: b, known: &sync.Map{}, plain: r.plain, locals: r.locals, spaces: r.spaces}
+	return &Resolver{defs: r.defs, bound: b, known: &sync.Map{}, plain: r.plain, locals: r.locals, spaces: r.spaces, templates: r.templates}
 }
 
 // NewResolver indexes the constants of files; earlier files win on
@@ -224,6 +227,9 @@ type FileConsts struct {
 	// in source order: JoinConsts values them.
 	enums []*Def
 	count int
+	// templates are the aliases of class template instances the file
+	// declares (Resolver.templates).
+	templates map[string][]*grammar.Node
 }
 
 // IndexConsts indexes the constants f defines.
@@ -315,6 +321,22 @@ func IndexConsts(f *grammar.File) *FileConsts {
 			if name != nil && val != nil {
 				add(&Def{Name: name.Text(), File: f, Decl: n, Text: MacroValue(val.Text())})
 			}
+		case "alias_declaration", "type_definition":
+			// `using Flags = Ring<8>;`, `typedef Ring<8> Flags;`
+			name, t := n.ChildByField("name"), n.ChildByField("type")
+			if n.Kind() == "type_definition" {
+				name = n.ChildByField("declarator")
+			}
+			if t != nil && t.Kind() == "type_descriptor" {
+				t = t.ChildByField("type")
+			}
+			if name == nil || t == nil || t.Kind() != "template_type" {
+				continue
+			}
+			if fc.templates == nil {
+				fc.templates = map[string][]*grammar.Node{}
+			}
+			fc.templates[name.Text()] = append(fc.templates[name.Text()], t)
 		}
 	}
 	return fc
@@ -328,12 +350,19 @@ func JoinConsts(parts ...*FileConsts) *Resolver {
 	for _, p := range parts {
 		n += len(p.defs)
 	}
-	plain := &sync.Map{}
-	r := &Resolver{defs: make(map[string][]*Def, n), known: plain, plain: plain, locals: &sync.Map{}, spaces: &sync.Map{}}
+	// Names that read an unknown one are kept apart from plain: a
+	// resolver Bind makes may know it (a class template's parameter).
+	r := &Resolver{defs: make(map[string][]*Def, n), known: &sync.Map{}, plain: &sync.Map{}, locals: &sync.Map{}, spaces: &sync.Map{}}
 	for _, p := range parts {
 		for name, ds := range p.defs {
 			// Never appended to in place: the parts are shared.
 			r.defs[name] = append(r.defs[name], ds...)
+		}
+		for name, ts := range p.templates {
+			if r.templates == nil {
+				r.templates = map[string][]*grammar.Node{}
+			}
+			r.templates[name] = append(r.templates[name], ts...)
 		}
 	}
 	var valued map[*Def]*Def
@@ -462,6 +491,9 @@ func (r *Resolver) evalAll(n *grammar.Node) []int64 {
 			return r.evalAll(c[0])
 		}
 	case "identifier", "qualified_identifier", "field_identifier", "type_identifier":
+		if vs, ok := r.evalTemplateMember(n); ok {
+			return vs
+		}
 		if vs, ok := r.evalScoped(n); ok {
 			return vs
 		}
@@ -591,6 +623,10 @@ func (r *Resolver) evalName(name string) []int64 {
 	}
 	defs := r.Lookup(name)
 	if len(defs) == 0 {
+		// Unknown here, it may be a parameter another context binds (a
+		// class template's, valued through `Ring<8>::kReady`): what
+		// reads it is not shared with the resolvers Bind makes.
+		r.readBound = true
 		return nil
 	}
 	if len(defs) == 1 && defs[0].Node == nil {
@@ -700,6 +736,96 @@ func (r *Resolver) evalScoped(n *grammar.Node) ([]int64, bool) {
 		return nil, false
 	}
 	return out.values(), true
+}
+
+// evalTemplateMember evaluates a class template's constant member named
+// through an instance, `Ring<8>::kReady` (`static constexpr int kReady =
+// kBase + 4;` in `template <int kBase, int kSlots = 2> struct Ring`): the
+// member's definition with the class's parameters bound to the arguments
+// written, else to their defaults. ok is false for other names, and when
+// no definition of the member is in a class template of that name.
+func (r *Resolver) evalTemplateMember(n *grammar.Node) ([]int64, bool) {
+	if n.Kind() != "qualified_identifier" {
+		return nil, false
+	}
+	scope, member := n.ChildByField("scope"), n.ChildByField("name")
+	if scope == nil || member == nil || member.Kind() != "identifier" {
+		return nil, false
+	}
+	if scope.Kind() != "template_type" {
+		// An alias of one instance: `using Flags = Ring<8>; Flags::kReady`.
+		ts := r.templates[scope.Text()]
+		if len(ts) != 1 {
+			return nil, false
+		}
+		scope = ts[0]
+	}
+	cls := scope.ChildByField("name")
+	if cls == nil {
+		return nil, false
+	}
+	var args []*grammar.Node
+	if al := scope.ChildByField("arguments"); al != nil {
+		args = al.NamedChildren()
+	}
+	var out valueSet
+	found := false
+	for _, d := range r.Lookup(member.Text()) {
+		spec := templateClassOf(d, BaseName(cls.Text()))
+		if spec == nil || d.Node == nil {
+			continue
+		}
+		found = true
+		binds := map[string][]int64{}
+		for i, tp := range templateParams(spec) {
+			var vs []int64
+			switch {
+			case i < len(args):
+				vs = r.evalAll(args[i])
+			case tp.def != nil:
+				vs = r.Bind(binds).evalAll(tp.def)
+			}
+			if len(vs) == 1 && tp.name != "" {
+				binds[tp.name] = vs
+			}
+		}
+		b := r.Bind(binds)
+		b.depth = r.depth
+		vs := b.evalAll(d.Node)
+		if len(vs) == 0 {
+			return nil, false
+		}
+		for _, v := range vs {
+			if !out.add(v) {
+				return nil, false
+			}
+		}
+	}
+	if !found {
+		return nil, false
+	}
+	return out.values(), true
+}
+
+// templateClassOf returns the class or struct of a class template named
+// cls that declares constant d as a member, or nil.
+func templateClassOf(d *Def, cls string) *grammar.Node {
+	if d.Decl == nil {
+		return nil
+	}
+	for p := d.Decl.Parent(); p != nil; p = p.Parent() {
+		switch p.Kind() {
+		case "class_specifier", "struct_specifier":
+			name := p.ChildByField("name")
+			if name == nil || name.Text() != cls || p.Parent() == nil || p.Parent().Kind() != "template_declaration" {
+				return nil
+			}
+			return p
+		case "function_definition", "compound_statement", "translation_unit":
+			return nil
+		}
+	}
+	return nil
 }
 
 // namespacesOf reads the namespaces of a name's definitions, once per

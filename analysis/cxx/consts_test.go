@@ -179,3 +179,50 @@ void f() {
 		t.Errorf("got %v, want %v", got, want)
 	}
 }
+
+// A class template's constant member named through an instance is valued
+// with the class's parameters bound to the arguments written, else to their
+// defaults; unbound, it stays unknown.
+func TestResolverTemplateMember(t *testing.T) {
+	src := `constexpr int kFlagBase = 8;
+template <int kBase, int kSlots = 2>
+struct Ring {
+  static constexpr int kReady = kBase + kSlots * 2;
+  static constexpr int kFree = kReady + 1;
+};
+template <typename T, int kLine = 64>
+class Pad { public: static constexpr int kWords = kLine / 4; };
+struct Plain { static constexpr int kFree = 3; };
+using Flags = Ring<kFlagBase, 1>;
+typedef Pad<int, 128> Wide;
+void f() {
+  use(Ring<kFlagBase>::kReady);
+  use(Ring<4, 1>::kFree);
+  use(Pad<float>::kWords);
+  use(Ring<>::kReady);
+  use(kReady);
+  use(Flags::kFree);
+  use(Wide::kWords);
+}
+`
+	f, err := grammar.ParseFile(context.Background(), nil, "f.cpp", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewResolver(f)
+	want := []string{"[12]", "[7]", "[16]", "[]", "[]", "[11]", "[32]"}
+	i := 0
+	for j := range f.Tree.Nodes {
+		c, ok := AsCall(&f.Tree.Nodes[j])
+		if !ok || c.Name != "use" {
+			continue
+		}
+		if got := fmt.Sprint(r.EvalAll(c.Args[0])); i < len(want) && got != want[i] {
+			t.Errorf("%s = %s, want %s", c.Args[0].Text(), got, want[i])
+		}
+		i++
+	}
+	if i != len(want) {
+		t.Errorf("saw %d calls, want %d", i, len(want))
+	}
+}
