@@ -1,6 +1,7 @@
 package cxx
 
 import (
+	"bytes"
 	"slices"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -560,7 +561,9 @@ func FlagSites(ff FileFacts, files []*grammar.File, r *Resolver) []FlagSite {
 		}
 		name := FunctionName(w)
 		tparams, params := templateParams(w), Params(w)
-		if name == "" || !mentionsAny(s.Node, tparams, params) {
+		cls := ClassTemplateOf(w)
+		ctparams := templateParams(cls)
+		if name == "" || !mentionsAny(s.Node, append(slices.Clip(tparams), ctparams...), params) {
 			continue
 		}
 		var sites []wrapperSite
@@ -575,12 +578,136 @@ func FlagSites(ff FileFacts, files []*grammar.File, r *Resolver) []FlagSite {
 			if site.File == s.File && w.Contains(site.Call.Node) || len(site.Call.Args) > len(params) || len(site.Call.TArgs) > len(tparams) {
 				continue
 			}
-			if ws, ok := instantiate(s, w, tparams, params, site, r); ok {
+			var classVals map[string][]int64
+			if cls != nil {
+				// A method of a class template: the instance the site
+				// calls it on gives the class's parameters.
+				args, ok := InstanceArgs(files, site.Call, cls, r)
+				if !ok {
+					continue
+				}
+				classVals = BindClassTemplate(cls, args, r)
+			}
+			if ws, ok := instantiate(s, w, tparams, params, site, classVals, r); ok {
 				out = append(out, ws)
 			}
 		}
 	}
 	return out
+}
+
+// ClassTemplateOf returns the class template whose body defines method w
+// (the class_specifier under a template_declaration), or nil.
+func ClassTemplateOf(w *grammar.Node) *grammar.Node {
+	cls := w.Ancestor("class_specifier", "struct_specifier")
+	if cls == nil || cls.Parent() == nil || cls.Parent().Kind() != "template_declaration" {
+		return nil
+	}
+	return cls
+}
+
+// InstanceArgs returns the template arguments of the instance of class
+// template cls a call calls its method on: `Ring<12>::Set()`, an
+// alias of one instance (`using R = Ring<12>; R::Set()`), or an object or
+// member declared in the files as one instance (`Ring<12> ring_;` then
+// `ring_.Set()`). ok is false when the site names no such instance, or
+// names several.
+func InstanceArgs(files []*grammar.File, call Call, cls *grammar.Node, r *Resolver) ([]*grammar.Node, bool) {
+	name := cls.ChildByField("name")
+	if name == nil {
+		return nil, false
+	}
+	clsName := BaseName(name.Text())
+	argsOf := func(t *grammar.Node) ([]*grammar.Node, bool) {
+		if t != nil && t.Kind() == "template_type" {
+			if n := t.ChildByField("name"); n != nil && BaseName(n.Text()) == clsName {
+				if al := t.ChildByField("arguments"); al != nil {
+					return al.NamedChildren(), true
+				}
+				return nil, true
+			}
+		}
+		return nil, false
+	}
+	var scopeT *grammar.Node
+	// The scope next to the method's name: `cv::Ready::Post` is Ready.
+	for fn := call.Node.ChildByField("function"); fn != nil && fn.Kind() == "qualified_identifier"; fn = fn.ChildByField("name") {
+		scopeT = fn.ChildByField("scope")
+	}
+	if scopeT != nil {
+		if scopeT.Kind() != "template_type" {
+			if ts := r.templates[scopeT.Text()]; len(ts) == 1 {
+				scopeT = ts[0]
+			}
+		}
+		return argsOf(scopeT)
+	}
+	recv := call.Receiver
+	if recv == nil {
+		return nil, false
+	}
+	if recv.Kind() == "field_expression" {
+		recv = recv.ChildByField("field") // this->ring_
+	}
+	if recv == nil || recv.Kind() != "identifier" && recv.Kind() != "field_identifier" {
+		return nil, false
+	}
+	var found []*grammar.Node
+	seen := ""
+	for _, f := range files {
+		if !bytes.Contains(f.Src, []byte(recv.Text())) {
+			continue
+		}
+		for _, d := range slices.Concat(f.Tree.OfKind("declaration"), f.Tree.OfKind("field_declaration")) {
+			t := d.ChildByField("type")
+			args, ok := argsOf(t)
+			if !ok {
+				if t == nil || r.templates[t.Text()] == nil || len(r.templates[t.Text()]) != 1 {
+					continue
+				}
+				if args, ok = argsOf(r.templates[t.Text()][0]); !ok {
+					continue
+				}
+			}
+			for _, decl := range d.ChildrenByField("declarator") {
+				if DeclaredName(decl) != recv.Text() {
+					continue
+				}
+				key := ""
+				for _, a := range args {
+					key += a.Text() + ","
+				}
+				if found != nil && key != seen {
+					return nil, false // instances of different arguments
+				}
+				found, seen = args, key
+				if found == nil {
+					found = []*grammar.Node{}
+				}
+			}
+		}
+	}
+	return found, found != nil
+}
+
+// BindClassTemplate values class template cls's parameters from the
+// arguments of an instance, the rest from their defaults.
+func BindClassTemplate(cls *grammar.Node, args []*grammar.Node, r *Resolver) map[string][]int64 {
+	vals := map[string][]int64{}
+	for i, tp := range templateParams(cls) {
+		if tp.name == "" {
+			continue
+		}
+		switch {
+		case i < len(args):
+			vals[tp.name] = r.EvalAll(args[i])
+		case tp.def != nil:
+			vals[tp.name] = r.Bind(vals).EvalAll(tp.def)
+		default:
+			vals[tp.name] = nil
+		}
+	}
+	return vals
 }
 
 // wrapperSite is a call of a flag call's wrapper.
@@ -667,8 +794,11 @@ func mentionsAny(n *grammar.Node, tparams []templateParam, params []Param) bool 
 // instantiate decodes the wrapper's flag call inner at one call site: the
 // wrapper's template parameters and arguments bound to the site's values,
 // then its local variables initialised before the flag call.
-func instantiate(inner FlagSite, w *grammar.Node, tparams []templateParam, params []Param, site wrapperSite, r *Resolver) (FlagSite, bool) {
+func instantiate(inner FlagSite, w *grammar.Node, tparams []templateParam, params []Param, site wrapperSite, classVals map[string][]int64, r *Resolver) (FlagSite, bool) {
 	vals := map[string][]int64{}
+	for k, v := range classVals {
+		vals[k] = v
+	}
 	for i, tp := range tparams {
 		if tp.name == "" {
 			continue

@@ -377,7 +377,39 @@ func wrapperFlagCalls(pass *analysis.Pass, calls []cxx.FlagCall) (out []cxx.Flag
 		}
 		id := cxx.Unparen(fc.IDNode)
 		fn := cxx.EnclosingFunction(fc.Node)
-		if id == nil || id.Kind() != "identifier" || fn == nil || fn.Kind() != "function_definition" {
+		if id == nil || fn == nil || fn.Kind() != "function_definition" {
+			continue
+		}
+		if cls := cxx.ClassTemplateOf(fn); cls != nil {
+			// A method of a class template whose id reads the class's
+			// parameters (`Channel<12>::Set()`, `ring_.Set()`).
+			for _, n := range pass.Closure().Calls(pass.File).Named(cxx.FunctionName(fn)) {
+				c, ok := cxx.AsCall(n)
+				if !ok || fn.Contains(n) {
+					continue
+				}
+				args, ok := cxx.InstanceArgs(pass.Reach().Files, c, cls, pass.Consts)
+				if !ok {
+					continue
+				}
+				w := *fc
+				w.Node, w.IDNode = n, nil
+				w.Flags = pass.Consts.Bind(cxx.BindClassTemplate(cls, args, pass.Consts)).EvalAll(fc.IDNode)
+				if fc.IDInCfg {
+					raw := w.Flags
+					w.Flags = nil
+					for _, v := range raw {
+						w.Flags = appendID(w.Flags, (v>>8)&0xF)
+					}
+				}
+				if len(w.Flags) > 0 {
+					out = append(out, w)
+					inner = append(inner, fc)
+				}
+			}
+			continue
+		}
+		if id.Kind() != "identifier" {
 			continue
 		}
 		params := cxx.Params(fn)
