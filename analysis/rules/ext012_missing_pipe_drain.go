@@ -472,7 +472,9 @@ func hasLivePipe(funcs *cxx.Funcs, fn *grammar.Node, cores func(*grammar.Node) g
 	destroyed := map[string]bool{}
 	ds := body.Descendants()
 	for i := range ds {
-		if c, ok := cxx.AsCall(&ds[i]); ok && c.Name == "Destroy" && c.Receiver != nil {
+		// Only this core's: `#if __DAV_C220_CUBE__ TPipe pipe; pipe.Destroy();
+		// #else TPipe pipe; ...` keeps the vector's pipe live.
+		if c, ok := cxx.AsCall(&ds[i]); ok && c.Name == "Destroy" && c.Receiver != nil && cores(&ds[i])&core != 0 {
 			destroyed[c.Receiver.Text()] = true
 		}
 	}
@@ -562,7 +564,7 @@ func (d *drainer) pipeBlock(f *grammar.File, n *grammar.Node, at uint32) bool {
 		for _, decl := range c.ChildrenByField("declarator") {
 			// A pipe the block Destroy()s (the create-then-destroy idiom)
 			// has released its events: its destructor is not counted.
-			if name := objectName(decl); name != "" && !destroysIn(n, name) {
+			if name := objectName(decl); name != "" && !destroysIn(n, name, func(c *grammar.Node) bool { return d.pass.Cores(c)&d.core != 0 }) {
 				return true
 			}
 		}
@@ -582,10 +584,11 @@ func objectName(decl *grammar.Node) string {
 	return ""
 }
 
-// destroysIn reports whether block calls `name.Destroy()`.
-func destroysIn(block *grammar.Node, name string) bool {
+// destroysIn reports whether block calls `name.Destroy()` where on
+// reports the call compiled.
+func destroysIn(block *grammar.Node, name string, on func(*grammar.Node) bool) bool {
 	for _, c := range block.Inside(block.Tree().OfKind("call_expression")) {
-		if call, ok := cxx.AsCall(c); ok && call.Name == "Destroy" && call.Receiver != nil && call.Receiver.Text() == name {
+		if call, ok := cxx.AsCall(c); ok && call.Name == "Destroy" && call.Receiver != nil && call.Receiver.Text() == name && on(c) {
 			return true
 		}
 	}
