@@ -27,6 +27,7 @@ include_directories(BEFORE SYSTEM ${EXTRA_INCS} # a comment (with parens)
 		"ops/CMakeLists.txt": `get_filename_component(UP ${CMAKE_CURRENT_SOURCE_DIR}/.. ABSOLUTE)
 target_compile_options(op PRIVATE -I${UP}/flagged "-I ${PROJECT_SOURCE_DIR}/spaced")
 target_include_directories(op PUBLIC $<BUILD_INTERFACE:${UP}/bi> $<INSTALL_INTERFACE:include> rel)
+ascendc_include_directories(op_kernels PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/kinc)
 `,
 		"ops/k/Makefile": "INC := ../../mk\nCFLAGS += -I$(INC) -I$(ASCEND_HOME)/inc\n",
 		"ops/k/k.cpp":    "",
@@ -38,7 +39,7 @@ target_include_directories(op PUBLIC $<BUILD_INTERFACE:${UP}/bi> $<INSTALL_INTER
 		r, _ := filepath.Rel(root, d.Dir)
 		dirs = append(dirs, r)
 	}
-	want := []string{"mk", "flagged", "spaced", "bi", "ops/rel", "listdir", "inc/a", "inc/b c"}
+	want := []string{"mk", "flagged", "spaced", "bi", "ops/rel", "ops/kinc", "listdir", "inc/a", "inc/b c"}
 	if !slices.Equal(dirs, want) {
 		t.Errorf("build dirs of ops/k = %q, want %q", dirs, want)
 	}

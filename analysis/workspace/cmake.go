@@ -261,9 +261,11 @@ func (r *dirReader) cmakeList(src []byte, depth int) {
 				r.dirs = append(r.dirs, sub.dirs...)
 				r.skipped = append(r.skipped, sub.skipped...)
 			}
-		case "include_directories", "target_include_directories":
+		case "include_directories", "target_include_directories", "ascendc_include_directories":
+			// ascendc.cmake's ascendc_include_directories(target ...) adds
+			// a kernel library's folders as target_include_directories does.
 			from := 0
-			if c.name == "target_include_directories" {
+			if c.name != "include_directories" {
 				from = 1
 			}
 			for i := from; i < len(c.args); i++ {
