@@ -56,6 +56,24 @@ func (w *Workspace) BuildIncludeDirs(dir string) ([]BuildDir, []string) {
 	return b.dirs, b.skipped
 }
 
+// NamedBuildDirs returns the include folders the build files of dir and
+// its parents name, whether or not build-includes searches them: what
+// --statistics says a switch would find.
+func (w *Workspace) NamedBuildDirs(dir string) []BuildDir {
+	b := w.buildFolder(Abs(dir), w.rootOf(Abs(dir)))
+	if b == nil {
+		return nil
+	}
+	return b.dirs
+}
+
+// BuildIncludesOff reports whether build-includes is off (SetBuildIncludes).
+func (w *Workspace) BuildIncludesOff() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.noBuildIncludes
+}
+
 // rootOf is the deepest root holding p, or "".
 func (w *Workspace) rootOf(p string) string {
 	root := ""

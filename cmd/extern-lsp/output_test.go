@@ -480,3 +480,20 @@ func TestStatisticsIncludeSources(t *testing.T) {
 		}
 	}
 }
+
+// TestStatisticsIncludesOffBuild: with build-includes off, the includes a
+// folder the build names would resolve are counted as such among the
+// unresolved, so the switch is found from the run that needs it.
+func TestStatisticsIncludesOffBuild(t *testing.T) {
+	dir := copyTree(t, "../../analysis/rules/testdata/includes")
+	cfg := filepath.Join(dir, "proj", "extern-lsp.toml")
+	if err := os.WriteFile(cfg, []byte("build-includes = false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := jsonStatistics(t, dir).counters()
+	// The three kernels their build's folders resolve; the suffix's one
+	// is no build folder's.
+	if got["includes_by_build"] != 0 || got["includes_off_build"] != 3 {
+		t.Errorf("statistics by build %d, in build folders %d; want 0 and 3 (%v)", got["includes_by_build"], got["includes_off_build"], got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -103,7 +104,7 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 	at := func(p string, off uint32) string { return fmt.Sprintf("%s:%d", rel(p), loc.at(p, off).line) }
 	units := map[string]bool{}
 	var analysed, parseErrs, unparsed, unresolved, unevaluatedFiles, binary []string
-	var undefined, unread, templates, ambiguous []string
+	var undefined, unread, templates, ambiguous, offBuild []string
 	bySource := map[workspace.IncludeSource][]string{}
 	buildSkipped := map[string]bool{}
 	var sight analysis.Sight
@@ -164,6 +165,15 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 				unresolved = append(unresolved, place)
 			default:
 				unresolved = append(unresolved, place)
+				if !r.Include.System && ws.BuildIncludesOff() {
+					// A folder the build names holds it: the switch is off.
+					for _, d := range ws.NamedBuildDirs(filepath.Dir(p)) {
+						if st, err := os.Stat(filepath.Join(d.Dir, r.Include.Path)); err == nil && !st.IsDir() {
+							offBuild = append(offBuild, place)
+							break
+						}
+					}
+				}
 			}
 		}
 	}
@@ -230,6 +240,7 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 	}
 	s.add("unresolved_includes", "unresolved #includes", len(unresolved), "quoted includes found in no folder the searches above know, such as CANN or pto-isa headers: their macros and constants are unknown", unresolved)
 	s.add("ambiguous_includes", "  of them ambiguous", len(ambiguous), "several files of the tree end with the include's path and none is nearest the includer: not guessed (name the folder in `include-dirs`)", ambiguous)
+	s.add("includes_off_build", "  in build folders", len(offBuild), "a build file names a folder holding them (`include_directories`, `ascendc_include_directories`, -I), which is searched with `build-includes = true` (off by default) or `-I`", offBuild)
 	var skippedDirs []string
 	for _, e := range slices.Sorted(maps.Keys(buildSkipped)) {
 		// "file:line: entry", the file relative like every path here.
