@@ -1763,7 +1763,8 @@ func (a *eventAnalysis) paramBinds(n *grammar.Node, d FuncDef, wc *walkCtx) map[
 	return out
 }
 
-// assignsName reports whether body assigns or steps the variable name.
+// assignsName reports whether body assigns, steps or takes the address of
+// the variable name.
 func assignsName(body *grammar.Node, name string) bool {
 	if body == nil {
 		return false
@@ -1773,14 +1774,8 @@ func assignsName(body *grammar.Node, name string) bool {
 		if found {
 			return false
 		}
-		var target *grammar.Node
-		switch m.Kind() {
-		case "assignment_expression":
-			target = m.ChildByField("left")
-		case "update_expression":
-			target = m.ChildByField("argument")
-		}
-		if target != nil && Unparen(target).Kind() == "identifier" && Unparen(target).Text() == name {
+		// Assigned, stepped, or its address taken.
+		if t := Unparen(writtenTarget(m)); t != nil && t.Kind() == "identifier" && t.Text() == name {
 			found = true
 		}
 		return !found
