@@ -84,6 +84,20 @@ type Resolver struct {
 	// templates are the type aliases naming a class template instance
 	// (`using Flags = Ring<8>;`), by alias name.
 	templates map[string][]*grammar.Node
+	// arrays are the constant arrays (`kReady[2] = {0, 1}`) and fns the
+	// functions whose body returns one expression, by base name.
+	arrays map[string][]*Def
+	fns    map[string][]*ValueFunc
+}
+
+// ValueFunc is a function whose body is one `return expr;`
+// (`uint16_t ReadyFlag(uint32_t slot) { return kBase + slot; }`): a call
+// of it is its expression with its parameters bound to the arguments.
+type ValueFunc struct {
+	Node   *grammar.Node // the function_definition
+	Ret    *grammar.Node // the returned expression
+	Params []string      // its parameters, then its template parameters
+	Args   int           // how many of Params a call passes
 }
 
 // nameSpaces are the innermost namespaces of a name's definitions, in
@@ -188,7 +202,7 @@ func (r *Resolver) Bind(vals map[string][]int64) *Resolver {
 	for k, v := range vals {
 		b[k] = v
 	}
-	return &Resolver{defs: r.defs, bound: b, known: &sync.Map{}, plain: r.plain, locals: r.locals, spaces: r.spaces, templates: r.templates}
+	return &Resolver{defs: r.defs, bound: b, known: &sync.Map{}, plain: r.plain, locals: r.locals, spaces: r.spaces, templates: r.templates, arrays: r.arrays, fns: r.fns}
 }
 
 // NewResolver indexes the constants of files; earlier files win on
@@ -230,6 +244,9 @@ type FileConsts struct {
 	// templates are the aliases of class template instances the file
 	// declares (Resolver.templates).
 	templates map[string][]*grammar.Node
+	// arrays and fns: Resolver's, the file's own.
+	arrays map[string][]*Def
+	fns    map[string][]*ValueFunc
 }
 
 // IndexConsts indexes the constants f defines.
@@ -256,6 +273,9 @@ func IndexConsts(f *grammar.File) *FileConsts {
 			}
 			name := n.ChildByField("declarator")
 			val := n.ChildByField("value")
+			if fc.addArray(f, n, name, val) {
+				continue
+			}
 			if name == nil || val == nil || name.Kind() != "identifier" && name.Kind() != "field_identifier" {
 				continue
 			}
@@ -275,8 +295,24 @@ func IndexConsts(f *grammar.File) *FileConsts {
 			}
 			name := n.ChildByField("declarator")
 			val := n.ChildByField("default_value")
+			if fc.addArray(f, n, name, val) {
+				continue
+			}
 			if name != nil && val != nil && (name.Kind() == "field_identifier" || name.Kind() == "identifier") {
 				add(&Def{Name: name.Text(), File: f, Node: val, Decl: n})
+			}
+		case "function_definition":
+			if name := ZeroMember(n); name != nil {
+				// `static constexpr uint16_t kReady = 0;` in a class.
+				if isConstDecl(n) {
+					add(&Def{Name: name.Text(), File: f, Decl: n, Value: 0, Impl: true})
+				}
+			} else if vf := valueFunc(n); vf != nil {
+				if fc.fns == nil {
+					fc.fns = map[string][]*ValueFunc{}
+				}
+				name := FunctionName(n)
+				fc.fns[name] = append(fc.fns[name], vf)
 			}
 		case "enumerator_list":
 			next := int64(0)
@@ -363,6 +399,18 @@ func JoinConsts(parts ...*FileConsts) *Resolver {
 				r.templates = map[string][]*grammar.Node{}
 			}
 			r.templates[name] = append(r.templates[name], ts...)
+		}
+		for name, ds := range p.arrays {
+			if r.arrays == nil {
+				r.arrays = map[string][]*Def{}
+			}
+			r.arrays[name] = append(r.arrays[name], ds...)
+		}
+		for name, vfs := range p.fns {
+			if r.fns == nil {
+				r.fns = map[string][]*ValueFunc{}
+			}
+			r.fns[name] = append(r.fns[name], vfs...)
 		}
 	}
 	var valued map[*Def]*Def
@@ -541,6 +589,13 @@ func (r *Resolver) evalAll(n *grammar.Node) []int64 {
 				return []int64{v}
 			}
 		}
+		if op != nil && len(ls) == 0 && len(rs) == 1 && isCounter(n.ChildByField("left")) {
+			// `it % kStages`, `produced & 1`: the slots a ring's counter
+			// steps through.
+			if vs := residues(op.Text(), rs[0]); vs != nil {
+				return vs
+			}
+		}
 		if op == nil || len(ls) == 0 || len(rs) == 0 {
 			return nil
 		}
@@ -587,6 +642,9 @@ func (r *Resolver) evalAll(n *grammar.Node) []int64 {
 				return r.evalAll(a[0])
 			}
 		}
+		return r.evalCall(fn, args)
+	case "subscript_expression":
+		return r.evalSubscript(n)
 	case "initializer_list":
 		if c := n.NamedChildren(); len(c) == 1 {
 			return r.evalAll(c[0])
@@ -1072,4 +1130,229 @@ func isTypeName(s string) bool {
 		return true
 	}
 	return false
+}
+
+// maxResidues bounds the values `n % k` stands for when n is not a
+// constant: a ring of slots, not a hash.
+const maxResidues = 16
+
+// residues are the values of `n % k` (0..k-1) or of a ping-pong or quad
+// parity `n & 1`, `n & 3` for an unknown, non-negative counter n; nil
+// past maxResidues, for a wider mask (`cfg & 0xF` takes a field apart)
+// or another operator.
+func residues(op string, k int64) []int64 {
+	switch {
+	case op == "&" && (k == 1 || k == 3):
+		k++
+	case op != "%":
+		return nil
+	}
+	if k < 1 || k > maxResidues {
+		return nil
+	}
+	out := make([]int64, k)
+	for i := range out {
+		out[i] = int64(i)
+	}
+	return out
+}
+
+// isCounter reports whether n names a variable (`it`, `iter_`,
+// `this->n`): a counter whose residues a ring visits in turn, not a value
+// taken apart (`(cfg >> 8) % 16` is one unknown id, not sixteen).
+func isCounter(n *grammar.Node) bool {
+	n = Unparen(n)
+	if n == nil {
+		return false
+	}
+	switch n.Kind() {
+	case "identifier", "field_expression", "field_identifier":
+		return true
+	}
+	return false
+}
+
+// ZeroMember is the name a class member declaration `T name = 0;` declares,
+// which tree-sitter reads as a pure virtual function without a declarator
+// (`static constexpr uint16_t kReady = 0;`), nil for any other node.
+func ZeroMember(n *grammar.Node) *grammar.Node {
+	if n.Kind() != "function_definition" {
+		return nil
+	}
+	d := n.ChildByField("declarator")
+	if d == nil || d.Kind() != "field_identifier" {
+		return nil
+	}
+	for c := d.NextSibling(); c != nil; c = c.NextSibling() {
+		if c.Kind() == "pure_virtual_clause" {
+			return d
+		}
+	}
+	return nil
+}
+
+// addArray indexes a constant array's initializer (`static constexpr
+// uint16_t kReady[2] = {0, 1};`) and reports whether decl declares one.
+func (fc *FileConsts) addArray(f *grammar.File, decl, name, val *grammar.Node) bool {
+	if name == nil || name.Kind() != "array_declarator" {
+		return false
+	}
+	id := name.ChildByField("declarator")
+	if val == nil || val.Kind() != "initializer_list" || id == nil || (id.Kind() != "identifier" && id.Kind() != "field_identifier") {
+		return true
+	}
+	if fc.arrays == nil {
+		fc.arrays = map[string][]*Def{}
+	}
+	fc.arrays[id.Text()] = append(fc.arrays[id.Text()], &Def{Name: id.Text(), File: f, Node: val, Decl: decl})
+	return true
+}
+
+// valueFunc is the ValueFunc a function definition is, nil when its body is
+// not one return of an expression or its parameters are not all named.
+func valueFunc(fn *grammar.Node) *ValueFunc {
+	name := FunctionName(fn)
+	body := fn.ChildByField("body")
+	if name == "" || body == nil || body.Kind() != "compound_statement" {
+		return nil
+	}
+	var ret *grammar.Node
+	for _, st := range body.NamedChildren() {
+		switch {
+		case st.Kind() == "comment":
+		case ret == nil && st.Kind() == "return_statement" && len(st.NamedChildren()) == 1:
+			ret = st.NamedChildren()[0]
+		default:
+			return nil
+		}
+	}
+	if ret == nil || ret.Kind() == "comment" {
+		return nil
+	}
+	vf := &ValueFunc{Node: fn, Ret: ret}
+	for p := range paramDecls(fn) {
+		name := DeclaredName(p.ChildByField("declarator"))
+		if p.Kind() == "variadic_parameter_declaration" || name == "" {
+			return nil
+		}
+		vf.Params = append(vf.Params, name)
+	}
+	vf.Args = len(vf.Params)
+	for _, tp := range templateParams(fn) {
+		vf.Params = append(vf.Params, tp.name)
+	}
+	return vf
+}
+
+// evalCall values a call of a ValueFunc of the unit: its expression with
+// the parameters bound to the arguments' values (unknown where an
+// argument is not constant, as are the template parameters). Calls of
+// several such functions of one name give the union.
+func (r *Resolver) evalCall(fn, args *grammar.Node) []int64 {
+	name := fn.Text()
+	switch fn.Kind() {
+	case "identifier":
+	case "qualified_identifier", "field_expression":
+		if i := strings.LastIndexAny(name, ":.>"); i >= 0 {
+			name = name[i+1:]
+		}
+	default:
+		return nil
+	}
+	vfs := r.fns[name]
+	if len(vfs) == 0 {
+		return nil
+	}
+	as := args.NamedChildren()
+	var out valueSet
+	matched := false
+	for _, vf := range vfs {
+		if vf.Args != len(as) {
+			continue
+		}
+		vals := make(map[string][]int64, len(vf.Params))
+		for i, p := range vf.Params {
+			if i < len(as) {
+				vals[p] = r.evalAll(as[i])
+			} else {
+				vals[p] = nil
+			}
+		}
+		b := r.Bind(vals)
+		b.depth = r.depth
+		vs := b.evalAll(vf.Ret)
+		if len(vs) == 0 {
+			return nil
+		}
+		matched = true
+		for _, v := range vs {
+			if !out.add(v) {
+				return nil
+			}
+		}
+	}
+	if !matched {
+		return nil
+	}
+	r.readBound = true
+	return out.values()
+}
+
+// evalSubscript values `kReady[i]` of a constant array: the element at
+// each value i has, every element when i is not constant.
+func (r *Resolver) evalSubscript(n *grammar.Node) []int64 {
+	arg := n.ChildByField("argument")
+	if arg == nil || len(n.NamedChildren()) != 2 {
+		return nil
+	}
+	name := arg.Text()
+	switch arg.Kind() {
+	case "identifier", "field_identifier":
+	case "qualified_identifier", "field_expression":
+		if i := strings.LastIndexAny(name, ":.>"); i >= 0 {
+			name = name[i+1:]
+		}
+	default:
+		return nil
+	}
+	defs := r.arrays[name]
+	if len(defs) == 0 {
+		return nil
+	}
+	var idx []int64
+	if list := n.NamedChildren()[1]; list.Kind() == "subscript_argument_list" {
+		if c := list.NamedChildren(); len(c) == 1 {
+			idx = r.evalAll(c[0])
+		} else {
+			return nil
+		}
+	} else {
+		idx = r.evalAll(list)
+	}
+	var out valueSet
+	for _, d := range defs {
+		elems := d.Node.NamedChildren()
+		pick := elems
+		if len(idx) > 0 {
+			pick = pick[:0:0]
+			for _, i := range idx {
+				if i < 0 || i >= int64(len(elems)) {
+					return nil
+				}
+				pick = append(pick, elems[i])
+			}
+		}
+		for _, e := range pick {
+			vs := r.evalAll(e)
+			if len(vs) == 0 {
+				return nil
+			}
+			for _, v := range vs {
+				if !out.add(v) {
+					return nil
+				}
+			}
+		}
+	}
+	return out.values()
 }

@@ -226,3 +226,61 @@ void f() {
 		t.Errorf("saw %d calls, want %d", i, len(want))
 	}
 }
+
+// Flag ids a ring picks per slot: an element of a constant array, a
+// function returning one expression, a slot `it % kStages`, and a class
+// member `= 0` (which tree-sitter reads as a pure virtual clause).
+func TestResolverSlotIDs(t *testing.T) {
+	src := `constexpr int kStages = 3;
+constexpr uint16_t kReady0 = 4, kReady1 = 6;
+struct Ring {
+  static constexpr uint16_t kReady[2] = {0, 1};
+  static constexpr uint16_t kZero = 0;
+  uint32_t count = 0;
+};
+constexpr int kTable[] = {7, kStages + 5, 9};
+int kRuntime[2];
+inline uint16_t ReadyOf(uint32_t slot) { return slot == 0 ? kReady0 : kReady1; }
+inline uint16_t FreeOf(uint32_t slot) { return 11 + slot; }
+inline uint16_t Busy(uint32_t slot) { Log(slot); return slot; }
+template <int N> inline int Shifted(int x) { return N + x; }
+void f(int it, uint32_t slot) {
+  use(Ring::kReady[slot]);
+  use(Ring::kReady[1]);
+  use(kTable[1]);
+  use(kTable[it]);
+  use(kRuntime[0]);
+  use(ReadyOf(slot));
+  use(ReadyOf(1));
+  use(FreeOf(it % kStages));
+  use(Busy(1));
+  use(Shifted<2>(1));
+  use(it % kStages);
+  use(it & 1);
+  use(cfg & 0xF);
+  use((cfg >> 8) % 16);
+  use(it % 64);
+  use(Ring::kZero);
+}
+`
+	f, err := grammar.ParseFile(context.Background(), nil, "f.cpp", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewResolver(f)
+	want := []string{"[0 1]", "[1]", "[8]", "[7 8 9]", "[]", "[4 6]", "[6]", "[11 12 13]", "[]", "[]", "[0 1 2]", "[0 1]", "[]", "[]", "[]", "[0]"}
+	i := 0
+	for j := range f.Tree.Nodes {
+		c, ok := AsCall(&f.Tree.Nodes[j])
+		if !ok || c.Name != "use" {
+			continue
+		}
+		if got := fmt.Sprint(r.EvalAll(c.Args[0])); i < len(want) && got != want[i] {
+			t.Errorf("%s = %s, want %s", c.Args[0].Text(), got, want[i])
+		}
+		i++
+	}
+	if i != len(want) {
+		t.Errorf("saw %d calls, want %d", i, len(want))
+	}
+}

@@ -96,3 +96,50 @@ extern "C" __global__ __aicore__ void ring_unawaited(__gm__ int64_t *args) {
   AscendC::CrossCoreSetFlag<0x2, PIPE_FIX>(kDone);
 #endif
 }
+
+// The ring picks its flag ids per slot: from a constant array, from a
+// helper returning one of two constants, and a class member `= 0`. The
+// vector cores wait for the ids the cube sets, so each store is complete
+// before the task ends.
+struct SlotFlags {
+  static constexpr uint16_t kReady[kSlots] = {0, 1};
+  static constexpr uint16_t kLast = 0;
+};
+
+__aicore__ inline uint16_t FreeOf(uint32_t slot) { return slot == 0 ? kTileFree : kDone; }
+
+extern "C" __global__ __aicore__ void ring_slot_ids(__gm__ int64_t *args) {
+  AscendC::GlobalTensor<float> ring;
+  AscendC::LocalTensor<float> l0c;
+  uint32_t tiles = static_cast<uint32_t>(args[2]);
+#ifdef __DAV_C220_CUBE__
+  for (uint32_t n = 0; n < tiles; ++n) {
+    const uint32_t slot = n % kSlots;
+    if (n >= kSlots) {
+      AscendC::CrossCoreWaitFlag(FreeOf(slot));
+    }
+    AscendC::Fixpipe(ring[slot * 1024], l0c, fixParams);
+    AscendC::CrossCoreSetFlag<0x2, PIPE_FIX>(SlotFlags::kReady[slot]);
+  }
+#endif
+#ifdef __DAV_C220_VEC__
+  for (uint32_t n = 0; n < tiles; ++n) {
+    const uint32_t slot = n % kSlots;
+    AscendC::CrossCoreWaitFlag(SlotFlags::kReady[slot]);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::CrossCoreSetFlag<0x2, PIPE_MTE2>(FreeOf(slot));
+  }
+#endif
+}
+
+extern "C" __global__ __aicore__ void ring_last_tile(__gm__ int64_t *args) {
+  AscendC::GlobalTensor<float> ring;
+  AscendC::LocalTensor<float> l0c;
+#ifdef __DAV_C220_CUBE__
+  AscendC::Fixpipe(ring[4096], l0c, fixParams);
+  AscendC::CrossCoreSetFlag<0x2, PIPE_FIX>(SlotFlags::kLast);
+#endif
+#ifdef __DAV_C220_VEC__
+  AscendC::CrossCoreWaitFlag(SlotFlags::kLast);
+#endif
+}
