@@ -26,7 +26,7 @@ var TPipeOutsideVec = register(&analysis.Analyzer{
 			"AscendC` / `using AscendC::TPipe` or through an alias, `new AscendC::TPipe`, or an object of a class that " +
 			"holds a TPipe member — created in a mixed extern where the cube core compiles it (no core guard, or a " +
 			"cube guard). Silent under a vector-only guard, in AIV-only externs, for `pto::TPipe`, and for the " +
-			"create-then-`Destroy()` idiom (`TPipe pipe; pipe.Destroy();`, also a class member destroyed in the constructor). " +
+			"create-then-`Destroy()` idiom (`TPipe pipe; pipe.Destroy();`, also a class member destroyed in the constructor, and a pipe whose only uses before its `Destroy()` are `InitBuffer` calls handing out cube buffers, with no `M_MTE1` event set or waited in between: catlass's `Arch::Resource`). " +
 			"A function whose every call in the extern's files sits under a vector guard, and code after a cube-only " +
 			"`return` (`if ASCEND_IS_AIC { ...; return; }`), count as vector-only, and so does the branch of an `if constexpr` on a " +
 			"template parameter, the function's or its class's, that only the vector core's calls or declarations instantiate " +
@@ -76,6 +76,11 @@ func runTPipeOutsideVec(pass *analysis.Pass) {
 			return
 		}
 		if s.Idiom || s.Cores&cores.fnCores(s.Fn, 0)&cores.constexprBranch(s.Node, s.Fn)&grammar.AIC == 0 {
+			continue
+		}
+		if s.SetupOnly && !cubeEventsBefore(s) && cubeBuffersOnly(s) {
+			// Cube buffers handed out, then the pipe released before the
+			// cube's own M_MTE1 events: Destroy() waits the preset ones.
 			continue
 		}
 		if !events && !vectorSetupOnCube(pass, cores, s) {
@@ -232,6 +237,73 @@ func (m *coresMemo) callsTaking(fn *grammar.Node, pos int, want bool) grammar.Co
 // s into a vector buffer (`TBuf<TPosition::VECCALC>`, `TQue<VECIN, n>`):
 // vector-only UB setup on a core with no UB, which guide §3 says hangs
 // the cube.
+// cubeEventsBefore reports whether s's function sets or waits an M_MTE1
+// event between the pipe's creation and its Destroy(), where the events
+// its constructor preset are still pending.
+func cubeEventsBefore(s *unit.TPipe) bool {
+	if s.Fn == nil || s.Destroy == nil {
+		return true
+	}
+	for _, c := range s.Fn.Inside(s.Fn.Tree().OfKind("call_expression")) {
+		if c.Start < s.Node.End || c.Start >= s.Destroy.Start {
+			continue
+		}
+		switch cxx.CallName(c) {
+		case "SetFlag", "WaitFlag", "set_flag", "wait_flag":
+			if strings.Contains(c.Text(), "M_MTE1") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cubeBuffersOnly reports whether every InitBuffer call on s's pipe
+// before its Destroy() sets up a buffer its function declares at a cube
+// position (`TBuf<TPosition::A1>`, `TQue<QuePosition::CO1, 1>`).
+func cubeBuffersOnly(s *unit.TPipe) bool {
+	for _, c := range s.Fn.Inside(s.Fn.Tree().OfKind("call_expression")) {
+		if c.Start < s.Node.End || c.Start >= s.Destroy.Start {
+			continue
+		}
+		call, ok := cxx.AsCall(c)
+		if !ok || call.Name != "InitBuffer" || call.Receiver == nil || cxx.Root(call.Receiver) != s.Name {
+			continue
+		}
+		if len(call.Args) == 0 || !cubeBuffer(s.Fn, cxx.Root(call.Args[0])) {
+			return false
+		}
+	}
+	return true
+}
+
+// cubeBuffer reports whether fn declares buffer name at a cube position.
+func cubeBuffer(fn *grammar.Node, name string) bool {
+	for _, d := range fn.Inside(fn.Tree().OfKind("declaration")) {
+		t := d.ChildByField("type")
+		if t == nil || !cubePosition(t.Text()) {
+			continue
+		}
+		for _, dl := range d.ChildrenByField("declarator") {
+			if cxx.DeclaredName(dl) == name || dl.Text() == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cubePosition reports whether a buffer type names an L1, L0 or bias
+// table position.
+func cubePosition(t string) bool {
+	for _, p := range []string{"A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2"} {
+		if strings.Contains(t, "Position::"+p+">") || strings.Contains(t, "Position::"+p+",") {
+			return true
+		}
+	}
+	return false
+}
+
 func vectorSetupOnCube(pass *analysis.Pass, cores *coresMemo, s *unit.TPipe) bool {
 	name, scope := s.Name, s.Fn
 	if s.Member != nil {

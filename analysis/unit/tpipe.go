@@ -28,15 +28,21 @@ type TPipe struct {
 	Member     *grammar.Node
 	MemberFile *grammar.File
 	// Destroy is the first `Destroy()` on it after its creation, in its
-	// function; Idiom is set when nothing else used it before that.
-	Destroy *grammar.Node
-	Idiom   bool
+	// function; Idiom is set when nothing else used it before that, and
+	// SetupOnly when only its InitBuffer calls did (catlass's
+	// Arch::Resource: buffers handed out, then the pipe released).
+	Destroy   *grammar.Node
+	Idiom     bool
+	SetupOnly bool
 }
 
 type pipeClass struct {
 	member    *grammar.Node // field_identifier of the TPipe member
 	file      *grammar.File
 	destroyed bool // the constructor destroys it
+	// copied: a constructor initialises the member from another pipe
+	// (`: pipe_(pipe)`), which the object then shares rather than builds.
+	copied bool
 	// enders are the methods that Destroy() the member in their own body
 	// (`void Done() { pipe_.Destroy(); SyncAll(); }`): an object's pipe
 	// ends where its function calls one.
@@ -127,6 +133,26 @@ func buildTPipes(u *Unit) []*TPipe {
 		classes[cxx.BaseTypeName(cls.ChildByField("name"))] = &pipeClass{member: d, file: fd.f}
 	}
 	if len(classes) > 0 {
+		for _, fi := range collect("field_initializer") {
+			name := fi.n.NamedChildren()
+			if len(name) != 2 || (name[1].Kind() != "argument_list" && name[1].Kind() != "initializer_list") || len(name[1].NamedChildren()) != 1 {
+				continue
+			}
+			fn := fi.n.Ancestor("function_definition")
+			if fn == nil {
+				continue
+			}
+			if pc := classes[cxx.FunctionName(fn)]; pc != nil && name[0].Text() == pc.member.Text() {
+				pc.copied = true
+			}
+		}
+		var specs []*grammar.Node
+		for _, sp := range collect("class_specifier", "struct_specifier") {
+			specs = append(specs, sp.n)
+		}
+		inheritPipes(classes, specs)
+	}
+	if len(classes) > 0 {
 		for _, c := range collect("call_expression") {
 			if cxx.CallName(c.n) != "Destroy" {
 				continue
@@ -193,7 +219,9 @@ func buildTPipes(u *Unit) []*TPipe {
 				}
 			}
 			if s.Destroy != nil && s.Class == "" {
-				s.Idiom = !usedBetween(u.Nodes(file, "identifier"), s.Name, s.Node.End, s.Destroy.Start)
+				ids := u.Nodes(file, "identifier")
+				s.Idiom = !usedBetween(ids, s.Name, s.Node.End, s.Destroy.Start)
+				s.SetupOnly = !s.Idiom && onlyInitBuffer(ids, s.Name, s.Node.End, s.Destroy.Start)
 			}
 		}
 		sites = append(sites, s)
@@ -219,7 +247,7 @@ func buildTPipes(u *Unit) []*TPipe {
 		var pc *pipeClass
 		if !pipe {
 			pc = classes[cxx.BaseTypeName(t)]
-			if pc == nil || pc.destroyed {
+			if pc == nil || pc.destroyed || pc.copied {
 				continue
 			}
 		}
@@ -290,6 +318,60 @@ func scopeBlock(n *grammar.Node) *grammar.Node {
 }
 
 // usedBetween reports whether identifier name occurs in [from, to).
+// inheritPipes adds to classes those deriving from one of them (`class Op
+// : public MixKernelBase`, where the base holds `TPipe pipe_;`), each with
+// its own record of what destroys the inherited member.
+func inheritPipes(classes map[string]*pipeClass, specs []*grammar.Node) {
+	for changed := true; changed; {
+		changed = false
+		for _, spec := range specs {
+			name := spec.ChildByField("name")
+			if name == nil || classes[cxx.BaseTypeName(name)] != nil {
+				continue
+			}
+			for c := spec.FirstChild(); c != nil; c = c.NextSibling() {
+				if c.Kind() != "base_class_clause" {
+					continue
+				}
+				for _, b := range c.NamedChildren() {
+					switch b.Kind() {
+					case "type_identifier", "qualified_identifier", "template_type":
+					default:
+						continue
+					}
+					if base := classes[cxx.BaseTypeName(b)]; base != nil {
+						classes[cxx.BaseTypeName(name)] = &pipeClass{member: base.member, file: base.file, copied: base.copied}
+						changed = true
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// onlyInitBuffer reports whether every use of name between from and to is
+// a call of its InitBuffer (`pipe.InitBuffer(buf, size)`).
+func onlyInitBuffer(ids []*grammar.Node, name string, from, to uint32) bool {
+	for _, id := range ids {
+		if id.Start >= to {
+			break
+		}
+		if id.Start < from || id.Text() != name {
+			continue
+		}
+		fe := id.Parent()
+		if fe == nil || fe.Kind() != "field_expression" || id.Field() != "argument" {
+			return false
+		}
+		call := fe.Parent()
+		if f := fe.ChildByField("field"); f == nil || f.Text() != "InitBuffer" || call == nil || call.Kind() != "call_expression" || fe.Field() != "function" {
+			return false
+		}
+	}
+	return true
+}
+
 func usedBetween(ids []*grammar.Node, name string, from, to uint32) bool {
 	for _, id := range ids {
 		if id.Start >= to {

@@ -137,3 +137,51 @@ extern "C" __global__ __aicore__ void scale_by_key(GM_ADDR x, int32_t key) {
     op.Process();
   }
 }
+
+// Operators built on a base class that holds the pipe: one base
+// default-builds its own while the kernel's is live; the other copies
+// the pipe the kernel hands its constructor (`: pipe_(pipe)`), so the
+// object builds no pipe of its own.
+class OwnPipeBase {
+protected:
+  TPipe pipe_;
+};
+
+class PoolOp : public OwnPipeBase {
+public:
+  __aicore__ inline void Init(GM_ADDR x) { pipe_.InitBuffer(buf, 2048); }
+
+private:
+  TBuf<TPosition::VECCALC> buf;
+};
+
+template <typename T>
+class SharedPipeBase {
+public:
+  __aicore__ inline SharedPipeBase(TPipe &pipe) : pipe_(pipe) {}
+
+protected:
+  TPipe pipe_;
+};
+
+template <typename T>
+class GatherOp : public SharedPipeBase<T> {
+public:
+  __aicore__ inline GatherOp(TPipe &pipe) : SharedPipeBase<T>(pipe) {}
+  __aicore__ inline void Init(GM_ADDR x) { this->pipe_.InitBuffer(buf, 2048); }
+
+private:
+  TBuf<TPosition::VECCALC> buf;
+};
+
+extern "C" __global__ __aicore__ void pool_by_key(GM_ADDR x, int32_t key) {
+  TPipe pipe;
+  pipe.InitBuffer(scratch, 1024);
+  if (key == 1) {
+    PoolOp op; // want "EXT003 .*`op` \\(a `PoolOp` holding a TPipe\\) created while `pipe`"
+    op.Init(x);
+  } else {
+    GatherOp<half> op(pipe);
+    op.Init(x);
+  }
+}
