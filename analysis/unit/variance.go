@@ -746,7 +746,11 @@ func (m *VarianceModel) local(c vctx, d *localDecl, field string, depth int) Var
 	return m.memoized(vkey{'l', d.decl, c.key() + "@" + strconv.Itoa(int(c.cores)) + "." + field}, func() Variance {
 		var v Variance
 		if d.init != nil {
-			v |= m.expr(c, d.init, depth)
+			if w, ok := m.returnedField(c, d.init, field, depth); ok {
+				v |= w
+			} else {
+				v |= m.expr(c, d.init, depth)
+			}
 		}
 		for _, a := range d.defs {
 			if m.coresOf(a.at)&c.cores == 0 || field != "" && a.field != "" && a.field != field {
@@ -767,6 +771,43 @@ func (m *VarianceModel) local(c vctx, d *localDecl, field string, depth int) Var
 		}
 		return v
 	})
+}
+
+// returnedField is the variance of field of an object initialised from a
+// call (`Ctx c = Decode(args);`) of a unit function that returns one local
+// object (`Ctx c; c.rows = args[4]; c.blk = get_block_idx(args); return
+// c;`): what the callee stores in that field or the whole object, not in
+// its other fields. ok is false for any other initialiser.
+func (m *VarianceModel) returnedField(c vctx, init *grammar.Node, field string, depth int) (Variance, bool) {
+	call, ok := cxx.AsCall(cxx.Unparen(init))
+	if field == "" || !ok || depth >= maxVarianceDepth {
+		return 0, false
+	}
+	defs := m.funcs.Callees(call)
+	if len(defs) != 1 || defs[0].Node.ChildByField("body") == nil {
+		return 0, false
+	}
+	fn := defs[0].Node
+	locals := m.localsOf(fn)
+	var ret *localDecl
+	for _, r := range fn.Inside(fn.Tree().OfKind("return_statement")) {
+		if cxx.EnclosingFunction(r) != fn {
+			continue
+		}
+		e := r.NamedChildren()
+		if len(e) != 1 || e[0].Kind() != "identifier" {
+			return 0, false
+		}
+		d := locals.declFor(e[0].Text(), e[0])
+		if d == nil || !d.object || ret != nil && ret != d {
+			return 0, false
+		}
+		ret = d
+	}
+	if ret == nil {
+		return 0, false
+	}
+	return m.local(vctx{fn: fn, cores: c.cores}, ret, field, depth+1), true
 }
 
 // param is the variance of fn's parameter i: bound by the caller being
