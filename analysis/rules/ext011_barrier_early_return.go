@@ -64,6 +64,10 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"A launch the analysis cannot read (a kernel launched through a handle looked up by name, a count computed by a call it does not know, " +
 			"a wrapper called only from outside the folder above it) decides nothing: the test is judged by the kernel's code alone, and a block-id " +
 			"test against a bound the kernel computes stays an error (on the measured trees such returns were real hangs far more often than not). " +
+			"A statement use of a function-like macro whose body returns under a test (`RETURN_IF_IDLE(used);` with `do { if " +
+			"(GetBlockIdx() >= (used)) { return; } } while (0)`) is judged at the use, by the body's test: reported when the test " +
+			"differs per core (the block or lane id, a core's own data) and not when it cannot hold (the launch's block count passed " +
+			"for the bound) or only code the analysis cannot see into decides it. " +
 			"An unconditional `return` before a barrier is reported as a " +
 			"debugging probe left in (warning), unless its only guard is a preprocessor switch (`#ifdef STOP_AFTER_X`, `#if defined(X)`, " +
 			"`#if X`, one term of an `&&` of them) that no build of the unit defines: no file of the tree or the unit #defines it, and no build " +
@@ -205,6 +209,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 	reachVM := sync.OnceValue(func() *unit.VarianceModel { return pass.Reach().Variance(pass.Spend) })
 	fx := &fnIndexes{pass: pass, funcs: funcs, isBarrier: isBarrier, vm: vm, reachVM: reachVM, loops: newLoopAncestry(), byFn: map[*grammar.Node]*fnIndex{}, exits: newBlockReturns()}
 	skippedBarriers(pass, fx, sites, syncAlls)
+	macroReturns(pass, fx, sites)
 	// Many returns before one barrier share their message: one copy.
 	var texts sharedText
 	lits := map[*grammar.Node]unit.Literals{}
@@ -324,6 +329,148 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 		diag.Message = texts.get(diag.Message, nil)
 		pass.Report(diag)
 	}
+}
+
+// macroReturns judges the statement uses of a macro whose body returns
+// under a test (`RETURN_IF_IDLE(used);` with `do { if (GetBlockIdx() >=
+// used) { return; } } while (0)`): the use leaves the function on the
+// cores the test holds for. Only a test that differs per core (the
+// block id, the lane, per-core data) is judged; one the analysis cannot
+// see into says nothing.
+func macroReturns(pass *analysis.Pass, fx *fnIndexes, sites barrierSites) {
+	var macros *unit.UnitMacros
+	for _, st := range pass.Nodes("expression_statement") {
+		if pass.Stopped() {
+			return
+		}
+		name := cxx.StatementMacro(st)
+		if name == "" {
+			continue
+		}
+		if macros == nil {
+			macros = pass.Reach().Macros()
+		}
+		cores := pass.Cores(st)
+		var m *cxx.Macro
+		for _, c := range macros.ByName[name] {
+			if c.FuncLike && c.Def != nil && c.Cores&cores != grammar.None {
+				if m != nil {
+					m = nil // defined apart per build: not judged
+					break
+				}
+				m = c
+			}
+		}
+		fn := cxx.EnclosingFunction(st)
+		if m == nil || fn == nil || cores == grammar.None || hostFunc(pass.File, fn) {
+			continue
+		}
+		rets := m.Def.Inside(m.Def.Tree().OfKind("return_statement"))
+		if len(rets) == 0 {
+			continue
+		}
+		ix := fx.of(fn)
+		call, chain := ix.barrierAfter(st, cores)
+		if chain == nil || !pass.Mixed() && fx.reachVM().LaunchedBlocks(st) == 1 {
+			continue
+		}
+		if ix.neverTaken(st, cores) || dispatchDefault(pass, fx.vm, st, cores) || owedBarrier(chain, fn) ||
+			ix.balancedBranch(ix.decidingAbove(st, call), st, cores) {
+			continue
+		}
+		body := fx.of(m.Def)
+		for _, r := range rets {
+			d := body.varianceAbove(r, call, cores)
+			if d.outerRuntime == nil || !useVaries(ix, m, st, cxx.ConditionOf(d.outerRuntime), cores) || body.neverTaken(r, cores) ||
+				body.balancedBranch(body.decidingAbove(r, call), r, cores) || countArgument(m, st, cxx.ConditionOf(d.outerRuntime)) {
+				continue
+			}
+			leaf := chain[len(chain)-1]
+			target := "the " + barrierNoun(sites[leaf.Call]) + " `" + shortText(leaf.Call) + "`" + lineRef(pass, leaf)
+			if len(chain) > 1 {
+				target = "`" + shortText(call) + "`" + lineRef(pass, chain[0]) + ", which reaches the " + barrierNoun(sites[leaf.Call]) + " `" +
+					shortText(leaf.Call) + "`" + lineRef(pass, leaf)
+			}
+			at := ""
+			if m.File != nil {
+				rel, _ := filepath.Rel(filepath.Dir(pass.File.Path), m.File.Path)
+				line, _ := m.File.Lines.Position(m.At)
+				at = fmt.Sprintf(" (%s:%d)", filepath.ToSlash(rel), line+1)
+			}
+			diag := analysis.Diagnostic{
+				Start: st.Start,
+				End:   st.End,
+				Message: "`" + shortText(st.NamedChildren()[0]) + "` returns under `" + conditionText(d.outerRuntime) + "`, in the body of `" + name + "`" + at +
+					", and can leave before " + target + ": the cores that stay wait there for one that never arrives and the kernel hangs (507018); " +
+					"skip the work, not the barrier",
+				Related: []analysis.Related{{File: leaf.File.Path, Start: leaf.Call.Start, End: leaf.Call.End, Message: "the barrier the other cores wait at"}},
+			}
+			if m.File != nil {
+				diag.Related = append(diag.Related, analysis.Related{File: m.File.Path, Start: r.Start, End: r.End, Message: "the return in the macro"})
+			}
+			launchedPast(pass, fx.vm, cxx.ConditionOf(d.outerRuntime), &diag)
+			pass.Report(diag)
+			break
+		}
+	}
+}
+
+// useVaries reports whether the body's test differs per core at the use
+// st: it reads the block id itself, or a parameter the use passes a
+// per-core value for (judged where the use is, not by every use of the
+// macro: `CHECK(rows > 0)` and `CHECK(lane == 0)` are two tests).
+func useVaries(ix *fnIndex, m *cxx.Macro, st, test *grammar.Node, cores grammar.Cores) bool {
+	call := st.NamedChildren()[0]
+	var as []*grammar.Node
+	if args := call.ChildByField("arguments"); call.Kind() == "call_expression" && args != nil {
+		as = args.NamedChildren()
+	}
+	varies := false
+	test.Walk(func(n *grammar.Node) bool {
+		if varies {
+			return false
+		}
+		switch n.Kind() {
+		case "identifier":
+			if i := slices.Index(m.Params, n.Text()); i >= 0 {
+				varies = i < len(as) && ix.vm.Expr(as[i], cores)&unit.PerCore != 0
+				return false
+			}
+		case "call_expression":
+			if blockIdxGetters[ix.vm.Getter(n)] {
+				varies = true
+				return false
+			}
+		}
+		return true
+	})
+	return varies
+}
+
+// countArgument reports whether the use st of macro m passes the launch's
+// block count (`GetBlockNum()`) for a parameter test names: a block id
+// at or past it holds on no launched core.
+func countArgument(m *cxx.Macro, st *grammar.Node, test *grammar.Node) bool {
+	call := st.NamedChildren()[0]
+	args := call.ChildByField("arguments")
+	if call.Kind() != "call_expression" || args == nil || test == nil {
+		return false
+	}
+	as := args.NamedChildren()
+	found := false
+	test.Walk(func(n *grammar.Node) bool {
+		if found {
+			return false
+		}
+		if n.Kind() == "identifier" {
+			if i := slices.Index(m.Params, n.Text()); i >= 0 && i < len(as) {
+				t := as[i].Text()
+				found = strings.Contains(t, "GetBlockNum") || strings.Contains(t, "get_block_num") || strings.Contains(t, "block_num")
+			}
+		}
+		return true
+	})
+	return found
 }
 
 // probeSwitch returns the macro an enclosing preprocessor branch of r

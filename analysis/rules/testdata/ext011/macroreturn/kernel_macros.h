@@ -1,0 +1,19 @@
+// A package's kernel helpers: the idle-core guard returns from the
+// function that uses it.
+#pragma once
+
+#define RETURN_IF_IDLE(usedCores)                  \
+  do {                                             \
+    if (AscendC::GetBlockIdx() >= (usedCores)) {   \
+      return;                                      \
+    }                                              \
+  } while (0)
+
+#define RETURN_IF_NULL(ptr) \
+  do {                      \
+    if ((ptr) == nullptr) { \
+      return;               \
+    }                       \
+  } while (0)
+
+#define CEIL_DIV(a, b) (((a) + (b) - 1) / (b))
