@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -33,7 +35,10 @@ var SyncAllAIVOnly = register(&analysis.Analyzer{
 			"barrier (`#define PHASE_BARRIER() AscendC::SyncAll()`) is reported at the use, without a fix: the macro may serve " +
 			"other externs. In a kernel that owns its launch (a standalone `__global__` kernel, or one of unknown launch) " +
 			"only a barrier both core types' guarded branches reach is reported: a helper or a macro that the cube's branch " +
-			"(`if ASCEND_IS_AIC`, through its callers) and the vector's branch both use as their fence. There an unguarded " +
+			"(`if ASCEND_IS_AIC`, through its callers) and the vector's branch both use as their fence, or a barrier no guard keeps " +
+			"off either core type that sits, in its function or through unguarded calls in a caller's, between a branch only one core " +
+			"type runs and a later branch only the other runs (`if ASCEND_IS_AIV { dequant(); } Fence(); if ASCEND_IS_AIC { matmul(); }`): " +
+			"a phase of one type ordered before the other's. Otherwise an unguarded " +
 			"barrier may sit in vector code the launch keeps off the cube, and a barrier each branch calls on its own may " +
 			"order that core type alone on purpose (cube split-K partials, vector row sums).",
 		Why: "`template <bool isAIVOnly = true> void SyncAll()`: the default orders the vector cores only, while the cube " +
@@ -54,7 +59,8 @@ var SyncAllAIVOnly = register(&analysis.Analyzer{
 		Guide: "§5",
 		Applies: "Whole on units the pypto/simpler runtime calls per task (entries an `@pl.jit.extern` stub links, " +
 			"runtime-ABI kernels, kernels a runtime kernel configuration names). On standalone `__global__` kernels and " +
-			"units of unknown launch, only where both core types' guarded branches use the barrier as their fence. " +
+			"units of unknown launch, only where both core types' guarded branches use the barrier as their fence, or it " +
+			"separates one core type's branch from the other's. " +
 			"Not on CPU-simulator or host-only code.",
 	},
 	Run: runSyncAllAIVOnly,
@@ -99,12 +105,17 @@ func runSyncAllAIVOnly(pass *analysis.Pass) {
 		if !runtime {
 			// A kernel that owns its launch: only a barrier both core
 			// types' own branches reach is a phase fence between them.
-			if !cores.bothBranches(pass.File, n) {
+			if cores.bothBranches(pass.File, n) {
+				msg = written + " is the vector-only barrier (isAIVOnly=true), yet both the cube's and the vector's branches of this " +
+					"mixed kernel call it as their fence: each core type runs its own barrier, nothing orders cube against vector " +
+					"(the later phase reads GM the other has not written); use `SyncAll<false>()`"
+			} else if pf, first, second := cores.sandwich(pass.File, n, 0); first != nil {
+				msg = written + " is the vector-only barrier (isAIVOnly=true), yet this mixed kernel runs it on both core types between " +
+					phaseName(pass.File, pf, first) + " and " + phaseName(pass.File, pf, second) + ": each core type runs its own barrier, " +
+					"nothing orders cube against vector (the later phase reads GM the other has not written); use `SyncAll<false>()`"
+			} else {
 				continue
 			}
-			msg = written + " is the vector-only barrier (isAIVOnly=true), yet both the cube's and the vector's branches of this " +
-				"mixed kernel call it as their fence: each core type runs its own barrier, nothing orders cube against vector " +
-				"(the later phase reads GM the other has not written); use `SyncAll<false>()`"
 		}
 		if cond := unevaluableConstexpr(pass, n); cond != nil {
 			sev = analysis.SeverityInfo
@@ -184,6 +195,109 @@ func reportBarrierMacros(pass *analysis.Pass, dead *shallowUpward[bool], cores *
 			pass.Report(analysis.Diagnostic{Start: use.Start, End: use.End, Message: msg})
 		}
 	}
+}
+
+// sandwich finds, for a barrier no core guard keeps off either core type,
+// the phases it separates: a branch only one core type runs before the
+// statement reaching it and one only the other runs after, in the same
+// block (`if ASCEND_IS_AIV { dequant(); } Fence(); if ASCEND_IS_AIC {
+// matmul(); }`), in its function or, through unguarded calls, its callers'.
+// That barrier is meant to order one type's phase before the other's.
+func (m *coresMemo) sandwich(f *grammar.File, n *grammar.Node, depth int) (in *grammar.File, first, second *grammar.Node) {
+	if f.CoresOf(n) != grammar.Both {
+		return nil, nil, nil
+	}
+	if a, b := phasesAround(f, n); a != nil {
+		return f, a, b
+	}
+	fn := cxx.EnclosingFunction(n)
+	if fn == nil || depth > 4 || cxx.IsExternC(fn) || fn.Kind() == "lambda_expression" {
+		return nil, nil, nil
+	}
+	m.fnCores(fn, 0) // fills callers
+	funcs := m.pass.Reach().FuncIndex()
+	for _, call := range m.callers[cxx.FunctionName(fn)] {
+		if callsDef(funcs, call.n, fn) {
+			if in, a, b := m.sandwich(call.f, call.n, depth+1); a != nil {
+				return in, a, b
+			}
+		}
+	}
+	return nil, nil, nil
+}
+
+// phasesAround returns the last branch for one core type before n's
+// statement in its block and the first for the other type after it.
+func phasesAround(f *grammar.File, n *grammar.Node) (first, second *grammar.Node) {
+	stmt := cxx.BlockStatementOf(n)
+	if stmt == nil || stmt.Parent() == nil {
+		return nil, nil
+	}
+	var before grammar.Cores
+	for c := stmt.Parent().FirstChild(); c != nil; c = c.NextSibling() {
+		if !c.IsNamed() {
+			continue
+		}
+		if c.Start < stmt.Start {
+			if t := phaseCores(f, c); t != grammar.None {
+				first, before = c, t
+			}
+			continue
+		}
+		if c.Start > stmt.Start && first != nil {
+			if t := phaseCores(f, c); t != grammar.None && t != before {
+				return first, c
+			}
+		}
+	}
+	return nil, nil
+}
+
+// phaseCores is the one core type a statement's code runs on when it is a
+// branch for that type alone: `if ASCEND_IS_AIV { ... }` (without an
+// else), `#if defined(__DAV_C220_CUBE__) ... #endif` (without an #elif or
+// #else); None for anything else.
+func phaseCores(f *grammar.File, s *grammar.Node) grammar.Cores {
+	switch {
+	case s.Kind() == "if_statement":
+		if s.ChildByField("alternative") != nil {
+			return grammar.None
+		}
+		if c, ok := grammar.CoreCondition(s.ChildByField("condition")); ok && (c == grammar.AIC || c == grammar.AIV) {
+			return c
+		}
+	case cxx.IsPreprocBranch(s.Kind()):
+		out := grammar.None
+		for c := s.FirstChild(); c != nil; c = c.NextSibling() {
+			if !c.IsNamed() || c.Field() == "condition" || c.Field() == "name" || c.Kind() == "comment" {
+				continue
+			}
+			if cxx.IsPreprocBranch(c.Kind()) && c.Field() == "alternative" {
+				return grammar.None
+			}
+			out |= f.CoresOf(c)
+		}
+		if out == grammar.AIC || out == grammar.AIV {
+			return out
+		}
+	}
+	return grammar.None
+}
+
+// phaseName names a core type's branch of file in, for a message in
+// from's: "the vector's branch (line 12)", or (entry.cpp:12) in another
+// file.
+func phaseName(from, in *grammar.File, s *grammar.Node) string {
+	who := "the cube's"
+	if phaseCores(in, s) == grammar.AIV {
+		who = "the vector's"
+	}
+	line, _ := in.Lines.Position(s.Start)
+	if in == from {
+		return fmt.Sprintf("%s branch (line %d)", who, line+1)
+	}
+	rel, _ := filepath.Rel(filepath.Dir(from.Path), in.Path)
+	return fmt.Sprintf("%s branch (%s:%d)", who, filepath.ToSlash(rel), line+1)
 }
 
 // bothBranches reports whether the cube's and the vector's guarded
