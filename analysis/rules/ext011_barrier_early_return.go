@@ -433,7 +433,14 @@ func useVaries(ix *fnIndex, m *cxx.Macro, st, test *grammar.Node, cores grammar.
 		switch n.Kind() {
 		case "identifier":
 			if i := slices.Index(m.Params, n.Text()); i >= 0 {
-				varies = i < len(as) && ix.vm.Expr(as[i], cores)&unit.PerCore != 0
+				if declaresName(m.Def, n.Text()) {
+					// `EXT_RANGE_OR_RETURN(rng, total, args)` declaring
+					// `TaskRange rng = Split(total, args);`: the body's
+					// own variable, valued where the body sets it.
+					varies = ix.vm.Expr(n, cores)&unit.PerCore != 0
+				} else {
+					varies = i < len(as) && ix.vm.Expr(as[i], cores)&unit.PerCore != 0
+				}
 				return false
 			}
 		case "call_expression":
@@ -445,6 +452,18 @@ func useVaries(ix *fnIndex, m *cxx.Macro, st, test *grammar.Node, cores grammar.
 		return true
 	})
 	return varies
+}
+
+// declaresName reports whether fn declares a variable name.
+func declaresName(fn *grammar.Node, name string) bool {
+	for _, d := range fn.Inside(fn.Tree().OfKind("declaration")) {
+		for _, dl := range d.ChildrenByField("declarator") {
+			if cxx.DeclaredName(dl) == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // countArgument reports whether the use st of macro m passes the launch's

@@ -17,3 +17,10 @@
   } while (0)
 
 #define CEIL_DIV(a, b) (((a) + (b) - 1) / (b))
+
+// Declares the block's share of the rows and leaves when it is empty.
+#define RANGE_OR_RETURN(rng, total)   \
+  Range rng = SplitRows((total));     \
+  if ((rng).count == 0) {             \
+    return;                           \
+  }

@@ -34,3 +34,25 @@ extern "C" __global__ __aicore__ void global_rms_all(GM_ADDR x, GM_ADDR y, GM_AD
   KernelRms op;
   op.Process();
 }
+
+struct Range {
+  uint32_t start;
+  uint32_t count;
+};
+
+__aicore__ inline Range SplitRows(uint32_t total) {
+  Range r;
+  uint32_t per = (total + 47) / 48;
+  r.start = AscendC::GetBlockIdx() * per;
+  r.count = r.start >= total ? 0 : (total - r.start < per ? total - r.start : per);
+  return r;
+}
+
+// The macro declares the block's share and returns when it is empty:
+// the last blocks can get none.
+extern "C" __global__ __aicore__ void global_rms_rows(GM_ADDR x, GM_ADDR y, GM_ADDR tiling) {
+  uint32_t rows = *reinterpret_cast<__gm__ uint32_t *>(tiling);
+  RANGE_OR_RETURN(share, rows); // want "EXT011 barrier-early-return: `RANGE_OR_RETURN\\(share, rows\\)` returns under `if \\(\\(rng\\).count == 0\\)`"
+  KernelRms op;
+  op.Process();
+}
