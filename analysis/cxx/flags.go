@@ -858,7 +858,7 @@ func instantiate(inner FlagSite, w *grammar.Node, tparams []templateParam, param
 	}
 	out := FlagSite{File: site.File, FlagCall: fc, Inner: inner.Node, InnerFile: inner.File}
 	out.Node, out.IDNode, out.IDInCfg = site.Call.Node, nil, false
-	id, inCfg := Unparen(fc.IDNode), fc.IDInCfg
+	id, inCfg := Uncast(fc.IDNode), fc.IDInCfg
 	if inCfg && id != nil && id.Kind() == "identifier" && locals[id.Text()] != nil {
 		// `uint64_t config = 1 | (mode << 4) | (flagId << 8);`
 		if x := ShiftedTerm(locals[id.Text()], 8); x != nil {
@@ -877,9 +877,9 @@ func instantiate(inner FlagSite, w *grammar.Node, tparams []templateParam, param
 
 // idRoot is the variable an id expression reads: `id`, `flag.id` → flag.
 func idRoot(n *grammar.Node) string {
-	n = Unparen(n)
+	n = Uncast(n)
 	for n != nil && n.Kind() == "field_expression" {
-		n = Unparen(n.ChildByField("argument"))
+		n = Uncast(n.ChildByField("argument"))
 	}
 	if n != nil && n.Kind() == "identifier" {
 		return n.Text()

@@ -55,8 +55,10 @@ var FFTSFlagReserved = register(&analysis.Analyzer{
 			"wait after a barrier or no wait at all stays flagged. A raw config a helper returns (`GetSyncConf(mode, id)` returning " +
 			"`1 | (mode << 4) | (id << 8)`) is decoded with the arguments bound. An id above 15 is always flagged, " +
 			"as are ids listed in the project's `reserved-flags` setting. An id that can take several values " +
-			"(`c ? 12 : 3`) is flagged when one of them is reserved. When the id is a parameter of a helper defined in " +
-			"the same file (`notify(uint16_t id) { CrossCoreSetFlag<2, PIPE_MTE3>(id); }`), each call of the helper is " +
+			"(`c ? 12 : 3`) is flagged when one of them is reserved: a ring's slot ids too (`kReady[slot]`, `Ring::Free(slot)` " +
+			"returning `kFreeBase + slot`, with `slot = it % kStages` standing for 0..kStages-1). When the id is a parameter of a helper defined in " +
+			"the same file or a header of the unit (`notify(uint16_t id) { CrossCoreSetFlag<2, PIPE_MTE3>(id); }`, also through an " +
+			"integer cast, `static_cast<uint16_t>(id)`), each call of the helper in the file is " +
 			"checked with its argument instead (a local set once there too, `int id = 12; notify(id);`), one level deep. Related information points at the SyncAll that " +
 			"reserves the id. Calls only the simulator compiles (`__CPU_SIM`) or that an `if constexpr` on a constant " +
 			"discards are skipped, and so is such a SyncAll in the file itself. " +
@@ -125,10 +127,11 @@ const (
 
 func runFFTSFlagReserved(pass *analysis.Pass) {
 	direct := pass.Closure().FlagCalls()
-	if len(direct) == 0 {
+	headers := pass.Reach().HeaderFlagCalls()
+	if len(direct) == 0 && len(headers) == 0 {
 		return
 	}
-	wrapped, inner := wrapperFlagCalls(pass, direct)
+	wrapped, inner := wrapperFlagCalls(pass, direct, headers)
 	calls := append(append([]cxx.FlagCall(nil), direct...), wrapped...)
 	var bad []badFlag
 	var sites []cxx.Site
@@ -364,18 +367,23 @@ func targetSource(pass *analysis.Pass, t unit.Target) string {
 }
 
 // wrapperFlagCalls follows flag ids through a parameter of a helper
-// defined in the file, one level deep: for `notify(12)` where `notify(
+// defined in the file or a header of its unit, one level deep: for `notify(12)` where `notify(
 // uint16_t id)` calls `CrossCoreSetFlag<2, PIPE_MTE3>(id)`, each call of
 // the helper becomes a flag call at the call site whose id is the
 // argument. inner[i] is the helper's flag call behind out[i].
-func wrapperFlagCalls(pass *analysis.Pass, calls []cxx.FlagCall) (out []cxx.FlagCall, inner []*cxx.FlagCall) {
+func wrapperFlagCalls(pass *analysis.Pass, calls, headerCalls []cxx.FlagCall) (out []cxx.FlagCall, inner []*cxx.FlagCall) {
 	var byName map[string][]*grammar.Node
+	// A helper of a header the file includes (`AllVectorRendezvous(flag)`
+	// in sync_ids.h) is followed from the file's calls of it too.
+	own := len(calls)
+	calls = append(slices.Clip(calls), headerCalls...)
 	for i := range calls {
 		fc := &calls[i]
-		if len(fc.Flags) != 0 || fc.IDNode == nil || pass.Cores(fc.Node) == grammar.None {
+		if len(fc.Flags) != 0 || fc.IDNode == nil || i < own && pass.Cores(fc.Node) == grammar.None {
 			continue
 		}
-		id := cxx.Unparen(fc.IDNode)
+		// `static_cast<uint16_t>(flag)` reads the parameter flag.
+		id := cxx.Uncast(fc.IDNode)
 		fn := cxx.EnclosingFunction(fc.Node)
 		if id == nil || fn == nil || fn.Kind() != "function_definition" {
 			continue
