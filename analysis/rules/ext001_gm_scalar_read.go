@@ -38,7 +38,9 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"no change of the names it uses in between: `e->key = k; ... v = e->key;`) returns that store and is silent — and in a polling " +
 			"loop: a loop whose test reads the word, or an `if` in it that leaves the loop on it, or whose test checks a " +
 			"local the read is taken into (`do { v = *flag; } while (v != 1);`). A call of a load wrapper (a function " +
-			"whose body is `return *p;` of its `__gm__` pointer parameter) is a read at the call. The first read of a " +
+			"whose body is `return *p;` of its `__gm__` pointer parameter) is a read at the call. A read another helper returns " +
+			"(`return st->epoch;`, through casts) to a caller's polling loop (`while (PeekEpoch(st) != epoch) {}`, moving none of the " +
+			"call's arguments and calling no `dcci` in the loop) is reported at the read, naming the loop. The first read of a " +
 			"polling loop whose `dcci` comes after it (`while (*sig != v) dcci(sig, ...);`) is a `warning` when the line " +
 			"can be cached as the loop starts: this core accessed it before, or the loop ran before (an earlier call of " +
 			"its function, or a loop around the call: the read that ended the loop left the line cached). A read of memory this core's own DMA wrote is also a `warning` when nothing between the write and " +

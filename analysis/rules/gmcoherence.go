@@ -214,6 +214,21 @@ func classifyRead(pass *analysis.Pass, sum *cxx.Summaries, prec *readPrecedence,
 			}
 		}
 	}
+	if !v.Poll && (v.Hazard == "" || v.Coherent) && index.NextCovering(cxx.Invalidate, o, cores, fn.Start, a.Node.Start, nil) < 0 {
+		if lf, l, call := helperPollLoop(pass, fn, a); l != nil {
+			// `while (PeekEpoch(st) != epoch) {}` over `return st->epoch;`.
+			// Only an invalidation inside the loop refreshes the line on
+			// every pass, whatever the callers did before it.
+			line, _ := lf.Lines.Position(l.Start)
+			v.Coherent, v.Poll, v.OwnDMA, v.Missing = false, true, false, nil
+			v.Hazard = fmt.Sprintf("read for a polling loop of `%s` (%s:%d) that calls `%s` until the value changes: once the line "+
+				"is cached the loop keeps reading it and never sees another core's write; `dcci` the line before each read",
+				cxx.FunctionName(cxx.EnclosingFunction(call)), filepath.Base(lf.Path), line+1, cxx.FunctionName(fn))
+			r := analysis.RelatedAt(lf, l, "the polling loop")
+			v.HazardAt = &r
+			v.Between = [2]uint32{fn.Start, a.Node.Start}
+		}
+	}
 	if !v.Poll && (v.Hazard == "" || v.OwnDMA) {
 		if e := unorderedDMAWrite(pass, sum, index, pre, fn, a, o, cores, live); e != nil {
 			v.Coherent, v.OwnDMA, v.Race, v.Uncached = false, true, e, nil
@@ -580,6 +595,49 @@ func (la *loopAncestry) of(fn *grammar.Node) *fnLoops {
 	}
 	la.byFn[fn] = l
 	return l
+}
+
+// helperPollLoop finds the polling loop a read serves from a caller: the
+// read is what its function returns (`return st->epoch;`, through casts),
+// and a call of that function is the tested value of a loop's condition
+// (`while (PeekEpoch(st) != epoch) {}`) that moves none of the call's
+// arguments and calls no `dcci`: the loop waits for the word to change.
+func helperPollLoop(pass *analysis.Pass, fn *grammar.Node, a *cxx.Access) (*grammar.File, *grammar.Node, *grammar.Node) {
+	p := a.Node.Parent()
+	for p != nil && (p.Kind() == "parenthesized_expression" || p.Kind() == "cast_expression") {
+		p = p.Parent()
+	}
+	name := cxx.FunctionName(fn)
+	if p == nil || p.Kind() != "return_statement" || name == "" {
+		return nil, nil, nil
+	}
+	funcs := pass.Reach().FuncIndex()
+	for _, f := range pass.Reach().Files {
+		for _, n := range pass.Reach().Calls(f).Named(name) {
+			c, ok := cxx.AsCall(n)
+			if !ok || !slices.ContainsFunc(funcs.Callees(c), func(d cxx.FuncDef) bool { return d.Node == fn }) || !testedValue(n) {
+				continue
+			}
+			loop := n.Parent()
+			for loop != nil && !isLoop(loop) && loop.Kind() != "function_definition" {
+				loop = loop.Parent()
+			}
+			if loop == nil || !isLoop(loop) || loop.ChildByField("condition") == nil || !loop.ChildByField("condition").Contains(n) {
+				continue
+			}
+			moved := map[string]bool{}
+			for _, arg := range c.Args {
+				if r := cxx.Root(arg); r != "" {
+					moved[r] = true
+				}
+			}
+			if unit.AssignsAny(loop, moved) || strings.Contains(loop.Text(), "dcci") {
+				continue
+			}
+			return f, loop, n
+		}
+	}
+	return nil, nil, nil
 }
 
 // takenWhole reports whether read n is the whole value of a declaration
