@@ -54,8 +54,9 @@ var TPipeOutsideVec = register(&analysis.Analyzer{
 			"#endif",
 		FixSafety: "Unsafe: wraps the declaration and the statements after it in the same block that use the pipe (or " +
 			"names declared alongside it) in `#ifdef __DAV_C220_VEC__` … `#endif` (`__DAV_VEC__` when the file uses " +
-			"pto's macro family only). Cube-side work among those statements would no longer run on the cube: check " +
-			"the range.",
+			"pto's macro family only). Not offered when those statements hold cube work, or call into it a few levels deep " +
+			"(`op.Process()` reaching `Mmad`/`Fixpipe`/`LoadData`, or a call only the cube compiles, `if ASCEND_IS_AIC { " +
+			"op.ProcessCube(); }`): the guard would take it from the cube. Otherwise check the range.",
 		Guide: "§3",
 	},
 	Run: runTPipeOutsideVec,
@@ -544,6 +545,47 @@ func vecMacro(f *grammar.File) string {
 
 // vecGuardEdits wraps the site's statement, and the statements after it in
 // the same block that use what it declares, in a vector guard.
+// cubeWork reports whether n holds, or calls into (a few levels deep), a
+// call only the cube compiles or a cube instruction (`Mmad`, `Fixpipe`,
+// `LoadData`): work a vector guard would take from the cube.
+func cubeWork(pass *analysis.Pass, f *grammar.File, n *grammar.Node, depth int) bool {
+	found := false
+	funcs := pass.Reach().FuncIndex()
+	n.Walk(func(x *grammar.Node) bool {
+		if found {
+			return false
+		}
+		if x.Kind() != "call_expression" {
+			return true
+		}
+		c, ok := cxx.AsCall(x)
+		if !ok {
+			return true
+		}
+		switch c.Name {
+		case "Mmad", "Fixpipe", "LoadData", "LoadDataWithTranspose", "MmadWithSparse":
+			found = true
+			return false
+		}
+		if f.CoresOf(x) == grammar.AIC && (depth > 0 || c.Name != "InitBuffer" && c.Name != "Destroy") {
+			// A call only the cube compiles (`if ASCEND_IS_AIC {
+			// op.ProcessCube(); }`), not the pipe's own setup.
+			found = true
+			return false
+		}
+		if depth < 3 {
+			for _, d := range funcs.Callees(c) {
+				if body := d.Node.ChildByField("body"); body != nil && !d.Node.Contains(x) && cubeWork(pass, d.File, body, depth+1) {
+					found = true
+					return false
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
 func vecGuardEdits(pass *analysis.Pass, s *unit.TPipe) ([]analysis.TextEdit, bool) {
 	if s.Stmt == nil || s.Scope == nil {
 		return nil, false
@@ -585,6 +627,13 @@ func vecGuardEdits(pass *analysis.Pass, s *unit.TPipe) ([]analysis.TextEdit, boo
 				last = i
 				changed = true
 			}
+		}
+	}
+	for _, st := range stmts[:last+1] {
+		if cubeWork(pass, pass.File, st, 0) {
+			// `op.Process()` running the cube's matmul too: under a
+			// vector guard the cube would lose its work.
+			return nil, false
 		}
 	}
 	first, end := stmts[0], stmts[last]
