@@ -1,6 +1,9 @@
 package grammar
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // Arch is a set of target architectures: the chips a piece of code (or an
 // extern unit) is compiled for.
@@ -100,7 +103,12 @@ func (m *ArchMap) At(off uint32) Arch {
 
 // ScanArch evaluates a file's conditionals for each chip's device compiles.
 // Unknown conditions keep code for every chip.
-func ScanArch(g *Guards) *ArchMap {
+func ScanArch(g *Guards) *ArchMap { return ScanArchSrc(g, nil) }
+
+// ScanArchSrc is ScanArch reading the branches' text in src: a branch for
+// other chips that holds no code (`#else (void)args; #endif` after the
+// dav-c220 cube and vector branches) does not make the file theirs.
+func ScanArchSrc(g *Guards, src []byte) *ArchMap {
 	m := &ArchMap{}
 	if g == nil {
 		return m
@@ -113,6 +121,11 @@ func ScanArch(g *Guards) *ArchMap {
 		taken, cur []tri
 		named      []ArchEvidence
 		others     Arch
+		// pending are the chips the current branch compiles for, added
+		// to others at its end unless its body holds no code; body is
+		// where it starts.
+		pending Arch
+		body    uint32
 		// sure: per compile, whether a named branch surely takes it.
 		sure []bool
 	}
@@ -161,6 +174,7 @@ func ScanArch(g *Guards) *ArchMap {
 	// code other chips compile.
 	branch := func(d *Directive, own []tri) {
 		f := &stack[len(stack)-1]
+		f.pending, f.body = 0, d.End
 		if e, ok := namesChip(d, own); ok {
 			f.named = append(f.named, e)
 			for c, t := range own {
@@ -170,9 +184,17 @@ func ScanArch(g *Guards) *ArchMap {
 		}
 		for c, t := range own {
 			if t != triFalse {
-				f.others |= archConfigs[c].arch
+				f.pending |= archConfigs[c].arch
 			}
 		}
+	}
+	// settle ends the top group's current branch at off.
+	settle := func(off uint32) {
+		f := &stack[len(stack)-1]
+		if f.pending != 0 && (src == nil || off > uint32(len(src)) || f.body > off || !emptyBranch(src[f.body:off])) {
+			f.others |= f.pending
+		}
+		f.pending = 0
 	}
 	for i := range g.Directives {
 		d := &g.Directives[i]
@@ -185,6 +207,7 @@ func ScanArch(g *Guards) *ArchMap {
 			if len(stack) == 0 {
 				continue
 			}
+			settle(d.Start)
 			f := &stack[len(stack)-1]
 			r := eval(d)
 			for c := 0; c < n; c++ {
@@ -196,6 +219,7 @@ func ScanArch(g *Guards) *ArchMap {
 			if len(stack) == 0 {
 				continue
 			}
+			settle(d.Start)
 			f := &stack[len(stack)-1]
 			for c := 0; c < n; c++ {
 				f.cur[c] = triNot(f.taken[c])
@@ -206,6 +230,7 @@ func ScanArch(g *Guards) *ArchMap {
 			if len(stack) == 0 {
 				continue
 			}
+			settle(d.Start)
 			f := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			m.closeGroup(f.named, f.others, f.sure)
@@ -215,6 +240,52 @@ func ScanArch(g *Guards) *ArchMap {
 		push(d.End)
 	}
 	return m
+}
+
+// emptyBranch reports whether a branch's text holds no code: comments,
+// `(void)name;` casts that silence unused parameters, and empty statements.
+func emptyBranch(b []byte) bool {
+	t := string(b)
+	for {
+		i := strings.Index(t, "/*")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(t[i+2:], "*/")
+		if j < 0 {
+			t = t[:i]
+			break
+		}
+		t = t[:i] + " " + t[i+2+j+2:]
+	}
+	for _, line := range strings.Split(t, "\n") {
+		if i := strings.Index(line, "//"); i >= 0 {
+			line = line[:i]
+		}
+		for _, st := range strings.Split(line, ";") {
+			st = strings.TrimSpace(st)
+			if st == "" {
+				continue
+			}
+			if !strings.HasPrefix(st, "(void)") || !isIdentText(strings.TrimSpace(st[len("(void)"):])) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isIdentText(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // closeGroup keeps the evidence of a finished #if group. A group that

@@ -82,3 +82,26 @@ func TestA5OnlyFileInA5Cores(t *testing.T) {
 		}
 	}
 }
+
+// A dav-c220 core split whose #else holds no code (`(void)args;`) names
+// A2/A3 alone; one whose #else holds code compiles for other chips too.
+func TestScanArchEmptyElse(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		want string
+	}{
+		{"  (void)args; // unused elsewhere\n", "a2a3 defined(__DAV_C220_CUBE__)|a2a3 defined(__DAV_C220_VEC__)"},
+		{"  /* nothing */ ;\n", "a2a3 defined(__DAV_C220_CUBE__)|a2a3 defined(__DAV_C220_VEC__)"},
+		{"  HostStub(args);\n", "a2a3 defined(__DAV_C220_CUBE__)|a2a3 defined(__DAV_C220_VEC__)|a5 defined(__DAV_C220_CUBE__)"},
+	} {
+		src := "void k(int64_t *args) {\n#if defined(__DAV_C220_CUBE__)\n  Cube(args);\n#elif defined(__DAV_C220_VEC__)\n  Vec(args);\n#else\n" + c.body + "#endif\n}\n"
+		m := ScanArchSrc(ScanGuards([]byte(src)), []byte(src))
+		var got []string
+		for _, e := range m.Evidence {
+			got = append(got, e.Arch.String()+" "+e.Cond)
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("%q: evidence %q, want %q", c.body, got, c.want)
+		}
+	}
+}

@@ -42,7 +42,7 @@ func (t Target) Known() bool { return t.Arch.Single() }
 
 var archMapKey = &FileKey[*grammar.ArchMap]{
 	Name:    "unit.archMap",
-	Compute: func(_ context.Context, f *grammar.File) *grammar.ArchMap { return grammar.ScanArch(f.Guards) },
+	Compute: func(_ context.Context, f *grammar.File) *grammar.ArchMap { return grammar.ScanArchSrc(f.Guards, f.Src) },
 }
 
 // unitTargetKey infers a unit's chip from its conditionals: every branch
@@ -155,7 +155,7 @@ func InferTarget(ws *workspace.Workspace, entry string) Target {
 			continue
 		}
 		paths = append(paths, p)
-		maps = append(maps, grammar.ScanArch(grammar.ScanGuards(src)))
+		maps = append(maps, grammar.ScanArchSrc(grammar.ScanGuards(src), src))
 	}
 	if t := targetOf(paths, maps); t.Known() || t.bothNamed {
 		return t
