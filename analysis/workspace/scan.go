@@ -169,7 +169,11 @@ func scanText(src []byte, asc bool) *scan {
 			// One byte, read once: most tokens are punctuation.
 			switch src[t.start] {
 			case '{', ';':
-				if global && ascend {
+				if global && ascend && src[t.start] == ';' {
+					// A prototype (a host launcher's `extern "C"
+					// __global__ __aicore__ void k(...);`) defines no
+					// kernel: its name stays known.
+				} else if global && ascend {
 					// A __global__ kernel with parameters of its own is
 					// launched by the host; one with the args shape is
 					// the runtime's.
