@@ -161,6 +161,13 @@ func (s *Summaries) paramTests(fn *grammar.Node) []paramTest {
 			names[p.Name] = true
 		}
 	}
+	// `if constexpr (kInvalidate)` on a template parameter every call
+	// leaves to its default: decided by the calls like an argument.
+	for _, tp := range templateParams(fn) {
+		if tp.name != "" {
+			names[tp.name] = true
+		}
+	}
 	if body := fn.ChildByField("body"); body != nil && len(names) > 0 {
 		ds := body.Descendants()
 		// Which subtrees name a parameter: children come after their
@@ -392,6 +399,17 @@ func (s *Summaries) callEnv(fn, call, caller *grammar.Node) map[string][]int64 {
 			env[p.Name] = s.valuesIn(nil, p.Node.ChildByField("default_value"))
 		default:
 			env[p.Name] = nil
+		}
+	}
+	for i, tp := range templateParams(fn) {
+		switch {
+		case tp.name == "":
+		case i < len(c.TArgs):
+			env[tp.name] = s.valuesIn(caller, c.TArgs[i])
+		case tp.def != nil:
+			env[tp.name] = s.valuesIn(nil, tp.def)
+		default:
+			env[tp.name] = nil
 		}
 	}
 	known := false
