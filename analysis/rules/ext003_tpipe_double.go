@@ -65,6 +65,7 @@ var TPipeDouble = register(&analysis.Analyzer{
 func runTPipeDouble(pass *analysis.Pass) {
 	sites := pass.Closure().TPipes()
 	defer livePipesInCallers(pass, sites)
+	heldTogether(pass, sites)
 	for i, second := range sites {
 		if pass.Stopped() {
 			return
@@ -112,6 +113,72 @@ func runTPipeDouble(pass *analysis.Pass) {
 			break
 		}
 	}
+}
+
+// heldTogether flags an object whose class holds two TPipes at once: its
+// own member and a base's, or a member object's (`params_` of a class
+// whose own `ubPipe_` is a TPipe). The report sits on the member that
+// brings in the second pipe when the file declares it, else on the
+// object.
+func heldTogether(pass *analysis.Pass, sites []*unit.TPipe) {
+	seen := map[*grammar.Node]bool{}
+	for _, s := range sites {
+		if len(s.Held) < 2 || s.Idiom || s.Cores == grammar.None || pass.Stopped() {
+			continue
+		}
+		first, second := s.Held[0], s.Held[1]
+		if !pass.Mixed() && heldDestroyed(pass, s.Held) {
+			// One pipe is released before the other serves (`pipe.Destroy();`
+			// then `pipeCopyCast.InitBuffer(...)`): off the cube, whose
+			// constructors preset the same events, they take turns.
+			continue
+		}
+		at, file := s.Node, pass.File
+		if second.Field != nil && second.FieldFile == pass.File && second.Field.Parent() != nil {
+			at = second.Field.Parent()
+		}
+		if seen[at] {
+			continue
+		}
+		seen[at] = true
+		pass.Report(analysis.Diagnostic{
+			Start: at.Start,
+			End:   at.End,
+			Message: "`" + s.Name + "` (a `" + s.Class + "`) holds two TPipes at once: `" + first.Path + "` (declared in `" + first.Via +
+				"`) and `" + second.Path + "` (declared in `" + second.Via + "`): two live TPipes hand out the same UB and pipe events; " +
+				"keep one pipe and hand it to the other part",
+			Related: []analysis.Related{
+				analysis.RelatedAt(first.File, first.Member, "the first TPipe"),
+				analysis.RelatedAt(second.File, second.Member, "the second TPipe"),
+				analysis.RelatedAt(file, s.Node, "the object"),
+			},
+		})
+	}
+}
+
+// heldDestroyed reports whether some code of the unit calls Destroy() on
+// one of the held pipes' members (`this->pipe.Destroy()`).
+func heldDestroyed(pass *analysis.Pass, held []unit.HeldPipe) bool {
+	names := map[string]bool{}
+	for _, h := range held {
+		names[h.Member.Text()] = true
+	}
+	for _, f := range pass.Reach().Files {
+		for _, n := range pass.Reach().Calls(f).Named("Destroy") {
+			c, ok := cxx.AsCall(n)
+			if !ok || c.Receiver == nil {
+				continue
+			}
+			r := cxx.Unparen(c.Receiver)
+			if r.Kind() == "field_expression" {
+				r = r.ChildByField("field")
+			}
+			if r != nil && names[r.Text()] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // livePipesInCallers flags a helper's own TPipe (a local the helper

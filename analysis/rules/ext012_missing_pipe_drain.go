@@ -188,7 +188,7 @@ func runMissingPipeDrain(pass *analysis.Pass) {
 			if cores&core == 0 || pass.Cores(fn)&core == 0 {
 				continue
 			}
-			if hasLivePipe(funcs, fn, pass.Cores, core) {
+			if hasLivePipe(pipeHolder(pass, funcs), fn, pass.Cores, core) {
 				continue
 			}
 			d := &drainer{pass: pass, blind: blind, funcs: funcs, core: core, memo: map[summaryKey]*summary{}, top: true, path: new([]pendingSummary), replies: replies, waits: &unitWaits{}}
@@ -464,7 +464,7 @@ func externEntries(pass *analysis.Pass) []*grammar.Node {
 // (directly, or as a member of a local kernel object) that is never
 // Destroy()ed there: its destructor runs at every return of fn and ends
 // with a PIPE_ALL barrier. cores are the cores that compile a node of fn.
-func hasLivePipe(funcs *cxx.Funcs, fn *grammar.Node, cores func(*grammar.Node) grammar.Cores, core grammar.Cores) bool {
+func hasLivePipe(holds func(typ string) bool, fn *grammar.Node, cores func(*grammar.Node) grammar.Cores, core grammar.Cores) bool {
 	body := fn.ChildByField("body")
 	if body == nil {
 		return false
@@ -500,15 +500,7 @@ func hasLivePipe(funcs *cxx.Funcs, fn *grammar.Node, cores func(*grammar.Node) g
 		if t == nil {
 			continue
 		}
-		pipe := isAscendCPipeType(t.Text())
-		if !pipe {
-			for _, ft := range funcs.FieldTypes(cxx.BaseName(t.Text())) {
-				if isAscendCPipeType(ft) {
-					pipe = true
-				}
-			}
-		}
-		if !pipe {
+		if !holds(t.Text()) {
 			continue
 		}
 		for _, decl := range d.ChildrenByField("declarator") {
@@ -518,6 +510,19 @@ func hasLivePipe(funcs *cxx.Funcs, fn *grammar.Node, cores func(*grammar.Node) g
 		}
 	}
 	return false
+}
+
+// pipeHolder reports whether a declared type builds a TPipe: TPipe
+// itself, or a class holding one (a member of its own, of a base class, or
+// of a member object's class: the unit's TPipe model).
+func pipeHolder(pass *analysis.Pass, funcs *cxx.Funcs) func(typ string) bool {
+	return func(t string) bool {
+		if isAscendCPipeType(t) {
+			return true
+		}
+		name := cxx.BaseName(t)
+		return slices.ContainsFunc(funcs.FieldTypes(name), isAscendCPipeType) || pass.Closure().HoldsTPipe(name)
+	}
 }
 
 func isAscendCPipeType(t string) bool {
@@ -558,7 +563,7 @@ func (d *drainer) pipeBlock(f *grammar.File, n *grammar.Node, at uint32) bool {
 			continue
 		}
 		t := c.ChildByField("type")
-		if t == nil || !isAscendCPipeType(t.Text()) && !slices.ContainsFunc(d.funcs.FieldTypes(cxx.BaseName(t.Text())), isAscendCPipeType) {
+		if t == nil || !pipeHolder(d.pass, d.funcs)(t.Text()) {
 			continue
 		}
 		for _, decl := range c.ChildrenByField("declarator") {
@@ -1027,7 +1032,7 @@ func (d *drainer) walkSummary(def cxx.FuncDef, in uint8) drainFlow {
 	for _, e := range sub.exits {
 		out = out.union(e.flow)
 	}
-	if out.mask&inFlight != 0 && hasLivePipe(d.funcs, def.Node, def.File.CoresOf, d.core) {
+	if out.mask&inFlight != 0 && hasLivePipe(pipeHolder(d.pass, d.funcs), def.Node, def.File.CoresOf, d.core) {
 		// A helper's own TPipe is destroyed as it returns: its
 		// destructor's PIPE_ALL barrier completes what is in flight.
 		return drainFlow{mask: stClean}

@@ -27,6 +27,10 @@ type TPipe struct {
 	Class      string
 	Member     *grammar.Node
 	MemberFile *grammar.File
+	// Held lists, for an object, every TPipe its class holds: its own
+	// members, its bases', and those of its members' classes. Two or
+	// more are live together as long as the object.
+	Held []HeldPipe
 	// Destroy is the first `Destroy()` on it after its creation, in its
 	// function; Idiom is set when nothing else used it before that, and
 	// SetupOnly when only its InitBuffer calls did (catlass's
@@ -36,10 +40,29 @@ type TPipe struct {
 	SetupOnly bool
 }
 
+// HeldPipe is a TPipe member an object holds: Member (in File) declares
+// it, Path names it from the object (`params_.ubPipe_`), Via is the class
+// declaring it.
+type HeldPipe struct {
+	Member *grammar.Node
+	File   *grammar.File
+	Path   string
+	Via    string
+	// Field is the outermost member of the object's own class on the path
+	// (`params_`), with its file: where a second pipe enters it.
+	Field     *grammar.Node
+	FieldFile *grammar.File
+}
+
 type pipeClass struct {
 	member    *grammar.Node // field_identifier of the TPipe member
 	file      *grammar.File
 	destroyed bool // the constructor destroys it
+	// held: every TPipe an object of the class holds (TPipe.Held), as
+	// the definition spec says (a name defined again, a template's
+	// specialization, is another class whose members are not merged).
+	held []HeldPipe
+	spec *grammar.Node
 	// copied: a constructor initialises the member from another pipe
 	// (`: pipe_(pipe)`), which the object then shares rather than builds.
 	copied bool
@@ -52,14 +75,27 @@ type pipeClass struct {
 // TPipes lists the TPipe creation sites of the unit's first file (a
 // declaration, a new-expression, an object of a class holding a TPipe
 // member), in source order.
-func (u *Unit) TPipes() []*TPipe { return Fact(u, tpipesKey) }
+func (u *Unit) TPipes() []*TPipe { return Fact(u, tpipesKey).sites }
 
-var tpipesKey = &UnitKey[[]*TPipe]{
-	Name:    "unit.tpipes",
-	Compute: func(_ context.Context, u *Unit) []*TPipe { return buildTPipes(u) },
+// HoldsTPipe reports whether an object of the class builds a TPipe: a
+// member of its own, of a base, or of a member object's class, not one a
+// constructor destroys or copies from another pipe.
+func (u *Unit) HoldsTPipe(class string) bool {
+	pc := Fact(u, tpipesKey).classes[class]
+	return pc != nil && !pc.destroyed && !pc.copied
 }
 
-func buildTPipes(u *Unit) []*TPipe {
+type tpipeModel struct {
+	sites   []*TPipe
+	classes map[string]*pipeClass
+}
+
+var tpipesKey = &UnitKey[tpipeModel]{
+	Name:    "unit.tpipes",
+	Compute: func(_ context.Context, u *Unit) tpipeModel { return buildTPipes(u) },
+}
+
+func buildTPipes(u *Unit) tpipeModel {
 	file := u.Files[0]
 	type fileNode struct {
 		f *grammar.File
@@ -130,7 +166,14 @@ func buildTPipes(u *Unit) []*TPipe {
 		if cls == nil || cls.ChildByField("name") == nil {
 			continue
 		}
-		classes[cxx.BaseTypeName(cls.ChildByField("name"))] = &pipeClass{member: d, file: fd.f}
+		name := cxx.BaseTypeName(cls.ChildByField("name"))
+		if pc := classes[name]; pc != nil && pc.member.Ancestor("struct_specifier", "class_specifier") == cls {
+			// A second TPipe member of the same class (not of another
+			// definition of its name, for another chip or build).
+			pc.held = append(pc.held, HeldPipe{Member: d, File: fd.f, Path: d.Text(), Via: name, Field: d, FieldFile: fd.f})
+			continue
+		}
+		classes[name] = &pipeClass{member: d, file: fd.f, spec: cls, held: []HeldPipe{{Member: d, File: fd.f, Path: d.Text(), Via: name, Field: d, FieldFile: fd.f}}}
 	}
 	if len(classes) > 0 {
 		for _, fi := range collect("field_initializer") {
@@ -151,6 +194,11 @@ func buildTPipes(u *Unit) []*TPipe {
 			specs = append(specs, sp.n)
 		}
 		inheritPipes(classes, specs)
+		var fields []heldField
+		for _, fd := range collect("field_declaration") {
+			fields = append(fields, heldField{fd.f, fd.n})
+		}
+		holdPipes(classes, specs, fields)
 	}
 	if len(classes) > 0 {
 		for _, c := range collect("call_expression") {
@@ -270,11 +318,12 @@ func buildTPipes(u *Unit) []*TPipe {
 			s := &TPipe{Node: n, Name: name.Text(), Decl: name}
 			if pc != nil {
 				s.Class, s.Member, s.MemberFile = cxx.BaseTypeName(t), pc.member, pc.file
+				s.Held = pc.held
 			}
 			addSite(s)
 		}
 	}
-	return sites
+	return tpipeModel{sites: sites, classes: classes}
 }
 
 // isAscendTPipe reports whether a type node names AscendC::TPipe: written
@@ -340,12 +389,97 @@ func inheritPipes(classes map[string]*pipeClass, specs []*grammar.Node) {
 						continue
 					}
 					if base := classes[cxx.BaseTypeName(b)]; base != nil {
-						classes[cxx.BaseTypeName(name)] = &pipeClass{member: base.member, file: base.file, copied: base.copied}
+						classes[cxx.BaseTypeName(name)] = &pipeClass{member: base.member, file: base.file, copied: base.copied, spec: spec,
+							held: append([]HeldPipe(nil), base.held...)}
 						changed = true
 						break
 					}
 				}
 			}
+		}
+	}
+}
+
+type heldField struct {
+	f *grammar.File
+	n *grammar.Node
+}
+
+// holdPipes adds to each class the TPipes its members' classes hold
+// (`ChannelParams<T> params_;` where ChannelParams holds `TPipe
+// ubPipe_;`), and to each class deriving from one the pipes its base
+// gained so, until nothing changes. A class that holds none of its own
+// and gains one becomes a holder too.
+func holdPipes(classes map[string]*pipeClass, specs []*grammar.Node, fields []heldField) {
+	has := func(pc *pipeClass, m *grammar.Node) bool {
+		for _, h := range pc.held {
+			if h.Member == m {
+				return true
+			}
+		}
+		return false
+	}
+	for round := 0; round < 4; round++ {
+		changed := false
+		for _, fd := range fields {
+			t := fd.n.ChildByField("type")
+			d := fd.n.ChildByField("declarator")
+			if t == nil || d == nil || d.Kind() != "field_identifier" {
+				continue // a pointer or reference does not own the object
+			}
+			inner := classes[cxx.BaseTypeName(t)]
+			cls := fd.n.Ancestor("struct_specifier", "class_specifier")
+			if inner == nil || inner.destroyed || inner.copied || cls == nil || cls.ChildByField("name") == nil {
+				continue
+			}
+			name := cxx.BaseTypeName(cls.ChildByField("name"))
+			if name == cxx.BaseTypeName(t) {
+				continue
+			}
+			outer := classes[name]
+			if outer == nil {
+				outer = &pipeClass{member: inner.member, file: inner.file, copied: inner.copied, spec: cls}
+				classes[name] = outer
+			} else if outer.spec != cls {
+				continue // another definition of the name
+			}
+			for _, h := range inner.held {
+				if has(outer, h.Member) {
+					continue
+				}
+				outer.held = append(outer.held, HeldPipe{Member: h.Member, File: h.File, Path: d.Text() + "." + h.Path, Via: h.Via, Field: d, FieldFile: fd.f})
+				changed = true
+			}
+		}
+		for _, spec := range specs {
+			name := spec.ChildByField("name")
+			if name == nil {
+				continue
+			}
+			pc := classes[cxx.BaseTypeName(name)]
+			if pc == nil || pc.spec != spec {
+				continue
+			}
+			for c := spec.FirstChild(); c != nil; c = c.NextSibling() {
+				if c.Kind() != "base_class_clause" {
+					continue
+				}
+				for _, b := range c.NamedChildren() {
+					base := classes[cxx.BaseTypeName(b)]
+					if base == nil || base == pc {
+						continue
+					}
+					for _, h := range base.held {
+						if !has(pc, h.Member) {
+							pc.held = append(pc.held, h)
+							changed = true
+						}
+					}
+				}
+			}
+		}
+		if !changed {
+			return
 		}
 	}
 }

@@ -185,3 +185,58 @@ extern "C" __global__ __aicore__ void pool_by_key(GM_ADDR x, int32_t key) {
     op.Init(x);
   }
 }
+
+// A kernel object that holds two pipes at once: its base's, and the one
+// of a parameter loader it keeps as a member. A loader handed the base's
+// pipe builds none of its own.
+template <typename T>
+class ParamLoader {
+public:
+  __aicore__ inline void Load(GM_ADDR gamma) { ubPipe_.InitBuffer(buf_, 1024); }
+
+private:
+  TPipe ubPipe_;
+  TBuf<TPosition::VECCALC> buf_;
+};
+
+class SharedLoader {
+public:
+  __aicore__ inline void Load(TPipe *pipe) { pipe->InitBuffer(buf_, 1024); }
+
+private:
+  TBuf<TPosition::VECCALC> buf_;
+};
+
+class AffineOp : public OwnPipeBase {
+public:
+  __aicore__ inline void Init(GM_ADDR x) {
+    pipe_.InitBuffer(buf, 2048);
+    params_.Load(x);
+  }
+
+private:
+  TBuf<TPosition::VECCALC> buf;
+  ParamLoader<half> params_; // want "EXT003 .*`op` \\(a `AffineOp`\\) holds two TPipes at once: `pipe_` \\(declared in `OwnPipeBase`\\) and `params_.ubPipe_` \\(declared in `ParamLoader`\\)"
+};
+
+class AffineSharedOp : public OwnPipeBase {
+public:
+  __aicore__ inline void Init(GM_ADDR x) {
+    pipe_.InitBuffer(buf, 2048);
+    params_.Load(&pipe_);
+  }
+
+private:
+  TBuf<TPosition::VECCALC> buf;
+  SharedLoader params_;
+};
+
+extern "C" __global__ __aicore__ void channel_affine(GM_ADDR x, int32_t key) {
+  if (key == 1) {
+    AffineOp op;
+    op.Init(x);
+  } else {
+    AffineSharedOp op;
+    op.Init(x);
+  }
+}

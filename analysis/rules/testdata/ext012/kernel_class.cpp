@@ -36,3 +36,24 @@ extern "C" __global__ __aicore__ void borrower_entry(__gm__ int64_t *args) {
   Borrower b;
   b.Store(); // want "`b.Store\\(\\)` leaves `AscendC::DataCopy\\(yGm, yUb, 64\\)`"
 }
+
+// The pipe is a base class's member: the object's destructor still runs
+// the base's, which drains at the return.
+class VecKernelBase {
+ protected:
+  AscendC::TPipe pipe_;
+};
+
+class KernelNorm : public VecKernelBase {
+ public:
+  __aicore__ inline void Process() { AscendC::DataCopy(yGm, yUb, 64); }
+
+ private:
+  AscendC::GlobalTensor<half> yGm;
+  AscendC::LocalTensor<half> yUb;
+};
+
+extern "C" __global__ __aicore__ void norm_entry(__gm__ int64_t *args) {
+  KernelNorm op;
+  op.Process();
+}
