@@ -468,6 +468,23 @@ func ExitsIn(f *grammar.File, stmt *grammar.Node, macroExits func(name string) g
 
 // onceLoop reports whether a do statement runs its body once: `do { }
 // while (0)`, the statement-macro idiom.
+// OnceLoopOf returns the `do { } while (0)` a break statement leaves, nil
+// when the break leaves another loop or a switch.
+func OnceLoopOf(brk *grammar.Node) *grammar.Node {
+	for p := brk.Parent(); p != nil; p = p.Parent() {
+		switch p.Kind() {
+		case "do_statement":
+			if onceLoop(p) {
+				return p
+			}
+			return nil
+		case "for_statement", "while_statement", "for_range_loop", "switch_statement", "function_definition", "lambda_expression":
+			return nil
+		}
+	}
+	return nil
+}
+
 func onceLoop(d *grammar.Node) bool {
 	cond := Unparen(d.ChildByField("condition"))
 	if cond == nil {

@@ -186,6 +186,14 @@ var barrierSitesKey = &unit.UnitKey[barrierSites]{
 
 func runBarrierEarlyReturn(pass *analysis.Pass) {
 	returns := pass.Nodes("return_statement")
+	// A break out of `do { ... } while (0)` skips the rest of its body like
+	// a return: judged against the barriers inside that body.
+	var breaks []*grammar.Node
+	for _, b := range pass.Nodes("break_statement") {
+		if cxx.OnceLoopOf(b) != nil {
+			breaks = append(breaks, b)
+		}
+	}
 	syncAlls := pass.Closure().Calls(pass.File).Named("SyncAll")
 	if len(returns) == 0 && len(syncAlls) == 0 {
 		return
@@ -213,7 +221,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 	// Many returns before one barrier share their message: one copy.
 	var texts sharedText
 	lits := map[*grammar.Node]unit.Literals{}
-	for _, r := range returns {
+	for _, r := range slices.Concat(returns, breaks) {
 		if pass.Stopped() {
 			return
 		}
@@ -226,7 +234,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 		}
 		ix := fx.of(fn)
 		call, chain := ix.barrierAfter(r, cores)
-		if chain == nil {
+		if chain == nil || !skipsBarrier(r, call) {
 			continue
 		}
 		if !pass.Mixed() && reachVM().LaunchedBlocks(r) == 1 {
@@ -297,10 +305,10 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 				}
 			}
 			diag.Severity = analysis.SeverityWarning
-			diag.Message = "unconditional `return` before " + target + ": nothing after it runs, the barrier included; " +
+			diag.Message = "unconditional `" + exitWord(r) + "` before " + target + ": nothing after it runs, the barrier included; " +
 				"a debugging probe left in (guide §7)?"
 		} else {
-			diag.Message = "`return` under `" + conditionText(d.outerRuntime) + "` can leave before " + target +
+			diag.Message = "`" + exitWord(r) + "` under `" + conditionText(d.outerRuntime) + "` can leave before " + target +
 				": the cores that stay wait there for one that never arrives and the kernel hangs (507018); " +
 				"skip the work, not the barrier"
 			if d.seen&unit.PerCore == 0 {
@@ -366,20 +374,33 @@ func macroReturns(pass *analysis.Pass, fx *fnIndexes, sites barrierSites) {
 			continue
 		}
 		rets := m.Def.Inside(m.Def.Tree().OfKind("return_statement"))
+		for _, b := range m.Def.Inside(m.Def.Tree().OfKind("break_statement")) {
+			if l := cxx.OnceLoopOf(b); l != nil && m.Def.Contains(l) {
+				rets = append(rets, b)
+			}
+		}
 		if len(rets) == 0 {
 			continue
 		}
 		ix := fx.of(fn)
-		call, chain := ix.barrierAfter(st, cores)
-		if chain == nil || !pass.Mixed() && fx.reachVM().LaunchedBlocks(st) == 1 {
-			continue
-		}
-		if ix.neverTaken(st, cores) || dispatchDefault(pass, fx.vm, st, cores) || owedBarrier(chain, fn) ||
-			ix.balancedBranch(ix.decidingAbove(st, call), st, cores) {
+		if !pass.Mixed() && fx.reachVM().LaunchedBlocks(st) == 1 || ix.neverTaken(st, cores) || dispatchDefault(pass, fx.vm, st, cores) {
 			continue
 		}
 		body := fx.of(m.Def)
 		for _, r := range rets {
+			// A return leaves the function: the barriers after the use
+			// count. A break leaves the macro's `do { } while (0)`: only
+			// those in the body after it do.
+			var call *grammar.Node
+			var chain []cxx.Hop
+			if r.Kind() == "return_statement" {
+				call, chain = ix.barrierAfter(st, cores)
+				if chain == nil || owedBarrier(chain, fn) || ix.balancedBranch(ix.decidingAbove(st, call), st, cores) {
+					continue
+				}
+			} else if call, chain = body.barrierAfter(r, cores); chain == nil || !skipsBarrier(r, call) {
+				continue
+			}
 			d := body.varianceAbove(r, call, cores)
 			if d.outerRuntime == nil || !useVaries(ix, m, st, cxx.ConditionOf(d.outerRuntime), cores) || body.neverTaken(r, cores) ||
 				body.balancedBranch(body.decidingAbove(r, call), r, cores) || countArgument(m, st, cxx.ConditionOf(d.outerRuntime)) {
@@ -391,6 +412,10 @@ func macroReturns(pass *analysis.Pass, fx *fnIndexes, sites barrierSites) {
 				target = "`" + shortText(call) + "`" + lineRef(pass, chain[0]) + ", which reaches the " + barrierNoun(sites[leaf.Call]) + " `" +
 					shortText(leaf.Call) + "`" + lineRef(pass, leaf)
 			}
+			leaves := "returns"
+			if r.Kind() == "break_statement" {
+				leaves = "breaks out of its `do { } while (0)`"
+			}
 			at := ""
 			if m.File != nil {
 				rel, _ := filepath.Rel(filepath.Dir(pass.File.Path), m.File.Path)
@@ -400,8 +425,8 @@ func macroReturns(pass *analysis.Pass, fx *fnIndexes, sites barrierSites) {
 			diag := analysis.Diagnostic{
 				Start: st.Start,
 				End:   st.End,
-				Message: "`" + shortText(st.NamedChildren()[0]) + "` returns under `" + conditionText(d.outerRuntime) + "`, in the body of `" + name + "`" + at +
-					", and can leave before " + target + ": the cores that stay wait there for one that never arrives and the kernel hangs (507018); " +
+				Message: "`" + shortText(st.NamedChildren()[0]) + "` " + leaves + " under `" + conditionText(d.outerRuntime) + "`, in the body of `" + name + "`" + at +
+					", and can skip " + target + ": the cores that stay wait there for one that never arrives and the kernel hangs (507018); " +
 					"skip the work, not the barrier",
 				Related: []analysis.Related{{File: leaf.File.Path, Start: leaf.Call.Start, End: leaf.Call.End, Message: "the barrier the other cores wait at"}},
 			}
@@ -425,6 +450,16 @@ func useVaries(ix *fnIndex, m *cxx.Macro, st, test *grammar.Node, cores grammar.
 	if args := call.ChildByField("arguments"); call.Kind() == "call_expression" && args != nil {
 		as = args.NamedChildren()
 	}
+	names := false
+	test.Walk(func(n *grammar.Node) bool {
+		names = names || n.Kind() == "identifier" && slices.Contains(m.Params, n.Text())
+		return !names
+	})
+	if !names {
+		// `if (!op.Init(...)) break;` of an object the body declares: as
+		// the body computes it.
+		return ix.vm.Expr(test, cores)&unit.PerCore != 0
+	}
 	varies := false
 	test.Walk(func(n *grammar.Node) bool {
 		if varies {
@@ -444,10 +479,10 @@ func useVaries(ix *fnIndex, m *cxx.Macro, st, test *grammar.Node, cores grammar.
 				return false
 			}
 		case "call_expression":
-			if blockIdxGetters[ix.vm.Getter(n)] {
-				varies = true
-				return false
-			}
+			// The block id itself, or a call whose result differs per
+			// core (`op.Init(rows)` returning whether this core has rows).
+			varies = blockIdxGetters[ix.vm.Getter(n)] || ix.vm.Expr(n, cores)&unit.PerCore != 0
+			return false
 		}
 		return true
 	})
@@ -464,6 +499,25 @@ func declaresName(fn *grammar.Node, name string) bool {
 		}
 	}
 	return false
+}
+
+// exitWord names the statement r leaves by.
+func exitWord(r *grammar.Node) string {
+	if r.Kind() == "break_statement" {
+		return "break"
+	}
+	return "return"
+}
+
+// skipsBarrier reports whether leaving at r skips the barrier-reaching
+// call after it: always for a return, for a break out of `do { } while
+// (0)` when the call is in that body.
+func skipsBarrier(r, call *grammar.Node) bool {
+	if r.Kind() != "break_statement" {
+		return true
+	}
+	l := cxx.OnceLoopOf(r)
+	return l != nil && call != nil && l.Contains(call)
 }
 
 // countArgument reports whether the use st of macro m passes the launch's

@@ -24,3 +24,13 @@
   if ((rng).count == 0) {             \
     return;                           \
   }
+
+// Runs an operator whose Init says whether this core has rows.
+#define RUN_IF_ROWS(Op, rows)      \
+  do {                             \
+    Op op;                         \
+    if (!op.Init((rows))) {        \
+      break;                       \
+    }                              \
+    op.Process();                  \
+  } while (0)
