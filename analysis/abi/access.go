@@ -205,6 +205,11 @@ func ScanHelpers(f *grammar.File) *FileHelpers {
 		}
 		seen[name] = true
 		u := classify(f, n, nil)
+		if u.kind == UseScalar && integerTypes[u.cast] && intoUnion(u.castNode) {
+			// `bits.u = static_cast<uint32_t>(args[i]); return bits.f;`:
+			// the helper bit-casts through a union.
+			u.cast = "bitcast(union)"
+		}
 		var spec map[string]string
 		if u.kind == UseUnknown && !u.returned {
 			// `return ScalarDecode<T>::From(args[i]);`: the decoder's
@@ -646,6 +651,11 @@ func classify(f *grammar.File, n *grammar.Node, ids idIndex) use {
 			return use{kind: UseScalar, value: cur, castNode: p, implicit: true, cast: "int64_t"}
 		}
 		u := use{}
+		if unionMember(left) {
+			// `bits.u = static_cast<uint32_t>(args[k]); return bits.f;`:
+			// the bits stored for a read through another member.
+			return use{kind: UseScalar, cast: "bitcast(union)", castNode: p, value: cur}
+		}
 		if left != nil && left.Kind() == "identifier" {
 			u.varName = left.Text()
 			if ids != nil {
@@ -681,6 +691,59 @@ func classify(f *grammar.File, n *grammar.Node, ids idIndex) use {
 		return use{returned: true}
 	}
 	return use{}
+}
+
+// intoUnion reports whether the integer value of cast n (through further
+// integer casts) is stored into a member of a local union.
+func intoUnion(n *grammar.Node) bool {
+	for cur := n; cur != nil; {
+		p := cur.Parent()
+		for p != nil && (p.Kind() == "parenthesized_expression" || p.Kind() == "argument_list") {
+			cur, p = p, p.Parent()
+		}
+		if p == nil {
+			return false
+		}
+		switch p.Kind() {
+		case "assignment_expression":
+			return cur.Field() == "right" && unionMember(p.ChildByField("left"))
+		case "cast_expression":
+			cur = p
+		case "call_expression":
+			if c, ok := cxx.AsCall(p); !ok || c.Name != "static_cast" && !integerTypes[c.Name] {
+				return false
+			}
+			cur = p
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// unionMember reports whether e is a member of a local union (`bits.u`
+// where the function declares `union { uint32_t u; float f; } bits;`).
+func unionMember(e *grammar.Node) bool {
+	if e == nil || e.Kind() != "field_expression" {
+		return false
+	}
+	obj := e.ChildByField("argument")
+	fn := e.Ancestor("function_definition")
+	if obj == nil || obj.Kind() != "identifier" || fn == nil {
+		return false
+	}
+	for _, d := range fn.Inside(fn.Tree().OfKind("declaration")) {
+		t := d.ChildByField("type")
+		if t == nil || t.Kind() != "union_specifier" {
+			continue
+		}
+		for _, dl := range d.ChildrenByField("declarator") {
+			if cxx.DeclaredName(dl) == obj.Text() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // flow follows a variable to its later uses in the same function: a tensor
@@ -796,9 +859,10 @@ func Accesses(f *grammar.File, consts *cxx.Resolver, helpers Helpers) []Access {
 				a.Use, a.Cast = h.Use, h.castAt(call)
 				u := classify(f, n, ids)
 				a.Var = u.varName
-				if h.Use == UseScalar && u.kind == UseScalar && u.castNode != nil && !u.implicit {
+				if h.Use == UseScalar && u.kind == UseScalar && u.castNode != nil && !u.implicit && !strings.HasPrefix(a.Cast, "bitcast") {
 					// A cast written at the call site decides the width:
-					// static_cast<int32_t>(scalar_arg(args, k)).
+					// static_cast<int32_t>(scalar_arg(args, k)). Not of a
+					// helper that bit-casts the slot: its result is a value.
 					a.Cast, a.CastNode, a.Value = u.cast, u.castNode, u.value
 				}
 			}

@@ -13,6 +13,19 @@ __aicore__ inline int64_t wide_arg(__gm__ int64_t *args, int i)
     return static_cast<int64_t>(args[i]);
 }
 
+// Bit-casts the slot through a union: the result is the float itself.
+__aicore__ inline float eps_bits_of(__gm__ int64_t *args, int i)
+{
+    union {
+        uint32_t u;
+        float f;
+    } bits;
+    bits.u = static_cast<uint32_t>(static_cast<uint64_t>(args[i]));
+    return bits.f;
+}
+
+__aicore__ inline float eps_by_bits(__gm__ int64_t *args, int i) { return from_u64<float>(args[i]); }
+
 template <typename T>
 __aicore__ inline T scalar_as(__gm__ int64_t *args, int i)
 {
@@ -83,6 +96,10 @@ extern "C" __global__ __aicore__ void rms_norm(__gm__ int64_t *args)
     int32_t rows7 = slot_value<int32_t>(args, 3);
     int64_t shift3 = slot_value<int64_t>(args, 5);  // want "INT32 scalar `shift`.*through `slot_value`, which reads it as `int64_t`"
     float eps8 = slot_by_value<float>(args, 2);     // want "FP32 scalar `eps`.*the helper `slot_by_value`, a value conversion"
+    // A bit-casting helper's float converted on (to half): a value.
+    half eps_h = static_cast<half>(eps_bits_of(args, 2));
+    half eps_h2 = static_cast<half>(eps_by_bits(args, 2));
+    (void)eps_h; (void)eps_h2;
     (void)eps7; (void)rows7; (void)shift3; (void)eps8;
     (void)eps_bits; (void)eps_union; (void)eps4; (void)eps5; (void)eps6; (void)rows_as;
     (void)eps_ok; (void)rows_ok; (void)rows_widened; (void)start; (void)start2; (void)shift_ok;
