@@ -629,6 +629,17 @@ func vecGuardEdits(pass *analysis.Pass, s *unit.TPipe) ([]analysis.TextEdit, boo
 			}
 		}
 	}
+	if s.Fn != nil {
+		// A use of the wrapped names after the range (the block is an
+		// #if branch, `rope.Run()` after its #endif) would not compile
+		// where the guard drops the declaration.
+		end := stmts[last].End
+		for _, id := range s.Fn.Inside(s.Fn.Tree().OfKind("identifier")) {
+			if id.Start >= end && names[id.Text()] {
+				return nil, false
+			}
+		}
+	}
 	for _, st := range stmts[:last+1] {
 		if cubeWork(pass, pass.File, st, 0) {
 			// `op.Process()` running the cube's matmul too: under a

@@ -54,7 +54,9 @@ var SyncAllAIVOnly = register(&analysis.Analyzer{
 			"that) makes the rest vector-only and the call correct. After a macro extern-lsp cannot read (its definition " +
 			"is in no file of the extern, or a use of a pasting macro whose expansion it could not read whole or that " +
 			"returns) or a condition on an unknown template argument, the fix is offered as unsafe: " +
-			"if the cube already left there, `SyncAll<false>()` would wait for it forever. In a kernel that owns its launch " +
+			"if the cube already left there, `SyncAll<false>()` would wait for it forever. A barrier a helper's template default " +
+			"makes vector-only is not rewritten when the helper's file is compiled into other kernels too (a shared header): " +
+			"a vector-only kernel calling it means the vector barrier. In a kernel that owns its launch " +
 			"the fix is unsafe too: the cross-core barrier needs the FFTS base the kernel sets itself (`SetSyncBaseAddr`).",
 		Guide: "§5",
 		Applies: "Whole on units the pypto/simpler runtime calls per task (entries an `@pl.jit.extern` stub links, " +
@@ -144,12 +146,19 @@ func runSyncAllAIVOnly(pass *analysis.Pass) {
 			// cross-core barrier too.
 			applicability = analysis.Unsafe
 		}
+		var fixes []analysis.Fix
+		if viaDefault == "" || len(pass.Units()) <= 1 {
+			// A helper several kernels compile (a shared header's fence)
+			// keeps its default: a vector-only kernel calling it means
+			// the vector barrier.
+			fixes = []analysis.Fix{{Title: title, Applicability: applicability, Edits: edits}}
+		}
 		pass.Report(analysis.Diagnostic{
 			Start:    n.Start,
 			End:      n.End,
 			Severity: sev,
 			Message:  msg,
-			Fixes:    []analysis.Fix{{Title: title, Applicability: applicability, Edits: edits}},
+			Fixes:    fixes,
 		})
 	}
 	reportBarrierMacros(pass, dead, cores)
