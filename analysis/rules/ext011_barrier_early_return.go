@@ -67,7 +67,9 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"A statement use of a function-like macro whose body returns under a test (`RETURN_IF_IDLE(used);` with `do { if " +
 			"(GetBlockIdx() >= (used)) { return; } } while (0)`) is judged at the use, by the body's test: reported when the test " +
 			"differs per core (the block or lane id, a core's own data) and not when it cannot hold (the launch's block count passed " +
-			"for the bound) or only code the analysis cannot see into decides it. " +
+			"for the bound) or only code the analysis cannot see into decides it. A `break` out of `do { ... } while (0)` skips the rest " +
+			"of that body like a return (`if (!op.Init(...)) break; op.Process();`, written out or in a macro) and is judged against " +
+			"the barriers in the body alone: one after the loop is met by every core. " +
 			"An unconditional `return` before a barrier is reported as a " +
 			"debugging probe left in (warning), unless its only guard is a preprocessor switch (`#ifdef STOP_AFTER_X`, `#if defined(X)`, " +
 			"`#if X`, one term of an `&&` of them) that no build of the unit defines: no file of the tree or the unit #defines it, and no build " +
