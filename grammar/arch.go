@@ -245,19 +245,7 @@ func ScanArchSrc(g *Guards, src []byte) *ArchMap {
 // emptyBranch reports whether a branch's text holds no code: comments,
 // `(void)name;` casts that silence unused parameters, and empty statements.
 func emptyBranch(b []byte) bool {
-	t := string(b)
-	for {
-		i := strings.Index(t, "/*")
-		if i < 0 {
-			break
-		}
-		j := strings.Index(t[i+2:], "*/")
-		if j < 0 {
-			t = t[:i]
-			break
-		}
-		t = t[:i] + " " + t[i+2+j+2:]
-	}
+	t := stripBlockComments(string(b))
 	for _, line := range strings.Split(t, "\n") {
 		if i := strings.Index(line, "//"); i >= 0 {
 			line = line[:i]

@@ -545,22 +545,27 @@ func firstWord(s string) string {
 	return s
 }
 
+// stripBlockComments replaces each /* */ comment by a space; an unclosed
+// one ends the text.
+func stripBlockComments(s string) string {
+	for {
+		i := strings.Index(s, "/*")
+		if i < 0 {
+			return s
+		}
+		j := strings.Index(s[i+2:], "*/")
+		if j < 0 {
+			return s[:i]
+		}
+		s = s[:i] + " " + s[i+2+j+2:]
+	}
+}
+
 func stripComment(s string) string {
 	if i := strings.Index(s, "//"); i >= 0 {
 		s = s[:i]
 	}
-	for {
-		i := strings.Index(s, "/*")
-		if i < 0 {
-			break
-		}
-		j := strings.Index(s[i+2:], "*/")
-		if j < 0 {
-			s = s[:i]
-			break
-		}
-		s = s[:i] + " " + s[i+2+j+2:]
-	}
+	s = stripBlockComments(s)
 	s = strings.ReplaceAll(s, "\\\r\n", " ")
 	s = strings.ReplaceAll(s, "\\\n", " ")
 	return strings.TrimSpace(s)

@@ -1249,14 +1249,8 @@ func valueFunc(fn *grammar.Node) *ValueFunc {
 // argument is not constant, as are the template parameters). Calls of
 // several such functions of one name give the union.
 func (r *Resolver) evalCall(fn, args *grammar.Node) []int64 {
-	name := fn.Text()
-	switch fn.Kind() {
-	case "identifier":
-	case "qualified_identifier", "field_expression":
-		if i := strings.LastIndexAny(name, ":.>"); i >= 0 {
-			name = name[i+1:]
-		}
-	default:
+	name, ok := lastName(fn)
+	if !ok {
 		return nil
 	}
 	vfs := r.fns[name]
@@ -1298,6 +1292,22 @@ func (r *Resolver) evalCall(fn, args *grammar.Node) []int64 {
 	return out.values()
 }
 
+// lastName is the last component of a name (`kReady`, `Ring::kReady`,
+// `flags.kReady`, `p->kReady`); ok is false for any other expression.
+func lastName(n *grammar.Node) (string, bool) {
+	name := n.Text()
+	switch n.Kind() {
+	case "identifier", "field_identifier":
+	case "qualified_identifier", "field_expression":
+		if i := strings.LastIndexAny(name, ":.>"); i >= 0 {
+			name = name[i+1:]
+		}
+	default:
+		return "", false
+	}
+	return name, true
+}
+
 // evalSubscript values `kReady[i]` of a constant array: the element at
 // each value i has, every element when i is not constant.
 func (r *Resolver) evalSubscript(n *grammar.Node) []int64 {
@@ -1305,14 +1315,8 @@ func (r *Resolver) evalSubscript(n *grammar.Node) []int64 {
 	if arg == nil || len(n.NamedChildren()) != 2 {
 		return nil
 	}
-	name := arg.Text()
-	switch arg.Kind() {
-	case "identifier", "field_identifier":
-	case "qualified_identifier", "field_expression":
-		if i := strings.LastIndexAny(name, ":.>"); i >= 0 {
-			name = name[i+1:]
-		}
-	default:
+	name, ok := lastName(arg)
+	if !ok {
 		return nil
 	}
 	defs := r.arrays[name]
