@@ -211,6 +211,16 @@ func ScanHelpers(f *grammar.File) *FileHelpers {
 			u.cast = "bitcast(union)"
 		}
 		var spec map[string]string
+		if tp := copiedInto(fn); u.kind == UseScalar && Is64(u.cast) && tp != "" {
+			// `uint64_t raw = args[i]; T v; memcpy(&v, &low, sizeof(T));
+			// return v;`: the helper copies the slot's bits into its type
+			// argument, a bit-cast for a float and the low word for a
+			// 32-bit integer.
+			u.cast, spec = tp, map[string]string{}
+			for t := range floatTypes {
+				spec[t] = "bitcast<" + t + ">"
+			}
+		}
 		if u.kind == UseUnknown && !u.returned {
 			// `return ScalarDecode<T>::From(args[i]);`: the decoder's
 			// conversion, per type argument.
@@ -691,6 +701,27 @@ func classify(f *grammar.File, n *grammar.Node, ids idIndex) use {
 		return use{returned: true}
 	}
 	return use{}
+}
+
+// copiedInto returns the template parameter a helper returns (`template
+// <typename T> T ScalarArg(...)`) when its body copies bytes with memcpy:
+// its value is the slot's bits in T. "" otherwise.
+func copiedInto(fn *grammar.Node) string {
+	t := fn.ChildByField("type")
+	if t == nil || fn.Parent() == nil || fn.Parent().Kind() != "template_declaration" {
+		return ""
+	}
+	ret := strings.TrimSpace(t.Text())
+	if !slices.Contains(cxx.TemplateParamNames(fn), ret) {
+		return ""
+	}
+	for _, c := range fn.Inside(fn.Tree().OfKind("call_expression")) {
+		switch cxx.CallName(c) {
+		case "memcpy", "__builtin_memcpy", "memcpy_s":
+			return ret
+		}
+	}
+	return ""
 }
 
 // intoUnion reports whether the integer value of cast n (through further

@@ -13,6 +13,22 @@ __aicore__ inline int64_t wide_arg(__gm__ int64_t *args, int i)
     return static_cast<int64_t>(args[i]);
 }
 
+// Copies the slot's bits into its type argument: the low word of a 32-bit
+// type, so an INT32 keeps its sign and an FP32 is its bits.
+template <typename T>
+__aicore__ inline T slot_bits(__gm__ int64_t *args, int i)
+{
+    uint64_t raw = static_cast<uint64_t>(args[i]);
+    T value;
+    if constexpr (sizeof(T) == 4) {
+        uint32_t low = static_cast<uint32_t>(raw);
+        __builtin_memcpy(&value, &low, sizeof(T));
+    } else {
+        __builtin_memcpy(&value, &raw, sizeof(T));
+    }
+    return value;
+}
+
 // Bit-casts the slot through a union: the result is the float itself.
 __aicore__ inline float eps_bits_of(__gm__ int64_t *args, int i)
 {
@@ -100,6 +116,9 @@ extern "C" __global__ __aicore__ void rms_norm(__gm__ int64_t *args)
     half eps_h = static_cast<half>(eps_bits_of(args, 2));
     half eps_h2 = static_cast<half>(eps_by_bits(args, 2));
     (void)eps_h; (void)eps_h2;
+    int32_t rows_bits = slot_bits<int32_t>(args, 3);
+    float eps_copied = slot_bits<float>(args, 2);
+    (void)rows_bits; (void)eps_copied;
     (void)eps7; (void)rows7; (void)shift3; (void)eps8;
     (void)eps_bits; (void)eps_union; (void)eps4; (void)eps5; (void)eps6; (void)rows_as;
     (void)eps_ok; (void)rows_ok; (void)rows_widened; (void)start; (void)start2; (void)shift_ok;
