@@ -865,6 +865,53 @@ func (r *Resolver) evalTemplateMember(n *grammar.Node) ([]int64, bool) {
 	return out.values(), true
 }
 
+// classBinds values the parameters of the class template whose static
+// member function def a call names through an instance (`Ring<3>::Free`,
+// or an alias of one: `using Ring = AccRing<3>; Ring::Free`): the
+// arguments written, else the defaults. Nil for any other call.
+func (r *Resolver) classBinds(fn, def *grammar.Node) map[string][]int64 {
+	if fn.Kind() != "qualified_identifier" {
+		return nil
+	}
+	scope := fn.ChildByField("scope")
+	if scope == nil {
+		return nil
+	}
+	if scope.Kind() != "template_type" {
+		ts := r.templates[scope.Text()]
+		if len(ts) != 1 {
+			return nil
+		}
+		scope = ts[0]
+	}
+	cls := scope.ChildByField("name")
+	spec := def.Ancestor("class_specifier", "struct_specifier")
+	if cls == nil || spec == nil || spec.Parent() == nil || spec.Parent().Kind() != "template_declaration" {
+		return nil
+	}
+	if name := spec.ChildByField("name"); name == nil || name.Text() != BaseName(cls.Text()) {
+		return nil
+	}
+	var args []*grammar.Node
+	if al := scope.ChildByField("arguments"); al != nil {
+		args = al.NamedChildren()
+	}
+	binds := map[string][]int64{}
+	for i, tp := range templateParams(spec) {
+		var vs []int64
+		switch {
+		case i < len(args):
+			vs = r.evalAll(args[i])
+		case tp.def != nil:
+			vs = r.Bind(binds).evalAll(tp.def)
+		}
+		if len(vs) == 1 && tp.name != "" {
+			binds[tp.name] = vs
+		}
+	}
+	return binds
+}
+
 // templateClassOf returns the class or struct of a class template named
 // cls that declares constant d as a member, or nil.
 func templateClassOf(d *Def, cls string) *grammar.Node {
@@ -1265,6 +1312,11 @@ func (r *Resolver) evalCall(fn, args *grammar.Node) []int64 {
 			continue
 		}
 		vals := make(map[string][]int64, len(vf.Params))
+		for k, v := range r.classBinds(fn, vf.Node) {
+			// `Ring::Free(stage)` with `using Ring = AccRing<3>;`: the
+			// class template's parameters at that instance.
+			vals[k] = v
+		}
 		for i, p := range vf.Params {
 			if i < len(as) {
 				vals[p] = r.evalAll(as[i])

@@ -284,3 +284,34 @@ void f(int it, uint32_t slot) {
 		t.Errorf("saw %d calls, want %d", i, len(want))
 	}
 }
+
+// A static member function of a class template called through an
+// instance or its alias reads the class's parameters at that instance.
+func TestResolverTemplateMemberCall(t *testing.T) {
+	src := `template <uint32_t kDepth, uint32_t kBase = 7>
+struct AccRing {
+    static constexpr uint32_t kStages = kDepth;
+    static constexpr uint16_t kFreeBase = kBase + kDepth;
+    __aicore__ static inline uint16_t Free(uint32_t stage) { return kFreeBase + stage; }
+};
+using Ring = AccRing<3>;
+void f(uint32_t i) { use(Ring::Free(1)); use(AccRing<2, 0>::Free(0)); use(Ring::Free(i % Ring::kStages)); }
+`
+	f, err := grammar.ParseFile(context.Background(), nil, "f.cpp", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewResolver(f)
+	want := []string{"[11]", "[2]", "[10 11 12]"}
+	i := 0
+	for j := range f.Tree.Nodes {
+		c, ok := AsCall(&f.Tree.Nodes[j])
+		if !ok || c.Name != "use" {
+			continue
+		}
+		if got := fmt.Sprint(r.EvalAll(c.Args[0])); i < len(want) && got != want[i] {
+			t.Errorf("%s = %s, want %s", c.Args[0].Text(), got, want[i])
+		}
+		i++
+	}
+}
