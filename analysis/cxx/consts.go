@@ -87,13 +87,13 @@ type Resolver struct {
 	// arrays are the constant arrays (`kReady[2] = {0, 1}`) and fns the
 	// functions whose body returns one expression, by base name.
 	arrays map[string][]*Def
-	fns    map[string][]*ValueFunc
+	fns    map[string][]*oneReturnFunc
 }
 
-// ValueFunc is a function whose body is one `return expr;`
+// oneReturnFunc is a function whose body is one `return expr;`
 // (`uint16_t ReadyFlag(uint32_t slot) { return kBase + slot; }`): a call
 // of it is its expression with its parameters bound to the arguments.
-type ValueFunc struct {
+type oneReturnFunc struct {
 	Node   *grammar.Node // the function_definition
 	Ret    *grammar.Node // the returned expression
 	Params []string      // its parameters, then its template parameters
@@ -246,7 +246,7 @@ type FileConsts struct {
 	templates map[string][]*grammar.Node
 	// arrays and fns: Resolver's, the file's own.
 	arrays map[string][]*Def
-	fns    map[string][]*ValueFunc
+	fns    map[string][]*oneReturnFunc
 }
 
 // IndexConsts indexes the constants f defines.
@@ -302,14 +302,14 @@ func IndexConsts(f *grammar.File) *FileConsts {
 				add(&Def{Name: name.Text(), File: f, Node: val, Decl: n})
 			}
 		case "function_definition":
-			if name := ZeroMember(n); name != nil {
+			if name := zeroDefaultMember(n); name != nil {
 				// `static constexpr uint16_t kReady = 0;` in a class.
 				if isConstDecl(n) {
 					add(&Def{Name: name.Text(), File: f, Decl: n, Value: 0, Impl: true})
 				}
 			} else if vf := valueFunc(n); vf != nil {
 				if fc.fns == nil {
-					fc.fns = map[string][]*ValueFunc{}
+					fc.fns = map[string][]*oneReturnFunc{}
 				}
 				name := FunctionName(n)
 				fc.fns[name] = append(fc.fns[name], vf)
@@ -408,7 +408,7 @@ func JoinConsts(parts ...*FileConsts) *Resolver {
 		}
 		for name, vfs := range p.fns {
 			if r.fns == nil {
-				r.fns = map[string][]*ValueFunc{}
+				r.fns = map[string][]*oneReturnFunc{}
 			}
 			r.fns[name] = append(r.fns[name], vfs...)
 		}
@@ -810,21 +810,13 @@ func (r *Resolver) evalTemplateMember(n *grammar.Node) ([]int64, bool) {
 	if scope == nil || member == nil || member.Kind() != "identifier" {
 		return nil, false
 	}
-	if scope.Kind() != "template_type" {
-		// An alias of one instance: `using Flags = Ring<8>; Flags::kReady`.
-		ts := r.templates[scope.Text()]
-		if len(ts) != 1 {
-			return nil, false
-		}
-		scope = ts[0]
+	scope = r.instance(scope)
+	if scope == nil {
+		return nil, false
 	}
 	cls := scope.ChildByField("name")
 	if cls == nil {
 		return nil, false
-	}
-	var args []*grammar.Node
-	if al := scope.ChildByField("arguments"); al != nil {
-		args = al.NamedChildren()
 	}
 	var out valueSet
 	found := false
@@ -834,20 +826,7 @@ func (r *Resolver) evalTemplateMember(n *grammar.Node) ([]int64, bool) {
 			continue
 		}
 		found = true
-		binds := map[string][]int64{}
-		for i, tp := range templateParams(spec) {
-			var vs []int64
-			switch {
-			case i < len(args):
-				vs = r.evalAll(args[i])
-			case tp.def != nil:
-				vs = r.Bind(binds).evalAll(tp.def)
-			}
-			if len(vs) == 1 && tp.name != "" {
-				binds[tp.name] = vs
-			}
-		}
-		b := r.Bind(binds)
+		b := r.Bind(r.instanceBinds(spec, scope))
 		b.depth = r.depth
 		vs := b.evalAll(d.Node)
 		if len(vs) == 0 {
@@ -873,16 +852,9 @@ func (r *Resolver) classBinds(fn, def *grammar.Node) map[string][]int64 {
 	if fn.Kind() != "qualified_identifier" {
 		return nil
 	}
-	scope := fn.ChildByField("scope")
+	scope := r.instance(fn.ChildByField("scope"))
 	if scope == nil {
 		return nil
-	}
-	if scope.Kind() != "template_type" {
-		ts := r.templates[scope.Text()]
-		if len(ts) != 1 {
-			return nil
-		}
-		scope = ts[0]
 	}
 	cls := scope.ChildByField("name")
 	spec := def.Ancestor("class_specifier", "struct_specifier")
@@ -892,8 +864,31 @@ func (r *Resolver) classBinds(fn, def *grammar.Node) map[string][]int64 {
 	if name := spec.ChildByField("name"); name == nil || name.Text() != BaseName(cls.Text()) {
 		return nil
 	}
+	return r.instanceBinds(spec, scope)
+}
+
+// instance is the class template instance a scope names: written
+// (`Ring<8>`), or through an alias of one (`using Flags = Ring<8>;`
+// then `Flags`); nil for anything else.
+func (r *Resolver) instance(scope *grammar.Node) *grammar.Node {
+	if scope == nil {
+		return nil
+	}
+	if scope.Kind() == "template_type" {
+		return scope
+	}
+	if ts := r.templates[scope.Text()]; len(ts) == 1 {
+		return ts[0]
+	}
+	return nil
+}
+
+// instanceBinds values the parameters of class template spec at instance
+// inst: the arguments written, else the defaults (each read with the
+// parameters before it bound).
+func (r *Resolver) instanceBinds(spec, inst *grammar.Node) map[string][]int64 {
 	var args []*grammar.Node
-	if al := scope.ChildByField("arguments"); al != nil {
+	if al := inst.ChildByField("arguments"); al != nil {
 		args = al.NamedChildren()
 	}
 	binds := map[string][]int64{}
@@ -1219,10 +1214,10 @@ func isCounter(n *grammar.Node) bool {
 	return false
 }
 
-// ZeroMember is the name a class member declaration `T name = 0;` declares,
+// zeroDefaultMember is the name a class member declaration `T name = 0;` declares,
 // which tree-sitter reads as a pure virtual function without a declarator
 // (`static constexpr uint16_t kReady = 0;`), nil for any other node.
-func ZeroMember(n *grammar.Node) *grammar.Node {
+func zeroDefaultMember(n *grammar.Node) *grammar.Node {
 	if n.Kind() != "function_definition" {
 		return nil
 	}
@@ -1255,9 +1250,9 @@ func (fc *FileConsts) addArray(f *grammar.File, decl, name, val *grammar.Node) b
 	return true
 }
 
-// valueFunc is the ValueFunc a function definition is, nil when its body is
+// valueFunc is the oneReturnFunc a function definition is, nil when its body is
 // not one return of an expression or its parameters are not all named.
-func valueFunc(fn *grammar.Node) *ValueFunc {
+func valueFunc(fn *grammar.Node) *oneReturnFunc {
 	name := FunctionName(fn)
 	body := fn.ChildByField("body")
 	if name == "" || body == nil || body.Kind() != "compound_statement" {
@@ -1276,7 +1271,7 @@ func valueFunc(fn *grammar.Node) *ValueFunc {
 	if ret == nil || ret.Kind() == "comment" {
 		return nil
 	}
-	vf := &ValueFunc{Node: fn, Ret: ret}
+	vf := &oneReturnFunc{Node: fn, Ret: ret}
 	for p := range paramDecls(fn) {
 		name := DeclaredName(p.ChildByField("declarator"))
 		if p.Kind() == "variadic_parameter_declaration" || name == "" {
@@ -1291,7 +1286,7 @@ func valueFunc(fn *grammar.Node) *ValueFunc {
 	return vf
 }
 
-// evalCall values a call of a ValueFunc of the unit: its expression with
+// evalCall values a call of a oneReturnFunc of the unit: its expression with
 // the parameters bound to the arguments' values (unknown where an
 // argument is not constant, as are the template parameters). Calls of
 // several such functions of one name give the union.

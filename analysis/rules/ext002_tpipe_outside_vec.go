@@ -280,14 +280,22 @@ func cubeBuffersOnly(s *unit.TPipe) bool {
 
 // cubeBuffer reports whether fn declares buffer name at a cube position.
 func cubeBuffer(fn *grammar.Node, name string) bool {
-	for _, d := range fn.Inside(fn.Tree().OfKind("declaration")) {
-		t := d.ChildByField("type")
-		if t == nil || !cubePosition(t.Text()) {
-			continue
-		}
-		for _, dl := range d.ChildrenByField("declarator") {
-			if cxx.DeclaredName(dl) == name || dl.Text() == name {
-				return true
+	return bufferAt(fn, name, []string{"declaration"}, cubePosition)
+}
+
+// bufferAt reports whether scope declares buffer name, by a declaration
+// of one of kinds whose type text at accepts.
+func bufferAt(scope *grammar.Node, name string, kinds []string, at func(typ string) bool) bool {
+	for _, kind := range kinds {
+		for _, d := range scope.Inside(scope.Tree().OfKind(kind)) {
+			t := d.ChildByField("type")
+			if t == nil || !at(t.Text()) {
+				continue
+			}
+			for _, dl := range d.ChildrenByField("declarator") {
+				if cxx.DeclaredName(dl) == name || dl.Text() == name {
+					return true
+				}
 			}
 		}
 	}
@@ -336,20 +344,9 @@ func vectorSetupOnCube(pass *analysis.Pass, cores *coresMemo, s *unit.TPipe) boo
 // vectorBuffer reports whether scope (a function or a class body)
 // declares buffer name at a vector position.
 func vectorBuffer(scope *grammar.Node, name string) bool {
-	for _, kind := range []string{"declaration", "field_declaration"} {
-		for _, d := range scope.Inside(scope.Tree().OfKind(kind)) {
-			t := d.ChildByField("type")
-			if t == nil || !strings.Contains(t.Text(), "VECIN") && !strings.Contains(t.Text(), "VECOUT") && !strings.Contains(t.Text(), "VECCALC") {
-				continue
-			}
-			for _, dl := range d.ChildrenByField("declarator") {
-				if cxx.DeclaredName(dl) == name || dl.Text() == name {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return bufferAt(scope, name, []string{"declaration", "field_declaration"}, func(t string) bool {
+		return strings.Contains(t, "VECIN") || strings.Contains(t, "VECOUT") || strings.Contains(t, "VECCALC")
+	})
 }
 
 // managesCubeEvents reports whether code of the unit the cube compiles

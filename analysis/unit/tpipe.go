@@ -367,6 +367,24 @@ func scopeBlock(n *grammar.Node) *grammar.Node {
 }
 
 // usedBetween reports whether identifier name occurs in [from, to).
+// baseTypes are the base classes a class or struct names (`: public
+// Base`, `: Base<T>`), as type nodes.
+func baseTypes(spec *grammar.Node) []*grammar.Node {
+	var out []*grammar.Node
+	for c := spec.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Kind() != "base_class_clause" {
+			continue
+		}
+		for _, b := range c.NamedChildren() {
+			switch b.Kind() {
+			case "type_identifier", "qualified_identifier", "template_type":
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
 // inheritPipes adds to classes those deriving from one of them (`class Op
 // : public MixKernelBase`, where the base holds `TPipe pipe_;`), each with
 // its own record of what destroys the inherited member.
@@ -378,22 +396,12 @@ func inheritPipes(classes map[string]*pipeClass, specs []*grammar.Node) {
 			if name == nil || classes[cxx.BaseTypeName(name)] != nil {
 				continue
 			}
-			for c := spec.FirstChild(); c != nil; c = c.NextSibling() {
-				if c.Kind() != "base_class_clause" {
-					continue
-				}
-				for _, b := range c.NamedChildren() {
-					switch b.Kind() {
-					case "type_identifier", "qualified_identifier", "template_type":
-					default:
-						continue
-					}
-					if base := classes[cxx.BaseTypeName(b)]; base != nil {
-						classes[cxx.BaseTypeName(name)] = &pipeClass{member: base.member, file: base.file, copied: base.copied, spec: spec,
-							held: append([]HeldPipe(nil), base.held...)}
-						changed = true
-						break
-					}
+			for _, b := range baseTypes(spec) {
+				if base := classes[cxx.BaseTypeName(b)]; base != nil {
+					classes[cxx.BaseTypeName(name)] = &pipeClass{member: base.member, file: base.file, copied: base.copied, spec: spec,
+						held: append([]HeldPipe(nil), base.held...)}
+					changed = true
+					break
 				}
 			}
 		}
@@ -460,20 +468,15 @@ func holdPipes(classes map[string]*pipeClass, specs []*grammar.Node, fields []he
 			if pc == nil || pc.spec != spec {
 				continue
 			}
-			for c := spec.FirstChild(); c != nil; c = c.NextSibling() {
-				if c.Kind() != "base_class_clause" {
+			for _, b := range baseTypes(spec) {
+				base := classes[cxx.BaseTypeName(b)]
+				if base == nil || base == pc {
 					continue
 				}
-				for _, b := range c.NamedChildren() {
-					base := classes[cxx.BaseTypeName(b)]
-					if base == nil || base == pc {
-						continue
-					}
-					for _, h := range base.held {
-						if !has(pc, h.Member) {
-							pc.held = append(pc.held, h)
-							changed = true
-						}
+				for _, h := range base.held {
+					if !has(pc, h.Member) {
+						pc.held = append(pc.held, h)
+						changed = true
 					}
 				}
 			}
