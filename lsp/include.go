@@ -51,6 +51,8 @@ func (s *view) hoverInclude(f *grammar.File, off uint32) *protocol.Hover {
 		switch {
 		case inc.System || workspace.IsSDKHeader(inc.Path):
 			md = "not in the workspace (a toolkit or system header)"
+		case workspace.IsRuntimeHeader(inc.Path):
+			md = "not in the workspace: the pypto runtime's kernel header (the Tensor descriptor, the `get_block_idx(args)` family). In runtime-ABI code the analysis takes it for the runtime's; elsewhere what it declares is unknown (add its folder to `include-dirs`)"
 		case r.Ambiguous():
 			md = fmt.Sprintf("not resolved: %d files of the workspace end with `%s` and none is nearer this file than the others; name its folder in `include-dirs`", r.Candidates, inc.Path)
 		default:

@@ -13,3 +13,10 @@ import (
 func TestLibraryCodeNoKernelReaches(t *testing.T) {
 	analysistest.Run(t, "testdata/reach", BarrierEarlyReturn)
 }
+
+// TestRuntimeHeadersHideNoCode: a runtime-ABI kernel whose tree does not
+// hold the runtime's `tensor.h` and `intrinsic.h` still reaches only what
+// it calls: a library helper for standalone launches is not judged.
+func TestRuntimeHeadersHideNoCode(t *testing.T) {
+	analysistest.Run(t, "testdata/reach_runtime", TopologyGetter)
+}

@@ -21,7 +21,8 @@ func (u *Unit) Resolve(from *grammar.File, inc grammar.Include) *grammar.File {
 }
 
 // UnresolvedInclude is a quoted #include of a unit's file that names no file
-// of the unit and no known SDK header: code the analysis could not see.
+// of the unit and no known SDK header (nor, in runtime-ABI code, one of
+// the runtime's kernel headers): code the analysis could not see.
 type UnresolvedInclude struct {
 	File    *grammar.File
 	Include grammar.Include
@@ -31,10 +32,22 @@ var unresolvedKey = &UnitKey[[]UnresolvedInclude]{
 	Name: "unit.unresolved-includes",
 	Compute: func(ctx context.Context, u *Unit) []UnresolvedInclude {
 		var out []UnresolvedInclude
+		runtime := -1
 		for _, f := range u.Files {
 			for _, inc := range f.Includes {
 				if inc.System || workspace.IsSDKHeader(inc.Path) || u.Resolve(f, inc) != nil {
 					continue
+				}
+				if workspace.IsRuntimeHeader(inc.Path) {
+					if runtime < 0 {
+						runtime = 0
+						if u.ws != nil && LaunchOfEntry(u.ws, u.Entry).Launch.RuntimeABI() {
+							runtime = 1
+						}
+					}
+					if runtime == 1 {
+						continue
+					}
 				}
 				out = append(out, UnresolvedInclude{File: f, Include: inc})
 			}

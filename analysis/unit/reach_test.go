@@ -53,6 +53,15 @@ extern "C" __global__ __aicore__ void k(__gm__ int *p) {
 #include "impl/not_in_tree.h"
 extern "C" __global__ __aicore__ void h(__gm__ int *p) { run_hidden(p); }
 `,
+		"rt.cpp": `#include "tensor.h"
+#include "intrinsic.h"
+#include "lib.h"
+extern "C" __aicore__ void kernel_entry(__gm__ int64_t *args) { helper((__gm__ int *)args[0]); }
+`,
+		"std.cpp": `#include "tensor.h"
+#include "lib.h"
+extern "C" __global__ __aicore__ void s(__gm__ int *p) { helper(p); }
+`,
 		"lone.cpp": `#include "lib.h"
 __aicore__ inline void not_a_kernel(__gm__ int *p) { helper(p); }
 `,
@@ -95,6 +104,21 @@ __aicore__ inline void not_a_kernel(__gm__ int *p) { helper(p); }
 	for _, d := range hidden.FuncIndex().Lookup("unused") {
 		if !hidden.Reached().Func(d.Node) {
 			t.Error("a unit whose kernel includes an unresolved header must reach everything")
+		}
+	}
+	// The runtime's kernel headers, absent from a kernel tree built
+	// against the runtime, hide no code of a runtime-ABI kernel; in a
+	// standalone kernel the same names are unknown project headers.
+	rt := (*Store)(nil).ForEntry(context.Background(), ws, filepath.Join(root, "rt.cpp"))
+	for _, d := range rt.FuncIndex().Lookup("unused") {
+		if rt.Reached().Func(d.Node) {
+			t.Error("a runtime-ABI kernel including the runtime's intrinsic.h must not reach everything")
+		}
+	}
+	std := (*Store)(nil).ForEntry(context.Background(), ws, filepath.Join(root, "std.cpp"))
+	for _, d := range std.FuncIndex().Lookup("unused") {
+		if !std.Reached().Func(d.Node) {
+			t.Error("a standalone kernel including an unresolved tensor.h must reach everything")
 		}
 	}
 	// No kernel and no args entry: everything.

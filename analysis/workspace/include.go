@@ -18,6 +18,18 @@ import (
 // functions are the known device API rather than project code.
 var sdkHeaders = []string{"kernel_operator.h", "kernel_tiling/", "lib/", "pto/", "acl/", "aclnn", "tikcfw/", "graph/", "register/", "tiling/", "securec.h", "kernel_macros.h", "kernel_event.h"}
 
+// runtimeHeaders are the pypto runtime's kernel headers: `tensor.h` (the
+// Tensor descriptor) and `intrinsic.h` (the `get_block_idx(args)` family).
+// A kernel tree built against the runtime names them without holding
+// them; they declare the ABI's accessors and call none of the kernel's
+// code. Unlike a toolkit header they are looked for in the workspace
+// first: the names are common, and the runtime's own tree holds them.
+var runtimeHeaders = []string{"tensor.h", "intrinsic.h"}
+
+// IsRuntimeHeader reports whether a quoted include names one of the pypto
+// runtime's kernel headers (meaningful only in runtime-ABI code).
+func IsRuntimeHeader(path string) bool { return slices.Contains(runtimeHeaders, path) }
+
 // IsSDKHeader reports whether a quoted include names a toolkit header.
 func IsSDKHeader(path string) bool {
 	for _, h := range sdkHeaders {
