@@ -40,7 +40,7 @@ const (
 func (p Premise) Applies() string {
 	switch p {
 	case PremiseRuntime:
-		return "units the pypto/simpler runtime calls per task: entries an `@pl.jit.extern` stub links, runtime-ABI kernels (`kernel(__gm__ int64_t *args)`) and kernels a runtime kernel configuration names (an `incores` list); not standalone `__global__` kernels, CPU-only code or units of unknown launch"
+		return "units the pypto/simpler runtime calls per task: entries an `@pl.jit.extern` stub links, runtime-ABI kernels (`kernel(__gm__ int64_t *args)`) and kernels a runtime kernel configuration names (a dictionary with a `source` and a `core_type`, in an `incores` list or a `KERNELS` list); not standalone `__global__` kernels, CPU-only code or units of unknown launch"
 	case PremiseHardware:
 		return "every device kernel: pypto externs, runtime-ABI kernels, standalone `__global__` kernels and units of unknown launch; not CPU-simulator or host-only code"
 	case PremiseCache:

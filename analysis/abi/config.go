@@ -3,19 +3,20 @@ package abi
 import (
 	"bytes"
 	"iter"
+	"slices"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
 )
 
 // ConfigIncludeDirs reads the include folders a runtime kernel
 // configuration gives its per-core kernels: the `include_dirs` and
-// `extra_include_dirs` of each entry of an `"incores": [...]` list
+// `extra_include_dirs` of each kernel entry (configKernelDicts) and those
+// given beside an `"incores": [...]` list, for all of its entries
 // (simpler's `CALLABLE = {"incores": [{"source": ..., "extra_include_dirs":
-// [...]}]}`), and those given beside the list, for all of them,
-// evaluated as a stub's include_dirs are. Entries that cannot
+// [...]}]}`), evaluated as a stub's include_dirs are. Entries that cannot
 // be evaluated (an environment variable) carry their reason and no path.
 func ConfigIncludeDirs(f *grammar.File) []Source {
-	if f == nil || f.Lang != grammar.Python || f.Tree == nil || !bytes.Contains(f.Src, []byte("incores")) {
+	if f == nil || f.Lang != grammar.Python || f.Tree == nil || !bytes.Contains(f.Src, []byte("include_dirs")) {
 		return nil
 	}
 	var env *env
@@ -46,16 +47,26 @@ func ConfigIncludeDirs(f *grammar.File) []Source {
 			}
 		}
 	}
+	var dicts []*grammar.Node
 	for dict, list := range incores(f) {
 		// Folders given beside the list are every entry's.
 		if dict != nil && dict.Kind() == "dictionary" {
-			read(dict)
+			dicts = append(dicts, dict)
 		}
 		for _, entry := range list.NamedChildren() {
 			if entry.Kind() == "dictionary" {
-				read(entry)
+				dicts = append(dicts, entry)
 			}
 		}
+	}
+	for _, k := range configKernelDicts(f) {
+		if !slices.Contains(dicts, k.dict) {
+			dicts = append(dicts, k.dict)
+		}
+	}
+	slices.SortFunc(dicts, func(a, b *grammar.Node) int { return int(a.Start) - int(b.Start) })
+	for _, d := range dicts {
+		read(d)
 	}
 	return out
 }
@@ -76,6 +87,67 @@ func incores(f *grammar.File) iter.Seq2[*grammar.Node, *grammar.Node] {
 	}
 }
 
+// ConfigKernel is one per-core kernel a runtime kernel configuration
+// names: its source's absolute path, the core type it is built for, and
+// the line naming it.
+type ConfigKernel struct {
+	Path string
+	Core string
+	Line int
+}
+
+// ConfigKernels reads the per-core kernels of a Python file's runtime
+// kernel configurations (configKernelDicts), their sources evaluated as
+// include folders are (`str(_KERNELS_ROOT / "aiv" / "k.cpp")`). A source
+// listed once per core type is built for both.
+func ConfigKernels(f *grammar.File) []ConfigKernel {
+	var env *env
+	var out []ConfigKernel
+	for _, k := range configKernelDicts(f) {
+		if env == nil {
+			env = newEnv(f)
+		}
+		if its := env.paths(k.source); len(its) == 1 && its[0].why == "" {
+			out = append(out, ConfigKernel{Path: its[0].val, Core: k.core, Line: 1 + bytes.Count(f.Src[:k.source.Start], []byte("\n"))})
+		}
+	}
+	return out
+}
+
+// configKernel is a dictionary describing one per-core kernel.
+type configKernel struct {
+	dict, source *grammar.Node
+	core         string
+}
+
+// configKernelDicts finds the dictionaries of a configuration that
+// describe a per-core kernel: a `"source"` and a `"core_type"` of "aic" or
+// "aiv", wherever they sit (simpler's `"incores": [{...}]` entries, an
+// older configuration's `KERNELS = [{...}]`, a single `CALLABLE = {...}`).
+// The orchestration's dictionary names a source but no core type: it
+// runs on the AICPU.
+func configKernelDicts(f *grammar.File) []configKernel {
+	if f == nil || f.Lang != grammar.Python || f.Tree == nil || !bytes.Contains(f.Src, []byte("core_type")) {
+		return nil
+	}
+	var out []configKernel
+	for _, dict := range f.Tree.OfKind("dictionary") {
+		k := configKernel{dict: dict}
+		for _, kv := range dict.NamedChildren() {
+			switch pyKey(kv) {
+			case "source":
+				k.source = kv.ChildByField("value")
+			case "core_type":
+				k.core = pyLiteral(kv.ChildByField("value"))
+			}
+		}
+		if k.source != nil && (k.core == "aic" || k.core == "aiv") {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // pyKey is a dictionary pair's key when it is a plain string literal
 // (`"incores"`), "" otherwise.
 func pyKey(pair *grammar.Node) string {
@@ -83,49 +155,6 @@ func pyKey(pair *grammar.Node) string {
 		return ""
 	}
 	return pyLiteral(pair.ChildByField("key"))
-}
-
-// ConfigKernelCores reads the core type a runtime kernel configuration
-// gives each source of its `"incores"` list (`{"source":
-// "kernels/aiv/x.cpp", "core_type": "aiv"}`): the source's absolute path
-// (evaluated as include folders are) to the core types named for it
-// ("aic", "aiv"; a source listed once per core type is built for both).
-func ConfigKernelCores(f *grammar.File) map[string][]string {
-	if f == nil || f.Lang != grammar.Python || f.Tree == nil || !bytes.Contains(f.Src, []byte("core_type")) {
-		return nil
-	}
-	var env *env
-	var out map[string][]string
-	for _, list := range incores(f) {
-		for _, entry := range list.NamedChildren() {
-			if entry.Kind() != "dictionary" {
-				continue
-			}
-			var src *grammar.Node
-			core := ""
-			for _, kv := range entry.NamedChildren() {
-				switch pyKey(kv) {
-				case "source":
-					src = kv.ChildByField("value")
-				case "core_type":
-					core = pyLiteral(kv.ChildByField("value"))
-				}
-			}
-			if src == nil || core != "aic" && core != "aiv" {
-				continue
-			}
-			if env == nil {
-				env = newEnv(f)
-			}
-			if its := env.paths(src); len(its) == 1 && its[0].why == "" {
-				if out == nil {
-					out = map[string][]string{}
-				}
-				out[its[0].val] = append(out[its[0].val], core)
-			}
-		}
-	}
-	return out
 }
 
 // pyLiteral is a plain string literal's text, "" for anything else.

@@ -136,7 +136,7 @@ func (w *Workspace) stubIndex() *stubIndex {
 					ix.configured[path] = filepath.Base(p) + ":" + strconv.Itoa(line)
 				}
 			}
-			if bytes.Contains(src, []byte("incores")) {
+			if bytes.Contains(src, []byte("incores")) || bytes.Contains(src, []byte("core_type")) {
 				// The configuration's include folders for its kernels
 				// (`extra_include_dirs`) take part in include resolution,
 				// as a stub's include_dirs do.
@@ -147,8 +147,11 @@ func (w *Workspace) stubIndex() *stubIndex {
 							ix.includeDirs = append(ix.includeDirs, d.Path)
 						}
 					}
-					for source, cores := range abi.ConfigKernelCores(f) {
-						ix.addConfigKind(source, cores)
+					for _, k := range abi.ConfigKernels(f) {
+						if _, ok := ix.configured[k.Path]; !ok {
+							ix.configured[k.Path] = filepath.Base(p) + ":" + strconv.Itoa(k.Line)
+						}
+						ix.addConfigKind(k.Path, k.Core)
 					}
 				}
 			}
@@ -329,23 +332,21 @@ var kindHook func()
 
 // stubKind is the kernel kind the stubs linked to an entry declare: the
 // most demanding one when several externs share the entry.
-// addConfigKind folds the core types a configuration names for source
-// into its kind: a source listed for the cube and for the vector is
-// built for both.
-func (ix *stubIndex) addConfigKind(source string, cores []string) {
+// addConfigKind folds a core type a configuration names for source into
+// its kind: a source listed for the cube and for the vector is built for
+// both.
+func (ix *stubIndex) addConfigKind(source string, core string) {
 	if ix.configKinds == nil {
 		ix.configKinds = map[string]Kind{}
 	}
-	for _, c := range cores {
-		k := KindAIV
-		if c == "aic" {
-			k = KindAIC
-		}
-		if was, ok := ix.configKinds[source]; ok && was != k {
-			k = KindMixed
-		}
-		ix.configKinds[source] = k
+	k := KindAIV
+	if core == "aic" {
+		k = KindAIC
 	}
+	if was, ok := ix.configKinds[source]; ok && was != k {
+		k = KindMixed
+	}
+	ix.configKinds[source] = k
 }
 
 // configKind is the kind a runtime kernel configuration's core types

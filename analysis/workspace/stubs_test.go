@@ -105,6 +105,39 @@ func TestConfigIncludeDirs(t *testing.T) {
 	}
 }
 
+// An older configuration's shape (`KERNELS = [{...}]` beside an
+// `ORCHESTRATION` dictionary, or one `CALLABLE = {...}`) names its per-core
+// kernels without an "incores" list: each dictionary with a source and a
+// core type is one. Its core type decides the kernel's kind (not the
+// closure's text: a shared header's mixed helper), its include folders
+// resolve, and the orchestration's source (no core type) is no kernel.
+func TestConfigKernelsWithoutIncores(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"kernel_config.py": "from pathlib import Path\n_ROOT = Path(__file__).parent\n_LIB = _ROOT / \"lib\"\n" +
+			"ORCHESTRATION = {\"source\": str(_ROOT / \"orch\" / \"orch.cpp\"), \"function_name\": \"build\"}\n" +
+			"CALLABLE = {\n    \"name\": \"count\",\n    \"source\": str(_ROOT / \"kernels\" / \"count.cpp\"),\n" +
+			"    \"core_type\": \"aiv\",\n    \"include_dirs\": [str(_LIB)],\n}\nKERNELS = [CALLABLE]\n",
+		"kernels/count.cpp": "#include \"kutil/sync.h\"\nextern \"C\" __aicore__ void kernel_entry(__gm__ int64_t *args) { }\n",
+		"lib/kutil/sync.h":  "__aicore__ inline void Grid() { AscendC::SyncAll<false>(); }\n",
+		"orch/orch.cpp":     "extern \"C\" void build(__gm__ int64_t *args) { }\n",
+	})
+	ws := New(dir)
+	entry := filepath.Join(dir, "kernels", "count.cpp")
+	if k, src := ws.UnitKind(entry); k != KindAIV || src != "config" {
+		t.Errorf("kind %v from %s, want aiv from the configuration", k, src)
+	}
+	if got := ws.ConfiguredBy(entry); got != "kernel_config.py:7" {
+		t.Errorf("configured by %q", got)
+	}
+	if got := ws.ConfiguredBy(filepath.Join(dir, "orch", "orch.cpp")); got != "" {
+		t.Errorf("the orchestration source is configured by %q", got)
+	}
+	if c := ws.Context(filepath.Join(dir, "lib", "kutil", "sync.h")); len(c.Units) != 1 {
+		t.Errorf("header reached through the configuration's include_dirs: %+v", c)
+	}
+}
+
 // Many goroutines ask a fresh workspace for stubs and then for their links,
 // as the checker's workers do: a stub from one build of the stub index
 // must find its link in whatever index the next call returns.
