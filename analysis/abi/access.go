@@ -71,6 +71,10 @@ type Access struct {
 	// define it, so the access may belong to only some of the file's
 	// externs.
 	MacroGuarded bool
+	// Computed is set when the helper computes the slot from the index
+	// it is handed (Helper.IndexVia): no index written at the call can be
+	// derived from a slot.
+	Computed bool
 }
 
 // Helper is a function whose parameters carry the args pointer and an index
@@ -79,8 +83,15 @@ type Helper struct {
 	Name              string
 	ArgsPos, IndexPos int
 	Offset            int64
-	Use               UseKind
-	Cast              string
+	// IndexVia, when set, is the helper's expression computing the slot
+	// from its index parameter IndexName (`args[SlotOf<A>()]`,
+	// `args[static_cast<int>(s)]`, `args[kBase + 2 * i]`): a call's slot
+	// is that expression with the parameter bound to the call's value,
+	// plus Offset.
+	IndexVia  *grammar.Node
+	IndexName string
+	Use       UseKind
+	Cast      string
 	// Spec is the conversion per type argument where Cast is a template
 	// parameter the helper hands to a decoder with explicit
 	// specialisations (`ScalarDecode<float>` bit-casts).
@@ -196,8 +207,13 @@ func ScanHelpers(f *grammar.File) *FileHelpers {
 			continue
 		}
 		pos, off, ok := fp.indexParam(idx)
+		var via *grammar.Node
+		var viaName string
 		if !ok {
-			continue
+			if viaName, pos, ok = fp.indexVia(idx); !ok {
+				continue
+			}
+			via = idx
 		}
 		name := cxx.FunctionName(fn)
 		if name == "" || seen[name] {
@@ -228,8 +244,8 @@ func ScanHelpers(f *grammar.File) *FileHelpers {
 				u.kind, u.cast, spec = UseScalar, c, sp
 			}
 		}
-		out.own = append(out.own, &Helper{Name: name, ArgsPos: fp.argsPos, IndexPos: pos, Offset: off, Use: u.kind, Cast: u.cast,
-			Spec: spec, Returns: u.returned, File: f.Path, Node: fn})
+		out.own = append(out.own, &Helper{Name: name, ArgsPos: fp.argsPos, IndexPos: pos, Offset: off, IndexVia: via, IndexName: viaName,
+			Use: u.kind, Cast: u.cast, Spec: spec, Returns: u.returned, File: f.Path, Node: fn})
 	}
 	for _, n := range f.Tree.OfKind("call_expression") {
 		fn := n.Ancestor("function_definition")
@@ -336,10 +352,24 @@ func JoinHelpers(parts ...*FileHelpers) Helpers {
 					continue
 				}
 				pos, off, ok := c.fp.indexParam(h.indexArg(call))
-				if !ok {
+				via, viaName := h.IndexVia, h.IndexName
+				switch {
+				case ok && via != nil && off != 0:
+					// `helper(args, i + 1)` of a helper computing its
+					// slot from its parameter: not one expression.
+					continue
+				case !ok && via == nil:
+					// `tensor_at(args, SlotOf<A>())`: the forwarder
+					// computes the slot it hands on.
+					if viaName, pos, ok = c.fp.indexVia(h.indexArg(call)); !ok {
+						continue
+					}
+					via = h.indexArg(call)
+				case !ok:
 					continue
 				}
-				nh := &Helper{Name: c.name, ArgsPos: c.fp.argsPos, IndexPos: pos, Offset: off + h.Offset, Use: h.Use, Cast: h.Cast, Spec: h.Spec, File: p.f.Path, Node: c.fn}
+				nh := &Helper{Name: c.name, ArgsPos: c.fp.argsPos, IndexPos: pos, Offset: off + h.Offset, IndexVia: via, IndexName: viaName,
+					Use: h.Use, Cast: h.Cast, Spec: h.Spec, File: p.f.Path, Node: c.fn}
 				if h.Returns || h.Use == UseUnknown {
 					u := classify(p.f, c.n, nil)
 					if u.kind != UseUnknown || u.returned {
@@ -457,6 +487,56 @@ func (fp fnParams) indexParam(n *grammar.Node) (pos int, off int64, ok bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// forwards reports whether index expression n is computed from the
+// function's index parameters: the function is a helper, its reads are
+// accounted at its call sites.
+func (fp fnParams) forwards(n *grammar.Node) bool {
+	if _, _, ok := fp.indexParam(n); ok {
+		return true
+	}
+	_, _, ok := fp.indexVia(n)
+	return ok
+}
+
+// indexVia matches an index computed from exactly one of the function's
+// index parameters by a constant expression (`SlotOf<A>()`,
+// `static_cast<int>(s)`, `kBase + 2 * i`): the parameter's name and
+// position.
+func (fp fnParams) indexVia(n *grammar.Node) (name string, pos int, ok bool) {
+	n = cxx.Unparen(n)
+	if n == nil || len(fp.ints) == 0 {
+		return "", 0, false
+	}
+	check := func(c *grammar.Node) bool {
+		switch c.Kind() {
+		case "identifier", "type_identifier":
+		case "conditional_expression":
+			// `WithRope ? kRopeRow : kAttnRow`: a template flag picking
+			// named slots, judged per unit by its bindings (Conds).
+			return false
+		default:
+			return true
+		}
+		if p, is := fp.ints[c.Text()]; is {
+			if name != "" && name != c.Text() {
+				return false
+			}
+			name, pos = c.Text(), p
+		}
+		return true
+	}
+	if !check(n) {
+		return "", 0, false
+	}
+	ds := n.Descendants()
+	for i := range ds {
+		if !check(&ds[i]) {
+			return "", 0, false
+		}
+	}
+	return name, pos, name != ""
 }
 
 func indexOf(sub *grammar.Node) *grammar.Node {
@@ -843,7 +923,7 @@ func Accesses(f *grammar.File, consts *cxx.Resolver, helpers Helpers) []Access {
 			if idx == nil {
 				continue
 			}
-			if _, _, fwd := fp.indexParam(idx); fwd {
+			if fp.forwards(idx) {
 				// The helper's own args[i]: accounted at its call sites.
 				continue
 			}
@@ -874,16 +954,19 @@ func Accesses(f *grammar.File, consts *cxx.Resolver, helpers Helpers) []Access {
 				continue
 			}
 			idx := h.indexArg(call)
-			if _, _, fwd := fp.indexParam(idx); fwd {
+			if fp.forwards(idx) {
 				continue
 			}
 			slots := evalIndex(consts, idx)
+			if h.IndexVia != nil {
+				slots = consts.Bind(map[string][]int64{h.IndexName: slots}).EvalAll(h.IndexVia)
+			}
 			if h.Offset != 0 {
 				for k := range slots {
 					slots[k] += h.Offset
 				}
 			}
-			a := Access{Start: idx.Start, End: idx.End, Node: n, Index: idx, Slots: slots, Via: call.Name, File: f.Path, Func: cxx.FunctionName(fn)}
+			a := Access{Start: idx.Start, End: idx.End, Node: n, Index: idx, Slots: slots, Via: call.Name, File: f.Path, Func: cxx.FunctionName(fn), Computed: h.IndexVia != nil}
 			if h.Returns || h.Use == UseUnknown {
 				a.setUse(classify(f, n, ids))
 			} else {
@@ -1506,7 +1589,10 @@ func IndexConstants(f *grammar.File, consts *cxx.Resolver, uses []Access) []Acce
 	byDecl := map[*grammar.Node]*agg{}
 	var order []*grammar.Node
 	for _, u := range uses {
-		if u.Index == nil || u.Via == "constant" {
+		if u.Index == nil || u.Via == "constant" || u.Computed || !slices.Equal(evalIndex(consts, u.Index), u.Slots) {
+			// A helper that adds to its index or computes the slot from
+			// it (`args[kTensorCount + scalarIdx]`): the constants it is
+			// handed are not slots.
 			continue
 		}
 		for _, id := range identifiersIn(u.Index) {

@@ -1291,6 +1291,7 @@ func valueFunc(fn *grammar.Node) *oneReturnFunc {
 // argument is not constant, as are the template parameters). Calls of
 // several such functions of one name give the union.
 func (r *Resolver) evalCall(fn, args *grammar.Node) []int64 {
+	fn, targs := templateCallee(fn)
 	name, ok := lastName(fn)
 	if !ok {
 		return nil
@@ -1313,9 +1314,14 @@ func (r *Resolver) evalCall(fn, args *grammar.Node) []int64 {
 			vals[k] = v
 		}
 		for i, p := range vf.Params {
-			if i < len(as) {
+			switch {
+			case i < len(as):
 				vals[p] = r.evalAll(as[i])
-			} else {
+			case i-vf.Args < len(targs):
+				// `SlotOf<Arg::Rows>()`: a template parameter is the
+				// call's template argument.
+				vals[p] = r.evalAll(targs[i-vf.Args])
+			default:
 				vals[p] = nil
 			}
 		}
@@ -1337,6 +1343,32 @@ func (r *Resolver) evalCall(fn, args *grammar.Node) []int64 {
 	}
 	r.readBound = true
 	return out.values()
+}
+
+// templateCallee is a call's callee without its template arguments
+// (`SlotOf<A>` -> `SlotOf`, `ns::SlotOf<A>` -> `ns::SlotOf`) and those
+// arguments; fn itself and none for any other callee.
+func templateCallee(fn *grammar.Node) (*grammar.Node, []*grammar.Node) {
+	t := fn
+	if fn.Kind() == "qualified_identifier" {
+		t = fn.ChildByField("name")
+	}
+	if t == nil || t.Kind() != "template_function" {
+		return fn, nil
+	}
+	name, list := t.ChildByField("name"), t.ChildByField("arguments")
+	if name == nil || list == nil {
+		return fn, nil
+	}
+	var targs []*grammar.Node
+	for _, a := range list.NamedChildren() {
+		if a.Kind() != "comment" {
+			targs = append(targs, a)
+		}
+	}
+	// A qualified one's scope is a namespace's or a class's: the name
+	// alone is looked up, as any call's last component is.
+	return name, targs
 }
 
 // lastName is the last component of a name (`kReady`, `Ring::kReady`,

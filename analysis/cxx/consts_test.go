@@ -209,8 +209,9 @@ void f() {
 }
 
 // Flag ids a ring picks per slot: an element of a constant array, a
-// function returning one expression, a slot `it % kStages`, and a class
-// member `= 0` (which tree-sitter reads as a pure virtual clause).
+// function returning one expression (its template arguments bound), a
+// slot `it % kStages`, and a class member `= 0` (which tree-sitter reads
+// as a pure virtual clause).
 func TestResolverSlotIDs(t *testing.T) {
 	src := `constexpr int kStages = 3;
 constexpr uint16_t kReady0 = 4, kReady1 = 6;
@@ -244,7 +245,7 @@ void f(int it, uint32_t slot) {
   use(Ring::kZero);
 }
 `
-	checkUses(t, src, []string{"[0 1]", "[1]", "[8]", "[7 8 9]", "[]", "[4 6]", "[6]", "[11 12 13]", "[]", "[]", "[0 1 2]", "[0 1]", "[]", "[]", "[]", "[0]"}, true)
+	checkUses(t, src, []string{"[0 1]", "[1]", "[8]", "[7 8 9]", "[]", "[4 6]", "[6]", "[11 12 13]", "[]", "[3]", "[0 1 2]", "[0 1]", "[]", "[]", "[]", "[0]"}, true)
 }
 
 // A static member function of a class template called through an

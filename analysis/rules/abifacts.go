@@ -27,10 +27,17 @@ func fileABI(pass *analysis.Pass) (wrong, uses []unit.ABIFinding) {
 }
 
 // accessText names an access in messages: `args[7]`,
-// `tensor_data(args, 7)` or `ArgI32<7>(args)` with the index resolved.
+// `tensor_data(args, 7)` or `ArgI32<7>(args)` with the index resolved, or
+// a call whose helper computes the slot as written, with the slot.
 func accessText(a *abi.Access, slot int64) string {
 	if a.Via == "args[]" {
 		return fmt.Sprintf("args[%d]", slot)
+	}
+	if a.Computed && a.Node != nil {
+		// The helper computes the slot from what the call names
+		// (`Int32Arg<Arg::Rows>(args)` reading `args[SlotOf<A>()]`):
+		// the call as written, then the slot.
+		return fmt.Sprintf("`%s` (args[%d])", clipText(a.Node.Text()), slot)
 	}
 	if a.Index != nil && a.Index.Ancestor("template_argument_list") != nil {
 		// `ArgI32<Slot::kN>(args)`: the slot is a template argument.

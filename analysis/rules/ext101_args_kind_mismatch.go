@@ -21,7 +21,8 @@ var ArgsKindMismatch = register(&analysis.Analyzer{
 		Summary: "an args[] slot is read as a scalar but holds a tensor descriptor, or the reverse",
 		What: "Checks every read of the extern's args pointer — `args[N]`, and calls of helpers that take the args pointer " +
 			"and an index (`tensor_data<T>(args, N)`; the index may be an enum-typed parameter or a template argument, " +
-			"`ArgI32<Slot::kN>(args)`, also in a constructor an object's declaration runs; or a function-like macro reading args by " +
+			"`ArgI32<Slot::kN>(args)`; the helper may compute the slot from it, `args[SlotOf<S>()]` or `args[kBase + 2 * i]`, " +
+			"evaluated per call; also in a constructor an object's declaration runs; or a function-like macro reading args by " +
 			"name, `#define ARG_I32(i) static_cast<int32_t>(args[(i)])`) — against the args[] table of " +
 			"every `@pl.jit.extern` the file is " +
 			"compiled under (a header shared by two entries is checked against both). A read is a tensor use when it is " +

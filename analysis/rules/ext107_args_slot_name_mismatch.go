@@ -188,7 +188,9 @@ func runArgsSlotNameMismatch(pass *analysis.Pass) {
 		d.Start, d.End = a.Range()
 		lit := a.Index
 		n, ok := cxx.ParseInt(strings.TrimSpace(lit.Text()))
-		if !ok {
+		if !ok || a.Computed {
+			// A helper computing its slot from the index (`args[kBase +
+			// 2 * I]`): no index to write follows from the slot.
 			pass.Report(d)
 			continue
 		}
