@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -26,7 +27,9 @@ var SyncAllAIVOnly = register(&analysis.Analyzer{
 		What: "Flags the hardware barrier `SyncAll()`, `SyncAll<>()` or `SyncAll<true>()` (with or without `AscendC::`; " +
 			"a template argument that is a named constant is resolved, and so is a template parameter of the function around the call when " +
 			"every call of that function leaves it to a true default or passes true: `template <bool kAivOnly = true> void StageFence() " +
-			"{ SyncAll<kAivOnly>(); }` called as `StageFence()`; the fix is then unsafe) when the extern is mixed and the cube core " +
+			"{ SyncAll<kAivOnly>(); }` called as `StageFence()`, or a parameter of the class template around it when every instance " +
+			"the unit writes leaves it to a true default or passes true: `HwBarrier<>::Arrive()`, also as a policy's default " +
+			"template argument; the fix is then unsafe) when the extern is mixed and the cube core " +
 			"compiles the call: no core guard around it, or a cube guard (`#ifdef __DAV_C220_CUBE__`, `if ASCEND_IS_AIC`, " +
 			"`if (g_coreType == AscendC::AIC)`, ...). Silent under a vector-only guard, in AIV-only externs, in " +
 			"`__CPU_SIM` branches, in an `if constexpr` branch whose condition is a constant that discards it, and for " +
@@ -329,7 +332,10 @@ func defaultedAIVOnly(pass *analysis.Pass, n, arg *grammar.Node) (aivOnly bool, 
 	}
 	pos, def := cxx.TemplateParam(fn, arg.Text())
 	name := cxx.FunctionName(fn)
-	if pos < 0 || name == "" {
+	if pos < 0 {
+		return classDefaultedAIVOnly(pass, fn, arg.Text())
+	}
+	if name == "" {
 		return false, ""
 	}
 	calls := 0
@@ -356,6 +362,62 @@ func defaultedAIVOnly(pass *analysis.Pass, n, arg *grammar.Node) (aivOnly bool, 
 		return false, ""
 	}
 	return true, "`" + arg.Text() + "` is true in every call of `" + name + "`"
+}
+
+// classDefaultedAIVOnly is defaultedAIVOnly for a parameter of the class
+// template around fn (`template <bool kAivOnly = true> struct HwBarrier {
+// static void Arrive() { SyncAll<kAivOnly>(); } }`): the barrier is
+// vector-only when every instance the unit writes (`HwBarrier<>`, a policy's
+// default template argument, an alias) leaves the parameter to a true
+// default or passes true.
+func classDefaultedAIVOnly(pass *analysis.Pass, fn *grammar.Node, param string) (aivOnly bool, how string) {
+	cls := fn.Ancestor("class_specifier", "struct_specifier")
+	if cls == nil {
+		return false, ""
+	}
+	nameNode := cls.ChildByField("name")
+	pos, def := cxx.TemplateParam(cls, param)
+	if nameNode == nil || pos < 0 {
+		return false, ""
+	}
+	name := nameNode.Text()
+	instances := 0
+	for _, f := range pass.Reach().Files {
+		if !bytes.Contains(f.Src, []byte(name)) {
+			continue
+		}
+		for _, t := range f.Tree.OfKind("template_type") {
+			tn := t.ChildByField("name")
+			if tn == nil || tn.Text() != name || cls.Contains(t) {
+				// The class naming itself (`using Self = HwBarrier<kAivOnly>`)
+				// is no instance.
+				continue
+			}
+			var targs []*grammar.Node
+			if l := t.ChildByField("arguments"); l != nil {
+				for _, a := range l.NamedChildren() {
+					if a.Kind() != "comment" {
+						targs = append(targs, a)
+					}
+				}
+			}
+			v := def
+			if pos < len(targs) {
+				v = targs[pos]
+			}
+			if v == nil {
+				return false, ""
+			}
+			if x, ok := pass.Consts.Eval(v); !ok || x == 0 {
+				return false, ""
+			}
+			instances++
+		}
+	}
+	if instances == 0 {
+		return false, ""
+	}
+	return true, "`" + param + "` is true in every instance of `" + name + "`"
 }
 
 // callText is a call as written, with runs of white space folded so a call

@@ -6,6 +6,9 @@ extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {
   AscendC::PipeBarrier<PIPE_V>();
   StageFence();
   MixFence<false>();
+  GemmPolicy<>::Barrier::Arrive();
+  MixBarrier<false>::Arrive();
+  MixBarrier<>::Arrive();
   PHASE_BARRIER(); // want "`PHASE_BARRIER` expands to `AscendC::SyncAll\\(\\)`, the vector-only barrier"
   PHASE_FENCE();
 #ifdef __DAV_C220_VEC__

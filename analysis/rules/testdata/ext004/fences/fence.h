@@ -14,6 +14,28 @@ __aicore__ inline void MixFence() {
   AscendC::SyncAll<kAivOnly>();
 }
 
+// Barriers as policy types: the kind is the class template's parameter.
+template <bool kAivOnly = true>
+struct HwBarrier {
+  __aicore__ static inline void Arrive() {
+    AscendC::SyncAll<kAivOnly>(); // want "`AscendC::SyncAll<kAivOnly>\\(\\)` \\(`kAivOnly` is true in every instance of `HwBarrier`\\) is the vector-only barrier"
+  }
+};
+
+// One instance asks for the cross-core barrier: which instance reaches
+// the call is not told, so nothing is said.
+template <bool kAivOnly = true>
+struct MixBarrier {
+  __aicore__ static inline void Arrive() {
+    AscendC::SyncAll<kAivOnly>();
+  }
+};
+
+template <class Barrier_ = HwBarrier<>>
+struct GemmPolicy {
+  using Barrier = Barrier_;
+};
+
 // Fence macros: the vector-only barrier behind a name, and the cross-core
 // one; a software barrier taking its workspace is not the hardware one.
 #define PHASE_BARRIER() AscendC::SyncAll()
