@@ -645,6 +645,29 @@ func (r *Resolver) evalAll(n *grammar.Node) []int64 {
 		return r.evalCall(fn, args)
 	case "subscript_expression":
 		return r.evalSubscript(n)
+	case "sizeof_expression":
+		// `sizeof(int32_t)`, `sizeof(T *)`: scalar types and pointers
+		// only (a struct's size is its layout's, not known here).
+		if td := n.ChildByField("type"); td != nil && td.Kind() == "type_descriptor" {
+			if d := td.ChildByField("declarator"); d != nil {
+				if strings.Contains(d.Kind(), "pointer") && d.Kind() == "abstract_pointer_declarator" && len(d.NamedChildren()) == 0 {
+					return []int64{8}
+				}
+				return nil
+			}
+			if sz, ok := ScalarSizes[BaseTypeName(td)]; ok {
+				return []int64{sz}
+			}
+		}
+		// `sizeof(half)`: a type name the parser cannot tell from a
+		// variable's.
+		if v := n.ChildByField("value"); v != nil {
+			if id := Unparen(v); id != nil && id.Kind() == "identifier" {
+				if sz, ok := ScalarSizes[id.Text()]; ok {
+					return []int64{sz}
+				}
+			}
+		}
 	case "initializer_list":
 		if c := n.NamedChildren(); len(c) == 1 {
 			return r.evalAll(c[0])
@@ -1344,6 +1367,11 @@ func (r *Resolver) evalCall(fn, args *grammar.Node) []int64 {
 	r.readBound = true
 	return out.values()
 }
+
+// ScalarSizes are the sizes in bytes of the scalar types kernels use.
+var ScalarSizes = map[string]int64{"int8_t": 1, "uint8_t": 1, "char": 1, "bool": 1, "int16_t": 2, "uint16_t": 2,
+	"half": 2, "bfloat16_t": 2, "short": 2, "int32_t": 4, "uint32_t": 4, "int": 4, "unsigned": 4, "float": 4,
+	"int64_t": 8, "uint64_t": 8, "double": 8, "long": 8, "size_t": 8}
 
 // templateCallee is a call's callee without its template arguments
 // (`SlotOf<A>` -> `SlotOf`, `ns::SlotOf<A>` -> `ns::SlotOf`) and those

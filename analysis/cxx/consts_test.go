@@ -288,3 +288,21 @@ func checkUses(t *testing.T, src string, want []string, all bool) {
 		t.Errorf("saw %d calls, want %d", i, len(want))
 	}
 }
+
+// `sizeof` of a scalar type (also one the parser reads as a variable,
+// `sizeof(half)`) and of a pointer is a constant; of a struct or an
+// array it is not known here.
+func TestResolverSizeof(t *testing.T) {
+	src := `struct S { int a; };
+constexpr uint32_t kBytes = 32;
+void f() {
+  use(kBytes / sizeof(int32_t));
+  use(sizeof(half));
+  use(sizeof(int64_t *));
+  use(sizeof(S));
+  use(sizeof(const float));
+  use(sizeof(int[4]));
+}
+`
+	checkUses(t, src, []string{"[8]", "[2]", "[8]", "[]", "[4]", "[]"}, true)
+}

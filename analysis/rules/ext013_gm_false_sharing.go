@@ -34,7 +34,8 @@ var GMFalseSharing = register(&analysis.Analyzer{
 			"the index of a grid-stride loop starting at one and stepping by the core count (`for (r = idx; r < n; r += " +
 			"GetBlockNum())`, or a local set to one before a `while` loop whose body ends in `r += GetBlockNum();`: the cores take " +
 			"neighbouring items in turn), or a helper that returns one, or " +
-			"whose pointer is a local carved at such an offset (`row = base + idx * kColumns; row[0] = v`, " +
+			"whose pointer is a local carved at such an offset (`row = base + idx * kColumns; row[0] = v`, also stored through a " +
+			"cast of it, `*reinterpret_cast<volatile __gm__ int32_t *>(row) = v`, " +
 			"`row = (__gm__ int32_t *)stats + idx * kColumns`, where the cast says what the offset counts, " +
 			"`GlobalTensor<T> rowGm = baseGm[idx * kColumns]`, or a GlobalTensor its class binds once, " +
 			"`rowGm.SetGlobalBuffer((__gm__ int32_t *)stats + idx * kColumns, kColumns)`), or returned by a helper whose one " +
@@ -47,7 +48,7 @@ var GMFalseSharing = register(&analysis.Analyzer{
 			"next core's entry (`start = offs.GetValue(id)`, `end = offs.GetValue(id + 1)`, a store at `start + i`: the ranges touch, so the " +
 			"elements at each boundary are one apart; a parameter is followed to what the file's calls pass), when " +
 			"some core id's step times the element size is below 64 bytes. Strides and element sizes are resolved " +
-			"through constants, `sizeof`-free scalar types, type aliases (`using OutT = float;`, one target) and the unit's structs (`alignas(64)` and padding " +
+			"through constants (`kBytes / sizeof(int32_t)`), scalar types, type aliases (`using OutT = float;`, one target) and the unit's structs (`alignas(64)` and padding " +
 			"fields count); the terms of one core id add up (`r * 3 + r` steps 4). A grid-stride loop's runtime stride " +
 			"(`q(r * n + r)`: n + 1 elements) is judged at the least value the tests around the store leave it (the `else` of " +
 			"`if (n < 16)`, the `then` of `if (n >= 16)`, what follows `if (n < 16) return;`; 1 when nothing bounds it): an SVD " +
@@ -235,7 +236,9 @@ type slotStep struct {
 // when the offset reads a core id in a way the steps cannot say.
 func (s *falseSharing) rowOf(a *cxx.Access) ([]slotStep, bool) {
 	fn := a.Func()
-	ptr := cxx.Unparen(a.Ptr())
+	// `*reinterpret_cast<volatile __gm__ int32_t *>(slot) = v`: the store
+	// is at slot's address, whatever the cast qualifies.
+	ptr := cxx.Uncast(a.Ptr())
 	if ptr == nil || ptr.Kind() != "identifier" && ptr.Kind() != "field_expression" {
 		return nil, true
 	}
@@ -405,6 +408,22 @@ func (s *falseSharing) paramAddress(fn, ptr *grammar.Node) (*grammar.Node, *gram
 // hands GM memory (in gm, the caller's model), "" for anything else.
 func (s *falseSharing) boundPointer(gm *cxx.GM, base *grammar.Node) string {
 	base = cxx.Unparen(base)
+	if base != nil && base.Kind() == "binary_expression" {
+		// `return scratch + kStatusBase + block * kSlot;`: a constant
+		// added to the bound pointer moves every core's slot alike.
+		op := base.ChildByField("operator")
+		l, r := base.ChildByField("left"), base.ChildByField("right")
+		if op == nil || l == nil || r == nil || op.Text() != "+" && op.Text() != "-" {
+			return ""
+		}
+		if _, ok := s.pass.Consts.Eval(r); ok {
+			return s.boundPointer(gm, l)
+		}
+		if _, ok := s.pass.Consts.Eval(l); ok && op.Text() == "+" {
+			return s.boundPointer(gm, r)
+		}
+		return ""
+	}
 	if len(s.bound) == 0 || base == nil || base.Kind() != "identifier" {
 		return ""
 	}
@@ -1032,10 +1051,6 @@ func (s *falseSharing) oneReturn(c cxx.Call) (*grammar.Node, *grammar.Node) {
 	return nil, nil
 }
 
-var scalarSizes = map[string]int64{"int8_t": 1, "uint8_t": 1, "char": 1, "bool": 1, "int16_t": 2, "uint16_t": 2,
-	"half": 2, "bfloat16_t": 2, "short": 2, "int32_t": 4, "uint32_t": 4, "int": 4, "unsigned": 4, "float": 4,
-	"int64_t": 8, "uint64_t": 8, "double": 8, "long": 8, "size_t": 8}
-
 var alignasRE = regexp.MustCompile(`alignas\s*\(\s*(\w+)\s*\)`)
 
 // elemSize is the size of an element type: a scalar, or a struct of the
@@ -1045,7 +1060,7 @@ func (s *falseSharing) elemSize(t string) (int64, *grammar.Node) {
 	t = cxx.BaseName(strings.TrimSpace(strings.TrimPrefix(t, "const ")))
 	// `using OutT = float;`: chains of aliases, a few deep.
 	for range 4 {
-		if _, ok := scalarSizes[t]; ok {
+		if _, ok := cxx.ScalarSizes[t]; ok {
 			break
 		}
 		a := s.aliasOf(t)
@@ -1054,7 +1069,7 @@ func (s *falseSharing) elemSize(t string) (int64, *grammar.Node) {
 		}
 		t = cxx.BaseName(strings.TrimSpace(strings.TrimPrefix(a, "const ")))
 	}
-	if n, ok := scalarSizes[t]; ok {
+	if n, ok := cxx.ScalarSizes[t]; ok {
 		return n, nil
 	}
 	def := s.structDef(t)
@@ -1081,7 +1096,7 @@ func (s *falseSharing) elemSize(t string) (int64, *grammar.Node) {
 		if ft == nil {
 			return 0, nil
 		}
-		fsz, ok := scalarSizes[cxx.BaseName(ft.Text())]
+		fsz, ok := cxx.ScalarSizes[cxx.BaseName(ft.Text())]
 		if !ok {
 			return 0, nil
 		}

@@ -10,6 +10,7 @@ public:
   __aicore__ inline void Process(float v) {
     PutRecord(recs_, block_, v);
     PutWide(recs_ + 1024, block_, v);
+    PutWord(recs_ + 4096, block_, v);
     AscendC::SyncAll();
     if (block_ == 0) {
       float total = 0;

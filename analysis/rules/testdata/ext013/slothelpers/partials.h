@@ -28,6 +28,22 @@ __aicore__ inline void PutWide(__gm__ float *base, int64_t block, float v) {
   dsb(DSB_DDR);
 }
 
+// Ready words after a table of kTable floats: the constant base moves
+// every block's word alike, the stride is the granule's.
+constexpr uint32_t kTable = 1024;
+constexpr uint32_t kWordFloats = 32 / sizeof(float);
+
+__aicore__ inline __gm__ float *WordOf(__gm__ float *base, int64_t block) {
+  return base + kTable + block * kWordFloats;
+}
+
+__aicore__ inline void PutWord(__gm__ float *base, int64_t block, float v) {
+  __gm__ float *w = WordOf(base, block);
+  *reinterpret_cast<volatile __gm__ float *>(w) = v; // want "EXT013 gm-false-sharing: .* stores to a GM slot 32 bytes from the next core's \\(`block_` steps 8 × 4-byte `float`, through `WordOf\\(base, block\\)`\\)"
+  dcci(w, SINGLE_CACHE_LINE, CACHELINE_OUT);
+  dsb(DSB_DDR);
+}
+
 // Read back by any block: the index is not a core id.
 __aicore__ inline float GetRecord(__gm__ float *base, int64_t i) {
   __gm__ float *rec = RecOf(base, i);
