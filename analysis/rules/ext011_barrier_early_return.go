@@ -82,7 +82,7 @@ var BarrierEarlyReturn = register(&analysis.Analyzer{
 			"so a barrier only in the other branch of an `if constexpr` or a shared mode is not after it), and every cube core leaving " +
 			"before a bare `SyncAll()`, which only the vector cores wait in, is silent, as is a return whose block ends in a " +
 			"`return` the other cores take before the barrier. Also silent: a return that cannot run, under a test that a " +
-			"block id reaches the block count (`GetBlockIdx() >= GetBlockNum()`, `idx + 1 > num`, a kernel parameter every host launch " +
+			"block id reaches the block count (`GetBlockIdx() >= GetBlockNum()`, the task's `get_block_idx(args) >= get_block_num(args)`, `idx + 1 > num`, a kernel parameter every host launch " +
 			"passes its own block count, `k<<<n, …>>>(x, n)` (or a wrapper's two parameters every caller passes one value), followed through the members and helper parameters it is passed to by the " +
 			"kernels that run the return (not by a kernel launched on one block that passes the helper another value), `idx * T >= n` where every " +
 			"host launch starts a block per share of S of the n it passes, rounded up (`k<<<(n + S - 1) / S, …>>>(x, n)`, `CeilDiv(n, S)`, " +

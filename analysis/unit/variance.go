@@ -1195,6 +1195,12 @@ func (m *VarianceModel) getter(fn, e *grammar.Node, depth int) string {
 		if c, ok := cxx.AsCall(e); ok && c.Receiver == nil && len(c.Args) == 0 && (blockGetters[c.Name] || uniformGetters[c.Name]) {
 			return c.Name
 		}
+		if c, ok := cxx.AsCall(e); ok && c.Receiver == nil && len(c.Args) == 1 && c.Args[0].Kind() == "identifier" &&
+			(c.Name == "get_block_idx" || c.Name == "get_block_num") {
+			// The runtime's task getters, `get_block_idx(args)` and
+			// `get_block_num(args)`: the task's block id and count.
+			return c.Name
+		}
 		return ""
 	case "binary_expression":
 		if t, p, ok := ceilQuotient(e); ok {
