@@ -469,6 +469,14 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 	}
 	if r.stdin == "" && !f.quiet {
 		r.reportGaps()
+		if n, files := buildFolderIncludes(r.ws, results); n > 0 && stats == nil {
+			// Said once without --statistics, which lists them: a run
+			// that read less than the build compiles says so.
+			fmt.Fprintf(r.stderr, "extern-lsp check: %d #include%s in %d file%s found only in folders the build files name "+
+				"(`include_directories`, `ascendc_include_directories`, -I), which are not searched while `build-includes` is off: "+
+				"the code behind them was not analysed; set `build-includes = true` or pass their folders with -I (--statistics lists them)\n",
+				n, plural(n, "", "s"), files, plural(files, "", "s"))
+		}
 	}
 	partial := r.reportIncomplete(shown)
 	if r.reportSkipped() {

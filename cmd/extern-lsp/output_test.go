@@ -497,3 +497,28 @@ func TestStatisticsIncludesOffBuild(t *testing.T) {
 		t.Errorf("statistics by build %d, in build folders %d; want 0 and 3 (%v)", got["includes_by_build"], got["includes_off_build"], got)
 	}
 }
+
+// TestCheckSaysBuildFoldersUnread: a check (no --statistics) whose kernels
+// include headers only build folders hold says on stderr how many it did
+// not read and how to let it; --statistics lists them instead, and with
+// build-includes on there is nothing to say.
+func TestCheckSaysBuildFoldersUnread(t *testing.T) {
+	dir := copyTree(t, "../../analysis/rules/testdata/includes")
+	cfg := filepath.Join(dir, "proj", "extern-lsp.toml")
+	if err := os.WriteFile(cfg, []byte("build-includes = false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const note = "3 #includes in 3 files found only in folders the build files name"
+	if r := runBinary(t, dir, "check", "--exit-zero", "."); !strings.Contains(r.stderr, note) || !strings.Contains(r.stderr, "set `build-includes = true`") {
+		t.Errorf("check stderr lacks %q:\n%s", note, r.stderr)
+	}
+	if r := runBinary(t, dir, "check", "--exit-zero", "--statistics", "."); strings.Contains(r.stderr, note) {
+		t.Errorf("--statistics repeats the note on stderr:\n%s", r.stderr)
+	}
+	if err := os.WriteFile(cfg, []byte("build-includes = true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := runBinary(t, dir, "check", "--exit-zero", "."); strings.Contains(r.stderr, "found only in folders") {
+		t.Errorf("build-includes on, yet:\n%s", r.stderr)
+	}
+}

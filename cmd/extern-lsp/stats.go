@@ -165,14 +165,8 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 				unresolved = append(unresolved, place)
 			default:
 				unresolved = append(unresolved, place)
-				if !r.Include.System && ws.BuildIncludesOff() {
-					// A folder the build names holds it: the switch is off.
-					for _, d := range ws.NamedBuildDirs(filepath.Dir(p)) {
-						if st, err := os.Stat(filepath.Join(d.Dir, r.Include.Path)); err == nil && !st.IsDir() {
-							offBuild = append(offBuild, place)
-							break
-						}
-					}
+				if inBuildFolder(ws, p, r) {
+					offBuild = append(offBuild, place)
 				}
 			}
 		}
@@ -410,4 +404,40 @@ func namedFiles(files []string) string {
 		b += fmt.Sprintf(" and %d more", len(files)-show)
 	}
 	return b
+}
+
+// inBuildFolder reports whether an unresolved quoted include of file p
+// names a file a folder the build files name holds, while build-includes
+// is off: code the run did not read, which the switch or -I would let it.
+func inBuildFolder(ws *workspace.Workspace, p string, r workspace.IncludeResolution) bool {
+	if r.Path != "" || r.Include.System || r.Ambiguous() || !ws.BuildIncludesOff() {
+		return false
+	}
+	for _, d := range ws.NamedBuildDirs(filepath.Dir(p)) {
+		if st, err := os.Stat(filepath.Join(d.Dir, r.Include.Path)); err == nil && !st.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
+// buildFolderIncludes counts the unresolved includes of the analysed files
+// that build folders hold (inBuildFolder), and the files naming them.
+func buildFolderIncludes(ws *workspace.Workspace, results []engine.FileResult) (includes, files int) {
+	for _, res := range results {
+		if res.Unparsed {
+			continue
+		}
+		n := 0
+		for _, r := range ws.Resolutions(res.Path) {
+			if inBuildFolder(ws, res.Path, r) {
+				n++
+			}
+		}
+		if n > 0 {
+			includes += n
+			files++
+		}
+	}
+	return includes, files
 }
