@@ -342,17 +342,7 @@ func defaultedAIVOnly(pass *analysis.Pass, n, arg *grammar.Node) (aivOnly bool, 
 	for _, f := range pass.Reach().Files {
 		for _, c := range pass.Reach().Calls(f).Named(name) {
 			call, ok := cxx.AsCall(c)
-			if !ok {
-				return false, ""
-			}
-			v := def
-			if pos < len(call.TArgs) {
-				v = call.TArgs[pos]
-			}
-			if v == nil {
-				return false, ""
-			}
-			if x, ok := pass.Consts.Eval(v); !ok || x == 0 {
+			if !ok || !trueAt(pass, call.TArgs, pos, def) {
 				return false, ""
 			}
 			calls++
@@ -401,14 +391,7 @@ func classDefaultedAIVOnly(pass *analysis.Pass, fn *grammar.Node, param string) 
 					}
 				}
 			}
-			v := def
-			if pos < len(targs) {
-				v = targs[pos]
-			}
-			if v == nil {
-				return false, ""
-			}
-			if x, ok := pass.Consts.Eval(v); !ok || x == 0 {
+			if !trueAt(pass, targs, pos, def) {
 				return false, ""
 			}
 			instances++
@@ -418,6 +401,20 @@ func classDefaultedAIVOnly(pass *analysis.Pass, fn *grammar.Node, param string) 
 		return false, ""
 	}
 	return true, "`" + param + "` is true in every instance of `" + name + "`"
+}
+
+// trueAt reports whether the template argument at pos of targs, or the
+// parameter's default def where none is written, is a constant true.
+func trueAt(pass *analysis.Pass, targs []*grammar.Node, pos int, def *grammar.Node) bool {
+	v := def
+	if pos < len(targs) {
+		v = targs[pos]
+	}
+	if v == nil {
+		return false
+	}
+	x, ok := pass.Consts.Eval(v)
+	return ok && x != 0
 }
 
 // callText is a call as written, with runs of white space folded so a call
