@@ -469,13 +469,15 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 	}
 	if r.stdin == "" && !f.quiet {
 		r.reportGaps()
-		if n, files := buildFolderIncludes(r.ws, results); n > 0 && stats == nil {
-			// Said once without --statistics, which lists them: a run
-			// that read less than the build compiles says so.
-			fmt.Fprintf(r.stderr, "extern-lsp check: %d #include%s in %d file%s found only in folders the build files name "+
-				"(`include_directories`, `ascendc_include_directories`, -I), which are not searched while `build-includes` is off: "+
-				"the code behind them was not analysed; set `build-includes = true` or pass their folders with -I (--statistics lists them)\n",
-				n, plural(n, "", "s"), files, plural(files, "", "s"))
+		if p, inc, ok := firstBuildFolderInclude(r.ws, results); ok && stats == nil {
+			loc := &locator{ws: r.ws}
+			// Said once without --statistics, which counts and lists
+			// them: a run that read less than the build compiles says so.
+			fmt.Fprintf(r.stderr, "extern-lsp check: #includes of the checked files are found only in folders the build files name "+
+				"(`include_directories`, `ascendc_include_directories`, -I), such as %q at %s:%d; those folders are not searched while "+
+				"`build-includes` is off, so the code behind them was not analysed: set `build-includes = true` or pass the folders "+
+				"with -I (--statistics counts and lists them)\n",
+				inc.Include.Path, escapeText(relPath(r.cwd, p)), loc.at(p, inc.Include.Start).line)
 		}
 	}
 	partial := r.reportIncomplete(shown)

@@ -421,23 +421,26 @@ func inBuildFolder(ws *workspace.Workspace, p string, r workspace.IncludeResolut
 	return false
 }
 
-// buildFolderIncludes counts the unresolved includes of the analysed files
-// that build folders hold (inBuildFolder), and the files naming them.
-func buildFolderIncludes(ws *workspace.Workspace, results []engine.FileResult) (includes, files int) {
+// firstBuildFolderInclude is the first unresolved include of the
+// analysed entries, in the results' order, that a build folder holds
+// (inBuildFolder): its file and include, ok false when there is none. It
+// stops at the first: counting them all walked every build folder of a
+// large tree (--statistics does, and lists them).
+func firstBuildFolderInclude(ws *workspace.Workspace, results []engine.FileResult) (file string, inc workspace.IncludeResolution, ok bool) {
+	if !ws.BuildIncludesOff() {
+		return "", workspace.IncludeResolution{}, false
+	}
 	for _, res := range results {
-		if res.Unparsed {
+		if res.Unparsed || !ws.Context(res.Path).Entry {
+			// The kernels' own includes: a header's would walk the
+			// build folders of every library folder.
 			continue
 		}
-		n := 0
 		for _, r := range ws.Resolutions(res.Path) {
 			if inBuildFolder(ws, res.Path, r) {
-				n++
+				return res.Path, r, true
 			}
 		}
-		if n > 0 {
-			includes += n
-			files++
-		}
 	}
-	return includes, files
+	return "", workspace.IncludeResolution{}, false
 }
