@@ -372,6 +372,10 @@ type GM struct {
 	// trees maps the tree of each file the model reads to that file: a
 	// node's masked qualifiers are found in its own file's masks.
 	trees map[*grammar.Tree]*grammar.File
+	// mirrors memoizes descriptorMirror (the model is read by several
+	// rules at once).
+	mirrorsMu sync.Mutex
+	mirrors   map[string]bool
 	// fieldAsks records the member names looked up while a GMEnv is built.
 	fieldAsks map[string]bool
 	// strs interns the names and types of the variables while the model
@@ -976,12 +980,64 @@ func (g *GM) objectKind(t *grammar.Node) GMKind {
 // pointeeKind classifies a __gm__ pointer by what it points to.
 func (g *GM) pointeeKind(base string, args bool) GMKind {
 	switch {
-	case g.descTypes[base]:
+	case g.descTypes[base], g.descriptorMirror(base):
 		return GMDescriptor
 	case args:
 		return GMArgs
 	}
 	return GMData
+}
+
+// descriptorMirror reports whether the files the model reads define a
+// struct of that name shaped as the runtime's tensor descriptor: a
+// `start_offset` field beside the buffer's address (`addr`, `buffer_addr`
+// or `buffer`), as a kernel that declares its own copy of the layout
+// writes it (`struct Desc { uint64_t addr, size, start_offset; };`). Its
+// fields are written by the runtime before the task, as a Tensor's are.
+func (g *GM) descriptorMirror(name string) bool {
+	if name == "" {
+		return false
+	}
+	g.mirrorsMu.Lock()
+	defer g.mirrorsMu.Unlock()
+	if v, ok := g.mirrors[name]; ok {
+		return v
+	}
+	found := false
+	for t := range g.trees {
+		for _, st := range t.OfKind("struct_specifier") {
+			if n := st.ChildByField("name"); n == nil || n.Text() != name {
+				continue
+			}
+			body := st.ChildByField("body")
+			if body == nil {
+				continue
+			}
+			offset, addr := false, false
+			for _, fd := range body.NamedChildren() {
+				if fd.Kind() != "field_declaration" {
+					continue
+				}
+				for _, d := range fd.NamedChildren() {
+					if d.Kind() != "field_identifier" {
+						continue
+					}
+					switch d.Text() {
+					case "start_offset":
+						offset = true
+					case "addr", "buffer_addr", "buffer":
+						addr = true
+					}
+				}
+			}
+			found = found || offset && addr
+		}
+	}
+	if g.mirrors == nil {
+		g.mirrors = map[string]bool{}
+	}
+	g.mirrors[name] = found
+	return found
 }
 
 // VexingObject returns the variable a block-scope declaration `T x(a,

@@ -67,7 +67,7 @@ var GMScalarRead = register(&analysis.Analyzer{
 			"its arguments` when the read is in the arguments of a macro-like name (capitals) no file of the unit defines. Silent for `args[k]` (the args pointer is a `__gm__ int64_t *` " +
 			"parameter named so, the C entry's or a `get_*` accessor's; a helper's other `__gm__ int64_t *` parameter is data), " +
 			"tensor descriptor fields (`t->buffer.addr`, `t->start_offset` through `Tensor` / `ChipTensor` pointers or " +
-			"their aliases), the runtime's context structures behind `get_block_idx(args)` & co. and its " +
+			"their aliases, or a struct of the kernel's own with the descriptor's layout, a `start_offset` beside `addr` or `buffer`), the runtime's context structures behind `get_block_idx(args)` & co. and its " +
 			"communication context the host fills (`CommContext`, the HCCL device contexts and resource parameters: `ctx->rankId`, `ctx->windowsIn[peer]`; pto-isa's URMA/SDMA queue descriptors `UrmaInfo`, `BatchWriteChannelInfo`), " +
 			"`LocalTensor::GetValue`, stores (EXT009), taking an address (`&p[i]`, `p + i`), memory only this core's " +
 			"scalar unit wrote before the read, and reads after a `dcci` of the memory: directly, through a helper " +
