@@ -102,11 +102,17 @@ func runTPipeDouble(pass *analysis.Pass) {
 				continue
 			}
 			line, _ := pass.File.Lines.Position(first.Node.Start)
+			where := common
+			if k := kindCores(pass); !pass.Mixed() && where&k != 0 {
+				// A vector-only (or cube-only) kernel runs the code on
+				// its one core type.
+				where &= k
+			}
 			pass.Report(analysis.Diagnostic{
 				Start: second.Node.Start,
 				End:   second.Node.End,
 				Message: "second TPipe " + tpipeLabel(second) + " created while " + tpipeLabel(first) +
-					" (line " + strconv.Itoa(line+1) + ") is still live on the " + coreWords(common) +
+					" (line " + strconv.Itoa(line+1) + ") is still live on the " + coreWords(where) +
 					": two live TPipes hand out the same UB and pipe events; `Destroy()` the first or end its block first",
 				Related: []analysis.Related{analysis.RelatedAt(pass.File, first.Node, "the first TPipe, still live")},
 			})

@@ -4,7 +4,7 @@
 __aicore__ inline void two_live(GM_ADDR x) {
   AscendC::TPipe ropePipe;
   ropePipe.InitBuffer(ropeBuf, 8192);
-  AscendC::TPipe attnPipe; // want `EXT003 tpipe-double: second TPipe .attnPipe. created while .ropePipe. \(line 5\) is still live on the cube and vector cores`
+  AscendC::TPipe attnPipe; // want `EXT003 tpipe-double: second TPipe .attnPipe. created while .ropePipe. \(line 5\) is still live on the vector core:`
   attnPipe.InitBuffer(attnBuf, 8192);
 }
 
