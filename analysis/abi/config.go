@@ -88,8 +88,8 @@ func incores(f *grammar.File) iter.Seq2[*grammar.Node, *grammar.Node] {
 }
 
 // ConfigKernel is one per-core kernel a runtime kernel configuration
-// names: its source's absolute path, the core type it is built for, and
-// the line naming it.
+// names: its source's absolute path, the core type it is built for ("" when
+// the entry names none), and the line naming it.
 type ConfigKernel struct {
 	Path string
 	Core string
@@ -108,7 +108,12 @@ func ConfigKernels(f *grammar.File) []ConfigKernel {
 			env = newEnv(f)
 		}
 		if its := env.paths(k.source); len(its) == 1 && its[0].why == "" {
-			out = append(out, ConfigKernel{Path: its[0].val, Core: k.core, Line: 1 + bytes.Count(f.Src[:k.source.Start], []byte("\n"))})
+			// The line of the `"source"` key.
+			at := k.source.Start
+			if pair := k.source.Parent(); pair != nil {
+				at = pair.Start
+			}
+			out = append(out, ConfigKernel{Path: its[0].val, Core: k.core, Line: 1 + bytes.Count(f.Src[:at], []byte("\n"))})
 		}
 	}
 	return out
@@ -121,17 +126,21 @@ type configKernel struct {
 }
 
 // configKernelDicts finds the dictionaries of a configuration that
-// describe a per-core kernel: a `"source"` and a `"core_type"` of "aic" or
-// "aiv", wherever they sit (simpler's `"incores": [{...}]` entries, an
-// older configuration's `KERNELS = [{...}]`, a single `CALLABLE = {...}`).
-// The orchestration's dictionary names a source but no core type: it
-// runs on the AICPU.
+// describe a per-core kernel, in source order: each entry of an
+// `"incores": [...]` list naming a source (simpler's), and wherever it
+// sits a dictionary with a `"source"` and a `"core_type"` of "aic" or
+// "aiv" (an older configuration's `KERNELS = [{...}]`, a single `CALLABLE
+// = {...}`). The orchestration's dictionary names a source but no core
+// type: it runs on the AICPU.
 func configKernelDicts(f *grammar.File) []configKernel {
-	if f == nil || f.Lang != grammar.Python || f.Tree == nil || !bytes.Contains(f.Src, []byte("core_type")) {
+	if f == nil || f.Lang != grammar.Python || f.Tree == nil {
 		return nil
 	}
-	var out []configKernel
-	for _, dict := range f.Tree.OfKind("dictionary") {
+	lists, cores := bytes.Contains(f.Src, []byte("incores")), bytes.Contains(f.Src, []byte("core_type"))
+	if !lists && !cores {
+		return nil
+	}
+	read := func(dict *grammar.Node) configKernel {
 		k := configKernel{dict: dict}
 		for _, kv := range dict.NamedChildren() {
 			switch pyKey(kv) {
@@ -141,10 +150,34 @@ func configKernelDicts(f *grammar.File) []configKernel {
 				k.core = pyLiteral(kv.ChildByField("value"))
 			}
 		}
-		if k.source != nil && (k.core == "aic" || k.core == "aiv") {
-			out = append(out, k)
+		if k.core != "aic" && k.core != "aiv" {
+			k.core = ""
+		}
+		return k
+	}
+	var out []configKernel
+	listed := map[*grammar.Node]bool{}
+	if lists {
+		for _, list := range incores(f) {
+			for _, entry := range list.NamedChildren() {
+				if entry.Kind() != "dictionary" {
+					continue
+				}
+				listed[entry] = true
+				if k := read(entry); k.source != nil {
+					out = append(out, k)
+				}
+			}
 		}
 	}
+	if cores {
+		for _, dict := range f.Tree.OfKind("dictionary") {
+			if k := read(dict); !listed[dict] && k.source != nil && k.core != "" {
+				out = append(out, k)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b configKernel) int { return int(a.dict.Start) - int(b.dict.Start) })
 	return out
 }
 

@@ -650,7 +650,7 @@ func (r *Resolver) evalAll(n *grammar.Node) []int64 {
 		// only (a struct's size is its layout's, not known here).
 		if td := n.ChildByField("type"); td != nil && td.Kind() == "type_descriptor" {
 			if d := td.ChildByField("declarator"); d != nil {
-				if strings.Contains(d.Kind(), "pointer") && d.Kind() == "abstract_pointer_declarator" && len(d.NamedChildren()) == 0 {
+				if d.Kind() == "abstract_pointer_declarator" && len(d.NamedChildren()) == 0 {
 					return []int64{8}
 				}
 				return nil
@@ -1388,15 +1388,9 @@ func templateCallee(fn *grammar.Node) (*grammar.Node, []*grammar.Node) {
 	if name == nil || list == nil {
 		return fn, nil
 	}
-	var targs []*grammar.Node
-	for _, a := range list.NamedChildren() {
-		if a.Kind() != "comment" {
-			targs = append(targs, a)
-		}
-	}
 	// A qualified one's scope is a namespace's or a class's: the name
 	// alone is looked up, as any call's last component is.
-	return name, targs
+	return name, namedNonComments(list)
 }
 
 // lastName is the last component of a name (`kReady`, `Ring::kReady`,

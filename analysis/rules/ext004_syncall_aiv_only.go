@@ -385,11 +385,7 @@ func classDefaultedAIVOnly(pass *analysis.Pass, fn *grammar.Node, param string) 
 			}
 			var targs []*grammar.Node
 			if l := t.ChildByField("arguments"); l != nil {
-				for _, a := range l.NamedChildren() {
-					if a.Kind() != "comment" {
-						targs = append(targs, a)
-					}
-				}
+				targs = cxx.NamedNonComments(l)
 			}
 			if !trueAt(pass, targs, pos, def) {
 				return false, ""

@@ -130,12 +130,6 @@ func (w *Workspace) stubIndex() *stubIndex {
 	seenDir := map[string]bool{}
 	for _, p := range pys {
 		if src, err := w.Source(p); err == nil {
-			kernels := ConfiguredKernels(p, src)
-			for path, line := range kernels {
-				if _, ok := ix.configured[path]; !ok {
-					ix.configured[path] = filepath.Base(p) + ":" + strconv.Itoa(line)
-				}
-			}
 			if bytes.Contains(src, []byte("incores")) || bytes.Contains(src, []byte("core_type")) {
 				// The configuration's include folders for its kernels
 				// (`extra_include_dirs`) take part in include resolution,
@@ -147,11 +141,15 @@ func (w *Workspace) stubIndex() *stubIndex {
 							ix.includeDirs = append(ix.includeDirs, d.Path)
 						}
 					}
+					// Its kernels, which the runtime calls per task as
+					// `kernel(args)`, and the core type each is built for.
 					for _, k := range abi.ConfigKernels(f) {
 						if _, ok := ix.configured[k.Path]; !ok {
 							ix.configured[k.Path] = filepath.Base(p) + ":" + strconv.Itoa(k.Line)
 						}
-						ix.addConfigKind(k.Path, k.Core)
+						if k.Core != "" {
+							ix.addConfigKind(k.Path, k.Core)
+						}
 					}
 				}
 			}
@@ -467,97 +465,6 @@ func (w *Workspace) PythonFiles() []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return slices.Sorted(maps.Keys(w.abi.py))
-}
-
-// sourceKey finds a literal source path in a runtime kernel
-// configuration's list of per-core kernels (incoresLists).
-var sourceKey = regexp.MustCompile(`["']source["']\s*:\s*["']([^"'\n]+)["']`)
-
-// incoresLists finds the lists of per-core kernels of runtime kernel
-// configurations (simpler's `CALLABLE = {"orchestration": {...},
-// "incores": [{"func_id": 0, "source": "kernels/aiv/k.cpp", "core_type":
-// "aiv"}]}`): the [start, end) of each `"incores": [`, matched from each
-// occurrence of the word (a regexp starting with a quote class tried
-// every byte of a tree's Python files: 1% of a check's CPU on simpler).
-func incoresLists(src []byte) [][2]int {
-	var out [][2]int
-	space := func(i int) int {
-		for i < len(src) && strings.IndexByte(" \t\n\f\r", src[i]) >= 0 {
-			i++
-		}
-		return i
-	}
-	quote := func(i int) bool { return i >= 0 && i < len(src) && (src[i] == '"' || src[i] == '\'') }
-	for from := 0; ; {
-		i := bytes.Index(src[from:], []byte("incores"))
-		if i < 0 {
-			return out
-		}
-		i += from
-		from = i + len("incores")
-		if !quote(i-1) || !quote(from) {
-			continue
-		}
-		j := space(from + 1)
-		if j == len(src) || src[j] != ':' {
-			continue
-		}
-		if j = space(j + 1); j < len(src) && src[j] == '[' {
-			out = append(out, [2]int{i - 1, j + 1})
-			from = j + 1
-		}
-	}
-}
-
-// ConfiguredKernels returns the kernel sources a Python file's runtime
-// kernel configurations name in their `incores` lists (literal paths,
-// relative to the file's folder), with the line naming each. The runtime
-// calls each of them per task as `kernel(args)`; the orchestration source
-// beside them runs on the AICPU and is not one.
-func ConfiguredKernels(path string, src []byte) map[string]int {
-	if !bytes.Contains(src, []byte("incores")) {
-		return nil
-	}
-	out := map[string]int{}
-	for _, loc := range incoresLists(src) {
-		end := listEnd(src, loc[1]-1)
-		for _, m := range sourceKey.FindAllSubmatchIndex(src[loc[1]:end], -1) {
-			rel := string(src[loc[1]+m[2] : loc[1]+m[3]])
-			p := filepath.Clean(filepath.Join(filepath.Dir(path), rel))
-			if _, ok := out[p]; !ok {
-				out[p] = 1 + bytes.Count(src[:loc[1]+m[0]], []byte("\n"))
-			}
-		}
-	}
-	return out
-}
-
-// listEnd is the offset just past the bracket closing the one at open
-// (the end of src when none does); brackets in strings are not counted.
-func listEnd(src []byte, open int) int {
-	depth := 0
-	var quote byte
-	for i := open; i < len(src); i++ {
-		c := src[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '[' || c == '{' || c == '(':
-			depth++
-		case c == ']' || c == '}' || c == ')':
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-		}
-	}
-	return len(src)
 }
 
 // ConfiguredBy says where a runtime kernel configuration names entry as a

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -242,26 +241,6 @@ func TestStubKindOfManyStubsIsLinear(t *testing.T) {
 	}
 	if reads > 2*n {
 		t.Errorf("%d stub kinds read for %d stubs asked; want at most %d", reads, n, 2*n)
-	}
-}
-
-// TestIncoresListsAsRegexp: the hand matcher finds what the regexp it
-// replaced found.
-func TestIncoresListsAsRegexp(t *testing.T) {
-	re := regexp.MustCompile(`["']incores["']\s*:\s*\[`)
-	for _, src := range []string{
-		`CALLABLE = {"orchestration": {}, "incores": [{"source": "a.cpp"}]}`,
-		"x = {'incores' :\n\t [ ], \"incores\":[1], 'incores\": [2]}",
-		`"incores" "incores": [ incores: [ "incores" : x "incores":` + "\f[",
-		`'incores'`, `"incores"   `, `xincores": [`, `""incores"": [`, `incores`, ``,
-	} {
-		var want [][2]int
-		for _, loc := range re.FindAllIndex([]byte(src), -1) {
-			want = append(want, [2]int{loc[0], loc[1]})
-		}
-		if got := incoresLists([]byte(src)); !slices.Equal(got, want) {
-			t.Errorf("%q: got %v, want %v", src, got, want)
-		}
 	}
 }
 
