@@ -1380,6 +1380,8 @@ type callersFlushMemo struct {
 	// tailCalled: macroTailCalled by function name (every store of an
 	// uncalled function asks; the answer scans every macro of the unit).
 	tailCalled map[string]bool
+	// apiTops: apiTop's answers (nil: none, or still being walked).
+	apiTops map[apiTopKey]*grammar.Node
 }
 
 // quietAfter reports whether nothing after n in fn (from the start of a
@@ -1443,11 +1445,40 @@ func callerOrigin(sum *cxx.Summaries, o cxx.Origin, call *grammar.Node) cxx.Orig
 // calls that the store's run ends in: fn itself, or a caller reached
 // with every call up to it followed by nothing that hands o on. nil when
 // a path reaches a kernel or an `extern "C"` entry (the kernel's end
-// decides: quietToEnd), or hands the store on.
+// decides: quietToEnd), or hands the store on, or the callers recurse.
+// An API's layers run deep (a public `put` over a post, over a queue
+// check, over a completion poll): each function's answer is kept, so
+// the walk costs one visit per function and memory.
 func (m *callersFlushMemo) apiTop(funcs *cxx.Funcs, sum *cxx.Summaries, f *grammar.File, fn *grammar.Node, cores grammar.Cores, o cxx.Origin, depth int) *grammar.Node {
-	if depth > 4 || cxx.IsExternC(fn) || unit.IsKernelFunc(f, fn) {
+	if depth > maxAPIDepth || cxx.IsExternC(fn) || unit.IsKernelFunc(f, fn) {
 		return nil
 	}
+	key := apiTopKey{fn, o, cores}
+	if top, ok := m.apiTops[key]; ok {
+		return top
+	}
+	if m.apiTops == nil {
+		m.apiTops = map[apiTopKey]*grammar.Node{}
+	}
+	// A caller reached again while its answer is open is a recursion:
+	// no API top on that path.
+	m.apiTops[key] = nil
+	top := m.apiTopOf(funcs, sum, fn, cores, o, depth)
+	m.apiTops[key] = top
+	return top
+}
+
+// maxAPIDepth bounds the caller chain apiTop follows: deeper than any
+// API's layering measured (shmem's put reaches its completion poll in 5).
+const maxAPIDepth = 16
+
+type apiTopKey struct {
+	fn    *grammar.Node
+	o     cxx.Origin
+	cores grammar.Cores
+}
+
+func (m *callersFlushMemo) apiTopOf(funcs *cxx.Funcs, sum *cxx.Summaries, fn *grammar.Node, cores grammar.Cores, o cxx.Origin, depth int) *grammar.Node {
 	var top *grammar.Node
 	found := false
 	for def, call := range m.callers(funcs, fn) {

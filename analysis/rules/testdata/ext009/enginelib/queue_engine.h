@@ -37,3 +37,36 @@ inline __aicore__ void queue_post(__gm__ uint32_t *word, uint32_t v, __gm__ uint
   queue_store_word(word, v);
   ffts_cross_core_sync(PIPE_S, 0x21);
 }
+
+// The API's layers run deep: a put posts a work entry, which makes room
+// by reaping completions, which retires them. The retire's store is the
+// put's callers' to write back, however many layers lie between.
+inline __aicore__ void queue_retire(uint32_t idx, __gm__ QueueCtx *q) {
+  q->tail = idx; // want "info: EXT009 .*`q->tail = idx`.*unless the callers of `queue_put` write it back"
+}
+
+inline __aicore__ void queue_reap(uint32_t upto, __gm__ QueueCtx *q) {
+  queue_retire(upto, q);
+}
+
+inline __aicore__ void queue_make_room(uint32_t want, __gm__ QueueCtx *q) {
+  if (want > 8) {
+    queue_reap(want - 8, q);
+  }
+}
+
+inline __aicore__ void queue_post_entry(uint32_t n, __gm__ QueueCtx *q) {
+  queue_make_room(n, q);
+}
+
+inline __aicore__ void queue_write(uint32_t n, __gm__ QueueCtx *q) {
+  queue_post_entry(n + 1, q);
+}
+
+inline __aicore__ void queue_put_nbi(uint32_t n, __gm__ QueueCtx *q) {
+  queue_write(n, q);
+}
+
+inline __aicore__ void queue_put(uint32_t n, __gm__ QueueCtx *q) {
+  queue_put_nbi(n, q);
+}
