@@ -1380,8 +1380,9 @@ type callersFlushMemo struct {
 	// tailCalled: macroTailCalled by function name (every store of an
 	// uncalled function asks; the answer scans every macro of the unit).
 	tailCalled map[string]bool
-	// apiTops: apiTop's answers (nil: none, or still being walked).
+	// apiTops: apiTop's settled answers; apiOpen: the walks under way.
 	apiTops map[apiTopKey]*grammar.Node
+	apiOpen map[apiTopKey]bool
 }
 
 // quietAfter reports whether nothing after n in fn (from the start of a
@@ -1445,26 +1446,13 @@ func callerOrigin(sum *cxx.Summaries, o cxx.Origin, call *grammar.Node) cxx.Orig
 // calls that the store's run ends in: fn itself, or a caller reached
 // with every call up to it followed by nothing that hands o on. nil when
 // a path reaches a kernel or an `extern "C"` entry (the kernel's end
-// decides: quietToEnd), or hands the store on, or the callers recurse.
-// An API's layers run deep (a public `put` over a post, over a queue
-// check, over a completion poll): each function's answer is kept, so
-// the walk costs one visit per function and memory.
+// decides: quietToEnd), or hands the store on. A caller reached again
+// on its own chain (a recursion, or overloads of one name calling each
+// other) adds no top of its own: its other callers decide. An API's layers run deep (a public `put` over a post,
+// over a queue check, over a completion poll): each function's settled
+// answer is kept, so the walk visits a function once per memory.
 func (m *callersFlushMemo) apiTop(funcs *cxx.Funcs, sum *cxx.Summaries, f *grammar.File, fn *grammar.Node, cores grammar.Cores, o cxx.Origin, depth int) *grammar.Node {
-	if depth > maxAPIDepth || cxx.IsExternC(fn) || unit.IsKernelFunc(f, fn) {
-		return nil
-	}
-	key := apiTopKey{fn, o, cores}
-	if top, ok := m.apiTops[key]; ok {
-		return top
-	}
-	if m.apiTops == nil {
-		m.apiTops = map[apiTopKey]*grammar.Node{}
-	}
-	// A caller reached again while its answer is open is a recursion:
-	// no API top on that path.
-	m.apiTops[key] = nil
-	top := m.apiTopOf(funcs, sum, fn, cores, o, depth)
-	m.apiTops[key] = top
+	top, _ := m.apiTopWalk(funcs, sum, f, fn, cores, o, depth)
 	return top
 }
 
@@ -1478,27 +1466,58 @@ type apiTopKey struct {
 	cores grammar.Cores
 }
 
-func (m *callersFlushMemo) apiTopOf(funcs *cxx.Funcs, sum *cxx.Summaries, fn *grammar.Node, cores grammar.Cores, o cxx.Origin, depth int) *grammar.Node {
-	var top *grammar.Node
-	found := false
+// apiTopWalk is apiTop; open reports that the answer skipped a caller
+// whose own answer was still open (a recursion), so it holds for this
+// walk but is not kept.
+func (m *callersFlushMemo) apiTopWalk(funcs *cxx.Funcs, sum *cxx.Summaries, f *grammar.File, fn *grammar.Node, cores grammar.Cores, o cxx.Origin, depth int) (top *grammar.Node, open bool) {
+	if depth > maxAPIDepth || cxx.IsExternC(fn) || unit.IsKernelFunc(f, fn) {
+		return nil, false
+	}
+	key := apiTopKey{fn, o, cores}
+	if top, ok := m.apiTops[key]; ok {
+		return top, false
+	}
+	if m.apiOpen[key] {
+		return nil, true
+	}
+	if m.apiTops == nil {
+		m.apiTops, m.apiOpen = map[apiTopKey]*grammar.Node{}, map[apiTopKey]bool{}
+	}
+	m.apiOpen[key] = true
+	top, open = m.apiTopOf(funcs, sum, fn, cores, o, depth)
+	delete(m.apiOpen, key)
+	if !open {
+		m.apiTops[key] = top
+	}
+	return top, open
+}
+
+func (m *callersFlushMemo) apiTopOf(funcs *cxx.Funcs, sum *cxx.Summaries, fn *grammar.Node, cores grammar.Cores, o cxx.Origin, depth int) (top *grammar.Node, open bool) {
+	outside := false
 	for def, call := range m.callers(funcs, fn) {
-		found = true
 		oc := callerOrigin(sum, o, call)
 		if !m.quietAfter(sum, funcs, sum.Index(def.Node), def.Node, call, cores, oc) {
-			return nil
+			return nil, false
 		}
-		t := m.apiTop(funcs, sum, def.File, def.Node, cores, oc, depth+1)
+		t, recursed := m.apiTopWalk(funcs, sum, def.File, def.Node, cores, oc, depth+1)
+		if recursed {
+			open = true
+			continue
+		}
 		if t == nil {
-			return nil
+			return nil, false
 		}
+		outside = true
 		if top == nil {
 			top = t
 		}
 	}
-	if !found {
-		return fn
+	if !outside {
+		// No caller, or only the function's own chain (overloads calling
+		// each other by one name): it is the API's entry.
+		return fn, open
 	}
-	return top
+	return top, open
 }
 
 // macroTailCalled reports whether the unit calls name only from kernels a

@@ -70,3 +70,18 @@ inline __aicore__ void queue_put_nbi(uint32_t n, __gm__ QueueCtx *q) {
 inline __aicore__ void queue_put(uint32_t n, __gm__ QueueCtx *q) {
   queue_put_nbi(n, q);
 }
+
+// Overloads of one name forwarding to each other: by name each wide one
+// is the other's caller. The walk up stops at the recursion: the
+// overloads are the API's entries.
+inline __aicore__ void queue_send(uint32_t n, __gm__ QueueCtx *q) {
+  q->head = n; // want "info: EXT009 .*`q->head = n`.*unless the callers of `queue_send` write it back"
+}
+
+inline __aicore__ void queue_send(uint64_t n, __gm__ QueueCtx *q) {
+  queue_send(static_cast<uint32_t>(n), q);
+}
+
+inline __aicore__ void queue_send(int64_t n, __gm__ QueueCtx *q) {
+  queue_send(static_cast<uint64_t>(n), q);
+}
