@@ -90,6 +90,10 @@ type Helper struct {
 	// plus Offset.
 	IndexVia  *grammar.Node
 	IndexName string
+	// IndexMore are IndexVia's other index parameters (`args[nTensors +
+	// pos]`: pos beside nTensors), each bound to the call's value at its
+	// position.
+	IndexMore []IndexParam
 	Use       UseKind
 	Cast      string
 	// Spec is the conversion per type argument where Cast is a template
@@ -108,29 +112,103 @@ type Helper struct {
 	ArgsName string
 }
 
+// IndexParam is a helper's index parameter: its name and its position
+// (tArgBase+k: the k-th template argument).
+type IndexParam struct {
+	Name string
+	Pos  int
+}
+
 // castAt is the type the helper converts the slot to at call: its Cast,
 // or, when that is a template parameter of the helper (`template
 // <typename T> T scalar(args, k) { return static_cast<T>(args[k]); }`),
 // the call's template argument in its place (`scalar<float>(args, 5)`:
 // float); "" when the call does not say.
 func (h *Helper) castAt(call cxx.Call) string {
-	if h.Node == nil || h.Node.Parent() == nil || h.Node.Parent().Kind() != "template_declaration" {
+	arg, param := h.typeArg(call, h.Cast)
+	if !param {
 		return h.Cast
 	}
-	for i, name := range cxx.TemplateParamNames(h.Node) {
-		if name != h.Cast {
-			continue
-		}
-		if i < len(call.TArgs) {
-			t, _ := typeOf(call.TArgs[i])
-			if c, ok := h.Spec[t]; ok {
-				return c
-			}
-			return t
-		}
+	if arg == nil {
 		return ""
 	}
-	return h.Cast
+	t, _ := typeOf(arg)
+	if c, ok := h.Spec[t]; ok {
+		return c
+	}
+	return t
+}
+
+// typeArg is the type argument call gives the helper's template
+// parameter name: the call's own (`scalar<float>(args, 5)`) for a
+// function template's, the scope's (`ScalarArg<float>::Read(args, 5)`)
+// for a class template's member. param reports whether name is a
+// template parameter of the helper at all.
+func (h *Helper) typeArg(call cxx.Call, name string) (arg *grammar.Node, param bool) {
+	if h.Node == nil || h.Node.Kind() != "function_definition" {
+		return nil, false
+	}
+	all := cxx.TemplateParamNames(h.Node)
+	var class []string
+	if cls := enclosingClass(h.Node); cls != nil {
+		class = cxx.TemplateParamNames(cls)
+	}
+	own := all[:len(all)-len(class)]
+	if i := slices.Index(own, name); i >= 0 {
+		if i < len(call.TArgs) {
+			return call.TArgs[i], true
+		}
+		return nil, true
+	}
+	if i := slices.Index(class, name); i >= 0 {
+		if targs := scopeTArgs(call); i < len(targs) {
+			return targs[i], true
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+// forwardedCast is the helper's Cast as a forwarder making call (in
+// function fwd) hands it on: the type argument the call gives the
+// helper's template parameter, which is a parameter of fwd's in turn
+// (`ScalarArg<T>::Read(...)` in `GetScalar<T>`) or a type; the Cast
+// itself when the call does not say.
+func (h *Helper) forwardedCast(call cxx.Call, fwd *grammar.Node) string {
+	arg, param := h.typeArg(call, h.Cast)
+	if !param || arg == nil {
+		return h.Cast
+	}
+	if t := strings.TrimSpace(arg.Text()); slices.Contains(cxx.TemplateParamNames(fwd), t) {
+		return t
+	}
+	return h.castAt(call)
+}
+
+// enclosingClass is the class or struct a member function is defined in
+// (its body), nil for a free function.
+func enclosingClass(fn *grammar.Node) *grammar.Node {
+	if p := fn.Parent(); p != nil && p.Kind() == "field_declaration_list" {
+		if c := p.Parent(); c != nil && (c.Kind() == "struct_specifier" || c.Kind() == "class_specifier") {
+			return c
+		}
+	}
+	return nil
+}
+
+// scopeTArgs are the template arguments of a call's class scope
+// (`ScalarArg<float>::Read(...)`: float).
+func scopeTArgs(call cxx.Call) []*grammar.Node {
+	fn := call.Node.ChildByField("function")
+	if fn == nil || fn.Kind() != "qualified_identifier" {
+		return nil
+	}
+	if sc := fn.ChildByField("scope"); sc != nil && sc.Kind() == "template_type" {
+		if args := sc.ChildByField("arguments"); args != nil {
+			return cxx.NamedNonComments(args)
+		}
+	}
+	return nil
 }
 
 // Helpers maps helper names to their shape.
@@ -209,8 +287,9 @@ func ScanHelpers(f *grammar.File) *FileHelpers {
 		pos, off, ok := fp.indexParam(idx)
 		var via *grammar.Node
 		var viaName string
+		var more []IndexParam
 		if !ok {
-			if viaName, pos, ok = fp.indexVia(idx); !ok {
+			if viaName, pos, more, ok = fp.indexVia(idx); !ok {
 				continue
 			}
 			via = idx
@@ -237,6 +316,13 @@ func ScanHelpers(f *grammar.File) *FileHelpers {
 				spec[t] = "bitcast<" + t + ">"
 			}
 		}
+		if u.kind == UseScalar && spec == nil {
+			// `template <typename T> struct ScalarArg { T Read(args, k)
+			// { return static_cast<T>(args[k]); } }` with explicit
+			// specialisations of ScalarArg reading the slot their own
+			// way: each one's conversion for its type.
+			spec = specialisedReads(f, fn, u.cast)
+		}
 		if u.kind == UseUnknown && !u.returned {
 			// `return ScalarDecode<T>::From(args[i]);`: the decoder's
 			// conversion, per type argument.
@@ -244,7 +330,7 @@ func ScanHelpers(f *grammar.File) *FileHelpers {
 				u.kind, u.cast, spec = UseScalar, c, sp
 			}
 		}
-		out.own = append(out.own, &Helper{Name: name, ArgsPos: fp.argsPos, IndexPos: pos, Offset: off, IndexVia: via, IndexName: viaName,
+		out.own = append(out.own, &Helper{Name: name, ArgsPos: fp.argsPos, IndexPos: pos, Offset: off, IndexVia: via, IndexName: viaName, IndexMore: more,
 			Use: u.kind, Cast: u.cast, Spec: spec, Returns: u.returned, File: f.Path, Node: fn})
 	}
 	for _, n := range f.Tree.OfKind("call_expression") {
@@ -265,6 +351,49 @@ func ScanHelpers(f *grammar.File) *FileHelpers {
 		}
 	}
 	return out
+}
+
+// specialisedReads returns, for fn, a member of a class template whose
+// conversion of the slot is to the class's parameter cast, the
+// conversion of the same member in each explicit specialisation of the
+// class, by its type argument; nil when there is none.
+func specialisedReads(f *grammar.File, fn *grammar.Node, cast string) map[string]string {
+	cls := enclosingClass(fn)
+	if cls == nil || !slices.Contains(cxx.TemplateParamNames(cls), cast) {
+		return nil
+	}
+	name := cls.ChildByField("name")
+	if name == nil || name.Kind() != "type_identifier" {
+		return nil
+	}
+	var spec map[string]string
+	for _, d := range decoderDefs(f, name.Text(), cxx.FunctionName(fn)) {
+		if d.specialFor == "" {
+			continue
+		}
+		fp := readFnParams(f, d.fn)
+		if fp.args == "" {
+			continue
+		}
+		for _, n := range d.fn.Inside(f.Tree.OfKind("subscript_expression")) {
+			if a := n.ChildByField("argument"); a == nil || a.Text() != fp.args {
+				continue
+			}
+			u := classify(f, n, nil)
+			if u.kind != UseScalar || u.cast == "" {
+				break
+			}
+			if integerTypes[u.cast] && intoUnion(u.castNode) {
+				u.cast = "bitcast(union)"
+			}
+			if spec == nil {
+				spec = map[string]string{}
+			}
+			spec[d.specialFor] = u.cast
+			break
+		}
+	}
+	return spec
 }
 
 // macroSlotRead finds `args[(i)]` in a macro body: the args name and
@@ -352,24 +481,25 @@ func JoinHelpers(parts ...*FileHelpers) Helpers {
 					continue
 				}
 				pos, off, ok := c.fp.indexParam(h.indexArg(call))
-				via, viaName := h.IndexVia, h.IndexName
+				via, viaName, more := h.IndexVia, h.IndexName, h.IndexMore
 				switch {
-				case ok && via != nil && off != 0:
+				case ok && via != nil && (off != 0 || len(more) > 0):
 					// `helper(args, i + 1)` of a helper computing its
-					// slot from its parameter: not one expression.
+					// slot from its parameter, or from several: not one
+					// expression.
 					continue
 				case !ok && via == nil:
-					// `tensor_at(args, SlotOf<A>())`: the forwarder
-					// computes the slot it hands on.
-					if viaName, pos, ok = c.fp.indexVia(h.indexArg(call)); !ok {
+					// `tensor_at(args, SlotOf<A>())`, `read(args, nT +
+					// pos)`: the forwarder computes the slot it hands on.
+					if viaName, pos, more, ok = c.fp.indexVia(h.indexArg(call)); !ok {
 						continue
 					}
 					via = h.indexArg(call)
 				case !ok:
 					continue
 				}
-				nh := &Helper{Name: c.name, ArgsPos: c.fp.argsPos, IndexPos: pos, Offset: off + h.Offset, IndexVia: via, IndexName: viaName,
-					Use: h.Use, Cast: h.Cast, Spec: h.Spec, File: p.f.Path, Node: c.fn}
+				nh := &Helper{Name: c.name, ArgsPos: c.fp.argsPos, IndexPos: pos, Offset: off + h.Offset, IndexVia: via, IndexName: viaName, IndexMore: more,
+					Use: h.Use, Cast: h.forwardedCast(call, c.fn), Spec: h.Spec, File: p.f.Path, Node: c.fn}
 				if h.Returns || h.Use == UseUnknown {
 					u := classify(p.f, c.n, nil)
 					if u.kind != UseUnknown || u.returned {
@@ -426,15 +556,19 @@ const tArgBase = 1 << 20
 // indexArg is what a call hands a helper as the index: the argument at
 // IndexPos, or the template argument it names; nil when the call has
 // none there.
-func (h *Helper) indexArg(c cxx.Call) *grammar.Node {
-	if h.IndexPos >= tArgBase {
-		if k := h.IndexPos - tArgBase; k < len(c.TArgs) {
+func (h *Helper) indexArg(c cxx.Call) *grammar.Node { return argAt(c, h.IndexPos) }
+
+// argAt is a call's argument at an index position: the pos-th, or the
+// template argument tArgBase+k names; nil when the call has none there.
+func argAt(c cxx.Call, pos int) *grammar.Node {
+	if pos >= tArgBase {
+		if k := pos - tArgBase; k < len(c.TArgs) {
 			return c.TArgs[k]
 		}
 		return nil
 	}
-	if h.IndexPos < len(c.Args) {
-		return c.Args[h.IndexPos]
+	if pos >= 0 && pos < len(c.Args) {
+		return c.Args[pos]
 	}
 	return nil
 }
@@ -496,18 +630,18 @@ func (fp fnParams) forwards(n *grammar.Node) bool {
 	if _, _, ok := fp.indexParam(n); ok {
 		return true
 	}
-	_, _, ok := fp.indexVia(n)
+	_, _, _, ok := fp.indexVia(n)
 	return ok
 }
 
-// indexVia matches an index computed from exactly one of the function's
-// index parameters by a constant expression (`SlotOf<A>()`,
-// `static_cast<int>(s)`, `kBase + 2 * i`): the parameter's name and
-// position.
-func (fp fnParams) indexVia(n *grammar.Node) (name string, pos int, ok bool) {
+// indexVia matches an index computed from the function's index
+// parameters by a constant expression (`SlotOf<A>()`,
+// `static_cast<int>(s)`, `kBase + 2 * i`, `nTensors + pos`): the first
+// parameter's name and position, and the others'.
+func (fp fnParams) indexVia(n *grammar.Node) (name string, pos int, more []IndexParam, ok bool) {
 	n = cxx.Unparen(n)
 	if n == nil || len(fp.ints) == 0 {
-		return "", 0, false
+		return "", 0, nil, false
 	}
 	check := func(c *grammar.Node) bool {
 		switch c.Kind() {
@@ -520,23 +654,25 @@ func (fp fnParams) indexVia(n *grammar.Node) (name string, pos int, ok bool) {
 			return true
 		}
 		if p, is := fp.ints[c.Text()]; is {
-			if name != "" && name != c.Text() {
-				return false
+			switch {
+			case name == "":
+				name, pos = c.Text(), p
+			case name != c.Text() && !slices.ContainsFunc(more, func(q IndexParam) bool { return q.Name == c.Text() }):
+				more = append(more, IndexParam{c.Text(), p})
 			}
-			name, pos = c.Text(), p
 		}
 		return true
 	}
 	if !check(n) {
-		return "", 0, false
+		return "", 0, nil, false
 	}
 	ds := n.Descendants()
 	for i := range ds {
 		if !check(&ds[i]) {
-			return "", 0, false
+			return "", 0, nil, false
 		}
 	}
-	return name, pos, name != ""
+	return name, pos, more, name != ""
 }
 
 func indexOf(sub *grammar.Node) *grammar.Node {
@@ -959,7 +1095,13 @@ func Accesses(f *grammar.File, consts *cxx.Resolver, helpers Helpers) []Access {
 			}
 			slots := evalIndex(consts, idx)
 			if h.IndexVia != nil {
-				slots = consts.Bind(map[string][]int64{h.IndexName: slots}).EvalAll(h.IndexVia)
+				bound := map[string][]int64{h.IndexName: slots}
+				for _, q := range h.IndexMore {
+					if a := argAt(call, q.Pos); a != nil {
+						bound[q.Name] = evalIndex(consts, a)
+					}
+				}
+				slots = consts.Bind(bound).EvalAll(h.IndexVia)
 			}
 			if h.Offset != 0 {
 				for k := range slots {

@@ -84,6 +84,36 @@ __aicore__ inline T slot_by_value(__gm__ int64_t *args, int i)
     return by_value<T>(args[i]);
 }
 
+// Typed readers as a class template: the primary converts the slot by
+// value, each explicit specialisation reads its own type.
+template <typename T>
+struct SlotReader {
+    __aicore__ static inline T Read(__gm__ int64_t *args, int slot) { return static_cast<T>(args[slot]); }
+};
+
+template <>
+struct SlotReader<int32_t> {
+    __aicore__ static inline int32_t Read(__gm__ int64_t *args, int slot) { return static_cast<int32_t>(args[slot]); }
+};
+
+template <>
+struct SlotReader<float> {
+    __aicore__ static inline float Read(__gm__ int64_t *args, int slot)
+    {
+        union { uint32_t u; float f; } v;
+        v.u = static_cast<uint32_t>(args[slot]);
+        return v.f;
+    }
+};
+
+// The scalars follow the tensors: a scalar's slot is the tensor count
+// plus its position among the scalars.
+template <typename Elem>
+__aicore__ inline Elem scalar_after(__gm__ int64_t *args, int num_tensors, int pos)
+{
+    return SlotReader<Elem>::Read(args, num_tensors + pos);
+}
+
 extern "C" __global__ __aicore__ void rms_norm(__gm__ int64_t *args)
 {
     // Right reads: silent.
@@ -112,6 +142,13 @@ extern "C" __global__ __aicore__ void rms_norm(__gm__ int64_t *args)
     int32_t rows7 = slot_value<int32_t>(args, 3);
     int64_t shift3 = slot_value<int64_t>(args, 5);  // want "INT32 scalar `shift`.*through `slot_value`, which reads it as `int64_t`"
     float eps8 = slot_by_value<float>(args, 2);     // want "FP32 scalar `eps`.*the helper `slot_by_value`, a value conversion"
+    float eps9 = scalar_after<float>(args, 2, 0);
+    int32_t rows9 = scalar_after<int32_t>(args, 2, 1);
+    int64_t shift4 = scalar_after<int64_t>(args, 2, 3);  // want "INT32 scalar `shift`.*through `scalar_after`, which reads it as `int64_t`"
+    double eps10 = scalar_after<double>(args, 2, 0);     // want "FP32 scalar `eps`.*the helper `scalar_after`, a value conversion"
+    double eps11 = SlotReader<double>::Read(args, 2);    // want "FP32 scalar `eps`.*the helper `Read`, a value conversion"
+    float eps12 = SlotReader<float>::Read(args, 2);
+    (void)eps9; (void)rows9; (void)shift4; (void)eps10; (void)eps11; (void)eps12;
     // A bit-casting helper's float converted on (to half): a value.
     half eps_h = static_cast<half>(eps_bits_of(args, 2));
     half eps_h2 = static_cast<half>(eps_by_bits(args, 2));
