@@ -348,6 +348,25 @@ func defaultedAIVOnly(pass *analysis.Pass, n, arg *grammar.Node) (aivOnly bool, 
 			calls++
 		}
 	}
+	// `#define PHASE_FENCE() phase::Fence()`: a macro's call is a call
+	// at each use.
+	for _, ms := range pass.Reach().Macros().ByName {
+		for _, m := range ms {
+			if m.Def == nil || !strings.Contains(m.Body, name) {
+				continue
+			}
+			for _, c := range m.Def.Inside(m.Def.Tree().OfKind("call_expression")) {
+				call, ok := cxx.AsCall(c)
+				if !ok || call.Name != name {
+					continue
+				}
+				if !trueAt(pass, call.TArgs, pos, def) {
+					return false, ""
+				}
+				calls++
+			}
+		}
+	}
 	if calls == 0 {
 		return false, ""
 	}

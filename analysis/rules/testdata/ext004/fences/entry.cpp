@@ -11,6 +11,8 @@ extern "C" __global__ __aicore__ void kernel_entry(__gm__ int64_t *args) {
   MixBarrier<>::Arrive();
   PHASE_BARRIER(); // want "`PHASE_BARRIER` expands to `AscendC::SyncAll\\(\\)`, the vector-only barrier"
   PHASE_FENCE();
+  DRAIN_FENCE();
+  CROSS_FENCE();
 #ifdef __DAV_C220_VEC__
   PHASE_BARRIER();
 #endif

@@ -41,3 +41,17 @@ struct GemmPolicy {
 #define PHASE_BARRIER() AscendC::SyncAll()
 #define PHASE_FENCE() AscendC::SyncAll<false>()
 #define SOFT_BARRIER(gm, ub) AscendC::SyncAll(gm, ub, 48)
+
+// Fences reached through a macro: the macro's call is the call. Left to
+// its default, the barrier is vector-only; asking for `false`, it is not.
+template <bool kAivOnly = true>
+__aicore__ inline void DrainFence() {
+  AscendC::SyncAll<kAivOnly>(); // want "`AscendC::SyncAll<kAivOnly>\\(\\)` \\(`kAivOnly` is true in every call of `DrainFence`\\) is the vector-only barrier"
+}
+#define DRAIN_FENCE() DrainFence()
+
+template <bool kAivOnly = true>
+__aicore__ inline void CrossFence() {
+  AscendC::SyncAll<kAivOnly>();
+}
+#define CROSS_FENCE() CrossFence<false>()
