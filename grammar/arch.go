@@ -243,9 +243,14 @@ func ScanArchSrc(g *Guards, src []byte) *ArchMap {
 }
 
 // emptyBranch reports whether a branch's text holds no code: comments,
-// `(void)name;` casts that silence unused parameters, and empty statements.
+// `(void)name;` casts that silence unused parameters, and empty statements;
+// or stops the compile (`#else #error "build for dav-c220"`): the chips
+// taking it build nothing of the file.
 func emptyBranch(b []byte) bool {
 	t := stripBlockComments(string(b))
+	if stopsCompile(t) {
+		return true
+	}
 	for _, line := range strings.Split(t, "\n") {
 		if i := strings.Index(line, "//"); i >= 0 {
 			line = line[:i]
@@ -261,6 +266,27 @@ func emptyBranch(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// stopsCompile reports whether a branch's text holds an `#error` outside
+// any conditional of its own.
+func stopsCompile(t string) bool {
+	depth := 0
+	for _, line := range strings.Split(t, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "#") {
+			continue
+		}
+		switch d := strings.TrimSpace(line[1:]); {
+		case strings.HasPrefix(d, "if"):
+			depth++
+		case strings.HasPrefix(d, "endif"):
+			depth--
+		case depth == 0 && strings.HasPrefix(d, "error"):
+			return true
+		}
+	}
+	return false
 }
 
 func isIdentText(s string) bool {

@@ -83,8 +83,9 @@ func TestA5OnlyFileInA5Cores(t *testing.T) {
 	}
 }
 
-// A dav-c220 core split whose #else holds no code (`(void)args;`) names
-// A2/A3 alone; one whose #else holds code compiles for other chips too.
+// A dav-c220 core split whose #else holds no code (`(void)args;`) or
+// stops the compile (`#error`) names A2/A3 alone; one whose #else holds
+// code compiles for other chips too.
 func TestScanArchEmptyElse(t *testing.T) {
 	for _, c := range []struct {
 		body string
@@ -93,6 +94,10 @@ func TestScanArchEmptyElse(t *testing.T) {
 		{"  (void)args; // unused elsewhere\n", "a2a3 defined(__DAV_C220_CUBE__)|a2a3 defined(__DAV_C220_VEC__)"},
 		{"  /* nothing */ ;\n", "a2a3 defined(__DAV_C220_CUBE__)|a2a3 defined(__DAV_C220_VEC__)"},
 		{"  HostStub(args);\n", "a2a3 defined(__DAV_C220_CUBE__)|a2a3 defined(__DAV_C220_VEC__)|a5 defined(__DAV_C220_CUBE__)"},
+		// Other chips stop at an #error: the file is A2/A3's alone.
+		{"#error \"build for dav-c220-cube or dav-c220-vec\"\n", "a2a3 defined(__DAV_C220_CUBE__)|a2a3 defined(__DAV_C220_VEC__)"},
+		// An #error under a condition of its own stops only some of them.
+		{"#ifdef STRICT\n#error \"strict\"\n#endif\n  HostStub(args);\n", "a2a3 defined(__DAV_C220_CUBE__)|a2a3 defined(__DAV_C220_VEC__)|a5 defined(__DAV_C220_CUBE__)"},
 	} {
 		src := "void k(int64_t *args) {\n#if defined(__DAV_C220_CUBE__)\n  Cube(args);\n#elif defined(__DAV_C220_VEC__)\n  Vec(args);\n#else\n" + c.body + "#endif\n}\n"
 		m := ScanArchSrc(ScanGuards([]byte(src)), []byte(src))
