@@ -66,7 +66,7 @@ var FFTSFlagReserved = register(&analysis.Analyzer{
 			"`check --arch`), else the chip its conditionals name (a branch only one chip compiles: `#ifdef " +
 			"__DAV_C220_CUBE__`, `#if __NPU_ARCH__ == 2201` for A2/A3; `#if defined(__DAV_C310__)`, `#if __NPU_ARCH__ == " +
 			"3510` for A5; an `#if`/`#else` that serves both chips names neither), else the chip the build pins (the " +
-			"nearest folder's `SOC_VERSION`: an Ascend 950 is A5, an Ascend 910B or 910_93 A2/A3), narrowed at each call by the " +
+			"nearest folder's `SOC_VERSION`, or a `CMakePresets.json`'s `ASCEND_COMPUTE_UNIT`: an Ascend 950 is A5, an Ascend 910B or 910_93 A2/A3), narrowed at each call by the " +
 			"conditionals around it. On A5 (Ascend 950) mode 4 (`CrossCoreSetFlag<4, pipe>`) is a handshake between a " +
 			"cube and one of its vector cores with ids 0–10, and 16–26 for the cube's side of the second vector core; " +
 			"an id past 26 there is flagged, and with a hardware SyncAll so are 12, 13, 28 and 29. On A2/A3 a mode-4 " +

@@ -328,6 +328,15 @@ func TestBuildTarget(t *testing.T) {
 		"guarded/kernel.cpp":        "#ifdef __DAV_C220_VEC__\nint lane;\n#endif\n" + k,
 		"guardedany/kernel.cpp":     "#if __NPU_ARCH__ == 3510\nint a5;\n#else\nint other;\n#endif\n" + k,
 		"guardedany/CMakeLists.txt": "set(SOC_VERSION \"Ascend950PR_9599\")\n",
+		// An op project's presets: the template's compute units.
+		"opproj/CMakePresets.json":     "{\n  \"version\": 1,\n  \"configurePresets\": [{\n    \"name\": \"default\",\n    \"cacheVariables\": {\n      \"ENABLE_TEST\": {\"type\": \"BOOL\", \"value\": \"False\"},\n      \"ASCEND_COMPUTE_UNIT\": {\n        \"type\": \"STRING\",\n        \"value\": \"ascend910b;ascend910_93\"\n      }\n    }\n  }]\n}\n",
+		"opproj/op_kernel/kernel.cpp":  k,
+		"opmixed/CMakePresets.json":    `{"configurePresets": [{"cacheVariables": {"ASCEND_COMPUTE_UNIT": "ascend910b;ascend310p"}}]}`,
+		"opmixed/op_kernel/kernel.cpp": k,
+		"opa5/CMakePresets.json":       `{"configurePresets": [{"cacheVariables": {"SOC_VERSION": "Ascend950PR_9599"}}]}`,
+		"opa5/op_kernel/kernel.cpp":    k,
+		"opbad/CMakePresets.json":      `{"configurePresets": [`,
+		"opbad/op_kernel/kernel.cpp":   k,
 	})
 	ws := workspace.New(root)
 	for _, c := range []struct {
@@ -344,6 +353,12 @@ func TestBuildTarget(t *testing.T) {
 		{"guarded/kernel.cpp", grammar.ArchA2A3, ""},
 		// A file that builds for either chip: the pin is one of several.
 		{"guardedany/kernel.cpp", grammar.ArchAny, ""},
+		{"opproj/op_kernel/kernel.cpp", grammar.ArchA2A3, "ASCEND_COMPUTE_UNIT ascend910b (../CMakePresets.json:7)"},
+		// A chip the model does not know among them: unknown.
+		{"opmixed/op_kernel/kernel.cpp", grammar.ArchAny, ""},
+		{"opa5/op_kernel/kernel.cpp", grammar.ArchA5, "SOC_VERSION Ascend950PR_9599 (../CMakePresets.json:1)"},
+		// Not JSON: no pin, and the parent folder's applies.
+		{"opbad/op_kernel/kernel.cpp", grammar.ArchA2A3, "SOC_VERSION Ascend910B1 (../../CMakeLists.txt:1)"},
 	} {
 		p := filepath.Join(root, c.entry)
 		got := (*Store)(nil).ForEntry(context.Background(), ws, p).Target()

@@ -69,7 +69,8 @@ var unitTargetKey = &UnitKey[Target]{
 }
 
 // BuildTarget is the chip the build files pin for entry: the SOC_VERSION
-// values (`set(SOC_VERSION "Ascend910B1" ...)`, `SOC_VERSION=Ascend950PR_9599`)
+// values (`set(SOC_VERSION "Ascend910B1" ...)`, `SOC_VERSION=Ascend950PR_9599`,
+// a CMakePresets.json's `ASCEND_COMPUTE_UNIT`)
 // of the nearest folder, up from the entry's, whose build files set one
 // (an `ascendc_library` compiling the entry elsewhere adds its folder's),
 // when they all name one chip: an Ascend 950 is A5, an Ascend 910B or
@@ -103,7 +104,11 @@ func BuildTarget(ws *workspace.Workspace, entry string) Target {
 	if !arch.Single() {
 		return Target{Arch: grammar.ArchAny}
 	}
-	return Target{Arch: arch, Source: "build", Build: fmt.Sprintf("SOC_VERSION %s (%s:%d)", socs[0].Value, rel(entry, socs[0].File), socs[0].Line)}
+	name := "SOC_VERSION"
+	if socs[0].Switch != "" {
+		name = socs[0].Switch
+	}
+	return Target{Arch: arch, Source: "build", Build: fmt.Sprintf("%s %s (%s:%d)", name, socs[0].Value, rel(entry, socs[0].File), socs[0].Line)}
 }
 
 // socChip is the chip a SOC_VERSION names, ArchNone for one the model

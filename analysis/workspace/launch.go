@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -152,7 +153,9 @@ type BuildSetting struct {
 	Key, Value string
 	// Switch is the compiler switch as the file writes it, for the
 	// dcci keys (`--cce-no-dcache-flush` sets dcci-before-kernel-end
-	// false: the kernel then ends with a DCI instead of the DCCI).
+	// false: the kernel then ends with a DCI instead of the DCCI); for a
+	// soc-version a presets file pins, the cache variable
+	// (`ASCEND_COMPUTE_UNIT`).
 	Switch string
 	// File and Line say where (Line 1-based).
 	File string
@@ -203,6 +206,10 @@ func (w *Workspace) BuildSettings(dir string) []BuildSetting {
 				continue
 			}
 			out = append(out, buildSettingsOf(p, src)...)
+		}
+		p := filepath.Join(dir, "CMakePresets.json")
+		if src, _, err := fsys.ReadFile(p, maxBuildFile); err == nil {
+			out = append(out, presetSettings(p, src)...)
 		}
 	}
 	w.mu.Lock()
@@ -258,6 +265,48 @@ func buildSettingsOf(path string, src []byte) []BuildSetting {
 			// A device compile's switches: a __CPU_SIM next to them is an
 			// optional simulator build of the same kernels.
 			out = append(out, BuildSetting{Key: "device", Value: "true", File: path, Line: i + 1})
+		}
+	}
+	return out
+}
+
+// presetSettings reads the chips a CMake presets file configures the
+// build for: each configure preset's `ASCEND_COMPUTE_UNIT` (the op
+// project template's choice of chip, a `;` list: `"ascend910b"`) and
+// `SOC_VERSION` cache variables, written as a string or as `{"type":
+// "STRING", "value": ...}`. A file that is not JSON says nothing.
+func presetSettings(path string, src []byte) []BuildSetting {
+	var doc struct {
+		ConfigurePresets []struct {
+			CacheVariables map[string]json.RawMessage `json:"cacheVariables"`
+		} `json:"configurePresets"`
+	}
+	if json.Unmarshal(src, &doc) != nil {
+		return nil
+	}
+	var out []BuildSetting
+	for _, p := range doc.ConfigurePresets {
+		for _, key := range []string{"ASCEND_COMPUTE_UNIT", "SOC_VERSION"} {
+			raw, ok := p.CacheVariables[key]
+			if !ok {
+				continue
+			}
+			var v string
+			if json.Unmarshal(raw, &v) != nil {
+				var typed struct {
+					Value string `json:"value"`
+				}
+				if json.Unmarshal(raw, &typed) != nil {
+					continue
+				}
+				v = typed.Value
+			}
+			line := 1 + bytes.Count(src[:max(0, bytes.Index(src, []byte(`"`+key+`"`)))], []byte("\n"))
+			for _, soc := range strings.Split(v, ";") {
+				if soc = strings.TrimSpace(soc); soc != "" {
+					out = append(out, BuildSetting{Key: "soc-version", Value: soc, Switch: key, File: path, Line: line})
+				}
+			}
 		}
 	}
 	return out

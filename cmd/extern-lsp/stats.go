@@ -214,7 +214,7 @@ func collectStats(ws *workspace.Workspace, cwd string, results []engine.FileResu
 	s.add("entries_without_stub", "entries no stub links", len(unlinked),
 		"no `@pl.jit.extern` stub names them as its source: the args[] rules are off for them", unlinked)
 	s.add("units_unknown_target", "units of unknown chip", len(unknown),
-		"no `arch` setting, no #if naming A2/A3 or A5 and no SOC_VERSION of one of those chips in the build files (a chip extern-lsp does not model, such as Ascend310P, counts here too): flag ids and modes that differ between the chips were not judged", unknown)
+		"no `arch` setting, no #if naming A2/A3 or A5 and no SOC_VERSION of one of those chips in the build files or ASCEND_COMPUTE_UNIT in a CMakePresets.json (a chip extern-lsp does not model, such as Ascend310P, counts here too): flag ids and modes that differ between the chips were not judged", unknown)
 	s.add("files_with_parse_errors", "files with parse errors", len(parseErrs), "findings there may be missing", parseErrs)
 	s.add("files_not_parsed", "files not parsed", len(unparsed), "C++ files no extern compiles: no rule reads them, so they are not parsed and their parse errors are not counted", unparsed)
 	var partial []string
