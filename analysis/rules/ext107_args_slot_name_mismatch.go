@@ -24,7 +24,7 @@ var ArgsSlotNameMismatch = register(&analysis.Analyzer{
 	Doc: analysis.Doc{
 		Summary: "an args[] index constant (or a variable read from a literal slot) is named after another parameter than the one at its slot",
 		What: "For each index constant the file defines and the extern's reads use (`constexpr`/`#define`/enum member: " +
-			"`kScoresArg`, `SCORES_IDX`, `ARG_SCORES`, `scores_arg`; the `k` prefix, `ARG_`/`IDX_` prefixes and " +
+			"`kScoresArg`, `SCORES_IDX`, `ARG_SCORES`, `scores_arg`; the `k` prefix, `ARG_`/`IDX_` and `Arg`/`Idx` prefixes (`kArgScores`) and " +
 			"`Arg`/`Idx`/`Index`/`Slot` suffixes are left out, case and underscores ignored), and for each variable " +
 			"initialised from a literal slot (`float *scores = tensor_data<float>(args, 1)`), it compares the name with " +
 			"the stub's parameters: when the name is a parameter of the extern, and the slot holds another one, it warns. " +
@@ -56,8 +56,10 @@ func slotNameKey(name string) string {
 	if len(name) > 1 && name[0] == 'k' && name[1] >= 'A' && name[1] <= 'Z' {
 		name = name[1:]
 	}
-	for _, p := range []string{"ARG_", "IDX_", "INDEX_", "SLOT_", "arg_", "idx_", "index_", "slot_"} {
-		if len(name) > len(p) && strings.HasPrefix(name, p) {
+	for _, p := range []string{"ARG_", "IDX_", "INDEX_", "SLOT_", "arg_", "idx_", "index_", "slot_", "Arg", "Idx", "Index", "Slot"} {
+		// A camel-case marker only before the next word (kArgPadLeft,
+		// not kArgument).
+		if len(name) > len(p) && strings.HasPrefix(name, p) && (strings.HasSuffix(p, "_") || name[len(p)] >= 'A' && name[len(p)] <= 'Z') {
 			name = name[len(p):]
 			break
 		}
