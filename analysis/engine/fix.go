@@ -74,6 +74,26 @@ func (x *Fixed) Changed(ws *workspace.Workspace) []string {
 	return out
 }
 
+// Unoffer takes from diags, findings of the fixed text, the fixes the
+// recheck refused there: what --fix just refused is not offered as a
+// fix (a fix is offered only as a promise kept).
+func (x *Fixed) Unoffer(diags []analysis.Diagnostic) {
+	refused := map[string]bool{}
+	for _, d := range x.Dropped {
+		refused[d.File+"\x00"+d.Code+"\x00"+d.Title] = true
+	}
+	if len(refused) == 0 {
+		return
+	}
+	for i := range diags {
+		d := &diags[i]
+		gone := func(f analysis.Fix) bool { return refused[d.File+"\x00"+d.Code+"\x00"+f.Title] }
+		if slices.ContainsFunc(d.Fixes, gone) {
+			d.Fixes = slices.DeleteFunc(slices.Clone(d.Fixes), gone)
+		}
+	}
+}
+
 type pendingFix struct {
 	key string
 	fix *analysis.Fix
@@ -98,6 +118,7 @@ func (fx *Fixer) Run() (*Fixed, error) {
 				out.Dropped = append(out.Dropped, d)
 			}
 		}
+		out.Unoffer(out.Final)
 	}()
 	for round := 0; ; round++ {
 		diags, err := fx.Check(round)

@@ -331,6 +331,9 @@ func checkMain(c *cli, f *checkFlags, paths []string) (int, error) {
 		if r.fixes, err = fx.Run(); err != nil {
 			return 2, err
 		}
+		for i := range results {
+			r.fixes.Unoffer(results[i].Diags)
+		}
 		if !f.quiet {
 			// The log of the run: each fix the recheck refused, and why.
 			for _, d := range r.fixes.Dropped {
