@@ -311,7 +311,7 @@ func runBarrierEarlyReturn(pass *analysis.Pass) {
 				"a debugging probe left in (guide §7)?"
 		} else {
 			diag.Message = "`" + exitWord(r) + "` under `" + conditionText(d.outerRuntime) + "` can leave before " + target +
-				": the cores that stay wait there for one that never arrives and the kernel hangs (507018); " +
+				": the cores that stay wait there for one that never arrives and the kernel hangs" + hangCode(pass, r.Start) + "; " +
 				"skip the work, not the barrier"
 			if d.seen&unit.PerCore == 0 {
 				// Only code the analysis cannot see into decides: the
@@ -428,7 +428,7 @@ func macroReturns(pass *analysis.Pass, fx *fnIndexes, sites barrierSites) {
 				Start: st.Start,
 				End:   st.End,
 				Message: "`" + shortText(st.NamedChildren()[0]) + "` " + leaves + " under `" + conditionText(d.outerRuntime) + "`, in the body of `" + name + "`" + at +
-					", and can skip " + target + ": the cores that stay wait there for one that never arrives and the kernel hangs (507018); " +
+					", and can skip " + target + ": the cores that stay wait there for one that never arrives and the kernel hangs" + hangCode(pass, st.Start) + "; " +
 					"skip the work, not the barrier",
 				Related: []analysis.Related{{File: leaf.File.Path, Start: leaf.Call.Start, End: leaf.Call.End, Message: "the barrier the other cores wait at"}},
 			}
@@ -1444,7 +1444,7 @@ func skippedBarriers(pass *analysis.Pass, fx *fnIndexes, sites barrierSites, cal
 				Start: n.Start,
 				End:   n.End,
 				Message: "only the cores for which `" + conditionText(p) + "` takes this branch reach the " + barrierNoun(b) + " `" +
-					shortText(n) + "`: the others skip it, and the cores that reach it wait for them forever (507018); " +
+					shortText(n) + "`: the others skip it, and the cores that reach it wait for them forever" + hangCode(pass, n.Start) + "; " +
 					"give every path the barrier",
 				Related: []analysis.Related{analysis.RelatedAt(pass.File, p, "the test the cores take apart")},
 			}

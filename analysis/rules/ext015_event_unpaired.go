@@ -207,9 +207,13 @@ func eventDiagnostic(pass *analysis.Pass, fd cxx.EventFinding, all grammar.Cores
 			"setting it again", what, fd.Key, on, prev)
 	case cxx.EventWaitUnset:
 		d.Severity = analysis.SeverityError
+		stall, prev := "the pipe stalls until the task is killed (507018)", "a previous task"
+		if !pass.CompiledUnder(fd.Site.Start, analysis.PremiseRuntime) {
+			stall, prev = "the pipe stalls and the kernel never completes", "a previous kernel"
+		}
 		d.Message = fmt.Sprintf("%s waits for event %s%s, but no set of it comes before on any path from the "+
-			"entry: the pipe stalls until the task is killed (507018), or consumes a set a previous task leaked; "+
-			"set it before waiting, or drop the wait", what, fd.Key, on)
+			"entry: %s, or consumes a set %s leaked; "+
+			"set it before waiting, or drop the wait", what, fd.Key, on, stall, prev)
 	}
 	return d
 }

@@ -197,8 +197,8 @@ func unsetDiagnostic(pass *analysis.Pass, s *cxx.FlagSite, c grammar.Cores, id i
 		Start: s.Node.Start,
 		End:   s.Node.End,
 		Message: fmt.Sprintf("`%s` waits on the %s core's flag %d, but no set of this unit signals it: the sets that signal the %s "+
-			"core use %s; the waiting core never returns (507018). Make both sides of the handshake use one id",
-			shortText(s.Node), coreWord(c), id, coreWord(c), strings.Join(list, ", ")),
+			"core use %s; the waiting core never returns%s. Make both sides of the handshake use one id",
+			shortText(s.Node), coreWord(c), id, coreWord(c), strings.Join(list, ", "), hangCode(pass, s.Node.Start)),
 		Related: related,
 	}
 }

@@ -31,6 +31,17 @@ func unitFlagCalls(pass *analysis.Pass) []cxx.FlagCall {
 	return pass.Reach().HeaderFlagCalls()
 }
 
+// hangCode is how a hang at offset at surfaces: as the runtime scheduler's
+// timeout, 507018, for code the pypto/simpler runtime runs as a task; an
+// ordinary kernel's launch just never completes (its host's stream
+// synchronisation times out), so no code is named there.
+func hangCode(pass *analysis.Pass, at uint32) string {
+	if pass.CompiledUnder(at, analysis.PremiseRuntime) {
+		return " (507018)"
+	}
+	return ""
+}
+
 // kindCores is the cores the file's extern kind compiles it for: one for an
 // AIV- or AIC-only extern, both otherwise.
 func kindCores(pass *analysis.Pass) grammar.Cores {

@@ -12,7 +12,7 @@ extern "C" __aicore__ void kernel_entry(__gm__ int64_t *args) {
   }
   const uint32_t total = static_cast<uint32_t>(args[1]);
   if (blockIdx * kRows >= total) {
-    return; // want "EXT011 barrier-early-return: `return` under `if \\(blockIdx \\* kRows >= total\\)` can leave before the hardware barrier"
+    return; // want "EXT011 barrier-early-return: `return` under `if \\(blockIdx \\* kRows >= total\\)` can leave before the hardware barrier.*the kernel hangs \\(507018\\)"
   }
   AscendC::SyncAll();
 }
