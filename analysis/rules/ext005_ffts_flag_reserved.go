@@ -43,8 +43,9 @@ var FFTSFlagReserved = register(&analysis.Analyzer{
 			"mixed `SyncAll<false>()` has the cube cores wait on 11 and 12 and the vector cores on 13, the vector-only " +
 			"form the cores that run it on 14 (a cube running it is read as using 11–14), so a vector core's wait on 12 " +
 			"for its cube's mode-2 set, or anything on 14 beside `SyncAll<false>()` alone, meets no count of the barrier " +
-			"and is silent; the core type comes from the guards around the call (`if ASCEND_IS_AIV`, the dav-c220 " +
-			"macros), and unguarded code runs on both. A handshake on a counter the barrier waits on is silent when, between two barriers, " +
+			"and is a warning, not an error (the ids 11–14 stay the barrier's whatever the mode: another form of the barrier, " +
+			"another chip or a CANN update uses them); the core type comes from the guards around the call (`if ASCEND_IS_AIV`, the dav-c220 " +
+			"macros), and unguarded code runs on both. A handshake on a counter the barrier waits on is such a warning when, between two barriers, " +
 			"the receiving cores' own waits take every count its sets give them (the model EXT014 shares): the sets and waits of that " +
 			"counter in one function pair off, each set with a wait in the same place (the same loops and tests, written alike, core-type " +
 			"guards aside; as many barrier-reaching calls before each; no return, break or continue that can cut one side short; no test " +
@@ -123,6 +124,11 @@ const (
 	reasonRange               // not a flag id of the chip and mode
 	reasonSyncAll             // an id the hardware SyncAll uses
 	reasonSettings            // the project's reserved-flags
+	// reasonReserved: an id of 11–14 beside a hardware SyncAll whose
+	// counters it does not touch on A2/A3 (a vector core's 11 set by its
+	// cube in mode 2): no collision with the dav-c220 barrier as written,
+	// but the facts reserve the ids whatever the mode.
+	reasonReserved
 )
 
 func runFFTSFlagReserved(pass *analysis.Pass) {
@@ -247,7 +253,10 @@ func runFFTSFlagReserved(pass *analysis.Pass) {
 	for _, b := range bad {
 		fc := b.fc
 		d := analysis.Diagnostic{Start: fc.Node.Start, End: fc.Node.End, Message: texts.get(flagMessage(pass, b), nil)}
-		if b.reason == reasonSyncAll && b.site.Node != nil {
+		if b.reason == reasonReserved {
+			d.Severity = analysis.SeverityWarning
+		}
+		if (b.reason == reasonSyncAll || b.reason == reasonReserved) && b.site.Node != nil {
 			d.Related = []analysis.Related{analysis.RelatedAt(b.site.File, b.site.Node,
 				"this hardware SyncAll uses "+syncAllFlags(b))}
 		}
@@ -325,6 +334,11 @@ func flagMessage(pass *analysis.Pass, b badFlag) string {
 	case reasonSettings:
 		return what + " " + uses + ", which the project reserves (reserved-flags): a library or another phase " +
 			"owns it; use a free id"
+	case reasonReserved:
+		return what + " " + uses + ", one of the ids the hardware `SyncAll` of this " + pass.Models().Noun() + " reserves (" +
+			syncAllFlags(b) + "): the dav-c220 barrier as written does not count on the counter this call touches, so the two " +
+			"do not collide there, but the ids are the barrier's whatever the mode (another form of the barrier, another " +
+			"chip or a CANN update uses them); use an id in 0–10"
 	}
 	return what + " " + uses + ", which the hardware `SyncAll` of this " + pass.Models().Noun() + " uses (" + syncAllFlags(b) + "): the barrier " +
 		"and this handshake corrupt each other's counts, so the barrier releases early or the kernel hangs; " +
@@ -542,13 +556,26 @@ func badReason(pass *analysis.Pass, fc *cxx.FlagCall, id int64, syncAll barrierU
 			// A2/A3's wait ignores the mode: only a mode-4 set is wrong.
 			mode4Set := fc.Kind == cxx.FlagSet && fc.ModeKnown && mode == cxx.IntraBlockMode
 			r := chipReason(pass, chip, mode4Set, mode, id, syncAll.on(chip))
-			if r == 0 || reason > 0 && r != reason {
+			if r == 0 && syncAll.any && chip == grammar.ArchA2A3 && cxx.ReservedBySyncAllOn(chip, mode, id) {
+				r = reasonReserved
+			}
+			if r == 0 || reason > 0 && r != reason && !sameVerdict(r, reason) {
 				return 0
 			}
-			reason = r
+			if reason <= 0 || r == reasonReserved {
+				// Where the chips disagree on the counter, the weaker
+				// verdict stands.
+				reason = r
+			}
 		}
 	}
 	return max(reason, 0)
+}
+
+// sameVerdict reports whether two chips' reasons say the same thing of an
+// id: the barrier's, whether or not its counter collides.
+func sameVerdict(a, b int) bool {
+	return a == b || min(a, b) == reasonSyncAll && max(a, b) == reasonReserved
 }
 
 // barrierUse says whether a hardware SyncAll that can run with a flag

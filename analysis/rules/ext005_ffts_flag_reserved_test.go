@@ -88,14 +88,15 @@ func TestFFTSFlagReservedSettings(t *testing.T) {
 		got = append(got, s)
 	}
 	want := []string{
+		"`CrossCoreSetFlag` uses FFTS flag 11 (`EV_PING`) | Change `EV_PING` to flag id 2 (was 11)",
 		"`CrossCoreWaitFlag` uses FFTS flag 12 (`EV_PONG`) | Change `EV_PONG` to flag id 3 (was 12)",
 		"`CrossCoreSetFlag` uses FFTS flag 8 | Use flag id 1 instead of 8",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("with reserved-flags [0, 8]:\n got %q\nwant %q", got, want)
 	}
-	if len(diags) == 2 && !strings.Contains(diags[1].Message, "which the project reserves (reserved-flags)") {
-		t.Errorf("reserved-flags message: %s", diags[1].Message)
+	if len(diags) == 3 && !strings.Contains(diags[2].Message, "which the project reserves (reserved-flags)") {
+		t.Errorf("reserved-flags message: %s", diags[2].Message)
 	}
 }
 
