@@ -599,6 +599,9 @@ func (r *Resolver) evalAll(n *grammar.Node) []int64 {
 		if op == nil || len(ls) == 0 || len(rs) == 0 {
 			return nil
 		}
+		if vs, ok := r.evalBranchwise(op.Text(), n.ChildByField("left"), n.ChildByField("right")); ok {
+			return vs
+		}
 		var out valueSet
 		for _, a := range ls {
 			for _, b := range rs {
@@ -1045,6 +1048,90 @@ func (r *Resolver) evalDef(d *Def) []int64 {
 		}
 	}
 	return nil
+}
+
+// evalBranchwise combines two names defined in the branches of one #if
+// group branch by branch: `#if A5 M = 0; R = 4; #else M = 8; R = 2;
+// #endif` makes `M + R` 4 or 10, never 2 or 12, since no compile sees
+// one branch's M beside the other's R. ok is false unless both sides are
+// names each defined once in every branch of one group.
+func (r *Resolver) evalBranchwise(op string, left, right *grammar.Node) ([]int64, bool) {
+	left, right = Unparen(left), Unparen(right)
+	if left == nil || right == nil || left.Kind() != "identifier" || right.Kind() != "identifier" {
+		return nil, false
+	}
+	if _, ok := r.bound[left.Text()]; ok {
+		return nil, false
+	}
+	if _, ok := r.bound[right.Text()]; ok {
+		return nil, false
+	}
+	lb, lg := defsByBranch(r.Lookup(left.Text()))
+	rb, rg := defsByBranch(r.Lookup(right.Text()))
+	if lg == nil || lg != rg || len(lb) != len(rb) {
+		return nil, false
+	}
+	var out valueSet
+	for br, ld := range lb {
+		rd, ok := rb[br]
+		if !ok {
+			return nil, false
+		}
+		for _, a := range r.evalDef(ld) {
+			for _, b := range r.evalDef(rd) {
+				v, ok := BinOp(op, a, b)
+				if !ok || !out.add(v) {
+					return nil, true
+				}
+			}
+		}
+	}
+	return out.values(), true
+}
+
+// defsByBranch maps each of a name's definitions to the #if branch holding
+// it, when there are several, each in its own branch of one group (the
+// group returned); nil otherwise.
+func defsByBranch(defs []*Def) (map[*grammar.Node]*Def, *grammar.Node) {
+	if len(defs) < 2 {
+		return nil, nil
+	}
+	out := map[*grammar.Node]*Def{}
+	var group *grammar.Node
+	for _, d := range defs {
+		if d.Decl == nil {
+			return nil, nil
+		}
+		br, g := preprocBranch(d.Decl)
+		if br == nil || group != nil && g != group || out[br] != nil {
+			return nil, nil
+		}
+		group, out[br] = g, d
+	}
+	return out, group
+}
+
+// preprocBranch is the conditional branch holding n (the #if, #elif or
+// #else node) and its group (the outermost #if of the chain); nil, nil
+// outside any.
+func preprocBranch(n *grammar.Node) (branch, group *grammar.Node) {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		switch p.Kind() {
+		case "preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef", "preproc_else":
+			branch = p
+		default:
+			continue
+		}
+		break
+	}
+	if branch == nil {
+		return nil, nil
+	}
+	group = branch
+	for group.Parent() != nil && IsPreprocBranch(group.Parent().Kind()) && group.Kind() != "preproc_if" && group.Kind() != "preproc_ifdef" {
+		group = group.Parent()
+	}
+	return branch, group
 }
 
 // EvalText evaluates a macro replacement text.

@@ -3,6 +3,7 @@ package cxx
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/extern-lsp/extern-lsp/grammar"
@@ -305,4 +306,54 @@ void f() {
 }
 `
 	checkUses(t, src, []string{"[8]", "[2]", "[8]", "[]", "[4]", "[]"}, true)
+}
+
+// Constants defined in the branches of one #if group combine branch by
+// branch: no compile sees one branch's value beside another's.
+func TestResolverBranchwise(t *testing.T) {
+	src := `#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 3101)
+constexpr uint16_t kMatmul = 0;
+constexpr uint16_t kReserved = 4;
+#elif defined(ALT)
+constexpr uint16_t kMatmul = 2;
+constexpr uint16_t kReserved = 1;
+#else
+constexpr uint16_t kMatmul = 8;
+constexpr uint16_t kReserved = 2;
+#endif
+#ifdef ONE
+constexpr uint16_t kOther = 1;
+#else
+constexpr uint16_t kOther = 5;
+#endif
+constexpr uint16_t kBase = kMatmul + kReserved;
+void f() {
+  use(kBase);
+  use(kBase + 1);
+  use(kMatmul + kOther);
+}
+`
+	f, err := grammar.ParseFile(context.Background(), nil, "ids.h", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewResolver(f)
+	// Two groups are independent: every pairing is a compile.
+	want := [][]int64{{3, 4, 10}, {4, 5, 11}, {1, 3, 5, 7, 9, 13}}
+	i := 0
+	for j := range f.Tree.Nodes {
+		c, ok := AsCall(&f.Tree.Nodes[j])
+		if !ok || c.Name != "use" {
+			continue
+		}
+		got := r.EvalAll(c.Args[0])
+		slices.Sort(got)
+		if i < len(want) && !slices.Equal(got, want[i]) {
+			t.Errorf("%s = %v, want %v", c.Args[0].Text(), got, want[i])
+		}
+		i++
+	}
+	if i != len(want) {
+		t.Errorf("saw %d calls, want %d", i, len(want))
+	}
 }
