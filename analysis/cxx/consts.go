@@ -82,8 +82,10 @@ type Resolver struct {
 	// times.
 	spaces *sync.Map
 	// templates are the type aliases naming a class template instance
-	// (`using Flags = Ring<8>;`), by alias name.
+	// (`using Flags = Ring<8>;`), by alias name; aliases those naming
+	// another name (`using Policy = grn::DefaultPolicy;`).
 	templates map[string][]*grammar.Node
+	aliases   map[string][]string
 	// arrays are the constant arrays (`kReady[2] = {0, 1}`) and fns the
 	// functions whose body returns one expression, by base name.
 	arrays map[string][]*Def
@@ -202,7 +204,7 @@ func (r *Resolver) Bind(vals map[string][]int64) *Resolver {
 	for k, v := range vals {
 		b[k] = v
 	}
-	return &Resolver{defs: r.defs, bound: b, known: &sync.Map{}, plain: r.plain, locals: r.locals, spaces: r.spaces, templates: r.templates, arrays: r.arrays, fns: r.fns}
+	return &Resolver{defs: r.defs, bound: b, known: &sync.Map{}, plain: r.plain, locals: r.locals, spaces: r.spaces, templates: r.templates, aliases: r.aliases, arrays: r.arrays, fns: r.fns}
 }
 
 // NewResolver indexes the constants of files; earlier files win on
@@ -242,8 +244,10 @@ type FileConsts struct {
 	enums []*Def
 	count int
 	// templates are the aliases of class template instances the file
-	// declares (Resolver.templates).
+	// declares (Resolver.templates), aliases its aliases of other names
+	// (Resolver.aliases).
 	templates map[string][]*grammar.Node
+	aliases   map[string][]string
 	// arrays and fns: Resolver's, the file's own.
 	arrays map[string][]*Def
 	fns    map[string][]*oneReturnFunc
@@ -366,6 +370,19 @@ func IndexConsts(f *grammar.File) *FileConsts {
 			if t != nil && t.Kind() == "type_descriptor" {
 				t = t.ChildByField("type")
 			}
+			// `grn::RingPolicy<>`: the instance under its namespace.
+			for t != nil && t.Kind() == "qualified_identifier" {
+				t = t.ChildByField("name")
+			}
+			if name != nil && t != nil && (t.Kind() == "type_identifier" || t.Kind() == "identifier") && t.Text() != name.Text() {
+				// `using Policy = grn::DefaultPolicy;`: an alias of an
+				// alias, followed where an instance is looked up.
+				if fc.aliases == nil {
+					fc.aliases = map[string][]string{}
+				}
+				fc.aliases[name.Text()] = append(fc.aliases[name.Text()], t.Text())
+				continue
+			}
 			if name == nil || t == nil || t.Kind() != "template_type" {
 				continue
 			}
@@ -399,6 +416,12 @@ func JoinConsts(parts ...*FileConsts) *Resolver {
 				r.templates = map[string][]*grammar.Node{}
 			}
 			r.templates[name] = append(r.templates[name], ts...)
+		}
+		for name, as := range p.aliases {
+			if r.aliases == nil {
+				r.aliases = map[string][]string{}
+			}
+			r.aliases[name] = append(r.aliases[name], as...)
 		}
 		for name, ds := range p.arrays {
 			if r.arrays == nil {
@@ -905,6 +928,18 @@ func (r *Resolver) instance(scope *grammar.Node) *grammar.Node {
 	}
 	if ts := r.templates[scope.Text()]; len(ts) == 1 {
 		return ts[0]
+	}
+	// Through aliases of aliases, each naming one other (a bounded chain).
+	name := BaseName(scope.Text())
+	for range 8 {
+		as := r.aliases[name]
+		if len(as) != 1 {
+			return nil
+		}
+		name = as[0]
+		if ts := r.templates[name]; len(ts) == 1 {
+			return ts[0]
+		}
 	}
 	return nil
 }

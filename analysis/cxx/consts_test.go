@@ -264,6 +264,26 @@ void f(uint32_t i) { use(Ring::Free(1)); use(AccRing<2, 0>::Free(0)); use(Ring::
 	checkUses(t, src, []string{"[11]", "[2]", "[10 11 12]"}, false)
 }
 
+// An instance named under its namespace, and through an alias of an
+// alias (`using Policy = grn::DefaultPolicy;` beside `using DefaultPolicy
+// = RingPolicy<>;`), reads the class's parameters as the instance does.
+func TestResolverTemplateAliasChain(t *testing.T) {
+	src := `namespace grn {
+template <uint32_t Tile_ = 128, uint32_t Stages_ = 2>
+struct RingPolicy {
+    static constexpr uint32_t kStages = Stages_;
+    static constexpr uint16_t kRingBase = 11;
+    static constexpr uint16_t Free(uint32_t slot) { return kRingBase + kStages + slot; }
+};
+using DefaultPolicy = RingPolicy<>;
+}
+using Policy = grn::DefaultPolicy;
+using Deep = grn::RingPolicy<64, 3>;
+void f(uint32_t it) { use(Policy::kStages); use(Policy::Free(it % Policy::kStages)); use(Deep::kStages); }
+`
+	checkUses(t, src, []string{"[2]", "[13 14]", "[3]"}, false)
+}
+
 // checkUses evaluates the argument of each `use(...)` call of src with a
 // resolver over it, in order, against want; with all, the number of uses
 // must match too.
