@@ -37,7 +37,9 @@ var GMScalarWrite = register(&analysis.Analyzer{
 			"cast, an offset, an integer address, a GlobalTensor view; a region carved at another named offset, `sym + ctl->rows_off`, is other memory). A store through a helper's pointer parameter is " +
 			"silent when every caller writes the line out after the call (directly, or through its own callers), and an `info` " +
 			"when every caller writes it out but no `dsb` follows there (a ring entry a helper fills and its poster writes " +
-			"out). `addr / K * K` aligns an address down to its line whatever K's value. A write-back " +
+			"out). `addr / K * K` aligns an address down to its line whatever K's value. A write-back ending its " +
+			"function is waited for when every caller follows the call, on the call's path, with a `dsb` before any " +
+			"signal, wait or barrier (`for (...) { Publish(r); } dsb(DSB_DDR);`). A write-back " +
 			"without `dsb` is reported once, at the write-back, with every store it covers as related information " +
 			"(one missing `dsb`, one finding), and is a `warning` when a " +
 			"cross-core signal, a barrier, a store to a flag that is itself written back, or this core's own DMA read " +
@@ -280,6 +282,12 @@ func runGMScalarWrite(pass *analysis.Pass) {
 				after.apart = r
 			}
 		} else if flush != nil && dsbs.within(a.Func(), cores, flush.Call.End, limit) {
+			continue
+		}
+		if flush != nil && after != nil && after.next == nil && after.apart == nil && barrierCall == nil && callersDrain(pass, callersMemo, sum, barriers, a.Func(), cores) {
+			// The write-back ends its function, and every caller waits
+			// for it with a dsb before anything after the call can hand
+			// the line on (`for (...) { Publish(r); } dsb(DSB_DDR);`).
 			continue
 		}
 		if flush != nil && (after == nil || after.next == nil && after.apart == nil) && barrierCall == nil && drops != "" && unit.IsKernelFunc(pass.File, a.Func()) {
@@ -1518,6 +1526,40 @@ func (m *callersFlushMemo) apiTopOf(funcs *cxx.Funcs, sum *cxx.Summaries, fn *gr
 		return fn, open
 	}
 	return top, open
+}
+
+// callersDrain reports whether fn has callers and every call of it is
+// followed in its caller, from the start of a loop around the call, first
+// by a dsb after the call on the call's path: no signal, wait or hardware
+// barrier comes between the call and that dsb, on the cores that run it,
+// and no return ends the path before it.
+func callersDrain(pass *analysis.Pass, m *callersFlushMemo, sum *cxx.Summaries, barriers *callScan, fn *grammar.Node, cores grammar.Cores) bool {
+	found := false
+	for def, call := range m.callers(pass.Reach().FuncIndex(), fn) {
+		found = true
+		from := call.Start
+		for p := call.Parent(); p != nil && p != def.Node; p = p.Parent() {
+			switch p.Kind() {
+			case "for_statement", "while_statement", "do_statement", "for_range_loop":
+				from = p.Start
+			}
+		}
+		ci := sum.Index(def.Node)
+		st := ci.StopFrom(from, cores)
+		if st >= ci.Len() {
+			return false
+		}
+		e := ci.Effect(st)
+		// A return closing the call's path (`Fail(s); return;`) leaves
+		// the dsb after it to other paths.
+		if e.Kind != cxx.Dsb || e.At.Start < call.End || e.At.Start >= m.exits.exitAfter(def.Node, call) {
+			return false
+		}
+		if b := barriers.next(def.Node, cores, from); b != nil && b.Start < e.At.Start {
+			return false
+		}
+	}
+	return found
 }
 
 // macroTailCalled reports whether the unit calls name only from kernels a

@@ -115,3 +115,33 @@ extern "C" __global__ __aicore__ void one_cause(__gm__ int64_t *args) {
   dcci(header, ENTIRE_DATA_CACHE, CACHELINE_OUT); // want "warning: EXT009 .*`header\\[0\\] = 1`.*no `dsb\\(DSB_DDR\\)`.*\\(it writes out 3 more scalar stores of this function without the `dsb`, listed as related\\)"
   AscendC::CrossCoreSetFlag<0, PIPE_S>(5);
 }
+
+// Stores a slot and writes it out; the dsb is its caller's.
+__aicore__ inline void publish_slot(__gm__ int32_t *slots, int32_t i, int32_t v) {
+  slots[i * 16] = v;
+  dcci(slots + i * 16, SINGLE_CACHE_LINE, CACHELINE_OUT);
+}
+
+// Every slot written out, then one dsb for all of them: complete.
+extern "C" __global__ __aicore__ void drained_by_caller(__gm__ int64_t *args) {
+  __gm__ int32_t *slots = slot_data<int32_t>(args, 0);
+  for (int32_t i = 0; i < 4; ++i) {
+    publish_slot(slots, i, i);
+  }
+  dsb(DSB_DDR);
+}
+
+__aicore__ inline void publish_flag(__gm__ int32_t *flags, int32_t i) {
+  flags[i * 16] = 1;
+  dcci(flags + i * 16, SINGLE_CACHE_LINE, CACHELINE_OUT); // want "info: EXT009 .*`flags\\[i \\* 16\\] = 1`.*no `dsb\\(DSB_DDR\\)`"
+}
+
+// The signal comes before the caller's dsb: the write-back is not waited.
+extern "C" __global__ __aicore__ void signalled_first(__gm__ int64_t *args) {
+  __gm__ int32_t *flags = slot_data<int32_t>(args, 1);
+  for (int32_t i = 0; i < 4; ++i) {
+    publish_flag(flags, i);
+  }
+  AscendC::CrossCoreSetFlag<0, PIPE_S>(5);
+  dsb(DSB_DDR);
+}
