@@ -150,7 +150,7 @@ func (h *Helper) typeArg(call cxx.Call, name string) (arg *grammar.Node, param b
 	}
 	all := cxx.TemplateParamNames(h.Node)
 	var class []string
-	if cls := enclosingClass(h.Node); cls != nil {
+	if cls := cxx.ClassNode(h.Node); cls != nil {
 		class = cxx.TemplateParamNames(cls)
 	}
 	own := all[:len(all)-len(class)]
@@ -183,17 +183,6 @@ func (h *Helper) forwardedCast(call cxx.Call, fwd *grammar.Node) string {
 		return t
 	}
 	return h.castAt(call)
-}
-
-// enclosingClass is the class or struct a member function is defined in
-// (its body), nil for a free function.
-func enclosingClass(fn *grammar.Node) *grammar.Node {
-	if p := fn.Parent(); p != nil && p.Kind() == "field_declaration_list" {
-		if c := p.Parent(); c != nil && (c.Kind() == "struct_specifier" || c.Kind() == "class_specifier") {
-			return c
-		}
-	}
-	return nil
 }
 
 // scopeTArgs are the template arguments of a call's class scope
@@ -358,7 +347,7 @@ func ScanHelpers(f *grammar.File) *FileHelpers {
 // conversion of the same member in each explicit specialisation of the
 // class, by its type argument; nil when there is none.
 func specialisedReads(f *grammar.File, fn *grammar.Node, cast string) map[string]string {
-	cls := enclosingClass(fn)
+	cls := cxx.ClassNode(fn)
 	if cls == nil || !slices.Contains(cxx.TemplateParamNames(cls), cast) {
 		return nil
 	}

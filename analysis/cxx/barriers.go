@@ -452,6 +452,20 @@ func arityMiss(fn *grammar.Node, n int) int {
 	return 1
 }
 
+// ClassNode is the class or struct whose body defines method fn, nil
+// for a free function (or a method defined outside its class, `X::f`).
+func ClassNode(fn *grammar.Node) *grammar.Node {
+	for p := fn.Parent(); p != nil; p = p.Parent() {
+		switch p.Kind() {
+		case "class_specifier", "struct_specifier":
+			return p
+		case "function_definition", "translation_unit", "namespace_definition":
+			return nil
+		}
+	}
+	return nil
+}
+
 // ClassOf returns the name of the class or struct a method belongs to: the
 // one whose body holds the definition, or the scope of `X::f` written
 // outside it.

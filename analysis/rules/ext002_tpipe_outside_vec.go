@@ -144,7 +144,7 @@ func (m *coresMemo) constexprBranch(n, fn *grammar.Node) grammar.Cores {
 		}
 		if pos, _ := cxx.TemplateParam(fn, cond.Text()); pos >= 0 {
 			out &= m.callsTaking(fn, pos, want)
-		} else if cls := classOf(fn); cls != nil {
+		} else if cls := cxx.ClassNode(fn); cls != nil {
 			// A class template's parameter (`template <bool kIsVec> class
 			// Phase`): the instantiations' places decide.
 			if pos, _ := cxx.TemplateParam(cls, cond.Text()); pos >= 0 {
@@ -165,20 +165,6 @@ func otherLiteral(a *grammar.Node, want bool) bool {
 		return want
 	}
 	return false
-}
-
-// classOf is the class or struct whose body defines method fn, nil for
-// a free function.
-func classOf(fn *grammar.Node) *grammar.Node {
-	for p := fn.Parent(); p != nil; p = p.Parent() {
-		switch p.Kind() {
-		case "class_specifier", "struct_specifier":
-			return p
-		case "function_definition", "translation_unit", "namespace_definition":
-			return nil
-		}
-	}
-	return nil
 }
 
 // instancesTaking is the union of the cores that compile a use of class
